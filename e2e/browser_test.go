@@ -1,0 +1,151 @@
+// Package e2e holds the real-browser tests: a participant's whole path through
+// a study, driven in headless Chromium by chromedp against a real server.
+package e2e
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds a Chromium or Chrome binary, or returns "".
+func chromiumPath() string {
+	for _, name := range []string{"/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// newBrowser starts a headless Chromium with a fresh profile for one test
+// and returns a tab context that ends with the test. Without a browser the
+// test is skipped, unless CI is set: in CI a missing browser is a failure,
+// since .ci/run installs it.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath()
+	if path == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no Chromium binary found and CI is set: install it (apt-get install -y chromium)")
+		}
+		t.Skip("no Chromium binary found (looked for /usr/bin/chromium, chromium, chromium-browser, google-chrome); install it with `apt-get install -y chromium` to run the browser tests")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1024, 768),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
+	// Start the browser with a context without deadline, so that a timeout
+	// around a single step does not close the browser.
+	if err := chromedp.Do(ctx); err != nil {
+		cancelTab()
+		cancelAlloc()
+		t.Fatalf("start chromium (%s): %v", path, err)
+	}
+	t.Cleanup(func() {
+		cancelTab()
+		cancelAlloc()
+	})
+	return ctx
+}
+
+// step runs actions with a time limit, failing the test with what was being
+// done.
+func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := chromedp.Do(sctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// get runs one action returning a value, with a time limit.
+func get[T any](t *testing.T, ctx context.Context, what string, action chromedp.Action[T]) T {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(sctx, action)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return v
+}
+
+// testID selects the element with a data-testid attribute.
+func testID(id string) chromedp.CSS {
+	return chromedp.CSS(`[data-testid="` + id + `"]`)
+}
+
+// prolificTrap answers every request to app.prolific.com inside the browser
+// (no network) with a small page and records the URLs asked for, so a test
+// can see the completion redirect.
+type prolificTrap struct {
+	mu   sync.Mutex
+	urls []string
+}
+
+// trapProlific installs the interception on the tab.
+func trapProlific(t *testing.T, ctx context.Context) *prolificTrap {
+	t.Helper()
+	trap := &prolificTrap{}
+	paused := chromedp.Events(ctx, fetch.RequestPaused)
+	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{
+		Patterns: []*fetch.RequestPattern{{URLPattern: "https://app.prolific.com/*"}},
+	}); err != nil {
+		t.Fatalf("intercept app.prolific.com: %v", err)
+	}
+	go func() {
+		for ev, err := range paused {
+			if err != nil {
+				return
+			}
+			trap.mu.Lock()
+			trap.urls = append(trap.urls, ev.Request.URL)
+			trap.mu.Unlock()
+			chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{
+				RequestID:       ev.RequestID,
+				ResponseCode:    200,
+				ResponseHeaders: []*fetch.HeaderEntry{{Name: "Content-Type", Value: "text/html"}},
+				Body:            []byte(`<!doctype html><title>Prolific</title><p data-testid="prolific">Prolific (intercepted by the test)</p>`),
+			})
+		}
+	}()
+	return trap
+}
+
+// wait returns the first trapped URL starting with prefix, failing the test
+// after a few seconds.
+func (p *prolificTrap) wait(t *testing.T, prefix string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		for _, u := range p.urls {
+			if strings.HasPrefix(u, prefix) {
+				p.mu.Unlock()
+				return u
+			}
+		}
+		p.mu.Unlock()
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("the browser never went to %s (saw %v)", prefix, p.urls)
+	return ""
+}
