@@ -1,0 +1,138 @@
+package analysis
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// contextRow writes one answer; category 6 means "insufficient at 5".
+func contextRow(b *strings.Builder, ann, survey, item string, cat int) {
+	sent, suff := cat, "yes"
+	if cat == 6 {
+		sent, suff = 5, "no"
+	}
+	fmt.Fprintf(b, "%s,%s,%s,Impl,1946-1972,%d,%s\n", ann, survey, item, sent, suff)
+}
+
+func TestContext(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n")
+	s1 := map[string][3]int{"i1": {0, 0, 0}, "i2": {0, 0, 2}, "i3": {1, 3, 6}, "i4": {6, 6, 6}}
+	for _, it := range []string{"i1", "i2", "i3", "i4"} {
+		for a, cat := range s1[it] {
+			contextRow(&b, fmt.Sprintf("e%d", a+1), "S1", it, cat)
+		}
+	}
+	contextRow(&b, "e4", "S2", "j1", 0)
+	contextRow(&b, "e5", "S2", "j1", 1)
+	contextRow(&b, "e4", "S2", "j2", 4)
+	as, err := ReadContextAnswers(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ComputeContext(as)
+	s := c.Surveys["S1"]
+	shares := func(ps []*float64) string {
+		out := make([]string, len(ps))
+		for i, p := range ps {
+			out[i] = round2(p)
+		}
+		return strings.Join(out, " ")
+	}
+	rows := [][]int{{3, 0, 0, 0, 0, 0, 0}, {2, 0, 1, 0, 0, 0, 0}, {0, 1, 0, 1, 0, 0, 1}, {0, 0, 0, 0, 0, 0, 3}}
+	wantK, _ := FleissKappa(rows)
+	if s.Items != 4 || s.Judgements != 12 || !near(s.FleissKappa, wantK) || s.FleissItems != 4 ||
+		round2(s.FullConsensus) != "0.50" || round2(s.MajorityConsensus) != "0.25" {
+		t.Errorf("S1 = %+v (κ %s, want %v)", s, fmtPtr(s.FleissKappa), wantK)
+	}
+	if got := shares(s.CumulativeJudgements); got != "0.42 0.50 0.58 0.67 0.67 0.67" {
+		t.Errorf("S1 cumulative judgements = %s", got)
+	}
+	if got := shares(s.CumulativeItems); got != "0.50 0.50 0.50 0.75 0.75 0.75" {
+		t.Errorf("S1 cumulative items = %s", got)
+	}
+	// S2: j1 has two annotators who disagree; j2 one annotator (no consensus measure).
+	s2 := c.Surveys["S2"]
+	if s2.Items != 2 || s2.ConsensusItems != 1 || round2(s2.FullConsensus) != "0.00" || s2.FleissItems != 1 || s2.FleissRaters != 2 {
+		t.Errorf("S2 = %+v", s2)
+	}
+	o := c.Overall
+	if o.Items != 6 || o.Judgements != 15 || o.FleissItems != 4 || !near(o.FleissKappa, wantK) {
+		t.Errorf("overall = %+v", o)
+	}
+	js, _ := json.Marshal(c)
+	for _, k := range []string{`"surveys":{"S1":{"items":4`, `"fleiss_kappa"`, `"full_consensus"`, `"majority_consensus"`, `"cumulative_judgements":[`, `"cumulative_items":[`, `"overall":{`} {
+		if !strings.Contains(string(js), k) {
+			t.Errorf("JSON lacks %s: %s", k, js)
+		}
+	}
+}
+
+func TestReadContextErrors(t *testing.T) {
+	h := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n"
+	tests := []struct {
+		name, csv string
+		line      int
+		column    string
+	}{
+		{"empty", "", 1, ""},
+		{"sentences 6", h + "e1,S1,i1,Impl,p,6,yes\n", 2, "sentences"},
+		{"sentences text", h + "e1,S1,i1,Impl,p,two,yes\n", 2, "sentences"},
+		{"insufficient too early", h + "e1,S1,i1,Impl,p,3,no\n", 2, "sufficient"},
+		{"bad sufficient", h + "e1,S1,i1,Impl,p,3,perhaps\n", 2, "sufficient"},
+		{"duplicate", h + "e1,S1,i1,Impl,p,3,yes\ne1,S1,i1,Impl,p,2,yes\n", 3, "item_id"},
+		{"empty survey", h + "e1,,i1,Impl,p,3,yes\n", 2, "survey_id"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ReadContextAnswers(strings.NewReader(tc.csv))
+			var ie *InputError
+			if !errors.As(err, &ie) || ie.Line != tc.line || ie.Column != tc.column {
+				t.Errorf("err = %v, want line %d column %q", err, tc.line, tc.column)
+			}
+		})
+	}
+}
+
+func TestExplanations(t *testing.T) {
+	csv := `annotator_id,item_id,kind,strategy,judgment
+e1,i1,Impl,zero-shot,totally_correct
+e1,i2,Impl,zero-shot,Partially correct
+e2,i3,Impl,zero-shot,totally_wrong
+e2,i4,Impl,zero-shot,Answer not given
+e1,i1,Impl,few-shot,Correct among various options
+e1,i5,Ppp,zero-shot,totally_wrong
+`
+	rs, err := ReadExplanationRatings(strings.NewReader(csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := ComputeExplanations(rs)
+	zs := e.Table["Impl"]["zero-shot"]
+	if zs.N != 4 || round2(zs.Share(0)) != "0.25" || round2(zs.Share(2)) != "0.25" || round2(zs.Acceptable()) != "0.50" {
+		t.Errorf("Impl zero-shot = %+v", zs)
+	}
+	if a := e.Table["all"]["all"]; a.N != 6 || round2(a.Acceptable()) != "0.50" {
+		t.Errorf("all/all = %+v", a)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]map[string]map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	fs := m["Impl"]["few-shot"]
+	if fs["n"] != 1.0 || fs["correct_among_options"] != 1.0 || fs["acceptable"] != 1.0 || fs["totally_wrong"] != 0.0 {
+		t.Errorf("Impl few-shot JSON = %v", fs)
+	}
+	_, err = ReadExplanationRatings(strings.NewReader("annotator_id,item_id,kind,strategy,judgment\ne1,i1,Impl,zs,great\n"))
+	var ie *InputError
+	if !errors.As(err, &ie) || ie.Line != 2 || ie.Column != "judgment" {
+		t.Errorf("bad judgment: err = %v", err)
+	}
+}

@@ -1,0 +1,168 @@
+package analysis
+
+import (
+	"io"
+	"strings"
+)
+
+// ExplanationColumns is the header of an explanation ratings file (SPEC 3).
+var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
+
+// Judgments are the five SPEC 2.4 classes as JSON keys, in the order of the
+// rating screen; the first three count as acceptable.
+var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
+
+// JudgmentLabels are the labels the rating screen shows, by Judgments index.
+var JudgmentLabels = []string{"Totally correct", "Correct among various options", "Partially correct", "Totally wrong", "Answer not given"}
+
+// parseJudgment accepts a key of Judgments or a screen label, in any case,
+// with spaces, hyphens or underscores.
+func parseJudgment(s string) int {
+	norm := strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(s)))
+	switch norm {
+	case "correct_among_various_options", "correct_among_options", "correct_among_various":
+		return 1
+	case "not_given", "no_answer":
+		return 4
+	}
+	return indexOf(Judgments, norm)
+}
+
+// ExplanationRating is one expert's judgment of one model output.
+type ExplanationRating struct {
+	Annotator, Item, Kind, Strategy string
+	Judgment                        int // index into Judgments
+}
+
+// ReadExplanationRatings reads a SPEC 3 explanation ratings file; an
+// unknown judgment or an annotator rating the same item, kind and strategy
+// twice fails it with an *InputError.
+func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
+	t, err := newTable(r, ExplanationColumns)
+	if err != nil {
+		return nil, err
+	}
+	var out []ExplanationRating
+	seen := map[[4]string]int{}
+	for {
+		row, err := t.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		e := ExplanationRating{Annotator: row[0], Item: row[1], Kind: row[2], Strategy: row[3]}
+		for k, what := range []string{"annotator id", "item id", "kind", "strategy"} {
+			if row[k] == "" {
+				return nil, t.errf(k, "empty %s", what)
+			}
+		}
+		if e.Judgment = parseJudgment(row[4]); e.Judgment < 0 {
+			return nil, t.errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
+		}
+		key := [4]string{e.Annotator, e.Item, e.Kind, e.Strategy}
+		if l, dup := seen[key]; dup {
+			return nil, t.errf(1, "annotator %q already rated item %q (%s, %s) on line %d", e.Annotator, e.Item, e.Kind, e.Strategy, l)
+		}
+		seen[key] = t.line
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+	}
+	return out, nil
+}
+
+// JudgmentShares is one cell of the explanation table: n ratings and the
+// share of each judgment. Its JSON keys are n, the Judgments and acceptable.
+type JudgmentShares struct {
+	N      int
+	Counts [5]int
+}
+
+// Share returns the share of judgment j (index into Judgments), nil if n=0.
+func (s *JudgmentShares) Share(j int) *float64 {
+	if s.N == 0 {
+		return nil
+	}
+	return num(float64(s.Counts[j]) / float64(s.N))
+}
+
+// Acceptable is the share rated totally correct, correct among options or
+// partially correct.
+func (s *JudgmentShares) Acceptable() *float64 {
+	if s.N == 0 {
+		return nil
+	}
+	return num(float64(s.Counts[0]+s.Counts[1]+s.Counts[2]) / float64(s.N))
+}
+
+// MarshalJSON writes {"n": n, "<judgment>": share, …, "acceptable": share}.
+func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteString(`{"n":`)
+	b.WriteString(itoa(s.N))
+	for j, name := range Judgments {
+		b.WriteString(`,"` + name + `":`)
+		b.WriteString(jsonNum(s.Share(j)))
+	}
+	b.WriteString(`,"acceptable":`)
+	b.WriteString(jsonNum(s.Acceptable()))
+	b.WriteString("}")
+	return []byte(b.String()), nil
+}
+
+// Explanations maps kind → strategy → shares (the layout of the IMPAQTS
+// paper's Table 1). Each kind also has a pooled "all" strategy, and the
+// pooled kind "all" is added when there is more than one kind.
+type Explanations struct {
+	Table         map[string]map[string]*JudgmentShares
+	KindOrder     []string // first-seen order, "all" last
+	StrategyOrder []string // first-seen order, "all" last
+}
+
+// MarshalJSON writes the SPEC 3 shape: {"<kind>": {"<strategy>": {…}}}.
+func (e *Explanations) MarshalJSON() ([]byte, error) { return jsonMarshal(e.Table) }
+
+// ComputeExplanations tallies the judgments per kind × strategy.
+func ComputeExplanations(rs []ExplanationRating) *Explanations {
+	e := &Explanations{Table: map[string]map[string]*JudgmentShares{}}
+	seenS := map[string]bool{}
+	cell := func(kind, strategy string) *JudgmentShares {
+		m := e.Table[kind]
+		if m == nil {
+			m = map[string]*JudgmentShares{}
+			e.Table[kind] = m
+		}
+		c := m[strategy]
+		if c == nil {
+			c = &JudgmentShares{}
+			m[strategy] = c
+		}
+		return c
+	}
+	for _, r := range rs {
+		if e.Table[r.Kind] == nil {
+			e.KindOrder = append(e.KindOrder, r.Kind)
+		}
+		if !seenS[r.Strategy] {
+			seenS[r.Strategy] = true
+			e.StrategyOrder = append(e.StrategyOrder, r.Strategy)
+		}
+		for _, k := range []string{r.Kind, TypeAll} {
+			for _, s := range []string{r.Strategy, TypeAll} {
+				c := cell(k, s)
+				c.N++
+				c.Counts[r.Judgment]++
+			}
+		}
+	}
+	if len(e.KindOrder) < 2 {
+		delete(e.Table, TypeAll)
+	} else {
+		e.KindOrder = append(e.KindOrder, TypeAll)
+	}
+	e.StrategyOrder = append(e.StrategyOrder, TypeAll)
+	return e
+}

@@ -1,0 +1,142 @@
+// Package analysis computes the figures of SPEC section 3 — z-scored
+// toplines, agreement, context curves, explanation shares — and draws their
+// plots. It is pure: plain values in, plain values out; no HTTP, no SQL.
+package analysis
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// MaxFieldLen bounds every field of an input file, so a malformed file cannot
+// make the analysis hold arbitrarily large ids in memory.
+const MaxFieldLen = 200
+
+// InputError reports bad input at a line (1-based, the header is line 1) and
+// column (the header name, or empty when the problem concerns a whole line
+// or the file).
+type InputError struct {
+	Line   int
+	Column string
+	Msg    string
+}
+
+func (e *InputError) Error() string {
+	if e.Column == "" {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return fmt.Sprintf("line %d, column %q: %s", e.Line, e.Column, e.Msg)
+}
+
+// table reads a CSV file with a required header whose columns may come in
+// any order; rows are handed out reordered to the wanted column list.
+type table struct {
+	r    *csv.Reader
+	want []string
+	idx  []int    // position in the file of each wanted column
+	row  []string // reused: the current row in wanted order
+	line int
+}
+
+// newTable reads the header and checks that it holds exactly the wanted
+// columns (order free). Header names are matched after trimming spaces and a
+// UTF-8 byte-order mark, case-insensitively, because spreadsheets add both.
+func newTable(r io.Reader, want []string) (*table, error) {
+	cr := csv.NewReader(r)
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, &InputError{Line: 1, Msg: fmt.Sprintf("empty file: expected a header row with the columns %s", strings.Join(want, ", "))}
+	}
+	if err != nil {
+		return nil, csvError(err)
+	}
+	t := &table{r: cr, want: want, idx: make([]int, len(want)), row: make([]string, len(want)), line: 1}
+	for i := range t.idx {
+		t.idx[i] = -1
+	}
+	for pos, h := range header {
+		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
+		k := indexOf(want, name)
+		if k < 0 {
+			return nil, &InputError{Line: 1, Column: h, Msg: fmt.Sprintf("unknown column (expected %s)", strings.Join(want, ", "))}
+		}
+		if t.idx[k] >= 0 {
+			return nil, &InputError{Line: 1, Column: h, Msg: "column appears twice in the header"}
+		}
+		t.idx[k] = pos
+	}
+	for k, pos := range t.idx {
+		if pos < 0 {
+			return nil, &InputError{Line: 1, Column: want[k], Msg: "missing column in the header"}
+		}
+	}
+	return t, nil
+}
+
+func indexOf(list []string, s string) int {
+	for i, v := range list {
+		if v == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// next returns the next row in wanted-column order (valid until the next
+// call), or io.EOF. Fields are trimmed of surrounding spaces and checked
+// against MaxFieldLen.
+func (t *table) next() ([]string, error) {
+	rec, err := t.r.Read()
+	if err != nil {
+		if err == io.EOF {
+			return nil, err
+		}
+		return nil, csvError(err)
+	}
+	t.line, _ = t.r.FieldPos(0)
+	for k, pos := range t.idx {
+		f := rec[pos]
+		if len(f) > 0 && (f[0] == ' ' || f[len(f)-1] == ' ') {
+			f = strings.TrimSpace(f)
+		}
+		if len(f) > MaxFieldLen {
+			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
+		}
+		t.row[k] = f
+	}
+	return t.row, nil
+}
+
+// errf builds an InputError for wanted column k of the current row.
+func (t *table) errf(k int, format string, a ...any) *InputError {
+	return &InputError{Line: t.line, Column: t.want[k], Msg: fmt.Sprintf(format, a...)}
+}
+
+// csvError turns encoding/csv's errors into an InputError with the line.
+func csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		if errors.Is(pe.Err, csv.ErrFieldCount) {
+			return &InputError{Line: pe.Line, Msg: "wrong number of fields (the header has a different number of columns)"}
+		}
+		return &InputError{Line: pe.Line, Msg: fmt.Sprintf("%v (character %d)", pe.Err, pe.Column)}
+	}
+	return err
+}
+
+// yesNo parses a yes/no field; empty is allowed only when optional.
+func parseYesNo(s string) (v, empty, ok bool) {
+	switch strings.ToLower(s) {
+	case "yes", "y", "true", "1":
+		return true, false, true
+	case "no", "n", "false", "0":
+		return false, false, true
+	case "":
+		return false, true, true
+	}
+	return false, false, false
+}

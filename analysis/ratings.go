@@ -1,0 +1,247 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Types are the implicature item types of SPEC 1, in the order tables list
+// them; TypeAll is the pooled row.
+var Types = []string{"scalar", "discourse", "synthetic", "natural"}
+
+// TypeAll names the row of the toplines pooling every type.
+const TypeAll = "all"
+
+// Condition is one of the SPEC 3 rating conditions.
+type Condition uint8
+
+// The conditions of the ratings file, in SPEC order.
+const (
+	Trigger Condition = iota
+	Cancel
+	Negation
+	Strengthen
+	Neutral
+	numConditions
+)
+
+// ConditionNames maps a Condition to its name in the ratings file.
+var ConditionNames = [numConditions]string{"trigger", "cancel", "negation", "strengthen", "neutral"}
+
+func (c Condition) String() string { return ConditionNames[c] }
+
+// RatingsColumns is the header of a ratings file (SPEC 3), in export order.
+var RatingsColumns = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
+
+const (
+	colParticipant = iota
+	colBatch
+	colItem
+	colType
+	colCondition
+	colRating
+	colCheck
+)
+
+// Attention-check kinds stored per row.
+const (
+	checkNone uint8 = iota
+	checkHigh
+	checkLow
+)
+
+// rating is one row of a ratings file, packed: a million of them fit in
+// 16 MB, which is what keeps the toplines benchmark under its memory target.
+type rating struct {
+	participant int32
+	item        int32 // index into Ratings.items, or into checkItems for checks
+	line        int32
+	cond        Condition
+	value       uint8
+	check       uint8
+}
+
+// Ratings is a parsed ratings file: interned ids and packed rows.
+type Ratings struct {
+	participants []string
+	items        []string
+	itemType     []int8 // index into Types
+	checkItems   []string
+	rows         []rating
+}
+
+// NumRows returns the number of rating rows read.
+func (rs *Ratings) NumRows() int { return len(rs.rows) }
+
+// ReadRatings reads a SPEC 3 ratings file. Any bad row (unknown or missing
+// column, rating outside 1–7, unknown condition or type, a participant rating
+// the same item in the same condition twice) fails the whole file with an
+// *InputError naming line and column.
+func ReadRatings(r io.Reader) (*Ratings, error) {
+	t, err := newTable(r, RatingsColumns)
+	if err != nil {
+		return nil, err
+	}
+	rs := &Ratings{}
+	pIndex := map[string]int32{}
+	iIndex := map[string]int32{}
+	cIndex := map[string]int32{}
+	for {
+		row, err := t.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		rt, err := rs.parseRow(t, row, pIndex, iIndex, cIndex)
+		if err != nil {
+			return nil, err
+		}
+		rs.rows = append(rs.rows, rt)
+	}
+	if len(rs.rows) == 0 {
+		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+	}
+	if err := rs.checkDuplicates(); err != nil {
+		return nil, err
+	}
+	return rs, nil
+}
+
+// parseRow validates one row and interns its ids.
+func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[string]int32) (rating, error) {
+	var rt rating
+	rt.line = int32(t.line)
+	if row[colParticipant] == "" {
+		return rt, t.errf(colParticipant, "empty participant id")
+	}
+	if row[colItem] == "" {
+		return rt, t.errf(colItem, "empty item id")
+	}
+	v, ok := parseRating(row[colRating])
+	if !ok {
+		return rt, t.errf(colRating, "rating %q is not an integer from 1 to 7", row[colRating])
+	}
+	rt.value = v
+	switch row[colCheck] {
+	case "":
+	case "high", "High", "HIGH":
+		rt.check = checkHigh
+	case "low", "Low", "LOW":
+		rt.check = checkLow
+	default:
+		return rt, t.errf(colCheck, "check %q is not empty, high or low", row[colCheck])
+	}
+	c, ok := parseCondition(row[colCondition])
+	if !ok && !(rt.check != checkNone && row[colCondition] == "") {
+		return rt, t.errf(colCondition, "condition %q is not one of %s", row[colCondition], strings.Join(ConditionNames[:], ", "))
+	}
+	rt.cond = c
+	rt.participant = intern(pIndex, &rs.participants, row[colParticipant])
+	if rt.check != checkNone {
+		rt.item = intern(cIndex, &rs.checkItems, row[colItem])
+		return rt, nil
+	}
+	typ := int8(indexOf(Types, row[colType]))
+	if typ < 0 {
+		return rt, t.errf(colType, "item type %q is not one of %s", row[colType], strings.Join(Types, ", "))
+	}
+	n := len(rs.items)
+	rt.item = intern(iIndex, &rs.items, row[colItem])
+	if int(rt.item) == n {
+		rs.itemType = append(rs.itemType, typ)
+	} else if rs.itemType[rt.item] != typ {
+		return rt, t.errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], Types[typ], Types[rs.itemType[rt.item]])
+	}
+	return rt, nil
+}
+
+// intern returns the index of s in list, appending it when new. The map key
+// is cloned so it does not pin the CSV reader's record buffer.
+func intern(index map[string]int32, list *[]string, s string) int32 {
+	if i, ok := index[s]; ok {
+		return i
+	}
+	s = strings.Clone(s)
+	i := int32(len(*list))
+	index[s] = i
+	*list = append(*list, s)
+	return i
+}
+
+func parseRating(s string) (uint8, bool) {
+	if len(s) != 1 || s[0] < '1' || s[0] > '7' {
+		return 0, false
+	}
+	return s[0] - '0', true
+}
+
+func parseCondition(s string) (Condition, bool) {
+	switch s {
+	case "trigger":
+		return Trigger, true
+	case "cancel":
+		return Cancel, true
+	case "negation":
+		return Negation, true
+	case "strengthen":
+		return Strengthen, true
+	case "neutral":
+		return Neutral, true
+	}
+	return 0, false
+}
+
+// key packs what must be unique per row: participant, item, condition and
+// whether the item is a check (checks are numbered apart from items).
+func (rt rating) key() uint64 {
+	k := uint64(uint32(rt.participant))<<32 | uint64(uint32(rt.item))<<4 | uint64(rt.cond)<<1
+	if rt.check != checkNone {
+		k |= 1
+	}
+	return k
+}
+
+// checkDuplicates fails on the first line (in file order) that repeats a
+// participant's rating of an item in a condition. Sorting packed keys costs
+// far less memory than a map over a million rows.
+func (rs *Ratings) checkDuplicates() error {
+	keys := make([]uint64, len(rs.rows))
+	for i, rt := range rs.rows {
+		keys[i] = rt.key()
+	}
+	slices.Sort(keys)
+	dup := map[uint64]bool{}
+	for i := 1; i < len(keys); i++ {
+		if keys[i] == keys[i-1] {
+			dup[keys[i]] = true
+		}
+	}
+	if len(dup) == 0 {
+		return nil
+	}
+	first := map[uint64]int32{}
+	for _, rt := range rs.rows {
+		k := rt.key()
+		if !dup[k] {
+			continue
+		}
+		if l, seen := first[k]; seen {
+			return &InputError{Line: int(rt.line), Column: RatingsColumns[colItem], Msg: fmt.Sprintf(
+				"participant %q already rated item %q in condition %s on line %d",
+				rs.participants[rt.participant], rs.itemName(rt), rt.cond, l)}
+		}
+		first[k] = rt.line
+	}
+	return nil
+}
+
+func (rs *Ratings) itemName(rt rating) string {
+	if rt.check != checkNone {
+		return rs.checkItems[rt.item]
+	}
+	return rs.items[rt.item]
+}

@@ -1,0 +1,328 @@
+package analysis
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Options are the exclusion settings of SPEC 2.2.
+type Options struct {
+	HighPass  int      // a "high" check passes when rated at least this (default 5)
+	LowPass   int      // a "low" check passes when rated at most this (default 3)
+	MaxFailed int      // a participant failing this many checks or more is excluded (default 3)
+	Exclude   []string // the researcher's overrides: always excluded
+	Include   []string // the researcher's overrides: never excluded for failed checks
+}
+
+// DefaultOptions returns the SPEC 2.2 defaults.
+func DefaultOptions() Options { return Options{HighPass: 5, LowPass: 3, MaxFailed: 3} }
+
+// Toplines is the result of SPEC 3's toplines; its JSON is the contract of
+// `pragmalab analyze toplines --json`.
+type Toplines struct {
+	Participants ParticipantSummary      `json:"participants"`
+	ByType       map[string]*TypeToplines `json:"by_type"`
+	Settings     Settings                 `json:"settings"`
+	// Items holds every item's mean z per condition, in first-seen order,
+	// for plots and the per-item table.
+	Items []ItemMeans `json:"-"`
+}
+
+// Settings echoes the exclusion thresholds used, so a saved JSON says how
+// it was computed.
+type Settings struct {
+	HighPass  int `json:"high_pass_at_least"`
+	LowPass   int `json:"low_pass_at_most"`
+	MaxFailed int `json:"excluded_when_failed_at_least"`
+}
+
+// ParticipantSummary counts participants and lists those left out.
+type ParticipantSummary struct {
+	Total int `json:"total"`
+	// Excluded lists participants failing too many attention checks (or
+	// excluded by the researcher), sorted.
+	Excluded []string `json:"excluded"`
+	// ZeroVariance lists remaining participants without z-scores: all their
+	// non-check ratings are equal (or they have none), sorted.
+	ZeroVariance []string `json:"zero_variance"`
+	Analysed     int      `json:"analysed"`
+	// Details has one entry per participant in first-seen order.
+	Details []Participant `json:"-"`
+}
+
+// Participant is one participant's standing in the analysis.
+type Participant struct {
+	ID           string
+	Ratings      int // non-check ratings
+	Checks       int
+	FailedChecks int
+	Excluded     bool
+	ZeroVariance bool
+}
+
+// TypeToplines are the measures for one item type (or all items). Shares
+// are in [0,1]; nil (JSON null) when no item has the conditions needed.
+type TypeToplines struct {
+	Items                   int      `json:"items"`
+	ImplicatureRecognition  *float64 `json:"implicature_recognition"`
+	CancellationRecognition *float64 `json:"cancellation_recognition"`
+	BeliefUpdate            *float64 `json:"belief_update"`
+	NegationCancellation    *float64 `json:"negation_cancellation"`
+	Strengthening           *float64 `json:"strengthening"`
+	Unchanged               *float64 `json:"unchanged"`
+	PearsonR                *float64 `json:"pearson_r"`
+	PearsonP                *float64 `json:"pearson_p"`
+	// PearsonN is the number of items with both trigger and cancel means.
+	PearsonN int `json:"pearson_n"`
+	// LeftOut counts, per measure, the items lacking a condition it needs.
+	LeftOut map[string]int `json:"left_out"`
+}
+
+// Measure names, as JSON keys and table rows.
+const (
+	MImplicature  = "implicature_recognition"
+	MCancellation = "cancellation_recognition"
+	MBeliefUpdate = "belief_update"
+	MNegation     = "negation_cancellation"
+	MStrengthen   = "strengthening"
+	MUnchanged    = "unchanged"
+)
+
+// ItemMeans is one item's mean z-score per condition over the analysed
+// participants; MeanZ[c] is NaN when N[c] is 0.
+type ItemMeans struct {
+	ID    string
+	Type  string
+	MeanZ [numConditions]float64
+	N     [numConditions]int
+}
+
+// Has reports whether the item has ratings in condition c.
+func (m *ItemMeans) Has(c Condition) bool { return m.N[c] > 0 }
+
+// ComputeToplines applies exclusion, z-scores each remaining participant's
+// non-check ratings (population SD), averages per item and condition, and
+// computes the SPEC 3 toplines per type and for all items.
+func ComputeToplines(rs *Ratings, opt Options) *Toplines {
+	parts := participantStats(rs, opt)
+	items := itemMeans(rs, parts)
+	t := &Toplines{
+		Participants: summarise(rs, parts),
+		ByType:       map[string]*TypeToplines{},
+		Settings:     Settings{opt.HighPass, opt.LowPass, opt.MaxFailed},
+		Items:        items,
+	}
+	for _, typ := range append(slices.Clone(Types), TypeAll) {
+		t.ByType[typ] = typeToplines(items, typ)
+	}
+	return t
+}
+
+// pstat accumulates one participant's ratings; sums are exact integers so
+// "all ratings equal" is decided without rounding.
+type pstat struct {
+	n, sum, sumsq int64
+	checks        int
+	failed        int
+	excluded      bool
+	zeroVar       bool
+	mean, sd      float64
+}
+
+func participantStats(rs *Ratings, opt Options) []pstat {
+	ps := make([]pstat, len(rs.participants))
+	for i := range rs.rows {
+		rt := &rs.rows[i]
+		p := &ps[rt.participant]
+		switch rt.check {
+		case checkHigh:
+			p.checks++
+			if int(rt.value) < opt.HighPass {
+				p.failed++
+			}
+		case checkLow:
+			p.checks++
+			if int(rt.value) > opt.LowPass {
+				p.failed++
+			}
+		default:
+			v := int64(rt.value)
+			p.n++
+			p.sum += v
+			p.sumsq += v * v
+		}
+	}
+	exclude, include := set(opt.Exclude), set(opt.Include)
+	for i := range ps {
+		p := &ps[i]
+		id := rs.participants[i]
+		p.excluded = exclude[id] || (p.failed >= opt.MaxFailed && !include[id])
+		if p.excluded {
+			continue
+		}
+		if p.n == 0 || p.n*p.sumsq == p.sum*p.sum {
+			p.zeroVar = true
+			continue
+		}
+		n := float64(p.n)
+		p.mean = float64(p.sum) / n
+		p.sd = math.Sqrt(float64(p.n*p.sumsq-p.sum*p.sum)) / n
+	}
+	return ps
+}
+
+func set(ids []string) map[string]bool {
+	m := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
+	sums := make([]float64, len(rs.items)*int(numConditions))
+	counts := make([]int, len(sums))
+	for i := range rs.rows {
+		rt := &rs.rows[i]
+		p := &ps[rt.participant]
+		if rt.check != checkNone || p.excluded || p.zeroVar {
+			continue
+		}
+		k := int(rt.item)*int(numConditions) + int(rt.cond)
+		sums[k] += (float64(rt.value) - p.mean) / p.sd
+		counts[k]++
+	}
+	items := make([]ItemMeans, len(rs.items))
+	for i := range items {
+		m := &items[i]
+		m.ID, m.Type = rs.items[i], Types[rs.itemType[i]]
+		for c := range numConditions {
+			k := i*int(numConditions) + int(c)
+			m.N[c] = counts[k]
+			m.MeanZ[c] = math.NaN()
+			if counts[k] > 0 {
+				m.MeanZ[c] = sums[k] / float64(counts[k])
+			}
+		}
+	}
+	return items
+}
+
+func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
+	s := ParticipantSummary{Total: len(ps), Excluded: []string{}, ZeroVariance: []string{}}
+	s.Details = make([]Participant, len(ps))
+	for i, p := range ps {
+		id := rs.participants[i]
+		s.Details[i] = Participant{ID: id, Ratings: int(p.n), Checks: p.checks, FailedChecks: p.failed, Excluded: p.excluded, ZeroVariance: p.zeroVar}
+		switch {
+		case p.excluded:
+			s.Excluded = append(s.Excluded, id)
+		case p.zeroVar:
+			s.ZeroVariance = append(s.ZeroVariance, id)
+		default:
+			s.Analysed++
+		}
+	}
+	slices.Sort(s.Excluded)
+	slices.Sort(s.ZeroVariance)
+	return s
+}
+
+// share counts hits over the items that have the needed conditions.
+type share struct{ hits, n, leftOut int }
+
+func (s *share) add(ok, hit bool) {
+	switch {
+	case !ok:
+		s.leftOut++
+	case hit:
+		s.hits++
+		s.n++
+	default:
+		s.n++
+	}
+}
+
+func (s share) value() *float64 {
+	if s.n == 0 {
+		return nil
+	}
+	return num(float64(s.hits) / float64(s.n))
+}
+
+// typeToplines computes the measures over the items of one type (or all).
+// An item with no rating left after exclusion counts as lacking conditions.
+func typeToplines(items []ItemMeans, typ string) *TypeToplines {
+	var impl, canc, upd, neg, str, unch share
+	var xs, ys []float64
+	n := 0
+	for i := range items {
+		m := &items[i]
+		if typ != TypeAll && m.Type != typ {
+			continue
+		}
+		n++
+		zt, zc := m.MeanZ[Trigger], m.MeanZ[Cancel]
+		hasT, hasC := m.Has(Trigger), m.Has(Cancel)
+		impl.add(hasT, zt > 0)
+		canc.add(hasT && hasC, zc < zt)
+		upd.add(hasT && hasC, zt > 0 && zc < zt)
+		neg.add(hasT && m.Has(Negation), m.MeanZ[Negation] < zt)
+		str.add(hasT && m.Has(Strengthen), m.MeanZ[Strengthen] > zt)
+		unch.add(hasT && m.Has(Neutral), (m.MeanZ[Neutral] > 0) == (zt > 0))
+		if hasT && hasC {
+			xs, ys = append(xs, zt), append(ys, zc)
+		}
+	}
+	tt := &TypeToplines{
+		Items:                   n,
+		ImplicatureRecognition:  impl.value(),
+		CancellationRecognition: canc.value(),
+		BeliefUpdate:            upd.value(),
+		NegationCancellation:    neg.value(),
+		Strengthening:           str.value(),
+		Unchanged:               unch.value(),
+		PearsonN:                len(xs),
+		LeftOut: map[string]int{
+			MImplicature: impl.leftOut, MCancellation: canc.leftOut, MBeliefUpdate: upd.leftOut,
+			MNegation: neg.leftOut, MStrengthen: str.leftOut, MUnchanged: unch.leftOut,
+		},
+	}
+	if r, p, ok := Pearson(xs, ys); ok {
+		tt.PearsonR, tt.PearsonP = num(r), num(p)
+	}
+	return tt
+}
+
+// Pearson returns Pearson's r between x and y and its two-sided p-value
+// from Student's t with n−2 degrees of freedom. ok is false when r is
+// undefined: fewer than 3 pairs, or x or y constant.
+func Pearson(x, y []float64) (r, p float64, ok bool) {
+	n := len(x)
+	if n < 3 || len(y) != n {
+		return math.NaN(), math.NaN(), false
+	}
+	r = stat.Correlation(x, y, nil)
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return math.NaN(), math.NaN(), false
+	}
+	r = max(-1, min(1, r))
+	if math.Abs(r) == 1 {
+		return r, 0, true
+	}
+	df := float64(n - 2)
+	t := r * math.Sqrt(df/(1-r*r))
+	p = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(math.Abs(t))
+	return r, p, true
+}
+
+// num turns a float into a JSON-safe pointer: NaN and ±Inf become nil (null).
+func num(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
