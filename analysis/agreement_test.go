@@ -17,8 +17,8 @@ func round2(p *float64) string {
 
 func TestBinaryFromConfusion(t *testing.T) {
 	tests := []struct {
-		name             string
-		c                [2][2]int
+		name              string
+		c                 [2][2]int
 		raw, kappa, pabak string
 	}{
 		// SPEC 3 reference values (ImplicatureX round 1).

@@ -23,7 +23,7 @@ func DefaultOptions() Options { return Options{HighPass: 5, LowPass: 3, MaxFaile
 // Toplines is the result of SPEC 3's toplines; its JSON is the contract of
 // `pragmalab analyze toplines --json`.
 type Toplines struct {
-	Participants ParticipantSummary      `json:"participants"`
+	Participants ParticipantSummary       `json:"participants"`
 	ByType       map[string]*TypeToplines `json:"by_type"`
 	Settings     Settings                 `json:"settings"`
 	// Items holds every item's mean z per condition, in first-seen order,
