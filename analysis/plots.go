@@ -1,0 +1,315 @@
+package analysis
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Figure is a plot with the file name (without extension) it is saved under.
+type Figure struct {
+	Name  string
+	Title string
+	Plot  *plot.Plot
+}
+
+// Figure sizes: a journal column is about 3.5 in; 6 × 4 in reads well both
+// in a browser and scaled into a paper.
+const (
+	figWidth  = 6 * vg.Inch
+	figHeight = 4 * vg.Inch
+)
+
+// WritePlot renders p as "svg" or "png" to w.
+func WritePlot(w io.Writer, p *plot.Plot, format string) error {
+	if format != "svg" && format != "png" {
+		return fmt.Errorf("plot format %q: want svg or png", format)
+	}
+	wt, err := p.WriterTo(figWidth, figHeight, format)
+	if err != nil {
+		return fmt.Errorf("render %s: %w", format, err)
+	}
+	_, err = wt.WriteTo(w)
+	return err
+}
+
+// PlotBytes renders p as "svg" or "png".
+func PlotBytes(p *plot.Plot, format string) ([]byte, error) {
+	var b bytes.Buffer
+	if err := WritePlot(&b, p, format); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+var (
+	colorTrigger = color.NRGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}
+	colorCancel  = color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}
+	palette      = []color.Color{
+		color.NRGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}, // human: dark grey
+		colorTrigger, colorCancel,
+		color.NRGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+		color.NRGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+		color.NRGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff},
+		color.NRGBA{R: 0x8c, G: 0x56, B: 0x4b, A: 0xff},
+		color.NRGBA{R: 0x17, G: 0xbe, B: 0xcf, A: 0xff},
+	}
+)
+
+func withAlpha(c color.NRGBA, a uint8) color.NRGBA { c.A = a; return c }
+
+// cornerText writes lines of text in the top-left corner of the data area
+// (used for r and p, and for "no data").
+type cornerText struct{ lines []string }
+
+func (ct cornerText) Plot(c draw.Canvas, p *plot.Plot) {
+	sty := p.Legend.TextStyle
+	sty.XAlign, sty.YAlign = text.XLeft, text.YTop
+	pad := vg.Points(6)
+	y := c.Max.Y - pad
+	for _, l := range ct.lines {
+		c.FillText(sty, vg.Point{X: c.Min.X + pad, Y: y}, l)
+		y -= sty.Height(l) * 1.2
+	}
+}
+
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = font.Length(9)
+	return p
+}
+
+// typeLabel names a type (or all items) in titles.
+func typeLabel(typ string) string {
+	if typ == TypeAll {
+		return "all items"
+	}
+	return typ + " items"
+}
+
+func meansOf(items []ItemMeans, typ string, c Condition) []float64 {
+	var out []float64
+	for i := range items {
+		if (typ == TypeAll || items[i].Type == typ) && items[i].Has(c) {
+			out = append(out, items[i].MeanZ[c])
+		}
+	}
+	return out
+}
+
+// HistogramPlot draws the distribution of items' mean z without (trigger)
+// and with cancellation, overlaid on shared bins of width 0.25.
+func HistogramPlot(items []ItemMeans, typ string) (*plot.Plot, error) {
+	p := newPlot("Mean z per item, "+typeLabel(typ), "mean z-score", "items")
+	trig, canc := meansOf(items, typ, Trigger), meansOf(items, typ, Cancel)
+	if len(trig)+len(canc) == 0 {
+		p.Add(cornerText{[]string{"no rated items"}})
+		return p, nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range append(append([]float64{}, trig...), canc...) {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	const w = 0.25
+	lo, hi = math.Floor(lo/w)*w, math.Floor(hi/w)*w+w
+	for _, s := range []struct {
+		vals  []float64
+		label string
+		col   color.NRGBA
+	}{
+		{trig, fmt.Sprintf("without cancellation (n = %d)", len(trig)), colorTrigger},
+		{canc, fmt.Sprintf("with cancellation (n = %d)", len(canc)), colorCancel},
+	} {
+		h := &plotter.Histogram{Width: w, FillColor: withAlpha(s.col, 0x80), LineStyle: plotter.DefaultLineStyle}
+		h.LineStyle.Color = s.col
+		for x := lo; x < hi-w/2; x += w {
+			h.Bins = append(h.Bins, plotter.HistogramBin{Min: x, Max: x + w})
+		}
+		for _, v := range s.vals {
+			k := min(int((v-lo)/w), len(h.Bins)-1)
+			h.Bins[k].Weight++
+		}
+		p.Add(h)
+		p.Legend.Add(s.label, h)
+	}
+	// Headroom so the legend in the top corner does not cover the bars.
+	p.Y.Max *= 1.2
+	return p, nil
+}
+
+// ScatterPlot draws each item's mean z without cancellation (x) against
+// with cancellation (y), the diagonal y = x, and r and p in the corner.
+func ScatterPlot(items []ItemMeans, typ string, tt *TypeToplines) (*plot.Plot, error) {
+	p := newPlot("Mean z with vs without cancellation, "+typeLabel(typ), "mean z without cancellation", "mean z with cancellation")
+	var xys plotter.XYs
+	for i := range items {
+		m := &items[i]
+		if (typ == TypeAll || m.Type == typ) && m.Has(Trigger) && m.Has(Cancel) {
+			xys = append(xys, plotter.XY{X: m.MeanZ[Trigger], Y: m.MeanZ[Cancel]})
+		}
+	}
+	if len(xys) == 0 {
+		p.Add(cornerText{[]string{"no item rated in both conditions"}})
+		return p, nil
+	}
+	diag := plotter.NewFunction(func(x float64) float64 { return x })
+	diag.Color = color.Gray{Y: 0x99}
+	diag.Dashes = []vg.Length{vg.Points(3), vg.Points(3)}
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Color = colorTrigger
+	sc.GlyphStyle.Radius = vg.Points(2.5)
+	sc.GlyphStyle.Shape = draw.CircleGlyph{}
+	p.Add(diag, sc)
+	p.Add(cornerText{[]string{PearsonLabel(tt.PearsonR, tt.PearsonP, tt.PearsonN)}})
+	return p, nil
+}
+
+// PearsonLabel formats r and p the way papers write them, e.g.
+// "r = 0.63, p < 0.001, n = 50".
+func PearsonLabel(r, p *float64, n int) string {
+	if r == nil || p == nil {
+		return fmt.Sprintf("r undefined, n = %d", n)
+	}
+	return fmt.Sprintf("r = %.2f, %s, n = %d", *r, PValue(*p), n)
+}
+
+// PValue formats a p-value: "p < 0.001" below 0.001, else "p = 0.012".
+func PValue(p float64) string {
+	if p < 0.001 {
+		return "p < 0.001"
+	}
+	return fmt.Sprintf("p = %.3f", p)
+}
+
+// ContextCurvePlot draws the cumulative share of judgements per survey and
+// overall (and of items overall, by majority) against added sentences.
+func ContextCurvePlot(c *Context) (*plot.Plot, error) {
+	p := newPlot("Content understandable with at most k added sentences", "k (added preceding sentences)", "cumulative share")
+	p.Y.Min, p.Y.Max = 0, 1
+	p.Legend.Top, p.Legend.Left = false, false
+	add := func(label string, vals []*float64, col color.Color, width vg.Length, dashed bool) error {
+		var xys plotter.XYs
+		for k, v := range vals {
+			if v != nil {
+				xys = append(xys, plotter.XY{X: float64(k), Y: *v})
+			}
+		}
+		if len(xys) == 0 {
+			return nil
+		}
+		l, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width, pts.Color = col, width, col
+		if dashed {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+		}
+		p.Add(l, pts)
+		p.Legend.Add(label, l, pts)
+		return nil
+	}
+	for i, s := range c.SurveyOrder {
+		if err := add("survey "+s+" (judgements)", c.Surveys[s].CumulativeJudgements, palette[1+i%(len(palette)-1)], vg.Points(1), true); err != nil {
+			return nil, err
+		}
+	}
+	if err := add("overall (judgements)", c.Overall.CumulativeJudgements, palette[0], vg.Points(2), false); err != nil {
+		return nil, err
+	}
+	if err := add("overall (items, by majority)", c.Overall.CumulativeItems, palette[0], vg.Points(1), true); err != nil {
+		return nil, err
+	}
+	p.NominalX("0", "1", "2", "3", "4", "5")
+	return p, nil
+}
+
+// ModelSeries is one model's value per type, in the order of the types
+// given to AccuracyBars; NaN marks a missing value (no bar).
+type ModelSeries struct {
+	Name   string
+	Values []float64
+}
+
+// AccuracyBars draws grouped bars: per type, the human value then one bar
+// per model — the "model vs human" figure of the scoring pages. Values are
+// shares in [0,1] (e.g. implicature recognition).
+func AccuracyBars(title, measure string, types []string, human []float64, models []ModelSeries) (*plot.Plot, error) {
+	if len(human) != len(types) {
+		return nil, fmt.Errorf("accuracy bars: %d human values for %d types", len(human), len(types))
+	}
+	series := append([]ModelSeries{{Name: "humans", Values: human}}, models...)
+	p := newPlot(title, "", measure)
+	// Headroom above 1 keeps the legend clear of full-height bars.
+	p.Y.Min, p.Y.Max = 0, 1.2
+	group := vg.Points(min(60, 320/float64(max(1, len(types)))))
+	barW := group / vg.Length(len(series))
+	for i, s := range series {
+		if len(s.Values) != len(types) {
+			return nil, fmt.Errorf("accuracy bars: %s has %d values for %d types", s.Name, len(s.Values), len(types))
+		}
+		vals := make(plotter.Values, len(types))
+		for k, v := range s.Values {
+			if !math.IsNaN(v) {
+				vals[k] = v
+			}
+		}
+		b, err := plotter.NewBarChart(vals, barW)
+		if err != nil {
+			return nil, err
+		}
+		b.Color = palette[i%len(palette)]
+		b.LineStyle.Width = 0
+		b.Offset = barW*vg.Length(i) - group/2 + barW/2
+		p.Add(b)
+		p.Legend.Add(s.Name, b)
+	}
+	p.NominalX(types...)
+	return p, nil
+}
+
+// ToplinesFigures are the toplines figures: histograms and scatter plots
+// for all items and for each type that has items.
+func ToplinesFigures(t *Toplines) ([]Figure, error) {
+	var figs []Figure
+	for _, typ := range append([]string{TypeAll}, Types...) {
+		if t.ByType[typ].Items == 0 {
+			continue
+		}
+		h, err := HistogramPlot(t.Items, typ)
+		if err != nil {
+			return nil, err
+		}
+		s, err := ScatterPlot(t.Items, typ, t.ByType[typ])
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs,
+			Figure{Name: "histogram_" + typ, Title: h.Title.Text, Plot: h},
+			Figure{Name: "scatter_" + typ, Title: s.Title.Text, Plot: s})
+	}
+	return figs, nil
+}
+
+// ContextFigures is the context cumulative curve.
+func ContextFigures(c *Context) ([]Figure, error) {
+	p, err := ContextCurvePlot(c)
+	if err != nil {
+		return nil, err
+	}
+	return []Figure{{Name: "context_cumulative", Title: p.Title.Text, Plot: p}}, nil
+}
