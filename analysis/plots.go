@@ -184,11 +184,11 @@ func PearsonLabel(r, p *float64, n int) string {
 	if r == nil || p == nil {
 		return fmt.Sprintf("r undefined, n = %d", n)
 	}
-	return fmt.Sprintf("r = %.2f, %s, n = %d", *r, PValue(*p), n)
+	return fmt.Sprintf("r = %.2f, %s, n = %d", *r, FormatP(*p), n)
 }
 
-// PValue formats a p-value: "p < 0.001" below 0.001, else "p = 0.012".
-func PValue(p float64) string {
+// FormatP formats a p-value: "p < 0.001" below 0.001, else "p = 0.012".
+func FormatP(p float64) string {
 	if p < 0.001 {
 		return "p < 0.001"
 	}

@@ -1,0 +1,284 @@
+package analysis
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+// Table is a result laid out for people: the CLI prints it aligned, the
+// admin pages show it as HTML and offer it as CSV. Cells are string, int,
+// *float64 (nil = cannot be computed) or PValue.
+type Table struct {
+	Name    string // file name stem for downloads, e.g. "toplines"
+	Title   string
+	Columns []string
+	Rows    [][]any
+	Notes   []string
+}
+
+// PValue is a p-value cell: printed "< 0.001" for people, raw in CSV.
+type PValue struct{ P *float64 }
+
+// Missing is how a measure that cannot be computed is printed for people.
+const Missing = "–"
+
+// Text formats a cell for people: shares and statistics with 2 decimals.
+func Text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int:
+		return strconv.Itoa(x)
+	case *float64:
+		if x == nil {
+			return Missing
+		}
+		return fmt.Sprintf("%.2f", *x)
+	case PValue:
+		if x.P == nil {
+			return Missing
+		}
+		return strings.TrimPrefix(strings.TrimPrefix(FormatP(*x.P), "p "), "= ")
+	}
+	return fmt.Sprint(v)
+}
+
+// Raw formats a cell for CSV: full precision, empty when missing.
+func Raw(v any) string {
+	switch x := v.(type) {
+	case *float64:
+		if x == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*x, 'g', -1, 64)
+	case PValue:
+		return Raw(x.P)
+	}
+	return Text(v)
+}
+
+// WriteText prints the title, the aligned table and the notes.
+func (t *Table) WriteText(w io.Writer) error {
+	if t.Title != "" {
+		fmt.Fprintf(w, "%s\n\n", t.Title)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(t.Columns, "\t"))
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, v := range r {
+			cells[i] = Text(v)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(t.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range t.Notes {
+			fmt.Fprintf(w, "%s\n", n)
+		}
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// WriteCSV writes the header and rows (notes are not part of the data).
+func (t *Table) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(t.Columns)
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, v := range r {
+			cells[i] = Raw(v)
+		}
+		cw.Write(cells)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func typeColumns(first string) []string {
+	cols := []string{first}
+	for _, t := range Types {
+		cols = append(cols, strings.ToUpper(t[:1])+t[1:])
+	}
+	return append(cols, "All")
+}
+
+func allTypes() []string { return append(append([]string{}, Types...), TypeAll) }
+
+// ToplinesTable lays out the toplines as in the ImplicatureX paper: one
+// row per measure, one column per item type.
+func ToplinesTable(t *Toplines) *Table {
+	tb := &Table{Name: "toplines", Title: "Human toplines (share of items; per-participant z-scores, mean per item)", Columns: typeColumns("Measure")}
+	row := func(label string, f func(*TypeToplines) any) {
+		r := []any{label}
+		for _, typ := range allTypes() {
+			r = append(r, f(t.ByType[typ]))
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	row("Items", func(x *TypeToplines) any { return x.Items })
+	row("Implicature recognition", func(x *TypeToplines) any { return x.ImplicatureRecognition })
+	row("Cancellation recognition", func(x *TypeToplines) any { return x.CancellationRecognition })
+	row("Belief update", func(x *TypeToplines) any { return x.BeliefUpdate })
+	row("Negation cancellation", func(x *TypeToplines) any { return x.NegationCancellation })
+	row("Strengthening", func(x *TypeToplines) any { return x.Strengthening })
+	row("Unchanged (neutral)", func(x *TypeToplines) any { return x.Unchanged })
+	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return x.PearsonR })
+	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
+	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
+	for _, m := range []struct{ key, label string }{
+		{MImplicature, "Left out: no trigger rating"},
+		{MCancellation, "Left out: no trigger or cancel rating"},
+		{MNegation, "Left out: no negation rating"},
+		{MStrengthen, "Left out: no strengthen rating"},
+		{MUnchanged, "Left out: no neutral rating"},
+	} {
+		row(m.label, func(x *TypeToplines) any { return x.LeftOut[m.key] })
+	}
+	ps := t.Participants
+	tb.Notes = []string{
+		fmt.Sprintf("Participants: %d in the file, %d excluded (%d or more failed attention checks; high passes at ≥ %d, low at ≤ %d), %d with constant ratings (no z-scores), %d analysed.",
+			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), ps.Analysed),
+		"Excluded: " + listOrNone(ps.Excluded),
+		"Constant ratings: " + listOrNone(ps.ZeroVariance),
+		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
+		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
+	}
+	return tb
+}
+
+func listOrNone(ids []string) string {
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// ParticipantsTable lists every participant with their check results.
+func ParticipantsTable(t *Toplines) *Table {
+	tb := &Table{Name: "participants", Title: "Participants", Columns: []string{"Participant", "Ratings (non-check)", "Checks", "Failed checks", "Status"}}
+	for _, p := range t.Participants.Details {
+		status := "analysed"
+		if p.Excluded {
+			status = "excluded"
+		} else if p.ZeroVariance {
+			status = "constant ratings"
+		}
+		tb.Rows = append(tb.Rows, []any{p.ID, p.Ratings, p.Checks, p.FailedChecks, status})
+	}
+	return tb
+}
+
+// ItemMeansTable lists every item's mean z and number of ratings per condition.
+func ItemMeansTable(t *Toplines) *Table {
+	cols := []string{"Item", "Type"}
+	for _, c := range ConditionNames {
+		cols = append(cols, "Mean z ("+c+")", "n ("+c+")")
+	}
+	tb := &Table{Name: "item_means", Title: "Mean z-score per item and condition", Columns: cols}
+	for i := range t.Items {
+		m := &t.Items[i]
+		r := []any{m.ID, m.Type}
+		for c := range numConditions {
+			r = append(r, num(m.MeanZ[c]), m.N[c])
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	return tb
+}
+
+// AgreementTable lays out agreement per question, pooled then per pair.
+func AgreementTable(a *Agreement) *Table {
+	tb := &Table{Name: "agreement", Title: "Inter-annotator agreement",
+		Columns: []string{"Question", "Annotators", "Items", "Raw agreement", "Cohen's κ", "PABAK", "Confusion", "Fleiss' κ", "Fleiss items"}}
+	pooled := strings.Join(a.Annotators, ", ")
+	if len(a.Pairs) > 1 {
+		pooled = "all pairs pooled"
+	}
+	add := func(q, who string, b Binary) {
+		var fk any = Missing
+		var fi any = Missing
+		if b.FleissRaters > 0 {
+			fk, fi = b.FleissKappa, b.FleissItems
+		}
+		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, b.Kappa, b.PABAK, confusionString(b.Confusion), fk, fi})
+	}
+	add("Plausibility", pooled, a.Plausibility)
+	add("Cancellation correctness", pooled, a.Cancellation)
+	if len(a.Pairs) > 1 {
+		for _, p := range a.Pairs {
+			add("Plausibility", p.A+" – "+p.B, p.Plausibility)
+			add("Cancellation correctness", p.A+" – "+p.B, p.Cancellation)
+		}
+	}
+	tb.Notes = []string{
+		"Confusion [[yes/yes, yes/no], [no/yes, no/no]]: rows the first annotator's answer, columns the second's.",
+		"Cancellation correctness counts only items both annotators judged plausible and answered.",
+		"PABAK = 2 × raw − 1. Cohen's κ is undefined (–) when both annotators give every item the same single answer.",
+		"Fleiss' κ is over the items judged by the most annotators (an equal number per item).",
+	}
+	return tb
+}
+
+// ContextTable lays out the context measures per survey and overall.
+func ContextTable(c *Context) *Table {
+	cols := []string{"Survey", "Items", "Judgements", "Fleiss' κ", "Full consensus", "Majority consensus"}
+	for k := 0; k <= MaxAddedSentences; k++ {
+		cols = append(cols, fmt.Sprintf("Judgements ≤%d", k))
+	}
+	for k := 0; k <= MaxAddedSentences; k++ {
+		cols = append(cols, fmt.Sprintf("Items ≤%d", k))
+	}
+	tb := &Table{Name: "context", Title: "Context needed to understand the implicit content", Columns: cols}
+	add := func(name string, s *ContextStats) {
+		r := []any{name, s.Items, s.Judgements, s.FleissKappa, s.FullConsensus, s.MajorityConsensus}
+		for _, v := range s.CumulativeJudgements {
+			r = append(r, v)
+		}
+		for _, v := range s.CumulativeItems {
+			r = append(r, v)
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	for _, s := range c.SurveyOrder {
+		add(s, c.Surveys[s])
+	}
+	add("overall", c.Overall)
+	tb.Notes = []string{
+		"Fleiss' κ over 7 categories: sufficient with 0–5 added sentences, or insufficient after 5.",
+		"Full consensus: all annotators chose the same category; majority: more than half but not all (items with 2+ annotators).",
+		"Judgements ≤k: share of judgements 'sufficient' with at most k added sentences. Items ≤k: share of items a majority found sufficient with at most k.",
+	}
+	return tb
+}
+
+// ExplanationsTable lays out the judgment shares per kind × strategy.
+func ExplanationsTable(e *Explanations) *Table {
+	cols := []string{"Kind", "Strategy", "n"}
+	cols = append(cols, JudgmentLabels...)
+	cols = append(cols, "Acceptable")
+	tb := &Table{Name: "explanations", Title: "Ratings of model explanations (share of ratings)", Columns: cols}
+	for _, k := range e.KindOrder {
+		for _, s := range e.StrategyOrder {
+			c := e.Table[k][s]
+			if c == nil {
+				continue
+			}
+			r := []any{k, s, c.N}
+			for j := range Judgments {
+				r = append(r, c.Share(j))
+			}
+			tb.Rows = append(tb.Rows, append(r, c.Acceptable()))
+		}
+	}
+	tb.Notes = []string{"Acceptable = totally correct + correct among various options + partially correct."}
+	return tb
+}
