@@ -125,6 +125,7 @@ func readInput[T any](o *outputFlags, env *cli, read func(io.Reader) (T, error))
 
 // emit writes the result (JSON, CSV or text tables) to stdout only once
 // everything is computed, so a failure leaves stdout empty.
+// With --csv the first table is written.
 func (o *outputFlags) emit(env *cli, result any, tables []*analysis.Table, figures func() ([]analysis.Figure, error)) error {
 	var out bytes.Buffer
 	switch {
@@ -247,7 +248,11 @@ func analyzeContext(args []string, env *cli) error {
 		return err
 	}
 	c := analysis.ComputeContext(as)
-	return o.emit(env, c, []*analysis.Table{analysis.ContextTable(c)}, func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+	tables := analysis.ContextTables(c)
+	if o.csv {
+		tables = []*analysis.Table{analysis.ContextTable(c)}
+	}
+	return o.emit(env, c, tables, func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
 }
 
 func analyzeExplanations(args []string, env *cli) error {

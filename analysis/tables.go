@@ -228,7 +228,8 @@ func AgreementTable(a *Agreement) *Table {
 	return tb
 }
 
-// ContextTable lays out the context measures per survey and overall.
+// ContextTable lays out the context measures per survey and overall, with
+// the cumulative shares as columns (one row per survey: the CSV download).
 func ContextTable(c *Context) *Table {
 	cols := []string{"Survey", "Items", "Judgements", "Fleiss' κ", "Full consensus", "Majority consensus"}
 	for k := 0; k <= MaxAddedSentences; k++ {
@@ -238,7 +239,7 @@ func ContextTable(c *Context) *Table {
 		cols = append(cols, fmt.Sprintf("Items ≤%d", k))
 	}
 	tb := &Table{Name: "context", Title: "Context needed to understand the implicit content", Columns: cols}
-	add := func(name string, s *ContextStats) {
+	c.each(func(name string, s *ContextStats) {
 		r := []any{name, s.Items, s.Judgements, s.FleissKappa, s.FullConsensus, s.MajorityConsensus}
 		for _, v := range s.CumulativeJudgements {
 			r = append(r, v)
@@ -247,17 +248,49 @@ func ContextTable(c *Context) *Table {
 			r = append(r, v)
 		}
 		tb.Rows = append(tb.Rows, r)
-	}
-	for _, s := range c.SurveyOrder {
-		add(s, c.Surveys[s])
-	}
-	add("overall", c.Overall)
-	tb.Notes = []string{
-		"Fleiss' κ over 7 categories: sufficient with 0–5 added sentences, or insufficient after 5.",
-		"Full consensus: all annotators chose the same category; majority: more than half but not all (items with 2+ annotators).",
-		"Judgements ≤k: share of judgements 'sufficient' with at most k added sentences. Items ≤k: share of items a majority found sufficient with at most k.",
-	}
+	})
+	tb.Notes = contextNotes
 	return tb
+}
+
+var contextNotes = []string{
+	"Fleiss' κ over 7 categories: sufficient with 0–5 added sentences, or insufficient after 5.",
+	"Full consensus: all annotators chose the same category; majority: more than half but not all (items with 2+ annotators).",
+	"Judgements ≤k: share of judgements 'sufficient' with at most k added sentences. Items ≤k: share of items a majority found sufficient with at most k.",
+}
+
+func (c *Context) each(f func(name string, s *ContextStats)) {
+	for _, s := range c.SurveyOrder {
+		f(s, c.Surveys[s])
+	}
+	f("overall", c.Overall)
+}
+
+// ContextTables splits ContextTable for reading: the agreement measures,
+// then the cumulative shares with one column per k.
+func ContextTables(c *Context) []*Table {
+	m := &Table{Name: "context_agreement", Title: "Context needed to understand the implicit content: agreement",
+		Columns: []string{"Survey", "Items", "Judgements", "Fleiss' κ", "Fleiss items", "Full consensus", "Majority consensus"}}
+	cols := []string{"Survey", "Share of"}
+	for k := 0; k <= MaxAddedSentences; k++ {
+		cols = append(cols, fmt.Sprintf("≤%d", k))
+	}
+	cum := &Table{Name: "context_cumulative", Title: "Understandable with at most k added preceding sentences (cumulative share)", Columns: cols}
+	c.each(func(name string, s *ContextStats) {
+		m.Rows = append(m.Rows, []any{name, s.Items, s.Judgements, s.FleissKappa, s.FleissItems, s.FullConsensus, s.MajorityConsensus})
+		for _, what := range []struct {
+			label string
+			vals  []*float64
+		}{{"judgements", s.CumulativeJudgements}, {"items (majority)", s.CumulativeItems}} {
+			r := []any{name, what.label}
+			for _, v := range what.vals {
+				r = append(r, v)
+			}
+			cum.Rows = append(cum.Rows, r)
+		}
+	})
+	cum.Notes = contextNotes
+	return []*Table{m, cum}
 }
 
 // ExplanationsTable lays out the judgment shares per kind × strategy.
