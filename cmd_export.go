@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+
+	"pragmalab/store"
+)
+
+const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--out FILE] [--db FILE]
+
+WHAT is one of:
+  judgements   the expert judgements file (SPEC 3), for analyze agreement
+  items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
+
+`
+
+// runExport is `pragmalab export`.
+func runExport(ctx context.Context, args []string, env *cli) error {
+	fs := newFlagSet("export", exportUsage, env)
+	studyID := fs.Int64("study", 0, "the study to export")
+	what := fs.String("what", "", "what to export")
+	out := fs.String("out", "", "output file (default: standard output)")
+	dbPath := dbFlag(fs, env)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *studyID <= 0 || *what == "" {
+		return usagef("export: --study and --what are required")
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Study(ctx, *studyID); err != nil {
+		return usagef("export: %s", store.ErrorMessage(err))
+	}
+	var write func(io.Writer) error
+	switch *what {
+	case "judgements":
+		write = func(w io.Writer) error { return db.ExportJudgements(ctx, *studyID, w) }
+	case "items", "items-jsonl":
+		items, err := db.CleanedItems(ctx, *studyID)
+		if err != nil {
+			return err
+		}
+		write = func(w io.Writer) error {
+			if *what == "items" {
+				return store.WriteItemsCSV(w, items)
+			}
+			return store.WriteItemsJSONL(w, items)
+		}
+	default:
+		return usagef("export: unknown --what %q", *what)
+	}
+	w := env.stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		defer f.Close()
+		bw := bufio.NewWriter(f)
+		defer bw.Flush()
+		w = bw
+	}
+	return write(w)
+}

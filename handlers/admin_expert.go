@@ -1,0 +1,365 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"pragmalab/analysis"
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// expertSettings decodes a study's expert settings over the defaults.
+func expertSettings(s *store.Study) (store.ExpertSettings, error) {
+	set := store.DefaultExpertSettings()
+	err := s.DecodeSettings(&set)
+	return set, err
+}
+
+// expertStudyPage renders the admin page of an expert study, with errMsg
+// (if any) shown at the top.
+func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, errMsg string) {
+	ctx := r.Context()
+	v := templates.ExpertStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v.Nav.Error = errMsg
+	var err error
+	if v.Settings, err = expertSettings(s); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if v.Items, err = h.DB.ListItems(ctx, s.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if v.Batches, err = h.DB.Batches(ctx, s.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if v.Annotators, err = h.DB.Annotators(ctx, s.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if v.Assignments, err = h.DB.Assignments(ctx, s.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	flagged, err := h.DB.Flagged(ctx, s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v.Flagged = len(flagged)
+	status := http.StatusOK
+	if errMsg != "" {
+		status = http.StatusBadRequest
+	}
+	h.render(w, r, status, templates.ExpertStudy(v))
+}
+
+// expertStudy loads the {study} parameter and checks it is an expert study.
+func (h *Handler) expertStudy(w http.ResponseWriter, r *http.Request) (*store.Study, bool) {
+	s, err := h.study(r)
+	if err == nil && s.Kind != store.KindExpert {
+		err = store.Errorf(store.ENOTFOUND, "not an expert validation study")
+	}
+	if err == nil {
+		err = parseForm(w, r)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, false
+	}
+	return s, true
+}
+
+// failOrBack shows a domain error on the study page, or any other error.
+func (h *Handler) failOrBack(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
+	switch store.ErrorCode(err) {
+	case store.EINVALID, store.ECONFLICT:
+		h.expertStudyPage(w, r, s, store.ErrorMessage(err))
+	default:
+		h.Error(w, r, err)
+	}
+}
+
+// SetItemCheck handles POST /admin/studies/{study}/items/{item}/check.
+func (h *Handler) SetItemCheck(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	itemID, err := idParam(r, "item")
+	if err == nil {
+		err = h.DB.SetItemCheck(r.Context(), s.ID, itemID, r.PostFormValue("check"))
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// BuildExpertBatches handles POST /admin/studies/{study}/batches.
+func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.expertStudy(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	set := store.ExpertSettings{}
+	var err1, err2 error
+	set.BatchSize, err1 = strconv.Atoi(r.PostFormValue("batch_size"))
+	set.Checks, err2 = strconv.Atoi(r.PostFormValue("checks"))
+	if err1 != nil || err2 != nil {
+		h.expertStudyPage(w, r, s, "Screens per batch and attention checks must be whole numbers.")
+		return
+	}
+	if err := set.Validate(); err != nil {
+		h.failOrBack(w, r, s, err)
+		return
+	}
+	items, err := h.DB.ListItems(ctx, s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	var data, checks []analysis.BatchItem
+	for _, it := range items {
+		if it.Status != "active" {
+			continue
+		}
+		bi := analysis.BatchItem{ID: it.ID, Type: it.Type}
+		if it.Check != "" {
+			checks = append(checks, bi)
+		} else {
+			data = append(data, bi)
+		}
+	}
+	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
+	if err != nil {
+		h.expertStudyPage(w, r, s, "Cannot build batches: "+err.Error()+".")
+		return
+	}
+	ids := make([][]int64, len(batches))
+	for i, b := range batches {
+		for _, it := range b {
+			ids[i] = append(ids[i], it.ID)
+		}
+	}
+	if err := h.DB.SetStudySettings(ctx, s.ID, set); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if err := h.DB.SaveBatches(ctx, s.ID, ids); err != nil {
+		h.failOrBack(w, r, s, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Built %d batches (seed %d).", len(batches), s.Seed))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// InviteExpert handles POST /admin/studies/{study}/experts.
+func (h *Handler) InviteExpert(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.expertStudy(w, r)
+	if !ok {
+		return
+	}
+	a, err := h.DB.CreateAnnotator(r.Context(), s.ID, r.PostFormValue("name"))
+	if err != nil {
+		h.failOrBack(w, r, s, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Invited %s: copy their link from the table below.", a.Name))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+func formIDs(r *http.Request, name string) []int64 {
+	var ids []int64
+	for _, v := range r.PostForm[name] {
+		if id, err := strconv.ParseInt(v, 10, 64); err == nil && id > 0 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// AssignRound handles POST /admin/studies/{study}/rounds/{round}.
+func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.expertStudy(w, r)
+	if !ok {
+		return
+	}
+	experts := formIDs(r, "expert")
+	var err error
+	var msg string
+	switch chi.URLParam(r, "round") {
+	case "1":
+		var batch int64
+		batch, err = strconv.ParseInt(r.PostFormValue("batch"), 10, 64)
+		if err != nil {
+			err = store.Errorf(store.EINVALID, "choose a batch for round 1")
+			break
+		}
+		err = h.DB.AssignRound1(r.Context(), s.ID, batch, experts)
+		msg = fmt.Sprintf("Round 1 assigned to %d experts.", len(experts))
+	case "2":
+		var n int
+		n, err = h.DB.AssignRound2(r.Context(), s.ID, experts)
+		msg = fmt.Sprintf("Round 2: %d batches split among %d experts.", n, len(experts))
+	default:
+		err = store.Errorf(store.ENOTFOUND, "no such round")
+	}
+	if err != nil {
+		h.failOrBack(w, r, s, err)
+		return
+	}
+	h.flash(w, r, msg)
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// ReviewPage handles GET /admin/studies/{study}/review.
+func (h *Handler) ReviewPage(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	flagged, err := h.DB.Flagged(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.Review(templates.ReviewView{Nav: h.nav(w, r, s), StudyID: s.ID, Items: flagged}))
+}
+
+// ReviewItem handles POST /admin/studies/{study}/review/{item}: accept the
+// chosen alternatives as the item's new version, drop it, or restore it.
+func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.expertStudy(w, r)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	itemID, err := idParam(r, "item")
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	flagged, err := h.DB.Flagged(ctx, s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	var f *store.FlaggedItem
+	for i := range flagged {
+		if flagged[i].Item.ID == itemID {
+			f = &flagged[i]
+		}
+	}
+	if f == nil {
+		h.Error(w, r, store.Errorf(store.ENOTFOUND, "this item is not flagged"))
+		return
+	}
+	var msg string
+	switch r.PostFormValue("action") {
+	case "accept":
+		impl, canc, note := chosenAlternatives(r, f.Flags)
+		if impl == "" && canc == "" {
+			h.Error(w, r, store.Errorf(store.EINVALID, "choose an alternative implicature or cancellation to accept"))
+			return
+		}
+		err = h.DB.ReviseItem(ctx, s.ID, itemID, impl, canc, note)
+		msg = fmt.Sprintf("Item %s: replacement accepted.", f.Item.Key)
+	case "drop":
+		err = h.DB.SetItemStatus(ctx, s.ID, itemID, "dropped")
+		msg = fmt.Sprintf("Item %s dropped from the cleaned data set.", f.Item.Key)
+	case "restore":
+		err = h.DB.SetItemStatus(ctx, s.ID, itemID, "active")
+		msg = fmt.Sprintf("Item %s restored.", f.Item.Key)
+	default:
+		err = store.Errorf(store.EINVALID, "unknown action")
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, msg)
+	redirect(w, r, templates.StudyURL(s.ID, "/review"))
+}
+
+// chosenAlternatives reads which expert's alternatives the researcher picked.
+func chosenAlternatives(r *http.Request, flags []store.Flag) (impl, canc, note string) {
+	pick := func(field string) (store.Flag, bool) {
+		i, err := strconv.Atoi(r.PostFormValue(field))
+		if err != nil || i < 0 || i >= len(flags) {
+			return store.Flag{}, false
+		}
+		return flags[i], true
+	}
+	if f, ok := pick("implicature"); ok && f.AltImplicature != "" {
+		impl = f.AltImplicature
+		note += "implicature from " + f.Annotator + "; "
+	}
+	if f, ok := pick("cancellation"); ok && f.AltCancellation != "" {
+		canc = f.AltCancellation
+		note += "cancellation from " + f.Annotator
+	}
+	return impl, canc, note
+}
+
+// ExportJudgements handles GET /admin/studies/{study}/export/judgements.csv.
+func (h *Handler) ExportJudgements(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("judgements-study%d.csv", s.ID))
+	if err := h.DB.ExportJudgements(r.Context(), s.ID, w); err != nil {
+		h.Log.Error("export judgements", "study", s.ID, "err", err)
+	}
+}
+
+// ExportItems handles GET /admin/studies/{study}/export/items.{format}: the
+// cleaned data set, in the import format so it can feed the next study.
+func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	items, err := h.DB.CleanedItems(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	switch chi.URLParam(r, "format") {
+	case "csv":
+		attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("items-study%d.csv", s.ID))
+		err = store.WriteItemsCSV(w, items)
+	case "jsonl":
+		attachment(w, "application/x-ndjson; charset=utf-8", fmt.Sprintf("items-study%d.jsonl", s.ID))
+		err = store.WriteItemsJSONL(w, items)
+	default:
+		h.NotFound(w, r)
+		return
+	}
+	if err != nil {
+		h.Log.Error("export items", "study", s.ID, "err", err)
+	}
+}
+
+// attachment sets the headers of a file download.
+func attachment(w http.ResponseWriter, contentType, filename string) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", filename))
+	w.Header().Set("Cache-Control", "no-store")
+}

@@ -1,0 +1,158 @@
+package handlers
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// maxUpload bounds an uploaded data file.
+const maxUpload = 64 << 20
+
+// Studies handles GET /admin: the list of studies and the new-study form.
+func (h *Handler) Studies(w http.ResponseWriter, r *http.Request) {
+	h.renderStudies(w, r, http.StatusOK, templates.StudyForm{Lang: "en"})
+}
+
+func (h *Handler) renderStudies(w http.ResponseWriter, r *http.Request, status int, form templates.StudyForm) {
+	studies, err := h.DB.Studies(r.Context())
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.render(w, r, status, templates.Studies(templates.StudiesView{Nav: h.nav(w, r, nil), Studies: studies, Form: form}))
+}
+
+// CreateStudy handles POST /admin/studies.
+func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	s := &store.Study{Kind: r.PostFormValue("kind"), Name: r.PostFormValue("name"), Lang: r.PostFormValue("lang")}
+	if err := h.DB.CreateStudy(r.Context(), s); err != nil {
+		if store.ErrorCode(err) == store.EINVALID {
+			h.renderStudies(w, r, http.StatusBadRequest, templates.StudyForm{Name: s.Name, Kind: s.Kind, Lang: s.Lang, Error: store.ErrorMessage(err)})
+			return
+		}
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Study %q created.", s.Name))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// study loads the study named by the {study} URL parameter.
+func (h *Handler) study(r *http.Request) (*store.Study, error) {
+	id, err := idParam(r, "study")
+	if err != nil {
+		return nil, err
+	}
+	return h.DB.Study(r.Context(), id)
+}
+
+// StudyPage handles GET /admin/studies/{study}: each kind has its own page.
+func (h *Handler) StudyPage(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	switch s.Kind {
+	case store.KindExpert:
+		h.expertStudyPage(w, r, s, "")
+	case store.KindCrowd:
+		h.crowdStudyPage(w, r, s)
+	case store.KindContext:
+		h.contextStudyPage(w, r, s)
+	case store.KindExplain:
+		h.explainStudyPage(w, r, s)
+	default:
+		h.NotFound(w, r)
+	}
+}
+
+// ImportItems handles POST /admin/studies/{study}/items: an all-or-nothing
+// upload of implicature items (CSV or JSON Lines) or, for IMPAQTS studies,
+// passages.
+func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	name, data, err := uploadedFile(w, r, "file")
+	if err != nil {
+		h.importFailed(w, r, s, err)
+		return
+	}
+	switch s.Kind {
+	case store.KindContext, store.KindExplain:
+		h.importPassages(w, r, s, name, data)
+		return
+	}
+	items, err := ParseItemFile(name, bytes.NewReader(data))
+	if err == nil {
+		err = h.DB.ImportItems(r.Context(), s.ID, items)
+	}
+	if err != nil {
+		h.importFailed(w, r, s, err)
+		return
+	}
+	h.Log.Info("items imported", "study", s.ID, "items", len(items))
+	h.flash(w, r, fmt.Sprintf("Imported %d items from %s.", len(items), name))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// importFailed shows the study page again with the import's error.
+func (h *Handler) importFailed(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
+	if store.ErrorCode(err) != store.EINVALID {
+		h.Error(w, r, err)
+		return
+	}
+	msg := "Nothing was imported: " + store.ErrorMessage(err)
+	switch s.Kind {
+	case store.KindExpert:
+		h.expertStudyPage(w, r, s, msg)
+	default:
+		h.render(w, r, http.StatusBadRequest, templates.ErrorPage("en", http.StatusBadRequest, msg))
+	}
+}
+
+// uploadedFile reads one uploaded file, bounded by maxUpload.
+func uploadedFile(w http.ResponseWriter, r *http.Request, field string) (string, []byte, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxUpload)
+	f, hdr, err := r.FormFile(field)
+	if err != nil {
+		if strings.Contains(err.Error(), "too large") {
+			return "", nil, store.Errorf(store.EINVALID, "the file is larger than %d MB", maxUpload>>20)
+		}
+		return "", nil, store.Errorf(store.EINVALID, "choose a file to upload")
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return "", nil, store.Errorf(store.EINVALID, "the upload could not be read: %v", err)
+	}
+	return filepath.Base(hdr.Filename), data, nil
+}
+
+// ParseItemFile reads implicature items as JSON Lines when the file's name
+// says so or its first character opens an object, else as CSV.
+func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
+	br := bufio.NewReader(r)
+	ext := strings.ToLower(filepath.Ext(name))
+	first, _ := br.Peek(8)
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if ext == ".jsonl" || ext == ".json" || ext == ".ndjson" || (ext != ".csv" && len(trimmed) > 0 && trimmed[0] == '{') {
+		return store.ParseItemsJSONL(br)
+	}
+	return store.ParseItemsCSV(br)
+}

@@ -1,0 +1,106 @@
+// Package handlers holds pragmalab's HTTP handlers: one Handler with its
+// dependencies, one file per area.
+package handlers
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/go-chi/chi/v5"
+	"github.com/gorilla/sessions"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// Handler serves every page; its fields are all it depends on.
+type Handler struct {
+	DB       *store.DB
+	Sessions sessions.Store
+	Log      *slog.Logger
+	Now      func() time.Time
+	// SecureCookies marks participant cookies Secure (behind TLS).
+	SecureCookies bool
+}
+
+// New returns a Handler.
+func New(db *store.DB, ss sessions.Store, log *slog.Logger) *Handler {
+	return &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }}
+}
+
+// maxForm bounds an ordinary form post; uploads have their own limit.
+const maxForm = 64 << 10
+
+// render writes a component with the given status, logging failures: the
+// status is sent before the body, so a failed render can only be logged.
+func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	if err := c.Render(r.Context(), w); err != nil {
+		h.Log.Error("render", "path", r.URL.Path, "err", err)
+	}
+}
+
+// Error maps err to a status and shows its user-safe message; internal
+// details go to the log only.
+func (h *Handler) Error(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusInternalServerError
+	switch store.ErrorCode(err) {
+	case store.EINVALID:
+		status = http.StatusBadRequest
+	case store.ENOTFOUND:
+		status = http.StatusNotFound
+	case store.ECONFLICT:
+		status = http.StatusConflict
+	}
+	msg := store.ErrorMessage(err)
+	if status == http.StatusInternalServerError {
+		if errors.Is(err, context.Canceled) {
+			return
+		}
+		h.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	h.render(w, r, status, templates.ErrorPage("en", status, msg))
+}
+
+// NotFound is the 404 page.
+func (h *Handler) NotFound(w http.ResponseWriter, r *http.Request) {
+	h.render(w, r, http.StatusNotFound, templates.ErrorPage("en", http.StatusNotFound, "There is no page at this address."))
+}
+
+// idParam reads a positive integer URL parameter.
+func idParam(r *http.Request, name string) (int64, error) {
+	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, store.Errorf(store.ENOTFOUND, "not found")
+	}
+	return id, nil
+}
+
+// parseForm parses a small form post, bounded in size.
+func parseForm(w http.ResponseWriter, r *http.Request) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
+	if err := r.ParseForm(); err != nil {
+		return store.Errorf(store.EINVALID, "the form could not be read (too large or malformed)")
+	}
+	return nil
+}
+
+// baseURL is the scheme and host the client used, for links to send out.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+// redirect answers a post with 303 See Other.
+func redirect(w http.ResponseWriter, r *http.Request, url string) {
+	http.Redirect(w, r, url, http.StatusSeeOther)
+}

@@ -1,0 +1,194 @@
+// Package store keeps pragmalab's data in one SQLite file: studies, items,
+// batches, participants and every answer they give.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// DB is pragmalab's database: one writer connection, so writes never fight
+// over SQLite's lock, and a pool of readers that WAL lets run beside it.
+type DB struct {
+	write *sql.DB
+	read  *sql.DB
+	path  string
+
+	// Now is the clock; tests replace it.
+	Now func() time.Time
+}
+
+// dsn builds the connection string. The pragmas live here so that every
+// pooled connection gets them, not just the first one.
+func dsn(file string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	// In WAL mode NORMAL keeps every committed transaction through a crash
+	// of the process (SIGKILL included); only a power cut can lose the last
+	// few, and FULL would put an fsync on every participant's answer.
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Set("_txlock", "immediate")
+	if readOnly {
+		q.Add("_pragma", "query_only(ON)")
+		q.Del("_txlock")
+	}
+	return "file:" + file + "?" + q.Encode()
+}
+
+// Open opens (creating if needed) the database at file and brings its schema
+// up to date.
+func Open(ctx context.Context, file string) (*DB, error) {
+	w, err := sql.Open("sqlite", dsn(file, false))
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", file, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", file, err)
+	}
+	db := &DB{write: w, path: file, Now: func() time.Time { return time.Now().UTC() }}
+	if err := db.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", dsn(file, true))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s for reading: %w", file, err)
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	db.read = r
+	return db, nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	err := db.read.Close()
+	if werr := db.write.Close(); err == nil {
+		err = werr
+	}
+	return err
+}
+
+// Path is the database file's path.
+func (db *DB) Path() string { return db.path }
+
+// now formats the clock's time as stored in the database.
+func (db *DB) now() string { return db.Now().UTC().Format(time.RFC3339Nano) }
+
+// parseTime reads a time written by now.
+func parseTime(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// migrate applies, in number order, every embedded migration not applied yet,
+// each in its own transaction together with its version row.
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.write.ExecContext(ctx, `
+		CREATE TABLE IF NOT EXISTS schema_migrations (
+			version    INTEGER PRIMARY KEY,
+			name       TEXT NOT NULL,
+			applied_at TEXT NOT NULL
+		)`); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	type migration struct {
+		version int
+		name    string
+	}
+	var ms []migration
+	for _, n := range names {
+		base := path.Base(n)
+		num, _, ok := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return fmt.Errorf("migrate: %s is not named NNNN_name.sql", base)
+		}
+		ms = append(ms, migration{v, base})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for _, m := range ms {
+		var n int
+		if err := db.write.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		if n > 0 {
+			continue
+		}
+		body, err := migrationFiles.ReadFile("migrations/" + m.name)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		err = db.tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return fmt.Errorf("migrate %s: %w", m.name, err)
+			}
+			_, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`, m.version, m.name, db.now())
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tx runs fn in one write transaction, committed only if fn returns nil.
+func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := db.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// Tx runs fn in one write transaction; for store code in other files and
+// for the few callers that must group writes.
+func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error { return db.tx(ctx, fn) }
+
+// Reader is the read pool, for queries that need no write lock.
+func (db *DB) Reader() *sql.DB { return db.read }
+
+// Writer is the single write connection.
+func (db *DB) Writer() *sql.DB { return db.write }
+
+// Backup writes a consistent copy of the live database to file using
+// SQLite's VACUUM INTO, which reads one snapshot while writers go on.
+func (db *DB) Backup(ctx context.Context, file string) error {
+	if _, err := db.read.ExecContext(ctx, `VACUUM INTO ?`, file); err != nil {
+		return fmt.Errorf("backup to %s: %w", file, err)
+	}
+	return nil
+}

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// mustOpenDB opens a fresh database in a temporary directory.
+func mustOpenDB(t testing.TB) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Now = func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) }
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestOpenSettings(t *testing.T) {
+	db := mustOpenDB(t)
+	ctx := context.Background()
+	var mode string
+	if err := db.write.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Fatalf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	var fk int
+	if err := db.read.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk); err != nil || fk != 1 {
+		t.Fatalf("read pool foreign_keys = %d, %v; want 1", fk, err)
+	}
+	var bt int
+	if err := db.read.QueryRowContext(ctx, `PRAGMA busy_timeout`).Scan(&bt); err != nil || bt == 0 {
+		t.Fatalf("busy_timeout = %d, %v; want > 0", bt, err)
+	}
+	if _, err := db.read.ExecContext(ctx, `INSERT INTO kv (key, value) VALUES ('x', 'y')`); err == nil {
+		t.Fatal("read pool accepted a write")
+	}
+}
+
+func TestMigrateTwice(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "m.db")
+	ctx := context.Background()
+	for i := 0; i < 2; i++ {
+		db, err := Open(ctx, file)
+		if err != nil {
+			t.Fatalf("open #%d: %v", i+1, err)
+		}
+		var n int
+		if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = 1`).Scan(&n); err != nil || n != 1 {
+			t.Fatalf("open #%d: migration rows = %d, %v", i+1, n, err)
+		}
+		db.Close()
+	}
+}

@@ -1,0 +1,564 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// ExpertSettings are the options of an expert validation study.
+type ExpertSettings struct {
+	BatchSize int `json:"batch_size"` // screens per batch, checks included
+	Checks    int `json:"checks"`     // attention checks per batch
+}
+
+// DefaultExpertSettings are the paper's: 53 screens with 7 checks.
+func DefaultExpertSettings() ExpertSettings { return ExpertSettings{BatchSize: 53, Checks: 7} }
+
+// Validate checks the settings.
+func (s ExpertSettings) Validate() error {
+	if s.BatchSize < 2 || s.BatchSize > 1000 {
+		return Errorf(EINVALID, "batch size must be 2–1000")
+	}
+	if s.Checks < 0 || s.Checks >= s.BatchSize {
+		return Errorf(EINVALID, "attention checks must be 0 or more and fewer than the batch size")
+	}
+	return nil
+}
+
+// Batch is a numbered batch of a study.
+type Batch struct {
+	ID      int64
+	StudyID int64
+	Number  int
+	Size    int
+}
+
+// SaveBatches replaces a study's batches with the given lists of item ids
+// (conditions all empty). Once an annotator is assigned a batch the batches
+// are fixed, since answers refer to them.
+func (db *DB) SaveBatches(ctx context.Context, studyID int64, batches [][]int64) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := studyExists(ctx, tx, studyID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `
+			SELECT COUNT(*) FROM assignments a JOIN batches b ON b.id = a.batch_id
+			WHERE b.study_id = ?`, studyID).Scan(&n); err != nil {
+			return fmt.Errorf("save batches: %w", err)
+		}
+		if n > 0 {
+			return Errorf(ECONFLICT, "batches are already assigned to experts and cannot be rebuilt")
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM batches WHERE study_id = ?`, studyID); err != nil {
+			return fmt.Errorf("save batches: %w", err)
+		}
+		for i, ids := range batches {
+			res, err := tx.ExecContext(ctx, `INSERT INTO batches (study_id, number) VALUES (?, ?)`, studyID, i+1)
+			if err != nil {
+				return fmt.Errorf("save batches: %w", err)
+			}
+			bid, _ := res.LastInsertId()
+			for pos, id := range ids {
+				if _, err := tx.ExecContext(ctx, `
+					INSERT INTO batch_items (batch_id, position, item_id)
+					SELECT ?, ?, id FROM items WHERE id = ? AND study_id = ?`, bid, pos+1, id, studyID); err != nil {
+					return fmt.Errorf("save batches: %w", err)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// Batches lists a study's batches with their sizes.
+func (db *DB) Batches(ctx context.Context, studyID int64) ([]Batch, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT b.id, b.study_id, b.number, (SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = b.id)
+		FROM batches b WHERE b.study_id = ? ORDER BY b.number`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("batches: %w", err)
+	}
+	defer rows.Close()
+	var out []Batch
+	for rows.Next() {
+		var b Batch
+		if err := rows.Scan(&b.ID, &b.StudyID, &b.Number, &b.Size); err != nil {
+			return nil, fmt.Errorf("batches: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// Annotator is an expert invited to a study; Token is the secret of the
+// invitation link.
+type Annotator struct {
+	ID      int64
+	StudyID int64
+	Name    string
+	Token   string
+}
+
+// CreateAnnotator invites an expert, giving them an unguessable token.
+func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (*Annotator, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
+		return nil, Errorf(EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
+	}
+	a := &Annotator{StudyID: studyID, Name: name, Token: RandomToken()}
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := studyExists(ctx, tx, studyID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM annotators WHERE study_id = ? AND name = ?`, studyID, name).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return Errorf(ECONFLICT, "the study already has an expert named %q", name)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO annotators (study_id, name, token, created_at) VALUES (?, ?, ?, ?)`, studyID, name, a.Token, db.now())
+		if err != nil {
+			return err
+		}
+		a.ID, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("invite expert: %w", err)
+	}
+	return a, nil
+}
+
+// AnnotatorByToken finds the expert holding an invitation token.
+func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, error) {
+	var a Annotator
+	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE token = ?`, token).
+		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENOTFOUND, "this invitation link is not valid")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("annotator: %w", err)
+	}
+	return &a, nil
+}
+
+// Annotators lists a study's experts.
+func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE study_id = ? ORDER BY id`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("annotators: %w", err)
+	}
+	defer rows.Close()
+	var out []Annotator
+	for rows.Next() {
+		var a Annotator
+		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token); err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// AssignRound1 gives one batch to two or more experts, for agreement.
+func (db *DB) AssignRound1(ctx context.Context, studyID, batchID int64, annotatorIDs []int64) error {
+	if len(annotatorIDs) < 2 {
+		return Errorf(EINVALID, "round 1 needs two or more experts on the same batch")
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := batchInStudy(ctx, tx, studyID, batchID); err != nil {
+			return err
+		}
+		for _, aid := range annotatorIDs {
+			if err := assign(ctx, tx, studyID, aid, batchID, 1); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// AssignRound2 splits the batches no expert has yet among the given experts,
+// in turn, and returns how many it assigned.
+func (db *DB) AssignRound2(ctx context.Context, studyID int64, annotatorIDs []int64) (int, error) {
+	if len(annotatorIDs) == 0 {
+		return 0, Errorf(EINVALID, "choose at least one expert for round 2")
+	}
+	count := 0
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `
+			SELECT id FROM batches b WHERE study_id = ?
+			AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.batch_id = b.id)
+			ORDER BY number`, studyID)
+		if err != nil {
+			return err
+		}
+		var free []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			free = append(free, id)
+		}
+		rows.Close()
+		if len(free) == 0 {
+			return Errorf(ECONFLICT, "every batch is already assigned")
+		}
+		for i, bid := range free {
+			if err := assign(ctx, tx, studyID, annotatorIDs[i%len(annotatorIDs)], bid, 2); err != nil {
+				return err
+			}
+			count++
+		}
+		return nil
+	})
+	return count, err
+}
+
+func batchInStudy(ctx context.Context, tx *sql.Tx, studyID, batchID int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM batches WHERE id = ? AND study_id = ?`, batchID, studyID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return Errorf(ENOTFOUND, "batch not found in this study")
+	}
+	return nil
+}
+
+func assign(ctx context.Context, tx *sql.Tx, studyID, annotatorID, batchID int64, round int) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM annotators WHERE id = ? AND study_id = ?`, annotatorID, studyID).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return Errorf(ENOTFOUND, "expert not found in this study")
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO assignments (annotator_id, batch_id, round) VALUES (?, ?, ?)
+		ON CONFLICT (annotator_id, batch_id) DO NOTHING`, annotatorID, batchID, round)
+	return err
+}
+
+// Assignment is one batch given to one expert, with its progress.
+type Assignment struct {
+	ID           int64
+	AnnotatorID  int64
+	Annotator    string
+	BatchID      int64
+	BatchNumber  int
+	Round        int
+	Total        int
+	Answered     int
+	ChecksTotal  int
+	ChecksFailed int
+}
+
+// Done reports whether every screen has an answer.
+func (a Assignment) Done() bool { return a.Total > 0 && a.Answered >= a.Total }
+
+const assignmentQuery = `
+	SELECT a.id, a.annotator_id, n.name, a.batch_id, b.number, a.round,
+		(SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = a.batch_id),
+		(SELECT COUNT(*) FROM judgements j WHERE j.assignment_id = a.id),
+		(SELECT COUNT(*) FROM batch_items bi JOIN items i ON i.id = bi.item_id
+			WHERE bi.batch_id = a.batch_id AND i.check_kind != ''),
+		(SELECT COUNT(*) FROM judgements j JOIN items i ON i.id = j.item_id
+			WHERE j.assignment_id = a.id AND (
+				(i.check_kind = 'low' AND j.plausible = 'yes' AND j.cancellation_correct != 'no') OR
+				(i.check_kind = 'high' AND (j.plausible = 'no' OR j.cancellation_correct = 'no'))))
+	FROM assignments a
+	JOIN annotators n ON n.id = a.annotator_id
+	JOIN batches b ON b.id = a.batch_id`
+
+func scanAssignments(rows *sql.Rows) ([]Assignment, error) {
+	defer rows.Close()
+	var out []Assignment
+	for rows.Next() {
+		var a Assignment
+		if err := rows.Scan(&a.ID, &a.AnnotatorID, &a.Annotator, &a.BatchID, &a.BatchNumber, &a.Round,
+			&a.Total, &a.Answered, &a.ChecksTotal, &a.ChecksFailed); err != nil {
+			return nil, fmt.Errorf("assignments: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// Assignments lists every assignment of a study with progress, for the
+// researcher's progress table.
+func (db *DB) Assignments(ctx context.Context, studyID int64) ([]Assignment, error) {
+	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE n.study_id = ? ORDER BY a.round, b.number, n.name`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("assignments: %w", err)
+	}
+	return scanAssignments(rows)
+}
+
+// AnnotatorAssignments lists one expert's batches.
+func (db *DB) AnnotatorAssignments(ctx context.Context, annotatorID int64) ([]Assignment, error) {
+	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE a.annotator_id = ? ORDER BY a.round, b.number`, annotatorID)
+	if err != nil {
+		return nil, fmt.Errorf("assignments: %w", err)
+	}
+	return scanAssignments(rows)
+}
+
+// AnnotatorAssignment returns an assignment only if it belongs to the
+// expert: editing the URL cannot open someone else's batch.
+func (db *DB) AnnotatorAssignment(ctx context.Context, annotatorID, assignmentID int64) (*Assignment, error) {
+	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE a.annotator_id = ? AND a.id = ?`, annotatorID, assignmentID)
+	if err != nil {
+		return nil, fmt.Errorf("assignment: %w", err)
+	}
+	as, err := scanAssignments(rows)
+	if err != nil {
+		return nil, err
+	}
+	if len(as) == 0 {
+		return nil, Errorf(ENOTFOUND, "batch not found")
+	}
+	return &as[0], nil
+}
+
+// Judgement is an expert's answer on one screen.
+type Judgement struct {
+	Plausible           string // yes | no
+	CancellationCorrect string // yes | no | "" (not asked once implausible)
+	AltImplicature      string
+	AltCancellation     string
+}
+
+// MaxAltLen bounds an alternative typed by an expert.
+const MaxAltLen = 2000
+
+// Validate checks a judgement for an item of the given type.
+func (j *Judgement) Validate(itemType string) error {
+	j.AltImplicature = strings.TrimSpace(j.AltImplicature)
+	j.AltCancellation = strings.TrimSpace(j.AltCancellation)
+	if j.Plausible != "yes" && j.Plausible != "no" {
+		return &FieldError{"plausible", "please answer whether the implicature is plausible"}
+	}
+	switch j.CancellationCorrect {
+	case "yes", "no":
+	case "":
+		if j.Plausible == "yes" {
+			return &FieldError{"cancellation_correct", "please answer whether the cancellation is correct"}
+		}
+	default:
+		return &FieldError{"cancellation_correct", "answer yes or no"}
+	}
+	if utf8.RuneCountInString(j.AltImplicature) > MaxAltLen {
+		return &FieldError{"alt_implicature", fmt.Sprintf("is longer than %d characters", MaxAltLen)}
+	}
+	if utf8.RuneCountInString(j.AltCancellation) > MaxAltLen {
+		return &FieldError{"alt_cancellation", fmt.Sprintf("is longer than %d characters", MaxAltLen)}
+	}
+	// Alternatives are only asked where an answer is no, and never for
+	// natural items; anything else sent is not kept.
+	if itemType == "natural" || j.Plausible == "yes" {
+		j.AltImplicature = ""
+	}
+	if itemType == "natural" || (j.Plausible == "yes" && j.CancellationCorrect == "yes") {
+		j.AltCancellation = ""
+	}
+	return nil
+}
+
+// Screen is one position of an expert's batch with its item and answer.
+type Screen struct {
+	Position int
+	Item     Item
+	Answer   *Judgement
+}
+
+// Screens returns the screens of an assignment in order.
+func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT bi.position, i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation,
+			i.negation, i.strengthening, i.neutral, i.check_kind, i.status, i.version,
+			j.plausible, j.cancellation_correct, j.alt_implicature, j.alt_cancellation
+		FROM assignments a
+		JOIN batch_items bi ON bi.batch_id = a.batch_id
+		JOIN items i ON i.id = bi.item_id
+		LEFT JOIN judgements j ON j.assignment_id = a.id AND j.position = bi.position
+		WHERE a.id = ? ORDER BY bi.position`, assignmentID)
+	if err != nil {
+		return nil, fmt.Errorf("screens: %w", err)
+	}
+	defer rows.Close()
+	var out []Screen
+	for rows.Next() {
+		var s Screen
+		var pl, cc, ai, ac sql.NullString
+		it := &s.Item
+		if err := rows.Scan(&s.Position, &it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature,
+			&it.Cancellation, &it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version,
+			&pl, &cc, &ai, &ac); err != nil {
+			return nil, fmt.Errorf("screens: %w", err)
+		}
+		if pl.Valid {
+			s.Answer = &Judgement{pl.String, cc.String, ai.String, ac.String}
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// SaveJudgement stores an expert's answer on one screen of their own
+// assignment, in its own transaction; sending the same screen again replaces
+// the answer, so a double click or a changed answer never makes two rows.
+func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64, position int, j Judgement) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var itemID int64
+		var itemType string
+		var version int
+		err := tx.QueryRowContext(ctx, `
+			SELECT i.id, i.type, i.version FROM assignments a
+			JOIN batch_items bi ON bi.batch_id = a.batch_id AND bi.position = ?
+			JOIN items i ON i.id = bi.item_id
+			WHERE a.id = ? AND a.annotator_id = ?`, position, assignmentID, annotatorID).Scan(&itemID, &itemType, &version)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "screen not found")
+		}
+		if err != nil {
+			return fmt.Errorf("save judgement: %w", err)
+		}
+		if err := j.Validate(itemType); err != nil {
+			return Errorf(EINVALID, "%s", err.(*FieldError).Msg)
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO judgements (assignment_id, position, item_id, item_version, plausible,
+				cancellation_correct, alt_implicature, alt_cancellation, answered_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (assignment_id, position) DO UPDATE SET
+				plausible = excluded.plausible,
+				cancellation_correct = excluded.cancellation_correct,
+				alt_implicature = excluded.alt_implicature,
+				alt_cancellation = excluded.alt_cancellation,
+				item_version = excluded.item_version,
+				answered_at = excluded.answered_at`,
+			assignmentID, position, itemID, version, j.Plausible, j.CancellationCorrect, j.AltImplicature, j.AltCancellation, db.now())
+		if err != nil {
+			return fmt.Errorf("save judgement: %w", err)
+		}
+		return nil
+	})
+}
+
+// ExportJudgements writes the expert judgements file of SPEC 3: one row per
+// answer on a data item (attention checks left out), annotator_id being the
+// expert's name and item_id the item's own id.
+func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct
+		FROM judgements j
+		JOIN assignments a ON a.id = j.assignment_id
+		JOIN annotators n ON n.id = a.annotator_id
+		JOIN items i ON i.id = j.item_id
+		WHERE n.study_id = ? AND i.check_kind = ''
+		ORDER BY n.name, i.key`, studyID)
+	if err != nil {
+		return fmt.Errorf("export judgements: %w", err)
+	}
+	defer rows.Close()
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"})
+	for rows.Next() {
+		rec := make([]string, 5)
+		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4]); err != nil {
+			return fmt.Errorf("export judgements: %w", err)
+		}
+		cw.Write(rec)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export judgements: %w", err)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Flag is one expert's objection to an item, with the alternatives typed.
+type Flag struct {
+	Annotator           string
+	Plausible           string
+	CancellationCorrect string
+	AltImplicature      string
+	AltCancellation     string
+}
+
+// FlaggedItem is a data item that at least one expert judged implausible or
+// whose cancellation they judged incorrect.
+type FlaggedItem struct {
+	Item  Item
+	Flags []Flag
+}
+
+// Flagged lists the flagged data items of a study for review, with every
+// expert's alternatives.
+func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT i.id, n.name, j.plausible, j.cancellation_correct, j.alt_implicature, j.alt_cancellation
+		FROM judgements j
+		JOIN assignments a ON a.id = j.assignment_id
+		JOIN annotators n ON n.id = a.annotator_id
+		JOIN items i ON i.id = j.item_id
+		WHERE i.study_id = ? AND i.check_kind = '' AND (j.plausible = 'no' OR j.cancellation_correct = 'no')
+		ORDER BY i.id, n.name`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("flagged: %w", err)
+	}
+	defer rows.Close()
+	byItem := map[int64]*FlaggedItem{}
+	var order []int64
+	for rows.Next() {
+		var id int64
+		var f Flag
+		if err := rows.Scan(&id, &f.Annotator, &f.Plausible, &f.CancellationCorrect, &f.AltImplicature, &f.AltCancellation); err != nil {
+			return nil, fmt.Errorf("flagged: %w", err)
+		}
+		if byItem[id] == nil {
+			byItem[id] = &FlaggedItem{}
+			order = append(order, id)
+		}
+		byItem[id].Flags = append(byItem[id].Flags, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("flagged: %w", err)
+	}
+	rows.Close()
+	out := make([]FlaggedItem, 0, len(order))
+	for _, id := range order {
+		it, err := db.ItemByID(ctx, studyID, id)
+		if err != nil {
+			return nil, err
+		}
+		byItem[id].Item = it
+		out = append(out, *byItem[id])
+	}
+	return out, nil
+}
+
+// CleanedItems returns the data set after review: active data items, with
+// accepted replacements, attention checks left out.
+func (db *DB) CleanedItems(ctx context.Context, studyID int64) ([]Item, error) {
+	all, err := db.ListItems(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	for _, it := range all {
+		if it.Status == "active" && it.Check == "" {
+			out = append(out, it)
+		}
+	}
+	return out, nil
+}

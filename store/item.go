@@ -1,0 +1,261 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Item types in the order of increasing cognitive load in which experts see
+// them (SPEC 2.1).
+var ItemTypes = []string{"scalar", "synthetic", "natural", "discourse"}
+
+// MaxTextLen bounds every text field of an item, in characters.
+const MaxTextLen = 5000
+
+// Item is an implicature item (SPEC 1). ID is the row id; Key is the item's
+// own id from the imported file.
+type Item struct {
+	ID            int64  `json:"-"`
+	Key           string `json:"id"`
+	Type          string `json:"type"`
+	Context       string `json:"context"`
+	Utterance     string `json:"utterance"`
+	Implicature   string `json:"implicature"`
+	Cancellation  string `json:"cancellation"`
+	Negation      string `json:"negation,omitempty"`
+	Strengthening string `json:"strengthening,omitempty"`
+	Neutral       string `json:"neutral,omitempty"`
+	// Check is "" for a data item, "high" or "low" for an attention check
+	// (the answer it expects; for experts a check is always "low").
+	Check   string `json:"check,omitempty"`
+	Status  string `json:"-"`
+	Version int    `json:"-"`
+}
+
+// FieldError names the field of an item that is wrong.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field, e.Msg) }
+
+// Validate checks an item; the error is a *FieldError.
+func (it *Item) Validate() error {
+	it.Key = strings.TrimSpace(it.Key)
+	it.Type = strings.ToLower(strings.TrimSpace(it.Type))
+	it.Check = strings.ToLower(strings.TrimSpace(it.Check))
+	if it.Key == "" {
+		return &FieldError{"id", "is empty"}
+	}
+	if utf8.RuneCountInString(it.Key) > 100 || strings.ContainsAny(it.Key, "\r\n\t") {
+		return &FieldError{"id", "must be at most 100 characters on one line"}
+	}
+	if !isItemType(it.Type) {
+		return &FieldError{"type", fmt.Sprintf("unknown type %q (want scalar, discourse, synthetic or natural)", it.Type)}
+	}
+	for _, f := range it.textFields() {
+		if !utf8.ValidString(*f.v) {
+			return &FieldError{f.name, "is not valid UTF-8"}
+		}
+		*f.v = strings.TrimSpace(strings.ReplaceAll(*f.v, "\r\n", "\n"))
+		if utf8.RuneCountInString(*f.v) > MaxTextLen {
+			return &FieldError{f.name, fmt.Sprintf("is longer than %d characters", MaxTextLen)}
+		}
+	}
+	for _, f := range []struct {
+		name, v string
+	}{{"utterance", it.Utterance}, {"implicature", it.Implicature}, {"cancellation", it.Cancellation}} {
+		if f.v == "" {
+			return &FieldError{f.name, "is empty"}
+		}
+	}
+	switch it.Check {
+	case "", "high", "low":
+	default:
+		return &FieldError{"check", fmt.Sprintf("unknown value %q (want empty, high or low)", it.Check)}
+	}
+	return nil
+}
+
+type namedField struct {
+	name string
+	v    *string
+}
+
+func (it *Item) textFields() []namedField {
+	return []namedField{
+		{"context", &it.Context}, {"utterance", &it.Utterance}, {"implicature", &it.Implicature},
+		{"cancellation", &it.Cancellation}, {"negation", &it.Negation},
+		{"strengthening", &it.Strengthening}, {"neutral", &it.Neutral},
+	}
+}
+
+func isItemType(t string) bool {
+	for _, x := range ItemTypes {
+		if t == x {
+			return true
+		}
+	}
+	return false
+}
+
+// ImportItems stores items in a study: all of them or, on any error, none.
+func (db *DB) ImportItems(ctx context.Context, studyID int64, items []Item) error {
+	if len(items) == 0 {
+		return Errorf(EINVALID, "the file holds no items")
+	}
+	seen := make(map[string]int, len(items))
+	for i := range items {
+		if err := items[i].Validate(); err != nil {
+			return Errorf(EINVALID, "item %d: %v", i+1, err)
+		}
+		if j, dup := seen[items[i].Key]; dup {
+			return Errorf(EINVALID, "item %d: field \"id\": %q repeats item %d", i+1, items[i].Key, j)
+		}
+		seen[items[i].Key] = i + 1
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := studyExists(ctx, tx, studyID); err != nil {
+			return err
+		}
+		stmt, err := tx.PrepareContext(ctx, `
+			INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
+				negation, strengthening, neutral, check_kind)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (study_id, key) DO NOTHING`)
+		if err != nil {
+			return fmt.Errorf("import items: %w", err)
+		}
+		defer stmt.Close()
+		for i, it := range items {
+			res, err := stmt.ExecContext(ctx, studyID, it.Key, it.Type, it.Context, it.Utterance, it.Implicature,
+				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check)
+			if err != nil {
+				return fmt.Errorf("import items: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return Errorf(EINVALID, "item %d: field \"id\": the study already has an item %q; nothing was imported", i+1, it.Key)
+			}
+		}
+		return nil
+	})
+}
+
+func studyExists(ctx context.Context, tx *sql.Tx, id int64) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM studies WHERE id = ?`, id).Scan(&n); err != nil {
+		return err
+	}
+	if n == 0 {
+		return Errorf(ENOTFOUND, "study %d not found", id)
+	}
+	return nil
+}
+
+const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version`
+
+func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
+	var it Item
+	err := sc.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version)
+	return it, err
+}
+
+// ListItems returns a study's items (dropped ones included) in import order.
+func (db *DB) ListItems(ctx context.Context, studyID int64) ([]Item, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? ORDER BY id`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("list items: %w", err)
+	}
+	defer rows.Close()
+	var out []Item
+	for rows.Next() {
+		it, err := scanItem(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list items: %w", err)
+		}
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// ItemByID returns one item of a study.
+func (db *DB) ItemByID(ctx context.Context, studyID, id int64) (Item, error) {
+	it, err := scanItem(db.read.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? AND id = ?`, studyID, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return it, Errorf(ENOTFOUND, "item not found")
+	}
+	if err != nil {
+		return it, fmt.Errorf("item: %w", err)
+	}
+	return it, nil
+}
+
+// SetItemCheck marks an item as an attention check ("high"/"low") or as a
+// data item (""). Items already placed in batches keep their role there.
+func (db *DB) SetItemCheck(ctx context.Context, studyID, itemID int64, check string) error {
+	if check != "" && check != "high" && check != "low" {
+		return Errorf(EINVALID, "check must be empty, high or low")
+	}
+	res, err := db.write.ExecContext(ctx, `UPDATE items SET check_kind = ? WHERE study_id = ? AND id = ?`, check, studyID, itemID)
+	if err != nil {
+		return fmt.Errorf("set check: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(ENOTFOUND, "item not found")
+	}
+	return nil
+}
+
+// ReviseItem replaces an item's implicature and/or cancellation (an empty
+// argument keeps the current text), keeping the old text as a revision.
+func (db *DB) ReviseItem(ctx context.Context, studyID, itemID int64, implicature, cancellation, note string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		it, err := scanItem(tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? AND id = ?`, studyID, itemID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "item not found")
+		}
+		if err != nil {
+			return fmt.Errorf("revise item: %w", err)
+		}
+		next := it
+		if implicature = strings.TrimSpace(implicature); implicature != "" {
+			next.Implicature = implicature
+		}
+		if cancellation = strings.TrimSpace(cancellation); cancellation != "" {
+			next.Cancellation = cancellation
+		}
+		if err := next.Validate(); err != nil {
+			return Errorf(EINVALID, "%v", err)
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO item_revisions (item_id, version, implicature, cancellation, note, created_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, it.ID, it.Version, it.Implicature, it.Cancellation, note, db.now()); err != nil {
+			return fmt.Errorf("revise item: %w", err)
+		}
+		_, err = tx.ExecContext(ctx, `
+			UPDATE items SET implicature = ?, cancellation = ?, status = 'active', version = version + 1
+			WHERE id = ?`, next.Implicature, next.Cancellation, it.ID)
+		return err
+	})
+}
+
+// SetItemStatus drops an item from the cleaned data set or restores it.
+func (db *DB) SetItemStatus(ctx context.Context, studyID, itemID int64, status string) error {
+	if status != "active" && status != "dropped" {
+		return Errorf(EINVALID, "status must be active or dropped")
+	}
+	res, err := db.write.ExecContext(ctx, `UPDATE items SET status = ? WHERE study_id = ? AND id = ?`, status, studyID, itemID)
+	if err != nil {
+		return fmt.Errorf("set item status: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(ENOTFOUND, "item not found")
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package templates
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func i64(n int64) string { return strconv.FormatInt(n, 10) }
+
+func studyURL(id int64) string { return fmt.Sprintf("/admin/studies/%d", id) }
+
+// StudyURL is the admin page of a study, plus an optional sub-path.
+func StudyURL(id int64, sub string) string { return studyURL(id) + sub }
+
+func statusTitle(status int) string {
+	if t := http.StatusText(status); t != "" {
+		return t
+	}
+	return "Error"
+}
+
+// lines splits a multi-turn text ("S1: …\nS2: …") into its turns.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func pct(done, total int) string {
+	if total == 0 {
+		return "0 %"
+	}
+	return fmt.Sprintf("%.0f %%", 100*float64(done)/float64(total))
+}

@@ -1,0 +1,79 @@
+package web
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"pragmalab/static"
+)
+
+func chiRoutePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		return rc.RoutePattern()
+	}
+	return ""
+}
+
+// routes lists every route of pragmalab: method and path side by side.
+func (s *Server) routes() http.Handler {
+	h := s.Handler
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders, crossOrigin(s.cfg.Log))
+	r.NotFound(h.NotFound)
+
+	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
+	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/admin", http.StatusSeeOther) })
+	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+
+	// Admin login.
+	r.Get("/admin/login", h.LoginPage)
+	r.Post("/admin/login", h.Login)
+	r.Post("/admin/logout", h.Logout)
+
+	// Admin area: everything below needs a logged-in admin.
+	r.Route("/admin", func(r chi.Router) {
+		r.Use(h.RequireAdmin)
+		r.Get("/", h.Studies)
+		r.Post("/studies", h.CreateStudy)
+		r.Route("/studies/{study}", func(r chi.Router) {
+			r.Get("/", h.StudyPage)
+			r.Post("/items", h.ImportItems)
+
+			// expert validation (issue 2)
+			r.Post("/items/{item}/check", h.SetItemCheck)
+			r.Post("/batches", h.BuildExpertBatches)
+			r.Post("/experts", h.InviteExpert)
+			r.Post("/rounds/{round}", h.AssignRound)
+			r.Get("/review", h.ReviewPage)
+			r.Post("/review/{item}", h.ReviewItem)
+			r.Get("/export/judgements.csv", h.ExportJudgements)
+			r.Get("/export/items.{format}", h.ExportItems)
+
+			// crowd study admin (issue 4)
+
+			// IMPAQTS studies admin (issue 5)
+
+			// analysis pages (issue 3)
+
+			// model-scoring jobs (issue 6)
+
+		})
+	})
+
+	// Expert participants: the invitation token is the credential.
+	r.Route("/e/{token}", func(r chi.Router) {
+		r.Get("/", h.ExpertLanding)
+		r.Get("/b/{assignment}", h.ExpertResume)
+		r.Get("/b/{assignment}/done", h.ExpertDone)
+		r.Get("/b/{assignment}/{pos}", h.ExpertScreen)
+		r.Post("/b/{assignment}/{pos}", h.ExpertAnswer)
+	})
+
+	// Crowd participants from Prolific (issue 4)
+
+	// IMPAQTS participants (issue 5)
+
+	return r
+}

@@ -1,0 +1,93 @@
+// Package web wires pragmalab's HTTP server: router, middleware, sessions,
+// static files and graceful shutdown.
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/gorilla/sessions"
+
+	"pragmalab/handlers"
+	"pragmalab/store"
+)
+
+// Config is what the server needs from its caller.
+type Config struct {
+	DB  *store.DB
+	Log *slog.Logger
+	// SecureCookies marks cookies Secure; set it behind TLS.
+	SecureCookies bool
+}
+
+// Server is pragmalab's HTTP server.
+type Server struct {
+	cfg     Config
+	Handler *handlers.Handler
+	router  http.Handler
+}
+
+// New builds the server: session keys come from the database, created on
+// first start, so logins survive restarts and no key sits in a file.
+func New(ctx context.Context, cfg Config) (*Server, error) {
+	hashKey, err := cfg.DB.SecretKey(ctx, "session_hash_key", 64)
+	if err != nil {
+		return nil, err
+	}
+	blockKey, err := cfg.DB.SecretKey(ctx, "session_block_key", 32)
+	if err != nil {
+		return nil, err
+	}
+	cs := sessions.NewCookieStore(hashKey, blockKey)
+	cs.Options = &sessions.Options{
+		Path:     "/",
+		MaxAge:   12 * 3600,
+		HttpOnly: true,
+		Secure:   cfg.SecureCookies,
+		SameSite: http.SameSiteLaxMode,
+	}
+	h := handlers.New(cfg.DB, cs, cfg.Log)
+	h.SecureCookies = cfg.SecureCookies
+	s := &Server{cfg: cfg, Handler: h}
+	s.router = s.routes()
+	return s, nil
+}
+
+// ServeHTTP lets tests drive the server with httptest.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
+
+// Serve answers on ln until ctx ends, then shuts down gracefully: requests
+// under way (an answer being saved) get up to 15 s to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.router,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       5 * time.Minute, // uploads of large files
+		WriteTimeout:      5 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.cfg.Log.Handler(), slog.LevelWarn),
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.cfg.Log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
