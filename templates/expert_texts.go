@@ -3,8 +3,8 @@ package templates
 // Example is a worked example shown before the first item of a type.
 type Example struct {
 	Context, Utterance, Implicature, Cancellation string
-	Plausible, CancellationCorrect                 string
-	Why                                            string
+	Plausible, CancellationCorrect                string
+	Why                                           string
 }
 
 // TypeGuide is the instructions and worked examples for one item type.
