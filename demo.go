@@ -47,9 +47,9 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *cli, base string, it
 	if err != nil {
 		return err
 	}
-	var data, checks []analysis.BatchItem
+	var data, checks []analysis.ExpertBatchItem
 	for _, it := range stored {
-		bi := analysis.BatchItem{ID: it.ID, Type: it.Type}
+		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
 		if it.Check != "" {
 			checks = append(checks, bi)
 		} else {

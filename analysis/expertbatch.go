@@ -12,8 +12,8 @@ import (
 // see the item types (SPEC 2.1).
 var ExpertTypeOrder = []string{"scalar", "synthetic", "natural", "discourse"}
 
-// BatchItem is an item as the batch builders see it.
-type BatchItem struct {
+// ExpertBatchItem is an item as the batch builders see it.
+type ExpertBatchItem struct {
 	ID   int64
 	Type string
 }
@@ -25,7 +25,7 @@ type BatchItem struct {
 // scalar, 31 discourse, 144 synthetic and 50 natural items give 1, 1, 4, 1 of
 // 7). Within a batch the types come in ExpertTypeOrder, shuffled inside each
 // type with seed, checks hidden among the data items.
-func BuildExpertBatches(items, checks []BatchItem, size, nChecks int, seed int64) ([][]BatchItem, error) {
+func BuildExpertBatches(items, checks []ExpertBatchItem, size, nChecks int, seed int64) ([][]ExpertBatchItem, error) {
 	if len(items) == 0 {
 		return nil, fmt.Errorf("no items to put in batches")
 	}
@@ -40,7 +40,7 @@ func BuildExpertBatches(items, checks []BatchItem, size, nChecks int, seed int64
 	nBatches := (len(items) + perBatch - 1) / perBatch
 
 	byType := groupByType(items)
-	batches := make([][]BatchItem, nBatches)
+	batches := make([][]ExpertBatchItem, nBatches)
 	next := 0
 	for _, t := range typesOf(byType) {
 		group := byType[t]
@@ -68,8 +68,8 @@ func BuildExpertBatches(items, checks []BatchItem, size, nChecks int, seed int64
 // drawChecks picks n distinct checks, quota[t] of type t where the pool has
 // them and the rest from the other types; cursors make successive batches
 // take successive checks of a type.
-func drawChecks(pool map[string][]BatchItem, quota map[string]int, cursor map[string]int, n int) []BatchItem {
-	var out []BatchItem
+func drawChecks(pool map[string][]ExpertBatchItem, quota map[string]int, cursor map[string]int, n int) []ExpertBatchItem {
+	var out []ExpertBatchItem
 	used := map[int64]bool{}
 	take := func(t string) bool {
 		g := pool[t]
@@ -98,7 +98,7 @@ func drawChecks(pool map[string][]BatchItem, quota map[string]int, cursor map[st
 
 // proportionalQuota shares n among the types in proportion to their counts,
 // by the largest-remainder method.
-func proportionalQuota(byType map[string][]BatchItem, n int) map[string]int {
+func proportionalQuota(byType map[string][]ExpertBatchItem, n int) map[string]int {
 	total := 0
 	for _, g := range byType {
 		total += len(g)
@@ -125,7 +125,7 @@ func proportionalQuota(byType map[string][]BatchItem, n int) map[string]int {
 }
 
 // orderForExperts sorts a batch by ExpertTypeOrder, shuffled within a type.
-func orderForExperts(batch []BatchItem, rng *rand.Rand) []BatchItem {
+func orderForExperts(batch []ExpertBatchItem, rng *rand.Rand) []ExpertBatchItem {
 	rng.Shuffle(len(batch), func(i, j int) { batch[i], batch[j] = batch[j], batch[i] })
 	rank := map[string]int{}
 	for i, t := range ExpertTypeOrder {
@@ -142,8 +142,8 @@ func typeRank(rank map[string]int, t string) int {
 	return len(rank)
 }
 
-func groupByType(items []BatchItem) map[string][]BatchItem {
-	m := map[string][]BatchItem{}
+func groupByType(items []ExpertBatchItem) map[string][]ExpertBatchItem {
+	m := map[string][]ExpertBatchItem{}
 	for _, it := range items {
 		m[it.Type] = append(m[it.Type], it)
 	}
@@ -154,7 +154,7 @@ func groupByType(items []BatchItem) map[string][]BatchItem {
 	return m
 }
 
-func typesOf(m map[string][]BatchItem) []string { return sortedKeys(m) }
+func typesOf(m map[string][]ExpertBatchItem) []string { return sortedKeys(m) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -6,12 +6,12 @@ import (
 )
 
 // paperItems builds the 271 items of the ImplicatureX data set by type.
-func paperItems() (items, checks []BatchItem) {
+func expertPaperItems() (items, checks []ExpertBatchItem) {
 	id := int64(0)
-	add := func(dst *[]BatchItem, t string, n int) {
+	add := func(dst *[]ExpertBatchItem, t string, n int) {
 		for i := 0; i < n; i++ {
 			id++
-			*dst = append(*dst, BatchItem{ID: id, Type: t})
+			*dst = append(*dst, ExpertBatchItem{ID: id, Type: t})
 		}
 	}
 	add(&items, "scalar", 46)
@@ -26,7 +26,7 @@ func paperItems() (items, checks []BatchItem) {
 }
 
 func TestBuildExpertBatchesPaper(t *testing.T) {
-	items, checks := paperItems()
+	items, checks := expertPaperItems()
 	batches, err := BuildExpertBatches(items, checks, 53, 7, 42)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestBuildExpertBatchesPaper(t *testing.T) {
 }
 
 func TestBuildExpertBatchesErrors(t *testing.T) {
-	items, checks := paperItems()
+	items, checks := expertPaperItems()
 	if _, err := BuildExpertBatches(nil, checks, 53, 7, 1); err == nil {
 		t.Error("no items: want an error")
 	}

@@ -131,12 +131,12 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	var data, checks []analysis.BatchItem
+	var data, checks []analysis.ExpertBatchItem
 	for _, it := range items {
 		if it.Status != "active" {
 			continue
 		}
-		bi := analysis.BatchItem{ID: it.ID, Type: it.Type}
+		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
 		if it.Check != "" {
 			checks = append(checks, bi)
 		} else {

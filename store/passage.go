@@ -116,15 +116,6 @@ func (p Passage) validateOptions() error {
 	return nil
 }
 
-// FieldError is a validation error about one named field (a column of the
-// import file); import errors wrap it with the row.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field, e.Msg) }
-
 func fieldError(field, format string, a ...any) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
 }
