@@ -117,7 +117,13 @@ func (h *Handler) nav(w http.ResponseWriter, r *http.Request, s *store.Study) te
 	}
 	sess, _ := h.Sessions.Get(r, adminSession)
 	if fl := sess.Flashes(); len(fl) > 0 {
-		n.Flash, _ = fl[0].(string)
+		var msgs []string
+		for _, f := range fl {
+			if m, ok := f.(string); ok {
+				msgs = append(msgs, m)
+			}
+		}
+		n.Flash = strings.Join(msgs, " ")
 		sess.Save(r, w)
 	}
 	return n

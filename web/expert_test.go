@@ -1,0 +1,343 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+
+	"pragmalab/store"
+)
+
+// expertStudy sets up, through the admin pages, an expert study with the
+// demo items (16 + 4 checks), one batch of 20, and two invited experts
+// assigned round 1. It returns the study and the two experts.
+func expertStudy(t *testing.T, e *testEnv, admin *client) (*store.Study, []store.Annotator) {
+	t.Helper()
+	ctx := context.Background()
+	resp := admin.post("/admin/studies", url.Values{"name": {"Validation"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusSeeOther)
+	studyPath := resp.location()
+	studies, _ := e.db.Studies(ctx)
+	s := studies[0]
+	data, err := os.ReadFile("../demo/items.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin.upload(studyPath+"/items", "file", "items.jsonl", data).mustStatus(t, http.StatusSeeOther)
+	admin.get(studyPath).mustStatus(t, 200).mustContain(t, "Imported 20 items", "16 items, 4 attention checks")
+	admin.post(studyPath+"/batches", url.Values{"batch_size": {"20"}, "checks": {"4"}}).mustStatus(t, http.StatusSeeOther)
+	admin.post(studyPath+"/experts", url.Values{"name": {"Ada"}}).mustStatus(t, http.StatusSeeOther)
+	admin.post(studyPath+"/experts", url.Values{"name": {"Ben"}}).mustStatus(t, http.StatusSeeOther)
+	batches, _ := e.db.Batches(ctx, s.ID)
+	experts, _ := e.db.Annotators(ctx, s.ID)
+	if len(batches) != 1 || batches[0].Size != 20 || len(experts) != 2 {
+		t.Fatalf("batches %+v, experts %+v", batches, experts)
+	}
+	admin.post(studyPath+"/rounds/1", url.Values{
+		"batch":  {fmt.Sprint(batches[0].ID)},
+		"expert": {fmt.Sprint(experts[0].ID), fmt.Sprint(experts[1].ID)},
+	}).mustStatus(t, http.StatusSeeOther)
+	return s, experts
+}
+
+// answerFor is the answer the test gives to an item: keys ending in 1 are
+// judged implausible (with an alternative), in 2 a wrong cancellation;
+// attention checks are rejected.
+func answerFor(it store.Item) url.Values {
+	v := url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}
+	switch {
+	case it.Check != "":
+		v.Set("plausible", "no")
+	case strings.HasSuffix(it.Key, "1"):
+		v = url.Values{"plausible": {"no"}, "alt_implicature": {"alt impl for " + it.Key}, "alt_cancellation": {"alt canc for " + it.Key}}
+	case strings.HasSuffix(it.Key, "2"):
+		v.Set("cancellation_correct", "no")
+		v.Set("alt_cancellation", "better cancellation for "+it.Key)
+	}
+	return v
+}
+
+func TestExpertFlow(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	s, experts := expertStudy(t, e, admin)
+	ctx := context.Background()
+	ada := experts[0]
+	as, _ := e.db.AnnotatorAssignments(ctx, ada.ID)
+	aid := as[0].ID
+	screens, _ := e.db.Screens(ctx, aid)
+	base := fmt.Sprintf("/e/%s/b/%d", ada.Token, aid)
+
+	// The types come in the order of increasing load.
+	order := []string{}
+	for _, sc := range screens {
+		if len(order) == 0 || order[len(order)-1] != sc.Item.Type {
+			order = append(order, sc.Item.Type)
+		}
+	}
+	if strings.Join(order, ",") != "scalar,synthetic,natural,discourse" {
+		t.Fatalf("type order %v", order)
+	}
+
+	// Invitation → landing with the definitions.
+	expert := e.newClient()
+	expert.get("/e/"+ada.Token).mustStatus(t, 200).mustContain(t, `data-testid="definitions"`, "An implicature is", "A cancellation is", base)
+	// Starting goes to the first screen, which first shows the scalar instructions.
+	if loc := expert.get(base).mustStatus(t, http.StatusSeeOther).location(); loc != base+"/1" {
+		t.Fatalf("start → %s", loc)
+	}
+	expert.get(base+"/1").mustStatus(t, 200).mustContain(t, `data-testid="intro-scalar"`, "Worked examples")
+	expert.get(base+"/1?intro=seen").mustStatus(t, 200).mustContain(t, `data-testid="item-form"`, screens[0].Item.Implicature, "0 / 20")
+
+	// An answer with no plausibility is refused with a message, nothing stored.
+	expert.post(base+"/1", url.Values{"cancellation_correct": {"yes"}}).mustStatus(t, http.StatusUnprocessableEntity).mustContain(t, "please answer whether the implicature is plausible")
+	// Plausible but no cancellation answer: refused too.
+	expert.post(base+"/1", url.Values{"plausible": {"yes"}}).mustStatus(t, http.StatusUnprocessableEntity).mustContain(t, "cancellation is correct")
+
+	answer := func(pos int) {
+		t.Helper()
+		// Before the first item of each type, its instructions come first.
+		it := screens[pos-1].Item
+		screen := expert.get(fmt.Sprintf("%s/%d", base, pos)).mustStatus(t, 200)
+		if pos == 1 || screens[pos-2].Item.Type != it.Type {
+			screen.mustContain(t, `data-testid="intro-`+it.Type+`"`, "Worked examples")
+			screen = expert.get(fmt.Sprintf("%s/%d?intro=seen", base, pos)).mustStatus(t, 200)
+		}
+		screen.mustContain(t, `data-item="`+it.Key+`"`)
+		if hasAlt := strings.Contains(screen.Body, `name="alt_implicature"`); hasAlt == (it.Type == "natural") {
+			t.Fatalf("screen %d (%s): alternative box shown = %v", pos, it.Type, hasAlt)
+		}
+		resp := expert.post(fmt.Sprintf("%s/%d", base, pos), answerFor(it)).mustStatus(t, http.StatusSeeOther)
+		want := fmt.Sprintf("%s/%d", base, pos+1)
+		if pos == len(screens) {
+			want = base + "/done"
+		}
+		if resp.location() != want {
+			t.Fatalf("after screen %d → %s, want %s", pos, resp.location(), want)
+		}
+	}
+	for pos := 1; pos <= 7; pos++ {
+		answer(pos)
+	}
+	// Going back to an answered first-of-type screen shows the item at once.
+	expert.get(base+"/1").mustStatus(t, 200).mustContain(t, `data-testid="item-form"`)
+
+	// Leave and come back (a new browser, the same link): resume at screen 8.
+	back := e.newClient()
+	if loc := back.get(base).mustStatus(t, http.StatusSeeOther).location(); loc != base+"/8" {
+		t.Fatalf("resume → %s, want %s/8", loc, base)
+	}
+	// Back to screen 1 shows the stored answer; change it.
+	p1 := back.get(base + "/1").mustStatus(t, 200)
+	if screens[0].Item.Key == "sc1" && !strings.Contains(p1.Body, `value="no" checked`) {
+		t.Fatalf("screen 1 does not show the stored answer:\n%s", p1.Body)
+	}
+	back.post(base+"/1", url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}, "alt_implicature": {"ignored"}}).mustStatus(t, http.StatusSeeOther)
+	changedKey := screens[0].Item.Key
+
+	// A double click: the same answer twice makes one row.
+	back.post(base+"/8", answerFor(screens[7].Item)).mustStatus(t, http.StatusSeeOther)
+	for pos := 8; pos <= len(screens); pos++ {
+		resp := back.post(fmt.Sprintf("%s/%d", base, pos), answerFor(screens[pos-1].Item)).mustStatus(t, http.StatusSeeOther)
+		_ = resp
+	}
+	back.get(base+"/done").mustStatus(t, 200).mustContain(t, `data-testid="done"`, "Thank you")
+	var rows int
+	e.db.Reader().QueryRow(`SELECT COUNT(*) FROM judgements WHERE assignment_id = ?`, aid).Scan(&rows)
+	if rows != len(screens) {
+		t.Fatalf("%d judgement rows, want %d (one per screen)", rows, len(screens))
+	}
+
+	// Natural items never keep alternatives, even when sent.
+	for _, sc := range mustScreens(t, e, aid) {
+		if sc.Item.Type == "natural" && (sc.Answer.AltImplicature != "" || sc.Answer.AltCancellation != "") {
+			t.Errorf("natural item %s kept alternatives %+v", sc.Item.Key, sc.Answer)
+		}
+	}
+
+	// The progress table shows Ada done, Ben not started, Ada's failed checks 0.
+	admin.get(fmt.Sprintf("/admin/studies/%d", s.ID)).mustContain(t, "20 / 20 (100 %)", "0 / 20 (0 %)", "0 of 4")
+
+	// The export: one row per answered data item, the changed answer as changed.
+	exp := admin.get(fmt.Sprintf("/admin/studies/%d/export/judgements.csv", s.ID)).mustStatus(t, 200)
+	recs, err := csv.NewReader(strings.NewReader(exp.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct" {
+		t.Fatalf("header %v", recs[0])
+	}
+	if len(recs) != 1+16 {
+		t.Fatalf("%d data rows, want 16 (checks left out)", len(recs)-1)
+	}
+	byKey := map[string]store.Item{}
+	for _, sc := range screens {
+		byKey[sc.Item.Key] = sc.Item
+	}
+	for _, rec := range recs[1:] {
+		it := byKey[rec[1]]
+		want := answerFor(it)
+		if rec[1] == changedKey {
+			want = url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}
+		}
+		if rec[0] != "Ada" || rec[2] != it.Type || rec[3] != want.Get("plausible") || rec[4] != want.Get("cancellation_correct") {
+			t.Errorf("row %v, want Ada,%s,%s,%s,%s", rec, it.Key, it.Type, want.Get("plausible"), want.Get("cancellation_correct"))
+		}
+	}
+}
+
+func mustScreens(t *testing.T, e *testEnv, aid int64) []store.Screen {
+	t.Helper()
+	sc, err := e.db.Screens(context.Background(), aid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+func TestExpertCannotOpenAnotherExpertsBatch(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	_, experts := expertStudy(t, e, admin)
+	ctx := context.Background()
+	adaAs, _ := e.db.AnnotatorAssignments(ctx, experts[0].ID)
+	ben := e.newClient()
+	// Ben's token with Ada's assignment id: not found, nothing stored.
+	path := fmt.Sprintf("/e/%s/b/%d", experts[1].Token, adaAs[0].ID)
+	for _, p := range []string{path, path + "/1", path + "/done"} {
+		if resp := ben.get(p); resp.StatusCode != http.StatusNotFound {
+			t.Errorf("GET %s: status %d, want 404", p, resp.StatusCode)
+		}
+	}
+	ben.post(path+"/1", url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}).mustStatus(t, http.StatusNotFound)
+	// A made-up token is not found either.
+	ben.get("/e/NOT-A-TOKEN").mustStatus(t, http.StatusNotFound)
+	var n int
+	e.db.Reader().QueryRow(`SELECT COUNT(*) FROM judgements`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d judgements stored by requests that were refused", n)
+	}
+}
+
+func TestReviewAcceptAndDrop(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	s, experts := expertStudy(t, e, admin)
+	ctx := context.Background()
+	for _, ex := range experts {
+		as, _ := e.db.AnnotatorAssignments(ctx, ex.ID)
+		for _, sc := range mustScreens(t, e, as[0].ID) {
+			a := answerFor(sc.Item)
+			j := store.Judgement{Plausible: a.Get("plausible"), CancellationCorrect: a.Get("cancellation_correct"), AltImplicature: a.Get("alt_implicature"), AltCancellation: a.Get("alt_cancellation")}
+			if err := e.db.SaveJudgement(ctx, ex.ID, as[0].ID, sc.Position, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	review := admin.get(fmt.Sprintf("/admin/studies/%d/review", s.ID)).mustStatus(t, 200)
+	// sc1 / sy1 / di1 implausible, sc2 / sy2 / di2 / na2 wrong cancellation; na1 too (no alternatives).
+	for _, k := range []string{"sc1", "sc2", "sy1", "di2", "na1", "na2"} {
+		review.mustContain(t, `data-testid="flag-`+k+`"`)
+	}
+	if strings.Contains(review.Body, `data-testid="flag-ck1"`) {
+		t.Fatal("an attention check is listed for review")
+	}
+	items, _ := e.db.ListItems(ctx, s.ID)
+	id := map[string]int64{}
+	for _, it := range items {
+		id[it.Key] = it.ID
+	}
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc1"]), url.Values{"action": {"accept"}, "implicature": {"0"}, "cancellation": {"1"}}).mustStatus(t, http.StatusSeeOther)
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusSeeOther)
+	// Accepting with nothing chosen is refused.
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc2"]), url.Values{"action": {"accept"}}).mustStatus(t, http.StatusBadRequest)
+
+	cleaned := admin.get(fmt.Sprintf("/admin/studies/%d/export/items.csv", s.ID)).mustStatus(t, 200)
+	back, err := store.ParseItemsCSV(strings.NewReader(cleaned.Body))
+	if err != nil {
+		t.Fatalf("cleaned export does not import again: %v", err)
+	}
+	if len(back) != 15 {
+		t.Fatalf("cleaned set has %d items, want 15 (16 minus dropped na1, no checks)", len(back))
+	}
+	for _, it := range back {
+		if it.Key == "sc1" && (it.Implicature != "alt impl for sc1" || it.Cancellation != "alt canc for sc1") {
+			t.Errorf("sc1 in the cleaned set: %+v", it)
+		}
+		if it.Key == "na1" {
+			t.Error("dropped item na1 is in the cleaned set")
+		}
+	}
+	var revs int
+	e.db.Reader().QueryRow(`SELECT COUNT(*) FROM item_revisions WHERE item_id = ?`, id["sc1"]).Scan(&revs)
+	if revs != 1 {
+		t.Fatalf("sc1 has %d revisions kept, want 1 (the original)", revs)
+	}
+	jsonl := admin.get(fmt.Sprintf("/admin/studies/%d/export/items.jsonl", s.ID)).mustStatus(t, 200)
+	if n := strings.Count(jsonl.Body, "\n"); n != 15 {
+		t.Fatalf("JSONL export has %d lines, want 15", n)
+	}
+}
+
+func TestAdminNeedsLogin(t *testing.T) {
+	e := newTestEnv(t)
+	c := e.newClient()
+	if loc := c.get("/admin").mustStatus(t, http.StatusSeeOther).location(); !strings.HasPrefix(loc, "/admin/login") {
+		t.Fatalf("/admin → %s, want the login page", loc)
+	}
+	c.post("/admin/studies", url.Values{"name": {"x"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusUnauthorized)
+	c.get("/admin/studies/1/export/judgements.csv").mustStatus(t, http.StatusSeeOther)
+	e.db.CreateAdmin(context.Background(), "researcher", "correct horse battery")
+	c.post("/admin/login", url.Values{"username": {"researcher"}, "password": {"wrong password!"}}).mustStatus(t, http.StatusUnauthorized).mustContain(t, "Wrong username or password")
+	// The session cookie is HttpOnly and SameSite.
+	resp := c.post("/admin/login", url.Values{"username": {"researcher"}, "password": {"correct horse battery"}, "next": {"https://evil.example/"}}).mustStatus(t, http.StatusSeeOther)
+	if resp.location() != "/admin" {
+		t.Fatalf("login with an off-site next → %s, want /admin", resp.location())
+	}
+	ck := resp.Header.Get("Set-Cookie")
+	if !strings.Contains(ck, "HttpOnly") || !strings.Contains(ck, "SameSite=Lax") {
+		t.Fatalf("session cookie %q lacks HttpOnly or SameSite", ck)
+	}
+	c.get("/admin").mustStatus(t, 200)
+}
+
+func TestCrossOriginPostRefused(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	for _, hdr := range []map[string]string{
+		{"Sec-Fetch-Site": "cross-site"},
+		{"Origin": "https://evil.example"},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/admin/studies", strings.NewReader("name=evil&kind=expert&lang=en"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp := admin.do(req)
+		if resp.StatusCode != http.StatusForbidden {
+			t.Errorf("cross-origin post with %v: status %d, want 403", hdr, resp.StatusCode)
+		}
+	}
+	studies, _ := e.db.Studies(context.Background())
+	if len(studies) != 0 {
+		t.Fatalf("a cross-origin post created %d studies", len(studies))
+	}
+}
+
+func TestImportErrorShownAndNothingStored(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	resp := admin.post("/admin/studies", url.Values{"name": {"V"}, "kind": {"expert"}, "lang": {"en"}})
+	bad := "id,type,context,utterance,implicature,cancellation\ns1,scalar,,u,i,c\ns2,scaler,,u,i,c\n"
+	admin.upload(resp.location()+"/items", "file", "bad.csv", []byte(bad)).mustStatus(t, http.StatusBadRequest).
+		mustContain(t, "Nothing was imported", "line 3", "type", "scaler")
+	var n int
+	e.db.Reader().QueryRow(`SELECT COUNT(*) FROM items`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d items stored from a rejected file", n)
+	}
+}
