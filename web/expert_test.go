@@ -132,7 +132,7 @@ func TestExpertFlow(t *testing.T) {
 		t.Fatalf("resume → %s, want %s/8", loc, base)
 	}
 	// Back to screen 1 shows the stored answer; change it.
-	p1 := back.get(base + "/1").mustStatus(t, 200)
+	p1 := back.get(base+"/1").mustStatus(t, 200)
 	if screens[0].Item.Key == "sc1" && !strings.Contains(p1.Body, `value="no" checked`) {
 		t.Fatalf("screen 1 does not show the stored answer:\n%s", p1.Body)
 	}
