@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
 )
 
 //go:embed migrations/*.sql
@@ -184,10 +184,43 @@ func (db *DB) Reader() *sql.DB { return db.read }
 // Writer is the single write connection.
 func (db *DB) Writer() *sql.DB { return db.write }
 
-// Backup writes a consistent copy of the live database to file using
-// SQLite's VACUUM INTO, which reads one snapshot while writers go on.
+// Backup writes a consistent copy of the live database to file with
+// SQLite's online backup API, a few pages at a time so writers are never
+// held up for long.
 func (db *DB) Backup(ctx context.Context, file string) error {
-	if _, err := db.read.ExecContext(ctx, `VACUUM INTO ?`, file); err != nil {
+	conn, err := db.read.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
+	defer conn.Close()
+	err = conn.Raw(func(dc any) error {
+		b, ok := dc.(interface {
+			NewBackup(string) (*sqlite.Backup, error)
+		})
+		if !ok {
+			return fmt.Errorf("the SQLite driver has no backup API")
+		}
+		bk, err := b.NewBackup(file)
+		if err != nil {
+			return err
+		}
+		for {
+			more, err := bk.Step(256)
+			if err != nil {
+				bk.Finish()
+				return err
+			}
+			if !more {
+				break
+			}
+			if ctx.Err() != nil {
+				bk.Finish()
+				return ctx.Err()
+			}
+		}
+		return bk.Finish()
+	})
+	if err != nil {
 		return fmt.Errorf("backup to %s: %w", file, err)
 	}
 	return nil
