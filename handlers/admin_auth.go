@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -71,16 +72,25 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	}
 	username := strings.TrimSpace(r.PostFormValue("username"))
 	next := safeNext(r.PostFormValue("next"))
+	client := clientKey(r)
+	if wait := h.logins.blocked(client, h.Now()); wait > 0 {
+		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+		h.render(w, r, http.StatusTooManyRequests, templates.Login(templates.LoginView{Username: username, Next: next,
+			Error: fmt.Sprintf("Too many failed logins from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
+		return
+	}
 	a, err := h.DB.Authenticate(r.Context(), username, r.PostFormValue("password"))
 	if err != nil {
 		if store.ErrorCode(err) != store.EINVALID {
 			h.Error(w, r, err)
 			return
 		}
+		h.logins.fail(client, h.Now())
 		h.Log.Info("login failed", "username", username, "remote", r.RemoteAddr)
 		h.render(w, r, http.StatusUnauthorized, templates.Login(templates.LoginView{Username: username, Error: "Wrong username or password.", Next: next}))
 		return
 	}
+	h.logins.reset(client)
 	sess, _ := h.Sessions.New(r, adminSession)
 	sess.Values["admin"] = a.ID
 	if err := sess.Save(r, w); err != nil {

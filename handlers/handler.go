@@ -26,11 +26,13 @@ type Handler struct {
 	Now      func() time.Time
 	// SecureCookies marks participant cookies Secure (behind TLS).
 	SecureCookies bool
+
+	logins *loginThrottle
 }
 
 // New returns a Handler.
 func New(db *store.DB, ss sessions.Store, log *slog.Logger) *Handler {
-	return &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }}
+	return &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle()}
 }
 
 // maxForm bounds an ordinary form post; uploads have their own limit.

@@ -341,3 +341,18 @@ func TestImportErrorShownAndNothingStored(t *testing.T) {
 		t.Fatalf("%d items stored from a rejected file", n)
 	}
 }
+
+func TestLoginThrottled(t *testing.T) {
+	e := newTestEnv(t)
+	e.db.CreateAdmin(context.Background(), "researcher", "correct horse battery")
+	c := e.newClient()
+	for i := 0; i < 10; i++ {
+		c.post("/admin/login", url.Values{"username": {"researcher"}, "password": {"guess number " + fmt.Sprint(i)}}).mustStatus(t, http.StatusUnauthorized)
+	}
+	// Even the right password is refused once the address is throttled.
+	resp := c.post("/admin/login", url.Values{"username": {"researcher"}, "password": {"correct horse battery"}})
+	resp.mustStatus(t, http.StatusTooManyRequests).mustContain(t, "Too many failed logins")
+	if resp.Header.Get("Retry-After") == "" {
+		t.Error("no Retry-After header")
+	}
+}
