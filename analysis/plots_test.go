@@ -107,3 +107,21 @@ func TestContextAndAccuracyFigures(t *testing.T) {
 		t.Error("mismatched values must be refused")
 	}
 }
+
+func TestTableCSVAndJSON(t *testing.T) {
+	half := 0.5
+	tb := &Table{Columns: []string{"Name", "n", "Share", "p"}, Rows: [][]any{{`a "quoted", name`, 3, &half, PValue{nil}}}}
+	var c, j bytes.Buffer
+	if err := tb.WriteCSV(&c); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Name,n,Share,p\n\"a \"\"quoted\"\", name\",3,0.5,\n"; c.String() != want {
+		t.Errorf("CSV = %q, want %q", c.String(), want)
+	}
+	if err := tb.WriteJSON(&j); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[\n  {\"Name\": \"a \\\"quoted\\\", name\", \"n\": 3, \"Share\": 0.5, \"p\": null}\n]\n"; j.String() != want {
+		t.Errorf("JSON = %s, want %s", j.String(), want)
+	}
+}

@@ -315,3 +315,42 @@ func ExplanationsTable(e *Explanations) *Table {
 	tb.Notes = []string{"Acceptable = totally correct + correct among various options + partially correct."}
 	return tb
 }
+
+// WriteJSON writes the rows as an array of objects keyed by column name,
+// in column order; numbers stay numbers and missing measures are null.
+func (t *Table) WriteJSON(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("[")
+	for i, r := range t.Rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  {")
+		for k, v := range r {
+			if k > 0 {
+				b.WriteString(", ")
+			}
+			key, _ := jsonMarshal(t.Columns[k])
+			b.Write(key)
+			b.WriteString(": ")
+			b.WriteString(jsonCell(v))
+		}
+		b.WriteString("}")
+	}
+	b.WriteString("\n]\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func jsonCell(v any) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case *float64:
+		return jsonNum(x)
+	case PValue:
+		return jsonNum(x.P)
+	}
+	s, _ := jsonMarshal(Text(v))
+	return string(s)
+}

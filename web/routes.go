@@ -56,6 +56,9 @@ func (s *Server) routes() http.Handler {
 			// IMPAQTS studies admin (issue 5)
 
 			// analysis pages (issue 3)
+			r.Get("/analysis", h.AnalysisPage)
+			r.Get("/analysis/{table}.{format}", h.AnalysisDownload)
+			r.Get("/analysis/plots/{figure}.{format}", h.AnalysisPlot)
 
 			// model-scoring jobs (issue 6)
 

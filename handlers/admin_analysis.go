@@ -1,0 +1,242 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"pragmalab/analysis"
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// studyAnalysis is a study's analysis, computed from the study's own export
+// parsed by the analysis package's readers — so the page shows exactly what
+// `pragmalab analyze` prints for the exported file.
+type studyAnalysis struct {
+	command  string // the CLI command giving the same figures
+	export   string // URL of the export it was computed from
+	empty    string // why there is nothing to show yet
+	problem  error  // the export could not be analysed
+	result   any    // the SPEC 3 JSON
+	summary  []string
+	excluded []templates.ExcludedView
+	tables   []*analysis.Table
+	confs    []templates.ConfusionView
+	figures  func() ([]analysis.Figure, error)
+}
+
+// analyse exports the study's data into a buffer and analyses it.
+func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
+	switch s.Kind {
+	case store.KindExpert:
+		return h.analyseExpert(ctx, s)
+	}
+	return &studyAnalysis{empty: "There is no analysis for this kind of study yet."}, nil
+}
+
+// exportOnly runs an export into a buffer and reports whether it holds any
+// row beyond the header.
+func exportOnly(ctx context.Context, s *store.Study, export func(context.Context, int64, *bytes.Buffer) error) (*bytes.Buffer, bool, error) {
+	var buf bytes.Buffer
+	if err := export(ctx, s.ID, &buf); err != nil {
+		return nil, false, err
+	}
+	return &buf, bytes.Count(buf.Bytes(), []byte("\n")) > 1, nil
+}
+
+func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
+	a := &studyAnalysis{command: "pragmalab analyze agreement --judgements judgements.csv", export: templates.StudyURL(s.ID, "/export/judgements.csv")}
+	buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error { return h.DB.ExportJudgements(ctx, id, b) })
+	if err != nil {
+		return nil, err
+	}
+	if !any {
+		a.empty = "No expert has judged an item yet."
+		return a, nil
+	}
+	js, err := analysis.ReadJudgements(buf)
+	if err != nil {
+		a.problem = err
+		return a, nil
+	}
+	ag := analysis.ComputeAgreement(js)
+	a.result = ag
+	a.tables = []*analysis.Table{analysis.AgreementTable(ag)}
+	a.summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}
+	if len(ag.Pairs) == 0 {
+		a.summary = append(a.summary, "Agreement needs two experts who judged the same items (round 1).")
+	}
+	for _, p := range ag.Pairs {
+		for _, q := range []struct {
+			name, label string
+			b           analysis.Binary
+		}{{"plausibility", "Plausibility", p.Plausibility}, {"cancellation", "Cancellation correctness", p.Cancellation}} {
+			a.confs = append(a.confs, templates.ConfusionView{Name: q.name + "-" + p.A + "-" + p.B, Question: q.label, A: p.A, B: p.B, M: q.b.Confusion})
+		}
+	}
+	return a, nil
+}
+
+// analysisStudy loads the study and its analysis; failures are rendered.
+func (h *Handler) analysisStudy(w http.ResponseWriter, r *http.Request) (*store.Study, *studyAnalysis, bool) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, nil, false
+	}
+	a, err := h.analyse(r.Context(), s)
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, nil, false
+	}
+	return s, a, true
+}
+
+// AnalysisPage handles GET /admin/studies/{study}/analysis: the study's
+// tables, confusion matrices and figures, each downloadable.
+func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
+	s, a, ok := h.analysisStudy(w, r)
+	if !ok {
+		return
+	}
+	base := templates.StudyURL(s.ID, "/analysis/")
+	v := templates.AnalysisView{Nav: h.nav(w, r, s), StudyID: s.ID, Kind: s.Kind, Command: a.command, Export: a.export,
+		Empty: a.empty, Summary: a.summary, Excluded: a.excluded, Confusions: a.confs}
+	if a.problem != nil {
+		// The platform's own export failed the reader: a bug worth showing plainly.
+		v.Problem = "The study's export could not be analysed: " + a.problem.Error()
+		h.Log.Error("analysis of export", "study", s.ID, "err", a.problem)
+	}
+	for _, t := range a.tables {
+		v.Tables = append(v.Tables, tableView(t, base))
+	}
+	if a.result != nil {
+		v.ResultJSON = base + "result.json"
+	}
+	if a.figures != nil {
+		figs, err := a.figures()
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		for _, f := range figs {
+			v.Figures = append(v.Figures, templates.FigureView{Name: f.Name, Title: f.Title, SVG: base + "plots/" + f.Name + ".svg", PNG: base + "plots/" + f.Name + ".png"})
+		}
+	}
+	h.render(w, r, http.StatusOK, templates.Analysis(v))
+}
+
+// tableView lays a table out as strings for the page.
+func tableView(t *analysis.Table, base string) templates.AnalysisTable {
+	tv := templates.AnalysisTable{Name: t.Name, Title: t.Title, Columns: t.Columns, Notes: t.Notes,
+		CSV: base + t.Name + ".csv", JSON: base + t.Name + ".json", Numeric: make([]bool, len(t.Columns))}
+	for ri, row := range t.Rows {
+		cells := make([]string, len(row))
+		for i, c := range row {
+			cells[i] = analysis.Text(c)
+			if _, isStr := c.(string); !isStr && ri == 0 {
+				tv.Numeric[i] = true
+			}
+		}
+		tv.Rows = append(tv.Rows, cells)
+	}
+	return tv
+}
+
+// AnalysisDownload handles GET /admin/studies/{study}/analysis/{table}.{format}:
+// a table as CSV or JSON, or result.json, the whole SPEC 3 result.
+func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
+	s, a, ok := h.analysisStudy(w, r)
+	if !ok {
+		return
+	}
+	name, format := chi.URLParam(r, "table"), chi.URLParam(r, "format")
+	if a.problem != nil {
+		h.Error(w, r, store.Errorf(store.EINVALID, "the study's export could not be analysed: %v", a.problem))
+		return
+	}
+	var buf bytes.Buffer
+	switch {
+	case name == "result" && format == "json" && a.result != nil:
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(a.result); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	default:
+		t := findTable(a.tables, name)
+		if t == nil || (format != "csv" && format != "json") {
+			h.NotFound(w, r)
+			return
+		}
+		write := t.WriteCSV
+		if format == "json" {
+			write = t.WriteJSON
+		}
+		if err := write(&buf); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	}
+	ctype := "text/csv; charset=utf-8"
+	if format == "json" {
+		ctype = "application/json"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="study-%d-%s.%s"`, s.ID, name, format))
+	w.Write(buf.Bytes())
+}
+
+func findTable(ts []*analysis.Table, name string) *analysis.Table {
+	for _, t := range ts {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// AnalysisPlot handles GET /admin/studies/{study}/analysis/plots/{figure}.{format}:
+// one figure as SVG or PNG.
+func (h *Handler) AnalysisPlot(w http.ResponseWriter, r *http.Request) {
+	_, a, ok := h.analysisStudy(w, r)
+	if !ok {
+		return
+	}
+	name, format := chi.URLParam(r, "figure"), chi.URLParam(r, "format")
+	if a.figures == nil || (format != "svg" && format != "png") {
+		h.NotFound(w, r)
+		return
+	}
+	figs, err := a.figures()
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	for _, f := range figs {
+		if f.Name != name {
+			continue
+		}
+		b, err := analysis.PlotBytes(f.Plot, format)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		ctype := "image/png"
+		if format == "svg" {
+			ctype = "image/svg+xml"
+		}
+		w.Header().Set("Content-Type", ctype)
+		w.Header().Set("Cache-Control", "no-store")
+		w.Write(b)
+		return
+	}
+	h.NotFound(w, r)
+}
