@@ -96,7 +96,7 @@ func TestExpertAnalysisPage(t *testing.T) {
 	}
 
 	// Downloads: the table as CSV and JSON, the whole result as the CLI's JSON.
-	dl := admin.get(base + "/agreement.csv").mustStatus(t, 200)
+	dl := admin.get(base+"/agreement.csv").mustStatus(t, 200)
 	if ct := dl.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/csv") || !strings.Contains(dl.Header.Get("Content-Disposition"), "attachment") {
 		t.Errorf("CSV headers %q %q", ct, dl.Header.Get("Content-Disposition"))
 	}
@@ -125,9 +125,9 @@ func TestExpertAnalysisPage(t *testing.T) {
 	if res.Plausibility.Items != items || res.Plausibility.Confusion != plaus || res.Cancellation.Confusion != canc || len(res.Pairs) != 1 {
 		t.Errorf("result.json = %+v, want plausibility %v cancellation %v", res, plaus, canc)
 	}
-	admin.get(base + "/nonsense.csv").mustStatus(t, http.StatusNotFound)
-	admin.get(base + "/agreement.xlsx").mustStatus(t, http.StatusNotFound)
-	admin.get(base + "/plots/histogram_all.svg").mustStatus(t, http.StatusNotFound)
+	admin.get(base+"/nonsense.csv").mustStatus(t, http.StatusNotFound)
+	admin.get(base+"/agreement.xlsx").mustStatus(t, http.StatusNotFound)
+	admin.get(base+"/plots/histogram_all.svg").mustStatus(t, http.StatusNotFound)
 
 	// Admin only.
 	if got := e.newClient().get(base + "/result.json"); got.StatusCode == 200 {
