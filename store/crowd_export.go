@@ -1,0 +1,264 @@
+package store
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+)
+
+// CrowdBatchProgress is one batch's line on the live progress page.
+type CrowdBatchProgress struct {
+	BatchID     int64
+	Number      int
+	Screens     int
+	Completed   int // sessions finished
+	Active      int // active and seen within the time-out: they hold a slot
+	Idle        int // active but idle past the time-out: slot free
+	MovedOn     int
+	ScreenedOut int
+	Answers     int // ratings stored
+}
+
+// Taken is the number of slots counted against the quota.
+func (b CrowdBatchProgress) Taken() int { return b.Completed + b.Active }
+
+// CrowdProgress returns every batch of a crowd study with its counts.
+func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s CrowdSettings) ([]CrowdBatchProgress, error) {
+	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT b.id, b.number,
+			(SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = b.id),
+			COALESCE(SUM(p.status = 'completed'), 0),
+			COALESCE(SUM(p.status = 'active' AND p.last_seen_at >= ?), 0),
+			COALESCE(SUM(p.status = 'active' AND p.last_seen_at < ?), 0),
+			COALESCE(SUM(p.status = 'moved_on'), 0),
+			COALESCE(SUM(p.status = 'screened_out'), 0),
+			COALESCE(SUM(p.answered), 0)
+		FROM batches b LEFT JOIN crowd_participants p ON p.batch_id = b.id
+		WHERE b.study_id = ?
+		GROUP BY b.id ORDER BY b.number`, cutoff, cutoff, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd progress: %w", err)
+	}
+	defer rows.Close()
+	var out []CrowdBatchProgress
+	for rows.Next() {
+		var b CrowdBatchProgress
+		if err := rows.Scan(&b.BatchID, &b.Number, &b.Screens, &b.Completed, &b.Active, &b.Idle,
+			&b.MovedOn, &b.ScreenedOut, &b.Answers); err != nil {
+			return nil, fmt.Errorf("crowd progress: %w", err)
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// CrowdParticipantReport is a participant with their attention-check
+// results and exclusion.
+type CrowdParticipantReport struct {
+	*CrowdParticipant
+	ChecksAnswered int
+	ChecksFailed   int
+	TrainingWrong  int  // wrong training answers over all items
+	AutoExcluded   bool // by the rule: ChecksFailed >= MaxFailedChecks
+	Excluded       bool // the final decision, the researcher's override first
+}
+
+// CrowdParticipants lists a study's participants in arrival order with their
+// check results.
+func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSettings) ([]CrowdParticipantReport, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`
+		WHERE p.study_id = ? ORDER BY p.id`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd participants: %w", err)
+	}
+	var out []CrowdParticipantReport
+	index := map[int64]int{}
+	for rows.Next() {
+		p, err := scanCrowdParticipant(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("crowd participants: %w", err)
+		}
+		index[p.ID] = len(out)
+		out = append(out, CrowdParticipantReport{CrowdParticipant: p})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("crowd participants: %w", err)
+	}
+	checks, err := db.read.QueryContext(ctx, `
+		SELECT r.participant_id, i.check_kind, r.rating
+		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id JOIN items i ON i.id = r.item_id
+		WHERE p.study_id = ? AND i.check_kind != ''`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd check results: %w", err)
+	}
+	defer checks.Close()
+	for checks.Next() {
+		var pid int64
+		var kind string
+		var rating int
+		if err := checks.Scan(&pid, &kind, &rating); err != nil {
+			return nil, fmt.Errorf("crowd check results: %w", err)
+		}
+		r := &out[index[pid]]
+		r.ChecksAnswered++
+		if !s.CheckPasses(kind, rating) {
+			r.ChecksFailed++
+		}
+	}
+	if err := checks.Err(); err != nil {
+		return nil, fmt.Errorf("crowd check results: %w", err)
+	}
+	wrong, err := db.read.QueryContext(ctx, `
+		SELECT a.participant_id, COUNT(*) FROM crowd_training_answers a
+		JOIN crowd_participants p ON p.id = a.participant_id
+		WHERE p.study_id = ? AND NOT a.passed GROUP BY a.participant_id`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd training results: %w", err)
+	}
+	defer wrong.Close()
+	for wrong.Next() {
+		var pid int64
+		var n int
+		if err := wrong.Scan(&pid, &n); err != nil {
+			return nil, fmt.Errorf("crowd training results: %w", err)
+		}
+		out[index[pid]].TrainingWrong = n
+	}
+	for i := range out {
+		r := &out[i]
+		r.AutoExcluded = r.ChecksFailed >= s.MaxFailedChecks
+		r.Excluded = r.Override == "exclude" || (r.Override == "" && r.AutoExcluded)
+	}
+	return out, wrong.Err()
+}
+
+// SetCrowdExclusion records the researcher's decision for a participant:
+// "include", "exclude", or "" to follow the automatic rule.
+func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error {
+	if override != "" && override != "include" && override != "exclude" {
+		return Errorf(EINVALID, "exclusion must be include, exclude or automatic")
+	}
+	res, err := db.write.ExecContext(ctx, `
+		UPDATE crowd_participants SET exclusion_override = ? WHERE study_id = ? AND id = ?`,
+		override, studyID, participantID)
+	if err != nil {
+		return fmt.Errorf("set exclusion: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return Errorf(ENOTFOUND, "participant %d not found", participantID)
+	}
+	return nil
+}
+
+// RatingsHeader is the header of the ratings file (SPEC 3).
+var RatingsHeader = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
+
+// ExportRatings writes the ratings file of SPEC 3 for a crowd study: one row
+// per rating of every participant who completed their batch, the attention
+// checks marked high/low. participant_id is the PROLIFIC_PID and batch_id
+// the batch number. Exclusion is left to the analysis, which applies the
+// same rule from the check rows.
+func (db *DB) ExportRatings(ctx context.Context, studyID int64, w io.Writer) error {
+	return db.ExportCrowdRatings(ctx, studyID, w, false)
+}
+
+// ExportCrowdRatings is ExportRatings; with applyExclusions it leaves out the
+// participants excluded by the researcher's final decision.
+func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error {
+	_, s, err := db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	skip := map[int64]bool{}
+	if applyExclusions {
+		reps, err := db.CrowdParticipants(ctx, studyID, s)
+		if err != nil {
+			return err
+		}
+		for _, r := range reps {
+			skip[r.ID] = r.Excluded
+		}
+	}
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind
+		FROM crowd_ratings r
+		JOIN crowd_participants p ON p.id = r.participant_id
+		JOIN batches b ON b.id = p.batch_id
+		JOIN items i ON i.id = r.item_id
+		WHERE p.study_id = ? AND p.status = 'completed'
+		ORDER BY p.id, r.position`, studyID)
+	if err != nil {
+		return fmt.Errorf("export ratings: %w", err)
+	}
+	defer rows.Close()
+	cw := csv.NewWriter(w)
+	cw.Write(RatingsHeader)
+	for rows.Next() {
+		var id int64
+		var pid, key, typ, cond, check string
+		var batch, rating int
+		if err := rows.Scan(&id, &pid, &batch, &key, &typ, &cond, &rating, &check); err != nil {
+			return fmt.Errorf("export ratings: %w", err)
+		}
+		if skip[id] {
+			continue
+		}
+		cw.Write([]string{pid, strconv.Itoa(batch), key, typ, cond, strconv.Itoa(rating), check})
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export ratings: %w", err)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// CrowdParticipantsHeader is the header of the participants CSV.
+var CrowdParticipantsHeader = []string{
+	"prolific_pid", "prolific_study_id", "prolific_session_id", "batch_id", "status",
+	"started_at", "last_seen_at", "completed_at", "answered", "screens", "training_wrong",
+	"checks_answered", "checks_failed", "auto_excluded", "override", "excluded",
+}
+
+// ExportCrowdParticipants writes one row per participant: Prolific ids,
+// times, status and attention-check results.
+func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.Writer) error {
+	_, s, err := db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	reps, err := db.CrowdParticipants(ctx, studyID, s)
+	if err != nil {
+		return err
+	}
+	cw := csv.NewWriter(w)
+	cw.Write(CrowdParticipantsHeader)
+	stamp := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
+	}
+	for _, r := range reps {
+		cw.Write([]string{
+			r.PID, r.ProlificStudyID, r.SessionID, strconv.Itoa(r.BatchNumber), r.Status,
+			stamp(r.StartedAt), stamp(r.LastSeenAt), stamp(r.CompletedAt),
+			strconv.Itoa(r.Answered), strconv.Itoa(r.Screens), strconv.Itoa(r.TrainingWrong),
+			strconv.Itoa(r.ChecksAnswered), strconv.Itoa(r.ChecksFailed),
+			yes(r.AutoExcluded), r.Override, yes(r.Excluded),
+		})
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,278 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Crowd participant statuses.
+const (
+	CrowdActive      = "active"
+	CrowdCompleted   = "completed"
+	CrowdMovedOn     = "moved_on"     // idle past the time-out and the slot was taken
+	CrowdScreenedOut = "screened_out" // failed a training item twice
+)
+
+// Errors of the crowd entry, each shown as its own page.
+var (
+	// ErrStudyFull: every batch has its quota of participants.
+	ErrStudyFull = Errorf(ECONFLICT, "The study is full.")
+	// ErrNotYourSession: the PROLIFIC_PID has a session bound to another
+	// browser and the SESSION_ID given does not match it.
+	ErrNotYourSession = Errorf(ECONFLICT, "This Prolific ID already has a session in another browser.")
+	// ErrNoBatches: the researcher has not built the batches yet.
+	ErrNoBatches = Errorf(ECONFLICT, "The study is not open yet.")
+)
+
+// prolificID is the accepted shape of PROLIFIC_PID, STUDY_ID and SESSION_ID:
+// Prolific's ids are 24 hex digits; anything with braces or percent signs
+// (an unreplaced {{%PROLIFIC_PID%}} placeholder) is refused.
+var prolificID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// ValidProlificID tells whether s can be a Prolific id.
+func ValidProlificID(s string) bool { return prolificID.MatchString(s) }
+
+// CrowdArrival is what a participant brings to the entry URL.
+type CrowdArrival struct {
+	PID       string // PROLIFIC_PID
+	StudyID   string // STUDY_ID (Prolific's)
+	SessionID string // SESSION_ID
+	Token     string // the session cookie, if the browser has one
+}
+
+// Validate checks the Prolific values; the message names the parameter.
+func (a CrowdArrival) Validate() error {
+	if a.PID == "" {
+		return Errorf(EINVALID, "PROLIFIC_PID is missing from the address")
+	}
+	if !ValidProlificID(a.PID) {
+		return Errorf(EINVALID, "PROLIFIC_PID is malformed (expected letters and digits, at most 64)")
+	}
+	for _, f := range []struct{ name, v string }{{"STUDY_ID", a.StudyID}, {"SESSION_ID", a.SessionID}} {
+		if f.v != "" && !ValidProlificID(f.v) {
+			return Errorf(EINVALID, "%s is malformed (expected letters and digits, at most 64)", f.name)
+		}
+	}
+	return nil
+}
+
+// CrowdParticipant is one Prolific participant of a crowd study.
+type CrowdParticipant struct {
+	ID              int64
+	StudyID         int64
+	BatchID         int64
+	BatchNumber     int
+	PID             string
+	ProlificStudyID string
+	SessionID       string
+	Token           string
+	Status          string
+	Consented       bool
+	Training        int
+	TrainingDone    int
+	TrainingWrong   int
+	Screens         int
+	Answered        int
+	StartedAt       time.Time
+	LastSeenAt      time.Time
+	CompletedAt     time.Time
+	Override        string
+}
+
+const crowdParticipantColumns = `p.id, p.study_id, p.batch_id, b.number, p.prolific_pid, p.prolific_study_id,
+	p.prolific_session_id, p.token, p.status, p.consented_at IS NOT NULL, p.training, p.training_done, p.training_wrong,
+	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override`
+
+const crowdParticipantFrom = ` FROM crowd_participants p JOIN batches b ON b.id = p.batch_id `
+
+func scanCrowdParticipant(sc interface{ Scan(...any) error }) (*CrowdParticipant, error) {
+	var p CrowdParticipant
+	var started, seen, completed string
+	err := sc.Scan(&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
+		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
+		&started, &seen, &completed, &p.Override)
+	if err != nil {
+		return nil, err
+	}
+	p.StartedAt, p.LastSeenAt = parseTime(started), parseTime(seen)
+	if completed != "" {
+		p.CompletedAt = parseTime(completed)
+	}
+	return &p, nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+func crowdParticipantWhere(ctx context.Context, q querier, where string, args ...any) (*CrowdParticipant, error) {
+	p, err := scanCrowdParticipant(q.QueryRowContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`WHERE `+where, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENOTFOUND, "no such participant session")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("crowd participant: %w", err)
+	}
+	return p, nil
+}
+
+// CrowdParticipantByToken returns the session bound to a cookie token.
+func (db *DB) CrowdParticipantByToken(ctx context.Context, studyID int64, token string) (*CrowdParticipant, error) {
+	if token == "" || len(token) > 100 {
+		return nil, Errorf(ENOTFOUND, "no such participant session")
+	}
+	return crowdParticipantWhere(ctx, db.read, `p.study_id = ? AND p.token = ?`, studyID, token)
+}
+
+// CrowdParticipant returns a participant of a study by row id.
+func (db *DB) CrowdParticipant(ctx context.Context, studyID, id int64) (*CrowdParticipant, error) {
+	return crowdParticipantWhere(ctx, db.read, `p.study_id = ? AND p.id = ?`, studyID, id)
+}
+
+func newToken() string {
+	b := make([]byte, 32)
+	rand.Read(b) // never fails (crypto/rand)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// EnterCrowd admits a participant arriving from Prolific, in one write
+// transaction so that concurrent arrivals never overfill a batch.
+//
+// A known PROLIFIC_PID gets its own session back — never a second batch —
+// but only in the browser holding its cookie, or in another browser that
+// brings the same SESSION_ID; otherwise ErrNotYourSession. A new one gets
+// the batch with the fewest participants counted (completed, or active and
+// seen within the time-out), if it is under the quota; otherwise
+// ErrStudyFull. The returned participant's Token is the cookie to set.
+func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s CrowdSettings) (*CrowdParticipant, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	var out *CrowdParticipant
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
+		if err == nil {
+			if a.Token != p.Token && (a.SessionID == "" || a.SessionID != p.SessionID) {
+				return ErrNotYourSession
+			}
+			out, err = db.touchCrowd(ctx, tx, p, s)
+			return err
+		}
+		if ErrorCode(err) != ENOTFOUND {
+			return err
+		}
+		out, err = db.assignCrowd(ctx, tx, studyID, a, s)
+		return err
+	})
+	return out, err
+}
+
+// assignCrowd creates a participant on the least-filled open batch.
+func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival, s CrowdSettings) (*CrowdParticipant, error) {
+	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
+	var batchID int64
+	var taken, screens, training int
+	err := tx.QueryRowContext(ctx, `
+		SELECT b.id,
+			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id
+				AND (p.status = 'completed' OR (p.status = 'active' AND p.last_seen_at >= ?))) AS taken,
+			(SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = b.id) AS screens,
+			(SELECT COUNT(*) FROM crowd_training t WHERE t.study_id = b.study_id) AS training
+		FROM batches b WHERE b.study_id = ?
+		ORDER BY taken, b.number LIMIT 1`, cutoff, studyID).Scan(&batchID, &taken, &screens, &training)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNoBatches
+	}
+	if err != nil {
+		return nil, fmt.Errorf("assign crowd batch: %w", err)
+	}
+	if taken >= s.Quota {
+		return nil, ErrStudyFull
+	}
+	now := db.now()
+	token := newToken()
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO crowd_participants (study_id, batch_id, prolific_pid, prolific_study_id, prolific_session_id,
+			token, screens, training, started_at, last_seen_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		studyID, batchID, a.PID, a.StudyID, a.SessionID, token, screens, training, now, now); err != nil {
+		return nil, fmt.Errorf("assign crowd batch: %w", err)
+	}
+	return crowdParticipantWhere(ctx, tx, `p.token = ?`, token)
+}
+
+// touchCrowd applies the time-out rule to an active participant: one seen
+// within the time-out, or one whose slot nobody took meanwhile, carries on
+// (and is marked seen now); otherwise the session is over (moved_on).
+func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s CrowdSettings) (*CrowdParticipant, error) {
+	if p.Status != CrowdActive {
+		return p, nil
+	}
+	nowT := db.Now()
+	cutoff := nowT.Add(-s.Timeout())
+	status := CrowdActive
+	if p.LastSeenAt.Before(cutoff) {
+		var others int
+		if err := tx.QueryRowContext(ctx, `
+			SELECT COUNT(*) FROM crowd_participants
+			WHERE batch_id = ? AND id != ?
+				AND (status = 'completed' OR (status = 'active' AND last_seen_at >= ?))`,
+			p.BatchID, p.ID, cutoff.UTC().Format(time.RFC3339Nano)).Scan(&others); err != nil {
+			return nil, fmt.Errorf("crowd time-out: %w", err)
+		}
+		if others >= s.Quota {
+			status = CrowdMovedOn
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE crowd_participants SET status = ?, last_seen_at = ? WHERE id = ?`,
+		status, db.now(), p.ID); err != nil {
+		return nil, fmt.Errorf("crowd time-out: %w", err)
+	}
+	p.Status, p.LastSeenAt = status, nowT
+	return p, nil
+}
+
+// TouchCrowd applies the time-out rule to the session of a token; pages call
+// it when a participant shows up after being idle past the time-out.
+func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+	var out *CrowdParticipant
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.token = ?`, studyID, token)
+		if err != nil {
+			return err
+		}
+		out, err = db.touchCrowd(ctx, tx, p, s)
+		return err
+	})
+	return out, err
+}
+
+// ConsentCrowd records the participant's consent (once).
+func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+	var out *CrowdParticipant
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.token = ?`, studyID, token)
+		if err != nil {
+			return err
+		}
+		if p, err = db.touchCrowd(ctx, tx, p, s); err != nil || p.Status != CrowdActive {
+			out = p
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `
+			UPDATE crowd_participants SET consented_at = COALESCE(consented_at, ?) WHERE id = ?`,
+			db.now(), p.ID); err != nil {
+			return fmt.Errorf("consent: %w", err)
+		}
+		p.Consented = true
+		out = p
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,247 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// CrowdScreen is one screen a participant rates: the item, the condition it
+// is shown in, and (through Item.Check) whether it is an attention check.
+type CrowdScreen struct {
+	Position  int
+	Condition string
+	Item      Item
+}
+
+// CrowdScreen returns screen position (1-based) of a batch.
+func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (CrowdScreen, error) {
+	sc := CrowdScreen{Position: position}
+	row := db.read.QueryRowContext(ctx, `
+		SELECT bi.condition, `+prefixed("i.", itemColumns)+`
+		FROM batch_items bi JOIN items i ON i.id = bi.item_id
+		WHERE bi.batch_id = ? AND bi.position = ?`, batchID, position)
+	err := row.Scan(append([]any{&sc.Condition}, itemDest(&sc.Item)...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return sc, Errorf(ENOTFOUND, "screen %d not found", position)
+	}
+	if err != nil {
+		return sc, fmt.Errorf("crowd screen: %w", err)
+	}
+	return sc, nil
+}
+
+// CrowdTraining returns a crowd study's training screens in order.
+func (db *DB) CrowdTraining(ctx context.Context, studyID int64) ([]CrowdScreen, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT t.position, t.condition, `+prefixed("i.", itemColumns)+`
+		FROM crowd_training t JOIN items i ON i.id = t.item_id
+		WHERE t.study_id = ? ORDER BY t.position`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd training: %w", err)
+	}
+	defer rows.Close()
+	var out []CrowdScreen
+	for rows.Next() {
+		var sc CrowdScreen
+		if err := rows.Scan(append([]any{&sc.Position, &sc.Condition}, itemDest(&sc.Item)...)...); err != nil {
+			return nil, fmt.Errorf("crowd training: %w", err)
+		}
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}
+
+// CrowdBatchScreens returns every screen of a batch in order.
+func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScreen, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT bi.position, bi.condition, `+prefixed("i.", itemColumns)+`
+		FROM batch_items bi JOIN items i ON i.id = bi.item_id
+		WHERE bi.batch_id = ? ORDER BY bi.position`, batchID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd batch screens: %w", err)
+	}
+	defer rows.Close()
+	var out []CrowdScreen
+	for rows.Next() {
+		var sc CrowdScreen
+		if err := rows.Scan(append([]any{&sc.Position, &sc.Condition}, itemDest(&sc.Item)...)...); err != nil {
+			return nil, fmt.Errorf("crowd batch screens: %w", err)
+		}
+		out = append(out, sc)
+	}
+	return out, rows.Err()
+}
+
+func itemDest(it *Item) []any {
+	return []any{&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version}
+}
+
+// prefixed qualifies a comma-separated column list with a table alias.
+func prefixed(alias, cols string) string {
+	parts := strings.Split(cols, ",")
+	for i, c := range parts {
+		parts[i] = alias + strings.TrimSpace(c)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// lockCrowd loads the session of a token inside a write transaction and
+// applies the time-out rule when the participant has been idle.
+func (db *DB) lockCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+	p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.token = ?`, studyID, token)
+	if err != nil {
+		return nil, err
+	}
+	if p.Status == CrowdActive && p.LastSeenAt.Before(db.Now().Add(-s.Timeout())) {
+		return db.touchCrowd(ctx, tx, p, s)
+	}
+	return p, nil
+}
+
+// SaveCrowdRating stores the rating of screen position in its own
+// transaction and returns the participant as it now stands. A resubmit of
+// an answered screen changes nothing (the first answer stands); an answer
+// out of order, before the training, or from a finished session is not
+// stored, and the caller sends the participant to where they are. The
+// answer to the last screen completes the session in the same transaction.
+func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating int, s CrowdSettings) (*CrowdParticipant, error) {
+	if rating < 1 || rating > 7 {
+		return nil, Errorf(EINVALID, "rating must be 1–7")
+	}
+	var out *CrowdParticipant
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
+		if err != nil {
+			return err
+		}
+		out = p
+		if p.Status != CrowdActive || !p.Consented || p.TrainingDone < p.Training ||
+			position != p.Answered+1 || position > p.Screens {
+			return nil
+		}
+		now := db.now()
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at)
+			SELECT ?, position, item_id, condition, ?, ? FROM batch_items WHERE batch_id = ? AND position = ?
+			ON CONFLICT (participant_id, position) DO NOTHING`, p.ID, rating, now, p.BatchID, position)
+		if err != nil {
+			return fmt.Errorf("save rating: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != 1 {
+			return fmt.Errorf("save rating: screen %d of batch %d missing", position, p.BatchNumber)
+		}
+		p.Answered, p.LastSeenAt = position, db.Now()
+		if position == p.Screens {
+			p.Status, p.CompletedAt = CrowdCompleted, p.LastSeenAt
+			_, err = tx.ExecContext(ctx, `
+				UPDATE crowd_participants SET answered = ?, last_seen_at = ?, status = 'completed', completed_at = ?
+				WHERE id = ?`, position, now, now, p.ID)
+		} else {
+			_, err = tx.ExecContext(ctx, `UPDATE crowd_participants SET answered = ?, last_seen_at = ? WHERE id = ?`,
+				position, now, p.ID)
+		}
+		if err != nil {
+			return fmt.Errorf("save rating: %w", err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CrowdTrainingResult is the outcome of a training answer.
+type CrowdTrainingResult struct {
+	P *CrowdParticipant
+	// Passed: the answer was right; Retry: it was wrong and the item must be
+	// answered again; neither: a stale resubmit, ignored.
+	Passed, Retry bool
+}
+
+// AnswerCrowdTraining records a training answer. attempt is the number of
+// wrong answers the page was showing, so a double submit of a wrong answer
+// counts once. A second wrong answer on the same item screens the
+// participant out when the study has a screen-out code; without one the
+// participant keeps trying.
+func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating int, s CrowdSettings) (CrowdTrainingResult, error) {
+	if rating < 1 || rating > 7 {
+		return CrowdTrainingResult{}, Errorf(EINVALID, "rating must be 1–7")
+	}
+	var out CrowdTrainingResult
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
+		if err != nil {
+			return err
+		}
+		out.P = p
+		if p.Status != CrowdActive || !p.Consented || position != p.TrainingDone+1 || attempt != p.TrainingWrong {
+			return nil
+		}
+		var cond string
+		if err := tx.QueryRowContext(ctx, `SELECT condition FROM crowd_training WHERE study_id = ? AND position = ?`,
+			studyID, position).Scan(&cond); err != nil {
+			return fmt.Errorf("training answer: %w", err)
+		}
+		passed := TrainingPasses(cond, rating)
+		now := db.now()
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at)
+			VALUES (?, ?, ?, ?, ?, ?)`, p.ID, position, attempt+1, rating, passed, now); err != nil {
+			return fmt.Errorf("training answer: %w", err)
+		}
+		switch {
+		case passed:
+			p.TrainingDone, p.TrainingWrong = position, 0
+			out.Passed = true
+		case p.TrainingWrong+1 >= 2 && s.ScreenOutCode != "":
+			p.TrainingWrong++
+			p.Status = CrowdScreenedOut
+		default:
+			p.TrainingWrong++
+			out.Retry = true
+		}
+		p.LastSeenAt = db.Now()
+		_, err = tx.ExecContext(ctx, `
+			UPDATE crowd_participants SET training_done = ?, training_wrong = ?, status = ?, last_seen_at = ?
+			WHERE id = ?`, p.TrainingDone, p.TrainingWrong, p.Status, now, p.ID)
+		if err != nil {
+			return fmt.Errorf("training answer: %w", err)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CrowdRating is one stored rating.
+type CrowdRating struct {
+	Position   int
+	ItemID     int64
+	Condition  string
+	Rating     int
+	AnsweredAt time.Time
+}
+
+// CrowdRatings returns a participant's ratings in screen order.
+func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRating, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT position, item_id, condition, rating, answered_at FROM crowd_ratings
+		WHERE participant_id = ? ORDER BY position`, participantID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd ratings: %w", err)
+	}
+	defer rows.Close()
+	var out []CrowdRating
+	for rows.Next() {
+		var r CrowdRating
+		var at string
+		if err := rows.Scan(&r.Position, &r.ItemID, &r.Condition, &r.Rating, &at); err != nil {
+			return nil, fmt.Errorf("crowd ratings: %w", err)
+		}
+		r.AnsweredAt = parseTime(at)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,456 @@
+package store
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// crowdFixture is a crowd study with items, training and batches.
+type crowdFixture struct {
+	db    *DB
+	study int64
+	s     CrowdSettings
+	now   *time.Time
+}
+
+// newCrowdFixture makes a study with nb batches of per screens each (the
+// last screen of every batch is a high check, the one before a low check
+// when per >= 3) and two training items (trigger, cancel).
+func newCrowdFixture(t testing.TB, nb, per int) *crowdFixture {
+	t.Helper()
+	db := mustOpenDB(t)
+	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	f := &crowdFixture{db: db, now: &now}
+	db.Now = func() time.Time { return *f.now }
+	ctx := context.Background()
+	st := &Study{Kind: KindCrowd, Name: "crowd", Lang: "en"}
+	if err := db.CreateStudy(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	f.study = st.ID
+	var items []Item
+	for i := range nb*per + 2 {
+		items = append(items, Item{Key: fmt.Sprintf("it%03d", i), Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"})
+	}
+	items = append(items,
+		Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+	if err := db.ImportItems(ctx, st.ID, items); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := db.ListItems(ctx, st.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]int64{}
+	for _, it := range stored {
+		byKey[it.Key] = it.ID
+	}
+	training := []CrowdSlot{{byKey["it000"], "trigger"}, {byKey["it001"], "cancel"}}
+	var batches [][]CrowdSlot
+	next := 2
+	for range nb {
+		var b []CrowdSlot
+		for j := range per {
+			switch {
+			case j == per-1:
+				b = append(b, CrowdSlot{byKey["chk-high"], "trigger"})
+			case j == per-2 && per >= 3:
+				b = append(b, CrowdSlot{byKey["chk-low"], "trigger"})
+			default:
+				b = append(b, CrowdSlot{byKey[fmt.Sprintf("it%03d", next)], []string{"trigger", "cancel"}[j%2]})
+				next++
+			}
+		}
+		batches = append(batches, b)
+	}
+	if err := db.SaveCrowdBatches(ctx, st.ID, 42, training, batches); err != nil {
+		t.Fatal(err)
+	}
+	f.s = DefaultCrowdSettings()
+	f.s.CompletionCode = "DONE1"
+	if err := db.SaveCrowdSettings(ctx, st.ID, f.s); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func pid(i int) string { return fmt.Sprintf("%024x", i+1) }
+
+func (f *crowdFixture) enter(t *testing.T, a CrowdArrival) *CrowdParticipant {
+	t.Helper()
+	p, err := f.db.EnterCrowd(context.Background(), f.study, a, f.s)
+	if err != nil {
+		t.Fatalf("enter %s: %v", a.PID, err)
+	}
+	return p
+}
+
+// ready consents and passes the training.
+func (f *crowdFixture) ready(t *testing.T, p *CrowdParticipant) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := f.db.ConsentCrowd(ctx, f.study, p.Token, f.s); err != nil {
+		t.Fatal(err)
+	}
+	for pos, rating := range []int{6, 2} {
+		r, err := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, pos+1, 0, rating, f.s)
+		if err != nil || !r.Passed {
+			t.Fatalf("training %d: %+v %v", pos+1, r, err)
+		}
+	}
+}
+
+func TestCrowdAssignmentConcurrent(t *testing.T) {
+	f := newCrowdFixture(t, 18, 2)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	admitted, full := 0, 0
+	var other []error
+	start := make(chan struct{})
+	for i := range 200 {
+		wg.Go(func() {
+			<-start
+			_, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i), StudyID: "s", SessionID: "x" + pid(i)}, f.s)
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				admitted++
+			case errors.Is(err, ErrStudyFull):
+				full++
+			default:
+				other = append(other, err)
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
+	if len(other) > 0 {
+		t.Fatalf("unexpected errors: %v", other[:min(3, len(other))])
+	}
+	if admitted != 90 || full != 110 {
+		t.Fatalf("admitted %d, full %d; want 90 and 110", admitted, full)
+	}
+	var sessions int
+	f.db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM crowd_participants WHERE study_id = ?`, f.study).Scan(&sessions)
+	if sessions != 90 {
+		t.Fatalf("%d sessions stored, want 90", sessions)
+	}
+	prog, err := f.db.CrowdProgress(ctx, f.study, f.s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range prog {
+		if b.Taken() != 5 {
+			t.Errorf("batch %d has %d participants, want 5", b.Number, b.Taken())
+		}
+	}
+}
+
+func TestCrowdEntrySamePID(t *testing.T) {
+	f := newCrowdFixture(t, 3, 4)
+	a := CrowdArrival{PID: pid(1), StudyID: "study1", SessionID: "sess1"}
+	p := f.enter(t, a)
+	if p.PID != a.PID || p.ProlificStudyID != "study1" || p.SessionID != "sess1" || p.Token == "" {
+		t.Fatalf("stored %+v", p)
+	}
+	// Same browser (cookie): the same session, never a second batch.
+	a.Token = p.Token
+	again := f.enter(t, a)
+	if again.ID != p.ID || again.BatchID != p.BatchID {
+		t.Fatalf("same PID got session %d batch %d, want %d batch %d", again.ID, again.BatchID, p.ID, p.BatchID)
+	}
+	// Another browser knowing only the PID: refused.
+	for _, sess := range []string{"", "guess"} {
+		_, err := f.db.EnterCrowd(context.Background(), f.study, CrowdArrival{PID: pid(1), SessionID: sess}, f.s)
+		if !errors.Is(err, ErrNotYourSession) {
+			t.Fatalf("PID alone with SESSION_ID %q: err %v, want ErrNotYourSession", sess, err)
+		}
+	}
+	// Another browser with PID and SESSION_ID: the same session.
+	other := f.enter(t, CrowdArrival{PID: pid(1), SessionID: "sess1"})
+	if other.ID != p.ID || other.Token != p.Token {
+		t.Fatal("PID + SESSION_ID from another browser did not resume the session")
+	}
+	var n int
+	f.db.read.QueryRow(`SELECT COUNT(*) FROM crowd_participants`).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d sessions, want 1", n)
+	}
+}
+
+func TestCrowdArrivalValidate(t *testing.T) {
+	f := newCrowdFixture(t, 1, 2)
+	for _, tc := range []struct {
+		a    CrowdArrival
+		want string
+	}{
+		{CrowdArrival{}, "PROLIFIC_PID is missing"},
+		{CrowdArrival{PID: "{{%PROLIFIC_PID%}}"}, "PROLIFIC_PID is malformed"},
+		{CrowdArrival{PID: strings.Repeat("a", 65)}, "PROLIFIC_PID is malformed"},
+		{CrowdArrival{PID: "abc", SessionID: "a b"}, "SESSION_ID is malformed"},
+		{CrowdArrival{PID: "abc", StudyID: "<x>"}, "STUDY_ID is malformed"},
+	} {
+		_, err := f.db.EnterCrowd(context.Background(), f.study, tc.a, f.s)
+		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err %v, want %q", tc.a, err, tc.want)
+		}
+	}
+	var n int
+	f.db.read.QueryRow(`SELECT COUNT(*) FROM crowd_participants`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("bad arrivals stored %d sessions", n)
+	}
+}
+
+func TestCrowdTimeout(t *testing.T) {
+	f := newCrowdFixture(t, 1, 3)
+	f.s.Quota = 2
+	ctx := context.Background()
+	a := f.enter(t, CrowdArrival{PID: pid(1)})
+	f.enter(t, CrowdArrival{PID: pid(2)})
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(3)}, f.s); !errors.Is(err, ErrStudyFull) {
+		t.Fatalf("third participant: %v, want ErrStudyFull", err)
+	}
+	// 61 minutes later nobody came: a carries on.
+	*f.now = f.now.Add(61 * time.Minute)
+	back, err := f.db.TouchCrowd(ctx, f.study, a.Token, f.s)
+	if err != nil || back.Status != CrowdActive {
+		t.Fatalf("returning within a free slot: %+v %v", back, err)
+	}
+	// b is idle now (61 minutes): its slot goes to c.
+	c := f.enter(t, CrowdArrival{PID: pid(3)})
+	if c.BatchID != a.BatchID {
+		t.Fatal("c did not get the freed slot")
+	}
+	// b comes back: the slot is taken, the study has moved on.
+	b, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(2), Token: mustToken(t, f, pid(2))}, f.s)
+	if err != nil || b.Status != CrowdMovedOn {
+		t.Fatalf("b after its slot was taken: %+v %v", b, err)
+	}
+	// And b's answers are refused from now on.
+	f.ready(t, c)
+	if p, err := f.db.SaveCrowdRating(ctx, f.study, b.Token, 1, 4, f.s); err != nil || p.Answered != 0 {
+		t.Fatalf("moved-on participant's answer stored: %+v %v", p, err)
+	}
+}
+
+func mustToken(t *testing.T, f *crowdFixture, pid string) string {
+	t.Helper()
+	var tok string
+	if err := f.db.read.QueryRow(`SELECT token FROM crowd_participants WHERE prolific_pid = ?`, pid).Scan(&tok); err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
+	f := newCrowdFixture(t, 2, 4)
+	ctx := context.Background()
+	p := f.enter(t, CrowdArrival{PID: pid(1)})
+	// No answer before consent and training.
+	if q, _ := f.db.SaveCrowdRating(ctx, f.study, p.Token, 1, 5, f.s); q.Answered != 0 {
+		t.Fatal("answer stored before the training")
+	}
+	f.ready(t, p)
+	save := func(pos, rating int) *CrowdParticipant {
+		t.Helper()
+		q, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, rating, f.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+	save(1, 5)
+	if q := save(1, 2); q.Answered != 1 { // double submit, other value
+		t.Fatalf("answered = %d after resubmit, want 1", q.Answered)
+	}
+	if q := save(3, 2); q.Answered != 1 { // skipping ahead
+		t.Fatalf("answered = %d after skipping, want 1", q.Answered)
+	}
+	save(2, 7)
+	save(3, 2) // the low check, passed
+	if q := save(4, 1); q.Status != CrowdCompleted || q.CompletedAt.IsZero() {
+		t.Fatalf("after the last screen: %+v", q)
+	}
+	if q := save(4, 1); q.Status != CrowdCompleted {
+		t.Fatal("resubmitting the last answer changed the session")
+	}
+	rs, err := f.db.CrowdRatings(ctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 4 || rs[0].Rating != 5 {
+		t.Fatalf("ratings %+v; want 4 with the first answer 5 kept", rs)
+	}
+	if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, 2, 8, f.s); ErrorCode(err) != EINVALID {
+		t.Fatalf("rating 8: %v", err)
+	}
+	if _, err := f.db.SaveCrowdRating(ctx, f.study, "forged", 2, 3, f.s); ErrorCode(err) != ENOTFOUND {
+		t.Fatalf("unknown token: %v", err)
+	}
+	// The batches cannot be rebuilt now.
+	if err := f.db.SaveCrowdBatches(ctx, f.study, 1, nil, [][]CrowdSlot{{{rs[0].ItemID, "trigger"}}}); ErrorCode(err) != ECONFLICT {
+		t.Fatalf("rebuild after participants: %v", err)
+	}
+}
+
+func TestCrowdTraining(t *testing.T) {
+	f := newCrowdFixture(t, 2, 3)
+	ctx := context.Background()
+	p := f.enter(t, CrowdArrival{PID: pid(1)})
+	if _, err := f.db.ConsentCrowd(ctx, f.study, p.Token, f.s); err != nil {
+		t.Fatal(err)
+	}
+	// Item 1 is without cancellation: 2 is wrong, try again.
+	r, _ := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, f.s)
+	if !r.Retry || r.P.TrainingWrong != 1 {
+		t.Fatalf("wrong answer: %+v", r)
+	}
+	// The same wrong answer submitted twice (attempt 0 again) is stale.
+	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, f.s)
+	if r.Retry || r.Passed || r.P.Status != CrowdActive {
+		t.Fatalf("double submit counted: %+v", r)
+	}
+	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 1, 6, f.s)
+	if !r.Passed || r.P.TrainingDone != 1 || r.P.TrainingWrong != 0 {
+		t.Fatalf("right answer: %+v", r)
+	}
+	// Item 2 has the cancellation: 6 is wrong twice; without a screen-out
+	// code the participant keeps trying.
+	for attempt := range 3 {
+		r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, attempt, 6, f.s)
+		if !r.Retry {
+			t.Fatalf("attempt %d: %+v", attempt, r)
+		}
+	}
+	// With a screen-out code, the second wrong answer ends it.
+	f.s.ScreenOutCode = "SCREEN1"
+	q := f.enter(t, CrowdArrival{PID: pid(2)})
+	f.db.ConsentCrowd(ctx, f.study, q.Token, f.s)
+	f.db.AnswerCrowdTraining(ctx, f.study, q.Token, 1, 0, 1, f.s)
+	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, q.Token, 1, 1, 3, f.s)
+	if r.P.Status != CrowdScreenedOut {
+		t.Fatalf("second failure with a screen-out code: %+v", r.P)
+	}
+	// A screened-out participant frees the slot.
+	prog, _ := f.db.CrowdProgress(ctx, f.study, f.s)
+	if q.BatchID == p.BatchID {
+		t.Fatal("second participant put on the occupied batch while another was empty")
+	}
+	if prog[q.BatchNumber-1].Taken() != 0 || prog[q.BatchNumber-1].ScreenedOut != 1 {
+		t.Fatalf("screened-out participant still counted: %+v", prog)
+	}
+	var attempts int
+	f.db.read.QueryRow(`SELECT COUNT(*) FROM crowd_training_answers WHERE participant_id = ?`, p.ID).Scan(&attempts)
+	if attempts != 5 {
+		t.Fatalf("%d training answers stored for p, want 5", attempts)
+	}
+}
+
+func TestCrowdExport(t *testing.T) {
+	f := newCrowdFixture(t, 1, 4)
+	f.s.Quota = 3
+	f.s.MaxFailedChecks = 1
+	ctx := context.Background()
+	answer := func(id int, ratings ...int) *CrowdParticipant {
+		p := f.enter(t, CrowdArrival{PID: pid(id), StudyID: "st", SessionID: fmt.Sprint("se", id)})
+		f.ready(t, p)
+		for i, r := range ratings {
+			if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, i+1, r, f.s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p
+	}
+	answer(1, 6, 2, 1, 7)       // both checks passed (low: 1, high: 7)
+	p2 := answer(2, 5, 5, 6, 2) // both failed
+	answer(3, 4)                // not finished
+	if err := f.db.SaveCrowdSettings(ctx, f.study, f.s); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.db.ExportRatings(ctx, f.study, &buf); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {
+		t.Fatalf("header %v", recs[0])
+	}
+	if len(recs) != 9 {
+		t.Fatalf("%d rows, want 8 ratings of the 2 completed participants + header", len(recs))
+	}
+	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high" {
+		t.Fatalf("row 4 = %s", got)
+	}
+	if got := strings.Join(recs[1], ","); got != pid(1)+",1,it002,scalar,trigger,6," {
+		t.Fatalf("row 1 = %s", got)
+	}
+	reps, err := f.db.CrowdParticipants(ctx, f.study, f.s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reps[0].ChecksFailed != 0 || reps[0].Excluded || reps[1].ChecksFailed != 2 || !reps[1].Excluded || reps[1].ChecksAnswered != 2 {
+		t.Fatalf("check results: %+v / %+v", reps[0], reps[1])
+	}
+	// The researcher overrides: p2 stays in.
+	if err := f.db.SetCrowdExclusion(ctx, f.study, p2.ID, "include"); err != nil {
+		t.Fatal(err)
+	}
+	reps, _ = f.db.CrowdParticipants(ctx, f.study, f.s)
+	if !reps[1].AutoExcluded || reps[1].Excluded {
+		t.Fatalf("override not applied: %+v", reps[1])
+	}
+	buf.Reset()
+	f.db.SetCrowdExclusion(ctx, f.study, p2.ID, "")
+	f.db.ExportCrowdRatings(ctx, f.study, &buf, true)
+	if n := strings.Count(buf.String(), pid(2)); n != 0 {
+		t.Fatalf("excluded participant exported %d times with exclusions applied", n)
+	}
+	buf.Reset()
+	if err := f.db.ExportCrowdParticipants(ctx, f.study, &buf); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ = csv.NewReader(&buf).ReadAll()
+	if len(recs) != 4 || recs[2][0] != pid(2) || recs[2][2] != "se2" || recs[2][4] != "completed" || recs[2][12] != "2" || recs[2][15] != "yes" {
+		t.Fatalf("participants CSV %v", recs)
+	}
+	if recs[3][4] != "active" || recs[3][8] != "1" {
+		t.Fatalf("unfinished participant row %v", recs[3])
+	}
+}
+
+func TestCrowdSettingsValidate(t *testing.T) {
+	for _, tc := range []struct {
+		mod  func(*CrowdSettings)
+		want string
+	}{
+		{func(s *CrowdSettings) { s.Quota = 0 }, "quota must be 1–1000"},
+		{func(s *CrowdSettings) { s.CheckHighMin = 8 }, "high check threshold"},
+		{func(s *CrowdSettings) { s.Conditions = []string{"trigger", "neutral"} }, "must include trigger and cancel"},
+		{func(s *CrowdSettings) { s.CompletionCode = "C O" }, "completion code"},
+		{func(s *CrowdSettings) { s.Training = []CrowdTrainingSpec{{"a", "negation"}} }, "training line 1 (a)"},
+	} {
+		s := DefaultCrowdSettings()
+		tc.mod(&s)
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("err %v, want %q", err, tc.want)
+		}
+	}
+	s := DefaultCrowdSettings()
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
