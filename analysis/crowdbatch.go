@@ -264,3 +264,42 @@ func donor(groups [][]BatchItem, k, from, skip int, used map[string]bool) (Batch
 	}
 	return BatchItem{}, false
 }
+
+// TrainingQuota is how many training items of one type to pick.
+type TrainingQuota struct {
+	Type string
+	N    int
+}
+
+// DefaultCrowdTraining is the paper's training mix: 1 scalar, 2 discourse,
+// 2 synthetic, 1 natural.
+var DefaultCrowdTraining = []TrainingQuota{{"scalar", 1}, {"discourse", 2}, {"synthetic", 2}, {"natural", 1}}
+
+// PickCrowdTraining picks training items by type with the seed and gives
+// them alternating conditions (trigger, cancel, …) so that the participant
+// meets both kinds of feedback. The slots come out in the order of mix.
+// Types with too few items give what they have.
+func PickCrowdTraining(items []BatchItem, mix []TrainingQuota, seed int64) []Slot {
+	its := slices.Clone(items)
+	slices.SortFunc(its, func(a, b BatchItem) int { return cmp.Compare(a.Key, b.Key) })
+	r := rand.New(rand.NewPCG(uint64(seed), 1<<63))
+	r.Shuffle(len(its), func(i, j int) { its[i], its[j] = its[j], its[i] })
+	var out []Slot
+	for _, q := range mix {
+		n := 0
+		for _, it := range its {
+			if n == q.N {
+				break
+			}
+			if it.Type == q.Type {
+				cond := CondTrigger
+				if len(out)%2 == 1 {
+					cond = CondCancel
+				}
+				out = append(out, Slot{Key: it.Key, Type: it.Type, Condition: cond})
+				n++
+			}
+		}
+	}
+	return out
+}

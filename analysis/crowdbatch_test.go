@@ -275,3 +275,28 @@ func TestBuildCrowdBatchesErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPickCrowdTraining(t *testing.T) {
+	items := paperItems()
+	got := PickCrowdTraining(items, DefaultCrowdTraining, 3)
+	var types, conds []string
+	for _, s := range got {
+		types = append(types, s.Type)
+		conds = append(conds, s.Condition)
+	}
+	if want := "scalar discourse discourse synthetic synthetic natural"; strings.Join(types, " ") != want {
+		t.Fatalf("types %v, want %s", types, want)
+	}
+	if want := "trigger cancel trigger cancel trigger cancel"; strings.Join(conds, " ") != want {
+		t.Fatalf("conditions %v, want %s", conds, want)
+	}
+	if again := PickCrowdTraining(items, DefaultCrowdTraining, 3); !reflect.DeepEqual(got, again) {
+		t.Fatal("same seed, different pick")
+	}
+	if other := PickCrowdTraining(items, DefaultCrowdTraining, 4); reflect.DeepEqual(got, other) {
+		t.Fatal("seeds 3 and 4 picked the same items")
+	}
+	if few := PickCrowdTraining(items[:3], DefaultCrowdTraining, 3); len(few) != 1 {
+		t.Fatalf("3 scalar items gave %d training slots, want 1 (only the scalar quota)", len(few))
+	}
+}
