@@ -26,6 +26,9 @@ func seedDemo(ctx context.Context, db *store.DB, env *cli, base string) error {
 	if err := seedExpertDemo(ctx, db, env, base, items); err != nil {
 		return fmt.Errorf("demo expert study: %w", err)
 	}
+	if err := seedCrowdDemo(ctx, db, env, base, items); err != nil {
+		return fmt.Errorf("demo crowd study: %w", err)
+	}
 	return nil
 }
 

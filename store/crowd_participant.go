@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"regexp"
@@ -135,12 +133,6 @@ func (db *DB) CrowdParticipant(ctx context.Context, studyID, id int64) (*CrowdPa
 	return crowdParticipantWhere(ctx, db.read, `p.study_id = ? AND p.id = ?`, studyID, id)
 }
 
-func newToken() string {
-	b := make([]byte, 32)
-	rand.Read(b) // never fails (crypto/rand)
-	return base64.RawURLEncoding.EncodeToString(b)
-}
-
 // EnterCrowd admits a participant arriving from Prolific, in one write
 // transaction so that concurrent arrivals never overfill a batch.
 //
@@ -196,7 +188,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 		return nil, ErrStudyFull
 	}
 	now := db.now()
-	token := newToken()
+	token := RandomToken()
 	if _, err := tx.ExecContext(ctx, `
 		INSERT INTO crowd_participants (study_id, batch_id, prolific_pid, prolific_study_id, prolific_session_id,
 			token, screens, training, started_at, last_seen_at)

@@ -52,6 +52,12 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/items.{format}", h.ExportItems)
 
 			// crowd study admin (issue 4)
+			r.Post("/crowd/settings", h.SaveCrowdSettings)
+			r.Post("/crowd/batches", h.BuildCrowdStudyBatches)
+			r.Get("/crowd/progress", h.CrowdProgressPage)
+			r.Post("/crowd/participants/{participant}/exclusion", h.SetCrowdExclusion)
+			r.Get("/export/ratings.csv", h.ExportCrowdRatings)
+			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
 
 			// IMPAQTS studies admin (issue 5)
 
@@ -74,7 +80,16 @@ func (s *Server) routes() http.Handler {
 		r.Post("/b/{assignment}/{pos}", h.ExpertAnswer)
 	})
 
-	// Crowd participants from Prolific (issue 4)
+	// Crowd participants from Prolific (issue 4): the session cookie is the
+	// credential once the entry URL has admitted them.
+	r.Route("/s/{study}", func(r chi.Router) {
+		r.Get("/", h.CrowdEntry)
+		r.Get("/screen", h.CrowdScreen)
+		r.Post("/consent", h.CrowdConsent)
+		r.Post("/training", h.CrowdTrainingAnswer)
+		r.Post("/answer", h.CrowdAnswer)
+		r.Get("/preview", h.CrowdPreview)
+	})
 
 	// IMPAQTS participants (issue 5)
 

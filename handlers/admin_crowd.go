@@ -1,0 +1,238 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// crowdStudyPage renders the admin page of a crowd study.
+func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study) {
+	_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "")
+}
+
+// crowdAdmin renders the crowd admin page with the given settings (the
+// stored ones, or those just submitted) and an error, if any.
+func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.Study, set store.CrowdSettings, training, errMsg string) {
+	ctx := r.Context()
+	v := templates.CrowdStudyView{Nav: h.nav(w, r, s), Study: s, Settings: set, TrainingText: training,
+		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID)}
+	v.Nav.Error = errMsg
+	var err error
+	if v.Items, err = h.DB.ListItems(ctx, s.ID); err == nil {
+		if v.Training, err = h.DB.CrowdTraining(ctx, s.ID); err == nil {
+			if v.Progress, err = h.DB.CrowdProgress(ctx, s.ID, set); err == nil {
+				v.Participants, err = h.DB.CrowdParticipants(ctx, s.ID, set)
+			}
+		}
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	status := http.StatusOK
+	if errMsg != "" {
+		status = http.StatusBadRequest
+	}
+	h.render(w, r, status, templates.CrowdStudy(v))
+}
+
+// crowdAdminStudy loads the {study} parameter as a crowd study and parses
+// the form of a post.
+func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*store.Study, store.CrowdSettings, bool) {
+	s, err := h.study(r)
+	var set store.CrowdSettings
+	if err == nil {
+		s, set, err = h.DB.CrowdStudy(r.Context(), s.ID)
+	}
+	if err == nil && r.Method == http.MethodPost {
+		err = parseForm(w, r)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, set, false
+	}
+	return s, set, true
+}
+
+// parseTraining reads the training field: one "key condition" per line.
+func parseTraining(text string) ([]store.CrowdTrainingSpec, error) {
+	var out []store.CrowdTrainingSpec
+	for i, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch len(f) {
+		case 0:
+			continue
+		case 2:
+			out = append(out, store.CrowdTrainingSpec{Key: f[0], Condition: strings.ToLower(f[1])})
+		default:
+			return nil, store.Errorf(store.EINVALID, "training line %d: write the item id, a space, then trigger or cancel", i+1)
+		}
+	}
+	return out, nil
+}
+
+// SaveCrowdSettings handles POST /admin/studies/{study}/crowd/settings.
+func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
+	s, set, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	f := r.PostFormValue
+	fail := func(msg string) { h.crowdAdmin(w, r, s, set, f("training"), msg) }
+	for _, n := range []struct {
+		field, label string
+		dst          *int
+	}{
+		{"batch_size", "items per batch", &set.BatchSize},
+		{"quota", "participants per batch", &set.Quota},
+		{"timeout_minutes", "time-out", &set.TimeoutMinutes},
+		{"check_high_min", "high check threshold", &set.CheckHighMin},
+		{"check_low_max", "low check threshold", &set.CheckLowMax},
+		{"max_failed_checks", "failed checks for exclusion", &set.MaxFailedChecks},
+	} {
+		v, err := strconv.Atoi(strings.TrimSpace(f(n.field)))
+		if err != nil {
+			fail(fmt.Sprintf("%s must be a whole number, got %q", n.label, f(n.field)))
+			return
+		}
+		*n.dst = v
+	}
+	set.Conditions = append([]string{"trigger", "cancel"}, r.PostForm["conditions"]...)
+	set.CompletionCode, set.ScreenOutCode = f("completion_code"), f("screen_out_code")
+	set.AllowPreview = f("allow_preview") == "yes"
+	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
+	training, err := parseTraining(f("training"))
+	if err == nil {
+		set.Training = training
+		err = set.Validate()
+	}
+	if err == nil && f("lang") != s.Lang {
+		s.Lang = f("lang")
+		err = h.DB.UpdateStudy(r.Context(), s)
+	}
+	if err == nil {
+		err = h.DB.SaveCrowdSettings(r.Context(), s.ID, set)
+	}
+	if err != nil {
+		if store.ErrorCode(err) == store.EINVALID {
+			fail(store.ErrorMessage(err))
+			return
+		}
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, "Settings saved.")
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// BuildCrowdStudyBatches handles POST /admin/studies/{study}/crowd/batches.
+func (h *Handler) BuildCrowdStudyBatches(w http.ResponseWriter, r *http.Request) {
+	s, set, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	seed, err := strconv.ParseInt(strings.TrimSpace(r.PostFormValue("seed")), 10, 64)
+	if err != nil {
+		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "The seed must be a whole number.")
+		return
+	}
+	b, err := BuildCrowdBatches(r.Context(), h.DB, s.ID, set, seed)
+	if err != nil {
+		if c := store.ErrorCode(err); c == store.EINVALID || c == store.ECONFLICT {
+			s.Seed = seed
+			h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "Cannot build batches: "+store.ErrorMessage(err))
+			return
+		}
+		h.Error(w, r, err)
+		return
+	}
+	h.Log.Info("crowd batches built", "study", s.ID, "batches", b.Batches, "seed", seed)
+	h.flash(w, r, b.String())
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// CrowdProgressPage handles GET /admin/studies/{study}/crowd/progress.
+func (h *Handler) CrowdProgressPage(w http.ResponseWriter, r *http.Request) {
+	s, set, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	ps, err := h.DB.CrowdProgress(r.Context(), s.ID, set)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Refresh", "10")
+	h.render(w, r, http.StatusOK, templates.CrowdProgress(templates.CrowdProgressView{
+		Nav: h.nav(w, r, s), Study: s, Progress: ps, Quota: set.Quota, At: h.DB.Now(),
+	}))
+}
+
+// SetCrowdExclusion handles POST
+// /admin/studies/{study}/crowd/participants/{participant}/exclusion.
+func (h *Handler) SetCrowdExclusion(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	pid, err := idParam(r, "participant")
+	if err == nil {
+		err = h.DB.SetCrowdExclusion(r.Context(), s.ID, pid, r.PostFormValue("override"))
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, "Exclusion decision saved.")
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// sendCSV writes a whole CSV built in memory, so that a failure gives an
+// error page and never half a file.
+func (h *Handler) sendCSV(w http.ResponseWriter, r *http.Request, name string, write func(*bytes.Buffer) error) {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
+	w.Write(buf.Bytes())
+}
+
+// ExportCrowdRatings handles GET /admin/studies/{study}/export/ratings.csv:
+// the ratings file of SPEC 3; ?exclusions=apply leaves out the participants
+// the researcher's decisions exclude.
+func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	apply := r.URL.Query().Get("exclusions") == "apply"
+	h.sendCSV(w, r, fmt.Sprintf("ratings-study%d.csv", s.ID), func(b *bytes.Buffer) error {
+		return h.DB.ExportCrowdRatings(r.Context(), s.ID, b, apply)
+	})
+}
+
+// ExportCrowdParticipants handles GET
+// /admin/studies/{study}/export/participants.csv.
+func (h *Handler) ExportCrowdParticipants(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	h.sendCSV(w, r, fmt.Sprintf("participants-study%d.csv", s.ID), func(b *bytes.Buffer) error {
+		return h.DB.ExportCrowdParticipants(r.Context(), s.ID, b)
+	})
+}

@@ -1,0 +1,338 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// crowdCtx is what every crowd participant page needs.
+type crowdCtx struct {
+	study *store.Study
+	s     store.CrowdSettings
+	base  string // /s/{study}
+}
+
+// crowdCookie names the cookie that binds a crowd session to a browser.
+func crowdCookie(studyID int64) string { return "crowd_" + strconv.FormatInt(studyID, 10) }
+
+// ProlificCompleteURL is where a participant who finished (or was screened
+// out) goes back to Prolific with a code.
+func ProlificCompleteURL(code string) string {
+	return "https://app.prolific.com/submissions/complete?cc=" + url.QueryEscape(code)
+}
+
+// crowd loads the crowd study of the {study} URL parameter.
+func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool) {
+	id, err := idParam(r, "study")
+	var st *store.Study
+	var s store.CrowdSettings
+	if err == nil {
+		st, s, err = h.DB.CrowdStudy(r.Context(), id)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, false
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	return &crowdCtx{study: st, s: s, base: "/s/" + strconv.FormatInt(id, 10)}, true
+}
+
+// crowdToken is the session cookie's value, or "".
+func crowdToken(r *http.Request, studyID int64) string {
+	c, err := r.Cookie(crowdCookie(studyID))
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+func (h *Handler) setCrowdCookie(w http.ResponseWriter, c *crowdCtx, token string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: crowdCookie(c.study.ID), Value: token, Path: c.base,
+		MaxAge: 30 * 24 * 3600, HttpOnly: true, Secure: h.SecureCookies, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// crowdMessage renders one of the pages that end or refuse a visit.
+func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdCtx, status int, kind, body string) {
+	lang := c.study.Lang
+	v := templates.CrowdMessageView{Lang: lang, Kind: kind, Body: body}
+	switch kind {
+	case "full", "moved", "foreign", "screened", "closed", "missing":
+		v.Title = templates.CT(lang, kind+"_title")
+	case "preview_done":
+		v.Title = templates.CT(lang, "preview_done")
+	}
+	if body == "" {
+		v.Body = templates.CT(lang, kind+"_body")
+	}
+	if kind == "screened" && c.s.ScreenOutCode != "" {
+		v.Code, v.URL = c.s.ScreenOutCode, ProlificCompleteURL(c.s.ScreenOutCode)
+	}
+	h.render(w, r, status, templates.CrowdMessage(v))
+}
+
+// CrowdEntry handles GET /s/{study}?PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=…,
+// the address Prolific sends participants to. It admits the participant
+// (or finds their session), binds it to a cookie and goes on to the screen.
+func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	token := crowdToken(r, c.study.ID)
+	if !q.Has("PROLIFIC_PID") {
+		if _, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil {
+			redirect(w, r, c.base+"/screen")
+			return
+		}
+		if c.s.AllowPreview {
+			redirect(w, r, c.base+"/preview")
+			return
+		}
+	}
+	a := store.CrowdArrival{PID: q.Get("PROLIFIC_PID"), StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID"), Token: token}
+	p, err := h.DB.EnterCrowd(r.Context(), c.study.ID, a, c.s)
+	switch {
+	case err == nil:
+	case errors.Is(err, store.ErrStudyFull):
+		h.crowdMessage(w, r, c, http.StatusConflict, "full", "")
+		return
+	case errors.Is(err, store.ErrNotYourSession):
+		h.crowdMessage(w, r, c, http.StatusForbidden, "foreign", "")
+		return
+	case errors.Is(err, store.ErrNoBatches):
+		h.crowdMessage(w, r, c, http.StatusServiceUnavailable, "closed", "")
+		return
+	case store.ErrorCode(err) == store.EINVALID:
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing",
+			store.ErrorMessage(err)+". Please open the study from its link on Prolific.")
+		return
+	default:
+		h.Error(w, r, err)
+		return
+	}
+	if p.Token != token {
+		h.setCrowdCookie(w, c, p.Token)
+	}
+	redirect(w, r, c.base+"/screen")
+}
+
+// crowdParticipant loads the session of the request's cookie; without one
+// it shows the page asking to start from Prolific.
+func (h *Handler) crowdParticipant(w http.ResponseWriter, r *http.Request, c *crowdCtx) (*store.CrowdParticipant, bool) {
+	p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, crowdToken(r, c.study.ID))
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		h.crowdMessage(w, r, c, http.StatusForbidden, "missing",
+			"This page belongs to a session that this browser does not hold. Please open the study from its link on Prolific.")
+		return nil, false
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, false
+	}
+	return p, true
+}
+
+// CrowdScreen handles GET /s/{study}/screen: whatever comes next for the
+// participant — consent, a training item, the next unanswered item, or the
+// end. Reloading it resumes; the state lives in the database.
+func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	p, ok := h.crowdParticipant(w, r, c)
+	if !ok {
+		return
+	}
+	if p.Status == store.CrowdActive && p.LastSeenAt.Before(h.DB.Now().Add(-c.s.Timeout())) {
+		var err error
+		if p, err = h.DB.TouchCrowd(r.Context(), c.study.ID, p.Token, c.s); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	}
+	lang := c.study.Lang
+	switch {
+	case p.Status == store.CrowdCompleted:
+		h.crowdDone(w, r, c, p)
+	case p.Status == store.CrowdMovedOn:
+		h.crowdMessage(w, r, c, http.StatusOK, "moved", "")
+	case p.Status == store.CrowdScreenedOut:
+		h.crowdMessage(w, r, c, http.StatusOK, "screened", "")
+	case !p.Consented:
+		h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
+			Lang: lang, Base: c.base, Title: c.s.Title, Intro: c.s.Intro, Consent: c.s.Consent,
+		}))
+	case p.TrainingDone < p.Training:
+		training, err := h.DB.CrowdTraining(r.Context(), c.study.ID)
+		if err != nil || len(training) <= p.TrainingDone {
+			h.Error(w, r, errors.Join(err, errors.New("training items missing")))
+			return
+		}
+		sc := training[p.TrainingDone]
+		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
+			Lang: lang, Action: c.base + "/training", Training: true,
+			Position: p.TrainingDone + 1, Total: len(training), Attempt: p.TrainingWrong, Retry: p.TrainingWrong > 0,
+			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
+		}))
+	default:
+		sc, err := h.DB.CrowdScreen(r.Context(), p.BatchID, p.Answered+1)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
+			Lang: lang, Action: c.base + "/answer",
+			Position: sc.Position, Total: p.Screens, Done: p.Answered,
+			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
+		}))
+	}
+}
+
+// crowdDone shows the completion code and sends the browser on to Prolific
+// after a few seconds (a Refresh header: no JavaScript needed).
+func (h *Handler) crowdDone(w http.ResponseWriter, r *http.Request, c *crowdCtx, p *store.CrowdParticipant) {
+	v := templates.CrowdDoneView{Lang: c.study.Lang, Code: c.s.CompletionCode, Total: p.Screens}
+	if v.Code != "" {
+		v.URL = ProlificCompleteURL(v.Code)
+		w.Header().Set("Refresh", "3; url="+v.URL)
+	}
+	h.render(w, r, http.StatusOK, templates.CrowdDone(v))
+}
+
+// CrowdConsent handles POST /s/{study}/consent.
+func (h *Handler) CrowdConsent(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	if _, err := h.DB.ConsentCrowd(r.Context(), c.study.ID, crowdToken(r, c.study.ID), c.s); err != nil {
+		if store.ErrorCode(err) == store.ENOTFOUND {
+			h.crowdParticipant(w, r, c) // renders the "start from Prolific" page
+			return
+		}
+		h.Error(w, r, err)
+		return
+	}
+	redirect(w, r, c.base+"/screen")
+}
+
+// formInts reads small integer form fields; a missing or malformed one is 0.
+func formInts(r *http.Request, names ...string) []int {
+	out := make([]int, len(names))
+	for i, n := range names {
+		v := r.PostFormValue(n)
+		if len(v) <= 6 {
+			out[i], _ = strconv.Atoi(v)
+		}
+	}
+	return out
+}
+
+// CrowdTrainingAnswer handles POST /s/{study}/training: a wrong answer
+// brings the same item back with "try again".
+func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v := formInts(r, "position", "attempt", "rating")
+	if v[2] >= 1 && v[2] <= 7 {
+		_, err := h.DB.AnswerCrowdTraining(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], v[2], c.s)
+		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+			h.Error(w, r, err)
+			return
+		}
+	}
+	redirect(w, r, c.base+"/screen")
+}
+
+// CrowdAnswer handles POST /s/{study}/answer: the rating is committed in its
+// own transaction before the redirect to the next screen; sending it twice
+// changes nothing.
+func (h *Handler) CrowdAnswer(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v := formInts(r, "position", "rating")
+	if v[1] >= 1 && v[1] <= 7 {
+		_, err := h.DB.SaveCrowdRating(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], c.s)
+		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+			h.Error(w, r, err)
+			return
+		}
+	}
+	redirect(w, r, c.base+"/screen")
+}
+
+// CrowdPreview handles GET /s/{study}/preview?step=N, allowed by a study
+// setting: the landing page, the training and the first batch, walked with
+// links; nothing is stored.
+func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	if !c.s.AllowPreview {
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing", "PROLIFIC_PID is missing from the address. Please open the study from its link on Prolific.")
+		return
+	}
+	step, _ := strconv.Atoi(r.URL.Query().Get("step"))
+	lang := c.study.Lang
+	next := func(n int) string { return c.base + "/preview?step=" + strconv.Itoa(n) }
+	if step <= 0 {
+		h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
+			Lang: lang, Base: c.base, Title: c.s.Title, Intro: c.s.Intro, Consent: c.s.Consent, Preview: true, Action: next(1),
+		}))
+		return
+	}
+	training, err := h.DB.CrowdTraining(r.Context(), c.study.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v := templates.CrowdItemView{Lang: lang, Preview: true, Action: c.base + "/preview"}
+	if step <= len(training) {
+		sc := training[step-1]
+		v.Training, v.Position, v.Total, v.Item = true, step, len(training), sc.Item
+		v.FollowUp = templates.CrowdFollowUp(sc.Item, sc.Condition)
+	} else {
+		prog, err := h.DB.CrowdProgress(r.Context(), c.study.ID, c.s)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		pos := step - len(training)
+		if len(prog) == 0 || pos > prog[0].Screens {
+			h.crowdMessage(w, r, c, http.StatusOK, "preview_done", " ")
+			return
+		}
+		sc, err := h.DB.CrowdScreen(r.Context(), prog[0].BatchID, pos)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		v.Position, v.Total, v.Done, v.Item = pos, prog[0].Screens, pos-1, sc.Item
+		v.FollowUp = templates.CrowdFollowUp(sc.Item, sc.Condition)
+	}
+	// The form is a GET to this page carrying the next step.
+	v.NextStep = step + 1
+	h.render(w, r, http.StatusOK, templates.CrowdItem(v))
+}

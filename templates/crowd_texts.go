@@ -1,0 +1,81 @@
+package templates
+
+// crowdTexts are the participant-facing strings of the crowd study, per
+// language; the researcher may replace the title, introduction and consent
+// text in the study settings.
+var crowdTexts = map[string]map[string]string{
+	"en": {
+		"title":            "How likely is it?",
+		"intro":            "In this study you will read short texts and conversations. After each one you will see a statement and rate how likely it is that the statement is true, given what was said. There are no right or wrong answers in the main part; we are interested in your own judgement. The study takes about 15 minutes.",
+		"consent":          "Your answers are stored anonymously together with your Prolific ID and used for research only. Taking part is voluntary and you can stop at any time by closing this page; you can come back to where you left off through the same Prolific link.",
+		"agree":            "I agree — start",
+		"training_intro":   "First a few practice items. They show how the scale works: if an answer does not fit what was said, you will be asked to try again.",
+		"training":         "Practice",
+		"try_again":        "Try again: read the text once more. Does what was said make the statement likely or unlikely?",
+		"question":         "Given what was said, how likely is it that the following is true?",
+		"scale_low":        "absolutely impossible",
+		"scale_high":       "absolutely certain",
+		"next":             "Next",
+		"keys_hint":        "Keyboard: press 1–7 to answer.",
+		"screen_of":        "Item",
+		"done_title":       "Thank you!",
+		"done_body":        "All your answers are saved. Your completion code is:",
+		"done_go":          "You are being sent back to Prolific. If nothing happens, use this button:",
+		"back_to_prolific": "Back to Prolific",
+		"no_code":          "The researcher has not set a completion code yet. Please contact them through Prolific; your answers are saved.",
+		"full_title":       "The study is full",
+		"full_body":        "Every place in this study has been taken. Please return the study on Prolific (you will not be penalised).",
+		"moved_title":      "The study has moved on",
+		"moved_body":       "You were away longer than the time allowed, and your place has been given to someone else. Please return the submission on Prolific.",
+		"foreign_title":    "This session is open elsewhere",
+		"foreign_body":     "This Prolific ID already has a session in another browser. To continue there, open the study from the same Prolific link (it carries your session id), or go back to the browser where you started.",
+		"missing_title":    "Please start from Prolific",
+		"screened_title":   "Thank you for your time",
+		"screened_body":    "Unfortunately the practice answers did not match the instructions, so the study ends here. Your screening code is:",
+		"closed_title":     "The study is not open yet",
+		"closed_body":      "Please try again later.",
+		"preview":          "Preview — nothing you do here is stored.",
+		"preview_done":     "End of the preview.",
+	},
+	"it": {
+		"title":            "Quanto è probabile?",
+		"intro":            "In questo studio leggerai brevi testi e conversazioni. Dopo ciascuno vedrai un'affermazione e valuterai quanto è probabile che sia vera, dato ciò che è stato detto. Nella parte principale non ci sono risposte giuste o sbagliate: ci interessa il tuo giudizio. Lo studio dura circa 15 minuti.",
+		"consent":          "Le tue risposte sono conservate in forma anonima insieme al tuo ID Prolific e usate solo per la ricerca. La partecipazione è volontaria e puoi interromperla in qualsiasi momento chiudendo la pagina; puoi riprendere da dove eri rimasto con lo stesso link di Prolific.",
+		"agree":            "Accetto — inizia",
+		"training_intro":   "Prima alcuni esempi di prova, che mostrano come funziona la scala: se una risposta non corrisponde a ciò che è stato detto, ti verrà chiesto di riprovare.",
+		"training":         "Prova",
+		"try_again":        "Riprova: rileggi il testo. Ciò che è stato detto rende l'affermazione probabile o improbabile?",
+		"question":         "Dato ciò che è stato detto, quanto è probabile che quanto segue sia vero?",
+		"scale_low":        "assolutamente impossibile",
+		"scale_high":       "assolutamente certo",
+		"next":             "Avanti",
+		"keys_hint":        "Tastiera: premi 1–7 per rispondere.",
+		"screen_of":        "Item",
+		"done_title":       "Grazie!",
+		"done_body":        "Tutte le tue risposte sono salvate. Il tuo codice di completamento è:",
+		"done_go":          "Stai per tornare su Prolific. Se non succede nulla, usa questo pulsante:",
+		"back_to_prolific": "Torna su Prolific",
+		"no_code":          "Il ricercatore non ha ancora impostato un codice di completamento. Contattalo tramite Prolific; le tue risposte sono salvate.",
+		"full_title":       "Lo studio è al completo",
+		"full_body":        "Tutti i posti di questo studio sono stati presi. Restituisci lo studio su Prolific (non sarai penalizzato).",
+		"moved_title":      "Lo studio è andato avanti",
+		"moved_body":       "Sei stato assente più a lungo del tempo consentito e il tuo posto è stato assegnato a qualcun altro. Restituisci la sottomissione su Prolific.",
+		"foreign_title":    "Questa sessione è aperta altrove",
+		"foreign_body":     "Questo ID Prolific ha già una sessione in un altro browser. Per continuare qui apri lo studio dallo stesso link di Prolific (contiene l'id della sessione), oppure torna al browser in cui hai iniziato.",
+		"missing_title":    "Inizia da Prolific",
+		"screened_title":   "Grazie per il tuo tempo",
+		"screened_body":    "Purtroppo le risposte di prova non corrispondevano alle istruzioni, quindi lo studio finisce qui. Il tuo codice è:",
+		"closed_title":     "Lo studio non è ancora aperto",
+		"closed_body":      "Riprova più tardi.",
+		"preview":          "Anteprima — nulla di ciò che fai qui viene salvato.",
+		"preview_done":     "Fine dell'anteprima.",
+	},
+}
+
+// CT returns the crowd study's text for key in lang, English as fallback.
+func CT(lang, key string) string {
+	if s, ok := crowdTexts[lang][key]; ok {
+		return s
+	}
+	return crowdTexts["en"][key]
+}
