@@ -1,0 +1,378 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// ContextSettings are the options of a context-expansion study (SPEC 2.3).
+type ContextSettings struct {
+	Surveys          int `json:"surveys"`            // number of surveys
+	PerSurvey        int `json:"per_survey"`         // passages per survey
+	ExpertsPerSurvey int `json:"experts_per_survey"` // experts answering each survey
+	MaxSentences     int `json:"max_sentences"`      // preceding sentences that may be revealed
+}
+
+// DefaultContextSettings are the paper's: 3 surveys of 42, 3 experts each,
+// up to 5 added sentences.
+func DefaultContextSettings() ContextSettings {
+	return ContextSettings{Surveys: 3, PerSurvey: 42, ExpertsPerSurvey: 3, MaxSentences: 5}
+}
+
+// MaxContextSentences is the most preceding sentences a question reveals.
+const MaxContextSentences = 5
+
+// Validate checks the settings.
+func (s ContextSettings) Validate() error {
+	switch {
+	case s.Surveys < 1 || s.Surveys > 100:
+		return Errorf(EINVALID, "the number of surveys must be 1–100")
+	case s.PerSurvey < 1 || s.PerSurvey > 1000:
+		return Errorf(EINVALID, "passages per survey must be 1–1000")
+	case s.ExpertsPerSurvey < 1 || s.ExpertsPerSurvey > 100:
+		return Errorf(EINVALID, "experts per survey must be 1–100")
+	case s.MaxSentences < 1 || s.MaxSentences > MaxContextSentences:
+		return Errorf(EINVALID, "added sentences must be 1–%d", MaxContextSentences)
+	}
+	return nil
+}
+
+// ContextSurvey is a survey of a context study with its progress.
+type ContextSurvey struct {
+	ID       int64
+	StudyID  int64
+	Number   int
+	Size     int
+	Experts  int // experts assigned
+	Finished int // experts who answered every question
+}
+
+// SaveContextSurveys replaces a study's surveys with the given lists of
+// passage keys. Once an expert is assigned a survey the surveys are fixed.
+func (db *DB) SaveContextSurveys(ctx context.Context, studyID int64, surveys [][]string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := passageStudy(ctx, tx, studyID); err != nil {
+			return err
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `
+			SELECT COUNT(*) FROM context_assignments a JOIN context_surveys s ON s.id = a.survey_id
+			WHERE s.study_id = ?`, studyID).Scan(&n); err != nil {
+			return fmt.Errorf("save surveys: %w", err)
+		}
+		if n > 0 {
+			return Errorf(ECONFLICT, "surveys are already assigned to experts and cannot be rebuilt")
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM context_surveys WHERE study_id = ?`, studyID); err != nil {
+			return fmt.Errorf("save surveys: %w", err)
+		}
+		for i, keys := range surveys {
+			res, err := tx.ExecContext(ctx, `INSERT INTO context_surveys (study_id, number) VALUES (?, ?)`, studyID, i+1)
+			if err != nil {
+				return fmt.Errorf("save surveys: %w", err)
+			}
+			sid, _ := res.LastInsertId()
+			for pos, key := range keys {
+				res, err := tx.ExecContext(ctx, `
+					INSERT INTO context_survey_passages (survey_id, position, passage_id)
+					SELECT ?, ?, id FROM passages WHERE study_id = ? AND key = ?`, sid, pos+1, studyID, key)
+				if err != nil {
+					return fmt.Errorf("save surveys: %w", err)
+				}
+				if n, _ := res.RowsAffected(); n != 1 {
+					return Errorf(EINVALID, "survey %d: passage %q is not in the study", i+1, key)
+				}
+			}
+		}
+		return nil
+	})
+}
+
+// ContextSurveys lists a study's surveys with their progress.
+func (db *DB) ContextSurveys(ctx context.Context, studyID int64) ([]ContextSurvey, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT s.id, s.study_id, s.number,
+			(SELECT COUNT(*) FROM context_survey_passages sp WHERE sp.survey_id = s.id),
+			(SELECT COUNT(*) FROM context_assignments a WHERE a.survey_id = s.id),
+			(SELECT COUNT(*) FROM context_assignments a WHERE a.survey_id = s.id AND
+				(SELECT COUNT(*) FROM context_answers c WHERE c.assignment_id = a.id AND c.sufficient != '') =
+				(SELECT COUNT(*) FROM context_survey_passages sp WHERE sp.survey_id = s.id))
+		FROM context_surveys s WHERE s.study_id = ? ORDER BY s.number`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("context surveys: %w", err)
+	}
+	defer rows.Close()
+	var out []ContextSurvey
+	for rows.Next() {
+		var s ContextSurvey
+		if err := rows.Scan(&s.ID, &s.StudyID, &s.Number, &s.Size, &s.Experts, &s.Finished); err != nil {
+			return nil, fmt.Errorf("context surveys: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// AssignContextSurvey gives an expert of the study a survey: the given one,
+// or (surveyID 0) the survey with the fewest experts so far, lowest number
+// first. It returns the assignment id; assigning the same survey twice is
+// a no-op that returns the existing assignment.
+func (db *DB) AssignContextSurvey(ctx context.Context, studyID, annotatorID, surveyID int64) (int64, error) {
+	var id int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM annotators WHERE id = ? AND study_id = ?`, annotatorID, studyID).Scan(&n); err != nil {
+			return fmt.Errorf("assign survey: %w", err)
+		}
+		if n == 0 {
+			return Errorf(ENOTFOUND, "expert not found in this study")
+		}
+		if surveyID == 0 {
+			err := tx.QueryRowContext(ctx, `
+				SELECT s.id FROM context_surveys s
+				WHERE s.study_id = ? AND s.id NOT IN (SELECT survey_id FROM context_assignments WHERE annotator_id = ?)
+				ORDER BY (SELECT COUNT(*) FROM context_assignments a WHERE a.survey_id = s.id), s.number
+				LIMIT 1`, studyID, annotatorID).Scan(&surveyID)
+			if errors.Is(err, sql.ErrNoRows) {
+				return Errorf(ECONFLICT, "no survey left to assign (build the surveys first)")
+			}
+			if err != nil {
+				return fmt.Errorf("assign survey: %w", err)
+			}
+		} else if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM context_surveys WHERE id = ? AND study_id = ?`, surveyID, studyID).Scan(&n); err != nil || n == 0 {
+			return Errorf(ENOTFOUND, "survey not found in this study")
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO context_assignments (annotator_id, survey_id) VALUES (?, ?)
+			ON CONFLICT (annotator_id, survey_id) DO NOTHING`, annotatorID, surveyID); err != nil {
+			return fmt.Errorf("assign survey: %w", err)
+		}
+		return tx.QueryRowContext(ctx, `SELECT id FROM context_assignments WHERE annotator_id = ? AND survey_id = ?`,
+			annotatorID, surveyID).Scan(&id)
+	})
+	return id, err
+}
+
+// ContextAssignment is one expert's survey with progress.
+type ContextAssignment struct {
+	ID           int64
+	AnnotatorID  int64
+	Annotator    string
+	SurveyID     int64
+	SurveyNumber int
+	Total        int
+	Answered     int // questions with a final answer
+}
+
+// Done reports whether every question has a final answer.
+func (a ContextAssignment) Done() bool { return a.Total > 0 && a.Answered >= a.Total }
+
+const contextAssignmentQuery = `
+	SELECT a.id, a.annotator_id, n.name, a.survey_id, s.number,
+		(SELECT COUNT(*) FROM context_survey_passages sp WHERE sp.survey_id = a.survey_id),
+		(SELECT COUNT(*) FROM context_answers c WHERE c.assignment_id = a.id AND c.sufficient != '')
+	FROM context_assignments a
+	JOIN annotators n ON n.id = a.annotator_id
+	JOIN context_surveys s ON s.id = a.survey_id`
+
+func (db *DB) contextAssignments(ctx context.Context, where string, args ...any) ([]ContextAssignment, error) {
+	rows, err := db.read.QueryContext(ctx, contextAssignmentQuery+where, args...)
+	if err != nil {
+		return nil, fmt.Errorf("context assignments: %w", err)
+	}
+	defer rows.Close()
+	var out []ContextAssignment
+	for rows.Next() {
+		var a ContextAssignment
+		if err := rows.Scan(&a.ID, &a.AnnotatorID, &a.Annotator, &a.SurveyID, &a.SurveyNumber, &a.Total, &a.Answered); err != nil {
+			return nil, fmt.Errorf("context assignments: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// ContextAssignments lists every assignment of a study, for the progress page.
+func (db *DB) ContextAssignments(ctx context.Context, studyID int64) ([]ContextAssignment, error) {
+	return db.contextAssignments(ctx, ` WHERE s.study_id = ? ORDER BY s.number, n.name`, studyID)
+}
+
+// AnnotatorContextAssignments lists one expert's surveys.
+func (db *DB) AnnotatorContextAssignments(ctx context.Context, annotatorID int64) ([]ContextAssignment, error) {
+	return db.contextAssignments(ctx, ` WHERE a.annotator_id = ? ORDER BY s.number`, annotatorID)
+}
+
+// AnnotatorContextAssignment returns an assignment only if it belongs to
+// the expert: editing the URL cannot open someone else's survey.
+func (db *DB) AnnotatorContextAssignment(ctx context.Context, annotatorID, assignmentID int64) (*ContextAssignment, error) {
+	as, err := db.contextAssignments(ctx, ` WHERE a.annotator_id = ? AND a.id = ?`, annotatorID, assignmentID)
+	if err != nil {
+		return nil, err
+	}
+	if len(as) == 0 {
+		return nil, Errorf(ENOTFOUND, "survey not found")
+	}
+	return &as[0], nil
+}
+
+// ContextQuestion is one question of a survey with the expert's state on it.
+type ContextQuestion struct {
+	Position   int
+	Passage    Passage
+	Shown      int    // preceding sentences revealed
+	Sufficient string // "" while open, "yes" or "no" once final
+}
+
+// MaxShown is how many preceding sentences this question can reveal: the
+// study's limit, or fewer when the passage has fewer before its target.
+func (q ContextQuestion) MaxShown(limit int) int {
+	return min(limit, max(len(q.Passage.Sentences)-1, 0))
+}
+
+// Final reports whether the question has a final answer.
+func (q ContextQuestion) Final() bool { return q.Sufficient != "" }
+
+// ContextQuestions returns the questions of an assignment in order.
+func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]ContextQuestion, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT sp.position, `+passageColumnsSQL+`, COALESCE(c.shown, 0), COALESCE(c.sufficient, '')
+		FROM context_assignments a
+		JOIN context_survey_passages sp ON sp.survey_id = a.survey_id
+		JOIN passages p ON p.id = sp.passage_id
+		LEFT JOIN context_answers c ON c.assignment_id = a.id AND c.position = sp.position
+		WHERE a.id = ? ORDER BY sp.position`, assignmentID)
+	if err != nil {
+		return nil, fmt.Errorf("context questions: %w", err)
+	}
+	defer rows.Close()
+	var out []ContextQuestion
+	for rows.Next() {
+		var q ContextQuestion
+		p := &q.Passage
+		var sents string
+		if err := rows.Scan(&q.Position, &p.ID, &p.StudyID, &p.Key, &p.Tag, &p.Kind, &p.Source, &p.Period, &p.Text, &sents,
+			&p.Explanation, &p.Topic, &p.Options[0], &p.Options[1], &p.Options[2], &p.Options[3], &p.Answer,
+			&q.Shown, &q.Sufficient); err != nil {
+			return nil, fmt.Errorf("context questions: %w", err)
+		}
+		if err := jsonUnmarshalString(sents, &p.Sentences); err != nil {
+			return nil, fmt.Errorf("context questions: %w", err)
+		}
+		out = append(out, q)
+	}
+	return out, rows.Err()
+}
+
+// Context actions an expert can take on a question.
+const (
+	ContextSufficient = "sufficient" // the context shown is enough: final
+	ContextMore       = "more"       // more context needed: reveal one more, or final "no" at the limit
+	ContextRestart    = "restart"    // start the question again from the target alone
+)
+
+// ContextAct applies an expert's action to one question of their own
+// assignment, in its own transaction, and returns the question's new
+// state. seen is the number of revealed sentences the page showed: an
+// action sent from an outdated page (a double click, a second tab) is
+// ignored, so no click is ever counted twice. limit is the study's
+// MaxSentences.
+func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit int) (ContextQuestion, error) {
+	var q ContextQuestion
+	if action != ContextSufficient && action != ContextMore && action != ContextRestart {
+		return q, Errorf(EINVALID, "unknown answer %q", action)
+	}
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var sents string
+		q.Position = position
+		err := tx.QueryRowContext(ctx, `
+			SELECT p.id, p.sentences, COALESCE(c.shown, 0), COALESCE(c.sufficient, '')
+			FROM context_assignments a
+			JOIN context_survey_passages sp ON sp.survey_id = a.survey_id AND sp.position = ?
+			JOIN passages p ON p.id = sp.passage_id
+			LEFT JOIN context_answers c ON c.assignment_id = a.id AND c.position = sp.position
+			WHERE a.id = ? AND a.annotator_id = ?`, position, assignmentID, annotatorID).
+			Scan(&q.Passage.ID, &sents, &q.Shown, &q.Sufficient)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "question not found")
+		}
+		if err != nil {
+			return fmt.Errorf("context answer: %w", err)
+		}
+		if err := jsonUnmarshalString(sents, &q.Passage.Sentences); err != nil {
+			return fmt.Errorf("context answer: %w", err)
+		}
+		if seen != q.Shown && action != ContextRestart {
+			return nil // sent from a page that is out of date
+		}
+		top := q.MaxShown(limit)
+		switch action {
+		case ContextSufficient:
+			q.Sufficient = "yes"
+		case ContextMore:
+			switch {
+			case q.Sufficient == "no":
+				return nil // already final at the limit
+			case q.Shown < top:
+				q.Shown, q.Sufficient = q.Shown+1, ""
+			default:
+				q.Sufficient = "no"
+			}
+		case ContextRestart:
+			q.Shown, q.Sufficient = 0, ""
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO context_answers (assignment_id, position, passage_id, shown, sufficient, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (assignment_id, position) DO UPDATE SET
+				shown = excluded.shown, sufficient = excluded.sufficient, updated_at = excluded.updated_at`,
+			assignmentID, position, q.Passage.ID, q.Shown, q.Sufficient, db.now())
+		if err != nil {
+			return fmt.Errorf("context answer: %w", err)
+		}
+		return nil
+	})
+	return q, err
+}
+
+// ContextAnswerColumns is the header of the context answers file (SPEC 3).
+var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
+
+// ExportContextAnswers writes the context answers file of SPEC 3: one row
+// per final answer, annotator_id being the expert's name, survey_id the
+// survey's number and item_id the passage's own id; sentences is how many
+// preceding sentences were shown when the answer became final.
+func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient
+		FROM context_answers c
+		JOIN context_assignments a ON a.id = c.assignment_id
+		JOIN context_surveys s ON s.id = a.survey_id
+		JOIN annotators n ON n.id = a.annotator_id
+		JOIN passages p ON p.id = c.passage_id
+		WHERE s.study_id = ? AND c.sufficient != ''
+		ORDER BY s.number, n.name, c.position`, studyID)
+	if err != nil {
+		return fmt.Errorf("export context answers: %w", err)
+	}
+	defer rows.Close()
+	cw := csv.NewWriter(w)
+	cw.Write(ContextAnswerColumns)
+	for rows.Next() {
+		var name, key, kind, period, sufficient string
+		var number, shown int
+		if err := rows.Scan(&name, &number, &key, &kind, &period, &shown, &sufficient); err != nil {
+			return fmt.Errorf("export context answers: %w", err)
+		}
+		cw.Write([]string{name, strconv.Itoa(number), key, kind, period, strconv.Itoa(shown), sufficient})
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export context answers: %w", err)
+	}
+	cw.Flush()
+	return cw.Error()
+}

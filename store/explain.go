@@ -1,0 +1,423 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// ExplainSettings are the options of an explanation-rating study (SPEC 2.4).
+type ExplainSettings struct {
+	PerExpert int `json:"per_expert"` // screens given to each expert
+	Overlap   int `json:"overlap"`    // experts rating each screen
+}
+
+// DefaultExplainSettings are the paper's: 45 screens per expert, each
+// rated by one expert.
+func DefaultExplainSettings() ExplainSettings { return ExplainSettings{PerExpert: 45, Overlap: 1} }
+
+// Validate checks the settings.
+func (s ExplainSettings) Validate() error {
+	if s.PerExpert < 1 || s.PerExpert > 10000 {
+		return Errorf(EINVALID, "screens per expert must be 1–10000")
+	}
+	if s.Overlap < 1 || s.Overlap > 100 {
+		return Errorf(EINVALID, "experts per screen must be 1–100")
+	}
+	return nil
+}
+
+// Judgments are the five classes of SPEC 2.4, as stored and exported, in
+// the order of the rating screen; the first three count as acceptable.
+var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
+
+// IsJudgment reports whether s is one of Judgments.
+func IsJudgment(s string) bool { return slices.Contains(Judgments, s) }
+
+// Output is a model's explanation of a passage's implicit content, to be
+// rated by experts; ItemKey is the passage's own id.
+type Output struct {
+	ID       int64
+	StudyID  int64
+	ItemKey  string
+	Strategy string // e.g. zero-shot, few-shot, chain-of-thought
+	Model    string
+	Output   string
+}
+
+// Limits on an output's fields.
+const (
+	maxOutputName = 128
+	maxOutputText = 20000
+)
+
+// Validate checks an output; the error is a *FieldError named after the
+// CSV column. An empty output is valid: "answer not given" rates it.
+func (o *Output) Validate() error {
+	o.ItemKey = strings.TrimSpace(o.ItemKey)
+	o.Strategy = strings.TrimSpace(o.Strategy)
+	o.Model = strings.TrimSpace(o.Model)
+	switch {
+	case o.ItemKey == "":
+		return fieldError("item_id", "is empty")
+	case utf8.RuneCountInString(o.ItemKey) > maxPassageKey:
+		return fieldError("item_id", "is longer than %d characters", maxPassageKey)
+	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
+		return fieldError("strategy", "must be 1–%d characters on one line", maxOutputName)
+	case o.Model == "" || utf8.RuneCountInString(o.Model) > maxOutputName || strings.ContainsAny(o.Model, "\r\n"):
+		return fieldError("model", "must be 1–%d characters on one line", maxOutputName)
+	case utf8.RuneCountInString(o.Output) > maxOutputText:
+		return fieldError("output", "is longer than %d characters", maxOutputText)
+	}
+	return nil
+}
+
+// OutputColumns is the header of a model outputs file.
+var OutputColumns = []string{"item_id", "strategy", "model", "output"}
+
+// ParseOutputsCSV reads a model outputs file (CSV with a header naming
+// item_id, strategy, model and output, in any order), all or nothing; the
+// error names the line and column.
+func ParseOutputsCSV(r io.Reader) ([]Output, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, Errorf(EINVALID, "the outputs file is empty")
+	}
+	if err != nil {
+		return nil, csvError(err)
+	}
+	idx := map[string]int{}
+	for i, h := range header {
+		idx[strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))] = i
+	}
+	for _, c := range OutputColumns {
+		if _, ok := idx[c]; !ok {
+			return nil, Errorf(EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
+		}
+	}
+	var out []Output
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, lineError(line, "", "has %d fields, the header %d", len(rec), len(header))
+		}
+		o := Output{ItemKey: rec[idx["item_id"]], Strategy: rec[idx["strategy"]], Model: rec[idx["model"]], Output: strings.TrimSpace(rec[idx["output"]])}
+		if err := o.Validate(); err != nil {
+			fe := err.(*FieldError)
+			return nil, lineError(line, fe.Field, "%s", fe.Msg)
+		}
+		out = append(out, o)
+		if len(out) > MaxPassageRows {
+			return nil, lineError(line, "", "more than %d outputs", MaxPassageRows)
+		}
+	}
+	if len(out) == 0 {
+		return nil, Errorf(EINVALID, "no outputs after the header")
+	}
+	return out, nil
+}
+
+// ImportOutputs stores model outputs for an explanation-rating study, all
+// or nothing: each must name a passage of the study by its id, and a
+// passage × strategy × model already present rejects the import. Both the
+// CSV upload and model-scoring generation jobs come through here; the error
+// names the output's position (1-based) as its row.
+func (db *DB) ImportOutputs(ctx context.Context, studyID int64, outs []Output) error {
+	if len(outs) == 0 {
+		return Errorf(EINVALID, "no outputs to import")
+	}
+	for i := range outs {
+		if err := outs[i].Validate(); err != nil {
+			return Errorf(EINVALID, "row %d: %s", i+1, err)
+		}
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var kind string
+		err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "study %d not found", studyID)
+		}
+		if err != nil {
+			return fmt.Errorf("import outputs: %w", err)
+		}
+		if kind != KindExplain {
+			return Errorf(EINVALID, "study %d is a %s study; model outputs belong to explain studies", studyID, kind)
+		}
+		ids, err := passageIDs(ctx, tx, studyID)
+		if err != nil {
+			return fmt.Errorf("import outputs: %w", err)
+		}
+		stmt, err := tx.PrepareContext(ctx, `
+			INSERT INTO explain_outputs (study_id, passage_id, strategy, model, output)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+		if err != nil {
+			return fmt.Errorf("import outputs: %w", err)
+		}
+		defer stmt.Close()
+		for i := range outs {
+			o := &outs[i]
+			pid, ok := ids[o.ItemKey]
+			if !ok {
+				return Errorf(EINVALID, "row %d, field \"item_id\": no passage %q in this study (import the passages first)", i+1, o.ItemKey)
+			}
+			res, err := stmt.ExecContext(ctx, studyID, pid, o.Strategy, o.Model, o.Output)
+			if err != nil {
+				return fmt.Errorf("import outputs: row %d: %w", i+1, err)
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				return Errorf(ECONFLICT, "row %d: passage %q already has an output of %s with strategy %s", i+1, o.ItemKey, o.Model, o.Strategy)
+			}
+			o.ID, _ = res.LastInsertId()
+			o.StudyID = studyID
+		}
+		return nil
+	})
+}
+
+func passageIDs(ctx context.Context, tx *sql.Tx, studyID int64) (map[string]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT key, id FROM passages WHERE study_id = ?`, studyID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	ids := map[string]int64{}
+	for rows.Next() {
+		var k string
+		var id int64
+		if err := rows.Scan(&k, &id); err != nil {
+			return nil, err
+		}
+		ids[k] = id
+	}
+	return ids, rows.Err()
+}
+
+// AssignExplainScreens gives an expert of the study up to n more screens:
+// the outputs rated by the fewest experts so far and by fewer than overlap,
+// never one the expert already has, in an order drawn from the study's
+// seed. It returns how many screens were added.
+func (db *DB) AssignExplainScreens(ctx context.Context, studyID, annotatorID int64, n, overlap int) (int, error) {
+	added := 0
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var seed int64
+		err := tx.QueryRowContext(ctx, `
+			SELECT s.seed FROM annotators a JOIN studies s ON s.id = a.study_id
+			WHERE a.id = ? AND s.id = ? AND s.kind = ?`, annotatorID, studyID, KindExplain).Scan(&seed)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "expert not found in this study")
+		}
+		if err != nil {
+			return fmt.Errorf("assign screens: %w", err)
+		}
+		rows, err := tx.QueryContext(ctx, `
+			SELECT o.id, (SELECT COUNT(*) FROM explain_assignments x WHERE x.output_id = o.id) AS c
+			FROM explain_outputs o
+			WHERE o.study_id = ? AND o.id NOT IN (SELECT output_id FROM explain_assignments WHERE annotator_id = ?)
+			ORDER BY o.id`, studyID, annotatorID)
+		if err != nil {
+			return fmt.Errorf("assign screens: %w", err)
+		}
+		type cand struct {
+			id    int64
+			count int
+		}
+		var cands []cand
+		for rows.Next() {
+			var c cand
+			if err := rows.Scan(&c.id, &c.count); err != nil {
+				rows.Close()
+				return fmt.Errorf("assign screens: %w", err)
+			}
+			if c.count < overlap {
+				cands = append(cands, c)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("assign screens: %w", err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(seed), uint64(annotatorID)))
+		rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+		slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.count, b.count) })
+		cands = cands[:min(n, len(cands))]
+		var pos int
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(position), 0) FROM explain_assignments WHERE annotator_id = ?`, annotatorID).Scan(&pos); err != nil {
+			return fmt.Errorf("assign screens: %w", err)
+		}
+		for _, c := range cands {
+			pos++
+			if _, err := tx.ExecContext(ctx, `INSERT INTO explain_assignments (annotator_id, position, output_id) VALUES (?, ?, ?)`,
+				annotatorID, pos, c.id); err != nil {
+				return fmt.Errorf("assign screens: %w", err)
+			}
+			added++
+		}
+		return nil
+	})
+	return added, err
+}
+
+// ExplainScreen is one screen of an expert: the passage, its human
+// annotation, the model's output and the expert's judgment ("" if none yet).
+type ExplainScreen struct {
+	Position int
+	OutputID int64
+	Passage  Passage
+	Strategy string
+	Model    string
+	Output   string
+	Judgment string
+}
+
+// ExplainScreens returns an expert's screens in order.
+func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainScreen, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT x.position, o.id, o.strategy, o.model, o.output, COALESCE(r.judgment, ''), `+passageColumnsSQL+`
+		FROM explain_assignments x
+		JOIN explain_outputs o ON o.id = x.output_id
+		JOIN passages p ON p.id = o.passage_id
+		LEFT JOIN explain_ratings r ON r.assignment_id = x.id
+		WHERE x.annotator_id = ? ORDER BY x.position`, annotatorID)
+	if err != nil {
+		return nil, fmt.Errorf("explain screens: %w", err)
+	}
+	defer rows.Close()
+	var out []ExplainScreen
+	for rows.Next() {
+		var s ExplainScreen
+		p := &s.Passage
+		var sents string
+		if err := rows.Scan(&s.Position, &s.OutputID, &s.Strategy, &s.Model, &s.Output, &s.Judgment,
+			&p.ID, &p.StudyID, &p.Key, &p.Tag, &p.Kind, &p.Source, &p.Period, &p.Text, &sents,
+			&p.Explanation, &p.Topic, &p.Options[0], &p.Options[1], &p.Options[2], &p.Options[3], &p.Answer); err != nil {
+			return nil, fmt.Errorf("explain screens: %w", err)
+		}
+		if err := jsonUnmarshalString(sents, &p.Sentences); err != nil {
+			return nil, fmt.Errorf("explain screens: %w", err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// SaveExplainRating stores an expert's judgment on one of their own
+// screens, in its own transaction; sending it again replaces it.
+func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string) error {
+	if !IsJudgment(judgment) {
+		return Errorf(EINVALID, "please choose one of the five answers")
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM explain_assignments WHERE annotator_id = ? AND position = ?`,
+			annotatorID, position).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "screen not found")
+		}
+		if err != nil {
+			return fmt.Errorf("save rating: %w", err)
+		}
+		_, err = tx.ExecContext(ctx, `
+			INSERT INTO explain_ratings (assignment_id, judgment, answered_at) VALUES (?, ?, ?)
+			ON CONFLICT (assignment_id) DO UPDATE SET judgment = excluded.judgment, answered_at = excluded.answered_at`,
+			id, judgment, db.now())
+		if err != nil {
+			return fmt.Errorf("save rating: %w", err)
+		}
+		return nil
+	})
+}
+
+// ExplainProgress is one expert's progress in an explanation-rating study.
+type ExplainProgress struct {
+	AnnotatorID int64
+	Annotator   string
+	Token       string
+	Screens     int
+	Rated       int
+}
+
+// ExplainStudyProgress lists every expert of a study with their progress,
+// and counts the outputs and those still short of the overlap.
+func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap int) ([]ExplainProgress, int, int, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT a.id, a.name, a.token,
+			(SELECT COUNT(*) FROM explain_assignments x WHERE x.annotator_id = a.id),
+			(SELECT COUNT(*) FROM explain_assignments x JOIN explain_ratings r ON r.assignment_id = x.id WHERE x.annotator_id = a.id)
+		FROM annotators a WHERE a.study_id = ? ORDER BY a.name`, studyID)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
+	}
+	defer rows.Close()
+	var out []ExplainProgress
+	for rows.Next() {
+		var p ExplainProgress
+		if err := rows.Scan(&p.AnnotatorID, &p.Annotator, &p.Token, &p.Screens, &p.Rated); err != nil {
+			return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
+	}
+	var outputs, short int
+	err = db.read.QueryRowContext(ctx, `
+		SELECT COUNT(*), COALESCE(SUM((SELECT COUNT(*) FROM explain_assignments x WHERE x.output_id = o.id) < ?), 0)
+		FROM explain_outputs o WHERE o.study_id = ?`, overlap, studyID).Scan(&outputs, &short)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
+	}
+	return out, outputs, short, nil
+}
+
+// ExplanationRatingColumns is the header of the explanation ratings file.
+var ExplanationRatingColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
+
+// ExportExplanationRatings writes the explanation ratings file of SPEC 3:
+// one row per judgment, annotator_id being the expert's name and item_id
+// the passage's own id.
+func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT n.name, p.key, p.kind, o.strategy, r.judgment
+		FROM explain_ratings r
+		JOIN explain_assignments x ON x.id = r.assignment_id
+		JOIN annotators n ON n.id = x.annotator_id
+		JOIN explain_outputs o ON o.id = x.output_id
+		JOIN passages p ON p.id = o.passage_id
+		WHERE o.study_id = ?
+		ORDER BY n.name, x.position`, studyID)
+	if err != nil {
+		return fmt.Errorf("export explanation ratings: %w", err)
+	}
+	defer rows.Close()
+	cw := csv.NewWriter(w)
+	cw.Write(ExplanationRatingColumns)
+	for rows.Next() {
+		rec := make([]string, 5)
+		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4]); err != nil {
+			return fmt.Errorf("export explanation ratings: %w", err)
+		}
+		cw.Write(rec)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("export explanation ratings: %w", err)
+	}
+	cw.Flush()
+	return cw.Error()
+}
