@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
@@ -41,6 +42,33 @@ func BenchmarkParsePassagesTSV(b *testing.B) {
 		ps, err := ParsePassagesTSV(bytes.NewReader(data))
 		if err != nil || len(ps) != PublishedPassageRows {
 			b.Fatalf("%d passages, %v", len(ps), err)
+		}
+	}
+}
+
+// BenchmarkImportPassages is the whole import of a published-size file:
+// parse, sentence splitting and the insert into a fresh database.
+// Run: go test ./store -run '^$' -bench ImportPassages -benchtime 3x
+func BenchmarkImportPassages(b *testing.B) {
+	data, err := SynthesizePassagesTSV(readSample(b), PublishedPassageRows)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		b.StopTimer()
+		db := mustOpenDB(b)
+		s := &Study{Kind: KindContext, Name: "bench", Lang: "it"}
+		if err := db.CreateStudy(context.Background(), s); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		ps, err := ParsePassagesTSV(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.ImportPassages(context.Background(), s.ID, ps); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"pragmalab/store"
+)
+
+// samplePaths are where benchImport looks for the IMPAQTS-PID sample when
+// --sample is not given: the repository's copy, then shared/ beside it.
+var samplePaths = []string{
+	filepath.Join("store", "testdata", "impaqts-pid-sample.tsv"),
+	filepath.Join("..", "shared", "data", "impaqts-pid-sample.tsv"),
+}
+
+// benchImport measures the import of a published-size IMPAQTS-PID file
+// (the sample repeated with fresh ids): parsing, sentence splitting and the
+// insert into a fresh database, against the 10 s target of issue 5.
+func benchImport(ctx context.Context, args []string, env *cli) error {
+	fs := flag.NewFlagSet("bench import", flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	rows := fs.Int("rows", store.PublishedPassageRows, "rows in the synthetic file")
+	sample := fs.String("sample", "", "the IMPAQTS-PID sample TSV to repeat (default: store/testdata/…, then ../shared/data/…)")
+	target := fs.Duration("target", 10*time.Second, "the time the whole import must stay under")
+	fs.Usage = func() {
+		fmt.Fprintln(env.stderr, "Usage: pragmalab bench import [--rows 31822] [--sample FILE] [--target 10s]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("bench import: unexpected argument %q", fs.Arg(0))
+	}
+	if *rows < 1 {
+		return usagef("bench import: --rows must be at least 1")
+	}
+	data, src, err := readImpaqtsSample(*sample)
+	if err != nil {
+		return err
+	}
+	file, err := store.SynthesizePassagesTSV(data, *rows)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "pragmalab-bench-import-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	study := &store.Study{Kind: store.KindContext, Name: "bench import", Lang: "it"}
+	if err := db.CreateStudy(ctx, study); err != nil {
+		return err
+	}
+
+	start := time.Now()
+	ps, err := store.ParsePassagesTSV(bytes.NewReader(file))
+	if err != nil {
+		return fmt.Errorf("bench import: %w", err)
+	}
+	parsed := time.Now()
+	if err := db.ImportPassages(ctx, study.ID, ps); err != nil {
+		return fmt.Errorf("bench import: %w", err)
+	}
+	done := time.Now()
+	sentences := 0
+	for _, p := range ps {
+		sentences += len(p.Sentences)
+	}
+	total := done.Sub(start)
+	fmt.Fprintf(env.stdout, "import of %d IMPAQTS-PID rows (%.1f MB, repeated from %s)\n", len(ps), float64(len(file))/1e6, src)
+	fmt.Fprintf(env.stdout, "  parse + sentence split: %8.3f s (%d sentences)\n", parsed.Sub(start).Seconds(), sentences)
+	fmt.Fprintf(env.stdout, "  database insert:        %8.3f s\n", done.Sub(parsed).Seconds())
+	fmt.Fprintf(env.stdout, "  total:                  %8.3f s (target < %s)\n", total.Seconds(), *target)
+	if total >= *target {
+		return fmt.Errorf("bench import: %.3f s is over the %s target", total.Seconds(), *target)
+	}
+	return nil
+}
+
+func readImpaqtsSample(path string) ([]byte, string, error) {
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, "", usagef("bench import: %v", err)
+		}
+		return b, path, nil
+	}
+	for _, p := range samplePaths {
+		if b, err := os.ReadFile(p); err == nil {
+			return b, p, nil
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return nil, "", err
+		}
+	}
+	return nil, "", usagef("bench import: no sample found (looked in %v); give --sample FILE", samplePaths)
+}
