@@ -16,6 +16,9 @@ type ContextSettings struct {
 	PerSurvey        int `json:"per_survey"`         // passages per survey
 	ExpertsPerSurvey int `json:"experts_per_survey"` // experts answering each survey
 	MaxSentences     int `json:"max_sentences"`      // preceding sentences that may be revealed
+	// Report says what the data could not fill when the surveys were last
+	// built (analysis.SurveyPlan.Shortfall); empty when balanced.
+	Report []string `json:"report,omitempty"`
 }
 
 // DefaultContextSettings are the paper's: 3 surveys of 42, 3 experts each,

@@ -60,6 +60,14 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
 
 			// IMPAQTS studies admin (issue 5)
+			r.Post("/surveys", h.BuildContextSurveys)
+			r.Post("/context/experts", h.InviteContextExpert)
+			r.Get("/export/context_answers.csv", h.ExportContextAnswers)
+			r.Post("/outputs", h.ImportOutputs)
+			r.Post("/explain/settings", h.SaveExplainSettings)
+			r.Post("/explain/experts", h.InviteExplainExpert)
+			r.Post("/explain/experts/{annotator}/assign", h.AssignExplainScreens)
+			r.Get("/export/explanation_ratings.csv", h.ExportExplanationRatings)
 
 			// analysis pages (issue 3)
 			r.Get("/analysis", h.AnalysisPage)
@@ -91,7 +99,21 @@ func (s *Server) routes() http.Handler {
 		r.Get("/preview", h.CrowdPreview)
 	})
 
-	// IMPAQTS participants (issue 5)
+	// IMPAQTS participants (issue 5): context-survey experts (/c) and
+	// explanation raters (/x); the invitation token is the credential.
+	r.Route("/c/{token}", func(r chi.Router) {
+		r.Get("/", h.ContextLanding)
+		r.Get("/s/{assignment}", h.ContextResume)
+		r.Get("/s/{assignment}/done", h.ContextDone)
+		r.Get("/s/{assignment}/{pos}", h.ContextQuestionPage)
+		r.Post("/s/{assignment}/{pos}", h.ContextAnswer)
+	})
+	r.Route("/x/{token}", func(r chi.Router) {
+		r.Get("/", h.ExplainLanding)
+		r.Get("/done", h.ExplainDone)
+		r.Get("/{pos}", h.ExplainScreenPage)
+		r.Post("/{pos}", h.ExplainAnswer)
+	})
 
 	return r
 }

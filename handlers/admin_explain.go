@@ -1,0 +1,161 @@
+package handlers
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// explainSettings reads an explain study's settings over the defaults.
+func explainSettings(s *store.Study) (store.ExplainSettings, error) {
+	set := store.DefaultExplainSettings()
+	if err := s.DecodeSettings(&set); err != nil {
+		return set, err
+	}
+	return set, nil
+}
+
+// explainStudyPage is the admin page of an explanation-rating study.
+func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study) {
+	h.explainStudyPageWith(w, r, s, http.StatusOK, "")
+}
+
+func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
+	v := templates.ExplainStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v.Nav.Error = errMsg
+	var err error
+	if v.Settings, err = explainSettings(s); err == nil {
+		v.Passages, err = h.passageSummary(r, s.ID)
+	}
+	if err == nil {
+		v.Progress, v.Outputs, v.Unassigned, err = h.DB.ExplainStudyProgress(r.Context(), s.ID, v.Settings.Overlap)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.render(w, r, status, templates.ExplainStudy(v))
+}
+
+// ImportOutputs handles POST /admin/studies/{study}/outputs: a CSV of model
+// outputs (item_id, strategy, model, output), all or nothing.
+func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err == nil && s.Kind != store.KindExplain {
+		err = store.Errorf(store.ENOTFOUND, "not an explanation-rating study")
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	name, data, err := uploadedFile(w, r, "file")
+	var outs []store.Output
+	if err == nil {
+		outs, err = store.ParseOutputsCSV(bytes.NewReader(data))
+	}
+	if err == nil {
+		err = h.DB.ImportOutputs(r.Context(), s.ID, outs)
+	}
+	if err != nil {
+		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ECONFLICT {
+			err = store.Errorf(code, "Nothing was imported from %s: %s", name, store.ErrorMessage(err))
+		}
+		h.impaqtsFail(w, r, s, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", len(outs), name))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// SaveExplainSettings handles POST /admin/studies/{study}/explain/settings.
+func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.impaqtsStudy(w, r, store.KindExplain)
+	if !ok {
+		return
+	}
+	set, err := explainSettings(s)
+	if err == nil {
+		set.PerExpert, err = formInt(r, "per_expert", set.PerExpert)
+	}
+	if err == nil {
+		set.Overlap, err = formInt(r, "overlap", set.Overlap)
+	}
+	if err == nil {
+		err = set.Validate()
+	}
+	if err == nil {
+		err = h.DB.SetStudySettings(r.Context(), s.ID, set)
+	}
+	if err != nil {
+		h.impaqtsFail(w, r, s, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Each expert gets %d screens; each screen is rated by %d expert(s).", set.PerExpert, set.Overlap))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// InviteExplainExpert handles POST /admin/studies/{study}/explain/experts:
+// a new expert with an invitation link and their screens.
+func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.impaqtsStudy(w, r, store.KindExplain)
+	if !ok {
+		return
+	}
+	set, err := explainSettings(s)
+	var a *store.Annotator
+	if err == nil {
+		a, err = h.DB.CreateAnnotator(r.Context(), s.ID, r.PostFormValue("name"))
+	}
+	n := 0
+	if err == nil {
+		n, err = h.DB.AssignExplainScreens(r.Context(), s.ID, a.ID, set.PerExpert, set.Overlap)
+	}
+	if err != nil {
+		h.impaqtsFail(w, r, s, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Invited %s with %d screens: copy their link from the table below.", a.Name, n))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// AssignExplainScreens handles POST
+// /admin/studies/{study}/explain/experts/{annotator}/assign: more screens
+// for an expert, e.g. after more outputs were imported.
+func (h *Handler) AssignExplainScreens(w http.ResponseWriter, r *http.Request) {
+	s, ok := h.impaqtsStudy(w, r, store.KindExplain)
+	if !ok {
+		return
+	}
+	aid, err := idParam(r, "annotator")
+	set, serr := explainSettings(s)
+	if err == nil {
+		err = serr
+	}
+	n := 0
+	if err == nil {
+		n, err = h.DB.AssignExplainScreens(r.Context(), s.ID, aid, set.PerExpert, set.Overlap)
+	}
+	if err != nil {
+		h.impaqtsFail(w, r, s, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Assigned %d more screens.", n))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// ExportExplanationRatings handles GET
+// /admin/studies/{study}/export/explanation_ratings.csv: the SPEC 3 file.
+func (h *Handler) ExportExplanationRatings(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("explanation-ratings-study%d.csv", s.ID))
+	if err := h.DB.ExportExplanationRatings(r.Context(), s.ID, w); err != nil {
+		h.Log.Error("export explanation ratings", "study", s.ID, "err", err)
+	}
+}
