@@ -15,6 +15,8 @@ const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--out FILE]
 WHAT is one of:
   judgements   the expert judgements file (SPEC 3), for analyze agreement
   items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
+  context-answers      the context answers file (SPEC 3), for analyze context
+  explanation-ratings  the explanation ratings file (SPEC 3), for analyze explanations
 
 `
 
@@ -43,6 +45,10 @@ func runExport(ctx context.Context, args []string, env *cli) error {
 	switch *what {
 	case "judgements":
 		write = func(w io.Writer) error { return db.ExportJudgements(ctx, *studyID, w) }
+	case "context-answers":
+		write = func(w io.Writer) error { return db.ExportContextAnswers(ctx, *studyID, w) }
+	case "explanation-ratings":
+		write = func(w io.Writer) error { return db.ExportExplanationRatings(ctx, *studyID, w) }
 	case "items", "items-jsonl":
 		items, err := db.CleanedItems(ctx, *studyID)
 		if err != nil {

@@ -10,10 +10,13 @@ import (
 	"pragmalab/store"
 )
 
-const importUsage = `Usage: pragmalab import --study ID --file FILE [--format csv|jsonl] [--db FILE]
+const importUsage = `Usage: pragmalab import --study ID --file FILE [--format csv|jsonl|impaqts|outputs] [--db FILE]
 
 Imports implicature items (CSV or JSON Lines) into a study, all or nothing:
 one bad row rejects the file with a message naming its line and field.
+Context and explain studies take the IMPAQTS-PID TSV as published
+(--format impaqts, their default) and explain studies also model outputs
+(--format outputs: CSV with item_id, strategy, model, output).
 
 `
 
@@ -22,7 +25,7 @@ func runImport(ctx context.Context, args []string, env *cli) error {
 	fs := newFlagSet("import", importUsage, env)
 	studyID := fs.Int64("study", 0, "the study to import into")
 	file := fs.String("file", "", "the file to import")
-	format := fs.String("format", "", "csv or jsonl (default: from the file name)")
+	format := fs.String("format", "", "csv, jsonl, impaqts or outputs (default: impaqts for context and explain studies, else from the file name)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -43,6 +46,9 @@ func runImport(ctx context.Context, args []string, env *cli) error {
 	s, err := db.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("import: %s", store.ErrorMessage(err))
+	}
+	if *format == "impaqts" || *format == "outputs" || (*format == "" && (s.Kind == store.KindContext || s.Kind == store.KindExplain)) {
+		return importImpaqts(ctx, db, s, *format, *file, f, env)
 	}
 	name := filepath.Base(*file)
 	switch *format {

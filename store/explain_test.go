@@ -11,7 +11,7 @@ import (
 func explainFixture(t *testing.T) (*DB, *Study) {
 	t.Helper()
 	db := mustOpenDB(t)
-	s := mustStudy(t, db, KindExplain)
+	s := mustPassageStudy(t, db, KindExplain)
 	if err := db.ImportPassages(context.Background(), s.ID, mustParseSample(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestParseOutputsCSV(t *testing.T) {
 		t.Errorf("outs = %+v", outs)
 	}
 	bad := map[string]string{
-		"item_id,strategy,output\n1,a,b\n":       `missing column "model"`,
+		"item_id,strategy,output\n1,a,b\n":        `missing column "model"`,
 		"item_id,strategy,model,output\n,a,m,b\n": `line 2, field "item_id": is empty`,
 		"item_id,strategy,model,output\n1,,m,b\n": `line 2, field "strategy"`,
 		"item_id,strategy,model,output\n1,a,m\n":  "line 2: has 3 fields",

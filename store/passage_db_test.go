@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-func mustStudy(t testing.TB, db *DB, kind string) *Study {
+func mustPassageStudy(t testing.TB, db *DB, kind string) *Study {
 	t.Helper()
 	s := &Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
@@ -29,7 +29,7 @@ func passageCount(t *testing.T, db *DB, studyID int64) int {
 func TestImportPassagesWholeSample(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustStudy(t, db, KindContext)
+	s := mustPassageStudy(t, db, KindContext)
 	ps := mustParseSample(t)
 	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
 		t.Fatal(err)
@@ -66,7 +66,7 @@ func TestImportPassagesWholeSample(t *testing.T) {
 func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustStudy(t, db, KindContext)
+	s := mustPassageStudy(t, db, KindContext)
 	sample := string(readSample(t))
 	header, rest, _ := strings.Cut(sample, "\n")
 	bad := map[string]string{
@@ -97,7 +97,7 @@ func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	if n := passageCount(t, db, s.ID); n != 0 {
 		t.Fatalf("%d passages stored", n)
 	}
-	exp := mustStudy(t, db, KindExpert)
+	exp := mustPassageStudy(t, db, KindExpert)
 	if err := db.ImportPassages(ctx, exp.ID, mustParseSample(t)); ErrorCode(err) != EINVALID {
 		t.Errorf("passages into an expert study: %v", err)
 	}
@@ -109,7 +109,7 @@ func contextFixture(t *testing.T, keys ...string) (*DB, *Study, *Annotator, int6
 	t.Helper()
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustStudy(t, db, KindContext)
+	s := mustPassageStudy(t, db, KindContext)
 	if err := db.ImportPassages(ctx, s.ID, mustParseSample(t)); err != nil {
 		t.Fatal(err)
 	}
