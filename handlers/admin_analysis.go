@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 
@@ -83,6 +84,74 @@ func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnal
 	return a, nil
 }
 
+// ratingsAnalysis analyses a crowd study's ratings export with the study's
+// exclusion settings and the researcher's overrides (in opt).
+func ratingsAnalysis(r io.Reader, opt analysis.Options) *studyAnalysis {
+	a := &studyAnalysis{command: fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d",
+		opt.HighPass, opt.LowPass, opt.MaxFailed)}
+	rs, err := analysis.ReadRatings(r)
+	if err != nil {
+		a.problem = err
+		return a
+	}
+	t := analysis.ComputeToplines(rs, opt)
+	a.result = t
+	ps := t.Participants
+	a.summary = []string{
+		fmt.Sprintf("%d participants in the export, %d excluded, %d with constant ratings, %d analysed; %d ratings.",
+			ps.Total, len(ps.Excluded), len(ps.ZeroVariance), ps.Analysed, rs.NumRows()),
+		fmt.Sprintf("Attention checks: high passes at ≥ %d, low at ≤ %d; excluded at %d or more failed.", opt.HighPass, opt.LowPass, opt.MaxFailed),
+	}
+	forced := map[string]bool{}
+	for _, id := range opt.Exclude {
+		forced[id] = true
+	}
+	for _, p := range ps.Details {
+		switch {
+		case p.Excluded && forced[p.ID]:
+			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("excluded by the researcher (failed %d of %d checks)", p.FailedChecks, p.Checks)})
+		case p.Excluded:
+			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("failed %d of %d attention checks", p.FailedChecks, p.Checks)})
+		case p.ZeroVariance:
+			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("all %d ratings equal: no z-scores", p.Ratings)})
+		}
+	}
+	a.tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFigures(t) }
+	return a
+}
+
+// contextAnalysis analyses a context survey study's answers export.
+func contextAnalysis(r io.Reader) *studyAnalysis {
+	a := &studyAnalysis{command: "pragmalab analyze context --answers answers.csv"}
+	as, err := analysis.ReadContextAnswers(r)
+	if err != nil {
+		a.problem = err
+		return a
+	}
+	c := analysis.ComputeContext(as)
+	a.result = c
+	a.summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
+	a.tables = analysis.ContextTables(c)
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) }
+	return a
+}
+
+// explanationsAnalysis analyses an explanation-rating study's export.
+func explanationsAnalysis(r io.Reader) *studyAnalysis {
+	a := &studyAnalysis{command: "pragmalab analyze explanations --ratings explanation_ratings.csv"}
+	rs, err := analysis.ReadExplanationRatings(r)
+	if err != nil {
+		a.problem = err
+		return a
+	}
+	e := analysis.ComputeExplanations(rs)
+	a.result = e
+	a.summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
+	a.tables = []*analysis.Table{analysis.ExplanationsTable(e)}
+	return a
+}
+
 // analysisStudy loads the study and its analysis; failures are rendered.
 func (h *Handler) analysisStudy(w http.ResponseWriter, r *http.Request) (*store.Study, *studyAnalysis, bool) {
 	s, err := h.study(r)
@@ -105,13 +174,26 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	base := templates.StudyURL(s.ID, "/analysis/")
-	v := templates.AnalysisView{Nav: h.nav(w, r, s), StudyID: s.ID, Kind: s.Kind, Command: a.command, Export: a.export,
-		Empty: a.empty, Summary: a.summary, Excluded: a.excluded, Confusions: a.confs}
 	if a.problem != nil {
 		// The platform's own export failed the reader: a bug worth showing plainly.
-		v.Problem = "The study's export could not be analysed: " + a.problem.Error()
 		h.Log.Error("analysis of export", "study", s.ID, "err", a.problem)
+	}
+	v, err := analysisView(h.nav(w, r, s), s, a)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.Analysis(v))
+}
+
+// analysisView lays an analysis out for the page.
+func analysisView(nav templates.Nav, s *store.Study, a *studyAnalysis) (templates.AnalysisView, error) {
+	base := templates.StudyURL(s.ID, "/analysis/")
+	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.command, Export: a.export,
+		Empty: a.empty, Summary: a.summary, Excluded: a.excluded, Confusions: a.confs}
+	if a.problem != nil {
+		v.Problem = "The study's export could not be analysed: " + a.problem.Error()
+		return v, nil
 	}
 	for _, t := range a.tables {
 		v.Tables = append(v.Tables, tableView(t, base))
@@ -122,20 +204,20 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 	if a.figures != nil {
 		figs, err := a.figures()
 		if err != nil {
-			h.Error(w, r, err)
-			return
+			return v, err
 		}
 		for _, f := range figs {
 			v.Figures = append(v.Figures, templates.FigureView{Name: f.Name, Title: f.Title, SVG: base + "plots/" + f.Name + ".svg", PNG: base + "plots/" + f.Name + ".png"})
 		}
 	}
-	h.render(w, r, http.StatusOK, templates.Analysis(v))
+	return v, nil
 }
 
 // tableView lays a table out as strings for the page.
 func tableView(t *analysis.Table, base string) templates.AnalysisTable {
 	tv := templates.AnalysisTable{Name: t.Name, Title: t.Title, Columns: t.Columns, Notes: t.Notes,
-		CSV: base + t.Name + ".csv", JSON: base + t.Name + ".json", Numeric: make([]bool, len(t.Columns))}
+		CSV: base + t.Name + ".csv", JSON: base + t.Name + ".json", Numeric: make([]bool, len(t.Columns)),
+		Collapsed: len(t.Rows) > 20}
 	for ri, row := range t.Rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
