@@ -29,9 +29,9 @@ func (a ContextAnswer) Category() int {
 	return a.Sentences
 }
 
-// ReadContextAnswers reads a SPEC 3 context answers file; a bad value, an
-// answer "insufficient" before all 5 sentences were shown, or an annotator
-// answering the same item of a survey twice fails it with an *InputError.
+// ReadContextAnswers reads a SPEC 3 context answers file; a bad value or an
+// annotator answering the same item of a survey twice fails it with an
+// *InputError.
 func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 	t, err := newTable(r, ContextColumns)
 	if err != nil {
@@ -63,9 +63,9 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 			return nil, t.errf(6, "sufficient %q is not yes or no", row[6])
 		}
 		a.Sufficient = v
-		if !v && n != MaxAddedSentences {
-			return nil, t.errf(6, "sufficient is no with %d added sentences, but an answer is only final as insufficient after %d", n, MaxAddedSentences)
-		}
+		// "no" with fewer than 5 sentences is final too when the passage
+		// had no more before its target (IMPAQTS-PID passages hold four):
+		// it is the same "insufficient" category.
 		key := [3]string{a.Annotator, a.Survey, a.Item}
 		if l, dup := seen[key]; dup {
 			return nil, t.errf(2, "annotator %q already answered item %q of survey %q on line %d", a.Annotator, a.Item, a.Survey, l)

@@ -71,6 +71,19 @@ func TestContext(t *testing.T) {
 	}
 }
 
+// TestReadContextInsufficientBeforeFive: a passage with only four sentences
+// before its target ends "insufficient" at 4, the same category as at 5.
+func TestReadContextInsufficientBeforeFive(t *testing.T) {
+	h := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n"
+	as, err := ReadContextAnswers(strings.NewReader(h + "e1,S1,i1,Impl,p,4,no\ne1,S1,i2,Impl,p,5,no\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if as[0].Category() != MaxAddedSentences+1 || as[1].Category() != MaxAddedSentences+1 {
+		t.Errorf("categories %d, %d; want both insufficient (%d)", as[0].Category(), as[1].Category(), MaxAddedSentences+1)
+	}
+}
+
 func TestReadContextErrors(t *testing.T) {
 	h := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n"
 	tests := []struct {
@@ -81,7 +94,6 @@ func TestReadContextErrors(t *testing.T) {
 		{"empty", "", 1, ""},
 		{"sentences 6", h + "e1,S1,i1,Impl,p,6,yes\n", 2, "sentences"},
 		{"sentences text", h + "e1,S1,i1,Impl,p,two,yes\n", 2, "sentences"},
-		{"insufficient too early", h + "e1,S1,i1,Impl,p,3,no\n", 2, "sufficient"},
 		{"bad sufficient", h + "e1,S1,i1,Impl,p,3,perhaps\n", 2, "sufficient"},
 		{"duplicate", h + "e1,S1,i1,Impl,p,3,yes\ne1,S1,i1,Impl,p,2,yes\n", 3, "item_id"},
 		{"empty survey", h + "e1,,i1,Impl,p,3,yes\n", 2, "survey_id"},

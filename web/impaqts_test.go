@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"pragmalab/analysis"
 	"pragmalab/store"
 )
 
@@ -217,6 +218,9 @@ func TestContextSurveyWalk(t *testing.T) {
 		got[q1.Passage.Key] != "Giulia 2 yes" || got["14739"] != "Giulia 5 no" {
 		t.Errorf("export = %q", recs)
 	}
+	if _, err := analysis.ReadContextAnswers(strings.NewReader(resp.Body)); err != nil {
+		t.Errorf("analyze context cannot read the export: %v", err)
+	}
 }
 
 func TestExplainStudyWalk(t *testing.T) {
@@ -266,6 +270,9 @@ func TestExplainStudyWalk(t *testing.T) {
 	want := "annotator_id,item_id,kind,strategy,judgment\nAnna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct\n"
 	if resp.Body != want {
 		t.Errorf("export =\n%s\nwant\n%s", resp.Body, want)
+	}
+	if _, err := analysis.ReadExplanationRatings(strings.NewReader(resp.Body)); err != nil {
+		t.Errorf("analyze explanations cannot read the export: %v", err)
 	}
 	if loc := rater.get(base+"/done").mustStatus(t, http.StatusSeeOther).location(); loc != base+"/2" {
 		t.Errorf("done with screens open went to %s", loc)
