@@ -40,6 +40,16 @@ func (h *Handler) ExpertLanding(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	// The IMPAQTS studies share the invitation tokens; their pages live
+	// under /c (context survey) and /x (rating explanations).
+	switch e.study.Kind {
+	case store.KindContext:
+		http.Redirect(w, r, "/c/"+e.annotator.Token, http.StatusSeeOther)
+		return
+	case store.KindExplain:
+		http.Redirect(w, r, "/x/"+e.annotator.Token, http.StatusSeeOther)
+		return
+	}
 	as, err := h.DB.AnnotatorAssignments(r.Context(), e.annotator.ID)
 	if err != nil {
 		h.Error(w, r, err)
