@@ -1,0 +1,474 @@
+package scoring
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// Client asks a model behind OpenAI-compatible endpoints (vLLM, llama.cpp
+// server, Ollama, OpenAI). It implements Scorer.
+type Client struct {
+	cfg  Config
+	key  string // from the environment; never logged, stored or put in errors
+	eps  []*endpoint
+	next atomic.Uint64
+	hc   *http.Client
+	log  *slog.Logger
+
+	// Back-off: attempt k waits a random time in [d/2, d] with
+	// d = min(backoffBase·2^k, backoffMax); a Retry-After header is honoured
+	// up to maxRetryAfter.
+	backoffBase   time.Duration
+	backoffMax    time.Duration
+	maxRetryAfter time.Duration
+	sleep         func(context.Context, time.Duration) error
+	now           func() time.Time
+}
+
+// endpoint is one base URL with its own concurrency limit.
+type endpoint struct {
+	base string
+	sem  chan struct{}
+}
+
+// ClientOption adjusts a Client; tests use them to avoid real waiting.
+type ClientOption func(*Client)
+
+// WithHTTPClient sets the HTTP client (default: a fresh one sized for the
+// configured concurrency).
+func WithHTTPClient(hc *http.Client) ClientOption { return func(c *Client) { c.hc = hc } }
+
+// WithLogger sets where retries are logged (default: discarded).
+func WithLogger(l *slog.Logger) ClientOption { return func(c *Client) { c.log = l } }
+
+// WithBackoff sets the first back-off delay and its cap.
+func WithBackoff(base, max time.Duration) ClientOption {
+	return func(c *Client) { c.backoffBase, c.backoffMax = base, max }
+}
+
+// WithSleep replaces the context-aware sleep between retries.
+func WithSleep(f func(context.Context, time.Duration) error) ClientOption {
+	return func(c *Client) { c.sleep = f }
+}
+
+// WithClock sets the clock used to read HTTP-date Retry-After headers.
+func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
+
+// NewClient checks cfg (after defaults) and reads the API key from the
+// environment variable it names, through getenv.
+func NewClient(cfg Config, getenv func(string) string, opts ...ClientOption) (*Client, error) {
+	cfg = cfg.WithDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	c := &Client{
+		cfg: cfg, log: slog.New(slog.DiscardHandler),
+		backoffBase: 500 * time.Millisecond, backoffMax: 30 * time.Second, maxRetryAfter: 5 * time.Minute,
+		sleep: sleepCtx, now: time.Now,
+	}
+	if cfg.APIKeyEnv != "" {
+		c.key = getenv(cfg.APIKeyEnv)
+		if c.key == "" {
+			return nil, fmt.Errorf("api_key_env: the environment variable %s is empty or unset", cfg.APIKeyEnv)
+		}
+	}
+	for _, b := range cfg.BaseURLs {
+		c.eps = append(c.eps, &endpoint{base: strings.TrimSpace(b), sem: make(chan struct{}, cfg.Concurrency)})
+	}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.hc == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.MaxIdleConnsPerHost = cfg.Concurrency
+		c.hc = &http.Client{Transport: tr}
+	}
+	return c, nil
+}
+
+// Name is the model name.
+func (c *Client) Name() string { return c.cfg.Model }
+
+// Config returns the configuration in use (it holds no secret).
+func (c *Client) Config() Config { return c.cfg }
+
+// Concurrency is the number of requests the client can usefully have in
+// flight: per-endpoint concurrency times the number of endpoints.
+func (c *Client) Concurrency() int { return c.cfg.Concurrency * len(c.eps) }
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Score asks one prompt in the configured mode.
+func (c *Client) Score(ctx context.Context, p Prompt) (Answer, error) {
+	switch {
+	case p.Task == TrueFalse && c.cfg.Mode == Logprobs:
+		return c.tfLogprobs(ctx, p)
+	case p.Task == TrueFalse:
+		return c.tfSampling(ctx, p)
+	case p.Task == MultipleChoice && c.cfg.Mode == Logprobs:
+		return c.mcLogprobs(ctx, p)
+	case p.Task == MultipleChoice:
+		return c.mcReply(ctx, p)
+	case p.Task == Generation:
+		return c.generate(ctx, p)
+	}
+	return Answer{}, fmt.Errorf("prompt %s: unknown task %q", p.Key, p.Task)
+}
+
+func (c *Client) tfLogprobs(ctx context.Context, p Prompt) (Answer, error) {
+	lp, tok, err := c.optionLogprobs(ctx, p.Text, letters[:2])
+	if err != nil {
+		return Answer{}, err
+	}
+	pt, ok := pTrueFromLogprobs(lp, p.Order)
+	if !ok {
+		return Answer{}, fmt.Errorf("neither A nor B among the top %d next tokens (model began %q)", c.cfg.TopLogprobs, tok)
+	}
+	return Answer{PTrue: pt, Logprobs: lp}, nil
+}
+
+func (c *Client) tfSampling(ctx context.Context, p Prompt) (Answer, error) {
+	samples, err := c.sample(ctx, p.Text, c.cfg.Samples, c.cfg.Temperature, c.cfg.MaxTokens)
+	if err != nil {
+		return Answer{}, err
+	}
+	// The share of all samples answering True: a sample answering neither
+	// option is not a True answer.
+	trues := 0
+	for _, s := range samples {
+		if t, ok := ParseTrueFalse(s, p.Order); ok && t {
+			trues++
+		}
+	}
+	return Answer{PTrue: float64(trues) / float64(len(samples)), Samples: samples}, nil
+}
+
+func (c *Client) mcLogprobs(ctx context.Context, p Prompt) (Answer, error) {
+	lp, tok, err := c.optionLogprobs(ctx, p.Text, letters[:])
+	if err != nil {
+		return Answer{}, err
+	}
+	best, bestLP := Refusal, math.Inf(-1)
+	for _, l := range letters {
+		if v, ok := lp[l]; ok && v > bestLP {
+			best, bestLP = l, v
+		}
+	}
+	return Answer{Letter: best, Reply: tok, Logprobs: lp}, nil
+}
+
+func (c *Client) mcReply(ctx context.Context, p Prompt) (Answer, error) {
+	s, err := c.sample(ctx, p.Text, 1, 0, c.cfg.MaxTokens)
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Letter: ParseLetter(s[0], letters[:]), Reply: s[0]}, nil
+}
+
+func (c *Client) generate(ctx context.Context, p Prompt) (Answer, error) {
+	s, err := c.sample(ctx, p.Text, 1, 0, c.cfg.GenMaxTokens)
+	if err != nil {
+		return Answer{}, err
+	}
+	a := Answer{Reply: ExtractExplanation(s[0])}
+	if a.Reply != strings.TrimSpace(s[0]) {
+		a.Samples = s
+	}
+	return a, nil
+}
+
+// Wire types of the two OpenAI endpoints (only the fields we use).
+type (
+	chatMessage struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}
+	requestBody struct {
+		Model       string        `json:"model"`
+		Prompt      string        `json:"prompt,omitempty"`
+		Messages    []chatMessage `json:"messages,omitempty"`
+		MaxTokens   int           `json:"max_tokens"`
+		Temperature float64       `json:"temperature"`
+		N           int           `json:"n,omitempty"`
+		// Logprobs is an int (top-k) on /completions, a bool on /chat.
+		Logprobs    any `json:"logprobs,omitempty"`
+		TopLogprobs int `json:"top_logprobs,omitempty"`
+	}
+	responseBody struct {
+		Choices []struct {
+			Text    string `json:"text"`
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+			Logprobs *struct {
+				// completions
+				Tokens      []string             `json:"tokens"`
+				TopLogprobs []map[string]float64 `json:"top_logprobs"`
+				// chat
+				Content []struct {
+					Token       string `json:"token"`
+					TopLogprobs []struct {
+						Token   string  `json:"token"`
+						Logprob float64 `json:"logprob"`
+					} `json:"top_logprobs"`
+				} `json:"content"`
+			} `json:"logprobs"`
+		} `json:"choices"`
+	}
+)
+
+func (c *Client) newRequest(text string, maxTokens int, temp float64, n int) (requestBody, string) {
+	rb := requestBody{Model: c.cfg.Model, MaxTokens: maxTokens, Temperature: temp}
+	if n > 1 {
+		rb.N = n
+	}
+	if c.cfg.API == CompletionsAPI {
+		rb.Prompt = text
+		return rb, "completions"
+	}
+	rb.Messages = []chatMessage{{Role: "user", Content: text}}
+	return rb, "chat/completions"
+}
+
+// optionLogprobs asks for one greedy token with its top candidates and folds
+// them into one log-probability per allowed letter, from the first position
+// whose candidates name any. tok is the token the model produced, for errors.
+func (c *Client) optionLogprobs(ctx context.Context, text string, allowed []string) (map[string]float64, string, error) {
+	rb, path := c.newRequest(text, 1, 0, 1)
+	if c.cfg.API == CompletionsAPI {
+		rb.Logprobs = c.cfg.TopLogprobs
+	} else {
+		rb.Logprobs, rb.TopLogprobs = true, c.cfg.TopLogprobs
+	}
+	var resp responseBody
+	if err := c.post(ctx, path, rb, &resp); err != nil {
+		return nil, "", err
+	}
+	if len(resp.Choices) == 0 || resp.Choices[0].Logprobs == nil {
+		return nil, "", errors.New("the server returned no log-probabilities (does it support logprobs? try sampling mode)")
+	}
+	lps := resp.Choices[0].Logprobs
+	var positions [][]topLogprob
+	var first string
+	for _, m := range lps.TopLogprobs {
+		pos := make([]topLogprob, 0, len(m))
+		for t, v := range m {
+			pos = append(pos, topLogprob{t, v})
+		}
+		positions = append(positions, pos)
+	}
+	if len(lps.Tokens) > 0 {
+		first = lps.Tokens[0]
+	}
+	for _, ct := range lps.Content {
+		pos := make([]topLogprob, 0, len(ct.TopLogprobs))
+		for _, t := range ct.TopLogprobs {
+			pos = append(pos, topLogprob{t.Token, t.Logprob})
+		}
+		positions = append(positions, pos)
+		if first == "" {
+			first = ct.Token
+		}
+	}
+	for _, pos := range positions {
+		if lp := letterLogprobs(pos, allowed); len(lp) > 0 {
+			return lp, first, nil
+		}
+	}
+	if len(positions) == 0 {
+		return nil, "", errors.New("the server returned no top log-probabilities (does it support top_logprobs? try sampling mode)")
+	}
+	return map[string]float64{}, first, nil
+}
+
+// sample draws n replies. Servers that ignore n (some llama.cpp and Ollama
+// versions answer with one choice) are asked again for the rest, at most n
+// requests in all.
+func (c *Client) sample(ctx context.Context, text string, n int, temp float64, maxTokens int) ([]string, error) {
+	out := make([]string, 0, n)
+	for req := 0; len(out) < n && req < n; req++ {
+		rb, path := c.newRequest(text, maxTokens, temp, n-len(out))
+		var resp responseBody
+		if err := c.post(ctx, path, rb, &resp); err != nil {
+			return nil, err
+		}
+		for _, ch := range resp.Choices {
+			if len(out) == n {
+				break
+			}
+			if c.cfg.API == CompletionsAPI {
+				out = append(out, ch.Text)
+			} else {
+				out = append(out, ch.Message.Content)
+			}
+		}
+	}
+	if len(out) < n {
+		return nil, fmt.Errorf("the server returned %d of %d samples", len(out), n)
+	}
+	return out, nil
+}
+
+// pick chooses the next endpoint round-robin.
+func (c *Client) pick() *endpoint {
+	return c.eps[int(c.next.Add(1)-1)%len(c.eps)]
+}
+
+// maxResponse bounds how much of a reply is read.
+const maxResponse = 8 << 20
+
+// post sends body as JSON to path on the next endpoint and decodes the reply
+// into out, retrying 429s, 5xx, time-outs and network errors with back-off.
+// Each attempt goes to the next endpoint, so a sick one does not stall a
+// prompt.
+func (c *Client) post(ctx context.Context, path string, body, out any) error {
+	payload, err := json.Marshal(body)
+	if err != nil {
+		return fmt.Errorf("encoding request: %w", err)
+	}
+	for attempt := 0; ; attempt++ {
+		ep := c.pick()
+		url, _ := endpointURL(ep.base, path) // validated in NewClient
+		status, data, retryAfter, err := c.once(ctx, ep, url, payload)
+		if err == nil {
+			if err := json.Unmarshal(data, out); err != nil {
+				return fmt.Errorf("POST %s: reply is not the expected JSON: %v", url, err)
+			}
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		retryable := status == 0 || status == http.StatusTooManyRequests || status >= 500
+		if !retryable || attempt >= c.cfg.MaxRetries {
+			if retryable && attempt > 0 {
+				return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+			}
+			return err
+		}
+		wait := c.backoff(attempt)
+		if retryAfter >= 0 {
+			wait = min(retryAfter, c.maxRetryAfter)
+		}
+		c.log.LogAttrs(ctx, slog.LevelWarn, "scoring: retrying",
+			slog.String("endpoint", url), slog.Int("status", status),
+			slog.Int("attempt", attempt+1), slog.Duration("wait", wait), slog.String("error", err.Error()))
+		if err := c.sleep(ctx, wait); err != nil {
+			return err
+		}
+	}
+}
+
+// once makes one attempt. It returns the HTTP status (0 when none came
+// back), the body of a 2xx reply, the Retry-After wait (negative if none)
+// and an error for anything but 2xx. Error texts carry the URL and the
+// server's message with the API key blanked, never the request headers.
+func (c *Client) once(ctx context.Context, ep *endpoint, url string, payload []byte) (int, []byte, time.Duration, error) {
+	select {
+	case ep.sem <- struct{}{}:
+	case <-ctx.Done():
+		return 0, nil, -1, ctx.Err()
+	}
+	defer func() { <-ep.sem }()
+	rctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, url, bytes.NewReader(payload))
+	if err != nil {
+		return 0, nil, -1, fmt.Errorf("POST %s: %v", url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if c.key != "" {
+		req.Header.Set("Authorization", "Bearer "+c.key)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return 0, nil, -1, fmt.Errorf("POST %s: no reply within the %s time-out", url, c.cfg.Timeout)
+		}
+		return 0, nil, -1, fmt.Errorf("POST %s: %v", url, c.redact(errors.Unwrap(err)))
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
+	if err != nil {
+		if rctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
+			return 0, nil, -1, fmt.Errorf("POST %s: reply not complete within the %s time-out", url, c.cfg.Timeout)
+		}
+		return 0, nil, -1, fmt.Errorf("POST %s: reading reply: %v", url, c.redact(err))
+	}
+	if resp.StatusCode/100 == 2 {
+		return resp.StatusCode, data, -1, nil
+	}
+	msg := string(data)
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return resp.StatusCode, nil, parseRetryAfter(resp.Header.Get("Retry-After"), c.now()),
+		fmt.Errorf("POST %s: %s: %s", url, resp.Status, c.redactString(strings.TrimSpace(msg)))
+}
+
+// redact turns an error into text with the API key blanked.
+func (c *Client) redact(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return c.redactString(err.Error())
+}
+
+func (c *Client) redactString(s string) string {
+	if c.key == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, c.key, "[redacted]")
+}
+
+// backoff is the wait before retry attempt+1: exponential, capped, with
+// "equal jitter" (half fixed, half random) so concurrent workers hitting the
+// same 429 spread out but never retry immediately.
+func (c *Client) backoff(attempt int) time.Duration {
+	d := c.backoffMax
+	if attempt < 30 {
+		d = min(c.backoffBase<<attempt, c.backoffMax)
+	}
+	half := d / 2
+	return half + time.Duration(rand.Int64N(int64(half)+1))
+}
+
+// parseRetryAfter reads a Retry-After header: delay-seconds or an HTTP date.
+// It returns a negative duration when the header is absent or unreadable.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return -1
+	}
+	if s, err := strconv.Atoi(v); err == nil {
+		if s < 0 {
+			return -1
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		return max(t.Sub(now), 0)
+	}
+	return -1
+}
