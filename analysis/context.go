@@ -21,7 +21,9 @@ type ContextAnswer struct {
 }
 
 // Category is the answer's class among the 7 of SPEC 3: 0–5 for "sufficient
-// with that many added sentences", 6 for "insufficient at 5".
+// with that many added sentences", 6 for "insufficient" — after 5 added
+// sentences, or after fewer when the passage has no more to show (IMPAQTS-PID
+// passages hold 4 preceding sentences, so there it is "insufficient at 4").
 func (a ContextAnswer) Category() int {
 	if !a.Sufficient {
 		return MaxAddedSentences + 1

@@ -29,6 +29,8 @@ func TestContext(t *testing.T) {
 	contextRow(&b, "e4", "S2", "j1", 0)
 	contextRow(&b, "e5", "S2", "j1", 1)
 	contextRow(&b, "e4", "S2", "j2", 4)
+	// A passage with only 4 preceding sentences ends "insufficient" at 4.
+	b.WriteString("e5,S2,j2,Ppp,1994-2023,4,no\n")
 	as, err := ReadContextAnswers(strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
@@ -54,13 +56,13 @@ func TestContext(t *testing.T) {
 	if got := shares(s.CumulativeItems); got != "0.50 0.50 0.50 0.75 0.75 0.75" {
 		t.Errorf("S1 cumulative items = %s", got)
 	}
-	// S2: j1 has two annotators who disagree; j2 one annotator (no consensus measure).
+	// S2: j1 has two annotators who disagree; j2 two who disagree too.
 	s2 := c.Surveys["S2"]
-	if s2.Items != 2 || s2.ConsensusItems != 1 || round2(s2.FullConsensus) != "0.00" || s2.FleissItems != 1 || s2.FleissRaters != 2 {
+	if s2.Items != 2 || s2.ConsensusItems != 2 || round2(s2.CumulativeJudgements[5]) != "0.75" || round2(s2.FullConsensus) != "0.00" || s2.FleissItems != 2 || s2.FleissRaters != 2 {
 		t.Errorf("S2 = %+v", s2)
 	}
 	o := c.Overall
-	if o.Items != 6 || o.Judgements != 15 || o.FleissItems != 4 || !near(o.FleissKappa, wantK) {
+	if o.Items != 6 || o.Judgements != 16 || o.FleissItems != 4 || !near(o.FleissKappa, wantK) {
 		t.Errorf("overall = %+v", o)
 	}
 	js, _ := json.Marshal(c)

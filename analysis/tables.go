@@ -254,7 +254,7 @@ func ContextTable(c *Context) *Table {
 }
 
 var contextNotes = []string{
-	"Fleiss' κ over 7 categories: sufficient with 0–5 added sentences, or insufficient after 5.",
+	"Fleiss' κ over 7 categories: sufficient with 0–5 added sentences, or insufficient once all context (at most 5 sentences) was shown.",
 	"Full consensus: all annotators chose the same category; majority: more than half but not all (items with 2+ annotators).",
 	"Judgements ≤k: share of judgements 'sufficient' with at most k added sentences. Items ≤k: share of items a majority found sufficient with at most k.",
 }

@@ -37,8 +37,69 @@ func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, 
 	switch s.Kind {
 	case store.KindExpert:
 		return h.analyseExpert(ctx, s)
+	case store.KindCrowd:
+		return h.analyseCrowd(ctx, s)
+	case store.KindContext:
+		buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error {
+			return h.DB.ExportContextAnswers(ctx, id, b)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !any {
+			return &studyAnalysis{command: "pragmalab analyze context --answers answers.csv", empty: "No expert has given a final answer yet."}, nil
+		}
+		a := contextAnalysis(buf)
+		a.export = templates.StudyURL(s.ID, "/export/context_answers.csv")
+		return a, nil
+	case store.KindExplain:
+		buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error {
+			return h.DB.ExportExplanationRatings(ctx, id, b)
+		})
+		if err != nil {
+			return nil, err
+		}
+		if !any {
+			return &studyAnalysis{command: "pragmalab analyze explanations --ratings explanation_ratings.csv", empty: "No explanation has been rated yet."}, nil
+		}
+		a := explanationsAnalysis(buf)
+		a.export = templates.StudyURL(s.ID, "/export/explanation_ratings.csv")
+		return a, nil
 	}
-	return &studyAnalysis{empty: "There is no analysis for this kind of study yet."}, nil
+	return &studyAnalysis{empty: "There is no analysis for this kind of study."}, nil
+}
+
+// analyseCrowd analyses the ratings of the participants who completed a
+// batch, with the study's exclusion thresholds and the researcher's
+// include/exclude decisions.
+func (h *Handler) analyseCrowd(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
+	_, set, err := h.DB.CrowdStudy(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
+	parts, err := h.DB.CrowdParticipants(ctx, s.ID, set)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		switch p.Override {
+		case "include":
+			opt.Include = append(opt.Include, p.PID)
+		case "exclude":
+			opt.Exclude = append(opt.Exclude, p.PID)
+		}
+	}
+	buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error { return h.DB.ExportRatings(ctx, id, b) })
+	if err != nil {
+		return nil, err
+	}
+	if !any {
+		return &studyAnalysis{command: "pragmalab analyze toplines --ratings ratings.csv", empty: "No participant has completed a batch yet."}, nil
+	}
+	a := ratingsAnalysis(buf, opt)
+	a.export = templates.StudyURL(s.ID, "/export/ratings.csv")
+	return a, nil
 }
 
 // exportOnly runs an export into a buffer and reports whether it holds any
@@ -87,8 +148,14 @@ func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnal
 // ratingsAnalysis analyses a crowd study's ratings export with the study's
 // exclusion settings and the researcher's overrides (in opt).
 func ratingsAnalysis(r io.Reader, opt analysis.Options) *studyAnalysis {
-	a := &studyAnalysis{command: fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d",
-		opt.HighPass, opt.LowPass, opt.MaxFailed)}
+	cmd := fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d", opt.HighPass, opt.LowPass, opt.MaxFailed)
+	if len(opt.Exclude) > 0 {
+		cmd += " --exclude " + strings.Join(opt.Exclude, ",")
+	}
+	if len(opt.Include) > 0 {
+		cmd += " --include " + strings.Join(opt.Include, ",")
+	}
+	a := &studyAnalysis{command: cmd}
 	rs, err := analysis.ReadRatings(r)
 	if err != nil {
 		a.problem = err

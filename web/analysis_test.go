@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -132,5 +133,272 @@ func TestExpertAnalysisPage(t *testing.T) {
 	// Admin only.
 	if got := e.newClient().get(base + "/result.json"); got.StatusCode == 200 {
 		t.Errorf("anonymous download: status %d", got.StatusCode)
+	}
+}
+
+// csvLines downloads a table as CSV and returns its lines.
+func csvLines(t *testing.T, c *client, path string) []string {
+	t.Helper()
+	p := c.get(path).mustStatus(t, http.StatusOK)
+	if !strings.HasPrefix(p.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("%s: content type %q", path, p.Header.Get("Content-Type"))
+	}
+	return strings.Split(strings.TrimSpace(p.Body), "\n")
+}
+
+// TestCrowdAnalysisPage runs four Prolific participants through a crowd
+// study in the store and checks the toplines page computed from the
+// study's ratings export: exclusion by checks, the researcher's override,
+// a constant rater, the toplines and the figures.
+func TestCrowdAnalysisPage(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	ctx := context.Background()
+	st := &store.Study{Kind: store.KindCrowd, Name: "Crowd", Lang: "en"}
+	if err := e.db.CreateStudy(ctx, st); err != nil {
+		t.Fatal(err)
+	}
+	base := fmt.Sprintf("/admin/studies/%d/analysis", st.ID)
+	types := []string{"scalar", "discourse", "synthetic", "natural"}
+	var items []store.Item
+	for i, typ := range types {
+		items = append(items, store.Item{Key: fmt.Sprintf("%c1", 'A'+i), Type: typ, Utterance: "u", Implicature: "b", Cancellation: "x"})
+	}
+	items = append(items,
+		store.Item{Key: "T1", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
+		store.Item{Key: "T2", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
+		store.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		store.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+	if err := e.db.ImportItems(ctx, st.ID, items); err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := e.db.ListItems(ctx, st.ID)
+	id := map[string]int64{}
+	for _, it := range stored {
+		id[it.Key] = it.ID
+	}
+	// Two batches, each item in the other condition in the other batch.
+	var batches [][]store.CrowdSlot
+	for b := range 2 {
+		var slots []store.CrowdSlot
+		for i := range types {
+			slots = append(slots, store.CrowdSlot{ItemID: id[fmt.Sprintf("%c1", 'A'+i)], Condition: []string{"trigger", "cancel"}[(i+b)%2]})
+		}
+		slots = append(slots, store.CrowdSlot{ItemID: id["chk-low"], Condition: "trigger"}, store.CrowdSlot{ItemID: id["chk-high"], Condition: "trigger"})
+		batches = append(batches, slots)
+	}
+	if err := e.db.SaveCrowdBatches(ctx, st.ID, 1, []store.CrowdSlot{{ItemID: id["T1"], Condition: "trigger"}, {ItemID: id["T2"], Condition: "cancel"}}, batches); err != nil {
+		t.Fatal(err)
+	}
+	set := store.DefaultCrowdSettings()
+	set.CompletionCode, set.MaxFailedChecks = "DONE1", 2
+	if err := e.db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
+		t.Fatal(err)
+	}
+	admin.get(base).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="analysis-empty"`)
+
+	// Each participant rates trigger screens `trig`, cancel screens `canc`,
+	// and the checks low/high.
+	type person struct {
+		pid                string
+		trig, canc, lo, hi int
+	}
+	people := []person{
+		{"aaaaaaaaaaaaaaaaaaaaaaa1", 7, 2, 1, 7}, // careful
+		{"aaaaaaaaaaaaaaaaaaaaaaa2", 6, 1, 2, 6}, // careful
+		{"aaaaaaaaaaaaaaaaaaaaaaa3", 1, 7, 7, 1}, // fails both checks: excluded
+		{"aaaaaaaaaaaaaaaaaaaaaaa4", 4, 4, 2, 6}, // constant: no z-scores
+	}
+	pids := map[string]int64{}
+	for i, pp := range people {
+		p, err := e.db.EnterCrowd(ctx, st.ID, store.CrowdArrival{PID: pp.pid, StudyID: "st", SessionID: fmt.Sprint("se", i)}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids[pp.pid] = p.ID
+		if _, err := e.db.ConsentCrowd(ctx, st.ID, p.Token, set); err != nil {
+			t.Fatal(err)
+		}
+		for pos, rating := range []int{6, 2} {
+			if _, err := e.db.AnswerCrowdTraining(ctx, st.ID, p.Token, pos+1, 0, rating, set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		screens, err := e.db.CrowdBatchScreens(ctx, p.BatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range screens {
+			r := pp.trig
+			switch {
+			case sc.Item.Check == "low":
+				r = pp.lo
+			case sc.Item.Check == "high":
+				r = pp.hi
+			case sc.Condition == "cancel":
+				r = pp.canc
+			}
+			if _, err := e.db.SaveCrowdRating(ctx, st.ID, p.Token, sc.Position, r, set); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p := admin.get(base).mustStatus(t, http.StatusOK).mustContain(t,
+		`data-testid="table-toplines"`, `data-testid="excluded-aaaaaaaaaaaaaaaaaaaaaaa3"`, "failed 2 of 2 attention checks",
+		`data-testid="excluded-aaaaaaaaaaaaaaaaaaaaaaa4"`, "all 4 ratings equal", "4 participants in the export, 1 excluded, 1 with constant ratings, 2 analysed",
+		"--max-failed 2", `data-testid="figure-scatter_all"`, `data-testid="figure-histogram_natural"`)
+	// Every item: mean z(trigger) > 0 and lower with cancellation.
+	if got := rowText(t, p.Body, "toplines-row-0"); got != "Items 1 1 1 1 4" {
+		t.Errorf("items row: %s", got)
+	}
+	for row, label := range map[int]string{1: "Implicature recognition", 2: "Cancellation recognition", 3: "Belief update"} {
+		if got := rowText(t, p.Body, fmt.Sprintf("toplines-row-%d", row)); got != label+" 1.00 1.00 1.00 1.00 1.00" {
+			t.Errorf("row %d: %s", row, got)
+		}
+	}
+	svg := admin.get(base+"/plots/scatter_all.svg").mustStatus(t, http.StatusOK)
+	if svg.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg.Body, "<svg") || !strings.Contains(svg.Body, "n = 4") {
+		t.Errorf("scatter SVG: %s %.200s", svg.Header.Get("Content-Type"), svg.Body)
+	}
+	if png := admin.get(base+"/plots/histogram_all.png").mustStatus(t, http.StatusOK); !strings.HasPrefix(png.Body, "\x89PNG") {
+		t.Error("histogram PNG is not a PNG")
+	}
+	admin.get(base+"/plots/nonsense.svg").mustStatus(t, http.StatusNotFound)
+	parts := csvLines(t, admin, base+"/participants.csv")
+	if len(parts) != 5 || parts[3] != "aaaaaaaaaaaaaaaaaaaaaaa3,4,2,2,excluded" {
+		t.Errorf("participants.csv: %q", parts)
+	}
+
+	// The researcher keeps participant 3 in: the page follows the override.
+	if err := e.db.SetCrowdExclusion(ctx, st.ID, pids["aaaaaaaaaaaaaaaaaaaaaaa3"], "include"); err != nil {
+		t.Fatal(err)
+	}
+	p = admin.get(base).mustStatus(t, http.StatusOK).mustContain(t, "0 excluded", "--include aaaaaaaaaaaaaaaaaaaaaaa3")
+	if strings.Contains(p.Body, `data-testid="excluded-aaaaaaaaaaaaaaaaaaaaaaa3"`) {
+		t.Error("overridden participant still listed as left out")
+	}
+	var res struct {
+		Participants struct {
+			Excluded []string `json:"excluded"`
+		} `json:"participants"`
+		ByType map[string]map[string]any `json:"by_type"`
+	}
+	if err := json.Unmarshal([]byte(admin.get(base+"/result.json").mustStatus(t, http.StatusOK).Body), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Participants.Excluded) != 0 || res.ByType["all"]["items"] != 4.0 {
+		t.Errorf("result.json = %+v", res)
+	}
+}
+
+// TestContextAnalysisPage has three experts answer one 42-passage survey:
+// all find 30 passages clear from the target alone; on 12 two of them need
+// one more sentence.
+func TestContextAnalysisPage(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	ctx := context.Background()
+	_, aid, qs, s, _ := contextSetup(t, e, admin)
+	base := fmt.Sprintf("/admin/studies/%d/analysis", s.ID)
+	admin.get(base).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="analysis-empty"`)
+	as, err := e.db.ContextAssignments(ctx, s.ID)
+	var surveyID, giuliaID int64
+	for _, a := range as {
+		if a.ID == aid {
+			surveyID, giuliaID = a.SurveyID, a.AnnotatorID
+		}
+	}
+	if err != nil || surveyID == 0 {
+		t.Fatalf("assignment %d not found in %+v", aid, as)
+	}
+	type rater struct{ annotator, assignment int64 }
+	raters := []rater{{giuliaID, aid}}
+	for _, name := range []string{"Marco", "Luca"} {
+		a, err := e.db.CreateAnnotator(ctx, s.ID, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asg, err := e.db.AssignContextSurvey(ctx, s.ID, a.ID, surveyID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raters = append(raters, rater{a.ID, asg})
+	}
+	for k, r := range raters {
+		for _, q := range qs {
+			if q.Position > 30 && k > 0 {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextMore, 5); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, store.ContextSufficient, 5); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextSufficient, 5); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	p := admin.get(base).mustStatus(t, http.StatusOK).mustContain(t, "126 answers on 42 passages in 1 surveys", `data-testid="figure-context_cumulative"`)
+	// Full consensus 30/42, majority 12/42.
+	if got := rowText(t, p.Body, "context_agreement-row-0"); !strings.HasSuffix(got, " 42 126 "+rowKappa(t, p.Body)+" 42 0.71 0.29") {
+		t.Errorf("agreement row: %s", got)
+	}
+	// Judgements ≤0: (90 + 12) / 126 = 0.81; items ≤0: 30/42.
+	if got := rowText(t, p.Body, "context_cumulative-row-0"); !strings.HasSuffix(got, "judgements 0.81 1.00 1.00 1.00 1.00 1.00") {
+		t.Errorf("cumulative judgements: %s", got)
+	}
+	if got := rowText(t, p.Body, "context_cumulative-row-1"); !strings.HasSuffix(got, "items (majority) 0.71 1.00 1.00 1.00 1.00 1.00") {
+		t.Errorf("cumulative items: %s", got)
+	}
+	if lines := csvLines(t, admin, base+"/context_cumulative.csv"); len(lines) != 5 {
+		t.Errorf("context_cumulative.csv: %q", lines)
+	}
+}
+
+// rowKappa returns the printed Fleiss' κ of the first agreement row, which
+// the test checks separately for its sign.
+func rowKappa(t *testing.T, body string) string {
+	f := strings.Fields(rowText(t, body, "context_agreement-row-0"))
+	k := f[len(f)-4]
+	// 30 items all in category 0, 12 split 1/2 between categories 0 and 1:
+	// agreement beyond chance is positive.
+	if !strings.HasPrefix(k, "0.") {
+		t.Errorf("Fleiss' κ %s, want a positive value", k)
+	}
+	return k
+}
+
+func TestExplainAnalysisPage(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	ctx := context.Background()
+	s, path := newImpaqtsStudy(t, e, admin, store.KindExplain)
+	admin.upload(path+"/items", "file", "impaqts.tsv", readPassageSample(t)).mustStatus(t, http.StatusSeeOther)
+	ps, _ := e.db.ListPassages(ctx, s.ID)
+	var b strings.Builder
+	b.WriteString("item_id,strategy,model,output\n")
+	for _, strat := range []string{"zero-shot", "few-shot"} {
+		for _, p := range ps[:10] {
+			fmt.Fprintf(&b, "%s,%s,gemma,Spiegazione\n", p.Key, strat)
+		}
+	}
+	admin.upload(path+"/outputs", "file", "outputs.csv", []byte(b.String())).mustStatus(t, http.StatusSeeOther)
+	admin.post(path+"/explain/experts", url.Values{"name": {"Anna"}}).mustStatus(t, http.StatusSeeOther)
+	base := fmt.Sprintf("/admin/studies/%d/analysis", s.ID)
+	admin.get(base).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="analysis-empty"`)
+	as, _ := e.db.Annotators(ctx, s.ID)
+	for pos := 1; pos <= 10; pos++ {
+		j := []string{"totally_correct", "answer_not_given"}[pos%2]
+		if err := e.db.SaveExplainRating(ctx, as[0].ID, pos, j); err != nil {
+			t.Fatal(err)
+		}
+	}
+	admin.get(base).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="table-explanations"`, "10 ratings of model explanations")
+	lines := csvLines(t, admin, base+"/explanations.csv")
+	if lines[0] != "Kind,Strategy,n,Totally correct,Correct among various options,Partially correct,Totally wrong,Answer not given,Acceptable" ||
+		lines[len(lines)-1] != "all,all,10,0.5,0,0,0,0.5,0.5" {
+		t.Errorf("explanations.csv: %q", lines)
 	}
 }
