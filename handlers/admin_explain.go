@@ -60,7 +60,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.ImportOutputs(r.Context(), s.ID, outs)
 	}
 	if err != nil {
-		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ECONFLICT {
+		if code := store.ErrorCode(err); name != "" && (code == store.EINVALID || code == store.ECONFLICT) {
 			err = store.Errorf(code, "Nothing was imported from %s: %s", name, store.ErrorMessage(err))
 		}
 		h.impaqtsFail(w, r, s, err)
