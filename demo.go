@@ -29,6 +29,9 @@ func seedDemo(ctx context.Context, db *store.DB, env *cli, base string) error {
 	if err := seedCrowdDemo(ctx, db, env, base, items); err != nil {
 		return fmt.Errorf("demo crowd study: %w", err)
 	}
+	if err := seedContextDemo(ctx, db, env, base); err != nil {
+		return fmt.Errorf("demo context survey: %w", err)
+	}
 	return nil
 }
 

@@ -103,20 +103,22 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 	if m == nil {
 		t.Fatalf("first start printed no admin password:\n%s", out.String())
 	}
-	inv := regexp.MustCompile(`Expert A's invitation link: (http://\S+)`).FindStringSubmatch(out.String())
-	if inv == nil {
-		t.Fatalf("first start printed no invitation link:\n%s", out.String())
+	for _, who := range []string{"Expert A", "Esperta A"} {
+		inv := regexp.MustCompile(who + `'s invitation link: (http://\S+)`).FindStringSubmatch(out.String())
+		if inv == nil {
+			t.Fatalf("first start printed no invitation link for %s:\n%s", who, out.String())
+		}
+		resp, err := http.Get(inv[1])
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s's invitation link: %v %v", who, err, resp)
+		}
+		resp.Body.Close()
 	}
-	resp, err := http.Get(inv[1])
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("invitation link: %v %v", err, resp)
-	}
-	resp.Body.Close()
 	// The printed password logs in.
 	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	req, _ := http.NewRequest("POST", base+"/admin/login", strings.NewReader(url.Values{"username": {"admin"}, "password": {m[1]}}.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err = noRedirect.Do(req)
+	resp, err := noRedirect.Do(req)
 	if err != nil || resp.StatusCode != http.StatusSeeOther {
 		t.Fatalf("login with the printed password: %v %v", err, resp)
 	}
