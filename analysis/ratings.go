@@ -69,11 +69,35 @@ type Ratings struct {
 	items        []string
 	itemType     []int8 // index into Types
 	checkItems   []string
-	rows         []rating
+	// rows are kept in fixed-size chunks: appending never copies what was
+	// read, which on a million rows saved more time than the CSV parsing.
+	rows [][]rating
+	n    int
+}
+
+// chunkRows is the number of rows per chunk (1 MiB of packed rows).
+const chunkRows = 1 << 16
+
+func (rs *Ratings) add(rt rating) {
+	if len(rs.rows) == 0 || len(rs.rows[len(rs.rows)-1]) == chunkRows {
+		rs.rows = append(rs.rows, make([]rating, 0, chunkRows))
+	}
+	last := &rs.rows[len(rs.rows)-1]
+	*last = append(*last, rt)
+	rs.n++
+}
+
+// each calls f on every row in file order.
+func (rs *Ratings) each(f func(rt *rating)) {
+	for _, chunk := range rs.rows {
+		for i := range chunk {
+			f(&chunk[i])
+		}
+	}
 }
 
 // NumRows returns the number of rating rows read.
-func (rs *Ratings) NumRows() int { return len(rs.rows) }
+func (rs *Ratings) NumRows() int { return rs.n }
 
 // ReadRatings reads a SPEC 3 ratings file. Any bad row (unknown or missing
 // column, rating outside 1–7, unknown condition or type, a participant rating
@@ -100,9 +124,9 @@ func ReadRatings(r io.Reader) (*Ratings, error) {
 		if err != nil {
 			return nil, err
 		}
-		rs.rows = append(rs.rows, rt)
+		rs.add(rt)
 	}
-	if len(rs.rows) == 0 {
+	if rs.n == 0 {
 		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
 	}
 	if err := rs.checkDuplicates(); err != nil {
@@ -209,10 +233,8 @@ func (rt rating) key() uint64 {
 // participant's rating of an item in a condition. Sorting packed keys costs
 // far less memory than a map over a million rows.
 func (rs *Ratings) checkDuplicates() error {
-	keys := make([]uint64, len(rs.rows))
-	for i, rt := range rs.rows {
-		keys[i] = rt.key()
-	}
+	keys := make([]uint64, 0, rs.n)
+	rs.each(func(rt *rating) { keys = append(keys, rt.key()) })
 	slices.Sort(keys)
 	dup := map[uint64]bool{}
 	for i := 1; i < len(keys); i++ {
@@ -224,19 +246,21 @@ func (rs *Ratings) checkDuplicates() error {
 		return nil
 	}
 	first := map[uint64]int32{}
-	for _, rt := range rs.rows {
+	var err error
+	rs.each(func(rt *rating) {
 		k := rt.key()
-		if !dup[k] {
-			continue
+		if err != nil || !dup[k] {
+			return
 		}
 		if l, seen := first[k]; seen {
-			return &InputError{Line: int(rt.line), Column: RatingsColumns[colItem], Msg: fmt.Sprintf(
+			err = &InputError{Line: int(rt.line), Column: RatingsColumns[colItem], Msg: fmt.Sprintf(
 				"participant %q already rated item %q in condition %s on line %d",
-				rs.participants[rt.participant], rs.itemName(rt), rt.cond, l)}
+				rs.participants[rt.participant], rs.itemName(*rt), rt.cond, l)}
+			return
 		}
 		first[k] = rt.line
-	}
-	return nil
+	})
+	return err
 }
 
 func (rs *Ratings) itemName(rt rating) string {

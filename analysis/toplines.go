@@ -134,8 +134,7 @@ type pstat struct {
 
 func participantStats(rs *Ratings, opt Options) []pstat {
 	ps := make([]pstat, len(rs.participants))
-	for i := range rs.rows {
-		rt := &rs.rows[i]
+	rs.each(func(rt *rating) {
 		p := &ps[rt.participant]
 		switch rt.check {
 		case checkHigh:
@@ -154,7 +153,7 @@ func participantStats(rs *Ratings, opt Options) []pstat {
 			p.sum += v
 			p.sumsq += v * v
 		}
-	}
+	})
 	exclude, include := set(opt.Exclude), set(opt.Include)
 	for i := range ps {
 		p := &ps[i]
@@ -185,16 +184,15 @@ func set(ids []string) map[string]bool {
 func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 	sums := make([]float64, len(rs.items)*int(numConditions))
 	counts := make([]int, len(sums))
-	for i := range rs.rows {
-		rt := &rs.rows[i]
+	rs.each(func(rt *rating) {
 		p := &ps[rt.participant]
 		if rt.check != checkNone || p.excluded || p.zeroVar {
-			continue
+			return
 		}
 		k := int(rt.item)*int(numConditions) + int(rt.cond)
 		sums[k] += (float64(rt.value) - p.mean) / p.sd
 		counts[k]++
-	}
+	})
 	items := make([]ItemMeans, len(rs.items))
 	for i := range items {
 		m := &items[i]
