@@ -98,7 +98,7 @@ func (o *outputFlags) parse(args []string) error {
 	return nil
 }
 
-// read opens the input and runs the reader; bad input becomes a usage error
+// readInput opens the input and runs the reader; bad input becomes a usage error
 // (exit 2) naming the file, line and column.
 func readInput[T any](o *outputFlags, env *cli, read func(io.Reader) (T, error)) (T, error) {
 	var zero T

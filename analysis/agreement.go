@@ -301,7 +301,7 @@ func FleissKappa(counts [][]int) (float64, bool) {
 	return (pBar - pe) / (1 - pe), true
 }
 
-// String renders a confusion matrix as SPEC writes it, e.g. [[43,4],[4,3]].
+// confusionString renders a confusion matrix as SPEC writes it, e.g. [[43,4],[4,3]].
 func confusionString(c [2][2]int) string {
 	return fmt.Sprintf("[[%d,%d],[%d,%d]]", c[0][0], c[0][1], c[1][0], c[1][1])
 }

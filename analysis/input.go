@@ -128,7 +128,8 @@ func csvError(err error) error {
 	return err
 }
 
-// yesNo parses a yes/no field; empty is allowed only when optional.
+// parseYesNo parses a yes/no field, reporting an empty one apart: each
+// caller decides whether its column may be empty.
 func parseYesNo(s string) (v, empty, ok bool) {
 	switch strings.ToLower(s) {
 	case "yes", "y", "true", "1":
