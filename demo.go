@@ -6,7 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 
-	"pragmalab/analysis"
+	"pragmalab/handlers"
 	"pragmalab/store"
 )
 
@@ -42,37 +42,11 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *cli, base string, it
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return err
 	}
-	set := store.ExpertSettings{BatchSize: 20, Checks: 4}
-	if err := db.SetStudySettings(ctx, s.ID, set); err != nil {
-		return err
-	}
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		return err
 	}
-	stored, err := db.ListItems(ctx, s.ID)
+	nBatches, err := handlers.MakeExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4})
 	if err != nil {
-		return err
-	}
-	var data, checks []analysis.ExpertBatchItem
-	for _, it := range stored {
-		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
-		if it.Check != "" {
-			checks = append(checks, bi)
-		} else {
-			data = append(data, bi)
-		}
-	}
-	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
-	if err != nil {
-		return err
-	}
-	ids := make([][]int64, len(batches))
-	for i, b := range batches {
-		for _, it := range b {
-			ids[i] = append(ids[i], it.ID)
-		}
-	}
-	if err := db.SaveBatches(ctx, s.ID, ids); err != nil {
 		return err
 	}
 	bs, err := db.Batches(ctx, s.ID)
@@ -91,6 +65,17 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *cli, base string, it
 		return err
 	}
 	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %d batch(es).\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
-		s.Name, len(data), len(batches), base, experts[0].Token, base, experts[1].Token)
+		s.Name, countData(items), nBatches, base, experts[0].Token, base, experts[1].Token)
 	return nil
+}
+
+// countData is the number of data items, attention checks left out.
+func countData(items []store.Item) int {
+	n := 0
+	for _, it := range items {
+		if it.Check == "" {
+			n++
+		}
+	}
+	return n
 }

@@ -6,7 +6,7 @@ import (
 	_ "embed"
 	"fmt"
 
-	"pragmalab/analysis"
+	"pragmalab/handlers"
 	"pragmalab/store"
 )
 
@@ -31,24 +31,7 @@ func seedContextDemo(ctx context.Context, db *store.DB, env *cli, base string) e
 	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
 		return err
 	}
-	set := store.DefaultContextSettings()
-	in := make([]analysis.SurveyPassage, len(ps))
-	for i, p := range ps {
-		in[i] = analysis.SurveyPassage{Key: p.Key, Kind: p.Kind, Period: p.Period}
-	}
-	plan, err := analysis.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
-	if err != nil {
-		return err
-	}
-	keys := make([][]string, len(plan.Surveys))
-	for i, sv := range plan.Surveys {
-		keys[i] = sv.Keys
-	}
-	if err := db.SaveContextSurveys(ctx, s.ID, keys); err != nil {
-		return err
-	}
-	set.Report = plan.Shortfall
-	if err := db.SetStudySettings(ctx, s.ID, set); err != nil {
+	if _, err := handlers.MakeContextSurveys(ctx, db, s, store.DefaultContextSettings()); err != nil {
 		return err
 	}
 	surveys, err := db.ContextSurveys(ctx, s.ID)

@@ -13,7 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pragmalab/analysis"
+	"pragmalab/handlers"
 	"pragmalab/store"
 	"pragmalab/web"
 )
@@ -44,24 +44,7 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		t.Fatal(err)
 	}
-	stored, _ := db.ListItems(ctx, s.ID)
-	var data2, checks []analysis.ExpertBatchItem
-	for _, it := range stored {
-		if it.Check != "" {
-			checks = append(checks, analysis.ExpertBatchItem{ID: it.ID, Type: it.Type})
-		} else {
-			data2 = append(data2, analysis.ExpertBatchItem{ID: it.ID, Type: it.Type})
-		}
-	}
-	batches, err := analysis.BuildExpertBatches(data2, checks, 20, 4, s.Seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []int64
-	for _, it := range batches[0] {
-		ids = append(ids, it.ID)
-	}
-	if err := db.SaveBatches(ctx, s.ID, [][]int64{ids}); err != nil {
+	if _, err := handlers.MakeExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4}); err != nil {
 		t.Fatal(err)
 	}
 	bs, _ := db.Batches(ctx, s.ID)

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -140,37 +141,9 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 			*f.v, err = formInt(r, f.name, *f.v)
 		}
 	}
-	if err == nil {
-		err = set.Validate()
-	}
-	var ps []store.Passage
-	if err == nil {
-		ps, err = h.DB.ListPassages(ctx, s.ID)
-	}
-	if err == nil && len(ps) == 0 {
-		err = store.Errorf(store.EINVALID, "import the passages first")
-	}
 	var plan analysis.SurveyPlan
 	if err == nil {
-		in := make([]analysis.SurveyPassage, len(ps))
-		for i, p := range ps {
-			in[i] = analysis.SurveyPassage{Key: p.Key, Kind: p.Kind, Period: p.Period}
-		}
-		plan, err = analysis.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
-		if err != nil {
-			err = store.Errorf(store.EINVALID, "%v", err)
-		}
-	}
-	if err == nil {
-		keys := make([][]string, len(plan.Surveys))
-		for i, sv := range plan.Surveys {
-			keys[i] = sv.Keys
-		}
-		err = h.DB.SaveContextSurveys(ctx, s.ID, keys)
-	}
-	if err == nil {
-		set.Report = plan.Shortfall
-		err = h.DB.SetStudySettings(ctx, s.ID, set)
+		plan, err = MakeContextSurveys(ctx, h.DB, s, set)
 	}
 	if err != nil {
 		h.impaqtsFail(w, r, s, err)
@@ -225,4 +198,39 @@ func (h *Handler) ExportContextAnswers(w http.ResponseWriter, r *http.Request) {
 	if err := h.DB.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export context answers", "study", s.ID, "err", err)
 	}
+}
+
+// MakeContextSurveys samples a study's surveys from its passages, balanced
+// by kind × period with the study's seed, and saves them with the settings
+// (and the report of what the data could not fill). The admin page and the
+// demo both build surveys through here.
+func MakeContextSurveys(ctx context.Context, db *store.DB, s *store.Study, set store.ContextSettings) (analysis.SurveyPlan, error) {
+	var plan analysis.SurveyPlan
+	if err := set.Validate(); err != nil {
+		return plan, err
+	}
+	ps, err := db.ListPassages(ctx, s.ID)
+	if err != nil {
+		return plan, err
+	}
+	if len(ps) == 0 {
+		return plan, store.Errorf(store.EINVALID, "import the passages first")
+	}
+	in := make([]analysis.SurveyPassage, len(ps))
+	for i, p := range ps {
+		in[i] = analysis.SurveyPassage{Key: p.Key, Kind: p.Kind, Period: p.Period}
+	}
+	plan, err = analysis.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
+	if err != nil {
+		return plan, store.Errorf(store.EINVALID, "%v", err)
+	}
+	keys := make([][]string, len(plan.Surveys))
+	for i, sv := range plan.Surveys {
+		keys[i] = sv.Keys
+	}
+	if err := db.SaveContextSurveys(ctx, s.ID, keys); err != nil {
+		return plan, err
+	}
+	set.Report = plan.Shortfall
+	return plan, db.SetStudySettings(ctx, s.ID, set)
 }

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -122,47 +123,12 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 		h.expertStudyPage(w, r, s, "Screens per batch and attention checks must be whole numbers.")
 		return
 	}
-	if err := set.Validate(); err != nil {
+	n, err := MakeExpertBatches(ctx, h.DB, s, set)
+	if err != nil {
 		h.failOrBack(w, r, s, err)
 		return
 	}
-	items, err := h.DB.ListItems(ctx, s.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	var data, checks []analysis.ExpertBatchItem
-	for _, it := range items {
-		if it.Status != "active" {
-			continue
-		}
-		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
-		if it.Check != "" {
-			checks = append(checks, bi)
-		} else {
-			data = append(data, bi)
-		}
-	}
-	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
-	if err != nil {
-		h.expertStudyPage(w, r, s, "Cannot build batches: "+err.Error()+".")
-		return
-	}
-	ids := make([][]int64, len(batches))
-	for i, b := range batches {
-		for _, it := range b {
-			ids[i] = append(ids[i], it.ID)
-		}
-	}
-	if err := h.DB.SetStudySettings(ctx, s.ID, set); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if err := h.DB.SaveBatches(ctx, s.ID, ids); err != nil {
-		h.failOrBack(w, r, s, err)
-		return
-	}
-	h.flash(w, r, fmt.Sprintf("Built %d batches (seed %d).", len(batches), s.Seed))
+	h.flash(w, r, fmt.Sprintf("Built %d batches (seed %d).", n, s.Seed))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
@@ -362,4 +328,46 @@ func attachment(w http.ResponseWriter, contentType, filename string) {
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", filename))
 	w.Header().Set("Cache-Control", "no-store")
+}
+
+// MakeExpertBatches builds a study's batches from its active items with the
+// study's seed, saves them and the settings, and returns how many it made.
+// The admin page and the demo both build batches through here.
+func MakeExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set store.ExpertSettings) (int, error) {
+	if err := set.Validate(); err != nil {
+		return 0, err
+	}
+	items, err := db.ListItems(ctx, s.ID)
+	if err != nil {
+		return 0, err
+	}
+	var data, checks []analysis.ExpertBatchItem
+	for _, it := range items {
+		if it.Status != "active" {
+			continue
+		}
+		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
+		if it.Check != "" {
+			checks = append(checks, bi)
+		} else {
+			data = append(data, bi)
+		}
+	}
+	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
+	if err != nil {
+		return 0, store.Errorf(store.EINVALID, "cannot build batches: %v", err)
+	}
+	ids := make([][]int64, len(batches))
+	for i, b := range batches {
+		for _, it := range b {
+			ids[i] = append(ids[i], it.ID)
+		}
+	}
+	if err := db.SaveBatches(ctx, s.ID, ids); err != nil {
+		return 0, err
+	}
+	if err := db.SetStudySettings(ctx, s.ID, set); err != nil {
+		return 0, err
+	}
+	return len(batches), nil
 }
