@@ -1,0 +1,142 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+// ModelScorer is the Scorer value of a job asking an OpenAI-compatible
+// endpoint; any other value names a built-in scorer.
+const ModelScorer = "model"
+
+// Spec is what a researcher chooses when launching a job (the admin form
+// and the CLI flags).
+type Spec struct {
+	StudyID int64
+	Task    scoring.Task
+	// Scorer is ModelScorer or a built-in scorer's name.
+	Scorer   string
+	Config   scoring.Config // used when Scorer is ModelScorer
+	Strategy scoring.Strategy
+	Seed     uint64
+	// CompareStudyID is the crowd study whose human toplines the results
+	// are shown beside (0: none).
+	CompareStudyID int64
+}
+
+// Validate checks the spec; getenv is asked whether the API-key variable is
+// set, so a missing key shows at launch rather than as 3,000 failed prompts.
+func (s *Spec) Validate(getenv func(string) string) error {
+	if _, ok := scoring.ParseTask(string(s.Task)); !ok {
+		return store.Errorf(store.EINVALID, "task: must be truefalse, multiplechoice or generation")
+	}
+	if s.Task == scoring.Generation {
+		if _, ok := scoring.ParseStrategy(string(s.Strategy)); !ok {
+			return store.Errorf(store.EINVALID, "strategy: must be zero-shot, few-shot or chain-of-thought")
+		}
+	} else {
+		s.Strategy = ""
+	}
+	if s.Scorer == ModelScorer {
+		s.Config = s.Config.WithDefaults()
+		if err := s.Config.Validate(); err != nil {
+			return store.Errorf(store.EINVALID, "%s", err)
+		}
+		if s.Config.APIKeyEnv != "" && getenv(s.Config.APIKeyEnv) == "" {
+			return store.Errorf(store.EINVALID, "api_key_env: the environment variable %s is empty or unset where pragmalab runs", s.Config.APIKeyEnv)
+		}
+		return nil
+	}
+	if _, err := scoring.NewBuiltin(s.Scorer, s.Task, s.Seed); err != nil {
+		return store.Errorf(store.EINVALID, "scorer: %s", err)
+	}
+	return nil
+}
+
+// Create validates spec, builds every prompt from the study's data and
+// templates, and stores the job, queued.
+func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) string) (*store.Job, error) {
+	if err := spec.Validate(getenv); err != nil {
+		return nil, err
+	}
+	if spec.CompareStudyID != 0 {
+		cs, err := db.Study(ctx, spec.CompareStudyID)
+		if err != nil {
+			return nil, err
+		}
+		if cs.Kind != store.KindCrowd {
+			return nil, store.Errorf(store.EINVALID, "compare: study %d is a %s study; human toplines come from a crowd study", cs.ID, cs.Kind)
+		}
+	}
+	ds, err := loadDataset(ctx, db, spec.StudyID, spec.Task)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := Templates(ctx, db, spec.StudyID)
+	if err != nil {
+		return nil, err
+	}
+	var prompts []scoring.Prompt
+	switch spec.Task {
+	case scoring.TrueFalse:
+		prompts, err = scoring.BuildTFPrompts(ds.tf, tmpl)
+	case scoring.MultipleChoice:
+		prompts, _, err = scoring.BuildMCPrompts(ds.mc, tmpl)
+	case scoring.Generation:
+		prompts, err = scoring.BuildGenPrompts(ds.mc, spec.Strategy, tmpl)
+	}
+	if err != nil {
+		return nil, store.Errorf(store.EINVALID, "building the prompts: %s", err)
+	}
+	if len(prompts) == 0 {
+		what := "items (import implicature items into this study)"
+		if spec.Task != scoring.TrueFalse {
+			what = "passages with four options and an answer (import IMPAQTS passages into this study)"
+		}
+		return nil, store.Errorf(store.EINVALID, "the study has no %s", what)
+	}
+	cfg := json.RawMessage(`{}`)
+	if spec.Scorer == ModelScorer {
+		if cfg, err = json.Marshal(spec.Config); err != nil {
+			return nil, fmt.Errorf("job config: %w", err)
+		}
+	}
+	j := &store.Job{StudyID: spec.StudyID, Task: string(spec.Task), Scorer: spec.Scorer, Config: cfg,
+		Strategy: string(spec.Strategy), Seed: int64(spec.Seed), CompareStudyID: spec.CompareStudyID}
+	sp := make([]store.JobPrompt, len(prompts))
+	for i, p := range prompts {
+		sp[i] = store.JobPrompt{Key: p.Key, ItemKey: p.ItemKey, Condition: string(p.Condition), Order: string(p.Order), Text: p.Text}
+	}
+	if err := db.CreateJob(ctx, j, sp); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// JobConfig decodes a job's endpoint configuration.
+func JobConfig(j *store.Job) (scoring.Config, error) {
+	var c scoring.Config
+	if err := json.Unmarshal(j.Config, &c); err != nil {
+		return c, fmt.Errorf("job %d config: %w", j.ID, err)
+	}
+	return c, nil
+}
+
+// ScorerName is how results name a job's scorer: the model name, or the
+// built-in scorer (with its seed when it has one).
+func ScorerName(j *store.Job) string {
+	if j.Scorer == ModelScorer {
+		if c, err := JobConfig(j); err == nil {
+			return c.Model
+		}
+		return "model"
+	}
+	if j.Scorer == "random" {
+		return fmt.Sprintf("random (seed %d)", j.Seed)
+	}
+	return j.Scorer
+}

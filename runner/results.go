@@ -1,0 +1,263 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"pragmalab/analysis"
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+// Results are a job's answers folded into the task's metrics.
+type Results struct {
+	Job      *store.Job
+	Scorer   string
+	Progress store.JobProgress
+
+	TF        []scoring.TFItemResult
+	TFMetrics map[string]scoring.TFMetrics
+	MC        []scoring.MCItemResult
+	MCMetrics map[string]scoring.MCMetrics
+	Gen       []GenOutput
+}
+
+// GenOutput is one generated explanation.
+type GenOutput struct {
+	ItemKey  string `json:"item_id"`
+	Kind     string `json:"kind"`
+	Strategy string `json:"strategy"`
+	Output   string `json:"output"`
+}
+
+// LoadResults reads a job's answers and computes its metrics over the
+// study's current items (an item dropped since the job ran is left out).
+func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, error) {
+	j, err := db.Job(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := db.JobPrompts(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	res := &Results{Job: j, Scorer: ScorerName(j)}
+	answers := make(map[string]scoring.Answer, len(rows))
+	for _, r := range rows {
+		res.Progress.Total++
+		if r.Answer == nil {
+			if r.Error != "" {
+				res.Progress.Failed++
+			}
+			continue
+		}
+		var a scoring.Answer
+		if err := json.Unmarshal(r.Answer, &a); err != nil {
+			return nil, fmt.Errorf("job %d prompt %s: %w", jobID, r.Key, err)
+		}
+		answers[r.Key] = a
+		res.Progress.Answered++
+	}
+	task := scoring.Task(j.Task)
+	ds, err := loadDataset(ctx, db, j.StudyID, task)
+	if err != nil {
+		return nil, err
+	}
+	switch task {
+	case scoring.TrueFalse:
+		res.TF = scoring.AggregateTF(ds.tf, answers)
+		res.TFMetrics = scoring.ComputeTF(res.TF)
+	case scoring.MultipleChoice:
+		res.MC = scoring.AggregateMC(ds.mc, answers)
+		res.MCMetrics = scoring.ComputeMC(res.MC)
+	case scoring.Generation:
+		for _, it := range ds.mc {
+			if a, ok := answers[it.Key+"|"+j.Strategy]; ok {
+				res.Gen = append(res.Gen, GenOutput{ItemKey: it.Key, Kind: it.Kind, Strategy: j.Strategy, Output: a.Reply})
+			}
+		}
+	}
+	return res, nil
+}
+
+// ItemKeys are the items the job has results for.
+func (r *Results) ItemKeys() map[string]bool {
+	keys := map[string]bool{}
+	for _, t := range r.TF {
+		keys[t.Key] = true
+	}
+	return keys
+}
+
+// WriteCSV writes the per-item results: for True/False one row per item
+// with P(b) per condition (mean of both orders) and per order; for
+// multiple choice gold and predicted letters; for generation the outputs.
+// Missing values are empty cells.
+func (r *Results) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	f := func(m map[scoring.Condition]float64, c scoring.Condition) string {
+		if v, ok := m[c]; ok {
+			return strconv.FormatFloat(v, 'f', 6, 64)
+		}
+		return ""
+	}
+	switch scoring.Task(r.Job.Task) {
+	case scoring.TrueFalse:
+		head := []string{"model", "item_id", "item_type"}
+		for _, c := range scoring.Conditions {
+			head = append(head, "p_"+string(c))
+		}
+		for _, c := range scoring.Conditions {
+			for _, o := range scoring.Orders {
+				head = append(head, "p_"+string(c)+"_"+string(o))
+			}
+		}
+		cw.Write(head)
+		for _, t := range r.TF {
+			row := []string{r.Scorer, t.Key, t.Type}
+			for _, c := range scoring.Conditions {
+				row = append(row, f(t.P, c))
+			}
+			for _, c := range scoring.Conditions {
+				for _, o := range scoring.Orders {
+					v, ok := t.ByOrder[c][o]
+					if ok {
+						row = append(row, strconv.FormatFloat(v, 'f', 6, 64))
+					} else {
+						row = append(row, "")
+					}
+				}
+			}
+			cw.Write(row)
+		}
+	case scoring.MultipleChoice:
+		cw.Write([]string{"model", "item_id", "kind", "topic", "gold", "predicted", "correct"})
+		for _, m := range r.MC {
+			cw.Write([]string{r.Scorer, m.Key, m.Kind, strconv.Itoa(m.Topic), m.Gold, m.Predicted, strconv.FormatBool(m.Correct)})
+		}
+	case scoring.Generation:
+		cw.Write(store.OutputColumns)
+		for _, g := range r.Gen {
+			cw.Write([]string{g.ItemKey, g.Strategy, r.Scorer, g.Output})
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// JSON is the results as the JSON export and `pragmalab score --json` give
+// them.
+func (r *Results) JSON() any {
+	out := map[string]any{
+		"job": r.Job.ID, "study": r.Job.StudyID, "task": r.Job.Task, "model": r.Scorer, "status": r.Job.Status,
+		"prompts": r.Progress,
+	}
+	switch scoring.Task(r.Job.Task) {
+	case scoring.TrueFalse:
+		out["by_type"], out["items"] = r.TFMetrics, r.TF
+	case scoring.MultipleChoice:
+		out["by_kind"], out["items"] = r.MCMetrics, r.MC
+	case scoring.Generation:
+		out["strategy"], out["outputs"] = r.Job.Strategy, r.Gen
+	}
+	return out
+}
+
+// Outputs are a generation job's outputs as an explanation-rating study
+// imports them.
+func (r *Results) Outputs() []store.Output {
+	out := make([]store.Output, 0, len(r.Gen))
+	for _, g := range r.Gen {
+		out = append(out, store.Output{ItemKey: g.ItemKey, Strategy: g.Strategy, Model: r.Scorer, Output: g.Output})
+	}
+	return out
+}
+
+// HumanToplines computes the human toplines of a crowd study over the
+// given items: the study's ratings export, restricted to those items (the
+// attention checks kept, since exclusion needs them), analysed with the
+// study's exclusion thresholds and the researcher's overrides — the same
+// numbers its analysis page shows when the items are the same. It returns
+// nil when nobody has completed a batch.
+func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items map[string]bool) (*analysis.Toplines, error) {
+	_, set, err := db.CrowdStudy(ctx, crowdStudyID)
+	if err != nil {
+		return nil, err
+	}
+	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
+	parts, err := db.CrowdParticipants(ctx, crowdStudyID, set)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts {
+		switch p.Override {
+		case "include":
+			opt.Include = append(opt.Include, p.PID)
+		case "exclude":
+			opt.Exclude = append(opt.Exclude, p.PID)
+		}
+	}
+	var buf bytes.Buffer
+	if err := db.ExportRatings(ctx, crowdStudyID, &buf); err != nil {
+		return nil, err
+	}
+	filtered, n, err := filterRatings(&buf, items)
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	rs, err := analysis.ReadRatings(filtered)
+	if err != nil {
+		return nil, err
+	}
+	return analysis.ComputeToplines(rs, opt), nil
+}
+
+// filterRatings keeps the header, attention checks and the rows of the
+// given items; n counts the item rows kept.
+func filterRatings(r io.Reader, items map[string]bool) (io.Reader, int, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	recs, err := cr.ReadAll()
+	if err != nil || len(recs) == 0 {
+		return nil, 0, err
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	ic, okI := col["item_id"]
+	cc, okC := col["check"]
+	if !okI || !okC {
+		return nil, 0, fmt.Errorf("ratings export lacks item_id or check")
+	}
+	var out bytes.Buffer
+	cw := csv.NewWriter(&out)
+	cw.Write(recs[0])
+	n := 0
+	for _, rec := range recs[1:] {
+		if len(rec) <= max(ic, cc) {
+			continue
+		}
+		if rec[cc] != "" {
+			cw.Write(rec)
+		} else if items[rec[ic]] {
+			cw.Write(rec)
+			n++
+		}
+	}
+	cw.Flush()
+	return &out, n, cw.Error()
+}
+
+// SortedJobs orders finished jobs for a comparison table: by id.
+func SortedJobs(js []*store.Job) []*store.Job {
+	out := append([]*store.Job(nil), js...)
+	sort.Slice(out, func(i, k int) bool { return out[i].ID < out[k].ID })
+	return out
+}

@@ -1,0 +1,342 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"sync"
+	"time"
+
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+// Runner runs scoring jobs: Run picks up queued jobs (and, after a restart,
+// running ones) and asks their unanswered prompts; RunJob runs one job in
+// the caller's goroutine (the CLI). Answers are saved in small batches as
+// they come back, so stopping loses at most the answers of the last fraction
+// of a second, and those prompts are simply asked again.
+type Runner struct {
+	db     *store.DB
+	log    *slog.Logger
+	getenv func(string) string
+	hc     *http.Client
+	owner  string
+
+	// MaxJobs bounds the jobs running at once (default 2).
+	MaxJobs int
+	// FlushEvery and FlushInterval bound how many answers wait in memory
+	// before they are written, and for how long.
+	FlushEvery    int
+	FlushInterval time.Duration
+	// Lease is how long a claim on a job lasts without renewal.
+	Lease time.Duration
+	// ClientOptions are passed to every model client (tests shorten the
+	// back-off with them).
+	ClientOptions []scoring.ClientOption
+
+	wake   chan struct{}
+	mu     sync.Mutex
+	active map[int64]*activeJob
+	wg     sync.WaitGroup
+}
+
+type activeJob struct {
+	cancel    context.CancelFunc
+	cancelled bool // by the researcher, not by a shutdown
+}
+
+// New returns a runner over db. getenv reads API keys (os.Getenv in
+// production); hc may be nil.
+func New(db *store.DB, log *slog.Logger, getenv func(string) string, hc *http.Client) *Runner {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Runner{
+		db: db, log: log, getenv: getenv, hc: hc, owner: store.RandomToken()[:16],
+		MaxJobs: 2, FlushEvery: 64, FlushInterval: 100 * time.Millisecond, Lease: 30 * time.Second,
+		wake: make(chan struct{}, 1), active: map[int64]*activeJob{},
+	}
+}
+
+// Wake tells Run to look for new jobs now.
+func (r *Runner) Wake() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run processes jobs until ctx ends, then stops the workers, writes the
+// answers already back and returns; unfinished jobs stay queued or running
+// for the next start.
+func (r *Runner) Run(ctx context.Context) {
+	tick := time.NewTicker(2 * time.Second)
+	defer tick.Stop()
+	for {
+		r.startJobs(ctx)
+		select {
+		case <-ctx.Done():
+			r.wg.Wait()
+			return
+		case <-r.wake:
+		case <-tick.C:
+		}
+	}
+}
+
+func (r *Runner) startJobs(ctx context.Context) {
+	jobs, err := r.db.ActiveJobs(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			r.log.Error("scoring: listing jobs", "err", err)
+		}
+		return
+	}
+	for _, j := range jobs {
+		r.mu.Lock()
+		_, busy := r.active[j.ID]
+		full := len(r.active) >= max(1, r.MaxJobs)
+		r.mu.Unlock()
+		if busy {
+			continue
+		}
+		if full {
+			return
+		}
+		ok, err := r.db.ClaimJob(ctx, j.ID, r.owner, r.db.Now().Add(r.Lease))
+		if err != nil || !ok {
+			continue
+		}
+		jctx, cancel := context.WithCancel(ctx)
+		r.mu.Lock()
+		r.active[j.ID] = &activeJob{cancel: cancel}
+		r.mu.Unlock()
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			defer cancel()
+			if err := r.execute(jctx, j, nil); err != nil && jctx.Err() == nil {
+				r.log.Error("scoring: job", "job", j.ID, "err", err)
+			}
+			r.mu.Lock()
+			delete(r.active, j.ID)
+			r.mu.Unlock()
+			r.Wake()
+		}()
+	}
+}
+
+// Cancel cancels a queued or running job; a running one stops asking at
+// once and keeps the answers it has.
+func (r *Runner) Cancel(ctx context.Context, id int64) error {
+	if err := r.db.CancelJob(ctx, id); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	if a, ok := r.active[id]; ok {
+		a.cancelled = true
+		a.cancel()
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// RunJob runs one job to its end in the caller's goroutine, calling
+// progress after every batch of answers is saved. It returns ctx's error if
+// ctx ends first (the job then stays resumable).
+func (r *Runner) RunJob(ctx context.Context, id int64, progress func(store.JobProgress)) error {
+	j, err := r.db.Job(ctx, id)
+	if err != nil {
+		return err
+	}
+	ok, err := r.db.ClaimJob(ctx, id, r.owner, r.db.Now().Add(r.Lease))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return store.Errorf(store.ECONFLICT, "job %d is %s or being run by another pragmalab process", id, j.Status)
+	}
+	jctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.mu.Lock()
+	r.active[id] = &activeJob{cancel: cancel}
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.active, id)
+		r.mu.Unlock()
+	}()
+	if err := r.execute(jctx, j, progress); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// scorer builds the scorer of a job and the number of workers worth running.
+func (r *Runner) scorer(j *store.Job) (scoring.Scorer, int, error) {
+	task := scoring.Task(j.Task)
+	if j.Scorer != ModelScorer {
+		s, err := scoring.NewBuiltin(j.Scorer, task, uint64(j.Seed))
+		return s, runtime.GOMAXPROCS(0), err
+	}
+	cfg, err := JobConfig(j)
+	if err != nil {
+		return nil, 0, err
+	}
+	opts := append([]scoring.ClientOption{scoring.WithLogger(r.log)}, r.ClientOptions...)
+	if r.hc != nil {
+		opts = append(opts, scoring.WithHTTPClient(r.hc))
+	}
+	c, err := scoring.NewClient(cfg, r.getenv, opts...)
+	if err != nil {
+		return nil, 0, err
+	}
+	return c, c.Concurrency(), nil
+}
+
+// execute asks a job's unanswered prompts with a bounded pool of workers.
+func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.JobProgress)) error {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	owner := r.owner
+	defer r.db.ReleaseJob(context.WithoutCancel(ctx), j.ID, owner)
+	pending, err := r.db.PendingPrompts(ctx, j.ID)
+	if err != nil {
+		return err
+	}
+	scorer, workers, err := r.scorer(j)
+	if err != nil {
+		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, store.JobFailed, err.Error())
+	}
+	var items map[string]*scoring.MCItem
+	if task := scoring.Task(j.Task); task != scoring.TrueFalse && len(pending) > 0 {
+		ds, err := loadDataset(ctx, r.db, j.StudyID, task)
+		if err != nil {
+			return err
+		}
+		items = ds.mcByKey()
+	}
+	if err := r.db.SetJobStatus(ctx, j.ID, store.JobRunning, ""); err != nil {
+		return err
+	}
+	r.log.Info("scoring: job started", "job", j.ID, "scorer", ScorerName(j), "pending", len(pending), "workers", workers)
+
+	in := make(chan store.JobPrompt)
+	out := make(chan store.JobResult, workers)
+	go func() {
+		defer close(in)
+		for _, p := range pending {
+			select {
+			case in <- p:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(pending))) {
+		wg.Go(func() {
+			for sp := range in {
+				p := scoring.Prompt{Key: sp.Key, Task: scoring.Task(j.Task), ItemKey: sp.ItemKey,
+					Condition: scoring.Condition(sp.Condition), Order: scoring.Order(sp.Order),
+					Strategy: scoring.Strategy(j.Strategy), Text: sp.Text, MC: items[sp.ItemKey]}
+				a, err := scorer.Score(ctx, p)
+				if ctx.Err() != nil {
+					return // stopped: the prompt stays unanswered, not failed
+				}
+				res := store.JobResult{Seq: sp.Seq}
+				if err != nil {
+					res.Error = err.Error()
+				} else if res.Answer, err = json.Marshal(a); err != nil {
+					res.Answer, res.Error = nil, err.Error()
+				}
+				out <- res
+			}
+		})
+	}
+	go func() { wg.Wait(); close(out) }()
+	if err := r.collect(ctx, stop, j.ID, out, progress); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return nil // cancelled (status already set) or shutting down (resumes later)
+	}
+	p, err := r.db.JobProgress(ctx, j.ID)
+	if err != nil {
+		return err
+	}
+	msg := ""
+	if p.Failed > 0 {
+		msg = fmt.Sprintf("%d of %d prompts failed; their errors are listed with them. Retry asks them again.", p.Failed, p.Total)
+	}
+	r.log.Info("scoring: job finished", "job", j.ID, "answered", p.Answered, "failed", p.Failed)
+	return r.db.SetJobStatus(ctx, j.ID, store.JobDone, msg)
+}
+
+// collect writes results in batches and renews the job's lease; writes use
+// a context that outlives a cancellation, so answers already back are kept.
+func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int64, out <-chan store.JobResult, progress func(store.JobProgress)) error {
+	wctx := context.WithoutCancel(ctx)
+	every := max(1, r.FlushEvery)
+	batch := make([]store.JobResult, 0, every)
+	tick := time.NewTicker(max(time.Millisecond, r.FlushInterval))
+	defer tick.Stop()
+	lastRenew := time.Now()
+	var saveErr error
+	// renew keeps the lease and notices a cancellation made by another
+	// process (the admin page cancelling a CLI run).
+	renew := func() {
+		if time.Since(lastRenew) < r.Lease/3 || ctx.Err() != nil {
+			return
+		}
+		lastRenew = time.Now()
+		if ok, err := r.db.ClaimJob(wctx, jobID, r.owner, r.db.Now().Add(r.Lease)); err == nil && !ok {
+			stop()
+		}
+	}
+	flush := func() {
+		if len(batch) == 0 || saveErr != nil {
+			return
+		}
+		if err := r.db.SaveJobResults(wctx, jobID, batch); err != nil {
+			saveErr = err
+			return
+		}
+		batch = batch[:0]
+		if progress != nil {
+			if p, err := r.db.JobProgress(wctx, jobID); err == nil {
+				progress(p)
+			}
+		}
+	}
+	for {
+		select {
+		case res, ok := <-out:
+			if !ok {
+				flush()
+				return saveErr
+			}
+			batch = append(batch, res)
+			if len(batch) >= every {
+				flush()
+			}
+		case <-tick.C:
+			flush()
+			renew()
+		}
+		if saveErr != nil {
+			// Keep draining so the workers can finish, but stop asking.
+			go func() {
+				for range out {
+				}
+			}()
+			stop()
+			return errors.Join(errors.New("saving answers"), saveErr)
+		}
+	}
+}

@@ -1,0 +1,459 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+)
+
+// Job statuses. A queued or running job is picked up by the runner (again
+// after a restart); done, failed and cancelled jobs are left alone.
+const (
+	JobQueued    = "queued"
+	JobRunning   = "running"
+	JobDone      = "done"
+	JobFailed    = "failed"
+	JobCancelled = "cancelled"
+)
+
+// Job is a model-scoring job (SPEC 4). Config is the scorer's configuration
+// as JSON, holding the name of the API-key variable but never a key.
+type Job struct {
+	ID             int64
+	StudyID        int64
+	Task           string
+	Scorer         string
+	Config         json.RawMessage
+	Strategy       string
+	Seed           int64
+	CompareStudyID int64 // 0: no human comparison
+	Status         string
+	Error          string
+	CreatedAt      time.Time
+	StartedAt      time.Time
+	FinishedAt     time.Time
+}
+
+// JobPrompt is one prompt of a job, fixed when the job is created.
+type JobPrompt struct {
+	Seq       int
+	Key       string
+	ItemKey   string
+	Condition string
+	Order     string
+	Text      string
+}
+
+// JobResult is what came back for one prompt: an answer (JSON) or an error.
+type JobResult struct {
+	Seq    int
+	Answer json.RawMessage // nil when Error is set
+	Error  string
+}
+
+// JobPromptRow is a stored prompt with its answer or error.
+type JobPromptRow struct {
+	JobPrompt
+	Answer     json.RawMessage // nil until answered
+	Error      string
+	Attempts   int
+	AnsweredAt time.Time
+}
+
+// JobProgress counts a job's prompts.
+type JobProgress struct {
+	Total    int `json:"total"`
+	Answered int `json:"answered"`
+	Failed   int `json:"failed"` // unanswered prompts whose last attempt failed
+}
+
+// Limits on job fields.
+const (
+	maxJobConfig = 16 << 10
+	maxJobError  = 2000
+	// MaxJobPrompts bounds one job (31,822 passages × 1 fits; so do 271
+	// items × 12).
+	MaxJobPrompts = 200_000
+)
+
+// Validate checks a job before it is stored.
+func (j *Job) Validate() error {
+	switch j.Task {
+	case "truefalse", "multiplechoice", "generation":
+	default:
+		return Errorf(EINVALID, "task must be truefalse, multiplechoice or generation")
+	}
+	if j.Scorer == "" || utf8.RuneCountInString(j.Scorer) > 64 {
+		return Errorf(EINVALID, "scorer must be 1–64 characters")
+	}
+	if len(j.Config) == 0 {
+		j.Config = json.RawMessage(`{}`)
+	}
+	if len(j.Config) > maxJobConfig || !json.Valid(j.Config) {
+		return Errorf(EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
+	}
+	if utf8.RuneCountInString(j.Strategy) > 32 {
+		return Errorf(EINVALID, "strategy must be at most 32 characters")
+	}
+	return nil
+}
+
+// CreateJob stores a queued job with all its prompts in one transaction.
+func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error {
+	if err := j.Validate(); err != nil {
+		return err
+	}
+	if len(prompts) == 0 {
+		return Errorf(EINVALID, "the job has no prompts (does the study have items of the kind the task needs?)")
+	}
+	if len(prompts) > MaxJobPrompts {
+		return Errorf(EINVALID, "the job has %d prompts, more than %d", len(prompts), MaxJobPrompts)
+	}
+	j.Status, j.CreatedAt = JobQueued, db.Now()
+	var compare any
+	if j.CompareStudyID != 0 {
+		compare = j.CompareStudyID
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM studies WHERE id = ?`, j.StudyID).Scan(&n); err != nil {
+			return fmt.Errorf("create job: %w", err)
+		}
+		if n == 0 {
+			return Errorf(ENOTFOUND, "study %d not found", j.StudyID)
+		}
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO scoring_jobs (study_id, task, scorer, config, strategy, seed, compare_study_id, status, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			j.StudyID, j.Task, j.Scorer, string(j.Config), j.Strategy, j.Seed, compare, j.Status, j.CreatedAt.Format(time.RFC3339Nano))
+		if err != nil {
+			return fmt.Errorf("create job: %w", err)
+		}
+		j.ID, _ = res.LastInsertId()
+		stmt, err := tx.PrepareContext(ctx, `
+			INSERT INTO scoring_prompts (job_id, seq, key, item_key, condition, option_order, text)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return fmt.Errorf("create job: %w", err)
+		}
+		defer stmt.Close()
+		for i := range prompts {
+			p := &prompts[i]
+			p.Seq = i + 1
+			if _, err := stmt.ExecContext(ctx, j.ID, p.Seq, p.Key, p.ItemKey, p.Condition, p.Order, p.Text); err != nil {
+				return fmt.Errorf("create job: prompt %s: %w", p.Key, err)
+			}
+		}
+		return nil
+	})
+}
+
+const jobColumns = `id, study_id, task, scorer, config, strategy, seed, COALESCE(compare_study_id, 0), status, error, created_at, started_at, finished_at`
+
+func scanJob(sc interface{ Scan(...any) error }) (*Job, error) {
+	var j Job
+	var cfg, created, started, finished string
+	if err := sc.Scan(&j.ID, &j.StudyID, &j.Task, &j.Scorer, &cfg, &j.Strategy, &j.Seed, &j.CompareStudyID,
+		&j.Status, &j.Error, &created, &started, &finished); err != nil {
+		return nil, err
+	}
+	j.Config = json.RawMessage(cfg)
+	j.CreatedAt, j.StartedAt, j.FinishedAt = parseTime(created), parseTime(started), parseTime(finished)
+	return &j, nil
+}
+
+// Job returns one job.
+func (db *DB) Job(ctx context.Context, id int64) (*Job, error) {
+	j, err := scanJob(db.read.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENOTFOUND, "job %d not found", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("job: %w", err)
+	}
+	return j, nil
+}
+
+// StudyJobs lists a study's jobs, newest first.
+func (db *DB) StudyJobs(ctx context.Context, studyID int64) ([]*Job, error) {
+	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE study_id = ? ORDER BY id DESC`, studyID)
+}
+
+// ActiveJobs lists the queued and running jobs, oldest first: what the
+// runner has to do, also after a restart.
+func (db *DB) ActiveJobs(ctx context.Context) ([]*Job, error) {
+	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE status IN ('queued', 'running') ORDER BY id`)
+}
+
+func (db *DB) jobs(ctx context.Context, q string, args ...any) ([]*Job, error) {
+	rows, err := db.read.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []*Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+// JobProgress counts a job's prompts, answered ones and failed ones.
+func (db *DB) JobProgress(ctx context.Context, id int64) (JobProgress, error) {
+	var p JobProgress
+	err := db.read.QueryRowContext(ctx, `
+		SELECT COUNT(*), COUNT(answer), COALESCE(SUM(answer IS NULL AND error <> ''), 0)
+		FROM scoring_prompts WHERE job_id = ?`, id).Scan(&p.Total, &p.Answered, &p.Failed)
+	if err != nil {
+		return p, fmt.Errorf("job progress: %w", err)
+	}
+	return p, nil
+}
+
+// PendingPrompts returns a job's prompts that have no answer yet, in order;
+// prompts that failed before are included, so a resumed job tries them again.
+func (db *DB) PendingPrompts(ctx context.Context, jobID int64) ([]JobPrompt, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT seq, key, item_key, condition, option_order, text
+		FROM scoring_prompts WHERE job_id = ? AND answer IS NULL ORDER BY seq`, jobID)
+	if err != nil {
+		return nil, fmt.Errorf("pending prompts: %w", err)
+	}
+	defer rows.Close()
+	var out []JobPrompt
+	for rows.Next() {
+		var p JobPrompt
+		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text); err != nil {
+			return nil, fmt.Errorf("pending prompts: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// JobPrompts returns every prompt of a job with its answer or error.
+func (db *DB) JobPrompts(ctx context.Context, jobID int64) ([]JobPromptRow, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT seq, key, item_key, condition, option_order, text, answer, error, attempts, answered_at
+		FROM scoring_prompts WHERE job_id = ? ORDER BY seq`, jobID)
+	if err != nil {
+		return nil, fmt.Errorf("job prompts: %w", err)
+	}
+	defer rows.Close()
+	var out []JobPromptRow
+	for rows.Next() {
+		var p JobPromptRow
+		var answer sql.NullString
+		var at string
+		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text, &answer, &p.Error, &p.Attempts, &at); err != nil {
+			return nil, fmt.Errorf("job prompts: %w", err)
+		}
+		if answer.Valid {
+			p.Answer = json.RawMessage(answer.String)
+		}
+		p.AnsweredAt = parseTime(at)
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// JobErrors returns up to limit unanswered prompts whose last attempt
+// failed, with their errors.
+func (db *DB) JobErrors(ctx context.Context, jobID int64, limit int) ([]JobPromptRow, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT seq, key, item_key, condition, option_order, text, error, attempts
+		FROM scoring_prompts WHERE job_id = ? AND answer IS NULL AND error <> '' ORDER BY seq LIMIT ?`, jobID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("job errors: %w", err)
+	}
+	defer rows.Close()
+	var out []JobPromptRow
+	for rows.Next() {
+		var p JobPromptRow
+		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text, &p.Error, &p.Attempts); err != nil {
+			return nil, fmt.Errorf("job errors: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// SaveJobResults stores a batch of answers and errors in one transaction.
+// An answered prompt is never overwritten, so a result arriving twice (a
+// retry racing a restart) cannot change what was recorded first.
+func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []JobResult) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	now := db.now()
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		ans, err := tx.PrepareContext(ctx, `
+			UPDATE scoring_prompts SET answer = ?, error = '', attempts = attempts + 1, answered_at = ?
+			WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+		if err != nil {
+			return fmt.Errorf("save job results: %w", err)
+		}
+		defer ans.Close()
+		fail, err := tx.PrepareContext(ctx, `
+			UPDATE scoring_prompts SET error = ?, attempts = attempts + 1
+			WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+		if err != nil {
+			return fmt.Errorf("save job results: %w", err)
+		}
+		defer fail.Close()
+		for _, r := range rs {
+			if r.Answer != nil {
+				_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
+			} else {
+				_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
+			}
+			if err != nil {
+				return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
+			}
+		}
+		return nil
+	})
+}
+
+// SetJobStatus moves a job to running or a final status (with a job-level
+// error message, or ""); RequeueJob puts one back in the queue.
+// Running stamps started_at the first time; the final statuses stamp
+// finished_at. A cancelled job stays cancelled.
+func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) error {
+	now := db.now()
+	var q string
+	switch status {
+	case JobRunning:
+		q = `UPDATE scoring_jobs SET status = ?, error = ?, started_at = CASE started_at WHEN '' THEN ? ELSE started_at END
+			WHERE id = ? AND status <> 'cancelled'`
+	case JobDone, JobFailed, JobCancelled:
+		q = `UPDATE scoring_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status <> 'cancelled'`
+	default:
+		return Errorf(EINVALID, "unknown job status %q", status)
+	}
+	res, err := db.write.ExecContext(ctx, q, status, clipRunes(msg, maxJobError), now, id)
+	if err != nil {
+		return fmt.Errorf("set job status: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := db.Job(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CancelJob cancels a queued or running job.
+func (db *DB) CancelJob(ctx context.Context, id int64) error {
+	res, err := db.write.ExecContext(ctx, `
+		UPDATE scoring_jobs SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')`, db.now(), id)
+	if err != nil {
+		return fmt.Errorf("cancel job: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		j, err := db.Job(ctx, id)
+		if err != nil {
+			return err
+		}
+		return Errorf(ECONFLICT, "job %d is %s; only a queued or running job can be cancelled", id, j.Status)
+	}
+	return nil
+}
+
+// RequeueJob puts a finished, failed or cancelled job back in the queue to
+// ask its unanswered prompts again.
+func (db *DB) RequeueJob(ctx context.Context, id int64) error {
+	res, err := db.write.ExecContext(ctx, `
+		UPDATE scoring_jobs SET status = 'queued', error = '', finished_at = '' WHERE id = ? AND status IN ('done', 'failed', 'cancelled')`, id)
+	if err != nil {
+		return fmt.Errorf("requeue job: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		j, err := db.Job(ctx, id)
+		if err != nil {
+			return err
+		}
+		return Errorf(ECONFLICT, "job %d is %s already", id, j.Status)
+	}
+	return nil
+}
+
+// ScoringTemplates returns a study's prompt templates as JSON, and false
+// when the study uses the defaults.
+func (db *DB) ScoringTemplates(ctx context.Context, studyID int64) (json.RawMessage, bool, error) {
+	var s string
+	err := db.read.QueryRowContext(ctx, `SELECT templates FROM scoring_templates WHERE study_id = ?`, studyID).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("scoring templates: %w", err)
+	}
+	return json.RawMessage(s), true, nil
+}
+
+// SaveScoringTemplates stores a study's prompt templates (JSON, validated
+// by the caller); nil restores the defaults.
+func (db *DB) SaveScoringTemplates(ctx context.Context, studyID int64, t json.RawMessage) error {
+	if t == nil {
+		_, err := db.write.ExecContext(ctx, `DELETE FROM scoring_templates WHERE study_id = ?`, studyID)
+		if err != nil {
+			return fmt.Errorf("scoring templates: %w", err)
+		}
+		return nil
+	}
+	if len(t) > 256<<10 || !json.Valid(t) {
+		return Errorf(EINVALID, "templates must be JSON of at most 256 KiB")
+	}
+	_, err := db.write.ExecContext(ctx, `
+		INSERT INTO scoring_templates (study_id, templates, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (study_id) DO UPDATE SET templates = excluded.templates, updated_at = excluded.updated_at`,
+		studyID, string(t), db.now())
+	if err != nil {
+		return fmt.Errorf("scoring templates: %w", err)
+	}
+	return nil
+}
+
+// clipRunes cuts s to at most n characters.
+func clipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// ClaimJob gives owner the job's lease until the given time if nobody else
+// holds an unexpired one; it reports whether owner now holds it.
+func (db *DB) ClaimJob(ctx context.Context, id int64, owner string, until time.Time) (bool, error) {
+	now := db.Now().UnixMilli()
+	res, err := db.write.ExecContext(ctx, `
+		UPDATE scoring_jobs SET lease_owner = ?, lease_until = ?
+		WHERE id = ? AND status IN ('queued', 'running') AND (lease_owner = ? OR lease_until < ?)`,
+		owner, until.UnixMilli(), id, owner, now)
+	if err != nil {
+		return false, fmt.Errorf("claim job: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// ReleaseJob gives up owner's lease, so another runner may resume the job
+// at once (a graceful stop).
+func (db *DB) ReleaseJob(ctx context.Context, id int64, owner string) error {
+	_, err := db.write.ExecContext(ctx, `
+		UPDATE scoring_jobs SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`, id, owner)
+	if err != nil {
+		return fmt.Errorf("release job: %w", err)
+	}
+	return nil
+}
