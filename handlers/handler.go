@@ -26,6 +26,10 @@ type Handler struct {
 	Now      func() time.Time
 	// SecureCookies marks participant cookies Secure (behind TLS).
 	SecureCookies bool
+	// Jobs runs model-scoring jobs in the background (nil: jobs are stored
+	// but wait for a runner); Getenv reads API keys (default os.Getenv).
+	Jobs   JobRunner
+	Getenv func(string) string
 
 	logins *loginThrottle
 }

@@ -75,6 +75,17 @@ func (s *Server) routes() http.Handler {
 			r.Get("/analysis/plots/{figure}.{format}", h.AnalysisPlot)
 
 			// model-scoring jobs (issue 6)
+			r.Get("/jobs", h.JobsPage)
+			r.Post("/jobs", h.CreateJob)
+			r.Get("/jobs/{job}", h.JobPage)
+			r.Get("/jobs/{job}/progress.json", h.JobProgressJSON)
+			r.Post("/jobs/{job}/cancel", h.CancelJob)
+			r.Post("/jobs/{job}/retry", h.RetryJob)
+			r.Get("/jobs/{job}/results.{format}", h.JobResults)
+			r.Get("/jobs/{job}/bars/{measure}.{format}", h.JobBars)
+			r.Post("/jobs/{job}/outputs", h.JobOutputs)
+			r.Get("/prompts", h.PromptsPage)
+			r.Post("/prompts", h.SavePrompts)
 
 		})
 	})

@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/gorilla/sessions"
 
 	"pragmalab/handlers"
+	"pragmalab/runner"
 	"pragmalab/store"
 )
 
@@ -23,13 +25,17 @@ type Config struct {
 	Log *slog.Logger
 	// SecureCookies marks cookies Secure; set it behind TLS.
 	SecureCookies bool
+	// Getenv reads the API keys of scoring jobs (default os.Getenv).
+	Getenv func(string) string
 }
 
 // Server is pragmalab's HTTP server.
 type Server struct {
 	cfg     Config
 	Handler *handlers.Handler
-	router  http.Handler
+	// Jobs runs model-scoring jobs in the background while Serve runs.
+	Jobs   *runner.Runner
+	router http.Handler
 }
 
 // New builds the server: session keys come from the database, created on
@@ -53,7 +59,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	h := handlers.New(cfg.DB, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
-	s := &Server{cfg: cfg, Handler: h}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
+	h.Jobs, h.Getenv = jobs, cfg.Getenv
+	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
 }
@@ -75,6 +86,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
+	// The job runner resumes unfinished jobs now and stops with the server;
+	// jobs it leaves unfinished resume at the next start.
+	jobsCtx, stopJobs := context.WithCancel(context.WithoutCancel(ctx))
+	jobsDone := make(chan struct{})
+	go func() { s.Jobs.Run(jobsCtx); close(jobsDone) }()
+	defer func() { stopJobs(); <-jobsDone }()
 	select {
 	case err := <-errc:
 		return err
