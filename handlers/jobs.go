@@ -222,6 +222,9 @@ func (h *Handler) job(r *http.Request) (*store.Study, *store.Job, error) {
 	return s, j, nil
 }
 
+// maxShownOutputs bounds the generation outputs listed on a job's page.
+const maxShownOutputs = 200
+
 func active(j *store.Job) bool { return j.Status == store.JobQueued || j.Status == store.JobRunning }
 
 // comparison loads this job's results and those of the study's other
@@ -349,9 +352,11 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 		}
 		v.Confusion = res.MCMetrics[scoring.AllTypes].Confusion
 	case scoring.Generation:
-		for _, g := range res.Gen {
+		// The page shows the first outputs; the CSV has them all.
+		for _, g := range res.Gen[:min(len(res.Gen), maxShownOutputs)] {
 			v.Gen = append(v.Gen, templates.GenRow{ItemKey: g.ItemKey, Output: g.Output})
 		}
+		v.GenTotal = len(res.Gen)
 		v.CanImport = s.Kind == store.KindExplain && !active(res.Job)
 	}
 	return nil
