@@ -77,6 +77,8 @@ func runScore(ctx context.Context, args []string, env *cli) error {
 	retries := fs.Int("retries", 5, "retries of a request after 429, 5xx, time-out or network error")
 	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode")
 	topK := fs.Int("top-logprobs", 0, "candidate tokens to ask for (default 20 on chat, 5 on completions)")
+	maxTok := fs.Int("max-tokens", 16, "token limit of a sampled True/False or multiple-choice reply (raise it for reasoning models)")
+	genTok := fs.Int("gen-max-tokens", 1024, "token limit of a generated explanation")
 	strategy := fs.String("strategy", "zero-shot", "generation strategy: zero-shot, few-shot or chain-of-thought")
 	seed := fs.Uint64("seed", 1, "seed of the random baseline")
 	compare := fs.Int64("compare", 0, "crowd study whose human toplines are printed beside the model's")
@@ -101,7 +103,7 @@ func runScore(ctx context.Context, args []string, env *cli) error {
 		spec := runner.Spec{StudyID: *studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
 			Seed: *seed, CompareStudyID: *compare,
 			Config: scoring.Config{BaseURLs: urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
-				Concurrency: *conc, Timeout: *timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK}}
+				Concurrency: *conc, Timeout: *timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
 		j, err := runner.Create(ctx, db, spec, env.getenv)
 		if err != nil {
 			if store.ErrorCode(err) == store.EINVALID || store.ErrorCode(err) == store.ENOTFOUND {

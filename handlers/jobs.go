@@ -39,7 +39,7 @@ func itemTask(s *store.Study) bool { return s.Kind == store.KindExpert || s.Kind
 
 func defaultJobForm(s *store.Study) templates.JobForm {
 	f := templates.JobForm{Task: string(scoring.TrueFalse), Scorer: "always-true", API: "chat", Mode: "logprobs",
-		Concurrency: "4", Timeout: "60", Retries: "5", Samples: "5", Strategy: string(scoring.ZeroShot), Seed: "1"}
+		Concurrency: "4", Timeout: "60", Retries: "5", Samples: "5", MaxTokens: "16", GenMaxTokens: "1024", Strategy: string(scoring.ZeroShot), Seed: "1"}
 	if !itemTask(s) {
 		f.Task, f.Scorer = string(scoring.MultipleChoice), "bleu4"
 	}
@@ -119,6 +119,7 @@ func jobSpec(r *http.Request, s *store.Study) (runner.Spec, templates.JobForm, e
 		API: r.PostFormValue("api"), Mode: r.PostFormValue("mode"), Concurrency: r.PostFormValue("concurrency"),
 		Timeout: r.PostFormValue("timeout"), Retries: r.PostFormValue("retries"), Samples: r.PostFormValue("samples"),
 		Strategy: r.PostFormValue("strategy"), Seed: r.PostFormValue("seed"), Compare: r.PostFormValue("compare"),
+		MaxTokens: r.PostFormValue("max_tokens"), GenMaxTokens: r.PostFormValue("gen_max_tokens"),
 	}
 	spec := runner.Spec{StudyID: s.ID, Task: scoring.Task(f.Task), Scorer: f.Scorer, Strategy: scoring.Strategy(f.Strategy)}
 	num := func(field, v string, lo, hi int) (int, error) {
@@ -163,6 +164,17 @@ func jobSpec(r *http.Request, s *store.Study) (runner.Spec, templates.JobForm, e
 	}
 	if c.Samples, err = num("samples", f.Samples, 1, scoring.MaxSamples); err != nil {
 		return spec, f, err
+	}
+	// The token limits may be left empty for our defaults.
+	if strings.TrimSpace(f.MaxTokens) != "" {
+		if c.MaxTokens, err = num("max_tokens", f.MaxTokens, 1, 32768); err != nil {
+			return spec, f, err
+		}
+	}
+	if strings.TrimSpace(f.GenMaxTokens) != "" {
+		if c.GenMaxTokens, err = num("gen_max_tokens", f.GenMaxTokens, 1, 32768); err != nil {
+			return spec, f, err
+		}
 	}
 	spec.Config = c
 	return spec, f, nil

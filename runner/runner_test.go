@@ -291,3 +291,41 @@ func TestFailedPromptsKeptAndRetried(t *testing.T) {
 		t.Fatalf("errors should carry the status and the prompt: %+v", errs)
 	}
 }
+
+// TestRunResumesRunningJob is the server restart: a job left running by a
+// stopped runner is picked up by the next runner's Run loop.
+func TestRunResumesRunningJob(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	study := itemStudy(t, db, 10)
+	srv := scoringtest.NewServer(5 * time.Millisecond)
+	defer srv.Close()
+	job, _ := Create(ctx, db, modelSpec(study, srv.URL, 2), noEnv)
+	first, stopFirst := context.WithCancel(ctx)
+	r1 := New(db, nil, noEnv, nil)
+	r1.FlushEvery = 4
+	done := make(chan struct{})
+	go func() { r1.Run(first); close(done) }()
+	waitFor(t, func() bool { p, _ := db.JobProgress(ctx, job.ID); return p.Answered >= 30 })
+	stopFirst()
+	<-done
+	before := answered(t, db, job.ID)
+	if len(before) >= 120 {
+		t.Fatal("the first runner finished before the stop; nothing to resume")
+	}
+
+	second, stopSecond := context.WithCancel(ctx)
+	defer stopSecond()
+	r2 := New(db, nil, noEnv, nil)
+	go r2.Run(second)
+	waitFor(t, func() bool { j, _ := db.Job(ctx, job.ID); return j.Status == store.JobDone })
+	asked := srv.Asked()
+	for text := range before {
+		if asked[text] != 1 {
+			t.Errorf("asked again after the restart: %d times", asked[text])
+		}
+	}
+	if p, _ := db.JobProgress(ctx, job.ID); p.Answered != 120 {
+		t.Errorf("progress %+v", p)
+	}
+}

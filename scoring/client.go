@@ -27,6 +27,10 @@ type Client struct {
 	hc   *http.Client
 	log  *slog.Logger
 
+	// Learnt from servers' 400 replies; see adapt.
+	useMaxCompletion atomic.Bool
+	omitTemperature  atomic.Bool
+
 	// Back-off: attempt k waits a random time in [d/2, d] with
 	// d = min(backoffBase·2^k, backoffMax); a Retry-After header is honoured
 	// up to maxRetryAfter.
@@ -205,12 +209,15 @@ type (
 		Content string `json:"content"`
 	}
 	requestBody struct {
-		Model       string        `json:"model"`
-		Prompt      string        `json:"prompt,omitempty"`
-		Messages    []chatMessage `json:"messages,omitempty"`
-		MaxTokens   int           `json:"max_tokens"`
-		Temperature float64       `json:"temperature"`
-		N           int           `json:"n,omitempty"`
+		Model     string        `json:"model"`
+		Prompt    string        `json:"prompt,omitempty"`
+		Messages  []chatMessage `json:"messages,omitempty"`
+		MaxTokens int           `json:"max_tokens,omitempty"`
+		// MaxCompletionTokens replaces MaxTokens for servers that refuse
+		// the older name (OpenAI's reasoning models).
+		MaxCompletionTokens int      `json:"max_completion_tokens,omitempty"`
+		Temperature         *float64 `json:"temperature,omitempty"`
+		N                   int      `json:"n,omitempty"`
 		// Logprobs is an int (top-k) on /completions, a bool on /chat.
 		Logprobs    any `json:"logprobs,omitempty"`
 		TopLogprobs int `json:"top_logprobs,omitempty"`
@@ -239,7 +246,7 @@ type (
 )
 
 func (c *Client) newRequest(text string, maxTokens int, temp float64, n int) (requestBody, string) {
-	rb := requestBody{Model: c.cfg.Model, MaxTokens: maxTokens, Temperature: temp}
+	rb := requestBody{Model: c.cfg.Model, MaxTokens: maxTokens, Temperature: &temp}
 	if n > 1 {
 		rb.N = n
 	}
@@ -342,15 +349,23 @@ const maxResponse = 8 << 20
 // into out, retrying 429s, 5xx, time-outs and network errors with back-off.
 // Each attempt goes to the next endpoint, so a sick one does not stall a
 // prompt.
-func (c *Client) post(ctx context.Context, path string, body, out any) error {
-	payload, err := json.Marshal(body)
-	if err != nil {
-		return fmt.Errorf("encoding request: %w", err)
-	}
+func (c *Client) post(ctx context.Context, path string, body requestBody, out any) error {
+	adapted := 0
 	for attempt := 0; ; attempt++ {
+		payload, err := json.Marshal(c.compatible(body))
+		if err != nil {
+			return fmt.Errorf("encoding request: %w", err)
+		}
 		ep := c.pick()
 		url, _ := endpointURL(ep.base, path) // validated in NewClient
 		status, data, retryAfter, err := c.once(ctx, ep, url, payload)
+		if status == http.StatusBadRequest && adapted < 2 && c.adapt(string(data)) {
+			// The server named a parameter it wants otherwise: ask again
+			// at once, without counting a retry.
+			adapted++
+			attempt--
+			continue
+		}
 		if err == nil {
 			if err := json.Unmarshal(data, out); err != nil {
 				return fmt.Errorf("POST %s: reply is not the expected JSON: %v", url, err)
@@ -380,8 +395,37 @@ func (c *Client) post(ctx context.Context, path string, body, out any) error {
 	}
 }
 
+// compatible applies what servers have told this client about parameters
+// they refuse.
+func (c *Client) compatible(rb requestBody) requestBody {
+	if c.useMaxCompletion.Load() {
+		rb.MaxCompletionTokens, rb.MaxTokens = rb.MaxTokens, 0
+	}
+	if c.omitTemperature.Load() {
+		rb.Temperature = nil
+	}
+	return rb
+}
+
+// adapt reads a 400 reply for the two refusals OpenAI's reasoning models
+// give ("Use 'max_completion_tokens' instead"; "'temperature' does not
+// support 0 … Only the default (1) value is supported") and switches the
+// client to what they accept. It reports whether anything changed.
+func (c *Client) adapt(body string) bool {
+	low := strings.ToLower(body)
+	if strings.Contains(low, "max_completion_tokens") && !c.useMaxCompletion.Load() {
+		c.useMaxCompletion.Store(true)
+		return true
+	}
+	if strings.Contains(low, "temperature") && (strings.Contains(low, "unsupported") || strings.Contains(low, "does not support") || strings.Contains(low, "only the default")) && !c.omitTemperature.Load() {
+		c.omitTemperature.Store(true)
+		return true
+	}
+	return false
+}
+
 // once makes one attempt. It returns the HTTP status (0 when none came
-// back), the body of a 2xx reply, the Retry-After wait (negative if none)
+// back), the body of the reply, the Retry-After wait (negative if none)
 // and an error for anything but 2xx. Error texts carry the URL and the
 // server's message with the API key blanked, never the request headers.
 func (c *Client) once(ctx context.Context, ep *endpoint, url string, payload []byte) (int, []byte, time.Duration, error) {
@@ -420,10 +464,13 @@ func (c *Client) once(ctx context.Context, ep *endpoint, url string, payload []b
 		return resp.StatusCode, data, -1, nil
 	}
 	msg := string(data)
-	if len(msg) > 300 {
-		msg = msg[:300] + "…"
+	if len(data) > 4096 {
+		data = data[:4096]
 	}
-	return resp.StatusCode, nil, parseRetryAfter(resp.Header.Get("Retry-After"), c.now()),
+	if len(msg) > 300 {
+		msg = strings.ToValidUTF8(msg[:300], "") + "…"
+	}
+	return resp.StatusCode, data, parseRetryAfter(resp.Header.Get("Retry-After"), c.now()),
 		fmt.Errorf("POST %s: %s: %s", url, resp.Status, c.redactString(strings.TrimSpace(msg)))
 }
 

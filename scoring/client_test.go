@@ -279,3 +279,41 @@ func TestConfigValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptsToReasoningModels checks the client follows OpenAI's refusals
+// of max_tokens and of a temperature other than 1, as its reasoning models
+// answer, and keeps the adapted parameters for later prompts.
+func TestAdaptsToReasoningModels(t *testing.T) {
+	fm := constP(0.8)
+	var rejected atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req map[string]any
+		json.Unmarshal(body, &req)
+		if _, ok := req["max_tokens"]; ok {
+			rejected.Add(1)
+			http.Error(w, `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","type":"invalid_request_error"}}`, 400)
+			return
+		}
+		if t, ok := req["temperature"]; ok && t != 1.0 {
+			rejected.Add(1)
+			http.Error(w, `{"error":{"message":"Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported."}}`, 400)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		fm.serve(w, r)
+	}))
+	defer srv.Close()
+	c, _ := NewClient(Config{BaseURLs: []string{srv.URL}, Model: "o-model", Mode: Sampling, MaxRetries: 0}, noEnv)
+	a, err := c.Score(context.Background(), onePrompt)
+	if err != nil || !approx(a.PTrue, 0.8) {
+		t.Fatalf("sampling after adapting: P = %v, err %v", a.PTrue, err)
+	}
+	prompts, _ := BuildGenPrompts(mcItems[:1], ZeroShot, Templates{})
+	if _, err := c.Score(context.Background(), prompts[0]); err != nil {
+		t.Fatalf("generation (temperature 0 refused): %v", err)
+	}
+	if got := rejected.Load(); got != 2 {
+		t.Errorf("%d refusals, want 2: each refusal is learnt once", got)
+	}
+}
