@@ -1,0 +1,86 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"pragmalab/runner"
+	"pragmalab/scoring/scoringtest"
+	"pragmalab/store"
+	"pragmalab/web"
+)
+
+// TestScoringJobLiveProgress launches a model job from the admin form in a
+// browser, watches the answered count grow without reloading the page, and
+// cancels the job with the button.
+func TestScoringJobLiveProgress(t *testing.T) {
+	ctx := newBrowser(t)
+	bg := context.Background()
+	db, err := store.Open(bg, filepath.Join(t.TempDir(), "e2e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &store.Study{Kind: store.KindExpert, Name: "Scoring study", Lang: "en"}
+	if err := db.CreateStudy(bg, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ImportItems(bg, s.ID, runner.SyntheticItems(30)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := web.New(bg, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(bg)
+	done := make(chan struct{})
+	go func() { srv.Jobs.Run(runCtx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	model := scoringtest.NewServer(40 * time.Millisecond) // 360 prompts one at a time: ~15 s
+	t.Cleanup(model.Close)
+
+	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
+		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
+		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	step(t, ctx, "open the scoring page", chromedp.Navigate(ts.URL+"/admin/studies/"+strconv.FormatInt(s.ID, 10)+"/jobs"),
+		chromedp.WaitVisible(testID("job-form")))
+	step(t, ctx, "fill in the endpoint",
+		chromedp.SetValue(testID("job-scorer"), "model"),
+		chromedp.SendKeys(testID("job-urls"), model.URL+"/v1"),
+		chromedp.SendKeys(testID("job-model"), "fake-live"),
+		chromedp.SetValue(`input[name="concurrency"]`, "1"),
+		chromedp.Click(testID("job-launch")),
+		chromedp.WaitVisible(testID("job-status")))
+	// Mark the document: a reload would lose the mark.
+	get(t, ctx, "mark the page", chromedp.Evaluate[bool](`window.__notReloaded = true`))
+	answered := func() int {
+		n, _ := strconv.Atoi(get(t, ctx, "read the count", chromedp.Text(testID("job-answered"))))
+		return n
+	}
+	first := answered()
+	time.Sleep(2500 * time.Millisecond)
+	later := answered()
+	if later <= first {
+		t.Fatalf("the answered count did not move on the page: %d then %d", first, later)
+	}
+	if !get(t, ctx, "check the mark", chromedp.Evaluate[bool](`window.__notReloaded === true`)) {
+		t.Fatal("the page reloaded; the progress should update in place")
+	}
+	step(t, ctx, "cancel", chromedp.Click(testID("job-cancel")), chromedp.WaitVisible(testID("job-retry")))
+	if st := get(t, ctx, "read the status", chromedp.Text(testID("job-state"))); st != "cancelled" {
+		t.Fatalf("status %q after cancel", st)
+	}
+}
