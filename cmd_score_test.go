@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -93,5 +95,43 @@ func TestScoreUsageErrors(t *testing.T) {
 		if code != 2 || errOut == "" {
 			t.Errorf("%v: exit %d, %q; want 2 with a message", args, code, errOut)
 		}
+	}
+}
+
+func TestScorePassages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.db")
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("store/testdata/impaqts-pid-sample.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := store.ParsePassagesTSV(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &store.Study{Kind: store.KindExplain, Name: "explain", Lang: "it"}
+	db.CreateStudy(ctx, s)
+	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	id := strconv.FormatInt(s.ID, 10)
+	code, out, errOut := runCLI(t, "", nil, "score", "--db", path, "--study", id, "--task", "multiplechoice", "--scorer", "bleu4", "--quiet")
+	if code != 0 || !strings.Contains(out, "confusion (gold × predicted)") || !strings.Contains(out, "all   130") {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	csv := filepath.Join(t.TempDir(), "gen.csv")
+	code, _, errOut = runCLI(t, "", nil, "score", "--db", path, "--study", id, "--task", "generation", "--strategy", "chain-of-thought",
+		"--scorer", "copy-target", "--outputs-to", id, "--csv", csv, "--quiet")
+	if code != 0 || !strings.Contains(errOut, "130 outputs added to study") {
+		t.Fatalf("generation: exit %d %s", code, errOut)
+	}
+	b, _ := os.ReadFile(csv)
+	if outs, err := store.ParseOutputsCSV(bytes.NewReader(b)); err != nil || len(outs) != 130 || outs[0].Strategy != "chain-of-thought" {
+		t.Errorf("the CSV should be an outputs file: %v", err)
 	}
 }
