@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"pragmalab/handlers"
+	"pragmalab/store"
+	"pragmalab/web"
+)
+
+// startCrowdStudy serves a crowd study built from the demo items: six
+// training items, batches of ten items plus the demo's attention checks.
+func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.CrowdSettings) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd-e2e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s := &store.Study{Kind: store.KindCrowd, Name: "Crowd e2e", Lang: "en", Seed: 11}
+	if err := db.CreateStudy(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	var items []store.Item
+	for _, f := range []string{"../demo/items.jsonl", "../demo/crowd_checks.jsonl"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		its, err := store.ParseItemsJSONL(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, its...)
+	}
+	if err := db.ImportItems(ctx, s.ID, items); err != nil {
+		t.Fatal(err)
+	}
+	set := store.DefaultCrowdSettings()
+	set.BatchSize, set.CompletionCode = 10, "E2ECODE7"
+	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := handlers.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts, db, s.ID, set
+}
+
+// waitScreen waits until the page shows rating screen pos, with its
+// keyboard script loaded.
+func waitScreen(t *testing.T, ctx context.Context, pos int) {
+	t.Helper()
+	step(t, ctx, fmt.Sprintf("screen %d", pos),
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))),
+		chromedp.Poll[chromedp.Void](`document.readyState === "complete"`))
+}
+
+// TestCrowdParticipantInBrowser is a Prolific participant's whole visit on a
+// phone-sized screen: arrival with the Prolific parameters, consent, a
+// wrong training answer and its retry, the batch answered with keys 1–7, a
+// reload half-way, and the completion redirect back to Prolific.
+func TestCrowdParticipantInBrowser(t *testing.T) {
+	ts, db, studyID, _ := startCrowdStudy(t)
+	ctx := newBrowser(t)
+	trap := trapProlific(t, ctx)
+	bctx := context.Background()
+	training, err := db.CrowdTraining(bctx, studyID)
+	if err != nil || len(training) != 6 {
+		t.Fatalf("training items: %d, %v", len(training), err)
+	}
+
+	const pid = "60f1a2b3c4d5e6f7a8b9c0d1"
+	entry := fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st123&SESSION_ID=se456", ts.URL, studyID, pid)
+	step(t, ctx, "arrive from Prolific",
+		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+		chromedp.Navigate(entry),
+		chromedp.WaitVisible(testID("consent")),
+		chromedp.Click(testID("agree")),
+		chromedp.WaitVisible(testID("training")),
+	)
+
+	// Training: the first item is shown without its cancellation, so a 1 is
+	// wrong: "try again" on the same item, then a right answer.
+	if training[0].Condition != "trigger" {
+		t.Fatalf("first training item in condition %s", training[0].Condition)
+	}
+	waitScreen(t, ctx, 1)
+	step(t, ctx, "wrong training answer", chromedp.KeyEvent("1"), chromedp.WaitVisible(testID("try-again")))
+	waitScreen(t, ctx, 1)
+	for i, sc := range training {
+		waitScreen(t, ctx, i+1)
+		key := "6"
+		if sc.Condition == "cancel" {
+			key = "2"
+		}
+		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
+	}
+
+	// The batch, by keyboard; the scale fits the phone's width.
+	p := crowdParticipant(t, db, studyID, pid)
+	width := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
+	if width > 390 {
+		t.Errorf("the page is %d px wide on a 390 px screen", width)
+	}
+	sent := map[int]int{}
+	for pos := 1; pos <= p.Screens; pos++ {
+		waitScreen(t, ctx, pos)
+		if pos == p.Screens/2 {
+			step(t, ctx, "reload mid-way", chromedp.Reload())
+			waitScreen(t, ctx, pos)
+		}
+		rating := pos%7 + 1
+		sent[pos] = rating
+		step(t, ctx, fmt.Sprintf("answer screen %d", pos), chromedp.KeyEvent(strconv.Itoa(rating)))
+	}
+	step(t, ctx, "completion page", chromedp.WaitVisible(testID("completion-code")))
+	code := get(t, ctx, "code", chromedp.Text(testID("completion-code")))
+	if strings.TrimSpace(code) != "E2ECODE7" {
+		t.Fatalf("completion code %q", code)
+	}
+	u := trap.wait(t, "https://app.prolific.com/submissions/complete")
+	if u != "https://app.prolific.com/submissions/complete?cc=E2ECODE7" {
+		t.Fatalf("sent to %s", u)
+	}
+
+	// Exactly one rating per screen, each the key pressed.
+	p = crowdParticipant(t, db, studyID, pid)
+	if p.Status != store.CrowdCompleted || p.ProlificStudyID != "st123" || p.SessionID != "se456" {
+		t.Fatalf("participant %+v", p)
+	}
+	rs, err := db.CrowdRatings(bctx, p.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != p.Screens {
+		t.Fatalf("%d ratings for %d screens", len(rs), p.Screens)
+	}
+	for i, r := range rs {
+		if r.Position != i+1 || r.Rating != sent[r.Position] {
+			t.Fatalf("rating %d: %+v, sent %d", i, r, sent[r.Position])
+		}
+	}
+}
+
+func crowdParticipant(t *testing.T, db *store.DB, studyID int64, pid string) *store.CrowdParticipant {
+	t.Helper()
+	reps, err := db.CrowdParticipants(context.Background(), studyID, store.DefaultCrowdSettings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range reps {
+		if r.PID == pid {
+			return r.CrowdParticipant
+		}
+	}
+	t.Fatalf("no session for %s", pid)
+	return nil
+}
