@@ -157,11 +157,49 @@ func TrainingPasses(condition string, rating int) bool {
 	return rating > 3
 }
 
+// crowdStudyTTL is how long a decoded crowd study is reused: every
+// participant request needs it, and a researcher's change reaches the
+// participants within this time (at once for changes made through
+// SaveCrowdSettings and SaveCrowdBatches).
+const crowdStudyTTL = 2 * time.Second
+
+type cachedCrowdStudy struct {
+	study *Study
+	s     CrowdSettings
+	at    time.Time
+}
+
 // CrowdStudy returns a crowd study and its settings (defaults filled in).
+// The caller gets its own copy.
 func (db *DB) CrowdStudy(ctx context.Context, id int64) (*Study, CrowdSettings, error) {
-	st, err := db.Study(ctx, id)
+	if c, ok := db.crowdStudies.Load(id); ok {
+		c := c.(cachedCrowdStudy)
+		if time.Since(c.at) < crowdStudyTTL {
+			st := *c.study
+			s := c.s
+			s.Conditions = append([]string(nil), c.s.Conditions...)
+			s.Training = append([]CrowdTrainingSpec(nil), c.s.Training...)
+			return &st, s, nil
+		}
+	}
+	st, s, err := db.loadCrowdStudy(ctx, id)
+	if err == nil {
+		cp := *st
+		db.crowdStudies.Store(id, cachedCrowdStudy{study: &cp, s: s, at: time.Now()})
+	}
+	return st, s, err
+}
+
+func (db *DB) forgetCrowdStudy(id int64) { db.crowdStudies.Delete(id) }
+
+func (db *DB) loadCrowdStudy(ctx context.Context, id int64) (*Study, CrowdSettings, error) {
+	// The study is read on every participant request: prepared.
+	st, err := scanStudy(db.q(nil).QueryRowContext(ctx, `SELECT `+studyColumns+` FROM studies WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, CrowdSettings{}, Errorf(ENOTFOUND, "study %d not found", id)
+	}
 	if err != nil {
-		return nil, CrowdSettings{}, err
+		return nil, CrowdSettings{}, fmt.Errorf("crowd study: %w", err)
 	}
 	if st.Kind != KindCrowd {
 		return nil, CrowdSettings{}, Errorf(ENOTFOUND, "study %d is not a crowd study", id)
@@ -178,9 +216,10 @@ func (db *DB) SaveCrowdSettings(ctx context.Context, id int64, s CrowdSettings) 
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if _, _, err := db.CrowdStudy(ctx, id); err != nil {
+	if _, _, err := db.loadCrowdStudy(ctx, id); err != nil {
 		return err
 	}
+	defer db.forgetCrowdStudy(id)
 	return db.SetStudySettings(ctx, id, s)
 }
 
@@ -197,6 +236,7 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 	if len(batches) == 0 {
 		return Errorf(EINVALID, "no batches to save")
 	}
+	defer db.forgetCrowdStudy(studyID) // the seed changes
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		var kind string
 		err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)

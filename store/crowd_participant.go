@@ -110,7 +110,12 @@ type querier interface {
 }
 
 func crowdParticipantWhere(ctx context.Context, q querier, where string, args ...any) (*CrowdParticipant, error) {
-	p, err := scanCrowdParticipant(q.QueryRowContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`WHERE `+where, args...))
+	return crowdParticipantRow(q.QueryRowContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`WHERE `+where, args...))
+}
+
+// crowdParticipantRow scans one participant, mapping no row to ENOTFOUND.
+func crowdParticipantRow(row *sql.Row) (*CrowdParticipant, error) {
+	p, err := scanCrowdParticipant(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENOTFOUND, "no such participant session")
 	}
@@ -125,12 +130,12 @@ func (db *DB) CrowdParticipantByToken(ctx context.Context, studyID int64, token 
 	if token == "" || len(token) > 100 {
 		return nil, Errorf(ENOTFOUND, "no such participant session")
 	}
-	return crowdParticipantWhere(ctx, db.read, `p.study_id = ? AND p.token = ?`, studyID, token)
+	return crowdParticipantWhere(ctx, db.q(nil), `p.study_id = ? AND p.token = ?`, studyID, token)
 }
 
 // CrowdParticipant returns a participant of a study by row id.
 func (db *DB) CrowdParticipant(ctx context.Context, studyID, id int64) (*CrowdParticipant, error) {
-	return crowdParticipantWhere(ctx, db.read, `p.study_id = ? AND p.id = ?`, studyID, id)
+	return crowdParticipantWhere(ctx, db.q(nil), `p.study_id = ? AND p.id = ?`, studyID, id)
 }
 
 // EnterCrowd admits a participant arriving from Prolific, in one write
@@ -147,8 +152,8 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s C
 		return nil, err
 	}
 	var out *CrowdParticipant
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
+	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
 		if err == nil {
 			if a.Token != p.Token && (a.SessionID == "" || a.SessionID != p.SessionID) {
 				return ErrNotYourSession
@@ -196,7 +201,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 		studyID, batchID, a.PID, a.StudyID, a.SessionID, token, screens, training, now, now); err != nil {
 		return nil, fmt.Errorf("assign crowd batch: %w", err)
 	}
-	return crowdParticipantWhere(ctx, tx, `p.token = ?`, token)
+	return crowdParticipantWhere(ctx, db.q(tx), `p.token = ?`, token)
 }
 
 // touchCrowd applies the time-out rule to an active participant: one seen
@@ -234,8 +239,8 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 // it when a participant shows up after being idle past the time-out.
 func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.token = ?`, studyID, token)
+	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if err != nil {
 			return err
 		}
@@ -248,8 +253,8 @@ func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s Cro
 // ConsentCrowd records the participant's consent (once).
 func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.token = ?`, studyID, token)
+	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if err != nil {
 			return err
 		}

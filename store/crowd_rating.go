@@ -20,7 +20,7 @@ type CrowdScreen struct {
 // CrowdScreen returns screen position (1-based) of a batch.
 func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (CrowdScreen, error) {
 	sc := CrowdScreen{Position: position}
-	row := db.read.QueryRowContext(ctx, `
+	row := db.q(nil).QueryRowContext(ctx, `
 		SELECT bi.condition, `+prefixed("i.", itemColumns)+`
 		FROM batch_items bi JOIN items i ON i.id = bi.item_id
 		WHERE bi.batch_id = ? AND bi.position = ?`, batchID, position)
@@ -90,10 +90,28 @@ func prefixed(alias, cols string) string {
 	return strings.Join(parts, ", ")
 }
 
+// The statements of an answer's transaction, prepared once (see warm).
+const (
+	qParticipantByToken = `SELECT ` + crowdParticipantColumns + crowdParticipantFrom + `WHERE p.study_id = ? AND p.token = ?`
+	// qAdvance moves an active, trained participant seen within the
+	// time-out from screen ?1-1 to ?1, completing the session at the last.
+	qAdvance = `
+		UPDATE crowd_participants SET answered = ?1, last_seen_at = ?2,
+			status = CASE WHEN ?1 = screens THEN 'completed' ELSE status END,
+			completed_at = CASE WHEN ?1 = screens THEN ?2 ELSE completed_at END
+		WHERE study_id = ?3 AND token = ?4 AND status = 'active' AND consented_at IS NOT NULL
+			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
+		RETURNING id, batch_id, screens, status`
+	qInsertRating = `
+		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at)
+		SELECT ?, position, item_id, condition, ?, ? FROM batch_items WHERE batch_id = ? AND position = ?
+		ON CONFLICT (participant_id, position) DO NOTHING`
+)
+
 // lockCrowd loads the session of a token inside a write transaction and
 // applies the time-out rule when the participant has been idle.
 func (db *DB) lockCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
-	p, err := crowdParticipantWhere(ctx, tx, `p.study_id = ? AND p.token = ?`, studyID, token)
+	p, err := crowdParticipantRow(db.q(tx).QueryRowContext(ctx, qParticipantByToken, studyID, token))
 	if err != nil {
 		return nil, err
 	}
@@ -103,54 +121,85 @@ func (db *DB) lockCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token st
 	return p, nil
 }
 
+// CrowdAnswerState is where a participant stands after an answer.
+type CrowdAnswerState struct {
+	Status   string
+	Answered int
+	Screens  int
+}
+
 // SaveCrowdRating stores the rating of screen position in its own
-// transaction and returns the participant as it now stands. A resubmit of
-// an answered screen changes nothing (the first answer stands); an answer
-// out of order, before the training, or from a finished session is not
-// stored, and the caller sends the participant to where they are. The
-// answer to the last screen completes the session in the same transaction.
-func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating int, s CrowdSettings) (*CrowdParticipant, error) {
+// transaction and tells where the participant now stands. A resubmit of an
+// answered screen changes nothing (the first answer stands); an answer out
+// of order, before the training, or from a finished session is not stored,
+// and the caller sends the participant to where they are. The answer to
+// the last screen completes the session in the same transaction.
+func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating int, s CrowdSettings) (CrowdAnswerState, error) {
 	if rating < 1 || rating > 7 {
-		return nil, Errorf(EINVALID, "rating must be 1–7")
+		return CrowdAnswerState{}, Errorf(EINVALID, "rating must be 1–7")
 	}
-	var out *CrowdParticipant
-	err := db.tx(ctx, func(tx *sql.Tx) error {
-		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
-		if err != nil {
-			return err
+	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
+	var out CrowdAnswerState
+	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+		// The common case in two statements: the participant moves on a
+		// screen, and the rating of that screen is stored.
+		now := db.Now()
+		var id, batchID int64
+		err := db.q(tx).QueryRowContext(ctx, qAdvance, position, now.UTC().Format(time.RFC3339Nano), studyID, token,
+			now.Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)).Scan(&id, &batchID, &out.Screens, &out.Status)
+		if errors.Is(err, sql.ErrNoRows) {
+			// Not the next screen, not trained, idle, finished, or no such
+			// session: nothing to store; report where they stand.
+			p, err := db.lockCrowd(ctx, tx, studyID, token, s)
+			if err != nil {
+				return err
+			}
+			out = CrowdAnswerState{Status: p.Status, Answered: p.Answered, Screens: p.Screens}
+			if p.Status != CrowdActive || !p.Consented || p.TrainingDone < p.Training || position != p.Answered+1 || position > p.Screens {
+				return nil
+			}
+			// Idle past the time-out, but the slot was still free and
+			// lockCrowd renewed the session: the answer goes in.
+			id, batchID = p.ID, p.BatchID
+			status := CrowdActive
+			if position == p.Screens {
+				status = CrowdCompleted
+			}
+			if _, err := tx.ExecContext(ctx, `
+				UPDATE crowd_participants SET answered = ?, status = ?,
+					completed_at = CASE WHEN ? = 'completed' THEN ? ELSE completed_at END
+				WHERE id = ?`, position, status, status, now.UTC().Format(time.RFC3339Nano), id); err != nil {
+				return fmt.Errorf("save rating: %w", err)
+			}
+			out.Status = status
+		} else if err != nil {
+			return fmt.Errorf("save rating: %w", err)
 		}
-		out = p
-		if p.Status != CrowdActive || !p.Consented || p.TrainingDone < p.Training ||
-			position != p.Answered+1 || position > p.Screens {
-			return nil
-		}
-		now := db.now()
-		res, err := tx.ExecContext(ctx, `
-			INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at)
-			SELECT ?, position, item_id, condition, ?, ? FROM batch_items WHERE batch_id = ? AND position = ?
-			ON CONFLICT (participant_id, position) DO NOTHING`, p.ID, rating, now, p.BatchID, position)
+		out.Answered = position
+		res, err := db.q(tx).ExecContext(ctx, qInsertRating, id, rating, now.UTC().Format(time.RFC3339Nano), batchID, position)
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n != 1 {
-			return fmt.Errorf("save rating: screen %d of batch %d missing", position, p.BatchNumber)
-		}
-		p.Answered, p.LastSeenAt = position, db.Now()
-		if position == p.Screens {
-			p.Status, p.CompletedAt = CrowdCompleted, p.LastSeenAt
-			_, err = tx.ExecContext(ctx, `
-				UPDATE crowd_participants SET answered = ?, last_seen_at = ?, status = 'completed', completed_at = ?
-				WHERE id = ?`, position, now, now, p.ID)
-		} else {
-			_, err = tx.ExecContext(ctx, `UPDATE crowd_participants SET answered = ?, last_seen_at = ? WHERE id = ?`,
-				position, now, p.ID)
-		}
-		if err != nil {
-			return fmt.Errorf("save rating: %w", err)
+			return fmt.Errorf("save rating: screen %d of batch %d missing or already answered", position, batchID)
 		}
 		return nil
 	})
 	return out, err
+}
+
+// crowdTx runs a participant's write transaction after the ones queued
+// before it. database/sql hands its single writer connection to a random
+// waiter, which under load leaves some answers waiting far longer than
+// others; a channel queues them first come, first served.
+func (db *DB) crowdTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	select {
+	case db.writeGate <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-db.writeGate }()
+	return db.tx(ctx, fn)
 }
 
 // CrowdTrainingResult is the outcome of a training answer.
@@ -171,7 +220,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		return CrowdTrainingResult{}, Errorf(EINVALID, "rating must be 1–7")
 	}
 	var out CrowdTrainingResult
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
 		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
 		if err != nil {
 			return err

@@ -262,7 +262,7 @@ func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
 		t.Fatal("answer stored before the training")
 	}
 	f.ready(t, p)
-	save := func(pos, rating int) *CrowdParticipant {
+	save := func(pos, rating int) CrowdAnswerState {
 		t.Helper()
 		q, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, rating, f.s)
 		if err != nil {
@@ -279,8 +279,11 @@ func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
 	}
 	save(2, 7)
 	save(3, 2) // the low check, passed
-	if q := save(4, 1); q.Status != CrowdCompleted || q.CompletedAt.IsZero() {
+	if q := save(4, 1); q.Status != CrowdCompleted || q.Answered != 4 {
 		t.Fatalf("after the last screen: %+v", q)
+	}
+	if p, _ := f.db.CrowdParticipant(ctx, f.study, p.ID); p.CompletedAt.IsZero() || p.Status != CrowdCompleted {
+		t.Fatalf("stored after the last screen: %+v", p)
 	}
 	if q := save(4, 1); q.Status != CrowdCompleted {
 		t.Fatal("resubmitting the last answer changed the session")
@@ -452,5 +455,30 @@ func TestCrowdSettingsValidate(t *testing.T) {
 	s := DefaultCrowdSettings()
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestCrowdAnswerAfterIdle(t *testing.T) {
+	f := newCrowdFixture(t, 1, 3)
+	f.s.Quota = 1
+	ctx := context.Background()
+	a := f.enter(t, CrowdArrival{PID: pid(1)})
+	f.ready(t, a)
+	// Two hours away; nobody took the slot: the answer is stored.
+	*f.now = f.now.Add(2 * time.Hour)
+	st, err := f.db.SaveCrowdRating(ctx, f.study, a.Token, 1, 6, f.s)
+	if err != nil || st.Answered != 1 || st.Status != CrowdActive {
+		t.Fatalf("answer after a free idle time: %+v %v", st, err)
+	}
+	// Two more hours; meanwhile b takes the slot: a's answer is refused.
+	*f.now = f.now.Add(2 * time.Hour)
+	f.enter(t, CrowdArrival{PID: pid(2)})
+	st, err = f.db.SaveCrowdRating(ctx, f.study, a.Token, 2, 6, f.s)
+	if err != nil || st.Answered != 1 || st.Status != CrowdMovedOn {
+		t.Fatalf("answer after the slot was taken: %+v %v", st, err)
+	}
+	rs, _ := f.db.CrowdRatings(ctx, a.ID)
+	if len(rs) != 1 {
+		t.Fatalf("%d ratings, want 1", len(rs))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" driver
@@ -27,6 +28,13 @@ type DB struct {
 	write *sql.DB
 	read  *sql.DB
 	path  string
+	// stmts caches prepared statements of the hot paths (see stmt.go).
+	stmts sync.Map
+	// crowdStudies caches decoded crowd studies briefly (see crowd.go).
+	crowdStudies sync.Map
+	// writeGate queues participants' write transactions in arrival order
+	// (see crowdTx).
+	writeGate chan struct{}
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -65,7 +73,7 @@ func Open(ctx context.Context, file string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}
-	db := &DB{write: w, path: file, Now: func() time.Time { return time.Now().UTC() }}
+	db := &DB{write: w, path: file, writeGate: make(chan struct{}, 1), Now: func() time.Time { return time.Now().UTC() }}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err

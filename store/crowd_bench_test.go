@@ -1,0 +1,35 @@
+package store
+
+import (
+	"context"
+	"testing"
+)
+
+// BenchmarkSaveCrowdRating measures one answer's write transaction.
+func BenchmarkSaveCrowdRating(b *testing.B) {
+	f := newCrowdFixture(b, 200, 40)
+	ctx := context.Background()
+	var ps []*CrowdParticipant
+	for i := range 200 {
+		p, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i)}, f.s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f.db.ConsentCrowd(ctx, f.study, p.Token, f.s)
+		f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 6, f.s)
+		f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, 0, 2, f.s)
+		ps = append(ps, p)
+	}
+	i := 0
+	for b.Loop() {
+		p := ps[i%len(ps)]
+		pos := i/len(ps) + 1
+		if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, 4, f.s); err != nil {
+			b.Fatal(err)
+		}
+		i++
+		if pos >= 40 {
+			b.Fatal("out of screens")
+		}
+	}
+}
