@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -148,16 +149,21 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p, ok := h.crowdParticipant(w, r, c)
-	if !ok {
+	token := crowdToken(r, c.study.ID)
+	p, sc, err := h.DB.CrowdSessionScreen(r.Context(), c.study.ID, token)
+	if err == nil && p.Status == store.CrowdActive && p.LastSeenAt.Before(h.DB.Now().Add(-c.s.Timeout())) {
+		// Back after the time-out: carry on if the slot is still free.
+		if _, err = h.DB.TouchCrowd(r.Context(), c.study.ID, token, c.s); err == nil {
+			p, sc, err = h.DB.CrowdSessionScreen(r.Context(), c.study.ID, token)
+		}
+	}
+	if store.ErrorCode(err) == store.ENOTFOUND {
+		h.crowdParticipant(w, r, c) // the "start from Prolific" page
 		return
 	}
-	if p.Status == store.CrowdActive && p.LastSeenAt.Before(h.DB.Now().Add(-c.s.Timeout())) {
-		var err error
-		if p, err = h.DB.TouchCrowd(r.Context(), c.study.ID, p.Token, c.s); err != nil {
-			h.Error(w, r, err)
-			return
-		}
+	if err != nil {
+		h.Error(w, r, err)
+		return
 	}
 	lang := c.study.Lang
 	switch {
@@ -171,24 +177,15 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
 			Lang: lang, Base: c.base, Title: c.s.Title, Intro: c.s.Intro, Consent: c.s.Consent,
 		}))
+	case sc.Item.ID == 0:
+		h.Error(w, r, fmt.Errorf("crowd study %d: participant %d has no screen %d", c.study.ID, p.ID, sc.Position))
 	case p.TrainingDone < p.Training:
-		training, err := h.DB.CrowdTraining(r.Context(), c.study.ID)
-		if err != nil || len(training) <= p.TrainingDone {
-			h.Error(w, r, errors.Join(err, errors.New("training items missing")))
-			return
-		}
-		sc := training[p.TrainingDone]
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/training", Training: true,
-			Position: p.TrainingDone + 1, Total: len(training), Attempt: p.TrainingWrong, Retry: p.TrainingWrong > 0,
+			Position: sc.Position, Total: p.Training, Attempt: p.TrainingWrong, Retry: p.TrainingWrong > 0,
 			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
 		}))
 	default:
-		sc, err := h.DB.CrowdScreen(r.Context(), p.BatchID, p.Answered+1)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/answer",
 			Position: sc.Position, Total: p.Screens, Done: p.Answered,

@@ -294,3 +294,51 @@ func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRat
 	}
 	return out, rows.Err()
 }
+
+// qSessionScreen reads a session and the screen it is at — the next
+// training item, or the next item of the batch — in one query, since every
+// page a participant loads needs both.
+const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
+		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
+		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
+		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
+		COALESCE(i.status, ''), COALESCE(i.version, 0)
+	` + crowdParticipantFrom + `
+	LEFT JOIN crowd_training t ON p.training_done < p.training
+		AND t.study_id = p.study_id AND t.position = p.training_done + 1
+	LEFT JOIN batch_items bi ON p.training_done >= p.training
+		AND bi.batch_id = p.batch_id AND bi.position = p.answered + 1
+	LEFT JOIN items i ON i.id = COALESCE(t.item_id, bi.item_id)
+	WHERE p.study_id = ? AND p.token = ?`
+
+// CrowdSessionScreen returns the session bound to a token and the screen it
+// is at (Item.ID 0 when there is none: finished, or before consent the
+// first training item is returned all the same).
+func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token string) (*CrowdParticipant, CrowdScreen, error) {
+	var sc CrowdScreen
+	if token == "" || len(token) > 100 {
+		return nil, sc, Errorf(ENOTFOUND, "no such participant session")
+	}
+	var p CrowdParticipant
+	var started, seen, completed string
+	dest := []any{&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
+		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
+		&started, &seen, &completed, &p.Override, &sc.Condition}
+	err := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token).Scan(append(dest, itemDest(&sc.Item)...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, sc, Errorf(ENOTFOUND, "no such participant session")
+	}
+	if err != nil {
+		return nil, sc, fmt.Errorf("crowd session: %w", err)
+	}
+	p.StartedAt, p.LastSeenAt = parseTime(started), parseTime(seen)
+	if completed != "" {
+		p.CompletedAt = parseTime(completed)
+	}
+	if p.TrainingDone < p.Training {
+		sc.Position = p.TrainingDone + 1
+	} else {
+		sc.Position = p.Answered + 1
+	}
+	return &p, sc, nil
+}
