@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+// TestHumanToplinesFromCrowdStudy runs a small crowd study through the
+// store (entry, consent, training, ratings) and reads its toplines for the
+// items of a scoring job, as the results page does.
+func TestHumanToplinesFromCrowdStudy(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	cs := &store.Study{Kind: store.KindCrowd, Name: "crowd", Lang: "en"}
+	if err := db.CreateStudy(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	items := append(SyntheticItems(4),
+		store.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		store.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+	if err := db.ImportItems(ctx, cs.ID, items); err != nil {
+		t.Fatal(err)
+	}
+	stored, _ := db.ListItems(ctx, cs.ID)
+	id := map[string]int64{}
+	for _, it := range stored {
+		id[it.Key] = it.ID
+	}
+	slot := func(k, c string) store.CrowdSlot { return store.CrowdSlot{ItemID: id[k], Condition: c} }
+	b1 := []store.CrowdSlot{slot("x001", "trigger"), slot("x002", "cancel"), slot("x003", "trigger"), slot("x004", "cancel"), slot("chk-low", "trigger"), slot("chk-high", "trigger")}
+	b2 := []store.CrowdSlot{slot("x001", "cancel"), slot("x002", "trigger"), slot("x003", "cancel"), slot("x004", "trigger"), slot("chk-low", "trigger"), slot("chk-high", "trigger")}
+	if err := db.SaveCrowdBatches(ctx, cs.ID, 1, []store.CrowdSlot{slot("x001", "trigger"), slot("x002", "cancel")}, [][]store.CrowdSlot{b1, b2}); err != nil {
+		t.Fatal(err)
+	}
+	set := store.DefaultCrowdSettings()
+	set.CompletionCode = "DONE"
+	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
+		t.Fatal(err)
+	}
+	// Everyone rates x001–x003 high without the cancellation and low with
+	// it; x004 the other way round. Participant 4 varies a little so the
+	// z-scores differ between people.
+	rating := func(p int, key, cond string) int {
+		switch {
+		case key == "chk-high":
+			return 7
+		case key == "chk-low":
+			return 1
+		case (key == "x004") == (cond == "trigger"):
+			return 2
+		}
+		return 6 + p%2
+	}
+	for p := range 4 {
+		part, err := db.EnterCrowd(ctx, cs.ID, store.CrowdArrival{PID: fmt.Sprintf("%024x", p+1), StudyID: "s", SessionID: fmt.Sprintf("sess%d", p)}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.ConsentCrowd(ctx, cs.ID, part.Token, set); err != nil {
+			t.Fatal(err)
+		}
+		for pos, r := range []int{6, 2} {
+			if res, err := db.AnswerCrowdTraining(ctx, cs.ID, part.Token, pos+1, 0, r, set); err != nil || !res.Passed {
+				t.Fatalf("training: %+v %v", res, err)
+			}
+		}
+		screens, err := db.CrowdBatchScreens(ctx, part.BatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range screens {
+			if _, err := db.SaveCrowdRating(ctx, cs.ID, part.Token, sc.Position, rating(p, sc.Item.Key, sc.Condition), set); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// The job covers x001–x003 only.
+	ht, err := HumanToplines(ctx, db, cs.ID, map[string]bool{"x001": true, "x002": true, "x003": true})
+	if err != nil || ht == nil {
+		t.Fatalf("toplines %v, err %v", ht, err)
+	}
+	all := ht.ByType["all"]
+	if all.Items != 3 || all.ImplicatureRecognition == nil || *all.ImplicatureRecognition != 1 || *all.CancellationRecognition != 1 {
+		t.Fatalf("human toplines over the job's items: %+v", all)
+	}
+	if ht.Participants.Total != 4 || len(ht.Participants.Excluded) != 0 {
+		t.Errorf("participants %+v", ht.Participants)
+	}
+	// Beside a model, in the comparison the page draws.
+	res := &Results{Job: &store.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
+	res.TFMetrics = scoring.ComputeTF(res.TF)
+	c := Compare(ht, res)
+	if v := c.Human["implicature_recognition"]["scalar"]; v == nil || *v != 1 {
+		t.Errorf("human scalar implicature recognition %v, want 1", v)
+	}
+	if v := c.Models[0].Values["implicature_recognition"]["scalar"]; v == nil || *v != 0 {
+		t.Errorf("model scalar implicature recognition %v, want 0", v)
+	}
+}
