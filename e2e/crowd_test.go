@@ -118,6 +118,8 @@ func TestCrowdParticipantInBrowser(t *testing.T) {
 
 	// The batch, by keyboard; the scale fits the phone's width.
 	p := crowdParticipant(t, db, studyID, pid)
+	waitScreen(t, ctx, 1)
+	step(t, ctx, "the batch's first screen", chromedp.WaitVisible(testID("progress")))
 	width := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
 	if width > 390 {
 		t.Errorf("the page is %d px wide on a 390 px screen", width)
