@@ -43,7 +43,7 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 	if err != nil {
 		return nil, err
 	}
-	rows, err := db.JobPrompts(ctx, jobID)
+	rows, err := db.JobAnswers(ctx, jobID)
 	if err != nil {
 		return nil, err
 	}

@@ -205,16 +205,17 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 	defer stop()
 	owner := r.owner
 	defer r.db.ReleaseJob(context.WithoutCancel(ctx), j.ID, owner)
-	pending, err := r.db.PendingPrompts(ctx, j.ID)
+	before, err := r.db.JobProgress(ctx, j.ID)
 	if err != nil {
 		return err
 	}
+	pending := before.Total - before.Answered
 	scorer, workers, err := r.scorer(j)
 	if err != nil {
 		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, store.JobFailed, err.Error())
 	}
 	var items map[string]*scoring.MCItem
-	if task := scoring.Task(j.Task); task != scoring.TrueFalse && len(pending) > 0 {
+	if task := scoring.Task(j.Task); task != scoring.TrueFalse && pending > 0 {
 		ds, err := loadDataset(ctx, r.db, j.StudyID, task)
 		if err != nil {
 			return err
@@ -224,22 +225,17 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 	if err := r.db.SetJobStatus(ctx, j.ID, store.JobRunning, ""); err != nil {
 		return err
 	}
-	r.log.Info("scoring: job started", "job", j.ID, "scorer", ScorerName(j), "pending", len(pending), "workers", workers)
+	r.log.Info("scoring: job started", "job", j.ID, "scorer", ScorerName(j), "pending", pending, "workers", workers)
 
 	in := make(chan store.JobPrompt)
 	out := make(chan store.JobResult, workers)
+	feedErr := make(chan error, 1)
 	go func() {
 		defer close(in)
-		for _, p := range pending {
-			select {
-			case in <- p:
-			case <-ctx.Done():
-				return
-			}
-		}
+		feedErr <- r.feed(ctx, j.ID, in)
 	}()
 	var wg sync.WaitGroup
-	for range max(1, min(workers, len(pending))) {
+	for range max(1, min(workers, pending)) {
 		wg.Go(func() {
 			for sp := range in {
 				p := scoring.Prompt{Key: sp.Key, Task: scoring.Task(j.Task), ItemKey: sp.ItemKey,
@@ -263,6 +259,9 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 	if err := r.collect(ctx, stop, j.ID, out, progress); err != nil {
 		return err
 	}
+	if err := <-feedErr; err != nil && ctx.Err() == nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		return nil // cancelled (status already set) or shutting down (resumes later)
 	}
@@ -276,6 +275,28 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 	}
 	r.log.Info("scoring: job finished", "job", j.ID, "answered", p.Answered, "failed", p.Failed)
 	return r.db.SetJobStatus(ctx, j.ID, store.JobDone, msg)
+}
+
+// feedPage is how many pending prompts the runner reads at a time.
+const feedPage = 500
+
+// feed sends a job's unanswered prompts to the workers, a page at a time.
+func (r *Runner) feed(ctx context.Context, jobID int64, in chan<- store.JobPrompt) error {
+	after := 0
+	for {
+		page, err := r.db.PendingPrompts(ctx, jobID, after, feedPage)
+		if err != nil || len(page) == 0 {
+			return err
+		}
+		for _, p := range page {
+			select {
+			case in <- p:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		after = page[len(page)-1].Seq
+	}
 }
 
 // collect writes results in batches and renews the job's lease; writes use

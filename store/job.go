@@ -218,12 +218,14 @@ func (db *DB) JobProgress(ctx context.Context, id int64) (JobProgress, error) {
 	return p, nil
 }
 
-// PendingPrompts returns a job's prompts that have no answer yet, in order;
-// prompts that failed before are included, so a resumed job tries them again.
-func (db *DB) PendingPrompts(ctx context.Context, jobID int64) ([]JobPrompt, error) {
+// PendingPrompts returns up to limit of a job's prompts that have no answer
+// yet and come after seq afterSeq, in order (a runner pages through a large
+// job instead of holding every prompt text). Prompts that failed before are
+// included, so a resumed job tries them again.
+func (db *DB) PendingPrompts(ctx context.Context, jobID int64, afterSeq, limit int) ([]JobPrompt, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT seq, key, item_key, condition, option_order, text
-		FROM scoring_prompts WHERE job_id = ? AND answer IS NULL ORDER BY seq`, jobID)
+		FROM scoring_prompts WHERE job_id = ? AND seq > ? AND answer IS NULL ORDER BY seq LIMIT ?`, jobID, afterSeq, limit)
 	if err != nil {
 		return nil, fmt.Errorf("pending prompts: %w", err)
 	}
@@ -456,4 +458,37 @@ func (db *DB) ReleaseJob(ctx context.Context, id int64, owner string) error {
 		return fmt.Errorf("release job: %w", err)
 	}
 	return nil
+}
+
+// JobAnswer is one prompt's key with its answer (nil until answered) and
+// last error, without the prompt's text.
+type JobAnswer struct {
+	Key    string
+	Answer json.RawMessage
+	Error  string
+}
+
+// JobAnswers returns every prompt's answer or error, in order, leaving out
+// the prompt texts (a few-shot job over the full IMPAQTS-PID holds over a
+// hundred megabytes of them).
+func (db *DB) JobAnswers(ctx context.Context, jobID int64) ([]JobAnswer, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT key, answer, error FROM scoring_prompts WHERE job_id = ? ORDER BY seq`, jobID)
+	if err != nil {
+		return nil, fmt.Errorf("job answers: %w", err)
+	}
+	defer rows.Close()
+	var out []JobAnswer
+	for rows.Next() {
+		var a JobAnswer
+		var answer sql.NullString
+		if err := rows.Scan(&a.Key, &answer, &a.Error); err != nil {
+			return nil, fmt.Errorf("job answers: %w", err)
+		}
+		if answer.Valid {
+			a.Answer = json.RawMessage(answer.String)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
 }

@@ -38,9 +38,12 @@ func TestJobResultsKeepTheFirstAnswer(t *testing.T) {
 	if p != (JobProgress{Total: 3, Answered: 1, Failed: 1}) {
 		t.Fatalf("progress %+v", p)
 	}
-	pending, _ := db.PendingPrompts(ctx, j.ID)
+	pending, _ := db.PendingPrompts(ctx, j.ID, 0, 10)
 	if len(pending) != 2 || pending[0].Seq != 2 || pending[1].Text != "three" {
 		t.Fatalf("pending %+v: the failed and the unasked prompt, in order", pending)
+	}
+	if page, _ := db.PendingPrompts(ctx, j.ID, 2, 1); len(page) != 1 || page[0].Seq != 3 {
+		t.Fatalf("second page %+v", page)
 	}
 	db.SaveJobResults(ctx, j.ID, []JobResult{{Seq: 2, Answer: json.RawMessage(`{"p_true":0.2}`)}})
 	rows, _ := db.JobPrompts(ctx, j.ID)
