@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,5 +79,59 @@ func TestAnswersSurviveKill(t *testing.T) {
 	}
 	if err := r.checkResumed(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestExportRatingsCLI exports a crowd study's ratings and participants with
+// the CLI and reads the ratings back with analyze toplines.
+func TestExportRatingsCLI(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "export.db")
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	study, err := setupLoadStudy(ctx, db, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, set, _ := db.CrowdStudy(ctx, study.ID)
+	for i := range 3 {
+		p, err := db.EnterCrowd(ctx, study.ID, store.CrowdArrival{PID: loadPID(i), StudyID: "st", SessionID: "se"}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.ConsentCrowd(ctx, study.ID, p.Token, set)
+		for pos, cond := range study.Training {
+			rating := 6
+			if cond == "cancel" {
+				rating = 2
+			}
+			db.AnswerCrowdTraining(ctx, study.ID, p.Token, pos+1, 0, rating, set)
+		}
+		for pos := 1; pos <= study.Screens; pos++ {
+			if _, err := db.SaveCrowdRating(ctx, study.ID, p.Token, pos, loadRating(i, pos), set); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db.Close()
+	id := strconv.FormatInt(study.ID, 10)
+	ratings := filepath.Join(t.TempDir(), "ratings.csv")
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--out", ratings); code != 0 {
+		t.Fatalf("export ratings: exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(ratings)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check" || len(lines) != 1+3*study.Screens {
+		t.Fatalf("ratings file: %d lines, header %q", len(lines), lines[0])
+	}
+	code, out, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "participants")
+	if code != 0 || strings.Count(out, ",completed,") != 3 {
+		t.Fatalf("export participants: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", nil, "analyze", "toplines", "--ratings", ratings, "--json")
+	if code != 0 || !strings.Contains(out, `"total": 3`) && !strings.Contains(out, `"total":3`) {
+		t.Fatalf("analyze toplines on the export: exit %d\n%s%s", code, out, errOut)
 	}
 }

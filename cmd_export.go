@@ -14,6 +14,8 @@ const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--out FILE]
 
 WHAT is one of:
   judgements   the expert judgements file (SPEC 3), for analyze agreement
+  ratings      the crowd ratings file (SPEC 3), for analyze toplines
+  participants the crowd participants (Prolific ids, times, status, failed checks)
   items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
   context-answers      the context answers file (SPEC 3), for analyze context
   explanation-ratings  the explanation ratings file (SPEC 3), for analyze explanations
@@ -45,6 +47,10 @@ func runExport(ctx context.Context, args []string, env *cli) error {
 	switch *what {
 	case "judgements":
 		write = func(w io.Writer) error { return db.ExportJudgements(ctx, *studyID, w) }
+	case "ratings":
+		write = func(w io.Writer) error { return db.ExportRatings(ctx, *studyID, w) }
+	case "participants":
+		write = func(w io.Writer) error { return db.ExportCrowdParticipants(ctx, *studyID, w) }
 	case "context-answers":
 		write = func(w io.Writer) error { return db.ExportContextAnswers(ctx, *studyID, w) }
 	case "explanation-ratings":
