@@ -9,12 +9,10 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -276,18 +274,30 @@ func (r *loadRun) runAll(ctx context.Context, tolerateDown bool) {
 	wg.Wait()
 }
 
-var (
-	loadPositionRE = regexp.MustCompile(`name="position" value="(\d+)"`)
-	loadAttemptRE  = regexp.MustCompile(`name="attempt" value="(\d+)"`)
-)
+// hiddenValue finds the value of the hidden input name in a page.
+func hiddenValue(body, name string) (string, bool) {
+	marker := `name="` + name + `" value="`
+	i := strings.Index(body, marker)
+	if i < 0 {
+		return "", false
+	}
+	rest := body[i+len(marker):]
+	j := strings.IndexByte(rest, '"')
+	if j < 0 {
+		return "", false
+	}
+	return rest[:j], true
+}
 
 // participant walks one participant through the study. Its state is the
 // server's: every step reads the screen and answers what it shows, so a
 // lost response or a restarted server only means asking again.
 func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) error {
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Transport: r.client, Jar: jar, Timeout: 30 * time.Second,
+	// The session cookie is kept by hand (a cookie jar costs the shared CPU
+	// more than the server's work on some requests).
+	c := &http.Client{Transport: r.client, Timeout: 30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	var cookie *http.Cookie
 	base := fmt.Sprintf("%s/s/%d", r.base, r.study.ID)
 	entry := fmt.Sprintf("%s?PROLIFIC_PID=%s&STUDY_ID=loadstudy&SESSION_ID=sess%d", base, loadPID(i), i)
 	down := false // a request failed since the last screen was read
@@ -304,7 +314,7 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if len(jar.Cookies(mustURL(base+"/"))) == 0 {
+		if cookie == nil {
 			resp, err := r.do(c, "GET", entry, nil, nil)
 			if err != nil {
 				if err = retry(err); err != nil {
@@ -312,13 +322,14 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 				}
 				continue
 			}
-			if resp.status != http.StatusSeeOther {
-				return fmt.Errorf("entry: status %d", resp.status)
+			if resp.status != http.StatusSeeOther || resp.cookie == nil {
+				return fmt.Errorf("entry: status %d, cookie %v", resp.status, resp.cookie)
 			}
+			cookie = resp.cookie
 			continue
 		}
 		t0 := time.Now()
-		page, err := r.do(c, "GET", base+"/screen", nil, nil)
+		page, err := r.do(c, "GET", base+"/screen", nil, cookie)
 		if err != nil {
 			if err = retry(err); err != nil {
 				return err
@@ -339,26 +350,26 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 			}
 			return nil
 		case strings.Contains(body, `data-testid="landing"`):
-			if _, err := r.do(c, "POST", base+"/consent", url.Values{}, nil); err != nil {
+			if _, err := r.do(c, "POST", base+"/consent", url.Values{}, cookie); err != nil {
 				if err = retry(err); err != nil {
 					return err
 				}
 			}
 			continue
 		}
-		pm := loadPositionRE.FindStringSubmatch(body)
-		if pm == nil {
+		posText, ok := hiddenValue(body, "position")
+		if !ok {
 			return fmt.Errorf("unexpected page: %.200s", body)
 		}
-		pos, _ := strconv.Atoi(pm[1])
+		pos, _ := strconv.Atoi(posText)
 		if strings.Contains(body, `data-testid="training"`) {
-			am := loadAttemptRE.FindStringSubmatch(body)
+			attempt, _ := hiddenValue(body, "attempt")
 			rating := "6"
 			if r.study.Training[pos-1] == "cancel" {
 				rating = "2"
 			}
-			form := url.Values{"position": {pm[1]}, "attempt": {am[1]}, "rating": {rating}}
-			if _, err := r.do(c, "POST", base+"/training", form, nil); err != nil {
+			form := url.Values{"position": {posText}, "attempt": {attempt}, "rating": {rating}}
+			if _, err := r.do(c, "POST", base+"/training", form, cookie); err != nil {
 				if err = retry(err); err != nil {
 					return err
 				}
@@ -375,9 +386,9 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 			time.Sleep(r.think/2 + rand.N(r.think))
 		}
 		rating := loadRating(i, pos)
-		form := url.Values{"position": {pm[1]}, "rating": {strconv.Itoa(rating)}}
+		form := url.Values{"position": {posText}, "rating": {strconv.Itoa(rating)}}
 		t1 := time.Now()
-		resp, err := r.do(c, "POST", base+"/answer", form, nil)
+		resp, err := r.do(c, "POST", base+"/answer", form, cookie)
 		if err != nil {
 			if err = retry(err); err != nil {
 				return err
@@ -406,9 +417,10 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 type loadResp struct {
 	status int
 	body   string
+	cookie *http.Cookie // the session cookie set, if any
 }
 
-func (r *loadRun) do(c *http.Client, method, u string, form url.Values, _ any) (loadResp, error) {
+func (r *loadRun) do(c *http.Client, method, u string, form url.Values, cookie *http.Cookie) (loadResp, error) {
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -420,6 +432,9 @@ func (r *loadRun) do(c *http.Client, method, u string, form url.Values, _ any) (
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	if cookie != nil {
+		req.AddCookie(cookie)
+	}
 	r.requests.Add(1)
 	resp, err := c.Do(req)
 	if err != nil {
@@ -430,15 +445,13 @@ func (r *loadRun) do(c *http.Client, method, u string, form url.Values, _ any) (
 	if err != nil {
 		return loadResp{}, err
 	}
-	return loadResp{status: resp.StatusCode, body: string(b)}, nil
-}
-
-func mustURL(s string) *url.URL {
-	u, err := url.Parse(s)
-	if err != nil {
-		panic(err)
+	out := loadResp{status: resp.StatusCode, body: string(b)}
+	for _, ck := range resp.Cookies() {
+		if strings.HasPrefix(ck.Name, "crowd_") {
+			out.cookie = &http.Cookie{Name: ck.Name, Value: ck.Value}
+		}
 	}
-	return u
+	return out, nil
 }
 
 // loadReport is what the database holds after a run.
