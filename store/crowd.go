@@ -172,7 +172,7 @@ type cachedCrowdStudy struct {
 // CrowdStudy returns a crowd study and its settings (defaults filled in).
 // The caller gets its own copy.
 func (db *DB) CrowdStudy(ctx context.Context, id int64) (*Study, CrowdSettings, error) {
-	if c, ok := db.crowdStudies.Load(id); ok {
+	if c, ok := db.hot.studies.Load(id); ok {
 		c := c.(cachedCrowdStudy)
 		if time.Since(c.at) < crowdStudyTTL {
 			st := *c.study
@@ -185,12 +185,12 @@ func (db *DB) CrowdStudy(ctx context.Context, id int64) (*Study, CrowdSettings, 
 	st, s, err := db.loadCrowdStudy(ctx, id)
 	if err == nil {
 		cp := *st
-		db.crowdStudies.Store(id, cachedCrowdStudy{study: &cp, s: s, at: time.Now()})
+		db.hot.studies.Store(id, cachedCrowdStudy{study: &cp, s: s, at: time.Now()})
 	}
 	return st, s, err
 }
 
-func (db *DB) forgetCrowdStudy(id int64) { db.crowdStudies.Delete(id) }
+func (db *DB) forgetCrowdStudy(id int64) { db.hot.studies.Delete(id) }
 
 func (db *DB) loadCrowdStudy(ctx context.Context, id int64) (*Study, CrowdSettings, error) {
 	// The study is read on every participant request: prepared.

@@ -175,7 +175,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
 	var batchID int64
 	var taken, screens, training int
-	err := tx.QueryRowContext(ctx, `
+	err := db.q(tx).QueryRowContext(ctx, `
 		SELECT b.id,
 			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id
 				AND (p.status = 'completed' OR (p.status = 'active' AND p.last_seen_at >= ?))) AS taken,
@@ -194,7 +194,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 	}
 	now := db.now()
 	token := RandomToken()
-	if _, err := tx.ExecContext(ctx, `
+	if _, err := db.q(tx).ExecContext(ctx, `
 		INSERT INTO crowd_participants (study_id, batch_id, prolific_pid, prolific_study_id, prolific_session_id,
 			token, screens, training, started_at, last_seen_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -216,7 +216,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 	status := CrowdActive
 	if p.LastSeenAt.Before(cutoff) {
 		var others int
-		if err := tx.QueryRowContext(ctx, `
+		if err := db.q(tx).QueryRowContext(ctx, `
 			SELECT COUNT(*) FROM crowd_participants
 			WHERE batch_id = ? AND id != ?
 				AND (status = 'completed' OR (status = 'active' AND last_seen_at >= ?))`,
@@ -227,7 +227,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 			status = CrowdMovedOn
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE crowd_participants SET status = ?, last_seen_at = ? WHERE id = ?`,
+	if _, err := db.q(tx).ExecContext(ctx, `UPDATE crowd_participants SET status = ?, last_seen_at = ? WHERE id = ?`,
 		status, db.now(), p.ID); err != nil {
 		return nil, fmt.Errorf("crowd time-out: %w", err)
 	}
@@ -262,7 +262,7 @@ func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s C
 			out = p
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `
+		if _, err := db.q(tx).ExecContext(ctx, `
 			UPDATE crowd_participants SET consented_at = COALESCE(consented_at, ?) WHERE id = ?`,
 			db.now(), p.ID); err != nil {
 			return fmt.Errorf("consent: %w", err)

@@ -165,7 +165,7 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 			if position == p.Screens {
 				status = CrowdCompleted
 			}
-			if _, err := tx.ExecContext(ctx, `
+			if _, err := db.q(tx).ExecContext(ctx, `
 				UPDATE crowd_participants SET answered = ?, status = ?,
 					completed_at = CASE WHEN ? = 'completed' THEN ? ELSE completed_at END
 				WHERE id = ?`, position, status, status, now.UTC().Format(time.RFC3339Nano), id); err != nil {
@@ -193,12 +193,14 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 // waiter, which under load leaves some answers waiting far longer than
 // others; a channel queues them first come, first served.
 func (db *DB) crowdTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	db.hot.once.Do(func() { db.hot.gate = make(chan struct{}, 1) })
 	select {
-	case db.writeGate <- struct{}{}:
+	case db.hot.gate <- struct{}{}:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	defer func() { <-db.writeGate }()
+	defer func() { <-db.hot.gate }()
+	db.preparePending(ctx)
 	return db.tx(ctx, fn)
 }
 
@@ -230,13 +232,13 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 			return nil
 		}
 		var cond string
-		if err := tx.QueryRowContext(ctx, `SELECT condition FROM crowd_training WHERE study_id = ? AND position = ?`,
+		if err := db.q(tx).QueryRowContext(ctx, `SELECT condition FROM crowd_training WHERE study_id = ? AND position = ?`,
 			studyID, position).Scan(&cond); err != nil {
 			return fmt.Errorf("training answer: %w", err)
 		}
 		passed := TrainingPasses(cond, rating)
 		now := db.now()
-		if _, err := tx.ExecContext(ctx, `
+		if _, err := db.q(tx).ExecContext(ctx, `
 			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, p.ID, position, attempt+1, rating, passed, now); err != nil {
 			return fmt.Errorf("training answer: %w", err)
@@ -253,7 +255,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 			out.Retry = true
 		}
 		p.LastSeenAt = db.Now()
-		_, err = tx.ExecContext(ctx, `
+		_, err = db.q(tx).ExecContext(ctx, `
 			UPDATE crowd_participants SET training_done = ?, training_wrong = ?, status = ?, last_seen_at = ?
 			WHERE id = ?`, p.TrainingDone, p.TrainingWrong, p.Status, now, p.ID)
 		if err != nil {

@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" driver
@@ -28,13 +27,9 @@ type DB struct {
 	write *sql.DB
 	read  *sql.DB
 	path  string
-	// stmts caches prepared statements of the hot paths (see stmt.go).
-	stmts sync.Map
-	// crowdStudies caches decoded crowd studies briefly (see crowd.go).
-	crowdStudies sync.Map
-	// writeGate queues participants' write transactions in arrival order
-	// (see crowdTx).
-	writeGate chan struct{}
+	// hot holds what the participants' hot paths keep between requests:
+	// prepared statements, the write queue, cached studies (stmt.go).
+	hot hotPath
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -73,7 +68,7 @@ func Open(ctx context.Context, file string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}
-	db := &DB{write: w, path: file, writeGate: make(chan struct{}, 1), Now: func() time.Time { return time.Now().UTC() }}
+	db := &DB{write: w, path: file, Now: func() time.Time { return time.Now().UTC() }}
 	if err := db.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err

@@ -4,7 +4,22 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync"
+	"sync/atomic"
 )
+
+// hotPath is the state of the participants' hot paths.
+type hotPath struct {
+	stmts   sync.Map      // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
+	pending atomic.Bool   // some statement waits to be prepared
+	studies sync.Map      // crowd study id → cachedCrowdStudy
+	once    sync.Once     // makes gate
+	gate    chan struct{} // one write transaction at a time, in arrival order
+}
+
+// pendingStmt marks a statement first seen inside a transaction, to be
+// prepared after it.
+type pendingStmt struct{}
 
 // stmtKey names a cached statement: its text, on the writer or the readers.
 type stmtKey struct {
@@ -18,8 +33,10 @@ type stmtKey struct {
 // their statements prepared.
 func (db *DB) prepared(ctx context.Context, q string, write bool) (*sql.Stmt, error) {
 	k := stmtKey{q, write}
-	if s, ok := db.stmts.Load(k); ok {
-		return s.(*sql.Stmt), nil
+	if s, ok := db.hot.stmts.Load(k); ok {
+		if s, ok := s.(*sql.Stmt); ok {
+			return s, nil
+		}
 	}
 	pool := db.read
 	if write {
@@ -29,10 +46,13 @@ func (db *DB) prepared(ctx context.Context, q string, write bool) (*sql.Stmt, er
 	if err != nil {
 		return nil, fmt.Errorf("prepare: %w", err)
 	}
-	if old, loaded := db.stmts.LoadOrStore(k, s); loaded {
-		s.Close()
-		return old.(*sql.Stmt), nil
+	if old, loaded := db.hot.stmts.Load(k); loaded {
+		if old, ok := old.(*sql.Stmt); ok {
+			s.Close()
+			return old, nil
+		}
 	}
+	db.hot.stmts.Store(k, s)
 	return s, nil
 }
 
@@ -41,19 +61,40 @@ func (db *DB) prepared(ctx context.Context, q string, write bool) (*sql.Stmt, er
 // prepared on it from inside one.
 func (db *DB) warm(ctx context.Context, qs ...string) {
 	for _, q := range qs {
-		if _, ok := db.stmts.Load(stmtKey{q, true}); !ok {
+		if s, ok := db.hot.stmts.Load(stmtKey{q, true}); !ok || s == (pendingStmt{}) {
 			db.prepared(ctx, q, true) // on failure the query runs unprepared and reports it
 		}
 	}
 }
 
-// txStmt returns q bound to tx if it was prepared (warm), else nil.
+// txStmt returns q bound to tx if it is prepared, else nil; a statement
+// seen for the first time is prepared after the transaction (preparePending).
 func (db *DB) txStmt(ctx context.Context, tx *sql.Tx, q string) *sql.Stmt {
-	s, ok := db.stmts.Load(stmtKey{q, true})
+	k := stmtKey{q, true}
+	s, ok := db.hot.stmts.Load(k)
 	if !ok {
+		db.hot.stmts.Store(k, pendingStmt{})
+		db.hot.pending.Store(true)
 		return nil
 	}
-	return tx.StmtContext(ctx, s.(*sql.Stmt))
+	if s, ok := s.(*sql.Stmt); ok {
+		return tx.StmtContext(ctx, s)
+	}
+	return nil
+}
+
+// preparePending prepares the write statements first met inside a
+// transaction; it runs between transactions, when the writer is free.
+func (db *DB) preparePending(ctx context.Context) {
+	if !db.hot.pending.Swap(false) {
+		return
+	}
+	db.hot.stmts.Range(func(k, v any) bool {
+		if v == (pendingStmt{}) {
+			db.prepared(ctx, k.(stmtKey).q, true)
+		}
+		return true
+	})
 }
 
 // prepQ runs queries through prepared statements, in tx or (tx nil) on the
