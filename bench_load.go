@@ -568,7 +568,7 @@ func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport, target
 		return
 	}
 	if len(steady) == 0 {
-		fmt.Fprintf(w, "steady state: none (participants never all answered at once; lower --ramp)\n")
+		fmt.Fprintf(w, "steady state: none (the first participant finished %.2f s before the last gave a first answer)\n", from.Sub(to).Seconds())
 		return
 	}
 	srate := float64(len(steady)) / to.Sub(from).Seconds()
