@@ -113,7 +113,7 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 		return
 	case store.ErrorCode(err) == store.EINVALID:
 		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing",
-			store.ErrorMessage(err)+". Please open the study from its link on Prolific.")
+			templates.CT(c.study.Lang, "missing_body")+" ("+store.ErrorMessage(err)+")")
 		return
 	default:
 		h.Error(w, r, err)
@@ -130,8 +130,7 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) crowdParticipant(w http.ResponseWriter, r *http.Request, c *crowdCtx) (*store.CrowdParticipant, bool) {
 	p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, crowdToken(r, c.study.ID))
 	if store.ErrorCode(err) == store.ENOTFOUND {
-		h.crowdMessage(w, r, c, http.StatusForbidden, "missing",
-			"This page belongs to a session that this browser does not hold. Please open the study from its link on Prolific.")
+		h.crowdMessage(w, r, c, http.StatusForbidden, "missing", "")
 		return nil, false
 	}
 	if err != nil {
@@ -288,7 +287,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !c.s.AllowPreview {
-		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing", "PROLIFIC_PID is missing from the address. Please open the study from its link on Prolific.")
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing", templates.CT(c.study.Lang, "missing_body")+" (PROLIFIC_PID is missing from the address)")
 		return
 	}
 	step, _ := strconv.Atoi(r.URL.Query().Get("step"))

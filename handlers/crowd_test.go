@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pragmalab/handlers"
 	"pragmalab/store"
@@ -430,5 +431,49 @@ func TestCrowdAdmin(t *testing.T) {
 	anon := e.browser().get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	if strings.Contains(anon.body, "participant_id,batch_id") {
 		t.Fatal("ratings export served without login")
+	}
+}
+
+func TestCrowdTimeoutPages(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.Quota = 1 })
+	now := time.Now().UTC()
+	e.db.Now = func() time.Time { return now }
+	prog, _ := e.db.CrowdProgress(context.Background(), e.study, e.set)
+	var first []*browser
+	for i := range prog {
+		b := e.browser().get(e.entry(pidN(i), fmt.Sprint("s", i)))
+		b.must("landing")
+		first = append(first, b)
+	}
+	e.browser().get(e.entry(pidN(50), "s50")).must("message-full")
+	// An hour and a bit later: every slot is idle, so a newcomer gets one,
+	// and the participant who held it is told the study moved on.
+	now = now.Add(61 * time.Minute)
+	late := e.browser().get(e.entry(pidN(51), "s51"))
+	late.must("landing")
+	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
+	var taken string
+	for _, r := range reps {
+		if r.PID == pidN(51) {
+			for _, o := range reps {
+				if o.BatchID == r.BatchID && o.PID != r.PID {
+					taken = o.PID
+				}
+			}
+		}
+	}
+	for i, b := range first {
+		b.get(e.base() + "/screen")
+		if pidN(i) == taken {
+			b.must("message-moved")
+			if !strings.Contains(b.body, "return the submission on Prolific") {
+				t.Fatalf("moved-on page:\n%s", b.body)
+			}
+		} else {
+			b.must("landing") // slot still free: carries on
+		}
+	}
+	if taken == "" {
+		t.Fatal("the newcomer shares no batch with an earlier participant")
 	}
 }
