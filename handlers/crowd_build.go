@@ -8,6 +8,7 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/store"
+	"pragmalab/templates"
 )
 
 // CrowdBuild summarises the batches built for a crowd study.
@@ -38,7 +39,7 @@ func (b CrowdBuild) String() string {
 	return s
 }
 
-// followUpField names the item field a condition needs, for messages.
+// followUpField names the item field a control condition shows.
 var followUpField = map[string]string{"negation": "negation", "strengthen": "strengthening", "neutral": "neutral"}
 
 // BuildCrowdBatches builds and stores the batches of a crowd study from its
@@ -78,7 +79,7 @@ func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store
 			continue
 		}
 		for _, c := range s.Conditions {
-			if f, ok := followUpField[c]; ok && followUpMissing(byKey[it.Key], c) {
+			if f, ok := followUpField[c]; ok && templates.CrowdFollowUp(byKey[it.Key], c) == "" {
 				return CrowdBuild{}, store.Errorf(store.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
 			}
 		}
@@ -109,18 +110,6 @@ func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store
 		return CrowdBuild{}, err
 	}
 	return b, nil
-}
-
-func followUpMissing(it store.Item, cond string) bool {
-	switch cond {
-	case "negation":
-		return it.Negation == ""
-	case "strengthen":
-		return it.Strengthening == ""
-	case "neutral":
-		return it.Neutral == ""
-	}
-	return false
 }
 
 // crowdTraining resolves the training items named in the settings, or picks

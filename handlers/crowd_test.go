@@ -477,3 +477,66 @@ func TestCrowdTimeoutPages(t *testing.T) {
 		t.Fatal("the newcomer shares no batch with an earlier participant")
 	}
 }
+
+func TestCrowdAdminSettingsAndBuild(t *testing.T) {
+	e := newCrowdEnv(t, 40, 10, nil)
+	a := e.admin()
+	study := fmt.Sprintf("/admin/studies/%d", e.study)
+	a.post(study+"/crowd/settings", url.Values{
+		"batch_size": {"8"}, "quota": {"3"}, "timeout_minutes": {"30"}, "check_high_min": {"6"},
+		"check_low_max": {"2"}, "max_failed_checks": {"2"}, "lang": {"it"}, "completion_code": {"ABC123"},
+		"screen_out_code": {"SCR"}, "allow_preview": {"yes"}, "title": {"Quanto è probabile?"},
+		"training": {"it000 trigger\nit001 cancel\n"},
+	})
+	a.must("flash")
+	st, set, err := e.db.CrowdStudy(context.Background(), e.study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Lang != "it" || set.Quota != 3 || set.BatchSize != 8 || set.CheckHighMin != 6 || set.CompletionCode != "ABC123" ||
+		!set.AllowPreview || len(set.Training) != 2 || set.Training[1] != (store.CrowdTrainingSpec{Key: "it001", Condition: "cancel"}) {
+		t.Fatalf("saved %+v %+v", st, set)
+	}
+	// A condition whose text the items lack is refused with the item named.
+	a.post(study+"/crowd/settings", url.Values{
+		"batch_size": {"8"}, "quota": {"3"}, "timeout_minutes": {"30"}, "check_high_min": {"6"},
+		"check_low_max": {"2"}, "max_failed_checks": {"2"}, "lang": {"it"}, "conditions": {"neutral"},
+		"training": {"it000 trigger\nit001 cancel\n"},
+	})
+	a.must("flash")
+	a.post(study+"/crowd/batches", url.Values{"seed": {"9"}})
+	if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, "has no neutral text, which the neutral condition needs") {
+		t.Fatalf("neutral without texts: %d\n%s", a.resp.StatusCode, a.body)
+	}
+	// Back to two conditions: the build takes the named training items and
+	// stores the seed.
+	a.post(study+"/crowd/settings", url.Values{
+		"batch_size": {"8"}, "quota": {"3"}, "timeout_minutes": {"30"}, "check_high_min": {"6"},
+		"check_low_max": {"2"}, "max_failed_checks": {"2"}, "lang": {"it"},
+		"training": {"it000 trigger\nit001 cancel\n"},
+	})
+	a.post(study+"/crowd/batches", url.Values{"seed": {"9"}})
+	a.must("flash")
+	if !strings.Contains(a.body, "Built") || !strings.Contains(a.body, "and 2 training items") {
+		t.Fatalf("build flash:\n%s", a.body)
+	}
+	st, _ = e.db.Study(context.Background(), e.study)
+	tr, _ := e.db.CrowdTraining(context.Background(), e.study)
+	if st.Seed != 9 || len(tr) != 2 || tr[0].Item.Key != "it000" || tr[1].Condition != "cancel" {
+		t.Fatalf("seed %d, training %+v", st.Seed, tr)
+	}
+	// A bad training line names its line.
+	a.post(study+"/crowd/settings", url.Values{
+		"batch_size": {"8"}, "quota": {"3"}, "timeout_minutes": {"30"}, "check_high_min": {"6"},
+		"check_low_max": {"2"}, "max_failed_checks": {"2"}, "lang": {"it"}, "training": {"it000 trigger\nit001\n"},
+	})
+	if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, "training line 2") {
+		t.Fatalf("bad training line: %d\n%s", a.resp.StatusCode, a.body)
+	}
+	// The live progress page reloads itself.
+	a.get(study + "/crowd/progress")
+	if a.resp.Header.Get("Refresh") != "10" {
+		a.must("progress")
+		t.Fatal("progress page does not refresh itself")
+	}
+}

@@ -253,18 +253,14 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 		if n > 0 {
 			return Errorf(ECONFLICT, "%d participants have already started: the batches cannot be rebuilt", n)
 		}
-		for _, q := range []string{
-			`DELETE FROM crowd_training WHERE study_id = ?`,
-			`DELETE FROM batches WHERE study_id = ?`,
-			`UPDATE studies SET seed = ? WHERE id = ?`,
-		} {
-			args := []any{studyID}
-			if strings.HasPrefix(q, "UPDATE") {
-				args = []any{seed, studyID}
-			}
-			if _, err := tx.ExecContext(ctx, q, args...); err != nil {
-				return fmt.Errorf("save crowd batches: %w", err)
-			}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM crowd_training WHERE study_id = ?`, studyID); err != nil {
+			return fmt.Errorf("save crowd batches: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM batches WHERE study_id = ?`, studyID); err != nil {
+			return fmt.Errorf("save crowd batches: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE studies SET seed = ? WHERE id = ?`, seed, studyID); err != nil {
+			return fmt.Errorf("save crowd batches: %w", err)
 		}
 		for i, sl := range training {
 			if err := insertCrowdSlot(ctx, tx, `INSERT INTO crowd_training (study_id, position, item_id, condition)

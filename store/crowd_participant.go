@@ -89,12 +89,13 @@ const crowdParticipantColumns = `p.id, p.study_id, p.batch_id, b.number, p.proli
 
 const crowdParticipantFrom = ` FROM crowd_participants p JOIN batches b ON b.id = p.batch_id `
 
-func scanCrowdParticipant(sc interface{ Scan(...any) error }) (*CrowdParticipant, error) {
+// scanCrowdParticipant scans crowdParticipantColumns, then extra.
+func scanCrowdParticipant(sc interface{ Scan(...any) error }, extra ...any) (*CrowdParticipant, error) {
 	var p CrowdParticipant
 	var started, seen, completed string
-	err := sc.Scan(&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
+	err := sc.Scan(append([]any{&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
 		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
-		&started, &seen, &completed, &p.Override)
+		&started, &seen, &completed, &p.Override}, extra...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -321,26 +321,18 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 	if token == "" || len(token) > 100 {
 		return nil, sc, Errorf(ENOTFOUND, "no such participant session")
 	}
-	var p CrowdParticipant
-	var started, seen, completed string
-	dest := []any{&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
-		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
-		&started, &seen, &completed, &p.Override, &sc.Condition}
-	err := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token).Scan(append(dest, itemDest(&sc.Item)...)...)
+	row := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token)
+	p, err := scanCrowdParticipant(row, append([]any{&sc.Condition}, itemDest(&sc.Item)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, sc, Errorf(ENOTFOUND, "no such participant session")
 	}
 	if err != nil {
 		return nil, sc, fmt.Errorf("crowd session: %w", err)
 	}
-	p.StartedAt, p.LastSeenAt = parseTime(started), parseTime(seen)
-	if completed != "" {
-		p.CompletedAt = parseTime(completed)
-	}
 	if p.TrainingDone < p.Training {
 		sc.Position = p.TrainingDone + 1
 	} else {
 		sc.Position = p.Answered + 1
 	}
-	return &p, sc, nil
+	return p, sc, nil
 }
