@@ -179,11 +179,9 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 	err := db.q(tx).QueryRowContext(ctx, `
 		SELECT b.id,
 			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id
-				AND (p.status = 'completed' OR (p.status = 'active' AND p.last_seen_at >= ?))) AS taken,
-			(SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = b.id) AS screens,
-			(SELECT COUNT(*) FROM crowd_training t WHERE t.study_id = b.study_id) AS training
+				AND (p.status = 'completed' OR (p.status = 'active' AND p.last_seen_at >= ?))) AS taken
 		FROM batches b WHERE b.study_id = ?
-		ORDER BY taken, b.number LIMIT 1`, cutoff, studyID).Scan(&batchID, &taken, &screens, &training)
+		ORDER BY taken, b.number LIMIT 1`, cutoff, studyID).Scan(&batchID, &taken)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, ErrNoBatches
 	}
@@ -192,6 +190,13 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 	}
 	if taken >= s.Quota {
 		return nil, ErrStudyFull
+	}
+	// Counted for the chosen batch only: in the query above they would be
+	// counted for every batch.
+	if err := db.q(tx).QueryRowContext(ctx, `
+		SELECT (SELECT COUNT(*) FROM batch_items WHERE batch_id = ?),
+			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?)`, batchID, studyID).Scan(&screens, &training); err != nil {
+		return nil, fmt.Errorf("assign crowd batch: %w", err)
 	}
 	now := db.now()
 	token := RandomToken()
