@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -538,5 +539,53 @@ func TestCrowdAdminSettingsAndBuild(t *testing.T) {
 	if a.resp.Header.Get("Refresh") != "10" {
 		a.must("progress")
 		t.Fatal("progress page does not refresh itself")
+	}
+}
+
+func TestCrowdArrivalsAtOnceOverHTTP(t *testing.T) {
+	// 18 data items in batches of 2: 18 batches; quota 5: 90 places.
+	e := newCrowdEnv(t, 24, 2, nil)
+	prog, _ := e.db.CrowdProgress(context.Background(), e.study, e.set)
+	if len(prog) != 18 {
+		t.Fatalf("%d batches, want 18", len(prog))
+	}
+	var mu sync.Mutex
+	kinds := map[string]int{}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range 200 {
+		wg.Go(func() {
+			<-start
+			jar, _ := cookiejar.New(nil)
+			c := &http.Client{Jar: jar}
+			resp, err := c.Get(e.srv.URL + e.entry(pidN(1000+i), fmt.Sprint("s", i)))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			kind := "other"
+			switch {
+			case strings.Contains(string(body), `data-testid="landing"`):
+				kind = "admitted"
+			case strings.Contains(string(body), `data-testid="message-full"`):
+				kind = "full"
+			}
+			mu.Lock()
+			kinds[kind]++
+			mu.Unlock()
+		})
+	}
+	close(start)
+	wg.Wait()
+	if kinds["admitted"] != 90 || kinds["full"] != 110 {
+		t.Fatalf("outcomes %v, want 90 admitted and 110 told the study is full", kinds)
+	}
+	prog, _ = e.db.CrowdProgress(context.Background(), e.study, e.set)
+	for _, b := range prog {
+		if b.Taken() != 5 {
+			t.Errorf("batch %d holds %d participants, want 5", b.Number, b.Taken())
+		}
 	}
 }
