@@ -428,6 +428,11 @@ func TestCrowdAdmin(t *testing.T) {
 	if !strings.Contains(a.body, "cannot be rebuilt") {
 		t.Fatalf("rebuild after participants:\n%s", a.body)
 	}
+	// The analysis page reads the same export.
+	a.get(fmt.Sprintf("/admin/studies/%d/analysis", e.study))
+	if a.resp.StatusCode != http.StatusOK {
+		t.Fatalf("analysis page: %d\n%s", a.resp.StatusCode, a.body)
+	}
 	// Exports are admin-only.
 	anon := e.browser().get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	if strings.Contains(anon.body, "participant_id,batch_id") {
