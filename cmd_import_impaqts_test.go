@@ -50,7 +50,7 @@ func TestImportImpaqtsCLI(t *testing.T) {
 		t.Errorf("export context answers: exit %d, %q", code, out)
 	}
 	code, out, _ = runCLI(t, "", nil, "export", "--study", "2", "--what", "explanation-ratings", "--db", dbPath)
-	if code != 0 || out != "annotator_id,item_id,kind,strategy,judgment\n" {
+	if code != 0 || out != "annotator_id,item_id,kind,strategy,judgment,model\n" {
 		t.Errorf("export explanation ratings: exit %d, %q", code, out)
 	}
 	db, _ = store.Open(ctx, dbPath)

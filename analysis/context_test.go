@@ -150,3 +150,32 @@ e1,i5,Ppp,zero-shot,totally_wrong
 		t.Errorf("bad judgment: err = %v", err)
 	}
 }
+
+// One expert may rate two models' explanations of the same item and
+// strategy when the file says which model each row is about.
+func TestExplanationsModelColumn(t *testing.T) {
+	twoModels := "annotator_id,item_id,kind,strategy,judgment,model\n" +
+		"ann,1,Impl,zero-shot,totally_correct,gemma\n" +
+		"ann,1,Impl,zero-shot,totally_wrong,llama\n"
+	rs, err := ReadExplanationRatings(strings.NewReader(twoModels))
+	if err != nil {
+		t.Fatalf("two models' outputs of one item: %v", err)
+	}
+	e := ComputeExplanations(rs)
+	cell := e.Table["Impl"]["zero-shot"]
+	if cell.N != 2 || *cell.Acceptable() != 0.5 {
+		t.Fatalf("pooled cell n=%d acceptable=%v, want 2 and 0.5", cell.N, *cell.Acceptable())
+	}
+	sameModel := "annotator_id,item_id,kind,strategy,judgment,model\n" +
+		"ann,1,Impl,zero-shot,totally_correct,gemma\n" +
+		"ann,1,Impl,zero-shot,totally_wrong,gemma\n"
+	if _, err := ReadExplanationRatings(strings.NewReader(sameModel)); err == nil || !strings.Contains(err.Error(), "model gemma") {
+		t.Fatalf("the same model rated twice: err = %v, want a duplicate naming the model", err)
+	}
+	noModel := "annotator_id,item_id,kind,strategy,judgment\n" +
+		"ann,1,Impl,zero-shot,totally_correct\n" +
+		"ann,1,Impl,zero-shot,totally_wrong\n"
+	if _, err := ReadExplanationRatings(strings.NewReader(noModel)); err == nil {
+		t.Fatal("without a model column a repeated rating must still be refused")
+	}
+}

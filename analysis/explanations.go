@@ -1,12 +1,18 @@
 package analysis
 
 import (
+	"fmt"
 	"io"
 	"strings"
 )
 
 // ExplanationColumns is the header of an explanation ratings file (SPEC 3).
 var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
+
+// ExplanationModelColumn is an optional column naming the model whose output
+// was rated: with it, one expert may rate several models' explanations of the
+// same item and strategy. The table pools the models.
+const ExplanationModelColumn = "model"
 
 // Judgments are the five SPEC 2.4 classes as JSON keys, in the order of the
 // rating screen; the first three count as acceptable.
@@ -38,12 +44,12 @@ type ExplanationRating struct {
 // unknown judgment or an annotator rating the same item, kind and strategy
 // twice fails it with an *InputError.
 func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
-	t, err := newTable(r, ExplanationColumns)
+	t, err := newTable(r, ExplanationColumns, ExplanationModelColumn)
 	if err != nil {
 		return nil, err
 	}
 	var out []ExplanationRating
-	seen := map[[4]string]int{}
+	seen := map[[5]string]int{}
 	for {
 		row, err := t.next()
 		if err == io.EOF {
@@ -61,9 +67,13 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		if e.Judgment = parseJudgment(row[4]); e.Judgment < 0 {
 			return nil, t.errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
 		}
-		key := [4]string{e.Annotator, e.Item, e.Kind, e.Strategy}
+		key := [5]string{e.Annotator, e.Item, e.Kind, e.Strategy, row[5]}
 		if l, dup := seen[key]; dup {
-			return nil, t.errf(1, "annotator %q already rated item %q (%s, %s) on line %d", e.Annotator, e.Item, e.Kind, e.Strategy, l)
+			what := fmt.Sprintf("(%s, %s)", e.Kind, e.Strategy)
+			if row[5] != "" {
+				what = fmt.Sprintf("(%s, %s, model %s)", e.Kind, e.Strategy, row[5])
+			}
+			return nil, t.errf(1, "annotator %q already rated item %q %s on line %d", e.Annotator, e.Item, what, l)
 		}
 		seen[key] = t.line
 		out = append(out, e)

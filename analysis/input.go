@@ -44,7 +44,9 @@ type table struct {
 // newTable reads the header and checks that it holds exactly the wanted
 // columns (order free). Header names are matched after trimming spaces and a
 // UTF-8 byte-order mark, case-insensitively, because spreadsheets add both.
-func newTable(r io.Reader, want []string) (*table, error) {
+func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
+	required := len(want)
+	want = append(want[:len(want):len(want)], optional...)
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -69,7 +71,7 @@ func newTable(r io.Reader, want []string) (*table, error) {
 		}
 		t.idx[k] = pos
 	}
-	for k, pos := range t.idx {
+	for k, pos := range t.idx[:required] {
 		if pos < 0 {
 			return nil, &InputError{Line: 1, Column: want[k], Msg: "missing column in the header"}
 		}
@@ -99,6 +101,10 @@ func (t *table) next() ([]string, error) {
 	}
 	t.line, _ = t.r.FieldPos(0)
 	for k, pos := range t.idx {
+		if pos < 0 { // an optional column the file does not have
+			t.row[k] = ""
+			continue
+		}
 		f := rec[pos]
 		if len(f) > 0 && (f[0] == ' ' || f[len(f)-1] == ' ') {
 			f = strings.TrimSpace(f)

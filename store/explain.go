@@ -387,14 +387,14 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 }
 
 // ExplanationRatingColumns is the header of the explanation ratings file.
-var ExplanationRatingColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
+var ExplanationRatingColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}
 
 // ExportExplanationRatings writes the explanation ratings file of SPEC 3:
 // one row per judgment, annotator_id being the expert's name and item_id
 // the passage's own id.
 func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT n.name, p.key, p.kind, o.strategy, r.judgment
+		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model
 		FROM explain_ratings r
 		JOIN explain_assignments x ON x.id = r.assignment_id
 		JOIN annotators n ON n.id = x.annotator_id
@@ -409,8 +409,8 @@ func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.
 	cw := csv.NewWriter(w)
 	cw.Write(ExplanationRatingColumns)
 	for rows.Next() {
-		rec := make([]string, 5)
-		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4]); err != nil {
+		rec := make([]string, 6)
+		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4], &rec[5]); err != nil {
 			return fmt.Errorf("export explanation ratings: %w", err)
 		}
 		cw.Write(rec)

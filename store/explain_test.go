@@ -131,8 +131,8 @@ func TestExplainAssignRateExport(t *testing.T) {
 	}
 	recs, _ := csv.NewReader(&buf).ReadAll()
 	want := [][]string{
-		{"annotator_id", "item_id", "kind", "strategy", "judgment"},
-		{"E1", screens[0].Passage.Key, screens[0].Passage.Kind, screens[0].Strategy, "totally_correct"},
+		{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"},
+		{"E1", screens[0].Passage.Key, screens[0].Passage.Kind, screens[0].Strategy, "totally_correct", screens[0].Model},
 	}
 	if !equalRecords(recs, want) {
 		t.Errorf("export = %q\nwant %q", recs, want)

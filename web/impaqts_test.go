@@ -267,7 +267,7 @@ func TestExplainStudyWalk(t *testing.T) {
 	rater.get(base+"/1").mustStatus(t, http.StatusOK).mustContain(t, `value="3" required checked`)
 	rater.post(base+"/1", url.Values{"judgment": {"1"}}).mustStatus(t, http.StatusSeeOther) // changed after Back
 	resp := admin.get(path+"/export/explanation_ratings.csv").mustStatus(t, http.StatusOK)
-	want := "annotator_id,item_id,kind,strategy,judgment\nAnna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct\n"
+	want := "annotator_id,item_id,kind,strategy,judgment,model\nAnna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct," + screens[0].Model + "\n"
 	if resp.Body != want {
 		t.Errorf("export =\n%s\nwant\n%s", resp.Body, want)
 	}

@@ -150,13 +150,19 @@ func TestModelJobCancelAndKey(t *testing.T) {
 	if strings.Contains(page.Body, key) {
 		t.Error("the API key is on the page")
 	}
+	// Cancel only once the model has been asked something: "running" is
+	// set before the first request leaves, and a loaded machine may cancel
+	// in between.
+	for deadline := time.Now().Add(10 * time.Second); !srv.SawAuthorization("Bearer "+key) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !srv.SawAuthorization("Bearer " + key) {
+		t.Fatal("the key was not sent")
+	}
 	if p := c.post(jobURL+"/cancel", nil); p.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", p.StatusCode)
 	}
 	waitJob(t, env.db, id, store.JobCancelled)
-	if !srv.SawAuthorization("Bearer " + key) {
-		t.Error("the key was not sent")
-	}
 	prog, _ := env.db.JobProgress(context.Background(), id)
 	if prog.Answered == prog.Total {
 		t.Errorf("cancel came too late to test: %+v", prog)
