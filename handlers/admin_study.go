@@ -121,6 +121,13 @@ func (h *Handler) importFailed(w http.ResponseWriter, r *http.Request, s *store.
 	switch s.Kind {
 	case store.KindExpert:
 		h.expertStudyPage(w, r, s, msg)
+	case store.KindCrowd:
+		_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), msg)
 	default:
 		h.render(w, r, http.StatusBadRequest, templates.ErrorPage("en", http.StatusBadRequest, msg))
 	}

@@ -331,10 +331,13 @@ func TestCrossOriginPostRefused(t *testing.T) {
 func TestImportErrorShownAndNothingStored(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
-	resp := admin.post("/admin/studies", url.Values{"name": {"V"}, "kind": {"expert"}, "lang": {"en"}})
-	bad := "id,type,context,utterance,implicature,cancellation\ns1,scalar,,u,i,c\ns2,scaler,,u,i,c\n"
-	admin.upload(resp.location()+"/items", "file", "bad.csv", []byte(bad)).mustStatus(t, http.StatusBadRequest).
-		mustContain(t, "Nothing was imported", "line 3", "type", "scaler")
+	for _, kind := range []string{"expert", "crowd"} {
+		resp := admin.post("/admin/studies", url.Values{"name": {"V " + kind}, "kind": {kind}, "lang": {"en"}})
+		bad := "id,type,context,utterance,implicature,cancellation\ns1,scalar,,u,i,c\ns2,scaler,,u,i,c\n"
+		// The study's own page comes back, with the message naming line and field.
+		admin.upload(resp.location()+"/items", "file", "bad.csv", []byte(bad)).mustStatus(t, http.StatusBadRequest).
+			mustContain(t, "Nothing was imported", "line 3", "type", "scaler", `data-testid="import-form"`)
+	}
 	var n int
 	e.db.Reader().QueryRow(`SELECT COUNT(*) FROM items`).Scan(&n)
 	if n != 0 {
