@@ -116,6 +116,7 @@ func firstStart(ctx context.Context, db *store.DB, env *cli, base string, demo b
 		return err
 	}
 	if n > 0 {
+		fmt.Fprintf(env.stdout, "Log in with an admin account (the first one is %q; a forgotten password is reset with `pragmalab admin reset-password --username NAME --generate`).\n", "admin")
 		return nil
 	}
 	password := strings.ToLower(store.RandomToken()[:20])
