@@ -227,6 +227,7 @@ type loadRun struct {
 	firstOf   []time.Time     // per participant: first answer sent
 	lastOf    []time.Time     // per participant: last answer acknowledged
 	screenLat []time.Duration // screen gets
+	arriveLat []time.Duration // consent and training posts
 	acked     []map[int]int   // per participant: position → rating acknowledged
 	firstAns  time.Time
 	lastAns   time.Time
@@ -354,11 +355,16 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 			}
 			return nil
 		case strings.Contains(body, `data-testid="landing"`):
+			t0 := time.Now()
 			if _, err := r.do(c, "POST", base+"/consent", url.Values{}, cookie); err != nil {
 				if err = retry(err); err != nil {
 					return err
 				}
+				continue
 			}
+			r.mu.Lock()
+			r.arriveLat = append(r.arriveLat, time.Since(t0))
+			r.mu.Unlock()
 			continue
 		}
 		posText, ok := hiddenValue(body, "position")
@@ -373,11 +379,16 @@ func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) err
 				rating = "2"
 			}
 			form := url.Values{"position": {posText}, "attempt": {attempt}, "rating": {rating}}
+			t0 := time.Now()
 			if _, err := r.do(c, "POST", base+"/training", form, cookie); err != nil {
 				if err = retry(err); err != nil {
 					return err
 				}
+				continue
 			}
+			r.mu.Lock()
+			r.arriveLat = append(r.arriveLat, time.Since(t0))
+			r.mu.Unlock()
 			continue
 		}
 		if down {
@@ -544,6 +555,8 @@ func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport, target
 	fmt.Fprintf(w, "answers: %d acknowledged, %d stored, %d lost, %d duplicated\n", rep.acked, rep.stored, rep.lost, rep.duplicated)
 	fmt.Fprintf(w, "whole run: %.0f answers/s over the %.2f s from the first answer to the last (arrivals and training included)\n", rate, window.Seconds())
 	fmt.Fprintf(w, "answer POST latency, whole run: p50 %s, p99 %s, max %s\n", ms(p50), ms(p99), ms(percentile(r.answerLat, 1)))
+	fmt.Fprintf(w, "consent and training POST latency: p50 %s, p99 %s, max %s\n",
+		ms(percentile(r.arriveLat, .5)), ms(percentile(r.arriveLat, .99)), ms(percentile(r.arriveLat, 1)))
 	fmt.Fprintf(w, "screen GET latency, whole run: p50 %s, p99 %s, max %s\n",
 		ms(percentile(r.screenLat, .5)), ms(percentile(r.screenLat, .99)), ms(percentile(r.screenLat, 1)))
 	// The steady state: from the moment the last participant to arrive gave

@@ -153,7 +153,7 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s C
 		return nil, err
 	}
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
 		if err == nil {
 			if a.Token != p.Token && (a.SessionID == "" || a.SessionID != p.SessionID) {
@@ -245,7 +245,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 // it when a participant shows up after being idle past the time-out.
 func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if err != nil {
 			return err
@@ -259,7 +259,7 @@ func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s Cro
 // ConsentCrowd records the participant's consent (once).
 func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if err != nil {
 			return err

@@ -140,7 +140,7 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
 	var out CrowdAnswerState
-	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+	err := db.crowdTx(ctx, prioAnswer, func(tx *sql.Tx) error {
 		// The common case in two statements: the participant moves on a
 		// screen, and the rating of that screen is stored.
 		now := db.Now()
@@ -188,22 +188,6 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 	return out, err
 }
 
-// crowdTx runs a participant's write transaction after the ones queued
-// before it. database/sql hands its single writer connection to a random
-// waiter, which under load leaves some answers waiting far longer than
-// others; a channel queues them first come, first served.
-func (db *DB) crowdTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	db.hot.once.Do(func() { db.hot.gate = make(chan struct{}, 1) })
-	select {
-	case db.hot.gate <- struct{}{}:
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	defer func() { <-db.hot.gate }()
-	db.preparePending(ctx)
-	return db.tx(ctx, fn)
-}
-
 // CrowdTrainingResult is the outcome of a training answer.
 type CrowdTrainingResult struct {
 	P *CrowdParticipant
@@ -222,7 +206,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		return CrowdTrainingResult{}, Errorf(EINVALID, "rating must be 1–7")
 	}
 	var out CrowdTrainingResult
-	err := db.crowdTx(ctx, func(tx *sql.Tx) error {
+	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
 		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
 		if err != nil {
 			return err
