@@ -40,3 +40,11 @@ func pct(done, total int) string {
 	}
 	return fmt.Sprintf("%.0f %%", 100*float64(done)/float64(total))
 }
+
+// plural writes a count with the noun's singular or plural form.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return itoa(n) + " " + many
+}
