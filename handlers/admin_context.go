@@ -57,53 +57,19 @@ func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s
 	h.render(w, r, status, templates.ContextStudy(v))
 }
 
-// impaqtsStudy loads the study of the URL for a form post, checking its kind.
-func (h *Handler) impaqtsStudy(w http.ResponseWriter, r *http.Request, kind string) (*store.Study, bool) {
-	s, err := h.study(r)
-	if err == nil && s.Kind != kind {
-		err = store.Errorf(store.ENOTFOUND, "not a %s study", templates.KindLabel(kind))
-	}
-	if err == nil {
-		err = parseForm(w, r)
-	}
-	if err != nil {
-		h.Error(w, r, err)
-		return nil, false
-	}
-	return s, true
-}
-
-// impaqtsFail shows a domain error on the study's page, or any other error.
-func (h *Handler) impaqtsFail(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
-	code := store.ErrorCode(err)
-	if code != store.EINVALID && code != store.ECONFLICT {
-		h.Error(w, r, err)
-		return
-	}
-	status := http.StatusBadRequest
-	if code == store.ECONFLICT {
-		status = http.StatusConflict
-	}
-	if s.Kind == store.KindExplain {
-		h.explainStudyPageWith(w, r, s, status, store.ErrorMessage(err))
-		return
-	}
-	h.contextStudyPageWith(w, r, s, status, store.ErrorMessage(err))
-}
-
 // importPassages takes an uploaded IMPAQTS-PID TSV into a context or
 // explain study (POST /admin/studies/{study}/items), all or nothing.
 func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *store.Study, name string, data []byte) {
 	ps, err := store.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
-		h.impaqtsFail(w, r, s, store.Errorf(store.EINVALID, "Nothing was imported from %s: %v", name, err))
+		h.failOnStudyPage(w, r, s, store.Errorf(store.EINVALID, "Nothing was imported from %s: %v", name, err))
 		return
 	}
 	if err := h.DB.ImportPassages(r.Context(), s.ID, ps); err != nil {
 		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ECONFLICT {
 			err = store.Errorf(code, "Nothing was imported from %s: %s", name, store.ErrorMessage(err))
 		}
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.Log.Info("passages imported", "study", s.ID, "passages", len(ps))
@@ -127,7 +93,7 @@ func formInt(r *http.Request, name string, def int) (int, error) {
 // BuildContextSurveys handles POST /admin/studies/{study}/surveys: saves
 // the settings and samples the surveys, balanced by kind × period.
 func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.impaqtsStudy(w, r, store.KindContext)
+	s, ok := h.studyOfKind(w, r, store.KindContext)
 	if !ok {
 		return
 	}
@@ -146,7 +112,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 		plan, err = MakeContextSurveys(ctx, h.DB, s, set)
 	}
 	if err != nil {
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	msg := fmt.Sprintf("Built %d surveys of %d passages, balanced by kind × period (seed %d).", set.Surveys, set.PerSurvey, s.Seed)
@@ -161,7 +127,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 // a new expert with an invitation link, assigned the chosen survey or the
 // one with the fewest experts.
 func (h *Handler) InviteContextExpert(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.impaqtsStudy(w, r, store.KindContext)
+	s, ok := h.studyOfKind(w, r, store.KindContext)
 	if !ok {
 		return
 	}
@@ -179,7 +145,7 @@ func (h *Handler) InviteContextExpert(w http.ResponseWriter, r *http.Request) {
 		_, err = h.DB.AssignContextSurvey(ctx, s.ID, a.ID, surveyID)
 	}
 	if err != nil {
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Invited %s: copy their link from the table below.", a.Name))

@@ -20,9 +20,9 @@ func expertSettings(s *store.Study) (store.ExpertSettings, error) {
 	return set, err
 }
 
-// expertStudyPage renders the admin page of an expert study, with errMsg
-// (if any) shown at the top.
-func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, errMsg string) {
+// expertStudyPage renders the admin page of an expert study with the given
+// status and errMsg (if any) shown at the top.
+func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
 	ctx := r.Context()
 	v := templates.ExpertStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
@@ -53,37 +53,7 @@ func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *sto
 		return
 	}
 	v.Flagged = len(flagged)
-	status := http.StatusOK
-	if errMsg != "" {
-		status = http.StatusBadRequest
-	}
 	h.render(w, r, status, templates.ExpertStudy(v))
-}
-
-// expertStudy loads the {study} parameter and checks it is an expert study.
-func (h *Handler) expertStudy(w http.ResponseWriter, r *http.Request) (*store.Study, bool) {
-	s, err := h.study(r)
-	if err == nil && s.Kind != store.KindExpert {
-		err = store.Errorf(store.ENOTFOUND, "not an expert validation study")
-	}
-	if err == nil {
-		err = parseForm(w, r)
-	}
-	if err != nil {
-		h.Error(w, r, err)
-		return nil, false
-	}
-	return s, true
-}
-
-// failOrBack shows a domain error on the study page, or any other error.
-func (h *Handler) failOrBack(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
-	switch store.ErrorCode(err) {
-	case store.EINVALID, store.ECONFLICT:
-		h.expertStudyPage(w, r, s, store.ErrorMessage(err))
-	default:
-		h.Error(w, r, err)
-	}
 }
 
 // SetItemCheck handles POST /admin/studies/{study}/items/{item}/check.
@@ -110,7 +80,7 @@ func (h *Handler) SetItemCheck(w http.ResponseWriter, r *http.Request) {
 
 // BuildExpertBatches handles POST /admin/studies/{study}/batches.
 func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.expertStudy(w, r)
+	s, ok := h.studyOfKind(w, r, store.KindExpert)
 	if !ok {
 		return
 	}
@@ -120,12 +90,12 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 	set.BatchSize, err1 = strconv.Atoi(r.PostFormValue("batch_size"))
 	set.Checks, err2 = strconv.Atoi(r.PostFormValue("checks"))
 	if err1 != nil || err2 != nil {
-		h.expertStudyPage(w, r, s, "Screens per batch and attention checks must be whole numbers.")
+		h.expertStudyPage(w, r, s, http.StatusBadRequest, "Screens per batch and attention checks must be whole numbers.")
 		return
 	}
 	n, err := MakeExpertBatches(ctx, h.DB, s, set)
 	if err != nil {
-		h.failOrBack(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Built %d batches (seed %d).", n, s.Seed))
@@ -134,13 +104,13 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 
 // InviteExpert handles POST /admin/studies/{study}/experts.
 func (h *Handler) InviteExpert(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.expertStudy(w, r)
+	s, ok := h.studyOfKind(w, r, store.KindExpert)
 	if !ok {
 		return
 	}
 	a, err := h.DB.CreateAnnotator(r.Context(), s.ID, r.PostFormValue("name"))
 	if err != nil {
-		h.failOrBack(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Invited %s: copy their link from the table below.", a.Name))
@@ -159,7 +129,7 @@ func formIDs(r *http.Request, name string) []int64 {
 
 // AssignRound handles POST /admin/studies/{study}/rounds/{round}.
 func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.expertStudy(w, r)
+	s, ok := h.studyOfKind(w, r, store.KindExpert)
 	if !ok {
 		return
 	}
@@ -184,7 +154,7 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 		err = store.Errorf(store.ENOTFOUND, "no such round")
 	}
 	if err != nil {
-		h.failOrBack(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, msg)
@@ -209,7 +179,7 @@ func (h *Handler) ReviewPage(w http.ResponseWriter, r *http.Request) {
 // ReviewItem handles POST /admin/studies/{study}/review/{item}: accept the
 // chosen alternatives as the item's new version, drop it, or restore it.
 func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.expertStudy(w, r)
+	s, ok := h.studyOfKind(w, r, store.KindExpert)
 	if !ok {
 		return
 	}

@@ -63,7 +63,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 		if code := store.ErrorCode(err); name != "" && (code == store.EINVALID || code == store.ECONFLICT) {
 			err = store.Errorf(code, "Nothing was imported from %s: %s", name, store.ErrorMessage(err))
 		}
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", len(outs), name))
@@ -72,7 +72,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 
 // SaveExplainSettings handles POST /admin/studies/{study}/explain/settings.
 func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.impaqtsStudy(w, r, store.KindExplain)
+	s, ok := h.studyOfKind(w, r, store.KindExplain)
 	if !ok {
 		return
 	}
@@ -90,7 +90,7 @@ func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.SetStudySettings(r.Context(), s.ID, set)
 	}
 	if err != nil {
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Each expert gets %d screens; each screen is rated by %d expert(s).", set.PerExpert, set.Overlap))
@@ -100,7 +100,7 @@ func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
 // InviteExplainExpert handles POST /admin/studies/{study}/explain/experts:
 // a new expert with an invitation link and their screens.
 func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.impaqtsStudy(w, r, store.KindExplain)
+	s, ok := h.studyOfKind(w, r, store.KindExplain)
 	if !ok {
 		return
 	}
@@ -114,7 +114,7 @@ func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
 		n, err = h.DB.AssignExplainScreens(r.Context(), s.ID, a.ID, set.PerExpert, set.Overlap)
 	}
 	if err != nil {
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Invited %s with %d screens: copy their link from the table below.", a.Name, n))
@@ -125,7 +125,7 @@ func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
 // /admin/studies/{study}/explain/experts/{annotator}/assign: more screens
 // for an expert, e.g. after more outputs were imported.
 func (h *Handler) AssignExplainScreens(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.impaqtsStudy(w, r, store.KindExplain)
+	s, ok := h.studyOfKind(w, r, store.KindExplain)
 	if !ok {
 		return
 	}
@@ -139,7 +139,7 @@ func (h *Handler) AssignExplainScreens(w http.ResponseWriter, r *http.Request) {
 		n, err = h.DB.AssignExplainScreens(r.Context(), s.ID, aid, set.PerExpert, set.Overlap)
 	}
 	if err != nil {
-		h.impaqtsFail(w, r, s, err)
+		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.flash(w, r, fmt.Sprintf("Assigned %d more screens.", n))

@@ -67,7 +67,7 @@ func (h *Handler) StudyPage(w http.ResponseWriter, r *http.Request) {
 	}
 	switch s.Kind {
 	case store.KindExpert:
-		h.expertStudyPage(w, r, s, "")
+		h.expertStudyPage(w, r, s, http.StatusOK, "")
 	case store.KindCrowd:
 		h.crowdStudyPage(w, r, s)
 	case store.KindContext:
@@ -113,14 +113,46 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 
 // importFailed shows the study page again with the import's error.
 func (h *Handler) importFailed(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
-	if store.ErrorCode(err) != store.EINVALID {
+	if store.ErrorCode(err) == store.EINVALID {
+		err = store.Errorf(store.EINVALID, "Nothing was imported: %s", store.ErrorMessage(err))
+	}
+	h.failOnStudyPage(w, r, s, err)
+}
+
+// studyOfKind loads the {study} of a form post, checks its kind and parses
+// the form; on failure it has answered already.
+func (h *Handler) studyOfKind(w http.ResponseWriter, r *http.Request, kind string) (*store.Study, bool) {
+	s, err := h.study(r)
+	if err == nil && s.Kind != kind {
+		err = store.Errorf(store.ENOTFOUND, "not a %s study", templates.KindLabel(kind))
+	}
+	if err == nil {
+		err = parseForm(w, r)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return nil, false
+	}
+	return s, true
+}
+
+// failOnStudyPage shows a domain error (bad input, a conflict) at the top of
+// the study's own admin page, with the researcher's form there to try again;
+// any other error goes to Error.
+func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
+	code := store.ErrorCode(err)
+	if code != store.EINVALID && code != store.ECONFLICT {
 		h.Error(w, r, err)
 		return
 	}
-	msg := "Nothing was imported: " + store.ErrorMessage(err)
+	msg := store.ErrorMessage(err)
+	status := http.StatusBadRequest
+	if code == store.ECONFLICT {
+		status = http.StatusConflict
+	}
 	switch s.Kind {
 	case store.KindExpert:
-		h.expertStudyPage(w, r, s, msg)
+		h.expertStudyPage(w, r, s, status, msg)
 	case store.KindCrowd:
 		_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
 		if err != nil {
@@ -128,8 +160,12 @@ func (h *Handler) importFailed(w http.ResponseWriter, r *http.Request, s *store.
 			return
 		}
 		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), msg)
+	case store.KindContext:
+		h.contextStudyPageWith(w, r, s, status, msg)
+	case store.KindExplain:
+		h.explainStudyPageWith(w, r, s, status, msg)
 	default:
-		h.render(w, r, http.StatusBadRequest, templates.ErrorPage("en", http.StatusBadRequest, msg))
+		h.render(w, r, status, templates.ErrorPage("en", status, msg))
 	}
 }
 

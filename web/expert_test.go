@@ -359,3 +359,18 @@ func TestLoginThrottled(t *testing.T) {
 		t.Error("no Retry-After header")
 	}
 }
+
+// Once experts hold a batch, rebuilding the batches is refused on the
+// study's own page, and the batches stay as they were.
+func TestRebuildAssignedBatchesRefused(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	s, _ := expertStudy(t, e, admin)
+	before, _ := e.db.Batches(context.Background(), s.ID)
+	admin.post(fmt.Sprintf("/admin/studies/%d/batches", s.ID), url.Values{"batch_size": {"10"}, "checks": {"2"}}).
+		mustStatus(t, http.StatusConflict).mustContain(t, "already assigned", `data-testid="batches-form"`)
+	after, _ := e.db.Batches(context.Background(), s.ID)
+	if len(after) != len(before) || after[0].ID != before[0].ID {
+		t.Fatalf("batches changed after a refused rebuild: %+v → %+v", before, after)
+	}
+}
