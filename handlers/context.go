@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"pragmalab/store"
 	"pragmalab/templates"
 )
@@ -84,12 +82,6 @@ func (c *contextSurvey) url(pos int) string {
 	return templates.ContextQuestionURL(c.e.annotator.Token, c.a.ID, pos)
 }
 
-// questionPos reads the {pos} parameter as a question of the survey.
-func (c *contextSurvey) questionPos(r *http.Request) (int, bool) {
-	pos, err := strconv.Atoi(chi.URLParam(r, "pos"))
-	return pos, err == nil && pos >= 1 && pos <= len(c.questions)
-}
-
 // ContextLanding handles GET /c/{token}: the task and the expert's surveys.
 func (h *Handler) ContextLanding(w http.ResponseWriter, r *http.Request) {
 	e, ok := h.impaqtsExpert(w, r, store.KindContext)
@@ -122,7 +114,7 @@ func (h *Handler) ContextQuestionPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := c.questionPos(r)
+	pos, ok := position(r, len(c.questions))
 	if !ok {
 		h.NotFound(w, r)
 		return
@@ -143,7 +135,7 @@ func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := c.questionPos(r)
+	pos, ok := position(r, len(c.questions))
 	if !ok {
 		h.NotFound(w, r)
 		return

@@ -107,10 +107,10 @@ func screenURL(e *expertCtx, a *store.Assignment, pos int) string {
 	return base + "/" + strconv.Itoa(pos)
 }
 
-// position reads the {pos} parameter as a screen of the batch.
-func position(r *http.Request, screens []store.Screen) (int, bool) {
+// position reads the {pos} parameter as one of n screens (1…n).
+func position(r *http.Request, n int) (int, bool) {
 	pos, err := strconv.Atoi(chi.URLParam(r, "pos"))
-	return pos, err == nil && pos >= 1 && pos <= len(screens)
+	return pos, err == nil && pos >= 1 && pos <= n
 }
 
 func answered(screens []store.Screen) int {
@@ -130,7 +130,7 @@ func (h *Handler) ExpertScreen(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := position(r, screens)
+	pos, ok := position(r, len(screens))
 	if !ok {
 		h.NotFound(w, r)
 		return
@@ -165,7 +165,7 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := position(r, screens)
+	pos, ok := position(r, len(screens))
 	if !ok {
 		h.NotFound(w, r)
 		return

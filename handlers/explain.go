@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/go-chi/chi/v5"
-
 	"pragmalab/store"
 	"pragmalab/templates"
 )
@@ -55,11 +53,6 @@ func (h *Handler) ExplainLanding(w http.ResponseWriter, r *http.Request) {
 	}))
 }
 
-func screenPos(r *http.Request, screens []store.ExplainScreen) (int, bool) {
-	pos, err := strconv.Atoi(chi.URLParam(r, "pos"))
-	return pos, err == nil && pos >= 1 && pos <= len(screens)
-}
-
 func (h *Handler) explainScreenView(e *expertCtx, screens []store.ExplainScreen, pos int) templates.ExplainScreenView {
 	n, _ := rated(screens)
 	return templates.ExplainScreenView{Lang: e.study.Lang, Token: e.annotator.Token, Total: len(screens), Rated: n, Screen: screens[pos-1]}
@@ -71,7 +64,7 @@ func (h *Handler) ExplainScreenPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := screenPos(r, screens)
+	pos, ok := position(r, len(screens))
 	if !ok {
 		h.NotFound(w, r)
 		return
@@ -87,7 +80,7 @@ func (h *Handler) ExplainAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := screenPos(r, screens)
+	pos, ok := position(r, len(screens))
 	if !ok {
 		h.NotFound(w, r)
 		return
