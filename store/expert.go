@@ -506,7 +506,9 @@ type FlaggedItem struct {
 // expert's alternatives.
 func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error) {
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT i.id, n.name, j.plausible, j.cancellation_correct, j.alt_implicature, j.alt_cancellation
+		SELECT i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation, i.negation,
+			i.strengthening, i.neutral, i.check_kind, i.status, i.version,
+			n.name, j.plausible, j.cancellation_correct, j.alt_implicature, j.alt_cancellation
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
@@ -517,32 +519,24 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 		return nil, fmt.Errorf("flagged: %w", err)
 	}
 	defer rows.Close()
-	byItem := map[int64]*FlaggedItem{}
-	var order []int64
+	var out []FlaggedItem
 	for rows.Next() {
-		var id int64
+		var it Item
 		var f Flag
-		if err := rows.Scan(&id, &f.Annotator, &f.Plausible, &f.CancellationCorrect, &f.AltImplicature, &f.AltCancellation); err != nil {
+		if err := rows.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
+			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version,
+			&f.Annotator, &f.Plausible, &f.CancellationCorrect, &f.AltImplicature, &f.AltCancellation); err != nil {
 			return nil, fmt.Errorf("flagged: %w", err)
 		}
-		if byItem[id] == nil {
-			byItem[id] = &FlaggedItem{}
-			order = append(order, id)
+		// Rows come ordered by item: a new item starts a new entry.
+		if len(out) == 0 || out[len(out)-1].Item.ID != it.ID {
+			out = append(out, FlaggedItem{Item: it})
 		}
-		byItem[id].Flags = append(byItem[id].Flags, f)
+		last := &out[len(out)-1]
+		last.Flags = append(last.Flags, f)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("flagged: %w", err)
-	}
-	rows.Close()
-	out := make([]FlaggedItem, 0, len(order))
-	for _, id := range order {
-		it, err := db.ItemByID(ctx, studyID, id)
-		if err != nil {
-			return nil, err
-		}
-		byItem[id].Item = it
-		out = append(out, *byItem[id])
 	}
 	return out, nil
 }
