@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 var demoItems []byte
 
 // seedDemo creates the demo studies and prints where to start.
-func seedDemo(ctx context.Context, db *store.DB, env *cli, base string) error {
+func seedDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
 	items, err := store.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		return fmt.Errorf("demo items: %w", err)
@@ -37,7 +37,7 @@ func seedDemo(ctx context.Context, db *store.DB, env *cli, base string) error {
 
 // seedExpertDemo makes an expert validation study with one batch (its
 // attention checks included) assigned to two experts, as round 1.
-func seedExpertDemo(ctx context.Context, db *store.DB, env *cli, base string, items []store.Item) error {
+func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
 	s := &store.Study{Kind: store.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return err

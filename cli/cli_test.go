@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -38,8 +38,8 @@ func (b *syncBuffer) String() string {
 func runCLI(t *testing.T, stdin string, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	c := &cli{getenv: func(k string) string { return env[k] }, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}
-	code := exitCode(c.stderr, run(context.Background(), args, c))
+	c := &Env{getenv: func(k string) string { return env[k] }, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}
+	code := exitCode(c.stderr, Run(context.Background(), args, c))
 	return code, out.String(), errb.String()
 }
 
@@ -69,9 +69,9 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 	start := func() (string, *syncBuffer, func()) {
 		ctx, cancel := context.WithCancel(context.Background())
 		out := &syncBuffer{}
-		c := &cli{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: out, stderr: io.Discard}
+		c := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: out, stderr: io.Discard}
 		done := make(chan error, 1)
-		go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--db", dbPath}, c) }()
+		go func() { done <- Run(ctx, []string{"--addr", "127.0.0.1:0", "--db", dbPath}, c) }()
 		re := regexp.MustCompile(`running at (http://\S+)/admin`)
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,7 +18,7 @@ Run "pragmalab bench NAME --help" for the options of each.
 `
 
 // runBench dispatches to one benchmark; each lives beside its area.
-func runBench(ctx context.Context, args []string, env *cli) error {
+func runBench(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, benchUsage)
 		if len(args) == 0 {

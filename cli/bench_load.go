@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -39,7 +39,7 @@ database: every acknowledged answer stored exactly once, none lost.
 `
 
 // benchLoad is `pragmalab bench load`.
-func benchLoad(ctx context.Context, args []string, env *cli) error {
+func benchLoad(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("bench load", benchLoadUsage, env)
 	n := fs.Int("participants", 500, "simulated participants, all concurrent")
 	think := fs.Duration("think", 200*time.Millisecond, "a participant's pause before each answer (±50 %, random); 0: as fast as the server answers")
@@ -118,7 +118,7 @@ func benchLoad(ctx context.Context, args []string, env *cli) error {
 
 // benchLoadCrash is bench load with the server in a child process that is
 // killed mid-run and restarted.
-func benchLoadCrash(ctx context.Context, env *cli, db *store.DB, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
+func benchLoadCrash(ctx context.Context, env *Env, db *store.DB, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err

@@ -1,9 +1,8 @@
-package main
+package cli
 
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -13,21 +12,14 @@ import (
 	"pragmalab/store"
 )
 
-// samplePaths are where benchImport looks for the IMPAQTS-PID sample when
-// --sample is not given: the repository's copy, then shared/ beside it.
-var samplePaths = []string{
-	filepath.Join("store", "testdata", "impaqts-pid-sample.tsv"),
-	filepath.Join("..", "shared", "data", "impaqts-pid-sample.tsv"),
-}
-
 // benchImport measures the import of a published-size IMPAQTS-PID file
 // (the sample repeated with fresh ids): parsing, sentence splitting and the
-// insert into a fresh database, against the 10 s target of issue 5.
-func benchImport(ctx context.Context, args []string, env *cli) error {
+// insert into a fresh database, against the 10 s target of docs/benchmarks.
+func benchImport(ctx context.Context, args []string, env *Env) error {
 	fs := flag.NewFlagSet("bench import", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	rows := fs.Int("rows", store.PublishedPassageRows, "rows in the synthetic file")
-	sample := fs.String("sample", "", "the IMPAQTS-PID sample TSV to repeat (default: store/testdata/…, then ../shared/data/…)")
+	sample := fs.String("sample", "", "the IMPAQTS-PID sample TSV to repeat (default: the sample built into the binary for the demo)")
 	target := fs.Duration("target", 10*time.Second, "the time the whole import must stay under")
 	fs.Usage = func() {
 		fmt.Fprintln(env.stderr, "Usage: pragmalab bench import [--rows 31822] [--sample FILE] [--target 10s]")
@@ -98,12 +90,5 @@ func readImpaqtsSample(path string) ([]byte, string, error) {
 		}
 		return b, path, nil
 	}
-	for _, p := range samplePaths {
-		if b, err := os.ReadFile(p); err == nil {
-			return b, p, nil
-		} else if !errors.Is(err, os.ErrNotExist) {
-			return nil, "", err
-		}
-	}
-	return nil, "", usagef("bench import: no sample found (looked in %v); give --sample FILE", samplePaths)
+	return demoPassages, "the built-in IMPAQTS-PID sample (cli/demo)", nil
 }

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -32,7 +32,7 @@ const (
 // analysis and the JSON output — with its peak memory from getrusage's
 // max RSS. --in-process times the same work inside this process instead
 // and reads the peak (VmHWM) from /proc/self/status after resetting it.
-func benchToplines(ctx context.Context, args []string, env *cli) error {
+func benchToplines(ctx context.Context, args []string, env *Env) error {
 	fs := flag.NewFlagSet("bench toplines", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	rows := fs.Int("rows", 1_000_000, "rows in the synthetic ratings file")

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -23,7 +23,7 @@ WHAT is one of:
 `
 
 // runExport is `pragmalab export`.
-func runExport(ctx context.Context, args []string, env *cli) error {
+func runExport(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("export", exportUsage, env)
 	studyID := fs.Int64("study", 0, "the study to export")
 	what := fs.String("what", "", "what to export")

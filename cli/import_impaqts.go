@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // importImpaqts is `pragmalab import` for the IMPAQTS studies: passages
 // (the IMPAQTS-PID TSV) or, with --format outputs, model outputs to rate.
-func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, file string, r io.Reader, env *cli) error {
+func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, file string, r io.Reader, env *Env) error {
 	fail := func(err error) error {
 		if store.ErrorCode(err) == store.EINTERNAL && !isImportError(err) {
 			return err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -21,8 +21,8 @@ func TestCrashChildServer(t *testing.T) {
 		t.Skip("helper process of TestAnswersSurviveKill")
 	}
 	addr, file, _ := strings.Cut(spec, "|")
-	env := &cli{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: os.Stderr}
-	if err := run(context.Background(), []string{"serve", "--addr", addr, "--db", file, "--demo=false"}, env); err != nil {
+	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: os.Stderr}
+	if err := Run(context.Background(), []string{"serve", "--addr", addr, "--db", file, "--demo=false"}, env); err != nil {
 		t.Fatal(err)
 	}
 }

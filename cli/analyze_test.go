@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -16,8 +16,8 @@ import (
 func analyzeCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	env := &cli{getenv: func(string) string { return "" }, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}
-	code := exitCode(env.stderr, run(context.Background(), args, env))
+	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(stdin), stdout: &out, stderr: &errb}
+	code := exitCode(env.stderr, Run(context.Background(), args, env))
 	return out.String(), errb.String(), code
 }
 

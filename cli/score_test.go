@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -105,7 +105,7 @@ func TestScorePassages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("store/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../store/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

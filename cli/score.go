@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -59,7 +59,7 @@ func builtinHelp() string {
 }
 
 // runScore is `pragmalab score`.
-func runScore(ctx context.Context, args []string, env *cli) error {
+func runScore(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("score", fmt.Sprintf(scoreUsage, builtinHelp()), env)
 	dbPath := dbFlag(fs, env)
 	studyID := fs.Int64("study", 0, "study whose items or passages are scored")

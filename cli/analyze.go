@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -32,7 +32,7 @@ Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads s
 `
 
 // runAnalyze dispatches the analyze subcommands.
-func runAnalyze(ctx context.Context, args []string, env *cli) error {
+func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
@@ -63,7 +63,7 @@ type outputFlags struct {
 	inFlag string
 }
 
-func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *cli, withPlots bool) *outputFlags {
+func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots bool) *outputFlags {
 	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag}
 	o.fs.SetOutput(env.stderr)
 	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
@@ -100,7 +100,7 @@ func (o *outputFlags) parse(args []string) error {
 
 // readInput opens the input and runs the reader; bad input becomes a usage error
 // (exit 2) naming the file, line and column.
-func readInput[T any](o *outputFlags, env *cli, read func(io.Reader) (T, error)) (T, error) {
+func readInput[T any](o *outputFlags, env *Env, read func(io.Reader) (T, error)) (T, error) {
 	var zero T
 	var r io.Reader = env.stdin
 	name := "standard input"
@@ -126,7 +126,7 @@ func readInput[T any](o *outputFlags, env *cli, read func(io.Reader) (T, error))
 // emit writes the result (JSON, CSV or text tables) to stdout only once
 // everything is computed, so a failure leaves stdout empty.
 // With --csv the first table is written.
-func (o *outputFlags) emit(env *cli, result any, tables []*analysis.Table, figures func() ([]analysis.Figure, error)) error {
+func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, figures func() ([]analysis.Figure, error)) error {
 	var out bytes.Buffer
 	switch {
 	case o.json:
@@ -190,7 +190,7 @@ func splitIDs(s string) []string {
 	return out
 }
 
-func analyzeToplines(args []string, env *cli) error {
+func analyzeToplines(args []string, env *Env) error {
 	o := newAnalyzeFlags("toplines", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
 		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (SPEC 3).", env, true)
 	opt := analysis.DefaultOptions()
@@ -223,7 +223,7 @@ func analyzeToplines(args []string, env *cli) error {
 	return o.emit(env, t, tables, func() ([]analysis.Figure, error) { return analysis.ToplinesFigures(t) })
 }
 
-func analyzeAgreement(args []string, env *cli) error {
+func analyzeAgreement(args []string, env *Env) error {
 	o := newAnalyzeFlags("agreement", "judgements", "expert judgements file: annotator_id, item_id, item_type, plausible, cancellation_correct",
 		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair and Fleiss' κ with more than two annotators.", env, false)
 	if err := o.parse(args); err != nil {
@@ -237,7 +237,7 @@ func analyzeAgreement(args []string, env *cli) error {
 	return o.emit(env, a, []*analysis.Table{analysis.AgreementTable(a)}, nil)
 }
 
-func analyzeContext(args []string, env *cli) error {
+func analyzeContext(args []string, env *Env) error {
 	o := newAnalyzeFlags("context", "answers", "context answers file: annotator_id, survey_id, item_id, kind, period, sentences, sufficient",
 		"Per survey and overall: Fleiss' κ over the 7 answer categories, full and\nmajority consensus, and the cumulative share understandable with ≤ k sentences.", env, true)
 	if err := o.parse(args); err != nil {
@@ -255,7 +255,7 @@ func analyzeContext(args []string, env *cli) error {
 	return o.emit(env, c, tables, func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
 }
 
-func analyzeExplanations(args []string, env *cli) error {
+func analyzeExplanations(args []string, env *Env) error {
 	o := newAnalyzeFlags("explanations", "ratings", "explanation ratings file: annotator_id, item_id, kind, strategy, judgment",
 		"The share of each judgment (totally correct … answer not given) and of acceptable\nexplanations per kind × strategy.", env, false)
 	if err := o.parse(args); err != nil {

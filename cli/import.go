@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -21,7 +21,7 @@ Context and explain studies take the IMPAQTS-PID TSV as published
 `
 
 // runImport is `pragmalab import`.
-func runImport(ctx context.Context, args []string, env *cli) error {
+func runImport(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("import", importUsage, env)
 	studyID := fs.Int64("study", 0, "the study to import into")
 	file := fs.String("file", "", "the file to import")

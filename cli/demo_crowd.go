@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ var demoCrowdChecks []byte
 // seedCrowdDemo makes a crowd likelihood study from the demo items: six
 // training items, two batches of ten items (half with the cancellation) plus
 // the six checks, a preview allowed, and prints a Prolific-style link.
-func seedCrowdDemo(ctx context.Context, db *store.DB, env *cli, base string, items []store.Item) error {
+func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
 	checks, err := store.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		return err

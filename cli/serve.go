@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // dbFlag adds the --db flag shared by every subcommand that opens the
 // database; PRAGMALAB_DB overrides its default.
-func dbFlag(fs *flag.FlagSet, env *cli) *string {
+func dbFlag(fs *flag.FlagSet, env *Env) *string {
 	def := "pragmalab.db"
 	if v := env.getenv("PRAGMALAB_DB"); v != "" {
 		def = v
@@ -23,7 +23,7 @@ func dbFlag(fs *flag.FlagSet, env *cli) *string {
 }
 
 // newFlagSet makes a flag set that reports errors instead of exiting.
-func newFlagSet(name, usage string, env *cli) *flag.FlagSet {
+func newFlagSet(name, usage string, env *Env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	fs.Usage = func() {
@@ -49,7 +49,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 // runServe is `pragmalab serve`: the web application.
-func runServe(ctx context.Context, args []string, env *cli) error {
+func runServe(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("serve", "Usage: pragmalab [serve] [options]\n\nServes the web application. On first start it creates an admin account\n(the password is printed once) and, unless --demo=false, a demo study.\n\n", env)
 	addr := fs.String("addr", "localhost:8080", "address to listen on (the PORT variable overrides the port)")
 	dbPath := dbFlag(fs, env)
@@ -110,7 +110,7 @@ func displayAddr(a string) string {
 
 // firstStart creates the first admin (printing its password once) and the
 // demo data when the database is new.
-func firstStart(ctx context.Context, db *store.DB, env *cli, base string, demo bool) error {
+func firstStart(ctx context.Context, db *store.DB, env *Env, base string, demo bool) error {
 	n, err := db.CountAdmins(ctx)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -19,7 +19,7 @@ var demoPassages []byte
 
 // seedContextDemo makes an Italian context-expansion survey study from the
 // sample: the paper's 3 surveys of 42, one expert invited to the first.
-func seedContextDemo(ctx context.Context, db *store.DB, env *cli, base string) error {
+func seedContextDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
 	ps, err := store.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)

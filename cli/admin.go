@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -17,7 +17,7 @@ standard input (one line); with --generate a random one is made and printed.
 `
 
 // runAdmin is `pragmalab admin`.
-func runAdmin(ctx context.Context, args []string, env *cli) error {
+func runAdmin(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprint(env.stderr, adminUsage)
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 // benchScoring is `pragmalab bench scoring`: a True/False job against a
 // local fake model server with a fixed latency, every answer persisted.
-func benchScoring(ctx context.Context, args []string, env *cli) error {
+func benchScoring(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("bench scoring", `Usage: pragmalab bench scoring [options]
 
 Runs a True/False job of N synthetic items × 6 conditions × 2 orders against

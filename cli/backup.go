@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // runBackup is `pragmalab backup`: a consistent copy of the live database,
 // taken while the server keeps running.
-func runBackup(ctx context.Context, args []string, env *cli) error {
+func runBackup(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("backup", "Usage: pragmalab backup --out FILE [--db FILE]\n\nWrites a consistent copy of the database while the server runs.\n\n", env)
 	out := fs.String("out", "", "file to write the backup to (must not exist)")
 	dbPath := dbFlag(fs, env)
