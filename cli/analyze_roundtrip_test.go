@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // TestExpertExportRoundTrip stores two experts' judgements on the demo
@@ -32,7 +32,7 @@ func TestExpertExportRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := handlers.ParseItemFile("items.jsonl", f)
+	items, err := studies.ParseItemFile("items.jsonl", f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // benchImport measures the import of a published-size IMPAQTS-PID file
@@ -18,7 +19,7 @@ import (
 func benchImport(ctx context.Context, args []string, env *Env) error {
 	fs := flag.NewFlagSet("bench import", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
-	rows := fs.Int("rows", store.PublishedPassageRows, "rows in the synthetic file")
+	rows := fs.Int("rows", studies.PublishedPassageRows, "rows in the synthetic file")
 	sample := fs.String("sample", "", "the IMPAQTS-PID sample TSV to repeat (default: the sample built into the binary for the demo)")
 	target := fs.Duration("target", 10*time.Second, "the time the whole import must stay under")
 	fs.Usage = func() {
@@ -38,7 +39,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	file, err := store.SynthesizePassagesTSV(data, *rows)
+	file, err := studies.SynthesizePassagesTSV(data, *rows)
 	if err != nil {
 		return err
 	}
@@ -58,7 +59,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 	}
 
 	start := time.Now()
-	ps, err := store.ParsePassagesTSV(bytes.NewReader(file))
+	ps, err := studies.ParsePassagesTSV(bytes.NewReader(file))
 	if err != nil {
 		return fmt.Errorf("bench import: %w", err)
 	}

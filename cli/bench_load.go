@@ -22,8 +22,8 @@ import (
 	"syscall"
 	"time"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -194,7 +194,7 @@ func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error)
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		return loadStudy{}, err
 	}
-	b, err := handlers.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
 	if err != nil {
 		return loadStudy{}, err
 	}

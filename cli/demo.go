@@ -6,8 +6,8 @@ import (
 	_ "embed"
 	"fmt"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // demoItems is a small implicature data set we wrote ourselves: four items
@@ -19,7 +19,7 @@ var demoItems []byte
 
 // seedDemo creates the demo studies and prints where to start.
 func seedDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
-	items, err := store.ParseItemsJSONL(bytes.NewReader(demoItems))
+	items, err := studies.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		return fmt.Errorf("demo items: %w", err)
 	}
@@ -45,7 +45,7 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, it
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		return err
 	}
-	nBatches, err := handlers.MakeExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4})
+	nBatches, err := studies.BuildExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4})
 	if err != nil {
 		return err
 	}

@@ -6,8 +6,8 @@ import (
 	_ "embed"
 	"fmt"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // demoPassages is the IMPAQTS-PID sample by Paci, Panunzi and Pezzelle
@@ -20,7 +20,7 @@ var demoPassages []byte
 // seedContextDemo makes an Italian context-expansion survey study from the
 // sample: the paper's 3 surveys of 42, one expert invited to the first.
 func seedContextDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
-	ps, err := store.ParsePassagesTSV(bytes.NewReader(demoPassages))
+	ps, err := studies.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}
@@ -31,7 +31,7 @@ func seedContextDemo(ctx context.Context, db *store.DB, env *Env, base string) e
 	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
 		return err
 	}
-	if _, err := handlers.MakeContextSurveys(ctx, db, s, store.DefaultContextSettings()); err != nil {
+	if _, err := studies.BuildContextSurveys(ctx, db, s, store.DefaultContextSettings()); err != nil {
 		return err
 	}
 	surveys, err := db.ContextSurveys(ctx, s.ID)

@@ -6,8 +6,8 @@ import (
 	_ "embed"
 	"fmt"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // demoCrowdChecks are two attention checks expected to be rated high; the
@@ -20,7 +20,7 @@ var demoCrowdChecks []byte
 // training items, two batches of ten items (half with the cancellation) plus
 // the six checks, a preview allowed, and prints a Prolific-style link.
 func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
-	checks, err := store.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
+	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		return err
 	}
@@ -36,7 +36,7 @@ func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, ite
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		return err
 	}
-	b, err := handlers.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--out FILE] [--db FILE]
@@ -62,9 +63,9 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 		}
 		write = func(w io.Writer) error {
 			if *what == "items" {
-				return store.WriteItemsCSV(w, items)
+				return studies.WriteItemsCSV(w, items)
 			}
-			return store.WriteItemsJSONL(w, items)
+			return studies.WriteItemsJSONL(w, items)
 		}
 	default:
 		return usagef("export: unknown --what %q", *what)

@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 const importUsage = `Usage: pragmalab import --study ID --file FILE [--format csv|jsonl|impaqts|outputs] [--db FILE]
@@ -58,7 +58,7 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 	default:
 		return usagef("import: unknown --format %q", *format)
 	}
-	items, err := handlers.ParseItemFile(name, f)
+	items, err := studies.ParseItemFile(name, f)
 	if err == nil {
 		err = db.ImportItems(ctx, s.ID, items)
 	}

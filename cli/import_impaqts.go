@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // importImpaqts is `pragmalab import` for the IMPAQTS studies: passages
@@ -19,7 +20,7 @@ func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, fi
 		return usagef("import %s: nothing was imported: %v", file, err)
 	}
 	if format == "outputs" {
-		outs, err := store.ParseOutputsCSV(r)
+		outs, err := studies.ParseOutputsCSV(r)
 		if err == nil {
 			err = db.ImportOutputs(ctx, s.ID, outs)
 		}
@@ -29,7 +30,7 @@ func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, fi
 		fmt.Fprintf(env.stdout, "imported %d model outputs into study %d (%s)\n", len(outs), s.ID, s.Name)
 		return nil
 	}
-	ps, err := store.ParsePassagesTSV(r)
+	ps, err := studies.ParsePassagesTSV(r)
 	if err == nil {
 		err = db.ImportPassages(ctx, s.ID, ps)
 	}
@@ -42,6 +43,6 @@ func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, fi
 
 // isImportError reports whether err names a bad row of an import file.
 func isImportError(err error) bool {
-	var ie *store.ImportError
+	var ie *studies.ImportError
 	return errors.As(err, &ie)
 }

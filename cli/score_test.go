@@ -13,6 +13,7 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 func scoreDB(t *testing.T) (string, int64) {
@@ -105,11 +106,11 @@ func TestScorePassages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../store/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := store.ParsePassagesTSV(bytes.NewReader(data))
+	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestScorePassages(t *testing.T) {
 		t.Fatalf("generation: exit %d %s", code, errOut)
 	}
 	b, _ := os.ReadFile(csv)
-	if outs, err := store.ParseOutputsCSV(bytes.NewReader(b)); err != nil || len(outs) != 130 || outs[0].Strategy != "chain-of-thought" {
+	if outs, err := studies.ParseOutputsCSV(bytes.NewReader(b)); err != nil || len(outs) != 130 || outs[0].Strategy != "chain-of-thought" {
 		t.Errorf("the CSV should be an outputs file: %v", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"pragmalab/analysis"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // Results are a job's answers folded into the task's metrics.
@@ -142,7 +143,7 @@ func (r *Results) WriteCSV(w io.Writer) error {
 			cw.Write([]string{r.Scorer, m.Key, m.Kind, strconv.Itoa(m.Topic), m.Gold, m.Predicted, strconv.FormatBool(m.Correct)})
 		}
 	case scoring.Generation:
-		cw.Write(store.OutputColumns)
+		cw.Write(studies.OutputColumns)
 		for _, g := range r.Gen {
 			cw.Write([]string{g.ItemKey, g.Strategy, r.Scorer, g.Output})
 		}

@@ -1,8 +1,9 @@
 package runner
 
-import "fmt"
-
-import "pragmalab/store"
+import (
+	"fmt"
+	"pragmalab/store"
+)
 
 // SyntheticItems makes n implicature items with every follow-up, in the
 // published data set's type mix (46 scalar, 31 discourse, 144 synthetic,

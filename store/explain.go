@@ -80,60 +80,6 @@ func (o *Output) Validate() error {
 	return nil
 }
 
-// OutputColumns is the header of a model outputs file.
-var OutputColumns = []string{"item_id", "strategy", "model", "output"}
-
-// ParseOutputsCSV reads a model outputs file (CSV with a header naming
-// item_id, strategy, model and output, in any order), all or nothing; the
-// error names the line and column.
-func ParseOutputsCSV(r io.Reader) ([]Output, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, Errorf(EINVALID, "the outputs file is empty")
-	}
-	if err != nil {
-		return nil, csvError(err)
-	}
-	idx := map[string]int{}
-	for i, h := range header {
-		idx[strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))] = i
-	}
-	for _, c := range OutputColumns {
-		if _, ok := idx[c]; !ok {
-			return nil, Errorf(EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
-		}
-	}
-	var out []Output
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, lineError(line, "", "has %d fields, the header %d", len(rec), len(header))
-		}
-		o := Output{ItemKey: rec[idx["item_id"]], Strategy: rec[idx["strategy"]], Model: rec[idx["model"]], Output: strings.TrimSpace(rec[idx["output"]])}
-		if err := o.Validate(); err != nil {
-			fe := err.(*FieldError)
-			return nil, lineError(line, fe.Field, "%s", fe.Msg)
-		}
-		out = append(out, o)
-		if len(out) > MaxPassageRows {
-			return nil, lineError(line, "", "more than %d outputs", MaxPassageRows)
-		}
-	}
-	if len(out) == 0 {
-		return nil, Errorf(EINVALID, "no outputs after the header")
-	}
-	return out, nil
-}
-
 // ImportOutputs stores model outputs for an explanation-rating study, all
 // or nothing: each must name a passage of the study by its id, and a
 // passage × strategy × model already present rejects the import. Both the

@@ -1,17 +1,18 @@
-package store
+package studies
 
 import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"pragmalab/store"
 	"strings"
 	"testing"
 )
 
-func explainFixture(t *testing.T) (*DB, *Study) {
+func explainFixture(t *testing.T) (*store.DB, *store.Study) {
 	t.Helper()
 	db := mustOpenDB(t)
-	s := mustPassageStudy(t, db, KindExplain)
+	s := mustPassageStudy(t, db, store.KindExplain)
 	if err := db.ImportPassages(context.Background(), s.ID, mustParseSample(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func TestParseOutputsCSV(t *testing.T) {
 func TestImportOutputsAllOrNothing(t *testing.T) {
 	db, s := explainFixture(t)
 	ctx := context.Background()
-	outs := []Output{{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "x"}, {ItemKey: "nope", Strategy: "zero-shot", Model: "m", Output: "y"}}
+	outs := []store.Output{{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "x"}, {ItemKey: "nope", Strategy: "zero-shot", Model: "m", Output: "y"}}
 	err := db.ImportOutputs(ctx, s.ID, outs)
 	if err == nil || !strings.Contains(err.Error(), `row 2, field "item_id": no passage "nope"`) {
 		t.Fatalf("err = %v", err)
@@ -56,7 +57,7 @@ func TestImportOutputsAllOrNothing(t *testing.T) {
 	if err := db.ImportOutputs(ctx, s.ID, outs); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ImportOutputs(ctx, s.ID, outs[:1]); ErrorCode(err) != ECONFLICT {
+	if err := db.ImportOutputs(ctx, s.ID, outs[:1]); store.ErrorCode(err) != store.ECONFLICT {
 		t.Errorf("same output twice: %v", err)
 	}
 }
@@ -65,17 +66,17 @@ func TestExplainAssignRateExport(t *testing.T) {
 	db, s := explainFixture(t)
 	ctx := context.Background()
 	ps := mustParseSample(t)
-	var outs []Output
+	var outs []store.Output
 	for _, strat := range []string{"zero-shot", "few-shot", "cot"} {
 		for _, p := range ps[:50] {
-			outs = append(outs, Output{ItemKey: p.Key, Strategy: strat, Model: "m", Output: "spiegazione di " + p.Key})
+			outs = append(outs, store.Output{ItemKey: p.Key, Strategy: strat, Model: "m", Output: "spiegazione di " + p.Key})
 		}
 	}
 	if err := db.ImportOutputs(ctx, s.ID, outs); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[int64]int{}
-	var experts []*Annotator
+	var experts []*store.Annotator
 	for i := range 4 {
 		a, err := db.CreateAnnotator(ctx, s.ID, "E"+string(rune('1'+i)))
 		if err != nil {
@@ -118,10 +119,10 @@ func TestExplainAssignRateExport(t *testing.T) {
 	if err := db.SaveExplainRating(ctx, first.ID, 1, "totally_correct"); err != nil { // changed on Back
 		t.Fatal(err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe"); ErrorCode(err) != EINVALID {
+	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe"); store.ErrorCode(err) != store.EINVALID {
 		t.Errorf("bad judgment: %v", err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong"); ErrorCode(err) != ENOTFOUND {
+	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong"); store.ErrorCode(err) != store.ENOTFOUND {
 		t.Errorf("screen beyond the assignment: %v", err)
 	}
 	screens, _ := db.ExplainScreens(ctx, first.ID)

@@ -1,7 +1,8 @@
-package store
+package studies
 
 import (
 	"os"
+	"pragmalab/store"
 	"reflect"
 	"strings"
 	"testing"
@@ -100,7 +101,7 @@ func TestSplitSentencesWholeSample(t *testing.T) {
 		t.Errorf("only %d of %d passages split into 5 sentences (target + 4 before it); want ≥ 85%%", five, len(ps))
 	}
 	// Spot checks on known passages.
-	byKey := map[string]Passage{}
+	byKey := map[string]store.Passage{}
 	for _, p := range ps {
 		byKey[p.Key] = p
 	}
@@ -114,7 +115,7 @@ func TestSplitSentencesWholeSample(t *testing.T) {
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func mustParseSample(t testing.TB) []Passage {
+func mustParseSample(t testing.TB) []store.Passage {
 	t.Helper()
 	f, err := os.Open("testdata/impaqts-pid-sample.tsv")
 	if err != nil {

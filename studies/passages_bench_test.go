@@ -1,8 +1,9 @@
-package store
+package studies
 
 import (
 	"bytes"
 	"context"
+	"pragmalab/store"
 	"strings"
 	"testing"
 )
@@ -58,7 +59,7 @@ func BenchmarkImportPassages(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		db := mustOpenDB(b)
-		s := &Study{Kind: KindContext, Name: "bench", Lang: "it"}
+		s := &store.Study{Kind: store.KindContext, Name: "bench", Lang: "it"}
 		if err := db.CreateStudy(context.Background(), s); err != nil {
 			b.Fatal(err)
 		}

@@ -1,8 +1,9 @@
-package store
+package studies
 
 import (
 	"bytes"
 	"context"
+	"pragmalab/store"
 	"strings"
 	"testing"
 )
@@ -13,19 +14,19 @@ d1,discourse,Rates rose.,Sales fell.,Sales fell because rates rose.,Another caus
 c1,scalar,,Some windows were open.,All windows were closed.,Some were open.,,,,low
 `
 
-func mustStudy(t *testing.T, db *DB, kind string) *Study {
+func mustStudy(t *testing.T, db *store.DB, kind string) *store.Study {
 	t.Helper()
-	s := &Study{Kind: kind, Name: "test " + kind, Lang: "en"}
+	s := &store.Study{Kind: kind, Name: "test " + kind, Lang: "en"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func countItems(t *testing.T, db *DB) int {
+func countItems(t *testing.T, db *store.DB) int {
 	t.Helper()
 	var n int
-	if err := db.read.QueryRow(`SELECT COUNT(*) FROM items`).Scan(&n); err != nil {
+	if err := db.Reader().QueryRow(`SELECT COUNT(*) FROM items`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -33,7 +34,7 @@ func countItems(t *testing.T, db *DB) int {
 
 func TestImportItemsCSV(t *testing.T) {
 	db := mustOpenDB(t)
-	s := mustStudy(t, db, KindExpert)
+	s := mustStudy(t, db, store.KindExpert)
 	items, err := ParseItemsCSV(strings.NewReader(goodCSV))
 	if err != nil {
 		t.Fatal(err)
@@ -85,8 +86,8 @@ func TestImportBadFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := mustOpenDB(t)
-			s := mustStudy(t, db, KindExpert)
-			var items []Item
+			s := mustStudy(t, db, store.KindExpert)
+			var items []store.Item
 			var err error
 			if tt.jsonl {
 				items, err = ParseItemsJSONL(strings.NewReader(tt.file))
@@ -99,8 +100,8 @@ func TestImportBadFiles(t *testing.T) {
 			if err == nil {
 				t.Fatal("bad file accepted")
 			}
-			if ErrorCode(err) != EINVALID {
-				t.Errorf("code = %s, want invalid", ErrorCode(err))
+			if store.ErrorCode(err) != store.EINVALID {
+				t.Errorf("code = %s, want invalid", store.ErrorCode(err))
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -122,7 +123,7 @@ func TestItemsRoundTrip(t *testing.T) {
 	items[1].Context = "S1: hello\nS2: \"quoted\", with comma"
 	for _, format := range []string{"csv", "jsonl"} {
 		var buf bytes.Buffer
-		var back []Item
+		var back []store.Item
 		if format == "csv" {
 			WriteItemsCSV(&buf, items)
 			back, err = ParseItemsCSV(&buf)

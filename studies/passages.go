@@ -1,10 +1,11 @@
-package store
+package studies
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/store"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,7 +16,7 @@ import (
 // Column names of the IMPAQTS-PID TSV as published (data/IMPAQTS-PID.csv),
 // plus the optional explicit "period" column.
 const (
-	colID      = "IMPAQTS_id"
+	colID      = store.PassageKeyColumn
 	colFile    = "IMPAQTS_file"
 	colTag     = "IMPAQTS_Implicit_content_tag"
 	colKind    = "tag_simpl_IMPAQTS-PID"
@@ -70,7 +71,7 @@ func (e *ImportError) Error() string {
 //
 // It is all or nothing: on any bad row it returns no passages and an error
 // (one *ImportError per bad row, up to 20, joined) naming row and field.
-func ParsePassagesTSV(r io.Reader) ([]Passage, error) {
+func ParsePassagesTSV(r io.Reader) ([]store.Passage, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
@@ -90,7 +91,7 @@ func ParsePassagesTSV(r io.Reader) ([]Passage, error) {
 	}
 	tr.names = header
 	var (
-		out  []Passage
+		out  []store.Passage
 		errs []error
 		seen = map[string]int{}
 	)
@@ -114,7 +115,7 @@ func ParsePassagesTSV(r io.Reader) ([]Passage, error) {
 		}
 		if ferr == nil {
 			if first, dup := seen[p.Key]; dup {
-				ferr = fieldError(colID, "duplicate id %q (first on row %d)", p.Key, first)
+				ferr = newFieldError(colID, "duplicate id %q (first on row %d)", p.Key, first)
 			}
 			seen[p.Key] = row
 		}
@@ -138,7 +139,7 @@ func ParsePassagesTSV(r io.Reader) ([]Passage, error) {
 }
 
 func rowError(row, line int, err error) *ImportError {
-	var fe *FieldError
+	var fe *store.FieldError
 	if errors.As(err, &fe) {
 		return &ImportError{Row: row, Line: line, Field: fe.Field, Msg: fe.Msg}
 	}
@@ -181,10 +182,10 @@ func passageColumns(header []string, line int) (*passageCols, error) {
 	}, nil
 }
 
-// passage builds one passage from a record; the error is a *FieldError.
-func (c *passageCols) passage(rec []string, width int) (Passage, error) {
+// passage builds one passage from a record; the error is a *store.FieldError.
+func (c *passageCols) passage(rec []string, width int) (store.Passage, error) {
 	if len(rec) != width {
-		return Passage{}, fmt.Errorf("has %d fields but the header has %d (missing or extra column; a tab or quote may be missing)", len(rec), width)
+		return store.Passage{}, fmt.Errorf("has %d fields but the header has %d (missing or extra column; a tab or quote may be missing)", len(rec), width)
 	}
 	get := func(i int) string {
 		if i < 0 {
@@ -192,7 +193,7 @@ func (c *passageCols) passage(rec []string, width int) (Passage, error) {
 		}
 		return strings.TrimSpace(repairText(rec[i]))
 	}
-	p := Passage{
+	p := store.Passage{
 		Key:    get(c.id),
 		Tag:    get(c.tag),
 		Kind:   get(c.kind),
@@ -204,15 +205,15 @@ func (c *passageCols) passage(rec []string, width int) (Passage, error) {
 	if v := get(c.topic); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return p, fieldError(colTopic, "%q is not an integer", v)
+			return p, newFieldError(colTopic, "%q is not an integer", v)
 		}
 		p.Topic = n
 	}
-	p.Period = PeriodOfSource(p.Source)
+	p.Period = store.PeriodOfSource(p.Source)
 	if v := get(c.period); v != "" {
-		per, ok := NormalizePeriod(v)
+		per, ok := store.NormalizePeriod(v)
 		if !ok {
-			return p, fieldError(colPeriod, "%q is not one of %s, %s, %s or a year", v, Period1946, Period1973, Period1994)
+			return p, newFieldError(colPeriod, "%q is not one of %s, %s, %s or a year", v, store.Period1946, store.Period1973, store.Period1994)
 		}
 		p.Period = per
 	}
@@ -255,12 +256,12 @@ func parseOptions(s string) ([4]string, error) {
 			continue
 		}
 		if next == 0 {
-			return opts, fieldError(colOptions, "does not start with option \"A. …\" (found %q)", clip(ln, 40))
+			return opts, newFieldError(colOptions, "does not start with option \"A. …\" (found %q)", clip(ln, 40))
 		}
 		opts[next-1] += "\n" + ln
 	}
 	if next != 4 {
-		return opts, fieldError(colOptions, "has options up to %c only; four (A–D) are needed, one per line", 'A'+next-1)
+		return opts, newFieldError(colOptions, "has options up to %c only; four (A–D) are needed, one per line", 'A'+next-1)
 	}
 	return opts, nil
 }

@@ -1,4 +1,4 @@
-package handlers
+package studies
 
 import (
 	"context"

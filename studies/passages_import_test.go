@@ -1,23 +1,24 @@
-package store
+package studies
 
 import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"pragmalab/store"
 	"strings"
 	"testing"
 )
 
-func mustPassageStudy(t testing.TB, db *DB, kind string) *Study {
+func mustPassageStudy(t testing.TB, db *store.DB, kind string) *store.Study {
 	t.Helper()
-	s := &Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it"}
+	s := &store.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func passageCount(t *testing.T, db *DB, studyID int64) int {
+func passageCount(t *testing.T, db *store.DB, studyID int64) int {
 	t.Helper()
 	ps, err := db.ListPassages(context.Background(), studyID)
 	if err != nil {
@@ -29,7 +30,7 @@ func passageCount(t *testing.T, db *DB, studyID int64) int {
 func TestImportPassagesWholeSample(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustPassageStudy(t, db, KindContext)
+	s := mustPassageStudy(t, db, store.KindContext)
 	ps := mustParseSample(t)
 	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
 		t.Fatal(err)
@@ -50,12 +51,12 @@ func TestImportPassagesWholeSample(t *testing.T) {
 		}
 	}
 	counts, total, err := db.PassageCounts(ctx, s.ID)
-	if err != nil || total != 130 || counts["Impl "+Period1946] != 1 || counts["Ppp "+Period1994] != 49 {
+	if err != nil || total != 130 || counts["Impl "+store.Period1946] != 1 || counts["Ppp "+store.Period1994] != 49 {
 		t.Errorf("counts = %v, %d, %v", counts, total, err)
 	}
 	// The same file again: every key clashes and nothing more is stored.
 	err = db.ImportPassages(ctx, s.ID, mustParseSample(t))
-	if ErrorCode(err) != ECONFLICT || !strings.Contains(err.Error(), `row 1, field "IMPAQTS_id": the study already has passage "22185"`) {
+	if store.ErrorCode(err) != store.ECONFLICT || !strings.Contains(err.Error(), `row 1, field "IMPAQTS_id": the study already has passage "22185"`) {
 		t.Errorf("re-import: %v", err)
 	}
 	if n := passageCount(t, db, s.ID); n != 130 {
@@ -66,7 +67,7 @@ func TestImportPassagesWholeSample(t *testing.T) {
 func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustPassageStudy(t, db, KindContext)
+	s := mustPassageStudy(t, db, store.KindContext)
 	sample := string(readSample(t))
 	header, rest, _ := strings.Cut(sample, "\n")
 	bad := map[string]string{
@@ -91,25 +92,25 @@ func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	// A valid file whose last passage fails Validate at the store: nothing stored.
 	ps := mustParseSample(t)
 	ps[len(ps)-1].Kind = "Xyz"
-	if err := db.ImportPassages(ctx, s.ID, ps); ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), "row 130") {
+	if err := db.ImportPassages(ctx, s.ID, ps); store.ErrorCode(err) != store.EINVALID || !strings.Contains(err.Error(), "row 130") {
 		t.Errorf("err = %v", err)
 	}
 	if n := passageCount(t, db, s.ID); n != 0 {
 		t.Fatalf("%d passages stored", n)
 	}
-	exp := mustPassageStudy(t, db, KindExpert)
-	if err := db.ImportPassages(ctx, exp.ID, mustParseSample(t)); ErrorCode(err) != EINVALID {
+	exp := mustPassageStudy(t, db, store.KindExpert)
+	if err := db.ImportPassages(ctx, exp.ID, mustParseSample(t)); store.ErrorCode(err) != store.EINVALID {
 		t.Errorf("passages into an expert study: %v", err)
 	}
 }
 
 // contextFixture makes a context study with the sample, one survey of the
 // given keys and one expert assigned to it.
-func contextFixture(t *testing.T, keys ...string) (*DB, *Study, *Annotator, int64) {
+func contextFixture(t *testing.T, keys ...string) (*store.DB, *store.Study, *store.Annotator, int64) {
 	t.Helper()
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustPassageStudy(t, db, KindContext)
+	s := mustPassageStudy(t, db, store.KindContext)
 	if err := db.ImportPassages(ctx, s.ID, mustParseSample(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	// 14739 has six sentences (five before the target), 22185 five.
 	db, s, a, asg := contextFixture(t, "14739", "22185")
 	ctx := context.Background()
-	act := func(pos, seen int, action string) ContextQuestion {
+	act := func(pos, seen int, action string) store.ContextQuestion {
 		t.Helper()
 		q, err := db.ContextAct(ctx, a.ID, asg, pos, seen, action, 5)
 		if err != nil {
@@ -141,24 +142,24 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Question 1: expand to the end, then "more" once more: final no at 5.
 	for seen := range 5 {
-		if q := act(1, seen, ContextMore); q.Shown != seen+1 || q.Final() {
+		if q := act(1, seen, store.ContextMore); q.Shown != seen+1 || q.Final() {
 			t.Fatalf("after more #%d: %+v", seen+1, q)
 		}
 	}
-	if q := act(1, 3, ContextMore); q.Shown != 5 || q.Final() {
+	if q := act(1, 3, store.ContextMore); q.Shown != 5 || q.Final() {
 		t.Fatalf("an outdated click changed the question: %+v", q)
 	}
-	if q := act(1, 5, ContextMore); q.Shown != 5 || q.Sufficient != "no" {
+	if q := act(1, 5, store.ContextMore); q.Shown != 5 || q.Sufficient != "no" {
 		t.Fatalf("more at the limit: %+v", q)
 	}
-	if q := act(1, 5, ContextMore); q.Shown != 5 || q.Sufficient != "no" {
+	if q := act(1, 5, store.ContextMore); q.Shown != 5 || q.Sufficient != "no" {
 		t.Fatalf("double click at the limit: %+v", q)
 	}
 	// Question 2: two expansions, then sufficient; a double click changes nothing.
-	act(2, 0, ContextMore)
-	act(2, 1, ContextMore)
-	act(2, 1, ContextMore) // the second click of a double click
-	if q := act(2, 2, ContextSufficient); q.Shown != 2 || q.Sufficient != "yes" {
+	act(2, 0, store.ContextMore)
+	act(2, 1, store.ContextMore)
+	act(2, 1, store.ContextMore) // the second click of a double click
+	if q := act(2, 2, store.ContextSufficient); q.Shown != 2 || q.Sufficient != "yes" {
 		t.Fatalf("sufficient after two: %+v", q)
 	}
 	var buf bytes.Buffer
@@ -171,8 +172,8 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	want := [][]string{
 		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"},
-		{"Giulia", "1", "14739", "Ppp", Period1994, "5", "no"},
-		{"Giulia", "1", "22185", "Impl", Period1994, "2", "yes"},
+		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no"},
+		{"Giulia", "1", "22185", "Impl", store.Period1994, "2", "yes"},
 	}
 	if got := recs; !equalRecords(got, want) {
 		t.Errorf("export =\n%q\nwant\n%q", got, want)
@@ -183,14 +184,14 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Another expert cannot answer this assignment.
 	b, _ := db.CreateAnnotator(ctx, s.ID, "Marco")
-	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, ContextSufficient, 5); ErrorCode(err) != ENOTFOUND {
+	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, store.ContextSufficient, 5); store.ErrorCode(err) != store.ENOTFOUND {
 		t.Errorf("foreign expert: %v", err)
 	}
 	// Restart goes back to the target alone; the surveys are now fixed.
-	if q := act(2, 2, ContextRestart); q.Shown != 0 || q.Final() {
+	if q := act(2, 2, store.ContextRestart); q.Shown != 0 || q.Final() {
 		t.Errorf("restart: %+v", q)
 	}
-	if err := db.SaveContextSurveys(ctx, s.ID, [][]string{{"22185"}}); ErrorCode(err) != ECONFLICT {
+	if err := db.SaveContextSurveys(ctx, s.ID, [][]string{{"22185"}}); store.ErrorCode(err) != store.ECONFLICT {
 		t.Errorf("rebuilding assigned surveys: %v", err)
 	}
 }
@@ -199,11 +200,11 @@ func TestContextActShortPassageEndsAtItsFirstSentence(t *testing.T) {
 	// 34103 has two sentences: one can be revealed, then the answer is final.
 	db, _, a, asg := contextFixture(t, "34103")
 	ctx := context.Background()
-	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, ContextMore, 5)
+	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, store.ContextMore, 5)
 	if q.Shown != 1 || q.Final() {
 		t.Fatalf("first more: %+v", q)
 	}
-	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, ContextMore, 5)
+	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, store.ContextMore, 5)
 	if q.Shown != 1 || q.Sufficient != "no" {
 		t.Fatalf("more with nothing left: %+v", q)
 	}

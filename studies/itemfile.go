@@ -1,4 +1,4 @@
-package store
+package studies
 
 import (
 	"bufio"
@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"pragmalab/store"
 	"strings"
 )
 
@@ -24,12 +26,12 @@ const maxItemLine = 1 << 20
 func lineError(line int, field, format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
 	if field != "" {
-		return Errorf(EINVALID, "line %d, field %q: %s", line, field, msg)
+		return store.Errorf(store.EINVALID, "line %d, field %q: %s", line, field, msg)
 	}
-	return Errorf(EINVALID, "line %d: %s", line, msg)
+	return store.Errorf(store.EINVALID, "line %d: %s", line, msg)
 }
 
-func (it *Item) set(field, v string) {
+func setItemField(it *store.Item, field, v string) {
 	switch field {
 	case "id":
 		it.Key = v
@@ -66,7 +68,7 @@ func isItemField(name string) bool {
 // ParseItemsCSV reads an implicature item CSV (header required, column order
 // free). Any bad row rejects the whole file with an error naming its line and
 // field.
-func ParseItemsCSV(r io.Reader) ([]Item, error) {
+func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 	br := bufio.NewReader(r)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // spreadsheet programs write a byte-order mark
@@ -75,7 +77,7 @@ func ParseItemsCSV(r io.Reader) ([]Item, error) {
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, Errorf(EINVALID, "the file is empty")
+		return nil, store.Errorf(store.EINVALID, "the file is empty")
 	}
 	if err != nil {
 		return nil, csvError(err)
@@ -96,7 +98,7 @@ func ParseItemsCSV(r io.Reader) ([]Item, error) {
 			return nil, lineError(1, "", "missing column %q", f)
 		}
 	}
-	var items []Item
+	var items []store.Item
 	seen := map[string]int{}
 	for {
 		rec, err := cr.Read()
@@ -113,9 +115,9 @@ func ParseItemsCSV(r io.Reader) ([]Item, error) {
 		if len(rec) != len(header) {
 			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(header))
 		}
-		var it Item
+		var it store.Item
 		for name, i := range col {
-			it.set(name, rec[i])
+			setItemField(&it, name, rec[i])
 		}
 		if err := checkItem(&it, line, seen); err != nil {
 			return nil, err
@@ -123,15 +125,15 @@ func ParseItemsCSV(r io.Reader) ([]Item, error) {
 		items = append(items, it)
 	}
 	if len(items) == 0 {
-		return nil, Errorf(EINVALID, "the file has a header but no items")
+		return nil, store.Errorf(store.EINVALID, "the file has a header but no items")
 	}
 	return items, nil
 }
 
 // checkItem validates an item read at line and checks its id is new.
-func checkItem(it *Item, line int, seen map[string]int) error {
+func checkItem(it *store.Item, line int, seen map[string]int) error {
 	if err := it.Validate(); err != nil {
-		var fe *FieldError
+		var fe *store.FieldError
 		if errors.As(err, &fe) {
 			return lineError(line, fe.Field, "%s", fe.Msg)
 		}
@@ -153,15 +155,15 @@ func csvError(err error) error {
 	if errors.As(err, &le) {
 		return lineError(le.line, "", "longer than %d bytes", maxItemLine)
 	}
-	return Errorf(EINVALID, "cannot read the file: %v", err)
+	return store.Errorf(store.EINVALID, "cannot read the file: %v", err)
 }
 
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
 // with SPEC 1's field names as keys.
-func ParseItemsJSONL(r io.Reader) ([]Item, error) {
+func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)
-	var items []Item
+	var items []store.Item
 	seen := map[string]int{}
 	line := 0
 	for sc.Scan() {
@@ -177,7 +179,7 @@ func ParseItemsJSONL(r io.Reader) ([]Item, error) {
 		if err := json.Unmarshal(b, &obj); err != nil {
 			return nil, lineError(line, "", "not a JSON object: %v", err)
 		}
-		var it Item
+		var it store.Item
 		for k, raw := range obj {
 			if !isItemField(k) {
 				return nil, lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
@@ -195,7 +197,7 @@ func ParseItemsJSONL(r io.Reader) ([]Item, error) {
 					return nil, lineError(line, k, "must be a string")
 				}
 			}
-			it.set(k, s)
+			setItemField(&it, k, s)
 		}
 		for _, f := range requiredItemFields {
 			if _, ok := obj[f]; !ok {
@@ -211,17 +213,17 @@ func ParseItemsJSONL(r io.Reader) ([]Item, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, lineError(line+1, "", "longer than %d bytes", maxItemLine)
 		}
-		return nil, Errorf(EINVALID, "cannot read the file: %v", err)
+		return nil, store.Errorf(store.EINVALID, "cannot read the file: %v", err)
 	}
 	if len(items) == 0 {
-		return nil, Errorf(EINVALID, "the file is empty")
+		return nil, store.Errorf(store.EINVALID, "the file is empty")
 	}
 	return items, nil
 }
 
 // WriteItemsCSV writes items in the import format, so an export can be
 // imported again.
-func WriteItemsCSV(w io.Writer, items []Item) error {
+func WriteItemsCSV(w io.Writer, items []store.Item) error {
 	cw := csv.NewWriter(w)
 	cw.Write(itemFileFields)
 	for _, it := range items {
@@ -232,7 +234,7 @@ func WriteItemsCSV(w io.Writer, items []Item) error {
 }
 
 // WriteItemsJSONL writes items as JSON Lines in the import format.
-func WriteItemsJSONL(w io.Writer, items []Item) error {
+func WriteItemsJSONL(w io.Writer, items []store.Item) error {
 	enc := json.NewEncoder(w)
 	for _, it := range items {
 		if err := enc.Encode(it); err != nil {
@@ -269,4 +271,22 @@ func (l *limitedLines) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+// newFieldError returns a *store.FieldError naming the file's column.
+func newFieldError(field, format string, a ...any) error {
+	return &store.FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// ParseItemFile reads implicature items as JSON Lines when the file's name
+// says so or its first character opens an object, else as CSV.
+func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
+	br := bufio.NewReader(r)
+	ext := strings.ToLower(filepath.Ext(name))
+	first, _ := br.Peek(8)
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if ext == ".jsonl" || ext == ".json" || ext == ".ndjson" || (ext != ".csv" && len(trimmed) > 0 && trimmed[0] == '{') {
+		return ParseItemsJSONL(br)
+	}
+	return ParseItemsCSV(br)
 }
