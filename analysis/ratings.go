@@ -9,7 +9,15 @@ import (
 
 // Types are the implicature item types of SPEC 1, in the order tables list
 // them; TypeAll is the pooled row.
-var Types = []string{"scalar", "discourse", "synthetic", "natural"}
+var Types = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
+
+// The item types; store holds the same names (a test in studies checks).
+const (
+	TypeScalar    = "scalar"
+	TypeSynthetic = "synthetic"
+	TypeNatural   = "natural"
+	TypeDiscourse = "discourse"
+)
 
 // TypeAll names the row of the toplines pooling every type.
 const TypeAll = "all"
@@ -28,7 +36,7 @@ const (
 )
 
 // ConditionNames maps a Condition to its name in the ratings file.
-var ConditionNames = [numConditions]string{"trigger", "cancel", "negation", "strengthen", "neutral"}
+var ConditionNames = [numConditions]string{CondTrigger, CondCancel, CondNegation, CondStrengthen, CondNeutral}
 
 func (c Condition) String() string { return ConditionNames[c] }
 
@@ -204,17 +212,10 @@ func parseRating(s string) (uint8, bool) {
 }
 
 func parseCondition(s string) (Condition, bool) {
-	switch s {
-	case "trigger":
-		return Trigger, true
-	case "cancel":
-		return Cancel, true
-	case "negation":
-		return Negation, true
-	case "strengthen":
-		return Strengthen, true
-	case "neutral":
-		return Neutral, true
+	for c, name := range ConditionNames {
+		if s == name {
+			return Condition(c), true
+		}
 	}
 	return 0, false
 }

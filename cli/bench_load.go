@@ -171,7 +171,7 @@ func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error)
 	set := store.DefaultCrowdSettings()
 	set.CompletionCode = "BENCH"
 	sets := (n + 2*set.Quota - 1) / (2 * set.Quota) // two batches of 5 participants per set
-	types := []string{"scalar", "discourse", "synthetic", "natural"}
+	types := store.ItemTypes
 	var items []store.Item
 	for i := range sets*set.BatchSize + 6 {
 		items = append(items, store.Item{

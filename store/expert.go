@@ -550,7 +550,7 @@ func (db *DB) CleanedItems(ctx context.Context, studyID int64) ([]Item, error) {
 	}
 	var out []Item
 	for _, it := range all {
-		if it.Status == "active" && it.Check == "" {
+		if it.Status == ItemActive && it.Check == "" {
 			out = append(out, it)
 		}
 	}
