@@ -72,3 +72,17 @@ func (it Item) FollowUp(c string) string {
 	}
 	return ""
 }
+
+// The stored answers of yes/no questions (expert judgements, context
+// sufficiency), exactly as the exports write them.
+const (
+	Yes = "yes"
+	No  = "no"
+)
+
+// The researcher's decisions on a crowd participant; "" follows the
+// attention-check rule (docs/studies.md#exclusions).
+const (
+	OverrideInclude = "include"
+	OverrideExclude = "exclude"
+)
