@@ -2,8 +2,9 @@ package scoring
 
 import (
 	"encoding/json"
-	"pragmalab/analysis"
 	"sort"
+
+	"pragmalab/analysis"
 )
 
 // Share is a proportion hits/n; with n = 0 it has no value and marshals to

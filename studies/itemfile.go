@@ -9,8 +9,9 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"pragmalab/store"
 	"strings"
+
+	"pragmalab/store"
 )
 
 // itemFileFields are the column names (CSV) and keys (JSON Lines) of an
