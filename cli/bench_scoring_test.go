@@ -1,4 +1,4 @@
-package runner
+package cli
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 // server with 20 ms latency, every answer persisted; the target is < 5 s.
 func BenchmarkScoringJob(b *testing.B) {
 	for b.Loop() {
-		res, err := Bench(context.Background(), b.TempDir(), 271, 32, 20*time.Millisecond)
+		res, err := runScoringBench(context.Background(), b.TempDir(), 271, 32, 20*time.Millisecond)
 		if err != nil {
 			b.Fatal(err)
 		}
