@@ -201,6 +201,9 @@ func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error)
 	if b.Sizes[set.BatchSize] != b.Batches {
 		return loadStudy{}, fmt.Errorf("bench load: batches %v, want all of %d items", b.Sizes, set.BatchSize)
 	}
+	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
+		return loadStudy{}, err
+	}
 	training, err := db.CrowdTraining(ctx, s.ID)
 	if err != nil {
 		return loadStudy{}, err

@@ -64,6 +64,10 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, it
 	if err := db.AssignRound1(ctx, s.ID, bs[0].ID, []int64{experts[0].ID, experts[1].ID}); err != nil {
 		return err
 	}
+	// Open through the go-live checklist, so the demo proves it passes.
+	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %d batch(es).\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
 		s.Name, countData(items), nBatches, base, experts[0].Token, base, experts[1].Token)
 	return nil

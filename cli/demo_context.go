@@ -45,6 +45,10 @@ func seedContextDemo(ctx context.Context, db *store.DB, env *Env, base string) e
 	if _, err := db.AssignContextSurvey(ctx, s.ID, a.ID, surveys[0].ID); err != nil {
 		return err
 	}
+	// Open through the go-live checklist, so the demo proves it passes.
+	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.stdout, "Demo context survey %q: %d passages in %d surveys.\n  Esperta A's invitation link: %s/e/%s\n",
 		s.Name, len(ps), len(surveys), base, a.Token)
 	return nil

@@ -57,6 +57,9 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.Cr
 	if _, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed); err != nil {
 		t.Fatal(err)
 	}
+	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
+		t.Fatal(err)
+	}
 	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

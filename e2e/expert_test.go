@@ -54,6 +54,9 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 		t.Fatal(err)
 	}
 	as, _ := db.AnnotatorAssignments(ctx, a1.ID)
+	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
+		t.Fatal(err)
+	}
 	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

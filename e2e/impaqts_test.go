@@ -69,6 +69,11 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 	if _, err := db.AssignExplainScreens(ctx, es.ID, anna.ID, 45, 1); err != nil {
 		t.Fatal(err)
 	}
+	for _, s := range byKind {
+		if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
 	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *stor
 // stored ones, or those just submitted) and an error, if any.
 func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.Study, set store.CrowdSettings, training, errMsg string) {
 	ctx := r.Context()
-	v := templates.CrowdStudyView{Nav: h.nav(w, r, s), Study: s, Settings: set, TrainingText: training,
+	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Study: s, Settings: set, TrainingText: training,
 		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID)}
 	v.Nav.Error = errMsg
 	var err error
@@ -112,6 +112,8 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.Conditions = append([]string{"trigger", "cancel"}, r.PostForm["conditions"]...)
 	set.CompletionCode, set.ScreenOutCode = f("completion_code"), f("screen_out_code")
 	set.AllowPreview = f("allow_preview") == "yes"
+	set.FinishWhenPaused = f("finish_when_paused") == "yes"
+	set.AnyPID = f("any_pid") == "yes"
 	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
 	training, err := parseTraining(f("training"))
 	if err == nil {

@@ -43,6 +43,33 @@ func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool
 	return &crowdCtx{study: st, s: s, base: "/s/" + strconv.FormatInt(id, 10)}, true
 }
 
+// mayGoOn tells whether a participant (nil: none yet) may go on in the
+// study's state: anyone while it is open; while it is paused, those who
+// have consented when the settings let them finish.
+func (c *crowdCtx) mayGoOn(p *store.CrowdParticipant) bool {
+	switch c.study.State {
+	case store.StateOpen:
+		return true
+	case store.StatePaused:
+		return c.s.FinishWhenPaused && p != nil && p.Consented && p.Status == store.CrowdActive
+	}
+	return false
+}
+
+// gate lets an answer through in the study's state, or shows the page of
+// the state; the participant is read only when the study is not open.
+func (h *Handler) gate(w http.ResponseWriter, r *http.Request, c *crowdCtx) bool {
+	if c.study.State == store.StateOpen {
+		return true
+	}
+	p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, crowdToken(r, c.study.ID))
+	if err == nil && c.mayGoOn(p) {
+		return true
+	}
+	h.studyUnavailable(w, r, c.study)
+	return false
+}
+
 // crowdToken is the session cookie's value, or "".
 func crowdToken(r *http.Request, studyID int64) string {
 	c, err := r.Cookie(crowdCookie(studyID))
@@ -88,6 +115,14 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	token := crowdToken(r, c.study.ID)
+	if c.study.State != store.StateOpen {
+		if p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil && (c.mayGoOn(p) || p.Status == store.CrowdCompleted) {
+			redirect(w, r, c.base+"/screen")
+			return
+		}
+		h.studyUnavailable(w, r, c.study)
+		return
+	}
 	if !q.Has("PROLIFIC_PID") {
 		if _, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil {
 			redirect(w, r, c.base+"/screen")
@@ -172,6 +207,8 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		h.crowdMessage(w, r, c, http.StatusOK, "moved", "")
 	case p.Status == store.CrowdScreenedOut:
 		h.crowdMessage(w, r, c, http.StatusOK, "screened", "")
+	case !c.mayGoOn(p):
+		h.studyUnavailable(w, r, c.study)
 	case !p.Consented:
 		h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
 			Lang: lang, Base: c.base, Title: c.s.Title, Intro: c.s.Intro, Consent: c.s.Consent,
@@ -210,6 +247,10 @@ func (h *Handler) CrowdConsent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	if c.study.State != store.StateOpen {
+		h.studyUnavailable(w, r, c.study)
+		return
+	}
 	if _, err := h.DB.ConsentCrowd(r.Context(), c.study.ID, crowdToken(r, c.study.ID), c.s); err != nil {
 		if store.ErrorCode(err) == store.ENOTFOUND {
 			h.crowdParticipant(w, r, c) // renders the "start from Prolific" page
@@ -229,6 +270,9 @@ func (h *Handler) crowdForm(w http.ResponseWriter, r *http.Request) (*crowdCtx, 
 	}
 	if err := parseForm(w, r); err != nil {
 		h.Error(w, r, err)
+		return nil, false
+	}
+	if !h.gate(w, r, c) {
 		return nil, false
 	}
 	return c, true

@@ -69,6 +69,9 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*store.CrowdSettings)) *cro
 	if _, err := studies.BuildCrowdBatches(ctx, db, st.ID, set, 5); err != nil {
 		t.Fatal(err)
 	}
+	if err := db.SetStudyState(ctx, st.ID, store.StateOpen, "test"); err != nil {
+		t.Fatal(err)
+	}
 	s, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)

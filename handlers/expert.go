@@ -31,6 +31,10 @@ func (h *Handler) expert(w http.ResponseWriter, r *http.Request) (*expertCtx, bo
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
+	if s.State != store.StateOpen {
+		h.studyUnavailable(w, r, s)
+		return nil, false
+	}
 	return &expertCtx{annotator: a, study: s}, true
 }
 

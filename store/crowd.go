@@ -33,6 +33,12 @@ type CrowdSettings struct {
 	// AllowPreview lets the study be opened without PROLIFIC_PID; such a
 	// visit stores nothing.
 	AllowPreview bool `json:"allow_preview"`
+	// FinishWhenPaused lets participants who have consented finish their
+	// batch while the study is paused (docs/studies.md#study-states).
+	FinishWhenPaused bool `json:"finish_when_paused"`
+	// AnyPID accepts PROLIFIC_PIDs of any shape ValidProlificID allows, for
+	// testing; otherwise only Prolific's 24 hexadecimal characters.
+	AnyPID bool `json:"any_pid"`
 	// Participant texts; empty means the default of the study's language.
 	Title   string `json:"title"`
 	Intro   string `json:"intro"`
@@ -52,7 +58,8 @@ func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{
 		BatchSize: 30, Quota: 5, TimeoutMinutes: 60,
 		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3,
-		Conditions: []string{ConditionTrigger, ConditionCancel},
+		Conditions:       []string{ConditionTrigger, ConditionCancel},
+		FinishWhenPaused: true,
 	}
 }
 

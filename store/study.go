@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -28,8 +29,25 @@ type Study struct {
 	Lang      string
 	Settings  json.RawMessage
 	Seed      int64
+	// State is draft, open, paused or closed (docs/studies.md#study-states);
+	// participants and experts answer only while it is open.
+	State     string
 	CreatedAt time.Time
 }
+
+// Study states (docs/studies.md#study-states).
+const (
+	StateDraft  = "draft"
+	StateOpen   = "open"
+	StatePaused = "paused"
+	StateClosed = "closed"
+)
+
+// StudyStates lists the states in their usual order.
+var StudyStates = []string{StateDraft, StateOpen, StatePaused, StateClosed}
+
+// IsStudyState reports whether s is one of StudyStates.
+func IsStudyState(s string) bool { return slices.Contains(StudyStates, s) }
 
 // Validate checks the fields a researcher types.
 func (s *Study) Validate() error {
@@ -75,9 +93,12 @@ func (db *DB) CreateStudy(ctx context.Context, s *Study) error {
 		s.Seed = db.Now().UnixNano()%1_000_000 + 1
 	}
 	s.CreatedAt = db.Now()
+	// A new study is a draft: nobody answers before the researcher opens
+	// it, whatever the caller put in State.
+	s.State = StateDraft
 	res, err := db.write.ExecContext(ctx, `
-		INSERT INTO studies (kind, name, lang, settings, seed, created_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, s.Kind, s.Name, s.Lang, string(s.Settings), s.Seed, s.CreatedAt.Format(time.RFC3339Nano))
+		INSERT INTO studies (kind, name, lang, settings, seed, state, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, s.Kind, s.Name, s.Lang, string(s.Settings), s.Seed, s.State, s.CreatedAt.Format(time.RFC3339Nano))
 	if err != nil {
 		return fmt.Errorf("create study: %w", err)
 	}
@@ -118,12 +139,12 @@ func (db *DB) SetStudySettings(ctx context.Context, id int64, v any) error {
 	return nil
 }
 
-const studyColumns = `id, kind, name, lang, settings, seed, created_at`
+const studyColumns = `id, kind, name, lang, settings, seed, state, created_at`
 
 func scanStudy(sc interface{ Scan(...any) error }) (*Study, error) {
 	var s Study
 	var settings, created string
-	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &created); err != nil {
+	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &s.State, &created); err != nil {
 		return nil, err
 	}
 	s.Settings = json.RawMessage(settings)
@@ -159,4 +180,82 @@ func (db *DB) Studies(ctx context.Context) ([]*Study, error) {
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// StateChange is one change of a study's state.
+type StateChange struct {
+	State     string
+	By        string // the admin's username; "" for the system (demo seeding)
+	ChangedAt time.Time
+}
+
+// SetStudyState moves a study to state and records who did it. It checks
+// nothing else: the go-live checklist is studies.OpenStudy's, which every
+// caller opening a study for real goes through.
+func (db *DB) SetStudyState(ctx context.Context, id int64, state, by string) error {
+	if !IsStudyState(state) {
+		return Errorf(EINVALID, "state must be draft, open, paused or closed, got %q", state)
+	}
+	defer db.forgetCrowdStudy(id)
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE studies SET state = ? WHERE id = ?`, state, id)
+		if err != nil {
+			return fmt.Errorf("set study state: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return Errorf(ENOTFOUND, "study %d not found", id)
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO study_state_changes (study_id, state, changed_by, changed_at) VALUES (?, ?, ?, ?)`,
+			id, state, by, db.now()); err != nil {
+			return fmt.Errorf("set study state: %w", err)
+		}
+		return nil
+	})
+}
+
+// StudyStateChanges lists a study's changes of state, newest first.
+func (db *DB) StudyStateChanges(ctx context.Context, id int64) ([]StateChange, error) {
+	return queryRows(ctx, db, "study state changes", `
+		SELECT state, changed_by, changed_at FROM study_state_changes WHERE study_id = ? ORDER BY id DESC`,
+		[]any{id}, func(rows *sql.Rows, c *StateChange) error {
+			var at string
+			err := rows.Scan(&c.State, &c.By, &at)
+			c.ChangedAt = parseTime(at)
+			return err
+		})
+}
+
+// StudyCounts are the counts the go-live checklist and the study pages
+// read: what has been imported and built.
+type StudyCounts struct {
+	Items       int // active data items
+	Checks      int // active attention-check items
+	Batches     int
+	BatchChecks int // attention checks placed in the batches
+	Training    int // crowd training screens
+	Passages    int
+	Surveys     int
+	Outputs     int // model explanations to rate
+}
+
+// StudyCounts counts a study's items, batches, passages and outputs.
+func (db *DB) StudyCounts(ctx context.Context, id int64) (StudyCounts, error) {
+	var c StudyCounts
+	err := db.read.QueryRowContext(ctx, `
+		SELECT
+			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind = ''),
+			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind != ''),
+			(SELECT COUNT(*) FROM batches WHERE study_id = ?1),
+			(SELECT COUNT(*) FROM batch_items bi JOIN batches b ON b.id = bi.batch_id JOIN items i ON i.id = bi.item_id
+				WHERE b.study_id = ?1 AND i.check_kind != ''),
+			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?1),
+			(SELECT COUNT(*) FROM passages WHERE study_id = ?1),
+			(SELECT COUNT(*) FROM context_surveys WHERE study_id = ?1),
+			(SELECT COUNT(*) FROM explain_outputs WHERE study_id = ?1)`, id).
+		Scan(&c.Items, &c.Checks, &c.Batches, &c.BatchChecks, &c.Training, &c.Passages, &c.Surveys, &c.Outputs)
+	if err != nil {
+		return c, fmt.Errorf("study counts: %w", err)
+	}
+	return c, nil
 }

@@ -48,3 +48,4 @@ func plural(n int, one, many string) string {
 	}
 	return itoa(n) + " " + many
 }
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -42,6 +42,7 @@ func expertStudy(t *testing.T, e *testEnv, admin *client) (*store.Study, []store
 		"batch":  {fmt.Sprint(batches[0].ID)},
 		"expert": {fmt.Sprint(experts[0].ID), fmt.Sprint(experts[1].ID)},
 	}).mustStatus(t, http.StatusSeeOther)
+	admin.openStudy(t, studyPath)
 	return s, experts
 }
 
@@ -374,4 +375,30 @@ func TestRebuildAssignedBatchesRefused(t *testing.T) {
 	if len(after) != len(before) || after[0].ID != before[0].ID {
 		t.Fatalf("batches changed after a refused rebuild: %+v → %+v", before, after)
 	}
+}
+
+// TestExpertStudyStates: an expert's invitation works only while the
+// study is open; a draft refuses to open without items and batches.
+func TestExpertStudyStates(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	resp := admin.post("/admin/studies", url.Values{"name": {"Empty"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusSeeOther)
+	admin.post(resp.location()+"/state", url.Values{"state": {"open"}}).mustStatus(t, http.StatusConflict).
+		mustContain(t, "The study cannot open yet", "items imported", "expert batches built")
+
+	s, experts := expertStudy(t, e, admin)
+	path := fmt.Sprintf("/admin/studies/%d", s.ID)
+	expert := e.newClient()
+	expert.get("/e/"+experts[0].Token).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="definitions"`)
+	admin.post(path+"/state", url.Values{"state": {"paused"}}).mustStatus(t, http.StatusSeeOther)
+	expert.get("/e/"+experts[0].Token).mustStatus(t, http.StatusServiceUnavailable).mustContain(t, `data-testid="study-paused"`, "answers you have given are saved")
+	as, _ := e.db.AnnotatorAssignments(context.Background(), experts[0].ID)
+	expert.post(fmt.Sprintf("/e/%s/b/%d/1", experts[0].Token, as[0].ID), url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}).
+		mustStatus(t, http.StatusServiceUnavailable)
+	if rows, _ := e.db.JudgementRows(context.Background(), s.ID); len(rows) != 0 {
+		t.Fatalf("a judgement was stored while paused: %+v", rows)
+	}
+	admin.post(path+"/state", url.Values{"state": {"closed"}}).mustStatus(t, http.StatusSeeOther)
+	expert.get("/e/"+experts[0].Token).mustStatus(t, http.StatusForbidden).mustContain(t, `data-testid="study-closed"`)
+	admin.get(path).mustContain(t, `data-testid="study-state">Closed<`, `data-testid="state-changes"`)
 }

@@ -130,6 +130,7 @@ func contextSetup(t *testing.T, e *testEnv, admin *client) (string, int64, []sto
 		t.Fatalf("assignments %+v, %v", asg, err)
 	}
 	qs, _ := e.db.ContextQuestions(ctx, asg[0].ID)
+	admin.openStudy(t, path)
 	return giulia.Token, asg[0].ID, qs, s, path
 }
 
@@ -246,6 +247,7 @@ func TestExplainStudyWalk(t *testing.T) {
 		admin.post(path+"/explain/experts", url.Values{"name": {name}}).mustStatus(t, http.StatusSeeOther)
 	}
 	admin.get(path).mustContain(t, "150 outputs, 0 still to assign", "0 / 45", "0 / 15")
+	admin.openStudy(t, path)
 	as, _ := e.db.Annotators(ctx, s.ID)
 	anna := as[0]
 	rater := e.newClient()

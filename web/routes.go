@@ -40,6 +40,7 @@ func (s *Server) routes() http.Handler {
 		r.Route("/studies/{study}", func(r chi.Router) {
 			r.Get("/", h.StudyPage)
 			r.Post("/items", h.ImportItems)
+			r.Post("/state", h.SetStudyState)
 
 			// expert validation (issue 2)
 			r.Post("/items/{item}/check", h.SetItemCheck)

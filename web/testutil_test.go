@@ -156,3 +156,10 @@ func short(body string) string {
 	}
 	return body
 }
+
+// openStudy opens a study through its admin page, as the researcher does:
+// the go-live checklist must pass.
+func (c *client) openStudy(t *testing.T, studyPath string) {
+	t.Helper()
+	c.post(studyPath+"/state", url.Values{"state": {store.StateOpen}}).mustStatus(t, http.StatusSeeOther)
+}

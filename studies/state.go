@@ -1,0 +1,72 @@
+package studies
+
+import (
+	"context"
+	"strings"
+
+	"pragmalab/store"
+)
+
+// Checklist lists what a study still lacks before it may open
+// (docs/studies.md#study-states); empty when nothing is missing.
+func Checklist(ctx context.Context, db *store.DB, st *store.Study) ([]string, error) {
+	c, err := db.StudyCounts(ctx, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	need := func(ok bool, what string) {
+		if !ok {
+			missing = append(missing, what)
+		}
+	}
+	switch st.Kind {
+	case store.KindExpert:
+		need(c.Items > 0, "items imported")
+		need(c.Batches > 0, "expert batches built")
+	case store.KindCrowd:
+		s := store.DefaultCrowdSettings()
+		if err := st.DecodeSettings(&s); err != nil {
+			return nil, err
+		}
+		need(c.Items > 0, "items imported")
+		need(c.Checks > 0, "attention checks imported (items with check high or low)")
+		need(c.Batches > 0, "batches built")
+		need(c.Batches == 0 || c.BatchChecks > 0, "attention checks in the batches (rebuild the batches after importing the checks)")
+		need(c.Batches == 0 || c.Training > 0, "training items (rebuild the batches)")
+		need(s.CompletionCode != "", "a completion code set in the settings")
+	case store.KindContext:
+		need(c.Passages > 0, "passages imported")
+		need(c.Surveys > 0, "surveys built")
+	case store.KindExplain:
+		need(c.Passages > 0, "passages imported")
+		need(c.Outputs > 0, "model explanations imported")
+	}
+	return missing, nil
+}
+
+// OpenStudy opens a study once its checklist is complete; otherwise it
+// refuses with the list of what is missing and changes nothing.
+func OpenStudy(ctx context.Context, db *store.DB, id int64, by string) error {
+	st, err := db.Study(ctx, id)
+	if err != nil {
+		return err
+	}
+	missing, err := Checklist(ctx, db, st)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return store.Errorf(store.ECONFLICT, "The study cannot open yet. Missing: %s.", strings.Join(missing, "; "))
+	}
+	return db.SetStudyState(ctx, id, store.StateOpen, by)
+}
+
+// SetStudyState moves a study to state on the researcher's request: to
+// open through the checklist, to any other state directly.
+func SetStudyState(ctx context.Context, db *store.DB, id int64, state, by string) error {
+	if state == store.StateOpen {
+		return OpenStudy(ctx, db, id, by)
+	}
+	return db.SetStudyState(ctx, id, state, by)
+}
