@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"pragmalab/store"
 	"pragmalab/templates"
@@ -91,7 +92,7 @@ func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdC
 	lang := c.study.Lang
 	v := templates.CrowdMessageView{Lang: lang, Kind: kind, Body: body}
 	switch kind {
-	case "full", "moved", "foreign", "screened", "closed", "missing":
+	case "full", "moved", "foreign", "screened", "closed", "missing", "incomplete":
 		v.Title = templates.CT(lang, kind+"_title")
 	case "preview_done":
 		v.Title = templates.CT(lang, "preview_done")
@@ -123,17 +124,22 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 		h.studyUnavailable(w, r, c.study)
 		return
 	}
-	if !q.Has("PROLIFIC_PID") {
-		if _, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil {
-			redirect(w, r, c.base+"/screen")
-			return
+	pid, problem := prolificPID(r.URL.RawQuery)
+	if problem != "" {
+		// A browser holding a session that opens the bare address (from its
+		// history) resumes; anything else with a missing, empty or
+		// unreplaced PROLIFIC_PID is told the link is incomplete — never
+		// the preview, which stores nothing (docs/studies.md#crowd-entry).
+		if problem == "missing" {
+			if _, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil {
+				redirect(w, r, c.base+"/screen")
+				return
+			}
 		}
-		if c.s.AllowPreview {
-			redirect(w, r, c.base+"/preview")
-			return
-		}
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "incomplete", templates.CT(c.study.Lang, "incomplete_"+problem))
+		return
 	}
-	a := store.CrowdArrival{PID: q.Get("PROLIFIC_PID"), StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID"), Token: token}
+	a := store.CrowdArrival{PID: pid, StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID"), Token: token}
 	p, err := h.DB.EnterCrowd(r.Context(), c.study.ID, a, c.s)
 	switch {
 	case err == nil:
@@ -158,6 +164,36 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 		h.setCrowdCookie(w, c, p.Token)
 	}
 	redirect(w, r, c.base+"/screen")
+}
+
+// prolificPID reads PROLIFIC_PID from a raw query string, decoded once or
+// twice, and names what is wrong with it: "missing", "empty", or
+// "placeholder" when Prolific did not replace {{%PROLIFIC_PID%}} (raw,
+// URL-encoded, or encoded twice), "" when it can be checked further.
+// The raw query is read because Go drops a pair whose value is not valid
+// percent-encoding, as the raw placeholder is not.
+func prolificPID(rawQuery string) (string, string) {
+	for _, kv := range strings.Split(rawQuery, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		if dk, err := url.QueryUnescape(k); err != nil || dk != "PROLIFIC_PID" {
+			continue
+		}
+		for range 2 {
+			d, err := url.QueryUnescape(v)
+			if err != nil {
+				break
+			}
+			v = d
+		}
+		switch {
+		case strings.Contains(strings.ToUpper(v), "PROLIFIC_PID") || strings.ContainsAny(v, "{}%"):
+			return "", "placeholder"
+		case strings.TrimSpace(v) == "":
+			return "", "empty"
+		}
+		return v, ""
+	}
+	return "", "missing"
 }
 
 // crowdParticipant loads the session of the request's cookie; without one
@@ -336,7 +372,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !c.s.AllowPreview {
-		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing", templates.CT(c.study.Lang, "missing_body")+" (PROLIFIC_PID is missing from the address)")
+		h.crowdMessage(w, r, c, http.StatusNotFound, "missing", "")
 		return
 	}
 	step, _ := strconv.Atoi(r.URL.Query().Get("step"))

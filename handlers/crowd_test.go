@@ -279,12 +279,12 @@ func TestCrowdEntryErrors(t *testing.T) {
 	e := newCrowdEnv(t, 8, 4, func(s *store.CrowdSettings) { s.Quota = 1 })
 	b := e.browser()
 	b.get(e.base())
-	if b.resp.StatusCode != http.StatusBadRequest || !strings.Contains(b.body, "PROLIFIC_PID is missing") {
+	if b.resp.StatusCode != http.StatusBadRequest || !b.has("message-incomplete") {
 		t.Fatalf("no PID: %d\n%s", b.resp.StatusCode, b.body)
 	}
-	b.get(fmt.Sprintf("/s/%d?PROLIFIC_PID=%s", e.study, url.QueryEscape("{{%PROLIFIC_PID%}}")))
+	b.get(fmt.Sprintf("/s/%d?PROLIFIC_PID=%s", e.study, "not_hex!"))
 	if b.resp.StatusCode != http.StatusBadRequest || !strings.Contains(b.body, "PROLIFIC_PID is malformed") {
-		t.Fatalf("placeholder PID: %d\n%s", b.resp.StatusCode, b.body)
+		t.Fatalf("malformed PID: %d\n%s", b.resp.StatusCode, b.body)
 	}
 	// 8 items, batches of 4 (minus 6 training: 2 items → 1 pair of batches
 	// at most): fill every slot, then the next participant finds it full.
@@ -305,7 +305,7 @@ func TestCrowdEntryErrors(t *testing.T) {
 func TestCrowdPreviewStoresNothing(t *testing.T) {
 	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.AllowPreview = true })
 	b := e.browser()
-	b.get(e.base())
+	b.get(e.base() + "/preview")
 	b.must("preview")
 	b.must("landing")
 	steps := 0
@@ -595,5 +595,44 @@ func TestCrowdArrivalsAtOnceOverHTTP(t *testing.T) {
 		if b.Taken() != 5 {
 			t.Errorf("batch %d holds %d participants, want 5", b.Number, b.Taken())
 		}
+	}
+}
+
+// TestCrowdIncompleteLinkNeverPreviews: whatever is wrong with PROLIFIC_PID
+// — missing, empty, the placeholder raw, URL-encoded or encoded twice — the
+// page says the link is incomplete, even with the preview allowed, and
+// nothing is stored.
+func TestCrowdIncompleteLinkNeverPreviews(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.AllowPreview = true })
+	for _, q := range []string{
+		"",
+		"?STUDY_ID=abc&SESSION_ID=def",
+		"?PROLIFIC_PID=",
+		"?PROLIFIC_PID=%20&STUDY_ID=abc",
+		"?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+		"?PROLIFIC_PID=" + url.QueryEscape("{{%PROLIFIC_PID%}}"),
+		"?PROLIFIC_PID=" + url.QueryEscape(url.QueryEscape("{{%PROLIFIC_PID%}}")),
+		"?PROLIFIC_PID=%7B%7BPROLIFIC_PID%7D%7D",
+	} {
+		b := e.browser().get(e.base() + q)
+		if b.resp.StatusCode != http.StatusBadRequest || !b.has("message-incomplete") || b.has("preview") || b.has("landing") {
+			t.Errorf("%q: status %d\n%s", q, b.resp.StatusCode, b.body)
+		}
+		if strings.Contains(q, "PROLIFIC_PID%") || strings.Contains(q, "{{") || strings.Contains(q, "%257B") {
+			if !strings.Contains(b.body, "placeholder") {
+				t.Errorf("%q: the page does not name the placeholder:\n%s", q, b.body)
+			}
+		}
+	}
+	// Italian study: the page in Italian.
+	st, _ := e.db.Study(context.Background(), e.study)
+	st.Lang = "it"
+	e.db.UpdateStudy(context.Background(), st)
+	if b := e.browser().get(e.base()); !strings.Contains(b.body, "Questo link è incompleto") {
+		t.Errorf("Italian incomplete page:\n%s", b.body)
+	}
+	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
+	if len(reps) != 0 {
+		t.Fatalf("%d sessions stored", len(reps))
 	}
 }

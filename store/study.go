@@ -111,6 +111,7 @@ func (db *DB) UpdateStudy(ctx context.Context, s *Study) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
+	defer db.forgetCrowdStudy(s.ID)
 	res, err := db.write.ExecContext(ctx, `
 		UPDATE studies SET name = ?, lang = ?, settings = ?, seed = ? WHERE id = ?`,
 		s.Name, s.Lang, string(s.Settings), s.Seed, s.ID)
