@@ -76,7 +76,7 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if *killAfter > 0 {
 		return benchLoadCrash(ctx, env, db, file, study, *n, *think, *ramp, *killAfter)
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
 	if err != nil {
 		return err
 	}

@@ -92,7 +92,7 @@ func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdC
 	lang := c.study.Lang
 	v := templates.CrowdMessageView{Lang: lang, Kind: kind, Body: body}
 	switch kind {
-	case "full", "moved", "foreign", "screened", "closed", "missing", "incomplete":
+	case "full", "moved", "foreign", "screened", "closed", "missing", "incomplete", "busy":
 		v.Title = templates.CT(lang, kind+"_title")
 	case "preview_done":
 		v.Title = templates.CT(lang, "preview_done")
@@ -140,30 +140,57 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a := store.CrowdArrival{PID: pid, StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID"), Token: token}
+	// Only new arrivals are limited: a browser coming back with its cookie
+	// is not counted.
+	if token == "" || !h.entryKnown(r, c, token) {
+		if wait := h.entries.blocked(clientKey(r), h.Now()); wait > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+			h.crowdMessage(w, r, c, http.StatusTooManyRequests, "busy", "")
+			return
+		}
+		h.entries.fail(clientKey(r), h.Now())
+	}
 	p, err := h.DB.EnterCrowd(r.Context(), c.study.ID, a, c.s)
-	switch {
-	case err == nil:
-	case errors.Is(err, store.ErrStudyFull):
-		h.crowdMessage(w, r, c, http.StatusConflict, "full", "")
-		return
-	case errors.Is(err, store.ErrNotYourSession):
-		h.crowdMessage(w, r, c, http.StatusForbidden, "foreign", "")
-		return
-	case errors.Is(err, store.ErrNoBatches):
-		h.crowdMessage(w, r, c, http.StatusServiceUnavailable, "closed", "")
-		return
-	case store.ErrorCode(err) == store.EINVALID:
-		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing",
-			templates.CT(c.study.Lang, "missing_body")+" ("+store.ErrorMessage(err)+")")
-		return
-	default:
-		h.Error(w, r, err)
+	if h.crowdRefused(w, r, c, err) {
 		return
 	}
 	if p.Token != token {
 		h.setCrowdCookie(w, c, p.Token)
 	}
 	redirect(w, r, c.base+"/screen")
+}
+
+// entryKnown tells whether the cookie token is a session or an entry of
+// the study already.
+func (h *Handler) entryKnown(r *http.Request, c *crowdCtx, token string) bool {
+	if _, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil {
+		return true
+	}
+	_, err := h.DB.CrowdEntry(r.Context(), c.study.ID, token)
+	return err == nil
+}
+
+// crowdRefused shows the page of an entry's or a consent's refusal, if err
+// is one, and reports whether it answered.
+func (h *Handler) crowdRefused(w http.ResponseWriter, r *http.Request, c *crowdCtx, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case errors.Is(err, store.ErrStudyFull):
+		h.crowdMessage(w, r, c, http.StatusConflict, "full", "")
+	case errors.Is(err, store.ErrNotYourSession):
+		h.crowdMessage(w, r, c, http.StatusForbidden, "foreign", "")
+	case errors.Is(err, store.ErrNoBatches):
+		h.crowdMessage(w, r, c, http.StatusServiceUnavailable, "closed", "")
+	case store.ErrorCode(err) == store.ENOTFOUND:
+		h.crowdMessage(w, r, c, http.StatusForbidden, "missing", "")
+	case store.ErrorCode(err) == store.EINVALID:
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing",
+			templates.CT(c.study.Lang, "missing_body")+" ("+store.ErrorMessage(err)+")")
+	default:
+		h.Error(w, r, err)
+	}
+	return true
 }
 
 // prolificPID reads PROLIFIC_PID from a raw query string, decoded once or
@@ -228,6 +255,18 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if store.ErrorCode(err) == store.ENOTFOUND {
+		// Not a session: an entry waiting for consent gets the landing
+		// page; anything else the "start from Prolific" page.
+		if _, err := h.DB.CrowdEntry(r.Context(), c.study.ID, token); err == nil && c.study.State == store.StateOpen {
+			h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
+				Lang: c.study.Lang, Base: c.base, Title: c.s.Title, Intro: c.s.Intro, Consent: c.s.Consent,
+			}))
+			return
+		}
+		if c.study.State != store.StateOpen {
+			h.studyUnavailable(w, r, c.study)
+			return
+		}
 		h.crowdParticipant(w, r, c) // the "start from Prolific" page
 		return
 	}
@@ -287,13 +326,13 @@ func (h *Handler) CrowdConsent(w http.ResponseWriter, r *http.Request) {
 		h.studyUnavailable(w, r, c.study)
 		return
 	}
-	if _, err := h.DB.ConsentCrowd(r.Context(), c.study.ID, crowdToken(r, c.study.ID), c.s); err != nil {
-		if store.ErrorCode(err) == store.ENOTFOUND {
-			h.crowdParticipant(w, r, c) // renders the "start from Prolific" page
-			return
-		}
-		h.Error(w, r, err)
+	token := crowdToken(r, c.study.ID)
+	p, err := h.DB.ConsentCrowd(r.Context(), c.study.ID, token, c.s)
+	if h.crowdRefused(w, r, c, err) {
 		return
+	}
+	if p.Token != token {
+		h.setCrowdCookie(w, c, p.Token)
 	}
 	redirect(w, r, c.base+"/screen")
 }

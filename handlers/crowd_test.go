@@ -28,6 +28,7 @@ type crowdEnv struct {
 	t     *testing.T
 	db    *store.DB
 	srv   *httptest.Server
+	web   *web.Server
 	study int64
 	set   store.CrowdSettings
 }
@@ -72,13 +73,15 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*store.CrowdSettings)) *cro
 	if err := db.SetStudyState(ctx, st.ID, store.StateOpen, "test"); err != nil {
 		t.Fatal(err)
 	}
-	s, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	// Every browser of these tests comes from 127.0.0.1: no entry limit
+	// (TestCrowdLinkOpeningsTakeNoSlot sets one).
+	s, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	return &crowdEnv{t: t, db: db, srv: srv, study: st.ID, set: set}
+	return &crowdEnv{t: t, db: db, srv: srv, web: s, study: st.ID, set: set}
 }
 
 // browser is one participant's browser: its own cookie jar, redirects
@@ -292,7 +295,14 @@ func TestCrowdEntryErrors(t *testing.T) {
 	for i := range prog {
 		e.browser().get(e.entry(pidN(i), "s")).must("landing")
 	}
+	// Opening the link takes no slot: the next one still sees the landing
+	// page; consenting takes the slots, and then the study is full.
 	late := e.browser().get(e.entry(pidN(99), "s"))
+	late.must("landing")
+	for i := range prog {
+		e.browser().get(e.entry(pidN(i+10), "s")).post(e.base()+"/consent", nil).must("training")
+	}
+	late.post(e.base()+"/consent", nil)
 	if late.resp.StatusCode != http.StatusConflict || !late.has("message-full") || !strings.Contains(late.body, "return the study on Prolific") {
 		t.Fatalf("full study: %d\n%s", late.resp.StatusCode, late.body)
 	}
@@ -452,14 +462,15 @@ func TestCrowdTimeoutPages(t *testing.T) {
 	for i := range prog {
 		b := e.browser().get(e.entry(pidN(i), fmt.Sprint("s", i)))
 		b.must("landing")
+		b.post(e.base()+"/consent", nil).must("training")
 		first = append(first, b)
 	}
-	e.browser().get(e.entry(pidN(50), "s50")).must("message-full")
+	e.browser().get(e.entry(pidN(50), "s50")).post(e.base()+"/consent", nil).must("message-full")
 	// An hour and a bit later: every slot is idle, so a newcomer gets one,
 	// and the participant who held it is told the study moved on.
 	now = now.Add(61 * time.Minute)
 	late := e.browser().get(e.entry(pidN(51), "s51"))
-	late.must("landing")
+	late.post(e.base()+"/consent", nil).must("training")
 	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
 	var taken string
 	for _, r := range reps {
@@ -479,7 +490,7 @@ func TestCrowdTimeoutPages(t *testing.T) {
 				t.Fatalf("moved-on page:\n%s", b.body)
 			}
 		} else {
-			b.must("landing") // slot still free: carries on
+			b.must("training") // slot still free: carries on
 		}
 	}
 	if taken == "" {
@@ -567,6 +578,10 @@ func TestCrowdArrivalsAtOnceOverHTTP(t *testing.T) {
 			jar, _ := cookiejar.New(nil)
 			c := &http.Client{Jar: jar}
 			resp, err := c.Get(e.srv.URL + e.entry(pidN(1000+i), fmt.Sprint("s", i)))
+			if err == nil {
+				resp.Body.Close()
+				resp, err = c.PostForm(e.srv.URL+e.base()+"/consent", nil)
+			}
 			if err != nil {
 				t.Error(err)
 				return
@@ -575,7 +590,7 @@ func TestCrowdArrivalsAtOnceOverHTTP(t *testing.T) {
 			resp.Body.Close()
 			kind := "other"
 			switch {
-			case strings.Contains(string(body), `data-testid="landing"`):
+			case strings.Contains(string(body), `data-testid="training"`):
 				kind = "admitted"
 			case strings.Contains(string(body), `data-testid="message-full"`):
 				kind = "full"
@@ -634,5 +649,82 @@ func TestCrowdIncompleteLinkNeverPreviews(t *testing.T) {
 	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
 	if len(reps) != 0 {
 		t.Fatalf("%d sessions stored", len(reps))
+	}
+}
+
+// TestCrowdLinkOpeningsTakeNoSlot: hundreds of link openings with
+// invented PIDs, from many addresses, take no slot — a real participant
+// still consents and answers to the end — and one address is limited.
+func TestCrowdLinkOpeningsTakeNoSlot(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.Quota = 1 })
+	e.web.Handler.SetEntryLimit(5)
+	open := func(addr string, i int) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", e.entry(fmt.Sprintf("%024x", 0xbad000000+i), fmt.Sprint("x", i)), nil)
+		req.RemoteAddr = addr
+		rec := httptest.NewRecorder()
+		e.web.ServeHTTP(rec, req)
+		return rec
+	}
+	codes := map[int]int{}
+	for i := range 20 {
+		rec := open("203.0.113.9:4000", i)
+		codes[rec.Code]++
+		if rec.Code == http.StatusTooManyRequests && (rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `data-testid="message-busy"`)) {
+			t.Fatalf("limited entry without Retry-After or its page:\n%s", rec.Body)
+		}
+	}
+	if codes[http.StatusSeeOther] != 5 || codes[http.StatusTooManyRequests] != 15 {
+		t.Fatalf("one address, 20 openings: %v, want 5 admitted and 15 limited", codes)
+	}
+	for i := range 300 {
+		if rec := open(fmt.Sprintf("198.51.100.%d:5000", i%100), 100+i); rec.Code != http.StatusSeeOther {
+			t.Fatalf("opening %d from its own address: %d", i, rec.Code)
+		}
+	}
+	ctx := context.Background()
+	prog, _ := e.db.CrowdProgress(ctx, e.study, e.set)
+	for _, b := range prog {
+		if b.Taken() != 0 {
+			t.Fatalf("batch %d: %d slots taken by link openings", b.Number, b.Taken())
+		}
+	}
+	// Every batch has one slot (quota 1); the real participant gets one.
+	b := e.browser()
+	b.get(e.entry(pidN(1), "real")).must("landing")
+	b.post(e.base()+"/consent", nil).must("training")
+	b.training()
+	for !b.has("done") {
+		b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(b.position())}, "rating": {"4"}})
+	}
+	b.must("completion-code")
+	reps, _ := e.db.CrowdParticipants(ctx, e.study, e.set)
+	if len(reps) != 1 || reps[0].Status != store.CrowdCompleted || reps[0].PID != pidN(1) {
+		t.Fatalf("participants %+v", reps)
+	}
+}
+
+// TestCrowdPIDCaseOverHTTP: the PID in upper case is the same participant;
+// ids that are not Prolific's shape are refused unless the study allows them.
+func TestCrowdPIDCaseOverHTTP(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, nil)
+	a := e.browser()
+	a.get(e.entry(pidN(1), "sA"))
+	a.post(e.base()+"/consent", nil).must("training")
+	e.browser().get(e.entry(strings.ToUpper(pidN(1)), "guess")).must("message-foreign")
+	other := e.browser().get(e.entry(strings.ToUpper(pidN(1)), "sA"))
+	other.must("training")
+	bad := e.browser().get(e.entry("tester1", "s"))
+	if bad.resp.StatusCode != http.StatusBadRequest || !strings.Contains(bad.body, "24 hexadecimal characters") {
+		t.Fatalf("non-Prolific id: %d\n%s", bad.resp.StatusCode, bad.body)
+	}
+	set := e.set
+	set.AnyPID = true
+	if err := e.db.SaveCrowdSettings(context.Background(), e.study, set); err != nil {
+		t.Fatal(err)
+	}
+	e.browser().get(e.entry("tester1", "s")).must("landing")
+	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, set)
+	if len(reps) != 1 {
+		t.Fatalf("%d sessions, want 1", len(reps))
 	}
 }

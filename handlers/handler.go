@@ -31,12 +31,23 @@ type Handler struct {
 	Jobs   JobRunner
 	Getenv func(string) string
 
-	logins *loginThrottle
+	logins  *loginThrottle
+	entries *loginThrottle // new arrivals at the crowd entry URL
+}
+
+// SetEntryLimit sets how many new arrivals a client address may make at
+// the crowd entry URL per 10 minutes (0: the default of 30; negative: no
+// limit, for load tests from one address).
+func (h *Handler) SetEntryLimit(n int) {
+	if n < 0 {
+		n = int(^uint(0) >> 1)
+	}
+	h.entries = newEntryThrottle(n)
 }
 
 // New returns a Handler.
 func New(db *store.DB, ss sessions.Store, log *slog.Logger) *Handler {
-	return &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle()}
+	return &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle(), entries: newEntryThrottle(0)}
 }
 
 // maxForm bounds an ordinary form post; uploads have their own limit.

@@ -20,6 +20,21 @@ func newLoginThrottle() *loginThrottle {
 	return &loginThrottle{failures: map[string][]time.Time{}, max: 10, window: 15 * time.Minute}
 }
 
+// entryLimit is how many new arrivals a client address may make at the
+// crowd entry URL per entryWindow (docs/studies.md#crowd-entry).
+const (
+	entryLimit  = 30
+	entryWindow = 10 * time.Minute
+)
+
+func newEntryThrottle(max int) *loginThrottle {
+	if max == 0 {
+		max = entryLimit
+	}
+	return &loginThrottle{failures: map[string][]time.Time{}, max: max, window: entryWindow}
+}
+
+// clientKey is the client address every per-client limit counts by.
 func clientKey(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {

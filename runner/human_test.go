@@ -64,7 +64,8 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.ConsentCrowd(ctx, cs.ID, part.Token, set); err != nil {
+		// The batch is assigned at consent.
+		if part, err = db.ConsentCrowd(ctx, cs.ID, part.Token, set); err != nil {
 			t.Fatal(err)
 		}
 		for pos, r := range []int{6, 2} {

@@ -34,15 +34,14 @@ func BenchmarkSaveCrowdRating(b *testing.B) {
 	}
 }
 
-// BenchmarkEnterCrowd measures a new participant's assignment among 100
-// batches of 40 screens.
+// BenchmarkEnterCrowd measures a new participant's arrival and consent,
+// where the batch is assigned, among 100 batches of 40 screens.
 func BenchmarkEnterCrowd(b *testing.B) {
 	f := newCrowdFixture(b, 100, 40)
 	f.s.Quota = 1 << 20
-	ctx := context.Background()
 	i := 0
 	for b.Loop() {
-		if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i)}, f.s); err != nil {
+		if _, err := f.arrive(CrowdArrival{PID: pid(i)}); err != nil {
 			b.Fatal(err)
 		}
 		i++

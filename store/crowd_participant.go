@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -28,10 +29,14 @@ var (
 	ErrNoBatches = Errorf(ECONFLICT, "The study is not open yet.")
 )
 
-// prolificID is the accepted shape of PROLIFIC_PID, STUDY_ID and SESSION_ID:
-// Prolific's ids are 24 hex digits; anything with braces or percent signs
-// (an unreplaced {{%PROLIFIC_PID%}} placeholder) is refused.
+// prolificID is the accepted shape of PROLIFIC_PID (with the study's
+// any_pid setting), STUDY_ID and SESSION_ID: anything with braces or
+// percent signs (an unreplaced {{%PROLIFIC_PID%}} placeholder) is refused.
 var prolificID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// prolificPID is the shape of Prolific's own participant ids: 24
+// hexadecimal characters (lower case once normalised).
+var prolificPID = regexp.MustCompile(`^[0-9a-f]{24}$`)
 
 // ValidProlificID tells whether s can be a Prolific id.
 func ValidProlificID(s string) bool { return prolificID.MatchString(s) }
@@ -44,13 +49,20 @@ type CrowdArrival struct {
 	Token     string // the session cookie, if the browser has one
 }
 
-// Validate checks the Prolific values; the message names the parameter.
-func (a CrowdArrival) Validate() error {
+// Validate checks the Prolific values and puts PROLIFIC_PID in lower case,
+// so that one person cannot get two sessions by changing its case; the
+// message names the parameter. anyShape (the study's any_pid setting)
+// accepts ids other than Prolific's 24 hexadecimal characters.
+func (a *CrowdArrival) Validate(anyShape bool) error {
+	a.PID = strings.ToLower(strings.TrimSpace(a.PID))
 	if a.PID == "" {
 		return Errorf(EINVALID, "PROLIFIC_PID is missing from the address")
 	}
 	if !ValidProlificID(a.PID) {
 		return Errorf(EINVALID, "PROLIFIC_PID is malformed (expected letters and digits, at most 64)")
+	}
+	if !anyShape && !prolificPID.MatchString(a.PID) {
+		return Errorf(EINVALID, "PROLIFIC_PID is malformed (a Prolific id is 24 hexadecimal characters)")
 	}
 	for _, f := range []struct{ name, v string }{{"STUDY_ID", a.StudyID}, {"SESSION_ID", a.SessionID}} {
 		if f.v != "" && !ValidProlificID(f.v) {
@@ -139,17 +151,16 @@ func (db *DB) CrowdParticipant(ctx context.Context, studyID, id int64) (*CrowdPa
 	return crowdParticipantWhere(ctx, db.q(nil), `p.study_id = ? AND p.id = ?`, studyID, id)
 }
 
-// EnterCrowd admits a participant arriving from Prolific, in one write
-// transaction so that concurrent arrivals never overfill a batch.
+// EnterCrowd receives a participant arriving from Prolific, in one write
+// transaction (docs/studies.md#crowd-entry).
 //
 // A known PROLIFIC_PID gets its own session back — never a second batch —
 // but only in the browser holding its cookie, or in another browser that
 // brings the same SESSION_ID; otherwise ErrNotYourSession. A new one gets
-// the batch with the fewest participants counted (completed, or active and
-// seen within the time-out), if it is under the quota; otherwise
-// ErrStudyFull. The returned participant's Token is the cookie to set.
+// an entry: a CrowdParticipant with ID 0, no batch and no slot, until
+// ConsentCrowd assigns the batch. The returned Token is the cookie to set.
 func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s CrowdSettings) (*CrowdParticipant, error) {
-	if err := a.Validate(); err != nil {
+	if err := a.Validate(s.AnyPID); err != nil {
 		return nil, err
 	}
 	var out *CrowdParticipant
@@ -165,10 +176,59 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s C
 		if ErrorCode(err) != ENOTFOUND {
 			return err
 		}
-		out, err = db.assignCrowd(ctx, tx, studyID, a, s)
+		out, err = db.enterCrowd(ctx, tx, studyID, a)
 		return err
 	})
 	return out, err
+}
+
+// crowdEntryTTL is how long an entry that never consented is kept.
+const crowdEntryTTL = 24 * time.Hour
+
+// enterCrowd returns the browser's entry for the PID, or records a new one.
+func (db *DB) enterCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival) (*CrowdParticipant, error) {
+	if e, err := crowdEntry(ctx, db.q(tx), studyID, a.Token); err == nil && e.PID == a.PID {
+		return e, nil
+	}
+	if _, err := db.q(tx).ExecContext(ctx, `DELETE FROM crowd_entries WHERE study_id = ? AND created_at < ?`,
+		studyID, db.Now().Add(-crowdEntryTTL).UTC().Format(time.RFC3339Nano)); err != nil {
+		return nil, fmt.Errorf("crowd entry: %w", err)
+	}
+	a.Token = RandomToken()
+	if _, err := db.q(tx).ExecContext(ctx, `
+		INSERT INTO crowd_entries (token, study_id, prolific_pid, prolific_study_id, prolific_session_id, created_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, a.Token, studyID, a.PID, a.StudyID, a.SessionID, db.now()); err != nil {
+		return nil, fmt.Errorf("crowd entry: %w", err)
+	}
+	return crowdEntry(ctx, db.q(tx), studyID, a.Token)
+}
+
+// crowdEntry reads the entry of a token as a participant with ID 0.
+func crowdEntry(ctx context.Context, q querier, studyID int64, token string) (*CrowdParticipant, error) {
+	p := CrowdParticipant{StudyID: studyID, Token: token, Status: CrowdActive}
+	var created string
+	err := q.QueryRowContext(ctx, `
+		SELECT prolific_pid, prolific_study_id, prolific_session_id, created_at
+		FROM crowd_entries WHERE study_id = ? AND token = ?`, studyID, token).
+		Scan(&p.PID, &p.ProlificStudyID, &p.SessionID, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, Errorf(ENOTFOUND, "no such participant session")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("crowd entry: %w", err)
+	}
+	p.StartedAt = parseTime(created)
+	p.LastSeenAt = p.StartedAt
+	return &p, nil
+}
+
+// CrowdEntry returns the entry (ID 0: not consented, no batch) of a
+// browser's cookie token.
+func (db *DB) CrowdEntry(ctx context.Context, studyID int64, token string) (*CrowdParticipant, error) {
+	if token == "" || len(token) > 100 {
+		return nil, Errorf(ENOTFOUND, "no such participant session")
+	}
+	return crowdEntry(ctx, db.read, studyID, token)
 }
 
 // assignCrowd creates a participant on the least-filled open batch.
@@ -199,7 +259,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 		return nil, fmt.Errorf("assign crowd batch: %w", err)
 	}
 	now := db.now()
-	token := RandomToken()
+	token := a.Token // the entry's: the browser's cookie stays valid
 	if _, err := db.q(tx).ExecContext(ctx, `
 		INSERT INTO crowd_participants (study_id, batch_id, prolific_pid, prolific_study_id, prolific_session_id,
 			token, screens, training, started_at, last_seen_at)
@@ -256,11 +316,19 @@ func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s Cro
 	return out, err
 }
 
-// ConsentCrowd records the participant's consent (once).
+// ConsentCrowd records the participant's consent (once). Consent is when a
+// slot is taken: the entry of the token becomes a participant on a batch
+// (ErrStudyFull when every batch is at its quota), in the same write
+// transaction. When the PID got a session meanwhile (consent in another
+// browser), the entry gets it only with the same SESSION_ID, else
+// ErrNotYourSession; the returned Token is then that session's cookie.
 func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
 	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
+		if ErrorCode(err) == ENOTFOUND {
+			p, err = db.admitCrowdEntry(ctx, tx, studyID, token, s)
+		}
 		if err != nil {
 			return err
 		}
@@ -278,4 +346,31 @@ func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s C
 		return nil
 	})
 	return out, err
+}
+
+// admitCrowdEntry turns the entry of a token into a participant: the one
+// place where a crowd batch is assigned.
+func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+	e, err := crowdEntry(ctx, db.q(tx), studyID, token)
+	if err != nil {
+		return nil, err
+	}
+	p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.prolific_pid = ?`, studyID, e.PID)
+	switch {
+	case err == nil:
+		if e.SessionID == "" || e.SessionID != p.SessionID {
+			return nil, ErrNotYourSession
+		}
+	case ErrorCode(err) != ENOTFOUND:
+		return nil, err
+	default:
+		a := CrowdArrival{PID: e.PID, StudyID: e.ProlificStudyID, SessionID: e.SessionID, Token: e.Token}
+		if p, err = db.assignCrowd(ctx, tx, studyID, a, s); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := db.q(tx).ExecContext(ctx, `DELETE FROM crowd_entries WHERE token = ?`, token); err != nil {
+		return nil, fmt.Errorf("consent: %w", err)
+	}
+	return p, nil
 }

@@ -84,9 +84,20 @@ func newCrowdFixture(t testing.TB, nb, per int) *crowdFixture {
 
 func pid(i int) string { return fmt.Sprintf("%024x", i+1) }
 
+// arrive opens the entry link and consents, which is when the batch is
+// assigned.
+func (f *crowdFixture) arrive(a CrowdArrival) (*CrowdParticipant, error) {
+	ctx := context.Background()
+	p, err := f.db.EnterCrowd(ctx, f.study, a, f.s)
+	if err != nil {
+		return nil, err
+	}
+	return f.db.ConsentCrowd(ctx, f.study, p.Token, f.s)
+}
+
 func (f *crowdFixture) enter(t *testing.T, a CrowdArrival) *CrowdParticipant {
 	t.Helper()
-	p, err := f.db.EnterCrowd(context.Background(), f.study, a, f.s)
+	p, err := f.arrive(a)
 	if err != nil {
 		t.Fatalf("enter %s: %v", a.PID, err)
 	}
@@ -119,7 +130,7 @@ func TestCrowdAssignmentConcurrent(t *testing.T) {
 	for i := range 200 {
 		wg.Go(func() {
 			<-start
-			_, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i), StudyID: "s", SessionID: "x" + pid(i)}, f.s)
+			_, err := f.arrive(CrowdArrival{PID: pid(i), StudyID: "s", SessionID: "x" + pid(i)})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -197,8 +208,10 @@ func TestCrowdArrivalValidate(t *testing.T) {
 		{CrowdArrival{}, "PROLIFIC_PID is missing"},
 		{CrowdArrival{PID: "{{%PROLIFIC_PID%}}"}, "PROLIFIC_PID is malformed"},
 		{CrowdArrival{PID: strings.Repeat("a", 65)}, "PROLIFIC_PID is malformed"},
-		{CrowdArrival{PID: "abc", SessionID: "a b"}, "SESSION_ID is malformed"},
-		{CrowdArrival{PID: "abc", StudyID: "<x>"}, "STUDY_ID is malformed"},
+		{CrowdArrival{PID: "abc"}, "a Prolific id is 24 hexadecimal characters"},
+		{CrowdArrival{PID: strings.Repeat("g", 24)}, "a Prolific id is 24 hexadecimal characters"},
+		{CrowdArrival{PID: pid(0), SessionID: "a b"}, "SESSION_ID is malformed"},
+		{CrowdArrival{PID: pid(0), StudyID: "<x>"}, "STUDY_ID is malformed"},
 	} {
 		_, err := f.db.EnterCrowd(context.Background(), f.study, tc.a, f.s)
 		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tc.want) {
@@ -218,7 +231,7 @@ func TestCrowdTimeout(t *testing.T) {
 	ctx := context.Background()
 	a := f.enter(t, CrowdArrival{PID: pid(1)})
 	f.enter(t, CrowdArrival{PID: pid(2)})
-	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(3)}, f.s); !errors.Is(err, ErrStudyFull) {
+	if _, err := f.arrive(CrowdArrival{PID: pid(3)}); !errors.Is(err, ErrStudyFull) {
 		t.Fatalf("third participant: %v, want ErrStudyFull", err)
 	}
 	// 61 minutes later nobody came: a carries on.
@@ -480,5 +493,92 @@ func TestCrowdAnswerAfterIdle(t *testing.T) {
 	rs, _ := f.db.CrowdRatings(ctx, a.ID)
 	if len(rs) != 1 {
 		t.Fatalf("%d ratings, want 1", len(rs))
+	}
+}
+
+// TestCrowdSlotTakenAtConsent: opening the link takes no slot; consent
+// does, and only then can the study be full.
+func TestCrowdSlotTakenAtConsent(t *testing.T) {
+	f := newCrowdFixture(t, 1, 3)
+	f.s.Quota = 1
+	ctx := context.Background()
+	var entries []*CrowdParticipant
+	for i := range 50 {
+		p, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(100 + i)}, f.s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.ID != 0 || p.BatchID != 0 || p.Token == "" {
+			t.Fatalf("an entry got a session: %+v", p)
+		}
+		entries = append(entries, p)
+	}
+	prog, _ := f.db.CrowdProgress(ctx, f.study, f.s)
+	if prog[0].Taken() != 0 {
+		t.Fatalf("%d slots taken by link openings", prog[0].Taken())
+	}
+	real := f.enter(t, CrowdArrival{PID: pid(1), SessionID: "s1"})
+	if real.BatchID == 0 || !real.Consented {
+		t.Fatalf("consent did not assign a batch: %+v", real)
+	}
+	// The session keeps the entry's token: the browser's cookie stays.
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(1), Token: real.Token}, f.s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.ConsentCrowd(ctx, f.study, entries[0].Token, f.s); !errors.Is(err, ErrStudyFull) {
+		t.Fatalf("consent with every slot taken: %v, want ErrStudyFull", err)
+	}
+	var n int
+	f.db.read.QueryRow(`SELECT COUNT(*) FROM crowd_participants`).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d sessions, want 1", n)
+	}
+}
+
+// TestCrowdPIDCaseInsensitive: one person cannot get two sessions by
+// changing the case of their id; other shapes need the any_pid setting.
+func TestCrowdPIDCaseInsensitive(t *testing.T) {
+	f := newCrowdFixture(t, 2, 3)
+	ctx := context.Background()
+	id := "5F0C1A2B3C4D5E6F7A8B9C0D"
+	p := f.enter(t, CrowdArrival{PID: id, SessionID: "s1"})
+	if p.PID != strings.ToLower(id) {
+		t.Fatalf("stored PID %q, want lower case", p.PID)
+	}
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: strings.ToLower(id)}, f.s); !errors.Is(err, ErrNotYourSession) {
+		t.Fatalf("same PID in lower case from another browser: %v, want ErrNotYourSession", err)
+	}
+	again, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: strings.ToLower(id), SessionID: "s1"}, f.s)
+	if err != nil || again.ID != p.ID {
+		t.Fatalf("same PID other case + SESSION_ID: %+v %v", again, err)
+	}
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: "tester-1"}, f.s); ErrorCode(err) != EINVALID {
+		t.Fatalf("non-Prolific id accepted without any_pid: %v", err)
+	}
+	f.s.AnyPID = true
+	if _, err := f.arrive(CrowdArrival{PID: "Tester-1"}); err != nil {
+		t.Fatalf("any_pid: %v", err)
+	}
+}
+
+// TestCrowdTwoEntriesOnePID: the same PID opened in two browsers before
+// consenting; the second consent gets the first's session only with the
+// same SESSION_ID.
+func TestCrowdTwoEntriesOnePID(t *testing.T) {
+	f := newCrowdFixture(t, 2, 3)
+	ctx := context.Background()
+	a, _ := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(1), SessionID: "s1"}, f.s)
+	b, _ := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(1), SessionID: "s1"}, f.s)
+	c, _ := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(1), SessionID: "other"}, f.s)
+	pa, err := f.db.ConsentCrowd(ctx, f.study, a.Token, f.s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := f.db.ConsentCrowd(ctx, f.study, b.Token, f.s)
+	if err != nil || pb.ID != pa.ID || pb.Token != pa.Token {
+		t.Fatalf("second browser, same SESSION_ID: %+v %v", pb, err)
+	}
+	if _, err := f.db.ConsentCrowd(ctx, f.study, c.Token, f.s); !errors.Is(err, ErrNotYourSession) {
+		t.Fatalf("third browser, other SESSION_ID: %v", err)
 	}
 }

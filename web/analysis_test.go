@@ -215,10 +215,11 @@ func TestCrowdAnalysisPage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pids[pp.pid] = p.ID
-		if _, err := e.db.ConsentCrowd(ctx, st.ID, p.Token, set); err != nil {
+		// The session (and its id) is made at consent.
+		if p, err = e.db.ConsentCrowd(ctx, st.ID, p.Token, set); err != nil {
 			t.Fatal(err)
 		}
+		pids[pp.pid] = p.ID
 		for pos, rating := range []int{6, 2} {
 			if _, err := e.db.AnswerCrowdTraining(ctx, st.ID, p.Token, pos+1, 0, rating, set); err != nil {
 				t.Fatal(err)

@@ -27,6 +27,9 @@ type Config struct {
 	SecureCookies bool
 	// Getenv reads the API keys of scoring jobs (default os.Getenv).
 	Getenv func(string) string
+	// EntryLimit is how many new arrivals one client address may make at a
+	// crowd study's entry URL per 10 minutes (0: 30; negative: no limit).
+	EntryLimit int
 }
 
 // Server is pragmalab's HTTP server.
@@ -59,6 +62,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	h := handlers.New(cfg.DB, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
+	h.SetEntryLimit(cfg.EntryLimit)
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
