@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // MaxFieldLen bounds every field of an input file, so a malformed file cannot
@@ -31,14 +33,24 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("line %d, column %q: %s", e.Line, e.Column, e.Msg)
 }
 
+// TimeColumns are the optional columns every answer file may end with
+// (docs/formats.md#answer-times): when the screen was shown and the answer
+// arrived (RFC 3339), and the browser's response time in ms. Every reader
+// accepts files with and without them and checks their values.
+var TimeColumns = []string{"shown_at", "answered_at", "rt_ms"}
+
+// maxRT bounds rt_ms: a day.
+const maxRT = 24 * 60 * 60 * 1000
+
 // table reads a CSV file with a required header whose columns may come in
 // any order; rows are handed out reordered to the wanted column list.
 type table struct {
-	r    *csv.Reader
-	want []string
-	idx  []int    // position in the file of each wanted column
-	row  []string // reused: the current row in wanted order
-	line int
+	r     *csv.Reader
+	want  []string
+	idx   []int    // position in the file of each wanted column
+	row   []string // reused: the current row in wanted order
+	line  int
+	times int // index in want of TimeColumns[0]
 }
 
 // newTable reads the header and checks that it holds exactly the wanted
@@ -47,6 +59,8 @@ type table struct {
 func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
 	required := len(want)
 	want = append(want[:len(want):len(want)], optional...)
+	times := len(want)
+	want = append(want, TimeColumns...)
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
 	header, err := cr.Read()
@@ -56,7 +70,7 @@ func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
 	if err != nil {
 		return nil, csvError(err)
 	}
-	t := &table{r: cr, want: want, idx: make([]int, len(want)), row: make([]string, len(want)), line: 1}
+	t := &table{r: cr, want: want, idx: make([]int, len(want)), row: make([]string, len(want)), line: 1, times: times}
 	for i := range t.idx {
 		t.idx[i] = -1
 	}
@@ -114,7 +128,27 @@ func (t *table) next() ([]string, error) {
 		}
 		t.row[k] = f
 	}
+	if err := t.checkTimes(); err != nil {
+		return nil, err
+	}
 	return t.row, nil
+}
+
+// checkTimes checks the optional time columns of the current row.
+func (t *table) checkTimes() error {
+	for k := t.times; k < t.times+2; k++ {
+		if v := t.row[k]; v != "" {
+			if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
+				return t.errf(k, "%q is not an RFC 3339 time (like 2026-12-01T09:30:00Z)", v)
+			}
+		}
+	}
+	if v := t.row[t.times+2]; v != "" {
+		if n, err := strconv.Atoi(v); err != nil || n < 0 || n > maxRT {
+			return t.errf(t.times+2, "%q is not a response time in milliseconds (0 to %d)", v, maxRT)
+		}
+	}
+	return nil
 }
 
 // errf builds an InputError for wanted column k of the current row.

@@ -107,10 +107,10 @@ func TestExportRatingsCLI(t *testing.T) {
 			if cond == "cancel" {
 				rating = 2
 			}
-			db.AnswerCrowdTraining(ctx, study.ID, p.Token, pos+1, 0, rating, set)
+			db.AnswerCrowdTraining(ctx, study.ID, p.Token, pos+1, 0, rating, 0, set)
 		}
 		for pos := 1; pos <= study.Screens; pos++ {
-			if _, err := db.SaveCrowdRating(ctx, study.ID, p.Token, pos, loadRating(i, pos), set); err != nil {
+			if _, err := db.SaveCrowdRating(ctx, study.ID, p.Token, pos, loadRating(i, pos), 0, set); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -123,7 +123,7 @@ func TestExportRatingsCLI(t *testing.T) {
 	}
 	data, _ := os.ReadFile(ratings)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check" || len(lines) != 1+3*study.Screens {
+	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check,shown_at,answered_at,rt_ms" || len(lines) != 1+3*study.Screens {
 		t.Fatalf("ratings file: %d lines, header %q", len(lines), lines[0])
 	}
 	code, out, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "participants")

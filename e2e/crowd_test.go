@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -180,4 +181,61 @@ func crowdParticipant(t *testing.T, db *store.DB, studyID int64, pid string) *st
 	}
 	t.Fatalf("no session for %s", pid)
 	return nil
+}
+
+// TestResponseTimeInBrowser: where JavaScript runs, each answer carries the
+// time from its screen being shown to the answer, measured by the page's
+// script — by key (1–7) and by mouse (a radio, then Next) — beside the
+// server's shown_at and answered_at.
+func TestResponseTimeInBrowser(t *testing.T) {
+	ts, db, studyID, _ := startCrowdStudy(t)
+	ctx := newBrowser(t)
+	trapProlific(t, ctx)
+	bctx := context.Background()
+	training, _ := db.CrowdTraining(bctx, studyID)
+	const pid = "70f1a2b3c4d5e6f7a8b9c0d2"
+	step(t, ctx, "arrive and consent",
+		chromedp.EmulateViewport(1280, 900),
+		chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se", ts.URL, studyID, pid)),
+		chromedp.WaitVisible(testID("consent")),
+		chromedp.Click(testID("agree")),
+		chromedp.WaitVisible(testID("training")),
+	)
+	for i, sc := range training {
+		waitScreen(t, ctx, i+1)
+		key := "6"
+		if sc.Condition == "cancel" {
+			key = "2"
+		}
+		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
+	}
+	// Screen 1 by key after 800 ms; screen 2 by mouse after 400 ms.
+	waitScreen(t, ctx, 1)
+	time.Sleep(800 * time.Millisecond)
+	step(t, ctx, "answer 1 by key", chromedp.KeyEvent("5"))
+	waitScreen(t, ctx, 2)
+	time.Sleep(400 * time.Millisecond)
+	step(t, ctx, "answer 2 by mouse", chromedp.Click(testID("rating-3")), chromedp.Click(testID("next")))
+	waitScreen(t, ctx, 3)
+
+	p := crowdParticipant(t, db, studyID, pid)
+	rs, err := db.CrowdRatings(bctx, p.ID)
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("ratings %+v %v", rs, err)
+	}
+	for i, min := range []int{800, 400} {
+		r := rs[i]
+		if r.RTms < min || r.RTms > min+5000 {
+			t.Errorf("screen %d: rt_ms %d, want at least %d (the wait) and not much more", i+1, r.RTms, min)
+		}
+		if r.ShownAt.IsZero() || r.AnsweredAt.Before(r.ShownAt) {
+			t.Errorf("screen %d: shown %v, answered %v", i+1, r.ShownAt, r.AnsweredAt)
+		}
+		if server := r.AnsweredAt.Sub(r.ShownAt).Milliseconds(); int(server) < r.RTms-1000 {
+			t.Errorf("screen %d: browser rt %d ms beyond the server's %d ms", i+1, r.RTms, server)
+		}
+		if r.Rating != []int{5, 3}[i] {
+			t.Errorf("screen %d rated %d", i+1, r.Rating)
+		}
+	}
 }

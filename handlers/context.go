@@ -120,6 +120,10 @@ func (h *Handler) ContextQuestionPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := c.questions[pos-1]
+	if err := h.DB.ScreenShown(r.Context(), store.FlowContext, c.a.ID, pos); err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	h.render(w, r, http.StatusOK, templates.ContextQuestion(templates.ContextQuestionView{
 		Lang: c.e.study.Lang, Token: c.e.annotator.Token, AID: c.a.ID,
 		Total: len(c.questions), Answered: c.answered(), Question: q, Max: q.MaxShown(c.settings.MaxSentences),
@@ -144,7 +148,7 @@ func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, store.Errorf(store.EINVALID, "the form is incomplete: please answer again"))
 		return
 	}
-	q, err := h.DB.ContextAct(r.Context(), c.e.annotator.ID, c.a.ID, pos, seen, r.PostFormValue("action"), c.settings.MaxSentences)
+	q, err := h.DB.ContextAct(r.Context(), c.e.annotator.ID, c.a.ID, pos, seen, r.PostFormValue("action"), c.settings.MaxSentences, rtParam(r))
 	if err != nil {
 		h.Error(w, r, err)
 		return

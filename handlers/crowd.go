@@ -291,12 +291,20 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case sc.Item.ID == 0:
 		h.Error(w, r, fmt.Errorf("crowd study %d: participant %d has no screen %d", c.study.ID, p.ID, sc.Position))
 	case p.TrainingDone < p.Training:
+		if err := h.DB.ScreenShown(r.Context(), store.FlowTraining, p.ID, sc.Position); err != nil {
+			h.Error(w, r, err)
+			return
+		}
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/training", Training: true,
 			Position: sc.Position, Total: p.Training, Attempt: p.TrainingWrong, Retry: p.TrainingWrong > 0,
 			Item: sc.Item, FollowUp: sc.Item.FollowUp(sc.Condition),
 		}))
 	default:
+		if err := h.DB.ScreenShown(r.Context(), store.FlowCrowd, p.ID, sc.Position); err != nil {
+			h.Error(w, r, err)
+			return
+		}
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/answer",
 			Position: sc.Position, Total: p.Screens, Done: p.Answered,
@@ -374,7 +382,7 @@ func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
 	}
 	v := formInts(r, "position", "attempt", "rating")
 	if v[2] >= 1 && v[2] <= 7 {
-		_, err := h.DB.AnswerCrowdTraining(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], v[2], c.s)
+		_, err := h.DB.AnswerCrowdTraining(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], v[2], rtParam(r), c.s)
 		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
 			h.Error(w, r, err)
 			return
@@ -393,7 +401,7 @@ func (h *Handler) CrowdAnswer(w http.ResponseWriter, r *http.Request) {
 	}
 	v := formInts(r, "position", "rating")
 	if v[1] >= 1 && v[1] <= 7 {
-		_, err := h.DB.SaveCrowdRating(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], c.s)
+		_, err := h.DB.SaveCrowdRating(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], rtParam(r), c.s)
 		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
 			h.Error(w, r, err)
 			return

@@ -405,16 +405,23 @@ func TestCrowdAdmin(t *testing.T) {
 	if !strings.Contains(a.body, `<td class="num">4 / 4</td>`) || !strings.Contains(a.body, "yes (rule)") {
 		t.Fatalf("check results not shown:\n%s", a.body)
 	}
-	// Export: the SPEC 3 columns, 14 rows, the checks marked.
+	// Export: the SPEC 3 columns, then the answer times; 14 rows, the
+	// checks marked. Every answer has its screen's showing and its arrival;
+	// rt_ms is empty, since no browser measured it.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {
+	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,shown_at,answered_at,rt_ms" {
 		t.Fatalf("ratings.csv: %v\n%s", err, a.body)
 	}
 	checks := 0
 	for _, r := range recs[1:] {
 		if r[6] != "" {
 			checks++
+		}
+		shown, err1 := time.Parse(time.RFC3339, r[7])
+		answered, err2 := time.Parse(time.RFC3339, r[8])
+		if err1 != nil || err2 != nil || answered.Before(shown) || r[9] != "" {
+			t.Fatalf("answer times %q", r[7:])
 		}
 	}
 	if checks != 4 {
@@ -726,5 +733,44 @@ func TestCrowdPIDCaseOverHTTP(t *testing.T) {
 	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, set)
 	if len(reps) != 1 {
 		t.Fatalf("%d sessions, want 1", len(reps))
+	}
+}
+
+// TestCrowdAnswerTimes: the rt_ms the page's script sends is stored with
+// the rating and its screen's first showing — a reload does not move it —
+// and a value that is no time is dropped.
+func TestCrowdAnswerTimes(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, nil)
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	e.db.Now = func() time.Time { return now }
+	b := e.browser()
+	b.get(e.entry(pidN(1), "s"))
+	b.post(e.base()+"/consent", nil)
+	b.training()
+	b.must("rating-form")
+	if !strings.Contains(b.body, `name="rt_ms"`) {
+		t.Fatal("the rating form has no rt_ms field")
+	}
+	now = now.Add(3 * time.Second)
+	b.get(e.base() + "/screen") // a reload: the screen was shown 3 s earlier
+	now = now.Add(2 * time.Second)
+	b.post(e.base()+"/answer", url.Values{"position": {"1"}, "rating": {"5"}, "rt_ms": {"1234"}})
+	b.post(e.base()+"/answer", url.Values{"position": {"2"}, "rating": {"5"}, "rt_ms": {"-5"}})
+	b.post(e.base()+"/answer", url.Values{"position": {"3"}, "rating": {"5"}, "rt_ms": {"99999999999"}})
+	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
+	rs, _ := e.db.CrowdRatings(context.Background(), reps[0].ID)
+	if len(rs) != 3 || rs[0].RTms != 1234 || rs[1].RTms != 0 || rs[2].RTms != 0 {
+		t.Fatalf("ratings %+v", rs)
+	}
+	if !rs[0].ShownAt.Equal(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)) || !rs[0].AnsweredAt.Equal(now) {
+		t.Fatalf("screen 1 shown %v answered %v", rs[0].ShownAt, rs[0].AnsweredAt)
+	}
+	for !b.has("done") { // the export holds completed batches
+		b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(b.position())}, "rating": {"4"}})
+	}
+	a := e.admin()
+	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
+	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234\n") {
+		t.Fatalf("export without the times of screen 1:\n%s", a.body)
 	}
 }

@@ -147,6 +147,10 @@ func (h *Handler) ExpertScreen(w http.ResponseWriter, r *http.Request) {
 		}))
 		return
 	}
+	if err := h.DB.ScreenShown(r.Context(), store.FlowExpert, a.ID, pos); err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	v := h.screenView(e, a, screens, pos)
 	if s.Answer != nil {
 		v.Answer = *s.Answer
@@ -178,6 +182,7 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 		CancellationCorrect: r.PostFormValue("cancellation_correct"),
 		AltImplicature:      r.PostFormValue("alt_implicature"),
 		AltCancellation:     r.PostFormValue("alt_cancellation"),
+		RTms:                rtParam(r),
 	}
 	if err := h.DB.SaveJudgement(r.Context(), e.annotator.ID, a.ID, pos, j); err != nil {
 		if store.ErrorCode(err) != store.EINVALID {

@@ -69,6 +69,10 @@ func (h *Handler) ExplainScreenPage(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
+	if err := h.DB.ScreenShown(r.Context(), store.FlowExplain, e.annotator.ID, pos); err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	h.render(w, r, http.StatusOK, templates.ExplainScreen(h.explainScreenView(e, screens, pos)))
 }
 
@@ -91,7 +95,7 @@ func (h *Handler) ExplainAnswer(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusUnprocessableEntity, templates.ExplainScreen(v))
 		return
 	}
-	if err := h.DB.SaveExplainRating(r.Context(), e.annotator.ID, pos, store.Judgments[i-1]); err != nil {
+	if err := h.DB.SaveExplainRating(r.Context(), e.annotator.ID, pos, store.Judgments[i-1], rtParam(r)); err != nil {
 		h.Error(w, r, err)
 		return
 	}

@@ -138,3 +138,18 @@ func baseURL(r *http.Request) string {
 func redirect(w http.ResponseWriter, r *http.Request, url string) {
 	http.Redirect(w, r, url, http.StatusSeeOther)
 }
+
+// rtParam reads the rt_ms field static/app.js fills in: the milliseconds
+// from the screen being shown to the answer, 0 when absent (no JavaScript)
+// or not a plausible time (docs/formats.md#answer-times).
+func rtParam(r *http.Request) int {
+	v := r.PostFormValue("rt_ms")
+	if len(v) > 9 {
+		return 0
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 || n > store.MaxRT {
+		return 0
+	}
+	return n
+}

@@ -69,7 +69,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 			t.Fatal(err)
 		}
 		for pos, r := range []int{6, 2} {
-			if res, err := db.AnswerCrowdTraining(ctx, cs.ID, part.Token, pos+1, 0, r, set); err != nil || !res.Passed {
+			if res, err := db.AnswerCrowdTraining(ctx, cs.ID, part.Token, pos+1, 0, r, 0, set); err != nil || !res.Passed {
 				t.Fatalf("training: %+v %v", res, err)
 			}
 		}
@@ -78,7 +78,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, sc := range screens {
-			if _, err := db.SaveCrowdRating(ctx, cs.ID, part.Token, sc.Position, rating(p, sc.Item.Key, sc.Condition), set); err != nil {
+			if _, err := db.SaveCrowdRating(ctx, cs.ID, part.Token, sc.Position, rating(p, sc.Item.Key, sc.Condition), 0, set); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -1,7 +1,19 @@
-// pragmalab: keyboard shortcuts on answer forms. Everything works without
-// this script; it only saves keystrokes.
+// pragmalab: keyboard shortcuts on answer forms, and the response time of
+// each answer. Everything works without this script: it saves keystrokes,
+// and without it rt_ms stays empty (docs/formats.md#answer-times).
 (function () {
 	"use strict";
+	// Response time: from the screen being shown (the page ready, or shown
+	// again from the back-forward cache) to the answer being sent.
+	var shownAt = null;
+	function shown() { shownAt = performance.now(); }
+	document.addEventListener("DOMContentLoaded", shown);
+	window.addEventListener("pageshow", function (e) { if (e.persisted || shownAt === null) shown(); });
+	function stamp(form) {
+		var f = form.querySelector && form.querySelector("input[data-rt]");
+		if (f && shownAt !== null) f.value = String(Math.max(1, Math.round(performance.now() - shownAt)));
+	}
+	document.addEventListener("submit", function (e) { stamp(e.target); }, true);
 	function typing(e) {
 		var t = e.target;
 		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "radio" && t.type !== "checkbox") || t.tagName === "SELECT");
@@ -35,7 +47,7 @@
 				e.preventDefault();
 				if (mode === "submit-on-digit") {
 					var b = form.querySelector("button[type=submit]:not([name])") || form.querySelector("button[type=submit]");
-					if (form.requestSubmit) form.requestSubmit(b); else form.submit();
+					if (form.requestSubmit) form.requestSubmit(b); else { stamp(form); form.submit(); }
 				}
 			}
 		}

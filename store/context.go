@@ -282,8 +282,10 @@ const (
 // state. seen is the number of revealed sentences the page showed: an
 // action sent from an outdated page (a double click, a second tab) is
 // ignored, so no click is ever counted twice. limit is the study's
-// MaxSentences.
-func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit int) (ContextQuestion, error) {
+// MaxSentences. The final answer gets its times: answered_at now, and rt,
+// the browser's response time in ms on the page it was given (0: not
+// measured).
+func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit, rt int) (ContextQuestion, error) {
 	var q ContextQuestion
 	if action != ContextSufficient && action != ContextMore && action != ContextRestart {
 		return q, Errorf(EINVALID, "unknown answer %q", action)
@@ -327,12 +329,19 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 		case ContextRestart:
 			q.Shown, q.Sufficient = 0, ""
 		}
+		answered, rtv := "", RT(0)
+		if q.Sufficient != "" {
+			answered, rtv = db.now(), RT(rt)
+		}
 		_, err = tx.ExecContext(ctx, `
-			INSERT INTO context_answers (assignment_id, position, passage_id, shown, sufficient, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)
+			INSERT INTO context_answers (assignment_id, position, passage_id, shown, sufficient, updated_at,
+				answered_at, rt_ms, shown_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`)
 			ON CONFLICT (assignment_id, position) DO UPDATE SET
-				shown = excluded.shown, sufficient = excluded.sufficient, updated_at = excluded.updated_at`,
-			assignmentID, position, q.Passage.ID, q.Shown, q.Sufficient, db.now())
+				shown = excluded.shown, sufficient = excluded.sufficient, updated_at = excluded.updated_at,
+				answered_at = excluded.answered_at, rt_ms = excluded.rt_ms, shown_at = excluded.shown_at`,
+			assignmentID, position, q.Passage.ID, q.Shown, q.Sufficient, db.now(), answered, rtv,
+			FlowContext, assignmentID, position)
 		if err != nil {
 			return fmt.Errorf("context answer: %w", err)
 		}
@@ -342,7 +351,7 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 }
 
 // ContextAnswerColumns is the header of the context answers file.
-var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
+var ContextAnswerColumns = append([]string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}, TimeColumns...)
 
 // ContextAnswerRow is one final answer of a context survey: the expert's
 // name, the survey's number, the passage's own id, kind and period, how
@@ -354,13 +363,14 @@ type ContextAnswerRow struct {
 	Item, Kind, Period string
 	Sentences          int
 	Sufficient         string
+	AnswerTimes
 }
 
 // ContextAnswerRows lists the final answers of a study's context surveys,
 // by survey, expert and position.
 func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAnswerRow, error) {
 	return queryRows(ctx, db, "context answers", `
-		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient
+		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient, c.shown_at, c.answered_at, c.rt_ms
 		FROM context_answers c
 		JOIN context_assignments a ON a.id = c.assignment_id
 		JOIN context_surveys s ON s.id = a.survey_id
@@ -368,7 +378,10 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		JOIN passages p ON p.id = c.passage_id
 		WHERE s.study_id = ? AND c.sufficient != ''
 		ORDER BY s.number, n.name, c.position`, []any{studyID}, func(rows *sql.Rows, r *ContextAnswerRow) error {
-		return rows.Scan(&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient)
+		times, done := r.AnswerTimes.dest()
+		err := rows.Scan(append([]any{&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient}, times...)...)
+		done()
+		return err
 	})
 }
 
@@ -380,6 +393,6 @@ func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writ
 		return err
 	}
 	return writeCSV(w, ContextAnswerColumns, rows, func(r ContextAnswerRow) []string {
-		return []string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient}
+		return append([]string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient}, r.Fields()...)
 	})
 }

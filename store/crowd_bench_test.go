@@ -16,15 +16,15 @@ func BenchmarkSaveCrowdRating(b *testing.B) {
 			b.Fatal(err)
 		}
 		f.db.ConsentCrowd(ctx, f.study, p.Token, f.s)
-		f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 6, f.s)
-		f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, 0, 2, f.s)
+		f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 6, 0, f.s)
+		f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, 0, 2, 0, f.s)
 		ps = append(ps, p)
 	}
 	i := 0
 	for b.Loop() {
 		p := ps[i%len(ps)]
 		pos := i/len(ps) + 1
-		if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, 4, f.s); err != nil {
+		if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, 4, 0, f.s); err != nil {
 			b.Fatal(err)
 		}
 		i++

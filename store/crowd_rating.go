@@ -103,8 +103,10 @@ const (
 			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
 		RETURNING id, batch_id, screens, status`
 	qInsertRating = `
-		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at)
-		SELECT ?, position, item_id, condition, ?, ? FROM batch_items WHERE batch_id = ? AND position = ?
+		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, shown_at, rt_ms)
+		SELECT ?1, position, item_id, condition, ?2, ?3,
+			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6
+		FROM batch_items WHERE batch_id = ?4 AND position = ?5
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
 
@@ -133,8 +135,9 @@ type CrowdAnswerState struct {
 // answered screen changes nothing (the first answer stands); an answer out
 // of order, before the training, or from a finished session is not stored,
 // and the caller sends the participant to where they are. The answer to
-// the last screen completes the session in the same transaction.
-func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating int, s CrowdSettings) (CrowdAnswerState, error) {
+// the last screen completes the session in the same transaction. rt is the
+// response time the browser measured, in ms (0: not measured).
+func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating, rt int, s CrowdSettings) (CrowdAnswerState, error) {
 	if rating < 1 || rating > 7 {
 		return CrowdAnswerState{}, Errorf(EINVALID, "rating must be 1–7")
 	}
@@ -176,7 +179,7 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 			return fmt.Errorf("save rating: %w", err)
 		}
 		out.Answered = position
-		res, err := db.q(tx).ExecContext(ctx, qInsertRating, id, rating, now.UTC().Format(time.RFC3339Nano), batchID, position)
+		res, err := db.q(tx).ExecContext(ctx, qInsertRating, id, rating, now.UTC().Format(time.RFC3339Nano), batchID, position, RT(rt))
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}
@@ -200,8 +203,9 @@ type CrowdTrainingResult struct {
 // wrong answers the page was showing, so a double submit of a wrong answer
 // counts once. A second wrong answer on the same item screens the
 // participant out when the study has a screen-out code; without one the
-// participant keeps trying.
-func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating int, s CrowdSettings) (CrowdTrainingResult, error) {
+// participant keeps trying. rt is the browser's response time in ms (0:
+// not measured).
+func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating, rt int, s CrowdSettings) (CrowdTrainingResult, error) {
 	if rating < 1 || rating > 7 {
 		return CrowdTrainingResult{}, Errorf(EINVALID, "rating must be 1–7")
 	}
@@ -223,8 +227,9 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		passed := TrainingPasses(cond, rating)
 		now := db.now()
 		if _, err := db.q(tx).ExecContext(ctx, `
-			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, p.ID, position, attempt+1, rating, passed, now); err != nil {
+			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at, shown_at, rt_ms)
+			VALUES (?, ?, ?, ?, ?, ?, `+qShownAt+`, ?)`, p.ID, position, attempt+1, rating, passed, now,
+			FlowTraining, p.ID, position, RT(rt)); err != nil {
 			return fmt.Errorf("training answer: %w", err)
 		}
 		switch {
@@ -252,17 +257,17 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 
 // CrowdRating is one stored rating.
 type CrowdRating struct {
-	Position   int
-	ItemID     int64
-	Condition  string
-	Rating     int
-	AnsweredAt time.Time
+	Position  int
+	ItemID    int64
+	Condition string
+	Rating    int
+	AnswerTimes
 }
 
 // CrowdRatings returns a participant's ratings in screen order.
 func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRating, error) {
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT position, item_id, condition, rating, answered_at FROM crowd_ratings
+		SELECT position, item_id, condition, rating, shown_at, answered_at, rt_ms FROM crowd_ratings
 		WHERE participant_id = ? ORDER BY position`, participantID)
 	if err != nil {
 		return nil, fmt.Errorf("crowd ratings: %w", err)
@@ -271,11 +276,11 @@ func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRat
 	var out []CrowdRating
 	for rows.Next() {
 		var r CrowdRating
-		var at string
-		if err := rows.Scan(&r.Position, &r.ItemID, &r.Condition, &r.Rating, &at); err != nil {
+		times, done := r.AnswerTimes.dest()
+		if err := rows.Scan(append([]any{&r.Position, &r.ItemID, &r.Condition, &r.Rating}, times...)...); err != nil {
 			return nil, fmt.Errorf("crowd ratings: %w", err)
 		}
-		r.AnsweredAt = parseTime(at)
+		done()
 		out = append(out, r)
 	}
 	return out, rows.Err()

@@ -112,7 +112,7 @@ func (f *crowdFixture) ready(t *testing.T, p *CrowdParticipant) {
 		t.Fatal(err)
 	}
 	for pos, rating := range []int{6, 2} {
-		r, err := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, pos+1, 0, rating, f.s)
+		r, err := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, pos+1, 0, rating, 0, f.s)
 		if err != nil || !r.Passed {
 			t.Fatalf("training %d: %+v %v", pos+1, r, err)
 		}
@@ -252,7 +252,7 @@ func TestCrowdTimeout(t *testing.T) {
 	}
 	// And b's answers are refused from now on.
 	f.ready(t, c)
-	if p, err := f.db.SaveCrowdRating(ctx, f.study, b.Token, 1, 4, f.s); err != nil || p.Answered != 0 {
+	if p, err := f.db.SaveCrowdRating(ctx, f.study, b.Token, 1, 4, 0, f.s); err != nil || p.Answered != 0 {
 		t.Fatalf("moved-on participant's answer stored: %+v %v", p, err)
 	}
 }
@@ -271,13 +271,13 @@ func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
 	ctx := context.Background()
 	p := f.enter(t, CrowdArrival{PID: pid(1)})
 	// No answer before consent and training.
-	if q, _ := f.db.SaveCrowdRating(ctx, f.study, p.Token, 1, 5, f.s); q.Answered != 0 {
+	if q, _ := f.db.SaveCrowdRating(ctx, f.study, p.Token, 1, 5, 0, f.s); q.Answered != 0 {
 		t.Fatal("answer stored before the training")
 	}
 	f.ready(t, p)
 	save := func(pos, rating int) CrowdAnswerState {
 		t.Helper()
-		q, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, rating, f.s)
+		q, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos, rating, 0, f.s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,10 +308,10 @@ func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
 	if len(rs) != 4 || rs[0].Rating != 5 {
 		t.Fatalf("ratings %+v; want 4 with the first answer 5 kept", rs)
 	}
-	if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, 2, 8, f.s); ErrorCode(err) != EINVALID {
+	if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, 2, 8, 0, f.s); ErrorCode(err) != EINVALID {
 		t.Fatalf("rating 8: %v", err)
 	}
-	if _, err := f.db.SaveCrowdRating(ctx, f.study, "forged", 2, 3, f.s); ErrorCode(err) != ENOTFOUND {
+	if _, err := f.db.SaveCrowdRating(ctx, f.study, "forged", 2, 3, 0, f.s); ErrorCode(err) != ENOTFOUND {
 		t.Fatalf("unknown token: %v", err)
 	}
 	// The batches cannot be rebuilt now.
@@ -328,23 +328,23 @@ func TestCrowdTraining(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Item 1 is without cancellation: 2 is wrong, try again.
-	r, _ := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, f.s)
+	r, _ := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, 0, f.s)
 	if !r.Retry || r.P.TrainingWrong != 1 {
 		t.Fatalf("wrong answer: %+v", r)
 	}
 	// The same wrong answer submitted twice (attempt 0 again) is stale.
-	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, f.s)
+	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, 0, f.s)
 	if r.Retry || r.Passed || r.P.Status != CrowdActive {
 		t.Fatalf("double submit counted: %+v", r)
 	}
-	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 1, 6, f.s)
+	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 1, 6, 0, f.s)
 	if !r.Passed || r.P.TrainingDone != 1 || r.P.TrainingWrong != 0 {
 		t.Fatalf("right answer: %+v", r)
 	}
 	// Item 2 has the cancellation: 6 is wrong twice; without a screen-out
 	// code the participant keeps trying.
 	for attempt := range 3 {
-		r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, attempt, 6, f.s)
+		r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, attempt, 6, 0, f.s)
 		if !r.Retry {
 			t.Fatalf("attempt %d: %+v", attempt, r)
 		}
@@ -353,8 +353,8 @@ func TestCrowdTraining(t *testing.T) {
 	f.s.ScreenOutCode = "SCREEN1"
 	q := f.enter(t, CrowdArrival{PID: pid(2)})
 	f.db.ConsentCrowd(ctx, f.study, q.Token, f.s)
-	f.db.AnswerCrowdTraining(ctx, f.study, q.Token, 1, 0, 1, f.s)
-	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, q.Token, 1, 1, 3, f.s)
+	f.db.AnswerCrowdTraining(ctx, f.study, q.Token, 1, 0, 1, 0, f.s)
+	r, _ = f.db.AnswerCrowdTraining(ctx, f.study, q.Token, 1, 1, 3, 0, f.s)
 	if r.P.Status != CrowdScreenedOut {
 		t.Fatalf("second failure with a screen-out code: %+v", r.P)
 	}
@@ -382,7 +382,7 @@ func TestCrowdExport(t *testing.T) {
 		p := f.enter(t, CrowdArrival{PID: pid(id), StudyID: "st", SessionID: fmt.Sprint("se", id)})
 		f.ready(t, p)
 		for i, r := range ratings {
-			if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, i+1, r, f.s); err != nil {
+			if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, i+1, r, 0, f.s); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -402,16 +402,18 @@ func TestCrowdExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {
+	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,shown_at,answered_at,rt_ms" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 9 {
 		t.Fatalf("%d rows, want 8 ratings of the 2 completed participants + header", len(recs))
 	}
-	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high" {
+	// The store test shows no page, so shown_at is empty; answered_at is
+	// the clock's.
+	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,,2026-11-29T12:00:00.000Z," {
 		t.Fatalf("row 4 = %s", got)
 	}
-	if got := strings.Join(recs[1], ","); got != pid(1)+",1,it002,scalar,trigger,6," {
+	if got := strings.Join(recs[1][:7], ","); got != pid(1)+",1,it002,scalar,trigger,6," {
 		t.Fatalf("row 1 = %s", got)
 	}
 	reps, err := f.db.CrowdParticipants(ctx, f.study, f.s)
@@ -479,14 +481,14 @@ func TestCrowdAnswerAfterIdle(t *testing.T) {
 	f.ready(t, a)
 	// Two hours away; nobody took the slot: the answer is stored.
 	*f.now = f.now.Add(2 * time.Hour)
-	st, err := f.db.SaveCrowdRating(ctx, f.study, a.Token, 1, 6, f.s)
+	st, err := f.db.SaveCrowdRating(ctx, f.study, a.Token, 1, 6, 0, f.s)
 	if err != nil || st.Answered != 1 || st.Status != CrowdActive {
 		t.Fatalf("answer after a free idle time: %+v %v", st, err)
 	}
 	// Two more hours; meanwhile b takes the slot: a's answer is refused.
 	*f.now = f.now.Add(2 * time.Hour)
 	f.enter(t, CrowdArrival{PID: pid(2)})
-	st, err = f.db.SaveCrowdRating(ctx, f.study, a.Token, 2, 6, f.s)
+	st, err = f.db.SaveCrowdRating(ctx, f.study, a.Token, 2, 6, 0, f.s)
 	if err != nil || st.Answered != 1 || st.Status != CrowdMovedOn {
 		t.Fatalf("answer after the slot was taken: %+v %v", st, err)
 	}

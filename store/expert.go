@@ -334,6 +334,9 @@ type Judgement struct {
 	CancellationCorrect string // yes | no | "" (not asked once implausible)
 	AltImplicature      string
 	AltCancellation     string
+	// RTms is the browser's response time of the answer, in ms (0: not
+	// measured); it is stored, not compared.
+	RTms int
 }
 
 // MaxAltLen bounds an alternative typed by an expert.
@@ -405,7 +408,7 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error)
 			return nil, fmt.Errorf("screens: %w", err)
 		}
 		if pl.Valid {
-			s.Answer = &Judgement{pl.String, cc.String, ai.String, ac.String}
+			s.Answer = &Judgement{Plausible: pl.String, CancellationCorrect: cc.String, AltImplicature: ai.String, AltCancellation: ac.String}
 		}
 		out = append(out, s)
 	}
@@ -436,16 +439,19 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO judgements (assignment_id, position, item_id, item_version, plausible,
-				cancellation_correct, alt_implicature, alt_cancellation, answered_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+				cancellation_correct, alt_implicature, alt_cancellation, answered_at, shown_at, rt_ms)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, ?)
 			ON CONFLICT (assignment_id, position) DO UPDATE SET
 				plausible = excluded.plausible,
 				cancellation_correct = excluded.cancellation_correct,
 				alt_implicature = excluded.alt_implicature,
 				alt_cancellation = excluded.alt_cancellation,
 				item_version = excluded.item_version,
-				answered_at = excluded.answered_at`,
-			assignmentID, position, itemID, version, j.Plausible, j.CancellationCorrect, j.AltImplicature, j.AltCancellation, db.now())
+				answered_at = excluded.answered_at,
+				shown_at = excluded.shown_at,
+				rt_ms = excluded.rt_ms`,
+			assignmentID, position, itemID, version, j.Plausible, j.CancellationCorrect, j.AltImplicature, j.AltCancellation, db.now(),
+			FlowExpert, assignmentID, position, RT(j.RTms))
 		if err != nil {
 			return fmt.Errorf("save judgement: %w", err)
 		}
@@ -458,23 +464,28 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 // answers ("yes", "no", or "" for a cancellation not asked).
 type JudgementRow struct {
 	Annotator, Item, Type, Plausible, CancellationCorrect string
+	AnswerTimes
 }
 
-// JudgementsHeader is the header of the expert judgements file.
-var JudgementsHeader = []string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}
+// JudgementsHeader is the header of the expert judgements file: the SPEC 3
+// columns, then the answer times.
+var JudgementsHeader = append([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}, TimeColumns...)
 
 // JudgementRows lists the answers of a study's experts on its data items
 // (attention checks left out), by expert and item.
 func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow, error) {
 	return queryRows(ctx, db, "judgements", `
-		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct
+		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct, j.shown_at, j.answered_at, j.rt_ms
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN items i ON i.id = j.item_id
 		WHERE n.study_id = ? AND i.check_kind = ''
 		ORDER BY n.name, i.key`, []any{studyID}, func(rows *sql.Rows, r *JudgementRow) error {
-		return rows.Scan(&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect)
+		times, done := r.AnswerTimes.dest()
+		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect}, times...)...)
+		done()
+		return err
 	})
 }
 
@@ -486,7 +497,7 @@ func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) 
 		return err
 	}
 	return writeCSV(w, JudgementsHeader, rows, func(r JudgementRow) []string {
-		return []string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect}
+		return append([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect}, r.Fields()...)
 	})
 }
 

@@ -263,8 +263,9 @@ func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainS
 }
 
 // SaveExplainRating stores an expert's judgment on one of their own
-// screens, in its own transaction; sending it again replaces it.
-func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string) error {
+// screens, in its own transaction; sending it again replaces it. rt is the
+// browser's response time in ms (0: not measured).
+func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string, rt int) error {
 	if !IsJudgment(judgment) {
 		return Errorf(EINVALID, "please choose one of the five answers")
 	}
@@ -279,9 +280,11 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 			return fmt.Errorf("save rating: %w", err)
 		}
 		_, err = tx.ExecContext(ctx, `
-			INSERT INTO explain_ratings (assignment_id, judgment, answered_at) VALUES (?, ?, ?)
-			ON CONFLICT (assignment_id) DO UPDATE SET judgment = excluded.judgment, answered_at = excluded.answered_at`,
-			id, judgment, db.now())
+			INSERT INTO explain_ratings (assignment_id, judgment, answered_at, rt_ms, shown_at)
+			VALUES (?, ?, ?, ?, `+qShownAt+`)
+			ON CONFLICT (assignment_id) DO UPDATE SET judgment = excluded.judgment, answered_at = excluded.answered_at,
+				rt_ms = excluded.rt_ms, shown_at = excluded.shown_at`,
+			id, judgment, db.now(), RT(rt), FlowExplain, annotatorID, position)
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}
@@ -332,20 +335,21 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 }
 
 // ExplanationRatingColumns is the header of the explanation ratings file.
-var ExplanationRatingColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}
+var ExplanationRatingColumns = append([]string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}, TimeColumns...)
 
 // ExplanationRatingRow is one expert's judgment of a model output: the
 // expert's name, the passage's own id and kind, the prompting strategy, the
 // judgment and the model.
 type ExplanationRatingRow struct {
 	Annotator, Item, Kind, Strategy, Judgment, Model string
+	AnswerTimes
 }
 
 // ExplanationRatingRows lists the judgments of a study's experts, by
 // expert and position.
 func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]ExplanationRatingRow, error) {
 	return queryRows(ctx, db, "explanation ratings", `
-		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model
+		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model, r.shown_at, r.answered_at, r.rt_ms
 		FROM explain_ratings r
 		JOIN explain_assignments x ON x.id = r.assignment_id
 		JOIN annotators n ON n.id = x.annotator_id
@@ -353,7 +357,10 @@ func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]Expla
 		JOIN passages p ON p.id = o.passage_id
 		WHERE o.study_id = ?
 		ORDER BY n.name, x.position`, []any{studyID}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
-		return rows.Scan(&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model)
+		times, done := r.AnswerTimes.dest()
+		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model}, times...)...)
+		done()
+		return err
 	})
 }
 
@@ -365,6 +372,6 @@ func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.
 		return err
 	}
 	return writeCSV(w, ExplanationRatingColumns, rows, func(r ExplanationRatingRow) []string {
-		return []string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}
+		return append([]string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}, r.Fields()...)
 	})
 }

@@ -114,16 +114,16 @@ func TestExplainAssignRateExport(t *testing.T) {
 		t.Errorf("overlap 2: %d, %v", n, err)
 	}
 	first := experts[0]
-	if err := db.SaveExplainRating(ctx, first.ID, 1, "partially_correct"); err != nil {
+	if err := db.SaveExplainRating(ctx, first.ID, 1, "partially_correct", 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 1, "totally_correct"); err != nil { // changed on Back
+	if err := db.SaveExplainRating(ctx, first.ID, 1, "totally_correct", 0); err != nil { // changed on Back
 		t.Fatal(err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe"); store.ErrorCode(err) != store.EINVALID {
+	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe", 0); store.ErrorCode(err) != store.EINVALID {
 		t.Errorf("bad judgment: %v", err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong"); store.ErrorCode(err) != store.ENOTFOUND {
+	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong", 0); store.ErrorCode(err) != store.ENOTFOUND {
 		t.Errorf("screen beyond the assignment: %v", err)
 	}
 	screens, _ := db.ExplainScreens(ctx, first.ID)
@@ -132,6 +132,14 @@ func TestExplainAssignRateExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, _ := csv.NewReader(&buf).ReadAll()
+	// The answer times close every row: answered_at from the clock, no
+	// shown_at or rt_ms (no page showed the screen here).
+	if len(recs) != 2 || strings.Join(recs[0][6:], ",") != "shown_at,answered_at,rt_ms" || recs[1][7] != "2026-11-29T12:00:00.000Z" || recs[1][8] != "" {
+		t.Fatalf("export times = %q", recs)
+	}
+	for i := range recs {
+		recs[i] = recs[i][:6]
+	}
 	want := [][]string{
 		{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"},
 		{"E1", screens[0].Passage.Key, screens[0].Passage.Kind, screens[0].Strategy, "totally_correct", screens[0].Model},

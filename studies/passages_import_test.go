@@ -135,7 +135,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	ctx := context.Background()
 	act := func(pos, seen int, action string) store.ContextQuestion {
 		t.Helper()
-		q, err := db.ContextAct(ctx, a.ID, asg, pos, seen, action, 5)
+		q, err := db.ContextAct(ctx, a.ID, asg, pos, seen, action, 5, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,6 +171,12 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i, r := range recs {
+		if len(r) != 10 || (i > 0 && r[8] == "") {
+			t.Fatalf("row %d without its answer times: %q", i, r)
+		}
+		recs[i] = r[:7]
+	}
 	want := [][]string{
 		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"},
 		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no"},
@@ -185,7 +191,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Another expert cannot answer this assignment.
 	b, _ := db.CreateAnnotator(ctx, s.ID, "Marco")
-	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, store.ContextSufficient, 5); store.ErrorCode(err) != store.ENOTFOUND {
+	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, store.ContextSufficient, 5, 0); store.ErrorCode(err) != store.ENOTFOUND {
 		t.Errorf("foreign expert: %v", err)
 	}
 	// Restart goes back to the target alone; the surveys are now fixed.
@@ -201,11 +207,11 @@ func TestContextActShortPassageEndsAtItsFirstSentence(t *testing.T) {
 	// 34103 has two sentences: one can be revealed, then the answer is final.
 	db, _, a, asg := contextFixture(t, "34103")
 	ctx := context.Background()
-	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, store.ContextMore, 5)
+	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, store.ContextMore, 5, 0)
 	if q.Shown != 1 || q.Final() {
 		t.Fatalf("first more: %+v", q)
 	}
-	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, store.ContextMore, 5)
+	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, store.ContextMore, 5, 0)
 	if q.Shown != 1 || q.Sufficient != "no" {
 		t.Fatalf("more with nothing left: %+v", q)
 	}

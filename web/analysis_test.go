@@ -221,7 +221,7 @@ func TestCrowdAnalysisPage(t *testing.T) {
 		}
 		pids[pp.pid] = p.ID
 		for pos, rating := range []int{6, 2} {
-			if _, err := e.db.AnswerCrowdTraining(ctx, st.ID, p.Token, pos+1, 0, rating, set); err != nil {
+			if _, err := e.db.AnswerCrowdTraining(ctx, st.ID, p.Token, pos+1, 0, rating, 0, set); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -239,7 +239,7 @@ func TestCrowdAnalysisPage(t *testing.T) {
 			case sc.Condition == "cancel":
 				r = pp.canc
 			}
-			if _, err := e.db.SaveCrowdRating(ctx, st.ID, p.Token, sc.Position, r, set); err != nil {
+			if _, err := e.db.SaveCrowdRating(ctx, st.ID, p.Token, sc.Position, r, 0, set); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -328,15 +328,15 @@ func TestContextAnalysisPage(t *testing.T) {
 	for k, r := range raters {
 		for _, q := range qs {
 			if q.Position > 30 && k > 0 {
-				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextMore, 5); err != nil {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextMore, 5, 0); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, store.ContextSufficient, 5); err != nil {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, store.ContextSufficient, 5, 0); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextSufficient, 5); err != nil {
+			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextSufficient, 5, 0); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -392,7 +392,7 @@ func TestExplainAnalysisPage(t *testing.T) {
 	as, _ := e.db.Annotators(ctx, s.ID)
 	for pos := 1; pos <= 10; pos++ {
 		j := []string{"totally_correct", "answer_not_given"}[pos%2]
-		if err := e.db.SaveExplainRating(ctx, as[0].ID, pos, j); err != nil {
+		if err := e.db.SaveExplainRating(ctx, as[0].ID, pos, j, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -170,7 +170,7 @@ func TestExpertFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct" {
+	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct,shown_at,answered_at,rt_ms" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 1+16 {

@@ -215,7 +215,7 @@ func TestContextSurveyWalk(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[2]] = strings.Join([]string{r[0], r[5], r[6]}, " ")
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient" || len(recs) != 3 ||
+	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,shown_at,answered_at,rt_ms" || len(recs) != 3 ||
 		got[q1.Passage.Key] != "Giulia 2 yes" || got["14739"] != "Giulia 5 no" {
 		t.Errorf("export = %q", recs)
 	}
@@ -269,9 +269,10 @@ func TestExplainStudyWalk(t *testing.T) {
 	rater.get(base+"/1").mustStatus(t, http.StatusOK).mustContain(t, `value="3" required checked`)
 	rater.post(base+"/1", url.Values{"judgment": {"1"}}).mustStatus(t, http.StatusSeeOther) // changed after Back
 	resp := admin.get(path+"/export/explanation_ratings.csv").mustStatus(t, http.StatusOK)
-	want := "annotator_id,item_id,kind,strategy,judgment,model\nAnna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct," + screens[0].Model + "\n"
-	if resp.Body != want {
-		t.Errorf("export =\n%s\nwant\n%s", resp.Body, want)
+	recs, _ := csv.NewReader(strings.NewReader(resp.Body)).ReadAll()
+	want := "annotator_id,item_id,kind,strategy,judgment,model,shown_at,answered_at,rt_ms|Anna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct," + screens[0].Model
+	if len(recs) != 2 || strings.Join(recs[0], ",")+"|"+strings.Join(recs[1][:6], ",") != want || recs[1][6] == "" || recs[1][7] == "" {
+		t.Errorf("export =\n%s\nwant\n%s + the screen's shown_at and answered_at", resp.Body, want)
 	}
 	if _, err := analysis.ReadExplanationRatings(strings.NewReader(resp.Body)); err != nil {
 		t.Errorf("analyze explanations cannot read the export: %v", err)

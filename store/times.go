@@ -1,0 +1,97 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// The participant pages whose screens are timed (docs/formats.md#answer-times).
+const (
+	FlowCrowd    = "crowd"    // a crowd batch screen; owner: the participant
+	FlowTraining = "training" // a crowd training screen; owner: the participant
+	FlowExpert   = "expert"   // owner: the expert assignment
+	FlowContext  = "context"  // owner: the context assignment
+	FlowExplain  = "explain"  // owner: the annotator
+)
+
+// MaxRT bounds a browser-measured response time; beyond it (or at or
+// below 0) the time is taken as not measured.
+const MaxRT = 24 * 60 * 60 * 1000
+
+// RT returns a browser's response time in ms as stored: nil when not
+// measured or out of range.
+func RT(ms int) any {
+	if ms <= 0 || ms > MaxRT {
+		return nil
+	}
+	return ms
+}
+
+// AnswerTimes are the times every exported answer carries.
+type AnswerTimes struct {
+	ShownAt    time.Time // when its screen was first shown (server clock)
+	AnsweredAt time.Time // when the answer arrived (server clock)
+	RTms       int       // measured in the browser; 0: not measured
+}
+
+// TimeColumns are the columns every answer export ends with.
+var TimeColumns = []string{"shown_at", "answered_at", "rt_ms"}
+
+// timeStamp is RFC 3339 in UTC with milliseconds.
+const timeStamp = "2006-01-02T15:04:05.000Z07:00"
+
+// Fields are the values of TimeColumns: RFC 3339 UTC, "" when unknown.
+func (t AnswerTimes) Fields() []string {
+	f := []string{"", "", ""}
+	if !t.ShownAt.IsZero() {
+		f[0] = t.ShownAt.UTC().Format(timeStamp)
+	}
+	if !t.AnsweredAt.IsZero() {
+		f[1] = t.AnsweredAt.UTC().Format(timeStamp)
+	}
+	if t.RTms > 0 {
+		f[2] = strconv.Itoa(t.RTms)
+	}
+	return f
+}
+
+// dest returns the scan destinations of shown_at, answered_at, rt_ms.
+func (t *AnswerTimes) dest() (dst []any, done func()) {
+	var shown, answered string
+	var rt sql.NullInt64
+	return []any{&shown, &answered, &rt}, func() {
+		if shown != "" {
+			t.ShownAt = parseTime(shown)
+		}
+		if answered != "" {
+			t.AnsweredAt = parseTime(answered)
+		}
+		t.RTms = int(rt.Int64)
+	}
+}
+
+// qShownAt is the first showing of a screen (flow, owner, position), or ''.
+const qShownAt = `COALESCE((SELECT shown_at FROM screen_views WHERE flow = ? AND owner = ? AND position = ?), '')`
+
+// ScreenShown records that a screen is shown; its first showing stays.
+// Pages call it before rendering a screen that takes an answer.
+func (db *DB) ScreenShown(ctx context.Context, flow string, owner int64, position int) error {
+	var one int
+	err := db.read.QueryRowContext(ctx, `SELECT 1 FROM screen_views WHERE flow = ? AND owner = ? AND position = ?`,
+		flow, owner, position).Scan(&one)
+	if err == nil {
+		return nil
+	}
+	if err != sql.ErrNoRows {
+		return fmt.Errorf("screen shown: %w", err)
+	}
+	if _, err := db.write.ExecContext(ctx, `
+		INSERT INTO screen_views (flow, owner, position, shown_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT DO NOTHING`, flow, owner, position, db.now()); err != nil {
+		return fmt.Errorf("screen shown: %w", err)
+	}
+	return nil
+}
