@@ -402,3 +402,24 @@ func TestExpertStudyStates(t *testing.T) {
 	expert.get("/e/"+experts[0].Token).mustStatus(t, http.StatusForbidden).mustContain(t, `data-testid="study-closed"`)
 	admin.get(path).mustContain(t, `data-testid="study-state">Closed<`, `data-testid="state-changes"`)
 }
+
+// TestExpertAnswerTimes: an expert's answer carries its screen's first
+// showing, its arrival and the browser's response time into the export.
+func TestExpertAnswerTimes(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	s, experts := expertStudy(t, e, admin)
+	as, _ := e.db.AnnotatorAssignments(context.Background(), experts[0].ID)
+	screens, _ := e.db.Screens(context.Background(), as[0].ID)
+	base := fmt.Sprintf("/e/%s/b/%d", experts[0].Token, as[0].ID)
+	expert := e.newClient()
+	expert.get(base + "/1?intro=seen").mustStatus(t, http.StatusOK).mustContain(t, `name="rt_ms"`)
+	v := answerFor(screens[0].Item)
+	v.Set("rt_ms", "2100")
+	expert.post(base+"/1", v).mustStatus(t, http.StatusSeeOther)
+	exp := admin.get(fmt.Sprintf("/admin/studies/%d/export/judgements.csv", s.ID)).mustStatus(t, http.StatusOK)
+	recs, _ := csv.NewReader(strings.NewReader(exp.Body)).ReadAll()
+	if len(recs) != 2 || recs[1][1] != screens[0].Item.Key || recs[1][5] == "" || recs[1][6] == "" || recs[1][7] != "2100" {
+		t.Fatalf("export %q", recs)
+	}
+}
