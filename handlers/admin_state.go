@@ -21,6 +21,16 @@ func (h *Handler) studyNav(w http.ResponseWriter, r *http.Request, s *store.Stud
 	if err == nil {
 		v.Changes, err = h.DB.StudyStateChanges(r.Context(), s.ID)
 	}
+	var tok string
+	if err == nil {
+		tok, err = h.DB.PilotLink(r.Context(), s.ID)
+	}
+	if tok != "" {
+		v.PilotURL = baseURL(r) + "/p/" + tok
+	}
+	if err == nil {
+		v.Pilot, err = h.DB.PilotSummary(r.Context(), s.ID)
+	}
 	if err != nil {
 		h.Log.Error("study state panel", "study", s.ID, "err", err)
 		n.Error = "The study's state could not be read."

@@ -31,7 +31,7 @@ func (h *Handler) expert(w http.ResponseWriter, r *http.Request) (*expertCtx, bo
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if s.State != store.StateOpen {
+	if s.State != store.StateOpen && !a.Pilot {
 		h.studyUnavailable(w, r, s)
 		return nil, false
 	}

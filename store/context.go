@@ -138,7 +138,8 @@ func (db *DB) AssignContextSurvey(ctx context.Context, studyID, annotatorID, sur
 			err := tx.QueryRowContext(ctx, `
 				SELECT s.id FROM context_surveys s
 				WHERE s.study_id = ? AND s.id NOT IN (SELECT survey_id FROM context_assignments WHERE annotator_id = ?)
-				ORDER BY (SELECT COUNT(*) FROM context_assignments a WHERE a.survey_id = s.id), s.number
+				ORDER BY (SELECT COUNT(*) FROM context_assignments a JOIN annotators n ON n.id = a.annotator_id
+					WHERE a.survey_id = s.id AND n.pilot = 0), s.number
 				LIMIT 1`, studyID, annotatorID).Scan(&surveyID)
 			if errors.Is(err, sql.ErrNoRows) {
 				return Errorf(ECONFLICT, "no survey left to assign (build the surveys first)")
@@ -201,7 +202,7 @@ func (db *DB) contextAssignments(ctx context.Context, where string, args ...any)
 
 // ContextAssignments lists every assignment of a study, for the progress page.
 func (db *DB) ContextAssignments(ctx context.Context, studyID int64) ([]ContextAssignment, error) {
-	return db.contextAssignments(ctx, ` WHERE s.study_id = ? ORDER BY s.number, n.name`, studyID)
+	return db.contextAssignments(ctx, ` WHERE s.study_id = ? AND n.pilot = 0 ORDER BY s.number, n.name`, studyID)
 }
 
 // AnnotatorContextAssignments lists one expert's surveys.
@@ -376,8 +377,8 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		JOIN context_surveys s ON s.id = a.survey_id
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN passages p ON p.id = c.passage_id
-		WHERE s.study_id = ? AND c.sufficient != ''
-		ORDER BY s.number, n.name, c.position`, []any{studyID}, func(rows *sql.Rows, r *ContextAnswerRow) error {
+		WHERE s.study_id = ? AND c.sufficient != '' AND (n.pilot = 0 OR ?)
+		ORDER BY s.number, n.name, c.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *ContextAnswerRow) error {
 		times, done := r.AnswerTimes.dest()
 		err := rows.Scan(append([]any{&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient}, times...)...)
 		done()

@@ -37,7 +37,7 @@ func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s CrowdSettings)
 			COALESCE(SUM(p.status = 'moved_on'), 0),
 			COALESCE(SUM(p.status = 'screened_out'), 0),
 			COALESCE(SUM(p.answered), 0)
-		FROM batches b LEFT JOIN crowd_participants p ON p.batch_id = b.id
+		FROM batches b LEFT JOIN crowd_participants p ON p.batch_id = b.id AND p.pilot = 0
 		WHERE b.study_id = ?
 		GROUP BY b.id ORDER BY b.number`, cutoff, cutoff, studyID)
 	if err != nil {
@@ -71,7 +71,7 @@ type CrowdParticipantReport struct {
 // check results.
 func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSettings) ([]CrowdParticipantReport, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`
-		WHERE p.study_id = ? ORDER BY p.id`, studyID)
+		WHERE p.study_id = ? AND (p.pilot = 0 OR ?) ORDER BY p.id`, studyID, pilotIncluded(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("crowd participants: %w", err)
 	}
@@ -93,7 +93,7 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 	checks, err := db.read.QueryContext(ctx, `
 		SELECT r.participant_id, i.check_kind, r.rating
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id JOIN items i ON i.id = r.item_id
-		WHERE p.study_id = ? AND i.check_kind != ''`, studyID)
+		WHERE p.study_id = ? AND i.check_kind != '' AND (p.pilot = 0 OR ?)`, studyID, pilotIncluded(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("crowd check results: %w", err)
 	}
@@ -117,7 +117,7 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 	wrong, err := db.read.QueryContext(ctx, `
 		SELECT a.participant_id, COUNT(*) FROM crowd_training_answers a
 		JOIN crowd_participants p ON p.id = a.participant_id
-		WHERE p.study_id = ? AND NOT a.passed GROUP BY a.participant_id`, studyID)
+		WHERE p.study_id = ? AND NOT a.passed AND (p.pilot = 0 OR ?) GROUP BY a.participant_id`, studyID, pilotIncluded(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("crowd training results: %w", err)
 	}
@@ -201,8 +201,8 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
 		JOIN items i ON i.id = r.item_id
-		WHERE p.study_id = ? AND p.status = 'completed'
-		ORDER BY p.id, r.position`, []any{studyID}, func(rows *sql.Rows, r *RatingRow) error {
+		WHERE p.study_id = ? AND p.status = 'completed' AND (p.pilot = 0 OR ?)
+		ORDER BY p.id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *RatingRow) error {
 		times, done := r.AnswerTimes.dest()
 		err := rows.Scan(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check}, times...)...)
 		done()

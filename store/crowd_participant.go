@@ -93,11 +93,12 @@ type CrowdParticipant struct {
 	LastSeenAt      time.Time
 	CompletedAt     time.Time
 	Override        string
+	Pilot           bool // opened with the study's pilot link: kept apart
 }
 
 const crowdParticipantColumns = `p.id, p.study_id, p.batch_id, b.number, p.prolific_pid, p.prolific_study_id,
 	p.prolific_session_id, p.token, p.status, p.consented_at IS NOT NULL, p.training, p.training_done, p.training_wrong,
-	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override`
+	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override, p.pilot`
 
 const crowdParticipantFrom = ` FROM crowd_participants p JOIN batches b ON b.id = p.batch_id `
 
@@ -107,7 +108,7 @@ func scanCrowdParticipant(sc interface{ Scan(...any) error }, extra ...any) (*Cr
 	var started, seen, completed string
 	err := sc.Scan(append([]any{&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
 		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
-		&started, &seen, &completed, &p.Override}, extra...)...)
+		&started, &seen, &completed, &p.Override, &p.Pilot}, extra...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +239,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 	var taken, screens, training int
 	err := db.q(tx).QueryRowContext(ctx, `
 		SELECT b.id,
-			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id
+			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 0
 				AND (p.status = 'completed' OR (p.status = 'active' AND p.last_seen_at >= ?))) AS taken
 		FROM batches b WHERE b.study_id = ?
 		ORDER BY taken, b.number LIMIT 1`, cutoff, studyID).Scan(&batchID, &taken)
@@ -284,7 +285,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 		var others int
 		if err := db.q(tx).QueryRowContext(ctx, `
 			SELECT COUNT(*) FROM crowd_participants
-			WHERE batch_id = ? AND id != ?
+			WHERE batch_id = ? AND id != ? AND pilot = 0
 				AND (status = 'completed' OR (status = 'active' AND last_seen_at >= ?))`,
 			p.BatchID, p.ID, cutoff.UTC().Format(time.RFC3339Nano)).Scan(&others); err != nil {
 			return nil, fmt.Errorf("crowd time-out: %w", err)

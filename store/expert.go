@@ -103,6 +103,7 @@ type Annotator struct {
 	StudyID int64
 	Name    string
 	Token   string
+	Pilot   bool // opened with the study's pilot link: kept apart
 }
 
 // CreateAnnotator invites an expert, giving them an unguessable token.
@@ -139,8 +140,8 @@ func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (
 // AnnotatorByToken finds the expert holding an invitation token.
 func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, error) {
 	var a Annotator
-	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE token = ?`, token).
-		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token)
+	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE token = ?`, token).
+		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Pilot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENOTFOUND, "this invitation link is not valid")
 	}
@@ -150,9 +151,9 @@ func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, e
 	return &a, nil
 }
 
-// Annotators lists a study's experts.
+// Annotators lists a study's invited experts (the pilot expert is not one).
 func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE study_id = ? ORDER BY id`, studyID)
+	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE study_id = ? AND pilot = 0 ORDER BY id`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("annotators: %w", err)
 	}
@@ -196,7 +197,8 @@ func (db *DB) AssignRound2(ctx context.Context, studyID int64, annotatorIDs []in
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `
 			SELECT id FROM batches b WHERE study_id = ?
-			AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.batch_id = b.id)
+			AND NOT EXISTS (SELECT 1 FROM assignments a JOIN annotators n ON n.id = a.annotator_id
+				WHERE a.batch_id = b.id AND n.pilot = 0)
 			ORDER BY number`, studyID)
 		if err != nil {
 			return err
@@ -295,7 +297,7 @@ func scanAssignments(rows *sql.Rows) ([]Assignment, error) {
 // Assignments lists every assignment of a study with progress, for the
 // researcher's progress table.
 func (db *DB) Assignments(ctx context.Context, studyID int64) ([]Assignment, error) {
-	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE n.study_id = ? ORDER BY a.round, b.number, n.name`, studyID)
+	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE n.study_id = ? AND n.pilot = 0 ORDER BY a.round, b.number, n.name`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("assignments: %w", err)
 	}
@@ -480,8 +482,8 @@ func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow,
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN items i ON i.id = j.item_id
-		WHERE n.study_id = ? AND i.check_kind = ''
-		ORDER BY n.name, i.key`, []any{studyID}, func(rows *sql.Rows, r *JudgementRow) error {
+		WHERE n.study_id = ? AND i.check_kind = '' AND (n.pilot = 0 OR ?)
+		ORDER BY n.name, i.key`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *JudgementRow) error {
 		times, done := r.AnswerTimes.dest()
 		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect}, times...)...)
 		done()
@@ -529,7 +531,8 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN items i ON i.id = j.item_id
 		WHERE i.study_id = ? AND i.check_kind = '' AND (j.plausible = 'no' OR j.cancellation_correct = 'no')
-		ORDER BY i.id, n.name`, studyID)
+			AND (n.pilot = 0 OR ?)
+		ORDER BY i.id, n.name`, studyID, pilotIncluded(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("flagged: %w", err)
 	}

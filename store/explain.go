@@ -172,7 +172,8 @@ func (db *DB) AssignExplainScreens(ctx context.Context, studyID, annotatorID int
 			return fmt.Errorf("assign screens: %w", err)
 		}
 		rows, err := tx.QueryContext(ctx, `
-			SELECT o.id, (SELECT COUNT(*) FROM explain_assignments x WHERE x.output_id = o.id) AS c
+			SELECT o.id, (SELECT COUNT(*) FROM explain_assignments x JOIN annotators n ON n.id = x.annotator_id
+				WHERE x.output_id = o.id AND n.pilot = 0) AS c
 			FROM explain_outputs o
 			WHERE o.study_id = ? AND o.id NOT IN (SELECT output_id FROM explain_assignments WHERE annotator_id = ?)
 			ORDER BY o.id`, studyID, annotatorID)
@@ -308,7 +309,7 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 		SELECT a.id, a.name, a.token,
 			(SELECT COUNT(*) FROM explain_assignments x WHERE x.annotator_id = a.id),
 			(SELECT COUNT(*) FROM explain_assignments x JOIN explain_ratings r ON r.assignment_id = x.id WHERE x.annotator_id = a.id)
-		FROM annotators a WHERE a.study_id = ? ORDER BY a.name`, studyID)
+		FROM annotators a WHERE a.study_id = ? AND a.pilot = 0 ORDER BY a.name`, studyID)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
 	}
@@ -326,7 +327,8 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 	}
 	var outputs, short int
 	err = db.read.QueryRowContext(ctx, `
-		SELECT COUNT(*), COALESCE(SUM((SELECT COUNT(*) FROM explain_assignments x WHERE x.output_id = o.id) < ?), 0)
+		SELECT COUNT(*), COALESCE(SUM((SELECT COUNT(*) FROM explain_assignments x JOIN annotators n ON n.id = x.annotator_id
+			WHERE x.output_id = o.id AND n.pilot = 0) < ?), 0)
 		FROM explain_outputs o WHERE o.study_id = ?`, overlap, studyID).Scan(&outputs, &short)
 	if err != nil {
 		return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
@@ -355,8 +357,8 @@ func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]Expla
 		JOIN annotators n ON n.id = x.annotator_id
 		JOIN explain_outputs o ON o.id = x.output_id
 		JOIN passages p ON p.id = o.passage_id
-		WHERE o.study_id = ?
-		ORDER BY n.name, x.position`, []any{studyID}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
+		WHERE o.study_id = ? AND (n.pilot = 0 OR ?)
+		ORDER BY n.name, x.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
 		times, done := r.AnswerTimes.dest()
 		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model}, times...)...)
 		done()

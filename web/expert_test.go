@@ -423,3 +423,52 @@ func TestExpertAnswerTimes(t *testing.T) {
 		t.Fatalf("export %q", recs)
 	}
 }
+
+// TestExpertPilot: the pilot link walks the expert flow of a draft study
+// as a marked pilot expert, whose answers stay out of the judgements and
+// the agreement unless ?pilot=include, and out of the experts' lists.
+func TestExpertPilot(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	s, _ := expertStudy(t, e, admin)
+	ctx := context.Background()
+	path := fmt.Sprintf("/admin/studies/%d", s.ID)
+	admin.post(path+"/state", url.Values{"state": {"draft"}}).mustStatus(t, http.StatusSeeOther)
+	admin.post(path+"/pilot", url.Values{"action": {"new"}}).mustStatus(t, http.StatusSeeOther)
+	tok, _ := e.db.PilotLink(ctx, s.ID)
+	pilot := e.newClient()
+	loc := pilot.get("/p/" + tok).mustStatus(t, http.StatusSeeOther).location()
+	if !strings.HasPrefix(loc, "/e/") {
+		t.Fatalf("pilot link → %s", loc)
+	}
+	pilot.get(loc).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="definitions"`)
+	var pa store.Annotator
+	if a, err := e.db.AnnotatorByToken(ctx, strings.TrimPrefix(loc, "/e/")); err != nil || !a.Pilot {
+		t.Fatalf("pilot expert %+v %v", a, err)
+	} else {
+		pa = *a
+	}
+	as, _ := e.db.AnnotatorAssignments(ctx, pa.ID)
+	screens, _ := e.db.Screens(ctx, as[0].ID)
+	for pos := 1; pos <= 3; pos++ {
+		pilot.post(fmt.Sprintf("%s/b/%d/%d", loc, as[0].ID, pos), answerFor(screens[pos-1].Item)).mustStatus(t, http.StatusSeeOther)
+	}
+	if rows, _ := e.db.JudgementRows(ctx, s.ID); len(rows) != 0 {
+		t.Fatalf("pilot judgements in the rows: %+v", rows)
+	}
+	exp := admin.get(path + "/export/judgements.csv?pilot=include").mustStatus(t, http.StatusOK)
+	if !strings.Contains(exp.Body, pa.Name+",") {
+		t.Fatalf("?pilot=include without the pilot expert:\n%s", exp.Body)
+	}
+	if as, _ := e.db.Annotators(ctx, s.ID); len(as) != 2 {
+		t.Fatalf("experts list %+v", as)
+	}
+	admin.get(path).mustContain(t, "1 pilot sessions")
+	admin.post(path+"/pilot", url.Values{"action": {"revoke"}}).mustStatus(t, http.StatusSeeOther)
+	pilot.get(loc).mustStatus(t, http.StatusNotFound)
+	admin.post(path+"/pilot", url.Values{"action": {"wipe"}}).mustStatus(t, http.StatusSeeOther)
+	exp = admin.get(path + "/export/judgements.csv?pilot=include")
+	if strings.Contains(exp.Body, "Pilot ") {
+		t.Fatalf("pilot judgements after the wipe:\n%s", exp.Body)
+	}
+}

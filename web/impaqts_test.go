@@ -281,3 +281,34 @@ func TestExplainStudyWalk(t *testing.T) {
 		t.Errorf("done with screens open went to %s", loc)
 	}
 }
+
+// TestContextPilot: the pilot link of a paused context survey walks the
+// real survey; its answers stay out of the context answers unless
+// ?pilot=include.
+func TestContextPilot(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.adminClient()
+	_, _, _, s, path := contextSetup(t, e, admin)
+	ctx := context.Background()
+	admin.post(path+"/state", url.Values{"state": {"paused"}}).mustStatus(t, http.StatusSeeOther)
+	admin.post(path+"/pilot", url.Values{"action": {"new"}}).mustStatus(t, http.StatusSeeOther)
+	tok, _ := e.db.PilotLink(ctx, s.ID)
+	c := e.newClient()
+	loc := c.get("/p/" + tok).mustStatus(t, http.StatusSeeOther).location()
+	loc = c.get(loc).mustStatus(t, http.StatusSeeOther).location() // /e/… → /c/…
+	if !strings.HasPrefix(loc, "/c/") {
+		t.Fatalf("pilot expert sent to %s", loc)
+	}
+	c.get(loc).mustStatus(t, http.StatusOK)
+	a, _ := e.db.AnnotatorByToken(ctx, strings.TrimPrefix(loc, "/c/"))
+	asg, _ := e.db.AnnotatorContextAssignments(ctx, a.ID)
+	base := fmt.Sprintf("%s/s/%d", loc, asg[0].ID)
+	c.get(base + "/1").mustStatus(t, http.StatusOK)
+	c.post(base+"/1", url.Values{"action": {"sufficient"}, "seen": {"0"}}).mustStatus(t, http.StatusSeeOther)
+	if rows, _ := e.db.ContextAnswerRows(ctx, s.ID); len(rows) != 0 {
+		t.Fatalf("pilot answers in the rows: %+v", rows)
+	}
+	if rows, _ := e.db.ContextAnswerRows(store.IncludePilot(ctx), s.ID); len(rows) != 1 || rows[0].Annotator != a.Name {
+		t.Fatalf("with the pilot: %+v", rows)
+	}
+}

@@ -38,9 +38,11 @@ func (s *Server) routes() http.Handler {
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
 		r.Route("/studies/{study}", func(r chi.Router) {
+			r.Use(h.PilotScope)
 			r.Get("/", h.StudyPage)
 			r.Post("/items", h.ImportItems)
 			r.Post("/state", h.SetStudyState)
+			r.Post("/pilot", h.Pilot)
 
 			// expert validation (issue 2)
 			r.Post("/items/{item}/check", h.SetItemCheck)
@@ -90,6 +92,9 @@ func (s *Server) routes() http.Handler {
 
 		})
 	})
+
+	// Pilot links (issue 10): a study's own token, any kind, any state.
+	r.Get("/p/{token}", h.PilotEntry)
 
 	// Expert participants: the invitation token is the credential.
 	r.Route("/e/{token}", func(r chi.Router) {

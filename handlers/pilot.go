@@ -1,0 +1,104 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/go-chi/chi/v5"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// PilotScope lets ?pilot=include on an admin page or download add the
+// pilot answers to its rows; without it they are left out
+// (docs/studies.md#pilots).
+func (h *Handler) PilotScope(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("pilot") == "include" {
+			r = r.WithContext(store.IncludePilot(r.Context()))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// PilotEntry handles GET /p/{token}, a study's pilot link: the real
+// participant or expert flow, in any state of the study, with everything
+// stored marked as pilot. A crowd pilot link opens a new pilot session
+// each time it is opened in a new browser.
+func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
+	st, err := h.DB.StudyByPilotToken(r.Context(), chi.URLParam(r, "token"))
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if st.Kind == store.KindCrowd {
+		c := &crowdCtx{study: st, base: "/s/" + strconv.FormatInt(st.ID, 10)}
+		if p, err := h.DB.CrowdParticipantByToken(r.Context(), st.ID, crowdToken(r, st.ID)); err == nil && p.Pilot {
+			redirect(w, r, c.base+"/screen") // this browser's pilot session
+			return
+		}
+		p, err := h.DB.EnterCrowdPilot(r.Context(), st.ID)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		h.setCrowdCookie(w, c, p.Token)
+		redirect(w, r, c.base+"/screen")
+		return
+	}
+	n := 0
+	if st.Kind == store.KindExplain {
+		set, err := explainSettings(st)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		n = set.PerExpert
+	}
+	a, err := h.DB.PilotAnnotator(r.Context(), st, n)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	redirect(w, r, "/e/"+a.Token)
+}
+
+// Pilot handles POST /admin/studies/{study}/pilot: action "new" makes a
+// new pilot link (revoking the old one), "revoke" ends it, "wipe" deletes
+// the pilot sessions and their answers.
+func (h *Handler) Pilot(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err == nil {
+		err = parseForm(w, r)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	var msg string
+	switch r.PostFormValue("action") {
+	case "new":
+		_, err = h.DB.NewPilotLink(r.Context(), s.ID)
+		msg = "A new pilot link is ready; any earlier one no longer works."
+	case "revoke":
+		err = h.DB.RevokePilotLink(r.Context(), s.ID)
+		msg = "The pilot link is revoked; the pilot answers are kept apart until you wipe them."
+	case "wipe":
+		var n int
+		n, err = h.DB.WipePilot(r.Context(), s.ID)
+		msg = fmt.Sprintf("Wiped the pilot sessions and their %d answers.", n)
+	default:
+		err = store.Errorf(store.EINVALID, "unknown pilot action")
+	}
+	if err != nil {
+		h.failOnStudyPage(w, r, s, err)
+		return
+	}
+	h.Log.Info("pilot", "study", s.ID, "action", r.PostFormValue("action"))
+	h.flash(w, r, msg)
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
