@@ -41,6 +41,19 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.St
 		h.Error(w, r, err)
 		return
 	}
+	if len(v.Participants) == 0 {
+		// The design a build gives now, shown before building.
+		plan, err := studies.PlanCrowdBatches(ctx, h.DB, s.ID, set, s.Seed)
+		switch {
+		case err == nil:
+			v.Plan, v.PlanTraining = plan.Design(), plan.TrainingNote()
+		case store.ErrorCode(err) == store.EINVALID:
+			v.PlanError = store.ErrorMessage(err)
+		default:
+			h.Error(w, r, err)
+			return
+		}
+	}
 	status := http.StatusOK
 	if errMsg != "" {
 		status = http.StatusBadRequest

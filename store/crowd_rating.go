@@ -78,7 +78,7 @@ func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScre
 
 func itemDest(it *Item) []any {
 	return []any{&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version}
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Training}
 }
 
 // prefixed qualifies a comma-separated column list with a table alias.
@@ -293,7 +293,7 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
 		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
 		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0)
+		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.training, '')
 	` + crowdParticipantFrom + `
 	LEFT JOIN crowd_training t ON p.training_done < p.training
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1

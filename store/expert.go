@@ -568,7 +568,7 @@ func (db *DB) CleanedItems(ctx context.Context, studyID int64) ([]Item, error) {
 	}
 	var out []Item
 	for _, it := range all {
-		if it.Status == ItemActive && it.Check == "" {
+		if it.Status == ItemActive && it.IsData() {
 			out = append(out, it)
 		}
 	}

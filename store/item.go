@@ -27,9 +27,25 @@ type Item struct {
 	Neutral       string `json:"neutral,omitempty"`
 	// Check is "" for a data item, "high" or "low" for an attention check
 	// (the answer it expects; for experts a check is always "low").
-	Check   string `json:"check,omitempty"`
-	Status  string `json:"-"`
-	Version int    `json:"-"`
+	Check string `json:"check,omitempty"`
+	// Training is "" for a data item, "high" or "low" for a crowd training
+	// item and the answer it expects: "high" is shown without its
+	// cancellation (rated above 3), "low" with it (rated below 5).
+	Training string `json:"training,omitempty"`
+	Status   string `json:"-"`
+	Version  int    `json:"-"`
+}
+
+// IsData reports whether the item is a data item: neither an attention
+// check nor a training item.
+func (it Item) IsData() bool { return it.Check == "" && it.Training == "" }
+
+// TrainingCondition is the condition a training item is shown in.
+func (it Item) TrainingCondition() string {
+	if it.Training == "low" {
+		return ConditionCancel
+	}
+	return ConditionTrigger
 }
 
 // FieldError names the field of an item that is wrong.
@@ -45,6 +61,7 @@ func (it *Item) Validate() error {
 	it.Key = strings.TrimSpace(it.Key)
 	it.Type = strings.ToLower(strings.TrimSpace(it.Type))
 	it.Check = strings.ToLower(strings.TrimSpace(it.Check))
+	it.Training = strings.ToLower(strings.TrimSpace(it.Training))
 	if it.Key == "" {
 		return &FieldError{"id", "is empty"}
 	}
@@ -74,6 +91,14 @@ func (it *Item) Validate() error {
 	case "", "high", "low":
 	default:
 		return &FieldError{"check", fmt.Sprintf("unknown value %q (want empty, high or low)", it.Check)}
+	}
+	switch it.Training {
+	case "", "high", "low":
+	default:
+		return &FieldError{"training", fmt.Sprintf("unknown value %q (want empty, or the answer expected: high or low)", it.Training)}
+	}
+	if it.Training != "" && it.Check != "" {
+		return &FieldError{"training", "an item cannot be both a training item and an attention check"}
 	}
 	return nil
 }
@@ -112,8 +137,8 @@ func (db *DB) ImportItems(ctx context.Context, studyID int64, items []Item) erro
 		}
 		stmt, err := tx.PrepareContext(ctx, `
 			INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
-				negation, strengthening, neutral, check_kind)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				negation, strengthening, neutral, check_kind, training)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (study_id, key) DO NOTHING`)
 		if err != nil {
 			return fmt.Errorf("import items: %w", err)
@@ -121,7 +146,7 @@ func (db *DB) ImportItems(ctx context.Context, studyID int64, items []Item) erro
 		defer stmt.Close()
 		for i, it := range items {
 			res, err := stmt.ExecContext(ctx, studyID, it.Key, it.Type, it.Context, it.Utterance, it.Implicature,
-				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check)
+				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training)
 			if err != nil {
 				return fmt.Errorf("import items: %w", err)
 			}
@@ -144,12 +169,12 @@ func studyExists(ctx context.Context, tx *sql.Tx, id int64) error {
 	return nil
 }
 
-const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version`
+const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version, training`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
 	err := sc.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version)
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Training)
 	return it, err
 }
 

@@ -245,7 +245,7 @@ func (db *DB) StudyCounts(ctx context.Context, id int64) (StudyCounts, error) {
 	var c StudyCounts
 	err := db.read.QueryRowContext(ctx, `
 		SELECT
-			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind = ''),
+			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind = '' AND training = ''),
 			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind != ''),
 			(SELECT COUNT(*) FROM batches WHERE study_id = ?1),
 			(SELECT COUNT(*) FROM batch_items bi JOIN batches b ON b.id = bi.batch_id JOIN items i ON i.id = bi.item_id

@@ -20,8 +20,8 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set s
 	}
 	var data, checks []analysis.ExpertBatchItem
 	for _, it := range items {
-		if it.Status != store.ItemActive {
-			continue
+		if it.Status != store.ItemActive || it.Training != "" {
+			continue // crowd training items are no data for experts
 		}
 		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
 		if it.Check != "" {

@@ -16,7 +16,7 @@ import (
 
 // itemFileFields are the column names (CSV) and keys (JSON Lines) of an
 // implicature item file: SPEC 1's field names, plus check for attention checks.
-var itemFileFields = []string{"id", "type", "context", "utterance", "implicature", "cancellation", "negation", "strengthening", "neutral", "check"}
+var itemFileFields = []string{"id", "type", "context", "utterance", "implicature", "cancellation", "negation", "strengthening", "neutral", "check", "training"}
 
 var requiredItemFields = []string{"id", "type", "utterance", "implicature", "cancellation"}
 
@@ -54,6 +54,8 @@ func setItemField(it *store.Item, field, v string) {
 		it.Neutral = v
 	case "check":
 		it.Check = v
+	case "training":
+		it.Training = v
 	}
 }
 
@@ -228,7 +230,7 @@ func WriteItemsCSV(w io.Writer, items []store.Item) error {
 	cw := csv.NewWriter(w)
 	cw.Write(itemFileFields)
 	for _, it := range items {
-		cw.Write([]string{it.Key, it.Type, it.Context, it.Utterance, it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check})
+		cw.Write([]string{it.Key, it.Type, it.Context, it.Utterance, it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training})
 	}
 	cw.Flush()
 	return cw.Error()
