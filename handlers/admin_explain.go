@@ -24,7 +24,7 @@ func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *st
 }
 
 func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
-	v := templates.ExplainStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v := templates.ExplainStudyView{Nav: h.nav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
 	var err error
 	if v.Settings, err = explainSettings(s); err == nil {

@@ -25,6 +25,9 @@ type Config struct {
 	Log *slog.Logger
 	// SecureCookies marks cookies Secure; set it behind TLS.
 	SecureCookies bool
+	// TrustedProxyHeader names the header a trusted proxy sets to the
+	// client's address (Fly-Client-IP on Fly.io); empty: none is believed.
+	TrustedProxyHeader string
 	// Getenv reads the API keys of scoring jobs (default os.Getenv).
 	Getenv func(string) string
 }
@@ -59,6 +62,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	h := handlers.New(cfg.DB, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
+	h.TrustedProxyHeader = cfg.TrustedProxyHeader
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
