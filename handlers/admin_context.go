@@ -73,6 +73,7 @@ func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *stor
 		return
 	}
 	h.Log.Info("passages imported", "study", s.ID, "passages", len(ps))
+	auditf(r, "%d passages from %s", len(ps), name)
 	h.flash(w, r, fmt.Sprintf("Imported %d passages from %s.", len(ps), name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -66,6 +66,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
+	auditf(r, "%d model outputs from %s", len(outs), name)
 	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", len(outs), name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -18,13 +18,24 @@ import (
 const auditKey ctxKey = iota + 100
 
 // auditNote collects what a handler wants the log to say about its action.
-type auditNote struct{ details []string }
+type auditNote struct {
+	details []string
+	study   int64
+}
 
 // auditf adds a sentence to the audit entry of the current request (the
 // file imported and how much it held, say).
 func auditf(r *http.Request, format string, a ...any) {
 	if n, ok := r.Context().Value(auditKey).(*auditNote); ok {
 		n.details = append(n.details, fmt.Sprintf(format, a...))
+	}
+}
+
+// auditStudy files the current request's entry under a study its URL does
+// not name (the study it has just created).
+func auditStudy(r *http.Request, id int64) {
+	if n, ok := r.Context().Value(auditKey).(*auditNote); ok {
+		n.study = id
 	}
 }
 
@@ -91,6 +102,9 @@ func (h *Handler) Audited(next http.Handler) http.Handler {
 				params[k] = rc.URLParams.Values[i]
 			}
 		}
+		if note.study != 0 {
+			study = note.study
+		}
 		detail := strings.Join(note.details, " ")
 		if detail == "" {
 			detail = formSummary(params, r2.PostForm)
@@ -115,7 +129,7 @@ func formSummary(params map[string]string, form url.Values) string {
 	}
 	for k, vs := range form {
 		lk := strings.ToLower(k)
-		if strings.Contains(lk, "password") || strings.Contains(lk, "token") || lk == "next" {
+		if strings.Contains(lk, "password") || strings.Contains(lk, "secret") || lk == "token" || strings.HasSuffix(lk, "_token") || lk == "api_key" || lk == "next" {
 			continue
 		}
 		v := strings.Join(vs, ",")

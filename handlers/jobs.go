@@ -533,6 +533,7 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "%d outputs of job #%d added to the rating screens", len(res.Gen), j.ID)
 	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the study's rating screens.", len(res.Gen), j.ID))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
