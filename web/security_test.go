@@ -340,7 +340,7 @@ func TestDiskFull(t *testing.T) {
 	if _, err := e.db.Writer().Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
 		t.Fatal(err)
 	}
-	data, _ := os.ReadFile("../demo/items.jsonl")
+	data, _ := os.ReadFile("../cli/demo/items.jsonl")
 	var big bytes.Buffer
 	for i := range 40 {
 		big.Write(bytes.ReplaceAll(data, []byte(`"id":"`), []byte(fmt.Sprintf(`"id":"%d-`, i))))
