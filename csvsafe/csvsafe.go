@@ -7,7 +7,7 @@
 // decimal number ("-1.5", "+3", "2e-4") is written as it is, so numbers stay
 // numbers. Readers undo it with Unquote: a cell that starts with a single
 // quote and would have been quoted loses one quote. So "=1+1" is written
-// "'=1+1", "'=x" is written "''=x", and both read back as they were; texts
+// "'=1+1", "'=x" gets a second quote in front, and both read back as they were; texts
 // such as "'Twas" or "don't" are never touched.
 //
 // Every CSV export of pragmalab goes through NewWriter, and every reader of

@@ -20,9 +20,9 @@ func securityHeaders(hsts bool) func(http.Handler) http.Handler {
 			if hsts {
 				h.Set("Strict-Transport-Security", "max-age=31536000")
 			}
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "same-origin")
 			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://app.prolific.com; frame-ancestors 'none'; base-uri 'none'")
 			next.ServeHTTP(w, r)
 		})
