@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"pragmalab/csvsafe"
 )
 
 // MaxFieldLen bounds every field of an input file, so a malformed file cannot
@@ -105,7 +107,8 @@ func (t *table) next() ([]string, error) {
 			t.row[k] = ""
 			continue
 		}
-		f := rec[pos]
+		// Exports neutralise formula cells (csvsafe); reading undoes it.
+		f := csvsafe.Unquote(rec[pos])
 		if len(f) > 0 && (f[0] == ' ' || f[len(f)-1] == ' ') {
 			f = strings.TrimSpace(f)
 		}

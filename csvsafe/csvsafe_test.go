@@ -3,6 +3,10 @@ package csvsafe
 import (
 	"bytes"
 	"encoding/csv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +74,31 @@ func FuzzRoundTrip(f *testing.F) {
 			t.Fatalf("Quote(%q) = %q starts a formula", s, q)
 		}
 	})
+}
+
+// TestEveryExportUsesThisWriter: no program file writes CSV with
+// encoding/csv directly, so no export can skip the neutralisation.
+func TestEveryExportUsesThisWriter(t *testing.T) {
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "csvsafe" || strings.HasPrefix(d.Name(), ".")) && path != ".." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte("csv.NewWriter(")) {
+			t.Errorf("%s writes CSV with encoding/csv; use csvsafe.NewWriter", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }
