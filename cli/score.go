@@ -112,6 +112,9 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 			return err
 		}
 		id = j.ID
+		if err := db.Audit(ctx, cliActor, *studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s, model %q", id, *task, *scorer, *model)); err != nil {
+			return err
+		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", id, *studyID)
 	} else if err := db.RequeueJob(ctx, id); err != nil && store.ErrorCode(err) != store.ECONFLICT {
 		return err
@@ -153,6 +156,9 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		}
 		if err := db.ImportOutputs(ctx, *outputsTo, res.Outputs()); err != nil {
 			return fmt.Errorf("score: adding outputs to study %d: %w", *outputsTo, err)
+		}
+		if err := db.Audit(ctx, cliActor, *outputsTo, "import job outputs", fmt.Sprintf("%d outputs of job #%d added to the rating screens", len(res.Gen), res.Job.ID)); err != nil {
+			return err
 		}
 		fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), *outputsTo)
 	}

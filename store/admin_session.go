@@ -73,9 +73,9 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
 		return nil, Errorf(ENOTFOUND, "session expired")
 	}
 	if now.Sub(parseTime(seen)) >= sessionTouch {
-		if _, err := db.write.ExecContext(ctx, `UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?`, db.now(), h); err != nil {
-			return nil, fmt.Errorf("session: %w", err)
-		}
+		// A failed touch (a full disk) only makes the session end sooner;
+		// it must not keep the admin from reading.
+		db.write.ExecContext(ctx, `UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?`, db.now(), h)
 	}
 	return &a, nil
 }
