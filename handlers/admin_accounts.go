@@ -52,6 +52,7 @@ func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	auditf(r, "created %s as %s", a.Username, a.Role)
+	h.auditNow(r)
 	h.Log.Info("account created", "admin", a.Username, "role", a.Role, "by", CurrentAdmin(r.Context()).Username)
 	// The password is shown on this answer only, never stored in a flash.
 	h.renderAccounts(w, r, http.StatusOK, templates.AccountsView{NewUser: a.Username, NewPassword: password})
@@ -98,6 +99,7 @@ func (h *Handler) ResetAccountPassword(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	auditf(r, "new password for %s; its sessions ended", a.Username)
+	h.auditNow(r)
 	h.renderAccounts(w, r, http.StatusOK, templates.AccountsView{NewUser: a.Username, NewPassword: password})
 }
 

@@ -21,6 +21,7 @@ const auditKey ctxKey = iota + 100
 type auditNote struct {
 	details []string
 	study   int64
+	written bool
 }
 
 // auditf adds a sentence to the audit entry of the current request (the
@@ -84,40 +85,54 @@ func (h *Handler) Audited(next http.Handler) http.Handler {
 		r2 := r.WithContext(context.WithValue(r.Context(), auditKey, note))
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r2)
-		if status := ww.Status(); status >= 400 {
-			return
-		}
-		rc := chi.RouteContext(r.Context())
-		pattern := strings.TrimSuffix(rc.RoutePattern(), "/")
-		action, ok := auditActions[pattern]
-		if !ok {
-			action = r.Method + " " + pattern
-		}
-		var study int64
-		params := map[string]string{}
-		for i, k := range rc.URLParams.Keys {
-			if k == "study" {
-				study, _ = strconv.ParseInt(rc.URLParams.Values[i], 10, 64)
-			} else if k != "*" {
-				params[k] = rc.URLParams.Values[i]
-			}
-		}
-		if note.study != 0 {
-			study = note.study
-		}
-		detail := strings.Join(note.details, " ")
-		if detail == "" {
-			detail = formSummary(params, r2.PostForm)
-		}
-		actor := "?"
-		if a := CurrentAdmin(r.Context()); a != nil {
-			actor = a.Username
-		}
-		// The action is done: record it even if the client has gone.
-		if err := h.DB.Audit(context.WithoutCancel(r.Context()), actor, study, action, detail); err != nil {
-			h.Log.Error("audit log not written", "actor", actor, "study", study, "action", action, "err", err)
+		if status := ww.Status(); status < 400 && !note.written {
+			h.writeAudit(r2, note)
 		}
 	})
+}
+
+// auditNow writes the current request's entry at once, for a handler
+// whose answer shows the log (the accounts page after a change); the
+// middleware then writes none.
+func (h *Handler) auditNow(r *http.Request) {
+	if n, ok := r.Context().Value(auditKey).(*auditNote); ok && !n.written {
+		h.writeAudit(r, n)
+	}
+}
+
+// writeAudit writes the entry of a successful state-changing request.
+func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
+	note.written = true
+	rc := chi.RouteContext(r.Context())
+	pattern := strings.TrimSuffix(rc.RoutePattern(), "/")
+	action, ok := auditActions[pattern]
+	if !ok {
+		action = r.Method + " " + pattern
+	}
+	var study int64
+	params := map[string]string{}
+	for i, k := range rc.URLParams.Keys {
+		if k == "study" {
+			study, _ = strconv.ParseInt(rc.URLParams.Values[i], 10, 64)
+		} else if k != "*" {
+			params[k] = rc.URLParams.Values[i]
+		}
+	}
+	if note.study != 0 {
+		study = note.study
+	}
+	detail := strings.Join(note.details, " ")
+	if detail == "" {
+		detail = formSummary(params, r.PostForm)
+	}
+	actor := "?"
+	if a := CurrentAdmin(r.Context()); a != nil {
+		actor = a.Username
+	}
+	// The action is done: record it even if the client has gone.
+	if err := h.DB.Audit(context.WithoutCancel(r.Context()), actor, study, action, detail); err != nil {
+		h.Log.Error("audit log not written", "actor", actor, "study", study, "action", action, "err", err)
+	}
 }
 
 // formSummary lists URL parameters and form fields as name=value, sorted,
