@@ -99,6 +99,66 @@ func TestDocsCitations(t *testing.T) {
 	}
 }
 
+// mdLink matches the target of a Markdown link: [text](target).
+var mdLink = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+
+// TestDocsLinks checks the links of README.md and docs/*.md: every page a
+// link names exists, and so does every heading it points to.
+func TestDocsLinks(t *testing.T) {
+	root := ".."
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = append(pages, filepath.Join(root, "README.md"))
+	anchors := map[string]map[string]bool{}
+	anchorsOf := func(path string) (map[string]bool, error) {
+		if a, ok := anchors[path]; ok {
+			return a, nil
+		}
+		a, err := headingAnchors(path)
+		anchors[path] = a
+		return a, err
+	}
+	links := 0
+	for _, page := range pages {
+		b, err := os.ReadFile(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, page)
+		for _, m := range mdLink.FindAllStringSubmatch(string(b), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			links++
+			file, anchor, _ := strings.Cut(target, "#")
+			path := page
+			if file != "" {
+				path = filepath.Join(filepath.Dir(page), filepath.FromSlash(file))
+			}
+			if _, err := os.Stat(path); err != nil {
+				t.Errorf("%s links to %s, which does not exist", rel, target)
+				continue
+			}
+			if anchor == "" || filepath.Ext(path) != ".md" {
+				continue
+			}
+			a, err := anchorsOf(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !a[anchor] {
+				t.Errorf("%s links to %s, which is no heading of that page", rel, target)
+			}
+		}
+	}
+	if links == 0 {
+		t.Fatal("no links found in README.md and docs/")
+	}
+}
+
 // headingAnchors returns the anchors GitHub gives the headings of a Markdown
 // file, skipping fenced code blocks.
 func headingAnchors(path string) (map[string]bool, error) {
