@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+
 	"pragmalab/store"
 )
 

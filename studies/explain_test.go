@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"pragmalab/csvsafe"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/csvsafe"
+	"pragmalab/store"
 )
 
 func explainFixture(t *testing.T) (*store.DB, *store.Study) {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 const goodCSV = `id,type,context,utterance,implicature,cancellation,negation,strengthening,neutral,check
