@@ -39,7 +39,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
 
-		// accounts and roles (issue 14)
+		// accounts and roles (docs/deploy.md#admin-accounts)
 		r.Get("/accounts", h.AccountsPage)
 		r.Post("/accounts", h.CreateAccount)
 		r.Post("/accounts/{admin}/role", h.SetAccountRole)

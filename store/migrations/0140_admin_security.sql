@@ -1,4 +1,5 @@
--- Admin security (issue 14): roles, server-side sessions, the audit log.
+-- Admin security: roles, server-side sessions (docs/architecture.md#sessions)
+-- and the audit log (docs/architecture.md#audit-log).
 
 -- owner: everything, manages accounts; viewer: reads, changes nothing.
 ALTER TABLE admins ADD COLUMN role TEXT NOT NULL DEFAULT 'owner' CHECK (role IN ('owner', 'viewer'));
