@@ -15,7 +15,10 @@ const adminSession = "pragmalab_admin"
 
 type ctxKey int
 
-const adminKey ctxKey = iota
+const (
+	adminKey ctxKey = iota
+	auditKey        // *auditNote of a state-changing admin request
+)
 
 // CurrentAdmin is the admin logged in for this request, or nil.
 func CurrentAdmin(ctx context.Context) *store.Admin {

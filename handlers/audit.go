@@ -15,8 +15,6 @@ import (
 	"pragmalab/templates"
 )
 
-const auditKey ctxKey = iota + 100
-
 // auditNote collects what a handler wants the log to say about its action.
 type auditNote struct {
 	details []string
