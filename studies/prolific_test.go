@@ -212,7 +212,7 @@ func TestProlificBonusesPaidOnce(t *testing.T) {
 	}
 	// Bad lines name the line.
 	for in, want := range map[string]string{
-		pid(1) + ",30\n":                  "at most 100.00",
+		pid(1) + ",300\n":                  "at most 100.00",
 		pid(1) + ",0.505\n":               "two decimals",
 		"nobody,0.50\n":                   "line 1",
 		pid(1) + ",1\n" + pid(1) + ",2\n": "already on line 1",
