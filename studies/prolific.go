@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"pragmalab/prolific"
 	"pragmalab/store"
@@ -817,4 +819,37 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 		return 0, apiErr(sendErr)
 	}
 	return len(pids), nil
+}
+
+// SyncLoop syncs every linked study that active accepts (a study being run)
+// every interval until ctx ends; failures are recorded on the link and
+// logged, and the loop goes on.
+func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Duration, active func(context.Context, int64) bool) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		links, err := p.DB.ProlificLinks(ctx)
+		if err != nil {
+			log.Warn("prolific sync", "err", err)
+			continue
+		}
+		for _, l := range links {
+			if ctx.Err() != nil {
+				return
+			}
+			if !active(ctx, l.StudyID) {
+				continue
+			}
+			if res, err := p.Sync(ctx, l.StudyID); err != nil {
+				log.Warn("prolific sync", "study", l.StudyID, "err", store.ErrorMessage(err))
+			} else if len(res.Freed) > 0 {
+				log.Info("prolific sync freed slots", "study", l.StudyID, "freed", len(res.Freed))
+			}
+		}
+	}
 }

@@ -3,7 +3,6 @@ package studies
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -18,76 +17,21 @@ const (
 	prolificStud = "64aaaaaaaaaaaaaaaaaaaaaa"
 )
 
-func pid(i int) string { return fmt.Sprintf("60%022x", i) }
+func pid(i int) string { return prolifictest.PID(i) }
 
-// prolificFixture makes a crowd study with three participants: p1 and p2
-// complete their batch (p2 failing every attention check), p3 stays
-// active; Prolific holds their submissions plus one of somebody who never
-// reached pragmalab.
+// prolificFixture is prolifictest's crowd study, linked to a fake Prolific
+// that holds its submissions.
 func prolificFixture(t *testing.T) (*store.DB, *store.Study, *prolifictest.Server, *Prolific) {
 	t.Helper()
 	ctx := context.Background()
 	db := mustOpenDB(t)
-	cs := &store.Study{Kind: store.KindCrowd, Name: "crowd", Lang: "en"}
-	if err := db.CreateStudy(ctx, cs); err != nil {
+	cs, err := prolifictest.SeedCrowdStudy(ctx, db, prolificStud)
+	if err != nil {
 		t.Fatal(err)
-	}
-	items := append([]store.Item{
-		{Key: "x001", Type: store.TypeScalar, Utterance: "u1", Implicature: "b1", Cancellation: "c1"},
-		{Key: "x002", Type: store.TypeScalar, Utterance: "u2", Implicature: "b2", Cancellation: "c2"}},
-		store.Item{Key: "chk-high", Type: store.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		store.Item{Key: "chk-low", Type: store.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
-	if err := db.ImportItems(ctx, cs.ID, items); err != nil {
-		t.Fatal(err)
-	}
-	stored, _ := db.ListItems(ctx, cs.ID)
-	id := map[string]int64{}
-	for _, it := range stored {
-		id[it.Key] = it.ID
-	}
-	slot := func(k, c string) store.CrowdSlot { return store.CrowdSlot{ItemID: id[k], Condition: c} }
-	b := []store.CrowdSlot{slot("x001", "trigger"), slot("x002", "cancel"), slot("chk-low", "trigger"), slot("chk-high", "trigger")}
-	if err := db.SaveCrowdBatches(ctx, cs.ID, 1, nil, [][]store.CrowdSlot{b, b}); err != nil {
-		t.Fatal(err)
-	}
-	set := store.DefaultCrowdSettings()
-	set.CompletionCode = "DONE"
-	set.MaxFailedChecks = 2
-	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i <= 3; i++ {
-		part, err := db.EnterCrowd(ctx, cs.ID, store.CrowdArrival{PID: pid(i), StudyID: prolificStud, SessionID: fmt.Sprintf("sub%d", i)}, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.ConsentCrowd(ctx, cs.ID, part.Token, set); err != nil {
-			t.Fatal(err)
-		}
-		if i == 3 {
-			continue
-		}
-		screens, _ := db.CrowdBatchScreens(ctx, part.BatchID)
-		for _, sc := range screens {
-			r := 4
-			switch {
-			case sc.Item.Key == "chk-high":
-				r = map[bool]int{true: 1, false: 7}[i == 2]
-			case sc.Item.Key == "chk-low":
-				r = map[bool]int{true: 7, false: 1}[i == 2]
-			}
-			if _, err := db.SaveCrowdRating(ctx, cs.ID, part.Token, sc.Position, r, set); err != nil {
-				t.Fatal(err)
-			}
-		}
 	}
 	srv := prolifictest.NewServer(testToken)
 	t.Cleanup(srv.Close)
-	srv.AddStudy(prolificStud, "crowd on Prolific")
-	srv.AddSubmission(prolificStud, "sub1", pid(1), "AWAITING REVIEW")
-	srv.AddSubmission(prolificStud, "sub2", pid(2), "AWAITING REVIEW")
-	srv.AddSubmission(prolificStud, "sub3", strings.ToUpper(pid(3)), "RETURNED") // Prolific's case, matched anyway
-	srv.AddSubmission(prolificStud, "sub4", pid(4), "ACTIVE")
+	srv.AddFixtureSubmissions(prolificStud)
 	if err := db.LinkProlific(ctx, cs.ID, prolificStud); err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +156,7 @@ func TestProlificBonusesPaidOnce(t *testing.T) {
 	}
 	// Bad lines name the line.
 	for in, want := range map[string]string{
-		pid(1) + ",300\n":                  "at most 100.00",
+		pid(1) + ",300\n":                 "at most 100.00",
 		pid(1) + ",0.505\n":               "two decimals",
 		"nobody,0.50\n":                   "line 1",
 		pid(1) + ",1\n" + pid(1) + ",2\n": "already on line 1",

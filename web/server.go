@@ -17,6 +17,7 @@ import (
 	"pragmalab/handlers"
 	"pragmalab/runner"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // Config is what the server needs from its caller.
@@ -69,6 +70,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return s, nil
 }
 
+// prolificActive reports whether a linked study is being run, so its
+// Prolific submissions are worth syncing.
+func (s *Server) prolificActive(ctx context.Context, studyID int64) bool {
+	st, err := s.cfg.DB.Study(ctx, studyID)
+	return err == nil && st.Kind == store.KindCrowd
+}
+
 // ServeHTTP lets tests drive the server with httptest.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.router.ServeHTTP(w, r) }
 
@@ -92,6 +100,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	jobsDone := make(chan struct{})
 	go func() { s.Jobs.Run(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
+	// Linked Prolific studies are synced every minute while they run, so a
+	// returned submission frees its slot within a minute (docs/prolific.md).
+	if p := studies.NewProlific(s.cfg.DB, s.cfg.Getenv); p.API != nil {
+		syncDone := make(chan struct{})
+		go func() { p.SyncLoop(jobsCtx, s.cfg.Log, time.Minute, s.prolificActive); close(syncDone) }()
+		defer func() { stopJobs(); <-syncDone }()
+	}
 	select {
 	case err := <-errc:
 		return err
