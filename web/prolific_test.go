@@ -59,7 +59,7 @@ func TestProlificApproveRejectAndPayOnce(t *testing.T) {
 	c.post(base+"/sync", nil).mustStatus(t, http.StatusSeeOther)
 
 	// Approve: the page lists whom it pays; without the tick nothing is sent.
-	c.get(base+"/approve").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="approve-count"`, "these 1 participants", "sub1")
+	c.get(base+"/approve").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="approve-count"`, "to the 1 listed here", "sub1")
 	c.post(base+"/approve", url.Values{"submission": {"sub1"}}).mustStatus(t, http.StatusBadRequest).mustContain(t, "tick the confirmation")
 	if fake.Calls("POST bulk-approve") != 0 {
 		t.Fatal("sent without confirmation")
@@ -86,7 +86,7 @@ func TestProlificApproveRejectAndPayOnce(t *testing.T) {
 
 	// Bonuses: plan → set up (first confirmation) → pay (second) → never again.
 	plan := c.post(base+"/bonus/plan", url.Values{"source": {"csv"}, "csv": {prolifictest.PID(1) + ",0.50\n" + p2 + ",0.25\n"}}).
-		mustStatus(t, http.StatusOK).mustContain(t, "2 bonuses, 0.75 in all")
+		mustStatus(t, http.StatusOK).mustContain(t, "Bonuses: 2, 0.75 in all")
 	planID := regexp.MustCompile(`name="plan" value="([0-9a-f]+)"`).FindStringSubmatch(plan.Body)
 	csv := regexp.MustCompile(`name="csv" value="([^"]*)"`).FindStringSubmatch(plan.Body)
 	if planID == nil || csv == nil {
