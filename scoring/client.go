@@ -157,15 +157,33 @@ func (c *Client) tfSampling(ctx context.Context, p Prompt) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	// The share of all samples answering True: a sample answering neither
-	// option is not a True answer.
-	trues := 0
+	// The share of True among the samples that answer True or False; a
+	// sample answering neither is unparseable, counted and kept, never read
+	// as False.
+	trues, unparsed := 0, 0
 	for _, s := range samples {
-		if t, ok := ParseTrueFalse(s, p.Order); ok && t {
+		t, ok := ParseTrueFalse(s, p.Order)
+		switch {
+		case !ok:
+			unparsed++
+		case t:
 			trues++
 		}
 	}
-	return Answer{PTrue: float64(trues) / float64(len(samples)), Samples: samples}, nil
+	parsed := len(samples) - unparsed
+	if parsed == 0 {
+		return Answer{}, fmt.Errorf("none of the %d samples answers True or False (first: %q)", len(samples), clipText(samples[0], 80))
+	}
+	return Answer{PTrue: float64(trues) / float64(parsed), Samples: samples, Unparsed: unparsed}, nil
+}
+
+// clipText cuts s to at most n characters for a message.
+func clipText(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n]) + "…"
 }
 
 func (c *Client) mcLogprobs(ctx context.Context, p Prompt) (Answer, error) {
