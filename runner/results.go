@@ -180,11 +180,13 @@ func (r *Results) Outputs() []store.Output {
 }
 
 // HumanToplines computes the human toplines of a crowd study over the
-// given items: the study's ratings export, restricted to those items (the
-// attention checks kept, since exclusion needs them), analysed with the
-// study's exclusion thresholds and the researcher's overrides — the same
-// numbers its analysis page shows when the items are the same. It returns
-// nil when nobody has completed a batch.
+// given items. Every participant's ratings are z-scored over all of that
+// participant's non-check ratings — the study's whole ratings export,
+// analysed with its exclusion thresholds and the researcher's overrides,
+// exactly as its Analysis page does — and only the item means are then
+// restricted to the job's items, so an item's mean z here is the one the
+// Analysis page shows. It returns nil when nobody has completed a batch or
+// none of the items was rated.
 func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items map[string]bool) (*analysis.Toplines, error) {
 	_, set, err := db.CrowdStudy(ctx, crowdStudyID)
 	if err != nil {
@@ -207,52 +209,14 @@ func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items 
 	if err := db.ExportRatings(ctx, crowdStudyID, &buf); err != nil {
 		return nil, err
 	}
-	filtered, n, err := filterRatings(&buf, items)
-	if err != nil || n == 0 {
-		return nil, err
+	if bytes.Count(buf.Bytes(), []byte("\n")) <= 1 {
+		return nil, nil
 	}
-	rs, err := analysis.ReadRatings(filtered)
+	rs, err := analysis.ReadRatings(&buf)
 	if err != nil {
 		return nil, err
 	}
-	return analysis.ComputeToplines(rs, opt), nil
-}
-
-// filterRatings keeps the header, attention checks and the rows of the
-// given items; n counts the item rows kept.
-func filterRatings(r io.Reader, items map[string]bool) (io.Reader, int, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	recs, err := cr.ReadAll()
-	if err != nil || len(recs) == 0 {
-		return nil, 0, err
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	ic, okI := col["item_id"]
-	cc, okC := col["check"]
-	if !okI || !okC {
-		return nil, 0, fmt.Errorf("ratings export lacks item_id or check")
-	}
-	var out bytes.Buffer
-	cw := csv.NewWriter(&out)
-	cw.Write(recs[0])
-	n := 0
-	for _, rec := range recs[1:] {
-		if len(rec) <= max(ic, cc) {
-			continue
-		}
-		if rec[cc] != "" {
-			cw.Write(rec)
-		} else if items[rec[ic]] {
-			cw.Write(rec)
-			n++
-		}
-	}
-	cw.Flush()
-	return &out, n, cw.Error()
+	return analysis.ComputeToplines(rs, opt).OverItems(items), nil
 }
 
 // SortedJobs orders finished jobs for a comparison table: by id.
