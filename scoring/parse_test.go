@@ -1,6 +1,14 @@
 package scoring
 
-import "testing"
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
 
 // TestParseLetterTable fixes how sampled multiple-choice replies are read
 // (the precedence documented on ParseLetter and in docs/scoring.md). The
@@ -99,5 +107,35 @@ func TestParseTrueFalseTable(t *testing.T) {
 		if isTrue != c.isTrue || ok != c.ok {
 			t.Errorf("ParseTrueFalse(%q, %s) = %v, %v; want %v, %v", c.reply, c.o, isTrue, ok, c.isTrue, c.ok)
 		}
+	}
+}
+
+// TestUnparseableSamplesAreNotFalse: P(True) is the share of True among
+// the samples that answer; the others are counted, and a prompt none of
+// whose samples answers fails with the reason.
+func TestUnparseableSamplesAreNotFalse(t *testing.T) {
+	replies := []string{"A", "I'd rather not say", "B", "A"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var choices []map[string]any
+		for _, s := range replies {
+			choices = append(choices, map[string]any{"message": map[string]string{"content": s}})
+		}
+		json.NewEncoder(w).Encode(map[string]any{"choices": choices})
+	}))
+	defer srv.Close()
+	c, err := NewClient(Config{BaseURLs: []string{srv.URL}, Model: "m", Mode: Sampling, Samples: 4}, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := c.Score(context.Background(), onePrompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Unparsed != 1 || math.Abs(a.PTrue-2.0/3) > 1e-12 {
+		t.Errorf("P(True) %v with %d unparsed; want 2/3 with 1", a.PTrue, a.Unparsed)
+	}
+	replies = []string{"hmm", "no idea", "?", "pass"}
+	if _, err := c.Score(context.Background(), onePrompt); err == nil || !strings.Contains(err.Error(), "none of the 4 samples") {
+		t.Errorf("all samples unparseable: %v", err)
 	}
 }
