@@ -133,3 +133,8 @@ func (c Comparison) Bars(measure string) (*plot.Plot, error) {
 	label := MeasureLabels[measure]
 	return analysis.AccuracyBars(label+": models and humans", label, c.Types, human, models)
 }
+
+// MeasureN is how many items a model's measure was computed on.
+func MeasureN(m scoring.TFMetrics, measure string) int {
+	return m.N[measure]
+}
