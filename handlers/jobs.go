@@ -91,10 +91,7 @@ func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *store.St
 		v.Tasks = []templates.Choice{{Value: "multiplechoice", Label: "Multiple choice on the passages"}, {Value: "generation", Label: "Generation (explanations)"}}
 		v.DataNote = fmt.Sprintf("The data set is this study's %d passages.", n)
 	}
-	v.Scorers = []templates.Choice{{Value: runner.ModelScorer, Label: "OpenAI-compatible endpoint"}}
-	for _, b := range scoring.Builtins {
-		v.Scorers = append(v.Scorers, templates.Choice{Value: b.Name, Label: "built-in: " + b.Name + " — " + b.Description})
-	}
+	v.Scorers = scorerChoices(itemTask(s))
 	v.Compares = []templates.Choice{{Value: "0", Label: "none"}}
 	if itemTask(s) {
 		studies, err := h.DB.Studies(ctx)
@@ -193,6 +190,7 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	spec, form, err := jobSpec(r, s)
+	spec.PublicEndpointsOnly = h.PublicEndpointsOnly
 	var j *store.Job
 	if err == nil {
 		j, err = runner.Create(r.Context(), h.DB, spec, h.getenv)
@@ -249,7 +247,7 @@ func (h *Handler) comparison(ctx context.Context, res *runner.Results) (runner.C
 		return runner.Comparison{}, err
 	}
 	for _, j := range runner.SortedJobs(jobs) {
-		if j.ID == res.Job.ID || j.Task != res.Job.Task || j.Status != store.JobDone || len(all) >= 6 {
+		if j.ID == res.Job.ID || j.Task != res.Job.Task || (j.Status != store.JobDone && j.Status != store.JobPartial) || len(all) >= 6 {
 			continue
 		}
 		other, err := runner.LoadResults(ctx, h.DB, j.ID)
@@ -292,17 +290,6 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	v := templates.JobView{Nav: h.nav(w, r, s), StudyID: s.ID, Job: j, Scorer: runner.ScorerName(j), Active: active(j)}
-	if j.Scorer == runner.ModelScorer {
-		var pretty map[string]any
-		if json.Unmarshal(j.Config, &pretty) == nil {
-			b, _ := json.MarshalIndent(pretty, "", "  ")
-			v.Config = string(b)
-		}
-	}
-	if v.Errors, err = h.DB.JobErrors(ctx, j.ID, 50); err != nil {
-		h.Error(w, r, err)
-		return
-	}
 	res, err := runner.LoadResults(ctx, h.DB, j.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -314,6 +301,10 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
+	}
+	if err := h.fillTrust(r, &v, res); err != nil {
+		h.Error(w, r, err)
+		return
 	}
 	h.render(w, r, http.StatusOK, templates.Job(v))
 }
@@ -337,7 +328,7 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 					cells[0] = fmtShare(c.Human[m][t])
 				}
 				for _, col := range c.Models {
-					cells = append(cells, fmtShare(col.Values[m][t]))
+					cells = append(cells, fmtShare(col.Values[m][t])+nOfN(col.N[m][t]))
 				}
 				row.Cells = append(row.Cells, cells)
 			}
@@ -359,7 +350,7 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 	case scoring.MultipleChoice:
 		for _, k := range scoring.SortedTypes(res.MCMetrics) {
 			m := res.MCMetrics[k]
-			v.MC = append(v.MC, templates.MCRow{Kind: k, Items: strconv.Itoa(m.Items), Accuracy: shareOf(m.Accuracy),
+			v.MC = append(v.MC, templates.MCRow{Kind: k, Items: itemsOf(m.Items, res.JobItems[k]), Accuracy: shareOf(m.Accuracy),
 				Hard: shareOf(m.HardNegatives), Easy: shareOf(m.EasyNegatives), Refusals: strconv.Itoa(m.Refusals)})
 		}
 		v.Confusion = res.MCMetrics[scoring.AllTypes].Confusion
@@ -369,7 +360,7 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			v.Gen = append(v.Gen, templates.GenRow{ItemKey: g.ItemKey, Output: g.Output})
 		}
 		v.GenTotal = len(res.Gen)
-		v.CanImport = s.Kind == store.KindExplain && !active(res.Job)
+		v.CanImport = !active(res.Job)
 	}
 	return nil
 }
@@ -510,31 +501,6 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.Error(w, r, fmt.Errorf("bars of job %d: %w", j.ID, err))
-}
-
-// JobOutputs handles POST /admin/studies/{study}/jobs/{job}/outputs: a
-// generation job's outputs become screens of this explanation-rating study.
-func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
-	s, j, err := h.job(r)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if j.Task != string(scoring.Generation) || active(j) {
-		h.Error(w, r, store.Errorf(store.EINVALID, "only a finished generation job has outputs to add"))
-		return
-	}
-	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if err := h.DB.ImportOutputs(r.Context(), s.ID, res.Outputs()); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the study's rating screens.", len(res.Gen), j.ID))
-	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
 // promptFields lists the templates a study edits, with their help texts.

@@ -37,6 +37,9 @@ type ModelColumn struct {
 	JobID  int64
 	Name   string
 	Values map[string]map[string]*float64 // measure → type → share
+	// N is, per measure and type, the items the share stands on and the
+	// items of that type in the job: "n of N" when n < N.
+	N map[string]map[string][2]int
 }
 
 func modelValue(m scoring.TFMetrics, measure string) *float64 {
@@ -92,12 +95,14 @@ func Compare(human *analysis.Toplines, results ...*Results) Comparison {
 		}
 	}
 	for _, r := range results {
-		col := ModelColumn{JobID: r.Job.ID, Name: r.Scorer, Values: map[string]map[string]*float64{}}
+		col := ModelColumn{JobID: r.Job.ID, Name: r.Scorer, Values: map[string]map[string]*float64{}, N: map[string]map[string][2]int{}}
 		for _, m := range Measures {
 			col.Values[m] = map[string]*float64{}
+			col.N[m] = map[string][2]int{}
 			for _, t := range c.Types {
 				if tm, ok := r.TFMetrics[t]; ok {
 					col.Values[m][t] = modelValue(tm, m)
+					col.N[m][t] = [2]int{tm.N[m], tm.Items}
 				}
 			}
 		}
