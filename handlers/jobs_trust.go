@@ -222,7 +222,7 @@ func corrText(c analysis.Correlation) string {
 	}
 	s += fmt.Sprintf(", n = %d", c.N)
 	if c.P != nil {
-		s += ", p = " + analysis.FormatP(*c.P)
+		s += ", " + analysis.FormatP(*c.P)
 	}
 	return s
 }

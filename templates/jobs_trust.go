@@ -1,6 +1,10 @@
 package templates
 
-import "pragmalab/store"
+import (
+	"strings"
+
+	"pragmalab/store"
+)
 
 // ConfigRow is one field of a job's endpoint configuration as shown.
 type ConfigRow struct {
@@ -72,3 +76,7 @@ func statusClass(s string) string {
 	}
 	return ""
 }
+
+// keyLabel shows a prompt key ("x003|trigger|TF") with spaces, so a narrow
+// column wraps between its parts rather than inside a word.
+func keyLabel(key string) string { return strings.ReplaceAll(key, "|", " | ") }
