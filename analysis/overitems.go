@@ -7,15 +7,15 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// OverItems returns the toplines of t over only the items keep holds,
+// OverItems returns the toplines of t over only the items keep accepts,
 // from the item means t has: each participant's ratings are z-scored over
 // all of that participant's non-check ratings, exactly as the crowd
 // study's Analysis page does, and only then are items left out (a model
 // job scored fewer items). It returns nil when no kept item has ratings.
-func (t *Toplines) OverItems(keep map[string]bool) *Toplines {
+func (t *Toplines) OverItems(keep func(itemKey string) bool) *Toplines {
 	out := &Toplines{Participants: t.Participants, Settings: t.Settings, ByType: map[string]*TypeToplines{}}
 	for _, m := range t.Items {
-		if keep[m.ID] {
+		if keep(m.ID) {
 			out.Items = append(out.Items, m)
 		}
 	}

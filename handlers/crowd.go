@@ -182,13 +182,13 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/training", Training: true,
 			Position: sc.Position, Total: p.Training, Attempt: p.TrainingWrong, Retry: p.TrainingWrong > 0,
-			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
+			Item: sc.Item, FollowUp: sc.Item.FollowUp(sc.Condition),
 		}))
 	default:
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/answer",
 			Position: sc.Position, Total: p.Screens, Done: p.Answered,
-			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
+			Item: sc.Item, FollowUp: sc.Item.FollowUp(sc.Condition),
 		}))
 	}
 }
@@ -308,7 +308,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 	if step <= len(training) {
 		sc := training[step-1]
 		v.Training, v.Position, v.Total, v.Item = true, step, len(training), sc.Item
-		v.FollowUp = templates.CrowdFollowUp(sc.Item, sc.Condition)
+		v.FollowUp = sc.Item.FollowUp(sc.Condition)
 	} else {
 		prog, err := h.DB.CrowdProgress(r.Context(), c.study.ID, c.s)
 		if err != nil {
@@ -326,7 +326,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Position, v.Total, v.Done, v.Item = pos, prog[0].Screens, pos-1, sc.Item
-		v.FollowUp = templates.CrowdFollowUp(sc.Item, sc.Condition)
+		v.FollowUp = sc.Item.FollowUp(sc.Condition)
 	}
 	// The form is a GET to this page carrying the next step.
 	v.NextStep = step + 1

@@ -32,7 +32,7 @@ p2,1,c2,,trigger,2,low
 	}
 	// z-scores over each participant's ratings of both items, then only
 	// x001's means are kept (issue 13: the Analysis page's z-scores).
-	human := analysis.ComputeToplines(rs, analysis.DefaultOptions()).OverItems(map[string]bool{"x001": true})
+	human := analysis.ComputeToplines(rs, analysis.DefaultOptions()).OverItems(func(k string) bool { return k == "x001" })
 	if human.ByType["scalar"].Items != 1 {
 		t.Fatalf("human toplines over %d scalar items, want only x001", human.ByType["scalar"].Items)
 	}

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"pragmalab/analysis"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // Results are a job's answers folded into the task's metrics.
@@ -178,7 +178,7 @@ func (r *Results) WriteCSV(w io.Writer) error {
 			cw.Write([]string{r.Scorer, m.Key, m.Kind, strconv.Itoa(m.Topic), m.Gold, m.Predicted, strconv.FormatBool(m.Correct)})
 		}
 	case scoring.Generation:
-		cw.Write(store.OutputColumns)
+		cw.Write(studies.OutputColumns)
 		for _, g := range r.Gen {
 			cw.Write([]string{g.ItemKey, g.Strategy, r.Scorer, g.Output})
 		}
@@ -220,43 +220,11 @@ func (r *Results) Outputs() []store.Output {
 }
 
 // HumanToplines computes the human toplines of a crowd study over the
-// given items. Every participant's ratings are z-scored over all of that
-// participant's non-check ratings — the study's whole ratings export,
-// analysed with its exclusion thresholds and the researcher's overrides,
-// exactly as its Analysis page does — and only the item means are then
-// restricted to the job's items, so an item's mean z here is the one the
-// Analysis page shows. It returns nil when nobody has completed a batch or
-// none of the items was rated.
+// given items (studies.HumanToplines): z-scores over all of each
+// participant's ratings, as its Analysis page computes them, then only the
+// job's items kept. It returns nil when nobody has rated them.
 func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items map[string]bool) (*analysis.Toplines, error) {
-	_, set, err := db.CrowdStudy(ctx, crowdStudyID)
-	if err != nil {
-		return nil, err
-	}
-	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
-	parts, err := db.CrowdParticipants(ctx, crowdStudyID, set)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range parts {
-		switch p.Override {
-		case "include":
-			opt.Include = append(opt.Include, p.PID)
-		case "exclude":
-			opt.Exclude = append(opt.Exclude, p.PID)
-		}
-	}
-	var buf bytes.Buffer
-	if err := db.ExportRatings(ctx, crowdStudyID, &buf); err != nil {
-		return nil, err
-	}
-	if bytes.Count(buf.Bytes(), []byte("\n")) <= 1 {
-		return nil, nil
-	}
-	rs, err := analysis.ReadRatings(&buf)
-	if err != nil {
-		return nil, err
-	}
-	return analysis.ComputeToplines(rs, opt).OverItems(items), nil
+	return studies.HumanToplines(ctx, db, crowdStudyID, func(key string) bool { return items[key] })
 }
 
 // SortedJobs orders finished jobs for a comparison table: by id.

@@ -17,6 +17,7 @@ import (
 
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 func jobIDOf(loc string) int64 {
@@ -108,11 +109,11 @@ func TestGenerationOutputsToAnotherStudy(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../store/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := store.ParsePassagesTSV(bytes.NewReader(data))
+	ps, _ := studies.ParsePassagesTSV(bytes.NewReader(data))
 	var ids []int64
 	for _, name := range []string{"scoring", "experts rate"} {
 		s := &store.Study{Kind: store.KindExplain, Name: name, Lang: "it"}

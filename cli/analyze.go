@@ -1,0 +1,270 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pragmalab/analysis"
+)
+
+const analyzeUsage = `Usage: pragmalab analyze COMMAND [options]
+
+Compute the figures of SPEC section 3 from exported CSV files (a platform
+export or a file of the same columns; the header is required, column order
+is free). Output is an aligned table by default, the SPEC JSON with --json,
+or CSV with --csv. Bad input is reported with its line and column (exit 2).
+
+Commands:
+  toplines      --ratings FILE      z-scored human toplines per item type
+  agreement     --judgements FILE   expert agreement (raw, Cohen's κ, PABAK, Fleiss' κ)
+  context       --answers FILE      context-expansion surveys (Fleiss' κ, consensus, curves)
+  explanations  --ratings FILE      shares of each judgment per kind × strategy
+
+Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
+`
+
+// runAnalyze dispatches the analyze subcommands.
+func runAnalyze(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(env.stdout, analyzeUsage)
+		if len(args) == 0 {
+			return usagef("analyze: name a command (toplines, agreement, context, explanations)")
+		}
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "toplines":
+		return analyzeToplines(args[1:], env)
+	case "agreement":
+		return analyzeAgreement(args[1:], env)
+	case "context":
+		return analyzeContext(args[1:], env)
+	case "explanations":
+		return analyzeExplanations(args[1:], env)
+	}
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations)", args[0])
+}
+
+// outputFlags are the flags every analyze command shares.
+type outputFlags struct {
+	input  string
+	json   bool
+	csv    bool
+	plots  string
+	fs     *flag.FlagSet
+	inFlag string
+}
+
+func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots bool) *outputFlags {
+	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag}
+	o.fs.SetOutput(env.stderr)
+	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
+	o.fs.BoolVar(&o.json, "json", false, "print the SPEC 3 JSON instead of a table")
+	o.fs.BoolVar(&o.csv, "csv", false, "print the table as CSV instead of aligned text")
+	if withPlots {
+		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as SVG and PNG")
+	}
+	o.fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: pragmalab analyze %s --%s FILE [options]\n\n%s\n\nOptions:\n", name, inFlag, summary)
+		o.fs.PrintDefaults()
+	}
+	return o
+}
+
+func (o *outputFlags) parse(args []string) error {
+	if err := o.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("analyze: %v", err)
+	}
+	if o.fs.NArg() > 0 {
+		return usagef("analyze: unexpected argument %q", o.fs.Arg(0))
+	}
+	if o.input == "" {
+		return usagef("analyze: --%s FILE is required", o.inFlag)
+	}
+	if o.json && o.csv {
+		return usagef("analyze: choose one of --json and --csv")
+	}
+	return nil
+}
+
+// readInput opens the input and runs the reader; bad input becomes a usage error
+// (exit 2) naming the file, line and column.
+func readInput[T any](o *outputFlags, env *Env, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	var r io.Reader = env.stdin
+	name := "standard input"
+	if o.input != "-" {
+		f, err := os.Open(o.input)
+		if err != nil {
+			return zero, usagef("analyze: %v", err)
+		}
+		defer f.Close()
+		r, name = f, o.input
+	}
+	v, err := read(r)
+	var ie *analysis.InputError
+	if errors.As(err, &ie) {
+		return zero, usagef("%s: %v", name, ie)
+	}
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
+}
+
+// emit writes the result (JSON, CSV or text tables) to stdout only once
+// everything is computed, so a failure leaves stdout empty.
+// With --csv the first table is written.
+func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, figures func() ([]analysis.Figure, error)) error {
+	var out bytes.Buffer
+	switch {
+	case o.json:
+		enc := json.NewEncoder(&out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(result); err != nil {
+			return fmt.Errorf("analyze: encode JSON: %w", err)
+		}
+	case o.csv:
+		if err := tables[0].WriteCSV(&out); err != nil {
+			return err
+		}
+	default:
+		for _, t := range tables {
+			if err := t.WriteText(&out); err != nil {
+				return err
+			}
+		}
+	}
+	if o.plots != "" {
+		figs, err := figures()
+		if err != nil {
+			return fmt.Errorf("analyze: plots: %w", err)
+		}
+		if err := writeFigures(o.plots, figs); err != nil {
+			return err
+		}
+		if !o.json && !o.csv {
+			fmt.Fprintf(&out, "Figures (%d, SVG and PNG) written to %s\n", len(figs), o.plots)
+		}
+	}
+	_, err := env.stdout.Write(out.Bytes())
+	return err
+}
+
+func writeFigures(dir string, figs []analysis.Figure) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("analyze: plots: %w", err)
+	}
+	for _, f := range figs {
+		for _, format := range []string{"svg", "png"} {
+			b, err := analysis.PlotBytes(f.Plot, format)
+			if err != nil {
+				return fmt.Errorf("analyze: plot %s: %w", f.Name, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f.Name+"."+format), b, 0o644); err != nil {
+				return fmt.Errorf("analyze: plots: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func splitIDs(s string) []string {
+	var out []string
+	for _, id := range strings.Split(s, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func analyzeToplines(args []string, env *Env) error {
+	o := newAnalyzeFlags("toplines", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
+		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (SPEC 3).", env, true)
+	opt := analysis.DefaultOptions()
+	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
+	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
+	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
+	var exclude, include string
+	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
+	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	if opt.HighPass < 1 || opt.HighPass > 7 || opt.LowPass < 1 || opt.LowPass > 7 || opt.MaxFailed < 1 {
+		return usagef("analyze toplines: --high-pass and --low-pass must be 1–7, --max-failed at least 1")
+	}
+	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
+	rs, err := readInput(o, env, analysis.ReadRatings)
+	if err != nil {
+		return err
+	}
+	t := analysis.ComputeToplines(rs, opt)
+	tables := []*analysis.Table{analysis.ToplinesTable(t)}
+	if *items {
+		if o.csv {
+			tables = nil
+		}
+		tables = append(tables, analysis.ItemMeansTable(t))
+	}
+	return o.emit(env, t, tables, func() ([]analysis.Figure, error) { return analysis.ToplinesFigures(t) })
+}
+
+func analyzeAgreement(args []string, env *Env) error {
+	o := newAnalyzeFlags("agreement", "judgements", "expert judgements file: annotator_id, item_id, item_type, plausible, cancellation_correct",
+		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair and Fleiss' κ with more than two annotators.", env, false)
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	js, err := readInput(o, env, analysis.ReadJudgements)
+	if err != nil {
+		return err
+	}
+	a := analysis.ComputeAgreement(js)
+	return o.emit(env, a, []*analysis.Table{analysis.AgreementTable(a)}, nil)
+}
+
+func analyzeContext(args []string, env *Env) error {
+	o := newAnalyzeFlags("context", "answers", "context answers file: annotator_id, survey_id, item_id, kind, period, sentences, sufficient",
+		"Per survey and overall: Fleiss' κ over the 7 answer categories, full and\nmajority consensus, and the cumulative share understandable with ≤ k sentences.", env, true)
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	as, err := readInput(o, env, analysis.ReadContextAnswers)
+	if err != nil {
+		return err
+	}
+	c := analysis.ComputeContext(as)
+	tables := analysis.ContextTables(c)
+	if o.csv {
+		tables = []*analysis.Table{analysis.ContextTable(c)}
+	}
+	return o.emit(env, c, tables, func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+}
+
+func analyzeExplanations(args []string, env *Env) error {
+	o := newAnalyzeFlags("explanations", "ratings", "explanation ratings file: annotator_id, item_id, kind, strategy, judgment",
+		"The share of each judgment (totally correct … answer not given) and of acceptable\nexplanations per kind × strategy.", env, false)
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	rs, err := readInput(o, env, analysis.ReadExplanationRatings)
+	if err != nil {
+		return err
+	}
+	e := analysis.ComputeExplanations(rs)
+	return o.emit(env, e, []*analysis.Table{analysis.ExplanationsTable(e)}, nil)
+}
