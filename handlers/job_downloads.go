@@ -48,6 +48,11 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		out["humans"] = c.Human
+		if c.Human != nil {
+			if human, err := runner.HumanToplines(r.Context(), h.DB, j.CompareStudyID, res.ItemKeys()); err == nil && human != nil {
+				out["human_correlation"] = res.CorrelateWithHumans(human)
+			}
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
