@@ -32,6 +32,7 @@ func TestParseLetterTable(t *testing.T) {
 		{"(B)", "B"},
 		{"**C**", "C"},
 		{"My choice: A", "A"},
+		{"La risposta corretta è l'opzione C.", "C"},
 		// Rule 1: explicit answer markers, Italian.
 		{"Risposta: B", "B"},
 		{"risposta: b", "B"},
@@ -66,6 +67,7 @@ func TestParseLetterTable(t *testing.T) {
 		{"D'altronde, nessuna opzione è adatta.", "X"},
 		{"C'è troppa ambiguità per scegliere.", "X"},
 		{"Options A-D all seem wrong.", "X"},
+		{"Option A is wrong, so B.", "X"},
 		{"E", "X"},
 		{"", "X"},
 		{"I cannot choose.", "X"},

@@ -103,8 +103,8 @@ func pTrueFromLogprobs(lp map[string]float64, o Order) (p float64, ok bool) {
 // applies three rules in order and stops at the first that finds a letter:
 //
 //  1. an explicit answer marker: "Answer: C", "the answer is B",
-//     "Risposta: B", "la risposta è B", "option D", a parenthesised "(B)"
-//     or a bold "**B**";
+//     "Risposta: B", "la risposta è B", "la risposta corretta è
+//     l'opzione D", a parenthesised "(B)" or a bold "**B**";
 //  2. a reply that is only a letter, with optional brackets and
 //     punctuation ("b)", " C.", "[D]");
 //  3. an option letter standing alone as a word ("A good explanation is C"
@@ -116,7 +116,7 @@ func pTrueFromLogprobs(lp map[string]float64, o Order) (p float64, ok bool) {
 
 // markerRe finds answer phrases; group 1 is the letter, in either case
 // (a lower-case one is checked by markerLetter).
-var markerRe = regexp.MustCompile(`(?i)\b(?:answer|risposta|option|opzione|choice|scelta)(?:\s+(?:corretta|giusta|correct|finale))?\b[\s*_]*(?:(?:is|è|e'|sarebbe|would\s+be|will\s+be)[\s*_]+|[:=：\-–][\s*_]*)?(?:(?:option|opzione|letter|lettera|la|l'opzione)\s+)?[(\["'“]?([A-Da-d])`)
+var markerRe = regexp.MustCompile(`(?i)\b(?:answer|risposta)(?:\s+(?:corretta|giusta|correct|finale))?\b[\s*_]*(?:(?:is|è|e'|sarebbe|would\s+be|will\s+be)[\s*_]+|[:=：\-–][\s*_]*)?(?:(?:option|opzione|letter|lettera|la|l'opzione)\s+)?[(\["'“]?([A-Da-d])`)
 
 // wrapRe finds a letter in parentheses or bold: "(B)", "**C**", "**C.**".
 var wrapRe = regexp.MustCompile(`\(([A-D])\)|\*\*\(?([A-D])[.):]?\*\*`)
