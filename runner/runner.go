@@ -38,10 +38,12 @@ type Runner struct {
 	// renews it every Lease/3 while it works, so a crashed runner's job can
 	// be resumed Lease after the crash.
 	Lease time.Duration
-	// GiveUpAfter stops a job after this many prompts in a row failed
-	// (every endpoint down, a wrong model name): the rest are left
+	// GiveUpAfter stops a job after this many prompts in a row failed on
+	// the endpoints' account (429, 5xx, time-outs, network errors after
+	// their retries: every endpoint down or overloaded): the rest are left
 	// unasked, the job ends partial or failed and says why, instead of
-	// spending every prompt's retries.
+	// spending every prompt's retries. A prompt's own error (a 400) does
+	// not count: the next prompt may well be answered.
 	GiveUpAfter int
 	// ProbeTimeout bounds the connection test of each endpoint at start.
 	ProbeTimeout time.Duration
@@ -301,7 +303,7 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 				if ctx.Err() != nil {
 					return // stopped: the prompt stays unanswered, not failed
 				}
-				res := store.JobResult{Seq: sp.Seq}
+				res := store.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
 				if err != nil {
 					res.Error = err.Error()
 				} else if res.Answer, err = json.Marshal(a); err != nil {
@@ -420,7 +422,7 @@ func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int
 				return gaveUp, saveErr
 			}
 			batch = append(batch, res)
-			if res.Error == "" {
+			if !res.Transient {
 				streak = 0
 			} else if streak++; r.GiveUpAfter > 0 && streak >= r.GiveUpAfter && gaveUp == "" {
 				gaveUp = fmt.Sprintf("the last %d prompts all failed (latest: %s)", streak, res.Error)

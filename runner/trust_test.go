@@ -51,7 +51,6 @@ func TestSomePromptsFailedIsPartial(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := New(db, nil, noEnv, nil)
-	r.GiveUpAfter = 0
 	if err := r.RunJob(ctx, job.ID, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -132,6 +131,29 @@ func TestFailingEndpointStopsWithinBoundedTime(t *testing.T) {
 	p, _ := db.JobProgress(ctx, job.ID)
 	if j.Status != store.JobFailed || !strings.Contains(j.Error, "Stopped early") || !strings.Contains(j.Error, "upstream exploded") || p.Unasked() < 500 {
 		t.Fatalf("status %s (%q), progress %+v", j.Status, j.Error, p)
+	}
+}
+
+// TestPromptErrorsDoNotStopTheJob: a 400 is the prompt's own problem, so a
+// run of them does not stop the job early: every prompt is asked.
+func TestPromptErrorsDoNotStopTheJob(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	study := itemStudy(t, db, 5)
+	refusing := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":"unknown model"}`, http.StatusNotFound)
+	}))
+	defer refusing.Close()
+	job, _ := Create(ctx, db, modelSpec(study, refusing.URL, 2), noEnv)
+	r := New(db, nil, noEnv, nil)
+	r.GiveUpAfter = 3
+	if err := r.RunJob(ctx, job.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	j, _ := db.Job(ctx, job.ID)
+	p, _ := db.JobProgress(ctx, job.ID)
+	if j.Status != store.JobFailed || p.Failed != 60 || p.Unasked() != 0 || strings.Contains(j.Error, "Stopped early") {
+		t.Fatalf("status %s (%q), progress %+v; want every prompt asked", j.Status, j.Error, p)
 	}
 }
 

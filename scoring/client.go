@@ -413,7 +413,10 @@ func (c *Client) post(ctx context.Context, path string, body requestBody, out an
 		}
 		if !retryable || attempt >= c.cfg.MaxRetries {
 			if retryable && attempt > 0 {
-				return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+				err = fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+			}
+			if retryable {
+				return &TransientError{err}
 			}
 			return err
 		}

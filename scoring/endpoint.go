@@ -307,3 +307,18 @@ func clipBody(s string) string {
 	}
 	return string(r[:MaxErrorBody]) + "…"
 }
+
+// TransientError is a prompt's failure on what may pass (429, 5xx,
+// time-outs, network errors, after the retries): the endpoints' state
+// rather than the prompt's. A runner stops a job after many in a row; a
+// 400 on one prompt says nothing about the next and is not transient.
+type TransientError struct{ Err error }
+
+func (e *TransientError) Error() string { return e.Err.Error() }
+func (e *TransientError) Unwrap() error { return e.Err }
+
+// IsTransient reports whether err is a TransientError.
+func IsTransient(err error) bool {
+	var t *TransientError
+	return errors.As(err, &t)
+}

@@ -57,6 +57,9 @@ type JobResult struct {
 	Seq    int
 	Answer json.RawMessage // nil when Error is set
 	Error  string
+	// Transient marks an error on the endpoints' account (not stored; the
+	// runner counts them to stop a job whose endpoints are all down).
+	Transient bool
 }
 
 // JobPromptRow is a stored prompt with its answer or error.
