@@ -221,6 +221,19 @@ func (h *Handler) CrowdConsent(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, c.base+"/screen")
 }
 
+// crowdForm opens a participant's answer POST: the study and the form.
+func (h *Handler) crowdForm(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return nil, false
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return nil, false
+	}
+	return c, true
+}
+
 // formInts reads small integer form fields; a missing or malformed one is 0.
 func formInts(r *http.Request, names ...string) []int {
 	out := make([]int, len(names))
@@ -236,12 +249,8 @@ func formInts(r *http.Request, names ...string) []int {
 // CrowdTrainingAnswer handles POST /s/{study}/training: a wrong answer
 // brings the same item back with "try again".
 func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
-	c, ok := h.crowd(w, r)
+	c, ok := h.crowdForm(w, r)
 	if !ok {
-		return
-	}
-	if err := parseForm(w, r); err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	v := formInts(r, "position", "attempt", "rating")
@@ -259,12 +268,8 @@ func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
 // own transaction before the redirect to the next screen; sending it twice
 // changes nothing.
 func (h *Handler) CrowdAnswer(w http.ResponseWriter, r *http.Request) {
-	c, ok := h.crowd(w, r)
+	c, ok := h.crowdForm(w, r)
 	if !ok {
-		return
-	}
-	if err := parseForm(w, r); err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	v := formInts(r, "position", "rating")
