@@ -337,7 +337,11 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr
 					cell += nOfN(runner.MeasureN(tm, m), tm.Items)
 				}
 				if c.Human != nil {
-					cell += " (humans " + pct(c.Human[m][t]) + ")"
+					if hn := c.HumanN[m][t]; hn[0] < hn[1] {
+						cell += fmt.Sprintf(" (humans %s on %d of %d)", pct(c.Human[m][t]), hn[0], hn[1])
+					} else {
+						cell += " (humans " + pct(c.Human[m][t]) + ")"
+					}
 				}
 				fmt.Fprintf(tw, "\t%s", cell)
 			}

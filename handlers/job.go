@@ -124,7 +124,7 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			for _, t := range c.Types {
 				cells := []string{"—"}
 				if c.Human != nil {
-					cells[0] = fmtShare(c.Human[m][t])
+					cells[0] = fmtShare(c.Human[m][t]) + nOfN(c.HumanN[m][t])
 				}
 				for _, col := range c.Models {
 					cells = append(cells, fmtShare(col.Values[m][t])+nOfN(col.N[m][t]))

@@ -29,6 +29,9 @@ var (
 type Comparison struct {
 	Types  []string
 	Human  map[string]map[string]*float64 // measure → type → share; nil without a crowd study
+	// HumanN is, per measure and type, the items the human share stands on
+	// and the items of that type in the (first) job.
+	HumanN map[string]map[string][2]int
 	Models []ModelColumn
 }
 
@@ -86,11 +89,14 @@ func Compare(human *analysis.Toplines, results ...*Results) Comparison {
 	}
 	c := Comparison{Types: scoring.SortedTypes(seen)}
 	if human != nil {
-		c.Human = map[string]map[string]*float64{}
+		c.Human, c.HumanN = map[string]map[string]*float64{}, map[string]map[string][2]int{}
 		for _, m := range Measures {
-			c.Human[m] = map[string]*float64{}
+			c.Human[m], c.HumanN[m] = map[string]*float64{}, map[string][2]int{}
 			for _, t := range c.Types {
 				c.Human[m][t] = humanValue(human.ByType[t], m)
+				if tt := human.ByType[t]; tt != nil && m != "prior_control" && len(results) > 0 {
+					c.HumanN[m][t] = [2]int{tt.Items - tt.LeftOut[m], results[0].TFMetrics[t].Items}
+				}
 			}
 		}
 	}

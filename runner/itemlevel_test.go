@@ -64,3 +64,30 @@ func TestFisherInterval(t *testing.T) {
 		t.Errorf("3 pairs give r but no interval: %+v", c)
 	}
 }
+
+// TestHumanSharesSayTheirItems: a human share standing on fewer items
+// than the job has carries its n of N, as the model's do.
+func TestHumanSharesSayTheirItems(t *testing.T) {
+	ratings := "participant_id,batch_id,item_id,item_type,condition,rating,check\n" +
+		"p1,1,a,scalar,trigger,7,\np1,1,a,scalar,cancel,2,\np1,1,b,scalar,trigger,5,\np1,1,c,scalar,trigger,1,\n"
+	rs, err := analysis.ReadRatings(strings.NewReader(ratings))
+	if err != nil {
+		t.Fatal(err)
+	}
+	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
+	res := &Results{Job: &store.Job{ID: 1}, Scorer: "m"}
+	for _, k := range []string{"a", "b", "c"} {
+		res.TF = append(res.TF, scoring.TFItemResult{Key: k, Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.7, scoring.Cancel: 0.2}})
+	}
+	res.TFMetrics = scoring.ComputeTF(res.TF)
+	c := Compare(human, res)
+	if got := c.HumanN["cancellation_recognition"]["scalar"]; got != [2]int{1, 3} {
+		t.Errorf("human cancellation recognition on %v items, want 1 of 3 (only a has both conditions)", got)
+	}
+	if got := c.HumanN["implicature_recognition"]["scalar"]; got != [2]int{3, 3} {
+		t.Errorf("human implicature recognition on %v, want 3 of 3", got)
+	}
+	if got := c.Models[0].N["cancellation_recognition"]["scalar"]; got != [2]int{3, 3} {
+		t.Errorf("model on %v, want 3 of 3", got)
+	}
+}
