@@ -305,9 +305,9 @@ func sharePtr(s scoring.Share) *float64 {
 }
 
 // nOfN is the "n of N" note beside a metric computed on fewer items than
-// the job has, or "".
+// the job has, or "" (also on none: the metric then shows "—").
 func nOfN(n, total int) string {
-	if n >= total {
+	if n >= total || n == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (%d of %d)", n, total)
@@ -337,7 +337,7 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr
 					cell += nOfN(runner.MeasureN(tm, m), tm.Items)
 				}
 				if c.Human != nil {
-					if hn := c.HumanN[m][t]; hn[0] < hn[1] {
+					if hn := c.HumanN[m][t]; hn[0] > 0 && hn[0] < hn[1] {
 						cell += fmt.Sprintf(" (humans %s on %d of %d)", pct(c.Human[m][t]), hn[0], hn[1])
 					} else {
 						cell += " (humans " + pct(c.Human[m][t]) + ")"

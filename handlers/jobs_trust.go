@@ -39,9 +39,10 @@ func scorerChoices(items bool) []templates.Choice {
 }
 
 // nOfN is the "(n of N)" note beside a share computed on fewer items than
-// the job has, from runner.ModelColumn.N; "" otherwise.
+// the job has, from runner.ModelColumn.N; "" otherwise, and on no item at
+// all, where the share shows "—".
 func nOfN(nn [2]int) string {
-	if nn[0] >= nn[1] {
+	if nn[0] >= nn[1] || nn[0] == 0 {
 		return ""
 	}
 	return fmt.Sprintf(" (%d of %d)", nn[0], nn[1])
