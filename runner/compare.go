@@ -27,8 +27,8 @@ var (
 
 // Comparison puts models' True/False measures beside the humans'.
 type Comparison struct {
-	Types  []string
-	Human  map[string]map[string]*float64 // measure → type → share; nil without a crowd study
+	Types []string
+	Human map[string]map[string]*float64 // measure → type → share; nil without a crowd study
 	// HumanN is, per measure and type, the items the human share stands on
 	// and the items of that type in the (first) job.
 	HumanN map[string]map[string][2]int

@@ -31,7 +31,8 @@ p2,1,c2,,trigger,2,low
 		t.Fatal(err)
 	}
 	// z-scores over each participant's ratings of both items, then only
-	// x001's means are kept (issue 13: the Analysis page's z-scores).
+	// x001's means are kept: the Analysis page's z-scores
+	// (docs/statistics.md#human-toplines-beside-model-results).
 	human := analysis.ComputeToplines(rs, analysis.DefaultOptions()).OverItems(func(k string) bool { return k == "x001" })
 	if human.ByType["scalar"].Items != 1 {
 		t.Fatalf("human toplines over %d scalar items, want only x001", human.ByType["scalar"].Items)

@@ -12,7 +12,8 @@ import (
 
 // TestParseLetterTable fixes how sampled multiple-choice replies are read
 // (the precedence documented on ParseLetter and in docs/scoring.md). The
-// first two rows are the replies the issue found misread as A and D.
+// first two rows are replies the first-character reading took for A and D
+// (docs/scoring.md#reading-replies).
 func TestParseLetterTable(t *testing.T) {
 	cases := []struct{ reply, want string }{
 		// Rule 3 must not take an article or an elision for an answer.
@@ -74,7 +75,7 @@ func TestParseLetterTable(t *testing.T) {
 		{"Non posso rispondere.", "X"},
 	}
 	if len(cases) < 40 {
-		t.Fatalf("the table has %d rows; the issue asks for at least 40", len(cases))
+		t.Fatalf("the table has %d rows; the precedence is fixed on at least 40", len(cases))
 	}
 	for _, c := range cases {
 		if got := ParseLetter(c.reply, letters[:]); got != c.want {

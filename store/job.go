@@ -24,8 +24,9 @@ const (
 	JobCancelled = "cancelled"
 )
 
-// Job is a model-scoring job (SPEC 4). Config is the scorer's configuration
-// as JSON, holding the name of the API-key variable but never a key.
+// Job is a model-scoring job (docs/scoring.md#jobs). Config is the scorer's
+// configuration as JSON, holding the name of the API-key variable but never
+// a key.
 type Job struct {
 	ID             int64
 	StudyID        int64

@@ -70,9 +70,10 @@ func CrowdRatings(ctx context.Context, db *store.DB, studyID int64, keep func(it
 // the researcher's decisions. Each participant's ratings are z-scored over
 // all of that participant's non-check ratings, exactly as the study's
 // Analysis page does, and only then are the other items left out: an
-// item's mean z is the one the Analysis page shows (z-scoring the kept
-// items alone would move the means, issue 13). It returns nil when nobody
-// has rated such an item.
+// item's mean z is the one the Analysis page shows; z-scoring the kept
+// items alone would move the means
+// (docs/statistics.md#human-toplines-beside-model-results). It returns nil
+// when nobody has rated such an item.
 func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep func(itemKey string) bool) (*analysis.Toplines, error) {
 	opt, err := CrowdOptions(ctx, db, crowdStudyID)
 	if err != nil {

@@ -57,8 +57,8 @@ type OutputsForm struct {
 	To      string
 }
 
-// JobTrust is what issue 13 adds to a job's page: why prompts failed,
-// what was not asked, where the numbers stand.
+// JobTrust is what a job's page says beyond its metrics: why prompts
+// failed, what was not asked, where the numbers stand (docs/scoring.md#jobs).
 type JobTrust struct {
 	Reasons   []store.FailureReason
 	Unasked   int

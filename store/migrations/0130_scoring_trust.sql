@@ -1,4 +1,4 @@
--- Issue 13: a job with failed prompts never reads "done". It ends
+-- A job with failed prompts never reads "done" (docs/scoring.md#jobs). It ends
 -- 'partial' (some prompts answered, some failed or not asked) or 'failed'
 -- (none answered). SQLite cannot change a CHECK constraint in place, so
 -- both scoring tables are rebuilt: prompts first into a copy that points
