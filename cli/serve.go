@@ -19,6 +19,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	demo := fs.Bool("demo", true, "seed the demo data on first start")
 	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
 	verbose := fs.Bool("v", false, "log every request")
+	publicOnly := fs.Bool("public-endpoints-only", false, "refuse model-scoring endpoints on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7); link-local and cloud-metadata addresses are refused always")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 		ln.Close()
 		return err
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure})
+	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, PublicEndpointsOnly: *publicOnly})
 	if err != nil {
 		ln.Close()
 		return err

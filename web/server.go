@@ -28,6 +28,9 @@ type Config struct {
 	SecureCookies bool
 	// Getenv reads the API keys of scoring jobs (default os.Getenv).
 	Getenv func(string) string
+	// PublicEndpointsOnly refuses scoring endpoints on loopback or private
+	// addresses (link-local and metadata ones are refused always).
+	PublicEndpointsOnly bool
 }
 
 // Server is pragmalab's HTTP server.
@@ -64,7 +67,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Getenv = os.Getenv
 	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
-	h.Jobs, h.Getenv = jobs, cfg.Getenv
+	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
+	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
