@@ -52,6 +52,11 @@ func (it *Item) Validate() error {
 	if it.Key == "" {
 		return &FieldError{"id", "is empty"}
 	}
+	if !utf8.ValidString(it.Key) {
+		// Like the text fields: a JSON export would turn the bytes into
+		// U+FFFD and the item would come back under another id.
+		return &FieldError{"id", "is not valid UTF-8"}
+	}
 	if utf8.RuneCountInString(it.Key) > 100 || strings.ContainsAny(it.Key, "\r\n\t") {
 		return &FieldError{"id", "must be at most 100 characters on one line"}
 	}
