@@ -128,6 +128,12 @@ func FuzzParseItemsJSONL(f *testing.F) {
 		items, err := ParseItemsJSONL(bytes.NewReader(data))
 		if err != nil {
 			checkInvalid(t, err, data, itemWholeFile...)
+			// Fields are looked at in a fixed order, so the message is too.
+			for range 3 {
+				if _, again := ParseItemsJSONL(bytes.NewReader(data)); again.Error() != err.Error() {
+					t.Fatalf("the same file gets two messages: %q, then %q", err, again)
+				}
+			}
 			return
 		}
 		checkItems(t, items)
