@@ -127,7 +127,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) {
 		rs.add(rt)
 	}
 	if rs.n == 0 {
-		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+		return nil, noRows("ratings")
 	}
 	if err := rs.checkDuplicates(); err != nil {
 		return nil, err
