@@ -173,7 +173,7 @@ func FuzzReadJudgements(f *testing.F) {
 
 func FuzzReadContextAnswers(f *testing.F) {
 	h := strings.Join(ContextColumns, ",") + "\n"
-	f.Add([]byte(h + "e1,S1,22185,Impl,1994-2023,0,yes\ne2,S1,22185,Impl,1994-2023,2,yes\ne3,S1,22185,Impl,1994-2023,4,no\ne1,S2,41290,Ppp,1973-1993,5,no\n"))
+	f.Add([]byte(h + "e1,S1,22185,Impl,1994–2023,0,yes\ne2,S1,22185,Impl,1994–2023,2,yes\ne3,S1,22185,Impl,1994–2023,4,no\ne1,S2,41290,Ppp,1973–1993,5,no\n"))
 	f.Add([]byte("\uFEFFSufficient,sentences,period,kind,item_id,survey_id,annotator_id\r\nY,1,,Ppp,7,S,a\r\n"))
 	f.Add([]byte(h + "e1,S1,1,Impl,,6,yes\n"))
 	f.Add([]byte(h + "e1,S1,1,Impl,,1,yes\ne1,S1,1,Impl,,2,no\n"))
