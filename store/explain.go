@@ -65,6 +65,7 @@ func (o *Output) Validate() error {
 	o.ItemKey = strings.TrimSpace(o.ItemKey)
 	o.Strategy = strings.TrimSpace(o.Strategy)
 	o.Model = strings.TrimSpace(o.Model)
+	o.Output = lineBreaks.Replace(o.Output)
 	for _, f := range []struct{ name, v string }{{"item_id", o.ItemKey}, {"strategy", o.Strategy}, {"model", o.Model}, {"output", o.Output}} {
 		// Invalid bytes would be stored, rendered and exported as they
 		// are, and come back as U+FFFD from any JSON round trip.

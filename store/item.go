@@ -67,7 +67,7 @@ func (it *Item) Validate() error {
 		if !utf8.ValidString(*f.v) {
 			return &FieldError{f.name, "is not valid UTF-8"}
 		}
-		*f.v = strings.TrimSpace(strings.ReplaceAll(*f.v, "\r\n", "\n"))
+		*f.v = strings.TrimSpace(lineBreaks.Replace(*f.v))
 		if utf8.RuneCountInString(*f.v) > MaxTextLen {
 			return &FieldError{f.name, fmt.Sprintf("is longer than %d characters", MaxTextLen)}
 		}
@@ -86,6 +86,10 @@ func (it *Item) Validate() error {
 	}
 	return nil
 }
+
+// lineBreaks turns CR LF and a lone CR into LF. Replacing CR LF alone
+// left "\r\r\n" as "\r\n", which the next export and import changed again.
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
 type namedField struct {
 	name string
