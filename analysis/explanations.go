@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// ExplanationColumns is the header of an explanation ratings file (SPEC 3).
+// ExplanationColumns is the header of an explanation ratings file
+// (docs/formats.md#explanation-ratings-file).
 var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
 
 // ExplanationModelColumn is an optional column naming the model whose output
@@ -14,16 +15,17 @@ var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy",
 // same item and strategy. The table pools the models.
 const ExplanationModelColumn = "model"
 
-// Judgments are the five SPEC 2.4 classes as JSON keys, in the order of the
-// rating screen; the first three count as acceptable.
+// Judgments are the five classes of docs/studies.md#explanation-flow as JSON
+// keys, in the order of the rating screen; the first three count as
+// acceptable.
 var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
 
 // JudgmentLabels are the labels the rating screen shows, by Judgments index.
 var JudgmentLabels = []string{"Totally correct", "Correct among various options", "Partially correct", "Totally wrong", "Answer not given"}
 
-// parseJudgment accepts a key of Judgments or a screen label, in any case,
+// ParseJudgment accepts a key of Judgments or a screen label, in any case,
 // with spaces, hyphens or underscores.
-func parseJudgment(s string) int {
+func ParseJudgment(s string) int {
 	norm := strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(s)))
 	switch norm {
 	case "correct_among_various_options", "correct_among_options", "correct_among_various":
@@ -40,9 +42,10 @@ type ExplanationRating struct {
 	Judgment                        int // index into Judgments
 }
 
-// ReadExplanationRatings reads a SPEC 3 explanation ratings file; an
-// unknown judgment or an annotator rating the same item, kind and strategy
-// twice fails it with an *InputError.
+// ReadExplanationRatings reads an explanation ratings file
+// (docs/formats.md#explanation-ratings-file); an unknown judgment or an
+// annotator rating the same item, kind and strategy twice fails it with an
+// *InputError.
 func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 	t, err := newTable(r, ExplanationColumns, ExplanationModelColumn)
 	if err != nil {
@@ -71,7 +74,7 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
 			}
 		}
-		if e.Judgment = parseJudgment(row[4]); e.Judgment < 0 {
+		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
 			return nil, t.errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
 		}
 		key := [5]string{e.Annotator, e.Item, e.Kind, e.Strategy, row[5]}
@@ -139,7 +142,8 @@ type Explanations struct {
 	StrategyOrder []string // first-seen order, "all" last
 }
 
-// MarshalJSON writes the SPEC 3 shape: {"<kind>": {"<strategy>": {…}}}.
+// MarshalJSON writes the shape of docs/formats.md#explanations-json:
+// {"<kind>": {"<strategy>": {…}}}.
 func (e *Explanations) MarshalJSON() ([]byte, error) { return jsonMarshal(e.Table) }
 
 // ComputeExplanations tallies the judgments per kind × strategy.

@@ -4,20 +4,29 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
-// Types are the implicature item types of SPEC 1, in the order tables list
-// them; TypeAll is the pooled row.
-var Types = []string{"scalar", "discourse", "synthetic", "natural"}
+// Types are the implicature item types of docs/items.md#item-types, in the
+// order tables list them; TypeAll is the pooled row.
+var Types = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
+
+// The item types; store holds the same names (a test in studies checks).
+const (
+	TypeScalar    = "scalar"
+	TypeSynthetic = "synthetic"
+	TypeNatural   = "natural"
+	TypeDiscourse = "discourse"
+)
 
 // TypeAll names the row of the toplines pooling every type.
 const TypeAll = "all"
 
-// Condition is one of the SPEC 3 rating conditions.
+// Condition is one of the rating conditions of docs/items.md#conditions.
 type Condition uint8
 
-// The conditions of the ratings file, in SPEC order.
+// The conditions of the ratings file, in the order of docs/items.md#conditions.
 const (
 	Trigger Condition = iota
 	Cancel
@@ -28,11 +37,12 @@ const (
 )
 
 // ConditionNames maps a Condition to its name in the ratings file.
-var ConditionNames = [numConditions]string{"trigger", "cancel", "negation", "strengthen", "neutral"}
+var ConditionNames = [numConditions]string{CondTrigger, CondCancel, CondNegation, CondStrengthen, CondNeutral}
 
 func (c Condition) String() string { return ConditionNames[c] }
 
-// RatingsColumns is the header of a ratings file (SPEC 3), in export order.
+// RatingsColumns is the header of a ratings file (docs/formats.md#ratings-file),
+// in export order.
 var RatingsColumns = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
 
 const (
@@ -99,19 +109,16 @@ func (rs *Ratings) each(f func(rt *rating)) {
 // NumRows returns the number of rating rows read.
 func (rs *Ratings) NumRows() int { return rs.n }
 
-// ReadRatings reads a SPEC 3 ratings file. Any bad row (unknown or missing
-// column, rating outside 1–7, unknown condition or type, a participant rating
-// the same item in the same condition twice) fails the whole file with an
-// *InputError naming line and column.
+// ReadRatings reads a ratings file (docs/formats.md#ratings-file). Any bad
+// row (unknown or missing column, rating outside 1–7, unknown condition or
+// type, a participant rating the same item in the same condition twice)
+// fails the whole file with an *InputError naming line and column.
 func ReadRatings(r io.Reader) (*Ratings, error) {
 	t, err := newTable(r, RatingsColumns)
 	if err != nil {
 		return nil, err
 	}
-	rs := &Ratings{}
-	pIndex := map[string]int32{}
-	iIndex := map[string]int32{}
-	cIndex := map[string]int32{}
+	b := newRatingsBuilder()
 	for {
 		row, err := t.next()
 		if err == io.EOF {
@@ -120,34 +127,84 @@ func ReadRatings(r io.Reader) (*Ratings, error) {
 		if err != nil {
 			return nil, err
 		}
-		rt, err := rs.parseRow(t, row, pIndex, iIndex, cIndex)
-		if err != nil {
+		if err := b.add(row, t.line); err != nil {
 			return nil, err
 		}
-		rs.add(rt)
 	}
-	if rs.n == 0 {
+	return b.done()
+}
+
+// RatingRow is one row of a ratings file as plain values; Check is "",
+// "high" or "low".
+type RatingRow struct {
+	Participant, Batch, Item, Type, Condition string
+	Rating                                    int
+	Check                                     string
+}
+
+// NewRatings builds Ratings from rows held in memory, with the checks of
+// ReadRatings; an error names the row as the line it would have in the
+// file (the first row is line 2).
+func NewRatings(rows []RatingRow) (*Ratings, error) {
+	b := newRatingsBuilder()
+	rec := make([]string, len(RatingsColumns))
+	for i, r := range rows {
+		rec[colParticipant], rec[colBatch], rec[colItem], rec[colType] = r.Participant, r.Batch, r.Item, r.Type
+		rec[colCondition], rec[colRating], rec[colCheck] = r.Condition, strconv.Itoa(r.Rating), r.Check
+		if err := b.add(rec, i+2); err != nil {
+			return nil, err
+		}
+	}
+	return b.done()
+}
+
+// ratingsBuilder validates rows one by one and interns their ids.
+type ratingsBuilder struct {
+	rs                     *Ratings
+	pIndex, iIndex, cIndex map[string]int32
+}
+
+func newRatingsBuilder() *ratingsBuilder {
+	return &ratingsBuilder{rs: &Ratings{}, pIndex: map[string]int32{}, iIndex: map[string]int32{}, cIndex: map[string]int32{}}
+}
+
+// add validates one row, in RatingsColumns order, at the given line.
+func (b *ratingsBuilder) add(row []string, line int) error {
+	rt, err := b.rs.parseRow(row, line, b.pIndex, b.iIndex, b.cIndex)
+	if err != nil {
+		return err
+	}
+	b.rs.add(rt)
+	return nil
+}
+
+// done checks what needs every row: that there is one, and no duplicate.
+func (b *ratingsBuilder) done() (*Ratings, error) {
+	if b.rs.n == 0 {
 		return nil, noRows("ratings")
 	}
-	if err := rs.checkDuplicates(); err != nil {
+	if err := b.rs.checkDuplicates(); err != nil {
 		return nil, err
 	}
-	return rs, nil
+	return b.rs, nil
 }
 
 // parseRow validates one row and interns its ids.
-func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[string]int32) (rating, error) {
+func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[string]int32) (rating, error) {
 	var rt rating
-	rt.line = int32(t.line)
+	rt.line = int32(line)
+	errf := func(k int, format string, a ...any) error {
+		return &InputError{Line: line, Column: RatingsColumns[k], Msg: fmt.Sprintf(format, a...)}
+	}
 	if row[colParticipant] == "" {
-		return rt, t.errf(colParticipant, "empty participant id")
+		return rt, errf(colParticipant, "empty participant id")
 	}
 	if row[colItem] == "" {
-		return rt, t.errf(colItem, "empty item id")
+		return rt, errf(colItem, "empty item id")
 	}
 	v, ok := parseRating(row[colRating])
 	if !ok {
-		return rt, t.errf(colRating, "rating %q is not an integer from 1 to 7", row[colRating])
+		return rt, errf(colRating, "rating %q is not an integer from 1 to 7", row[colRating])
 	}
 	rt.value = v
 	switch row[colCheck] {
@@ -157,11 +214,11 @@ func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[s
 	case "low", "Low", "LOW":
 		rt.check = checkLow
 	default:
-		return rt, t.errf(colCheck, "check %q is not empty, high or low", row[colCheck])
+		return rt, errf(colCheck, "check %q is not empty, high or low", row[colCheck])
 	}
 	c, ok := parseCondition(row[colCondition])
 	if !ok && !(rt.check != checkNone && row[colCondition] == "") {
-		return rt, t.errf(colCondition, "condition %q is not one of %s", row[colCondition], strings.Join(ConditionNames[:], ", "))
+		return rt, errf(colCondition, "condition %q is not one of %s", row[colCondition], strings.Join(ConditionNames[:], ", "))
 	}
 	rt.cond = c
 	rt.participant = intern(pIndex, &rs.participants, row[colParticipant])
@@ -171,14 +228,14 @@ func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[s
 	}
 	typ := int8(indexOf(Types, row[colType]))
 	if typ < 0 {
-		return rt, t.errf(colType, "item type %q is not one of %s", row[colType], strings.Join(Types, ", "))
+		return rt, errf(colType, "item type %q is not one of %s", row[colType], strings.Join(Types, ", "))
 	}
 	n := len(rs.items)
 	rt.item = intern(iIndex, &rs.items, row[colItem])
 	if int(rt.item) == n {
 		rs.itemType = append(rs.itemType, typ)
 	} else if rs.itemType[rt.item] != typ {
-		return rt, t.errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], Types[typ], Types[rs.itemType[rt.item]])
+		return rt, errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], Types[typ], Types[rs.itemType[rt.item]])
 	}
 	return rt, nil
 }
@@ -204,17 +261,10 @@ func parseRating(s string) (uint8, bool) {
 }
 
 func parseCondition(s string) (Condition, bool) {
-	switch s {
-	case "trigger":
-		return Trigger, true
-	case "cancel":
-		return Cancel, true
-	case "negation":
-		return Negation, true
-	case "strengthen":
-		return Strengthen, true
-	case "neutral":
-		return Neutral, true
+	for c, name := range ConditionNames {
+		if s == name {
+			return Condition(c), true
+		}
 	}
 	return 0, false
 }

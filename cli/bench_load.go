@@ -171,7 +171,7 @@ func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error)
 	set := store.DefaultCrowdSettings()
 	set.CompletionCode = "BENCH"
 	sets := (n + 2*set.Quota - 1) / (2 * set.Quota) // two batches of 5 participants per set
-	types := []string{"scalar", "discourse", "synthetic", "natural"}
+	types := store.ItemTypes
 	var items []store.Item
 	for i := range sets*set.BatchSize + 6 {
 		items = append(items, store.Item{
@@ -294,144 +294,173 @@ func hiddenValue(body, name string) (string, bool) {
 	return rest[:j], true
 }
 
+// loadParticipant is one simulated participant: the session cookie (kept
+// by hand: a cookie jar costs the shared CPU more than the server's work
+// on some requests) and what it has seen acknowledged.
+type loadParticipant struct {
+	r            *loadRun
+	i            int
+	c            *http.Client
+	cookie       *http.Cookie
+	base, entry  string
+	tolerateDown bool
+	down         bool // a request failed since the last screen was read
+	lastAcked    int
+}
+
 // participant walks one participant through the study. Its state is the
 // server's: every step reads the screen and answers what it shows, so a
 // lost response or a restarted server only means asking again.
 func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) error {
-	// The session cookie is kept by hand (a cookie jar costs the shared CPU
-	// more than the server's work on some requests).
-	c := &http.Client{Transport: r.client, Timeout: 30 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	var cookie *http.Cookie
 	base := fmt.Sprintf("%s/s/%d", r.base, r.study.ID)
-	entry := fmt.Sprintf("%s?PROLIFIC_PID=%s&STUDY_ID=loadstudy&SESSION_ID=sess%d", base, loadPID(i), i)
-	down := false // a request failed since the last screen was read
-	lastAcked := 0
-	retry := func(err error) error {
-		if !tolerateDown || ctx.Err() != nil {
-			return err
-		}
-		down = true
-		time.Sleep(20 * time.Millisecond)
-		return nil
+	p := &loadParticipant{
+		r: r, i: i, base: base, tolerateDown: tolerateDown,
+		c: &http.Client{Transport: r.client, Timeout: 30 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		entry: fmt.Sprintf("%s?PROLIFIC_PID=%s&STUDY_ID=loadstudy&SESSION_ID=sess%d", base, loadPID(i), i),
 	}
 	for range 100000 {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if cookie == nil {
-			resp, err := r.do(c, "GET", entry, nil, nil)
-			if err != nil {
-				if err = retry(err); err != nil {
-					return err
-				}
-				continue
-			}
-			if resp.status != http.StatusSeeOther || resp.cookie == nil {
-				return fmt.Errorf("entry: status %d, cookie %v", resp.status, resp.cookie)
-			}
-			cookie = resp.cookie
-			continue
+		done, err := p.step()
+		if err != nil && (!tolerateDown || ctx.Err() != nil || !isTransport(err)) {
+			return err
 		}
-		t0 := time.Now()
-		page, err := r.do(c, "GET", base+"/screen", nil, cookie)
 		if err != nil {
-			if err = retry(err); err != nil {
-				return err
-			}
+			p.down = true
+			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		r.mu.Lock()
-		r.screenLat = append(r.screenLat, time.Since(t0))
-		r.mu.Unlock()
-		if page.status != http.StatusOK {
-			return fmt.Errorf("screen: status %d", page.status)
-		}
-		body := page.body
-		switch {
-		case strings.Contains(body, `data-testid="done"`):
-			if !strings.Contains(body, "BENCH") {
-				return errors.New("completion page without the completion code")
-			}
+		if done {
 			return nil
-		case strings.Contains(body, `data-testid="landing"`):
-			t0 := time.Now()
-			if _, err := r.do(c, "POST", base+"/consent", url.Values{}, cookie); err != nil {
-				if err = retry(err); err != nil {
-					return err
-				}
-				continue
-			}
-			r.mu.Lock()
-			r.arriveLat = append(r.arriveLat, time.Since(t0))
-			r.mu.Unlock()
-			continue
 		}
-		posText, ok := hiddenValue(body, "position")
-		if !ok {
-			return fmt.Errorf("unexpected page: %.200s", body)
-		}
-		pos, _ := strconv.Atoi(posText)
-		if strings.Contains(body, `data-testid="training"`) {
-			attempt, _ := hiddenValue(body, "attempt")
-			rating := "6"
-			if r.study.Training[pos-1] == "cancel" {
-				rating = "2"
-			}
-			form := url.Values{"position": {posText}, "attempt": {attempt}, "rating": {rating}}
-			t0 := time.Now()
-			if _, err := r.do(c, "POST", base+"/training", form, cookie); err != nil {
-				if err = retry(err); err != nil {
-					return err
-				}
-				continue
-			}
-			r.mu.Lock()
-			r.arriveLat = append(r.arriveLat, time.Since(t0))
-			r.mu.Unlock()
-			continue
-		}
-		if down {
-			r.mu.Lock()
-			r.resumed = append(r.resumed, resumeCheck{lastAcked: lastAcked, shown: pos})
-			r.mu.Unlock()
-			down = false
-		}
-		if r.think > 0 {
-			time.Sleep(r.think/2 + rand.N(r.think))
-		}
-		rating := loadRating(i, pos)
-		form := url.Values{"position": {posText}, "rating": {strconv.Itoa(rating)}}
-		t1 := time.Now()
-		resp, err := r.do(c, "POST", base+"/answer", form, cookie)
-		if err != nil {
-			if err = retry(err); err != nil {
-				return err
-			}
-			continue
-		}
-		done := time.Now()
-		if resp.status != http.StatusSeeOther {
-			return fmt.Errorf("answer %d: status %d", pos, resp.status)
-		}
-		lastAcked = pos
-		r.mu.Lock()
-		r.answerLat = append(r.answerLat, done.Sub(t1))
-		r.answerAt = append(r.answerAt, t1)
-		if r.firstOf[i].IsZero() {
-			r.firstOf[i] = t1
-		}
-		r.lastOf[i] = done
-		r.acked[i][pos] = rating
-		if r.firstAns.IsZero() || t1.Before(r.firstAns) {
-			r.firstAns = t1
-		}
-		if done.After(r.lastAns) {
-			r.lastAns = done
-		}
-		r.mu.Unlock()
 	}
 	return errors.New("too many steps")
+}
+
+// transportError marks a request that got no response: with a restarting
+// server the participant asks again.
+type transportError struct{ err error }
+
+func (e *transportError) Error() string { return e.err.Error() }
+
+func isTransport(err error) bool {
+	var te *transportError
+	return errors.As(err, &te)
+}
+
+// send is loadRun.do for this participant, timing the request into lat
+// when it gets a response.
+func (p *loadParticipant) send(method, u string, form url.Values, lat *[]time.Duration) (loadResp, time.Time, error) {
+	t0 := time.Now()
+	resp, err := p.r.do(p.c, method, u, form, p.cookie)
+	if err != nil {
+		return resp, t0, &transportError{err}
+	}
+	if lat != nil {
+		p.r.mu.Lock()
+		*lat = append(*lat, time.Since(t0))
+		p.r.mu.Unlock()
+	}
+	return resp, t0, nil
+}
+
+// step takes one step: enter, or read the screen and answer what it shows.
+// It reports whether the participant has reached the completion page.
+func (p *loadParticipant) step() (bool, error) {
+	if p.cookie == nil {
+		resp, _, err := p.send("GET", p.entry, nil, nil)
+		if err != nil {
+			return false, err
+		}
+		if resp.status != http.StatusSeeOther || resp.cookie == nil {
+			return false, fmt.Errorf("entry: status %d, cookie %v", resp.status, resp.cookie)
+		}
+		p.cookie = resp.cookie
+		return false, nil
+	}
+	page, _, err := p.send("GET", p.base+"/screen", nil, &p.r.screenLat)
+	if err != nil {
+		return false, err
+	}
+	if page.status != http.StatusOK {
+		return false, fmt.Errorf("screen: status %d", page.status)
+	}
+	body := page.body
+	switch {
+	case strings.Contains(body, `data-testid="done"`):
+		if !strings.Contains(body, "BENCH") {
+			return false, errors.New("completion page without the completion code")
+		}
+		return true, nil
+	case strings.Contains(body, `data-testid="landing"`):
+		_, _, err := p.send("POST", p.base+"/consent", url.Values{}, &p.r.arriveLat)
+		return false, err
+	}
+	posText, ok := hiddenValue(body, "position")
+	if !ok {
+		return false, fmt.Errorf("unexpected page: %.200s", body)
+	}
+	pos, _ := strconv.Atoi(posText)
+	if strings.Contains(body, `data-testid="training"`) {
+		return false, p.training(body, posText, pos)
+	}
+	return false, p.answer(posText, pos)
+}
+
+// training answers a training screen as the item expects.
+func (p *loadParticipant) training(body, posText string, pos int) error {
+	attempt, _ := hiddenValue(body, "attempt")
+	rating := "6"
+	if p.r.study.Training[pos-1] == "cancel" {
+		rating = "2"
+	}
+	form := url.Values{"position": {posText}, "attempt": {attempt}, "rating": {rating}}
+	_, _, err := p.send("POST", p.base+"/training", form, &p.r.arriveLat)
+	return err
+}
+
+// answer rates a batch screen after the think time and records what the
+// server acknowledged.
+func (p *loadParticipant) answer(posText string, pos int) error {
+	r := p.r
+	if p.down {
+		r.mu.Lock()
+		r.resumed = append(r.resumed, resumeCheck{lastAcked: p.lastAcked, shown: pos})
+		r.mu.Unlock()
+		p.down = false
+	}
+	if r.think > 0 {
+		time.Sleep(r.think/2 + rand.N(r.think))
+	}
+	rating := loadRating(p.i, pos)
+	form := url.Values{"position": {posText}, "rating": {strconv.Itoa(rating)}}
+	resp, t1, err := p.send("POST", p.base+"/answer", form, nil)
+	if err != nil {
+		return err
+	}
+	done := time.Now()
+	if resp.status != http.StatusSeeOther {
+		return fmt.Errorf("answer %d: status %d", pos, resp.status)
+	}
+	p.lastAcked = pos
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answerLat = append(r.answerLat, done.Sub(t1))
+	r.answerAt = append(r.answerAt, t1)
+	if r.firstOf[p.i].IsZero() {
+		r.firstOf[p.i] = t1
+	}
+	r.lastOf[p.i] = done
+	r.acked[p.i][pos] = rating
+	if r.firstAns.IsZero() || t1.Before(r.firstAns) {
+		r.firstAns = t1
+	}
+	if done.After(r.lastAns) {
+		r.lastAns = done
+	}
+	return nil
 }
 
 type loadResp struct {

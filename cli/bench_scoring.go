@@ -4,9 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/scoring/scoringtest"
+	"pragmalab/store"
 )
 
 // benchScoring is `pragmalab bench scoring`: a True/False job against a
@@ -44,7 +48,7 @@ Options:
 		if err != nil {
 			return err
 		}
-		res, err := runner.Bench(ctx, runDir, *items, *conc, *latency)
+		res, err := runScoringBench(ctx, runDir, *items, *conc, *latency)
 		if err != nil {
 			return err
 		}
@@ -57,4 +61,58 @@ Options:
 	}
 	fmt.Fprintf(env.stdout, "best: %s\n", best.Round(time.Millisecond))
 	return nil
+}
+
+// scoringBenchResult is one run of the scoring throughput benchmark.
+type scoringBenchResult struct {
+	Prompts   int
+	Persisted int
+	Elapsed   time.Duration
+	// Ideal is the time the fake model alone needs: ⌈prompts/concurrency⌉
+	// round trips of its latency.
+	Ideal time.Duration
+}
+
+// runScoringBench runs a True/False job on items synthetic items (× 6 conditions × 2
+// orders) against a fake OpenAI-compatible server with the given latency,
+// at the given concurrency, in a new database under dir, and checks that
+// every answer was persisted.
+func runScoringBench(ctx context.Context, dir string, items, concurrency int, latency time.Duration) (scoringBenchResult, error) {
+	var res scoringBenchResult
+	db, err := store.Open(ctx, filepath.Join(dir, "bench-scoring.db"))
+	if err != nil {
+		return res, err
+	}
+	defer db.Close()
+	s := &store.Study{Kind: store.KindExpert, Name: "bench scoring", Lang: "en"}
+	if err := db.CreateStudy(ctx, s); err != nil {
+		return res, err
+	}
+	if err := db.ImportItems(ctx, s.ID, runner.SyntheticItems(items)); err != nil {
+		return res, err
+	}
+	srv := scoringtest.NewServer(latency)
+	defer srv.Close()
+	noEnv := func(string) string { return "" }
+	spec := runner.Spec{StudyID: s.ID, Task: scoring.TrueFalse, Scorer: runner.ModelScorer,
+		Config: scoring.Config{BaseURLs: []string{srv.URL}, Model: "fake", Concurrency: concurrency}}
+	job, err := runner.Create(ctx, db, spec, noEnv)
+	if err != nil {
+		return res, err
+	}
+	start := time.Now()
+	if err := runner.New(db, nil, noEnv, nil).RunJob(ctx, job.ID, nil); err != nil {
+		return res, err
+	}
+	res.Elapsed = time.Since(start)
+	p, err := db.JobProgress(ctx, job.ID)
+	if err != nil {
+		return res, err
+	}
+	res.Prompts, res.Persisted = p.Total, p.Answered
+	res.Ideal = time.Duration((p.Total+concurrency-1)/concurrency) * latency
+	if p.Answered != p.Total {
+		return res, fmt.Errorf("bench: %d of %d answers persisted (%d failed)", p.Answered, p.Total, p.Failed)
+	}
+	return res, nil
 }

@@ -63,7 +63,7 @@ func exitCode(stderr io.Writer, err error) int {
 const topUsage = `pragmalab — human studies and model scoring for pragmatics benchmarks
 
 Usage:
-  pragmalab [serve] [--addr localhost:8080] [--db pragmalab.db]
+  pragmalab serve    [options]      the web application (the default command)
   pragmalab analyze  toplines|agreement|context|explanations [options]
   pragmalab score    [options]      run a model-scoring job
   pragmalab import   [options]      import items or passages into a study
@@ -78,7 +78,9 @@ Every subcommand has --help.
 // Run parses the subcommand and hands over to it.
 func Run(ctx context.Context, args []string, env *Env) error {
 	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		cmd, args = "help", args[1:]
+	} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
 	switch cmd {
@@ -98,7 +100,7 @@ func Run(ctx context.Context, args []string, env *Env) error {
 		return runBackup(ctx, args, env)
 	case "bench":
 		return runBench(ctx, args, env)
-	case "help", "-h", "--help":
+	case "help":
 		fmt.Fprint(env.stdout, topUsage)
 		return nil
 	default:

@@ -53,6 +53,18 @@ func TestHelpAndUsage(t *testing.T) {
 			t.Errorf("%s --help prints no usage", cmd)
 		}
 	}
+	// The top-level help lists every subcommand.
+	for _, arg := range []string{"--help", "-h", "help"} {
+		code, out, _ := runCLI(t, "", nil, arg)
+		if code != 0 {
+			t.Errorf("pragmalab %s: exit %d", arg, code)
+		}
+		for _, cmd := range []string{"serve", "analyze", "score", "import", "export", "admin", "backup", "bench"} {
+			if !strings.Contains(out, "pragmalab "+cmd) {
+				t.Errorf("pragmalab %s does not list %s:\n%s", arg, cmd, out)
+			}
+		}
+	}
 	if code, _, errOut := runCLI(t, "", nil, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
 		t.Errorf("unknown command: exit %d, stderr %q", code, errOut)
 	}

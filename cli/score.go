@@ -21,7 +21,7 @@ import (
 const scoreUsage = `Usage: pragmalab score --study ID [options]
        pragmalab score --job ID            resume an unfinished job
 
-Runs a model-scoring job (SPEC 4) on a study's items (truefalse) or
+Runs a model-scoring job (docs/scoring.md) on a study's items (truefalse) or
 passages (multiplechoice, generation) and prints the metrics. The job and
 every answer are stored in the database, so an interrupted run resumes with
 --job without asking any prompt twice, and the admin pages show it.

@@ -213,8 +213,8 @@ func (h *Handler) sendCSV(w http.ResponseWriter, r *http.Request, name string, w
 }
 
 // ExportCrowdRatings handles GET /admin/studies/{study}/export/ratings.csv:
-// the ratings file of SPEC 3; ?exclusions=apply leaves out the participants
-// the researcher's decisions exclude.
+// the ratings export (docs/formats.md#ratings-export); ?exclusions=apply
+// leaves out the participants the researcher's decisions exclude.
 func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
 	s, _, ok := h.crowdAdminStudy(w, r)
 	if !ok {

@@ -214,10 +214,10 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.ReviseItem(ctx, s.ID, itemID, impl, canc, note)
 		msg = fmt.Sprintf("Item %s: replacement accepted.", f.Item.Key)
 	case "drop":
-		err = h.DB.SetItemStatus(ctx, s.ID, itemID, "dropped")
+		err = h.DB.SetItemStatus(ctx, s.ID, itemID, store.ItemDropped)
 		msg = fmt.Sprintf("Item %s dropped from the cleaned data set.", f.Item.Key)
 	case "restore":
-		err = h.DB.SetItemStatus(ctx, s.ID, itemID, "active")
+		err = h.DB.SetItemStatus(ctx, s.ID, itemID, store.ItemActive)
 		msg = fmt.Sprintf("Item %s restored.", f.Item.Key)
 	default:
 		err = store.Errorf(store.EINVALID, "unknown action")

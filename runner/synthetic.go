@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+
 	"pragmalab/store"
 )
 
@@ -12,7 +13,7 @@ func SyntheticItems(n int) []store.Item {
 	mix := []struct {
 		typ  string
 		frac float64
-	}{{"scalar", 46.0 / 271}, {"discourse", 31.0 / 271}, {"synthetic", 144.0 / 271}, {"natural", 50.0 / 271}}
+	}{{store.TypeScalar, 46.0 / 271}, {store.TypeDiscourse, 31.0 / 271}, {store.TypeSynthetic, 144.0 / 271}, {store.TypeNatural, 50.0 / 271}}
 	out := make([]store.Item, 0, n)
 	for i := range n {
 		typ := mix[len(mix)-1].typ

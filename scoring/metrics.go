@@ -3,6 +3,8 @@ package scoring
 import (
 	"encoding/json"
 	"sort"
+
+	"pragmalab/analysis"
 )
 
 // Share is a proportion hits/n; with n = 0 it has no value and marshals to
@@ -73,7 +75,8 @@ func AggregateTF(items []TFItem, answers map[string]Answer) []TFItemResult {
 	return out
 }
 
-// TFMetrics are the True/False measures of SPEC 4 for one item type (or all).
+// TFMetrics are the True/False measures of docs/scoring.md#truefalse-metrics
+// for one item type (or all).
 //
 //   - implicature recognition: P(b|c,u) > 0.5
 //   - cancellation recognition: P(b|c,u) > P(b|c,u,u×)
@@ -168,7 +171,10 @@ func tfMetrics(rs []TFItemResult) TFMetrics {
 // SortedTypes returns the keys of a per-type table in the papers' order
 // (scalar, discourse, synthetic, natural), other types after, "all" last.
 func SortedTypes[V any](m map[string]V) []string {
-	rank := map[string]int{"scalar": 0, "discourse": 1, "synthetic": 2, "natural": 3, AllTypes: 100}
+	rank := map[string]int{AllTypes: 100}
+	for i, t := range analysis.Types {
+		rank[t] = i
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -203,10 +209,11 @@ type MCItemResult struct {
 	Correct   bool   `json:"correct"`
 }
 
-// MCMetrics are the multiple-choice measures of SPEC 4. Confusion is gold
-// (rows A–D) × predicted (columns A–D, then X for refusals). Hard negatives
-// are items whose distractors share the gold topic (topic ≠ −1), easy
-// negatives those drawn from the residual cluster (topic = −1).
+// MCMetrics are the measures of docs/scoring.md#multiple-choice-metrics.
+// Confusion is gold (rows A–D) × predicted (columns A–D, then X for
+// refusals). Hard negatives are items whose distractors share the gold
+// topic (topic ≠ −1), easy negatives those drawn from the residual cluster
+// (topic = −1).
 type MCMetrics struct {
 	Items         int       `json:"items"`
 	Accuracy      Share     `json:"accuracy"`

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,8 @@ import (
 	"unicode/utf8"
 )
 
-// ExplainSettings are the options of an explanation-rating study (SPEC 2.4).
+// ExplainSettings are the options of an explanation-rating study
+// (docs/studies.md#explanation-design).
 type ExplainSettings struct {
 	PerExpert int `json:"per_expert"` // screens given to each expert
 	Overlap   int `json:"overlap"`    // experts rating each screen
@@ -35,8 +35,9 @@ func (s ExplainSettings) Validate() error {
 	return nil
 }
 
-// Judgments are the five classes of SPEC 2.4, as stored and exported, in
-// the order of the rating screen; the first three count as acceptable.
+// Judgments are the five classes of docs/studies.md#explanation-flow, as
+// stored and exported, in the order of the rating screen; the first three
+// count as acceptable.
 var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
 
 // IsJudgment reports whether s is one of Judgments.
@@ -347,11 +348,17 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 // ExplanationRatingColumns is the header of the explanation ratings file.
 var ExplanationRatingColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}
 
-// ExportExplanationRatings writes the explanation ratings file of SPEC 3:
-// one row per judgment, annotator_id being the expert's name and item_id
-// the passage's own id.
-func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
-	rows, err := db.read.QueryContext(ctx, `
+// ExplanationRatingRow is one expert's judgment of a model output: the
+// expert's name, the passage's own id and kind, the prompting strategy, the
+// judgment and the model.
+type ExplanationRatingRow struct {
+	Annotator, Item, Kind, Strategy, Judgment, Model string
+}
+
+// ExplanationRatingRows lists the judgments of a study's experts, by
+// expert and position.
+func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]ExplanationRatingRow, error) {
+	return queryRows(ctx, db, "explanation ratings", `
 		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model
 		FROM explain_ratings r
 		JOIN explain_assignments x ON x.id = r.assignment_id
@@ -359,23 +366,19 @@ func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.
 		JOIN explain_outputs o ON o.id = x.output_id
 		JOIN passages p ON p.id = o.passage_id
 		WHERE o.study_id = ?
-		ORDER BY n.name, x.position`, studyID)
+		ORDER BY n.name, x.position`, []any{studyID}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
+		return rows.Scan(&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model)
+	})
+}
+
+// ExportExplanationRatings writes the explanation ratings file
+// (docs/formats.md#explanation-ratings-file): one row per judgment.
+func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.ExplanationRatingRows(ctx, studyID)
 	if err != nil {
-		return fmt.Errorf("export explanation ratings: %w", err)
+		return err
 	}
-	defer rows.Close()
-	cw := csv.NewWriter(w)
-	cw.Write(ExplanationRatingColumns)
-	for rows.Next() {
-		rec := make([]string, 6)
-		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4], &rec[5]); err != nil {
-			return fmt.Errorf("export explanation ratings: %w", err)
-		}
-		cw.Write(rec)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export explanation ratings: %w", err)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, ExplanationRatingColumns, rows, func(r ExplanationRatingRow) []string {
+		return []string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}
+	})
 }

@@ -8,7 +8,6 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/store"
-	"pragmalab/templates"
 )
 
 // CrowdBuild summarises the batches built for a crowd study.
@@ -39,13 +38,11 @@ func (b CrowdBuild) String() string {
 	return s
 }
 
-// followUpField names the item field a control condition shows.
-var followUpField = map[string]string{"negation": "negation", "strengthen": "strengthening", "neutral": "neutral"}
-
 // BuildCrowdBatches builds and stores the batches of a crowd study from its
-// active items (SPEC 2.2): the attention checks go in every batch, the
-// training items (named in the settings, or picked by type with the seed)
-// are kept out of the batches. The seed is stored on the study.
+// active items (docs/studies.md#crowd-batches): the attention checks go in
+// every batch, the training items (named in the settings, or picked by type
+// with the seed) are kept out of the batches. The seed is stored on the
+// study.
 func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSettings, seed int64) (CrowdBuild, error) {
 	items, err := db.ListItems(ctx, studyID)
 	if err != nil {
@@ -55,7 +52,7 @@ func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store
 	var data []analysis.BatchItem
 	var checks []analysis.BatchCheck
 	for _, it := range items {
-		if it.Status != "active" {
+		if it.Status != store.ItemActive {
 			continue
 		}
 		byKey[it.Key] = it
@@ -79,7 +76,7 @@ func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store
 			continue
 		}
 		for _, c := range s.Conditions {
-			if f, ok := followUpField[c]; ok && templates.CrowdFollowUp(byKey[it.Key], c) == "" {
+			if f := store.FollowUpField(c); f != "" && byKey[it.Key].FollowUp(c) == "" {
 				return CrowdBuild{}, store.Errorf(store.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
 			}
 		}

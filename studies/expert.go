@@ -20,7 +20,7 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set s
 	}
 	var data, checks []analysis.ExpertBatchItem
 	for _, it := range items {
-		if it.Status != "active" {
+		if it.Status != store.ItemActive {
 			continue
 		}
 		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}

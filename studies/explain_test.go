@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 func explainFixture(t *testing.T) (*store.DB, *store.Study) {

@@ -3,9 +3,10 @@ package studies
 import (
 	"bytes"
 	"context"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 const goodCSV = `id,type,context,utterance,implicature,cancellation,negation,strengthening,neutral,check

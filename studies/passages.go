@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"pragmalab/store"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"pragmalab/store"
 
 	"golang.org/x/text/encoding/charmap"
 )

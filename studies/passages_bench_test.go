@@ -3,9 +3,10 @@ package studies
 import (
 	"bytes"
 	"context"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 func TestSynthesizePassagesTSV(t *testing.T) {

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 func mustPassageStudy(t testing.TB, db *store.DB, kind string) *store.Study {

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"pragmalab/store"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 const sampleHeader = "IMPAQTS_id\tIMPAQTS_file\tIMPAQTS_Implicit_content_tag\ttag_simpl_IMPAQTS-PID\ttopic\ttext\tright_answer\tright_answer_id\tMCs\n"

@@ -2,10 +2,11 @@ package studies
 
 import (
 	"os"
-	"pragmalab/store"
 	"reflect"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 func TestSplitSentencesHardCases(t *testing.T) {
