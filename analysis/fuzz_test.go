@@ -9,6 +9,7 @@ package analysis
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -105,6 +106,22 @@ func FuzzReadRatings(f *testing.F) {
 			if w := want[ids[i]]; d.ID != ids[i] || d.Ratings != w.ratings || d.Checks != w.checks {
 				t.Fatalf("participant %d is %+v; the file has %q with %d ratings and %d checks", i+1, d, ids[i], w.ratings, w.checks)
 			}
+		}
+		// The same rows held in memory (the Analysis pages' path) give the
+		// same toplines as the file.
+		var mem []RatingRow
+		for _, r := range rows {
+			mem = append(mem, RatingRow{Participant: r["participant_id"], Batch: r["batch_id"], Item: r["item_id"], Type: r["item_type"],
+				Condition: r["condition"], Rating: int(r["rating"][0] - '0'), Check: r["check"]})
+		}
+		fromRows, err := NewRatings(mem)
+		if err != nil {
+			t.Fatalf("NewRatings refuses the rows ReadRatings accepted: %v", err)
+		}
+		a, _ := json.Marshal(top)
+		b, _ := json.Marshal(ComputeToplines(fromRows, DefaultOptions()))
+		if !bytes.Equal(a, b) {
+			t.Fatalf("toplines from the file and from its rows differ:\n%s\n%s", a, b)
 		}
 		if ps.Analysed+len(ps.Excluded)+len(ps.ZeroVariance) != ps.Total {
 			t.Fatalf("participants %+v do not add up", ps)
