@@ -67,6 +67,13 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 				return nil, t.errf(k, "empty %s", what)
 			}
 		}
+		for k := 2; k <= 3; k++ {
+			// The table pools every kind and every strategy under "all";
+			// rows of their own under that name would be counted twice.
+			if strings.EqualFold(row[k], TypeAll) {
+				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
+			}
+		}
 		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
 			return nil, t.errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
 		}
@@ -82,7 +89,7 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		out = append(out, e)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+		return nil, noRows("ratings")
 	}
 	return out, nil
 }

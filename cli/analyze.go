@@ -10,7 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"pragmalab/analysis"
 )
@@ -179,16 +178,6 @@ func writeFigures(dir string, figs []analysis.Figure) error {
 		}
 	}
 	return nil
-}
-
-func splitIDs(s string) []string {
-	var out []string
-	for _, id := range strings.Split(s, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 func analyzeToplines(args []string, env *Env) error {

@@ -37,9 +37,17 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.St
 			}
 		}
 	}
+	var subs []store.ProlificSubmission
+	if err == nil {
+		subs, err = h.DB.ProlificSubmissions(ctx, s.ID)
+	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
+	}
+	v.ProlificStatus = map[string]string{}
+	for _, sub := range subs {
+		v.ProlificStatus[sub.PID] = sub.Status
 	}
 	status := http.StatusOK
 	if errMsg != "" {

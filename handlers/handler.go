@@ -34,6 +34,9 @@ type Handler struct {
 	// the client's address (Fly-Client-IP on Fly.io); empty: the connection's
 	// address is the client's and no header is believed.
 	TrustedProxyHeader string
+	// PublicEndpointsOnly refuses job endpoints on this machine or a
+	// private network (serve --public-endpoints-only).
+	PublicEndpointsOnly bool
 
 	logins *loginThrottle
 }

@@ -72,7 +72,7 @@ func TestLoginLimitHoldsInParallel(t *testing.T) {
 // TestLoginLimitPerAccount: guesses at one account from many addresses
 // (behind a trusted proxy) are limited too, and other accounts still log in.
 func TestLoginLimitPerAccount(t *testing.T) {
-	e := newTestEnvWith(t, func(c *Config) { c.TrustedProxyHeader = "Fly-Client-IP" })
+	e := newTestEnvConfig(t, func(c *Config) { c.TrustedProxyHeader = "Fly-Client-IP" })
 	ctx := context.Background()
 	e.db.CreateAdmin(ctx, "researcher", "correct horse battery")
 	e.db.CreateAdmin(ctx, "colleague", "another good password")
@@ -97,7 +97,7 @@ func TestClientAddressFromTrustedHeaderOnly(t *testing.T) {
 		e.tryLogin("researcher", "correct horse battery", http.Header{"Fly-Client-IP": {"198.51.100.7"}}).mustStatus(t, http.StatusTooManyRequests)
 	})
 	t.Run("Fly-Client-IP", func(t *testing.T) {
-		e := newTestEnvWith(t, func(c *Config) { c.TrustedProxyHeader = "Fly-Client-IP" })
+		e := newTestEnvConfig(t, func(c *Config) { c.TrustedProxyHeader = "Fly-Client-IP" })
 		e.db.CreateAdmin(context.Background(), "researcher", "correct horse battery")
 		attacker := http.Header{"Fly-Client-IP": {"203.0.113.9"}}
 		for i := range 10 {
@@ -372,7 +372,7 @@ func (s *syncBuffer) String() string {
 
 func TestCrossOriginRefusalLogsTheRouteNotTheToken(t *testing.T) {
 	var logs syncBuffer
-	e := newTestEnvWith(t, func(c *Config) { c.Log = slog.New(slog.NewTextHandler(&logs, nil)) })
+	e := newTestEnvConfig(t, func(c *Config) { c.Log = slog.New(slog.NewTextHandler(&logs, nil)) })
 	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/e/SECRETINVITATIONTOKEN/b/3/1", strings.NewReader("plausible=yes"))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", "https://evil.example")
@@ -389,7 +389,7 @@ func TestHSTSAndNoStaticListing(t *testing.T) {
 	if h := plain.newClient().get("/healthz").Header.Get("Strict-Transport-Security"); h != "" {
 		t.Errorf("HSTS without --secure-cookies: %q", h)
 	}
-	secure := newTestEnvWith(t, func(c *Config) { c.SecureCookies = true })
+	secure := newTestEnvConfig(t, func(c *Config) { c.SecureCookies = true })
 	if h := secure.newClient().get("/healthz").Header.Get("Strict-Transport-Security"); !strings.HasPrefix(h, "max-age=") {
 		t.Errorf("HSTS with --secure-cookies: %q", h)
 	}

@@ -25,10 +25,19 @@ type testEnv struct {
 	server *Server
 }
 
-func newTestEnv(t *testing.T) *testEnv { t.Helper(); return newTestEnvWith(t, nil) }
+func newTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	return newTestEnvWith(t, func(string) string { return "" })
+}
 
-// newTestEnvWith is newTestEnv with the server's Config changed by set.
-func newTestEnvWith(t *testing.T, set func(*Config)) *testEnv {
+// newTestEnvWith is newTestEnv with the server's environment variables.
+func newTestEnvWith(t *testing.T, getenv func(string) string) *testEnv {
+	t.Helper()
+	return newTestEnvConfig(t, func(c *Config) { c.Getenv = getenv })
+}
+
+// newTestEnvConfig is newTestEnv with the server's Config changed by set.
+func newTestEnvConfig(t *testing.T, set func(*Config)) *testEnv {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
@@ -36,7 +45,7 @@ func newTestEnvWith(t *testing.T, set func(*Config)) *testEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	cfg := Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg := Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: func(string) string { return "" }}
 	if set != nil {
 		set(&cfg)
 	}
