@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -144,8 +145,13 @@ func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
 	}
 }
 
+// urlCredentials matches the user:password part of a URL (an endpoint's
+// base URL may carry one), which the log leaves out.
+var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]+@`)
+
 // formSummary lists URL parameters and form fields as name=value, sorted,
-// each value cut to 200 characters; passwords and tokens are left out.
+// each value cut to 200 characters; passwords, tokens and credentials in
+// URLs are left out.
 func formSummary(params map[string]string, form url.Values) string {
 	var parts []string
 	for k, v := range params {
@@ -156,7 +162,7 @@ func formSummary(params map[string]string, form url.Values) string {
 		if strings.Contains(lk, "password") || strings.Contains(lk, "secret") || lk == "token" || strings.HasSuffix(lk, "_token") || lk == "api_key" || lk == "next" {
 			continue
 		}
-		v := strings.Join(vs, ",")
+		v := urlCredentials.ReplaceAllString(strings.Join(vs, ","), "$1…@")
 		if len(v) > 200 {
 			v = v[:200] + "…"
 		}
