@@ -26,7 +26,7 @@ func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *stor
 // stored ones, or those just submitted) and an error, if any.
 func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.Study, set store.CrowdSettings, training, errMsg string) {
 	ctx := r.Context()
-	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Study: s, Settings: set, TrainingText: training,
+	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
 		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID)}
 	v.Nav.Error = errMsg
 	var err error
@@ -37,9 +37,17 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.St
 			}
 		}
 	}
+	var subs []store.ProlificSubmission
+	if err == nil {
+		subs, err = h.DB.ProlificSubmissions(ctx, s.ID)
+	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
+	}
+	v.ProlificStatus = map[string]string{}
+	for _, sub := range subs {
+		v.ProlificStatus[sub.PID] = sub.Status
 	}
 	if len(v.Participants) == 0 {
 		// The design a build gives now, shown before building.
@@ -228,8 +236,8 @@ func (h *Handler) sendCSV(w http.ResponseWriter, r *http.Request, name string, w
 }
 
 // ExportCrowdRatings handles GET /admin/studies/{study}/export/ratings.csv:
-// the ratings file of SPEC 3; ?exclusions=apply leaves out the participants
-// the researcher's decisions exclude.
+// the ratings export (docs/formats.md#ratings-export); ?exclusions=apply
+// leaves out the participants the researcher's decisions exclude.
 func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
 	s, _, ok := h.crowdAdminStudy(w, r)
 	if !ok {

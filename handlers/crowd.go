@@ -146,12 +146,11 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	// Only new arrivals are limited: a browser coming back with its cookie
 	// is not counted.
 	if token == "" || !h.entryKnown(r, c, token) {
-		if wait := h.entries.blocked(clientKey(r), h.Now()); wait > 0 {
+		if wait := h.entries.reserve(h.Now(), clientAddr(r, h.TrustedProxyHeader)); wait > 0 {
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 			h.crowdMessage(w, r, c, http.StatusTooManyRequests, "busy", "")
 			return
 		}
-		h.entries.fail(clientKey(r), h.Now())
 	}
 	p, err := h.DB.EnterCrowd(r.Context(), c.study.ID, a, c.s)
 	if h.crowdRefused(w, r, c, err) {

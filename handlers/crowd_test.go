@@ -405,7 +405,7 @@ func TestCrowdAdmin(t *testing.T) {
 	if !strings.Contains(a.body, `<td class="num">4 / 4</td>`) || !strings.Contains(a.body, "yes (rule)") {
 		t.Fatalf("check results not shown:\n%s", a.body)
 	}
-	// Export: the SPEC 3 columns, then the answer times; 14 rows, the
+	// Export: the columns of docs/formats.md#ratings-export, then the answer times; 14 rows, the
 	// checks marked. Every answer has its screen's showing and its arrival;
 	// rt_ms is empty, since no browser measured it.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))

@@ -157,8 +157,8 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 }
 
 // RatingsHeader is the header of the ratings file
-// (docs/formats.md#ratings-export): the SPEC 3 columns, then the answer
-// times.
+// (docs/formats.md#ratings-export): the ratings file's columns, then the
+// answer times (docs/formats.md#answer-times).
 var RatingsHeader = append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}, TimeColumns...)
 
 // RatingRow is one crowd rating as the ratings file holds it: the

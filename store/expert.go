@@ -469,8 +469,8 @@ type JudgementRow struct {
 	AnswerTimes
 }
 
-// JudgementsHeader is the header of the expert judgements file: the SPEC 3
-// columns, then the answer times.
+// JudgementsHeader is the header of the expert judgements file: the
+// judgements file's columns, then the answer times (docs/formats.md#answer-times).
 var JudgementsHeader = append([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}, TimeColumns...)
 
 // JudgementRows lists the answers of a study's experts on its data items

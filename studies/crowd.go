@@ -78,7 +78,7 @@ func PlanCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store.
 }
 
 // BuildCrowdBatches builds and stores the batches of a crowd study from its
-// active items (SPEC 2.2): the attention checks go in every batch, the
+// active items (docs/studies.md#crowd-batches): the attention checks go in every batch, the
 // training items — its own, marked in the item file; else those named in
 // the settings; else six picked by type with the seed — are kept out of
 // the batches. The seed is stored on the study.

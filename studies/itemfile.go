@@ -8,14 +8,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"pragmalab/csvsafe"
 	"pragmalab/store"
 )
 
 // itemFileFields are the column names (CSV) and keys (JSON Lines) of an
-// implicature item file: SPEC 1's field names, plus check for attention checks.
+// implicature item file (docs/formats.md#items-csv): the item's field names,
+// plus check for attention checks and training for crowd training items.
 var itemFileFields = []string{"id", "type", "context", "utterance", "implicature", "cancellation", "negation", "strengthening", "neutral", "check", "training"}
 
 var requiredItemFields = []string{"id", "type", "utterance", "implicature", "cancellation"}
@@ -120,7 +124,8 @@ func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 		}
 		var it store.Item
 		for name, i := range col {
-			setItemField(&it, name, rec[i])
+			// Exports neutralise formula cells; the import undoes it.
+			setItemField(&it, name, csvsafe.Unquote(rec[i]))
 		}
 		if err := checkItem(&it, line, seen); err != nil {
 			return nil, err
@@ -162,7 +167,7 @@ func csvError(err error) error {
 }
 
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
-// with SPEC 1's field names as keys.
+// with the item's field names as keys (docs/formats.md#items-json-lines).
 func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)
@@ -182,8 +187,13 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 		if err := json.Unmarshal(b, &obj); err != nil {
 			return nil, lineError(line, "", "not a JSON object: %v", err)
 		}
+		if k, dup := duplicateKey(b); dup {
+			return nil, lineError(line, k, "appears twice in the object; which value is meant cannot be told")
+		}
 		var it store.Item
-		for k, raw := range obj {
+		// In key order: the same file must always get the same message.
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			raw := obj[k]
 			if !isItemField(k) {
 				return nil, lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
 			}
@@ -225,9 +235,10 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 }
 
 // WriteItemsCSV writes items in the import format, so an export can be
-// imported again.
+// imported again; formula cells are neutralised (csvsafe) and the reader
+// undoes it.
 func WriteItemsCSV(w io.Writer, items []store.Item) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	cw.Write(itemFileFields)
 	for _, it := range items {
 		cw.Write([]string{it.Key, it.Type, it.Context, it.Utterance, it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training})
@@ -292,4 +303,53 @@ func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
 		return ParseItemsJSONL(br)
 	}
 	return ParseItemsCSV(br)
+}
+
+// duplicateKey finds a key that appears twice in one object of a JSON
+// value, at any depth. encoding/json keeps the last value silently, so a
+// line such as {"id":"a","id":"b"} would import something else than it
+// shows; the value is known to be valid JSON.
+func duplicateKey(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		keys  map[string]bool
+		isObj bool
+		key   bool // the next token in this object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				if top != nil && top.isObj {
+					top.key = true // the value of a key ends here
+				}
+				stack = append(stack, &frame{keys: map[string]bool{}, isObj: d == '{', key: true})
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		if top == nil || !top.isObj {
+			continue
+		}
+		if top.key {
+			k, _ := tok.(string)
+			if top.keys[k] {
+				return k, true
+			}
+			top.keys[k] = true
+			top.key = false
+		} else {
+			top.key = true
+		}
+	}
 }

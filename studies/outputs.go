@@ -3,8 +3,10 @@ package studies
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strings"
 
+	"pragmalab/csvsafe"
 	"pragmalab/store"
 )
 
@@ -26,7 +28,13 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 	}
 	idx := map[string]int{}
 	for i, h := range header {
-		idx[strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))] = i
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))
+		if _, dup := idx[h]; dup && slices.Contains(OutputColumns, h) {
+			// Which of the two would be read is a guess; the item file
+			// refuses it too.
+			return nil, lineError(1, "", "column %q appears twice", h)
+		}
+		idx[h] = i
 	}
 	for _, c := range OutputColumns {
 		if _, ok := idx[c]; !ok {
@@ -46,7 +54,9 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 		if len(rec) != len(header) {
 			return nil, lineError(line, "", "has %d fields, the header %d", len(rec), len(header))
 		}
-		o := store.Output{ItemKey: rec[idx["item_id"]], Strategy: rec[idx["strategy"]], Model: rec[idx["model"]], Output: strings.TrimSpace(rec[idx["output"]])}
+		// Exports neutralise formula cells; the import undoes it.
+		cell := func(c string) string { return csvsafe.Unquote(rec[idx[c]]) }
+		o := store.Output{ItemKey: cell("item_id"), Strategy: cell("strategy"), Model: cell("model"), Output: strings.TrimSpace(cell("output"))}
 		if err := o.Validate(); err != nil {
 			fe := err.(*store.FieldError)
 			return nil, lineError(line, fe.Field, "%s", fe.Msg)

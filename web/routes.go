@@ -20,10 +20,10 @@ func chiRoutePattern(r *http.Request) string {
 func (s *Server) routes() http.Handler {
 	h := s.Handler
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders, crossOrigin(s.cfg.Log))
+	r.Use(middleware.RequestID, recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders(s.cfg.SecureCookies), crossOrigin(s.cfg.Log, r))
 	r.NotFound(h.NotFound)
 
-	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
+	r.Handle("/static/*", http.StripPrefix("/static/", fileServer(static.FS)))
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/admin", http.StatusSeeOther) })
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 
@@ -32,19 +32,30 @@ func (s *Server) routes() http.Handler {
 	r.Post("/admin/login", h.Login)
 	r.Post("/admin/logout", h.Logout)
 
-	// Admin area: everything below needs a logged-in admin.
+	// Admin area: everything below needs a logged-in admin; a viewer may
+	// only read, and every change an owner makes goes to the audit log.
 	r.Route("/admin", func(r chi.Router) {
-		r.Use(h.RequireAdmin)
+		r.Use(h.RequireAdmin, h.RequireOwnerForChanges, h.Audited)
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
+
+		// accounts and roles (docs/deploy.md#admin-accounts)
+		r.Get("/accounts", h.AccountsPage)
+		r.Post("/accounts", h.CreateAccount)
+		r.Post("/accounts/{admin}/role", h.SetAccountRole)
+		r.Post("/accounts/{admin}/password", h.ResetAccountPassword)
+		r.Post("/accounts/{admin}/sessions", h.EndAccountSessions)
+		r.Get("/audit.csv", h.ExportAccountsAudit)
+
 		r.Route("/studies/{study}", func(r chi.Router) {
 			r.Use(h.PilotScope)
 			r.Get("/", h.StudyPage)
+			r.Get("/export/audit.csv", h.ExportAudit)
 			r.Post("/items", h.ImportItems)
 			r.Post("/state", h.SetStudyState)
 			r.Post("/pilot", h.Pilot)
 
-			// expert validation (issue 2)
+			// expert validation (docs/studies.md#expert-validation)
 			r.Post("/items/{item}/check", h.SetItemCheck)
 			r.Post("/batches", h.BuildExpertBatches)
 			r.Post("/experts", h.InviteExpert)
@@ -54,7 +65,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/judgements.csv", h.ExportJudgements)
 			r.Get("/export/items.{format}", h.ExportItems)
 
-			// crowd study admin (issue 4)
+			// crowd study admin (docs/studies.md#crowd-likelihood-study)
 			r.Post("/crowd/settings", h.SaveCrowdSettings)
 			r.Post("/crowd/batches", h.BuildCrowdStudyBatches)
 			r.Get("/crowd/progress", h.CrowdProgressPage)
@@ -62,7 +73,23 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/ratings.csv", h.ExportCrowdRatings)
 			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
 
-			// IMPAQTS studies admin (issue 5)
+			// Prolific's API for a crowd study (docs/prolific.md)
+			r.Get("/prolific", h.ProlificPage)
+			r.Post("/prolific/link", h.LinkProlific)
+			r.Post("/prolific/check", h.CheckProlific)
+			r.Post("/prolific/sync", h.SyncProlific)
+			r.Get("/prolific/approve", h.ProlificApprovePage)
+			r.Post("/prolific/approve", h.ApproveProlific)
+			r.Get("/prolific/reject", h.ProlificRejectPage)
+			r.Post("/prolific/reject", h.RejectProlific)
+			r.Post("/prolific/bonus/plan", h.PlanProlificBonus)
+			r.Post("/prolific/bonus/setup", h.SetUpProlificBonus)
+			r.Post("/prolific/bonus/pay", h.PayProlificBonus)
+			r.Post("/prolific/bonus/not-sent", h.ProlificPaymentNotSent)
+			r.Post("/prolific/create", h.CreateProlificDraft)
+			r.Post("/prolific/group", h.AddProlificGroup)
+
+			// context-expansion and explanation-rating studies admin (docs/studies.md)
 			r.Post("/surveys", h.BuildContextSurveys)
 			r.Post("/context/experts", h.InviteContextExpert)
 			r.Get("/export/context_answers.csv", h.ExportContextAnswers)
@@ -72,12 +99,12 @@ func (s *Server) routes() http.Handler {
 			r.Post("/explain/experts/{annotator}/assign", h.AssignExplainScreens)
 			r.Get("/export/explanation_ratings.csv", h.ExportExplanationRatings)
 
-			// analysis pages (issue 3)
+			// analysis pages (docs/statistics.md)
 			r.Get("/analysis", h.AnalysisPage)
 			r.Get("/analysis/{table}.{format}", h.AnalysisDownload)
 			r.Get("/analysis/plots/{figure}.{format}", h.AnalysisPlot)
 
-			// model-scoring jobs (issue 6)
+			// model-scoring jobs (docs/scoring.md#jobs)
 			r.Get("/jobs", h.JobsPage)
 			r.Post("/jobs", h.CreateJob)
 			r.Get("/jobs/{job}", h.JobPage)
@@ -93,7 +120,8 @@ func (s *Server) routes() http.Handler {
 		})
 	})
 
-	// Pilot links (issue 10): a study's own token, any kind, any state.
+	// Pilot links (docs/studies.md#pilots): a study's own token, any kind,
+	// any state.
 	r.Get("/p/{token}", h.PilotEntry)
 
 	// Expert participants: the invitation token is the credential.
@@ -105,8 +133,8 @@ func (s *Server) routes() http.Handler {
 		r.Post("/b/{assignment}/{pos}", h.ExpertAnswer)
 	})
 
-	// Crowd participants from Prolific (issue 4): the session cookie is the
-	// credential once the entry URL has admitted them.
+	// Crowd participants from Prolific (docs/studies.md#crowd-entry): the
+	// session cookie is the credential once the entry URL has admitted them.
 	r.Route("/s/{study}", func(r chi.Router) {
 		r.Get("/", h.CrowdEntry)
 		r.Get("/screen", h.CrowdScreen)
@@ -116,7 +144,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/preview", h.CrowdPreview)
 	})
 
-	// IMPAQTS participants (issue 5): context-survey experts (/c) and
+	// IMPAQTS participants: context-survey experts (/c) and
 	// explanation raters (/x); the invitation token is the credential.
 	r.Route("/c/{token}", func(r chi.Router) {
 		r.Get("/", h.ContextLanding)

@@ -17,6 +17,7 @@ import (
 	"pragmalab/handlers"
 	"pragmalab/runner"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // Config is what the server needs from its caller.
@@ -25,11 +26,17 @@ type Config struct {
 	Log *slog.Logger
 	// SecureCookies marks cookies Secure; set it behind TLS.
 	SecureCookies bool
+	// TrustedProxyHeader names the header a trusted proxy sets to the
+	// client's address (Fly-Client-IP on Fly.io); empty: none is believed.
+	TrustedProxyHeader string
 	// Getenv reads the API keys of scoring jobs (default os.Getenv).
 	Getenv func(string) string
 	// EntryLimit is how many new arrivals one client address may make at a
 	// crowd study's entry URL per 10 minutes (0: 30; negative: no limit).
 	EntryLimit int
+	// PublicEndpointsOnly refuses scoring endpoints on loopback or private
+	// addresses (link-local and metadata ones are refused always).
+	PublicEndpointsOnly bool
 }
 
 // Server is pragmalab's HTTP server.
@@ -63,14 +70,23 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	h := handlers.New(cfg.DB, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
 	h.SetEntryLimit(cfg.EntryLimit)
+	h.TrustedProxyHeader = cfg.TrustedProxyHeader
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
-	h.Jobs, h.Getenv = jobs, cfg.Getenv
+	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
+	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
+}
+
+// prolificActive reports whether a linked study is being run, so its
+// Prolific submissions are worth syncing.
+func (s *Server) prolificActive(ctx context.Context, studyID int64) bool {
+	st, err := s.cfg.DB.Study(ctx, studyID)
+	return err == nil && st.Kind == store.KindCrowd
 }
 
 // ServeHTTP lets tests drive the server with httptest.
@@ -96,6 +112,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	jobsDone := make(chan struct{})
 	go func() { s.Jobs.Run(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
+	// Linked Prolific studies are synced every minute while they run, so a
+	// returned submission frees its slot within a minute (docs/prolific.md).
+	if p := studies.NewProlific(s.cfg.DB, s.cfg.Getenv); p.API != nil {
+		syncDone := make(chan struct{})
+		go func() { p.SyncLoop(jobsCtx, s.cfg.Log, time.Minute, s.prolificActive); close(syncDone) }()
+		defer func() { stopJobs(); <-syncDone }()
+	}
 	select {
 	case err := <-errc:
 		return err
