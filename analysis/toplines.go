@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
@@ -15,6 +16,10 @@ type Options struct {
 	MaxFailed int      // a participant failing this many checks or more is excluded (default 3)
 	Exclude   []string // the researcher's overrides: always excluded
 	Include   []string // the researcher's overrides: never excluded for failed checks
+	// Flagged are the data-quality exclusion rules each participant meets
+	// (docs/studies.md#data-quality-flags), by participant: excluded like
+	// a participant failing the checks, unless in Include.
+	Flagged map[string][]string
 }
 
 // DefaultOptions returns the defaults of docs/statistics.md#exclusion.
@@ -51,6 +56,10 @@ type ParticipantSummary struct {
 	Analysed     int      `json:"analysed"`
 	// Details has one entry per participant in first-seen order.
 	Details []Participant `json:"-"`
+	// Reasons gives, for each participant excluded by a rule, why: failed
+	// checks and the data-quality rules met (the researcher's exclusions
+	// say "excluded by the researcher").
+	Reasons map[string][]string `json:"exclusion_reasons,omitempty"`
 }
 
 // Participant is one participant's standing in the analysis.
@@ -61,6 +70,7 @@ type Participant struct {
 	FailedChecks int
 	Excluded     bool
 	ZeroVariance bool
+	Reasons      []string // why excluded, when excluded
 }
 
 // TypeToplines are the measures for one item type (or all items). Shares
@@ -111,7 +121,7 @@ func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 	parts := participantStats(rs, opt)
 	items := itemMeans(rs, parts)
 	t := &Toplines{
-		Participants: summarise(rs, parts),
+		Participants: summarise(rs, parts, opt),
 		ByType:       map[string]*TypeToplines{},
 		Settings:     Settings{opt.HighPass, opt.LowPass, opt.MaxFailed},
 		Items:        items,
@@ -159,7 +169,7 @@ func participantStats(rs *Ratings, opt Options) []pstat {
 	for i := range ps {
 		p := &ps[i]
 		id := rs.participants[i]
-		p.excluded = exclude[id] || (p.failed >= opt.MaxFailed && !include[id])
+		p.excluded = exclude[id] || ((p.failed >= opt.MaxFailed || len(opt.Flagged[id]) > 0) && !include[id])
 		if p.excluded {
 			continue
 		}
@@ -210,7 +220,7 @@ func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 	return items
 }
 
-func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
+func summarise(rs *Ratings, ps []pstat, opt Options) ParticipantSummary {
 	s := ParticipantSummary{Total: len(ps), Excluded: []string{}, ZeroVariance: []string{}}
 	s.Details = make([]Participant, len(ps))
 	for i, p := range ps {
@@ -219,6 +229,11 @@ func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
 		switch {
 		case p.excluded:
 			s.Excluded = append(s.Excluded, id)
+			s.Details[i].Reasons = exclusionReasons(id, p, opt)
+			if s.Reasons == nil {
+				s.Reasons = map[string][]string{}
+			}
+			s.Reasons[id] = s.Details[i].Reasons
 		case p.zeroVar:
 			s.ZeroVariance = append(s.ZeroVariance, id)
 		default:
@@ -324,4 +339,20 @@ func num(x float64) *float64 {
 		return nil
 	}
 	return &x
+}
+
+// exclusionReasons says why participant id, excluded, is: the researcher's
+// decision, failed checks, the data-quality rules met.
+func exclusionReasons(id string, p pstat, opt Options) []string {
+	var out []string
+	if slices.Contains(opt.Exclude, id) {
+		out = append(out, "excluded by the researcher")
+	}
+	if p.failed >= opt.MaxFailed && !slices.Contains(opt.Include, id) {
+		out = append(out, fmt.Sprintf("failed %d of %d attention checks", p.failed, p.checks))
+	}
+	if !slices.Contains(opt.Include, id) {
+		out = append(out, opt.Flagged[id]...)
+	}
+	return out
 }

@@ -130,6 +130,28 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		}
 		*n.dst = v
 	}
+	// The data-quality rules: empty is off (the fast threshold: 1000 ms).
+	for _, n := range []struct {
+		field, label string
+		dst          *int
+		empty        int
+	}{
+		{"fast_ms", "fast answer threshold", &set.FastMS, 1000},
+		{"exclude_fast_percent", "share of fast answers", &set.ExcludeFastPercent, 0},
+		{"exclude_median_rt_ms", "median response time", &set.ExcludeMedianRT, 0},
+		{"exclude_identical_run", "identical ratings in a row", &set.ExcludeRun, 0},
+		{"exclude_total_below_s", "total time", &set.ExcludeTotalSeconds, 0},
+	} {
+		v, err := strconv.Atoi(strings.TrimSpace(f(n.field)))
+		switch {
+		case strings.TrimSpace(f(n.field)) == "":
+			v = n.empty
+		case err != nil:
+			fail(fmt.Sprintf("%s must be a whole number, got %q", n.label, f(n.field)))
+			return
+		}
+		*n.dst = v
+	}
 	set.Conditions = append([]string{"trigger", "cancel"}, r.PostForm["conditions"]...)
 	set.CompletionCode, set.ScreenOutCode = f("completion_code"), f("screen_out_code")
 	set.AllowPreview = f("allow_preview") == "yes"

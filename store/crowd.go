@@ -23,6 +23,13 @@ type CrowdSettings struct {
 	CheckHighMin    int `json:"check_high_min"`
 	CheckLowMax     int `json:"check_low_max"`
 	MaxFailedChecks int `json:"max_failed_checks"`
+	// Data-quality flags (docs/studies.md#data-quality-flags): an answer
+	// faster than FastMS counts as fast; each Exclude… rule is off at 0.
+	FastMS              int `json:"fast_ms"`
+	ExcludeFastPercent  int `json:"exclude_fast_percent"`  // exclude at this share (%) of fast answers or more
+	ExcludeMedianRT     int `json:"exclude_median_rt_ms"`  // exclude when the median response time is below (ms)
+	ExcludeRun          int `json:"exclude_identical_run"` // exclude at this many identical ratings in a row or more
+	ExcludeTotalSeconds int `json:"exclude_total_below_s"` // exclude when the total time is below (s)
 	// Conditions of the batches: trigger and cancel, and optionally
 	// negation, strengthen, neutral.
 	Conditions []string `json:"conditions"`
@@ -58,7 +65,7 @@ type CrowdTrainingSpec struct {
 func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{
 		BatchSize: 30, Quota: 5, TimeoutMinutes: 60,
-		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3,
+		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: 1000,
 		Conditions:       []string{ConditionTrigger, ConditionCancel},
 		FinishWhenPaused: true,
 	}
@@ -79,6 +86,11 @@ func (s *CrowdSettings) Validate() error {
 		{"high check threshold", s.CheckHighMin, 1, 7},
 		{"low check threshold", s.CheckLowMax, 1, 7},
 		{"failed checks for exclusion", s.MaxFailedChecks, 1, 1000},
+		{"fast answer threshold (ms)", s.FastMS, 1, 60000},
+		{"fast answers for exclusion (%)", s.ExcludeFastPercent, 0, 100},
+		{"median response time for exclusion (ms)", s.ExcludeMedianRT, 0, 600000},
+		{"identical ratings in a row for exclusion", s.ExcludeRun, 0, 1000},
+		{"total time for exclusion (s)", s.ExcludeTotalSeconds, 0, 7 * 24 * 3600},
 	} {
 		if r.v < r.min || r.v > r.max {
 			return Errorf(EINVALID, "%s must be %d–%d, got %d", r.name, r.min, r.max, r.v)

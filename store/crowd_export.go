@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -62,9 +63,13 @@ type CrowdParticipantReport struct {
 	*CrowdParticipant
 	ChecksAnswered int
 	ChecksFailed   int
-	TrainingWrong  int  // wrong training answers over all items
-	AutoExcluded   bool // by the rule: ChecksFailed >= MaxFailedChecks
-	Excluded       bool // the final decision, the researcher's override first
+	TrainingWrong  int // wrong training answers over all items
+	CrowdQuality       // the data-quality flags
+	// Reasons are the rules the participant meets: the attention checks'
+	// and the data-quality ones the study sets.
+	Reasons      []string
+	AutoExcluded bool // by the rules: ChecksFailed >= MaxFailedChecks, or a quality rule
+	Excluded     bool // the final decision, the researcher's override first
 }
 
 // CrowdParticipants lists a study's participants in arrival order with their
@@ -130,12 +135,26 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 		}
 		out[index[pid]].TrainingWrong = n
 	}
+	if err := wrong.Err(); err != nil {
+		return nil, fmt.Errorf("crowd training results: %w", err)
+	}
+	qs, err := db.crowdQualities(ctx, studyID, out, s)
+	if err != nil {
+		return nil, err
+	}
 	for i := range out {
 		r := &out[i]
-		r.AutoExcluded = r.ChecksFailed >= s.MaxFailedChecks
+		r.CrowdQuality = qs[r.ID]
+		if r.ChecksFailed >= s.MaxFailedChecks {
+			r.Reasons = append(r.Reasons, fmt.Sprintf("failed %d of %d attention checks (rule: %d)", r.ChecksFailed, r.ChecksAnswered, s.MaxFailedChecks))
+		}
+		if _, rated := qs[r.ID]; rated {
+			r.Reasons = append(r.Reasons, s.QualityReasons(r.CrowdQuality)...)
+		}
+		r.AutoExcluded = len(r.Reasons) > 0
 		r.Excluded = r.Override == OverrideExclude || (r.Override == "" && r.AutoExcluded)
 	}
-	return out, wrong.Err()
+	return out, nil
 }
 
 // SetCrowdExclusion records the researcher's decision for a participant:
@@ -245,6 +264,7 @@ var CrowdParticipantsHeader = []string{
 	"prolific_pid", "prolific_study_id", "prolific_session_id", "batch_id", "status",
 	"started_at", "last_seen_at", "completed_at", "answered", "screens", "training_wrong",
 	"checks_answered", "checks_failed", "auto_excluded", "override", "excluded",
+	"total_seconds", "median_rt_ms", "fast_share", "longest_identical_run", "exclusion_reasons",
 }
 
 // ExportCrowdParticipants writes one row per participant: Prolific ids,
@@ -265,6 +285,8 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 			strconv.Itoa(r.Answered), strconv.Itoa(r.Screens), strconv.Itoa(r.TrainingWrong),
 			strconv.Itoa(r.ChecksAnswered), strconv.Itoa(r.ChecksFailed),
 			yesNo(r.AutoExcluded), r.Override, yesNo(r.Excluded),
+			optInt(r.TotalSeconds), optInt(r.MedianRT), fastShare(r.CrowdQuality), optInt(r.LongestRun),
+			strings.Join(r.Reasons, "; "),
 		}
 	})
 }
@@ -282,4 +304,21 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// optInt is n, or "" for 0 (not known).
+func optInt(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// fastShare is the share of fast answers with 3 decimals, "" when no
+// answer has a time.
+func fastShare(q CrowdQuality) string {
+	if q.Timed == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(q.FastShare, 'f', 3, 64)
 }

@@ -14,8 +14,9 @@ import (
 // writing and re-reading CSV (docs/architecture.md#analysis).
 
 // CrowdOptions returns the analysis options of a crowd study: its
-// attention-check thresholds and the researcher's include and exclude
-// decisions (docs/studies.md#exclusions).
+// attention-check thresholds, the data-quality rules each participant meets
+// (docs/studies.md#data-quality-flags) and the researcher's include and
+// exclude decisions (docs/studies.md#exclusions).
 func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Options, error) {
 	_, set, err := db.CrowdStudy(ctx, studyID)
 	if err != nil {
@@ -27,6 +28,14 @@ func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Op
 		return analysis.Options{}, err
 	}
 	for _, p := range parts {
+		if p.LongestRun > 0 { // rated something: the data-quality rules apply
+			if rs := set.QualityReasons(p.CrowdQuality); len(rs) > 0 {
+				if opt.Flagged == nil {
+					opt.Flagged = map[string][]string{}
+				}
+				opt.Flagged[p.PID] = rs
+			}
+		}
 		switch p.Override {
 		case store.OverrideInclude:
 			opt.Include = append(opt.Include, p.PID)

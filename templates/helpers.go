@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"pragmalab/store"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -49,3 +51,35 @@ func plural(n int, one, many string) string {
 	return itoa(n) + " " + many
 }
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
+
+// orEmpty is n, or "" for 0 (an unset number field).
+func orEmpty(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
+}
+
+// duration is a number of seconds as minutes and seconds, "–" for 0.
+func duration(s int) string {
+	if s == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
+// msLabel is a time in ms, "–" for 0 (not measured).
+func msLabel(ms int) string {
+	if ms == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d ms", ms)
+}
+
+// percent is the share of fast answers, "–" when no answer has a time.
+func percent(q store.CrowdQuality) string {
+	if q.Timed == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", q.FastShare*100)
+}

@@ -1,0 +1,145 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// CrowdQuality are a participant's data-quality flags
+// (docs/studies.md#data-quality-flags), computed from their ratings in
+// screen order.
+type CrowdQuality struct {
+	// TotalSeconds runs from consent (the session's start) to completion,
+	// or to the last answer while the session is not complete.
+	TotalSeconds int
+	// MedianRT is the median response time in ms over the rated screens:
+	// the browser's rt_ms where measured, else answered_at − shown_at. 0
+	// when no time is known.
+	MedianRT int
+	// FastShare is the share of timed answers faster than the study's
+	// fast_ms; Timed counts them.
+	FastShare float64
+	Timed     int
+	// LongestRun is the longest run of identical ratings on consecutive
+	// screens.
+	LongestRun int
+}
+
+// answerRT is one answer's response time in ms: the browser's, else the
+// server's; 0 when unknown.
+func answerRT(t AnswerTimes) int {
+	if t.RTms > 0 {
+		return t.RTms
+	}
+	if !t.ShownAt.IsZero() && t.AnsweredAt.After(t.ShownAt) {
+		return int(t.AnsweredAt.Sub(t.ShownAt) / time.Millisecond)
+	}
+	return 0
+}
+
+// crowdQuality computes the flags of one participant's ratings.
+func crowdQuality(ratings []int, times []AnswerTimes, fastMS int) CrowdQuality {
+	var q CrowdQuality
+	run := 0
+	for i, r := range ratings {
+		if i > 0 && r == ratings[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		q.LongestRun = max(q.LongestRun, run)
+	}
+	var rts []int
+	fast := 0
+	for _, t := range times {
+		if rt := answerRT(t); rt > 0 {
+			rts = append(rts, rt)
+			if rt < fastMS {
+				fast++
+			}
+		}
+	}
+	if len(rts) > 0 {
+		slices.Sort(rts)
+		n := len(rts)
+		q.MedianRT = rts[n/2]
+		if n%2 == 0 {
+			q.MedianRT = (rts[n/2-1] + rts[n/2]) / 2
+		}
+		q.Timed = n
+		q.FastShare = float64(fast) / float64(n)
+	}
+	return q
+}
+
+// QualityReasons are the data-quality exclusion rules a participant meets,
+// each as the reason the participants table and the analysis report; none
+// when the study sets no rule.
+func (s CrowdSettings) QualityReasons(q CrowdQuality) []string {
+	var out []string
+	if s.ExcludeFastPercent > 0 && q.Timed > 0 && q.FastShare*100 >= float64(s.ExcludeFastPercent) {
+		out = append(out, fmt.Sprintf("%.0f%% of answers faster than %d ms (rule: %d%%)", q.FastShare*100, s.FastMS, s.ExcludeFastPercent))
+	}
+	if s.ExcludeMedianRT > 0 && q.Timed > 0 && q.MedianRT < s.ExcludeMedianRT {
+		out = append(out, fmt.Sprintf("median response time %d ms (rule: under %d ms)", q.MedianRT, s.ExcludeMedianRT))
+	}
+	if s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun {
+		out = append(out, fmt.Sprintf("%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun))
+	}
+	if s.ExcludeTotalSeconds > 0 && q.TotalSeconds < s.ExcludeTotalSeconds {
+		out = append(out, fmt.Sprintf("total time %d s (rule: under %d s)", q.TotalSeconds, s.ExcludeTotalSeconds))
+	}
+	return out
+}
+
+// crowdQualities computes the flags of every participant of a study that
+// rated at least one screen, by participant id.
+func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdParticipantReport, s CrowdSettings) (map[int64]CrowdQuality, error) {
+	type row struct {
+		pid    int64
+		rating int
+		AnswerTimes
+	}
+	rows, err := queryRows(ctx, db, "crowd quality", `
+		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms
+		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
+		WHERE p.study_id = ? AND (p.pilot = 0 OR ?)
+		ORDER BY r.participant_id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *row) error {
+		times, done := r.AnswerTimes.dest()
+		err := rows.Scan(append([]any{&r.pid, &r.rating}, times...)...)
+		done()
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	ratings := map[int64][]int{}
+	times := map[int64][]AnswerTimes{}
+	last := map[int64]time.Time{}
+	for _, r := range rows {
+		ratings[r.pid] = append(ratings[r.pid], r.rating)
+		times[r.pid] = append(times[r.pid], r.AnswerTimes)
+		if r.AnsweredAt.After(last[r.pid]) {
+			last[r.pid] = r.AnsweredAt
+		}
+	}
+	out := make(map[int64]CrowdQuality, len(ratings))
+	for _, p := range reps {
+		if len(ratings[p.ID]) == 0 {
+			continue
+		}
+		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
+		end := p.CompletedAt
+		if end.IsZero() {
+			end = last[p.ID]
+		}
+		if end.After(p.StartedAt) {
+			q.TotalSeconds = int(end.Sub(p.StartedAt) / time.Second)
+		}
+		out[p.ID] = q
+	}
+	return out, nil
+}
