@@ -400,6 +400,9 @@ func (p *loadParticipant) step() (bool, error) {
 	case strings.Contains(body, `data-testid="landing"`):
 		_, _, err := p.send("POST", p.base+"/consent", url.Values{}, &p.r.arriveLat)
 		return false, err
+	case strings.Contains(body, `data-testid="practice-end"`):
+		_, _, err := p.send("GET", p.base+"/screen?begin=1", nil, &p.r.screenLat)
+		return false, err
 	}
 	posText, ok := hiddenValue(body, "position")
 	if !ok {

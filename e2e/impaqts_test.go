@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -85,20 +86,28 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 
 // TestImpaqtsKeyboard answers one context question and one explanation
 // screen in Chromium with the keyboard only: Tab and Enter ask for more
-// context twice, Enter on the focused "sufficient" answers (stored 2/yes),
-// and the key 3 rates an explanation "partially correct" and goes on.
+// context twice, Tab and Enter on "sufficient" answer (stored 2/yes) —
+// nothing is focused at first, so Enter alone answers nothing — and the
+// key 3 rates an explanation "partially correct" and goes on. The five
+// judgments stand in one row on a desktop and one under the other on a
+// phone.
 func TestImpaqtsKeyboard(t *testing.T) {
 	ctx := newBrowser(t)
 	ts, db, survey, aid, rater, annaID := startImpaqts(t)
 
 	step(t, ctx, "open question 1", chromedp.Navigate(ts.URL+survey+"/1"), chromedp.WaitVisible(testID("context-form")))
 	step(t, ctx, "no context shown yet", chromedp.WaitNotPresent(testID("revealed")))
-	// "sufficient" has the focus; Tab moves to "more context", Enter asks.
-	step(t, ctx, "Tab, Enter: more context", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"),
+	// Nothing is focused or chosen: Enter alone answers nothing.
+	step(t, ctx, "Enter alone", chromedp.KeyEvent("\r"), chromedp.Sleep(300*time.Millisecond), chromedp.WaitVisible(`[data-shown="0"]`))
+	if qs, _ := db.ContextQuestions(context.Background(), aid); qs[0].Shown != 0 || qs[0].Final() {
+		t.Fatalf("Enter on an unfocused page answered: %+v", qs[0])
+	}
+	// Tab reaches "sufficient", a second Tab "more context"; Enter asks.
+	step(t, ctx, "Tab, Tab, Enter: more context", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"),
 		chromedp.WaitVisible(`[data-shown="1"]`), chromedp.WaitVisible(testID("revealed")))
-	step(t, ctx, "Tab, Enter: more context again", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"),
+	step(t, ctx, "Tab, Tab, Enter: more context again", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"),
 		chromedp.WaitVisible(`[data-shown="2"]`))
-	step(t, ctx, "Enter: sufficient", chromedp.KeyEvent("\r"), chromedp.WaitVisible(`form[action$="/2"]`))
+	step(t, ctx, "Tab, Enter: sufficient", chromedp.KeyEvent("\t"), chromedp.KeyEvent("\r"), chromedp.WaitVisible(`form[action$="/2"]`))
 
 	qs, err := db.ContextQuestions(context.Background(), aid)
 	if err != nil {
@@ -111,7 +120,19 @@ func TestImpaqtsKeyboard(t *testing.T) {
 		t.Fatalf("question 2 stored %d/%q, nobody answered it", q.Shown, q.Sufficient)
 	}
 
-	step(t, ctx, "open screen 1", chromedp.Navigate(ts.URL+rater+"/1"), chromedp.WaitVisible(testID("explain-form")))
+	step(t, ctx, "open screen 1", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+rater+"/1"), chromedp.WaitVisible(testID("explain-form")))
+	rows := `new Set(Array.from(document.querySelectorAll("[data-testid=judgments] label")).map(l => Math.round(l.getBoundingClientRect().top))).size`
+	if n := get(t, ctx, "rows of the judgments", chromedp.Evaluate[int](rows)); n != 1 {
+		t.Errorf("the five judgments take %d rows at 1280 px, want 1", n)
+	}
+	shot(t, ctx, "explain-desktop")
+	step(t, ctx, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	if n := get(t, ctx, "rows of the judgments", chromedp.Evaluate[int](rows)); n != 5 {
+		t.Errorf("the five judgments take %d rows at 390 px, want 5", n)
+	}
+	fits(t, ctx, 390)
+	shot(t, ctx, "explain-phone")
+	step(t, ctx, "back to desktop", chromedp.EmulateViewport(1280, 900))
 	step(t, ctx, "key 3 rates and goes on", chromedp.KeyEvent("3"), chromedp.WaitVisible(`form[action$="/2"]`))
 	screens, err := db.ExplainScreens(context.Background(), annaID)
 	if err != nil {

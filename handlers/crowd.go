@@ -303,6 +303,21 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 			Item: sc.Item, FollowUp: sc.Item.FollowUp(sc.Condition),
 		}))
 	default:
+		// Between the practice and the batch, a page says the practice is
+		// over, until the first screen of the batch has been shown.
+		if p.Training > 0 && p.Answered == 0 && r.URL.Query().Get("begin") == "" {
+			shown, err := h.DB.ScreenWasShown(r.Context(), store.FlowCrowd, p.ID, 1)
+			if err != nil {
+				h.Error(w, r, err)
+				return
+			}
+			if !shown {
+				h.render(w, r, http.StatusOK, templates.CrowdPracticeEnd(templates.CrowdPracticeEndView{
+					Lang: lang, Begin: c.base + "/screen?begin=1", Total: p.Screens,
+				}))
+				return
+			}
+		}
 		if err := h.DB.ScreenShown(r.Context(), store.FlowCrowd, p.ID, sc.Position); err != nil {
 			h.Error(w, r, err)
 			return

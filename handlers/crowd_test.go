@@ -171,6 +171,9 @@ func (b *browser) training() {
 		a := attemptRE.FindStringSubmatch(b.body)[1]
 		b.post(b.env.base()+"/training", url.Values{"position": {strconv.Itoa(pos)}, "attempt": {a}, "rating": {rating}})
 	}
+	if b.has("practice-end") {
+		b.get(b.env.base() + "/screen?begin=1")
+	}
 }
 
 func pidN(i int) string { return fmt.Sprintf("%024x", 0xabc000+i) }
@@ -676,7 +679,7 @@ func TestCrowdLinkOpeningsTakeNoSlot(t *testing.T) {
 	for i := range 20 {
 		rec := open("203.0.113.9:4000", i)
 		codes[rec.Code]++
-		if rec.Code == http.StatusTooManyRequests && (rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `data-testid="message-busy"`)) {
+		if rec.Code == http.StatusTooManyRequests && (rec.Header().Get("Retry-After") == "" || !strings.Contains(rec.Body.String(), `data-testid="message-busy"`) || !strings.Contains(rec.Body.String(), "Too many attempts")) {
 			t.Fatalf("limited entry without Retry-After or its page:\n%s", rec.Body)
 		}
 	}
@@ -773,4 +776,39 @@ func TestCrowdAnswerTimes(t *testing.T) {
 	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234\n") {
 		t.Fatalf("export without the times of screen 1:\n%s", a.body)
 	}
+}
+
+// TestCrowdPageFixes: the end-of-practice page between the training and
+// the batch (once), the keyboard hint left to the script, and a consent
+// text that does not call stored Prolific ids anonymous.
+func TestCrowdPageFixes(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, nil)
+	b := e.browser()
+	b.get(e.entry(pidN(1), "s"))
+	if strings.Contains(b.body, "anonym") || !strings.Contains(b.body, "stored with your Prolific ID") {
+		t.Fatalf("consent text:\n%s", b.body)
+	}
+	b.post(e.base()+"/consent", nil)
+	if !strings.Contains(b.body, `data-keys-hint hidden`) {
+		t.Fatalf("the keyboard hint is shown without the script:\n%s", b.body)
+	}
+	for b.has("training") {
+		pos := b.position()
+		rating := "6"
+		if strings.Contains(b.body, "Cancel ") {
+			rating = "2"
+		}
+		a := attemptRE.FindStringSubmatch(b.body)[1]
+		b.post(e.base()+"/training", url.Values{"position": {strconv.Itoa(pos)}, "attempt": {a}, "rating": {rating}})
+	}
+	b.must("practice-end")
+	if !strings.Contains(b.body, "End of the practice") || !strings.Contains(b.body, `href="`+e.base()+`/screen?begin=1"`) {
+		t.Fatalf("end of practice:\n%s", b.body)
+	}
+	b.get(e.base() + "/screen").must("practice-end") // a reload: still there
+	b.get(e.base() + "/screen?begin=1").must("rating-form")
+	if b.position() != 1 {
+		t.Fatalf("begin shows screen %d", b.position())
+	}
+	b.get(e.base() + "/screen").must("rating-form") // once seen, not again
 }

@@ -14,6 +14,17 @@
 		if (f && shownAt !== null) f.value = String(Math.max(1, Math.round(performance.now() - shownAt)));
 	}
 	document.addEventListener("submit", function (e) { stamp(e.target); }, true);
+	// The keyboard hints: only where a keyboard is likely (the main pointer
+	// is not a finger) or once Tab is pressed; without this script they stay
+	// hidden, since the keys need it.
+	function showHints() {
+		var hs = document.querySelectorAll("[data-keys-hint]");
+		for (var i = 0; i < hs.length; i++) hs[i].hidden = false;
+	}
+	document.addEventListener("DOMContentLoaded", function () {
+		if (window.matchMedia && !window.matchMedia("(pointer: coarse)").matches) showHints();
+	});
+	document.addEventListener("keydown", function (e) { if (e.key === "Tab") showHints(); });
 	function typing(e) {
 		var t = e.target;
 		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "radio" && t.type !== "checkbox") || t.tagName === "SELECT");

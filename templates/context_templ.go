@@ -752,14 +752,14 @@ func ContextQuestion(v ContextQuestionView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if v.Question.Sufficient != "no" {
-				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<button type=\"submit\" name=\"action\" value=\"sufficient\" data-testid=\"sufficient\" autofocus>")
+				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "<button type=\"submit\" name=\"action\" value=\"sufficient\" data-testid=\"sufficient\">")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var44 string
 				templ_7745c5c3_Var44, templ_7745c5c3_Err = templ.JoinStringErrs(TI(v.Lang, "ctx_sufficient"))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/context.templ`, Line: 156, Col: 127}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/context.templ`, Line: 156, Col: 117}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var44))
 				if templ_7745c5c3_Err != nil {
@@ -770,14 +770,14 @@ func ContextQuestion(v ContextQuestionView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				if v.atLimit() {
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<button type=\"submit\" name=\"action\" value=\"more\" class=\"secondary\" data-testid=\"more\">")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 56, "<button type=\"submit\" name=\"action\" value=\"more\" data-testid=\"insufficient\">")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var45 string
 					templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(TI(v.Lang, "ctx_more_final"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/context.templ`, Line: 158, Col: 124}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/context.templ`, Line: 158, Col: 114}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 					if templ_7745c5c3_Err != nil {

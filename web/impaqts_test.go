@@ -182,7 +182,13 @@ func TestContextSurveyWalk(t *testing.T) {
 	for seen := 0; seen < 5; seen++ {
 		expert.post(qpath, url.Values{"action": {"more"}, "seen": {fmt.Sprint(seen)}}).mustStatus(t, http.StatusSeeOther)
 	}
-	expert.get(qpath).mustStatus(t, http.StatusOK).mustContain(t, `data-shown="5"`, "(5/5)", "Servirebbe più contesto (risposta definitiva")
+	// With every preceding sentence shown, the last choice says what it
+	// records — not "more context" as if there were more.
+	atLimit := expert.get(qpath).mustStatus(t, http.StatusOK).mustContain(t, `data-shown="5"`, "(5/5)",
+		"Non sufficiente, nemmeno con tutto il contesto disponibile (risposta definitiva)", `data-testid="insufficient"`)
+	if strings.Contains(atLimit.Body, "Serve più contesto") || strings.Contains(atLimit.Body, "autofocus") {
+		t.Fatalf("at the limit the page offers more context or focuses an answer:\n%s", atLimit.Body)
+	}
 	next := fmt.Sprintf("%s/%d", base, pos+1)
 	if pos == len(qs) {
 		next = base + "/2"

@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+// TestCrowdPagesLayout walks a crowd participant through landing,
+// training, the end of practice and a batch screen at 390 px and 1280 px,
+// with JavaScript and without: no page is wider than the screen, the
+// scale's end labels are not cut, and the keyboard hint shows only where
+// the script runs on a desktop. With PRAGMALAB_SHOTS set it saves a
+// screenshot of each page.
+func TestCrowdPagesLayout(t *testing.T) {
+	ts, db, studyID, _ := startCrowdStudy(t)
+	training, _ := db.CrowdTraining(context.Background(), studyID)
+	for i, c := range []struct {
+		name  string
+		width int
+		js    bool
+	}{{"phone-js", 390, true}, {"phone-nojs", 390, false}, {"desktop-js", 1280, true}, {"desktop-nojs", 1280, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := newBrowser(t)
+			if _, err := chromedp.Call(ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !c.js}); err != nil {
+				t.Fatal(err)
+			}
+			vp := chromedp.EmulateViewport(int64(c.width), 844)
+			if c.width < 500 {
+				vp = chromedp.EmulateViewport(int64(c.width), 844, chromedp.EmulateMobile)
+			}
+			pid := fmt.Sprintf("%024x", 0xabcdef00+i)
+			step(t, ctx, "landing", vp,
+				chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se%d", ts.URL, studyID, pid, i)),
+				chromedp.WaitVisible(testID("consent")))
+			if c.width < 500 {
+				// A phone's pointer is a finger.
+				if _, err := chromedp.Call(ctx, emulation.SetTouchEmulationEnabled, emulation.SetTouchEmulationEnabledParams{Enabled: true, MaxTouchPoints: 5}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fits(t, ctx, c.width)
+			shot(t, ctx, "crowd-landing-"+c.name)
+			step(t, ctx, "consent", chromedp.Click(testID("agree")), chromedp.WaitVisible(testID("training")))
+			fits(t, ctx, c.width)
+			shot(t, ctx, "crowd-training-"+c.name)
+			for k, sc := range training {
+				key := "6"
+				if sc.Condition == "cancel" {
+					key = "2"
+				}
+				step(t, ctx, fmt.Sprintf("training %d", k+1),
+					chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, k+1))),
+					chromedp.Click(testID("rating-"+key)), chromedp.Click(testID("next")))
+			}
+			step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")))
+			fits(t, ctx, c.width)
+			shot(t, ctx, "crowd-practice-end-"+c.name)
+			step(t, ctx, "begin", chromedp.Click(testID("begin")), chromedp.WaitVisible(testID("rating-form")))
+			fits(t, ctx, c.width)
+			shot(t, ctx, "crowd-item-"+c.name)
+			hint := get(t, ctx, "keyboard hint", chromedp.Evaluate[bool](`!document.querySelector("[data-keys-hint]").hidden`))
+			if want := c.js && c.width > 500; hint != want {
+				coarse := get(t, ctx, "pointer", chromedp.Evaluate[bool](`matchMedia("(pointer: coarse)").matches`))
+				t.Errorf("keyboard hint shown = %v, want %v (pointer coarse: %v)", hint, want, coarse)
+			}
+			// The end labels: each wholly inside the page.
+			cut := get(t, ctx, "scale ends", chromedp.Evaluate[bool](`Array.from(document.querySelectorAll(".likert-ends span")).some(s => { const r = s.getBoundingClientRect(); return r.left < 0 || r.right > window.innerWidth || s.scrollWidth > s.clientWidth + 1; })`))
+			if cut {
+				t.Error("a scale end label is cut")
+			}
+		})
+	}
+}
+
+// fits fails when the page is wider than the screen.
+func fits(t *testing.T, ctx context.Context, width int) {
+	t.Helper()
+	if w := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > width {
+		t.Errorf("the page is %d px wide on a %d px screen", w, width)
+	}
+}
