@@ -157,6 +157,9 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.AllowPreview = f("allow_preview") == "yes"
 	set.FinishWhenPaused = f("finish_when_paused") == "yes"
 	set.AnyPID = f("any_pid") == "yes"
+	set.Questionnaire = store.QuestionnaireSettings{
+		Languages: f("q_languages") == "yes", Age: f("q_age") == "yes", Gender: f("q_gender") == "yes", Comments: f("q_comments") == "yes",
+	}
 	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
 	training, err := parseTraining(f("training"))
 	if err == nil {

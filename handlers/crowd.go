@@ -279,6 +279,19 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	lang := c.study.Lang
 	switch {
 	case p.Status == store.CrowdCompleted:
+		if c.s.Questionnaire.On() {
+			sent, err := h.DB.QuestionnaireSent(r.Context(), p.ID)
+			if err != nil {
+				h.Error(w, r, err)
+				return
+			}
+			if !sent {
+				h.render(w, r, http.StatusOK, templates.CrowdQuestionnaire(templates.CrowdQuestionnaireView{
+					Lang: lang, Action: c.base + "/questionnaire", Ask: c.s.Questionnaire,
+				}))
+				return
+			}
+		}
 		h.crowdDone(w, r, c, p)
 	case p.Status == store.CrowdMovedOn:
 		h.crowdMessage(w, r, c, http.StatusOK, "moved", "")
@@ -479,4 +492,33 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 	// The form is a GET to this page carrying the next step.
 	v.NextStep = step + 1
 	h.render(w, r, http.StatusOK, templates.CrowdItem(v))
+}
+
+// CrowdQuestionnaireAnswer handles POST /s/{study}/questionnaire: the
+// optional post-study questionnaire of a participant who completed, stored
+// once; then the completion page.
+func (h *Handler) CrowdQuestionnaireAnswer(w http.ResponseWriter, r *http.Request) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	q := store.Questionnaire{
+		NativeLanguages: r.PostFormValue("native_languages"), AgeRange: r.PostFormValue("age_range"),
+		Gender: r.PostFormValue("gender"), Comments: r.PostFormValue("comments"),
+	}
+	if err := h.DB.SaveQuestionnaire(r.Context(), c.study.ID, crowdToken(r, c.study.ID), c.s.Questionnaire, q); err != nil {
+		if store.ErrorCode(err) != store.EINVALID {
+			h.Error(w, r, err)
+			return
+		}
+		h.render(w, r, http.StatusUnprocessableEntity, templates.CrowdQuestionnaire(templates.CrowdQuestionnaireView{
+			Lang: c.study.Lang, Action: c.base + "/questionnaire", Ask: c.s.Questionnaire, Answers: q, Error: store.ErrorMessage(err),
+		}))
+		return
+	}
+	redirect(w, r, c.base+"/screen")
 }

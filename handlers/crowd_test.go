@@ -812,3 +812,63 @@ func TestCrowdPageFixes(t *testing.T) {
 	}
 	b.get(e.base() + "/screen").must("rating-form") // once seen, not again
 }
+
+// TestCrowdQuestionnaire: with the questionnaire on, a participant who
+// answered the last screen gets the fields the study asks (in its
+// language) before the completion code; the answers are stored once and
+// exported with the participants.
+func TestCrowdQuestionnaire(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) {
+		s.Questionnaire = store.QuestionnaireSettings{Languages: true, Age: true, Comments: true}
+	})
+	b := e.browser()
+	b.get(e.entry(pidN(1), "s"))
+	b.post(e.base()+"/consent", nil)
+	b.training()
+	for !b.has("questionnaire") {
+		b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(b.position())}, "rating": {"4"}})
+	}
+	if b.has("completion-code") || b.has("q-gender") || !b.has("q-languages") || !b.has("q-age") || !b.has("q-comments") {
+		t.Fatalf("questionnaire page:\n%s", b.body)
+	}
+	if b.resp.Header.Get("Refresh") != "" {
+		t.Fatal("the questionnaire sends the browser on to Prolific")
+	}
+	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
+	if reps[0].Status != store.CrowdCompleted {
+		t.Fatalf("not completed before the questionnaire: %s", reps[0].Status)
+	}
+	b.post(e.base()+"/questionnaire", url.Values{"age_range": {"17"}})
+	if b.resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(b.body, "age range") {
+		t.Fatalf("bad age range: %d\n%s", b.resp.StatusCode, b.body)
+	}
+	b.post(e.base()+"/questionnaire", url.Values{"native_languages": {"Italian, Friulian"}, "age_range": {"25-34"}, "gender": {"woman"}, "comments": {"Nice, \"short\" study"}})
+	b.must("completion-code")
+	b.post(e.base()+"/questionnaire", url.Values{"native_languages": {"changed"}})
+	b.must("completion-code")
+	a := e.admin()
+	a.get(fmt.Sprintf("/admin/studies/%d/export/participants.csv", e.study))
+	recs, _ := csv.NewReader(strings.NewReader(a.body)).ReadAll()
+	h := recs[0]
+	if strings.Join(h[len(h)-4:], ",") != "native_languages,age_range,gender,comments" {
+		t.Fatalf("header %v", h)
+	}
+	// gender was not asked: not stored, whatever the form sent.
+	if got := strings.Join(recs[1][len(h)-4:], "|"); got != `Italian, Friulian|25-34||Nice, "short" study` {
+		t.Fatalf("answers %q", got)
+	}
+	// Italian texts.
+	st, _ := e.db.Study(context.Background(), e.study)
+	st.Lang = "it"
+	e.db.UpdateStudy(context.Background(), st)
+	it := e.browser()
+	it.get(e.entry(pidN(2), "s"))
+	it.post(e.base()+"/consent", nil)
+	it.training()
+	for !it.has("questionnaire") {
+		it.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(it.position())}, "rating": {"4"}})
+	}
+	if !strings.Contains(it.body, "Qualche domanda su di te") || !strings.Contains(it.body, "La tua lingua madre") {
+		t.Fatalf("Italian questionnaire:\n%s", it.body)
+	}
+}

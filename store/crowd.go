@@ -47,6 +47,9 @@ type CrowdSettings struct {
 	// AnyPID accepts PROLIFIC_PIDs of any shape ValidProlificID allows, for
 	// testing; otherwise only Prolific's 24 hexadecimal characters.
 	AnyPID bool `json:"any_pid"`
+	// Questionnaire is the optional post-study questionnaire, shown before
+	// the completion page.
+	Questionnaire QuestionnaireSettings `json:"questionnaire"`
 	// Participant texts; empty means the default of the study's language.
 	Title   string `json:"title"`
 	Intro   string `json:"intro"`

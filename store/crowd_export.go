@@ -265,6 +265,7 @@ var CrowdParticipantsHeader = []string{
 	"started_at", "last_seen_at", "completed_at", "answered", "screens", "training_wrong",
 	"checks_answered", "checks_failed", "auto_excluded", "override", "excluded",
 	"total_seconds", "median_rt_ms", "fast_share", "longest_identical_run", "exclusion_reasons",
+	"native_languages", "age_range", "gender", "comments",
 }
 
 // ExportCrowdParticipants writes one row per participant: Prolific ids,
@@ -278,7 +279,12 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 	if err != nil {
 		return err
 	}
+	qs, err := db.questionnaires(ctx, studyID)
+	if err != nil {
+		return err
+	}
 	return writeCSV(w, CrowdParticipantsHeader, reps, func(r CrowdParticipantReport) []string {
+		q := qs[r.ID]
 		return []string{
 			r.PID, r.ProlificStudyID, r.SessionID, strconv.Itoa(r.BatchNumber), r.Status,
 			stamp(r.StartedAt), stamp(r.LastSeenAt), stamp(r.CompletedAt),
@@ -287,6 +293,7 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 			yesNo(r.AutoExcluded), r.Override, yesNo(r.Excluded),
 			optInt(r.TotalSeconds), optInt(r.MedianRT), fastShare(r.CrowdQuality), optInt(r.LongestRun),
 			strings.Join(r.Reasons, "; "),
+			q.NativeLanguages, q.AgeRange, q.Gender, q.Comments,
 		}
 	})
 }

@@ -95,3 +95,17 @@ func (db *DB) ScreenShown(ctx context.Context, flow string, owner int64, positio
 	}
 	return nil
 }
+
+// ScreenWasShown tells whether a screen has been shown before.
+func (db *DB) ScreenWasShown(ctx context.Context, flow string, owner int64, position int) (bool, error) {
+	var one int
+	err := db.read.QueryRowContext(ctx, `SELECT 1 FROM screen_views WHERE flow = ? AND owner = ? AND position = ?`,
+		flow, owner, position).Scan(&one)
+	if err == sql.ErrNoRows {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("screen shown: %w", err)
+	}
+	return true, nil
+}

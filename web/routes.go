@@ -141,6 +141,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/consent", h.CrowdConsent)
 		r.Post("/training", h.CrowdTrainingAnswer)
 		r.Post("/answer", h.CrowdAnswer)
+		r.Post("/questionnaire", h.CrowdQuestionnaireAnswer)
 		r.Get("/preview", h.CrowdPreview)
 	})
 
