@@ -113,7 +113,7 @@ func (rs *Ratings) NumRows() int { return rs.n }
 // type, a participant rating the same item in the same condition twice)
 // fails the whole file with an *InputError naming line and column.
 func ReadRatings(r io.Reader) (*Ratings, error) {
-	t, err := newTable(r, RatingsColumns)
+	t, err := newTable(r, RatingsColumns, ItemVersionColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +124,9 @@ func ReadRatings(r io.Reader) (*Ratings, error) {
 			break
 		}
 		if err != nil {
+			return nil, err
+		}
+		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {

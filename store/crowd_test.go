@@ -389,16 +389,16 @@ func TestCrowdExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {
+	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 9 {
 		t.Fatalf("%d rows, want 8 ratings of the 2 completed participants + header", len(recs))
 	}
-	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high" {
+	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,1" {
 		t.Fatalf("row 4 = %s", got)
 	}
-	if got := strings.Join(recs[1], ","); got != pid(1)+",1,it002,scalar,trigger,6," {
+	if got := strings.Join(recs[1], ","); got != pid(1)+",1,it002,scalar,trigger,6,,1" {
 		t.Fatalf("row 1 = %s", got)
 	}
 	reps, err := f.db.CrowdParticipants(ctx, f.study, f.s)

@@ -30,6 +30,9 @@ type Item struct {
 	Check   string `json:"check,omitempty"`
 	Status  string `json:"-"`
 	Version int    `json:"-"`
+	// Decision is the review's decision on a flagged item: "" (none yet),
+	// or one of the Review constants.
+	Decision string `json:"-"`
 }
 
 // FieldError names the field of an item that is wrong.
@@ -93,18 +96,8 @@ func (it *Item) textFields() []namedField {
 
 // ImportItems stores items in a study: all of them or, on any error, none.
 func (db *DB) ImportItems(ctx context.Context, studyID int64, items []Item) error {
-	if len(items) == 0 {
-		return Errorf(EINVALID, "the file holds no items")
-	}
-	seen := make(map[string]int, len(items))
-	for i := range items {
-		if err := items[i].Validate(); err != nil {
-			return Errorf(EINVALID, "item %d: %v", i+1, err)
-		}
-		if j, dup := seen[items[i].Key]; dup {
-			return Errorf(EINVALID, "item %d: field \"id\": %q repeats item %d", i+1, items[i].Key, j)
-		}
-		seen[items[i].Key] = i + 1
+	if err := validateFile(items); err != nil {
+		return err
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
@@ -144,12 +137,11 @@ func studyExists(ctx context.Context, tx *sql.Tx, id int64) error {
 	return nil
 }
 
-const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version`
+const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version, review_decision`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
-	err := sc.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version)
+	err := sc.Scan(itemDest(&it)...)
 	return it, err
 }
 
@@ -220,15 +212,7 @@ func (db *DB) ReviseItem(ctx context.Context, studyID, itemID int64, implicature
 		if err := next.Validate(); err != nil {
 			return Errorf(EINVALID, "%v", err)
 		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO item_revisions (item_id, version, implicature, cancellation, note, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, it.ID, it.Version, it.Implicature, it.Cancellation, note, db.now()); err != nil {
-			return fmt.Errorf("revise item: %w", err)
-		}
-		_, err = tx.ExecContext(ctx, `
-			UPDATE items SET implicature = ?, cancellation = ?, status = 'active', version = version + 1
-			WHERE id = ?`, next.Implicature, next.Cancellation, it.ID)
-		return err
+		return db.reviseTx(ctx, tx, it, next, note)
 	})
 }
 
