@@ -123,7 +123,7 @@ func (h *Handler) nav(w http.ResponseWriter, r *http.Request, s *store.Study) te
 		n.Admin = a.Username
 	}
 	if s != nil {
-		n.StudyID, n.Study = s.ID, s.Name
+		n.StudyID, n.Study, n.Archived = s.ID, s.Name, s.Archived()
 	}
 	sess, _ := h.Sessions.Get(r, adminSession)
 	if fl := sess.Flashes(); len(fl) > 0 {

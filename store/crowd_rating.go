@@ -289,7 +289,7 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
 		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
 		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0)
+		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, '')
 	` + crowdParticipantFrom + `
 	LEFT JOIN crowd_training t ON p.training_done < p.training
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1

@@ -104,16 +104,18 @@ type Annotator struct {
 	StudyID int64
 	Name    string
 	Token   string
+	// Revoked is set while the expert has no working link (RevokeAnnotator).
+	Revoked bool
 }
 
 // CreateAnnotator invites an expert, giving them an unguessable token.
 func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (*Annotator, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
-		return nil, Errorf(EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
+	name, err := annotatorName(name)
+	if err != nil {
+		return nil, err
 	}
 	a := &Annotator{StudyID: studyID, Name: name, Token: RandomToken()}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
 		}
@@ -140,7 +142,7 @@ func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (
 // AnnotatorByToken finds the expert holding an invitation token.
 func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, error) {
 	var a Annotator
-	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE token = ?`, token).
+	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE token = ? AND revoked_at = ''`, token).
 		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENOTFOUND, "this invitation link is not valid")
@@ -153,7 +155,7 @@ func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, e
 
 // Annotators lists a study's experts.
 func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE study_id = ? ORDER BY id`, studyID)
+	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token, revoked_at != '' FROM annotators WHERE study_id = ? ORDER BY id`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("annotators: %w", err)
 	}
@@ -161,7 +163,7 @@ func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error
 	var out []Annotator
 	for rows.Next() {
 		var a Annotator
-		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token); err != nil {
+		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Revoked); err != nil {
 			return nil, err
 		}
 		out = append(out, a)
