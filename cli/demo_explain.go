@@ -53,8 +53,8 @@ func seedExplainDemo(ctx context.Context, db *store.DB, env *Env, base string) e
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stdout, "Demo explanation rating %q: %d outputs of the copy-target scorer (job #%d) to rate.\n  Valutatore A's invitation link (%d screens): %s/x/%s\n",
-		s.Name, len(outs), job.ID, n, base, a.Token)
+	fmt.Fprintf(env.stdout, "Demo explanation rating %q: %d outputs of the copy-target scorer (job #%d) to rate.\n  Valutatore A's invitation link: %s/x/%s (%d screens)\n",
+		s.Name, len(outs), job.ID, base, a.Token, n)
 	linksAgain(env, s.ID)
 	return nil
 }
