@@ -338,9 +338,9 @@ func TestPeopleRenameRevokeReissue(t *testing.T) {
 	admin.get(studyPath(s.ID, "")).mustContain(t, `data-testid="person-Ada Lovelace"`)
 
 	expert := e.newClient()
-	expert.get("/e/" + ada.Token).mustStatus(t, 200)
+	expert.get("/e/"+ada.Token).mustStatus(t, 200)
 	admin.post(studyPath(s.ID, fmt.Sprintf("/people/%d/revoke", ada.ID)), nil).mustStatus(t, http.StatusSeeOther)
-	expert.get("/e/" + ada.Token).mustStatus(t, http.StatusNotFound)
+	expert.get("/e/"+ada.Token).mustStatus(t, http.StatusNotFound)
 	admin.get(studyPath(s.ID, "")).mustContain(t, `data-testid="revoked"`)
 
 	admin.post(studyPath(s.ID, fmt.Sprintf("/people/%d/reissue", ada.ID)), nil).mustStatus(t, http.StatusSeeOther)
@@ -348,8 +348,8 @@ func TestPeopleRenameRevokeReissue(t *testing.T) {
 	if people[0].Token == ada.Token || people[0].Revoked {
 		t.Fatalf("after re-issue: %+v", people[0])
 	}
-	expert.get("/e/" + people[0].Token).mustStatus(t, 200)
-	expert.get("/e/" + ada.Token).mustStatus(t, http.StatusNotFound)
+	expert.get("/e/"+people[0].Token).mustStatus(t, 200)
+	expert.get("/e/"+ada.Token).mustStatus(t, http.StatusNotFound)
 	// Another study's expert cannot be touched through this study.
 	other := admin.post("/admin/studies", url.Values{"name": {"Other"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusSeeOther).location()
 	admin.post(other+fmt.Sprintf("/people/%d/revoke", ada.ID), nil).mustStatus(t, http.StatusNotFound)
