@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/go-chi/chi/v5"
+
 	"pragmalab/store"
 	"pragmalab/templates"
 )
@@ -22,11 +24,11 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		for _, ok := range []string{"/archive", "/clone", "/delete"} {
-			if strings.HasSuffix(strings.TrimSuffix(r.URL.Path, "/"), ok) {
-				next.ServeHTTP(w, r)
-				return
-			}
+		base := "/admin/studies/" + chi.URLParam(r, "study")
+		switch strings.TrimSuffix(r.URL.Path, "/") {
+		case base + "/archive", base + "/clone", base + "/delete":
+			next.ServeHTTP(w, r)
+			return
 		}
 		s, err := h.study(r)
 		if err != nil {
@@ -39,6 +41,15 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// studyClosed tells a participant that an archived study takes no answers.
+func (h *Handler) studyClosed(w http.ResponseWriter, r *http.Request, lang string) {
+	msg := "This study is closed and no longer takes answers. Thank you for your help."
+	if lang == "it" {
+		msg = "Questo studio è chiuso e non accetta più risposte. Grazie per il tuo aiuto."
+	}
+	h.render(w, r, http.StatusGone, templates.ErrorPage(lang, http.StatusGone, msg))
 }
 
 // exported records that a file of the study's responses was sent, so that

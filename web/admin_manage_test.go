@@ -102,7 +102,7 @@ func TestDashboard(t *testing.T) {
 func TestStudyRenameArchiveRestore(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
-	s, _ := expertStudy(t, e, admin)
+	s, experts := expertStudy(t, e, admin)
 	admin.post(studyPath(s.ID, "/rename"), url.Values{"name": {"  "}}).mustStatus(t, http.StatusBadRequest).mustContain(t, "name must be 1–200 characters")
 	admin.post(studyPath(s.ID, "/rename"), url.Values{"name": {"Validation, spring term"}}).mustStatus(t, http.StatusSeeOther)
 	admin.get(studyPath(s.ID, "")).mustContain(t, "<h1>Validation, spring term</h1>")
@@ -120,10 +120,18 @@ func TestStudyRenameArchiveRestore(t *testing.T) {
 	if people, _ := e.db.Annotators(context.Background(), s.ID); len(people) != 2 {
 		t.Fatalf("%d experts after a refused invitation", len(people))
 	}
+	// Its participants are told it is closed, and cannot answer.
+	expert := e.newClient()
+	as, _ := e.db.AnnotatorAssignments(context.Background(), experts[0].ID)
+	expert.get("/e/"+experts[0].Token).mustStatus(t, http.StatusGone).mustContain(t, "This study is closed")
+	expert.post(fmt.Sprintf("/e/%s/b/%d/1", experts[0].Token, as[0].ID), url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}).mustStatus(t, http.StatusGone)
+	// Deleting a job is a change too.
+	admin.post(studyPath(s.ID, "/jobs/1/delete"), nil).mustStatus(t, http.StatusConflict)
 	// Restored, it is back and writable.
 	admin.post(studyPath(s.ID, "/archive"), url.Values{"archived": {"0"}}).mustStatus(t, http.StatusSeeOther)
 	dashboardRow(t, admin, s.ID)
 	admin.post(studyPath(s.ID, "/experts"), url.Values{"name": {"Cleo"}}).mustStatus(t, http.StatusSeeOther)
+	expert.get("/e/" + experts[0].Token).mustStatus(t, http.StatusOK)
 }
 
 func TestStudyCloneAndDelete(t *testing.T) {
