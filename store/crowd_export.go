@@ -156,8 +156,9 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 	return nil
 }
 
-// RatingsHeader is the header of the ratings file (SPEC 3).
-// item_version comes last: files written before it existed read the same.
+// RatingsHeader is the header of the ratings export
+// (docs/formats.md#ratings-export). item_version comes last: files written
+// before it existed read the same.
 var RatingsHeader = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}
 
 // RatingRow is one crowd rating as the ratings file holds it: the
