@@ -300,7 +300,7 @@ func reviewDecision(c templates.ReviewChoice, flags []store.Flag) (decision, imp
 }
 
 // ExportAlternatives handles GET /admin/studies/{study}/export/alternatives.csv:
-// every alternative text the experts typed (docs/formats.md#alternatives-file).
+// every alternative text the experts typed (docs/formats.md#alternatives-export).
 func (h *Handler) ExportAlternatives(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
 	if err != nil {

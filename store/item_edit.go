@@ -311,7 +311,7 @@ func (db *DB) DropPendingImport(ctx context.Context, studyID, id int64) error {
 	return nil
 }
 
-// Review decisions on a flagged item (docs/studies.md#review).
+// Review decisions on a flagged item (docs/studies.md#expert-review).
 const (
 	ReviewAccepted = "accepted" // an expert's alternative replaces the text
 	ReviewOwn      = "own"      // the researcher's own fix replaces it
@@ -412,7 +412,7 @@ func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
 }
 
 // AlternativesHeader is the header of alternatives.csv
-// (docs/formats.md#alternatives-file).
+// (docs/formats.md#alternatives-export).
 var AlternativesHeader = []string{"annotator_id", "item_id", "item_type", "item_version", "plausible",
 	"cancellation_correct", "alt_implicature", "alt_cancellation", "review_decision"}
 
