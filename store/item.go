@@ -199,4 +199,3 @@ func (db *DB) SetItemCheck(ctx context.Context, studyID, itemID int64, check str
 	}
 	return nil
 }
-
