@@ -138,3 +138,52 @@ func TestAdminPagesInBrowser(t *testing.T) {
 	}
 	screenshot(t, ctx, "study-1280")
 }
+
+// TestAdminFormsOnAPhone opens the pages of the everyday admin on a phone:
+// correcting an item, the preview of a re-imported file, the delete page
+// (asking a second time for answers never exported) and the drop
+// confirmation. None may scroll sideways.
+func TestAdminFormsOnAPhone(t *testing.T) {
+	ts, db, studyID := startAdminStudies(t)
+	bg := context.Background()
+	items, _ := db.ListItems(bg, studyID)
+	var sc1 store.Item
+	for _, it := range items {
+		if it.Key == "sc1" {
+			sc1 = it
+		}
+	}
+	data, err := os.ReadFile("../cli/demo/items.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := strings.Replace(string(data), sc1.Implicature, "A corrected implicature, long enough to need more than one line on a phone screen.", 1)
+	upload, err := db.SavePendingImport(bg, studyID, "items-fixed.jsonl", []byte(fixed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t)
+	step(t, ctx, "log in", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Navigate(ts.URL+"/admin/login"),
+		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
+		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
+	base := fmt.Sprintf("%s/admin/studies/%d", ts.URL, studyID)
+	for _, p := range []struct{ name, path, wait string }{
+		{"edit-item", fmt.Sprintf("/items/%d/edit", sc1.ID), "edit-item"},
+		{"reimport", fmt.Sprintf("/items/reimport/%d", upload), "change-sc1"},
+		{"delete", "/delete", "delete-form"},
+	} {
+		step(t, ctx, "open "+p.name, chromedp.Navigate(base+p.path), chromedp.WaitVisible(testID(p.wait)))
+		noSideways(t, ctx, p.name, 390)
+		screenshot(t, ctx, p.name+"-390")
+	}
+	step(t, ctx, "type the name", chromedp.SendKeys(`input[name="name"]`, "Keyboard study"), chromedp.Click(testID("delete")),
+		chromedp.WaitVisible(testID("confirm-again")))
+	noSideways(t, ctx, "delete, asked again", 390)
+	screenshot(t, ctx, "delete-again-390")
+	step(t, ctx, "drop sc1", chromedp.Navigate(base+"/review"), chromedp.Click(`[data-testid="flag-sc1"] [data-testid="drop"]`),
+		chromedp.WaitVisible(testID("confirm-drop")))
+	noSideways(t, ctx, "drop confirmation", 390)
+	screenshot(t, ctx, "confirm-drop-390")
+	step(t, ctx, "confirm the drop", chromedp.Click(testID("confirm")), chromedp.WaitVisible(testID("decided-sc1")))
+	screenshot(t, ctx, "review-decided-390")
+}
