@@ -121,6 +121,29 @@ func TestStudyCommands(t *testing.T) {
 	if _, out, _ = runCLI(t, "", nil, "study", "list", "--db", path); !strings.Contains(out, "Re-run") {
 		t.Fatalf("restored study not listed:\n%s", out)
 	}
+	// Cloning the IMPAQTS studies copies passages, surveys and the outputs
+	// to rate, never the experts.
+	for _, src := range []string{"3", "4"} {
+		code, out, _ := runCLI(t, "", nil, "study", "clone", "--study", src, "--db", path)
+		m := regexp.MustCompile(`^Study (\d+) `).FindStringSubmatch(out)
+		if code != 0 || m == nil {
+			t.Fatalf("clone %s: exit %d %q", src, code, out)
+		}
+		db, err := store.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var passages, surveys, outputs, people int
+		r := db.Reader()
+		r.QueryRow(`SELECT COUNT(*) FROM passages WHERE study_id = ?`, m[1]).Scan(&passages)
+		r.QueryRow(`SELECT COUNT(*) FROM context_survey_passages sp JOIN context_surveys s ON s.id = sp.survey_id WHERE s.study_id = ?`, m[1]).Scan(&surveys)
+		r.QueryRow(`SELECT COUNT(*) FROM explain_outputs WHERE study_id = ?`, m[1]).Scan(&outputs)
+		r.QueryRow(`SELECT COUNT(*) FROM annotators WHERE study_id = ?`, m[1]).Scan(&people)
+		db.Close()
+		if passages != 130 || people != 0 || (src == "3" && surveys != 126) || (src == "4" && outputs != 130) {
+			t.Errorf("clone of %s: %d passages, %d survey places, %d outputs, %d experts", src, passages, surveys, outputs, people)
+		}
+	}
 	if code, _, errOut := runCLI(t, "", nil, "study", "frobnicate", "--db", path); code != 2 || !strings.Contains(errOut, "unknown action") {
 		t.Fatalf("unknown action: exit %d %q", code, errOut)
 	}

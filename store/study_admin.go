@@ -335,6 +335,15 @@ func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, for
 		return Errorf(EINVALID, "type the study's name exactly (%q) to delete it", s.Name)
 	}
 	err = db.tx(ctx, func(tx *sql.Tx) error {
+		// A call to Prolific that may have reached it keeps its record:
+		// what was approved or paid must stay known (docs/prolific.md).
+		var pending int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM prolific_calls WHERE study_id = ? AND state = 'pending'`, id).Scan(&pending); err != nil {
+			return err
+		}
+		if pending > 0 {
+			return Errorf(EINVALID, "%s to Prolific may or may not have been sent: settle it on the Prolific page before deleting the study", plural(pending, "call", "calls"))
+		}
 		if !force {
 			_, r, err := scanResponses(tx.QueryRowContext(ctx, responsesQuery+` WHERE r.study_id = ? GROUP BY r.study_id`, id))
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
