@@ -131,7 +131,7 @@ func TestStudyRenameArchiveRestore(t *testing.T) {
 	admin.post(studyPath(s.ID, "/archive"), url.Values{"archived": {"0"}}).mustStatus(t, http.StatusSeeOther)
 	dashboardRow(t, admin, s.ID)
 	admin.post(studyPath(s.ID, "/experts"), url.Values{"name": {"Cleo"}}).mustStatus(t, http.StatusSeeOther)
-	expert.get("/e/" + experts[0].Token).mustStatus(t, http.StatusOK)
+	expert.get("/e/"+experts[0].Token).mustStatus(t, http.StatusOK)
 }
 
 func TestStudyCloneAndDelete(t *testing.T) {
