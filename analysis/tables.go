@@ -1,12 +1,13 @@
 package analysis
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"pragmalab/csvsafe"
 )
 
 // Table is a result laid out for people: the CLI prints it aligned, the
@@ -88,9 +89,10 @@ func (t *Table) WriteText(w io.Writer) error {
 	return err
 }
 
-// WriteCSV writes the header and rows (notes are not part of the data).
+// WriteCSV writes the header and rows (notes are not part of the data),
+// formula cells neutralised (csvsafe).
 func (t *Table) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	cw.Write(t.Columns)
 	for _, r := range t.Rows {
 		cells := make([]string, len(r))

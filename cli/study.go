@@ -73,6 +73,9 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		if err := db.SetStudyArchived(ctx, *studyID, !*restore); err != nil {
 			return err
 		}
+		if err := db.Audit(ctx, cliActor, *studyID, "archive or restore study", map[bool]string{true: "restored", false: "archived"}[*restore]); err != nil {
+			return err
+		}
 		if *restore {
 			fmt.Fprintf(env.stdout, "Study %d restored.\n", *studyID)
 		} else {
@@ -82,6 +85,9 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	default: // clone
 		c, err := db.CloneStudy(ctx, *studyID, *name)
 		if err != nil {
+			return err
+		}
+		if err := db.Audit(ctx, cliActor, *studyID, "clone study", fmt.Sprintf("cloned into study #%d %q", c.ID, c.Name)); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "Study %d %q created from study %d: same design and items, no answers.\n", c.ID, c.Name, *studyID)

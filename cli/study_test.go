@@ -144,6 +144,15 @@ func TestStudyCommands(t *testing.T) {
 			t.Errorf("clone of %s: %d passages, %d survey places, %d outputs, %d experts", src, passages, surveys, outputs, people)
 		}
 	}
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _ := db.AuditLog(context.Background(), 1, 0)
+	db.Close()
+	if len(log) == 0 || log[len(log)-1].Actor != cliActor || log[len(log)-1].Action != "clone study" {
+		t.Errorf("the command line's clone is not in the audit log: %+v", log)
+	}
 	if code, _, errOut := runCLI(t, "", nil, "study", "frobnicate", "--db", path); code != 2 || !strings.Contains(errOut, "unknown action") {
 		t.Fatalf("unknown action: exit %d %q", code, errOut)
 	}

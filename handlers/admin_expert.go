@@ -24,7 +24,7 @@ func expertSettings(s *store.Study) (store.ExpertSettings, error) {
 // status and errMsg (if any) shown at the top.
 func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
 	ctx := r.Context()
-	v := templates.ExpertStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v := templates.ExpertStudyView{Nav: h.nav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
 	var err error
 	if v.Settings, err = expertSettings(s); err != nil {
@@ -239,6 +239,7 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 			store.ReviewOwn: "your fix saved as a new version"}[decision])
 	case "drop":
 		if r.PostFormValue("confirm") != "1" {
+			auditf(r, "item %s: asked to confirm the drop, nothing changed", f.Item.Key)
 			h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: f.Item}))
 			return
 		}
@@ -254,8 +255,20 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "%s", msg)
 	h.flash(w, r, msg)
 	redirect(w, r, templates.StudyURL(s.ID, "/review"))
+}
+
+// ConfirmDropPage handles GET /admin/studies/{study}/review/{item}/drop: the
+// page that asks before a flagged item is dropped (the Drop button opens it
+// with formmethod=get, so it works without JavaScript and changes nothing).
+func (h *Handler) ConfirmDropPage(w http.ResponseWriter, r *http.Request) {
+	s, it, ok := h.studyItem(w, r)
+	if !ok {
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: it}))
 }
 
 // reviewDecision turns the researcher's choices into a decision and the

@@ -65,6 +65,7 @@ func (h *Handler) EditItem(w http.ResponseWriter, r *http.Request) {
 		h.renderEditItem(w, r, s, http.StatusBadRequest, v)
 		return
 	}
+	auditf(r, "item %s: %s", it.Key, map[bool]string{true: fmt.Sprintf("version %d → %d", it.Version, it.Version+1), false: "nothing changed"}[changed])
 	if changed {
 		h.flash(w, r, fmt.Sprintf("Item %s corrected: now version %d; version %d is kept as a revision.", it.Key, it.Version+1, it.Version))
 	} else {
@@ -114,6 +115,7 @@ func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 		h.importFailed(w, r, s, err)
 		return
 	}
+	auditf(r, "%s kept for preview (upload #%d)", name, id)
 	redirect(w, r, templates.StudyURL(s.ID, fmt.Sprintf("/items/reimport/%d", id)))
 }
 
@@ -174,6 +176,7 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
+		auditf(r, "%s: cancelled, nothing changed", name)
 		h.flash(w, r, fmt.Sprintf("Nothing changed: the upload of %s was cancelled.", name))
 		redirect(w, r, templates.StudyURL(s.ID, ""))
 		return
@@ -191,6 +194,7 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("items updated", "study", s.ID, "changed", done.Changed(), "added", done.Added())
+	auditf(r, "%s applied: %d items changed, %d added", name, done.Changed(), done.Added())
 	h.flash(w, r, fmt.Sprintf("Applied %s: %d items changed (a new version each), %d added.", name, done.Changed(), done.Added()))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

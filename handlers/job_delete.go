@@ -23,6 +23,7 @@ func (h *Handler) DeleteJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("job deleted", "study", s.ID, "job", id)
+	auditf(r, "job #%d deleted", id)
 	h.flash(w, r, fmt.Sprintf("Job %d deleted.", id))
 	redirect(w, r, templates.StudyURL(s.ID, "/jobs"))
 }

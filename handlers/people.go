@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"pragmalab/store"
 	"pragmalab/templates"
@@ -35,6 +36,7 @@ func (h *Handler) RenameAnnotator(w http.ResponseWriter, r *http.Request) {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
+	auditf(r, "expert #%d renamed to %q", id, strings.TrimSpace(r.PostFormValue("name")))
 	h.flash(w, r, "Expert renamed.")
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -50,6 +52,7 @@ func (h *Handler) RevokeAnnotator(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "link of expert #%d revoked", id)
 	h.flash(w, r, "Link revoked: it no longer opens anything. Re-issue one to let the expert in again.")
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -66,6 +69,7 @@ func (h *Handler) ReissueAnnotator(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "new link for %s (expert #%d)", a.Name, id)
 	h.flash(w, r, fmt.Sprintf("New link for %s: copy it from the table below; the old one no longer works.", a.Name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -70,6 +70,7 @@ func (h *Handler) RenameStudy(w http.ResponseWriter, r *http.Request) {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
+	auditf(r, "renamed from %q to %q", s.Name, strings.TrimSpace(r.PostFormValue("name")))
 	h.flash(w, r, "Study renamed.")
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -86,6 +87,7 @@ func (h *Handler) ArchiveStudy(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "%s", map[bool]string{true: "archived", false: "restored"}[archive])
 	if archive {
 		h.flash(w, r, fmt.Sprintf("Study %q archived: it is read-only and listed under the archived studies.", s.Name))
 		redirect(w, r, "/admin")
@@ -108,6 +110,7 @@ func (h *Handler) CloneStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("study cloned", "from", s.ID, "to", c.ID)
+	auditf(r, "cloned into study #%d %q", c.ID, c.Name)
 	h.flash(w, r, fmt.Sprintf("Study %q created from %q: same design and items, no participants or answers.", c.Name, s.Name))
 	redirect(w, r, templates.StudyURL(c.ID, ""))
 }
@@ -142,7 +145,12 @@ func (h *Handler) DeleteStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	typed := r.PostFormValue("name")
-	err := h.DB.DeleteStudy(r.Context(), s.ID, typed, r.PostFormValue("force") == "1")
+	resp, err := h.DB.StudyResponses(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	err = h.DB.DeleteStudy(r.Context(), s.ID, typed, r.PostFormValue("force") == "1")
 	if err != nil {
 		switch store.ErrorCode(err) {
 		case store.EINVALID:
@@ -155,6 +163,7 @@ func (h *Handler) DeleteStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("study deleted", "study", s.ID, "name", s.Name)
+	auditf(r, "deleted %s study %q with %d answers (%d never exported)", s.Kind, s.Name, resp.Answers, resp.Unexported)
 	h.flash(w, r, fmt.Sprintf("Study %q deleted.", s.Name))
 	redirect(w, r, "/admin")
 }

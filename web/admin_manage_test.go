@@ -186,6 +186,23 @@ func TestStudyCloneAndDelete(t *testing.T) {
 	mustStudy(t, e, cloneID)
 	admin.get(studyPath(cloneID, "/export/judgements.csv")).mustStatus(t, 200)
 	admin.post(studyPath(cloneID, "/delete"), url.Values{"name": {"Validation re-run"}}).mustStatus(t, http.StatusSeeOther)
+
+	// Each action is in the audit log, in words, under its study.
+	for id, want := range map[int64][]string{
+		s.ID:    {"clone study: cloned into study", "delete study: deleted expert study \"Validation\" with 40 answers (40 never exported)"},
+		cloneID: {"delete study: deleted expert study \"Validation re-run\" with 0 answers"},
+	} {
+		log, _ := e.db.AuditLog(ctx, id, 0)
+		var got []string
+		for _, a := range log {
+			got = append(got, a.Action+": "+a.Detail)
+		}
+		for _, w := range want {
+			if !strings.Contains(strings.Join(got, "\n"), w) {
+				t.Errorf("audit log of study %d lacks %q:\n%s", id, w, strings.Join(got, "\n"))
+			}
+		}
+	}
 }
 
 func mustStudy(t *testing.T, e *testEnv, id int64) *store.Study {
@@ -408,7 +425,13 @@ func TestReviewThatFinishes(t *testing.T) {
 		t.Fatalf("sc1 after undo: %+v", it)
 	}
 	admin.get(review).mustContain(t, `data-testid="flag-sc1"`)
-	// Drop goes through a confirmation page, then can be undone too.
+	// Drop goes through a confirmation page (a GET: the button's
+	// formaction, no script needed), then can be undone too.
+	admin.get(item("sy1")+"/drop").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`)
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != store.ItemActive {
+		t.Fatal("opening the confirmation dropped the item")
+	}
+	admin.get(review).mustContain(t, `formaction="`+item("sy1")+`/drop"`)
 	admin.post(item("sy1"), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`, `name="confirm" value="1"`)
 	admin.post(item("sy1"), url.Values{"action": {"drop"}, "confirm": {"1"}}).mustStatus(t, http.StatusSeeOther)
 	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != store.ItemDropped {
