@@ -95,6 +95,9 @@ func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*store.Stud
 // corrected file is checked and kept, and the preview of its changes shown.
 func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
+	if err == nil && s.Kind != store.KindExpert && s.Kind != store.KindCrowd {
+		err = store.Errorf(store.ENOTFOUND, "a %s study has passages, not implicature items, to correct", templates.KindLabel(s.Kind))
+	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
