@@ -493,7 +493,7 @@ func ContextStudy(v ContextStudyView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</section><section><h2>3. Experts</h2>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 36, "</section><section><h2 id=\"progress\">3. Experts</h2>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -843,7 +843,7 @@ func ExplainStudy(v ExplainStudyView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, "\" enctype=\"multipart/form-data\" class=\"stack\" data-testid=\"outputs-form\"><label>Outputs file (CSV) <input type=\"file\" name=\"file\" required accept=\".csv,text/csv\"></label><p class=\"hint\">Columns item_id (a passage's IMPAQTS_id), strategy (e.g. zero-shot, few-shot, chain-of-thought), model, output. All or nothing. Generation jobs of the model-scoring page add their outputs here too.</p><button type=\"submit\">Import outputs</button></form></section><section><h2>3. Experts</h2><form method=\"post\" action=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 66, "\" enctype=\"multipart/form-data\" class=\"stack\" data-testid=\"outputs-form\"><label>Outputs file (CSV) <input type=\"file\" name=\"file\" required accept=\".csv,text/csv\"></label><p class=\"hint\">Columns item_id (a passage's IMPAQTS_id), strategy (e.g. zero-shot, few-shot, chain-of-thought), model, output. All or nothing. Generation jobs of the model-scoring page add their outputs here too.</p><button type=\"submit\">Import outputs</button></form></section><section><h2 id=\"progress\">3. Experts</h2><form method=\"post\" action=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
