@@ -15,10 +15,15 @@ type Options struct {
 	MaxFailed int      // a participant failing this many checks or more is excluded (default 3)
 	Exclude   []string // the researcher's overrides: always excluded
 	Include   []string // the researcher's overrides: never excluded for failed checks
+	// Bootstrap sets the intervals of the shares and of r; the zero value
+	// computes none.
+	Bootstrap Bootstrap
 }
 
-// DefaultOptions returns the SPEC 2.2 defaults.
-func DefaultOptions() Options { return Options{HighPass: 5, LowPass: 3, MaxFailed: 3} }
+// DefaultOptions returns the SPEC 2.2 defaults and the default bootstrap.
+func DefaultOptions() Options {
+	return Options{HighPass: 5, LowPass: 3, MaxFailed: 3, Bootstrap: DefaultBootstrap()}
+}
 
 // Toplines is the result of SPEC 3's toplines; its JSON is the contract of
 // `pragmalab analyze toplines --json`.
@@ -26,6 +31,7 @@ type Toplines struct {
 	Participants ParticipantSummary       `json:"participants"`
 	ByType       map[string]*TypeToplines `json:"by_type"`
 	Settings     Settings                 `json:"settings"`
+	Bootstrap    *BootstrapInfo           `json:"bootstrap,omitempty"`
 	// Items holds every item's mean z per condition, in first-seen order,
 	// for plots and the per-item table.
 	Items []ItemMeans `json:"-"`
@@ -66,15 +72,22 @@ type Participant struct {
 // TypeToplines are the measures for one item type (or all items). Shares
 // are in [0,1]; nil (JSON null) when no item has the conditions needed.
 type TypeToplines struct {
-	Items                   int      `json:"items"`
-	ImplicatureRecognition  *float64 `json:"implicature_recognition"`
-	CancellationRecognition *float64 `json:"cancellation_recognition"`
-	BeliefUpdate            *float64 `json:"belief_update"`
-	NegationCancellation    *float64 `json:"negation_cancellation"`
-	Strengthening           *float64 `json:"strengthening"`
-	Unchanged               *float64 `json:"unchanged"`
-	PearsonR                *float64 `json:"pearson_r"`
-	PearsonP                *float64 `json:"pearson_p"`
+	Items                     int      `json:"items"`
+	ImplicatureRecognition    *float64 `json:"implicature_recognition"`
+	ImplicatureRecognitionCI  *CI      `json:"implicature_recognition_ci95"`
+	CancellationRecognition   *float64 `json:"cancellation_recognition"`
+	CancellationRecognitionCI *CI      `json:"cancellation_recognition_ci95"`
+	BeliefUpdate              *float64 `json:"belief_update"`
+	BeliefUpdateCI            *CI      `json:"belief_update_ci95"`
+	NegationCancellation      *float64 `json:"negation_cancellation"`
+	NegationCancellationCI    *CI      `json:"negation_cancellation_ci95"`
+	Strengthening             *float64 `json:"strengthening"`
+	StrengtheningCI           *CI      `json:"strengthening_ci95"`
+	Unchanged                 *float64 `json:"unchanged"`
+	UnchangedCI               *CI      `json:"unchanged_ci95"`
+	PearsonR                  *float64 `json:"pearson_r"`
+	PearsonRCI                *CI      `json:"pearson_r_ci95"`
+	PearsonP                  *float64 `json:"pearson_p"`
 	// PearsonN is the number of items with both trigger and cancel means.
 	PearsonN int `json:"pearson_n"`
 	// LeftOut counts, per measure, the items lacking a condition it needs.
@@ -117,6 +130,9 @@ func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 	}
 	for _, typ := range append(slices.Clone(Types), TypeAll) {
 		t.ByType[typ] = typeToplines(items, typ)
+	}
+	if opt.Bootstrap.Replicates > 0 {
+		bootstrapToplines(rs, parts, t, opt.Bootstrap)
 	}
 	return t
 }
@@ -251,6 +267,15 @@ func (s share) value() *float64 {
 	return num(float64(s.hits) / float64(s.n))
 }
 
+// zeroTol is how far apart two mean z-scores (or a mean z and 0) must be
+// to count as different: a mean of z-scores that should cancel exactly
+// comes out as ±1e-16 or so, and that rounding must not decide whether an
+// implicature is "recognised".
+const zeroTol = 1e-12
+
+// above reports a > b beyond rounding (a − b > zeroTol).
+func above(a, b float64) bool { return a-b > zeroTol }
+
 // typeToplines computes the measures over the items of one type (or all).
 // An item with no rating left after exclusion counts as lacking conditions.
 func typeToplines(items []ItemMeans, typ string) *TypeToplines {
@@ -265,12 +290,12 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 		n++
 		zt, zc := m.MeanZ[Trigger], m.MeanZ[Cancel]
 		hasT, hasC := m.Has(Trigger), m.Has(Cancel)
-		impl.add(hasT, zt > 0)
-		canc.add(hasT && hasC, zc < zt)
-		upd.add(hasT && hasC, zt > 0 && zc < zt)
-		neg.add(hasT && m.Has(Negation), m.MeanZ[Negation] < zt)
-		str.add(hasT && m.Has(Strengthen), m.MeanZ[Strengthen] > zt)
-		unch.add(hasT && m.Has(Neutral), (m.MeanZ[Neutral] > 0) == (zt > 0))
+		impl.add(hasT, above(zt, 0))
+		canc.add(hasT && hasC, above(zt, zc))
+		upd.add(hasT && hasC, above(zt, 0) && above(zt, zc))
+		neg.add(hasT && m.Has(Negation), above(zt, m.MeanZ[Negation]))
+		str.add(hasT && m.Has(Strengthen), above(m.MeanZ[Strengthen], zt))
+		unch.add(hasT && m.Has(Neutral), above(m.MeanZ[Neutral], 0) == above(zt, 0))
 		if hasT && hasC {
 			xs, ys = append(xs, zt), append(ys, zc)
 		}
