@@ -55,10 +55,13 @@ func runAnalyze(ctx context.Context, args []string, env *cli) error {
 
 // outputFlags are the flags every analyze command shares.
 type outputFlags struct {
-	input  string
-	json   bool
-	csv    bool
-	plots  string
+	input   string
+	json    bool
+	csv     bool
+	latex   bool
+	methods string
+	plots   string
+	boot    analysis.Bootstrap
 	fs     *flag.FlagSet
 	inFlag string
 }
@@ -69,8 +72,12 @@ func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *cli, withPlots b
 	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
 	o.fs.BoolVar(&o.json, "json", false, "print the SPEC 3 JSON instead of a table")
 	o.fs.BoolVar(&o.csv, "csv", false, "print the table as CSV instead of aligned text")
+	o.fs.BoolVar(&o.latex, "latex", false, "print the tables as LaTeX (booktabs; \\usepackage{booktabs}) with the 95% intervals, ready to \\input")
+	o.fs.StringVar(&o.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	o.fs.IntVar(&o.boot.Replicates, "bootstrap", analysis.DefaultReplicates, "bootstrap replicates for the 95% intervals (0: no intervals)")
+	o.fs.Uint64Var(&o.boot.Seed, "seed", analysis.DefaultSeed, "seed of the bootstrap (the same input and seed give the same intervals)")
 	if withPlots {
-		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as SVG and PNG")
+		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as PDF, SVG and PNG (2× resolution)")
 	}
 	o.fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: pragmalab analyze %s --%s FILE [options]\n\n%s\n\nOptions:\n", name, inFlag, summary)
@@ -92,8 +99,20 @@ func (o *outputFlags) parse(args []string) error {
 	if o.input == "" {
 		return usagef("analyze: --%s FILE is required", o.inFlag)
 	}
-	if o.json && o.csv {
-		return usagef("analyze: choose one of --json and --csv")
+	chosen := 0
+	for _, b := range []bool{o.json, o.csv, o.latex, o.methods != ""} {
+		if b {
+			chosen++
+		}
+	}
+	if chosen > 1 {
+		return usagef("analyze: choose one of --json, --csv, --latex and --methods")
+	}
+	if o.methods != "" && o.methods != "text" && o.methods != "markdown" {
+		return usagef("analyze: --methods %q: want text or markdown", o.methods)
+	}
+	if o.boot.Replicates < 0 || o.boot.Replicates > 100000 {
+		return usagef("analyze: --bootstrap must be from 0 to 100000")
 	}
 	return nil
 }
@@ -126,9 +145,19 @@ func readInput[T any](o *outputFlags, env *cli, read func(io.Reader) (T, error))
 // emit writes the result (JSON, CSV or text tables) to stdout only once
 // everything is computed, so a failure leaves stdout empty.
 // With --csv the first table is written.
-func (o *outputFlags) emit(env *cli, result any, tables []*analysis.Table, figures func() ([]analysis.Figure, error)) error {
+func (o *outputFlags) emit(env *cli, result any, tables []*analysis.Table, methods *analysis.Methods, figures func() ([]analysis.Figure, error)) error {
 	var out bytes.Buffer
 	switch {
+	case o.latex:
+		for _, t := range tables {
+			if err := t.WriteLaTeX(&out); err != nil {
+				return err
+			}
+		}
+	case o.methods == "text":
+		out.WriteString(methods.Text())
+	case o.methods == "markdown":
+		out.WriteString(methods.Markdown())
 	case o.json:
 		enc := json.NewEncoder(&out)
 		enc.SetIndent("", "  ")
@@ -154,8 +183,8 @@ func (o *outputFlags) emit(env *cli, result any, tables []*analysis.Table, figur
 		if err := writeFigures(o.plots, figs); err != nil {
 			return err
 		}
-		if !o.json && !o.csv {
-			fmt.Fprintf(&out, "Figures (%d, SVG and PNG) written to %s\n", len(figs), o.plots)
+		if !o.json && !o.csv && !o.latex && o.methods == "" {
+			fmt.Fprintf(&out, "Figures (%d, PDF, SVG and PNG) written to %s\n", len(figs), o.plots)
 		}
 	}
 	_, err := env.stdout.Write(out.Bytes())
@@ -167,7 +196,7 @@ func writeFigures(dir string, figs []analysis.Figure) error {
 		return fmt.Errorf("analyze: plots: %w", err)
 	}
 	for _, f := range figs {
-		for _, format := range []string{"svg", "png"} {
+		for _, format := range analysis.PlotFormats {
 			b, err := analysis.PlotBytes(f.Plot, format)
 			if err != nil {
 				return fmt.Errorf("analyze: plot %s: %w", f.Name, err)
@@ -208,24 +237,28 @@ func analyzeToplines(args []string, env *cli) error {
 		return usagef("analyze toplines: --high-pass and --low-pass must be 1–7, --max-failed at least 1")
 	}
 	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
+	opt.Bootstrap = o.boot
 	rs, err := readInput(o, env, analysis.ReadRatings)
 	if err != nil {
 		return err
 	}
 	t := analysis.ComputeToplines(rs, opt)
-	tables := []*analysis.Table{analysis.ToplinesTable(t)}
+	tables := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
+	if o.csv {
+		tables = tables[:1]
+	}
 	if *items {
 		if o.csv {
 			tables = nil
 		}
 		tables = append(tables, analysis.ItemMeansTable(t))
 	}
-	return o.emit(env, t, tables, func() ([]analysis.Figure, error) { return analysis.ToplinesFigures(t) })
+	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows()), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
 }
 
 func analyzeAgreement(args []string, env *cli) error {
 	o := newAnalyzeFlags("agreement", "judgements", "expert judgements file: annotator_id, item_id, item_type, plausible, cancellation_correct",
-		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair and Fleiss' κ with more than two annotators.", env, false)
+		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair, Light's and Fleiss' κ with more than two\nannotators; Krippendorff's α; per item type; 95% bootstrap intervals.", env, true)
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -233,8 +266,12 @@ func analyzeAgreement(args []string, env *cli) error {
 	if err != nil {
 		return err
 	}
-	a := analysis.ComputeAgreement(js)
-	return o.emit(env, a, []*analysis.Table{analysis.AgreementTable(a)}, nil)
+	a := analysis.ComputeAgreementWith(js, o.boot)
+	tables := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
+	if o.csv {
+		tables = tables[:1]
+	}
+	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js)), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
 }
 
 func analyzeContext(args []string, env *cli) error {
@@ -247,12 +284,12 @@ func analyzeContext(args []string, env *cli) error {
 	if err != nil {
 		return err
 	}
-	c := analysis.ComputeContext(as)
-	tables := analysis.ContextTables(c)
+	c := analysis.ComputeContextWith(as, o.boot)
+	tables := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
 	if o.csv {
 		tables = []*analysis.Table{analysis.ContextTable(c)}
 	}
-	return o.emit(env, c, tables, func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+	return o.emit(env, c, tables, analysis.ContextMethods(c), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
 }
 
 func analyzeExplanations(args []string, env *cli) error {
@@ -266,5 +303,9 @@ func analyzeExplanations(args []string, env *cli) error {
 		return err
 	}
 	e := analysis.ComputeExplanations(rs)
-	return o.emit(env, e, []*analysis.Table{analysis.ExplanationsTable(e)}, nil)
+	tables := []*analysis.Table{analysis.ExplanationsTable(e)}
+	if !o.csv {
+		tables = append(tables, analysis.ExplanationsIntervalsTable(e))
+	}
+	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), nil)
 }

@@ -37,7 +37,8 @@ func parseJudgment(s string) int {
 // ExplanationRating is one expert's judgment of one model output.
 type ExplanationRating struct {
 	Annotator, Item, Kind, Strategy string
-	Judgment                        int // index into Judgments
+	Model                           string // "" when the file has no model column
+	Judgment                        int    // index into Judgments
 }
 
 // ReadExplanationRatings reads a SPEC 3 explanation ratings file; an
@@ -58,10 +59,17 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := ExplanationRating{Annotator: row[0], Item: row[1], Kind: row[2], Strategy: row[3]}
+		e := ExplanationRating{Annotator: row[0], Item: row[1], Kind: row[2], Strategy: row[3], Model: row[5]}
 		for k, what := range []string{"annotator id", "item id", "kind", "strategy"} {
 			if row[k] == "" {
 				return nil, t.errf(k, "empty %s", what)
+			}
+		}
+		// "all" names the pooled rows and "by_model" the per-model tables
+		// in the JSON: a kind, strategy or model so named would overwrite them.
+		for _, k := range []int{2, 3, 5} {
+			if row[k] == TypeAll || (k == 2 && row[k] == ByModelKey) {
+				return nil, t.errf(k, "%q is reserved for the pooled rows; rename it", row[k])
 			}
 		}
 		if e.Judgment = parseJudgment(row[4]); e.Judgment < 0 {
@@ -108,6 +116,14 @@ func (s *JudgmentShares) Acceptable() *float64 {
 	return num(float64(s.Counts[0]+s.Counts[1]+s.Counts[2]) / float64(s.N))
 }
 
+// ShareCI is the 95 % Wilson interval of judgment j's share.
+func (s *JudgmentShares) ShareCI(j int) *CI { return Wilson(s.Counts[j], s.N) }
+
+// AcceptableCI is the 95 % Wilson interval of the acceptable share.
+func (s *JudgmentShares) AcceptableCI() *CI {
+	return Wilson(s.Counts[0]+s.Counts[1]+s.Counts[2], s.N)
+}
+
 // MarshalJSON writes {"n": n, "<judgment>": share, …, "acceptable": share}.
 func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 	var b strings.Builder
@@ -119,6 +135,12 @@ func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString(`,"acceptable":`)
 	b.WriteString(jsonNum(s.Acceptable()))
+	for j, name := range Judgments {
+		b.WriteString(`,"` + name + `_ci95":`)
+		b.WriteString(jsonCI(Est{s.Share(j), Wilson(s.Counts[j], s.N)}))
+	}
+	b.WriteString(`,"acceptable_ci95":`)
+	b.WriteString(jsonCI(Est{s.Acceptable(), s.AcceptableCI()}))
 	b.WriteString("}")
 	return []byte(b.String()), nil
 }
@@ -130,13 +152,52 @@ type Explanations struct {
 	Table         map[string]map[string]*JudgmentShares
 	KindOrder     []string // first-seen order, "all" last
 	StrategyOrder []string // first-seen order, "all" last
+	// ByModel is the same table per model, when the file names models;
+	// ModelOrder lists them in first-seen order.
+	ByModel    map[string]*Explanations
+	ModelOrder []string
 }
 
-// MarshalJSON writes the SPEC 3 shape: {"<kind>": {"<strategy>": {…}}}.
-func (e *Explanations) MarshalJSON() ([]byte, error) { return jsonMarshal(e.Table) }
+// ByModelKey is the JSON key of the per-model tables, beside the kinds.
+const ByModelKey = "by_model"
 
-// ComputeExplanations tallies the judgments per kind × strategy.
+// MarshalJSON writes the SPEC 3 shape: {"<kind>": {"<strategy>": {…}}},
+// plus "by_model": {"<model>": {"<kind>": …}} when models are named.
+func (e *Explanations) MarshalJSON() ([]byte, error) {
+	if len(e.ByModel) == 0 {
+		return jsonMarshal(e.Table)
+	}
+	m := map[string]any{ByModelKey: e.ByModel}
+	for k, v := range e.Table {
+		m[k] = v
+	}
+	return jsonMarshal(m)
+}
+
+// ComputeExplanations tallies the judgments per kind × strategy, pooled
+// over models and per model.
 func ComputeExplanations(rs []ExplanationRating) *Explanations {
+	e := tallyExplanations(rs)
+	byModel := map[string][]ExplanationRating{}
+	for _, r := range rs {
+		if r.Model == "" {
+			continue
+		}
+		if _, ok := byModel[r.Model]; !ok {
+			e.ModelOrder = append(e.ModelOrder, r.Model)
+		}
+		byModel[r.Model] = append(byModel[r.Model], r)
+	}
+	if len(byModel) > 0 {
+		e.ByModel = map[string]*Explanations{}
+		for m, mr := range byModel {
+			e.ByModel[m] = tallyExplanations(mr)
+		}
+	}
+	return e
+}
+
+func tallyExplanations(rs []ExplanationRating) *Explanations {
 	e := &Explanations{Table: map[string]map[string]*JudgmentShares{}}
 	seenS := map[string]bool{}
 	cell := func(kind, strategy string) *JudgmentShares {

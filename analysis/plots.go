@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Figure is a plot with the file name (without extension) it is saved under.
@@ -29,20 +30,34 @@ const (
 	figHeight = 4 * vg.Inch
 )
 
-// WritePlot renders p as "svg" or "png" to w.
+// PlotFormats are the formats figures are written in: PDF and SVG for a
+// paper, PNG at 2× (192 dpi) for slides and screens.
+var PlotFormats = []string{"pdf", "svg", "png"}
+
+// pngDPI is twice the 96 dpi of a screen, so a PNG stays sharp on a
+// high-density display or scaled into a document.
+const pngDPI = 192
+
+// WritePlot renders p as "pdf", "svg" or "png" (at 2×) to w.
 func WritePlot(w io.Writer, p *plot.Plot, format string) error {
-	if format != "svg" && format != "png" {
-		return fmt.Errorf("plot format %q: want svg or png", format)
+	switch format {
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))
+		p.Draw(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	case "svg", "pdf":
+		wt, err := p.WriterTo(figWidth, figHeight, format)
+		if err != nil {
+			return fmt.Errorf("render %s: %w", format, err)
+		}
+		_, err = wt.WriteTo(w)
+		return err
 	}
-	wt, err := p.WriterTo(figWidth, figHeight, format)
-	if err != nil {
-		return fmt.Errorf("render %s: %w", format, err)
-	}
-	_, err = wt.WriteTo(w)
-	return err
+	return fmt.Errorf("plot format %q: want pdf, svg or png", format)
 }
 
-// PlotBytes renders p as "svg" or "png".
+// PlotBytes renders p as "pdf", "svg" or "png".
 func PlotBytes(p *plot.Plot, format string) ([]byte, error) {
 	var b bytes.Buffer
 	if err := WritePlot(&b, p, format); err != nil {
@@ -87,6 +102,11 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = font.Length(9)
+	// Sans-serif throughout, as journals' figure guidelines ask.
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font, &p.Legend.TextStyle.Font} {
+		f.Variant = "Sans"
+	}
 	return p
 }
 
@@ -312,4 +332,19 @@ func ContextFigures(c *Context) ([]Figure, error) {
 		return nil, err
 	}
 	return []Figure{{Name: "context_cumulative", Title: p.Title.Text, Plot: p}}, nil
+}
+
+// ToplinesFiguresWithIntervals are the shares per type with their
+// intervals (when a bootstrap ran), then ToplinesFigures.
+func ToplinesFiguresWithIntervals(t *Toplines) ([]Figure, error) {
+	var figs []Figure
+	if t.Bootstrap != nil {
+		p, err := ToplinesIntervalFigure(t)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, Figure{Name: "toplines_intervals", Title: p.Title.Text, Plot: p})
+	}
+	rest, err := ToplinesFigures(t)
+	return append(figs, rest...), err
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -197,6 +198,7 @@ func ToplinesTable(t *Toplines) *Table {
 			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), ps.Analysed),
 		"Excluded: " + listOrNone(ps.Excluded),
 		"Constant ratings: " + listOrNone(ps.ZeroVariance),
+		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
 		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
 	}
@@ -219,6 +221,8 @@ func ParticipantsTable(t *Toplines) *Table {
 			status = "excluded"
 		} else if p.ZeroVariance {
 			status = "constant ratings"
+		} else if p.ChecksOnly {
+			status = "attention checks only"
 		}
 		tb.Rows = append(tb.Rows, []any{p.ID, p.Ratings, p.Checks, p.FailedChecks, status})
 	}
@@ -399,6 +403,36 @@ func ExplanationsTable(e *Explanations) *Table {
 	return tb
 }
 
+// ExplanationsIntervalsTable is the explanation table with 95 % Wilson
+// intervals, pooled over models and then per model.
+func ExplanationsIntervalsTable(e *Explanations) *Table {
+	cols := []string{"Model", "Kind", "Strategy", "n"}
+	cols = append(cols, JudgmentLabels...)
+	cols = append(cols, "Acceptable")
+	tb := &Table{Name: "explanations_intervals", Title: "Ratings of model explanations with 95 % Wilson intervals", Columns: cols}
+	add := func(model string, x *Explanations) {
+		for _, k := range x.KindOrder {
+			for _, s := range x.StrategyOrder {
+				c := x.Table[k][s]
+				if c == nil {
+					continue
+				}
+				r := []any{model, k, s, c.N}
+				for j := range Judgments {
+					r = append(r, Est{c.Share(j), c.ShareCI(j)})
+				}
+				tb.Rows = append(tb.Rows, append(r, Est{c.Acceptable(), c.AcceptableCI()}))
+			}
+		}
+	}
+	add("all models", e)
+	for _, m := range e.ModelOrder {
+		add(m, e.ByModel[m])
+	}
+	tb.Notes = []string{"Wilson score intervals treat each rating as an independent trial; ratings of the same item are correlated, so they are if anything too narrow."}
+	return tb
+}
+
 // WriteJSON writes the rows as an array of objects keyed by column name,
 // in column order; numbers stay numbers and missing measures are null.
 func (t *Table) WriteJSON(w io.Writer) error {
@@ -452,4 +486,71 @@ func jsonCI(e Est) string {
 		return "null"
 	}
 	return "[" + strconv.FormatFloat(e.CI[0], 'g', -1, 64) + "," + strconv.FormatFloat(e.CI[1], 'g', -1, 64) + "]"
+}
+
+// ToplinesIntervalsTable is the toplines with their 95 % bootstrap
+// intervals, one row per measure, one column per item type.
+func ToplinesIntervalsTable(t *Toplines) *Table {
+	tb := &Table{Name: "toplines_intervals", Title: "Human toplines with 95 % intervals", Columns: typeColumns("Measure")}
+	row := func(label string, f func(*TypeToplines) any) {
+		r := []any{label}
+		for _, typ := range allTypes() {
+			r = append(r, f(t.ByType[typ]))
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	row("Items", func(x *TypeToplines) any { return x.Items })
+	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
+	row("Cancellation recognition", func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
+	row("Belief update", func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
+	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
+	row("Strengthening", func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
+	row("Unchanged (neutral)", func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
+	row("Pearson r", func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	if b := t.Bootstrap; b != nil {
+		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d; 2.5th and 97.5th percentiles (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
+	} else {
+		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
+	}
+	return tb
+}
+
+// ContextIntervalsTable lists the agreement coefficients per survey and
+// overall with their 95 % intervals.
+func ContextIntervalsTable(c *Context) *Table {
+	tb := &Table{Name: "context_intervals", Title: "Context agreement with 95 % intervals (bootstrap over items, within survey)",
+		Columns: []string{"Survey", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus"}}
+	c.each(func(name string, s *ContextStats) {
+		tb.Rows = append(tb.Rows, contextEstRow(name, s))
+	})
+	tb.Notes = []string{"Ordinal α orders the categories 0–5 added sentences, then insufficient as the highest."}
+	if b := c.Bootstrap; b != nil {
+		tb.Notes = append(tb.Notes, fmt.Sprintf("Intervals: %s; %d replicates, seed %d.", b.Scheme, b.Replicates, b.Seed))
+	}
+	return tb
+}
+
+func contextEstRow(name string, s *ContextStats) []any {
+	return []any{name, s.Items, Est{s.FleissKappa, s.FleissKappaCI}, Est{s.KrippendorffAlphaNominal, s.KrippendorffAlphaNominalCI},
+		Est{s.KrippendorffAlphaOrdinal, s.KrippendorffAlphaOrdinalCI}, Est{s.FullConsensus, s.FullConsensusCI}, Est{s.MajorityConsensus, s.MajorityConsensusCI}}
+}
+
+// ContextKindPeriodTable breaks the context measures down by kind × period.
+func ContextKindPeriodTable(c *Context) *Table {
+	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)",
+		Columns: []string{"Kind", "Period", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus", "Judgements ≤0", "Items ≤0"}}
+	for _, k := range c.KindOrder {
+		for _, p := range append(slices.Clone(c.PeriodOrder), TypeAll) {
+			s := c.ByKindPeriod[k][p]
+			if s == nil {
+				continue
+			}
+			r := contextEstRow(p, s)
+			r = append([]any{k}, r...)
+			r = append(r, Est{s.CumulativeJudgements[0], s.CumulativeJudgementsCI[0]}, Est{s.CumulativeItems[0], s.CumulativeItemsCI[0]})
+			tb.Rows = append(tb.Rows, r)
+		}
+	}
+	tb.Notes = []string{"Period \"all\" pools the periods of a kind."}
+	return tb
 }

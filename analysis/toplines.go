@@ -51,9 +51,13 @@ type ParticipantSummary struct {
 	// Excluded lists participants failing too many attention checks (or
 	// excluded by the researcher), sorted.
 	Excluded []string `json:"excluded"`
-	// ZeroVariance lists remaining participants without z-scores: all their
-	// non-check ratings are equal (or they have none), sorted.
+	// ZeroVariance lists remaining participants without z-scores because all
+	// their non-check ratings are equal, sorted.
 	ZeroVariance []string `json:"zero_variance"`
+	// ChecksOnly lists remaining participants who rated attention checks
+	// only (no item rating to z-score), sorted: a different problem from a
+	// constant rater — usually an abandoned or broken session.
+	ChecksOnly []string `json:"checks_only"`
 	Analysed     int      `json:"analysed"`
 	// Details has one entry per participant in first-seen order.
 	Details []Participant `json:"-"`
@@ -67,6 +71,7 @@ type Participant struct {
 	FailedChecks int
 	Excluded     bool
 	ZeroVariance bool
+	ChecksOnly   bool
 }
 
 // TypeToplines are the measures for one item type (or all items). Shares
@@ -179,7 +184,7 @@ func participantStats(rs *Ratings, opt Options) []pstat {
 			continue
 		}
 		if p.n == 0 || p.n*p.sumsq == p.sum*p.sum {
-			p.zeroVar = true
+			p.zeroVar = true // no z-scores either way
 			continue
 		}
 		n := float64(p.n)
@@ -226,14 +231,18 @@ func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 }
 
 func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
-	s := ParticipantSummary{Total: len(ps), Excluded: []string{}, ZeroVariance: []string{}}
+	s := ParticipantSummary{Total: len(ps), Excluded: []string{}, ZeroVariance: []string{}, ChecksOnly: []string{}}
 	s.Details = make([]Participant, len(ps))
 	for i, p := range ps {
 		id := rs.participants[i]
-		s.Details[i] = Participant{ID: id, Ratings: int(p.n), Checks: p.checks, FailedChecks: p.failed, Excluded: p.excluded, ZeroVariance: p.zeroVar}
+		checksOnly := p.zeroVar && p.n == 0
+		s.Details[i] = Participant{ID: id, Ratings: int(p.n), Checks: p.checks, FailedChecks: p.failed, Excluded: p.excluded,
+			ZeroVariance: p.zeroVar && !checksOnly, ChecksOnly: checksOnly}
 		switch {
 		case p.excluded:
 			s.Excluded = append(s.Excluded, id)
+		case checksOnly:
+			s.ChecksOnly = append(s.ChecksOnly, id)
 		case p.zeroVar:
 			s.ZeroVariance = append(s.ZeroVariance, id)
 		default:
@@ -242,6 +251,7 @@ func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
 	}
 	slices.Sort(s.Excluded)
 	slices.Sort(s.ZeroVariance)
+	slices.Sort(s.ChecksOnly)
 	return s
 }
 
