@@ -229,6 +229,7 @@ func analyzeToplines(args []string, env *cli) error {
 	var exclude, include string
 	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
 	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
 	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
 	if err := o.parse(args); err != nil {
 		return err
@@ -238,7 +239,9 @@ func analyzeToplines(args []string, env *cli) error {
 	}
 	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
 	opt.Bootstrap = o.boot
-	rs, err := readInput(o, env, analysis.ReadRatings)
+	rs, err := readInput(o, env, func(r io.Reader) (*analysis.Ratings, error) {
+		return analysis.ReadRatingsWith(r, analysis.ReadOptions{WithinParticipant: *within})
+	})
 	if err != nil {
 		return err
 	}

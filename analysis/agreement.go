@@ -28,6 +28,7 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 	}
 	var out []Judgement
 	seen := map[[2]string]int{}
+	itemTypes := map[string]string{}
 	for {
 		row, err := t.next()
 		if err == io.EOF {
@@ -37,6 +38,13 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 			return nil, err
 		}
 		j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
+		if j.Type == TypeAll {
+			return nil, t.errf(2, "item type %q is reserved for the pooled row of by_type; rename it", j.Type)
+		}
+		if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
+			return nil, t.errf(2, "item %q has type %q here but %q on an earlier line", j.Item, j.Type, typ)
+		}
+		itemTypes[j.Item] = j.Type
 		if j.Annotator == "" {
 			return nil, t.errf(0, "empty annotator id")
 		}

@@ -10,6 +10,10 @@ import (
 // ContextColumns is the header of a context answers file (SPEC 3).
 var ContextColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
 
+// ContextMaxColumn is an optional column: how many preceding sentences
+// the passage could show (fewer than MaxAddedSentences for short passages).
+const ContextMaxColumn = "max_sentences"
+
 // MaxAddedSentences is how many preceding sentences a context survey may
 // reveal (SPEC 2.3).
 const MaxAddedSentences = 5
@@ -36,7 +40,7 @@ func (a ContextAnswer) Category() int {
 // annotator answering the same item of a survey twice fails it with an
 // *InputError.
 func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
-	t, err := newTable(r, ContextColumns)
+	t, err := newTable(r, ContextColumns, ContextMaxColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -66,9 +70,27 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 			return nil, t.errf(6, "sufficient %q is not yes or no", row[6])
 		}
 		a.Sufficient = v
-		// "no" with fewer than 5 sentences is final too when the passage
-		// had no more before its target (IMPAQTS-PID passages hold four):
-		// it is the same "insufficient" category.
+		// "no" is final only once every sentence was shown: 5, or fewer
+		// when the passage had no more before its target (IMPAQTS-PID
+		// passages hold four), which the max_sentences column says. Any
+		// other "no" is an unfinished or broken answer, not "insufficient".
+		most := MaxAddedSentences
+		if row[7] != "" {
+			m, err := strconv.Atoi(row[7])
+			if err != nil || m < 0 || m > MaxAddedSentences {
+				return nil, t.errf(7, "max_sentences %q is not an integer from 0 to %d", row[7], MaxAddedSentences)
+			}
+			most = m
+		}
+		if n > most {
+			return nil, t.errf(5, "sentences %d is more than the %d the passage can show (max_sentences)", n, most)
+		}
+		if !v && n < most {
+			return nil, t.errf(6, "sufficient is no after %d added sentences, but %d could be shown: an insufficient answer comes only after all of them (add a max_sentences column if the passage has fewer)", n, most)
+		}
+		if row[4] == TypeAll {
+			return nil, t.errf(4, "period %q is reserved for the pooled row of each kind; rename it", row[4])
+		}
 		key := [3]string{a.Annotator, a.Survey, a.Item}
 		if l, dup := seen[key]; dup {
 			return nil, t.errf(2, "annotator %q already answered item %q of survey %q on line %d", a.Annotator, a.Item, a.Survey, l)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxFieldLen bounds every field of an input file, so a malformed file cannot
@@ -111,6 +112,11 @@ func (t *table) next() ([]string, error) {
 		}
 		if len(f) > MaxFieldLen {
 			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
+		}
+		// An id that is not UTF-8 (a file saved as Latin-1, say) would be
+		// shown mangled and could match nothing; better to say so.
+		if !utf8.ValidString(f) {
+			return nil, t.errf(k, "value %q is not valid UTF-8 (save the file as UTF-8)", f)
 		}
 		t.row[k] = f
 	}

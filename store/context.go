@@ -342,16 +342,27 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 	return q, err
 }
 
-// ContextAnswerColumns is the header of the context answers file (SPEC 3).
-var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
+// ContextAnswerColumns is the header of the context answers file (SPEC 3);
+// max_sentences, last, is how many preceding sentences the passage could
+// show (the study's limit, or fewer when the passage has fewer), so that
+// "insufficient" after fewer than 5 is told apart from a broken row.
+var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}
 
 // ExportContextAnswers writes the context answers file of SPEC 3: one row
 // per final answer, annotator_id being the expert's name, survey_id the
 // survey's number and item_id the passage's own id; sentences is how many
 // preceding sentences were shown when the answer became final.
 func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error {
+	st, err := db.Study(ctx, studyID)
+	if err != nil {
+		return fmt.Errorf("export context answers: %w", err)
+	}
+	set := DefaultContextSettings()
+	if err := st.DecodeSettings(&set); err != nil {
+		return fmt.Errorf("export context answers: %w", err)
+	}
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient
+		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient, p.sentences
 		FROM context_answers c
 		JOIN context_assignments a ON a.id = c.assignment_id
 		JOIN context_surveys s ON s.id = a.survey_id
@@ -366,12 +377,16 @@ func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writ
 	cw := csv.NewWriter(w)
 	cw.Write(ContextAnswerColumns)
 	for rows.Next() {
-		var name, key, kind, period, sufficient string
+		var name, key, kind, period, sufficient, sents string
 		var number, shown int
-		if err := rows.Scan(&name, &number, &key, &kind, &period, &shown, &sufficient); err != nil {
+		if err := rows.Scan(&name, &number, &key, &kind, &period, &shown, &sufficient, &sents); err != nil {
 			return fmt.Errorf("export context answers: %w", err)
 		}
-		cw.Write([]string{name, strconv.Itoa(number), key, kind, period, strconv.Itoa(shown), sufficient})
+		var q ContextQuestion
+		if err := jsonUnmarshalString(sents, &q.Passage.Sentences); err != nil {
+			return fmt.Errorf("export context answers: %w", err)
+		}
+		cw.Write([]string{name, strconv.Itoa(number), key, kind, period, strconv.Itoa(shown), sufficient, strconv.Itoa(q.MaxShown(set.MaxSentences))})
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("export context answers: %w", err)
