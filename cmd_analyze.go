@@ -62,8 +62,8 @@ type outputFlags struct {
 	methods string
 	plots   string
 	boot    analysis.Bootstrap
-	fs     *flag.FlagSet
-	inFlag string
+	fs      *flag.FlagSet
+	inFlag  string
 }
 
 func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *cli, withPlots bool) *outputFlags {

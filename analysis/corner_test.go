@@ -32,7 +32,7 @@ func TestMeanZZeroUpToRoundingIsNotRecognised(t *testing.T) {
 func TestNamedAllIsAnInputError(t *testing.T) {
 	for _, tc := range []struct {
 		name, csv, column string
-		read                func(string) error
+		read              func(string) error
 	}{
 		{"explanation kind", "annotator_id,item_id,kind,strategy,judgment\ne1,i1,all,zero-shot,totally_correct\n", "kind",
 			func(s string) error { _, err := ReadExplanationRatings(strings.NewReader(s)); return err }},

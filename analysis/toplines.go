@@ -58,7 +58,7 @@ type ParticipantSummary struct {
 	// only (no item rating to z-score), sorted: a different problem from a
 	// constant rater — usually an abandoned or broken session.
 	ChecksOnly []string `json:"checks_only"`
-	Analysed     int      `json:"analysed"`
+	Analysed   int      `json:"analysed"`
 	// Details has one entry per participant in first-seen order.
 	Details []Participant `json:"-"`
 }
