@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -27,13 +28,15 @@ const ToplinesScheme = "two-way percentile bootstrap: analysed participants and 
 var toplinesStats = []string{MImplicature, MCancellation, MBeliefUpdate, MNegation, MStrengthen, MUnchanged, "pearson_r"}
 
 // bootCells are the z-scores of the analysed participants' ratings, one
-// entry per rating: participant (index among the analysed), slot (item ×
-// condition) and z.
+// entry per rating, grouped by participant: participant p's cells are
+// slot[start[p]:start[p+1]] (item × condition) and z[…]. Grouping lets a
+// replicate skip the participants it did not draw (about 37 % of them) and
+// keep the weight in a register.
 type bootCells struct {
-	part []int32
-	slot []int32
-	z    []float64
-	nP   int
+	start []int32
+	slot  []int32
+	z     []float64
+	nP    int
 }
 
 func newBootCells(rs *Ratings, ps []pstat) *bootCells {
@@ -46,14 +49,29 @@ func newBootCells(rs *Ratings, ps []pstat) *bootCells {
 			c.nP++
 		}
 	}
+	// Counting sort by participant: one pass to count, one to place.
+	c.start = make([]int32, c.nP+1)
 	rs.each(func(rt *rating) {
-		p := &ps[rt.participant]
-		if rt.check != checkNone || idx[rt.participant] < 0 {
+		if rt.check == checkNone && idx[rt.participant] >= 0 {
+			c.start[idx[rt.participant]+1]++
+		}
+	})
+	for p := range c.nP {
+		c.start[p+1] += c.start[p]
+	}
+	n := c.start[c.nP]
+	c.slot, c.z = make([]int32, n), make([]float64, n)
+	next := slices.Clone(c.start[:c.nP])
+	rs.each(func(rt *rating) {
+		q := idx[rt.participant]
+		if rt.check != checkNone || q < 0 {
 			return
 		}
-		c.part = append(c.part, idx[rt.participant])
-		c.slot = append(c.slot, rt.item*int32(numConditions)+int32(rt.cond))
-		c.z = append(c.z, (float64(rt.value)-p.mean)/p.sd)
+		p := &ps[rt.participant]
+		k := next[q]
+		next[q]++
+		c.slot[k] = rt.item*int32(numConditions) + int32(rt.cond)
+		c.z[k] = (float64(rt.value) - p.mean) / p.sd
 	})
 	return c
 }
@@ -136,7 +154,6 @@ type toplinesReplicator struct {
 	strata   [][]int
 	itemType []int8
 	wp, wi   []int32
-	wpf      []float64
 	num, den []float64
 	acc      []groupAcc
 }
@@ -144,7 +161,7 @@ type toplinesReplicator struct {
 func newToplinesReplicator(rs *Ratings, cells *bootCells, strata [][]int) *toplinesReplicator {
 	slots := len(rs.items) * int(numConditions)
 	return &toplinesReplicator{cells: cells, strata: strata, itemType: rs.itemType,
-		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.items)), wpf: make([]float64, cells.nP),
+		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.items)),
 		num: make([]float64, slots), den: make([]float64, slots), acc: make([]groupAcc, len(Types)+1)}
 }
 
@@ -167,17 +184,21 @@ func (a *groupAcc) share(k int, w float64, ok, hit bool) {
 // run computes one replicate into out[group*len(toplinesStats)+stat].
 func (r *toplinesReplicator) run(rng *rand.Rand, out []float64) {
 	drawToplines(rng, r.cells.nP, r.strata, r.wp, r.wi)
-	for i, w := range r.wp {
-		r.wpf[i] = float64(w)
-	}
 	clear(r.num)
 	clear(r.den)
 	c := r.cells
-	num, den, wpf := r.num, r.den, r.wpf
-	for k, s := range c.slot {
-		w := wpf[c.part[k]]
-		num[s] += w * c.z[k]
-		den[s] += w
+	num, den := r.num, r.den
+	for p, wi := range r.wp {
+		if wi == 0 {
+			continue
+		}
+		w := float64(wi)
+		lo, hi := c.start[p], c.start[p+1]
+		slots, zs := c.slot[lo:hi], c.z[lo:hi]
+		for k, s := range slots {
+			num[s] += w * zs[k]
+			den[s] += w
+		}
 	}
 	clear(r.acc)
 	all := &r.acc[len(Types)]
