@@ -30,7 +30,7 @@ p2,1,c2,,trigger,2,low
 	if err != nil || n != 4 {
 		t.Fatalf("kept %d item rows (want 4), err %v", n, err)
 	}
-	rs, err := analysis.ReadRatings(filtered)
+	rs, err := analysis.ReadRatingsWith(filtered, analysis.ReadOptions{WithinParticipant: true}) // both conditions per participant
 	if err != nil {
 		t.Fatal(err)
 	}
