@@ -77,13 +77,13 @@ func ToplinesMethods(t *Toplines, rows int) *Methods {
 	all := t.ByType[TypeAll]
 	m := &Methods{Title: "Methods: human ratings"}
 	m.Paragraphs = append(m.Paragraphs, fmt.Sprintf(
-		"Of %d participants, %d were excluded for failing %d or more attention checks (a \"high\" check passed with a rating of at least %d, a \"low\" one with at most %d) or by the researcher, %d gave only attention-check ratings, and %d gave the same rating to every item, so that no z-score could be computed; %d participants were analysed (%d rows read, attention checks included). Each participant's ratings were z-scored (population standard deviation) and the z-scores averaged per item and condition.",
-		ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ChecksOnly), len(ps.ZeroVariance), ps.Analysed, rows))
+		"Of %d participants, %d %s excluded for failing %d or more attention checks (a \"high\" check passed with a rating of at least %d, a \"low\" one with at most %d) or by the researcher, %d gave only attention-check ratings, and %d gave the same rating to every item, so that no z-score could be computed; %d participants were analysed (%d rows read, attention checks included). Each participant's ratings were z-scored (population standard deviation) and the z-scores averaged per item and condition.",
+		ps.Total, len(ps.Excluded), wasWere(len(ps.Excluded)), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ChecksOnly), len(ps.ZeroVariance), ps.Analysed, rows))
 	m.Paragraphs = append(m.Paragraphs, fmt.Sprintf(
-		"Over the %d items, the implicature was recognised (mean z without cancellation above 0) for %s of items, the cancellation was recognised (mean z lower with it) for %s, and both held (belief update) for %s. Item means without and with cancellation correlated with r = %s (%s, n = %d items).",
-		all.Items, withCI(pct(all.ImplicatureRecognition), all.ImplicatureRecognitionCI, true),
+		"Of the %d items, the implicature was recognised (mean z without cancellation above 0) for %s of the %d rated without cancellation; the cancellation was recognised (mean z lower with it) for %s and both held (belief update) for %s of the %d rated in both conditions. Item means without and with cancellation correlated with r = %s (%s, n = %d items).",
+		all.Items, withCI(pct(all.ImplicatureRecognition), all.ImplicatureRecognitionCI, true), all.Items-all.LeftOut[MImplicature],
 		withCI(pct(all.CancellationRecognition), all.CancellationRecognitionCI, true),
-		withCI(pct(all.BeliefUpdate), all.BeliefUpdateCI, true),
+		withCI(pct(all.BeliefUpdate), all.BeliefUpdateCI, true), all.Items-all.LeftOut[MCancellation],
 		withCI(f2(all.PearsonR), all.PearsonRCI, false), pOrUndefined(all.PearsonP), all.PearsonN))
 	m.Paragraphs = append(m.Paragraphs, bootSentence(t.Bootstrap,
 		"that resample the analysed participants and, independently, the items within each type, keeping each participant's z-scores; shares are over the items having the conditions compared"))
@@ -177,4 +177,11 @@ func ExplanationsMethods(e *Explanations, ratings int) *Methods {
 	}
 	m.Sources = []string{kind + ".all.n", kind + ".all.acceptable(_ci95)", kind + ".<strategy>.acceptable(_ci95)", "by_model"}
 	return m
+}
+
+func wasWere(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
 }

@@ -219,7 +219,8 @@ func FormatP(p float64) string {
 // overall (and of items overall, by majority) against added sentences.
 func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	p := newPlot("Content understandable with at most k added sentences", "k (added preceding sentences)", "cumulative share")
-	p.Y.Min, p.Y.Max = 0, 1
+	// A little beyond [0, 1] so points at 0 or 1 are not cut by the frame.
+	p.Y.Min, p.Y.Max = -0.02, 1.02
 	p.Legend.Top, p.Legend.Left = false, false
 	add := func(label string, vals []*float64, col color.Color, width vg.Length, dashed bool) error {
 		var xys plotter.XYs
@@ -250,6 +251,22 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	}
 	if err := add("overall (judgements)", c.Overall.CumulativeJudgements, palette[0], vg.Points(2), false); err != nil {
 		return nil, err
+	}
+	// The overall curve's 95 % intervals as error bars.
+	var eb errPoints
+	for k, v := range c.Overall.CumulativeJudgements {
+		if ci := c.Overall.CumulativeJudgementsCI[k]; v != nil && ci != nil {
+			eb.xy = append(eb.xy, plotter.XY{X: float64(k), Y: *v})
+			eb.err = append(eb.err, struct{ Low, High float64 }{*v - ci[0], ci[1] - *v})
+		}
+	}
+	if len(eb.xy) > 0 {
+		bars, err := plotter.NewYErrorBars(eb)
+		if err != nil {
+			return nil, err
+		}
+		bars.LineStyle.Color, bars.CapWidth = palette[0], vg.Points(5)
+		p.Add(bars)
 	}
 	if err := add("overall (items, by majority)", c.Overall.CumulativeItems, palette[0], vg.Points(1), true); err != nil {
 		return nil, err
