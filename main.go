@@ -1,104 +1,15 @@
-// Command pragmalab runs the pragmalab web platform and its command-line tools.
+// Command pragmalab runs the pragmalab web platform and its command-line
+// tools; package cli does the work (docs/cli.md).
 //
 // With no subcommand it serves the web application (pragmalab serve).
 package main
 
 import (
-	"context"
-	"errors"
-	"flag"
-	"fmt"
-	"io"
 	"os"
-	"os/signal"
-	"strings"
-	"syscall"
+
+	"pragmalab/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	env := &cli{getenv: os.Getenv, stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
-	os.Exit(exitCode(env.stderr, run(ctx, os.Args[1:], env)))
-}
-
-// cli carries what a subcommand may touch of the outside world, so tests can
-// run every subcommand in-process.
-type cli struct {
-	getenv func(string) string
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
-}
-
-// usageError marks bad input or bad usage: exit status 2.
-type usageError struct{ err error }
-
-func (e *usageError) Error() string { return e.err.Error() }
-func (e *usageError) Unwrap() error { return e.err }
-
-// usagef returns a usageError with a formatted message.
-func usagef(format string, a ...any) error {
-	return &usageError{fmt.Errorf(format, a...)}
-}
-
-// exitCode prints err (if any) to stderr and maps it to the exit status of
-// SPEC 5: 0 on success or --help, 2 for bad input or usage, 1 otherwise.
-func exitCode(stderr io.Writer, err error) int {
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	fmt.Fprintf(stderr, "pragmalab: %v\n", err)
-	var ue *usageError
-	if errors.As(err, &ue) {
-		return 2
-	}
-	return 1
-}
-
-const topUsage = `pragmalab — human studies and model scoring for pragmatics benchmarks
-
-Usage:
-  pragmalab [serve] [--addr localhost:8080] [--db pragmalab.db]
-  pragmalab analyze  toplines|agreement|context|explanations [options]
-  pragmalab score    [options]      run a model-scoring job
-  pragmalab import   [options]      import items or passages into a study
-  pragmalab export   [options]      export a study's data
-  pragmalab admin    create|reset-password [options]
-  pragmalab backup   --out FILE     online backup of the database
-  pragmalab bench    [options]      run the performance benchmarks
-
-Every subcommand has --help.
-`
-
-// run parses the subcommand and hands over to it.
-func run(ctx context.Context, args []string, env *cli) error {
-	cmd := "serve"
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	}
-	switch cmd {
-	case "serve":
-		return runServe(ctx, args, env)
-	case "analyze":
-		return runAnalyze(ctx, args, env)
-	case "score":
-		return runScore(ctx, args, env)
-	case "import":
-		return runImport(ctx, args, env)
-	case "export":
-		return runExport(ctx, args, env)
-	case "admin":
-		return runAdmin(ctx, args, env)
-	case "backup":
-		return runBackup(ctx, args, env)
-	case "bench":
-		return runBench(ctx, args, env)
-	case "help", "-h", "--help":
-		fmt.Fprint(env.stdout, topUsage)
-		return nil
-	default:
-		fmt.Fprint(env.stderr, topUsage)
-		return usagef("unknown command %q", cmd)
-	}
+	os.Exit(cli.Main())
 }

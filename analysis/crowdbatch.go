@@ -273,7 +273,7 @@ type TrainingQuota struct {
 
 // DefaultCrowdTraining is the paper's training mix: 1 scalar, 2 discourse,
 // 2 synthetic, 1 natural.
-var DefaultCrowdTraining = []TrainingQuota{{"scalar", 1}, {"discourse", 2}, {"synthetic", 2}, {"natural", 1}}
+var DefaultCrowdTraining = []TrainingQuota{{TypeScalar, 1}, {TypeDiscourse, 2}, {TypeSynthetic, 2}, {TypeNatural, 1}}
 
 // PickCrowdTraining picks training items by type with the seed and gives
 // them alternating conditions (trigger, cancel, …) so that the participant

@@ -10,7 +10,7 @@ import (
 
 // ExpertTypeOrder is the order of increasing cognitive load in which experts
 // see the item types (SPEC 2.1).
-var ExpertTypeOrder = []string{"scalar", "synthetic", "natural", "discourse"}
+var ExpertTypeOrder = []string{TypeScalar, TypeSynthetic, TypeNatural, TypeDiscourse}
 
 // ExpertBatchItem is an item as the batch builders see it.
 type ExpertBatchItem struct {

@@ -21,9 +21,9 @@ var Judgments = []string{"totally_correct", "correct_among_options", "partially_
 // JudgmentLabels are the labels the rating screen shows, by Judgments index.
 var JudgmentLabels = []string{"Totally correct", "Correct among various options", "Partially correct", "Totally wrong", "Answer not given"}
 
-// parseJudgment accepts a key of Judgments or a screen label, in any case,
+// ParseJudgment accepts a key of Judgments or a screen label, in any case,
 // with spaces, hyphens or underscores.
-func parseJudgment(s string) int {
+func ParseJudgment(s string) int {
 	norm := strings.NewReplacer(" ", "_", "-", "_").Replace(strings.ToLower(strings.TrimSpace(s)))
 	switch norm {
 	case "correct_among_various_options", "correct_among_options", "correct_among_various":
@@ -72,7 +72,7 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 				return nil, t.errf(k, "%q is reserved for the pooled rows; rename it", row[k])
 			}
 		}
-		if e.Judgment = parseJudgment(row[4]); e.Judgment < 0 {
+		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
 			return nil, t.errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
 		}
 		key := [5]string{e.Annotator, e.Item, e.Kind, e.Strategy, row[5]}

@@ -255,6 +255,9 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	// The overall curve's 95 % intervals as error bars.
 	var eb errPoints
 	for k, v := range c.Overall.CumulativeJudgements {
+		if k >= len(c.Overall.CumulativeJudgementsCI) {
+			break
+		}
 		if ci := c.Overall.CumulativeJudgementsCI[k]; v != nil && ci != nil {
 			eb.xy = append(eb.xy, plotter.XY{X: float64(k), Y: *v})
 			eb.err = append(eb.err, struct{ Low, High float64 }{*v - ci[0], ci[1] - *v})

@@ -5,12 +5,21 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Types are the implicature item types of SPEC 1, in the order tables list
 // them; TypeAll is the pooled row.
-var Types = []string{"scalar", "discourse", "synthetic", "natural"}
+var Types = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
+
+// The item types; store holds the same names (a test in studies checks).
+const (
+	TypeScalar    = "scalar"
+	TypeSynthetic = "synthetic"
+	TypeNatural   = "natural"
+	TypeDiscourse = "discourse"
+)
 
 // TypeAll names the row of the toplines pooling every type.
 const TypeAll = "all"
@@ -29,7 +38,7 @@ const (
 )
 
 // ConditionNames maps a Condition to its name in the ratings file.
-var ConditionNames = [numConditions]string{"trigger", "cancel", "negation", "strengthen", "neutral"}
+var ConditionNames = [numConditions]string{CondTrigger, CondCancel, CondNegation, CondStrengthen, CondNeutral}
 
 func (c Condition) String() string { return ConditionNames[c] }
 
@@ -110,7 +119,7 @@ type ReadOptions struct {
 	WithinParticipant bool
 }
 
-// ReadRatings reads a SPEC 3 ratings file. Any bad row (unknown or missing
+// ReadRatings reads a ratings file (docs/formats.md#ratings-file). Any bad row (unknown or missing
 // column, rating outside 1–7, unknown condition or type, an id that is not
 // UTF-8, a participant rating the same item twice — in the same condition
 // or in two) fails the whole file with an *InputError naming line and column.
@@ -122,10 +131,7 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := &Ratings{}
-	pIndex := map[string]int32{}
-	iIndex := map[string]int32{}
-	cIndex := map[string]int32{}
+	b := newRatingsBuilder()
 	for {
 		row, err := t.next()
 		if err == io.EOF {
@@ -134,21 +140,68 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 		if err != nil {
 			return nil, err
 		}
-		rt, err := rs.parseRow(t, row, pIndex, iIndex, cIndex)
-		if err != nil {
+		if err := b.add(row, t.line); err != nil {
 			return nil, err
 		}
-		rs.add(rt)
 	}
-	if rs.n == 0 {
+	return b.done(opt)
+}
+
+// RatingRow is one row of a ratings file as plain values; Check is "",
+// "high" or "low".
+type RatingRow struct {
+	Participant, Batch, Item, Type, Condition string
+	Rating                                    int
+	Check                                     string
+}
+
+// NewRatings builds Ratings from rows held in memory, with the checks of
+// ReadRatings; an error names the row as the line it would have in the
+// file (the first row is line 2).
+func NewRatings(rows []RatingRow) (*Ratings, error) {
+	b := newRatingsBuilder()
+	rec := make([]string, len(RatingsColumns))
+	for i, r := range rows {
+		rec[colParticipant], rec[colBatch], rec[colItem], rec[colType] = r.Participant, r.Batch, r.Item, r.Type
+		rec[colCondition], rec[colRating], rec[colCheck] = r.Condition, strconv.Itoa(r.Rating), r.Check
+		if err := b.add(rec, i+2); err != nil {
+			return nil, err
+		}
+	}
+	return b.done(ReadOptions{})
+}
+
+// ratingsBuilder validates rows one by one and interns their ids.
+type ratingsBuilder struct {
+	rs                     *Ratings
+	pIndex, iIndex, cIndex map[string]int32
+}
+
+func newRatingsBuilder() *ratingsBuilder {
+	return &ratingsBuilder{rs: &Ratings{}, pIndex: map[string]int32{}, iIndex: map[string]int32{}, cIndex: map[string]int32{}}
+}
+
+// add validates one row, in RatingsColumns order, at the given line.
+func (b *ratingsBuilder) add(row []string, line int) error {
+	rt, err := b.rs.parseRow(row, line, b.pIndex, b.iIndex, b.cIndex)
+	if err != nil {
+		return err
+	}
+	b.rs.add(rt)
+	return nil
+}
+
+// done checks what needs every row: that there is one, and no duplicate.
+func (b *ratingsBuilder) done(opt ReadOptions) (*Ratings, error) {
+	if b.rs.n == 0 {
 		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
 	}
-	if err := rs.checkDuplicates(func(rt rating) uint64 { return rt.key() }); err != nil {
+	if err := b.rs.checkDuplicates(func(rt rating) uint64 { return rt.key() }); err != nil {
 		return nil, err
 	}
 	if !opt.WithinParticipant {
 		// Same participant and item, any condition (checks keep theirs).
-		err := rs.checkDuplicates(func(rt rating) uint64 {
+		err := b.rs.checkDuplicates(func(rt rating) uint64 {
 			if rt.check != checkNone {
 				return rt.key()
 			}
@@ -162,22 +215,25 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 			return nil, err
 		}
 	}
-	return rs, nil
+	return b.rs, nil
 }
 
 // parseRow validates one row and interns its ids.
-func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[string]int32) (rating, error) {
+func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[string]int32) (rating, error) {
 	var rt rating
-	rt.line = int32(t.line)
+	rt.line = int32(line)
+	errf := func(k int, format string, a ...any) error {
+		return &InputError{Line: line, Column: RatingsColumns[k], Msg: fmt.Sprintf(format, a...)}
+	}
 	if row[colParticipant] == "" {
-		return rt, t.errf(colParticipant, "empty participant id")
+		return rt, errf(colParticipant, "empty participant id")
 	}
 	if row[colItem] == "" {
-		return rt, t.errf(colItem, "empty item id")
+		return rt, errf(colItem, "empty item id")
 	}
 	v, ok := parseRating(row[colRating])
 	if !ok {
-		return rt, t.errf(colRating, "rating %q is not an integer from 1 to 7", row[colRating])
+		return rt, errf(colRating, "rating %q is not an integer from 1 to 7", row[colRating])
 	}
 	rt.value = v
 	switch row[colCheck] {
@@ -187,11 +243,11 @@ func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[s
 	case "low", "Low", "LOW":
 		rt.check = checkLow
 	default:
-		return rt, t.errf(colCheck, "check %q is not empty, high or low", row[colCheck])
+		return rt, errf(colCheck, "check %q is not empty, high or low", row[colCheck])
 	}
 	c, ok := parseCondition(row[colCondition])
 	if !ok && !(rt.check != checkNone && row[colCondition] == "") {
-		return rt, t.errf(colCondition, "condition %q is not one of %s", row[colCondition], strings.Join(ConditionNames[:], ", "))
+		return rt, errf(colCondition, "condition %q is not one of %s", row[colCondition], strings.Join(ConditionNames[:], ", "))
 	}
 	rt.cond = c
 	rt.participant = intern(pIndex, &rs.participants, row[colParticipant])
@@ -201,14 +257,14 @@ func (rs *Ratings) parseRow(t *table, row []string, pIndex, iIndex, cIndex map[s
 	}
 	typ := int8(indexOf(Types, row[colType]))
 	if typ < 0 {
-		return rt, t.errf(colType, "item type %q is not one of %s", row[colType], strings.Join(Types, ", "))
+		return rt, errf(colType, "item type %q is not one of %s", row[colType], strings.Join(Types, ", "))
 	}
 	n := len(rs.items)
 	rt.item = intern(iIndex, &rs.items, row[colItem])
 	if int(rt.item) == n {
 		rs.itemType = append(rs.itemType, typ)
 	} else if rs.itemType[rt.item] != typ {
-		return rt, t.errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], Types[typ], Types[rs.itemType[rt.item]])
+		return rt, errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], Types[typ], Types[rs.itemType[rt.item]])
 	}
 	return rt, nil
 }
@@ -234,17 +290,10 @@ func parseRating(s string) (uint8, bool) {
 }
 
 func parseCondition(s string) (Condition, bool) {
-	switch s {
-	case "trigger":
-		return Trigger, true
-	case "cancel":
-		return Cancel, true
-	case "negation":
-		return Negation, true
-	case "strengthen":
-		return Strengthen, true
-	case "neutral":
-		return Neutral, true
+	for c, name := range ConditionNames {
+		if s == name {
+			return Condition(c), true
+		}
 	}
 	return 0, false
 }

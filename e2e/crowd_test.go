@@ -15,8 +15,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -35,12 +35,12 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.Cr
 		t.Fatal(err)
 	}
 	var items []store.Item
-	for _, f := range []string{"../demo/items.jsonl", "../demo/crowd_checks.jsonl"} {
+	for _, f := range []string{"../cli/demo/items.jsonl", "../cli/demo/crowd_checks.jsonl"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		its, err := store.ParseItemsJSONL(bytes.NewReader(data))
+		its, err := studies.ParseItemsJSONL(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.Cr
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := handlers.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed); err != nil {
+	if _, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})

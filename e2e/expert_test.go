@@ -13,8 +13,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -33,18 +33,18 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../demo/items.jsonl")
+	data, err := os.ReadFile("../cli/demo/items.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := store.ParseItemsJSONL(bytes.NewReader(data))
+	items, err := studies.ParseItemsJSONL(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := handlers.MakeExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4}); err != nil {
+	if _, err := studies.BuildExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4}); err != nil {
 		t.Fatal(err)
 	}
 	bs, _ := db.Batches(ctx, s.ID)

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -29,14 +30,14 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	data, err := os.ReadFile("../store/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	studies := map[string]*store.Study{}
+	byKind := map[string]*store.Study{}
 	for _, kind := range []string{store.KindContext, store.KindExplain} {
 		s := &store.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it", Seed: 5}
-		ps, err := store.ParsePassagesTSV(bytes.NewReader(data))
+		ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
 		if err == nil {
 			err = db.CreateStudy(ctx, s)
 		}
@@ -46,9 +47,9 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 		if err != nil {
 			t.Fatal(err)
 		}
-		studies[kind] = s
+		byKind[kind] = s
 	}
-	cs := studies[store.KindContext]
+	cs := byKind[store.KindContext]
 	if err := db.SaveContextSurveys(ctx, cs.ID, [][]string{{"22185", "37246"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 	if err != nil {
 		t.Fatal(err)
 	}
-	es := studies[store.KindExplain]
+	es := byKind[store.KindExplain]
 	if err := db.ImportOutputs(ctx, es.ID, []store.Output{
 		{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "Gli altri partiti hanno svenduto i loro ideali."},
 		{ItemKey: "37246", Strategy: "zero-shot", Model: "m", Output: "Il governo è diviso."},

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
@@ -13,12 +12,14 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
-// studyAnalysis is a study's analysis, computed from the study's own export
-// parsed by the analysis package's readers — so the page shows exactly what
-// `pragmalab analyze` prints for the exported file.
+// studyAnalysis is a study's analysis, computed from the rows the study's
+// export writes — so the page shows exactly what `pragmalab analyze` prints
+// for the exported file (the export→analyze round-trip tests hold the two
+// together).
 type studyAnalysis struct {
 	command  string // the CLI command giving the same figures
 	export   string // URL of the export it was computed from
@@ -33,7 +34,8 @@ type studyAnalysis struct {
 	methods  *analysis.Methods
 }
 
-// analyse exports the study's data into a buffer and analyses it.
+// analyse reads the study's rows — the rows its export writes — and
+// analyses them.
 func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
 	switch s.Kind {
 	case store.KindExpert:
@@ -41,29 +43,25 @@ func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, 
 	case store.KindCrowd:
 		return h.analyseCrowd(ctx, s)
 	case store.KindContext:
-		buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error {
-			return h.DB.ExportContextAnswers(ctx, id, b)
-		})
+		as, err := studies.ContextAnswers(ctx, h.DB, s.ID)
 		if err != nil {
 			return nil, err
 		}
-		if !any {
+		if len(as) == 0 {
 			return &studyAnalysis{command: "pragmalab analyze context --answers answers.csv", empty: "No expert has given a final answer yet."}, nil
 		}
-		a := contextAnalysis(buf)
+		a := contextAnalysis(as)
 		a.export = templates.StudyURL(s.ID, "/export/context_answers.csv")
 		return a, nil
 	case store.KindExplain:
-		buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error {
-			return h.DB.ExportExplanationRatings(ctx, id, b)
-		})
+		rs, err := studies.ExplanationRatings(ctx, h.DB, s.ID)
 		if err != nil {
 			return nil, err
 		}
-		if !any {
+		if len(rs) == 0 {
 			return &studyAnalysis{command: "pragmalab analyze explanations --ratings explanation_ratings.csv", empty: "No explanation has been rated yet."}, nil
 		}
-		a := explanationsAnalysis(buf)
+		a := explanationsAnalysis(rs)
 		a.export = templates.StudyURL(s.ID, "/export/explanation_ratings.csv")
 		return a, nil
 	}
@@ -74,58 +72,30 @@ func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, 
 // batch, with the study's exclusion thresholds and the researcher's
 // include/exclude decisions.
 func (h *Handler) analyseCrowd(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
-	_, set, err := h.DB.CrowdStudy(ctx, s.ID)
+	opt, err := studies.CrowdOptions(ctx, h.DB, s.ID)
 	if err != nil {
 		return nil, err
 	}
-	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
-	parts, err := h.DB.CrowdParticipants(ctx, s.ID, set)
+	rs, err := studies.CrowdRatings(ctx, h.DB, s.ID, nil)
 	if err != nil {
-		return nil, err
+		return &studyAnalysis{command: toplinesCommand(opt), problem: err}, nil
 	}
-	for _, p := range parts {
-		switch p.Override {
-		case "include":
-			opt.Include = append(opt.Include, p.PID)
-		case "exclude":
-			opt.Exclude = append(opt.Exclude, p.PID)
-		}
-	}
-	buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error { return h.DB.ExportRatings(ctx, id, b) })
-	if err != nil {
-		return nil, err
-	}
-	if !any {
+	if rs == nil {
 		return &studyAnalysis{command: "pragmalab analyze toplines --ratings ratings.csv", empty: "No participant has completed a batch yet."}, nil
 	}
-	a := ratingsAnalysis(buf, opt)
+	a := ratingsAnalysis(rs, opt)
 	a.export = templates.StudyURL(s.ID, "/export/ratings.csv")
 	return a, nil
 }
 
-// exportOnly runs an export into a buffer and reports whether it holds any
-// row beyond the header.
-func exportOnly(ctx context.Context, s *store.Study, export func(context.Context, int64, *bytes.Buffer) error) (*bytes.Buffer, bool, error) {
-	var buf bytes.Buffer
-	if err := export(ctx, s.ID, &buf); err != nil {
-		return nil, false, err
-	}
-	return &buf, bytes.Count(buf.Bytes(), []byte("\n")) > 1, nil
-}
-
 func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
 	a := &studyAnalysis{command: "pragmalab analyze agreement --judgements judgements.csv", export: templates.StudyURL(s.ID, "/export/judgements.csv")}
-	buf, any, err := exportOnly(ctx, s, func(ctx context.Context, id int64, b *bytes.Buffer) error { return h.DB.ExportJudgements(ctx, id, b) })
+	js, err := studies.Judgements(ctx, h.DB, s.ID)
 	if err != nil {
 		return nil, err
 	}
-	if !any {
+	if len(js) == 0 {
 		a.empty = "No expert has judged an item yet."
-		return a, nil
-	}
-	js, err := analysis.ReadJudgements(buf)
-	if err != nil {
-		a.problem = err
 		return a, nil
 	}
 	ag := analysis.ComputeAgreement(js)
@@ -148,9 +118,9 @@ func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnal
 	return a, nil
 }
 
-// ratingsAnalysis analyses a crowd study's ratings export with the study's
-// exclusion settings and the researcher's overrides (in opt).
-func ratingsAnalysis(r io.Reader, opt analysis.Options) *studyAnalysis {
+// toplinesCommand is the CLI command that gives the same toplines as the
+// page, with the study's thresholds and the researcher's decisions.
+func toplinesCommand(opt analysis.Options) string {
 	cmd := fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d", opt.HighPass, opt.LowPass, opt.MaxFailed)
 	if len(opt.Exclude) > 0 {
 		cmd += " --exclude " + strings.Join(opt.Exclude, ",")
@@ -158,13 +128,13 @@ func ratingsAnalysis(r io.Reader, opt analysis.Options) *studyAnalysis {
 	if len(opt.Include) > 0 {
 		cmd += " --include " + strings.Join(opt.Include, ",")
 	}
-	a := &studyAnalysis{command: cmd}
-	opt.Bootstrap = analysis.DefaultBootstrap()
-	rs, err := analysis.ReadRatings(r)
-	if err != nil {
-		a.problem = err
-		return a
-	}
+	return cmd
+}
+
+// ratingsAnalysis analyses a crowd study's ratings with the study's
+// exclusion settings and the researcher's overrides (in opt).
+func ratingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *studyAnalysis {
+	a := &studyAnalysis{command: toplinesCommand(opt)}
 	t := analysis.ComputeToplines(rs, opt)
 	a.result = t
 	ps := t.Participants
@@ -196,14 +166,9 @@ func ratingsAnalysis(r io.Reader, opt analysis.Options) *studyAnalysis {
 	return a
 }
 
-// contextAnalysis analyses a context survey study's answers export.
-func contextAnalysis(r io.Reader) *studyAnalysis {
+// contextAnalysis analyses a context survey study's answers.
+func contextAnalysis(as []analysis.ContextAnswer) *studyAnalysis {
 	a := &studyAnalysis{command: "pragmalab analyze context --answers answers.csv"}
-	as, err := analysis.ReadContextAnswers(r)
-	if err != nil {
-		a.problem = err
-		return a
-	}
 	c := analysis.ComputeContext(as)
 	a.result = c
 	a.summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
@@ -213,14 +178,9 @@ func contextAnalysis(r io.Reader) *studyAnalysis {
 	return a
 }
 
-// explanationsAnalysis analyses an explanation-rating study's export.
-func explanationsAnalysis(r io.Reader) *studyAnalysis {
+// explanationsAnalysis analyses an explanation-rating study's judgments.
+func explanationsAnalysis(rs []analysis.ExplanationRating) *studyAnalysis {
 	a := &studyAnalysis{command: "pragmalab analyze explanations --ratings explanation_ratings.csv"}
-	rs, err := analysis.ReadExplanationRatings(r)
-	if err != nil {
-		a.problem = err
-		return a
-	}
 	e := analysis.ComputeExplanations(rs)
 	a.result = e
 	a.summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}

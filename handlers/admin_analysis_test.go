@@ -44,10 +44,11 @@ func TestRatingsAnalysisPage(t *testing.T) {
 	csv.WriteString("Pconst,B1,item1,scalar,trigger,4,\nPconst,B1,item2,scalar,cancel,4,\n")
 	opt := analysis.DefaultOptions()
 	opt.Exclude = []string{"P100001"}
-	a := ratingsAnalysis(&csv, opt)
-	if a.problem != nil {
-		t.Fatal(a.problem)
+	rs, err := analysis.ReadRatings(&csv)
+	if err != nil {
+		t.Fatal(err)
 	}
+	a := ratingsAnalysis(rs, opt)
 	body := renderAnalysis(t, store.KindCrowd, a)
 	mustContain(t, body, `data-testid="table-toplines"`, `data-testid="table-item_means"`, `data-testid="table-participants"`,
 		`data-testid="excluded-P100001"`, "excluded by the researcher", `data-testid="excluded-Pconst"`, "all 2 ratings equal",
@@ -63,7 +64,11 @@ func TestRatingsAnalysisPage(t *testing.T) {
 func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	ctxCSV := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n" +
 		"e1,S1,i1,Impl,1946-1972,0,yes\ne2,S1,i1,Impl,1946-1972,0,yes\ne1,S1,i2,Ppp,1994-2023,5,no\ne2,S1,i2,Ppp,1994-2023,3,yes\n"
-	a := contextAnalysis(strings.NewReader(ctxCSV))
+	as, err := analysis.ReadContextAnswers(strings.NewReader(ctxCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := contextAnalysis(as)
 	body := renderAnalysis(t, store.KindContext, a)
 	mustContain(t, body, `data-testid="table-context_agreement"`, `data-testid="table-context_cumulative"`, `data-testid="figure-context_cumulative"`, "4 answers on 2 passages in 1 surveys")
 	row := regexp.MustCompile(`(?s)<tr data-testid="context_cumulative-row-0">(.*?)</tr>`).FindStringSubmatch(body)
@@ -71,12 +76,19 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 		t.Errorf("cumulative row: %v", row)
 	}
 	exCSV := "annotator_id,item_id,kind,strategy,judgment\ne1,i1,Impl,zero-shot,totally_correct\ne1,i2,Impl,zero-shot,totally_wrong\n"
-	body = renderAnalysis(t, store.KindExplain, explanationsAnalysis(strings.NewReader(exCSV)))
+	ers, err := analysis.ReadExplanationRatings(strings.NewReader(exCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body = renderAnalysis(t, store.KindExplain, explanationsAnalysis(ers))
 	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot")
 
-	// An export the reader refuses is shown as a problem, with its line.
-	bad := contextAnalysis(strings.NewReader("annotator_id,survey_id,item_id,kind,period,sentences,sufficient\ne1,S1,i1,Impl,p,9,yes\n"))
-	body = renderAnalysis(t, store.KindContext, bad)
+	// Rows the analysis refuses are shown as a problem, with the line.
+	_, err = analysis.NewRatings([]analysis.RatingRow{{Participant: "p", Batch: "1", Item: "i", Type: "scalar", Condition: "trigger", Rating: 9}})
+	if err == nil {
+		t.Fatal("rating 9 accepted")
+	}
+	body = renderAnalysis(t, store.KindCrowd, &studyAnalysis{problem: err})
 	mustContain(t, body, `data-testid="analysis-problem"`, "line 2")
 	if strings.Contains(body, `data-testid="table-`) {
 		t.Error("no table may be shown for an export that failed")

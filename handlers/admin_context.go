@@ -2,13 +2,13 @@ package handlers
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 
 	"pragmalab/analysis"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -60,7 +60,7 @@ func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s
 // importPassages takes an uploaded IMPAQTS-PID TSV into a context or
 // explain study (POST /admin/studies/{study}/items), all or nothing.
 func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *store.Study, name string, data []byte) {
-	ps, err := store.ParsePassagesTSV(bytes.NewReader(data))
+	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
 		h.failOnStudyPage(w, r, s, store.Errorf(store.EINVALID, "Nothing was imported from %s: %v", name, err))
 		return
@@ -109,7 +109,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 	}
 	var plan analysis.SurveyPlan
 	if err == nil {
-		plan, err = MakeContextSurveys(ctx, h.DB, s, set)
+		plan, err = studies.BuildContextSurveys(ctx, h.DB, s, set)
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
@@ -164,39 +164,4 @@ func (h *Handler) ExportContextAnswers(w http.ResponseWriter, r *http.Request) {
 	if err := h.DB.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export context answers", "study", s.ID, "err", err)
 	}
-}
-
-// MakeContextSurveys samples a study's surveys from its passages, balanced
-// by kind × period with the study's seed, and saves them with the settings
-// (and the report of what the data could not fill). The admin page and the
-// demo both build surveys through here.
-func MakeContextSurveys(ctx context.Context, db *store.DB, s *store.Study, set store.ContextSettings) (analysis.SurveyPlan, error) {
-	var plan analysis.SurveyPlan
-	if err := set.Validate(); err != nil {
-		return plan, err
-	}
-	ps, err := db.ListPassages(ctx, s.ID)
-	if err != nil {
-		return plan, err
-	}
-	if len(ps) == 0 {
-		return plan, store.Errorf(store.EINVALID, "import the passages first")
-	}
-	in := make([]analysis.SurveyPassage, len(ps))
-	for i, p := range ps {
-		in[i] = analysis.SurveyPassage{Key: p.Key, Kind: p.Kind, Period: p.Period}
-	}
-	plan, err = analysis.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
-	if err != nil {
-		return plan, store.Errorf(store.EINVALID, "%v", err)
-	}
-	keys := make([][]string, len(plan.Surveys))
-	for i, sv := range plan.Surveys {
-		keys[i] = sv.Keys
-	}
-	if err := db.SaveContextSurveys(ctx, s.ID, keys); err != nil {
-		return plan, err
-	}
-	set.Report = plan.Shortfall
-	return plan, db.SetStudySettings(ctx, s.ID, set)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -147,7 +148,7 @@ func (h *Handler) BuildCrowdStudyBatches(w http.ResponseWriter, r *http.Request)
 		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "The seed must be a whole number.")
 		return
 	}
-	b, err := BuildCrowdBatches(r.Context(), h.DB, s.ID, set, seed)
+	b, err := studies.BuildCrowdBatches(r.Context(), h.DB, s.ID, set, seed)
 	if err != nil {
 		if c := store.ErrorCode(err); c == store.EINVALID || c == store.ECONFLICT {
 			s.Seed = seed

@@ -1,15 +1,14 @@
 package handlers
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
-	"pragmalab/analysis"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -93,7 +92,7 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 		h.expertStudyPage(w, r, s, http.StatusBadRequest, "Screens per batch and attention checks must be whole numbers.")
 		return
 	}
-	n, err := MakeExpertBatches(ctx, h.DB, s, set)
+	n, err := studies.BuildExpertBatches(ctx, h.DB, s, set)
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -215,10 +214,10 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.ReviseItem(ctx, s.ID, itemID, impl, canc, note)
 		msg = fmt.Sprintf("Item %s: replacement accepted.", f.Item.Key)
 	case "drop":
-		err = h.DB.SetItemStatus(ctx, s.ID, itemID, "dropped")
+		err = h.DB.SetItemStatus(ctx, s.ID, itemID, store.ItemDropped)
 		msg = fmt.Sprintf("Item %s dropped from the cleaned data set.", f.Item.Key)
 	case "restore":
-		err = h.DB.SetItemStatus(ctx, s.ID, itemID, "active")
+		err = h.DB.SetItemStatus(ctx, s.ID, itemID, store.ItemActive)
 		msg = fmt.Sprintf("Item %s restored.", f.Item.Key)
 	default:
 		err = store.Errorf(store.EINVALID, "unknown action")
@@ -280,10 +279,10 @@ func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
 	switch chi.URLParam(r, "format") {
 	case "csv":
 		attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("items-study%d.csv", s.ID))
-		err = store.WriteItemsCSV(w, items)
+		err = studies.WriteItemsCSV(w, items)
 	case "jsonl":
 		attachment(w, "application/x-ndjson; charset=utf-8", fmt.Sprintf("items-study%d.jsonl", s.ID))
-		err = store.WriteItemsJSONL(w, items)
+		err = studies.WriteItemsJSONL(w, items)
 	default:
 		h.NotFound(w, r)
 		return
@@ -298,46 +297,4 @@ func attachment(w http.ResponseWriter, contentType, filename string) {
 	w.Header().Set("Content-Type", contentType)
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", filename))
 	w.Header().Set("Cache-Control", "no-store")
-}
-
-// MakeExpertBatches builds a study's batches from its active items with the
-// study's seed, saves them and the settings, and returns how many it made.
-// The admin page and the demo both build batches through here.
-func MakeExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set store.ExpertSettings) (int, error) {
-	if err := set.Validate(); err != nil {
-		return 0, err
-	}
-	items, err := db.ListItems(ctx, s.ID)
-	if err != nil {
-		return 0, err
-	}
-	var data, checks []analysis.ExpertBatchItem
-	for _, it := range items {
-		if it.Status != "active" {
-			continue
-		}
-		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
-		if it.Check != "" {
-			checks = append(checks, bi)
-		} else {
-			data = append(data, bi)
-		}
-	}
-	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
-	if err != nil {
-		return 0, store.Errorf(store.EINVALID, "cannot build batches: %v", err)
-	}
-	ids := make([][]int64, len(batches))
-	for i, b := range batches {
-		for _, it := range b {
-			ids[i] = append(ids[i], it.ID)
-		}
-	}
-	if err := db.SaveBatches(ctx, s.ID, ids); err != nil {
-		return 0, err
-	}
-	if err := db.SetStudySettings(ctx, s.ID, set); err != nil {
-		return 0, err
-	}
-	return len(batches), nil
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -54,7 +55,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 	name, data, err := uploadedFile(w, r, "file")
 	var outs []store.Output
 	if err == nil {
-		outs, err = store.ParseOutputsCSV(bytes.NewReader(data))
+		outs, err = studies.ParseOutputsCSV(bytes.NewReader(data))
 	}
 	if err == nil {
 		err = h.DB.ImportOutputs(r.Context(), s.ID, outs)

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -98,7 +98,7 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 		h.importPassages(w, r, s, name, data)
 		return
 	}
-	items, err := ParseItemFile(name, bytes.NewReader(data))
+	items, err := studies.ParseItemFile(name, bytes.NewReader(data))
 	if err == nil {
 		err = h.DB.ImportItems(r.Context(), s.ID, items)
 	}
@@ -185,17 +185,4 @@ func uploadedFile(w http.ResponseWriter, r *http.Request, field string) (string,
 		return "", nil, store.Errorf(store.EINVALID, "the upload could not be read: %v", err)
 	}
 	return filepath.Base(hdr.Filename), data, nil
-}
-
-// ParseItemFile reads implicature items as JSON Lines when the file's name
-// says so or its first character opens an object, else as CSV.
-func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
-	br := bufio.NewReader(r)
-	ext := strings.ToLower(filepath.Ext(name))
-	first, _ := br.Peek(8)
-	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")
-	if ext == ".jsonl" || ext == ".json" || ext == ".ndjson" || (ext != ".csv" && len(trimmed) > 0 && trimmed[0] == '{') {
-		return store.ParseItemsJSONL(br)
-	}
-	return store.ParseItemsCSV(br)
 }

@@ -135,13 +135,8 @@ func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := position(r, len(c.questions))
+	pos, ok := h.answerForm(w, r, len(c.questions))
 	if !ok {
-		h.NotFound(w, r)
-		return
-	}
-	if err := parseForm(w, r); err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	seen, err := strconv.Atoi(r.PostFormValue("seen"))

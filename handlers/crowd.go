@@ -182,13 +182,13 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/training", Training: true,
 			Position: sc.Position, Total: p.Training, Attempt: p.TrainingWrong, Retry: p.TrainingWrong > 0,
-			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
+			Item: sc.Item, FollowUp: sc.Item.FollowUp(sc.Condition),
 		}))
 	default:
 		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
 			Lang: lang, Action: c.base + "/answer",
 			Position: sc.Position, Total: p.Screens, Done: p.Answered,
-			Item: sc.Item, FollowUp: templates.CrowdFollowUp(sc.Item, sc.Condition),
+			Item: sc.Item, FollowUp: sc.Item.FollowUp(sc.Condition),
 		}))
 	}
 }
@@ -221,6 +221,19 @@ func (h *Handler) CrowdConsent(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, c.base+"/screen")
 }
 
+// crowdForm opens a participant's answer POST: the study and the form.
+func (h *Handler) crowdForm(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool) {
+	c, ok := h.crowd(w, r)
+	if !ok {
+		return nil, false
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return nil, false
+	}
+	return c, true
+}
+
 // formInts reads small integer form fields; a missing or malformed one is 0.
 func formInts(r *http.Request, names ...string) []int {
 	out := make([]int, len(names))
@@ -236,12 +249,8 @@ func formInts(r *http.Request, names ...string) []int {
 // CrowdTrainingAnswer handles POST /s/{study}/training: a wrong answer
 // brings the same item back with "try again".
 func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
-	c, ok := h.crowd(w, r)
+	c, ok := h.crowdForm(w, r)
 	if !ok {
-		return
-	}
-	if err := parseForm(w, r); err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	v := formInts(r, "position", "attempt", "rating")
@@ -259,12 +268,8 @@ func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
 // own transaction before the redirect to the next screen; sending it twice
 // changes nothing.
 func (h *Handler) CrowdAnswer(w http.ResponseWriter, r *http.Request) {
-	c, ok := h.crowd(w, r)
+	c, ok := h.crowdForm(w, r)
 	if !ok {
-		return
-	}
-	if err := parseForm(w, r); err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	v := formInts(r, "position", "rating")
@@ -308,7 +313,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 	if step <= len(training) {
 		sc := training[step-1]
 		v.Training, v.Position, v.Total, v.Item = true, step, len(training), sc.Item
-		v.FollowUp = templates.CrowdFollowUp(sc.Item, sc.Condition)
+		v.FollowUp = sc.Item.FollowUp(sc.Condition)
 	} else {
 		prog, err := h.DB.CrowdProgress(r.Context(), c.study.ID, c.s)
 		if err != nil {
@@ -326,7 +331,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		v.Position, v.Total, v.Done, v.Item = pos, prog[0].Screens, pos-1, sc.Item
-		v.FollowUp = templates.CrowdFollowUp(sc.Item, sc.Condition)
+		v.FollowUp = sc.Item.FollowUp(sc.Condition)
 	}
 	// The form is a GET to this page carrying the next step.
 	v.NextStep = step + 1

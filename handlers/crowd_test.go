@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"pragmalab/handlers"
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -66,7 +66,7 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*store.CrowdSettings)) *cro
 	if err := db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := handlers.BuildCrowdBatches(ctx, db, st.ID, set, 5); err != nil {
+	if _, err := studies.BuildCrowdBatches(ctx, db, st.ID, set, 5); err != nil {
 		t.Fatal(err)
 	}
 	s, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})

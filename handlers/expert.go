@@ -165,13 +165,8 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	pos, ok := position(r, len(screens))
+	pos, ok := h.answerForm(w, r, len(screens))
 	if !ok {
-		h.NotFound(w, r)
-		return
-	}
-	if err := parseForm(w, r); err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	j := store.Judgement{

@@ -97,6 +97,23 @@ func parseForm(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// answerForm opens every participant answer POST: the screen position
+// {pos} (1 to n) and the form. It renders the error itself (404 for a
+// position outside the batch, 400 for an unreadable form) and reports
+// whether the handler may go on.
+func (h *Handler) answerForm(w http.ResponseWriter, r *http.Request, n int) (int, bool) {
+	pos, ok := position(r, n)
+	if !ok {
+		h.NotFound(w, r)
+		return 0, false
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return 0, false
+	}
+	return pos, true
+}
+
 // baseURL is the scheme and host the client used, for links to send out.
 func baseURL(r *http.Request) string {
 	scheme := "http"

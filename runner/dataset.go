@@ -18,7 +18,7 @@ import (
 func TFItems(items []store.Item) []scoring.TFItem {
 	out := make([]scoring.TFItem, 0, len(items))
 	for _, it := range items {
-		if it.Check != "" || it.Status == "dropped" {
+		if it.Check != "" || it.Status == store.ItemDropped {
 			continue
 		}
 		out = append(out, scoring.TFItem{

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -13,6 +12,7 @@ import (
 	"pragmalab/analysis"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // Results are a job's answers folded into the task's metrics.
@@ -142,7 +142,7 @@ func (r *Results) WriteCSV(w io.Writer) error {
 			cw.Write([]string{r.Scorer, m.Key, m.Kind, strconv.Itoa(m.Topic), m.Gold, m.Predicted, strconv.FormatBool(m.Correct)})
 		}
 	case scoring.Generation:
-		cw.Write(store.OutputColumns)
+		cw.Write(studies.OutputColumns)
 		for _, g := range r.Gen {
 			cw.Write([]string{g.ItemKey, g.Strategy, r.Scorer, g.Output})
 		}
@@ -180,79 +180,10 @@ func (r *Results) Outputs() []store.Output {
 }
 
 // HumanToplines computes the human toplines of a crowd study over the
-// given items: the study's ratings export, restricted to those items (the
-// attention checks kept, since exclusion needs them), analysed with the
-// study's exclusion thresholds and the researcher's overrides — the same
-// numbers its analysis page shows when the items are the same. It returns
-// nil when nobody has completed a batch.
+// given items (studies.HumanToplines): the numbers its Analysis page shows
+// when the items are the same. It returns nil when nobody has rated them.
 func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items map[string]bool) (*analysis.Toplines, error) {
-	_, set, err := db.CrowdStudy(ctx, crowdStudyID)
-	if err != nil {
-		return nil, err
-	}
-	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
-	parts, err := db.CrowdParticipants(ctx, crowdStudyID, set)
-	if err != nil {
-		return nil, err
-	}
-	for _, p := range parts {
-		switch p.Override {
-		case "include":
-			opt.Include = append(opt.Include, p.PID)
-		case "exclude":
-			opt.Exclude = append(opt.Exclude, p.PID)
-		}
-	}
-	var buf bytes.Buffer
-	if err := db.ExportRatings(ctx, crowdStudyID, &buf); err != nil {
-		return nil, err
-	}
-	filtered, n, err := filterRatings(&buf, items)
-	if err != nil || n == 0 {
-		return nil, err
-	}
-	rs, err := analysis.ReadRatings(filtered)
-	if err != nil {
-		return nil, err
-	}
-	return analysis.ComputeToplines(rs, opt), nil
-}
-
-// filterRatings keeps the header, attention checks and the rows of the
-// given items; n counts the item rows kept.
-func filterRatings(r io.Reader, items map[string]bool) (io.Reader, int, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	recs, err := cr.ReadAll()
-	if err != nil || len(recs) == 0 {
-		return nil, 0, err
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	ic, okI := col["item_id"]
-	cc, okC := col["check"]
-	if !okI || !okC {
-		return nil, 0, fmt.Errorf("ratings export lacks item_id or check")
-	}
-	var out bytes.Buffer
-	cw := csv.NewWriter(&out)
-	cw.Write(recs[0])
-	n := 0
-	for _, rec := range recs[1:] {
-		if len(rec) <= max(ic, cc) {
-			continue
-		}
-		if rec[cc] != "" {
-			cw.Write(rec)
-		} else if items[rec[ic]] {
-			cw.Write(rec)
-			n++
-		}
-	}
-	cw.Flush()
-	return &out, n, cw.Error()
+	return studies.HumanToplines(ctx, db, crowdStudyID, func(key string) bool { return items[key] })
 }
 
 // SortedJobs orders finished jobs for a comparison table: by id.

@@ -1,8 +1,10 @@
 package runner
 
-import "fmt"
+import (
+	"fmt"
 
-import "pragmalab/store"
+	"pragmalab/store"
+)
 
 // SyntheticItems makes n implicature items with every follow-up, in the
 // published data set's type mix (46 scalar, 31 discourse, 144 synthetic,
@@ -11,7 +13,7 @@ func SyntheticItems(n int) []store.Item {
 	mix := []struct {
 		typ  string
 		frac float64
-	}{{"scalar", 46.0 / 271}, {"discourse", 31.0 / 271}, {"synthetic", 144.0 / 271}, {"natural", 50.0 / 271}}
+	}{{store.TypeScalar, 46.0 / 271}, {store.TypeDiscourse, 31.0 / 271}, {store.TypeSynthetic, 144.0 / 271}, {store.TypeNatural, 50.0 / 271}}
 	out := make([]store.Item, 0, n)
 	for i := range n {
 		typ := mix[len(mix)-1].typ

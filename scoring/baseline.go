@@ -25,11 +25,6 @@ var Builtins = []Builtin{
 	{"copy-target", "Generation: the target sentence itself as the explanation (a floor for the explanation-rating study).", []Task{Generation}},
 }
 
-// IsBuiltin reports whether name is a built-in scorer.
-func IsBuiltin(name string) bool {
-	return slices.ContainsFunc(Builtins, func(b Builtin) bool { return b.Name == name })
-}
-
 // NewBuiltin returns the built-in scorer name for task; seed only matters for
 // "random".
 func NewBuiltin(name string, task Task, seed uint64) (Scorer, error) {

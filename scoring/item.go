@@ -1,5 +1,7 @@
 package scoring
 
+import "pragmalab/analysis"
+
 // TFItem is an implicature item (SPEC 1) as the True/False task needs it.
 // Belief is the implicature b; the follow-ups are optional except Cancellation.
 type TFItem struct {
@@ -64,12 +66,12 @@ type Condition string
 
 // The six conditions of SPEC 4.
 const (
-	Trigger    Condition = "trigger"    // (c, ⟨u⟩)
-	Cancel     Condition = "cancel"     // (c, ⟨u, u×⟩)
-	Negation   Condition = "negation"   // (c, ⟨u, u⊥⟩)
-	Strengthen Condition = "strengthen" // (c, ⟨u, u+⟩)
-	Neutral    Condition = "neutral"    // (c, ⟨u, u≈⟩)
-	Prior      Condition = "prior"      // (∅, ∅), question about prior knowledge
+	Trigger    Condition = analysis.CondTrigger    // (c, ⟨u⟩)
+	Cancel     Condition = analysis.CondCancel     // (c, ⟨u, u×⟩)
+	Negation   Condition = analysis.CondNegation   // (c, ⟨u, u⊥⟩)
+	Strengthen Condition = analysis.CondStrengthen // (c, ⟨u, u+⟩)
+	Neutral    Condition = analysis.CondNeutral    // (c, ⟨u, u≈⟩)
+	Prior      Condition = "prior"                 // (∅, ∅), question about prior knowledge
 )
 
 // Conditions lists every condition in the order prompts are built.

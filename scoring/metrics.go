@@ -3,6 +3,8 @@ package scoring
 import (
 	"encoding/json"
 	"sort"
+
+	"pragmalab/analysis"
 )
 
 // Share is a proportion hits/n; with n = 0 it has no value and marshals to
@@ -168,7 +170,10 @@ func tfMetrics(rs []TFItemResult) TFMetrics {
 // SortedTypes returns the keys of a per-type table in the papers' order
 // (scalar, discourse, synthetic, natural), other types after, "all" last.
 func SortedTypes[V any](m map[string]V) []string {
-	rank := map[string]int{"scalar": 0, "discourse": 1, "synthetic": 2, "natural": 3, AllTypes: 100}
+	rank := map[string]int{AllTypes: 100}
+	for i, t := range analysis.Types {
+		rank[t] = i
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -342,26 +341,37 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 	return q, err
 }
 
-// ContextAnswerColumns is the header of the context answers file (SPEC 3);
+// ContextAnswerColumns is the header of the context answers file;
 // max_sentences, last, is how many preceding sentences the passage could
 // show (the study's limit, or fewer when the passage has fewer), so that
 // "insufficient" after fewer than 5 is told apart from a broken row.
 var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}
 
-// ExportContextAnswers writes the context answers file of SPEC 3: one row
-// per final answer, annotator_id being the expert's name, survey_id the
-// survey's number and item_id the passage's own id; sentences is how many
-// preceding sentences were shown when the answer became final.
-func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error {
+// ContextAnswerRow is one final answer of a context survey: the expert's
+// name, the survey's number, the passage's own id, kind and period, how
+// many preceding sentences were shown when the answer became final, and
+// "yes" or "no"; MaxSentences is how many the passage could show.
+type ContextAnswerRow struct {
+	Annotator          string
+	Survey             int
+	Item, Kind, Period string
+	Sentences          int
+	Sufficient         string
+	MaxSentences       int
+}
+
+// ContextAnswerRows lists the final answers of a study's context surveys,
+// by survey, expert and position.
+func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAnswerRow, error) {
 	st, err := db.Study(ctx, studyID)
 	if err != nil {
-		return fmt.Errorf("export context answers: %w", err)
+		return nil, fmt.Errorf("context answers: %w", err)
 	}
 	set := DefaultContextSettings()
 	if err := st.DecodeSettings(&set); err != nil {
-		return fmt.Errorf("export context answers: %w", err)
+		return nil, fmt.Errorf("context answers: %w", err)
 	}
-	rows, err := db.read.QueryContext(ctx, `
+	return queryRows(ctx, db, "context answers", `
 		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient, p.sentences
 		FROM context_answers c
 		JOIN context_assignments a ON a.id = c.assignment_id
@@ -369,28 +379,28 @@ func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writ
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN passages p ON p.id = c.passage_id
 		WHERE s.study_id = ? AND c.sufficient != ''
-		ORDER BY s.number, n.name, c.position`, studyID)
-	if err != nil {
-		return fmt.Errorf("export context answers: %w", err)
-	}
-	defer rows.Close()
-	cw := csv.NewWriter(w)
-	cw.Write(ContextAnswerColumns)
-	for rows.Next() {
-		var name, key, kind, period, sufficient, sents string
-		var number, shown int
-		if err := rows.Scan(&name, &number, &key, &kind, &period, &shown, &sufficient, &sents); err != nil {
-			return fmt.Errorf("export context answers: %w", err)
+		ORDER BY s.number, n.name, c.position`, []any{studyID}, func(rows *sql.Rows, r *ContextAnswerRow) error {
+		var sents string
+		if err := rows.Scan(&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient, &sents); err != nil {
+			return err
 		}
 		var q ContextQuestion
 		if err := jsonUnmarshalString(sents, &q.Passage.Sentences); err != nil {
-			return fmt.Errorf("export context answers: %w", err)
+			return err
 		}
-		cw.Write([]string{name, strconv.Itoa(number), key, kind, period, strconv.Itoa(shown), sufficient, strconv.Itoa(q.MaxShown(set.MaxSentences))})
+		r.MaxSentences = q.MaxShown(set.MaxSentences)
+		return nil
+	})
+}
+
+// ExportContextAnswers writes the context answers file
+// (docs/formats.md#context-answers-file): one row per final answer.
+func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.ContextAnswerRows(ctx, studyID)
+	if err != nil {
+		return err
 	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export context answers: %w", err)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, ContextAnswerColumns, rows, func(r ContextAnswerRow) []string {
+		return []string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient, strconv.Itoa(r.MaxSentences)}
+	})
 }

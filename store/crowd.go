@@ -52,16 +52,9 @@ func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{
 		BatchSize: 30, Quota: 5, TimeoutMinutes: 60,
 		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3,
-		Conditions: []string{"trigger", "cancel"},
+		Conditions: []string{ConditionTrigger, ConditionCancel},
 	}
 }
-
-// DefaultTrainingMix is how many training items of each type the builder
-// picks when the researcher names none.
-var DefaultTrainingMix = []struct {
-	Type string
-	N    int
-}{{"scalar", 1}, {"discourse", 2}, {"synthetic", 2}, {"natural", 1}}
 
 var prolificCode = regexp.MustCompile(`^[A-Za-z0-9_-]{0,64}$`)
 
@@ -84,21 +77,19 @@ func (s *CrowdSettings) Validate() error {
 		}
 	}
 	if len(s.Conditions) == 0 {
-		s.Conditions = []string{"trigger", "cancel"}
+		s.Conditions = []string{ConditionTrigger, ConditionCancel}
 	}
 	seen := map[string]bool{}
 	for _, c := range s.Conditions {
-		switch c {
-		case "trigger", "cancel", "negation", "strengthen", "neutral":
-		default:
-			return Errorf(EINVALID, "conditions: unknown condition %q (trigger, cancel, negation, strengthen, neutral)", c)
+		if !IsCondition(c) {
+			return Errorf(EINVALID, "conditions: unknown condition %q (%s)", c, strings.Join(Conditions, ", "))
 		}
 		if seen[c] {
 			return Errorf(EINVALID, "conditions: %q given twice", c)
 		}
 		seen[c] = true
 	}
-	if !seen["trigger"] || !seen["cancel"] {
+	if !seen[ConditionTrigger] || !seen[ConditionCancel] {
 		return Errorf(EINVALID, "conditions must include trigger and cancel")
 	}
 	if len(s.Training) > 50 {
@@ -108,7 +99,7 @@ func (s *CrowdSettings) Validate() error {
 		if t.Key == "" || utf8.RuneCountInString(t.Key) > 100 {
 			return Errorf(EINVALID, "training line %d: item id must be 1–100 characters", i+1)
 		}
-		if t.Condition != "trigger" && t.Condition != "cancel" {
+		if t.Condition != ConditionTrigger && t.Condition != ConditionCancel {
 			return Errorf(EINVALID, "training line %d (%s): condition must be trigger or cancel, got %q", i+1, t.Key, t.Condition)
 		}
 	}
@@ -151,7 +142,7 @@ func (s CrowdSettings) CheckPasses(check string, rating int) bool {
 // TrainingPasses is the feedback rule of SPEC 2.2: a rating of 1–3 on an
 // item without cancellation, or 5–7 on one with, must be tried again.
 func TrainingPasses(condition string, rating int) bool {
-	if condition == "cancel" {
+	if condition == ConditionCancel {
 		return rating < 5
 	}
 	return rating > 3

@@ -2,7 +2,7 @@ package store
 
 import (
 	"context"
-	"encoding/csv"
+	"database/sql"
 	"fmt"
 	"io"
 	"strconv"
@@ -133,7 +133,7 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 	for i := range out {
 		r := &out[i]
 		r.AutoExcluded = r.ChecksFailed >= s.MaxFailedChecks
-		r.Excluded = r.Override == "exclude" || (r.Override == "" && r.AutoExcluded)
+		r.Excluded = r.Override == OverrideExclude || (r.Override == "" && r.AutoExcluded)
 	}
 	return out, wrong.Err()
 }
@@ -141,7 +141,7 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 // SetCrowdExclusion records the researcher's decision for a participant:
 // "include", "exclude", or "" to follow the automatic rule.
 func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error {
-	if override != "" && override != "include" && override != "exclude" {
+	if override != "" && override != OverrideInclude && override != OverrideExclude {
 		return Errorf(EINVALID, "exclusion must be include, exclude or automatic")
 	}
 	res, err := db.write.ExecContext(ctx, `
@@ -159,11 +159,64 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 // RatingsHeader is the header of the ratings file (SPEC 3).
 var RatingsHeader = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
 
-// ExportRatings writes the ratings file of SPEC 3 for a crowd study: one row
-// per rating of every participant who completed their batch, the attention
-// checks marked high/low. participant_id is the PROLIFIC_PID and batch_id
-// the batch number. Exclusion is left to the analysis, which applies the
-// same rule from the check rows.
+// RatingRow is one crowd rating as the ratings file holds it: the
+// participant (PID is the PROLIFIC_PID), the batch number, the item's own
+// id and type, the condition, the rating, and "high"/"low" for a check.
+type RatingRow struct {
+	ParticipantID int64
+	PID           string
+	Batch         int
+	Item, Type    string
+	Condition     string
+	Rating        int
+	Check         string
+}
+
+// RatingRows lists every rating of the participants of a crowd study who
+// completed their batch, in arrival and screen order; with
+// applyExclusions it leaves out the participants excluded by the final
+// decision (docs/studies.md#exclusions).
+func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions bool) ([]RatingRow, error) {
+	_, s, err := db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	skip := map[int64]bool{}
+	if applyExclusions {
+		reps, err := db.CrowdParticipants(ctx, studyID, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range reps {
+			skip[r.ID] = r.Excluded
+		}
+	}
+	rows, err := queryRows(ctx, db, "ratings", `
+		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind
+		FROM crowd_ratings r
+		JOIN crowd_participants p ON p.id = r.participant_id
+		JOIN batches b ON b.id = p.batch_id
+		JOIN items i ON i.id = r.item_id
+		WHERE p.study_id = ? AND p.status = 'completed'
+		ORDER BY p.id, r.position`, []any{studyID}, func(rows *sql.Rows, r *RatingRow) error {
+		return rows.Scan(&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check)
+	})
+	if err != nil || len(skip) == 0 {
+		return rows, err
+	}
+	kept := rows[:0]
+	for _, r := range rows {
+		if !skip[r.ParticipantID] {
+			kept = append(kept, r)
+		}
+	}
+	return kept, nil
+}
+
+// ExportRatings writes the ratings file (docs/formats.md#ratings-file) of a
+// crowd study: one row per rating of every participant who completed their
+// batch. Exclusion is left to the analysis, which applies the same rule
+// from the check rows.
 func (db *DB) ExportRatings(ctx context.Context, studyID int64, w io.Writer) error {
 	return db.ExportCrowdRatings(ctx, studyID, w, false)
 }
@@ -171,51 +224,13 @@ func (db *DB) ExportRatings(ctx context.Context, studyID int64, w io.Writer) err
 // ExportCrowdRatings is ExportRatings; with applyExclusions it leaves out the
 // participants excluded by the researcher's final decision.
 func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error {
-	_, s, err := db.CrowdStudy(ctx, studyID)
+	rows, err := db.RatingRows(ctx, studyID, applyExclusions)
 	if err != nil {
 		return err
 	}
-	skip := map[int64]bool{}
-	if applyExclusions {
-		reps, err := db.CrowdParticipants(ctx, studyID, s)
-		if err != nil {
-			return err
-		}
-		for _, r := range reps {
-			skip[r.ID] = r.Excluded
-		}
-	}
-	rows, err := db.read.QueryContext(ctx, `
-		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind
-		FROM crowd_ratings r
-		JOIN crowd_participants p ON p.id = r.participant_id
-		JOIN batches b ON b.id = p.batch_id
-		JOIN items i ON i.id = r.item_id
-		WHERE p.study_id = ? AND p.status = 'completed'
-		ORDER BY p.id, r.position`, studyID)
-	if err != nil {
-		return fmt.Errorf("export ratings: %w", err)
-	}
-	defer rows.Close()
-	cw := csv.NewWriter(w)
-	cw.Write(RatingsHeader)
-	for rows.Next() {
-		var id int64
-		var pid, key, typ, cond, check string
-		var batch, rating int
-		if err := rows.Scan(&id, &pid, &batch, &key, &typ, &cond, &rating, &check); err != nil {
-			return fmt.Errorf("export ratings: %w", err)
-		}
-		if skip[id] {
-			continue
-		}
-		cw.Write([]string{pid, strconv.Itoa(batch), key, typ, cond, strconv.Itoa(rating), check})
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export ratings: %w", err)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
+		return []string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check}
+	})
 }
 
 // CrowdParticipantsHeader is the header of the participants CSV.
@@ -236,29 +251,28 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 	if err != nil {
 		return err
 	}
-	cw := csv.NewWriter(w)
-	cw.Write(CrowdParticipantsHeader)
-	stamp := func(t time.Time) string {
-		if t.IsZero() {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339)
-	}
-	yes := func(b bool) string {
-		if b {
-			return "yes"
-		}
-		return "no"
-	}
-	for _, r := range reps {
-		cw.Write([]string{
+	return writeCSV(w, CrowdParticipantsHeader, reps, func(r CrowdParticipantReport) []string {
+		return []string{
 			r.PID, r.ProlificStudyID, r.SessionID, strconv.Itoa(r.BatchNumber), r.Status,
 			stamp(r.StartedAt), stamp(r.LastSeenAt), stamp(r.CompletedAt),
 			strconv.Itoa(r.Answered), strconv.Itoa(r.Screens), strconv.Itoa(r.TrainingWrong),
 			strconv.Itoa(r.ChecksAnswered), strconv.Itoa(r.ChecksFailed),
-			yes(r.AutoExcluded), r.Override, yes(r.Excluded),
-		})
+			yesNo(r.AutoExcluded), r.Override, yesNo(r.Excluded),
+		}
+	})
+}
+
+// stamp formats a time for an export: RFC 3339 in UTC, "" when unset.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
 	}
-	cw.Flush()
-	return cw.Error()
+	return t.UTC().Format(time.RFC3339)
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
 }

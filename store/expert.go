@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -364,10 +363,10 @@ func (j *Judgement) Validate(itemType string) error {
 	}
 	// Alternatives are only asked where an answer is no, and never for
 	// natural items; anything else sent is not kept.
-	if itemType == "natural" || j.Plausible == "yes" {
+	if itemType == TypeNatural || j.Plausible == "yes" {
 		j.AltImplicature = ""
 	}
-	if itemType == "natural" || (j.Plausible == "yes" && j.CancellationCorrect == "yes") {
+	if itemType == TypeNatural || (j.Plausible == "yes" && j.CancellationCorrect == "yes") {
 		j.AltCancellation = ""
 	}
 	return nil
@@ -454,36 +453,41 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 	})
 }
 
-// ExportJudgements writes the expert judgements file of SPEC 3: one row per
-// answer on a data item (attention checks left out), annotator_id being the
-// expert's name and item_id the item's own id.
-func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) error {
-	rows, err := db.read.QueryContext(ctx, `
+// JudgementRow is one expert's answer on a data item as the judgements
+// file holds it: the expert's name, the item's own id and type, and the
+// answers ("yes", "no", or "" for a cancellation not asked).
+type JudgementRow struct {
+	Annotator, Item, Type, Plausible, CancellationCorrect string
+}
+
+// JudgementsHeader is the header of the expert judgements file.
+var JudgementsHeader = []string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}
+
+// JudgementRows lists the answers of a study's experts on its data items
+// (attention checks left out), by expert and item.
+func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow, error) {
+	return queryRows(ctx, db, "judgements", `
 		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN items i ON i.id = j.item_id
 		WHERE n.study_id = ? AND i.check_kind = ''
-		ORDER BY n.name, i.key`, studyID)
+		ORDER BY n.name, i.key`, []any{studyID}, func(rows *sql.Rows, r *JudgementRow) error {
+		return rows.Scan(&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect)
+	})
+}
+
+// ExportJudgements writes the expert judgements file
+// (docs/formats.md#judgements-file): one row per answer on a data item.
+func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.JudgementRows(ctx, studyID)
 	if err != nil {
-		return fmt.Errorf("export judgements: %w", err)
+		return err
 	}
-	defer rows.Close()
-	cw := csv.NewWriter(w)
-	cw.Write([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"})
-	for rows.Next() {
-		rec := make([]string, 5)
-		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4]); err != nil {
-			return fmt.Errorf("export judgements: %w", err)
-		}
-		cw.Write(rec)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export judgements: %w", err)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, JudgementsHeader, rows, func(r JudgementRow) []string {
+		return []string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect}
+	})
 }
 
 // Flag is one expert's objection to an item, with the alternatives typed.
@@ -550,7 +554,7 @@ func (db *DB) CleanedItems(ctx context.Context, studyID int64) ([]Item, error) {
 	}
 	var out []Item
 	for _, it := range all {
-		if it.Status == "active" && it.Check == "" {
+		if it.Status == ItemActive && it.Check == "" {
 			out = append(out, it)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -78,60 +77,6 @@ func (o *Output) Validate() error {
 		return fieldError("output", "is longer than %d characters", maxOutputText)
 	}
 	return nil
-}
-
-// OutputColumns is the header of a model outputs file.
-var OutputColumns = []string{"item_id", "strategy", "model", "output"}
-
-// ParseOutputsCSV reads a model outputs file (CSV with a header naming
-// item_id, strategy, model and output, in any order), all or nothing; the
-// error names the line and column.
-func ParseOutputsCSV(r io.Reader) ([]Output, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil, Errorf(EINVALID, "the outputs file is empty")
-	}
-	if err != nil {
-		return nil, csvError(err)
-	}
-	idx := map[string]int{}
-	for i, h := range header {
-		idx[strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))] = i
-	}
-	for _, c := range OutputColumns {
-		if _, ok := idx[c]; !ok {
-			return nil, Errorf(EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
-		}
-	}
-	var out []Output
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(header) {
-			return nil, lineError(line, "", "has %d fields, the header %d", len(rec), len(header))
-		}
-		o := Output{ItemKey: rec[idx["item_id"]], Strategy: rec[idx["strategy"]], Model: rec[idx["model"]], Output: strings.TrimSpace(rec[idx["output"]])}
-		if err := o.Validate(); err != nil {
-			fe := err.(*FieldError)
-			return nil, lineError(line, fe.Field, "%s", fe.Msg)
-		}
-		out = append(out, o)
-		if len(out) > MaxPassageRows {
-			return nil, lineError(line, "", "more than %d outputs", MaxPassageRows)
-		}
-	}
-	if len(out) == 0 {
-		return nil, Errorf(EINVALID, "no outputs after the header")
-	}
-	return out, nil
 }
 
 // ImportOutputs stores model outputs for an explanation-rating study, all
@@ -389,11 +334,17 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 // ExplanationRatingColumns is the header of the explanation ratings file.
 var ExplanationRatingColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}
 
-// ExportExplanationRatings writes the explanation ratings file of SPEC 3:
-// one row per judgment, annotator_id being the expert's name and item_id
-// the passage's own id.
-func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
-	rows, err := db.read.QueryContext(ctx, `
+// ExplanationRatingRow is one expert's judgment of a model output: the
+// expert's name, the passage's own id and kind, the prompting strategy, the
+// judgment and the model.
+type ExplanationRatingRow struct {
+	Annotator, Item, Kind, Strategy, Judgment, Model string
+}
+
+// ExplanationRatingRows lists the judgments of a study's experts, by
+// expert and position.
+func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]ExplanationRatingRow, error) {
+	return queryRows(ctx, db, "explanation ratings", `
 		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model
 		FROM explain_ratings r
 		JOIN explain_assignments x ON x.id = r.assignment_id
@@ -401,23 +352,19 @@ func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.
 		JOIN explain_outputs o ON o.id = x.output_id
 		JOIN passages p ON p.id = o.passage_id
 		WHERE o.study_id = ?
-		ORDER BY n.name, x.position`, studyID)
+		ORDER BY n.name, x.position`, []any{studyID}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
+		return rows.Scan(&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model)
+	})
+}
+
+// ExportExplanationRatings writes the explanation ratings file
+// (docs/formats.md#explanation-ratings-file): one row per judgment.
+func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.ExplanationRatingRows(ctx, studyID)
 	if err != nil {
-		return fmt.Errorf("export explanation ratings: %w", err)
+		return err
 	}
-	defer rows.Close()
-	cw := csv.NewWriter(w)
-	cw.Write(ExplanationRatingColumns)
-	for rows.Next() {
-		rec := make([]string, 6)
-		if err := rows.Scan(&rec[0], &rec[1], &rec[2], &rec[3], &rec[4], &rec[5]); err != nil {
-			return fmt.Errorf("export explanation ratings: %w", err)
-		}
-		cw.Write(rec)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("export explanation ratings: %w", err)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeCSV(w, ExplanationRatingColumns, rows, func(r ExplanationRatingRow) []string {
+		return []string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}
+	})
 }

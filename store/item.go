@@ -9,10 +9,6 @@ import (
 	"unicode/utf8"
 )
 
-// Item types in the order of increasing cognitive load in which experts see
-// them (SPEC 2.1).
-var ItemTypes = []string{"scalar", "synthetic", "natural", "discourse"}
-
 // MaxTextLen bounds every text field of an item, in characters.
 const MaxTextLen = 5000
 
@@ -55,7 +51,7 @@ func (it *Item) Validate() error {
 	if utf8.RuneCountInString(it.Key) > 100 || strings.ContainsAny(it.Key, "\r\n\t") {
 		return &FieldError{"id", "must be at most 100 characters on one line"}
 	}
-	if !isItemType(it.Type) {
+	if !IsItemType(it.Type) {
 		return &FieldError{"type", fmt.Sprintf("unknown type %q (want scalar, discourse, synthetic or natural)", it.Type)}
 	}
 	for _, f := range it.textFields() {
@@ -93,15 +89,6 @@ func (it *Item) textFields() []namedField {
 		{"cancellation", &it.Cancellation}, {"negation", &it.Negation},
 		{"strengthening", &it.Strengthening}, {"neutral", &it.Neutral},
 	}
-}
-
-func isItemType(t string) bool {
-	for _, x := range ItemTypes {
-		if t == x {
-			return true
-		}
-	}
-	return false
 }
 
 // ImportItems stores items in a study: all of them or, on any error, none.
@@ -247,7 +234,7 @@ func (db *DB) ReviseItem(ctx context.Context, studyID, itemID int64, implicature
 
 // SetItemStatus drops an item from the cleaned data set or restores it.
 func (db *DB) SetItemStatus(ctx context.Context, studyID, itemID int64, status string) error {
-	if status != "active" && status != "dropped" {
+	if status != ItemActive && status != ItemDropped {
 		return Errorf(EINVALID, "status must be active or dropped")
 	}
 	res, err := db.write.ExecContext(ctx, `UPDATE items SET status = ? WHERE study_id = ? AND id = ?`, status, studyID, itemID)

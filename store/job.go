@@ -218,6 +218,28 @@ func (db *DB) JobProgress(ctx context.Context, id int64) (JobProgress, error) {
 	return p, nil
 }
 
+// StudyJobProgress counts the prompts of every job of a study in one
+// query, by job id: the job list's figures without a query per job.
+func (db *DB) StudyJobProgress(ctx context.Context, studyID int64) (map[int64]JobProgress, error) {
+	rows, err := queryRows(ctx, db, "study job progress", `
+		SELECT p.job_id, COUNT(*), COUNT(p.answer), COALESCE(SUM(p.answer IS NULL AND p.error <> ''), 0)
+		FROM scoring_prompts p JOIN scoring_jobs j ON j.id = p.job_id
+		WHERE j.study_id = ? GROUP BY p.job_id`, []any{studyID}, func(rows *sql.Rows, v *struct {
+		id int64
+		p  JobProgress
+	}) error {
+		return rows.Scan(&v.id, &v.p.Total, &v.p.Answered, &v.p.Failed)
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]JobProgress, len(rows))
+	for _, r := range rows {
+		out[r.id] = r.p
+	}
+	return out, nil
+}
+
 // PendingPrompts returns up to limit of a job's prompts that have no answer
 // yet and come after seq afterSeq, in order (a runner pages through a large
 // job instead of holding every prompt text). Prompts that failed before are

@@ -38,6 +38,15 @@ func TestJobResultsKeepTheFirstAnswer(t *testing.T) {
 	if p != (JobProgress{Total: 3, Answered: 1, Failed: 1}) {
 		t.Fatalf("progress %+v", p)
 	}
+	// The job list reads every job's figures in one query: the same ones.
+	j2 := &Job{StudyID: j.StudyID, Task: "truefalse", Scorer: "model", Config: j.Config}
+	if err := db.CreateJob(ctx, j2, []JobPrompt{{Key: "c|trigger|TF", ItemKey: "c", Text: "four"}}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := db.StudyJobProgress(ctx, j.StudyID)
+	if err != nil || len(all) != 2 || all[j.ID] != p || all[j2.ID] != (JobProgress{Total: 1}) {
+		t.Fatalf("study job progress %+v, err %v", all, err)
+	}
 	pending, _ := db.PendingPrompts(ctx, j.ID, 0, 10)
 	if len(pending) != 2 || pending[0].Seq != 2 || pending[1].Text != "three" {
 		t.Fatalf("pending %+v: the failed and the unasked prompt, in order", pending)

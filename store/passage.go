@@ -182,6 +182,10 @@ func NormalizePeriod(s string) (string, bool) {
 	return "", false
 }
 
+// PassageKeyColumn is the import file's column holding a passage's own id;
+// import errors name it.
+const PassageKeyColumn = "IMPAQTS_id"
+
 // ImportPassages stores a study's passages, all or nothing: every passage is
 // validated first, and a key already in the study rejects the whole import
 // (the error names the passage's position, 1-based, as the row of its file).
@@ -196,7 +200,7 @@ func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []Passage) e
 			return Errorf(EINVALID, "row %d: %s", i+1, err)
 		}
 		if first, dup := seen[ps[i].Key]; dup {
-			return Errorf(EINVALID, "row %d, field %q: duplicate id %q (first on row %d)", i+1, colID, ps[i].Key, first)
+			return Errorf(EINVALID, "row %d, field %q: duplicate id %q (first on row %d)", i+1, PassageKeyColumn, ps[i].Key, first)
 		}
 		seen[ps[i].Key] = i + 1
 	}
@@ -210,7 +214,7 @@ func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []Passage) e
 		}
 		for i := range ps {
 			if _, ok := existing[ps[i].Key]; ok {
-				return Errorf(ECONFLICT, "row %d, field %q: the study already has passage %q", i+1, colID, ps[i].Key)
+				return Errorf(ECONFLICT, "row %d, field %q: the study already has passage %q", i+1, PassageKeyColumn, ps[i].Key)
 			}
 		}
 		stmt, err := tx.PrepareContext(ctx, `

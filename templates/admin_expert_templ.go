@@ -30,7 +30,7 @@ type ExpertStudyView struct {
 func (v ExpertStudyView) counts() (data, checks, dropped int) {
 	for _, it := range v.Items {
 		switch {
-		case it.Status == "dropped":
+		case it.Status == store.ItemDropped:
 			dropped++
 		case it.Check != "":
 			checks++
@@ -1161,7 +1161,7 @@ func Review(v ReviewView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				if f.Item.Status == "dropped" {
+				if f.Item.Status == store.ItemDropped {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 106, "<button type=\"submit\" name=\"action\" value=\"restore\">Restore</button>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

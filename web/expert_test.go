@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // expertStudy sets up, through the admin pages, an expert study with the
@@ -23,7 +24,7 @@ func expertStudy(t *testing.T, e *testEnv, admin *client) (*store.Study, []store
 	studyPath := resp.location()
 	studies, _ := e.db.Studies(ctx)
 	s := studies[0]
-	data, err := os.ReadFile("../demo/items.jsonl")
+	data, err := os.ReadFile("../cli/demo/items.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +258,7 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc2"]), url.Values{"action": {"accept"}}).mustStatus(t, http.StatusBadRequest)
 
 	cleaned := admin.get(fmt.Sprintf("/admin/studies/%d/export/items.csv", s.ID)).mustStatus(t, 200)
-	back, err := store.ParseItemsCSV(strings.NewReader(cleaned.Body))
+	back, err := studies.ParseItemsCSV(strings.NewReader(cleaned.Body))
 	if err != nil {
 		t.Fatalf("cleaned export does not import again: %v", err)
 	}

@@ -19,6 +19,7 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // newJobsEnv is a test server whose job runner runs, as under Serve.
@@ -213,11 +214,11 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../store/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := store.ParsePassagesTSV(bytes.NewReader(data))
+	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +266,7 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 		t.Fatalf("%d outputs for %d passages", len(res.Gen), len(ps))
 	}
 	res.WriteCSV(&buf)
-	outs, err := store.ParseOutputsCSV(&buf)
+	outs, err := studies.ParseOutputsCSV(&buf)
 	if err != nil || len(outs) != len(ps) || outs[0].Strategy != "few-shot" || outs[0].Model != "copy-target" {
 		t.Errorf("the CSV export should be an outputs file: %v %+v", err, outs[:1])
 	}

@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"pragmalab/analysis"
+)
+
+const analyzeUsage = `Usage: pragmalab analyze COMMAND [options]
+
+Compute the figures of SPEC section 3 from exported CSV files (a platform
+export or a file of the same columns; the header is required, column order
+is free). Output is an aligned table by default, the SPEC JSON with --json,
+or CSV with --csv. Bad input is reported with its line and column (exit 2).
+
+Commands:
+  toplines      --ratings FILE      z-scored human toplines per item type
+  agreement     --judgements FILE   expert agreement (raw, Cohen's κ, PABAK, Fleiss' κ)
+  context       --answers FILE      context-expansion surveys (Fleiss' κ, consensus, curves)
+  explanations  --ratings FILE      shares of each judgment per kind × strategy
+
+Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
+`
+
+// runAnalyze dispatches the analyze subcommands.
+func runAnalyze(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(env.stdout, analyzeUsage)
+		if len(args) == 0 {
+			return usagef("analyze: name a command (toplines, agreement, context, explanations)")
+		}
+		return flag.ErrHelp
+	}
+	switch args[0] {
+	case "toplines":
+		return analyzeToplines(args[1:], env)
+	case "agreement":
+		return analyzeAgreement(args[1:], env)
+	case "context":
+		return analyzeContext(args[1:], env)
+	case "explanations":
+		return analyzeExplanations(args[1:], env)
+	}
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations)", args[0])
+}
+
+// outputFlags are the flags every analyze command shares.
+type outputFlags struct {
+	input   string
+	json    bool
+	csv     bool
+	latex   bool
+	methods string
+	plots   string
+	boot    analysis.Bootstrap
+	fs      *flag.FlagSet
+	inFlag  string
+}
+
+func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots bool) *outputFlags {
+	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag}
+	o.fs.SetOutput(env.stderr)
+	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
+	o.fs.BoolVar(&o.json, "json", false, "print the SPEC 3 JSON instead of a table")
+	o.fs.BoolVar(&o.csv, "csv", false, "print the table as CSV instead of aligned text")
+	o.fs.BoolVar(&o.latex, "latex", false, "print the tables as LaTeX (booktabs; \\usepackage{booktabs}) with the 95% intervals, ready to \\input")
+	o.fs.StringVar(&o.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	o.fs.IntVar(&o.boot.Replicates, "bootstrap", analysis.DefaultReplicates, "bootstrap replicates for the 95% intervals (0: no intervals)")
+	o.fs.Uint64Var(&o.boot.Seed, "seed", analysis.DefaultSeed, "seed of the bootstrap (the same input and seed give the same intervals)")
+	if withPlots {
+		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as PDF, SVG and PNG (2× resolution)")
+	}
+	o.fs.Usage = func() {
+		fmt.Fprintf(env.stderr, "Usage: pragmalab analyze %s --%s FILE [options]\n\n%s\n\nOptions:\n", name, inFlag, summary)
+		o.fs.PrintDefaults()
+	}
+	return o
+}
+
+func (o *outputFlags) parse(args []string) error {
+	if err := o.fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usagef("analyze: %v", err)
+	}
+	if o.fs.NArg() > 0 {
+		return usagef("analyze: unexpected argument %q", o.fs.Arg(0))
+	}
+	if o.input == "" {
+		return usagef("analyze: --%s FILE is required", o.inFlag)
+	}
+	chosen := 0
+	for _, b := range []bool{o.json, o.csv, o.latex, o.methods != ""} {
+		if b {
+			chosen++
+		}
+	}
+	if chosen > 1 {
+		return usagef("analyze: choose one of --json, --csv, --latex and --methods")
+	}
+	if o.methods != "" && o.methods != "text" && o.methods != "markdown" {
+		return usagef("analyze: --methods %q: want text or markdown", o.methods)
+	}
+	if o.boot.Replicates < 0 || o.boot.Replicates > 100000 {
+		return usagef("analyze: --bootstrap must be from 0 to 100000")
+	}
+	return nil
+}
+
+// readInput opens the input and runs the reader; bad input becomes a usage error
+// (exit 2) naming the file, line and column.
+func readInput[T any](o *outputFlags, env *Env, read func(io.Reader) (T, error)) (T, error) {
+	var zero T
+	var r io.Reader = env.stdin
+	name := "standard input"
+	if o.input != "-" {
+		f, err := os.Open(o.input)
+		if err != nil {
+			return zero, usagef("analyze: %v", err)
+		}
+		defer f.Close()
+		r, name = f, o.input
+	}
+	v, err := read(r)
+	var ie *analysis.InputError
+	if errors.As(err, &ie) {
+		return zero, usagef("%s: %v", name, ie)
+	}
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
+}
+
+// emit writes the result (JSON, CSV or text tables) to stdout only once
+// everything is computed, so a failure leaves stdout empty.
+// With --csv the first table is written.
+func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, methods *analysis.Methods, figures func() ([]analysis.Figure, error)) error {
+	var out bytes.Buffer
+	switch {
+	case o.latex:
+		for _, t := range tables {
+			if err := t.WriteLaTeX(&out); err != nil {
+				return err
+			}
+		}
+	case o.methods == "text":
+		out.WriteString(methods.Text())
+	case o.methods == "markdown":
+		out.WriteString(methods.Markdown())
+	case o.json:
+		enc := json.NewEncoder(&out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(result); err != nil {
+			return fmt.Errorf("analyze: encode JSON: %w", err)
+		}
+	case o.csv:
+		if err := tables[0].WriteCSV(&out); err != nil {
+			return err
+		}
+	default:
+		for _, t := range tables {
+			if err := t.WriteText(&out); err != nil {
+				return err
+			}
+		}
+	}
+	if o.plots != "" {
+		figs, err := figures()
+		if err != nil {
+			return fmt.Errorf("analyze: plots: %w", err)
+		}
+		if err := writeFigures(o.plots, figs); err != nil {
+			return err
+		}
+		if !o.json && !o.csv && !o.latex && o.methods == "" {
+			fmt.Fprintf(&out, "Figures (%d, PDF, SVG and PNG) written to %s\n", len(figs), o.plots)
+		}
+	}
+	_, err := env.stdout.Write(out.Bytes())
+	return err
+}
+
+func writeFigures(dir string, figs []analysis.Figure) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("analyze: plots: %w", err)
+	}
+	for _, f := range figs {
+		for _, format := range analysis.PlotFormats {
+			b, err := analysis.PlotBytes(f.Plot, format)
+			if err != nil {
+				return fmt.Errorf("analyze: plot %s: %w", f.Name, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f.Name+"."+format), b, 0o644); err != nil {
+				return fmt.Errorf("analyze: plots: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func splitIDs(s string) []string {
+	var out []string
+	for _, id := range strings.Split(s, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func analyzeToplines(args []string, env *Env) error {
+	o := newAnalyzeFlags("toplines", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
+		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (SPEC 3).", env, true)
+	opt := analysis.DefaultOptions()
+	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
+	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
+	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
+	var exclude, include string
+	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
+	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
+	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	if opt.HighPass < 1 || opt.HighPass > 7 || opt.LowPass < 1 || opt.LowPass > 7 || opt.MaxFailed < 1 {
+		return usagef("analyze toplines: --high-pass and --low-pass must be 1–7, --max-failed at least 1")
+	}
+	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
+	opt.Bootstrap = o.boot
+	rs, err := readInput(o, env, func(r io.Reader) (*analysis.Ratings, error) {
+		return analysis.ReadRatingsWith(r, analysis.ReadOptions{WithinParticipant: *within})
+	})
+	if err != nil {
+		return err
+	}
+	t := analysis.ComputeToplines(rs, opt)
+	tables := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
+	if o.csv {
+		tables = tables[:1]
+	}
+	if *items {
+		if o.csv {
+			tables = nil
+		}
+		tables = append(tables, analysis.ItemMeansTable(t))
+	}
+	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows()), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
+}
+
+func analyzeAgreement(args []string, env *Env) error {
+	o := newAnalyzeFlags("agreement", "judgements", "expert judgements file: annotator_id, item_id, item_type, plausible, cancellation_correct",
+		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair, Light's and Fleiss' κ with more than two\nannotators; Krippendorff's α; per item type; 95% bootstrap intervals.", env, true)
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	js, err := readInput(o, env, analysis.ReadJudgements)
+	if err != nil {
+		return err
+	}
+	a := analysis.ComputeAgreementWith(js, o.boot)
+	tables := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
+	if o.csv {
+		tables = tables[:1]
+	}
+	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js)), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
+}
+
+func analyzeContext(args []string, env *Env) error {
+	o := newAnalyzeFlags("context", "answers", "context answers file: annotator_id, survey_id, item_id, kind, period, sentences, sufficient",
+		"Per survey and overall: Fleiss' κ over the 7 answer categories, full and\nmajority consensus, and the cumulative share understandable with ≤ k sentences.", env, true)
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	as, err := readInput(o, env, analysis.ReadContextAnswers)
+	if err != nil {
+		return err
+	}
+	c := analysis.ComputeContextWith(as, o.boot)
+	tables := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
+	if o.csv {
+		tables = []*analysis.Table{analysis.ContextTable(c)}
+	}
+	return o.emit(env, c, tables, analysis.ContextMethods(c), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+}
+
+func analyzeExplanations(args []string, env *Env) error {
+	o := newAnalyzeFlags("explanations", "ratings", "explanation ratings file: annotator_id, item_id, kind, strategy, judgment",
+		"The share of each judgment (totally correct … answer not given) and of acceptable\nexplanations per kind × strategy.", env, false)
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	rs, err := readInput(o, env, analysis.ReadExplanationRatings)
+	if err != nil {
+		return err
+	}
+	e := analysis.ComputeExplanations(rs)
+	tables := []*analysis.Table{analysis.ExplanationsTable(e)}
+	if !o.csv {
+		tables = append(tables, analysis.ExplanationsIntervalsTable(e))
+	}
+	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), nil)
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+)
+
+const benchUsage = `Usage: pragmalab bench NAME [options]
+
+Benchmarks whose figures the README reports, measured on this machine:
+  toplines   analyze toplines on a synthetic 1,000,000-row ratings file
+  import     import a 31,822-row IMPAQTS-PID file of the published shape
+  load       N simulated Prolific participants over loopback HTTP
+  scoring    a 3,252-prompt True/False job against a 20 ms fake model server
+
+Run "pragmalab bench NAME --help" for the options of each.
+`
+
+// runBench dispatches to one benchmark; each lives beside its area.
+func runBench(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(env.stdout, benchUsage)
+		if len(args) == 0 {
+			return usagef("bench: name a benchmark")
+		}
+		return flag.ErrHelp
+	}
+	name, rest := args[0], args[1:]
+	switch name {
+	case "toplines":
+		return benchToplines(ctx, rest, env)
+	case "import":
+		return benchImport(ctx, rest, env)
+	case "load":
+		return benchLoad(ctx, rest, env)
+	case "scoring":
+		return benchScoring(ctx, rest, env)
+	default:
+		return usagef("bench: unknown benchmark %q (toplines, import, load, scoring)", name)
+	}
+}

@@ -1,0 +1,727 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"pragmalab/store"
+	"pragmalab/studies"
+	"pragmalab/web"
+)
+
+const benchLoadUsage = `Usage: pragmalab bench load [options]
+
+N simulated Prolific participants arrive at once at a crowd study served on
+127.0.0.1 (the real server, a real SQLite file), each from a Prolific URL:
+consent, the six training items, then a whole batch of 40 screens (30 items
+and 10 attention checks), every answer a POST followed by the next screen.
+Reports answers/s and the latency of the answer posts, then checks the
+database: every acknowledged answer stored exactly once, none lost.
+
+`
+
+// benchLoad is `pragmalab bench load`.
+func benchLoad(ctx context.Context, args []string, env *Env) error {
+	fs := newFlagSet("bench load", benchLoadUsage, env)
+	n := fs.Int("participants", 500, "simulated participants, all concurrent")
+	think := fs.Duration("think", 200*time.Millisecond, "a participant's pause before each answer (±50 %, random); 0: as fast as the server answers")
+	ramp := fs.Duration("ramp", time.Second, "participants arrive at random moments within this time (0: all at the same instant)")
+	dbPath := fs.String("db", "", "database file to create (default: a new file in a temporary directory, removed after)")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	killAfter := fs.Int("kill-after", 0, "crash test: run the server as a child process and kill it (SIGKILL) after this many acknowledged answers, then restart it on the same database")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *n < 1 || *n > 100000 {
+		return usagef("bench load: --participants must be 1–100000")
+	}
+	file := *dbPath
+	if file == "" {
+		dir, err := os.MkdirTemp("", "pragmalab-bench-load-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		file = filepath.Join(dir, "load.db")
+	} else if _, err := os.Stat(file); err == nil {
+		return usagef("bench load: --db %s exists; give a new file", file)
+	}
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	study, err := setupLoadStudy(ctx, db, *n)
+	if err != nil {
+		return err
+	}
+	if *killAfter > 0 {
+		return benchLoadCrash(ctx, env, db, file, study, *n, *think, *ramp, *killAfter)
+	}
+	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	defer func() { stop(); <-served }()
+
+	fmt.Fprintf(env.stdout, "bench load: %d participants, batches of 40 screens (30 items + 10 checks), %s think time before each answer, arrivals over %s, server http://%s, database %s\n",
+		*n, *think, *ramp, ln.Addr(), file)
+	run := newLoadRun("http://"+ln.Addr().String(), study, *n)
+	run.think, run.ramp = *think, *ramp
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	start := time.Now()
+	run.runAll(ctx, false)
+	wall := time.Since(start)
+	rep, err := run.verify(ctx, db)
+	if err != nil {
+		return err
+	}
+	run.report(env.stdout, wall, rep, true)
+	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 {
+		return fmt.Errorf("bench load: %d answers lost, %d duplicated, %d participants failed", rep.lost, rep.duplicated, run.failed.Load())
+	}
+	return nil
+}
+
+// benchLoadCrash is bench load with the server in a child process that is
+// killed mid-run and restarted.
+func benchLoadCrash(ctx context.Context, env *Env, db *store.DB, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "bench load (crash test): %d participants, server %s serve --addr %s --db %s\n", n, self, addr, file)
+	run := newLoadRun("http://"+addr, study, n)
+	run.think, run.ramp = think, ramp
+	newCmd := func() *exec.Cmd {
+		cmd := exec.Command(self, "serve", "--addr", addr, "--db", file, "--demo=false")
+		cmd.Stdout, cmd.Stderr = io.Discard, env.stderr
+		return cmd
+	}
+	start := time.Now()
+	if err := crashRun(ctx, run, newCmd, addr, killAfter, env.stdout); err != nil {
+		return err
+	}
+	wall := time.Since(start)
+	rep, err := run.verify(ctx, db)
+	if err != nil {
+		return err
+	}
+	run.report(env.stdout, wall, rep, false)
+	resumed := run.checkResumed()
+	fmt.Fprintf(env.stdout, "participants who met the dead server: %d; all resumed where they were: %v\n", len(run.resumed), resumed == nil)
+	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 || rep.completed != n || resumed != nil {
+		return fmt.Errorf("bench load: crash test failed: %d lost, %d duplicated, %d completed of %d, %d participants failed; %v",
+			rep.lost, rep.duplicated, rep.completed, n, run.failed.Load(), resumed)
+	}
+	return nil
+}
+
+// loadStudy is the study a load run targets.
+type loadStudy struct {
+	ID       int64
+	Training []string // per training screen, the condition: trigger or cancel
+	Screens  int
+}
+
+// setupLoadStudy makes a crowd study with enough batches of 30 items + 10
+// checks for n participants at the default quota of 5.
+func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error) {
+	s := &store.Study{Kind: store.KindCrowd, Name: "Load benchmark", Lang: "en", Seed: 1}
+	if err := db.CreateStudy(ctx, s); err != nil {
+		return loadStudy{}, err
+	}
+	set := store.DefaultCrowdSettings()
+	set.CompletionCode = "BENCH"
+	sets := (n + 2*set.Quota - 1) / (2 * set.Quota) // two batches of 5 participants per set
+	types := store.ItemTypes
+	var items []store.Item
+	for i := range sets*set.BatchSize + 6 {
+		items = append(items, store.Item{
+			Key: fmt.Sprintf("load%05d", i), Type: types[i%4],
+			Context:     "S1: Do you need help with anything?",
+			Utterance:   fmt.Sprintf("S2: I think C was looking for someone to do task %d.", i),
+			Implicature: fmt.Sprintf("You can help by doing task %d for C.", i), Cancellation: "S2: Though they must be done by now.",
+		})
+	}
+	for i := range 10 {
+		c := "high"
+		if i%2 == 1 {
+			c = "low"
+		}
+		items = append(items, store.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: c})
+	}
+	if err := db.ImportItems(ctx, s.ID, items); err != nil {
+		return loadStudy{}, err
+	}
+	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
+		return loadStudy{}, err
+	}
+	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	if err != nil {
+		return loadStudy{}, err
+	}
+	if b.Sizes[set.BatchSize] != b.Batches {
+		return loadStudy{}, fmt.Errorf("bench load: batches %v, want all of %d items", b.Sizes, set.BatchSize)
+	}
+	training, err := db.CrowdTraining(ctx, s.ID)
+	if err != nil {
+		return loadStudy{}, err
+	}
+	ls := loadStudy{ID: s.ID, Screens: set.BatchSize + 10}
+	for _, t := range training {
+		ls.Training = append(ls.Training, t.Condition)
+	}
+	return ls, nil
+}
+
+// loadRun is one run of simulated participants against a server.
+type loadRun struct {
+	base   string
+	study  loadStudy
+	n      int
+	client *http.Transport
+	think  time.Duration
+	ramp   time.Duration
+
+	mu        sync.Mutex
+	answerLat []time.Duration // answer posts
+	answerAt  []time.Time     // when each was sent
+	firstOf   []time.Time     // per participant: first answer sent
+	lastOf    []time.Time     // per participant: last answer acknowledged
+	screenLat []time.Duration // screen gets
+	arriveLat []time.Duration // consent and training posts
+	acked     []map[int]int   // per participant: position → rating acknowledged
+	firstAns  time.Time
+	lastAns   time.Time
+	requests  atomic.Int64
+	failed    atomic.Int64
+	errs      []error
+	// resumed records, per participant, the first screen shown after a
+	// failure, and the last acknowledged position before it.
+	resumed []resumeCheck
+}
+
+type resumeCheck struct{ lastAcked, shown int }
+
+func newLoadRun(base string, study loadStudy, n int) *loadRun {
+	r := &loadRun{base: base, study: study, n: n, acked: make([]map[int]int, n),
+		firstOf: make([]time.Time, n), lastOf: make([]time.Time, n),
+		client: &http.Transport{MaxIdleConnsPerHost: n + 10, MaxIdleConns: n + 10, DisableCompression: true, IdleConnTimeout: time.Minute}}
+	for i := range r.acked {
+		r.acked[i] = map[int]int{}
+	}
+	return r
+}
+
+// loadPID is participant i's PROLIFIC_PID (24 hex digits, as Prolific's).
+func loadPID(i int) string { return fmt.Sprintf("%024x", 0x5eed0000+i) }
+
+// loadRating is the rating participant i gives screen pos: fixed, so that a
+// resubmit after a lost response sends the same answer.
+func loadRating(i, pos int) int { return (i*7+pos)%7 + 1 }
+
+// runAll runs every participant at once and waits for all. With
+// tolerateDown, a participant whose request fails (the server is down)
+// retries until it is back, as a real browser's user would.
+func (r *loadRun) runAll(ctx context.Context, tolerateDown bool) {
+	var wg sync.WaitGroup
+	for i := range r.n {
+		wg.Go(func() {
+			if r.ramp > 0 {
+				time.Sleep(rand.N(r.ramp))
+			}
+			if err := r.participant(ctx, i, tolerateDown); err != nil {
+				r.failed.Add(1)
+				r.mu.Lock()
+				r.errs = append(r.errs, fmt.Errorf("participant %d: %w", i, err))
+				r.mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// hiddenValue finds the value of the hidden input name in a page.
+func hiddenValue(body, name string) (string, bool) {
+	marker := `name="` + name + `" value="`
+	i := strings.Index(body, marker)
+	if i < 0 {
+		return "", false
+	}
+	rest := body[i+len(marker):]
+	j := strings.IndexByte(rest, '"')
+	if j < 0 {
+		return "", false
+	}
+	return rest[:j], true
+}
+
+// loadParticipant is one simulated participant: the session cookie (kept
+// by hand: a cookie jar costs the shared CPU more than the server's work
+// on some requests) and what it has seen acknowledged.
+type loadParticipant struct {
+	r            *loadRun
+	i            int
+	c            *http.Client
+	cookie       *http.Cookie
+	base, entry  string
+	tolerateDown bool
+	down         bool // a request failed since the last screen was read
+	lastAcked    int
+}
+
+// participant walks one participant through the study. Its state is the
+// server's: every step reads the screen and answers what it shows, so a
+// lost response or a restarted server only means asking again.
+func (r *loadRun) participant(ctx context.Context, i int, tolerateDown bool) error {
+	base := fmt.Sprintf("%s/s/%d", r.base, r.study.ID)
+	p := &loadParticipant{
+		r: r, i: i, base: base, tolerateDown: tolerateDown,
+		c: &http.Client{Transport: r.client, Timeout: 30 * time.Second,
+			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }},
+		entry: fmt.Sprintf("%s?PROLIFIC_PID=%s&STUDY_ID=loadstudy&SESSION_ID=sess%d", base, loadPID(i), i),
+	}
+	for range 100000 {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		done, err := p.step()
+		if err != nil && (!tolerateDown || ctx.Err() != nil || !isTransport(err)) {
+			return err
+		}
+		if err != nil {
+			p.down = true
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		if done {
+			return nil
+		}
+	}
+	return errors.New("too many steps")
+}
+
+// transportError marks a request that got no response: with a restarting
+// server the participant asks again.
+type transportError struct{ err error }
+
+func (e *transportError) Error() string { return e.err.Error() }
+
+func isTransport(err error) bool {
+	var te *transportError
+	return errors.As(err, &te)
+}
+
+// send is loadRun.do for this participant, timing the request into lat
+// when it gets a response.
+func (p *loadParticipant) send(method, u string, form url.Values, lat *[]time.Duration) (loadResp, time.Time, error) {
+	t0 := time.Now()
+	resp, err := p.r.do(p.c, method, u, form, p.cookie)
+	if err != nil {
+		return resp, t0, &transportError{err}
+	}
+	if lat != nil {
+		p.r.mu.Lock()
+		*lat = append(*lat, time.Since(t0))
+		p.r.mu.Unlock()
+	}
+	return resp, t0, nil
+}
+
+// step takes one step: enter, or read the screen and answer what it shows.
+// It reports whether the participant has reached the completion page.
+func (p *loadParticipant) step() (bool, error) {
+	if p.cookie == nil {
+		resp, _, err := p.send("GET", p.entry, nil, nil)
+		if err != nil {
+			return false, err
+		}
+		if resp.status != http.StatusSeeOther || resp.cookie == nil {
+			return false, fmt.Errorf("entry: status %d, cookie %v", resp.status, resp.cookie)
+		}
+		p.cookie = resp.cookie
+		return false, nil
+	}
+	page, _, err := p.send("GET", p.base+"/screen", nil, &p.r.screenLat)
+	if err != nil {
+		return false, err
+	}
+	if page.status != http.StatusOK {
+		return false, fmt.Errorf("screen: status %d", page.status)
+	}
+	body := page.body
+	switch {
+	case strings.Contains(body, `data-testid="done"`):
+		if !strings.Contains(body, "BENCH") {
+			return false, errors.New("completion page without the completion code")
+		}
+		return true, nil
+	case strings.Contains(body, `data-testid="landing"`):
+		_, _, err := p.send("POST", p.base+"/consent", url.Values{}, &p.r.arriveLat)
+		return false, err
+	}
+	posText, ok := hiddenValue(body, "position")
+	if !ok {
+		return false, fmt.Errorf("unexpected page: %.200s", body)
+	}
+	pos, _ := strconv.Atoi(posText)
+	if strings.Contains(body, `data-testid="training"`) {
+		return false, p.training(body, posText, pos)
+	}
+	return false, p.answer(posText, pos)
+}
+
+// training answers a training screen as the item expects.
+func (p *loadParticipant) training(body, posText string, pos int) error {
+	attempt, _ := hiddenValue(body, "attempt")
+	rating := "6"
+	if p.r.study.Training[pos-1] == "cancel" {
+		rating = "2"
+	}
+	form := url.Values{"position": {posText}, "attempt": {attempt}, "rating": {rating}}
+	_, _, err := p.send("POST", p.base+"/training", form, &p.r.arriveLat)
+	return err
+}
+
+// answer rates a batch screen after the think time and records what the
+// server acknowledged.
+func (p *loadParticipant) answer(posText string, pos int) error {
+	r := p.r
+	if p.down {
+		r.mu.Lock()
+		r.resumed = append(r.resumed, resumeCheck{lastAcked: p.lastAcked, shown: pos})
+		r.mu.Unlock()
+		p.down = false
+	}
+	if r.think > 0 {
+		time.Sleep(r.think/2 + rand.N(r.think))
+	}
+	rating := loadRating(p.i, pos)
+	form := url.Values{"position": {posText}, "rating": {strconv.Itoa(rating)}}
+	resp, t1, err := p.send("POST", p.base+"/answer", form, nil)
+	if err != nil {
+		return err
+	}
+	done := time.Now()
+	if resp.status != http.StatusSeeOther {
+		return fmt.Errorf("answer %d: status %d", pos, resp.status)
+	}
+	p.lastAcked = pos
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answerLat = append(r.answerLat, done.Sub(t1))
+	r.answerAt = append(r.answerAt, t1)
+	if r.firstOf[p.i].IsZero() {
+		r.firstOf[p.i] = t1
+	}
+	r.lastOf[p.i] = done
+	r.acked[p.i][pos] = rating
+	if r.firstAns.IsZero() || t1.Before(r.firstAns) {
+		r.firstAns = t1
+	}
+	if done.After(r.lastAns) {
+		r.lastAns = done
+	}
+	return nil
+}
+
+type loadResp struct {
+	status int
+	body   string
+	cookie *http.Cookie // the session cookie set, if any
+}
+
+func (r *loadRun) do(c *http.Client, method, u string, form url.Values, cookie *http.Cookie) (loadResp, error) {
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		return loadResp{}, err
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if cookie != nil {
+		req.AddCookie(cookie)
+	}
+	r.requests.Add(1)
+	resp, err := c.Do(req)
+	if err != nil {
+		return loadResp{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return loadResp{}, err
+	}
+	out := loadResp{status: resp.StatusCode, body: string(b)}
+	for _, ck := range resp.Cookies() {
+		if strings.HasPrefix(ck.Name, "crowd_") {
+			out.cookie = &http.Cookie{Name: ck.Name, Value: ck.Value}
+		}
+	}
+	return out, nil
+}
+
+// loadReport is what the database holds after a run.
+type loadReport struct {
+	acked, stored, lost, duplicated, completed int
+}
+
+// verify compares the acknowledged answers with the database: each must be
+// there once, with the rating sent.
+func (r *loadRun) verify(ctx context.Context, db *store.DB) (loadReport, error) {
+	var rep loadReport
+	rows, err := db.Reader().QueryContext(ctx, `
+		SELECT p.prolific_pid, p.status, r.position, r.rating
+		FROM crowd_participants p LEFT JOIN crowd_ratings r ON r.participant_id = p.id
+		WHERE p.study_id = ?`, r.study.ID)
+	if err != nil {
+		return rep, err
+	}
+	defer rows.Close()
+	stored := map[string]map[int][]int{}
+	status := map[string]string{}
+	for rows.Next() {
+		var pid, st string
+		var pos, rating *int
+		if err := rows.Scan(&pid, &st, &pos, &rating); err != nil {
+			return rep, err
+		}
+		status[pid] = st
+		if stored[pid] == nil {
+			stored[pid] = map[int][]int{}
+		}
+		if pos != nil {
+			stored[pid][*pos] = append(stored[pid][*pos], *rating)
+			rep.stored++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return rep, err
+	}
+	for i := range r.n {
+		pid := loadPID(i)
+		if status[pid] == store.CrowdCompleted {
+			rep.completed++
+		}
+		for pos, rs := range stored[pid] {
+			if len(rs) > 1 {
+				rep.duplicated += len(rs) - 1
+			}
+			if want := loadRating(i, pos); rs[0] != want {
+				rep.lost++ // a stored answer that is not what was sent
+			}
+		}
+		for pos, rating := range r.acked[i] {
+			rep.acked++
+			if rs := stored[pid][pos]; len(rs) == 0 || rs[0] != rating {
+				rep.lost++
+			}
+		}
+	}
+	return rep, nil
+}
+
+func percentile(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(p*float64(len(s))))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+
+// report prints the figures of a run.
+func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport, target bool) {
+	window := r.lastAns.Sub(r.firstAns)
+	rate := float64(len(r.answerLat)) / window.Seconds()
+	p50, p99 := percentile(r.answerLat, .50), percentile(r.answerLat, .99)
+	fmt.Fprintf(w, "participants completed: %d of %d in %.2f s (%d HTTP requests, %.0f req/s)\n",
+		rep.completed, r.n, wall.Seconds(), r.requests.Load(), float64(r.requests.Load())/wall.Seconds())
+	fmt.Fprintf(w, "answers: %d acknowledged, %d stored, %d lost, %d duplicated\n", rep.acked, rep.stored, rep.lost, rep.duplicated)
+	fmt.Fprintf(w, "whole run: %.0f answers/s over the %.2f s from the first answer to the last (arrivals and training included)\n", rate, window.Seconds())
+	fmt.Fprintf(w, "answer POST latency, whole run: p50 %s, p99 %s, max %s\n", ms(p50), ms(p99), ms(percentile(r.answerLat, 1)))
+	fmt.Fprintf(w, "consent and training POST latency: p50 %s, p99 %s, max %s\n",
+		ms(percentile(r.arriveLat, .5)), ms(percentile(r.arriveLat, .99)), ms(percentile(r.arriveLat, 1)))
+	fmt.Fprintf(w, "screen GET latency, whole run: p50 %s, p99 %s, max %s\n",
+		ms(percentile(r.screenLat, .5)), ms(percentile(r.screenLat, .99)), ms(percentile(r.screenLat, 1)))
+	// The steady state: from the moment the last participant to arrive gave
+	// a first answer to the moment the first one finished, all of them
+	// were answering at once.
+	var from, to time.Time
+	for i := range r.n {
+		if r.firstOf[i].After(from) {
+			from = r.firstOf[i]
+		}
+		if to.IsZero() || r.lastOf[i].Before(to) {
+			to = r.lastOf[i]
+		}
+	}
+	var steady []time.Duration
+	for i, at := range r.answerAt {
+		if !at.Before(from) && at.Before(to) {
+			steady = append(steady, r.answerLat[i])
+		}
+	}
+	if !target {
+		return
+	}
+	if len(steady) == 0 {
+		fmt.Fprintf(w, "steady state: none (the first participant finished %.2f s before the last gave a first answer)\n", from.Sub(to).Seconds())
+		return
+	}
+	srate := float64(len(steady)) / to.Sub(from).Seconds()
+	sp50, sp99 := percentile(steady, .5), percentile(steady, .99)
+	fmt.Fprintf(w, "steady state, all %d answering at once (%.2f s): %.0f answers/s, answer POST p50 %s, p99 %s\n",
+		r.n, to.Sub(from).Seconds(), srate, ms(sp50), ms(sp99))
+	verdict := "met"
+	if srate < 2000 || sp99 >= 100*time.Millisecond || rep.lost > 0 {
+		verdict = "NOT met"
+	}
+	fmt.Fprintf(w, "target with all participants answering (>= 2000 answers/s, p99 < 100 ms, 0 lost): %s\n", verdict)
+	for _, err := range r.errs[:min(5, len(r.errs))] {
+		fmt.Fprintf(w, "error: %v\n", err)
+	}
+}
+
+// ackedCount is how many answers have been acknowledged so far.
+func (r *loadRun) ackedCount() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.answerLat)
+}
+
+// serverProc is a pragmalab server running as a child process.
+type serverProc struct {
+	cmd  *exec.Cmd
+	addr string
+}
+
+// startServerProc starts a child server with newCmd and waits until it
+// answers on addr.
+func startServerProc(ctx context.Context, newCmd func() *exec.Cmd, addr string) (*serverProc, error) {
+	cmd := newCmd()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start server: %w", err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		resp, err := http.Get("http://" + addr + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return &serverProc{cmd: cmd, addr: addr}, nil
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	return nil, fmt.Errorf("server on %s did not come up", addr)
+}
+
+// crashRun runs the participants against a child server process, kills it
+// with SIGKILL once killAfter answers are acknowledged (mid-run, requests in
+// flight), starts it again on the same database file, and lets the
+// participants carry on. It returns when every participant is done.
+func crashRun(ctx context.Context, r *loadRun, newCmd func() *exec.Cmd, addr string, killAfter int, out io.Writer) error {
+	srv, err := startServerProc(ctx, newCmd, addr)
+	if err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() { r.runAll(ctx, true); close(done) }()
+	killed := false
+	for !killed {
+		select {
+		case <-done:
+			killed = true // finished before the kill point
+			continue
+		case <-time.After(2 * time.Millisecond):
+		}
+		if n := r.ackedCount(); n >= killAfter {
+			srv.cmd.Process.Signal(syscall.SIGKILL)
+			srv.cmd.Wait()
+			killed = true
+			fmt.Fprintf(out, "killed the server (SIGKILL) after %d acknowledged answers; restarting it on the same database\n", n)
+			time.Sleep(200 * time.Millisecond) // participants find it down
+			if srv, err = startServerProc(ctx, newCmd, addr); err != nil {
+				return err
+			}
+		}
+	}
+	<-done
+	srv.cmd.Process.Signal(syscall.SIGTERM)
+	srv.cmd.Wait()
+	return nil
+}
+
+// freeAddr finds a free port on the loopback interface.
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// checkResumed tells whether, after the crash, every participant was shown
+// the screen after their last acknowledged answer (or the one after that,
+// when the answer in flight was committed but its response lost).
+func (r *loadRun) checkResumed() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, c := range r.resumed {
+		if c.shown != c.lastAcked+1 && c.shown != c.lastAcked+2 {
+			return fmt.Errorf("a participant whose last acknowledged answer was screen %d was shown screen %d after the restart", c.lastAcked, c.shown)
+		}
+	}
+	return nil
+}

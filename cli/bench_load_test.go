@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pragmalab/store"
+)
+
+// TestCrashChildServer is the server process of TestAnswersSurviveKill: the
+// test binary run again as `pragmalab serve`.
+func TestCrashChildServer(t *testing.T) {
+	spec := os.Getenv("PRAGMALAB_CRASH_CHILD")
+	if spec == "" {
+		t.Skip("helper process of TestAnswersSurviveKill")
+	}
+	addr, file, _ := strings.Cut(spec, "|")
+	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: os.Stderr}
+	if err := Run(context.Background(), []string{"serve", "--addr", addr, "--db", file, "--demo=false"}, env); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAnswersSurviveKill kills the server with SIGKILL while 30 participants
+// are answering, starts it again on the same database file, and checks that
+// every acknowledged answer is stored exactly once and that everybody
+// carries on from where they were to the end.
+func TestAnswersSurviveKill(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "crash.db")
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const n = 30
+	study, err := setupLoadStudy(ctx, db, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newLoadRun("http://"+addr, study, n)
+	newCmd := func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChildServer$")
+		cmd.Env = append(os.Environ(), "PRAGMALAB_CRASH_CHILD="+addr+"|"+file)
+		return cmd
+	}
+	var log strings.Builder
+	if err := crashRun(ctx, r, newCmd, addr, 400, &log); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "killed the server") {
+		t.Fatal("the run ended before the kill")
+	}
+	rep, err := r.verify(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.failed.Load() > 0 {
+		t.Fatalf("%d participants failed: %v", r.failed.Load(), r.errs[0])
+	}
+	if rep.lost != 0 || rep.duplicated != 0 || rep.completed != n || rep.stored != n*study.Screens {
+		t.Fatalf("after the crash: %+v; want 0 lost, 0 duplicated, %d completed, %d stored", rep, n, n*study.Screens)
+	}
+	if rep.acked < 400 {
+		t.Fatalf("only %d answers acknowledged", rep.acked)
+	}
+	if len(r.resumed) == 0 {
+		t.Fatal("no participant met the dead server")
+	}
+	if err := r.checkResumed(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestExportRatingsCLI exports a crowd study's ratings and participants with
+// the CLI and reads the ratings back with analyze toplines.
+func TestExportRatingsCLI(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "export.db")
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	study, err := setupLoadStudy(ctx, db, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, set, _ := db.CrowdStudy(ctx, study.ID)
+	for i := range 3 {
+		p, err := db.EnterCrowd(ctx, study.ID, store.CrowdArrival{PID: loadPID(i), StudyID: "st", SessionID: "se"}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.ConsentCrowd(ctx, study.ID, p.Token, set)
+		for pos, cond := range study.Training {
+			rating := 6
+			if cond == "cancel" {
+				rating = 2
+			}
+			db.AnswerCrowdTraining(ctx, study.ID, p.Token, pos+1, 0, rating, set)
+		}
+		for pos := 1; pos <= study.Screens; pos++ {
+			if _, err := db.SaveCrowdRating(ctx, study.ID, p.Token, pos, loadRating(i, pos), set); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db.Close()
+	id := strconv.FormatInt(study.ID, 10)
+	ratings := filepath.Join(t.TempDir(), "ratings.csv")
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--out", ratings); code != 0 {
+		t.Fatalf("export ratings: exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(ratings)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check" || len(lines) != 1+3*study.Screens {
+		t.Fatalf("ratings file: %d lines, header %q", len(lines), lines[0])
+	}
+	code, out, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "participants")
+	if code != 0 || strings.Count(out, ",completed,") != 3 {
+		t.Fatalf("export participants: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "", nil, "analyze", "toplines", "--ratings", ratings, "--json")
+	if code != 0 || !strings.Contains(out, `"total": 3`) && !strings.Contains(out, `"total":3`) {
+		t.Fatalf("analyze toplines on the export: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+
+	"pragmalab/store"
+	"pragmalab/studies"
+)
+
+// demoItems is a small implicature data set we wrote ourselves: four items
+// of each type, each with its cancellation and the three control follow-ups,
+// plus four attention checks.
+//
+//go:embed demo/items.jsonl
+var demoItems []byte
+
+// seedDemo creates the demo studies and prints where to start.
+func seedDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
+	items, err := studies.ParseItemsJSONL(bytes.NewReader(demoItems))
+	if err != nil {
+		return fmt.Errorf("demo items: %w", err)
+	}
+	if err := seedExpertDemo(ctx, db, env, base, items); err != nil {
+		return fmt.Errorf("demo expert study: %w", err)
+	}
+	if err := seedCrowdDemo(ctx, db, env, base, items); err != nil {
+		return fmt.Errorf("demo crowd study: %w", err)
+	}
+	if err := seedContextDemo(ctx, db, env, base); err != nil {
+		return fmt.Errorf("demo context survey: %w", err)
+	}
+	return nil
+}
+
+// seedExpertDemo makes an expert validation study with one batch (its
+// attention checks included) assigned to two experts, as round 1.
+func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
+	s := &store.Study{Kind: store.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
+	if err := db.CreateStudy(ctx, s); err != nil {
+		return err
+	}
+	if err := db.ImportItems(ctx, s.ID, items); err != nil {
+		return err
+	}
+	nBatches, err := studies.BuildExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4})
+	if err != nil {
+		return err
+	}
+	bs, err := db.Batches(ctx, s.ID)
+	if err != nil {
+		return err
+	}
+	var experts []*store.Annotator
+	for _, name := range []string{"Expert A", "Expert B"} {
+		a, err := db.CreateAnnotator(ctx, s.ID, name)
+		if err != nil {
+			return err
+		}
+		experts = append(experts, a)
+	}
+	if err := db.AssignRound1(ctx, s.ID, bs[0].ID, []int64{experts[0].ID, experts[1].ID}); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %d batch(es).\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
+		s.Name, countData(items), nBatches, base, experts[0].Token, base, experts[1].Token)
+	return nil
+}
+
+// countData is the number of data items, attention checks left out.
+func countData(items []store.Item) int {
+	n := 0
+	for _, it := range items {
+		if it.Check == "" {
+			n++
+		}
+	}
+	return n
+}

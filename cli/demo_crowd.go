@@ -1,0 +1,46 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"fmt"
+
+	"pragmalab/store"
+	"pragmalab/studies"
+)
+
+// demoCrowdChecks are two attention checks expected to be rated high; the
+// shared demo items bring the low ones.
+//
+//go:embed demo/crowd_checks.jsonl
+var demoCrowdChecks []byte
+
+// seedCrowdDemo makes a crowd likelihood study from the demo items: six
+// training items, two batches of ten items (half with the cancellation) plus
+// the six checks, a preview allowed, and prints a Prolific-style link.
+func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
+	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
+	if err != nil {
+		return err
+	}
+	s := &store.Study{Kind: store.KindCrowd, Name: "Demo: crowd likelihood study (Prolific)", Lang: "en", Seed: 11}
+	if err := db.CreateStudy(ctx, s); err != nil {
+		return err
+	}
+	if err := db.ImportItems(ctx, s.ID, append(append([]store.Item(nil), items...), checks...)); err != nil {
+		return err
+	}
+	set := store.DefaultCrowdSettings()
+	set.BatchSize, set.CompletionCode, set.AllowPreview = 10, "DEMO1234", true
+	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
+		return err
+	}
+	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "Demo crowd study %q: %s\n  A participant arriving from Prolific: %s/s/%d?PROLIFIC_PID=%s&STUDY_ID=demostudy&SESSION_ID=demosession1\n  Preview (stores nothing): %s/s/%d/preview\n",
+		s.Name, b, base, s.ID, "5f0c1a2b3c4d5e6f7a8b9c0d", base, s.ID)
+	return nil
+}

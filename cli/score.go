@@ -1,0 +1,303 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+const scoreUsage = `Usage: pragmalab score --study ID [options]
+       pragmalab score --job ID            resume an unfinished job
+
+Runs a model-scoring job (SPEC 4) on a study's items (truefalse) or
+passages (multiplechoice, generation) and prints the metrics. The job and
+every answer are stored in the database, so an interrupted run resumes with
+--job without asking any prompt twice, and the admin pages show it.
+
+The scorer is an OpenAI-compatible endpoint (--scorer model, the default:
+vLLM, llama.cpp server, Ollama, OpenAI) or a built-in baseline that needs
+no network:
+%s
+The API key is read from the environment variable named by --api-key-env;
+it is never stored or printed.
+
+Options:
+`
+
+// listFlag collects a repeatable flag; each value may also be a
+// comma-separated list.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+func builtinHelp() string {
+	var b strings.Builder
+	for _, bi := range scoring.Builtins {
+		fmt.Fprintf(&b, "  %-13s %s\n", bi.Name, bi.Description)
+	}
+	return b.String()
+}
+
+// runScore is `pragmalab score`.
+func runScore(ctx context.Context, args []string, env *Env) error {
+	fs := newFlagSet("score", fmt.Sprintf(scoreUsage, builtinHelp()), env)
+	dbPath := dbFlag(fs, env)
+	studyID := fs.Int64("study", 0, "study whose items or passages are scored")
+	jobID := fs.Int64("job", 0, "resume this job instead of creating one")
+	task := fs.String("task", "truefalse", "truefalse, multiplechoice or generation")
+	scorer := fs.String("scorer", runner.ModelScorer, "\"model\" for an endpoint, or a built-in scorer")
+	var urls listFlag
+	fs.Var(&urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
+	model := fs.String("model", "", "model name as the server knows it")
+	keyEnv := fs.String("api-key-env", "", "NAME of the environment variable holding the API key (not the key)")
+	api := fs.String("api", "chat", "chat (/v1/chat/completions) or completions (/v1/completions)")
+	mode := fs.String("mode", "logprobs", "logprobs (top log-probabilities) or sampling (parse sampled replies)")
+	conc := fs.Int("concurrency", 4, "requests in flight per endpoint")
+	timeout := fs.Duration("timeout", 60*time.Second, "time-out of each request")
+	retries := fs.Int("retries", 5, "retries of a request after 429, 5xx, time-out or network error")
+	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode")
+	topK := fs.Int("top-logprobs", 0, "candidate tokens to ask for (default 20 on chat, 5 on completions)")
+	maxTok := fs.Int("max-tokens", 16, "token limit of a sampled True/False or multiple-choice reply (raise it for reasoning models)")
+	genTok := fs.Int("gen-max-tokens", 1024, "token limit of a generated explanation")
+	strategy := fs.String("strategy", "zero-shot", "generation strategy: zero-shot, few-shot or chain-of-thought")
+	seed := fs.Uint64("seed", 1, "seed of the random baseline")
+	compare := fs.Int64("compare", 0, "crowd study whose human toplines are printed beside the model's")
+	outputsTo := fs.Int64("outputs-to", 0, "explanation-rating study to add a generation job's outputs to")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	csvOut := fs.String("csv", "", "write the per-item results to this CSV file")
+	quiet := fs.Bool("quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if (*studyID == 0) == (*jobID == 0) {
+		return usagef("score: give --study ID to start a job or --job ID to resume one")
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	id := *jobID
+	if id == 0 {
+		spec := runner.Spec{StudyID: *studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
+			Seed: *seed, CompareStudyID: *compare,
+			Config: scoring.Config{BaseURLs: urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
+				Concurrency: *conc, Timeout: *timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
+		j, err := runner.Create(ctx, db, spec, env.getenv)
+		if err != nil {
+			if store.ErrorCode(err) == store.EINVALID || store.ErrorCode(err) == store.ENOTFOUND {
+				return usagef("score: %s", store.ErrorMessage(err))
+			}
+			return err
+		}
+		id = j.ID
+		fmt.Fprintf(env.stderr, "job %d created for study %d\n", id, *studyID)
+	} else if err := db.RequeueJob(ctx, id); err != nil && store.ErrorCode(err) != store.ECONFLICT {
+		return err
+	}
+
+	r := runner.New(db, nil, env.getenv, nil)
+	bar := newProgressBar(env.stderr, *quiet)
+	start := time.Now()
+	err = r.RunJob(ctx, id, bar.update)
+	bar.finish()
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d", id)
+	}
+	if err != nil {
+		return err
+	}
+	res, err := runner.LoadResults(ctx, db, id)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", id, res.Job.Status,
+		time.Since(start).Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
+	if res.Job.Error != "" {
+		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
+	}
+	if errs, _ := db.JobErrors(ctx, id, 3); len(errs) > 0 {
+		for _, e := range errs {
+			fmt.Fprintf(env.stderr, "  prompt %s: %s\n", e.Key, e.Error)
+		}
+	}
+	if *csvOut != "" {
+		if err := writeFileAtomic(*csvOut, res.WriteCSV); err != nil {
+			return err
+		}
+	}
+	if *outputsTo != 0 {
+		if res.Job.Task != string(scoring.Generation) {
+			return usagef("score: --outputs-to needs a generation job")
+		}
+		if err := db.ImportOutputs(ctx, *outputsTo, res.Outputs()); err != nil {
+			return fmt.Errorf("score: adding outputs to study %d: %w", *outputsTo, err)
+		}
+		fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), *outputsTo)
+	}
+	var human *runner.Comparison
+	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
+		ht, err := runner.HumanToplines(ctx, db, res.Job.CompareStudyID, res.ItemKeys())
+		if err != nil {
+			return err
+		}
+		c := runner.Compare(ht, res)
+		human = &c
+	}
+	if *asJSON {
+		out := res.JSON().(map[string]any)
+		if human != nil {
+			out["humans"] = human.Human
+		}
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printResults(env.stdout, res, human)
+	return nil
+}
+
+// writeFileAtomic writes a file through a temporary one, so a failed write
+// never leaves half a file.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(dirOf(path), ".score-*.csv")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func dirOf(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
+		return path[:i+1]
+	}
+	return "."
+}
+
+func pct(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v, 'f', 2, 64)
+}
+
+func sharePtr(s scoring.Share) *float64 {
+	if v, ok := s.Value(); ok {
+		return &v
+	}
+	return nil
+}
+
+// printResults prints a job's metrics as aligned tables.
+func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	defer tw.Flush()
+	fmt.Fprintf(tw, "%s — %s, study %d, job %d\n\n", res.Scorer, res.Job.Task, res.Job.StudyID, res.Job.ID)
+	switch scoring.Task(res.Job.Task) {
+	case scoring.TrueFalse:
+		c := runner.Compare(nil, res)
+		if cmp != nil {
+			c = *cmp
+		}
+		fmt.Fprint(tw, "measure")
+		for _, t := range c.Types {
+			fmt.Fprintf(tw, "\t%s (n=%d)", t, res.TFMetrics[t].Items)
+		}
+		fmt.Fprintln(tw)
+		for _, m := range runner.Measures {
+			fmt.Fprint(tw, runner.MeasureLabels[m])
+			for _, t := range c.Types {
+				cell := pct(c.Models[0].Values[m][t])
+				if c.Human != nil {
+					cell += " (humans " + pct(c.Human[m][t]) + ")"
+				}
+				fmt.Fprintf(tw, "\t%s", cell)
+			}
+			fmt.Fprintln(tw)
+		}
+	case scoring.MultipleChoice:
+		fmt.Fprintln(tw, "kind\titems\taccuracy\thard negatives\teasy negatives\trefusals")
+		for _, k := range scoring.SortedTypes(res.MCMetrics) {
+			m := res.MCMetrics[k]
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\n", k, m.Items, pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
+		}
+		all := res.MCMetrics[scoring.AllTypes]
+		fmt.Fprintln(tw, "\nconfusion (gold × predicted)\tA\tB\tC\tD\tX")
+		for i, row := range all.Confusion {
+			fmt.Fprintf(tw, "%c", 'A'+i)
+			for _, n := range row {
+				fmt.Fprintf(tw, "\t%d", n)
+			}
+			fmt.Fprintln(tw)
+		}
+	case scoring.Generation:
+		fmt.Fprintf(tw, "%d outputs (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), res.Job.Strategy)
+	}
+}
+
+// progressBar draws "[#####.....] 1234/3252" on a terminal line.
+type progressBar struct {
+	w     io.Writer
+	quiet bool
+	mu    sync.Mutex
+	last  time.Time
+	start time.Time
+	drawn bool
+}
+
+func newProgressBar(w io.Writer, quiet bool) *progressBar {
+	return &progressBar{w: w, quiet: quiet, start: time.Now()}
+}
+
+func (b *progressBar) update(p store.JobProgress) {
+	if b.quiet || p.Total == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if time.Since(b.last) < 100*time.Millisecond && p.Answered+p.Failed < p.Total {
+		return
+	}
+	b.last = time.Now()
+	const width = 30
+	done := p.Answered + p.Failed
+	n := width * done / p.Total
+	rate := float64(done) / max(time.Since(b.start).Seconds(), 0.001)
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d answered, %d failed, %.0f/s ", strings.Repeat("#", n), strings.Repeat(".", width-n), p.Answered, p.Total, p.Failed, rate)
+	b.drawn = true
+}
+
+func (b *progressBar) finish() {
+	if b.drawn {
+		fmt.Fprintln(b.w)
+	}
+}

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"strings"
+
+	"pragmalab/store"
+	"pragmalab/web"
+)
+
+// dbFlag adds the --db flag shared by every subcommand that opens the
+// database; PRAGMALAB_DB overrides its default.
+func dbFlag(fs *flag.FlagSet, env *Env) *string {
+	def := "pragmalab.db"
+	if v := env.getenv("PRAGMALAB_DB"); v != "" {
+		def = v
+	}
+	return fs.String("db", def, "SQLite database file (env PRAGMALAB_DB)")
+}
+
+// newFlagSet makes a flag set that reports errors instead of exiting.
+func newFlagSet(name, usage string, env *Env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(env.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args, turning a bad flag into a usage error (exit 2)
+// and rejecting stray arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return &usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// runServe is `pragmalab serve`: the web application.
+func runServe(ctx context.Context, args []string, env *Env) error {
+	fs := newFlagSet("serve", "Usage: pragmalab [serve] [options]\n\nServes the web application. On first start it creates an admin account\n(the password is printed once) and, unless --demo=false, a demo study.\n\n", env)
+	addr := fs.String("addr", "localhost:8080", "address to listen on (the PORT variable overrides the port)")
+	dbPath := dbFlag(fs, env)
+	demo := fs.Bool("demo", true, "seed the demo data on first start")
+	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
+	verbose := fs.Bool("v", false, "log every request")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if port := env.getenv("PORT"); port != "" {
+		host, _, err := net.SplitHostPort(*addr)
+		if err != nil {
+			return usagef("serve: --addr %q: %v", *addr, err)
+		}
+		*addr = net.JoinHostPort(host, port)
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
+
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	base := "http://" + displayAddr(ln.Addr().String())
+	if err := firstStart(ctx, db, env, base, *demo); err != nil {
+		ln.Close()
+		return err
+	}
+	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Fprintf(env.stdout, "pragmalab is running at %s/admin (database %s). Stop it with Ctrl-C.\n", base, *dbPath)
+	return srv.Serve(ctx, ln)
+}
+
+// displayAddr turns a listening address into one a browser can open.
+func displayAddr(a string) string {
+	host, port, err := net.SplitHostPort(a)
+	if err != nil {
+		return a
+	}
+	if host == "" || host == "::" || host == "0.0.0.0" || host == "127.0.0.1" || host == "::1" {
+		host = "localhost"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// firstStart creates the first admin (printing its password once) and the
+// demo data when the database is new.
+func firstStart(ctx context.Context, db *store.DB, env *Env, base string, demo bool) error {
+	n, err := db.CountAdmins(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		fmt.Fprintf(env.stdout, "Log in with an admin account (the first one is %q; a forgotten password is reset with `pragmalab admin reset-password --username NAME --generate`).\n", "admin")
+		return nil
+	}
+	password := strings.ToLower(store.RandomToken()[:20])
+	if _, err := db.CreateAdmin(ctx, "admin", password); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "\nFirst start: created the admin account.\n  username: admin\n  password: %s\n(shown only this once; change it with `pragmalab admin reset-password --username admin`)\n\n", password)
+	if !demo {
+		return nil
+	}
+	return seedDemo(ctx, db, env, base)
+}

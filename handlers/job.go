@@ -1,0 +1,229 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"pragmalab/analysis"
+	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// job loads the {job} of the {study}.
+func (h *Handler) job(r *http.Request) (*store.Study, *store.Job, error) {
+	s, err := h.study(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := idParam(r, "job")
+	if err != nil {
+		return nil, nil, err
+	}
+	j, err := h.DB.Job(r.Context(), id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if j.StudyID != s.ID {
+		return nil, nil, store.Errorf(store.ENOTFOUND, "job %d not found in this study", id)
+	}
+	return s, j, nil
+}
+
+func active(j *store.Job) bool { return j.Status == store.JobQueued || j.Status == store.JobRunning }
+
+// comparison loads this job's results and those of the study's other
+// finished True/False jobs, beside the human toplines of the job's crowd
+// study.
+func (h *Handler) comparison(ctx context.Context, res *runner.Results) (runner.Comparison, error) {
+	all := []*runner.Results{res}
+	jobs, err := h.DB.StudyJobs(ctx, res.Job.StudyID)
+	if err != nil {
+		return runner.Comparison{}, err
+	}
+	for _, j := range runner.SortedJobs(jobs) {
+		if j.ID == res.Job.ID || j.Task != res.Job.Task || j.Status != store.JobDone || len(all) >= 6 {
+			continue
+		}
+		other, err := runner.LoadResults(ctx, h.DB, j.ID)
+		if err != nil {
+			return runner.Comparison{}, err
+		}
+		all = append(all, other)
+	}
+	var human *analysis.Toplines
+	if res.Job.CompareStudyID != 0 {
+		human, err = runner.HumanToplines(ctx, h.DB, res.Job.CompareStudyID, res.ItemKeys())
+		if err != nil {
+			h.Log.Warn("human toplines", "study", res.Job.CompareStudyID, "err", err)
+		}
+	}
+	return runner.Compare(human, all...), nil
+}
+
+func fmtShare(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*v, 'f', 2, 64)
+}
+
+func shareOf(s scoring.Share) string {
+	if v, ok := s.Value(); ok {
+		return fmt.Sprintf("%.2f (%d/%d)", v, s.Hits, s.N)
+	}
+	return "—"
+}
+
+// JobPage handles GET /admin/studies/{study}/jobs/{job}: progress, failed
+// prompts and results.
+func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
+	s, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	v := templates.JobView{Nav: h.nav(w, r, s), StudyID: s.ID, Job: j, Scorer: runner.ScorerName(j), Active: active(j)}
+	if j.Scorer == runner.ModelScorer {
+		var pretty map[string]any
+		if json.Unmarshal(j.Config, &pretty) == nil {
+			b, _ := json.MarshalIndent(pretty, "", "  ")
+			v.Config = string(b)
+		}
+	}
+	if v.Errors, err = h.DB.JobErrors(ctx, j.ID, 50); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	res, err := runner.LoadResults(ctx, h.DB, j.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v.Progress = res.Progress
+	if res.Progress.Answered > 0 {
+		if err := h.fillResults(ctx, &v, res, s); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	}
+	h.render(w, r, http.StatusOK, templates.Job(v))
+}
+
+func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *runner.Results, s *store.Study) error {
+	switch scoring.Task(res.Job.Task) {
+	case scoring.TrueFalse:
+		c, err := h.comparison(ctx, res)
+		if err != nil {
+			return err
+		}
+		cv := &templates.ComparisonView{Types: c.Types, Human: c.Human != nil}
+		for _, m := range c.Models {
+			cv.Models = append(cv.Models, m.Name)
+		}
+		for _, m := range runner.Measures {
+			row := templates.ComparisonRow{Label: runner.MeasureLabels[m]}
+			for _, t := range c.Types {
+				cells := []string{"—"}
+				if c.Human != nil {
+					cells[0] = fmtShare(c.Human[m][t])
+				}
+				for _, col := range c.Models {
+					cells = append(cells, fmtShare(col.Values[m][t]))
+				}
+				row.Cells = append(row.Cells, cells)
+			}
+			cv.Rows = append(cv.Rows, row)
+		}
+		v.Comparison = cv
+		v.Measures = []string{"implicature_recognition", "cancellation_recognition", "belief_update"}
+		for _, it := range res.TF {
+			row := templates.ItemRow{Key: it.Key, Type: it.Type}
+			for _, c := range scoring.Conditions {
+				if p, ok := it.P[c]; ok {
+					row.P = append(row.P, strconv.FormatFloat(p, 'f', 3, 64))
+				} else {
+					row.P = append(row.P, "—")
+				}
+			}
+			v.Items = append(v.Items, row)
+		}
+	case scoring.MultipleChoice:
+		for _, k := range scoring.SortedTypes(res.MCMetrics) {
+			m := res.MCMetrics[k]
+			v.MC = append(v.MC, templates.MCRow{Kind: k, Items: strconv.Itoa(m.Items), Accuracy: shareOf(m.Accuracy),
+				Hard: shareOf(m.HardNegatives), Easy: shareOf(m.EasyNegatives), Refusals: strconv.Itoa(m.Refusals)})
+		}
+		v.Confusion = res.MCMetrics[scoring.AllTypes].Confusion
+	case scoring.Generation:
+		// The page shows the first outputs; the CSV has them all.
+		for _, g := range res.Gen[:min(len(res.Gen), maxShownOutputs)] {
+			v.Gen = append(v.Gen, templates.GenRow{ItemKey: g.ItemKey, Output: g.Output})
+		}
+		v.GenTotal = len(res.Gen)
+		v.CanImport = s.Kind == store.KindExplain && !active(res.Job)
+	}
+	return nil
+}
+
+// JobProgressJSON handles GET /admin/studies/{study}/jobs/{job}/progress.json,
+// polled by the job page while the job runs.
+func (h *Handler) JobProgressJSON(w http.ResponseWriter, r *http.Request) {
+	_, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	p, err := h.DB.JobProgress(r.Context(), j.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	json.NewEncoder(w).Encode(map[string]any{"status": j.Status, "total": p.Total, "answered": p.Answered, "failed": p.Failed, "error": j.Error})
+}
+
+// CancelJob handles POST /admin/studies/{study}/jobs/{job}/cancel.
+func (h *Handler) CancelJob(w http.ResponseWriter, r *http.Request) {
+	s, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if h.Jobs != nil {
+		err = h.Jobs.Cancel(r.Context(), j.ID)
+	} else {
+		err = h.DB.CancelJob(r.Context(), j.ID)
+	}
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("Job #%d cancelled; its answers so far are kept.", j.ID))
+	redirect(w, r, templates.JobURL(s.ID, j.ID, ""))
+}
+
+// RetryJob handles POST /admin/studies/{study}/jobs/{job}/retry: queue the
+// job again to ask its unanswered prompts.
+func (h *Handler) RetryJob(w http.ResponseWriter, r *http.Request) {
+	s, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if err := h.DB.RequeueJob(r.Context(), j.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if h.Jobs != nil {
+		h.Jobs.Wake()
+	}
+	h.flash(w, r, fmt.Sprintf("Job #%d queued again for its unanswered prompts.", j.ID))
+	redirect(w, r, templates.JobURL(s.ID, j.ID, ""))
+}

@@ -1,0 +1,122 @@
+package handlers
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"pragmalab/analysis"
+	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/store"
+	"pragmalab/templates"
+
+	"github.com/go-chi/chi/v5"
+)
+
+// JobResults handles GET /admin/studies/{study}/jobs/{job}/results.{format}:
+// per-item results as CSV or JSON.
+func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
+	_, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	format := chi.URLParam(r, "format")
+	if format != "csv" && format != "json" {
+		h.NotFound(w, r)
+		return
+	}
+	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	name := fmt.Sprintf("job-%d-%s.%s", j.ID, j.Task, format)
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	if format == "csv" {
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		if err := res.WriteCSV(w); err != nil {
+			h.Log.Error("job csv", "job", j.ID, "err", err)
+		}
+		return
+	}
+	out := res.JSON().(map[string]any)
+	if j.Task == string(scoring.TrueFalse) {
+		c, err := h.comparison(r.Context(), res)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		out["humans"] = c.Human
+	}
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.Encode(out)
+}
+
+// JobBars handles GET /admin/studies/{study}/jobs/{job}/bars/{measure}.{format}:
+// the model-vs-human bar chart of one measure.
+func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
+	_, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	measure, format := chi.URLParam(r, "measure"), chi.URLParam(r, "format")
+	if !slices.Contains(runner.Measures, measure) || (format != "svg" && format != "png") || j.Task != string(scoring.TrueFalse) {
+		h.NotFound(w, r)
+		return
+	}
+	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	c, err := h.comparison(r.Context(), res)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	p, err := c.Bars(measure)
+	if err == nil {
+		var b []byte
+		if b, err = analysis.PlotBytes(p, format); err == nil {
+			ct := "image/svg+xml"
+			if format == "png" {
+				ct = "image/png"
+			}
+			w.Header().Set("Content-Type", ct)
+			w.Write(b)
+			return
+		}
+	}
+	h.Error(w, r, fmt.Errorf("bars of job %d: %w", j.ID, err))
+}
+
+// JobOutputs handles POST /admin/studies/{study}/jobs/{job}/outputs: a
+// generation job's outputs become screens of this explanation-rating study.
+func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
+	s, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if j.Task != string(scoring.Generation) || active(j) {
+		h.Error(w, r, store.Errorf(store.EINVALID, "only a finished generation job has outputs to add"))
+		return
+	}
+	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if err := h.DB.ImportOutputs(r.Context(), s.ID, res.Outputs()); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the study's rating screens.", len(res.Gen), j.ID))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}

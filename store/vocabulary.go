@@ -1,0 +1,88 @@
+package store
+
+import "slices"
+
+// The item types (docs/items.md#item-types). Every package that names a
+// type refers to these; analysis keeps its own copy, which a test in
+// studies holds equal to this one.
+const (
+	TypeScalar    = "scalar"
+	TypeSynthetic = "synthetic"
+	TypeNatural   = "natural"
+	TypeDiscourse = "discourse"
+)
+
+// ItemTypes lists the item types in the order of increasing cognitive load
+// in which experts see them (docs/studies.md#expert-validation).
+var ItemTypes = []string{TypeScalar, TypeSynthetic, TypeNatural, TypeDiscourse}
+
+// IsItemType reports whether t is one of ItemTypes.
+func IsItemType(t string) bool { return slices.Contains(ItemTypes, t) }
+
+// The conditions an item is shown in to crowd participants and models
+// (docs/items.md#conditions): the trigger utterance alone, or followed by
+// the cancellation or one of the three control follow-ups.
+const (
+	ConditionTrigger    = "trigger"    // c + u
+	ConditionCancel     = "cancel"     // c + u + u×
+	ConditionNegation   = "negation"   // c + u + u⊥
+	ConditionStrengthen = "strengthen" // c + u + u+
+	ConditionNeutral    = "neutral"    // c + u + u≈
+)
+
+// Conditions lists the conditions in the order of the ratings file.
+var Conditions = []string{ConditionTrigger, ConditionCancel, ConditionNegation, ConditionStrengthen, ConditionNeutral}
+
+// IsCondition reports whether c is one of Conditions.
+func IsCondition(c string) bool { return slices.Contains(Conditions, c) }
+
+// The statuses of an item: review may drop an item, which then leaves
+// batches, exports and scoring (docs/items.md#status-and-revisions).
+const (
+	ItemActive  = "active"
+	ItemDropped = "dropped"
+)
+
+// followUpField names, per condition, the item field holding the utterance
+// the condition appends to u (the file's column name).
+var followUpField = map[string]string{
+	ConditionCancel:     "cancellation",
+	ConditionNegation:   "negation",
+	ConditionStrengthen: "strengthening",
+	ConditionNeutral:    "neutral",
+}
+
+// FollowUpField is the item field (and file column) whose text condition c
+// appends to the utterance; "" for the trigger condition.
+func FollowUpField(c string) string { return followUpField[c] }
+
+// FollowUp is the utterance that condition c appends to the item's
+// utterance: "" for the trigger condition, and "" when the item lacks the
+// optional control text the condition needs (docs/items.md#conditions).
+func (it Item) FollowUp(c string) string {
+	switch c {
+	case ConditionCancel:
+		return it.Cancellation
+	case ConditionNegation:
+		return it.Negation
+	case ConditionStrengthen:
+		return it.Strengthening
+	case ConditionNeutral:
+		return it.Neutral
+	}
+	return ""
+}
+
+// The stored answers of yes/no questions (expert judgements, context
+// sufficiency), exactly as the exports write them.
+const (
+	Yes = "yes"
+	No  = "no"
+)
+
+// The researcher's decisions on a crowd participant; "" follows the
+// attention-check rule (docs/studies.md#exclusions).
+const (
+	OverrideInclude = "include"
+	OverrideExclude = "exclude"
+)

@@ -1,0 +1,134 @@
+package studies
+
+import (
+	"context"
+	"strconv"
+
+	"pragmalab/analysis"
+	"pragmalab/store"
+)
+
+// The analysis of a study reads its rows straight from the store — the same
+// rows its export writes — so the Analysis pages and the model comparison
+// show what `pragmalab analyze` prints for the exported file, without
+// writing and re-reading CSV (docs/architecture.md#analysis).
+
+// CrowdOptions returns the analysis options of a crowd study: its
+// attention-check thresholds and the researcher's include and exclude
+// decisions (docs/studies.md#exclusions), with the default bootstrap of
+// the intervals.
+func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Options, error) {
+	_, set, err := db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return analysis.Options{}, err
+	}
+	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks,
+		Bootstrap: analysis.DefaultBootstrap()}
+	parts, err := db.CrowdParticipants(ctx, studyID, set)
+	if err != nil {
+		return analysis.Options{}, err
+	}
+	for _, p := range parts {
+		switch p.Override {
+		case store.OverrideInclude:
+			opt.Include = append(opt.Include, p.PID)
+		case store.OverrideExclude:
+			opt.Exclude = append(opt.Exclude, p.PID)
+		}
+	}
+	return opt, nil
+}
+
+// CrowdRatings returns the ratings of a crowd study's completed
+// participants for the analysis, nil when there are none. With keep, only
+// the attention checks and the rows of the items keep accepts are taken.
+func CrowdRatings(ctx context.Context, db *store.DB, studyID int64, keep func(itemKey string) bool) (*analysis.Ratings, error) {
+	rows, err := db.RatingRows(ctx, studyID, false)
+	if err != nil {
+		return nil, err
+	}
+	in := make([]analysis.RatingRow, 0, len(rows))
+	items := 0
+	for _, r := range rows {
+		if r.Check == "" {
+			if keep != nil && !keep(r.Item) {
+				continue
+			}
+			items++
+		}
+		in = append(in, analysis.RatingRow{
+			Participant: r.PID, Batch: strconv.Itoa(r.Batch), Item: r.Item, Type: r.Type,
+			Condition: r.Condition, Rating: r.Rating, Check: r.Check,
+		})
+	}
+	if items == 0 {
+		return nil, nil
+	}
+	return analysis.NewRatings(in)
+}
+
+// HumanToplines computes the human toplines of a crowd study over the items
+// keep accepts, with the study's exclusion thresholds and the researcher's
+// decisions: the same numbers its Analysis page shows when the items are
+// the same. It returns nil when nobody has rated such an item.
+func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep func(itemKey string) bool) (*analysis.Toplines, error) {
+	opt, err := CrowdOptions(ctx, db, crowdStudyID)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := CrowdRatings(ctx, db, crowdStudyID, keep)
+	if err != nil || rs == nil {
+		return nil, err
+	}
+	return analysis.ComputeToplines(rs, opt), nil
+}
+
+// Judgements returns the experts' answers on a study's data items.
+func Judgements(ctx context.Context, db *store.DB, studyID int64) ([]analysis.Judgement, error) {
+	rows, err := db.JudgementRows(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]analysis.Judgement, len(rows))
+	for i, r := range rows {
+		out[i] = analysis.Judgement{
+			Annotator: r.Annotator, Item: r.Item, Type: r.Type,
+			Plausible:       r.Plausible == store.Yes,
+			HasCancellation: r.CancellationCorrect != "", CancellationCorrect: r.CancellationCorrect == store.Yes,
+		}
+	}
+	return out, nil
+}
+
+// ContextAnswers returns the final answers of a study's context surveys.
+func ContextAnswers(ctx context.Context, db *store.DB, studyID int64) ([]analysis.ContextAnswer, error) {
+	rows, err := db.ContextAnswerRows(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]analysis.ContextAnswer, len(rows))
+	for i, r := range rows {
+		out[i] = analysis.ContextAnswer{
+			Annotator: r.Annotator, Survey: strconv.Itoa(r.Survey), Item: r.Item, Kind: r.Kind, Period: r.Period,
+			Sentences: r.Sentences, Sufficient: r.Sufficient == store.Yes,
+		}
+	}
+	return out, nil
+}
+
+// ExplanationRatings returns the experts' judgments of a study's model
+// outputs.
+func ExplanationRatings(ctx context.Context, db *store.DB, studyID int64) ([]analysis.ExplanationRating, error) {
+	rows, err := db.ExplanationRatingRows(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]analysis.ExplanationRating, len(rows))
+	for i, r := range rows {
+		out[i] = analysis.ExplanationRating{
+			Annotator: r.Annotator, Item: r.Item, Kind: r.Kind, Strategy: r.Strategy, Model: r.Model,
+			Judgment: analysis.ParseJudgment(r.Judgment),
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,293 @@
+package studies
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"pragmalab/store"
+)
+
+// itemFileFields are the column names (CSV) and keys (JSON Lines) of an
+// implicature item file: SPEC 1's field names, plus check for attention checks.
+var itemFileFields = []string{"id", "type", "context", "utterance", "implicature", "cancellation", "negation", "strengthening", "neutral", "check"}
+
+var requiredItemFields = []string{"id", "type", "utterance", "implicature", "cancellation"}
+
+// maxItemLine bounds one CSV record or JSON line; past it the file is
+// rejected rather than read into memory without end.
+const maxItemLine = 1 << 20
+
+func lineError(line int, field, format string, a ...any) error {
+	msg := fmt.Sprintf(format, a...)
+	if field != "" {
+		return store.Errorf(store.EINVALID, "line %d, field %q: %s", line, field, msg)
+	}
+	return store.Errorf(store.EINVALID, "line %d: %s", line, msg)
+}
+
+func setItemField(it *store.Item, field, v string) {
+	switch field {
+	case "id":
+		it.Key = v
+	case "type":
+		it.Type = v
+	case "context":
+		it.Context = v
+	case "utterance":
+		it.Utterance = v
+	case "implicature":
+		it.Implicature = v
+	case "cancellation":
+		it.Cancellation = v
+	case "negation":
+		it.Negation = v
+	case "strengthening":
+		it.Strengthening = v
+	case "neutral":
+		it.Neutral = v
+	case "check":
+		it.Check = v
+	}
+}
+
+func isItemField(name string) bool {
+	for _, f := range itemFileFields {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// ParseItemsCSV reads an implicature item CSV (header required, column order
+// free). Any bad row rejects the whole file with an error naming its line and
+// field.
+func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
+	br := bufio.NewReader(r)
+	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
+		br.Discard(3) // spreadsheet programs write a byte-order mark
+	}
+	cr := csv.NewReader(&limitedLines{r: br, max: maxItemLine})
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if errors.Is(err, io.EOF) {
+		return nil, store.Errorf(store.EINVALID, "the file is empty")
+	}
+	if err != nil {
+		return nil, csvError(err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.ToLower(strings.TrimSpace(h))
+		if !isItemField(h) {
+			return nil, lineError(1, "", "unknown column %q (columns: %s)", h, strings.Join(itemFileFields, ", "))
+		}
+		if _, dup := col[h]; dup {
+			return nil, lineError(1, "", "column %q appears twice", h)
+		}
+		col[h] = i
+	}
+	for _, f := range requiredItemFields {
+		if _, ok := col[f]; !ok {
+			return nil, lineError(1, "", "missing column %q", f)
+		}
+	}
+	var items []store.Item
+	seen := map[string]int{}
+	for {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, csvError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue // blank line
+		}
+		if len(rec) != len(header) {
+			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(header))
+		}
+		var it store.Item
+		for name, i := range col {
+			setItemField(&it, name, rec[i])
+		}
+		if err := checkItem(&it, line, seen); err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		return nil, store.Errorf(store.EINVALID, "the file has a header but no items")
+	}
+	return items, nil
+}
+
+// checkItem validates an item read at line and checks its id is new.
+func checkItem(it *store.Item, line int, seen map[string]int) error {
+	if err := it.Validate(); err != nil {
+		var fe *store.FieldError
+		if errors.As(err, &fe) {
+			return lineError(line, fe.Field, "%s", fe.Msg)
+		}
+		return lineError(line, "", "%v", err)
+	}
+	if prev, dup := seen[it.Key]; dup {
+		return lineError(line, "id", "duplicate id %q (first on line %d)", it.Key, prev)
+	}
+	seen[it.Key] = line
+	return nil
+}
+
+func csvError(err error) error {
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return lineError(pe.StartLine, "", "%v", pe.Err)
+	}
+	var le *lineTooLong
+	if errors.As(err, &le) {
+		return lineError(le.line, "", "longer than %d bytes", maxItemLine)
+	}
+	return store.Errorf(store.EINVALID, "cannot read the file: %v", err)
+}
+
+// ParseItemsJSONL reads implicature items as JSON Lines, one object a line
+// with SPEC 1's field names as keys.
+func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxItemLine)
+	var items []store.Item
+	seen := map[string]int{}
+	line := 0
+	for sc.Scan() {
+		line++
+		b := bytes.TrimSpace(sc.Bytes())
+		if line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		if len(b) == 0 {
+			continue
+		}
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return nil, lineError(line, "", "not a JSON object: %v", err)
+		}
+		var it store.Item
+		for k, raw := range obj {
+			if !isItemField(k) {
+				return nil, lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				if k == "id" {
+					var n json.Number
+					if json.Unmarshal(raw, &n) == nil {
+						s = n.String()
+					} else {
+						return nil, lineError(line, k, "must be a string")
+					}
+				} else if string(raw) != "null" {
+					return nil, lineError(line, k, "must be a string")
+				}
+			}
+			setItemField(&it, k, s)
+		}
+		for _, f := range requiredItemFields {
+			if _, ok := obj[f]; !ok {
+				return nil, lineError(line, f, "is missing")
+			}
+		}
+		if err := checkItem(&it, line, seen); err != nil {
+			return nil, err
+		}
+		items = append(items, it)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, lineError(line+1, "", "longer than %d bytes", maxItemLine)
+		}
+		return nil, store.Errorf(store.EINVALID, "cannot read the file: %v", err)
+	}
+	if len(items) == 0 {
+		return nil, store.Errorf(store.EINVALID, "the file is empty")
+	}
+	return items, nil
+}
+
+// WriteItemsCSV writes items in the import format, so an export can be
+// imported again.
+func WriteItemsCSV(w io.Writer, items []store.Item) error {
+	cw := csv.NewWriter(w)
+	cw.Write(itemFileFields)
+	for _, it := range items {
+		cw.Write([]string{it.Key, it.Type, it.Context, it.Utterance, it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteItemsJSONL writes items as JSON Lines in the import format.
+func WriteItemsJSONL(w io.Writer, items []store.Item) error {
+	enc := json.NewEncoder(w)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// limitedLines fails a read once a single line grows past max bytes, so a
+// 10 MB line is refused instead of being buffered whole.
+type limitedLines struct {
+	r     *bufio.Reader
+	max   int
+	run   int
+	lines int
+}
+
+type lineTooLong struct{ line int }
+
+func (e *lineTooLong) Error() string { return fmt.Sprintf("line %d is too long", e.line) }
+
+func (l *limitedLines) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	for i := 0; i < n; i++ {
+		if p[i] == '\n' {
+			l.lines++
+			l.run = 0
+			continue
+		}
+		l.run++
+		if l.run > l.max {
+			return i, &lineTooLong{line: l.lines + 1}
+		}
+	}
+	return n, err
+}
+
+// newFieldError returns a *store.FieldError naming the file's column.
+func newFieldError(field, format string, a ...any) error {
+	return &store.FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// ParseItemFile reads implicature items as JSON Lines when the file's name
+// says so or its first character opens an object, else as CSV.
+func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
+	br := bufio.NewReader(r)
+	ext := strings.ToLower(filepath.Ext(name))
+	first, _ := br.Peek(8)
+	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")
+	if ext == ".jsonl" || ext == ".json" || ext == ".ndjson" || (ext != ".csv" && len(trimmed) > 0 && trimmed[0] == '{') {
+		return ParseItemsJSONL(br)
+	}
+	return ParseItemsCSV(br)
+}

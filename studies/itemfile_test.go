@@ -1,0 +1,142 @@
+package studies
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"pragmalab/store"
+)
+
+const goodCSV = `id,type,context,utterance,implicature,cancellation,negation,strengthening,neutral,check
+s1,scalar,,Some guests left.,Not all guests left.,In fact all did.,,,,
+d1,discourse,Rates rose.,Sales fell.,Sales fell because rates rose.,Another cause.,,,,
+c1,scalar,,Some windows were open.,All windows were closed.,Some were open.,,,,low
+`
+
+func mustStudy(t *testing.T, db *store.DB, kind string) *store.Study {
+	t.Helper()
+	s := &store.Study{Kind: kind, Name: "test " + kind, Lang: "en"}
+	if err := db.CreateStudy(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func countItems(t *testing.T, db *store.DB) int {
+	t.Helper()
+	var n int
+	if err := db.Reader().QueryRow(`SELECT COUNT(*) FROM items`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestImportItemsCSV(t *testing.T) {
+	db := mustOpenDB(t)
+	s := mustStudy(t, db, store.KindExpert)
+	items, err := ParseItemsCSV(strings.NewReader(goodCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.ImportItems(context.Background(), s.ID, items); err != nil {
+		t.Fatal(err)
+	}
+	got, err := db.ListItems(context.Background(), s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[1].Context != "Rates rose." || got[2].Check != "low" || got[0].Status != "active" {
+		t.Fatalf("stored items = %+v", got)
+	}
+	// Importing the same ids again is refused whole, and changes nothing.
+	err = db.ImportItems(context.Background(), s.ID, items)
+	if err == nil || !strings.Contains(err.Error(), `"s1"`) {
+		t.Fatalf("re-import: err = %v, want one naming s1", err)
+	}
+	if n := countItems(t, db); n != 3 {
+		t.Fatalf("after a refused re-import: %d items, want 3", n)
+	}
+}
+
+func TestImportBadFiles(t *testing.T) {
+	header := "id,type,context,utterance,implicature,cancellation\n"
+	long := header + "x1,scalar,," + strings.Repeat("a", 10<<20) + ",b,c\n"
+	tests := []struct {
+		name, file string
+		jsonl      bool
+		want       []string // all must appear in the message
+	}{
+		{"missing column", "id,type,context,utterance,cancellation\ns1,scalar,,u,c\n", false, []string{"line 1", `missing column "implicature"`}},
+		{"unknown column", "id,type,utterance,implicature,cancellation,colour\ns1,scalar,u,i,c,red\n", false, []string{"line 1", `unknown column "colour"`}},
+		{"unknown type", header + "s1,scalar,,u,i,c\ns2,scaler,,u,i,c\n", false, []string{"line 3", `field "type"`, "scaler"}},
+		{"empty belief", header + "s1,scalar,,u,i,c\ns2,scalar,,u,  ,c\n", false, []string{"line 3", `field "implicature"`, "empty"}},
+		{"duplicate id", header + "s1,scalar,,u,i,c\ns1,scalar,,u2,i2,c2\n", false, []string{"line 3", `field "id"`, "duplicate", "line 2"}},
+		{"10 MB line", long, false, []string{"line 2", "longer than"}},
+		{"bad quote", header + "s1,scalar,,\"u,i,c\n", false, []string{"line 2"}},
+		{"wrong field count", header + "s1,scalar,,u,i\n", false, []string{"line 2", "5 fields"}},
+		{"empty file", "", false, []string{"empty"}},
+		{"header only", header, false, []string{"no items"}},
+		{"bad check", "id,type,utterance,implicature,cancellation,check\ns1,scalar,u,i,c,maybe\n", false, []string{"line 2", `field "check"`}},
+		{"jsonl bad json", `{"id":"a","type":"scalar","utterance":"u","implicature":"i","cancellation":"c"}` + "\n{nope\n", true, []string{"line 2", "JSON"}},
+		{"jsonl missing field", `{"id":"a","type":"scalar","utterance":"u","cancellation":"c"}` + "\n", true, []string{"line 1", `field "implicature"`}},
+		{"jsonl unknown type", `{"id":"a","type":"weird","utterance":"u","implicature":"i","cancellation":"c"}` + "\n", true, []string{"line 1", `field "type"`}},
+		{"jsonl 10 MB line", `{"id":"a","type":"scalar","utterance":"` + strings.Repeat("u", 10<<20) + `","implicature":"i","cancellation":"c"}` + "\n", true, []string{"line 1", "longer than"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := mustOpenDB(t)
+			s := mustStudy(t, db, store.KindExpert)
+			var items []store.Item
+			var err error
+			if tt.jsonl {
+				items, err = ParseItemsJSONL(strings.NewReader(tt.file))
+			} else {
+				items, err = ParseItemsCSV(strings.NewReader(tt.file))
+			}
+			if err == nil {
+				err = db.ImportItems(context.Background(), s.ID, items)
+			}
+			if err == nil {
+				t.Fatal("bad file accepted")
+			}
+			if store.ErrorCode(err) != store.EINVALID {
+				t.Errorf("code = %s, want invalid", store.ErrorCode(err))
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("message %q does not say %q", err.Error(), w)
+				}
+			}
+			if n := countItems(t, db); n != 0 {
+				t.Errorf("%d items stored after a rejected file, want 0", n)
+			}
+		})
+	}
+}
+
+func TestItemsRoundTrip(t *testing.T) {
+	items, err := ParseItemsCSV(strings.NewReader("\xef\xbb\xbf" + goodCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	items[1].Context = "S1: hello\nS2: \"quoted\", with comma"
+	for _, format := range []string{"csv", "jsonl"} {
+		var buf bytes.Buffer
+		var back []store.Item
+		if format == "csv" {
+			WriteItemsCSV(&buf, items)
+			back, err = ParseItemsCSV(&buf)
+		} else {
+			WriteItemsJSONL(&buf, items)
+			back, err = ParseItemsJSONL(&buf)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", format, err)
+		}
+		if len(back) != len(items) || back[1].Context != items[1].Context || back[2].Check != "low" {
+			t.Errorf("%s round trip: got %+v", format, back)
+		}
+	}
+}

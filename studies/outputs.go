@@ -1,0 +1,63 @@
+package studies
+
+import (
+	"encoding/csv"
+	"io"
+	"strings"
+
+	"pragmalab/store"
+)
+
+// OutputColumns is the header of a model outputs file.
+var OutputColumns = []string{"item_id", "strategy", "model", "output"}
+
+// ParseOutputsCSV reads a model outputs file (CSV with a header naming
+// item_id, strategy, model and output, in any order), all or nothing; the
+// error names the line and column.
+func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, store.Errorf(store.EINVALID, "the outputs file is empty")
+	}
+	if err != nil {
+		return nil, csvError(err)
+	}
+	idx := map[string]int{}
+	for i, h := range header {
+		idx[strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))] = i
+	}
+	for _, c := range OutputColumns {
+		if _, ok := idx[c]; !ok {
+			return nil, store.Errorf(store.EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
+		}
+	}
+	var out []store.Output
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, csvError(err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(header) {
+			return nil, lineError(line, "", "has %d fields, the header %d", len(rec), len(header))
+		}
+		o := store.Output{ItemKey: rec[idx["item_id"]], Strategy: rec[idx["strategy"]], Model: rec[idx["model"]], Output: strings.TrimSpace(rec[idx["output"]])}
+		if err := o.Validate(); err != nil {
+			fe := err.(*store.FieldError)
+			return nil, lineError(line, fe.Field, "%s", fe.Msg)
+		}
+		out = append(out, o)
+		if len(out) > MaxPassageRows {
+			return nil, lineError(line, "", "more than %d outputs", MaxPassageRows)
+		}
+	}
+	if len(out) == 0 {
+		return nil, store.Errorf(store.EINVALID, "no outputs after the header")
+	}
+	return out, nil
+}
