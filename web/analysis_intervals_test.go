@@ -27,20 +27,20 @@ func TestAnalysisPageIntervalsAndDownloads(t *testing.T) {
 	if got := rowText(t, p.Body, "agreement_intervals-row-"+fmt.Sprint(strings.Count(p.Body, `data-testid="agreement_intervals-row-`)-2)); !strings.HasPrefix(got, "all Plausibility") || !strings.Contains(got, "[") {
 		t.Errorf("interval row: %s", got)
 	}
-	tex := admin.get(base + "/agreement_intervals.tex").mustStatus(t, http.StatusOK)
+	tex := admin.get(base+"/agreement_intervals.tex").mustStatus(t, http.StatusOK)
 	if !strings.Contains(tex.Body, `\toprule`) || !strings.Contains(tex.Header.Get("Content-Disposition"), "attachment") {
 		t.Errorf("agreement_intervals.tex: %s", tex.Body)
 	}
-	all := admin.get(base + "/tables.tex").mustStatus(t, http.StatusOK)
+	all := admin.get(base+"/tables.tex").mustStatus(t, http.StatusOK)
 	if strings.Count(all.Body, `\begin{table}`) != 2 {
 		t.Errorf("tables.tex holds %d tables, want 2", strings.Count(all.Body, `\begin{table}`))
 	}
-	md := admin.get(base + "/methods.md").mustStatus(t, http.StatusOK)
+	md := admin.get(base+"/methods.md").mustStatus(t, http.StatusOK)
 	if !strings.HasPrefix(md.Body, "### Methods: expert agreement") || !strings.HasPrefix(md.Header.Get("Content-Type"), "text/markdown") {
 		t.Errorf("methods.md (%s): %s", md.Header.Get("Content-Type"), md.Body)
 	}
 	admin.get(base+"/methods.txt").mustStatus(t, http.StatusOK).mustContain(t, "Methods: expert agreement", "Krippendorff's α")
-	pdf := admin.get(base + "/plots/agreement_plausibility_by_type.pdf").mustStatus(t, http.StatusOK)
+	pdf := admin.get(base+"/plots/agreement_plausibility_by_type.pdf").mustStatus(t, http.StatusOK)
 	if pdf.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pdf.Body, "%PDF") {
 		t.Errorf("PDF figure: %s %.20q", pdf.Header.Get("Content-Type"), pdf.Body)
 	}
