@@ -193,6 +193,16 @@ type agreeData struct {
 	items       []string
 	types       []string
 	plaus, canc [][]int8
+	// per item, the yes and no counts of each question
+	plausCounts, cancCounts []yesNo
+}
+
+// yesNo counts one item's answers; spoiled marks an item an annotator
+// judged without a value (for cancellation: not plausible, or not answered),
+// which Fleiss' κ leaves out.
+type yesNo struct {
+	yes, no int
+	spoiled bool
 }
 
 func newAgreeData(js []Judgement) *agreeData {
@@ -226,6 +236,25 @@ func newAgreeData(js []Judgement) *agreeData {
 		d.plaus[i][a] = int8(yesIndex(j.Plausible))
 		if j.Plausible && j.HasCancellation {
 			d.canc[i][a] = int8(yesIndex(j.CancellationCorrect))
+		}
+	}
+	d.plausCounts, d.cancCounts = make([]yesNo, len(d.items)), make([]yesNo, len(d.items))
+	for i := range d.items {
+		for a := range d.anns {
+			switch d.plaus[i][a] {
+			case 0:
+				d.plausCounts[i].yes++
+			case 1:
+				d.plausCounts[i].no++
+			}
+			switch {
+			case d.canc[i][a] == 0:
+				d.cancCounts[i].yes++
+			case d.canc[i][a] == 1:
+				d.cancCounts[i].no++
+			case d.plaus[i][a] >= 0:
+				d.cancCounts[i].spoiled = true
+			}
 		}
 	}
 	return d
@@ -279,61 +308,57 @@ func (d *agreeData) question(idx []int, w []int32, vals [][]int8, cancellation b
 	if len(kappas) > 0 {
 		s.q.LightsKappa = num(mean(kappas))
 	}
-	// Fleiss' κ and α from per-item counts of yes and no.
-	counts := make([][]int, 0, len(idx))
-	fleissRows := make([][]int, 0, len(idx))
-	var cw, fw []int32
+	// Per item: yes and no counts, and whether an annotator judged it but
+	// gave no value (cancellation: not plausible, or not answered).
+	counts := d.plausCounts
+	if cancellation {
+		counts = d.cancCounts
+	}
+	// Fleiss' κ over the items with the most raters (none spoiled), and
+	// Krippendorff's α (nominal, two categories) over every item with two
+	// or more values — both with items counted w times, without copying.
+	most := 0
 	for _, i := range idx {
-		var yes, no, spoiled int
-		for a := range na {
-			switch {
-			case vals[i][a] == 0:
-				yes++
-			case vals[i][a] == 1:
-				no++
-			case cancellation && d.plaus[i][a] >= 0:
-				spoiled++ // judged, but not plausible or not answered
-			}
-		}
-		row := []int{yes, no}
-		counts = append(counts, row)
-		cw = append(cw, int32(weight(i)))
-		if spoiled == 0 && yes+no > 0 {
-			fleissRows = append(fleissRows, row)
-			fw = append(fw, int32(weight(i)))
+		if c := counts[i]; weight(i) > 0 && !c.spoiled && c.yes+c.no > most {
+			most = c.yes + c.no
 		}
 	}
-	if na >= 2 {
-		most := 0
-		for k, r := range fleissRows {
-			if fw[k] > 0 {
-				most = max(most, r[0]+r[1])
-			}
+	var fN, fP, fYes float64
+	var oYY, oNN, oYN float64
+	for _, i := range idx {
+		wi := weight(i)
+		if wi == 0 {
+			continue
 		}
-		if most >= 2 {
-			s.fleiss = true
-			var rows [][]int
-			var rw []int32
-			items := 0
-			for k, r := range fleissRows {
-				if r[0]+r[1] == most && fw[k] > 0 {
-					rows, rw = append(rows, r), append(rw, fw[k])
-					items += int(fw[k])
-				}
-			}
-			s.q.FleissItems, s.q.FleissRaters = items, most
-			if k, ok := fleissWeighted(rows, rw); ok {
-				s.q.FleissKappa = num(k)
-			}
+		c, fw := counts[i], float64(wi)
+		m := c.yes + c.no
+		if most >= 2 && !c.spoiled && m == most {
+			s.q.FleissItems += wi
+			fN += fw
+			fP += fw * float64(c.yes*(c.yes-1)+c.no*(c.no-1)) / float64(m*(m-1))
+			fYes += fw * float64(c.yes)
 		}
-	}
-	for k, r := range counts {
-		if r[0]+r[1] >= 2 {
-			s.q.AlphaItems += int(cw[k])
+		if m >= 2 {
+			s.q.AlphaItems += wi
+			f := fw / float64(m-1)
+			oYY += f * float64(c.yes*(c.yes-1))
+			oNN += f * float64(c.no*(c.no-1))
+			oYN += f * float64(c.yes*c.no)
 		}
 	}
-	if a, ok := krippendorffWeighted(counts, cw, Nominal, nil); ok {
-		s.q.KrippendorffAlpha = num(a)
+	if na >= 2 && most >= 2 {
+		s.fleiss = true
+		s.q.FleissRaters = most
+		pBar := fP / fN
+		py := fYes / (fN * float64(most))
+		if pe := py*py + (1-py)*(1-py); pe < 1 {
+			s.q.FleissKappa = num((pBar - pe) / (1 - pe))
+		}
+	}
+	// α = 1 − (n − 1)·Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k for two categories.
+	ny, nn := oYY+oYN, oNN+oYN
+	if n := ny + nn; n > 1 && ny > 0 && nn > 0 {
+		s.q.KrippendorffAlpha = num(1 - (n-1)*(2*oYN)/(2*ny*nn))
 	}
 	return s
 }

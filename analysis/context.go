@@ -264,68 +264,72 @@ func contextStatsW(rows [][]int, idx []int, w []int32) *ContextStats {
 		return int(w[i])
 	}
 	s := &ContextStats{}
-	var sel [][]int
-	var sw []int32
+	most := 0
 	for _, i := range idx {
-		if weight(i) == 0 {
+		if wi := weight(i); wi > 0 {
+			n := sum(rows[i])
+			s.Items += wi
+			s.Judgements += wi * n
+			most = max(most, n)
+		}
+	}
+	var fN, fP float64
+	var fCol [MaxAddedSentences + 2]float64
+	var full, major wshare
+	var jud, its [MaxAddedSentences + 1]wshare
+	for _, i := range idx {
+		wi := weight(i)
+		if wi == 0 {
 			continue
 		}
-		sel = append(sel, rows[i])
-		sw = append(sw, int32(weight(i)))
-		s.Items += weight(i)
-		s.Judgements += weight(i) * sum(rows[i])
-	}
-	most := 0
-	for _, r := range sel {
-		most = max(most, sum(r))
+		r, fw := rows[i], float64(wi)
+		n := sum(r)
+		if most >= 2 && n == most {
+			s.FleissItems += wi
+			fN += fw
+			var agree int
+			for j, c := range r {
+				agree += c * (c - 1)
+				fCol[j] += fw * float64(c)
+			}
+			fP += fw * float64(agree) / float64(n*(n-1))
+		}
+		if n >= 2 {
+			s.AlphaItems += wi
+			top := slices.Max(r)
+			full.add(int32(wi), top == n)
+			major.add(int32(wi), top < n && 2*top > n)
+		}
+		within := 0
+		for k := 0; k <= MaxAddedSentences; k++ {
+			within += r[k]
+			jud[k].hits += fw * float64(within)
+			jud[k].n += fw * float64(n)
+			its[k].add(int32(wi), 2*within > n)
+		}
 	}
 	if most >= 2 {
-		var fr [][]int
-		var fw []int32
-		for k, r := range sel {
-			if sum(r) == most {
-				fr, fw = append(fr, r), append(fw, sw[k])
-				s.FleissItems += int(sw[k])
-			}
-		}
 		s.FleissRaters = most
-		if k, ok := fleissWeighted(fr, fw); ok {
-			s.FleissKappa = num(k)
+		var pe float64
+		for _, t := range fCol {
+			p := t / (fN * float64(most))
+			pe += p * p
+		}
+		if pe < 1 {
+			s.FleissKappa = num((fP/fN - pe) / (1 - pe))
 		}
 	}
-	for k, r := range sel {
-		if sum(r) >= 2 {
-			s.AlphaItems += int(sw[k])
-		}
-	}
-	if a, ok := krippendorffWeighted(sel, sw, Nominal, nil); ok {
+	if a, ok := krippendorffSubset(rows, idx, w, Nominal, nil); ok {
 		s.KrippendorffAlphaNominal = num(a)
 	}
-	if a, ok := krippendorffWeighted(sel, sw, Ordinal, nil); ok {
+	if a, ok := krippendorffSubset(rows, idx, w, Ordinal, nil); ok {
 		s.KrippendorffAlphaOrdinal = num(a)
-	}
-	var full, major wshare
-	for k, r := range sel {
-		n := sum(r)
-		if n < 2 {
-			continue
-		}
-		top := slices.Max(r)
-		full.add(sw[k], top == n)
-		major.add(sw[k], top < n && 2*top > n)
 	}
 	s.FullConsensus, s.MajorityConsensus, s.ConsensusItems = full.value(), major.value(), int(full.n)
 	s.CumulativeJudgements = make([]*float64, MaxAddedSentences+1)
 	s.CumulativeItems = make([]*float64, MaxAddedSentences+1)
-	for k := 0; k <= MaxAddedSentences; k++ {
-		var jud, its wshare
-		for q, r := range sel {
-			n, within := sum(r), sum(r[:k+1])
-			jud.hits += float64(sw[q]) * float64(within)
-			jud.n += float64(sw[q]) * float64(n)
-			its.add(sw[q], 2*within > n)
-		}
-		s.CumulativeJudgements[k], s.CumulativeItems[k] = jud.value(), its.value()
+	for k := range jud {
+		s.CumulativeJudgements[k], s.CumulativeItems[k] = jud[k].value(), its[k].value()
 	}
 	return s
 }

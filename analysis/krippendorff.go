@@ -30,12 +30,33 @@ func KrippendorffAlpha(counts [][]int, m Metric, values []float64) (float64, boo
 // krippendorffWeighted is α with unit u counted w[u] times (w nil: once):
 // a bootstrap replicate without copying units.
 func krippendorffWeighted(counts [][]int, w []int32, m Metric, values []float64) (float64, bool) {
+	return krippendorffSubset(counts, nil, w, m, values)
+}
+
+// krippendorffSubset is α over the units idx (nil: all), unit u counted
+// w[u] times (w nil: once).
+func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values []float64) (float64, bool) {
 	if len(counts) == 0 {
 		return math.NaN(), false
 	}
 	k := len(counts[0])
-	o := make([]float64, k*k) // coincidence matrix o[c][k]
-	for u, row := range counts {
+	var buf [64]float64
+	o := buf[:0]
+	if k*k <= len(buf) {
+		o = buf[:k*k] // coincidence matrix o[c][k], on the stack for up to 8 categories
+	} else {
+		o = make([]float64, k*k)
+	}
+	n := len(counts)
+	if idx != nil {
+		n = len(idx)
+	}
+	for j := range n {
+		u := j
+		if idx != nil {
+			u = idx[j]
+		}
+		row := counts[u]
 		wu := 1.0
 		if w != nil {
 			if w[u] == 0 {
@@ -64,15 +85,21 @@ func krippendorffWeighted(counts [][]int, w []int32, m Metric, values []float64)
 			}
 		}
 	}
-	marg := make([]float64, k)
-	var n float64
+	var mbuf [8]float64
+	marg := mbuf[:0]
+	if k <= len(mbuf) {
+		marg = mbuf[:k]
+	} else {
+		marg = make([]float64, k)
+	}
+	var total float64
 	for c := range k {
 		for d := range k {
 			marg[c] += o[c*k+d]
 		}
-		n += marg[c]
+		total += marg[c]
 	}
-	if n <= 1 {
+	if total <= 1 {
 		return math.NaN(), false
 	}
 	delta := func(c, d int) float64 {
@@ -111,7 +138,7 @@ func krippendorffWeighted(counts [][]int, w []int32, m Metric, values []float64)
 	if de == 0 {
 		return math.NaN(), false
 	}
-	return 1 - (n-1)*do/de, true
+	return 1 - (total-1)*do/de, true
 }
 
 // KrippendorffAlphaData computes α from a reliability data matrix as the
