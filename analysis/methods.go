@@ -155,7 +155,7 @@ func ExplanationsMethods(e *Explanations, ratings int) *Methods {
 	}
 	for _, s := range e.StrategyOrder {
 		if c := e.Table[kind][s]; c != nil && s != TypeAll {
-			parts = append(parts, fmt.Sprintf("%s %s (n = %d)", s, withCI(pct(c.Acceptable()), c.AcceptableCI(), true), c.N))
+			parts = append(parts, s+" "+pctN(c.Acceptable(), c.AcceptableCI(), c.N))
 		}
 	}
 	pooled := e.Table[kind][TypeAll]
@@ -171,7 +171,7 @@ func ExplanationsMethods(e *Explanations, ratings int) *Methods {
 				k = x.KindOrder[0]
 			}
 			c := x.Table[k][TypeAll]
-			ms = append(ms, fmt.Sprintf("%s %s (n = %d)", name, withCI(pct(c.Acceptable()), c.AcceptableCI(), true), c.N))
+			ms = append(ms, name+" "+pctN(c.Acceptable(), c.AcceptableCI(), c.N))
 		}
 		m.Paragraphs = append(m.Paragraphs, "By model: "+strings.Join(ms, "; ")+".")
 	}
@@ -184,4 +184,12 @@ func wasWere(n int) string {
 		return "was"
 	}
 	return "were"
+}
+
+// pctN prints "67 % (95 % CI 21–94 %, n = 3)".
+func pctN(x *float64, ci *CI, n int) string {
+	if ci == nil {
+		return fmt.Sprintf("%s (n = %d)", pct(x), n)
+	}
+	return fmt.Sprintf("%s (95 %% CI %.0f–%.0f %%, n = %d)", pct(x), 100*ci[0], 100*ci[1], n)
 }
