@@ -53,6 +53,33 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations)", args[0])
 }
 
+// tableNames lists the tables of each command for --table's help.
+var tableNames = map[string]string{
+	"toplines":     "toplines, toplines_intervals, item_means",
+	"agreement":    "agreement, agreement_intervals",
+	"context":      "context, context_agreement, context_cumulative, context_intervals, context_kind_period",
+	"explanations": "explanations, explanations_intervals",
+}
+
+// pick returns the tables to print: the one --table names (from all), or
+// csvDefault with --csv, or all.
+func (o *outputFlags) pick(all, csvDefault []*analysis.Table) ([]*analysis.Table, error) {
+	if o.table == "" {
+		if o.csv {
+			return csvDefault, nil
+		}
+		return all, nil
+	}
+	var names []string
+	for _, t := range all {
+		if t.Name == o.table {
+			return []*analysis.Table{t}, nil
+		}
+		names = append(names, t.Name)
+	}
+	return nil, usagef("analyze: --table %q: want one of %s", o.table, strings.Join(names, ", "))
+}
+
 // outputFlags are the flags every analyze command shares.
 type outputFlags struct {
 	input   string
@@ -60,6 +87,7 @@ type outputFlags struct {
 	csv     bool
 	latex   bool
 	methods string
+	table   string
 	plots   string
 	boot    analysis.Bootstrap
 	fs      *flag.FlagSet
@@ -73,6 +101,7 @@ func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots b
 	o.fs.BoolVar(&o.json, "json", false, "print the SPEC 3 JSON instead of a table")
 	o.fs.BoolVar(&o.csv, "csv", false, "print the table as CSV instead of aligned text")
 	o.fs.BoolVar(&o.latex, "latex", false, "print the tables as LaTeX (booktabs; \\usepackage{booktabs}) with the 95% intervals, ready to \\input")
+	o.fs.StringVar(&o.table, "table", "", "print only this table (with --csv or --latex too), e.g. "+tableNames[name])
 	o.fs.StringVar(&o.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
 	o.fs.IntVar(&o.boot.Replicates, "bootstrap", analysis.DefaultReplicates, "bootstrap replicates for the 95% intervals (0: no intervals)")
 	o.fs.Uint64Var(&o.boot.Seed, "seed", analysis.DefaultSeed, "seed of the bootstrap (the same input and seed give the same intervals)")
@@ -246,15 +275,15 @@ func analyzeToplines(args []string, env *Env) error {
 		return err
 	}
 	t := analysis.ComputeToplines(rs, opt)
-	tables := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
-	if o.csv {
-		tables = tables[:1]
-	}
+	all := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
+	csvDefault := all[:1]
 	if *items {
-		if o.csv {
-			tables = nil
-		}
-		tables = append(tables, analysis.ItemMeansTable(t))
+		csvDefault = []*analysis.Table{analysis.ItemMeansTable(t)}
+		all = append(all, csvDefault[0])
+	}
+	tables, err := o.pick(all, csvDefault)
+	if err != nil {
+		return err
 	}
 	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows()), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
 }
@@ -270,9 +299,10 @@ func analyzeAgreement(args []string, env *Env) error {
 		return err
 	}
 	a := analysis.ComputeAgreementWith(js, o.boot)
-	tables := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
-	if o.csv {
-		tables = tables[:1]
+	all := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
+	tables, err := o.pick(all, all[:1])
+	if err != nil {
+		return err
 	}
 	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js)), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
 }
@@ -288,9 +318,14 @@ func analyzeContext(args []string, env *Env) error {
 		return err
 	}
 	c := analysis.ComputeContextWith(as, o.boot)
-	tables := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
-	if o.csv {
-		tables = []*analysis.Table{analysis.ContextTable(c)}
+	whole := analysis.ContextTable(c)
+	all := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c), whole)
+	tables, err := o.pick(all, []*analysis.Table{whole})
+	if err != nil {
+		return err
+	}
+	if o.table == "" && !o.csv {
+		tables = all[:len(all)-1] // the wide table repeats the two before it
 	}
 	return o.emit(env, c, tables, analysis.ContextMethods(c), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
 }
@@ -306,9 +341,10 @@ func analyzeExplanations(args []string, env *Env) error {
 		return err
 	}
 	e := analysis.ComputeExplanations(rs)
-	tables := []*analysis.Table{analysis.ExplanationsTable(e)}
-	if !o.csv {
-		tables = append(tables, analysis.ExplanationsIntervalsTable(e))
+	all := []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
+	tables, err := o.pick(all, all[:1])
+	if err != nil {
+		return err
 	}
 	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), nil)
 }

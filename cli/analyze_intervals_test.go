@@ -88,6 +88,14 @@ func TestAnalyzeToplinesIntervalsAndMethods(t *testing.T) {
 	if code != 0 || !strings.Contains(text, "Human toplines with 95 % intervals") {
 		t.Errorf("text output (exit %d):\n%s", code, text)
 	}
+	csvOut, _, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--bootstrap", "200", "--csv", "--table", "toplines_intervals")
+	if lines := strings.Split(csvOut, "\n"); code != 0 || !strings.HasPrefix(lines[0], "Measure,Scalar,Scalar 95% CI low,Scalar 95% CI high,Discourse,") ||
+		!strings.HasPrefix(lines[2], "Implicature recognition,1,1,1,") {
+		t.Errorf("--csv --table toplines_intervals (exit %d):\n%s", code, csvOut)
+	}
+	if _, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--table", "nope"); code != 2 || !strings.Contains(errs, "toplines_intervals") {
+		t.Errorf("--table nope: exit %d %s", code, errs)
+	}
 	for _, f := range []string{"toplines_intervals.pdf", "toplines_intervals.svg", "toplines_intervals.png", "scatter_all.pdf"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil || len(b) < 100 {
