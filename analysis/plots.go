@@ -317,8 +317,36 @@ func AccuracyBars(title, measure string, types []string, human []float64, models
 		b.Offset = barW*vg.Length(i) - group/2 + barW/2
 		p.Add(b)
 		p.Legend.Add(s.Name, b)
+		// A missing value is written "n/a" where its bar would stand, and a
+		// zero "0", so neither reads as the other or as nothing.
+		var na plotter.XYLabels
+		for k, v := range s.Values {
+			if math.IsNaN(v) || v == 0 {
+				label := "0"
+				if math.IsNaN(v) {
+					label = "n/a"
+				}
+				na.XYs = append(na.XYs, plotter.XY{X: float64(k), Y: 0})
+				na.Labels = append(na.Labels, label)
+			}
+		}
+		if len(na.XYs) > 0 {
+			l, err := plotter.NewLabels(na)
+			if err != nil {
+				return nil, err
+			}
+			for j := range l.TextStyle {
+				l.TextStyle[j].Font.Variant, l.TextStyle[j].Font.Size = "Sans", vg.Points(7)
+				l.TextStyle[j].XAlign, l.TextStyle[j].YAlign = text.XCenter, text.YBottom
+				l.TextStyle[j].Color = color.Gray{Y: 0x66}
+			}
+			l.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
+			p.Add(l)
+		}
 	}
 	p.NominalX(types...)
+	// Room on both sides so the outer bars are not cut by the frame.
+	p.X.Min, p.X.Max = -0.5, float64(len(types))-0.5
 	return p, nil
 }
 
