@@ -25,7 +25,7 @@ type studyAnalysis struct {
 	export   string // URL of the export it was computed from
 	empty    string // why there is nothing to show yet
 	problem  error  // the export could not be analysed
-	result   any    // the SPEC 3 JSON
+	result   any    // the JSON of docs/formats.md#analysis-json-output
 	summary  []string
 	excluded []templates.ExcludedView
 	tables   []*analysis.Table
