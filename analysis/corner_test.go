@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// The corner cases of issue 12, each as a user would meet it.
+// The corner cases of docs/statistics.md#conventions and
+// docs/formats.md#analysis-input-files, each as a user would meet it.
 
 func TestMeanZZeroUpToRoundingIsNotRecognised(t *testing.T) {
 	// 6.7e-16 is what averaging z-scores that cancel exactly gives in

@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// ExplanationColumns is the header of an explanation ratings file (SPEC 3).
+// ExplanationColumns is the header of an explanation ratings file
+// (docs/formats.md#explanation-ratings-file).
 var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
 
 // ExplanationModelColumn is an optional column naming the model whose output
@@ -14,8 +15,9 @@ var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy",
 // same item and strategy. The table pools the models.
 const ExplanationModelColumn = "model"
 
-// Judgments are the five SPEC 2.4 classes as JSON keys, in the order of the
-// rating screen; the first three count as acceptable.
+// Judgments are the five classes of docs/studies.md#explanation-flow as JSON
+// keys, in the order of the rating screen; the first three count as
+// acceptable.
 var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
 
 // JudgmentLabels are the labels the rating screen shows, by Judgments index.
@@ -41,9 +43,10 @@ type ExplanationRating struct {
 	Judgment                        int    // index into Judgments
 }
 
-// ReadExplanationRatings reads a SPEC 3 explanation ratings file; an
-// unknown judgment or an annotator rating the same item, kind and strategy
-// twice fails it with an *InputError.
+// ReadExplanationRatings reads an explanation ratings file
+// (docs/formats.md#explanation-ratings-file); an unknown judgment or an
+// annotator rating the same item, kind and strategy twice fails it with an
+// *InputError.
 func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 	t, err := newTable(r, ExplanationColumns, ExplanationModelColumn)
 	if err != nil {
@@ -161,7 +164,8 @@ type Explanations struct {
 // ByModelKey is the JSON key of the per-model tables, beside the kinds.
 const ByModelKey = "by_model"
 
-// MarshalJSON writes the SPEC 3 shape: {"<kind>": {"<strategy>": {…}}},
+// MarshalJSON writes the shape of docs/formats.md#explanations-json:
+// {"<kind>": {"<strategy>": {…}}},
 // plus "by_model": {"<model>": {"<kind>": …}} when models are named.
 func (e *Explanations) MarshalJSON() ([]byte, error) {
 	if len(e.ByModel) == 0 {

@@ -1,4 +1,4 @@
-// Package analysis computes the figures of SPEC section 3 — z-scored
+// Package analysis computes the statistics of docs/statistics.md — z-scored
 // toplines, agreement, context curves, explanation shares — and draws their
 // plots. It is pure: plain values in, plain values out; no HTTP, no SQL.
 package analysis

@@ -9,8 +9,8 @@ import (
 	"strings"
 )
 
-// Types are the implicature item types of SPEC 1, in the order tables list
-// them; TypeAll is the pooled row.
+// Types are the implicature item types of docs/items.md#item-types, in the
+// order tables list them; TypeAll is the pooled row.
 var Types = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
 
 // The item types; store holds the same names (a test in studies checks).
@@ -24,10 +24,10 @@ const (
 // TypeAll names the row of the toplines pooling every type.
 const TypeAll = "all"
 
-// Condition is one of the SPEC 3 rating conditions.
+// Condition is one of the rating conditions of docs/items.md#conditions.
 type Condition uint8
 
-// The conditions of the ratings file, in SPEC order.
+// The conditions of the ratings file, in the order of docs/items.md#conditions.
 const (
 	Trigger Condition = iota
 	Cancel
@@ -42,7 +42,8 @@ var ConditionNames = [numConditions]string{CondTrigger, CondCancel, CondNegation
 
 func (c Condition) String() string { return ConditionNames[c] }
 
-// RatingsColumns is the header of a ratings file (SPEC 3), in export order.
+// RatingsColumns is the header of a ratings file (docs/formats.md#ratings-file),
+// in export order.
 var RatingsColumns = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
 
 const (
@@ -112,7 +113,7 @@ func (rs *Ratings) NumRows() int { return rs.n }
 // ReadOptions relax ReadRatings.
 type ReadOptions struct {
 	// WithinParticipant allows a participant to rate the same item in
-	// several conditions (a within-participant design). The SPEC 2 design
+	// several conditions (a within-participant design). The crowd design
 	// shows each participant an item in one condition only, so by default
 	// a second condition is an input error: it usually means two exports
 	// were concatenated or a batch was served twice.

@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// TestAnalyzeIntervals runs the issue 12 outputs on the agreement fixture
+// TestAnalyzeIntervals runs the outputs of docs/statistics.md#paper-ready-output
+// and the intervals on the agreement fixture
 // of the analysis tests (3 experts, 2 item types): the *_ci95 keys, the
 // fixed default seed, --seed, --latex and --methods.
 func TestAnalyzeIntervals(t *testing.T) {

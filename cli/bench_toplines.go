@@ -20,8 +20,8 @@ import (
 	"pragmalab/analysis"
 )
 
-// Targets for toplines on 1,000,000 rows: issue 3 without intervals,
-// issue 12 with the bootstrap intervals (2,000 replicates).
+// Targets for toplines on 1,000,000 rows (docs/cli.md#bench): without
+// intervals, and with the bootstrap intervals (2,000 replicates).
 const (
 	toplinesWallTarget     = 2 * time.Second
 	toplinesMemTarget      = 500 << 20
@@ -44,7 +44,7 @@ func benchToplines(ctx context.Context, args []string, env *Env) error {
 	seed := fs.Uint64("seed", 1, "random seed of the synthetic file")
 	keep := fs.String("keep", "", "write the synthetic file here and keep it (default: a temporary file, removed)")
 	inProcess := fs.Bool("in-process", false, "run the analysis in this process (peak from VmHWM) instead of a child process (peak from max RSS)")
-	replicates := fs.Int("bootstrap", analysis.DefaultReplicates, "bootstrap replicates of the intervals (0: toplines without intervals, the issue 3 target)")
+	replicates := fs.Int("bootstrap", analysis.DefaultReplicates, "bootstrap replicates of the intervals (0: toplines without intervals, the smaller target)")
 	fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: pragmalab bench toplines [options]\n\nTime analyze toplines on a synthetic ratings file (targets for 1,000,000 rows from\n10,000 participants on 2 cores, reading the CSV included: with 2,000 bootstrap\nreplicates under 10 s and 1 GB; with --bootstrap 0 under 2 s and 500 MB).\n\nOptions:\n")
 		fs.PrintDefaults()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,15 +14,18 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pragmalab/analysis"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
 )
 
 const scoreUsage = `Usage: pragmalab score --study ID [options]
-       pragmalab score --job ID            resume an unfinished job
+       pragmalab score --job ID [--base-url URL] [--concurrency N] [--timeout D]
+                                           resume an unfinished job, optionally
+                                           against other endpoints
 
-Runs a model-scoring job (SPEC 4) on a study's items (truefalse) or
+Runs a model-scoring job (docs/scoring.md) on a study's items (truefalse) or
 passages (multiplechoice, generation) and prints the metrics. The job and
 every answer are stored in the database, so an interrupted run resumes with
 --job without asking any prompt twice, and the admin pages show it.
@@ -31,7 +35,15 @@ vLLM, llama.cpp server, Ollama, OpenAI) or a built-in baseline that needs
 no network:
 %s
 The API key is read from the environment variable named by --api-key-env;
-it is never stored or printed.
+it is never stored or printed. Only variables whose names start with
+PRAGMALAB_KEY_ (or OPENAI_API_KEY and a few more, see docs/scoring.md) may
+hold a key. Base URLs may not point to link-local or cloud-metadata
+addresses.
+
+The exit status is 0 when every prompt was answered, 1 when the job ended
+partial (some prompts failed or were not asked) or failed (none answered),
+2 for bad usage. A metric computed on fewer items than the job has shows
+"n of N" beside its value.
 
 Options:
 `
@@ -92,6 +104,15 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if (*studyID == 0) == (*jobID == 0) {
 		return usagef("score: give --study ID to start a job or --job ID to resume one")
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *jobID != 0 {
+		for name := range set {
+			if !resumeFlags[name] {
+				return usagef("score: --%s cannot change a job that exists; resuming with --job accepts --base-url, --concurrency and --timeout", name)
+			}
+		}
+	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
 		return err
@@ -113,8 +134,15 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		}
 		id = j.ID
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", id, *studyID)
-	} else if err := db.RequeueJob(ctx, id); err != nil && store.ErrorCode(err) != store.ECONFLICT {
-		return err
+	} else {
+		if set["base-url"] || set["concurrency"] || set["timeout"] {
+			if err := repoint(ctx, db, env, id, urls, set, *conc, *timeout); err != nil {
+				return err
+			}
+		}
+		if err := db.RequeueJob(ctx, id); err != nil && store.ErrorCode(err) != store.ECONFLICT {
+			return err
+		}
 	}
 
 	r := runner.New(db, nil, env.getenv, nil)
@@ -123,10 +151,10 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	err = r.RunJob(ctx, id, bar.update)
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d", id)
+		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d (at once: this process gave up its lease)", id)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("score: %s", store.ErrorMessage(err))
 	}
 	res, err := runner.LoadResults(ctx, db, id)
 	if err != nil {
@@ -137,10 +165,14 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
 	}
-	if errs, _ := db.JobErrors(ctx, id, 3); len(errs) > 0 {
-		for _, e := range errs {
-			fmt.Fprintf(env.stderr, "  prompt %s: %s\n", e.Key, e.Error)
+	if reasons, _ := db.JobFailureReasons(ctx, id, 5); len(reasons) > 0 {
+		fmt.Fprintf(env.stderr, "why prompts failed:\n")
+		for _, f := range reasons {
+			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, f.Error, f.First)
 		}
+	}
+	if res.Unparsed > 0 {
+		fmt.Fprintf(env.stderr, "%d of %d sampled replies answered neither True nor False; P(True) is over the others\n", res.Unparsed, res.Samples)
 	}
 	if *csvOut != "" {
 		if err := writeFileAtomic(*csvOut, res.WriteCSV); err != nil {
@@ -157,6 +189,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), *outputsTo)
 	}
 	var human *runner.Comparison
+	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
 		ht, err := runner.HumanToplines(ctx, db, res.Job.CompareStudyID, res.ItemKeys())
 		if err != nil {
@@ -164,17 +197,71 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		}
 		c := runner.Compare(ht, res)
 		human = &c
+		hc := res.CorrelateWithHumans(ht)
+		corr = &hc
 	}
 	if *asJSON {
 		out := res.JSON().(map[string]any)
 		if human != nil {
 			out["humans"] = human.Human
+			out["human_correlation"] = corr
 		}
 		enc := json.NewEncoder(env.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		printResults(env.stdout, res, human, corr)
 	}
-	printResults(env.stdout, res, human)
+	if res.Job.Status != store.JobDone {
+		p := res.Progress
+		return fmt.Errorf("score: job %d ended %s: %d of %d prompts answered, %d failed, %d not asked — resume with: pragmalab score --job %d",
+			id, res.Job.Status, p.Answered, p.Total, p.Failed, p.Unasked(), id)
+	}
+	return nil
+}
+
+// resumeFlags are the flags `score --job` accepts: where and how fast to
+// ask, and what to do with the results; what is asked stays the job's.
+var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "concurrency": true, "timeout": true,
+	"json": true, "csv": true, "quiet": true, "outputs-to": true}
+
+// repoint changes the endpoints, concurrency or time-out of a model job
+// before it is resumed (the old endpoint moved, or was too slow).
+func repoint(ctx context.Context, db *store.DB, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration) error {
+	j, err := db.Job(ctx, id)
+	if err != nil {
+		return err
+	}
+	if j.Scorer != runner.ModelScorer {
+		return usagef("score: job %d uses the built-in scorer %s; --base-url, --concurrency and --timeout apply to model jobs", id, j.Scorer)
+	}
+	cfg, err := runner.JobConfig(j)
+	if err != nil {
+		return err
+	}
+	if set["base-url"] {
+		cfg.BaseURLs = urls
+	}
+	if set["concurrency"] {
+		cfg.Concurrency = conc
+	}
+	if set["timeout"] {
+		cfg.Timeout = timeout
+	}
+	spec := runner.Spec{StudyID: j.StudyID, Task: scoring.Task(j.Task), Scorer: j.Scorer, Strategy: scoring.Strategy(j.Strategy), Config: cfg}
+	if err := spec.Validate(env.getenv); err != nil {
+		return usagef("score: %s", store.ErrorMessage(err))
+	}
+	b, err := json.Marshal(spec.Config)
+	if err != nil {
+		return err
+	}
+	if err := db.UpdateJobConfig(ctx, id, b); err != nil {
+		return fmt.Errorf("score: %s", store.ErrorMessage(err))
+	}
+	fmt.Fprintf(env.stderr, "job %d now asks %s (concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Concurrency, spec.Config.Timeout)
 	return nil
 }
 
@@ -217,8 +304,17 @@ func sharePtr(s scoring.Share) *float64 {
 	return nil
 }
 
+// nOfN is the "n of N" note beside a metric computed on fewer items than
+// the job has, or "" (also on none: the metric then shows "—").
+func nOfN(n, total int) string {
+	if n >= total || n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d)", n, total)
+}
+
 // printResults prints a job's metrics as aligned tables.
-func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
+func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr *runner.HumanCorrelation) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintf(tw, "%s — %s, study %d, job %d\n\n", res.Scorer, res.Job.Task, res.Job.StudyID, res.Job.ID)
@@ -237,18 +333,31 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
 			fmt.Fprint(tw, runner.MeasureLabels[m])
 			for _, t := range c.Types {
 				cell := pct(c.Models[0].Values[m][t])
+				if tm, ok := res.TFMetrics[t]; ok {
+					cell += nOfN(runner.MeasureN(tm, m), tm.Items)
+				}
 				if c.Human != nil {
-					cell += " (humans " + pct(c.Human[m][t]) + ")"
+					if hn := c.HumanN[m][t]; hn[0] > 0 && hn[0] < hn[1] {
+						cell += fmt.Sprintf(" (humans %s on %d of %d)", pct(c.Human[m][t]), hn[0], hn[1])
+					} else {
+						cell += " (humans " + pct(c.Human[m][t]) + ")"
+					}
 				}
 				fmt.Fprintf(tw, "\t%s", cell)
 			}
 			fmt.Fprintln(tw)
 		}
+		if b := res.OrderBias(); b.N > 0 {
+			fmt.Fprintf(tw, "\noption-order bias: mean |P(True | True first) − P(True | False first)| = %.3f (max %.3f) over %d item × condition pairs\n", *b.Mean, *b.Max, b.N)
+		}
+		if corr != nil {
+			fmt.Fprintf(tw, "item-level correlation of P(b) with the human mean z: %s (trigger); %s (all rated conditions)\n", corrText(corr.Trigger), corrText(corr.Conditions))
+		}
 	case scoring.MultipleChoice:
 		fmt.Fprintln(tw, "kind\titems\taccuracy\thard negatives\teasy negatives\trefusals")
 		for _, k := range scoring.SortedTypes(res.MCMetrics) {
 			m := res.MCMetrics[k]
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\n", k, m.Items, pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
+			fmt.Fprintf(tw, "%s\t%d%s\t%s\t%s\t%s\t%d\n", k, m.Items, nOfN(m.Items, res.JobItems[k]), pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
 		}
 		all := res.MCMetrics[scoring.AllTypes]
 		fmt.Fprintln(tw, "\nconfusion (gold × predicted)\tA\tB\tC\tD\tX")
@@ -260,8 +369,20 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
 			fmt.Fprintln(tw)
 		}
 	case scoring.Generation:
-		fmt.Fprintf(tw, "%d outputs (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), res.Job.Strategy)
+		fmt.Fprintf(tw, "%d outputs%s (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), nOfN(len(res.Gen), res.JobItems[scoring.AllTypes]), res.Job.Strategy)
 	}
+}
+
+// corrText prints a correlation as "r = 0.62 [0.41, 0.77], n = 40".
+func corrText(c analysis.Correlation) string {
+	if c.R == nil {
+		return fmt.Sprintf("undefined (n = %d)", c.N)
+	}
+	s := fmt.Sprintf("r = %.2f", *c.R)
+	if c.Lo != nil {
+		s += fmt.Sprintf(" [95%% CI %.2f, %.2f]", *c.Lo, *c.Hi)
+	}
+	return s + fmt.Sprintf(", n = %d", c.N)
 }
 
 // progressBar draws "[#####.....] 1234/3252" on a terminal line.

@@ -276,7 +276,8 @@ func tableView(t *analysis.Table, base string) templates.AnalysisTable {
 
 // AnalysisDownload handles GET /admin/studies/{study}/analysis/{table}.{format}:
 // a table as CSV, JSON or LaTeX (.tex), tables.tex (every table), result.json
-// (the whole SPEC 3 result), or methods.txt / methods.md (the methods paragraph).
+// (the whole analysis JSON), or methods.txt / methods.md (the methods
+// paragraph) (docs/formats.md#analysis-downloads).
 func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	s, a, ok := h.analysisStudy(w, r)
 	if !ok {

@@ -13,7 +13,8 @@ import (
 	"unicode/utf8"
 )
 
-// ExplainSettings are the options of an explanation-rating study (SPEC 2.4).
+// ExplainSettings are the options of an explanation-rating study
+// (docs/studies.md#explanation-design).
 type ExplainSettings struct {
 	PerExpert int `json:"per_expert"` // screens given to each expert
 	Overlap   int `json:"overlap"`    // experts rating each screen
@@ -34,8 +35,9 @@ func (s ExplainSettings) Validate() error {
 	return nil
 }
 
-// Judgments are the five classes of SPEC 2.4, as stored and exported, in
-// the order of the rating screen; the first three count as acceptable.
+// Judgments are the five classes of docs/studies.md#explanation-flow, as
+// stored and exported, in the order of the rating screen; the first three
+// count as acceptable.
 var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
 
 // IsJudgment reports whether s is one of Judgments.

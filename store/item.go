@@ -12,8 +12,8 @@ import (
 // MaxTextLen bounds every text field of an item, in characters.
 const MaxTextLen = 5000
 
-// Item is an implicature item (SPEC 1). ID is the row id; Key is the item's
-// own id from the imported file.
+// Item is an implicature item (docs/items.md#implicature-items). ID is the
+// row id; Key is the item's own id from the imported file.
 type Item struct {
 	ID            int64  `json:"-"`
 	Key           string `json:"id"`

@@ -15,7 +15,8 @@ import (
 )
 
 // itemFileFields are the column names (CSV) and keys (JSON Lines) of an
-// implicature item file: SPEC 1's field names, plus check for attention checks.
+// implicature item file (docs/formats.md#items-csv): the item's field names,
+// plus check for attention checks.
 var itemFileFields = []string{"id", "type", "context", "utterance", "implicature", "cancellation", "negation", "strengthening", "neutral", "check"}
 
 var requiredItemFields = []string{"id", "type", "utterance", "implicature", "cancellation"}
@@ -160,7 +161,7 @@ func csvError(err error) error {
 }
 
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
-// with SPEC 1's field names as keys.
+// with the item's field names as keys (docs/formats.md#items-json-lines).
 func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestAnalysisPageIntervalsAndDownloads checks the issue 12 parts of the
+// TestAnalysisPageIntervalsAndDownloads checks docs/statistics.md#paper-ready-output on the
 // expert study's Analysis page: the interval table, the methods paragraph
 // and its downloads, LaTeX per table and for all, figures as PDF, loaded
 // eagerly.
