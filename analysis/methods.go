@@ -133,8 +133,8 @@ func ContextMethods(c *Context) *Methods {
 	o := c.Overall
 	m := &Methods{Title: "Methods: context needed"}
 	m.Paragraphs = append(m.Paragraphs, fmt.Sprintf(
-		"Experts gave %d final answers on %d passages in %d surveys, each answer one of 7 ordered categories: the implicit content understood with 0 to 5 added preceding sentences, or not understood once all were shown. Over all surveys, Fleiss' κ was %s (over the %d passages answered by %d experts), Krippendorff's α %s (nominal) and %s (ordinal, \"insufficient\" the highest category) over %d passages; all experts chose the same category on %s of the %d passages with two or more answers and a majority on %s more. With no added sentence, %s of the judgements found the content understandable.",
-		o.Judgements, o.Items, len(c.SurveyOrder), withCI(f2(o.FleissKappa), o.FleissKappaCI, false), o.FleissItems, o.FleissRaters,
+		"Experts gave %d final answers on %d passages in %d %s, each answer one of 7 ordered categories: the implicit content understood with 0 to 5 added preceding sentences, or not understood once all were shown. Over all surveys, Fleiss' κ was %s (over the %d passages answered by %d experts), Krippendorff's α %s (nominal) and %s (ordinal, \"insufficient\" the highest category) over %d passages; all experts chose the same category on %s of the %d passages with two or more answers and a majority on %s more. With no added sentence, %s of the judgements found the content understandable.",
+		o.Judgements, o.Items, len(c.SurveyOrder), plural(len(c.SurveyOrder), "survey", "surveys"), withCI(f2(o.FleissKappa), o.FleissKappaCI, false), o.FleissItems, o.FleissRaters,
 		withCI(f2(o.KrippendorffAlphaNominal), o.KrippendorffAlphaNominalCI, false), withCI(f2(o.KrippendorffAlphaOrdinal), o.KrippendorffAlphaOrdinalCI, false), o.AlphaItems,
 		withCI(pct(o.FullConsensus), o.FullConsensusCI, true), o.ConsensusItems, withCI(pct(o.MajorityConsensus), o.MajorityConsensusCI, true),
 		withCI(pct(o.CumulativeJudgements[0]), o.CumulativeJudgementsCI[0], true)))
@@ -192,4 +192,11 @@ func pctN(x *float64, ci *CI, n int) string {
 		return fmt.Sprintf("%s (n = %d)", pct(x), n)
 	}
 	return fmt.Sprintf("%s (95 %% CI %.0f–%.0f %%, n = %d)", pct(x), 100*ci[0], 100*ci[1], n)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

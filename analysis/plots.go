@@ -164,7 +164,7 @@ func HistogramPlot(items []ItemMeans, typ string) (*plot.Plot, error) {
 		p.Legend.Add(s.label, h)
 	}
 	// Headroom so the legend in the top corner does not cover the bars.
-	p.Y.Max *= 1.2
+	p.Y.Max *= 1.4
 	return p, nil
 }
 
@@ -194,6 +194,11 @@ func ScatterPlot(items []ItemMeans, typ string, tt *TypeToplines) (*plot.Plot, e
 	sc.GlyphStyle.Radius = vg.Points(2.5)
 	sc.GlyphStyle.Shape = draw.CircleGlyph{}
 	p.Add(diag, sc)
+	// A margin around the points so none is cut by the frame, and room at
+	// the top for the r and p in the corner.
+	dx, dy := 0.06*max(p.X.Max-p.X.Min, 0.5), 0.06*max(p.Y.Max-p.Y.Min, 0.5)
+	p.X.Min, p.X.Max = p.X.Min-dx, p.X.Max+dx
+	p.Y.Min, p.Y.Max = p.Y.Min-dy, p.Y.Max+3*dy
 	p.Add(cornerText{[]string{PearsonLabel(tt.PearsonR, tt.PearsonP, tt.PearsonN)}})
 	return p, nil
 }
