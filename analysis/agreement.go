@@ -264,9 +264,8 @@ func newAgreeData(js []Judgement) *agreeData {
 
 // questionStats are one question's figures over a set of items.
 type questionStats struct {
-	pairs  []Binary
-	q      Question
-	fleiss bool
+	pairs []Binary
+	q     Question
 }
 
 // stats computes both questions over the items idx, item i counted w[i]
@@ -349,7 +348,6 @@ func (d *agreeData) question(idx []int, w []int32, vals [][]int8, cancellation b
 		}
 	}
 	if na >= 2 && most >= 2 {
-		s.fleiss = true
 		s.q.FleissRaters = most
 		pBar := fP / fN
 		py := fYes / (fN * float64(most))
@@ -485,22 +483,6 @@ func addConfusion(dst *[2][2]int, c [2][2]int) {
 			dst[i][k] += c[i][k]
 		}
 	}
-}
-
-// rowsWithMostRaters keeps the rows whose total is the largest found, since
-// Fleiss' κ needs the same number of ratings on every item.
-func rowsWithMostRaters(rows [][]int) ([][]int, int) {
-	most := 0
-	for _, r := range rows {
-		most = max(most, sum(r))
-	}
-	var out [][]int
-	for _, r := range rows {
-		if sum(r) == most {
-			out = append(out, r)
-		}
-	}
-	return out, most
 }
 
 func sum(xs []int) int {
