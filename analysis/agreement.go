@@ -71,7 +71,7 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 		out = append(out, j)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no judgements: the file has a header but no rows"}
+		return nil, noRows("judgements")
 	}
 	return out, nil
 }

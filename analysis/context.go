@@ -101,7 +101,7 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 		out = append(out, a)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no answers: the file has a header but no rows"}
+		return nil, noRows("answers")
 	}
 	return out, nil
 }

@@ -68,11 +68,12 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 				return nil, t.errf(k, "empty %s", what)
 			}
 		}
-		// "all" names the pooled rows and "by_model" the per-model tables
-		// in the JSON: a kind, strategy or model so named would overwrite them.
+		// The table pools every kind, strategy and model under "all", and
+		// the JSON holds the per-model tables under "by_model": rows of
+		// their own under those names would be counted twice.
 		for _, k := range []int{2, 3, 5} {
-			if row[k] == TypeAll || (k == 2 && row[k] == ByModelKey) {
-				return nil, t.errf(k, "%q is reserved for the pooled rows; rename it", row[k])
+			if strings.EqualFold(row[k], TypeAll) || (k == 2 && row[k] == ByModelKey) {
+				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
 			}
 		}
 		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
@@ -90,7 +91,7 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		out = append(out, e)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+		return nil, noRows("ratings")
 	}
 	return out, nil
 }

@@ -195,7 +195,7 @@ func (b *ratingsBuilder) add(row []string, line int) error {
 // done checks what needs every row: that there is one, and no duplicate.
 func (b *ratingsBuilder) done(opt ReadOptions) (*Ratings, error) {
 	if b.rs.n == 0 {
-		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+		return nil, noRows("ratings")
 	}
 	if err := b.rs.checkDuplicates(func(rt rating) uint64 { return rt.key() }); err != nil {
 		return nil, err

@@ -79,182 +79,242 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 	if u := env.getenv("USER"); u != "" {
 		actor = "cli:" + u
 	}
-	out := env.stdout
-	fail := func(err error) error {
-		if err == nil {
-			return nil
-		}
-		if c := store.ErrorCode(err); c == store.EINVALID || c == store.ENOTFOUND || c == store.ECONFLICT {
-			return fmt.Errorf("prolific %s: %s", action, store.ErrorMessage(err))
-		}
-		return err
-	}
-	switch action {
-	case "check":
-		st, err := p.Check(ctx, *studyID)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "connected to %s: study %s %q (%s, %d places)\n", p.API.BaseURL(), st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
-	case "link":
-		if err := db.LinkProlific(ctx, *studyID, *psid); err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "study %d linked to Prolific study %s\n", *studyID, strings.ToLower(*psid))
-	case "sync":
-		res, err := p.Sync(ctx, *studyID)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "%d submissions read; %d slots freed (returned or timed out): %s\n", res.Submissions, len(res.Freed), strings.Join(res.Freed, ", "))
-		rev, err := p.Review(ctx, *studyID)
-		if err != nil {
-			return fail(err)
-		}
-		printDisagreements(out, rev)
-	case "review":
-		rev, err := p.Review(ctx, *studyID)
-		if err != nil {
-			return fail(err)
-		}
-		printReview(out, rev)
-	case "approve":
-		if !*yes {
-			if _, err := p.Sync(ctx, *studyID); err != nil {
-				return fail(err)
-			}
-			rev, err := p.Review(ctx, *studyID)
-			if err != nil {
-				return fail(err)
-			}
-			a := rev.Approvable()
-			fmt.Fprintf(out, "would approve %d submissions (completed here, not excluded, awaiting review):\n", len(a))
-			for _, r := range a {
-				fmt.Fprintf(out, "  %s  %s\n", r.PID, r.SubmissionID)
-			}
-			fmt.Fprintln(out, "nothing sent: add --yes to approve them")
-			return nil
-		}
-		res, err := p.Approve(ctx, *studyID, actor, nil)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "approved %d submissions; %d were approved before\n", len(res.Approved), len(res.Already))
-	case "reject":
-		if *pid == "" {
-			return usagef("prolific reject: --participant is required")
-		}
-		if _, err := p.Sync(ctx, *studyID); err != nil {
-			return fail(err)
-		}
-		rev, err := p.Review(ctx, *studyID)
-		if err != nil {
-			return fail(err)
-		}
-		msg := *message
-		if msg == "" {
-			r := rev.Row(*pid)
-			if r == nil {
-				return fail(store.Errorf(store.ENOTFOUND, "participant %s never reached the study: write the message with --message", *pid))
-			}
-			msg = studies.RejectionMessage(studies.DefaultRejectionTemplate, *r)
-		}
-		if !*yes {
-			fmt.Fprintf(out, "would reject %s (%s) with the message:\n%s\nnothing sent: add --yes to reject\n", *pid, *category, msg)
-			return nil
-		}
-		if err := p.Reject(ctx, *studyID, actor, *pid, *category, msg); err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "rejected %s\n", *pid)
-	case "bonus":
-		var lines []studies.BonusLine
-		switch {
-		case (*csvFile == "") == (*amount == ""):
-			return usagef("prolific bonus: give --csv FILE or --amount X")
-		case *csvFile != "":
-			f, err := os.Open(*csvFile)
-			if err != nil {
-				return usagef("prolific bonus: %v", err)
-			}
-			lines, err = studies.ParseBonusCSV(f)
-			f.Close()
-			if err != nil {
-				return &usageError{fail(err)}
-			}
-		default:
-			if _, err := p.Sync(ctx, *studyID); err != nil {
-				return fail(err)
-			}
-			if lines, err = p.BonusRule(ctx, *studyID, *amount); err != nil {
-				return fail(err)
-			}
-		}
-		plan, err := p.PlanBonuses(ctx, *studyID, lines)
-		if err != nil {
-			return fail(err)
-		}
-		for _, l := range plan.Lines {
-			note := ""
-			if l.Before > 0 {
-				note = fmt.Sprintf("  (had %s before)", studies.FormatCents(l.Before))
-			}
-			fmt.Fprintf(out, "  %s  %s%s\n", l.PID, studies.FormatCents(l.AmountCents), note)
-		}
-		fmt.Fprintf(out, "%d bonuses, total %s before Prolific's fees\n", len(plan.Lines), studies.FormatCents(plan.TotalCents))
-		if !*yes {
-			fmt.Fprintln(out, "nothing sent: add --yes to set them up (this pays nothing yet)")
-			return nil
-		}
-		s, err := p.SetUpBonuses(ctx, *studyID, actor, plan)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "set up on Prolific as %s: amount %.2f + fees %.2f + VAT %.2f = %.2f\nto pay: pragmalab prolific pay --study %d --setup %s --yes\n",
-			s.ID, s.Amount, s.Fees, s.VAT, s.TotalAmount, *studyID, s.ID)
-	case "pay":
-		if *setup == "" {
-			return usagef("prolific pay: --setup is required")
-		}
-		if *notSent {
-			if err := p.MarkPaymentNotSent(ctx, *studyID, actor, *setup); err != nil {
-				return fail(err)
-			}
-			fmt.Fprintf(out, "payment of %s marked as not made; it may be paid again\n", *setup)
-			return nil
-		}
-		if !*yes {
-			fmt.Fprintf(out, "would pay bonus setup %s\nnothing sent: add --yes to pay\n", *setup)
-			return nil
-		}
-		if err := p.PayBonuses(ctx, *studyID, actor, *setup); err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "paid bonus setup %s\n", *setup)
-	case "create":
-		in := studies.DraftInput{Description: *description, StudyURL: *studyURL, RewardCents: *reward, Minutes: *minutes}
-		if !*yes {
-			fmt.Fprintf(out, "would create a draft study on Prolific for study %d (reward %d, %d minutes, URL %s)\nnothing sent: add --yes\n", *studyID, *reward, *minutes, *studyURL)
-			return nil
-		}
-		st, err := p.CreateDraft(ctx, *studyID, actor, in)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "created draft study %s on Prolific and linked it; publish it there\n", st.ID)
-	case "group":
-		if !*yes {
-			fmt.Fprintf(out, "would add the study's participants to group %s\nnothing sent: add --yes\n", *group)
-			return nil
-		}
-		n, err := p.AddToGroup(ctx, *studyID, actor, *group)
-		if err != nil {
-			return fail(err)
-		}
-		fmt.Fprintf(out, "added %d participants to group %s\n", n, *group)
-	default:
+	c := &prolificCmd{ctx: ctx, db: db, p: p, actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes,
+		psid: *psid, pid: *pid, category: *category, message: *message, csvFile: *csvFile, amount: *amount, setup: *setup,
+		notSent: *notSent, studyURL: *studyURL, reward: *reward, minutes: *minutes, description: *description, groupID: *group}
+	run, ok := map[string]func() error{
+		"check":   c.check,
+		"link":    c.link,
+		"sync":    c.sync,
+		"review":  c.review,
+		"approve": c.approve,
+		"reject":  c.reject,
+		"bonus":   c.bonus,
+		"pay":     c.pay,
+		"create":  c.create,
+		"group":   c.group,
+	}[action]
+	if !ok {
 		return usagef("prolific: unknown action %q", action)
 	}
+	return run()
+}
+
+// prolificCmd is one `pragmalab prolific` action with its flags.
+type prolificCmd struct {
+	ctx                                           context.Context
+	db                                            *store.DB
+	p                                             *studies.Prolific
+	actor, action                                 string
+	out                                           io.Writer
+	studyID                                       int64
+	yes, notSent                                  bool
+	psid, pid, category, message, csvFile, amount string
+	setup, studyURL, description, groupID         string
+	reward, minutes                               int
+}
+
+// fail shows a domain error as the action's message.
+func (c *prolificCmd) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	if code := store.ErrorCode(err); code == store.EINVALID || code == store.ENOTFOUND || code == store.ECONFLICT {
+		return fmt.Errorf("prolific %s: %s", c.action, store.ErrorMessage(err))
+	}
+	return err
+}
+
+func (c *prolificCmd) check() error {
+	st, err := c.p.Check(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "connected to %s: study %s %q (%s, %d places)\n", c.p.API.BaseURL(), st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
+	return nil
+}
+
+func (c *prolificCmd) link() error {
+	if err := c.db.LinkProlific(c.ctx, c.studyID, c.psid); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "study %d linked to Prolific study %s\n", c.studyID, strings.ToLower(c.psid))
+	return nil
+}
+
+func (c *prolificCmd) sync() error {
+	res, err := c.p.Sync(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "%d submissions read; %d slots freed (returned or timed c.out): %s\n", res.Submissions, len(res.Freed), strings.Join(res.Freed, ", "))
+	rev, err := c.p.Review(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	printDisagreements(c.out, rev)
+	return nil
+}
+
+func (c *prolificCmd) review() error {
+	rev, err := c.p.Review(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	printReview(c.out, rev)
+	return nil
+}
+
+func (c *prolificCmd) approve() error {
+	if !c.yes {
+		if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
+			return c.fail(err)
+		}
+		rev, err := c.p.Review(c.ctx, c.studyID)
+		if err != nil {
+			return c.fail(err)
+		}
+		a := rev.Approvable()
+		fmt.Fprintf(c.out, "would approve %d submissions (completed here, not excluded, awaiting review):\n", len(a))
+		for _, r := range a {
+			fmt.Fprintf(c.out, "  %s  %s\n", r.PID, r.SubmissionID)
+		}
+		fmt.Fprintln(c.out, "nothing sent: add --yes to approve them")
+		return nil
+	}
+	res, err := c.p.Approve(c.ctx, c.studyID, c.actor, nil)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "approved %d submissions; %d were approved before\n", len(res.Approved), len(res.Already))
+	return nil
+}
+
+func (c *prolificCmd) reject() error {
+	if c.pid == "" {
+		return usagef("prolific reject: --participant is required")
+	}
+	if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
+		return c.fail(err)
+	}
+	rev, err := c.p.Review(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	msg := c.message
+	if msg == "" {
+		r := rev.Row(c.pid)
+		if r == nil {
+			return c.fail(store.Errorf(store.ENOTFOUND, "participant %s never reached the study: write the message with --message", c.pid))
+		}
+		msg = studies.RejectionMessage(studies.DefaultRejectionTemplate, *r)
+	}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would reject %s (%s) with the message:\n%s\nnothing sent: add --yes to reject\n", c.pid, c.category, msg)
+		return nil
+	}
+	if err := c.p.Reject(c.ctx, c.studyID, c.actor, c.pid, c.category, msg); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "rejected %s\n", c.pid)
+	return nil
+}
+
+func (c *prolificCmd) bonus() error {
+	var lines []studies.BonusLine
+	switch {
+	case (c.csvFile == "") == (c.amount == ""):
+		return usagef("prolific bonus: give --csv FILE or --amount X")
+	case c.csvFile != "":
+		f, err := os.Open(c.csvFile)
+		if err != nil {
+			return usagef("prolific bonus: %v", err)
+		}
+		lines, err = studies.ParseBonusCSV(f)
+		f.Close()
+		if err != nil {
+			return &usageError{c.fail(err)}
+		}
+	default:
+		if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
+			return c.fail(err)
+		}
+		var err error
+		if lines, err = c.p.BonusRule(c.ctx, c.studyID, c.amount); err != nil {
+			return c.fail(err)
+		}
+	}
+	plan, err := c.p.PlanBonuses(c.ctx, c.studyID, lines)
+	if err != nil {
+		return c.fail(err)
+	}
+	for _, l := range plan.Lines {
+		note := ""
+		if l.Before > 0 {
+			note = fmt.Sprintf("  (had %s before)", studies.FormatCents(l.Before))
+		}
+		fmt.Fprintf(c.out, "  %s  %s%s\n", l.PID, studies.FormatCents(l.AmountCents), note)
+	}
+	fmt.Fprintf(c.out, "%d bonuses, total %s before Prolific's fees\n", len(plan.Lines), studies.FormatCents(plan.TotalCents))
+	if !c.yes {
+		fmt.Fprintln(c.out, "nothing sent: add --yes to set them up (this pays nothing yet)")
+		return nil
+	}
+	s, err := c.p.SetUpBonuses(c.ctx, c.studyID, c.actor, plan)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "set up on Prolific as %s: amount %.2f + fees %.2f + VAT %.2f = %.2f\nto pay: pragmalab prolific pay --study %d --setup %s --yes\n",
+		s.ID, s.Amount, s.Fees, s.VAT, s.TotalAmount, c.studyID, s.ID)
+	return nil
+}
+
+func (c *prolificCmd) pay() error {
+	if c.setup == "" {
+		return usagef("prolific pay: --setup is required")
+	}
+	if c.notSent {
+		if err := c.p.MarkPaymentNotSent(c.ctx, c.studyID, c.actor, c.setup); err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.out, "payment of %s marked as not made; it may be paid again\n", c.setup)
+		return nil
+	}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would pay bonus setup %s\nnothing sent: add --yes to pay\n", c.setup)
+		return nil
+	}
+	if err := c.p.PayBonuses(c.ctx, c.studyID, c.actor, c.setup); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "paid bonus setup %s\n", c.setup)
+	return nil
+}
+
+func (c *prolificCmd) create() error {
+	in := studies.DraftInput{Description: c.description, StudyURL: c.studyURL, RewardCents: c.reward, Minutes: c.minutes}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would create a draft study on Prolific for study %d (reward %d, %d minutes, URL %s)\nnothing sent: add --yes\n", c.studyID, c.reward, c.minutes, c.studyURL)
+		return nil
+	}
+	st, err := c.p.CreateDraft(c.ctx, c.studyID, c.actor, in)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "created draft study %s on Prolific and linked it; publish it there\n", st.ID)
+	return nil
+}
+
+func (c *prolificCmd) group() error {
+	if !c.yes {
+		fmt.Fprintf(c.out, "would add the study's participants to group %s\nnothing sent: add --yes\n", c.groupID)
+		return nil
+	}
+	n, err := c.p.AddToGroup(c.ctx, c.studyID, c.actor, c.groupID)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "added %d participants to group %s\n", n, c.groupID)
 	return nil
 }
 

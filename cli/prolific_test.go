@@ -131,7 +131,7 @@ func TestProlificCLICheckAndApprove(t *testing.T) {
 	}
 	vars := map[string]string{prolific.TokenEnv: "wrong", prolific.APIEnv: fake.URL}
 	runCLI(t, "", vars, "prolific", "link", "--study", study, "--prolific-study", cliProlificStudy, "--db", file)
-	if code, _, errOut := runCLI(t, "", vars, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, "refused the API token") {
+	if code, _, errOut := runCLI(t, "", vars, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, "refused the token") {
 		t.Errorf("check with a bad token: exit %d %s", code, errOut)
 	}
 	vars[prolific.TokenEnv] = fake.Token

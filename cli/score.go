@@ -72,81 +72,21 @@ func builtinHelp() string {
 
 // runScore is `pragmalab score`.
 func runScore(ctx context.Context, args []string, env *Env) error {
-	fs := newFlagSet("score", fmt.Sprintf(scoreUsage, builtinHelp()), env)
-	dbPath := dbFlag(fs, env)
-	studyID := fs.Int64("study", 0, "study whose items or passages are scored")
-	jobID := fs.Int64("job", 0, "resume this job instead of creating one")
-	task := fs.String("task", "truefalse", "truefalse, multiplechoice or generation")
-	scorer := fs.String("scorer", runner.ModelScorer, "\"model\" for an endpoint, or a built-in scorer")
-	var urls listFlag
-	fs.Var(&urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
-	model := fs.String("model", "", "model name as the server knows it")
-	keyEnv := fs.String("api-key-env", "", "NAME of the environment variable holding the API key (not the key)")
-	api := fs.String("api", "chat", "chat (/v1/chat/completions) or completions (/v1/completions)")
-	mode := fs.String("mode", "logprobs", "logprobs (top log-probabilities) or sampling (parse sampled replies)")
-	conc := fs.Int("concurrency", 4, "requests in flight per endpoint")
-	timeout := fs.Duration("timeout", 60*time.Second, "time-out of each request")
-	retries := fs.Int("retries", 5, "retries of a request after 429, 5xx, time-out or network error")
-	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode")
-	topK := fs.Int("top-logprobs", 0, "candidate tokens to ask for (default 20 on chat, 5 on completions)")
-	maxTok := fs.Int("max-tokens", 16, "token limit of a sampled True/False or multiple-choice reply (raise it for reasoning models)")
-	genTok := fs.Int("gen-max-tokens", 1024, "token limit of a generated explanation")
-	strategy := fs.String("strategy", "zero-shot", "generation strategy: zero-shot, few-shot or chain-of-thought")
-	seed := fs.Uint64("seed", 1, "seed of the random baseline")
-	compare := fs.Int64("compare", 0, "crowd study whose human toplines are printed beside the model's")
-	outputsTo := fs.Int64("outputs-to", 0, "explanation-rating study to add a generation job's outputs to")
-	asJSON := fs.Bool("json", false, "print the results as JSON")
-	csvOut := fs.String("csv", "", "write the per-item results to this CSV file")
-	quiet := fs.Bool("quiet", false, "no progress bar")
-	if err := parseFlags(fs, args); err != nil {
+	o, err := parseScoreFlags(args, env)
+	if err != nil {
 		return err
 	}
-	if (*studyID == 0) == (*jobID == 0) {
-		return usagef("score: give --study ID to start a job or --job ID to resume one")
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *jobID != 0 {
-		for name := range set {
-			if !resumeFlags[name] {
-				return usagef("score: --%s cannot change a job that exists; resuming with --job accepts --base-url, --concurrency and --timeout", name)
-			}
-		}
-	}
-	db, err := store.Open(ctx, *dbPath)
+	db, err := store.Open(ctx, o.db)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-
-	id := *jobID
-	if id == 0 {
-		spec := runner.Spec{StudyID: *studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
-			Seed: *seed, CompareStudyID: *compare,
-			Config: scoring.Config{BaseURLs: urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
-				Concurrency: *conc, Timeout: *timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
-		j, err := runner.Create(ctx, db, spec, env.getenv)
-		if err != nil {
-			if store.ErrorCode(err) == store.EINVALID || store.ErrorCode(err) == store.ENOTFOUND {
-				return usagef("score: %s", store.ErrorMessage(err))
-			}
-			return err
-		}
-		id = j.ID
-		fmt.Fprintf(env.stderr, "job %d created for study %d\n", id, *studyID)
-	} else {
-		if set["base-url"] || set["concurrency"] || set["timeout"] {
-			if err := repoint(ctx, db, env, id, urls, set, *conc, *timeout); err != nil {
-				return err
-			}
-		}
-		if err := db.RequeueJob(ctx, id); err != nil && store.ErrorCode(err) != store.ECONFLICT {
-			return err
-		}
+	id, err := o.createOrRepoint(ctx, db, env)
+	if err != nil {
+		return err
 	}
-
 	r := runner.New(db, nil, env.getenv, nil)
-	bar := newProgressBar(env.stderr, *quiet)
+	bar := newProgressBar(env.stderr, o.quiet)
 	start := time.Now()
 	err = r.RunJob(ctx, id, bar.update)
 	bar.finish()
@@ -160,12 +100,120 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", id, res.Job.Status,
-		time.Since(start).Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
+	reportJob(ctx, db, env, res, time.Since(start))
+	if err := o.deliver(ctx, db, env, res); err != nil {
+		return err
+	}
+	if err := o.print(ctx, db, env, res); err != nil {
+		return err
+	}
+	if res.Job.Status != store.JobDone {
+		p := res.Progress
+		return fmt.Errorf("score: job %d ended %s: %d of %d prompts answered, %d failed, %d not asked — resume with: pragmalab score --job %d",
+			id, res.Job.Status, p.Answered, p.Total, p.Failed, p.Unasked(), id)
+	}
+	return nil
+}
+
+// scoreOpts are the flags of `pragmalab score`; set names those given.
+type scoreOpts struct {
+	db             string
+	studyID, jobID int64
+	spec           runner.Spec
+	urls           listFlag
+	conc           int
+	timeout        time.Duration
+	outputsTo      int64
+	asJSON, quiet  bool
+	csvOut         string
+	set            map[string]bool
+}
+
+// parseScoreFlags reads and checks the flags: a new job or a job to resume,
+// which only --base-url, --concurrency and --timeout may re-point.
+func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
+	fs := newFlagSet("score", fmt.Sprintf(scoreUsage, builtinHelp()), env)
+	o := &scoreOpts{}
+	dbPath := dbFlag(fs, env)
+	fs.Int64Var(&o.studyID, "study", 0, "study whose items or passages are scored")
+	fs.Int64Var(&o.jobID, "job", 0, "resume this job instead of creating one")
+	task := fs.String("task", "truefalse", "truefalse, multiplechoice or generation")
+	scorer := fs.String("scorer", runner.ModelScorer, "\"model\" for an endpoint, or a built-in scorer")
+	fs.Var(&o.urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
+	model := fs.String("model", "", "model name as the server knows it")
+	keyEnv := fs.String("api-key-env", "", "NAME of the environment variable holding the API key (not the key)")
+	api := fs.String("api", "chat", "chat (/v1/chat/completions) or completions (/v1/completions)")
+	mode := fs.String("mode", "logprobs", "logprobs (top log-probabilities) or sampling (parse sampled replies)")
+	fs.IntVar(&o.conc, "concurrency", 4, "requests in flight per endpoint")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "time-out of each request")
+	retries := fs.Int("retries", 5, "retries of a request after 429, 5xx, time-out or network error")
+	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode")
+	topK := fs.Int("top-logprobs", 0, "candidate tokens to ask for (default 20 on chat, 5 on completions)")
+	maxTok := fs.Int("max-tokens", 16, "token limit of a sampled True/False or multiple-choice reply (raise it for reasoning models)")
+	genTok := fs.Int("gen-max-tokens", 1024, "token limit of a generated explanation")
+	strategy := fs.String("strategy", "zero-shot", "generation strategy: zero-shot, few-shot or chain-of-thought")
+	seed := fs.Uint64("seed", 1, "seed of the random baseline")
+	compare := fs.Int64("compare", 0, "crowd study whose human toplines are printed beside the model's")
+	fs.Int64Var(&o.outputsTo, "outputs-to", 0, "explanation-rating study to add a generation job's outputs to")
+	fs.BoolVar(&o.asJSON, "json", false, "print the results as JSON")
+	fs.StringVar(&o.csvOut, "csv", "", "write the per-item results to this CSV file")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	o.db = *dbPath
+	if (o.studyID == 0) == (o.jobID == 0) {
+		return nil, usagef("score: give --study ID to start a job or --job ID to resume one")
+	}
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if o.jobID != 0 {
+		for name := range o.set {
+			if !resumeFlags[name] {
+				return nil, usagef("score: --%s cannot change a job that exists; resuming with --job accepts --base-url, --concurrency and --timeout", name)
+			}
+		}
+	}
+	o.spec = runner.Spec{StudyID: o.studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
+		Seed: *seed, CompareStudyID: *compare,
+		Config: scoring.Config{BaseURLs: o.urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
+			Concurrency: o.conc, Timeout: o.timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
+	return o, nil
+}
+
+// createOrRepoint creates the job, or re-points and requeues the one to
+// resume, and returns its id.
+func (o *scoreOpts) createOrRepoint(ctx context.Context, db *store.DB, env *Env) (int64, error) {
+	if o.jobID == 0 {
+		j, err := runner.Create(ctx, db, o.spec, env.getenv)
+		if err != nil {
+			if store.ErrorCode(err) == store.EINVALID || store.ErrorCode(err) == store.ENOTFOUND {
+				return 0, usagef("score: %s", store.ErrorMessage(err))
+			}
+			return 0, err
+		}
+		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
+		return j.ID, nil
+	}
+	if o.set["base-url"] || o.set["concurrency"] || o.set["timeout"] {
+		if err := repoint(ctx, db, env, o.jobID, o.urls, o.set, o.conc, o.timeout); err != nil {
+			return 0, err
+		}
+	}
+	if err := db.RequeueJob(ctx, o.jobID); err != nil && store.ErrorCode(err) != store.ECONFLICT {
+		return 0, err
+	}
+	return o.jobID, nil
+}
+
+// reportJob says on stderr how the job ended and why prompts failed.
+func reportJob(ctx context.Context, db *store.DB, env *Env, res *runner.Results, took time.Duration) {
+	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", res.Job.ID, res.Job.Status,
+		took.Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
 	}
-	if reasons, _ := db.JobFailureReasons(ctx, id, 5); len(reasons) > 0 {
+	if reasons, _ := db.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
 		fmt.Fprintf(env.stderr, "why prompts failed:\n")
 		for _, f := range reasons {
 			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, f.Error, f.First)
@@ -174,20 +222,32 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if res.Unparsed > 0 {
 		fmt.Fprintf(env.stderr, "%d of %d sampled replies answered neither True nor False; P(True) is over the others\n", res.Unparsed, res.Samples)
 	}
-	if *csvOut != "" {
-		if err := writeFileAtomic(*csvOut, res.WriteCSV); err != nil {
+}
+
+// deliver writes the per-item CSV and hands a generation job's outputs to
+// an explanation-rating study, as asked.
+func (o *scoreOpts) deliver(ctx context.Context, db *store.DB, env *Env, res *runner.Results) error {
+	if o.csvOut != "" {
+		if err := writeFileAtomic(o.csvOut, res.WriteCSV); err != nil {
 			return err
 		}
 	}
-	if *outputsTo != 0 {
-		if res.Job.Task != string(scoring.Generation) {
-			return usagef("score: --outputs-to needs a generation job")
-		}
-		if err := db.ImportOutputs(ctx, *outputsTo, res.Outputs()); err != nil {
-			return fmt.Errorf("score: adding outputs to study %d: %w", *outputsTo, err)
-		}
-		fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), *outputsTo)
+	if o.outputsTo == 0 {
+		return nil
 	}
+	if res.Job.Task != string(scoring.Generation) {
+		return usagef("score: --outputs-to needs a generation job")
+	}
+	if err := db.ImportOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
+		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
+	}
+	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)
+	return nil
+}
+
+// print writes the results, with the humans beside the model when the job
+// compares with a crowd study, as a table or as JSON.
+func (o *scoreOpts) print(ctx context.Context, db *store.DB, env *Env, res *runner.Results) error {
 	var human *runner.Comparison
 	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
@@ -200,26 +260,18 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		hc := res.CorrelateWithHumans(ht)
 		corr = &hc
 	}
-	if *asJSON {
-		out := res.JSON().(map[string]any)
-		if human != nil {
-			out["humans"] = human.Human
-			out["human_correlation"] = corr
-		}
-		enc := json.NewEncoder(env.stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
-			return err
-		}
-	} else {
+	if !o.asJSON {
 		printResults(env.stdout, res, human, corr)
+		return nil
 	}
-	if res.Job.Status != store.JobDone {
-		p := res.Progress
-		return fmt.Errorf("score: job %d ended %s: %d of %d prompts answered, %d failed, %d not asked — resume with: pragmalab score --job %d",
-			id, res.Job.Status, p.Answered, p.Total, p.Failed, p.Unasked(), id)
+	out := res.JSON().(map[string]any)
+	if human != nil {
+		out["humans"] = human.Human
+		out["human_correlation"] = corr
 	}
-	return nil
+	enc := json.NewEncoder(env.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // resumeFlags are the flags `score --job` accepts: where and how fast to

@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"pragmalab/store"
@@ -182,7 +184,9 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 			return nil, lineError(line, "", "not a JSON object: %v", err)
 		}
 		var it store.Item
-		for k, raw := range obj {
+		// In key order: the same file must always get the same message.
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			raw := obj[k]
 			if !isItemField(k) {
 				return nil, lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
 			}
