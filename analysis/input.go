@@ -10,6 +10,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"pragmalab/csvsafe"
 )
 
 // MaxFieldLen bounds every field of an input file, so a malformed file cannot
@@ -107,8 +109,9 @@ func (t *table) next() ([]string, error) {
 			continue
 		}
 		// All surrounding white space, tabs too: "\tp1" and "p1" are one
-		// participant, as " p1" and "p1" are.
-		f := strings.TrimSpace(rec[pos])
+		// participant, as " p1" and "p1" are. Exports neutralise formula
+		// cells (csvsafe); reading undoes it.
+		f := strings.TrimSpace(csvsafe.Unquote(rec[pos]))
 		if len(f) > MaxFieldLen {
 			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
 		}

@@ -1,13 +1,14 @@
 package analysis
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"pragmalab/csvsafe"
 )
 
 // Table is a result laid out for people: the CLI prints it aligned, the
@@ -107,11 +108,12 @@ func (t *Table) WriteText(w io.Writer) error {
 	return err
 }
 
-// WriteCSV writes the header and rows (notes are not part of the data).
+// WriteCSV writes the header and rows (notes are not part of the data),
+// formula cells neutralised (csvsafe).
 // A column holding estimates with intervals (Est) is followed by two
 // columns "<column> 95% CI low" and "… high".
 func (t *Table) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	est := t.estColumns()
 	var header []string
 	for i, c := range t.Columns {

@@ -143,6 +143,12 @@ func TestProlificCLICheckAndApprove(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "approved 1 submissions") || fake.Status("sub1") != prolific.StatusApproved {
 		t.Fatalf("approve --yes: exit %d %s", code, out)
 	}
+	db, _ = store.Open(ctx, file)
+	log, _ := db.AuditLog(ctx, cs.ID, 0)
+	db.Close()
+	if len(log) == 0 || log[0].Action != "approve Prolific submissions" || !strings.Contains(log[0].Detail, "sub1") {
+		t.Errorf("the study's record of researcher actions: %+v", log)
+	}
 	code, out, _ = runCLI(t, "", vars, "prolific", "sync", "--study", study, "--db", file)
 	if code != 0 || !strings.Contains(out, "never reached pragmalab: "+prolifictest.PID(4)) {
 		t.Errorf("sync: %s", out)
