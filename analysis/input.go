@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"pragmalab/csvsafe"
 )
@@ -131,6 +132,11 @@ func (t *table) next() ([]string, error) {
 		f := strings.TrimSpace(csvsafe.Unquote(rec[pos]))
 		if len(f) > MaxFieldLen {
 			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
+		}
+		// An id that is not UTF-8 (a file saved as Latin-1, say) would be
+		// shown mangled and could match nothing; better to say so.
+		if !utf8.ValidString(f) {
+			return nil, t.errf(k, "value %q is not valid UTF-8 (save the file as UTF-8)", f)
 		}
 		t.row[k] = f
 	}

@@ -10,7 +10,7 @@ import (
 // can be corrected); files from before read the same, the column may come
 // anywhere, and a bad version is named by line and column.
 func TestItemVersionColumnOptional(t *testing.T) {
-	const rows = "p1,1,it1,scalar,trigger,5,\np2,1,it1,scalar,trigger,6,\np1,1,it1,scalar,cancel,2,\np2,1,it1,scalar,cancel,3,\n"
+	const rows = "p1,1,it1,scalar,trigger,5,\np2,1,it1,scalar,cancel,2,\np1,1,it2,scalar,cancel,3,\np2,1,it2,scalar,trigger,6,\n"
 	old := "participant_id,batch_id,item_id,item_type,condition,rating,check\n" + rows
 	with := "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version\n" +
 		strings.ReplaceAll(rows, ",\n", ",,1\n")
