@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -58,32 +57,48 @@ func (db *DB) MarkExported(ctx context.Context, id int64) error {
 	return nil
 }
 
-// responsesCTE is every answer of every kind as (study_id, at): expert
-// judgements, crowd ratings, final context answers, explanation ratings.
-const responsesCTE = `
-	WITH responses (study_id, at) AS (
-		SELECT n.study_id, j.answered_at FROM judgements j
-		JOIN assignments a ON a.id = j.assignment_id JOIN annotators n ON n.id = a.annotator_id
-		UNION ALL
-		SELECT p.study_id, r.answered_at FROM crowd_ratings r
-		JOIN crowd_participants p ON p.id = r.participant_id
-		UNION ALL
-		SELECT n.study_id, c.updated_at FROM context_answers c
-		JOIN context_assignments a ON a.id = c.assignment_id JOIN annotators n ON n.id = a.annotator_id
-		WHERE c.sufficient != ''
-		UNION ALL
-		SELECT n.study_id, e.answered_at FROM explain_ratings e
-		JOIN explain_assignments a ON a.id = e.assignment_id JOIN annotators n ON n.id = a.annotator_id
-	)`
+// responseSources are the answers of every kind: expert judgements, crowd
+// ratings, final context answers, explanation ratings; each gives its
+// tables joined down to the study (alias s, its id as key) and the
+// answer's time. CROSS JOIN fixes the join order from the study's people
+// down, along their indexes, so each source is grouped by study without
+// sorting every answer.
+var responseSources = []struct{ from, key, at string }{
+	{`annotators n CROSS JOIN assignments a ON a.annotator_id = n.id CROSS JOIN judgements x ON x.assignment_id = a.id
+		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.answered_at"},
+	{`crowd_participants p CROSS JOIN crowd_ratings x ON x.participant_id = p.id
+		JOIN studies s ON s.id = p.study_id`, "p.study_id", "x.answered_at"},
+	{`annotators n CROSS JOIN context_assignments a ON a.annotator_id = n.id CROSS JOIN context_answers x ON x.assignment_id = a.id
+		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.updated_at"},
+	{`annotators n CROSS JOIN explain_assignments a ON a.annotator_id = n.id CROSS JOIN explain_ratings x ON x.assignment_id = a.id
+		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.answered_at"},
+}
 
-// responsesQuery counts each study's answers, the answers newer than its
-// last export, and the time of the latest. Times are compared as julian
-// days: RFC 3339 strings with trimmed fractions do not sort as text.
-const responsesQuery = responsesCTE + `
-	SELECT r.study_id, COUNT(*),
-		SUM(s.exported_at = '' OR julianday(r.at) > julianday(s.exported_at)),
-		strftime('%Y-%m-%dT%H:%M:%fZ', MAX(julianday(r.at)))
-	FROM responses r JOIN studies s ON s.id = r.study_id`
+// responsesQuery counts, per study and kind of answer, the answers, those
+// newer than the study's last export, and the time of the latest; where
+// filters every source (on key, the study's id).
+//
+// RFC 3339 times with trimmed fractions sort as text except within one
+// second ("…:05Z" after "…:05.3Z"), so an answer is compared with the
+// export as julian days, after a text test on the whole seconds has left
+// out the many plainly older. The latest answer is taken as text: at most
+// a second off, and shown to the minute.
+func responsesQuery(where string) string {
+	parts := make([]string, len(responseSources))
+	for i, src := range responseSources {
+		cond := strings.ReplaceAll(where, "key", src.key)
+		if i == 2 {
+			cond = "(" + cond + ") AND x.sufficient != ''"
+		}
+		parts[i] = fmt.Sprintf(`
+		SELECT %[2]s, COUNT(*),
+			SUM(s.exported_at = '' OR (substr(%[3]s, 1, 19) >= substr(s.exported_at, 1, 19)
+				AND julianday(%[3]s) > julianday(s.exported_at))),
+			MAX(%[3]s)
+		FROM %[1]s WHERE %[4]s GROUP BY %[2]s`, src.from, src.key, src.at, cond)
+	}
+	return strings.Join(parts, "\n\t\tUNION ALL")
+}
 
 // Responses sums up a study's answers of every kind.
 type Responses struct {
@@ -94,6 +109,15 @@ type Responses struct {
 	Last       time.Time
 }
 
+// add sums another kind's answers into r.
+func (r *Responses) add(o Responses) {
+	r.Answers += o.Answers
+	r.Unexported += o.Unexported
+	if o.Last.After(r.Last) {
+		r.Last = o.Last
+	}
+}
+
 func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error) {
 	var id int64
 	var r Responses
@@ -102,21 +126,35 @@ func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error)
 		return 0, r, err
 	}
 	if last.Valid {
-		r.Last, _ = time.Parse("2006-01-02T15:04:05.000Z", last.String)
+		r.Last = parseTime(last.String)
 	}
 	return id, r, nil
 }
 
+// studyResponses sums up the answers of one study, on the read pool or in
+// a transaction.
+func studyResponses(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, id int64) (Responses, error) {
+	rows, err := q.QueryContext(ctx, responsesQuery("key = ?1"), id)
+	if err != nil {
+		return Responses{}, fmt.Errorf("study responses: %w", err)
+	}
+	defer rows.Close()
+	var total Responses
+	for rows.Next() {
+		_, r, err := scanResponses(rows)
+		if err != nil {
+			return Responses{}, fmt.Errorf("study responses: %w", err)
+		}
+		total.add(r)
+	}
+	return total, rows.Err()
+}
+
 // StudyResponses sums up the answers of one study.
 func (db *DB) StudyResponses(ctx context.Context, id int64) (Responses, error) {
-	_, r, err := scanResponses(db.read.QueryRowContext(ctx, responsesQuery+` WHERE r.study_id = ? GROUP BY r.study_id`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Responses{}, nil
-	}
-	if err != nil {
-		return r, fmt.Errorf("study responses: %w", err)
-	}
-	return r, nil
+	return studyResponses(ctx, db.read, id)
 }
 
 // StudyOverview is one row of the dashboard.
@@ -163,9 +201,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 				dst.Items += o.Items
 				dst.Done += o.Done
 				dst.UnderWay += o.UnderWay
-				if o.Answers > 0 {
-					dst.Responses = o.Responses
-				}
+				dst.Responses.add(o.Responses)
 			}
 		}
 		return rows.Err()
@@ -179,7 +215,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 	if err := each("people", peopleQuery); err != nil {
 		return nil, err
 	}
-	if err := each("responses", responsesQuery+` GROUP BY r.study_id`); err != nil {
+	if err := each("responses", responsesQuery("1")); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -345,8 +381,8 @@ func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, for
 			return Errorf(EINVALID, "%s to Prolific may or may not have been sent: settle it on the Prolific page before deleting the study", plural(pending, "call", "calls"))
 		}
 		if !force {
-			_, r, err := scanResponses(tx.QueryRowContext(ctx, responsesQuery+` WHERE r.study_id = ? GROUP BY r.study_id`, id))
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			r, err := studyResponses(ctx, tx, id)
+			if err != nil {
 				return err
 			}
 			if r.Unexported > 0 {
