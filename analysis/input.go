@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"pragmalab/csvsafe"
 )
@@ -95,6 +96,23 @@ func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
 	return t, nil
 }
 
+// ItemVersionColumn is the optional last column of the files that carry
+// items (ratings, judgements): the version of the item an answer was given
+// on. Files written before it existed have no such column and read the same.
+const ItemVersionColumn = "item_version"
+
+// checkItemVersion checks the optional item_version field k of the current
+// row: empty (absent) or a positive whole number.
+func (t *table) checkItemVersion(k int) error {
+	if k >= len(t.row) || t.row[k] == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(t.row[k]); err != nil || n < 1 {
+		return t.errf(k, "item_version %q is not a positive whole number", t.row[k])
+	}
+	return nil
+}
+
 func indexOf(list []string, s string) int {
 	for i, v := range list {
 		if v == s {
@@ -127,6 +145,11 @@ func (t *table) next() ([]string, error) {
 		f := strings.TrimSpace(csvsafe.Unquote(rec[pos]))
 		if len(f) > MaxFieldLen {
 			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
+		}
+		// An id that is not UTF-8 (a file saved as Latin-1, say) would be
+		// shown mangled and could match nothing; better to say so.
+		if !utf8.ValidString(f) {
+			return nil, t.errf(k, "value %q is not valid UTF-8 (save the file as UTF-8)", f)
 		}
 		t.row[k] = f
 	}

@@ -9,7 +9,7 @@ import (
 // the answer-time columns, and names a bad time by line and column.
 func TestReadersAcceptAnswerTimes(t *testing.T) {
 	const ratings = "participant_id,batch_id,item_id,item_type,condition,rating,check"
-	rows := []string{"p1,1,i1,scalar,trigger,6,", "p1,1,i1,scalar,cancel,2,"}
+	rows := []string{"p1,1,i1,scalar,trigger,6,", "p1,1,i2,scalar,cancel,2,"}
 	if _, err := ReadRatings(strings.NewReader(ratings + "\n" + strings.Join(rows, "\n") + "\n")); err != nil {
 		t.Fatalf("without times: %v", err)
 	}

@@ -413,7 +413,7 @@ func TestCrowdAdmin(t *testing.T) {
 	// rt_ms is empty, since no browser measured it.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,shown_at,answered_at,rt_ms" {
+	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms" {
 		t.Fatalf("ratings.csv: %v\n%s", err, a.body)
 	}
 	checks := 0
@@ -421,10 +421,10 @@ func TestCrowdAdmin(t *testing.T) {
 		if r[6] != "" {
 			checks++
 		}
-		shown, err1 := time.Parse(time.RFC3339, r[7])
-		answered, err2 := time.Parse(time.RFC3339, r[8])
-		if err1 != nil || err2 != nil || answered.Before(shown) || r[9] != "" {
-			t.Fatalf("answer times %q", r[7:])
+		shown, err1 := time.Parse(time.RFC3339, r[8])
+		answered, err2 := time.Parse(time.RFC3339, r[9])
+		if err1 != nil || err2 != nil || answered.Before(shown) || r[10] != "" {
+			t.Fatalf("answer times %q", r[8:])
 		}
 	}
 	if checks != 4 {

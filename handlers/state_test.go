@@ -50,7 +50,7 @@ func TestStudyStateCrowd(t *testing.T) {
 		t.Fatalf("refused open changed the state to %q", st.State)
 	}
 	a.get("/admin")
-	if !a.has(fmt.Sprintf("state-%d", fresh.ID)) || !strings.Contains(a.body, "Draft") || !strings.Contains(a.body, "<th>State</th>") {
+	if !a.has(fmt.Sprintf("state-%d", fresh.ID)) || !strings.Contains(a.body, ">Draft</span>") || !strings.Contains(a.body, ">State</th>") {
 		t.Fatalf("dashboard without the state:\n%s", a.body)
 	}
 

@@ -175,10 +175,11 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 	return nil
 }
 
-// RatingsHeader is the header of the ratings file
-// (docs/formats.md#ratings-export): the ratings file's columns, then the
-// answer times (docs/formats.md#answer-times).
-var RatingsHeader = append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}, TimeColumns...)
+// RatingsHeader is the header of the ratings export
+// (docs/formats.md#ratings-export). item_version, then the answer times
+// (docs/formats.md#answer-times), come last: files written before they
+// existed read the same.
+var RatingsHeader = append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...)
 
 // RatingRow is one crowd rating as the ratings file holds it: the
 // participant (PID is the PROLIFIC_PID), the batch number, the item's own
@@ -191,6 +192,8 @@ type RatingRow struct {
 	Condition     string
 	Rating        int
 	Check         string
+	// Version is the version of the item the rating was given on.
+	Version int
 	AnswerTimes
 }
 
@@ -214,7 +217,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		}
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
-		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind,
+		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version,
 			r.shown_at, r.answered_at, r.rt_ms
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
@@ -223,7 +226,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		WHERE p.study_id = ? AND p.status = 'completed' AND (p.pilot = 0 OR ?)
 		ORDER BY p.id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *RatingRow) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check}, times...)...)
+		err := rows.Scan(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...)...)
 		done()
 		return err
 	})
@@ -255,7 +258,7 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 		return err
 	}
 	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
-		return append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check}, r.Fields()...)
+		return append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...)
 	})
 }
 

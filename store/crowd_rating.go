@@ -78,7 +78,7 @@ func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScre
 
 func itemDest(it *Item) []any {
 	return []any{&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Training}
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision, &it.Training}
 }
 
 // prefixed qualifies a comma-separated column list with a table alias.
@@ -103,10 +103,10 @@ const (
 			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
 		RETURNING id, batch_id, screens, status`
 	qInsertRating = `
-		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, shown_at, rt_ms)
-		SELECT ?1, position, item_id, condition, ?2, ?3,
+		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version, shown_at, rt_ms)
+		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, i.version,
 			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6
-		FROM batch_items WHERE batch_id = ?4 AND position = ?5
+		FROM batch_items bi JOIN items i ON i.id = bi.item_id WHERE bi.batch_id = ?4 AND bi.position = ?5
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
 
@@ -293,7 +293,7 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
 		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
 		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.training, '')
+		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, ''), COALESCE(i.training, '')
 	` + crowdParticipantFrom + `
 	LEFT JOIN crowd_training t ON p.training_done < p.training
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -104,16 +105,18 @@ type Annotator struct {
 	Name    string
 	Token   string
 	Pilot   bool // opened with the study's pilot link: kept apart
+	// Revoked is set while the expert has no working link (RevokeAnnotator).
+	Revoked bool
 }
 
 // CreateAnnotator invites an expert, giving them an unguessable token.
 func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (*Annotator, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
-		return nil, Errorf(EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
+	name, err := annotatorName(name)
+	if err != nil {
+		return nil, err
 	}
 	a := &Annotator{StudyID: studyID, Name: name, Token: RandomToken()}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
 		}
@@ -140,7 +143,7 @@ func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (
 // AnnotatorByToken finds the expert holding an invitation token.
 func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, error) {
 	var a Annotator
-	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE token = ?`, token).
+	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE token = ? AND revoked_at = ''`, token).
 		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Pilot)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENOTFOUND, "this invitation link is not valid")
@@ -153,7 +156,7 @@ func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, e
 
 // Annotators lists a study's invited experts (the pilot expert is not one).
 func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE study_id = ? AND pilot = 0 ORDER BY id`, studyID)
+	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token, revoked_at != '' FROM annotators WHERE study_id = ? AND pilot = 0 ORDER BY id`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("annotators: %w", err)
 	}
@@ -161,7 +164,7 @@ func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error
 	var out []Annotator
 	for rows.Next() {
 		var a Annotator
-		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token); err != nil {
+		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Revoked); err != nil {
 			return nil, err
 		}
 		out = append(out, a)
@@ -466,18 +469,21 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 // answers ("yes", "no", or "" for a cancellation not asked).
 type JudgementRow struct {
 	Annotator, Item, Type, Plausible, CancellationCorrect string
+	// Version is the version of the item the answer was given on.
+	Version int
 	AnswerTimes
 }
 
-// JudgementsHeader is the header of the expert judgements file: the
-// judgements file's columns, then the answer times (docs/formats.md#answer-times).
-var JudgementsHeader = append([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}, TimeColumns...)
+// JudgementsHeader is the header of the expert judgements file.
+// item_version, then the answer times (docs/formats.md#answer-times), come
+// last: files written before they existed read the same.
+var JudgementsHeader = append([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct", "item_version"}, TimeColumns...)
 
 // JudgementRows lists the answers of a study's experts on its data items
 // (attention checks left out), by expert and item.
 func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow, error) {
 	return queryRows(ctx, db, "judgements", `
-		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct, j.shown_at, j.answered_at, j.rt_ms
+		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct, j.item_version, j.shown_at, j.answered_at, j.rt_ms
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
@@ -485,7 +491,7 @@ func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow,
 		WHERE n.study_id = ? AND i.check_kind = '' AND (n.pilot = 0 OR ?)
 		ORDER BY n.name, i.key`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *JudgementRow) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect}, times...)...)
+		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect, &r.Version}, times...)...)
 		done()
 		return err
 	})
@@ -499,7 +505,7 @@ func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) 
 		return err
 	}
 	return writeCSV(w, JudgementsHeader, rows, func(r JudgementRow) []string {
-		return append([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect}, r.Fields()...)
+		return append([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect, strconv.Itoa(r.Version)}, r.Fields()...)
 	})
 }
 
@@ -524,7 +530,7 @@ type FlaggedItem struct {
 func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation, i.negation,
-			i.strengthening, i.neutral, i.check_kind, i.status, i.version,
+			i.strengthening, i.neutral, i.check_kind, i.status, i.version, i.review_decision,
 			n.name, j.plausible, j.cancellation_correct, j.alt_implicature, j.alt_cancellation
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
@@ -542,7 +548,7 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 		var it Item
 		var f Flag
 		if err := rows.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version,
+			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision,
 			&f.Annotator, &f.Plausible, &f.CancellationCorrect, &f.AltImplicature, &f.AltCancellation); err != nil {
 			return nil, fmt.Errorf("flagged: %w", err)
 		}

@@ -14,7 +14,9 @@ type pilotKey struct{}
 // and analyses (RatingRows, JudgementRows, ContextAnswerRows,
 // ExplanationRatingRows, CrowdParticipants, Flagged) include the pilot
 // answers; without it they leave them out (docs/studies.md#pilots).
-func IncludePilot(ctx context.Context) context.Context { return context.WithValue(ctx, pilotKey{}, true) }
+func IncludePilot(ctx context.Context) context.Context {
+	return context.WithValue(ctx, pilotKey{}, true)
+}
 
 // pilotIncluded tells whether ctx asks for pilot answers.
 func pilotIncluded(ctx context.Context) bool { v, _ := ctx.Value(pilotKey{}).(bool); return v }

@@ -23,17 +23,25 @@ const (
 // Study is one study of any kind; Settings hold the kind's own options as
 // JSON, decoded by the code of that kind.
 type Study struct {
-	ID        int64
-	Kind      string
-	Name      string
-	Lang      string
-	Settings  json.RawMessage
-	Seed      int64
+	ID       int64
+	Kind     string
+	Name     string
+	Lang     string
+	Settings json.RawMessage
+	Seed     int64
 	// State is draft, open, paused or closed (docs/studies.md#study-states);
 	// participants and experts answer only while it is open.
 	State     string
 	CreatedAt time.Time
+	// ArchivedAt is zero while the study is in use; an archived study is
+	// hidden from the dashboard and read-only until restored.
+	ArchivedAt time.Time
+	// ExportedAt is when a file of its responses was last downloaded.
+	ExportedAt time.Time
 }
+
+// Archived reports whether the study is archived.
+func (s *Study) Archived() bool { return !s.ArchivedAt.IsZero() }
 
 // Study states (docs/studies.md#study-states).
 const (
@@ -140,16 +148,18 @@ func (db *DB) SetStudySettings(ctx context.Context, id int64, v any) error {
 	return nil
 }
 
-const studyColumns = `id, kind, name, lang, settings, seed, state, created_at`
+const studyColumns = `id, kind, name, lang, settings, seed, state, created_at, archived_at, exported_at`
 
 func scanStudy(sc interface{ Scan(...any) error }) (*Study, error) {
 	var s Study
-	var settings, created string
-	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &s.State, &created); err != nil {
+	var settings, created, archived, exported string
+	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &s.State, &created, &archived, &exported); err != nil {
 		return nil, err
 	}
 	s.Settings = json.RawMessage(settings)
 	s.CreatedAt = parseTime(created)
+	s.ArchivedAt = parseTime(archived)
+	s.ExportedAt = parseTime(exported)
 	return &s, nil
 }
 

@@ -73,7 +73,7 @@ func (t *AnswerTimes) dest() (dst []any, done func()) {
 	}
 }
 
-// qShownAt is the first showing of a screen (flow, owner, position), or ''.
+// qShownAt is the first showing of a screen (flow, owner, position), or ”.
 const qShownAt = `COALESCE((SELECT shown_at FROM screen_views WHERE flow = ? AND owner = ? AND position = ?), '')`
 
 // ScreenShown records that a screen is shown; its first showing stays.

@@ -172,15 +172,15 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range recs {
-		if len(r) != 10 || (i > 0 && r[8] == "") {
+		if len(r) != 11 || (i > 0 && r[9] == "") {
 			t.Fatalf("row %d without its answer times: %q", i, r)
 		}
-		recs[i] = r[:7]
+		recs[i] = r[:8]
 	}
 	want := [][]string{
-		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"},
-		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no"},
-		{"Giulia", "1", "22185", "Impl", store.Period1994, "2", "yes"},
+		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"},
+		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no", "5"},
+		{"Giulia", "1", "22185", "Impl", store.Period1994, "2", "yes", "4"},
 	}
 	if got := recs; !equalRecords(got, want) {
 		t.Errorf("export =\n%q\nwant\n%q", got, want)

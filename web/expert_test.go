@@ -170,7 +170,7 @@ func TestExpertFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct,shown_at,answered_at,rt_ms" {
+	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct,item_version,shown_at,answered_at,rt_ms" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 1+16 {
@@ -186,7 +186,7 @@ func TestExpertFlow(t *testing.T) {
 		if rec[1] == changedKey {
 			want = url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}
 		}
-		if rec[0] != "Ada" || rec[2] != it.Type || rec[3] != want.Get("plausible") || rec[4] != want.Get("cancellation_correct") {
+		if rec[0] != "Ada" || rec[2] != it.Type || rec[3] != want.Get("plausible") || rec[4] != want.Get("cancellation_correct") || rec[5] != "1" {
 			t.Errorf("row %v, want Ada,%s,%s,%s,%s", rec, it.Key, it.Type, want.Get("plausible"), want.Get("cancellation_correct"))
 		}
 	}
@@ -254,9 +254,15 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 		id[it.Key] = it.ID
 	}
 	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc1"]), url.Values{"action": {"accept"}, "implicature": {"0"}, "cancellation": {"1"}}).mustStatus(t, http.StatusSeeOther)
-	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusSeeOther)
-	// Accepting with nothing chosen is refused.
-	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc2"]), url.Values{"action": {"accept"}}).mustStatus(t, http.StatusBadRequest)
+	// Drop asks first, on a page of its own; only the confirmation drops.
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`)
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["na1"]); it.Status != store.ItemActive {
+		t.Fatal("na1 dropped before the confirmation")
+	}
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}, "confirm": {"1"}}).mustStatus(t, http.StatusSeeOther)
+	// Accepting with nothing chosen explains what to do, on the review page.
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc2"]), url.Values{"action": {"accept"}}).mustStatus(t, http.StatusBadRequest).
+		mustContain(t, `data-testid="review-error"`, "keep as is", `data-testid="flag-sc2"`)
 
 	cleaned := admin.get(fmt.Sprintf("/admin/studies/%d/export/items.csv", s.ID)).mustStatus(t, 200)
 	back, err := studies.ParseItemsCSV(strings.NewReader(cleaned.Body))
@@ -423,7 +429,7 @@ func TestExpertAnswerTimes(t *testing.T) {
 	expert.post(fmt.Sprintf("%s/%d", base, pos), v).mustStatus(t, http.StatusSeeOther)
 	exp := admin.get(fmt.Sprintf("/admin/studies/%d/export/judgements.csv", s.ID)).mustStatus(t, http.StatusOK)
 	recs, _ := csv.NewReader(strings.NewReader(exp.Body)).ReadAll()
-	if len(recs) != 2 || recs[1][1] != screens[pos-1].Item.Key || recs[1][5] == "" || recs[1][6] == "" || recs[1][7] != "2100" {
+	if len(recs) != 2 || recs[1][1] != screens[pos-1].Item.Key || recs[1][6] == "" || recs[1][7] == "" || recs[1][8] != "2100" {
 		t.Fatalf("export %q", recs)
 	}
 }
@@ -441,7 +447,7 @@ func TestExpertPilot(t *testing.T) {
 	admin.post(path+"/pilot", url.Values{"action": {"new"}}).mustStatus(t, http.StatusSeeOther)
 	tok, _ := e.db.PilotLink(ctx, s.ID)
 	pilot := e.newClient()
-	loc := pilot.get("/p/" + tok).mustStatus(t, http.StatusSeeOther).location()
+	loc := pilot.get("/p/"+tok).mustStatus(t, http.StatusSeeOther).location()
 	if !strings.HasPrefix(loc, "/e/") {
 		t.Fatalf("pilot link → %s", loc)
 	}
@@ -460,7 +466,7 @@ func TestExpertPilot(t *testing.T) {
 	if rows, _ := e.db.JudgementRows(ctx, s.ID); len(rows) != 0 {
 		t.Fatalf("pilot judgements in the rows: %+v", rows)
 	}
-	exp := admin.get(path + "/export/judgements.csv?pilot=include").mustStatus(t, http.StatusOK)
+	exp := admin.get(path+"/export/judgements.csv?pilot=include").mustStatus(t, http.StatusOK)
 	if !strings.Contains(exp.Body, pa.Name+",") {
 		t.Fatalf("?pilot=include without the pilot expert:\n%s", exp.Body)
 	}

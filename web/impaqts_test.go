@@ -221,7 +221,7 @@ func TestContextSurveyWalk(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[2]] = strings.Join([]string{r[0], r[5], r[6]}, " ")
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,shown_at,answered_at,rt_ms" || len(recs) != 3 ||
+	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences,shown_at,answered_at,rt_ms" || len(recs) != 3 ||
 		got[q1.Passage.Key] != "Giulia 2 yes" || got["14739"] != "Giulia 5 no" {
 		t.Errorf("export = %q", recs)
 	}
@@ -300,7 +300,7 @@ func TestContextPilot(t *testing.T) {
 	admin.post(path+"/pilot", url.Values{"action": {"new"}}).mustStatus(t, http.StatusSeeOther)
 	tok, _ := e.db.PilotLink(ctx, s.ID)
 	c := e.newClient()
-	loc := c.get("/p/" + tok).mustStatus(t, http.StatusSeeOther).location()
+	loc := c.get("/p/"+tok).mustStatus(t, http.StatusSeeOther).location()
 	loc = c.get(loc).mustStatus(t, http.StatusSeeOther).location() // /e/… → /c/…
 	if !strings.HasPrefix(loc, "/c/") {
 		t.Fatalf("pilot expert sent to %s", loc)
@@ -309,7 +309,7 @@ func TestContextPilot(t *testing.T) {
 	a, _ := e.db.AnnotatorByToken(ctx, strings.TrimPrefix(loc, "/c/"))
 	asg, _ := e.db.AnnotatorContextAssignments(ctx, a.ID)
 	base := fmt.Sprintf("%s/s/%d", loc, asg[0].ID)
-	c.get(base + "/1").mustStatus(t, http.StatusOK)
+	c.get(base+"/1").mustStatus(t, http.StatusOK)
 	c.post(base+"/1", url.Values{"action": {"sufficient"}, "seen": {"0"}}).mustStatus(t, http.StatusSeeOther)
 	if rows, _ := e.db.ContextAnswerRows(ctx, s.ID); len(rows) != 0 {
 		t.Fatalf("pilot answers in the rows: %+v", rows)

@@ -1,9 +1,10 @@
 -- A study's state (docs/studies.md#study-states): participants and experts
--- answer only while it is open. Studies that exist when this migration runs
--- were already taking answers, so they start open; a new study starts as a
--- draft (CreateStudy sets it).
-ALTER TABLE studies ADD COLUMN state TEXT NOT NULL DEFAULT 'open'
+-- answer only while it is open. A new study — however it is inserted, a
+-- clone too — starts as a draft; studies that exist when this migration
+-- runs were already taking answers, so they stay open.
+ALTER TABLE studies ADD COLUMN state TEXT NOT NULL DEFAULT 'draft'
 	CHECK (state IN ('draft', 'open', 'paused', 'closed'));
+UPDATE studies SET state = 'open';
 
 -- Every change of state, shown on the study page.
 CREATE TABLE study_state_changes (
