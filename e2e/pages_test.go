@@ -7,6 +7,8 @@ import (
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
+
+	"pragmalab/store"
 )
 
 // TestCrowdPagesLayout walks a crowd participant through landing,
@@ -16,7 +18,11 @@ import (
 // the script runs on a desktop. With PRAGMALAB_SHOTS set it saves a
 // screenshot of each page.
 func TestCrowdPagesLayout(t *testing.T) {
-	ts, db, studyID, _ := startCrowdStudy(t)
+	ts, db, studyID, set := startCrowdStudy(t)
+	set.Questionnaire = store.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
+	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
+		t.Fatal(err)
+	}
 	training, _ := db.CrowdTraining(context.Background(), studyID)
 	for i, c := range []struct {
 		name  string
@@ -72,6 +78,18 @@ func TestCrowdPagesLayout(t *testing.T) {
 			if cut {
 				t.Error("a scale end label is cut")
 			}
+			// The rest of the batch, then the questionnaire.
+			p := crowdParticipant(t, db, studyID, pid)
+			for pos := 1; pos <= p.Screens; pos++ {
+				step(t, ctx, fmt.Sprintf("answer %d", pos),
+					chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))),
+					chromedp.Click(testID("rating-4")), chromedp.Click(testID("next")))
+			}
+			step(t, ctx, "questionnaire", chromedp.WaitVisible(testID("q-languages")))
+			fits(t, ctx, c.width)
+			shot(t, ctx, "crowd-questionnaire-"+c.name)
+			step(t, ctx, "send", chromedp.SendKeys(`input[name="native_languages"]`, "Italian"), chromedp.Click(testID("q-send")),
+				chromedp.WaitVisible(testID("completion-code")))
 		})
 	}
 }
