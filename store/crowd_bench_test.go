@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -46,5 +47,32 @@ func BenchmarkEnterCrowd(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// BenchmarkTakeSlot measures choosing a new participant's batch inside the
+// writer (fsync left out: the transaction is rolled back) with 10 and
+// 1,000 batches whose places are mostly taken: the cost must not grow.
+func BenchmarkTakeSlot(b *testing.B) {
+	for _, nb := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("batches=%d", nb), func(b *testing.B) {
+			f := newCrowdFixture(b, nb, 2)
+			ctx := context.Background()
+			for i := range 4 * nb {
+				if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i)}, f.s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				tx, err := f.db.write.BeginTx(ctx, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := f.db.takeSlot(ctx, tx, f.study, f.s); err != nil {
+					b.Fatal(err)
+				}
+				tx.Rollback()
+			}
+		})
 	}
 }

@@ -35,16 +35,29 @@ type DB struct {
 	Now func() time.Time
 }
 
-// dsn builds the connection string. The pragmas live here so that every
-// pooled connection gets them, not just the first one.
-func dsn(file string, readOnly bool) string {
+// Options are settings of Open that only benchmarks change.
+type Options struct {
+	// Synchronous is SQLite's synchronous setting: "FULL" (the default)
+	// makes every commit durable before it is acknowledged; "NORMAL" is
+	// only for measuring what that costs.
+	Synchronous string
+}
+
+// DSN builds the connection string. The pragmas live here so that every
+// pooled connection gets them, not just the first one. synchronous is
+// "FULL" or "NORMAL" ("" means FULL).
+func DSN(file string, readOnly bool, synchronous string) string {
+	if synchronous == "" {
+		synchronous = "FULL"
+	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Add("_pragma", "journal_mode(WAL)")
-	// In WAL mode NORMAL keeps every committed transaction through a crash
-	// of the process (SIGKILL included); only a power cut can lose the last
-	// few, and FULL would put an fsync on every participant's answer.
-	q.Add("_pragma", "synchronous(NORMAL)")
+	// FULL: in WAL mode the log is synced at every commit, so an
+	// acknowledged answer survives a power cut or an OS crash, not just a
+	// killed process (NORMAL). Participants' writes are committed in groups
+	// (writer.go), so the fsync is paid once per group, not per answer.
+	q.Add("_pragma", "synchronous("+synchronous+")")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Set("_txlock", "immediate")
 	if readOnly {
@@ -56,8 +69,16 @@ func dsn(file string, readOnly bool) string {
 
 // Open opens (creating if needed) the database at file and brings its schema
 // up to date.
-func Open(ctx context.Context, file string) (*DB, error) {
-	w, err := sql.Open("sqlite", dsn(file, false))
+func Open(ctx context.Context, file string) (*DB, error) { return OpenWith(ctx, file, Options{}) }
+
+// OpenWith is Open with options.
+func OpenWith(ctx context.Context, file string, o Options) (*DB, error) {
+	switch o.Synchronous {
+	case "", "FULL", "NORMAL":
+	default:
+		return nil, fmt.Errorf("open %s: synchronous must be FULL or NORMAL, got %q", file, o.Synchronous)
+	}
+	w, err := sql.Open("sqlite", DSN(file, false, o.Synchronous))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}
@@ -73,7 +94,7 @@ func Open(ctx context.Context, file string) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", dsn(file, true))
+	r, err := sql.Open("sqlite", DSN(file, true, o.Synchronous))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open %s for reading: %w", file, err)
@@ -81,11 +102,14 @@ func Open(ctx context.Context, file string) (*DB, error) {
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
 	db.read = r
+	db.startWriter()
 	return db, nil
 }
 
-// Close closes both pools.
+// Close commits the participants' writes still queued, then closes both
+// pools.
 func (db *DB) Close() error {
+	db.stopWriter()
 	err := db.read.Close()
 	if werr := db.write.Close(); err == nil {
 		err = werr
