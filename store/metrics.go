@@ -22,6 +22,10 @@ type writeStats struct {
 	samples [4096]waitSample // a ring of the latest writes
 	next    int
 	filled  bool
+	// Since the start: transactions committed and writes run in them, and
+	// the time the writer spent in them.
+	groups, writes int64
+	busy           time.Duration
 }
 
 type waitSample struct {
@@ -36,6 +40,9 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 	now := time.Now()
 	sec := now.Unix()
 	s.mu.Lock()
+	s.groups++
+	s.writes += int64(len(ws))
+	s.busy += now.Sub(started)
 	b := &s.perSecond[sec%60]
 	if b.sec != sec {
 		b.sec, b.count = sec, 0
@@ -73,6 +80,10 @@ type Metrics struct {
 	// OpenParticipants: crowd sessions under way (active); SeenRecently:
 	// those of them seen in the last 5 minutes.
 	OpenParticipants, SeenRecently int
+	// Since the server started: group transactions committed, writes run
+	// in them, and the writer's time inside them.
+	Groups, GroupedWrites int64
+	WriterBusy            time.Duration
 }
 
 // Metrics reports the figures of the metrics page.
@@ -88,6 +99,7 @@ func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
 			answers += b.count
 		}
 	}
+	m.Groups, m.GroupedWrites, m.WriterBusy = s.groups, s.writes, s.busy
 	n := s.next
 	if s.filled {
 		n = len(s.samples)
