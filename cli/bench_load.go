@@ -834,7 +834,7 @@ func printWriteQueue(ctx context.Context, w io.Writer, db *store.DB, wall time.D
 	if err != nil || m.Groups == 0 {
 		return
 	}
-	fmt.Fprintf(w, "write queue: %d writes in %d group commits (%.1f a group), writer busy %.1f s of %.1f s; latest %d writes: queued → group start p50 %s, p99 %s; queued → durable p50 %s, p99 %s\n",
-		m.GroupedWrites, m.Groups, float64(m.GroupedWrites)/float64(m.Groups), m.WriterBusy.Seconds(), wall.Seconds(),
+	fmt.Fprintf(w, "write queue: %d writes in %d group commits (%.1f a group), writer busy %.1f s of %.1f s (%.1f s of it committing, %.1f ms a commit); latest %d writes: queued → group start p50 %s, p99 %s; queued → durable p50 %s, p99 %s\n",
+		m.GroupedWrites, m.Groups, float64(m.GroupedWrites)/float64(m.Groups), m.WriterBusy.Seconds(), wall.Seconds(), m.WriterCommit.Seconds(), float64(m.WriterCommit)/float64(m.Groups)/1e6,
 		m.Writes, ms(m.QueueP50), ms(m.QueueP99), ms(m.AckP50), ms(m.AckP99))
 }

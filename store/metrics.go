@@ -25,7 +25,14 @@ type writeStats struct {
 	// Since the start: transactions committed and writes run in them, and
 	// the time the writer spent in them.
 	groups, writes int64
-	busy           time.Duration
+	busy, commit   time.Duration
+}
+
+// addCommit counts the time a COMMIT took (its fsync, with FULL).
+func (s *writeStats) addCommit(d time.Duration) {
+	s.mu.Lock()
+	s.commit += d
+	s.mu.Unlock()
 }
 
 type waitSample struct {
@@ -81,9 +88,10 @@ type Metrics struct {
 	// those of them seen in the last 5 minutes.
 	OpenParticipants, SeenRecently int
 	// Since the server started: group transactions committed, writes run
-	// in them, and the writer's time inside them.
-	Groups, GroupedWrites int64
-	WriterBusy            time.Duration
+	// in them, the writer's time inside them, and of that the time spent
+	// committing (the fsync).
+	Groups, GroupedWrites    int64
+	WriterBusy, WriterCommit time.Duration
 }
 
 // Metrics reports the figures of the metrics page.
@@ -99,7 +107,7 @@ func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
 			answers += b.count
 		}
 	}
-	m.Groups, m.GroupedWrites, m.WriterBusy = s.groups, s.writes, s.busy
+	m.Groups, m.GroupedWrites, m.WriterBusy, m.WriterCommit = s.groups, s.writes, s.busy, s.commit
 	n := s.next
 	if s.filled {
 		n = len(s.samples)

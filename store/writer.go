@@ -218,10 +218,12 @@ func (db *DB) commitSome(ctx context.Context, group []*pendingWrite) []*pendingW
 			return group[i+1:]
 		}
 	}
+	committing := time.Now()
 	if err := tx.Commit(); err != nil {
 		stats.finish(group, started, fmt.Errorf("write: commit: %w", err))
 		return nil
 	}
+	stats.addCommit(time.Since(committing))
 	stats.finish(group, started, nil)
 	return nil
 }
