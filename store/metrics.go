@@ -73,9 +73,10 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 
 // Metrics is the operator's view of a running server.
 type Metrics struct {
-	// AnswersPerSecond: participant answers (every study kind) committed
-	// per second over the last minute.
-	AnswersPerSecond float64
+	// AnswersLastMinute: participant answers (every study kind) committed
+	// in the last 60 seconds; AnswersPerSecond is that over 60.
+	AnswersLastMinute int
+	AnswersPerSecond  float64
 	// Writes is how many of the latest participant writes (at most 4096,
 	// of the last minute) the waits are taken over.
 	Writes int
@@ -102,8 +103,7 @@ func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
 	s.mu.Lock()
 	answers := 0
 	for _, b := range s.perSecond {
-		// The current second is partial: the last 60 full seconds count.
-		if d := now.Unix() - b.sec; d >= 1 && d <= 60 {
+		if d := now.Unix() - b.sec; d >= 0 && d < 60 {
 			answers += b.count
 		}
 	}
@@ -119,7 +119,7 @@ func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
 		}
 	}
 	s.mu.Unlock()
-	m.AnswersPerSecond = float64(answers) / 60
+	m.AnswersLastMinute, m.AnswersPerSecond = answers, float64(answers)/60
 	m.Writes = len(queue)
 	m.QueueP50, m.QueueP99 = quantile(queue, .5), quantile(queue, .99)
 	m.AckP50, m.AckP99 = quantile(total, .5), quantile(total, .99)

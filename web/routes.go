@@ -37,6 +37,13 @@ func (s *Server) routes() http.Handler {
 		r.Use(h.RequireAdmin)
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
+
+		// operator's view (issue 15): owner only
+		r.Group(func(r chi.Router) {
+			r.Use(h.OwnerOnly) // owner only
+			r.Get("/metrics", h.MetricsPage)
+			r.Handle("/debug/pprof/*", h.Pprof())
+		})
 		r.Route("/studies/{study}", func(r chi.Router) {
 			r.Get("/", h.StudyPage)
 			r.Post("/items", h.ImportItems)
