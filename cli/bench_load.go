@@ -50,6 +50,7 @@ type loadFlags struct {
 	killAfter  *int
 	sync       *string
 	ceiling    *bool
+	ceilSync   *string
 }
 
 func addLoadFlags(fs *flag.FlagSet) loadFlags {
@@ -60,8 +61,9 @@ func addLoadFlags(fs *flag.FlagSet) loadFlags {
 		dbPath:     fs.String("db", "", "database file to create (default: a new file in a temporary directory, removed after)"),
 		cpuprofile: fs.String("cpuprofile", "", "write a CPU profile of the run to this file"),
 		killAfter:  fs.Int("kill-after", 0, "crash test: run the server as a child process and kill it (SIGKILL) after this many acknowledged answers, then restart it on the same database"),
-		sync:       fs.String("synchronous", "FULL", "SQLite synchronous setting of the server: FULL (every acknowledged answer survives a power cut, as pragmalab serve runs) or NORMAL (to measure what FULL costs)"),
-		ceiling:    fs.Bool("ceiling", false, "also run bench ceiling with the same flags after the run and print the figures as a ratio of it"),
+		sync:       fs.String("synchronous", "FULL", "how the server makes an answer durable: FULL (SQLite synchronous=FULL, as pragmalab serve runs), PIPELINED (NORMAL, and the log synced beside the writer before the answer is acknowledged: the same guarantee) or NORMAL (no sync: to measure what durability costs); bench ceiling: FULL or NORMAL"),
+		ceiling:    fs.Bool("ceiling", false, "bench load: also run bench ceiling with the same flags after the run and print the figures as a ratio of it"),
+		ceilSync:   fs.String("ceiling-synchronous", "", "bench load --ceiling: the ceiling's --synchronous (default: the run's; FULL for PIPELINED)"),
 	}
 }
 
@@ -70,9 +72,15 @@ func (f loadFlags) check(name string) error {
 	if *f.n < 1 || *f.n > 100000 {
 		return usagef("%s: --participants must be 1–100000", name)
 	}
-	*f.sync = strings.ToUpper(*f.sync)
-	if *f.sync != "FULL" && *f.sync != "NORMAL" {
-		return usagef("%s: --synchronous must be FULL or NORMAL, got %q", name, *f.sync)
+	*f.sync, *f.ceilSync = strings.ToUpper(*f.sync), strings.ToUpper(*f.ceilSync)
+	if *f.sync != "FULL" && *f.sync != "NORMAL" && (*f.sync != "PIPELINED" || name != "bench load") {
+		return usagef("%s: --synchronous must be FULL, NORMAL or (bench load) PIPELINED, got %q", name, *f.sync)
+	}
+	if *f.ceilSync == "" {
+		*f.ceilSync = strings.Replace(*f.sync, "PIPELINED", "FULL", 1)
+	}
+	if *f.ceilSync != "FULL" && *f.ceilSync != "NORMAL" {
+		return usagef("%s: --ceiling-synchronous must be FULL or NORMAL, got %q", name, *f.ceilSync)
 	}
 	if *f.killAfter > 0 && *f.sync != "FULL" {
 		return usagef("%s: --kill-after runs pragmalab serve, which always uses synchronous FULL", name)
@@ -191,7 +199,9 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if *f.ceiling {
 		shutdown()
 		fmt.Fprintln(env.stdout)
-		ceil, err := runCeiling(ctx, env, f)
+		cf := f
+		cf.sync = cf.ceilSync
+		ceil, err := runCeiling(ctx, env, cf)
 		if err != nil {
 			return err
 		}
@@ -833,6 +843,9 @@ func printWriteQueue(ctx context.Context, w io.Writer, db *store.DB, wall time.D
 	m, err := db.Metrics(ctx)
 	if err != nil || m.Groups == 0 {
 		return
+	}
+	if m.LogSyncs > 0 {
+		fmt.Fprintf(w, "log synced beside the writer (PIPELINED): %.1f s in all\n", m.LogSyncs.Seconds())
 	}
 	fmt.Fprintf(w, "write queue: %d writes in %d group commits (%.1f a group), writer busy %.1f s of %.1f s (%.1f s of it committing, %.1f ms a commit); latest %d writes: queued → group start p50 %s, p99 %s; queued → durable p50 %s, p99 %s\n",
 		m.GroupedWrites, m.Groups, float64(m.GroupedWrites)/float64(m.Groups), m.WriterBusy.Seconds(), wall.Seconds(), m.WriterCommit.Seconds(), float64(m.WriterCommit)/float64(m.Groups)/1e6,

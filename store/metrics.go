@@ -24,14 +24,23 @@ type writeStats struct {
 	filled  bool
 	// Since the start: transactions committed and writes run in them, and
 	// the time the writer spent in them.
-	groups, writes int64
-	busy, commit   time.Duration
+	groups, writes     int64
+	busy, commit, sync time.Duration
 }
 
-// addCommit counts the time a COMMIT took (its fsync, with FULL).
-func (s *writeStats) addCommit(d time.Duration) {
+// addSync counts the time a sync of the log took (PIPELINED).
+func (s *writeStats) addSync(d time.Duration) {
 	s.mu.Lock()
-	s.commit += d
+	s.sync += d
+	s.mu.Unlock()
+}
+
+// addGroup counts the writer's time in a group's transaction and, of
+// that, in its COMMIT (the fsync, with FULL).
+func (s *writeStats) addGroup(busy, commit time.Duration) {
+	s.mu.Lock()
+	s.busy += busy
+	s.commit += commit
 	s.mu.Unlock()
 }
 
@@ -49,7 +58,6 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 	s.mu.Lock()
 	s.groups++
 	s.writes += int64(len(ws))
-	s.busy += now.Sub(started)
 	b := &s.perSecond[sec%60]
 	if b.sec != sec {
 		b.sec, b.count = sec, 0
@@ -93,6 +101,9 @@ type Metrics struct {
 	// committing (the fsync).
 	Groups, GroupedWrites    int64
 	WriterBusy, WriterCommit time.Duration
+	// LogSyncs: the time spent syncing the log after commits, beside the
+	// writer (Options.Synchronous PIPELINED only).
+	LogSyncs time.Duration
 }
 
 // Metrics reports the figures of the metrics page.
@@ -107,7 +118,7 @@ func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
 			answers += b.count
 		}
 	}
-	m.Groups, m.GroupedWrites, m.WriterBusy, m.WriterCommit = s.groups, s.writes, s.busy, s.commit
+	m.Groups, m.GroupedWrites, m.WriterBusy, m.WriterCommit, m.LogSyncs = s.groups, s.writes, s.busy, s.commit, s.sync
 	n := s.next
 	if s.filled {
 		n = len(s.samples)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -58,6 +59,16 @@ type writeQueue struct {
 	ended   chan struct{} // the writer goroutine has returned
 	groups  uint64        // groups run so far
 	stats   writeStats
+	// With Options.Synchronous PIPELINED: committed groups on their way to
+	// the syncer, which acknowledges them once the log is synced.
+	toSync chan committedGroup
+	synced chan struct{} // the syncer has returned
+}
+
+// committedGroup is a group committed but not yet synced to the disk.
+type committedGroup struct {
+	writes  []*pendingWrite
+	started time.Time
 }
 
 func (q *writeQueue) init() {
@@ -147,9 +158,15 @@ func shift(ws []*pendingWrite, n int) []*pendingWrite {
 	return ws[n:]
 }
 
-// startWriter starts the goroutine that commits participants' writes.
-func (db *DB) startWriter() {
-	db.hot.writes.init()
+// startWriter starts the goroutine that commits participants' writes and,
+// pipelined, the one that syncs the log after them.
+func (db *DB) startWriter(pipelined bool) {
+	q := &db.hot.writes
+	q.init()
+	if pipelined {
+		q.toSync, q.synced = make(chan committedGroup, 64), make(chan struct{})
+		go db.runSyncer()
+	}
 	go db.runWriter()
 }
 
@@ -166,6 +183,10 @@ func (db *DB) stopWriter() {
 	q.mu.Unlock()
 	close(q.stop)
 	<-q.ended
+	if q.toSync != nil {
+		close(q.toSync)
+		<-q.synced
+	}
 }
 
 func (db *DB) runWriter() {
@@ -223,9 +244,81 @@ func (db *DB) commitSome(ctx context.Context, group []*pendingWrite) []*pendingW
 		stats.finish(group, started, fmt.Errorf("write: commit: %w", err))
 		return nil
 	}
-	stats.addCommit(time.Since(committing))
+	stats.addGroup(time.Since(started), time.Since(committing))
+	if q := &db.hot.writes; q.toSync != nil {
+		q.toSync <- committedGroup{group, started}
+		return nil
+	}
 	stats.finish(group, started, nil)
 	return nil
+}
+
+// runSyncer acknowledges committed groups once the log holding them is
+// synced: one fsync for every group committed before it began. A COMMIT
+// with synchronous=NORMAL has written the group's frames, commit frame
+// included, to the log (and SQLite syncs the log's header after each
+// reset and around checkpoints), so once that file is synced the group is
+// as durable as with FULL.
+func (db *DB) runSyncer() {
+	q := &db.hot.writes
+	defer close(q.synced)
+	var wal walFile
+	defer wal.close()
+	for g := range q.toSync {
+		batch := []committedGroup{g}
+	more:
+		for {
+			select {
+			case g, ok := <-q.toSync:
+				if !ok {
+					break more
+				}
+				batch = append(batch, g)
+			default:
+				break more
+			}
+		}
+		t := time.Now()
+		err := wal.sync(db.path + "-wal")
+		q.stats.addSync(time.Since(t))
+		if err != nil {
+			err = fmt.Errorf("write: sync the log: %w", err)
+		}
+		for _, g := range batch {
+			q.stats.finish(g.writes, g.started, err)
+		}
+	}
+}
+
+// walFile is the write-ahead log opened for syncing, reopened if SQLite
+// replaced the file.
+type walFile struct {
+	f *os.File
+}
+
+func (w *walFile) sync(path string) error {
+	if w.f != nil {
+		fi, err1 := w.f.Stat()
+		cur, err2 := os.Stat(path)
+		if err1 != nil || err2 != nil || !os.SameFile(fi, cur) {
+			w.close()
+		}
+	}
+	if w.f == nil {
+		f, err := os.OpenFile(path, os.O_RDWR, 0)
+		if err != nil {
+			return err
+		}
+		w.f = f
+	}
+	return w.f.Sync()
+}
+
+func (w *walFile) close() {
+	if w.f != nil {
+		w.f.Close()
+		w.f = nil
+	}
 }
 
 // errTxLost: a savepoint could not be released or rolled back, so the

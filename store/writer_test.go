@@ -225,3 +225,45 @@ func TestGroupAfterClose(t *testing.T) {
 		t.Fatalf("write after Close: %v, want ErrClosed", err)
 	}
 }
+
+// TestPipelinedSync: with the log synced beside the writer, every write is
+// still committed before its caller returns, the syncer did the syncing,
+// and the connection itself runs synchronous=NORMAL.
+func TestPipelinedSync(t *testing.T) {
+	db, err := OpenWith(context.Background(), t.TempDir()+"/p.db", Options{Synchronous: "PIPELINED"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make([]error, 50)
+	for i := range 50 {
+		wg.Go(func() {
+			errs[i] = db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+				_, err := tx.ExecContext(ctx, `INSERT INTO kv (key, value) VALUES (?, 'v')`, fmt.Sprint("k", i))
+				return err
+			})
+			if errs[i] == nil {
+				var n int
+				db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM kv WHERE key = ?`, fmt.Sprint("k", i)).Scan(&n)
+				if n != 1 {
+					errs[i] = fmt.Errorf("k%d acknowledged but not readable", i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := db.Metrics(ctx)
+	if m.LogSyncs == 0 {
+		t.Fatal("no sync of the log was counted")
+	}
+	var s int
+	db.write.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&s)
+	if s != 1 {
+		t.Fatalf("PRAGMA synchronous = %d, want 1 (NORMAL: the syncer does the syncing)", s)
+	}
+}
