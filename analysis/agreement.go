@@ -7,7 +7,8 @@ import (
 	"slices"
 )
 
-// JudgementsColumns is the header of an expert judgements file (SPEC 3).
+// JudgementsColumns is the header of an expert judgements file
+// (docs/formats.md#judgements-file).
 var JudgementsColumns = []string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}
 
 // Judgement is one expert's answer on one item; HasCancellation is false
@@ -19,8 +20,9 @@ type Judgement struct {
 	CancellationCorrect   bool
 }
 
-// ReadJudgements reads a SPEC 3 expert judgements file. Bad values, and an
-// annotator judging the same item twice, fail the file with an *InputError.
+// ReadJudgements reads an expert judgements file
+// (docs/formats.md#judgements-file). Bad values, and an annotator judging
+// the same item twice, fail the file with an *InputError.
 func ReadJudgements(r io.Reader) ([]Judgement, error) {
 	t, err := newTable(r, JudgementsColumns)
 	if err != nil {
@@ -61,7 +63,7 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 		out = append(out, j)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no judgements: the file has a header but no rows"}
+		return nil, noRows("judgements")
 	}
 	return out, nil
 }
@@ -116,8 +118,8 @@ type Pair struct {
 	Cancellation Binary `json:"cancellation"`
 }
 
-// Agreement is the result of SPEC 3's agreement; its JSON is the contract
-// of `pragmalab analyze agreement --json`.
+// Agreement is the result of the expert agreement; its JSON is the contract
+// of `pragmalab analyze agreement --json` (docs/formats.md#agreement-json).
 type Agreement struct {
 	Annotators []string `json:"annotators"`
 	// Plausibility and Cancellation are the two annotators' agreement; with
@@ -301,7 +303,8 @@ func FleissKappa(counts [][]int) (float64, bool) {
 	return (pBar - pe) / (1 - pe), true
 }
 
-// confusionString renders a confusion matrix as SPEC writes it, e.g. [[43,4],[4,3]].
+// confusionString renders a confusion matrix as
+// docs/statistics.md#confusion-matrix writes it, e.g. [[43,4],[4,3]].
 func confusionString(c [2][2]int) string {
 	return fmt.Sprintf("[[%d,%d],[%d,%d]]", c[0][0], c[0][1], c[1][0], c[1][1])
 }

@@ -21,7 +21,7 @@ func TestBinaryFromConfusion(t *testing.T) {
 		c                 [2][2]int
 		raw, kappa, pabak string
 	}{
-		// SPEC 3 reference values (ImplicatureX round 1).
+		// ImplicatureX round 1, docs/statistics.md#reference-values.
 		{"plausibility reference", [2][2]int{{43, 4}, {4, 3}}, "0.85", "0.34", "0.70"},
 		{"cancellation reference", [2][2]int{{35, 3}, {3, 2}}, "0.86", "0.32", "0.72"},
 		{"perfect agreement, two classes", [2][2]int{{5, 0}, {0, 5}}, "1.00", "1.00", "1.00"},

@@ -8,8 +8,8 @@ import (
 )
 
 // BenchmarkToplines1M reads and analyses a 1,000,000-row ratings file from
-// 10,000 participants (the issue 3 target: under 2 s and 500 MB), reading
-// the file from disk included.
+// 10,000 participants (the target of docs/cli.md#bench: under 2 s and
+// 500 MB), reading the file from disk included.
 func BenchmarkToplines1M(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "ratings.csv")
 	f, err := os.Create(path)

@@ -6,11 +6,12 @@ import (
 	"strconv"
 )
 
-// ContextColumns is the header of a context answers file (SPEC 3).
+// ContextColumns is the header of a context answers file
+// (docs/formats.md#context-answers-file).
 var ContextColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
 
 // MaxAddedSentences is how many preceding sentences a context survey may
-// reveal (SPEC 2.3).
+// reveal (docs/studies.md#context-flow).
 const MaxAddedSentences = 5
 
 // ContextAnswer is one expert's final answer on one passage.
@@ -20,8 +21,9 @@ type ContextAnswer struct {
 	Sufficient                            bool
 }
 
-// Category is the answer's class among the 7 of SPEC 3: 0–5 for "sufficient
-// with that many added sentences", 6 for "insufficient" — after 5 added
+// Category is the answer's class among the 7 of
+// docs/statistics.md#answer-categories: 0–5 for "sufficient with that many
+// added sentences", 6 for "insufficient" — after 5 added
 // sentences, or after fewer when the passage has no more to show (IMPAQTS-PID
 // passages hold 4 preceding sentences, so there it is "insufficient at 4").
 func (a ContextAnswer) Category() int {
@@ -31,9 +33,9 @@ func (a ContextAnswer) Category() int {
 	return a.Sentences
 }
 
-// ReadContextAnswers reads a SPEC 3 context answers file; a bad value or an
-// annotator answering the same item of a survey twice fails it with an
-// *InputError.
+// ReadContextAnswers reads a context answers file
+// (docs/formats.md#context-answers-file); a bad value or an annotator
+// answering the same item of a survey twice fails it with an *InputError.
 func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 	t, err := newTable(r, ContextColumns)
 	if err != nil {
@@ -76,12 +78,13 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 		out = append(out, a)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no answers: the file has a header but no rows"}
+		return nil, noRows("answers")
 	}
 	return out, nil
 }
 
-// ContextStats are the SPEC 3 context measures for one survey or overall.
+// ContextStats are the context measures of docs/statistics.md#context-analysis
+// for one survey or overall.
 type ContextStats struct {
 	Items       int      `json:"items"`
 	Judgements  int      `json:"judgements"`
@@ -103,8 +106,8 @@ type ContextStats struct {
 	CumulativeItems      []*float64 `json:"cumulative_items"`
 }
 
-// Context is the result of SPEC 3's context analysis; its JSON is the
-// contract of `pragmalab analyze context --json`.
+// Context is the result of the context analysis; its JSON is the contract
+// of `pragmalab analyze context --json` (docs/formats.md#context-json).
 type Context struct {
 	Surveys map[string]*ContextStats `json:"surveys"`
 	Overall *ContextStats            `json:"overall"`

@@ -7,9 +7,9 @@ import (
 	"slices"
 )
 
-// The conditions an item can be shown in (SPEC 3, ratings file column
-// "condition"). A crowd study always has trigger and cancel; the control
-// conditions are optional further conditions of a study.
+// The conditions an item can be shown in (docs/items.md#conditions; the
+// ratings file's column "condition"). A crowd study always has trigger and
+// cancel; the control conditions are optional further conditions of a study.
 const (
 	CondTrigger    = "trigger"    // c + u
 	CondCancel     = "cancel"     // c + u + u×
@@ -18,7 +18,7 @@ const (
 	CondNeutral    = "neutral"    // c + u + u≈
 )
 
-// Crowd batch defaults of SPEC 2.2.
+// Crowd batch defaults (docs/studies.md#crowd-settings).
 const (
 	DefaultCrowdBatchSize = 30
 	DefaultCrowdChecks    = 10 // 5 expected high, 5 expected low
@@ -72,7 +72,8 @@ type CrowdPlan struct {
 	Repeated []string
 }
 
-// BuildCrowdBatches makes the batches of a crowd study (SPEC 2.2).
+// BuildCrowdBatches makes the batches of a crowd study
+// (docs/studies.md#crowd-batches).
 //
 // The construction is a Latin square over groups of items. With k conditions
 // the N items (N = the item count rounded up to a multiple of k by repeating

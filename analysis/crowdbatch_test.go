@@ -60,7 +60,8 @@ func TestBuildCrowdBatchesPaperDesign(t *testing.T) {
 	checkCrowdInvariants(t, CrowdBatchSpec{Items: paperItems(), Checks: paperChecks(), Seed: 2026}, plan)
 }
 
-// checkCrowdInvariants asserts the SPEC 2.2 rules on a plan.
+// checkCrowdInvariants asserts the rules of docs/studies.md#crowd-batches on
+// a plan.
 func checkCrowdInvariants(t *testing.T, spec CrowdBatchSpec, plan CrowdPlan) {
 	t.Helper()
 	conds := spec.Conditions

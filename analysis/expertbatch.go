@@ -9,7 +9,7 @@ import (
 )
 
 // ExpertTypeOrder is the order of increasing cognitive load in which experts
-// see the item types (SPEC 2.1).
+// see the item types (docs/studies.md#expert-batches).
 var ExpertTypeOrder = []string{TypeScalar, TypeSynthetic, TypeNatural, TypeDiscourse}
 
 // ExpertBatchItem is an item as the batch builders see it.

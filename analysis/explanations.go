@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// ExplanationColumns is the header of an explanation ratings file (SPEC 3).
+// ExplanationColumns is the header of an explanation ratings file
+// (docs/formats.md#explanation-ratings-file).
 var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy", "judgment"}
 
 // ExplanationModelColumn is an optional column naming the model whose output
@@ -14,8 +15,9 @@ var ExplanationColumns = []string{"annotator_id", "item_id", "kind", "strategy",
 // same item and strategy. The table pools the models.
 const ExplanationModelColumn = "model"
 
-// Judgments are the five SPEC 2.4 classes as JSON keys, in the order of the
-// rating screen; the first three count as acceptable.
+// Judgments are the five classes of docs/studies.md#explanation-flow as JSON
+// keys, in the order of the rating screen; the first three count as
+// acceptable.
 var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
 
 // JudgmentLabels are the labels the rating screen shows, by Judgments index.
@@ -40,9 +42,10 @@ type ExplanationRating struct {
 	Judgment                        int // index into Judgments
 }
 
-// ReadExplanationRatings reads a SPEC 3 explanation ratings file; an
-// unknown judgment or an annotator rating the same item, kind and strategy
-// twice fails it with an *InputError.
+// ReadExplanationRatings reads an explanation ratings file
+// (docs/formats.md#explanation-ratings-file); an unknown judgment or an
+// annotator rating the same item, kind and strategy twice fails it with an
+// *InputError.
 func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 	t, err := newTable(r, ExplanationColumns, ExplanationModelColumn)
 	if err != nil {
@@ -64,6 +67,13 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 				return nil, t.errf(k, "empty %s", what)
 			}
 		}
+		for k := 2; k <= 3; k++ {
+			// The table pools every kind and every strategy under "all";
+			// rows of their own under that name would be counted twice.
+			if strings.EqualFold(row[k], TypeAll) {
+				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
+			}
+		}
 		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
 			return nil, t.errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
 		}
@@ -79,7 +89,7 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		out = append(out, e)
 	}
 	if len(out) == 0 {
-		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+		return nil, noRows("ratings")
 	}
 	return out, nil
 }
@@ -132,7 +142,8 @@ type Explanations struct {
 	StrategyOrder []string // first-seen order, "all" last
 }
 
-// MarshalJSON writes the SPEC 3 shape: {"<kind>": {"<strategy>": {…}}}.
+// MarshalJSON writes the shape of docs/formats.md#explanations-json:
+// {"<kind>": {"<strategy>": {…}}}.
 func (e *Explanations) MarshalJSON() ([]byte, error) { return jsonMarshal(e.Table) }
 
 // ComputeExplanations tallies the judgments per kind × strategy.

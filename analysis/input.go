@@ -1,4 +1,4 @@
-// Package analysis computes the figures of SPEC section 3 — z-scored
+// Package analysis computes the statistics of docs/statistics.md — z-scored
 // toplines, agreement, context curves, explanation shares — and draws their
 // plots. It is pure: plain values in, plain values out; no HTTP, no SQL.
 package analysis
@@ -105,16 +105,22 @@ func (t *table) next() ([]string, error) {
 			t.row[k] = ""
 			continue
 		}
-		f := rec[pos]
-		if len(f) > 0 && (f[0] == ' ' || f[len(f)-1] == ' ') {
-			f = strings.TrimSpace(f)
-		}
+		// All surrounding white space, tabs too: "\tp1" and "p1" are one
+		// participant, as " p1" and "p1" are.
+		f := strings.TrimSpace(rec[pos])
 		if len(f) > MaxFieldLen {
 			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
 		}
 		t.row[k] = f
 	}
 	return t.row, nil
+}
+
+// noRows is the error of a file holding nothing but its header. It names
+// the header's line: a line 2 may not exist, and a quoted header name may
+// run over several lines.
+func noRows(what string) *InputError {
+	return &InputError{Line: 1, Msg: "no " + what + ": the file has a header but no rows"}
 }
 
 // errf builds an InputError for wanted column k of the current row.

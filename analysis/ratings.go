@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// Types are the implicature item types of SPEC 1, in the order tables list
-// them; TypeAll is the pooled row.
+// Types are the implicature item types of docs/items.md#item-types, in the
+// order tables list them; TypeAll is the pooled row.
 var Types = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
 
 // The item types; store holds the same names (a test in studies checks).
@@ -23,10 +23,10 @@ const (
 // TypeAll names the row of the toplines pooling every type.
 const TypeAll = "all"
 
-// Condition is one of the SPEC 3 rating conditions.
+// Condition is one of the rating conditions of docs/items.md#conditions.
 type Condition uint8
 
-// The conditions of the ratings file, in SPEC order.
+// The conditions of the ratings file, in the order of docs/items.md#conditions.
 const (
 	Trigger Condition = iota
 	Cancel
@@ -41,7 +41,8 @@ var ConditionNames = [numConditions]string{CondTrigger, CondCancel, CondNegation
 
 func (c Condition) String() string { return ConditionNames[c] }
 
-// RatingsColumns is the header of a ratings file (SPEC 3), in export order.
+// RatingsColumns is the header of a ratings file (docs/formats.md#ratings-file),
+// in export order.
 var RatingsColumns = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
 
 const (
@@ -180,7 +181,7 @@ func (b *ratingsBuilder) add(row []string, line int) error {
 // done checks what needs every row: that there is one, and no duplicate.
 func (b *ratingsBuilder) done() (*Ratings, error) {
 	if b.rs.n == 0 {
-		return nil, &InputError{Line: 2, Msg: "no ratings: the file has a header but no rows"}
+		return nil, noRows("ratings")
 	}
 	if err := b.rs.checkDuplicates(); err != nil {
 		return nil, err

@@ -43,14 +43,15 @@ type SurveyPlan struct {
 func (p SurveyPlan) Balanced() bool { return len(p.Shortfall) == 0 }
 
 // BuildContextSurveys samples passages into nSurveys surveys of perSurvey
-// passages each (SPEC 2.3: default 3 × 42), balanced by kind × period: every
-// kind gets the same share, every period within a kind the same share, and
-// every survey the same share of each cell. When a cell has too few
-// passages, the surveys take all it has and make up the rest from the other
-// periods of the same kind first (so the kind balance holds), then from the
-// other kinds; the plan's Shortfall says so cell by cell. When the data
-// holds fewer passages than the surveys need, the surveys are smaller (equal
-// within one). The same passages and seed always give the same surveys.
+// passages each (default 3 × 42, docs/studies.md#survey-building), balanced
+// by kind × period: every kind gets the same share, every period within a
+// kind the same share, and every survey the same share of each cell. When a
+// cell has too few passages, the surveys take all it has and make up the
+// rest from the other periods of the same kind first (so the kind balance
+// holds), then from the other kinds; the plan's Shortfall says so cell by
+// cell. When the data holds fewer passages than the surveys need, the
+// surveys are smaller (equal within one). The same passages and seed always
+// give the same surveys.
 func BuildContextSurveys(passages []SurveyPassage, nSurveys, perSurvey int, seed int64) (SurveyPlan, error) {
 	if nSurveys < 1 || perSurvey < 1 {
 		return SurveyPlan{}, fmt.Errorf("build context surveys: need at least one survey of at least one passage (got %d × %d)", nSurveys, perSurvey)

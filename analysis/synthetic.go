@@ -13,7 +13,8 @@ import (
 const SyntheticItems = 271
 
 // syntheticChecks is the number of attention checks every participant gets
-// (SPEC 2.2's default, half expected high, half low).
+// (the published design of docs/studies.md#crowd-design, half expected high,
+// half low).
 const syntheticChecks = 10
 
 // WriteSyntheticRatings writes a ratings file of about rows rows from

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Options are the exclusion settings of SPEC 2.2.
+// Options are the exclusion settings of docs/statistics.md#exclusion.
 type Options struct {
 	HighPass  int      // a "high" check passes when rated at least this (default 5)
 	LowPass   int      // a "low" check passes when rated at most this (default 3)
@@ -17,11 +17,11 @@ type Options struct {
 	Include   []string // the researcher's overrides: never excluded for failed checks
 }
 
-// DefaultOptions returns the SPEC 2.2 defaults.
+// DefaultOptions returns the defaults of docs/statistics.md#exclusion.
 func DefaultOptions() Options { return Options{HighPass: 5, LowPass: 3, MaxFailed: 3} }
 
-// Toplines is the result of SPEC 3's toplines; its JSON is the contract of
-// `pragmalab analyze toplines --json`.
+// Toplines is the result of the toplines; its JSON is the contract of
+// `pragmalab analyze toplines --json` (docs/formats.md#toplines-json).
 type Toplines struct {
 	Participants ParticipantSummary       `json:"participants"`
 	ByType       map[string]*TypeToplines `json:"by_type"`
@@ -105,7 +105,8 @@ func (m *ItemMeans) Has(c Condition) bool { return m.N[c] > 0 }
 
 // ComputeToplines applies exclusion, z-scores each remaining participant's
 // non-check ratings (population SD), averages per item and condition, and
-// computes the SPEC 3 toplines per type and for all items.
+// computes the toplines of docs/statistics.md#toplines per type and for all
+// items.
 func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 	parts := participantStats(rs, opt)
 	items := itemMeans(rs, parts)

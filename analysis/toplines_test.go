@@ -238,7 +238,7 @@ func TestReadRatingsErrors(t *testing.T) {
 		column    string
 	}{
 		{"empty file", "", 1, ""},
-		{"header only", h, 2, ""},
+		{"header only", h, 1, ""}, // the header's line: a file of one line has no line 2
 		{"unknown column", "participant_id,batch_id,item_id,item_type,condition,rating,check,age\n", 1, "age"},
 		{"missing column", "participant_id,batch_id,item_id,item_type,condition,check\n", 1, "rating"},
 		{"twice in header", "participant_id,batch_id,item_id,item_type,condition,rating,rating\n", 1, "rating"},

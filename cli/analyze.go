@@ -10,17 +10,17 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"pragmalab/analysis"
 )
 
 const analyzeUsage = `Usage: pragmalab analyze COMMAND [options]
 
-Compute the figures of SPEC section 3 from exported CSV files (a platform
-export or a file of the same columns; the header is required, column order
-is free). Output is an aligned table by default, the SPEC JSON with --json,
-or CSV with --csv. Bad input is reported with its line and column (exit 2).
+Compute the statistics of docs/statistics.md from exported CSV files (a
+platform export or a file of the same columns; the header is required,
+column order is free). Output is an aligned table by default, JSON with
+--json (docs/formats.md#analysis-json-output), or CSV with --csv. Bad input
+is reported with its line and column (exit 2).
 
 Commands:
   toplines      --ratings FILE      z-scored human toplines per item type
@@ -67,7 +67,7 @@ func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots b
 	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag}
 	o.fs.SetOutput(env.stderr)
 	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
-	o.fs.BoolVar(&o.json, "json", false, "print the SPEC 3 JSON instead of a table")
+	o.fs.BoolVar(&o.json, "json", false, "print the result as JSON instead of a table")
 	o.fs.BoolVar(&o.csv, "csv", false, "print the table as CSV instead of aligned text")
 	if withPlots {
 		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as SVG and PNG")
@@ -180,19 +180,9 @@ func writeFigures(dir string, figs []analysis.Figure) error {
 	return nil
 }
 
-func splitIDs(s string) []string {
-	var out []string
-	for _, id := range strings.Split(s, ",") {
-		if id = strings.TrimSpace(id); id != "" {
-			out = append(out, id)
-		}
-	}
-	return out
-}
-
 func analyzeToplines(args []string, env *Env) error {
 	o := newAnalyzeFlags("toplines", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
-		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (SPEC 3).", env, true)
+		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (docs/statistics.md#toplines).", env, true)
 	opt := analysis.DefaultOptions()
 	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
 	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")

@@ -20,7 +20,7 @@ import (
 	"pragmalab/analysis"
 )
 
-// Targets of issue 3 for toplines on 1,000,000 rows.
+// Targets for toplines on 1,000,000 rows (docs/cli.md#bench).
 const (
 	toplinesWallTarget = 2 * time.Second
 	toplinesMemTarget  = 500 << 20

@@ -71,6 +71,7 @@ Usage:
   pragmalab admin    create|reset-password [options]
   pragmalab backup   --out FILE     online backup of the database
   pragmalab bench    NAME [options] run a performance benchmark
+  pragmalab prolific ACTION --study ID  Prolific's API: check, sync, approve, reject, bonus, pay
 
 Every subcommand has --help.
 `
@@ -100,6 +101,8 @@ func Run(ctx context.Context, args []string, env *Env) error {
 		return runBackup(ctx, args, env)
 	case "bench":
 		return runBench(ctx, args, env)
+	case "prolific":
+		return runProlific(ctx, args, env)
 	case "help":
 		fmt.Fprint(env.stdout, topUsage)
 		return nil

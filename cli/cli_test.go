@@ -44,7 +44,7 @@ func runCLI(t *testing.T, stdin string, env map[string]string, args ...string) (
 }
 
 func TestHelpAndUsage(t *testing.T) {
-	for _, cmd := range []string{"serve", "analyze", "score", "import", "export", "admin", "backup", "bench"} {
+	for _, cmd := range []string{"serve", "analyze", "score", "import", "export", "admin", "backup", "bench", "prolific"} {
 		code, out, errOut := runCLI(t, "", nil, cmd, "--help")
 		if code != 0 {
 			t.Errorf("%s --help: exit %d, want 0 (stderr %q)", cmd, code, errOut)

@@ -14,12 +14,14 @@ import (
 const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--out FILE] [--db FILE]
 
 WHAT is one of:
-  judgements   the expert judgements file (SPEC 3), for analyze agreement
-  ratings      the crowd ratings file (SPEC 3), for analyze toplines
+  judgements   the expert judgements file, for analyze agreement
+  ratings      the crowd ratings file, for analyze toplines
   participants the crowd participants (Prolific ids, times, status, failed checks)
   items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
-  context-answers      the context answers file (SPEC 3), for analyze context
-  explanation-ratings  the explanation ratings file (SPEC 3), for analyze explanations
+  context-answers      the context answers file, for analyze context
+  explanation-ratings  the explanation ratings file, for analyze explanations
+
+The columns of each file are in docs/formats.md#exports.
 
 `
 

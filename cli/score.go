@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,15 +14,18 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"pragmalab/analysis"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
 )
 
 const scoreUsage = `Usage: pragmalab score --study ID [options]
-       pragmalab score --job ID            resume an unfinished job
+       pragmalab score --job ID [--base-url URL] [--concurrency N] [--timeout D]
+                                           resume an unfinished job, optionally
+                                           against other endpoints
 
-Runs a model-scoring job (SPEC 4) on a study's items (truefalse) or
+Runs a model-scoring job (docs/scoring.md) on a study's items (truefalse) or
 passages (multiplechoice, generation) and prints the metrics. The job and
 every answer are stored in the database, so an interrupted run resumes with
 --job without asking any prompt twice, and the admin pages show it.
@@ -31,7 +35,15 @@ vLLM, llama.cpp server, Ollama, OpenAI) or a built-in baseline that needs
 no network:
 %s
 The API key is read from the environment variable named by --api-key-env;
-it is never stored or printed.
+it is never stored or printed. Only variables whose names start with
+PRAGMALAB_KEY_ (or OPENAI_API_KEY and a few more, see docs/scoring.md) may
+hold a key. Base URLs may not point to link-local or cloud-metadata
+addresses.
+
+The exit status is 0 when every prompt was answered, 1 when the job ended
+partial (some prompts failed or were not asked) or failed (none answered),
+2 for bad usage. A metric computed on fewer items than the job has shows
+"n of N" beside its value.
 
 Options:
 `
@@ -60,20 +72,80 @@ func builtinHelp() string {
 
 // runScore is `pragmalab score`.
 func runScore(ctx context.Context, args []string, env *Env) error {
+	o, err := parseScoreFlags(args, env)
+	if err != nil {
+		return err
+	}
+	db, err := store.Open(ctx, o.db)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	id, err := o.createOrRepoint(ctx, db, env)
+	if err != nil {
+		return err
+	}
+	r := runner.New(db, nil, env.getenv, nil)
+	bar := newProgressBar(env.stderr, o.quiet)
+	start := time.Now()
+	err = r.RunJob(ctx, id, bar.update)
+	bar.finish()
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d (at once: this process gave up its lease)", id)
+	}
+	if err != nil {
+		return fmt.Errorf("score: %s", store.ErrorMessage(err))
+	}
+	res, err := runner.LoadResults(ctx, db, id)
+	if err != nil {
+		return err
+	}
+	reportJob(ctx, db, env, res, time.Since(start))
+	if err := o.deliver(ctx, db, env, res); err != nil {
+		return err
+	}
+	if err := o.print(ctx, db, env, res); err != nil {
+		return err
+	}
+	if res.Job.Status != store.JobDone {
+		p := res.Progress
+		return fmt.Errorf("score: job %d ended %s: %d of %d prompts answered, %d failed, %d not asked — resume with: pragmalab score --job %d",
+			id, res.Job.Status, p.Answered, p.Total, p.Failed, p.Unasked(), id)
+	}
+	return nil
+}
+
+// scoreOpts are the flags of `pragmalab score`; set names those given.
+type scoreOpts struct {
+	db             string
+	studyID, jobID int64
+	spec           runner.Spec
+	urls           listFlag
+	conc           int
+	timeout        time.Duration
+	outputsTo      int64
+	asJSON, quiet  bool
+	csvOut         string
+	set            map[string]bool
+}
+
+// parseScoreFlags reads and checks the flags: a new job or a job to resume,
+// which only --base-url, --concurrency and --timeout may re-point.
+func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	fs := newFlagSet("score", fmt.Sprintf(scoreUsage, builtinHelp()), env)
+	o := &scoreOpts{}
 	dbPath := dbFlag(fs, env)
-	studyID := fs.Int64("study", 0, "study whose items or passages are scored")
-	jobID := fs.Int64("job", 0, "resume this job instead of creating one")
+	fs.Int64Var(&o.studyID, "study", 0, "study whose items or passages are scored")
+	fs.Int64Var(&o.jobID, "job", 0, "resume this job instead of creating one")
 	task := fs.String("task", "truefalse", "truefalse, multiplechoice or generation")
 	scorer := fs.String("scorer", runner.ModelScorer, "\"model\" for an endpoint, or a built-in scorer")
-	var urls listFlag
-	fs.Var(&urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
+	fs.Var(&o.urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
 	model := fs.String("model", "", "model name as the server knows it")
 	keyEnv := fs.String("api-key-env", "", "NAME of the environment variable holding the API key (not the key)")
 	api := fs.String("api", "chat", "chat (/v1/chat/completions) or completions (/v1/completions)")
 	mode := fs.String("mode", "logprobs", "logprobs (top log-probabilities) or sampling (parse sampled replies)")
-	conc := fs.Int("concurrency", 4, "requests in flight per endpoint")
-	timeout := fs.Duration("timeout", 60*time.Second, "time-out of each request")
+	fs.IntVar(&o.conc, "concurrency", 4, "requests in flight per endpoint")
+	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "time-out of each request")
 	retries := fs.Int("retries", 5, "retries of a request after 429, 5xx, time-out or network error")
 	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode")
 	topK := fs.Int("top-logprobs", 0, "candidate tokens to ask for (default 20 on chat, 5 on completions)")
@@ -82,81 +154,102 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	strategy := fs.String("strategy", "zero-shot", "generation strategy: zero-shot, few-shot or chain-of-thought")
 	seed := fs.Uint64("seed", 1, "seed of the random baseline")
 	compare := fs.Int64("compare", 0, "crowd study whose human toplines are printed beside the model's")
-	outputsTo := fs.Int64("outputs-to", 0, "explanation-rating study to add a generation job's outputs to")
-	asJSON := fs.Bool("json", false, "print the results as JSON")
-	csvOut := fs.String("csv", "", "write the per-item results to this CSV file")
-	quiet := fs.Bool("quiet", false, "no progress bar")
+	fs.Int64Var(&o.outputsTo, "outputs-to", 0, "explanation-rating study to add a generation job's outputs to")
+	fs.BoolVar(&o.asJSON, "json", false, "print the results as JSON")
+	fs.StringVar(&o.csvOut, "csv", "", "write the per-item results to this CSV file")
+	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	if err := parseFlags(fs, args); err != nil {
-		return err
+		return nil, err
 	}
-	if (*studyID == 0) == (*jobID == 0) {
-		return usagef("score: give --study ID to start a job or --job ID to resume one")
+	o.db = *dbPath
+	if (o.studyID == 0) == (o.jobID == 0) {
+		return nil, usagef("score: give --study ID to start a job or --job ID to resume one")
 	}
-	db, err := store.Open(ctx, *dbPath)
-	if err != nil {
-		return err
+	o.set = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.set[f.Name] = true })
+	if o.jobID != 0 {
+		for name := range o.set {
+			if !resumeFlags[name] {
+				return nil, usagef("score: --%s cannot change a job that exists; resuming with --job accepts --base-url, --concurrency and --timeout", name)
+			}
+		}
 	}
-	defer db.Close()
+	o.spec = runner.Spec{StudyID: o.studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
+		Seed: *seed, CompareStudyID: *compare,
+		Config: scoring.Config{BaseURLs: o.urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
+			Concurrency: o.conc, Timeout: o.timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
+	return o, nil
+}
 
-	id := *jobID
-	if id == 0 {
-		spec := runner.Spec{StudyID: *studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
-			Seed: *seed, CompareStudyID: *compare,
-			Config: scoring.Config{BaseURLs: urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
-				Concurrency: *conc, Timeout: *timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
-		j, err := runner.Create(ctx, db, spec, env.getenv)
+// createOrRepoint creates the job, or re-points and requeues the one to
+// resume, and returns its id.
+func (o *scoreOpts) createOrRepoint(ctx context.Context, db *store.DB, env *Env) (int64, error) {
+	if o.jobID == 0 {
+		j, err := runner.Create(ctx, db, o.spec, env.getenv)
 		if err != nil {
 			if store.ErrorCode(err) == store.EINVALID || store.ErrorCode(err) == store.ENOTFOUND {
-				return usagef("score: %s", store.ErrorMessage(err))
+				return 0, usagef("score: %s", store.ErrorMessage(err))
 			}
-			return err
+			return 0, err
 		}
-		id = j.ID
-		fmt.Fprintf(env.stderr, "job %d created for study %d\n", id, *studyID)
-	} else if err := db.RequeueJob(ctx, id); err != nil && store.ErrorCode(err) != store.ECONFLICT {
-		return err
+		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
+		return j.ID, nil
 	}
+	if o.set["base-url"] || o.set["concurrency"] || o.set["timeout"] {
+		if err := repoint(ctx, db, env, o.jobID, o.urls, o.set, o.conc, o.timeout); err != nil {
+			return 0, err
+		}
+	}
+	if err := db.RequeueJob(ctx, o.jobID); err != nil && store.ErrorCode(err) != store.ECONFLICT {
+		return 0, err
+	}
+	return o.jobID, nil
+}
 
-	r := runner.New(db, nil, env.getenv, nil)
-	bar := newProgressBar(env.stderr, *quiet)
-	start := time.Now()
-	err = r.RunJob(ctx, id, bar.update)
-	bar.finish()
-	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d", id)
-	}
-	if err != nil {
-		return err
-	}
-	res, err := runner.LoadResults(ctx, db, id)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", id, res.Job.Status,
-		time.Since(start).Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
+// reportJob says on stderr how the job ended and why prompts failed.
+func reportJob(ctx context.Context, db *store.DB, env *Env, res *runner.Results, took time.Duration) {
+	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", res.Job.ID, res.Job.Status,
+		took.Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
 	}
-	if errs, _ := db.JobErrors(ctx, id, 3); len(errs) > 0 {
-		for _, e := range errs {
-			fmt.Fprintf(env.stderr, "  prompt %s: %s\n", e.Key, e.Error)
+	if reasons, _ := db.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
+		fmt.Fprintf(env.stderr, "why prompts failed:\n")
+		for _, f := range reasons {
+			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, f.Error, f.First)
 		}
 	}
-	if *csvOut != "" {
-		if err := writeFileAtomic(*csvOut, res.WriteCSV); err != nil {
+	if res.Unparsed > 0 {
+		fmt.Fprintf(env.stderr, "%d of %d sampled replies answered neither True nor False; P(True) is over the others\n", res.Unparsed, res.Samples)
+	}
+}
+
+// deliver writes the per-item CSV and hands a generation job's outputs to
+// an explanation-rating study, as asked.
+func (o *scoreOpts) deliver(ctx context.Context, db *store.DB, env *Env, res *runner.Results) error {
+	if o.csvOut != "" {
+		if err := writeFileAtomic(o.csvOut, res.WriteCSV); err != nil {
 			return err
 		}
 	}
-	if *outputsTo != 0 {
-		if res.Job.Task != string(scoring.Generation) {
-			return usagef("score: --outputs-to needs a generation job")
-		}
-		if err := db.ImportOutputs(ctx, *outputsTo, res.Outputs()); err != nil {
-			return fmt.Errorf("score: adding outputs to study %d: %w", *outputsTo, err)
-		}
-		fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), *outputsTo)
+	if o.outputsTo == 0 {
+		return nil
 	}
+	if res.Job.Task != string(scoring.Generation) {
+		return usagef("score: --outputs-to needs a generation job")
+	}
+	if err := db.ImportOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
+		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
+	}
+	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)
+	return nil
+}
+
+// print writes the results, with the humans beside the model when the job
+// compares with a crowd study, as a table or as JSON.
+func (o *scoreOpts) print(ctx context.Context, db *store.DB, env *Env, res *runner.Results) error {
 	var human *runner.Comparison
+	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
 		ht, err := runner.HumanToplines(ctx, db, res.Job.CompareStudyID, res.ItemKeys())
 		if err != nil {
@@ -164,17 +257,63 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		}
 		c := runner.Compare(ht, res)
 		human = &c
+		hc := res.CorrelateWithHumans(ht)
+		corr = &hc
 	}
-	if *asJSON {
-		out := res.JSON().(map[string]any)
-		if human != nil {
-			out["humans"] = human.Human
-		}
-		enc := json.NewEncoder(env.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+	if !o.asJSON {
+		printResults(env.stdout, res, human, corr)
+		return nil
 	}
-	printResults(env.stdout, res, human)
+	out := res.JSON().(map[string]any)
+	if human != nil {
+		out["humans"] = human.Human
+		out["human_correlation"] = corr
+	}
+	enc := json.NewEncoder(env.stdout)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// resumeFlags are the flags `score --job` accepts: where and how fast to
+// ask, and what to do with the results; what is asked stays the job's.
+var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "concurrency": true, "timeout": true,
+	"json": true, "csv": true, "quiet": true, "outputs-to": true}
+
+// repoint changes the endpoints, concurrency or time-out of a model job
+// before it is resumed (the old endpoint moved, or was too slow).
+func repoint(ctx context.Context, db *store.DB, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration) error {
+	j, err := db.Job(ctx, id)
+	if err != nil {
+		return err
+	}
+	if j.Scorer != runner.ModelScorer {
+		return usagef("score: job %d uses the built-in scorer %s; --base-url, --concurrency and --timeout apply to model jobs", id, j.Scorer)
+	}
+	cfg, err := runner.JobConfig(j)
+	if err != nil {
+		return err
+	}
+	if set["base-url"] {
+		cfg.BaseURLs = urls
+	}
+	if set["concurrency"] {
+		cfg.Concurrency = conc
+	}
+	if set["timeout"] {
+		cfg.Timeout = timeout
+	}
+	spec := runner.Spec{StudyID: j.StudyID, Task: scoring.Task(j.Task), Scorer: j.Scorer, Strategy: scoring.Strategy(j.Strategy), Config: cfg}
+	if err := spec.Validate(env.getenv); err != nil {
+		return usagef("score: %s", store.ErrorMessage(err))
+	}
+	b, err := json.Marshal(spec.Config)
+	if err != nil {
+		return err
+	}
+	if err := db.UpdateJobConfig(ctx, id, b); err != nil {
+		return fmt.Errorf("score: %s", store.ErrorMessage(err))
+	}
+	fmt.Fprintf(env.stderr, "job %d now asks %s (concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Concurrency, spec.Config.Timeout)
 	return nil
 }
 
@@ -217,8 +356,17 @@ func sharePtr(s scoring.Share) *float64 {
 	return nil
 }
 
+// nOfN is the "n of N" note beside a metric computed on fewer items than
+// the job has, or "" (also on none: the metric then shows "—").
+func nOfN(n, total int) string {
+	if n >= total || n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%d of %d)", n, total)
+}
+
 // printResults prints a job's metrics as aligned tables.
-func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
+func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr *runner.HumanCorrelation) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	defer tw.Flush()
 	fmt.Fprintf(tw, "%s — %s, study %d, job %d\n\n", res.Scorer, res.Job.Task, res.Job.StudyID, res.Job.ID)
@@ -237,18 +385,31 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
 			fmt.Fprint(tw, runner.MeasureLabels[m])
 			for _, t := range c.Types {
 				cell := pct(c.Models[0].Values[m][t])
+				if tm, ok := res.TFMetrics[t]; ok {
+					cell += nOfN(runner.MeasureN(tm, m), tm.Items)
+				}
 				if c.Human != nil {
-					cell += " (humans " + pct(c.Human[m][t]) + ")"
+					if hn := c.HumanN[m][t]; hn[0] > 0 && hn[0] < hn[1] {
+						cell += fmt.Sprintf(" (humans %s on %d of %d)", pct(c.Human[m][t]), hn[0], hn[1])
+					} else {
+						cell += " (humans " + pct(c.Human[m][t]) + ")"
+					}
 				}
 				fmt.Fprintf(tw, "\t%s", cell)
 			}
 			fmt.Fprintln(tw)
 		}
+		if b := res.OrderBias(); b.N > 0 {
+			fmt.Fprintf(tw, "\noption-order bias: mean |P(True | True first) − P(True | False first)| = %.3f (max %.3f) over %d item × condition pairs\n", *b.Mean, *b.Max, b.N)
+		}
+		if corr != nil {
+			fmt.Fprintf(tw, "item-level correlation of P(b) with the human mean z: %s (trigger); %s (all rated conditions)\n", corrText(corr.Trigger), corrText(corr.Conditions))
+		}
 	case scoring.MultipleChoice:
 		fmt.Fprintln(tw, "kind\titems\taccuracy\thard negatives\teasy negatives\trefusals")
 		for _, k := range scoring.SortedTypes(res.MCMetrics) {
 			m := res.MCMetrics[k]
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%d\n", k, m.Items, pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
+			fmt.Fprintf(tw, "%s\t%d%s\t%s\t%s\t%s\t%d\n", k, m.Items, nOfN(m.Items, res.JobItems[k]), pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
 		}
 		all := res.MCMetrics[scoring.AllTypes]
 		fmt.Fprintln(tw, "\nconfusion (gold × predicted)\tA\tB\tC\tD\tX")
@@ -260,8 +421,20 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison) {
 			fmt.Fprintln(tw)
 		}
 	case scoring.Generation:
-		fmt.Fprintf(tw, "%d outputs (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), res.Job.Strategy)
+		fmt.Fprintf(tw, "%d outputs%s (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), nOfN(len(res.Gen), res.JobItems[scoring.AllTypes]), res.Job.Strategy)
 	}
+}
+
+// corrText prints a correlation as "r = 0.62 [0.41, 0.77], n = 40".
+func corrText(c analysis.Correlation) string {
+	if c.R == nil {
+		return fmt.Sprintf("undefined (n = %d)", c.N)
+	}
+	s := fmt.Sprintf("r = %.2f", *c.R)
+	if c.Lo != nil {
+		s += fmt.Sprintf(" [95%% CI %.2f, %.2f]", *c.Lo, *c.Hi)
+	}
+	return s + fmt.Sprintf(", n = %d", c.N)
 }
 
 // progressBar draws "[#####.....] 1234/3252" on a terminal line.

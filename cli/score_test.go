@@ -53,9 +53,9 @@ func TestScoreModelJSONAndResume(t *testing.T) {
 	path, study := scoreDB(t)
 	srv := scoringtest.NewServer(0)
 	defer srv.Close()
-	env := map[string]string{"MY_KEY": "sk-cli-secret"}
+	env := map[string]string{"PRAGMALAB_KEY_CLI": "sk-cli-secret"}
 	code, out, errOut := runCLI(t, "", env, "score", "--db", path, "--study", strconv.FormatInt(study, 10),
-		"--base-url", srv.URL+"/v1", "--model", "fake-1b", "--api-key-env", "MY_KEY", "--concurrency", "8", "--json", "--quiet")
+		"--base-url", srv.URL+"/v1", "--model", "fake-1b", "--api-key-env", "PRAGMALAB_KEY_CLI", "--concurrency", "8", "--json", "--quiet")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -89,7 +89,7 @@ func TestScoreUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"score", "--db", path},
 		{"score", "--db", path, "--study", strconv.FormatInt(study, 10), "--base-url", "ftp://x", "--model", "m"},
-		{"score", "--db", path, "--study", strconv.FormatInt(study, 10), "--base-url", "http://x/v1", "--model", "m", "--api-key-env", "UNSET_KEY"},
+		{"score", "--db", path, "--study", strconv.FormatInt(study, 10), "--base-url", "http://x/v1", "--model", "m", "--api-key-env", "PRAGMALAB_KEY_UNSET"},
 		{"score", "--db", path, "--study", strconv.FormatInt(study, 10), "--scorer", "bleu4"},
 	} {
 		code, _, errOut := runCLI(t, "", nil, args...)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -12,42 +11,6 @@ import (
 	"pragmalab/web"
 )
 
-// dbFlag adds the --db flag shared by every subcommand that opens the
-// database; PRAGMALAB_DB overrides its default.
-func dbFlag(fs *flag.FlagSet, env *Env) *string {
-	def := "pragmalab.db"
-	if v := env.getenv("PRAGMALAB_DB"); v != "" {
-		def = v
-	}
-	return fs.String("db", def, "SQLite database file (env PRAGMALAB_DB)")
-}
-
-// newFlagSet makes a flag set that reports errors instead of exiting.
-func newFlagSet(name, usage string, env *Env) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(env.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(env.stderr, usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags parses args, turning a bad flag into a usage error (exit 2)
-// and rejecting stray arguments.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return &usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return usagef("%s: unexpected argument %q", fs.Name(), fs.Arg(0))
-	}
-	return nil
-}
-
 // runServe is `pragmalab serve`: the web application.
 func runServe(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("serve", "Usage: pragmalab [serve] [options]\n\nServes the web application. On first start it creates an admin account\n(the password is printed once) and, unless --demo=false, a demo study.\n\n", env)
@@ -56,6 +19,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	demo := fs.Bool("demo", true, "seed the demo data on first start")
 	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
 	verbose := fs.Bool("v", false, "log every request")
+	publicOnly := fs.Bool("public-endpoints-only", false, "refuse model-scoring endpoints on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7); link-local and cloud-metadata addresses are refused always")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -87,7 +51,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 		ln.Close()
 		return err
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure})
+	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, PublicEndpointsOnly: *publicOnly})
 	if err != nil {
 		ln.Close()
 		return err

@@ -25,7 +25,7 @@ type studyAnalysis struct {
 	export   string // URL of the export it was computed from
 	empty    string // why there is nothing to show yet
 	problem  error  // the export could not be analysed
-	result   any    // the SPEC 3 JSON
+	result   any    // the JSON of docs/formats.md#analysis-json-output
 	summary  []string
 	excluded []templates.ExcludedView
 	tables   []*analysis.Table
@@ -260,7 +260,8 @@ func tableView(t *analysis.Table, base string) templates.AnalysisTable {
 }
 
 // AnalysisDownload handles GET /admin/studies/{study}/analysis/{table}.{format}:
-// a table as CSV or JSON, or result.json, the whole SPEC 3 result.
+// a table as CSV or JSON, or result.json, the whole analysis JSON
+// (docs/formats.md#analysis-downloads).
 func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	s, a, ok := h.analysisStudy(w, r)
 	if !ok {

@@ -153,7 +153,8 @@ func (h *Handler) InviteContextExpert(w http.ResponseWriter, r *http.Request) {
 }
 
 // ExportContextAnswers handles GET
-// /admin/studies/{study}/export/context_answers.csv: the SPEC 3 file.
+// /admin/studies/{study}/export/context_answers.csv: the context answers
+// export (docs/formats.md#context-answers-export).
 func (h *Handler) ExportContextAnswers(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
 	if err != nil {

@@ -37,9 +37,17 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.St
 			}
 		}
 	}
+	var subs []store.ProlificSubmission
+	if err == nil {
+		subs, err = h.DB.ProlificSubmissions(ctx, s.ID)
+	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
+	}
+	v.ProlificStatus = map[string]string{}
+	for _, sub := range subs {
+		v.ProlificStatus[sub.PID] = sub.Status
 	}
 	status := http.StatusOK
 	if errMsg != "" {
@@ -213,8 +221,8 @@ func (h *Handler) sendCSV(w http.ResponseWriter, r *http.Request, name string, w
 }
 
 // ExportCrowdRatings handles GET /admin/studies/{study}/export/ratings.csv:
-// the ratings file of SPEC 3; ?exclusions=apply leaves out the participants
-// the researcher's decisions exclude.
+// the ratings export (docs/formats.md#ratings-export); ?exclusions=apply
+// leaves out the participants the researcher's decisions exclude.
 func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
 	s, _, ok := h.crowdAdminStudy(w, r)
 	if !ok {

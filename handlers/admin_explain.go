@@ -148,7 +148,8 @@ func (h *Handler) AssignExplainScreens(w http.ResponseWriter, r *http.Request) {
 }
 
 // ExportExplanationRatings handles GET
-// /admin/studies/{study}/export/explanation_ratings.csv: the SPEC 3 file.
+// /admin/studies/{study}/export/explanation_ratings.csv: the explanation
+// ratings export (docs/formats.md#explanation-ratings-export).
 func (h *Handler) ExportExplanationRatings(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
 	if err != nil {

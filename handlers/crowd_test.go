@@ -392,7 +392,8 @@ func TestCrowdAdmin(t *testing.T) {
 	if !strings.Contains(a.body, `<td class="num">4 / 4</td>`) || !strings.Contains(a.body, "yes (rule)") {
 		t.Fatalf("check results not shown:\n%s", a.body)
 	}
-	// Export: the SPEC 3 columns, 14 rows, the checks marked.
+	// Export: the columns of docs/formats.md#ratings-export, 14 rows, the
+	// checks marked.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
 	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {

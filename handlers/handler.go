@@ -30,6 +30,9 @@ type Handler struct {
 	// but wait for a runner); Getenv reads API keys (default os.Getenv).
 	Jobs   JobRunner
 	Getenv func(string) string
+	// PublicEndpointsOnly refuses job endpoints on this machine or a
+	// private network (serve --public-endpoints-only).
+	PublicEndpointsOnly bool
 
 	logins *loginThrottle
 }

@@ -46,7 +46,7 @@ func (h *Handler) comparison(ctx context.Context, res *runner.Results) (runner.C
 		return runner.Comparison{}, err
 	}
 	for _, j := range runner.SortedJobs(jobs) {
-		if j.ID == res.Job.ID || j.Task != res.Job.Task || j.Status != store.JobDone || len(all) >= 6 {
+		if j.ID == res.Job.ID || j.Task != res.Job.Task || (j.Status != store.JobDone && j.Status != store.JobPartial) || len(all) >= 6 {
 			continue
 		}
 		other, err := runner.LoadResults(ctx, h.DB, j.ID)
@@ -89,17 +89,6 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	v := templates.JobView{Nav: h.nav(w, r, s), StudyID: s.ID, Job: j, Scorer: runner.ScorerName(j), Active: active(j)}
-	if j.Scorer == runner.ModelScorer {
-		var pretty map[string]any
-		if json.Unmarshal(j.Config, &pretty) == nil {
-			b, _ := json.MarshalIndent(pretty, "", "  ")
-			v.Config = string(b)
-		}
-	}
-	if v.Errors, err = h.DB.JobErrors(ctx, j.ID, 50); err != nil {
-		h.Error(w, r, err)
-		return
-	}
 	res, err := runner.LoadResults(ctx, h.DB, j.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -111,6 +100,10 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
+	}
+	if err := h.fillTrust(r, &v, res); err != nil {
+		h.Error(w, r, err)
+		return
 	}
 	h.render(w, r, http.StatusOK, templates.Job(v))
 }
@@ -131,10 +124,10 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			for _, t := range c.Types {
 				cells := []string{"—"}
 				if c.Human != nil {
-					cells[0] = fmtShare(c.Human[m][t])
+					cells[0] = fmtShare(c.Human[m][t]) + nOfN(c.HumanN[m][t])
 				}
 				for _, col := range c.Models {
-					cells = append(cells, fmtShare(col.Values[m][t]))
+					cells = append(cells, fmtShare(col.Values[m][t])+nOfN(col.N[m][t]))
 				}
 				row.Cells = append(row.Cells, cells)
 			}
@@ -156,7 +149,7 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 	case scoring.MultipleChoice:
 		for _, k := range scoring.SortedTypes(res.MCMetrics) {
 			m := res.MCMetrics[k]
-			v.MC = append(v.MC, templates.MCRow{Kind: k, Items: strconv.Itoa(m.Items), Accuracy: shareOf(m.Accuracy),
+			v.MC = append(v.MC, templates.MCRow{Kind: k, Items: itemsOf(m.Items, res.JobItems[k]), Accuracy: shareOf(m.Accuracy),
 				Hard: shareOf(m.HardNegatives), Easy: shareOf(m.EasyNegatives), Refusals: strconv.Itoa(m.Refusals)})
 		}
 		v.Confusion = res.MCMetrics[scoring.AllTypes].Confusion
@@ -166,7 +159,7 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			v.Gen = append(v.Gen, templates.GenRow{ItemKey: g.ItemKey, Output: g.Output})
 		}
 		v.GenTotal = len(res.Gen)
-		v.CanImport = s.Kind == store.KindExplain && !active(res.Job)
+		v.CanImport = !active(res.Job)
 	}
 	return nil
 }

@@ -9,8 +9,6 @@ import (
 	"pragmalab/analysis"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
-	"pragmalab/templates"
 
 	"github.com/go-chi/chi/v5"
 )
@@ -50,6 +48,11 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		out["humans"] = c.Human
+		if c.Human != nil {
+			if human, err := runner.HumanToplines(r.Context(), h.DB, j.CompareStudyID, res.ItemKeys()); err == nil && human != nil {
+				out["human_correlation"] = res.CorrelateWithHumans(human)
+			}
+		}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
@@ -94,29 +97,4 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h.Error(w, r, fmt.Errorf("bars of job %d: %w", j.ID, err))
-}
-
-// JobOutputs handles POST /admin/studies/{study}/jobs/{job}/outputs: a
-// generation job's outputs become screens of this explanation-rating study.
-func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
-	s, j, err := h.job(r)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if j.Task != string(scoring.Generation) || active(j) {
-		h.Error(w, r, store.Errorf(store.EINVALID, "only a finished generation job has outputs to add"))
-		return
-	}
-	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if err := h.DB.ImportOutputs(r.Context(), s.ID, res.Outputs()); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the study's rating screens.", len(res.Gen), j.ID))
-	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

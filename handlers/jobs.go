@@ -86,10 +86,7 @@ func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *store.St
 		v.Tasks = []templates.Choice{{Value: "multiplechoice", Label: "Multiple choice on the passages"}, {Value: "generation", Label: "Generation (explanations)"}}
 		v.DataNote = fmt.Sprintf("The data set is this study's %d passages.", n)
 	}
-	v.Scorers = []templates.Choice{{Value: runner.ModelScorer, Label: "OpenAI-compatible endpoint"}}
-	for _, b := range scoring.Builtins {
-		v.Scorers = append(v.Scorers, templates.Choice{Value: b.Name, Label: "built-in: " + b.Name + " — " + b.Description})
-	}
+	v.Scorers = scorerChoices(itemTask(s))
 	v.Compares = []templates.Choice{{Value: "0", Label: "none"}}
 	if itemTask(s) {
 		studies, err := h.DB.Studies(ctx)
@@ -188,6 +185,7 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	spec, form, err := jobSpec(r, s)
+	spec.PublicEndpointsOnly = h.PublicEndpointsOnly
 	var j *store.Job
 	if err == nil {
 		j, err = runner.Create(r.Context(), h.DB, spec, h.getenv)

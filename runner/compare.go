@@ -27,8 +27,11 @@ var (
 
 // Comparison puts models' True/False measures beside the humans'.
 type Comparison struct {
-	Types  []string
-	Human  map[string]map[string]*float64 // measure → type → share; nil without a crowd study
+	Types []string
+	Human map[string]map[string]*float64 // measure → type → share; nil without a crowd study
+	// HumanN is, per measure and type, the items the human share stands on
+	// and the items of that type in the (first) job.
+	HumanN map[string]map[string][2]int
 	Models []ModelColumn
 }
 
@@ -37,6 +40,9 @@ type ModelColumn struct {
 	JobID  int64
 	Name   string
 	Values map[string]map[string]*float64 // measure → type → share
+	// N is, per measure and type, the items the share stands on and the
+	// items of that type in the job: "n of N" when n < N.
+	N map[string]map[string][2]int
 }
 
 func modelValue(m scoring.TFMetrics, measure string) *float64 {
@@ -83,21 +89,26 @@ func Compare(human *analysis.Toplines, results ...*Results) Comparison {
 	}
 	c := Comparison{Types: scoring.SortedTypes(seen)}
 	if human != nil {
-		c.Human = map[string]map[string]*float64{}
+		c.Human, c.HumanN = map[string]map[string]*float64{}, map[string]map[string][2]int{}
 		for _, m := range Measures {
-			c.Human[m] = map[string]*float64{}
+			c.Human[m], c.HumanN[m] = map[string]*float64{}, map[string][2]int{}
 			for _, t := range c.Types {
 				c.Human[m][t] = humanValue(human.ByType[t], m)
+				if tt := human.ByType[t]; tt != nil && m != "prior_control" && len(results) > 0 {
+					c.HumanN[m][t] = [2]int{tt.Items - tt.LeftOut[m], results[0].TFMetrics[t].Items}
+				}
 			}
 		}
 	}
 	for _, r := range results {
-		col := ModelColumn{JobID: r.Job.ID, Name: r.Scorer, Values: map[string]map[string]*float64{}}
+		col := ModelColumn{JobID: r.Job.ID, Name: r.Scorer, Values: map[string]map[string]*float64{}, N: map[string]map[string][2]int{}}
 		for _, m := range Measures {
 			col.Values[m] = map[string]*float64{}
+			col.N[m] = map[string][2]int{}
 			for _, t := range c.Types {
 				if tm, ok := r.TFMetrics[t]; ok {
 					col.Values[m][t] = modelValue(tm, m)
+					col.N[m][t] = [2]int{tm.N[m], tm.Items}
 				}
 			}
 		}
@@ -132,4 +143,9 @@ func (c Comparison) Bars(measure string) (*plot.Plot, error) {
 	}
 	label := MeasureLabels[measure]
 	return analysis.AccuracyBars(label+": models and humans", label, c.Types, human, models)
+}
+
+// MeasureN is how many items a model's measure was computed on.
+func MeasureN(m scoring.TFMetrics, measure string) int {
+	return m.N[measure]
 }

@@ -1,7 +1,8 @@
-// Package runner runs model-scoring jobs (SPEC 4) in the background: it
-// builds a job's prompts from a study's items or passages, asks them with a
-// bounded worker pool, persists every answer as it comes back, resumes
-// unfinished jobs after a restart and reads the results back as metrics.
+// Package runner runs model-scoring jobs (docs/scoring.md#jobs) in the
+// background: it builds a job's prompts from a study's items or passages,
+// asks them with a bounded worker pool, persists every answer as it comes
+// back, resumes unfinished jobs after a restart and reads the results back
+// as metrics.
 package runner
 
 import (

@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"pragmalab/analysis"
+
 	"pragmalab/scoring"
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -16,7 +19,10 @@ import (
 // TestHumanToplinesFromCrowdStudy runs a small crowd study through the
 // store (entry, consent, training, ratings) and reads its toplines for the
 // items of a scoring job, as the results page does.
-func TestHumanToplinesFromCrowdStudy(t *testing.T) {
+// crowdFixture is a crowd study of four participants who rated x001–x004
+// (each in one condition per batch) and two attention checks.
+func crowdFixture(t *testing.T) (*store.DB, int64) {
+	t.Helper()
 	ctx := context.Background()
 	db := openDB(t)
 	cs := &store.Study{Kind: store.KindCrowd, Name: "crowd", Lang: "en"}
@@ -82,6 +88,13 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 			}
 		}
 	}
+	return db, cs.ID
+}
+
+func TestHumanToplinesFromCrowdStudy(t *testing.T) {
+	ctx := context.Background()
+	db, csID := crowdFixture(t)
+	cs := &store.Study{ID: csID}
 	// Read from the store's rows, the toplines are those of the exported
 	// file: the analysis skips CSV, but the figures cannot differ.
 	var export bytes.Buffer
@@ -122,5 +135,70 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 	}
 	if v := c.Models[0].Values["implicature_recognition"]["scalar"]; v == nil || *v != 0 {
 		t.Errorf("model scalar implicature recognition %v, want 0", v)
+	}
+}
+
+// TestHumanZAgreesWithTheAnalysisPage: the item means --compare and the job
+// page use are those of the crowd study's Analysis page (z-scores over all
+// of a participant's non-check ratings), not z-scores recomputed over the
+// job's items, which move the means.
+func TestHumanZAgreesWithTheAnalysisPage(t *testing.T) {
+	ctx := context.Background()
+	db, cs := crowdFixture(t)
+	_, set, err := db.CrowdStudy(ctx, cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
+	var buf bytes.Buffer
+	if err := db.ExportRatings(ctx, cs, &buf); err != nil {
+		t.Fatal(err)
+	}
+	export := buf.String()
+	rs, err := analysis.ReadRatings(strings.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := map[string]analysis.ItemMeans{}
+	for _, m := range analysis.ComputeToplines(rs, opt).Items { // what the Analysis page lists
+		page[m.ID] = m
+	}
+	job := map[string]bool{"x001": true, "x002": true}
+	ht, err := HumanToplines(ctx, db, cs, job)
+	if err != nil || ht == nil {
+		t.Fatal(ht, err)
+	}
+	if len(ht.Items) != 2 {
+		t.Fatalf("%d items, want the job's 2", len(ht.Items))
+	}
+	moved := 0.0
+	// Re-z-scoring over the job's items only (the old --compare).
+	var only strings.Builder
+	for i, ln := range strings.Split(strings.TrimSpace(export), "\n") {
+		if f := strings.Split(ln, ","); i == 0 || job[f[2]] || f[6] != "" {
+			only.WriteString(ln + "\n")
+		}
+	}
+	ors, err := analysis.ReadRatings(strings.NewReader(only.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := map[string]analysis.ItemMeans{}
+	for _, m := range analysis.ComputeToplines(ors, opt).Items {
+		old[m.ID] = m
+	}
+	for _, m := range ht.Items {
+		for c := range analysis.ConditionNames {
+			want, got := page[m.ID].MeanZ[c], m.MeanZ[c]
+			if math.IsNaN(want) != math.IsNaN(got) || !math.IsNaN(want) && math.Abs(want-got) > 1e-12 {
+				t.Errorf("%s %s: mean z %v here, %v on the Analysis page", m.ID, analysis.ConditionNames[c], got, want)
+			}
+			if !math.IsNaN(want) {
+				moved = max(moved, math.Abs(old[m.ID].MeanZ[c]-want))
+			}
+		}
+	}
+	if moved < 0.05 {
+		t.Errorf("the fixture should show re-z-scoring moving the means (moved at most %.3f)", moved)
 	}
 }

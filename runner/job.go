@@ -26,6 +26,9 @@ type Spec struct {
 	// CompareStudyID is the crowd study whose human toplines the results
 	// are shown beside (0: none).
 	CompareStudyID int64
+	// PublicEndpointsOnly refuses base URLs naming this machine or a
+	// private address (serve --public-endpoints-only).
+	PublicEndpointsOnly bool
 }
 
 // Validate checks the spec; getenv is asked whether the API-key variable is
@@ -45,6 +48,13 @@ func (s *Spec) Validate(getenv func(string) string) error {
 		s.Config = s.Config.WithDefaults()
 		if err := s.Config.Validate(); err != nil {
 			return store.Errorf(store.EINVALID, "%s", err)
+		}
+		if s.PublicEndpointsOnly {
+			for i, u := range s.Config.BaseURLs {
+				if err := scoring.CheckHost(u, true); err != nil {
+					return store.Errorf(store.EINVALID, "base_urls: URL %d: %s", i+1, err)
+				}
+			}
 		}
 		if s.Config.APIKeyEnv != "" && getenv(s.Config.APIKeyEnv) == "" {
 			return store.Errorf(store.EINVALID, "api_key_env: the environment variable %s is empty or unset where pragmalab runs", s.Config.APIKeyEnv)

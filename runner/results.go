@@ -26,6 +26,13 @@ type Results struct {
 	MC        []scoring.MCItemResult
 	MCMetrics map[string]scoring.MCMetrics
 	Gen       []GenOutput
+
+	// JobItems counts the items the job asks about, per type or kind and
+	// "all": the N of "n of N" beside every metric.
+	JobItems map[string]int
+	// Samples and Unparsed count the sampled True/False replies and those
+	// answering neither True nor False (left out of P(True)).
+	Samples, Unparsed int
 }
 
 // GenOutput is one generated explanation.
@@ -63,6 +70,15 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 		}
 		answers[r.Key] = a
 		res.Progress.Answered++
+		res.Samples += len(a.Samples)
+		res.Unparsed += a.Unparsed
+	}
+	if task := scoring.Task(j.Task); task != scoring.TrueFalse {
+		res.Samples, res.Unparsed = 0, 0 // only True/False samples are parsed into P(True)
+	}
+	asked := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		asked[r.Key] = true
 	}
 	task := scoring.Task(j.Task)
 	ds, err := loadDataset(ctx, db, j.StudyID, task)
@@ -71,12 +87,32 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 	}
 	switch task {
 	case scoring.TrueFalse:
-		res.TF = scoring.AggregateTF(ds.tf, answers)
+		var items []scoring.TFItem
+		for _, it := range ds.tf {
+			if asked[scoring.TFPromptKey(it.Key, scoring.Trigger, scoring.TrueFirst)] {
+				items = append(items, it)
+			}
+		}
+		res.TF = scoring.AggregateTF(items, answers)
 		res.TFMetrics = scoring.ComputeTF(res.TF)
+		res.JobItems = map[string]int{}
+		for t, m := range res.TFMetrics {
+			res.JobItems[t] = m.Items
+		}
 	case scoring.MultipleChoice:
 		res.MC = scoring.AggregateMC(ds.mc, answers)
 		res.MCMetrics = scoring.ComputeMC(res.MC)
+		res.JobItems = map[string]int{}
+		for _, it := range ds.mc {
+			if asked[scoring.MCPromptKey(it.Key)] {
+				res.JobItems[scoring.AllTypes]++
+				if it.Kind != "" && it.Kind != scoring.AllTypes {
+					res.JobItems[it.Kind]++
+				}
+			}
+		}
 	case scoring.Generation:
+		res.JobItems = map[string]int{scoring.AllTypes: res.Progress.Total}
 		for _, it := range ds.mc {
 			if a, ok := answers[it.Key+"|"+j.Strategy]; ok {
 				res.Gen = append(res.Gen, GenOutput{ItemKey: it.Key, Kind: it.Kind, Strategy: j.Strategy, Output: a.Reply})
@@ -156,11 +192,15 @@ func (r *Results) WriteCSV(w io.Writer) error {
 func (r *Results) JSON() any {
 	out := map[string]any{
 		"job": r.Job.ID, "study": r.Job.StudyID, "task": r.Job.Task, "model": r.Scorer, "status": r.Job.Status,
-		"prompts": r.Progress,
+		"prompts": r.Progress, "items_in_job": r.JobItems,
+	}
+	if r.Samples > 0 {
+		out["unparsed_samples"] = map[string]int{"unparsed": r.Unparsed, "samples": r.Samples}
 	}
 	switch scoring.Task(r.Job.Task) {
 	case scoring.TrueFalse:
 		out["by_type"], out["items"] = r.TFMetrics, r.TF
+		out["order_bias"] = r.OrderBias()
 	case scoring.MultipleChoice:
 		out["by_kind"], out["items"] = r.MCMetrics, r.MC
 	case scoring.Generation:
@@ -180,8 +220,9 @@ func (r *Results) Outputs() []store.Output {
 }
 
 // HumanToplines computes the human toplines of a crowd study over the
-// given items (studies.HumanToplines): the numbers its Analysis page shows
-// when the items are the same. It returns nil when nobody has rated them.
+// given items (studies.HumanToplines): z-scores over all of each
+// participant's ratings, as its Analysis page computes them, then only the
+// job's items kept. It returns nil when nobody has rated them.
 func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items map[string]bool) (*analysis.Toplines, error) {
 	return studies.HumanToplines(ctx, db, crowdStudyID, func(key string) bool { return items[key] })
 }

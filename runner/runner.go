@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,8 +34,22 @@ type Runner struct {
 	// before they are written, and for how long.
 	FlushEvery    int
 	FlushInterval time.Duration
-	// Lease is how long a claim on a job lasts without renewal.
+	// Lease is how long a claim on a job lasts without renewal; the runner
+	// renews it every Lease/3 while it works, so a crashed runner's job can
+	// be resumed Lease after the crash.
 	Lease time.Duration
+	// GiveUpAfter stops a job after this many prompts in a row failed on
+	// the endpoints' account (429, 5xx, time-outs, network errors after
+	// their retries: every endpoint down or overloaded): the rest are left
+	// unasked, the job ends partial or failed and says why, instead of
+	// spending every prompt's retries. A prompt's own error (a 400) does
+	// not count: the next prompt may well be answered.
+	GiveUpAfter int
+	// ProbeTimeout bounds the connection test of each endpoint at start.
+	ProbeTimeout time.Duration
+	// PublicEndpointsOnly refuses loopback and private endpoint addresses
+	// (serve --public-endpoints-only).
+	PublicEndpointsOnly bool
 	// ClientOptions are passed to every model client (tests shorten the
 	// back-off with them).
 	ClientOptions []scoring.ClientOption
@@ -50,6 +65,10 @@ type activeJob struct {
 	cancelled bool // by the researcher, not by a shutdown
 }
 
+// DefaultLease is the lease of a running job: short, so a job whose runner
+// crashed can be resumed within seconds.
+const DefaultLease = 10 * time.Second
+
 // New returns a runner over db. getenv reads API keys (os.Getenv in
 // production); hc may be nil.
 func New(db *store.DB, log *slog.Logger, getenv func(string) string, hc *http.Client) *Runner {
@@ -58,7 +77,8 @@ func New(db *store.DB, log *slog.Logger, getenv func(string) string, hc *http.Cl
 	}
 	return &Runner{
 		db: db, log: log, getenv: getenv, hc: hc, owner: store.RandomToken()[:16],
-		MaxJobs: 2, FlushEvery: 64, FlushInterval: 100 * time.Millisecond, Lease: 30 * time.Second,
+		MaxJobs: 2, FlushEvery: 64, FlushInterval: 100 * time.Millisecond, Lease: DefaultLease,
+		GiveUpAfter: 25, ProbeTimeout: 3 * time.Second,
 		wake: make(chan struct{}, 1), active: map[int64]*activeJob{},
 	}
 }
@@ -159,7 +179,7 @@ func (r *Runner) RunJob(ctx context.Context, id int64, progress func(store.JobPr
 		return err
 	}
 	if !ok {
-		return store.Errorf(store.ECONFLICT, "job %d is %s or being run by another pragmalab process", id, j.Status)
+		return r.busy(ctx, j)
 	}
 	jctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -177,6 +197,22 @@ func (r *Runner) RunJob(ctx context.Context, id int64, progress func(store.JobPr
 	return ctx.Err()
 }
 
+// busy explains why a job cannot be claimed: it is finished, or another
+// runner holds its lease — until when, so a user whose runner crashed
+// knows when to resume.
+func (r *Runner) busy(ctx context.Context, j *store.Job) error {
+	if j.Status != store.JobQueued && j.Status != store.JobRunning {
+		return store.Errorf(store.ECONFLICT, "job %d is %s", j.ID, j.Status)
+	}
+	_, until, err := r.db.JobLease(ctx, j.ID)
+	if err != nil {
+		return err
+	}
+	left := until.Sub(r.db.Now()).Round(time.Second)
+	return store.Errorf(store.ECONFLICT, "job %d is being run by another pragmalab process (its lease is renewed every few seconds while it works). If that process has stopped, the lease frees the job at %s UTC, in %s: run this again then",
+		j.ID, until.UTC().Format("15:04:05"), max(left, time.Second))
+}
+
 // scorer builds the scorer of a job and the number of workers worth running.
 func (r *Runner) scorer(j *store.Job) (scoring.Scorer, int, error) {
 	task := scoring.Task(j.Task)
@@ -188,7 +224,7 @@ func (r *Runner) scorer(j *store.Job) (scoring.Scorer, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	opts := append([]scoring.ClientOption{scoring.WithLogger(r.log)}, r.ClientOptions...)
+	opts := append([]scoring.ClientOption{scoring.WithLogger(r.log), scoring.WithPublicOnly(r.PublicEndpointsOnly)}, r.ClientOptions...)
 	if r.hc != nil {
 		opts = append(opts, scoring.WithHTTPClient(r.hc))
 	}
@@ -222,7 +258,29 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 		}
 		items = ds.mcByKey()
 	}
-	if err := r.db.SetJobStatus(ctx, j.ID, store.JobRunning, ""); err != nil {
+	note := ""
+	if c, ok := scorer.(*scoring.Client); ok && pending > 0 {
+		var dead []string
+		states := c.Probe(ctx, r.ProbeTimeout)
+		for _, st := range states {
+			if st.Error != "" {
+				dead = append(dead, fmt.Sprintf("%s (%s)", st.Base, st.Error))
+				r.log.Warn("scoring: endpoint does not answer", "job", j.ID, "endpoint", st.Base, "err", st.Error)
+			}
+		}
+		if len(dead) == len(states) {
+			msg := "No endpoint accepts connections: " + strings.Join(dead, "; ") + ". Nothing was asked; start the model server (or fix the base URL) and ask the prompts again."
+			p, err := r.db.JobProgress(ctx, j.ID)
+			if err != nil {
+				return err
+			}
+			return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, store.FinalStatus(p), msg)
+		}
+		if len(dead) > 0 {
+			note = "Not answering at start, benched (its prompts go to the other endpoints; it is probed again later): " + strings.Join(dead, "; ") + "."
+		}
+	}
+	if err := r.db.SetJobStatus(ctx, j.ID, store.JobRunning, note); err != nil {
 		return err
 	}
 	r.log.Info("scoring: job started", "job", j.ID, "scorer", ScorerName(j), "pending", pending, "workers", workers)
@@ -245,7 +303,7 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 				if ctx.Err() != nil {
 					return // stopped: the prompt stays unanswered, not failed
 				}
-				res := store.JobResult{Seq: sp.Seq}
+				res := store.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
 				if err != nil {
 					res.Error = err.Error()
 				} else if res.Answer, err = json.Marshal(a); err != nil {
@@ -256,25 +314,44 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 		})
 	}
 	go func() { wg.Wait(); close(out) }()
-	if err := r.collect(ctx, stop, j.ID, out, progress); err != nil {
+	gaveUp, err := r.collect(ctx, stop, j.ID, out, progress)
+	if err != nil {
 		return err
 	}
 	if err := <-feedErr; err != nil && ctx.Err() == nil {
 		return err
 	}
-	if ctx.Err() != nil {
+	if ctx.Err() != nil && gaveUp == "" {
 		return nil // cancelled (status already set) or shutting down (resumes later)
 	}
-	p, err := r.db.JobProgress(ctx, j.ID)
+	wctx := context.WithoutCancel(ctx)
+	p, err := r.db.JobProgress(wctx, j.ID)
 	if err != nil {
 		return err
 	}
-	msg := ""
+	status := store.FinalStatus(p)
+	r.log.Info("scoring: job finished", "job", j.ID, "status", status, "answered", p.Answered, "failed", p.Failed, "unasked", p.Unasked())
+	return r.db.SetJobStatus(wctx, j.ID, status, finishMessage(p, gaveUp, note))
+}
+
+// finishMessage says what a finished job did not answer, and why.
+func finishMessage(p store.JobProgress, gaveUp, note string) string {
+	var parts []string
 	if p.Failed > 0 {
-		msg = fmt.Sprintf("%d of %d prompts failed; their errors are listed with them. Retry asks them again.", p.Failed, p.Total)
+		parts = append(parts, fmt.Sprintf("%d of %d prompts failed; the reasons are listed below.", p.Failed, p.Total))
 	}
-	r.log.Info("scoring: job finished", "job", j.ID, "answered", p.Answered, "failed", p.Failed)
-	return r.db.SetJobStatus(ctx, j.ID, store.JobDone, msg)
+	if gaveUp != "" {
+		parts = append(parts, fmt.Sprintf("Stopped early: %s; %d prompts were not asked.", gaveUp, p.Unasked()))
+	} else if p.Unasked() > 0 {
+		parts = append(parts, fmt.Sprintf("%d prompts were not asked.", p.Unasked()))
+	}
+	if len(parts) > 0 {
+		parts = append(parts, "Asking the unanswered prompts again keeps every answer already in.")
+	}
+	if note != "" {
+		parts = append(parts, note)
+	}
+	return strings.Join(parts, " ")
 }
 
 // feedPage is how many pending prompts the runner reads at a time.
@@ -301,7 +378,9 @@ func (r *Runner) feed(ctx context.Context, jobID int64, in chan<- store.JobPromp
 
 // collect writes results in batches and renews the job's lease; writes use
 // a context that outlives a cancellation, so answers already back are kept.
-func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int64, out <-chan store.JobResult, progress func(store.JobProgress)) error {
+// After GiveUpAfter failures in a row it stops the job and returns why.
+func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int64, out <-chan store.JobResult, progress func(store.JobProgress)) (gaveUp string, _ error) {
+	streak := 0
 	wctx := context.WithoutCancel(ctx)
 	every := max(1, r.FlushEvery)
 	batch := make([]store.JobResult, 0, every)
@@ -340,9 +419,16 @@ func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int
 		case res, ok := <-out:
 			if !ok {
 				flush()
-				return saveErr
+				return gaveUp, saveErr
 			}
 			batch = append(batch, res)
+			if !res.Transient {
+				streak = 0
+			} else if streak++; r.GiveUpAfter > 0 && streak >= r.GiveUpAfter && gaveUp == "" {
+				gaveUp = fmt.Sprintf("the last %d prompts all failed (latest: %s)", streak, res.Error)
+				r.log.Warn("scoring: giving up", "job", jobID, "failed_in_a_row", streak)
+				stop()
+			}
 			if len(batch) >= every {
 				flush()
 			}
@@ -357,7 +443,7 @@ func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int
 				}
 			}()
 			stop()
-			return errors.Join(errors.New("saving answers"), saveErr)
+			return gaveUp, errors.Join(errors.New("saving answers"), saveErr)
 		}
 	}
 }

@@ -213,7 +213,7 @@ func TestAPIKeyNeverStoredOrLogged(t *testing.T) {
 	srv := scoringtest.NewServer(0)
 	defer srv.Close()
 	getenv := func(n string) string {
-		if n == "FAKE_MODEL_KEY" {
+		if n == "PRAGMALAB_KEY_FAKE_MODEL" {
 			return key
 		}
 		return ""
@@ -221,7 +221,7 @@ func TestAPIKeyNeverStoredOrLogged(t *testing.T) {
 	var logs bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	spec := modelSpec(study, srv.URL, 2)
-	spec.Config.APIKeyEnv = "FAKE_MODEL_KEY"
+	spec.Config.APIKeyEnv = "PRAGMALAB_KEY_FAKE_MODEL"
 	job, err := Create(ctx, db, spec, getenv)
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +255,7 @@ func TestAPIKeyNeverStoredOrLogged(t *testing.T) {
 		}
 		all = append(all, b...)
 	}
-	if !bytes.Contains(all, []byte("FAKE_MODEL_KEY")) {
+	if !bytes.Contains(all, []byte("PRAGMALAB_KEY_FAKE_MODEL")) {
 		t.Fatal("the job's configuration (with the variable's name) should be in the database files")
 	}
 	if bytes.Contains(all, []byte(key)) {
@@ -264,7 +264,7 @@ func TestAPIKeyNeverStoredOrLogged(t *testing.T) {
 	if strings.Contains(logs.String(), key) {
 		t.Errorf("the API key is in the logs:\n%s", logs.String())
 	}
-	if _, err := Create(ctx, openDB(t), spec, noEnv); err == nil || !strings.Contains(err.Error(), "FAKE_MODEL_KEY") {
+	if _, err := Create(ctx, openDB(t), spec, noEnv); err == nil || !strings.Contains(err.Error(), "PRAGMALAB_KEY_FAKE_MODEL") {
 		t.Errorf("launching without the key set should name the variable: %v", err)
 	}
 }
@@ -283,7 +283,7 @@ func TestFailedPromptsKeptAndRetried(t *testing.T) {
 	}
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
-	if j.Status != store.JobDone || p.Failed != 24 || !strings.Contains(j.Error, "24 of 24 prompts failed") {
+	if j.Status != store.JobFailed || p.Failed != 24 || !strings.Contains(j.Error, "24 of 24 prompts failed") {
 		t.Fatalf("status %s (%q), progress %+v", j.Status, j.Error, p)
 	}
 	errs, _ := db.JobErrors(ctx, job.ID, 3)

@@ -31,20 +31,20 @@ type Client struct {
 	useMaxCompletion atomic.Bool
 	omitTemperature  atomic.Bool
 
-	// Back-off: attempt k waits a random time in [d/2, d] with
-	// d = min(backoffBase·2^k, backoffMax); a Retry-After header is honoured
-	// up to maxRetryAfter.
+	// Back-off: once every usable endpoint has failed a prompt, round k
+	// waits a random time in [d/2, d] with d = min(backoffBase·2^k,
+	// backoffMax); a Retry-After header is honoured up to maxRetryAfter.
 	backoffBase   time.Duration
 	backoffMax    time.Duration
 	maxRetryAfter time.Duration
-	sleep         func(context.Context, time.Duration) error
-	now           func() time.Time
-}
-
-// endpoint is one base URL with its own concurrency limit.
-type endpoint struct {
-	base string
-	sem  chan struct{}
+	// An endpoint failing benchAfter times in a row rests cooldownBase,
+	// doubling with each benching up to cooldownMax.
+	cooldownBase time.Duration
+	cooldownMax  time.Duration
+	// publicOnly refuses loopback and private addresses when dialling.
+	publicOnly bool
+	sleep      func(context.Context, time.Duration) error
+	now        func() time.Time
 }
 
 // ClientOption adjusts a Client; tests use them to avoid real waiting.
@@ -67,7 +67,18 @@ func WithSleep(f func(context.Context, time.Duration) error) ClientOption {
 	return func(c *Client) { c.sleep = f }
 }
 
-// WithClock sets the clock used to read HTTP-date Retry-After headers.
+// WithCooldown sets how long a failing endpoint is benched at first, and
+// the cap of the doubling cool-down.
+func WithCooldown(first, max time.Duration) ClientOption {
+	return func(c *Client) { c.cooldownBase, c.cooldownMax = first, max }
+}
+
+// WithPublicOnly makes the client's own transport refuse loopback, private
+// and shared addresses (pragmalab serve --public-endpoints-only).
+func WithPublicOnly(on bool) ClientOption { return func(c *Client) { c.publicOnly = on } }
+
+// WithClock sets the clock used to read HTTP-date Retry-After headers and
+// to bench endpoints.
 func WithClock(now func() time.Time) ClientOption { return func(c *Client) { c.now = now } }
 
 // NewClient checks cfg (after defaults) and reads the API key from the
@@ -79,7 +90,8 @@ func NewClient(cfg Config, getenv func(string) string, opts ...ClientOption) (*C
 	}
 	c := &Client{
 		cfg: cfg, log: slog.New(slog.DiscardHandler),
-		backoffBase: 500 * time.Millisecond, backoffMax: 30 * time.Second, maxRetryAfter: 5 * time.Minute,
+		backoffBase: 500 * time.Millisecond, backoffMax: 8 * time.Second, maxRetryAfter: time.Minute,
+		cooldownBase: 10 * time.Second, cooldownMax: 2 * time.Minute,
 		sleep: sleepCtx, now: time.Now,
 	}
 	if cfg.APIKeyEnv != "" {
@@ -97,6 +109,7 @@ func NewClient(cfg Config, getenv func(string) string, opts ...ClientOption) (*C
 	if c.hc == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.MaxIdleConnsPerHost = cfg.Concurrency
+		tr.DialContext = c.dialer().DialContext
 		c.hc = &http.Client{Transport: tr}
 	}
 	return c, nil
@@ -157,15 +170,33 @@ func (c *Client) tfSampling(ctx context.Context, p Prompt) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	// The share of all samples answering True: a sample answering neither
-	// option is not a True answer.
-	trues := 0
+	// The share of True among the samples that answer True or False; a
+	// sample answering neither is unparseable, counted and kept, never read
+	// as False.
+	trues, unparsed := 0, 0
 	for _, s := range samples {
-		if t, ok := ParseTrueFalse(s, p.Order); ok && t {
+		t, ok := ParseTrueFalse(s, p.Order)
+		switch {
+		case !ok:
+			unparsed++
+		case t:
 			trues++
 		}
 	}
-	return Answer{PTrue: float64(trues) / float64(len(samples)), Samples: samples}, nil
+	parsed := len(samples) - unparsed
+	if parsed == 0 {
+		return Answer{}, fmt.Errorf("none of the %d samples answers True or False (first: %q)", len(samples), clipText(samples[0], 80))
+	}
+	return Answer{PTrue: float64(trues) / float64(parsed), Samples: samples, Unparsed: unparsed}, nil
+}
+
+// clipText cuts s to at most n characters for a message.
+func clipText(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) <= n {
+		return string(r)
+	}
+	return string(r[:n]) + "…"
 }
 
 func (c *Client) mcLogprobs(ctx context.Context, p Prompt) (Answer, error) {
@@ -337,26 +368,23 @@ func (c *Client) sample(ctx context.Context, text string, n int, temp float64, m
 	return out, nil
 }
 
-// pick chooses the next endpoint round-robin.
-func (c *Client) pick() *endpoint {
-	return c.eps[int(c.next.Add(1)-1)%len(c.eps)]
-}
-
 // maxResponse bounds how much of a reply is read.
 const maxResponse = 8 << 20
 
-// post sends body as JSON to path on the next endpoint and decodes the reply
-// into out, retrying 429s, 5xx, time-outs and network errors with back-off.
-// Each attempt goes to the next endpoint, so a sick one does not stall a
-// prompt.
+// post sends body as JSON to path and decodes the reply into out,
+// retrying 429s, 5xx, time-outs and network errors. Each retry goes to
+// another endpoint that is not benched and has not failed this prompt yet,
+// at once; only when every usable endpoint has failed it does the prompt
+// wait (capped exponential back-off) and start a new round.
 func (c *Client) post(ctx context.Context, path string, body requestBody, out any) error {
-	adapted := 0
+	adapted, round := 0, 0
+	tried := map[*endpoint]bool{}
 	for attempt := 0; ; attempt++ {
 		payload, err := json.Marshal(c.compatible(body))
 		if err != nil {
 			return fmt.Errorf("encoding request: %w", err)
 		}
-		ep := c.pick()
+		ep, _ := c.pick(tried)
 		url, _ := endpointURL(ep.base, path) // validated in NewClient
 		status, data, retryAfter, err := c.once(ctx, ep, url, payload)
 		if status == http.StatusBadRequest && adapted < 2 && c.adapt(string(data)) {
@@ -367,6 +395,7 @@ func (c *Client) post(ctx context.Context, path string, body requestBody, out an
 			continue
 		}
 		if err == nil {
+			ep.succeeded()
 			if err := json.Unmarshal(data, out); err != nil {
 				return fmt.Errorf("POST %s: reply is not the expected JSON: %v", url, err)
 			}
@@ -376,13 +405,28 @@ func (c *Client) post(ctx context.Context, path string, body requestBody, out an
 			return ctx.Err()
 		}
 		retryable := status == 0 || status == http.StatusTooManyRequests || status >= 500
+		if retryable {
+			if benched, d := ep.failed(c.now(), c.cooldownBase, c.cooldownMax, err.Error()); benched {
+				c.log.LogAttrs(ctx, slog.LevelWarn, "scoring: endpoint benched",
+					slog.String("endpoint", ep.base), slog.Duration("cool_down", d), slog.String("error", err.Error()))
+			}
+		}
 		if !retryable || attempt >= c.cfg.MaxRetries {
 			if retryable && attempt > 0 {
-				return fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+				err = fmt.Errorf("%w (gave up after %d attempts)", err, attempt+1)
+			}
+			if retryable {
+				return &TransientError{err}
 			}
 			return err
 		}
-		wait := c.backoff(attempt)
+		tried[ep] = true
+		if next, fresh := c.pick(tried); fresh && next != ep {
+			continue // another endpoint may answer: no reason to wait
+		}
+		clear(tried)
+		wait := c.backoff(round)
+		round++
 		if retryAfter >= 0 {
 			wait = min(retryAfter, c.maxRetryAfter)
 		}
@@ -463,15 +507,14 @@ func (c *Client) once(ctx context.Context, ep *endpoint, url string, payload []b
 	if resp.StatusCode/100 == 2 {
 		return resp.StatusCode, data, -1, nil
 	}
-	msg := string(data)
+	// The key is blanked before the cut, so no part of it survives at the
+	// edge.
+	msg := clipBody(c.redactString(string(data)))
 	if len(data) > 4096 {
 		data = data[:4096]
 	}
-	if len(msg) > 300 {
-		msg = strings.ToValidUTF8(msg[:300], "") + "…"
-	}
 	return resp.StatusCode, data, parseRetryAfter(resp.Header.Get("Retry-After"), c.now()),
-		fmt.Errorf("POST %s: %s: %s", url, resp.Status, c.redactString(strings.TrimSpace(msg)))
+		fmt.Errorf("POST %s: %s: %s", url, resp.Status, msg)
 }
 
 // redact turns an error into text with the API key blanked.
@@ -482,12 +525,8 @@ func (c *Client) redact(err error) string {
 	return c.redactString(err.Error())
 }
 
-func (c *Client) redactString(s string) string {
-	if c.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.key, "[redacted]")
-}
+// redactString blanks the key, and any 8-character run of it, in s.
+func (c *Client) redactString(s string) string { return redactKey(s, c.key) }
 
 // backoff is the wait before retry attempt+1: exponential, capped, with
 // "equal jitter" (half fixed, half random) so concurrent workers hitting the

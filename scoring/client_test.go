@@ -194,7 +194,7 @@ func TestAPIKeyNeverInErrorsOrLogs(t *testing.T) {
 	defer srv.Close()
 	var logs bytes.Buffer
 	getenv := func(name string) string {
-		if name == "PRAGMALAB_TEST_KEY" {
+		if name == "PRAGMALAB_KEY_TEST" {
 			return key
 		}
 		return ""
@@ -205,7 +205,7 @@ func TestAPIKeyNeverInErrorsOrLogs(t *testing.T) {
 		seen.Store(r.Header.Get("Authorization"))
 		inner.ServeHTTP(w, r)
 	})
-	cfg := Config{BaseURLs: []string{srv.URL}, Model: "m", APIKeyEnv: "PRAGMALAB_TEST_KEY", MaxRetries: 3}
+	cfg := Config{BaseURLs: []string{srv.URL}, Model: "m", APIKeyEnv: "PRAGMALAB_KEY_TEST", MaxRetries: 3}
 	c, err := NewClient(cfg, getenv, WithSleep((&recordSleep{}).sleep), WithLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))))
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func TestAPIKeyNeverInErrorsOrLogs(t *testing.T) {
 		t.Errorf("error %q should show where the key was blanked", err)
 	}
 
-	if _, err := NewClient(Config{BaseURLs: []string{srv.URL}, Model: "m", APIKeyEnv: "UNSET_VAR"}, getenv); err == nil || !strings.Contains(err.Error(), "UNSET_VAR") {
+	if _, err := NewClient(Config{BaseURLs: []string{srv.URL}, Model: "m", APIKeyEnv: "PRAGMALAB_KEY_UNSET"}, getenv); err == nil || !strings.Contains(err.Error(), "PRAGMALAB_KEY_UNSET") {
 		t.Errorf("an unset key variable should be named in the error, got %v", err)
 	}
 	if _, err := NewClient(Config{BaseURLs: []string{srv.URL}, Model: "m", APIKeyEnv: key}, getenv); err == nil || strings.Contains(err.Error(), key) {

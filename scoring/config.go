@@ -28,7 +28,8 @@ type Config struct {
 	BaseURLs []string `json:"base_urls"`
 	Model    string   `json:"model"`
 	// APIKeyEnv names the environment variable holding the API key; empty
-	// means the servers need none.
+	// means the servers need none. Only names starting with KeyEnvPrefix or
+	// listed in KeyEnvNames are accepted.
 	APIKeyEnv string `json:"api_key_env,omitempty"`
 	API       API    `json:"api"`
 	Mode      Mode   `json:"mode"`
@@ -112,6 +113,8 @@ func (c Config) Validate() error {
 	for i, raw := range c.BaseURLs {
 		if _, err := endpointURL(raw, "chat/completions"); err != nil {
 			bad("base_urls", "URL %d: %v", i+1, err)
+		} else if err := CheckHost(raw, false); err != nil {
+			bad("base_urls", "URL %d: %v", i+1, err)
 		}
 	}
 	if strings.TrimSpace(c.Model) == "" || len(c.Model) > 200 {
@@ -119,6 +122,8 @@ func (c Config) Validate() error {
 	}
 	if c.APIKeyEnv != "" && !envNameRe.MatchString(c.APIKeyEnv) {
 		bad("api_key_env", "must be an environment variable name (letters, digits, underscore), not the key itself")
+	} else if c.APIKeyEnv != "" && !keyEnvAllowed(c.APIKeyEnv) {
+		bad("api_key_env", "%s may not hold an API key: use a variable whose name starts with %s, or one of %s", c.APIKeyEnv, KeyEnvPrefix, strings.Join(KeyEnvNames, ", "))
 	}
 	if c.API != ChatAPI && c.API != CompletionsAPI {
 		bad("api", "must be %q or %q", ChatAPI, CompletionsAPI)

@@ -1,5 +1,6 @@
 // Package scoring asks language models (and built-in baselines) the questions
-// of SPEC section 4 and turns their answers into the metrics the papers report.
+// of docs/scoring.md and turns their answers into the metrics the papers
+// report.
 //
 // It is pure of storage: items come in as plain values (TFItem, MCItem), a job
 // is a list of Prompts, each answered by a Scorer (the OpenAI-compatible

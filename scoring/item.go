@@ -2,7 +2,8 @@ package scoring
 
 import "pragmalab/analysis"
 
-// TFItem is an implicature item (SPEC 1) as the True/False task needs it.
+// TFItem is an implicature item (docs/items.md#implicature-items) as the
+// True/False task needs it.
 // Belief is the implicature b; the follow-ups are optional except Cancellation.
 type TFItem struct {
 	Key           string `json:"id"`
@@ -34,11 +35,12 @@ func (it TFItem) followUp(c Condition) (string, bool) {
 	return "", false
 }
 
-// MCItem is a passage item (SPEC 1) for the multiple-choice and generation
-// tasks. Text is the passage as shown (preceding sentences and the target),
-// Target its last sentence. Topic −1 marks easy negatives (distractors from
-// the residual cluster); any other topic marks hard negatives. Answer is the
-// gold letter A–D; Explanation the expert comment, used by few-shot prompts.
+// MCItem is a passage item (docs/items.md#passage-items) for the
+// multiple-choice and generation tasks. Text is the passage as shown
+// (preceding sentences and the target), Target its last sentence. Topic −1
+// marks easy negatives (distractors from the residual cluster); any other
+// topic marks hard negatives. Answer is the gold letter A–D; Explanation the
+// expert comment, used by few-shot prompts.
 type MCItem struct {
 	Key         string    `json:"id"`
 	Kind        string    `json:"kind"`
@@ -61,10 +63,11 @@ func (it MCItem) HasOptions() bool {
 }
 
 // Condition names what follows the trigger utterance in a True/False prompt.
-// The names are those of the ratings file (SPEC 3) plus "prior".
+// The names are those of the ratings file plus "prior"
+// (docs/items.md#conditions).
 type Condition string
 
-// The six conditions of SPEC 4.
+// The six conditions of docs/scoring.md#conditions-and-prompts.
 const (
 	Trigger    Condition = analysis.CondTrigger    // (c, ⟨u⟩)
 	Cancel     Condition = analysis.CondCancel     // (c, ⟨u, u×⟩)
@@ -100,7 +103,7 @@ func (o Order) letterOfTrue() string {
 // Task is what a job asks.
 type Task string
 
-// The tasks of SPEC 4.
+// The tasks of docs/scoring.md#jobs.
 const (
 	TrueFalse      Task = "truefalse"
 	MultipleChoice Task = "multiplechoice"

@@ -75,7 +75,8 @@ func AggregateTF(items []TFItem, answers map[string]Answer) []TFItemResult {
 	return out
 }
 
-// TFMetrics are the True/False measures of SPEC 4 for one item type (or all).
+// TFMetrics are the True/False measures of docs/scoring.md#truefalse-metrics
+// for one item type (or all).
 //
 //   - implicature recognition: P(b|c,u) > 0.5
 //   - cancellation recognition: P(b|c,u) > P(b|c,u,u×)
@@ -208,10 +209,11 @@ type MCItemResult struct {
 	Correct   bool   `json:"correct"`
 }
 
-// MCMetrics are the multiple-choice measures of SPEC 4. Confusion is gold
-// (rows A–D) × predicted (columns A–D, then X for refusals). Hard negatives
-// are items whose distractors share the gold topic (topic ≠ −1), easy
-// negatives those drawn from the residual cluster (topic = −1).
+// MCMetrics are the measures of docs/scoring.md#multiple-choice-metrics.
+// Confusion is gold (rows A–D) × predicted (columns A–D, then X for
+// refusals). Hard negatives are items whose distractors share the gold
+// topic (topic ≠ −1), easy negatives those drawn from the residual cluster
+// (topic = −1).
 type MCMetrics struct {
 	Items         int       `json:"items"`
 	Accuracy      Share     `json:"accuracy"`

@@ -22,7 +22,8 @@ type Prompt struct {
 type Answer struct {
 	// PTrue is P(True) for a True/False prompt in this prompt's option order:
 	// the renormalised option probabilities in log-probability mode, the
-	// share of samples answering True in sampling mode.
+	// share of True among the samples answering True or False in sampling
+	// mode.
 	PTrue float64 `json:"p_true"`
 	// Letter is the chosen option of a multiple-choice prompt: A–D, or X for
 	// a refusal or a reply that names no option.
@@ -31,6 +32,9 @@ type Answer struct {
 	Reply string `json:"reply,omitempty"`
 	// Samples are the raw replies of sampling mode, kept for inspection.
 	Samples []string `json:"samples,omitempty"`
+	// Unparsed counts the True/False samples that answer neither True nor
+	// False; PTrue is the share of True among the others.
+	Unparsed int `json:"unparsed,omitempty"`
 	// Logprobs maps option letters to the log-probability the model gave
 	// them (log-probability mode; summed over tokens spelling the same
 	// letter, e.g. " A" and "A").

@@ -3,6 +3,7 @@ package scoring
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -98,65 +99,163 @@ func pTrueFromLogprobs(lp map[string]float64, o Order) (p float64, ok bool) {
 	return 0, false
 }
 
-// answerRe finds "answer is B", "Answer: (C)", "risposta: D" and the like,
-// for replies that explain before answering.
-var answerRe = regexp.MustCompile(`(?i:answer|risposta)(?i:\s+is)?\s*[:\-]?\s*[\(\[\*"']*([A-D])\b`)
+// Reading a sampled reply (docs/scoring.md, "Reading replies"). ParseLetter
+// applies three rules in order and stops at the first that finds a letter:
+//
+//  1. an explicit answer marker: "Answer: C", "the answer is B",
+//     "Risposta: B", "la risposta è B", "la risposta corretta è
+//     l'opzione D", a parenthesised "(B)" or a bold "**B**";
+//  2. a reply that is only a letter, with optional brackets and
+//     punctuation ("b)", " C.", "[D]");
+//  3. an option letter standing alone as a word ("A good explanation is C"
+//     reads C): an English article ("A good …") and an Italian elision
+//     ("D'altronde", "C'è") are not answers.
+//
+// A rule that finds two different letters offered as answers makes the
+// reply ambiguous: X, as is a reply no rule reads.
 
-// leadTrim drops the wrapping a reply may put before its letter.
-func leadTrim(s string) string {
-	return strings.TrimLeftFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("()[]{}*\"'`#>", r)
-	})
-}
+// markerRe finds answer phrases; group 1 is the letter, in either case
+// (a lower-case one is checked by markerLetter).
+var markerRe = regexp.MustCompile(`(?i)\b(?:answer|risposta)(?:\s+(?:corretta|giusta|correct|finale))?\b[\s*_]*(?:(?:is|è|e'|sarebbe|would\s+be|will\s+be)[\s*_]+|[:=：\-–][\s*_]*)?(?:(?:option|opzione|letter|lettera|la|l'opzione)\s+)?[(\["'“]?([A-Da-d])`)
 
-// ParseLetter reads the chosen option from a reply: a reply starting with an
-// allowed letter that is not the start of a word ("B", "b)", "**C**",
-// "Answer: D"), otherwise the last "answer is X" phrase. Anything else is
-// Refusal ("X").
+// wrapRe finds a letter in parentheses or bold: "(B)", "**C**", "**C.**".
+var wrapRe = regexp.MustCompile(`\(([A-D])\)|\*\*\(?([A-D])[.):]?\*\*`)
+
+// onlyLetterRe is a reply that is only a letter with optional wrapping.
+var onlyLetterRe = regexp.MustCompile(`^[\s(\[{*"'“#>]*([A-Da-d])[\s)\]}*"'”.,:;!]*$`)
+
+// articleFollowers are words after which a capital "A" is still the option
+// ("A is correct", "A or C", "A è corretta") and not the English article.
+var articleFollowers = []string{"or", "and", "nor", "o", "oppure", "e", "vs", "is", "è", "was", "seems", "sembra", "because", "perché", "poiché", "since", "would", "should", "fits", "best", "describes", "descrive", "matches", "corrisponde", "represents", "rappresenta", "correct", "corretta", "giusta"}
+
+// ParseLetter reads the chosen option of a reply by the rules above; allowed
+// are the option letters ("A", "B" for True/False). It returns Refusal ("X")
+// when the reply names no allowed letter or more than one.
 func ParseLetter(reply string, allowed []string) string {
-	s := leadTrim(reply)
-	for _, p := range []string{"answer:", "the answer is", "answer is", "risposta:", "la risposta è"} {
-		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
-			s = leadTrim(s[len(p):])
-			break
+	ok := func(l string) bool { return slices.Contains(allowed, l) }
+	var found []string
+	for _, m := range markerRe.FindAllStringSubmatchIndex(reply, -1) {
+		if l, good := markerLetter(reply, m[2], m[3]); good && ok(l) {
+			found = append(found, l)
 		}
 	}
-	if r, size := utf8.DecodeRuneInString(s); size > 0 {
-		next, _ := utf8.DecodeRuneInString(s[size:])
-		// A lower-case "a " is more likely the article than option A.
-		article := unicode.IsLower(r) && unicode.IsSpace(next)
-		if !unicode.IsLetter(next) && !unicode.IsDigit(next) && !article {
-			if l, ok := tokenLetter(string(r), allowed); ok {
-				return l
-			}
+	for _, m := range wrapRe.FindAllStringSubmatch(reply, -1) {
+		if l := m[1] + m[2]; ok(l) {
+			found = append(found, l)
 		}
 	}
-	ms := answerRe.FindAllStringSubmatch(reply, -1)
-	for i := len(ms) - 1; i >= 0; i-- {
-		for _, l := range allowed {
-			if ms[i][1] == l {
-				return l
-			}
+	if l, done := decide(found); done {
+		return l
+	}
+	if m := onlyLetterRe.FindStringSubmatch(reply); m != nil {
+		if l := strings.ToUpper(m[1]); ok(l) {
+			return l
 		}
+		return Refusal
+	}
+	found = found[:0]
+	for i, r := range reply {
+		l := string(r)
+		if !ok(l) || !standsAlone(reply, i) {
+			continue
+		}
+		found = append(found, l)
+	}
+	if l, done := decide(found); done {
+		return l
 	}
 	return Refusal
 }
 
-var trueFalseRe = regexp.MustCompile(`(?i)\b(true|false)\b`)
+// decide turns the letters a rule found into an answer: none means the
+// rule does not apply (done false); one distinct letter is the answer;
+// several distinct letters are ambiguous (Refusal).
+func decide(found []string) (string, bool) {
+	if len(found) == 0 {
+		return "", false
+	}
+	for _, l := range found[1:] {
+		if l != found[0] {
+			return Refusal, true
+		}
+	}
+	return found[0], true
+}
 
-// ParseTrueFalse reads a True/False reply given the option order: the letter
-// if the reply names one, otherwise the word "True" or "False" if exactly one
-// of them occurs. ok is false when the reply answers neither.
+// markerLetter checks the letter after an answer marker, at reply[i:j]: an
+// upper-case one counts unless it starts an elision ("D'altronde"); a
+// lower-case one only when no word follows ("risposta: b", not "the
+// answer is a bit unclear").
+func markerLetter(reply string, i, j int) (string, bool) {
+	l := reply[i:j]
+	next, _ := utf8.DecodeRuneInString(reply[j:])
+	if unicode.IsLetter(next) || unicode.IsDigit(next) || elision(reply, j) {
+		return "", false
+	}
+	if l == strings.ToLower(l) {
+		rest := strings.TrimLeft(reply[j:], " \t")
+		if r, _ := utf8.DecodeRuneInString(rest); len(rest) < len(reply[j:]) && unicode.IsLetter(r) {
+			return "", false
+		}
+	}
+	return strings.ToUpper(l), true
+}
+
+// elision reports whether reply[j:] starts with an apostrophe followed by a
+// letter, as after the "D" of "D'altronde" or the "C" of "C'è".
+func elision(reply string, j int) bool {
+	r, size := utf8.DecodeRuneInString(reply[j:])
+	if r != '\'' && r != '’' {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(reply[j+size:])
+	return unicode.IsLetter(next)
+}
+
+// standsAlone reports whether the capital letter at reply[i] is a word of
+// its own and reads as an option: not inside a word, not joined by a
+// hyphen or dash ("A-D", "B2B"), not an elision and not the English
+// article before a word ("A good explanation").
+func standsAlone(reply string, i int) bool {
+	prev, _ := utf8.DecodeLastRuneInString(reply[:i])
+	if i > 0 && (unicode.IsLetter(prev) || unicode.IsDigit(prev) || prev == '-' || prev == '–' || prev == '\'' || prev == '’' || prev == '_') {
+		return false
+	}
+	j := i + 1
+	next, size := utf8.DecodeRuneInString(reply[j:])
+	if unicode.IsLetter(next) || unicode.IsDigit(next) || next == '-' || next == '–' || next == '_' || elision(reply, j) {
+		return false
+	}
+	if reply[i] == 'A' && size > 0 && unicode.IsSpace(next) {
+		word := strings.TrimLeftFunc(reply[j:], unicode.IsSpace)
+		if r, _ := utf8.DecodeRuneInString(word); unicode.IsLower(r) {
+			end := strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+			if end < 0 {
+				end = len(word)
+			}
+			return slices.Contains(articleFollowers, strings.ToLower(word[:end]))
+		}
+	}
+	return true
+}
+
+var trueFalseRe = regexp.MustCompile(`(?i)\b(true|false|vero|falso|vera|falsa)\b`)
+
+// ParseTrueFalse reads a True/False reply given the option order: the
+// letter if ParseLetter finds one, otherwise the word True or False (or
+// Vero, Falso) if only one of the two occurs. ok is false when the reply
+// answers neither: such a sample is unparseable, not a False answer.
 func ParseTrueFalse(reply string, o Order) (isTrue, ok bool) {
 	if l := ParseLetter(reply, letters[:2]); l != Refusal {
 		return l == o.letterOfTrue(), true
 	}
-	words := map[string]bool{}
+	words := map[bool]bool{}
 	for _, m := range trueFalseRe.FindAllString(reply, -1) {
-		words[strings.ToLower(m)] = true
+		w := strings.ToLower(m)
+		words[w == "true" || w == "vero" || w == "vera"] = true
 	}
 	if len(words) == 1 {
-		return words["true"], true
+		return words[true], true
 	}
 	return false, false
 }

@@ -9,7 +9,8 @@ import (
 	"strconv"
 )
 
-// ContextSettings are the options of a context-expansion study (SPEC 2.3).
+// ContextSettings are the options of a context-expansion study
+// (docs/studies.md#context-design).
 type ContextSettings struct {
 	Surveys          int `json:"surveys"`            // number of surveys
 	PerSurvey        int `json:"per_survey"`         // passages per survey

@@ -12,7 +12,8 @@ import (
 	"unicode/utf8"
 )
 
-// CrowdSettings are the options of a crowd likelihood study (SPEC 2.2).
+// CrowdSettings are the options of a crowd likelihood study
+// (docs/studies.md#crowd-settings).
 type CrowdSettings struct {
 	BatchSize      int `json:"batch_size"`      // items per batch, checks not counted
 	Quota          int `json:"quota"`           // participants per batch
@@ -139,8 +140,9 @@ func (s CrowdSettings) CheckPasses(check string, rating int) bool {
 	return true
 }
 
-// TrainingPasses is the feedback rule of SPEC 2.2: a rating of 1–3 on an
-// item without cancellation, or 5–7 on one with, must be tried again.
+// TrainingPasses is the feedback rule of docs/studies.md#crowd-training: a
+// rating of 1–3 on an item without cancellation, or 5–7 on one with, must be
+// tried again.
 func TrainingPasses(condition string, rating int) bool {
 	if condition == ConditionCancel {
 		return rating < 5

@@ -156,7 +156,8 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 	return nil
 }
 
-// RatingsHeader is the header of the ratings file (SPEC 3).
+// RatingsHeader is the header of the ratings export
+// (docs/formats.md#ratings-export).
 var RatingsHeader = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
 
 // RatingRow is one crowd rating as the ratings file holds it: the

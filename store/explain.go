@@ -13,7 +13,8 @@ import (
 	"unicode/utf8"
 )
 
-// ExplainSettings are the options of an explanation-rating study (SPEC 2.4).
+// ExplainSettings are the options of an explanation-rating study
+// (docs/studies.md#explanation-design).
 type ExplainSettings struct {
 	PerExpert int `json:"per_expert"` // screens given to each expert
 	Overlap   int `json:"overlap"`    // experts rating each screen
@@ -34,8 +35,9 @@ func (s ExplainSettings) Validate() error {
 	return nil
 }
 
-// Judgments are the five classes of SPEC 2.4, as stored and exported, in
-// the order of the rating screen; the first three count as acceptable.
+// Judgments are the five classes of docs/studies.md#explanation-flow, as
+// stored and exported, in the order of the rating screen; the first three
+// count as acceptable.
 var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
 
 // IsJudgment reports whether s is one of Judgments.
@@ -64,6 +66,14 @@ func (o *Output) Validate() error {
 	o.ItemKey = strings.TrimSpace(o.ItemKey)
 	o.Strategy = strings.TrimSpace(o.Strategy)
 	o.Model = strings.TrimSpace(o.Model)
+	o.Output = lineBreaks.Replace(o.Output)
+	for _, f := range []struct{ name, v string }{{"item_id", o.ItemKey}, {"strategy", o.Strategy}, {"model", o.Model}, {"output", o.Output}} {
+		// Invalid bytes would be stored, rendered and exported as they
+		// are, and come back as U+FFFD from any JSON round trip.
+		if !utf8.ValidString(f.v) {
+			return fieldError(f.name, "is not valid UTF-8")
+		}
+	}
 	switch {
 	case o.ItemKey == "":
 		return fieldError("item_id", "is empty")
@@ -71,6 +81,10 @@ func (o *Output) Validate() error {
 		return fieldError("item_id", "is longer than %d characters", maxPassageKey)
 	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
 		return fieldError("strategy", "must be 1–%d characters on one line", maxOutputName)
+	case strings.EqualFold(o.Strategy, "all"):
+		// The explanation table (analysis.TypeAll) pools the strategies
+		// under this name.
+		return fieldError("strategy", "%q is reserved for all strategies pooled", o.Strategy)
 	case o.Model == "" || utf8.RuneCountInString(o.Model) > maxOutputName || strings.ContainsAny(o.Model, "\r\n"):
 		return fieldError("model", "must be 1–%d characters on one line", maxOutputName)
 	case utf8.RuneCountInString(o.Output) > maxOutputText:

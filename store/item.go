@@ -12,8 +12,8 @@ import (
 // MaxTextLen bounds every text field of an item, in characters.
 const MaxTextLen = 5000
 
-// Item is an implicature item (SPEC 1). ID is the row id; Key is the item's
-// own id from the imported file.
+// Item is an implicature item (docs/items.md#implicature-items). ID is the
+// row id; Key is the item's own id from the imported file.
 type Item struct {
 	ID            int64  `json:"-"`
 	Key           string `json:"id"`
@@ -48,6 +48,11 @@ func (it *Item) Validate() error {
 	if it.Key == "" {
 		return &FieldError{"id", "is empty"}
 	}
+	if !utf8.ValidString(it.Key) {
+		// Like the text fields: a JSON export would turn the bytes into
+		// U+FFFD and the item would come back under another id.
+		return &FieldError{"id", "is not valid UTF-8"}
+	}
 	if utf8.RuneCountInString(it.Key) > 100 || strings.ContainsAny(it.Key, "\r\n\t") {
 		return &FieldError{"id", "must be at most 100 characters on one line"}
 	}
@@ -58,7 +63,7 @@ func (it *Item) Validate() error {
 		if !utf8.ValidString(*f.v) {
 			return &FieldError{f.name, "is not valid UTF-8"}
 		}
-		*f.v = strings.TrimSpace(strings.ReplaceAll(*f.v, "\r\n", "\n"))
+		*f.v = strings.TrimSpace(lineBreaks.Replace(*f.v))
 		if utf8.RuneCountInString(*f.v) > MaxTextLen {
 			return &FieldError{f.name, fmt.Sprintf("is longer than %d characters", MaxTextLen)}
 		}
@@ -77,6 +82,10 @@ func (it *Item) Validate() error {
 	}
 	return nil
 }
+
+// lineBreaks turns CR LF and a lone CR into LF. Replacing CR LF alone
+// left "\r\r\n" as "\r\n", which the next export and import changed again.
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
 
 type namedField struct {
 	name string

@@ -11,17 +11,22 @@ import (
 )
 
 // Job statuses. A queued or running job is picked up by the runner (again
-// after a restart); done, failed and cancelled jobs are left alone.
+// after a restart); done, partial, failed and cancelled jobs are left
+// alone. A job ends done only when every prompt has an answer: partial
+// when some prompts failed or were not asked, failed when none has one
+// (FinalStatus).
 const (
 	JobQueued    = "queued"
 	JobRunning   = "running"
 	JobDone      = "done"
+	JobPartial   = "partial"
 	JobFailed    = "failed"
 	JobCancelled = "cancelled"
 )
 
-// Job is a model-scoring job (SPEC 4). Config is the scorer's configuration
-// as JSON, holding the name of the API-key variable but never a key.
+// Job is a model-scoring job (docs/scoring.md#jobs). Config is the scorer's
+// configuration as JSON, holding the name of the API-key variable but never
+// a key.
 type Job struct {
 	ID             int64
 	StudyID        int64
@@ -53,6 +58,9 @@ type JobResult struct {
 	Seq    int
 	Answer json.RawMessage // nil when Error is set
 	Error  string
+	// Transient marks an error on the endpoints' account (not stored; the
+	// runner counts them to stop a job whose endpoints are all down).
+	Transient bool
 }
 
 // JobPromptRow is a stored prompt with its answer or error.
@@ -358,7 +366,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	case JobRunning:
 		q = `UPDATE scoring_jobs SET status = ?, error = ?, started_at = CASE started_at WHEN '' THEN ? ELSE started_at END
 			WHERE id = ? AND status <> 'cancelled'`
-	case JobDone, JobFailed, JobCancelled:
+	case JobDone, JobPartial, JobFailed, JobCancelled:
 		q = `UPDATE scoring_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status <> 'cancelled'`
 	default:
 		return Errorf(EINVALID, "unknown job status %q", status)
@@ -392,11 +400,11 @@ func (db *DB) CancelJob(ctx context.Context, id int64) error {
 	return nil
 }
 
-// RequeueJob puts a finished, failed or cancelled job back in the queue to
-// ask its unanswered prompts again.
+// RequeueJob puts a finished, partial, failed or cancelled job back in the
+// queue to ask its unanswered prompts again.
 func (db *DB) RequeueJob(ctx context.Context, id int64) error {
 	res, err := db.write.ExecContext(ctx, `
-		UPDATE scoring_jobs SET status = 'queued', error = '', finished_at = '' WHERE id = ? AND status IN ('done', 'failed', 'cancelled')`, id)
+		UPDATE scoring_jobs SET status = 'queued', error = '', finished_at = '' WHERE id = ? AND status IN ('done', 'partial', 'failed', 'cancelled')`, id)
 	if err != nil {
 		return fmt.Errorf("requeue job: %w", err)
 	}

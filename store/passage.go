@@ -16,7 +16,7 @@ const (
 	PassagePpp  = "Ppp"  // presupposition
 )
 
-// Periods of the IMPAQTS corpus, as SPEC 1 names them.
+// Periods of the IMPAQTS corpus, named as in docs/items.md#periods.
 const (
 	Period1946 = "1946–1972"
 	Period1973 = "1973–1993"
@@ -33,9 +33,10 @@ const (
 	maxPassageExpl = 8 << 10
 )
 
-// Passage is an IMPAQTS-style passage item (SPEC 1): a passage of a
-// political speech whose last sentence (the target) carries an implicit
-// content, with the annotators' explanation and the multiple-choice options.
+// Passage is an IMPAQTS-style passage item (docs/items.md#passage-items): a
+// passage of a political speech whose last sentence (the target) carries an
+// implicit content, with the annotators' explanation and the multiple-choice
+// options.
 type Passage struct {
 	ID          int64    // row id in the database; 0 before it is stored
 	StudyID     int64    // the study it belongs to; 0 before it is stored

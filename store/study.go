@@ -11,7 +11,7 @@ import (
 	"unicode/utf8"
 )
 
-// Study kinds (SPEC 2).
+// Study kinds (docs/studies.md#common-rules).
 const (
 	KindExpert  = "expert"
 	KindCrowd   = "crowd"

@@ -66,19 +66,28 @@ func CrowdRatings(ctx context.Context, db *store.DB, studyID int64, keep func(it
 }
 
 // HumanToplines computes the human toplines of a crowd study over the items
-// keep accepts, with the study's exclusion thresholds and the researcher's
-// decisions: the same numbers its Analysis page shows when the items are
-// the same. It returns nil when nobody has rated such an item.
+// keep accepts (all with nil), with the study's exclusion thresholds and
+// the researcher's decisions. Each participant's ratings are z-scored over
+// all of that participant's non-check ratings, exactly as the study's
+// Analysis page does, and only then are the other items left out: an
+// item's mean z is the one the Analysis page shows; z-scoring the kept
+// items alone would move the means
+// (docs/statistics.md#human-toplines-beside-model-results). It returns nil
+// when nobody has rated such an item.
 func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep func(itemKey string) bool) (*analysis.Toplines, error) {
 	opt, err := CrowdOptions(ctx, db, crowdStudyID)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := CrowdRatings(ctx, db, crowdStudyID, keep)
+	rs, err := CrowdRatings(ctx, db, crowdStudyID, nil)
 	if err != nil || rs == nil {
 		return nil, err
 	}
-	return analysis.ComputeToplines(rs, opt), nil
+	t := analysis.ComputeToplines(rs, opt)
+	if keep == nil {
+		return t, nil
+	}
+	return t.OverItems(keep), nil
 }
 
 // Judgements returns the experts' answers on a study's data items.

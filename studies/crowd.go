@@ -39,9 +39,10 @@ func (b CrowdBuild) String() string {
 }
 
 // BuildCrowdBatches builds and stores the batches of a crowd study from its
-// active items (SPEC 2.2): the attention checks go in every batch, the
-// training items (named in the settings, or picked by type with the seed)
-// are kept out of the batches. The seed is stored on the study.
+// active items (docs/studies.md#crowd-batches): the attention checks go in
+// every batch, the training items (named in the settings, or picked by type
+// with the seed) are kept out of the batches. The seed is stored on the
+// study.
 func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSettings, seed int64) (CrowdBuild, error) {
 	items, err := db.ListItems(ctx, studyID)
 	if err != nil {

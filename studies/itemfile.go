@@ -8,14 +8,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"pragmalab/store"
 )
 
 // itemFileFields are the column names (CSV) and keys (JSON Lines) of an
-// implicature item file: SPEC 1's field names, plus check for attention checks.
+// implicature item file (docs/formats.md#items-csv): the item's field names,
+// plus check for attention checks.
 var itemFileFields = []string{"id", "type", "context", "utterance", "implicature", "cancellation", "negation", "strengthening", "neutral", "check"}
 
 var requiredItemFields = []string{"id", "type", "utterance", "implicature", "cancellation"}
@@ -160,7 +163,7 @@ func csvError(err error) error {
 }
 
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
-// with SPEC 1's field names as keys.
+// with the item's field names as keys (docs/formats.md#items-json-lines).
 func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)
@@ -181,7 +184,9 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 			return nil, lineError(line, "", "not a JSON object: %v", err)
 		}
 		var it store.Item
-		for k, raw := range obj {
+		// In key order: the same file must always get the same message.
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
+			raw := obj[k]
 			if !isItemField(k) {
 				return nil, lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
 			}

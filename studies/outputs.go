@@ -3,6 +3,7 @@ package studies
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strings"
 
 	"pragmalab/store"
@@ -26,7 +27,13 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 	}
 	idx := map[string]int{}
 	for i, h := range header {
-		idx[strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))] = i
+		h = strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))
+		if _, dup := idx[h]; dup && slices.Contains(OutputColumns, h) {
+			// Which of the two would be read is a guess; the item file
+			// refuses it too.
+			return nil, lineError(1, "", "column %q appears twice", h)
+		}
+		idx[h] = i
 	}
 	for _, c := range OutputColumns {
 		if _, ok := idx[c]; !ok {

@@ -396,11 +396,13 @@ func (t *tsvReader) quoted(row, recLine, col int) (string, bool, error) {
 		i += j
 		switch d[i] {
 		case '\r':
+			// CR LF or a lone CR inside a field becomes LF; only the LF
+			// ends a line, as in every other reader and in grep -n.
 			if i+1 < len(d) && d[i+1] == '\n' {
-				i++ // CR LF inside a field becomes LF
+				i++
+				t.line++
 			}
 			t.buf = append(t.buf, '\n')
-			t.line++
 			i++
 			continue
 		case '\n':

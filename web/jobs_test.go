@@ -124,7 +124,7 @@ func TestBuiltinJobFromAdmin(t *testing.T) {
 func TestModelJobCancelAndKey(t *testing.T) {
 	const key = "sk-web-secret-777"
 	env, _ := newJobsEnv(t, func(n string) string {
-		if n == "WEB_TEST_KEY" {
+		if n == "PRAGMALAB_KEY_WEB_TEST" {
 			return key
 		}
 		return ""
@@ -135,7 +135,7 @@ func TestModelJobCancelAndKey(t *testing.T) {
 	srv := scoringtest.NewServer(30 * time.Millisecond)
 	defer srv.Close()
 	form := url.Values{"task": {"truefalse"}, "scorer": {"model"}, "base_urls": {srv.URL + "/v1"}, "model": {"fake-web"},
-		"api_key_env": {"WEB_TEST_KEY"}, "api": {"chat"}, "mode": {"logprobs"},
+		"api_key_env": {"PRAGMALAB_KEY_WEB_TEST"}, "api": {"chat"}, "mode": {"logprobs"},
 		"concurrency": {"1"}, "timeout": {"10"}, "retries": {"1"}, "samples": {"5"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}}
 	p := c.post(base+"/jobs", form)
 	if p.StatusCode != http.StatusSeeOther {
@@ -145,7 +145,7 @@ func TestModelJobCancelAndKey(t *testing.T) {
 	id, _ := strconv.ParseInt(jobURL[strings.LastIndex(jobURL, "/")+1:], 10, 64)
 	waitJob(t, env.db, id, store.JobRunning)
 	page := c.get(jobURL)
-	if !strings.Contains(page.Body, `data-live="true"`) || !strings.Contains(page.Body, `http-equiv="refresh"`) || !strings.Contains(page.Body, "WEB_TEST_KEY") {
+	if !strings.Contains(page.Body, `data-live="true"`) || !strings.Contains(page.Body, `http-equiv="refresh"`) || !strings.Contains(page.Body, "PRAGMALAB_KEY_WEB_TEST") {
 		t.Errorf("a running job's page should update itself and show the key's variable name")
 	}
 	if strings.Contains(page.Body, key) {
@@ -173,8 +173,8 @@ func TestModelJobCancelAndKey(t *testing.T) {
 	}
 
 	// Launching with the key variable unset is refused at once.
-	form.Set("api_key_env", "NOT_SET_ANYWHERE")
-	if p := c.post(base+"/jobs", form); p.StatusCode != 400 || !strings.Contains(p.Body, "NOT_SET_ANYWHERE") {
+	form.Set("api_key_env", "PRAGMALAB_KEY_NOT_SET_ANYWHERE")
+	if p := c.post(base+"/jobs", form); p.StatusCode != 400 || !strings.Contains(p.Body, "PRAGMALAB_KEY_NOT_SET_ANYWHERE") {
 		t.Errorf("unset key variable: %d", p.StatusCode)
 	}
 }

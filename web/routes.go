@@ -48,7 +48,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/", h.StudyPage)
 			r.Post("/items", h.ImportItems)
 
-			// expert validation (issue 2)
+			// expert validation (docs/studies.md#expert-validation)
 			r.Post("/items/{item}/check", h.SetItemCheck)
 			r.Post("/batches", h.BuildExpertBatches)
 			r.Post("/experts", h.InviteExpert)
@@ -58,7 +58,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/judgements.csv", h.ExportJudgements)
 			r.Get("/export/items.{format}", h.ExportItems)
 
-			// crowd study admin (issue 4)
+			// crowd study admin (docs/studies.md#crowd-likelihood-study)
 			r.Post("/crowd/settings", h.SaveCrowdSettings)
 			r.Post("/crowd/batches", h.BuildCrowdStudyBatches)
 			r.Get("/crowd/progress", h.CrowdProgressPage)
@@ -66,7 +66,23 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/ratings.csv", h.ExportCrowdRatings)
 			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
 
-			// IMPAQTS studies admin (issue 5)
+			// Prolific's API for a crowd study (docs/prolific.md)
+			r.Get("/prolific", h.ProlificPage)
+			r.Post("/prolific/link", h.LinkProlific)
+			r.Post("/prolific/check", h.CheckProlific)
+			r.Post("/prolific/sync", h.SyncProlific)
+			r.Get("/prolific/approve", h.ProlificApprovePage)
+			r.Post("/prolific/approve", h.ApproveProlific)
+			r.Get("/prolific/reject", h.ProlificRejectPage)
+			r.Post("/prolific/reject", h.RejectProlific)
+			r.Post("/prolific/bonus/plan", h.PlanProlificBonus)
+			r.Post("/prolific/bonus/setup", h.SetUpProlificBonus)
+			r.Post("/prolific/bonus/pay", h.PayProlificBonus)
+			r.Post("/prolific/bonus/not-sent", h.ProlificPaymentNotSent)
+			r.Post("/prolific/create", h.CreateProlificDraft)
+			r.Post("/prolific/group", h.AddProlificGroup)
+
+			// context-expansion and explanation-rating studies admin (docs/studies.md)
 			r.Post("/surveys", h.BuildContextSurveys)
 			r.Post("/context/experts", h.InviteContextExpert)
 			r.Get("/export/context_answers.csv", h.ExportContextAnswers)
@@ -76,12 +92,12 @@ func (s *Server) routes() http.Handler {
 			r.Post("/explain/experts/{annotator}/assign", h.AssignExplainScreens)
 			r.Get("/export/explanation_ratings.csv", h.ExportExplanationRatings)
 
-			// analysis pages (issue 3)
+			// analysis pages (docs/statistics.md)
 			r.Get("/analysis", h.AnalysisPage)
 			r.Get("/analysis/{table}.{format}", h.AnalysisDownload)
 			r.Get("/analysis/plots/{figure}.{format}", h.AnalysisPlot)
 
-			// model-scoring jobs (issue 6)
+			// model-scoring jobs (docs/scoring.md#jobs)
 			r.Get("/jobs", h.JobsPage)
 			r.Post("/jobs", h.CreateJob)
 			r.Get("/jobs/{job}", h.JobPage)
@@ -106,8 +122,8 @@ func (s *Server) routes() http.Handler {
 		r.Post("/b/{assignment}/{pos}", h.ExpertAnswer)
 	})
 
-	// Crowd participants from Prolific (issue 4): the session cookie is the
-	// credential once the entry URL has admitted them.
+	// Crowd participants from Prolific (docs/studies.md#crowd-entry): the
+	// session cookie is the credential once the entry URL has admitted them.
 	r.Route("/s/{study}", func(r chi.Router) {
 		r.Get("/", h.CrowdEntry)
 		r.Get("/screen", h.CrowdScreen)
@@ -117,7 +133,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/preview", h.CrowdPreview)
 	})
 
-	// IMPAQTS participants (issue 5): context-survey experts (/c) and
+	// IMPAQTS participants: context-survey experts (/c) and
 	// explanation raters (/x); the invitation token is the credential.
 	r.Route("/c/{token}", func(r chi.Router) {
 		r.Get("/", h.ContextLanding)

@@ -17,6 +17,7 @@ import (
 	"pragmalab/handlers"
 	"pragmalab/runner"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // Config is what the server needs from its caller.
@@ -27,6 +28,9 @@ type Config struct {
 	SecureCookies bool
 	// Getenv reads the API keys of scoring jobs (default os.Getenv).
 	Getenv func(string) string
+	// PublicEndpointsOnly refuses scoring endpoints on loopback or private
+	// addresses (link-local and metadata ones are refused always).
+	PublicEndpointsOnly bool
 }
 
 // Server is pragmalab's HTTP server.
@@ -63,10 +67,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		cfg.Getenv = os.Getenv
 	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
-	h.Jobs, h.Getenv = jobs, cfg.Getenv
+	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
+	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
+}
+
+// prolificActive reports whether a linked study is being run, so its
+// Prolific submissions are worth syncing.
+func (s *Server) prolificActive(ctx context.Context, studyID int64) bool {
+	st, err := s.cfg.DB.Study(ctx, studyID)
+	return err == nil && st.Kind == store.KindCrowd
 }
 
 // ServeHTTP lets tests drive the server with httptest.
@@ -92,6 +104,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	jobsDone := make(chan struct{})
 	go func() { s.Jobs.Run(jobsCtx); close(jobsDone) }()
 	defer func() { stopJobs(); <-jobsDone }()
+	// Linked Prolific studies are synced every minute while they run, so a
+	// returned submission frees its slot within a minute (docs/prolific.md).
+	if p := studies.NewProlific(s.cfg.DB, s.cfg.Getenv); p.API != nil {
+		syncDone := make(chan struct{})
+		go func() { p.SyncLoop(jobsCtx, s.cfg.Log, time.Minute, s.prolificActive); close(syncDone) }()
+		defer func() { stopJobs(); <-syncDone }()
+	}
 	select {
 	case err := <-errc:
 		return err

@@ -26,13 +26,19 @@ type testEnv struct {
 
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
+	return newTestEnvWith(t, func(string) string { return "" })
+}
+
+// newTestEnvWith is newTestEnv with the server's environment variables.
+func newTestEnvWith(t *testing.T, getenv func(string) string) *testEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := New(ctx, Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := New(ctx, Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
--- Crowd likelihood study (SPEC 2.2): Prolific participants, the training
--- items of a study, training attempts and the 1–7 ratings.
--- Batches reuse the core tables batches/batch_items (condition filled in;
--- attention checks are items with check_kind 'high' or 'low').
+-- Crowd likelihood study (docs/studies.md#crowd-likelihood-study): Prolific
+-- participants, the training items of a study, training attempts and the 1–7
+-- ratings. Batches reuse the core tables batches/batch_items (condition
+-- filled in; attention checks are items with check_kind 'high' or 'low').
 
 CREATE TABLE crowd_training (
 	study_id  INTEGER NOT NULL REFERENCES studies (id) ON DELETE CASCADE,

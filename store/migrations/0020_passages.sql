@@ -1,5 +1,6 @@
--- IMPAQTS passages (SPEC 1), the context-expansion survey (SPEC 2.3) and
--- the rating of model explanations (SPEC 2.4).
+-- IMPAQTS passages (docs/items.md#passage-items), the context-expansion
+-- survey (docs/studies.md#context-expansion-survey) and the rating of model
+-- explanations (docs/studies.md#rating-model-explanations).
 
 CREATE TABLE passages (
 	id          INTEGER PRIMARY KEY,

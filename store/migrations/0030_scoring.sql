@@ -1,7 +1,7 @@
--- Model-scoring jobs (SPEC 4): one model endpoint (or built-in scorer) ×
--- one study's items or passages × one task. Every prompt of a job is stored
--- when the job is created, and its answer (or error) as it comes back, so a
--- job resumes after a restart without asking a prompt twice.
+-- Model-scoring jobs (docs/scoring.md#jobs): one model endpoint (or built-in
+-- scorer) × one study's items or passages × one task. Every prompt of a job
+-- is stored when the job is created, and its answer (or error) as it comes
+-- back, so a job resumes after a restart without asking a prompt twice.
 
 CREATE TABLE scoring_jobs (
 	id          INTEGER PRIMARY KEY,

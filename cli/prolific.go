@@ -1,0 +1,342 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"pragmalab/prolific"
+	"pragmalab/store"
+	"pragmalab/studies"
+)
+
+const prolificUsage = `Usage: pragmalab prolific ACTION --study ID [options] [--db FILE]
+
+Drives Prolific's API for a crowd study (docs/prolific.md). The token is
+read from PRAGMALAB_PROLIFIC_TOKEN, the API's address from
+PRAGMALAB_PROLIFIC_API (default https://api.prolific.com). Every call that
+approves, rejects or pays is recorded before it is sent: a retry never does
+it twice. Without --yes, approve, reject, bonus, pay, create and group only
+show what they would send.
+
+Actions:
+  check     test the token and the linked study
+  link      --prolific-study PSID: link the study to its Prolific study
+  sync      read the submissions; free the slots of returned and timed-out ones
+  review    list every participant with both statuses and the disagreements
+  approve   approve the completed participants the rules do not exclude
+  reject    --participant PID --category C [--message TEXT]: reject one
+  bonus     --csv FILE | --amount 0.50: set up bonuses (pays nothing)
+  pay       --setup ID: pay bonuses set up before
+  create    --url URL --reward-cents N --minutes M: create the study as a draft
+  group     --group ID: add the study's participants to a participant group
+
+`
+
+// runProlific is `pragmalab prolific`.
+func runProlific(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(env.stderr, prolificUsage)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return nil
+		}
+		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group)")
+	}
+	action := args[0]
+	fs := newFlagSet("prolific "+action, prolificUsage, env)
+	studyID := fs.Int64("study", 0, "the crowd study's id")
+	dbPath := dbFlag(fs, env)
+	yes := fs.Bool("yes", false, "send it (without: show what would be sent)")
+	psid := fs.String("prolific-study", "", "link: the Prolific study id")
+	pid := fs.String("participant", "", "reject: the participant's PROLIFIC_PID")
+	category := fs.String("category", "FAILED_CHECK", "reject: one of "+strings.Join(prolific.RejectionCategories, ", "))
+	message := fs.String("message", "", "reject: the message (at least 100 characters; default: the failed-checks template)")
+	csvFile := fs.String("csv", "", "bonus: a CSV of participant id, amount")
+	amount := fs.String("amount", "", "bonus: a fixed bonus for every completed, included participant (e.g. 0.50)")
+	setup := fs.String("setup", "", "pay: the bonus setup id that bonus printed")
+	notSent := fs.Bool("not-sent", false, "pay: mark a payment whose answer was lost as not made (after checking on Prolific)")
+	studyURL := fs.String("url", "", "create: the study's entry URL (as the study page shows it)")
+	reward := fs.Int("reward-cents", 0, "create: the reward in pence or cents")
+	minutes := fs.Int("minutes", 0, "create: the estimated time in minutes")
+	description := fs.String("description", "", "create: the description participants read")
+	group := fs.String("group", "", "group: the participant group id")
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if *studyID <= 0 {
+		return usagef("prolific %s: --study is required", action)
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	p := studies.NewProlific(db, env.getenv)
+	actor := "cli"
+	if u := env.getenv("USER"); u != "" {
+		actor = "cli:" + u
+	}
+	c := &prolificCmd{ctx: ctx, db: db, p: p, actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes,
+		psid: *psid, pid: *pid, category: *category, message: *message, csvFile: *csvFile, amount: *amount, setup: *setup,
+		notSent: *notSent, studyURL: *studyURL, reward: *reward, minutes: *minutes, description: *description, groupID: *group}
+	run, ok := map[string]func() error{
+		"check":   c.check,
+		"link":    c.link,
+		"sync":    c.sync,
+		"review":  c.review,
+		"approve": c.approve,
+		"reject":  c.reject,
+		"bonus":   c.bonus,
+		"pay":     c.pay,
+		"create":  c.create,
+		"group":   c.group,
+	}[action]
+	if !ok {
+		return usagef("prolific: unknown action %q", action)
+	}
+	return run()
+}
+
+// prolificCmd is one `pragmalab prolific` action with its flags.
+type prolificCmd struct {
+	ctx                                           context.Context
+	db                                            *store.DB
+	p                                             *studies.Prolific
+	actor, action                                 string
+	out                                           io.Writer
+	studyID                                       int64
+	yes, notSent                                  bool
+	psid, pid, category, message, csvFile, amount string
+	setup, studyURL, description, groupID         string
+	reward, minutes                               int
+}
+
+// fail shows a domain error as the action's message.
+func (c *prolificCmd) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	if code := store.ErrorCode(err); code == store.EINVALID || code == store.ENOTFOUND || code == store.ECONFLICT {
+		return fmt.Errorf("prolific %s: %s", c.action, store.ErrorMessage(err))
+	}
+	return err
+}
+
+func (c *prolificCmd) check() error {
+	st, err := c.p.Check(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "connected to %s: study %s %q (%s, %d places)\n", c.p.API.BaseURL(), st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
+	return nil
+}
+
+func (c *prolificCmd) link() error {
+	if err := c.db.LinkProlific(c.ctx, c.studyID, c.psid); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "study %d linked to Prolific study %s\n", c.studyID, strings.ToLower(c.psid))
+	return nil
+}
+
+func (c *prolificCmd) sync() error {
+	res, err := c.p.Sync(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "%d submissions read; %d slots freed (returned or timed c.out): %s\n", res.Submissions, len(res.Freed), strings.Join(res.Freed, ", "))
+	rev, err := c.p.Review(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	printDisagreements(c.out, rev)
+	return nil
+}
+
+func (c *prolificCmd) review() error {
+	rev, err := c.p.Review(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	printReview(c.out, rev)
+	return nil
+}
+
+func (c *prolificCmd) approve() error {
+	if !c.yes {
+		if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
+			return c.fail(err)
+		}
+		rev, err := c.p.Review(c.ctx, c.studyID)
+		if err != nil {
+			return c.fail(err)
+		}
+		a := rev.Approvable()
+		fmt.Fprintf(c.out, "would approve %d submissions (completed here, not excluded, awaiting review):\n", len(a))
+		for _, r := range a {
+			fmt.Fprintf(c.out, "  %s  %s\n", r.PID, r.SubmissionID)
+		}
+		fmt.Fprintln(c.out, "nothing sent: add --yes to approve them")
+		return nil
+	}
+	res, err := c.p.Approve(c.ctx, c.studyID, c.actor, nil)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "approved %d submissions; %d were approved before\n", len(res.Approved), len(res.Already))
+	return nil
+}
+
+func (c *prolificCmd) reject() error {
+	if c.pid == "" {
+		return usagef("prolific reject: --participant is required")
+	}
+	if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
+		return c.fail(err)
+	}
+	rev, err := c.p.Review(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	msg := c.message
+	if msg == "" {
+		r := rev.Row(c.pid)
+		if r == nil {
+			return c.fail(store.Errorf(store.ENOTFOUND, "participant %s never reached the study: write the message with --message", c.pid))
+		}
+		msg = studies.RejectionMessage(studies.DefaultRejectionTemplate, *r)
+	}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would reject %s (%s) with the message:\n%s\nnothing sent: add --yes to reject\n", c.pid, c.category, msg)
+		return nil
+	}
+	if err := c.p.Reject(c.ctx, c.studyID, c.actor, c.pid, c.category, msg); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "rejected %s\n", c.pid)
+	return nil
+}
+
+func (c *prolificCmd) bonus() error {
+	var lines []studies.BonusLine
+	switch {
+	case (c.csvFile == "") == (c.amount == ""):
+		return usagef("prolific bonus: give --csv FILE or --amount X")
+	case c.csvFile != "":
+		f, err := os.Open(c.csvFile)
+		if err != nil {
+			return usagef("prolific bonus: %v", err)
+		}
+		lines, err = studies.ParseBonusCSV(f)
+		f.Close()
+		if err != nil {
+			return &usageError{c.fail(err)}
+		}
+	default:
+		if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
+			return c.fail(err)
+		}
+		var err error
+		if lines, err = c.p.BonusRule(c.ctx, c.studyID, c.amount); err != nil {
+			return c.fail(err)
+		}
+	}
+	plan, err := c.p.PlanBonuses(c.ctx, c.studyID, lines)
+	if err != nil {
+		return c.fail(err)
+	}
+	for _, l := range plan.Lines {
+		note := ""
+		if l.Before > 0 {
+			note = fmt.Sprintf("  (had %s before)", studies.FormatCents(l.Before))
+		}
+		fmt.Fprintf(c.out, "  %s  %s%s\n", l.PID, studies.FormatCents(l.AmountCents), note)
+	}
+	fmt.Fprintf(c.out, "%d bonuses, total %s before Prolific's fees\n", len(plan.Lines), studies.FormatCents(plan.TotalCents))
+	if !c.yes {
+		fmt.Fprintln(c.out, "nothing sent: add --yes to set them up (this pays nothing yet)")
+		return nil
+	}
+	s, err := c.p.SetUpBonuses(c.ctx, c.studyID, c.actor, plan)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "set up on Prolific as %s: amount %.2f + fees %.2f + VAT %.2f = %.2f\nto pay: pragmalab prolific pay --study %d --setup %s --yes\n",
+		s.ID, s.Amount, s.Fees, s.VAT, s.TotalAmount, c.studyID, s.ID)
+	return nil
+}
+
+func (c *prolificCmd) pay() error {
+	if c.setup == "" {
+		return usagef("prolific pay: --setup is required")
+	}
+	if c.notSent {
+		if err := c.p.MarkPaymentNotSent(c.ctx, c.studyID, c.actor, c.setup); err != nil {
+			return c.fail(err)
+		}
+		fmt.Fprintf(c.out, "payment of %s marked as not made; it may be paid again\n", c.setup)
+		return nil
+	}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would pay bonus setup %s\nnothing sent: add --yes to pay\n", c.setup)
+		return nil
+	}
+	if err := c.p.PayBonuses(c.ctx, c.studyID, c.actor, c.setup); err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "paid bonus setup %s\n", c.setup)
+	return nil
+}
+
+func (c *prolificCmd) create() error {
+	in := studies.DraftInput{Description: c.description, StudyURL: c.studyURL, RewardCents: c.reward, Minutes: c.minutes}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would create a draft study on Prolific for study %d (reward %d, %d minutes, URL %s)\nnothing sent: add --yes\n", c.studyID, c.reward, c.minutes, c.studyURL)
+		return nil
+	}
+	st, err := c.p.CreateDraft(c.ctx, c.studyID, c.actor, in)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "created draft study %s on Prolific and linked it; publish it there\n", st.ID)
+	return nil
+}
+
+func (c *prolificCmd) group() error {
+	if !c.yes {
+		fmt.Fprintf(c.out, "would add the study's participants to group %s\nnothing sent: add --yes\n", c.groupID)
+		return nil
+	}
+	n, err := c.p.AddToGroup(c.ctx, c.studyID, c.actor, c.groupID)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "added %d participants to group %s\n", n, c.groupID)
+	return nil
+}
+
+func printReview(w io.Writer, rev *studies.Review) {
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "participant\there\tprolific\texcluded\tchecks failed")
+	for _, r := range rev.Rows {
+		st := r.ProlificStatus
+		if st == "" {
+			st = "—"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered)
+	}
+	tw.Flush()
+	printDisagreements(w, rev)
+}
+
+func printDisagreements(w io.Writer, rev *studies.Review) {
+	for _, r := range rev.NeverReached {
+		fmt.Fprintf(w, "never reached pragmalab: %s (%s on Prolific)\n", r.PID, r.ProlificStatus)
+	}
+	for _, r := range rev.Disagreements() {
+		fmt.Fprintf(w, "statuses disagree: %s is %s here but %s on Prolific\n", r.PID, r.Here, r.ProlificStatus)
+	}
+}

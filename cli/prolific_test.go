@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"pragmalab/prolific"
+	"pragmalab/prolific/prolifictest"
+	"pragmalab/store"
+	"pragmalab/studies"
+)
+
+const cliProlificStudy = "64dddddddddddddddddddddd"
+
+// TestProlificChildPay is the process TestProlificPayKilledMidCallPaysOnce
+// kills: the test binary run again as `pragmalab prolific pay`.
+func TestProlificChildPay(t *testing.T) {
+	spec := os.Getenv("PRAGMALAB_PROLIFIC_CHILD")
+	if spec == "" {
+		t.Skip("helper process of TestProlificPayKilledMidCallPaysOnce")
+	}
+	args := strings.Split(spec, "|")
+	env := &Env{getenv: os.Getenv, stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr}
+	Run(context.Background(), args, env)
+	t.Fatal("the payment call returned: the parent should have killed this process")
+}
+
+// TestProlificPayKilledMidCallPaysOnce kills `pragmalab prolific pay` with
+// SIGKILL after Prolific carried out the payment and before its answer
+// reached pragmalab, then retries the command: nothing is paid again, and
+// the retry says why.
+func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "prolific.db")
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := prolifictest.SeedCrowdStudy(ctx, db, cliProlificStudy)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := prolifictest.NewServer("cli-test-token-0123456789")
+	defer fake.Close()
+	fake.AddFixtureSubmissions(cliProlificStudy)
+	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
+	getenv := func(k string) string { return vars[k] }
+	if err := db.LinkProlific(ctx, cs.ID, cliProlificStudy); err != nil {
+		t.Fatal(err)
+	}
+	p := studies.NewProlific(db, getenv)
+	if _, err := p.Sync(ctx, cs.ID); err != nil {
+		t.Fatal(err)
+	}
+	plan, err := p.PlanBonuses(ctx, cs.ID, []studies.BonusLine{{PID: prolifictest.PID(1), AmountCents: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := p.SetUpBonuses(ctx, cs.ID, "alice", plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	args := []string{"prolific", "pay", "--study", strconv.FormatInt(cs.ID, 10), "--setup", setup.ID, "--yes", "--db", file}
+	child := exec.Command(os.Args[0], "-test.run=^TestProlificChildPay$")
+	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
+		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
+	killed := make(chan struct{})
+	fake.AfterPay = func(string) {
+		child.Process.Kill()
+		<-killed
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		select {
+		case <-killed:
+		case <-time.After(60 * time.Second):
+			child.Process.Kill()
+		}
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- child.Wait(); close(killed) }()
+	err = <-waitErr
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || fake.Pays() != 1 {
+		t.Fatalf("child ended with %v after %d payments; want it killed after one", err, fake.Pays())
+	}
+	fake.AfterPay = nil
+
+	code, out, errOut := runCLI(t, "", vars, args...)
+	if code != 1 || !strings.Contains(errOut, "never recorded") || !strings.Contains(errOut, "Nothing was sent again") {
+		t.Fatalf("retry: exit %d\n%s%s", code, out, errOut)
+	}
+	if fake.Pays() != 1 || fake.Calls("POST pay") != 1 {
+		t.Fatalf("the retry paid again: %d payments", fake.Pays())
+	}
+	// Once the researcher has checked on Prolific, the record says so and
+	// the payment may be made again, on purpose.
+	code, _, errOut = runCLI(t, "", vars, "prolific", "pay", "--study", strconv.FormatInt(cs.ID, 10), "--setup", setup.ID, "--not-sent", "--db", file)
+	if code != 0 {
+		t.Fatalf("--not-sent: exit %d %s", code, errOut)
+	}
+}
+
+func TestProlificCLICheckAndApprove(t *testing.T) {
+	ctx := context.Background()
+	file := filepath.Join(t.TempDir(), "prolific.db")
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := prolifictest.SeedCrowdStudy(ctx, db, cliProlificStudy)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := prolifictest.NewServer("cli-test-token-0123456789")
+	defer fake.Close()
+	fake.AddFixtureSubmissions(cliProlificStudy)
+	study := strconv.FormatInt(cs.ID, 10)
+	if code, _, errOut := runCLI(t, "", nil, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, prolific.TokenEnv) {
+		t.Errorf("check without a token: exit %d %s", code, errOut)
+	}
+	vars := map[string]string{prolific.TokenEnv: "wrong", prolific.APIEnv: fake.URL}
+	runCLI(t, "", vars, "prolific", "link", "--study", study, "--prolific-study", cliProlificStudy, "--db", file)
+	if code, _, errOut := runCLI(t, "", vars, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, "refused the API token") {
+		t.Errorf("check with a bad token: exit %d %s", code, errOut)
+	}
+	vars[prolific.TokenEnv] = fake.Token
+	code, out, errOut := runCLI(t, "", vars, "prolific", "approve", "--study", study, "--db", file)
+	if code != 0 || !strings.Contains(out, "would approve 1 submissions") || fake.Calls("POST bulk-approve") != 0 {
+		t.Fatalf("approve without --yes: exit %d %s %s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "", vars, "prolific", "approve", "--study", study, "--yes", "--db", file)
+	if code != 0 || !strings.Contains(out, "approved 1 submissions") || fake.Status("sub1") != prolific.StatusApproved {
+		t.Fatalf("approve --yes: exit %d %s", code, out)
+	}
+	code, out, _ = runCLI(t, "", vars, "prolific", "sync", "--study", study, "--db", file)
+	if code != 0 || !strings.Contains(out, "never reached pragmalab: "+prolifictest.PID(4)) {
+		t.Errorf("sync: %s", out)
+	}
+}

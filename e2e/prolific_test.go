@@ -1,0 +1,92 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"pragmalab/prolific"
+	"pragmalab/prolific/prolifictest"
+	"pragmalab/store"
+	"pragmalab/web"
+)
+
+// TestProlificPageInBrowser links a crowd study to a fake Prolific, syncs it
+// with the button and reads the page on a desktop and on a phone: the table
+// of participants with both statuses fits, and the bonus form works
+// without JavaScript. Screenshots go to $PRAGMALAB_SCREENSHOTS when set.
+func TestProlificPageInBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	bg := context.Background()
+	db, err := store.Open(bg, filepath.Join(t.TempDir(), "e2e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
+	cs, err := prolifictest.SeedCrowdStudy(bg, db, psid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	fake := prolifictest.NewServer("e2e-token-0123456789")
+	t.Cleanup(fake.Close)
+	fake.AddFixtureSubmissions(psid)
+	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
+	srv, err := web.New(bg, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: func(k string) string { return vars[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	page := ts.URL + "/admin/studies/" + strconv.FormatInt(cs.ID, 10) + "/prolific"
+
+	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
+		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
+		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	step(t, ctx, "link the study", chromedp.Navigate(page), chromedp.WaitVisible(testID("prolific-study-id")),
+		chromedp.SendKeys(testID("prolific-study-id"), psid), chromedp.Submit(testID("prolific-study-id")),
+		chromedp.WaitVisible(testID("sync")))
+	step(t, ctx, "sync", chromedp.Click(testID("sync")), chromedp.WaitVisible(testID("prolific-participants")))
+	status := get(t, ctx, "read a status", chromedp.Text(`[data-testid="prow-`+prolifictest.PID(1)+`"] [data-testid="prolific-status"]`))
+	if status != prolific.StatusAwaitingReview {
+		t.Fatalf("participant 1 shows %q on Prolific", status)
+	}
+	shot := func(name string) {
+		dir := os.Getenv("PRAGMALAB_SCREENSHOTS")
+		if dir == "" {
+			return
+		}
+		png := get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step(t, ctx, "desktop", chromedp.EmulateViewport(1280, 900), chromedp.Reload(), chromedp.WaitVisible(testID("prolific-participants")))
+	shot("prolific-desktop.png")
+	step(t, ctx, "phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Reload(), chromedp.WaitVisible(testID("prolific-participants")))
+	shot("prolific-phone.png")
+	if w := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 400 {
+		t.Errorf("the Prolific page is %d px wide on a 390 px phone: it scrolls sideways", w)
+	}
+	// The bonus form: a fixed amount for the completed, included
+	// participant, shown with its total before anything is sent.
+	step(t, ctx, "plan a bonus", chromedp.SendKeys(`input[name="amount"]`, "0.40"), chromedp.Click(testID("bonus-plan")),
+		chromedp.WaitVisible(testID("bonus-total")))
+	if got := get(t, ctx, "read the total", chromedp.Text(testID("bonus-total"))); got != "Bonuses: 1, 0.40 in all before Prolific's fees." {
+		t.Errorf("bonus total %q", got)
+	}
+	shot("prolific-bonus-phone.png")
+	if fake.Calls("POST bonus-payments") != 0 {
+		t.Error("planning a bonus sent something")
+	}
+}

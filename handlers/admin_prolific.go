@@ -1,0 +1,360 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pragmalab/prolific"
+	"pragmalab/store"
+	"pragmalab/studies"
+	"pragmalab/templates"
+)
+
+// The Prolific page of a crowd study (docs/prolific.md): every button that
+// approves, rejects or pays shows what it will send and asks to confirm;
+// the use cases record each call before it is sent.
+
+// prolificStudy loads the crowd {study} and its Prolific use cases.
+func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*store.Study, *studies.Prolific, bool) {
+	s, ok := h.studyOfKind(w, r, store.KindCrowd)
+	if !ok {
+		return nil, nil, false
+	}
+	return s, studies.NewProlific(h.DB, h.getenv), true
+}
+
+// actor names the admin who acts, for the record of calls.
+func actor(r *http.Request) string {
+	if a := CurrentAdmin(r.Context()); a != nil {
+		return a.Username
+	}
+	return "admin"
+}
+
+// ProlificPage handles GET /admin/studies/{study}/prolific.
+func (h *Handler) ProlificPage(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificStudy(w, r)
+	if !ok {
+		return
+	}
+	h.renderProlific(w, r, s, p, http.StatusOK, "")
+}
+
+func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *store.Study, p *studies.Prolific, status int, errMsg string) {
+	ctx := r.Context()
+	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.API != nil, EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID)}
+	v.Nav.Error = errMsg
+	if p.API != nil {
+		v.APIBase = p.API.BaseURL()
+	} else if p.APIError != nil && !strings.Contains(p.APIError.Error(), prolific.TokenEnv) {
+		v.APIError = p.APIError.Error()
+	}
+	_, set, err := h.DB.CrowdStudy(ctx, s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	prog, err := h.DB.CrowdProgress(ctx, s.ID, set)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v.Places = len(prog) * set.Quota
+	if link, err := h.DB.ProlificLink(ctx, s.ID); err == nil {
+		v.Link = link
+		if v.Review, err = p.Review(ctx, s.ID); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	} else if store.ErrorCode(err) != store.ENOTFOUND {
+		h.Error(w, r, err)
+		return
+	}
+	if v.Calls, err = h.DB.ProlificCalls(ctx, s.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.render(w, r, status, templates.Prolific(v))
+}
+
+// prolificDone shows a domain error on the Prolific page, or flashes msg
+// and goes back to it.
+func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *store.Study, p *studies.Prolific, err error, msg string) {
+	if err != nil {
+		if c := store.ErrorCode(err); c == store.EINVALID || c == store.ENOTFOUND || c == store.ECONFLICT {
+			status := http.StatusBadRequest
+			if c == store.ECONFLICT {
+				status = http.StatusConflict
+			}
+			h.renderProlific(w, r, s, p, status, store.ErrorMessage(err))
+			return
+		}
+		h.Error(w, r, err)
+		return
+	}
+	h.flash(w, r, msg)
+	redirect(w, r, templates.StudyURL(s.ID, "/prolific"))
+}
+
+// prolificForm opens a Prolific POST: the study, the use cases and the
+// form; with confirm, the form must carry confirm=yes.
+func (h *Handler) prolificForm(w http.ResponseWriter, r *http.Request, confirm bool) (*store.Study, *studies.Prolific, bool) {
+	s, p, ok := h.prolificStudy(w, r)
+	if !ok {
+		return nil, nil, false
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return nil, nil, false
+	}
+	if confirm && r.PostFormValue("confirm") != "yes" {
+		h.renderProlific(w, r, s, p, http.StatusBadRequest, "Nothing was sent: tick the confirmation box first.")
+		return nil, nil, false
+	}
+	return s, p, true
+}
+
+// LinkProlific handles POST /admin/studies/{study}/prolific/link.
+func (h *Handler) LinkProlific(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, false)
+	if !ok {
+		return
+	}
+	id := strings.TrimSpace(r.PostFormValue("prolific_study_id"))
+	h.prolificDone(w, r, s, p, h.DB.LinkProlific(r.Context(), s.ID, id), "Linked to Prolific study "+strings.ToLower(id)+".")
+}
+
+// CheckProlific handles POST /admin/studies/{study}/prolific/check.
+func (h *Handler) CheckProlific(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, false)
+	if !ok {
+		return
+	}
+	st, err := p.Check(r.Context(), s.ID)
+	msg := ""
+	if err == nil {
+		msg = "Connected: Prolific study “" + st.Name + "” (" + st.Status + ")."
+	}
+	h.prolificDone(w, r, s, p, err, msg)
+}
+
+// SyncProlific handles POST /admin/studies/{study}/prolific/sync.
+func (h *Handler) SyncProlific(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, false)
+	if !ok {
+		return
+	}
+	res, err := p.Sync(r.Context(), s.ID)
+	msg := ""
+	if err == nil {
+		msg = "Synced " + itoa(res.Submissions) + " submissions; " + itoa(len(res.Freed)) + " slots freed (returned or timed out)."
+	}
+	h.prolificDone(w, r, s, p, err, msg)
+}
+
+// ProlificApprovePage handles GET /admin/studies/{study}/prolific/approve:
+// who an approval would pay.
+func (h *Handler) ProlificApprovePage(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificStudy(w, r)
+	if !ok {
+		return
+	}
+	rev, err := p.Review(r.Context(), s.ID)
+	if err != nil {
+		h.prolificDone(w, r, s, p, err, "")
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.ProlificApprove(templates.ProlificApproveView{Nav: h.nav(w, r, s), Study: s, Rows: rev.Approvable()}))
+}
+
+// ApproveProlific handles POST /admin/studies/{study}/prolific/approve:
+// the confirmed approval of the listed submissions.
+func (h *Handler) ApproveProlific(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, true)
+	if !ok {
+		return
+	}
+	ids := r.PostForm["submission"]
+	if len(ids) == 0 {
+		h.prolificDone(w, r, s, p, store.Errorf(store.EINVALID, "no submission was chosen"), "")
+		return
+	}
+	res, err := p.Approve(r.Context(), s.ID, actor(r), ids)
+	h.prolificDone(w, r, s, p, err, "Approved "+itoa(len(res.Approved))+" submissions on Prolific.")
+}
+
+// ProlificRejectPage handles GET /admin/studies/{study}/prolific/reject?pid=:
+// the rejection with its message from the template, to edit and confirm.
+func (h *Handler) ProlificRejectPage(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificStudy(w, r)
+	if !ok {
+		return
+	}
+	rev, err := p.Review(r.Context(), s.ID)
+	if err != nil {
+		h.prolificDone(w, r, s, p, err, "")
+		return
+	}
+	row := rev.Row(r.URL.Query().Get("pid"))
+	if row == nil {
+		h.NotFound(w, r)
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s, Row: *row,
+		Category: "FAILED_CHECK", Message: studies.RejectionMessage(studies.DefaultRejectionTemplate, *row)}))
+}
+
+// RejectProlific handles POST /admin/studies/{study}/prolific/reject.
+func (h *Handler) RejectProlific(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificStudy(w, r)
+	if !ok {
+		return
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	pid, cat, msg := r.PostFormValue("pid"), r.PostFormValue("category"), strings.TrimSpace(r.PostFormValue("message"))
+	var err error
+	if cerr := prolific.CheckRejection(cat, msg); cerr != nil {
+		err = store.Errorf(store.EINVALID, "%v", cerr)
+	} else if r.PostFormValue("confirm") != "yes" {
+		err = store.Errorf(store.EINVALID, "Nothing was sent: tick the confirmation box first.")
+	}
+	if err == nil {
+		err = p.Reject(r.Context(), s.ID, actor(r), pid, cat, msg)
+	}
+	if err != nil && store.ErrorCode(err) != store.EINTERNAL {
+		rev, rerr := p.Review(r.Context(), s.ID)
+		if rerr == nil && rev.Row(pid) != nil {
+			h.render(w, r, http.StatusBadRequest, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s,
+				Row: *rev.Row(pid), Category: cat, Message: msg, Error: store.ErrorMessage(err)}))
+			return
+		}
+	}
+	h.prolificDone(w, r, s, p, err, "Rejected "+pid+" on Prolific.")
+}
+
+// PlanProlificBonus handles POST /admin/studies/{study}/prolific/bonus/plan:
+// the bonuses and their total, before anything is sent.
+func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, false)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	var lines []studies.BonusLine
+	var err error
+	if r.PostFormValue("source") == "csv" {
+		lines, err = studies.ParseBonusCSV(strings.NewReader(r.PostFormValue("csv")))
+	} else {
+		lines, err = p.BonusRule(ctx, s.ID, r.PostFormValue("amount"))
+	}
+	var plan *studies.BonusPlan
+	if err == nil {
+		plan, err = p.PlanBonuses(ctx, s.ID, lines)
+	}
+	if err != nil {
+		h.prolificDone(w, r, s, p, err, "")
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.ProlificBonus(templates.ProlificBonusView{Nav: h.nav(w, r, s), Study: s, Plan: plan, CSV: bonusCSV(plan)}))
+}
+
+// bonusCSV writes a plan's lines as the bonus file format.
+func bonusCSV(p *studies.BonusPlan) string {
+	var b strings.Builder
+	for _, l := range p.Lines {
+		b.WriteString(l.PID + "," + studies.FormatCents(l.AmountCents) + "\n")
+	}
+	return b.String()
+}
+
+// SetUpProlificBonus handles POST /admin/studies/{study}/prolific/bonus/setup:
+// the first confirmation. It sets the bonuses up (paying nothing) and shows
+// Prolific's total, fees included, for the second.
+func (h *Handler) SetUpProlificBonus(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, true)
+	if !ok {
+		return
+	}
+	ctx := r.Context()
+	lines, err := studies.ParseBonusCSV(strings.NewReader(r.PostFormValue("csv")))
+	var plan *studies.BonusPlan
+	if err == nil {
+		plan, err = p.PlanBonuses(ctx, s.ID, lines)
+	}
+	if err != nil {
+		h.prolificDone(w, r, s, p, err, "")
+		return
+	}
+	if id := r.PostFormValue("plan"); len(id) == 24 {
+		plan.ID = id // the same confirmation sent twice sets up once
+	}
+	setup, err := p.SetUpBonuses(ctx, s.ID, actor(r), plan)
+	if err != nil {
+		h.prolificDone(w, r, s, p, err, "")
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.ProlificBonus(templates.ProlificBonusView{Nav: h.nav(w, r, s), Study: s, Plan: plan, Setup: setup}))
+}
+
+// PayProlificBonus handles POST /admin/studies/{study}/prolific/bonus/pay:
+// the second confirmation.
+func (h *Handler) PayProlificBonus(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, true)
+	if !ok {
+		return
+	}
+	setup := r.PostFormValue("setup")
+	h.prolificDone(w, r, s, p, p.PayBonuses(r.Context(), s.ID, actor(r), setup), "Paid the bonuses of "+setup+" on Prolific.")
+}
+
+// ProlificPaymentNotSent handles POST
+// /admin/studies/{study}/prolific/bonus/not-sent: the researcher's word,
+// after checking on Prolific, that a payment whose answer was lost was not
+// made.
+func (h *Handler) ProlificPaymentNotSent(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, true)
+	if !ok {
+		return
+	}
+	setup := r.PostFormValue("setup")
+	h.prolificDone(w, r, s, p, p.MarkPaymentNotSent(r.Context(), s.ID, actor(r), setup), "Payment "+setup+" marked as not made; it may be paid again.")
+}
+
+// CreateProlificDraft handles POST /admin/studies/{study}/prolific/create.
+func (h *Handler) CreateProlificDraft(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, true)
+	if !ok {
+		return
+	}
+	reward, err1 := formInt(r, "reward_cents", 0)
+	minutes, err2 := formInt(r, "minutes", 0)
+	if err1 != nil || err2 != nil {
+		h.prolificDone(w, r, s, p, store.Errorf(store.EINVALID, "the reward and the time must be whole numbers"), "")
+		return
+	}
+	st, err := p.CreateDraft(r.Context(), s.ID, actor(r), studies.DraftInput{
+		Name: r.PostFormValue("name"), Description: r.PostFormValue("description"),
+		StudyURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID), RewardCents: reward, Minutes: minutes})
+	msg := ""
+	if err == nil {
+		msg = "Created draft study " + st.ID + " on Prolific and linked it: publish it there."
+	}
+	h.prolificDone(w, r, s, p, err, msg)
+}
+
+// AddProlificGroup handles POST /admin/studies/{study}/prolific/group.
+func (h *Handler) AddProlificGroup(w http.ResponseWriter, r *http.Request) {
+	s, p, ok := h.prolificForm(w, r, true)
+	if !ok {
+		return
+	}
+	n, err := p.AddToGroup(r.Context(), s.ID, actor(r), strings.TrimSpace(r.PostFormValue("group")))
+	h.prolificDone(w, r, s, p, err, "Added "+itoa(n)+" participants to the participant group.")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,61 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+// JobOutputs handles POST /admin/studies/{study}/jobs/{job}/outputs: a
+// finished generation job's outputs become rating screens of the
+// explanation-rating study the form names ("to"; default the job's own
+// study), all or nothing.
+func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
+	_, j, err := h.job(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if err := parseForm(w, r); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if j.Task != string(scoring.Generation) || active(j) {
+		h.Error(w, r, store.Errorf(store.EINVALID, "only a finished generation job has outputs to send"))
+		return
+	}
+	to := j.StudyID
+	if v := strings.TrimSpace(r.PostFormValue("to")); v != "" {
+		if to, err = strconv.ParseInt(v, 10, 64); err != nil || to <= 0 {
+			h.Error(w, r, store.Errorf(store.EINVALID, "to: choose an explanation-rating study"))
+			return
+		}
+	}
+	target, err := h.DB.Study(r.Context(), to)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if target.Kind != store.KindExplain {
+		h.Error(w, r, store.Errorf(store.EINVALID, "study #%d %s is a %s study; outputs go to an explanation-rating study", target.ID, target.Name, target.Kind))
+		return
+	}
+	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if err := h.DB.ImportOutputs(r.Context(), target.ID, res.Outputs()); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	h.Log.Info("job outputs sent", "job", j.ID, "study", target.ID, "outputs", len(res.Gen))
+	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the rating screens of study #%d %s.", len(res.Gen), j.ID, target.ID, target.Name))
+	redirect(w, r, templates.StudyURL(target.ID, ""))
+}

@@ -1,0 +1,103 @@
+package prolific_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"pragmalab/prolific"
+	"pragmalab/prolific/prolifictest"
+)
+
+const (
+	token   = "tok-secret-123456789"
+	studyID = "6500000000000000000000aa"
+)
+
+func client(t *testing.T, srv *prolifictest.Server, tok string) *prolific.Client {
+	t.Helper()
+	env := map[string]string{prolific.TokenEnv: tok, prolific.APIEnv: srv.URL}
+	c, err := prolific.New(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestConnectionErrorsSayWhatIsWrong(t *testing.T) {
+	srv := prolifictest.NewServer(token)
+	defer srv.Close()
+	srv.AddStudy(studyID, "pilot")
+	if _, err := prolific.New(func(string) string { return "" }, nil); !errors.Is(err, prolific.ErrNoToken) {
+		t.Errorf("no token: %v", err)
+	}
+	_, err := client(t, srv, "wrong-token").Study(context.Background(), studyID)
+	if !errors.Is(err, prolific.ErrBadToken) {
+		t.Errorf("bad token: %v", err)
+	}
+	_, err = client(t, srv, token).Study(context.Background(), "6500000000000000000000bb")
+	if !errors.Is(err, prolific.ErrUnknownStudy) {
+		t.Errorf("unknown study: %v", err)
+	}
+	if _, err := client(t, srv, token).Study(context.Background(), "../../etc"); err == nil || !strings.Contains(err.Error(), "24 hexadecimal") {
+		t.Errorf("malformed id: %v", err)
+	}
+	st, err := client(t, srv, token).Study(context.Background(), studyID)
+	if err != nil || st.Name != "pilot" {
+		t.Fatalf("study %+v, %v", st, err)
+	}
+}
+
+func TestSubmissionsFollowPagesAndNormaliseStatus(t *testing.T) {
+	srv := prolifictest.NewServer(token)
+	defer srv.Close()
+	srv.AddStudy(studyID, "s")
+	for i, st := range []string{"ACTIVE", "AWAITING_REVIEW", "RETURNED", "TIMED-OUT", "APPROVED"} {
+		srv.AddSubmission(studyID, strings.Repeat("a", 23)+string(rune('0'+i)), strings.Repeat("b", 23)+string(rune('0'+i)), st)
+	}
+	subs, err := client(t, srv, token).Submissions(context.Background(), studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(subs) != 5 || srv.Calls("GET submissions") != 3 {
+		t.Fatalf("%d submissions in %d pages", len(subs), srv.Calls("GET submissions"))
+	}
+	if subs[1].Status != prolific.StatusAwaitingReview || !prolific.FreesSlot(subs[2].Status) || !prolific.FreesSlot(subs[3].Status) || prolific.FreesSlot(subs[4].Status) {
+		t.Errorf("statuses %+v", subs)
+	}
+}
+
+func TestRejectionIsCheckedBeforeSending(t *testing.T) {
+	srv := prolifictest.NewServer(token)
+	defer srv.Close()
+	srv.AddStudy(studyID, "s")
+	srv.AddSubmission(studyID, "sub1", "pid1", "AWAITING REVIEW")
+	c := client(t, srv, token)
+	if err := c.Reject(context.Background(), "sub1", "FAILED_CHECK", "too short"); err == nil || !strings.Contains(err.Error(), "at least 100") {
+		t.Errorf("short message: %v", err)
+	}
+	if err := c.Reject(context.Background(), "sub1", "BECAUSE", strings.Repeat("x", 120)); err == nil || !strings.Contains(err.Error(), "category") {
+		t.Errorf("unknown category: %v", err)
+	}
+	if srv.Calls("POST transition") != 0 {
+		t.Fatal("an invalid rejection was sent")
+	}
+	if err := c.Reject(context.Background(), "sub1", "FAILED_CHECK", strings.Repeat("x", 120)); err != nil || srv.Status("sub1") != "REJECTED" {
+		t.Fatalf("reject: %v, status %s", err, srv.Status("sub1"))
+	}
+}
+
+func TestErrorsNeverCarryTheToken(t *testing.T) {
+	srv := prolifictest.NewServer(token)
+	defer srv.Close()
+	c := client(t, srv, token)
+	err := c.Approve(context.Background(), "nosuch")
+	if err == nil || strings.Contains(err.Error(), token) {
+		t.Fatalf("err %v", err)
+	}
+	var ae *prolific.APIError
+	if !errors.As(err, &ae) || ae.Status != 404 {
+		t.Errorf("err %v is not a 404 APIError", err)
+	}
+}

@@ -1,0 +1,373 @@
+// Package prolifictest serves a fake of Prolific's API for tests: the
+// documented paths, bodies, status codes and pagination, with the state a
+// test sets up and counts of every call it received. Nothing touches the
+// network.
+package prolifictest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Server is a fake Prolific API.
+type Server struct {
+	*httptest.Server
+	Token string
+
+	mu          sync.Mutex
+	studies     map[string]map[string]any
+	submissions map[string][]map[string]any // by study id
+	setups      map[string]setup
+	pays        map[string]int // pay calls by setup id
+	groups      map[string][]string
+	calls       map[string]int // by "METHOD path-pattern"
+	created     []map[string]any
+	// PageSize is the number of submissions per page (default 2, so tests
+	// exercise the pagination).
+	PageSize int
+	// AfterPay, if set, runs once a pay request has been carried out and
+	// before it is answered: a test may kill its client there, or panic
+	// with http.ErrAbortHandler to drop the answer.
+	AfterPay func(setupID string)
+}
+
+type setup struct {
+	study string
+	lines [][2]string
+	total float64
+}
+
+// NewServer starts a fake API that accepts the given token.
+func NewServer(token string) *Server {
+	s := &Server{Token: token, studies: map[string]map[string]any{}, submissions: map[string][]map[string]any{},
+		setups: map[string]setup{}, pays: map[string]int{}, groups: map[string][]string{}, calls: map[string]int{}, PageSize: 2}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	return s
+}
+
+// AddStudy adds a study.
+func (s *Server) AddStudy(id, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.studies[id] = map[string]any{"id": id, "name": name, "status": "ACTIVE", "total_available_places": 10, "reward": 150}
+}
+
+// AddSubmission adds a submission of a study.
+func (s *Server) AddSubmission(studyID, submissionID, pid, status string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.submissions[studyID] = append(s.submissions[studyID], map[string]any{
+		"id": submissionID, "participant_id": pid, "status": status, "study_id": studyID,
+		"started_at": "2026-12-01T09:00:00Z", "completed_at": nil, "entered_code": nil,
+	})
+}
+
+// Status is a submission's status now.
+func (s *Server) Status(submissionID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub := s.find(submissionID); sub != nil {
+		return sub["status"].(string)
+	}
+	return ""
+}
+
+// Calls is how many requests matched a route ("POST transition", "POST
+// bulk-approve", "POST bonus-payments", "POST pay", "GET submissions", …).
+func (s *Server) Calls(route string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[route]
+}
+
+// Pays is how many times bonuses were paid, over every setup.
+func (s *Server) Pays() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, k := range s.pays {
+		n += k
+	}
+	return n
+}
+
+// Group lists a participant group's members.
+func (s *Server) Group(id string) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.groups[id]...)
+}
+
+// Created lists the bodies of the studies created.
+func (s *Server) Created() []map[string]any {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]map[string]any(nil), s.created...)
+}
+
+func (s *Server) find(submissionID string) map[string]any {
+	for _, subs := range s.submissions {
+		for _, sub := range subs {
+			if sub["id"] == submissionID {
+				return sub
+			}
+		}
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+func fail(w http.ResponseWriter, status int, detail string) {
+	writeJSON(w, status, map[string]any{"error": map[string]any{"status": status, "detail": detail}})
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Header.Get("Authorization") != "Token "+s.Token {
+		fail(w, http.StatusUnauthorized, "Invalid token.")
+		return
+	}
+	parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	if len(parts) < 3 || parts[0] != "api" || parts[1] != "v1" {
+		fail(w, http.StatusNotFound, "Not found.")
+		return
+	}
+	p := parts[2:]
+	var body map[string]any
+	if r.Method == http.MethodPost {
+		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+			fail(w, http.StatusBadRequest, "JSON parse error")
+			return
+		}
+	}
+	route := func(name string) {
+		s.mu.Lock()
+		s.calls[r.Method+" "+name]++
+		s.mu.Unlock()
+	}
+	switch {
+	case r.Method == "GET" && len(p) == 2 && p[0] == "studies":
+		route("study")
+		s.mu.Lock()
+		st, ok := s.studies[p[1]]
+		s.mu.Unlock()
+		if !ok {
+			fail(w, http.StatusNotFound, "Not found.")
+			return
+		}
+		writeJSON(w, http.StatusOK, st)
+	case r.Method == "GET" && len(p) == 3 && p[0] == "studies" && p[2] == "submissions":
+		route("submissions")
+		s.listSubmissions(w, r, p[1])
+	case r.Method == "GET" && len(p) == 2 && p[0] == "submissions":
+		route("submission")
+		s.mu.Lock()
+		sub := s.find(p[1])
+		var out map[string]any
+		if sub != nil {
+			out = map[string]any{"id": sub["id"], "participant": sub["participant_id"], "status": sub["status"], "study_id": sub["study_id"]}
+		}
+		s.mu.Unlock()
+		if out == nil {
+			fail(w, http.StatusNotFound, "Not found.")
+			return
+		}
+		writeJSON(w, http.StatusOK, out)
+	case r.Method == "POST" && len(p) == 3 && p[0] == "submissions" && p[2] == "transition":
+		route("transition")
+		s.transition(w, p[1], body)
+	case r.Method == "POST" && len(p) == 2 && p[0] == "submissions" && p[1] == "bulk-approve":
+		route("bulk-approve")
+		s.bulkApprove(w, body)
+	case r.Method == "POST" && len(p) == 2 && p[0] == "submissions" && p[1] == "bonus-payments":
+		route("bonus-payments")
+		s.setUpBonuses(w, body)
+	case r.Method == "POST" && len(p) == 3 && p[0] == "bulk-bonus-payments" && p[2] == "pay":
+		route("pay")
+		s.mu.Lock()
+		_, ok := s.setups[p[1]]
+		if ok {
+			s.pays[p[1]]++
+		}
+		s.mu.Unlock()
+		if !ok {
+			fail(w, http.StatusNotFound, "Not found.")
+			return
+		}
+		if s.AfterPay != nil {
+			s.AfterPay(p[1])
+		}
+		writeJSON(w, http.StatusAccepted, fmt.Sprintf("Bulk bonus payment with ID %s is being processed asynchronously.", p[1]))
+	case r.Method == "POST" && len(p) == 1 && p[0] == "studies":
+		route("studies")
+		s.mu.Lock()
+		id := fmt.Sprintf("%024x", 0xab0000+len(s.created)+1)
+		s.created = append(s.created, body)
+		st := map[string]any{"id": id, "name": body["name"], "status": "UNPUBLISHED",
+			"external_study_url": body["external_study_url"], "total_available_places": body["total_available_places"], "reward": body["reward"]}
+		s.studies[id] = st
+		s.mu.Unlock()
+		writeJSON(w, http.StatusCreated, st)
+	case r.Method == "POST" && len(p) == 1 && p[0] == "participant-groups":
+		route("participant-groups")
+		s.mu.Lock()
+		id := fmt.Sprintf("%024x", 0xcd0000+len(s.groups)+1)
+		s.groups[id] = nil
+		s.mu.Unlock()
+		writeJSON(w, http.StatusCreated, map[string]any{"id": id, "name": body["name"]})
+	case r.Method == "POST" && len(p) == 3 && p[0] == "participant-groups" && p[2] == "participants":
+		route("group-participants")
+		s.mu.Lock()
+		members, ok := s.groups[p[1]]
+		if ok {
+			ids, _ := body["participant_ids"].([]any)
+			for _, x := range ids {
+				id, _ := x.(string)
+				dup := false
+				for _, m := range members {
+					dup = dup || m == id
+				}
+				if !dup {
+					members = append(members, id)
+				}
+			}
+			s.groups[p[1]] = members
+		}
+		s.mu.Unlock()
+		if !ok {
+			fail(w, http.StatusNotFound, "Not found.")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"results": members})
+	default:
+		fail(w, http.StatusNotFound, "Not found.")
+	}
+}
+
+func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request, study string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.studies[study]; !ok {
+		fail(w, http.StatusNotFound, "Not found.")
+		return
+	}
+	all := s.submissions[study]
+	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
+	if page < 1 {
+		page = 1
+	}
+	size := s.PageSize
+	from := min((page-1)*size, len(all))
+	to := min(from+size, len(all))
+	out := map[string]any{"results": all[from:to], "meta": map[string]any{"count": len(all)}}
+	links := map[string]any{"next": map[string]any{"href": nil}}
+	if to < len(all) {
+		links["next"] = map[string]any{"href": fmt.Sprintf("%s/api/v1/studies/%s/submissions/?page=%d", s.URL, study, page+1)}
+	}
+	out["_links"] = links
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) transition(w http.ResponseWriter, id string, body map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sub := s.find(id)
+	if sub == nil {
+		fail(w, http.StatusNotFound, "Not found.")
+		return
+	}
+	action, _ := body["action"].(string)
+	switch action {
+	case "APPROVE":
+		if sub["status"] == "APPROVED" {
+			writeJSON(w, http.StatusOK, sub) // idempotent, as documented
+			return
+		}
+		if sub["status"] != "AWAITING REVIEW" {
+			fail(w, http.StatusBadRequest, "Submission is not awaiting review.")
+			return
+		}
+		sub["status"] = "APPROVED"
+	case "REJECT":
+		msg, _ := body["message"].(string)
+		cat, _ := body["rejection_category"].(string)
+		if len([]rune(msg)) < 100 || cat == "" {
+			fail(w, http.StatusBadRequest, "A rejection needs a message of at least 100 characters and a rejection_category.")
+			return
+		}
+		if sub["status"] == "REJECTED" {
+			writeJSON(w, http.StatusOK, sub)
+			return
+		}
+		if sub["status"] != "AWAITING REVIEW" {
+			fail(w, http.StatusBadRequest, "Submission is not awaiting review.")
+			return
+		}
+		sub["status"] = "REJECTED"
+	default:
+		fail(w, http.StatusBadRequest, "Unknown action.")
+		return
+	}
+	writeJSON(w, http.StatusOK, sub)
+}
+
+func (s *Server) bulkApprove(w http.ResponseWriter, body map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids, _ := body["submission_ids"].([]any)
+	if len(ids) == 0 {
+		fail(w, http.StatusBadRequest, "submission_ids is required.")
+		return
+	}
+	for _, x := range ids {
+		id, _ := x.(string)
+		if sub := s.find(id); sub != nil && sub["status"] == "AWAITING REVIEW" {
+			sub["status"] = "APPROVED"
+		}
+	}
+	writeJSON(w, http.StatusOK, "The request to bulk approve has been made successfully.")
+}
+
+func (s *Server) setUpBonuses(w http.ResponseWriter, body map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	study, _ := body["study_id"].(string)
+	csv, _ := body["csv_bonuses"].(string)
+	if _, ok := s.studies[study]; !ok {
+		fail(w, http.StatusNotFound, "Not found.")
+		return
+	}
+	var st setup
+	st.study = study
+	for _, line := range strings.Split(strings.TrimSpace(csv), "\n") {
+		pid, amount, ok := strings.Cut(strings.TrimSpace(line), ",")
+		v, err := strconv.ParseFloat(amount, 64)
+		if !ok || err != nil || v <= 0 {
+			fail(w, http.StatusBadRequest, fmt.Sprintf("Invalid line %q.", line))
+			return
+		}
+		known := false
+		for _, sub := range s.submissions[study] {
+			known = known || sub["participant_id"] == pid
+		}
+		if !known {
+			fail(w, http.StatusBadRequest, fmt.Sprintf("Participant %s did not take part in the study.", pid))
+			return
+		}
+		st.lines = append(st.lines, [2]string{pid, amount})
+		st.total += v
+	}
+	id := fmt.Sprintf("%024x", 0xef0000+len(s.setups)+1)
+	s.setups[id] = st
+	fees := st.total / 3
+	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "study": study, "amount": st.total, "fees": fees, "vat": 0, "total_amount": st.total + fees})
+}

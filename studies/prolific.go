@@ -1,0 +1,855 @@
+package studies
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"pragmalab/prolific"
+	"pragmalab/store"
+)
+
+// Prolific ties Prolific's API to what pragmalab knows of a crowd study:
+// who completed, who failed the checks, who was excluded
+// (docs/prolific.md). Every call that approves, rejects, pays or changes
+// something is recorded before it is sent and updated with the answer, so
+// a crash or a retry never does it twice.
+type Prolific struct {
+	DB  *store.DB
+	API *prolific.Client // nil when no token is set
+	// APIError is why API is nil (prolific.ErrNoToken or a bad base URL).
+	APIError error
+}
+
+// NewProlific builds the use cases with a client from the environment.
+func NewProlific(db *store.DB, getenv func(string) string) *Prolific {
+	c, err := prolific.New(getenv, nil)
+	return &Prolific{DB: db, API: c, APIError: err}
+}
+
+func (p *Prolific) api() (*prolific.Client, error) {
+	if p.API == nil {
+		if p.APIError != nil {
+			return nil, store.Errorf(store.EINVALID, "%v", p.APIError)
+		}
+		return nil, store.Errorf(store.EINVALID, "%v", prolific.ErrNoToken)
+	}
+	return p.API, nil
+}
+
+// Check tests the connection: the token, and that the linked study exists.
+func (p *Prolific) Check(ctx context.Context, studyID int64) (*prolific.Study, error) {
+	api, err := p.api()
+	if err != nil {
+		return nil, err
+	}
+	link, err := p.DB.ProlificLink(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := api.Study(ctx, link.ProlificStudyID)
+	if err != nil {
+		return nil, apiErr(err)
+	}
+	return st, nil
+}
+
+// apiErr makes an API error one the pages show as it is: what Prolific
+// said is what the researcher needs to read.
+func apiErr(err error) error {
+	if errors.Is(err, prolific.ErrNoToken) || errors.Is(err, prolific.ErrBadToken) || errors.Is(err, prolific.ErrUnknownStudy) {
+		return store.Errorf(store.EINVALID, "%v", err)
+	}
+	var ae *prolific.APIError
+	if errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 {
+		return store.Errorf(store.EINVALID, "%v", err)
+	}
+	return store.Errorf(store.EINVALID, "Prolific could not be reached or failed: %v", err)
+}
+
+// Sync reads the linked study's submissions, stores them and frees the
+// batch slot of every returned or timed-out participant at once.
+func (p *Prolific) Sync(ctx context.Context, studyID int64) (store.SyncResult, error) {
+	api, err := p.api()
+	if err != nil {
+		return store.SyncResult{}, err
+	}
+	link, err := p.DB.ProlificLink(ctx, studyID)
+	if err != nil {
+		return store.SyncResult{}, err
+	}
+	subs, err := api.Submissions(ctx, link.ProlificStudyID)
+	if err != nil {
+		err = apiErr(err)
+		p.DB.SetProlificSyncError(ctx, studyID, store.ErrorMessage(err))
+		return store.SyncResult{}, err
+	}
+	in := make([]store.ProlificSubmission, len(subs))
+	for i, s := range subs {
+		in[i] = store.ProlificSubmission{SubmissionID: s.ID, PID: s.PID(), Status: s.Status,
+			StartedAt: s.StartedAt, CompletedAt: s.CompletedAt, EnteredCode: s.EnteredCode}
+	}
+	res, err := p.DB.SaveProlificSync(ctx, studyID, in, prolific.FreesSlot)
+	if err != nil {
+		return res, err
+	}
+	return res, p.reconcile(ctx, studyID, subs)
+}
+
+// reconcile closes the approvals and rejections recorded as sent whose
+// answer never came but which Prolific shows carried out.
+func (p *Prolific) reconcile(ctx context.Context, studyID int64, subs []prolific.Submission) error {
+	status := map[string]string{}
+	for _, s := range subs {
+		status[s.ID] = s.Status
+	}
+	calls, err := p.DB.ProlificCalls(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	for _, c := range calls {
+		if c.State != store.CallPending {
+			continue
+		}
+		if (c.Kind == store.CallApprove && status[c.Target] == prolific.StatusApproved) ||
+			(c.Kind == store.CallReject && status[c.Target] == prolific.StatusRejected) {
+			if err := p.DB.FinishProlificCall(ctx, c.ID, store.CallDone, "carried out, as a later sync showed"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ReviewRow is one person in the review: pragmalab's view beside
+// Prolific's.
+type ReviewRow struct {
+	PID            string // as the participant arrived with it; lower-cased for those who never reached pragmalab
+	Here           string // pragmalab's status, "" when the person never reached pragmalab
+	SubmissionID   string
+	ProlificStatus string // "" when Prolific has no submission (or no sync yet)
+	Excluded       bool
+	ChecksAnswered int
+	ChecksFailed   int
+	FailedChecks   []string // the item ids of the failed attention checks
+	BonusCents     int      // already set up in earlier bonus batches
+}
+
+// Disagrees reports whether the two sides tell different stories: completed
+// here but not submitted there, or submitted there but not completed here.
+func (r ReviewRow) Disagrees() bool {
+	if r.Here == "" || r.ProlificStatus == "" {
+		return false
+	}
+	doneHere := r.Here == store.CrowdCompleted
+	doneThere := r.ProlificStatus == prolific.StatusAwaitingReview || r.ProlificStatus == prolific.StatusApproved || r.ProlificStatus == prolific.StatusRejected
+	return doneHere != doneThere
+}
+
+// Approvable: completed here, not excluded by the rules or the researcher,
+// and awaiting review on Prolific.
+func (r ReviewRow) Approvable() bool {
+	return r.Here == store.CrowdCompleted && !r.Excluded && r.ProlificStatus == prolific.StatusAwaitingReview && r.SubmissionID != ""
+}
+
+// Review is the study's participants beside its Prolific submissions.
+type Review struct {
+	Link         *store.ProlificLink
+	Rows         []ReviewRow // pragmalab's participants, in arrival order
+	NeverReached []ReviewRow // Prolific submissions without a pragmalab session
+}
+
+// Disagreements lists the rows whose statuses disagree.
+func (v *Review) Disagreements() []ReviewRow {
+	var out []ReviewRow
+	for _, r := range v.Rows {
+		if r.Disagrees() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Approvable lists the rows a bulk approval would approve.
+func (v *Review) Approvable() []ReviewRow {
+	var out []ReviewRow
+	for _, r := range v.Rows {
+		if r.Approvable() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Row returns the row of a PID (case-insensitive), or nil.
+func (v *Review) Row(pid string) *ReviewRow {
+	for i := range v.Rows {
+		if strings.EqualFold(v.Rows[i].PID, pid) {
+			return &v.Rows[i]
+		}
+	}
+	return nil
+}
+
+// Review joins the study's participants, their check results and
+// exclusions with the synced submissions (matched on PROLIFIC_PID,
+// case-insensitively).
+func (p *Prolific) Review(ctx context.Context, studyID int64) (*Review, error) {
+	link, err := p.DB.ProlificLink(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := p.DB.CrowdParticipants(ctx, studyID, set)
+	if err != nil {
+		return nil, err
+	}
+	subs, err := p.DB.ProlificSubmissions(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	failed, err := p.failedChecks(ctx, studyID, set)
+	if err != nil {
+		return nil, err
+	}
+	bonused, err := p.DB.BonusedBefore(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	byPID := map[string]store.ProlificSubmission{}
+	for _, s := range subs {
+		byPID[strings.ToLower(s.PID)] = s
+	}
+	v := &Review{Link: link}
+	seen := map[string]bool{}
+	for _, pr := range parts {
+		key := strings.ToLower(pr.PID)
+		seen[key] = true
+		s := byPID[key]
+		v.Rows = append(v.Rows, ReviewRow{
+			PID: pr.PID, Here: pr.Status, SubmissionID: s.SubmissionID, ProlificStatus: s.Status,
+			Excluded: pr.Excluded, ChecksAnswered: pr.ChecksAnswered, ChecksFailed: pr.ChecksFailed,
+			FailedChecks: failed[key], BonusCents: bonused[key],
+		})
+	}
+	for _, s := range subs {
+		if !seen[strings.ToLower(s.PID)] {
+			v.NeverReached = append(v.NeverReached, ReviewRow{PID: s.PID, SubmissionID: s.SubmissionID, ProlificStatus: s.Status, BonusCents: bonused[strings.ToLower(s.PID)]})
+		}
+	}
+	return v, nil
+}
+
+// failedChecks lists, per lower-cased PID, the attention checks a
+// completed participant failed.
+func (p *Prolific) failedChecks(ctx context.Context, studyID int64, set store.CrowdSettings) (map[string][]string, error) {
+	rows, err := p.DB.RatingRows(ctx, studyID, false)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, r := range rows {
+		if r.Check != "" && !set.CheckPasses(r.Check, r.Rating) {
+			k := strings.ToLower(r.PID)
+			out[k] = append(out[k], r.Item)
+		}
+	}
+	return out, nil
+}
+
+// record records a call before it is sent; request is stored as JSON.
+func (p *Prolific) record(ctx context.Context, studyID int64, kind, key, target, actor string, request any) (*store.ProlificCall, error) {
+	b, err := json.Marshal(request)
+	if err != nil {
+		return nil, err
+	}
+	c := &store.ProlificCall{StudyID: studyID, Kind: kind, Key: key, Target: target, Request: string(b), Actor: actor}
+	if err := p.DB.RecordProlificCall(ctx, c); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// finish records the answer to a sent call. A call Prolific refused with a
+// 4xx did nothing and is marked failed; a call whose answer never came
+// (transport error, 5xx) stays pending: it may have been carried out.
+func (p *Prolific) finish(ctx context.Context, c *store.ProlificCall, sendErr error, answer string) error {
+	if sendErr == nil {
+		return p.DB.FinishProlificCall(ctx, c.ID, store.CallDone, answer)
+	}
+	var ae *prolific.APIError
+	if errors.As(sendErr, &ae) && ae.Status >= 400 && ae.Status < 500 || errors.Is(sendErr, prolific.ErrBadToken) {
+		return p.DB.FinishProlificCall(ctx, c.ID, store.CallFailed, sendErr.Error())
+	}
+	return nil
+}
+
+// ApproveResult says what an approval did.
+type ApproveResult struct {
+	Approved []string // submission ids approved by this call
+	Already  []string // approved before (recorded, or APPROVED on Prolific)
+}
+
+// Approve approves, in one bulk call, the given submissions of the
+// approvable participants (all of them when ids is empty). Each approval
+// is recorded before the call; an approval recorded earlier whose answer
+// never came is checked on Prolific first.
+func (p *Prolific) Approve(ctx context.Context, studyID int64, actor string, ids []string) (ApproveResult, error) {
+	var res ApproveResult
+	api, err := p.api()
+	if err != nil {
+		return res, err
+	}
+	if _, err := p.Sync(ctx, studyID); err != nil {
+		return res, err
+	}
+	rev, err := p.Review(ctx, studyID)
+	if err != nil {
+		return res, err
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	var calls []*store.ProlificCall
+	for _, r := range rev.Approvable() {
+		if len(want) > 0 && !want[r.SubmissionID] {
+			continue
+		}
+		c, err := p.record(ctx, studyID, store.CallApprove, "approve:"+r.SubmissionID, r.SubmissionID, actor, map[string]string{"pid": r.PID, "submission_id": r.SubmissionID})
+		var rec *store.ErrCallRecorded
+		switch {
+		case errors.As(err, &rec) && rec.Call.State == store.CallPending:
+			// Recorded, maybe sent: Prolific's status (AWAITING REVIEW, as
+			// the sync just read) says it was not carried out.
+			c = &rec.Call
+		case errors.As(err, &rec):
+			res.Already = append(res.Already, r.SubmissionID)
+			continue
+		case err != nil:
+			return res, err
+		}
+		calls = append(calls, c)
+	}
+	for i := 0; i < len(calls); i += 1000 {
+		chunk := calls[i:min(i+1000, len(calls))]
+		subIDs := make([]string, len(chunk))
+		for k, c := range chunk {
+			subIDs[k] = c.Target
+		}
+		sendErr := api.BulkApprove(ctx, subIDs)
+		for _, c := range chunk {
+			if err := p.finish(ctx, c, sendErr, "bulk approve"); err != nil {
+				return res, err
+			}
+		}
+		if sendErr != nil {
+			return res, apiErr(sendErr)
+		}
+		res.Approved = append(res.Approved, subIDs...)
+	}
+	if len(want) > 0 && len(res.Approved)+len(res.Already) < len(want) {
+		return res, store.Errorf(store.EINVALID, "%d of the chosen submissions cannot be approved (not completed here, excluded, or not awaiting review on Prolific)", len(want)-len(res.Approved)-len(res.Already))
+	}
+	return res, nil
+}
+
+// DefaultRejectionTemplate is the editable text sent with a rejection for
+// failed attention checks. {failed}, {answered} and {checks} are filled in
+// per participant.
+const DefaultRejectionTemplate = "Thank you for taking part. We cannot approve this submission: you failed {failed} of the {answered} attention checks in the study ({checks}), which the study's instructions said must be answered as asked. If you think this is a mistake, please message us."
+
+// RejectionMessage fills the template for one participant.
+func RejectionMessage(template string, r ReviewRow) string {
+	checks := strings.Join(r.FailedChecks, ", ")
+	if checks == "" {
+		checks = "none recorded"
+	}
+	return strings.NewReplacer("{failed}", strconv.Itoa(r.ChecksFailed), "{answered}", strconv.Itoa(r.ChecksAnswered), "{checks}", checks).Replace(template)
+}
+
+// Reject rejects one participant's submission with a category and message
+// (checked before anything is recorded or sent).
+func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, category, message string) error {
+	api, err := p.api()
+	if err != nil {
+		return err
+	}
+	if err := prolific.CheckRejection(category, message); err != nil {
+		return store.Errorf(store.EINVALID, "%v", err)
+	}
+	if _, err := p.Sync(ctx, studyID); err != nil {
+		return err
+	}
+	rev, err := p.Review(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	r := rev.Row(pid)
+	if r == nil {
+		for i := range rev.NeverReached {
+			if strings.EqualFold(rev.NeverReached[i].PID, pid) {
+				r = &rev.NeverReached[i]
+			}
+		}
+	}
+	switch {
+	case r == nil || r.SubmissionID == "":
+		return store.Errorf(store.ENOTFOUND, "Prolific has no submission of participant %s in the linked study", pid)
+	case r.ProlificStatus == prolific.StatusRejected:
+		return store.Errorf(store.ECONFLICT, "participant %s is already rejected on Prolific", pid)
+	case r.ProlificStatus != prolific.StatusAwaitingReview:
+		return store.Errorf(store.ECONFLICT, "participant %s's submission is %s on Prolific: only one awaiting review can be rejected", pid, r.ProlificStatus)
+	}
+	c, err := p.record(ctx, studyID, store.CallReject, "reject:"+r.SubmissionID, r.SubmissionID, actor,
+		map[string]string{"pid": r.PID, "submission_id": r.SubmissionID, "rejection_category": category, "message": message})
+	var rec *store.ErrCallRecorded
+	switch {
+	case errors.As(err, &rec) && rec.Call.State == store.CallPending:
+		c = &rec.Call // recorded, and Prolific still awaits review: it was not carried out
+	case err != nil:
+		return err
+	}
+	sendErr := api.Reject(ctx, r.SubmissionID, category, message)
+	if err := p.finish(ctx, c, sendErr, "rejected"); err != nil {
+		return err
+	}
+	if sendErr != nil {
+		return apiErr(sendErr)
+	}
+	return nil
+}
+
+// BonusLine is one bonus of a batch.
+type BonusLine struct {
+	PID         string
+	AmountCents int
+	// Line is the line of the CSV it came from (0 for a rule).
+	Line int
+	// Before is what the participant was already given in earlier batches.
+	Before int
+}
+
+// BonusPlan is a bonus batch shown for confirmation before anything is
+// set up.
+type BonusPlan struct {
+	ID         string // names the plan: confirming it twice sets it up once
+	Lines      []BonusLine
+	TotalCents int
+	Repeats    int // lines for participants bonused before
+}
+
+// maxBonusCents bounds one bonus (£/$100), a guard against typing 30 for
+// 0.30.
+const maxBonusCents = 100_00
+
+// ParseBonusCSV reads "participant id, amount" lines (amount in the study's
+// currency, e.g. 0.50); a header line naming the columns is allowed.
+func ParseBonusCSV(r io.Reader) ([]BonusLine, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	var out []BonusLine
+	seen := map[string]int{}
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		line, _ := cr.FieldPos(0)
+		if err != nil {
+			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: %v", line, err)
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rec) != 2 {
+			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: expected two fields, participant id and amount; found %d", line, len(rec))
+		}
+		pid, amount := strings.TrimSpace(strings.TrimPrefix(rec[0], "\uFEFF")), strings.TrimSpace(rec[1])
+		if len(out) == 0 && line == 1 && !prolific.ValidID(pid) {
+			if _, err := strconv.ParseFloat(amount, 64); err != nil {
+				continue // a header
+			}
+		}
+		if !prolific.ValidID(pid) {
+			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: %q is not a Prolific participant id (24 hexadecimal characters)", line, pid)
+		}
+		cents, err := parseAmount(amount)
+		if err != nil {
+			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: %v", line, err)
+		}
+		key := strings.ToLower(pid)
+		if l, dup := seen[key]; dup {
+			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: participant %s is already on line %d", line, pid, l)
+		}
+		seen[key] = line
+		out = append(out, BonusLine{PID: pid, AmountCents: cents, Line: line})
+	}
+	if len(out) == 0 {
+		return nil, store.Errorf(store.EINVALID, "the bonus file has no bonus lines")
+	}
+	return out, nil
+}
+
+// parseAmount reads an amount like 0.50 or 2 into cents.
+func parseAmount(s string) (int, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("amount %q is not a number (write 0.50 for 50 pence or cents)", s)
+	}
+	cents := int(math.Round(v * 100))
+	if math.Abs(v*100-float64(cents)) > 1e-6 {
+		return 0, fmt.Errorf("amount %q has more than two decimals", s)
+	}
+	if cents <= 0 || cents > maxBonusCents {
+		return 0, fmt.Errorf("amount %q must be more than 0 and at most %d.00", s, maxBonusCents/100)
+	}
+	return cents, nil
+}
+
+// FormatCents writes cents as an amount: 1234 → "12.34".
+func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+
+// BonusRule gives a fixed bonus to every completed participant the rules
+// do not exclude.
+func (p *Prolific) BonusRule(ctx context.Context, studyID int64, amount string) ([]BonusLine, error) {
+	cents, err := parseAmount(amount)
+	if err != nil {
+		return nil, store.Errorf(store.EINVALID, "%v", err)
+	}
+	rev, err := p.Review(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	var out []BonusLine
+	for _, r := range rev.Rows {
+		if r.Here == store.CrowdCompleted && !r.Excluded {
+			out = append(out, BonusLine{PID: r.PID, AmountCents: cents})
+		}
+	}
+	if len(out) == 0 {
+		return nil, store.Errorf(store.EINVALID, "no completed, included participant to give a bonus to")
+	}
+	return out, nil
+}
+
+// PlanBonuses checks a batch against the study — every participant must
+// have a Prolific submission in the linked study — and marks those bonused
+// before. Nothing is sent.
+func (p *Prolific) PlanBonuses(ctx context.Context, studyID int64, lines []BonusLine) (*BonusPlan, error) {
+	rev, err := p.Review(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]int{}
+	for _, r := range append(append([]ReviewRow(nil), rev.Rows...), rev.NeverReached...) {
+		if r.SubmissionID != "" {
+			known[strings.ToLower(r.PID)] = r.BonusCents
+		}
+	}
+	plan := &BonusPlan{ID: newPlanID()}
+	for _, l := range lines {
+		before, ok := known[strings.ToLower(l.PID)]
+		if !ok {
+			where := "participant " + l.PID
+			if l.Line > 0 {
+				where = fmt.Sprintf("line %d: participant %s", l.Line, l.PID)
+			}
+			return nil, store.Errorf(store.EINVALID, "%s has no submission in the linked Prolific study (sync first, or check the id)", where)
+		}
+		l.Before = before
+		if before > 0 {
+			plan.Repeats++
+		}
+		plan.Lines = append(plan.Lines, l)
+		plan.TotalCents += l.AmountCents
+	}
+	sort.SliceStable(plan.Lines, func(i, k int) bool { return plan.Lines[i].Before > 0 && plan.Lines[k].Before == 0 })
+	return plan, nil
+}
+
+func newPlanID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// SetUpBonuses sets a confirmed plan up on Prolific (this pays nothing)
+// and returns Prolific's answer with its total, fees included, for the
+// second confirmation. Confirming the same plan twice sets it up once.
+func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string, plan *BonusPlan) (*prolific.BonusSetup, error) {
+	api, err := p.api()
+	if err != nil {
+		return nil, err
+	}
+	link, err := p.DB.ProlificLink(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, l := range plan.Lines {
+		fmt.Fprintf(&b, "%s,%s\n", l.PID, FormatCents(l.AmountCents))
+	}
+	body := b.String()
+	c, err := p.record(ctx, studyID, store.CallBonusSetup, "bonus_setup:"+plan.ID, plan.ID, actor,
+		map[string]any{"study_id": link.ProlificStudyID, "csv_bonuses": body, "total_cents": plan.TotalCents})
+	var rec *store.ErrCallRecorded
+	if errors.As(err, &rec) {
+		if rec.Call.State == store.CallDone {
+			var setup prolific.BonusSetup
+			if json.Unmarshal([]byte(rec.Call.Response), &setup) == nil && setup.ID != "" {
+				return &setup, nil
+			}
+		}
+		return nil, store.Errorf(store.ECONFLICT, "this bonus batch was already sent to Prolific on %s; its answer was not recorded. Check the study's bonuses on Prolific before setting up a new batch", rec.Call.CreatedAt.Format("2 Jan 2006 15:04"))
+	}
+	if err != nil {
+		return nil, err
+	}
+	lines := make([]store.ProlificBonus, len(plan.Lines))
+	for i, l := range plan.Lines {
+		lines[i] = store.ProlificBonus{PID: l.PID, AmountCents: l.AmountCents}
+	}
+	if err := p.DB.SaveProlificBonuses(ctx, c.ID, lines); err != nil {
+		return nil, err
+	}
+	setup, sendErr := api.SetUpBonuses(ctx, link.ProlificStudyID, body)
+	answer := ""
+	if sendErr == nil {
+		a, _ := json.Marshal(setup)
+		answer = string(a)
+	}
+	if err := p.finish(ctx, c, sendErr, answer); err != nil {
+		return nil, err
+	}
+	if sendErr != nil {
+		return nil, apiErr(sendErr)
+	}
+	return setup, nil
+}
+
+// PayBonuses pays a setup. The payment is recorded before it is sent and
+// is never sent twice: when an earlier payment of this setup was recorded
+// and its answer never came, nothing is sent and the researcher is told to
+// check on Prolific (MarkPaymentNotSent undoes that once checked).
+func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID string) error {
+	api, err := p.api()
+	if err != nil {
+		return err
+	}
+	calls, err := p.DB.ProlificCalls(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	var total string
+	found := false
+	for _, c := range calls {
+		if c.Kind == store.CallBonusSetup && c.State == store.CallDone && strings.Contains(c.Response, `"id":"`+setupID+`"`) {
+			found = true
+			var s prolific.BonusSetup
+			if json.Unmarshal([]byte(c.Response), &s) == nil {
+				total = fmt.Sprintf("%.2f", s.TotalAmount)
+			}
+		}
+	}
+	if !found {
+		return store.Errorf(store.ENOTFOUND, "no bonus batch %s was set up for this study", setupID)
+	}
+	c, err := p.record(ctx, studyID, store.CallBonusPay, "bonus_pay:"+setupID, setupID, actor, map[string]string{"setup_id": setupID, "total": total})
+	var rec *store.ErrCallRecorded
+	if errors.As(err, &rec) {
+		if rec.Call.State == store.CallDone {
+			return store.Errorf(store.ECONFLICT, "bonus batch %s was already paid on %s by %s: nothing was sent", setupID, rec.Call.UpdatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
+		}
+		return store.Errorf(store.ECONFLICT, "bonus batch %s was sent to Prolific for payment on %s by %s and the answer was never recorded: it may have been paid. Nothing was sent again. Check the bonus payments on Prolific; if they were not made, mark the payment as not sent and pay again", setupID, rec.Call.CreatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
+	}
+	if err != nil {
+		return err
+	}
+	sendErr := api.PayBonuses(ctx, setupID)
+	if err := p.finish(ctx, c, sendErr, "paid"); err != nil {
+		return err
+	}
+	if sendErr != nil {
+		return apiErr(sendErr)
+	}
+	return nil
+}
+
+// MarkPaymentNotSent records the researcher's word, after checking on
+// Prolific, that a payment whose answer was never recorded was not made,
+// so that it may be paid again.
+func (p *Prolific) MarkPaymentNotSent(ctx context.Context, studyID int64, actor, setupID string) error {
+	c, err := p.DB.ProlificCallByKey(ctx, "bonus_pay:"+setupID)
+	if err != nil {
+		return err
+	}
+	if c.StudyID != studyID || c.State != store.CallPending {
+		return store.Errorf(store.ECONFLICT, "payment %s is %s: only a payment whose answer never came can be marked as not sent", setupID, c.State)
+	}
+	return p.DB.FinishProlificCall(ctx, c.ID, store.CallFailed, "marked as not sent by "+actor+" after checking on Prolific")
+}
+
+// DraftInput is what the researcher enters to create the study on Prolific.
+type DraftInput struct {
+	Name, Description string
+	StudyURL          string // pragmalab's entry URL; the placeholders are added
+	RewardCents       int
+	Minutes           int
+}
+
+// CreateDraft creates the study on Prolific as a draft — the study URL
+// with Prolific's placeholders, the completion and screen-out codes, places
+// = batches × quota — and links the crowd study to it.
+func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string, in DraftInput) (*prolific.Study, error) {
+	api, err := p.api()
+	if err != nil {
+		return nil, err
+	}
+	s, set, err := p.DB.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	batches, err := p.DB.CrowdProgress(ctx, studyID, set)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case len(batches) == 0:
+		return nil, store.Errorf(store.EINVALID, "build the batches first: the number of places is batches × quota")
+	case set.CompletionCode == "":
+		return nil, store.Errorf(store.EINVALID, "set the completion code first: participants return to Prolific with it")
+	case in.RewardCents <= 0 || in.Minutes <= 0:
+		return nil, store.Errorf(store.EINVALID, "the reward (in pence or cents) and the estimated time (in minutes) must be more than 0")
+	case !strings.HasPrefix(in.StudyURL, "https://") && !strings.HasPrefix(in.StudyURL, "http://"):
+		return nil, store.Errorf(store.EINVALID, "the study URL must be the address participants open (http or https)")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		in.Name = s.Name
+	}
+	sep := "?"
+	if strings.Contains(in.StudyURL, "?") {
+		sep = "&"
+	}
+	d := prolific.DraftStudy{
+		Name: in.Name, InternalName: fmt.Sprintf("pragmalab study %d", studyID), Description: in.Description,
+		ExternalStudyURL:        in.StudyURL + sep + "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+		ProlificIDOption:        "url_parameters",
+		CompletionCodes:         []prolific.CompletionCode{{Code: set.CompletionCode, CodeType: "COMPLETED", Actions: []prolific.CodeAction{{Action: "MANUALLY_REVIEW"}}}},
+		TotalAvailablePlaces:    len(batches) * set.Quota,
+		EstimatedCompletionTime: in.Minutes, Reward: in.RewardCents,
+		DeviceCompatibility: []string{"desktop", "tablet", "mobile"},
+	}
+	if set.ScreenOutCode != "" {
+		d.CompletionCodes = append(d.CompletionCodes, prolific.CompletionCode{Code: set.ScreenOutCode, CodeType: "FIXED_SCREENOUT", Actions: []prolific.CodeAction{{Action: "FIXED_SCREENOUT_PAYMENT"}}})
+	}
+	c, err := p.record(ctx, studyID, store.CallCreateStudy, "create_study:"+strconv.FormatInt(studyID, 10)+":"+newPlanID(), in.Name, actor, d)
+	if err != nil {
+		return nil, err
+	}
+	st, sendErr := api.CreateDraftStudy(ctx, d)
+	answer := ""
+	if sendErr == nil {
+		a, _ := json.Marshal(st)
+		answer = string(a)
+	}
+	if err := p.finish(ctx, c, sendErr, answer); err != nil {
+		return nil, err
+	}
+	if sendErr != nil {
+		return nil, apiErr(sendErr)
+	}
+	if err := p.DB.LinkProlific(ctx, studyID, st.ID); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+// AddToGroup adds every participant who reached the study (consented or
+// not) to a Prolific participant group, so other studies can exclude them.
+func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID string) (int, error) {
+	api, err := p.api()
+	if err != nil {
+		return 0, err
+	}
+	if !prolific.ValidID(groupID) {
+		return 0, store.Errorf(store.EINVALID, "the participant group id must be 24 hexadecimal characters")
+	}
+	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return 0, err
+	}
+	parts, err := p.DB.CrowdParticipants(ctx, studyID, set)
+	if err != nil {
+		return 0, err
+	}
+	var pids []string
+	for _, pr := range parts {
+		if prolific.ValidID(pr.PID) {
+			pids = append(pids, strings.ToLower(pr.PID))
+		}
+	}
+	if len(pids) == 0 {
+		return 0, store.Errorf(store.EINVALID, "no participant with a Prolific id has reached the study yet")
+	}
+	c, err := p.record(ctx, studyID, store.CallGroupAdd, "group_add:"+groupID+":"+newPlanID(), groupID, actor, map[string]any{"group_id": groupID, "participant_ids": pids})
+	if err != nil {
+		return 0, err
+	}
+	sendErr := api.AddToParticipantGroup(ctx, groupID, pids)
+	if err := p.finish(ctx, c, sendErr, fmt.Sprintf("%d participants added", len(pids))); err != nil {
+		return 0, err
+	}
+	if sendErr != nil {
+		return 0, apiErr(sendErr)
+	}
+	return len(pids), nil
+}
+
+// SyncLoop syncs every linked study that active accepts (a study being run)
+// every interval until ctx ends; failures are recorded on the link and
+// logged, and the loop goes on.
+func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Duration, active func(context.Context, int64) bool) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		links, err := p.DB.ProlificLinks(ctx)
+		if err != nil {
+			log.Warn("prolific sync", "err", err)
+			continue
+		}
+		for _, l := range links {
+			if ctx.Err() != nil {
+				return
+			}
+			if !active(ctx, l.StudyID) {
+				continue
+			}
+			if res, err := p.Sync(ctx, l.StudyID); err != nil {
+				log.Warn("prolific sync", "study", l.StudyID, "err", store.ErrorMessage(err))
+			} else if len(res.Freed) > 0 {
+				log.Info("prolific sync freed slots", "study", l.StudyID, "freed", len(res.Freed))
+			}
+		}
+	}
+}
