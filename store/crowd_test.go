@@ -579,3 +579,26 @@ func TestCrowdAssignmentUsesIndexes(t *testing.T) {
 		}
 	}
 }
+
+// TestProlificSyncFreesPlace: a submission returned on Prolific ends the
+// session as moved on and gives its place back to the next arrival.
+func TestProlificSyncFreesPlace(t *testing.T) {
+	f := newCrowdFixture(t, 1, 3)
+	f.s.Quota = 2
+	ctx := context.Background()
+	a := f.enter(t, CrowdArrival{PID: pid(1)})
+	f.enter(t, CrowdArrival{PID: pid(2)})
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(3)}, f.s); !errors.Is(err, ErrStudyFull) {
+		t.Fatalf("third: %v, want full", err)
+	}
+	res, err := f.db.SaveProlificSync(ctx, f.study, []ProlificSubmission{{SubmissionID: "sub1", PID: a.PID, Status: "RETURNED"}},
+		func(status string) bool { return status == "RETURNED" })
+	if err != nil || len(res.Freed) != 1 {
+		t.Fatalf("sync: %+v %v", res, err)
+	}
+	slotsMatch(t, f)
+	if c := f.enter(t, CrowdArrival{PID: pid(3)}); c.BatchID != a.BatchID {
+		t.Fatal("the returned submission's place was not given to the next arrival")
+	}
+	slotsMatch(t, f)
+}
