@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 )
 
@@ -75,4 +76,48 @@ func BenchmarkTakeSlot(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGroupedAnswers measures answers of 200 participants at once
+// through the write queue, with the commit's fsync left out
+// (synchronous=NORMAL): the writer's own cost per answer, savepoints
+// included.
+func BenchmarkGroupedAnswers(b *testing.B) {
+	f := newCrowdFixture(b, 40, 200) // 5 participants a batch, 200 screens each
+	ctx := context.Background()
+	db, err := OpenWith(ctx, f.db.Path(), Options{Synchronous: "NORMAL"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.Now = f.db.Now
+	var ps []*CrowdParticipant
+	for i := range 200 {
+		p, err := db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i)}, f.s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.ConsentCrowd(ctx, f.study, p.Token, f.s)
+		db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 6, f.s)
+		db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, 0, 2, f.s)
+		ps = append(ps, p)
+	}
+	var next atomic.Int64
+	b.SetParallelism(100) // 200 goroutines on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		p := ps[next.Add(1)-1]
+		pos := 1
+		for pb.Next() {
+			if pos > 200 {
+				b.Error("out of screens: raise the batches' size")
+				return
+			}
+			if _, err := db.SaveCrowdRating(ctx, f.study, p.Token, pos, 4, f.s); err != nil {
+				b.Error(err)
+				return
+			}
+			pos++
+		}
+	})
 }
