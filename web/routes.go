@@ -38,7 +38,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
 
-		// operator's view (issue 15): owner only
+		// the operator's view (docs/deploy.md#monitoring): owner only
 		r.Group(func(r chi.Router) {
 			r.Use(h.OwnerOnly) // owner only
 			r.Get("/metrics", h.MetricsPage)
