@@ -30,6 +30,7 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 	}
 	var out []Judgement
 	seen := map[[2]string]int{}
+	itemTypes := map[string]string{}
 	for {
 		row, err := t.next()
 		if err == io.EOF {
@@ -39,6 +40,13 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 			return nil, err
 		}
 		j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
+		if j.Type == TypeAll {
+			return nil, t.errf(2, "item type %q is reserved for the pooled row of by_type; rename it", j.Type)
+		}
+		if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
+			return nil, t.errf(2, "item %q has type %q here but %q on an earlier line", j.Item, j.Type, typ)
+		}
+		itemTypes[j.Item] = j.Type
 		if j.Annotator == "" {
 			return nil, t.errf(0, "empty annotator id")
 		}
@@ -71,18 +79,24 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 // Binary is the agreement of two annotators on a yes/no question.
 // Confusion[a][b] counts items annotator A answered a and B answered b, with
 // index 0 = yes and 1 = no (so [[43,4],[4,3]] has 43 items both said yes).
+// Each *_ci95 is the 95 % percentile-bootstrap interval over items of the
+// value beside it (docs/statistics.md), null when the value is.
 type Binary struct {
 	Items     int       `json:"items"`
 	Raw       *float64  `json:"raw"`
+	RawCI     *CI       `json:"raw_ci95"`
 	Kappa     *float64  `json:"kappa"`
+	KappaCI   *CI       `json:"kappa_ci95"`
 	PABAK     *float64  `json:"pabak"`
+	PABAKCI   *CI       `json:"pabak_ci95"`
 	Confusion [2][2]int `json:"confusion"`
 	// FleissKappa (only on the pooled result) is Fleiss' κ over the items
 	// judged by the largest number of annotators; FleissItems counts them
 	// and FleissRaters is that number.
-	FleissKappa  *float64 `json:"fleiss_kappa,omitempty"`
-	FleissItems  int      `json:"fleiss_items,omitempty"`
-	FleissRaters int      `json:"fleiss_raters,omitempty"`
+	FleissKappa   *float64 `json:"fleiss_kappa,omitempty"`
+	FleissKappaCI *CI      `json:"fleiss_kappa_ci95,omitempty"`
+	FleissItems   int      `json:"fleiss_items,omitempty"`
+	FleissRaters  int      `json:"fleiss_raters,omitempty"`
 }
 
 // BinaryFromConfusion computes raw agreement, Cohen's κ and PABAK from a
@@ -110,6 +124,24 @@ func BinaryFromConfusion(c [2][2]int) Binary {
 	return b
 }
 
+// Question is the agreement on one question (plausibility or cancellation)
+// over all annotators: the pooled pairwise figures of Binary plus the
+// coefficients made for more than two annotators.
+type Question struct {
+	Binary
+	// LightsKappa is Light's κ: the unweighted mean of the pairwise Cohen's
+	// κ, each over the items both annotators judged (pairs whose κ is
+	// undefined are left out). With two annotators it equals Kappa.
+	LightsKappa   *float64 `json:"lights_kappa"`
+	LightsKappaCI *CI      `json:"lights_kappa_ci95"`
+	// KrippendorffAlpha is Krippendorff's α (nominal) over every annotator's
+	// value, missing values allowed; AlphaItems counts the items with at
+	// least two values (the pairable units).
+	KrippendorffAlpha   *float64 `json:"krippendorff_alpha"`
+	KrippendorffAlphaCI *CI      `json:"krippendorff_alpha_ci95"`
+	AlphaItems          int      `json:"krippendorff_items"`
+}
+
 // Pair is the agreement of two annotators.
 type Pair struct {
 	A            string `json:"annotator_a"`
@@ -118,55 +150,324 @@ type Pair struct {
 	Cancellation Binary `json:"cancellation"`
 }
 
+// BootstrapInfo echoes how the intervals were computed, so a saved JSON
+// says it.
+type BootstrapInfo struct {
+	Replicates int    `json:"replicates"`
+	Seed       uint64 `json:"seed"`
+	Scheme     string `json:"scheme"`
+}
+
 // Agreement is the result of the expert agreement; its JSON is the contract
 // of `pragmalab analyze agreement --json` (docs/formats.md#agreement-json).
 type Agreement struct {
 	Annotators []string `json:"annotators"`
 	// Plausibility and Cancellation are the two annotators' agreement; with
-	// more than two annotators they pool every pair (confusion matrices
-	// summed) and carry Fleiss' κ.
-	Plausibility Binary `json:"plausibility"`
-	Cancellation Binary `json:"cancellation"`
-	Pairs        []Pair `json:"pairs"`
+	// more than two annotators raw agreement and PABAK pool every pair
+	// (confusion matrices summed), Cohen's κ is null (the κ of summed
+	// matrices is no standard statistic and changes when an annotator is
+	// renamed: see LightsKappa and the pairs), and Fleiss' κ is added.
+	Plausibility Question `json:"plausibility"`
+	Cancellation Question `json:"cancellation"`
+	Pairs        []Pair   `json:"pairs"`
+	// ByType is the same analysis over the items of each type, and "all"
+	// over every item (equal to the whole); nil inside ByType itself.
+	ByType    map[string]*Agreement `json:"by_type,omitempty"`
+	TypeOrder []string              `json:"-"`
+	Bootstrap *BootstrapInfo        `json:"bootstrap,omitempty"`
 }
 
-// ComputeAgreement computes agreement on plausibility and, over the items
-// both annotators of a pair judged plausible and both answered, on
-// cancellation correctness — for every pair of annotators (sorted by id).
+// AgreementScheme describes the agreement bootstrap for the JSON and the
+// methods paragraph.
+const AgreementScheme = "percentile bootstrap over items, resampled within item type"
+
+// ComputeAgreement computes agreement with the default bootstrap.
 func ComputeAgreement(js []Judgement) *Agreement {
-	byAnn := map[string]map[string]Judgement{}
-	var items []string
-	seenItem := map[string]bool{}
+	return ComputeAgreementWith(js, DefaultBootstrap())
+}
+
+// agreeData is the judgements laid out by item and annotator index:
+// plaus[i][a] is 0 (yes), 1 (no) or -1 (not judged); canc[i][a] likewise
+// for cancellation, -1 unless the annotator found the item plausible and
+// answered.
+type agreeData struct {
+	anns        []string
+	items       []string
+	types       []string
+	plaus, canc [][]int8
+	// per item, the yes and no counts of each question
+	plausCounts, cancCounts []yesNo
+}
+
+// yesNo counts one item's answers; spoiled marks an item an annotator
+// judged without a value (for cancellation: not plausible, or not answered),
+// which Fleiss' κ leaves out.
+type yesNo struct {
+	yes, no int
+	spoiled bool
+}
+
+func newAgreeData(js []Judgement) *agreeData {
+	d := &agreeData{}
+	annIdx := map[string]int{}
 	for _, j := range js {
-		if byAnn[j.Annotator] == nil {
-			byAnn[j.Annotator] = map[string]Judgement{}
-		}
-		byAnn[j.Annotator][j.Item] = j
-		if !seenItem[j.Item] {
-			seenItem[j.Item] = true
-			items = append(items, j.Item)
+		if _, ok := annIdx[j.Annotator]; !ok {
+			annIdx[j.Annotator] = 0
+			d.anns = append(d.anns, j.Annotator)
 		}
 	}
-	anns := make([]string, 0, len(byAnn))
-	for a := range byAnn {
-		anns = append(anns, a)
+	slices.Sort(d.anns)
+	for i, a := range d.anns {
+		annIdx[a] = i
 	}
-	slices.Sort(anns)
-	ag := &Agreement{Annotators: anns, Pairs: []Pair{}}
-	var poolP, poolC [2][2]int
-	for i := range anns {
-		for k := i + 1; k < len(anns); k++ {
-			cp, cc := pairConfusion(byAnn[anns[i]], byAnn[anns[k]], items)
-			ag.Pairs = append(ag.Pairs, Pair{A: anns[i], B: anns[k], Plausibility: BinaryFromConfusion(cp), Cancellation: BinaryFromConfusion(cc)})
-			addConfusion(&poolP, cp)
-			addConfusion(&poolC, cc)
+	itemIdx := map[string]int{}
+	for _, j := range js {
+		i, ok := itemIdx[j.Item]
+		if !ok {
+			i = len(d.items)
+			itemIdx[j.Item] = i
+			d.items = append(d.items, j.Item)
+			d.types = append(d.types, j.Type)
+			p, c := make([]int8, len(d.anns)), make([]int8, len(d.anns))
+			for a := range p {
+				p[a], c[a] = -1, -1
+			}
+			d.plaus, d.canc = append(d.plaus, p), append(d.canc, c)
+		}
+		a := annIdx[j.Annotator]
+		d.plaus[i][a] = int8(yesIndex(j.Plausible))
+		if j.Plausible && j.HasCancellation {
+			d.canc[i][a] = int8(yesIndex(j.CancellationCorrect))
 		}
 	}
-	ag.Plausibility = BinaryFromConfusion(poolP)
-	ag.Cancellation = BinaryFromConfusion(poolC)
-	fleissBinary(&ag.Plausibility, js, items, anns, false)
-	fleissBinary(&ag.Cancellation, js, items, anns, true)
+	d.plausCounts, d.cancCounts = make([]yesNo, len(d.items)), make([]yesNo, len(d.items))
+	for i := range d.items {
+		for a := range d.anns {
+			switch d.plaus[i][a] {
+			case 0:
+				d.plausCounts[i].yes++
+			case 1:
+				d.plausCounts[i].no++
+			}
+			switch {
+			case d.canc[i][a] == 0:
+				d.cancCounts[i].yes++
+			case d.canc[i][a] == 1:
+				d.cancCounts[i].no++
+			case d.plaus[i][a] >= 0:
+				d.cancCounts[i].spoiled = true
+			}
+		}
+	}
+	return d
+}
+
+// questionStats are one question's figures over a set of items.
+type questionStats struct {
+	pairs []Binary
+	q     Question
+}
+
+// stats computes both questions over the items idx, item i counted w[i]
+// times (w nil: once) — the point estimate and each bootstrap replicate.
+func (d *agreeData) stats(idx []int, w []int32) (plaus, canc questionStats) {
+	return d.question(idx, w, d.plaus, false), d.question(idx, w, d.canc, true)
+}
+
+func (d *agreeData) question(idx []int, w []int32, vals [][]int8, cancellation bool) questionStats {
+	na := len(d.anns)
+	weight := func(i int) int {
+		if w == nil {
+			return 1
+		}
+		return int(w[i])
+	}
+	var s questionStats
+	var pooled [2][2]int
+	var kappas []float64
+	for a := range na {
+		for b := a + 1; b < na; b++ {
+			var c [2][2]int
+			for _, i := range idx {
+				va, vb := vals[i][a], vals[i][b]
+				if va >= 0 && vb >= 0 {
+					c[va][vb] += weight(i)
+				}
+			}
+			bin := BinaryFromConfusion(c)
+			s.pairs = append(s.pairs, bin)
+			addConfusion(&pooled, c)
+			if bin.Kappa != nil {
+				kappas = append(kappas, *bin.Kappa)
+			}
+		}
+	}
+	s.q.Binary = BinaryFromConfusion(pooled)
+	if na > 2 {
+		s.q.Kappa = nil
+	}
+	if len(kappas) > 0 {
+		s.q.LightsKappa = num(mean(kappas))
+	}
+	// Per item: yes and no counts, and whether an annotator judged it but
+	// gave no value (cancellation: not plausible, or not answered).
+	counts := d.plausCounts
+	if cancellation {
+		counts = d.cancCounts
+	}
+	// Fleiss' κ over the items with the most raters (none spoiled), and
+	// Krippendorff's α (nominal, two categories) over every item with two
+	// or more values — both with items counted w times, without copying.
+	most := 0
+	for _, i := range idx {
+		if c := counts[i]; weight(i) > 0 && !c.spoiled && c.yes+c.no > most {
+			most = c.yes + c.no
+		}
+	}
+	var fN, fP, fYes float64
+	var oYY, oNN, oYN float64
+	for _, i := range idx {
+		wi := weight(i)
+		if wi == 0 {
+			continue
+		}
+		c, fw := counts[i], float64(wi)
+		m := c.yes + c.no
+		if most >= 2 && !c.spoiled && m == most {
+			s.q.FleissItems += wi
+			fN += fw
+			fP += fw * float64(c.yes*(c.yes-1)+c.no*(c.no-1)) / float64(m*(m-1))
+			fYes += fw * float64(c.yes)
+		}
+		if m >= 2 {
+			s.q.AlphaItems += wi
+			f := fw / float64(m-1)
+			oYY += f * float64(c.yes*(c.yes-1))
+			oNN += f * float64(c.no*(c.no-1))
+			oYN += f * float64(c.yes*c.no)
+		}
+	}
+	if na >= 2 && most >= 2 {
+		s.q.FleissRaters = most
+		pBar := fP / fN
+		py := fYes / (fN * float64(most))
+		if pe := py*py + (1-py)*(1-py); pe < 1 {
+			s.q.FleissKappa = num((pBar - pe) / (1 - pe))
+		}
+	}
+	// α = 1 − (n − 1)·Σ_{c≠k} o_ck / Σ_{c≠k} n_c·n_k for two categories.
+	ny, nn := oYY+oYN, oNN+oYN
+	if n := ny + nn; n > 1 && ny > 0 && nn > 0 {
+		s.q.KrippendorffAlpha = num(1 - (n-1)*(2*oYN)/(2*ny*nn))
+	}
+	return s
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+// ComputeAgreementWith computes agreement on plausibility and, over the
+// items both annotators of a pair judged plausible and both answered, on
+// cancellation correctness — for every pair of annotators (sorted by id),
+// pooled, per item type, with bootstrap intervals.
+func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
+	d := newAgreeData(js)
+	all := make([]int, len(d.items))
+	byType := map[string][]int{}
+	var typeOrder []string
+	for i, t := range d.types {
+		all[i] = i
+		if _, ok := byType[t]; !ok {
+			typeOrder = append(typeOrder, t)
+		}
+		byType[t] = append(byType[t], i)
+	}
+	strata := make([][]int, 0, len(typeOrder))
+	for _, t := range typeOrder {
+		strata = append(strata, byType[t])
+	}
+	groups := map[string][]int{TypeAll: all}
+	var named []string
+	for _, t := range typeOrder {
+		if t != "" {
+			groups[t] = byType[t]
+			named = append(named, t)
+		}
+	}
+	var reps *replicates
+	if bs.Replicates > 0 {
+		reps = newReplicates(bs.Replicates)
+		rng := newRand(bs.Seed)
+		w := make([]int32, len(d.items))
+		for b := range bs.Replicates {
+			drawStrata(rng, strata, w)
+			for g, idx := range groups {
+				p, c := d.stats(idx, w)
+				recordQuestion(reps, g+"/p", b, p)
+				recordQuestion(reps, g+"/c", b, c)
+			}
+		}
+	}
+	build := func(g string) *Agreement {
+		p, c := d.stats(groups[g], nil)
+		ag := &Agreement{Annotators: d.anns, Pairs: []Pair{}}
+		ag.Plausibility, ag.Cancellation = withCIs(reps, g+"/p", p), withCIs(reps, g+"/c", c)
+		k := 0
+		for a := range d.anns {
+			for b := a + 1; b < len(d.anns); b++ {
+				ag.Pairs = append(ag.Pairs, Pair{A: d.anns[a], B: d.anns[b],
+					Plausibility: binaryCIs(reps, fmt.Sprintf("%s/p/%d", g, k), p.pairs[k]),
+					Cancellation: binaryCIs(reps, fmt.Sprintf("%s/c/%d", g, k), c.pairs[k])})
+				k++
+			}
+		}
+		return ag
+	}
+	ag := build(TypeAll)
+	if bs.Replicates > 0 {
+		ag.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: AgreementScheme}
+	}
+	ag.ByType = map[string]*Agreement{TypeAll: build(TypeAll)}
+	for _, t := range named {
+		ag.ByType[t] = build(t)
+	}
+	ag.TypeOrder = append(named, TypeAll)
 	return ag
+}
+
+func recordBinary(r *replicates, key string, b int, x Binary) {
+	r.set(key+"/raw", b, nanIfNil(x.Raw))
+	r.set(key+"/kappa", b, nanIfNil(x.Kappa))
+	r.set(key+"/pabak", b, nanIfNil(x.PABAK))
+}
+
+func recordQuestion(r *replicates, key string, b int, s questionStats) {
+	recordBinary(r, key, b, s.q.Binary)
+	r.set(key+"/fleiss", b, nanIfNil(s.q.FleissKappa))
+	r.set(key+"/light", b, nanIfNil(s.q.LightsKappa))
+	r.set(key+"/alpha", b, nanIfNil(s.q.KrippendorffAlpha))
+	for k, p := range s.pairs {
+		recordBinary(r, fmt.Sprintf("%s/%d", key, k), b, p)
+	}
+}
+
+func binaryCIs(r *replicates, key string, x Binary) Binary {
+	x.RawCI, x.KappaCI, x.PABAKCI = r.ci(key+"/raw", x.Raw), r.ci(key+"/kappa", x.Kappa), r.ci(key+"/pabak", x.PABAK)
+	return x
+}
+
+func withCIs(r *replicates, key string, s questionStats) Question {
+	q := s.q
+	q.Binary = binaryCIs(r, key, q.Binary)
+	q.FleissKappaCI = r.ci(key+"/fleiss", q.FleissKappa)
+	q.LightsKappaCI = r.ci(key+"/light", q.LightsKappa)
+	q.KrippendorffAlphaCI = r.ci(key+"/alpha", q.KrippendorffAlpha)
+	return q
 }
 
 func yesIndex(v bool) int {
@@ -176,84 +477,12 @@ func yesIndex(v bool) int {
 	return 1
 }
 
-func pairConfusion(a, b map[string]Judgement, items []string) (plaus, canc [2][2]int) {
-	for _, it := range items {
-		ja, okA := a[it]
-		jb, okB := b[it]
-		if !okA || !okB {
-			continue
-		}
-		plaus[yesIndex(ja.Plausible)][yesIndex(jb.Plausible)]++
-		if ja.Plausible && jb.Plausible && ja.HasCancellation && jb.HasCancellation {
-			canc[yesIndex(ja.CancellationCorrect)][yesIndex(jb.CancellationCorrect)]++
-		}
-	}
-	return plaus, canc
-}
-
 func addConfusion(dst *[2][2]int, c [2][2]int) {
 	for i := range 2 {
 		for k := range 2 {
 			dst[i][k] += c[i][k]
 		}
 	}
-}
-
-// fleissBinary adds Fleiss' κ over the items with the largest number of
-// raters (at least 2). For cancellation an item counts only when every
-// annotator who judged it found the implicature plausible and answered.
-func fleissBinary(b *Binary, js []Judgement, items []string, anns []string, cancellation bool) {
-	if len(anns) < 2 {
-		return
-	}
-	counts := map[string]*[2]int{}
-	spoiled := map[string]bool{}
-	for _, j := range js {
-		v := j.Plausible
-		if cancellation {
-			if !j.Plausible || !j.HasCancellation {
-				spoiled[j.Item] = true
-				continue
-			}
-			v = j.CancellationCorrect
-		}
-		c := counts[j.Item]
-		if c == nil {
-			c = &[2]int{}
-			counts[j.Item] = c
-		}
-		c[yesIndex(v)]++
-	}
-	var rows [][]int
-	for _, it := range items {
-		if c := counts[it]; c != nil && !spoiled[it] {
-			rows = append(rows, []int{c[0], c[1]})
-		}
-	}
-	rows, raters := rowsWithMostRaters(rows)
-	if raters < 2 {
-		return
-	}
-	b.FleissItems, b.FleissRaters = len(rows), raters
-	if k, ok := FleissKappa(rows); ok {
-		b.FleissKappa = num(k)
-	}
-}
-
-// rowsWithMostRaters keeps the rows whose total is the largest found, since
-// Fleiss' κ needs the same number of ratings on every item.
-func rowsWithMostRaters(rows [][]int) ([][]int, int) {
-	most := 0
-	for _, r := range rows {
-		most = max(most, sum(r))
-	}
-	var out [][]int
-	for _, r := range rows {
-		if sum(r) == most {
-			out = append(out, r)
-		}
-	}
-	return out, most
 }
 
 func sum(xs []int) int {
@@ -268,7 +497,10 @@ func sum(xs []int) int {
 // who put subject i in category j; every row must have the same total n ≥ 2.
 // ok is false when κ is undefined: no subjects, unequal or too few raters,
 // or every rating in a single category (chance agreement 1, κ = 0/0).
-func FleissKappa(counts [][]int) (float64, bool) {
+func FleissKappa(counts [][]int) (float64, bool) { return fleissWeighted(counts, nil) }
+
+// fleissWeighted is Fleiss' κ with subject i counted w[i] times (w nil: once).
+func fleissWeighted(counts [][]int, w []int32) (float64, bool) {
 	if len(counts) == 0 {
 		return math.NaN(), false
 	}
@@ -278,19 +510,26 @@ func FleissKappa(counts [][]int) (float64, bool) {
 	}
 	k := len(counts[0])
 	colTotals := make([]float64, k)
-	var pBar float64
-	for _, row := range counts {
+	var pBar, N float64
+	for i, row := range counts {
 		if len(row) != k || sum(row) != n {
 			return math.NaN(), false
 		}
+		wi := 1.0
+		if w != nil {
+			wi = float64(w[i])
+		}
 		var agree float64
 		for j, c := range row {
-			colTotals[j] += float64(c)
+			colTotals[j] += wi * float64(c)
 			agree += float64(c * (c - 1))
 		}
-		pBar += agree / float64(n*(n-1))
+		pBar += wi * agree / float64(n*(n-1))
+		N += wi
 	}
-	N := float64(len(counts))
+	if N == 0 {
+		return math.NaN(), false
+	}
 	pBar /= N
 	var pe float64
 	for _, t := range colTotals {

@@ -4,11 +4,16 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // ContextColumns is the header of a context answers file
 // (docs/formats.md#context-answers-file).
 var ContextColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
+
+// ContextMaxColumn is an optional column: how many preceding sentences
+// the passage could show (fewer than MaxAddedSentences for short passages).
+const ContextMaxColumn = "max_sentences"
 
 // MaxAddedSentences is how many preceding sentences a context survey may
 // reveal (docs/studies.md#context-flow).
@@ -37,7 +42,7 @@ func (a ContextAnswer) Category() int {
 // (docs/formats.md#context-answers-file); a bad value or an annotator
 // answering the same item of a survey twice fails it with an *InputError.
 func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
-	t, err := newTable(r, ContextColumns)
+	t, err := newTable(r, ContextColumns, ContextMaxColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -67,9 +72,27 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 			return nil, t.errf(6, "sufficient %q is not yes or no", row[6])
 		}
 		a.Sufficient = v
-		// "no" with fewer than 5 sentences is final too when the passage
-		// had no more before its target (IMPAQTS-PID passages hold four):
-		// it is the same "insufficient" category.
+		// "no" is final only once every sentence was shown: 5, or fewer
+		// when the passage had no more before its target (IMPAQTS-PID
+		// passages hold four), which the max_sentences column says. Any
+		// other "no" is an unfinished or broken answer, not "insufficient".
+		most := MaxAddedSentences
+		if row[7] != "" {
+			m, err := strconv.Atoi(row[7])
+			if err != nil || m < 0 || m > MaxAddedSentences {
+				return nil, t.errf(7, "max_sentences %q is not an integer from 0 to %d", row[7], MaxAddedSentences)
+			}
+			most = m
+		}
+		if n > most {
+			return nil, t.errf(5, "sentences %d is more than the %d the passage can show (max_sentences)", n, most)
+		}
+		if !v && n < most {
+			return nil, t.errf(6, "sufficient is no after %d added sentences, but %d could be shown: an insufficient answer comes only after all of them (add a max_sentences column if the passage has fewer)", n, most)
+		}
+		if row[4] == TypeAll {
+			return nil, t.errf(4, "period %q is reserved for the pooled row of each kind; rename it", row[4])
+		}
 		key := [3]string{a.Annotator, a.Survey, a.Item}
 		if l, dup := seen[key]; dup {
 			return nil, t.errf(2, "annotator %q already answered item %q of survey %q on line %d", a.Annotator, a.Item, a.Survey, l)
@@ -85,25 +108,40 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 
 // ContextStats are the context measures of docs/statistics.md#context-analysis
 // for one survey or overall.
+// Each *_ci95 is the percentile-bootstrap interval over items (within
+// survey) of the value beside it.
 type ContextStats struct {
-	Items       int      `json:"items"`
-	Judgements  int      `json:"judgements"`
-	FleissKappa *float64 `json:"fleiss_kappa"`
+	Items         int      `json:"items"`
+	Judgements    int      `json:"judgements"`
+	FleissKappa   *float64 `json:"fleiss_kappa"`
+	FleissKappaCI *CI      `json:"fleiss_kappa_ci95"`
 	// FleissItems are the items with the most annotators (FleissRaters),
 	// over which κ is computed, as Fleiss' κ needs equal counts.
 	FleissItems  int `json:"fleiss_items"`
 	FleissRaters int `json:"fleiss_raters"`
+	// KrippendorffAlphaNominal and …Ordinal are Krippendorff's α over every
+	// item with two or more answers (AlphaItems), the 7 categories unordered
+	// and ordered (0–5 added sentences, then "insufficient" highest).
+	KrippendorffAlphaNominal   *float64 `json:"krippendorff_alpha_nominal"`
+	KrippendorffAlphaNominalCI *CI      `json:"krippendorff_alpha_nominal_ci95"`
+	KrippendorffAlphaOrdinal   *float64 `json:"krippendorff_alpha_ordinal"`
+	KrippendorffAlphaOrdinalCI *CI      `json:"krippendorff_alpha_ordinal_ci95"`
+	AlphaItems                 int      `json:"krippendorff_items"`
 	// FullConsensus is the share of items (with 2+ annotators) where all
 	// chose the same category; MajorityConsensus those where more than half
 	// but not all did — the paper's 44 % and 21 %, adding to 65 %.
-	FullConsensus     *float64 `json:"full_consensus"`
-	MajorityConsensus *float64 `json:"majority_consensus"`
-	ConsensusItems    int      `json:"consensus_items"`
+	FullConsensus       *float64 `json:"full_consensus"`
+	FullConsensusCI     *CI      `json:"full_consensus_ci95"`
+	MajorityConsensus   *float64 `json:"majority_consensus"`
+	MajorityConsensusCI *CI      `json:"majority_consensus_ci95"`
+	ConsensusItems      int      `json:"consensus_items"`
 	// CumulativeJudgements[k] is the share of judgements "sufficient" with
 	// at most k added sentences; CumulativeItems[k] the share of items a
 	// majority of whose annotators found sufficient with at most k.
-	CumulativeJudgements []*float64 `json:"cumulative_judgements"`
-	CumulativeItems      []*float64 `json:"cumulative_items"`
+	CumulativeJudgements   []*float64 `json:"cumulative_judgements"`
+	CumulativeJudgementsCI []*CI      `json:"cumulative_judgements_ci95"`
+	CumulativeItems        []*float64 `json:"cumulative_items"`
+	CumulativeItemsCI      []*CI      `json:"cumulative_items_ci95"`
 }
 
 // Context is the result of the context analysis; its JSON is the contract
@@ -111,74 +149,233 @@ type ContextStats struct {
 type Context struct {
 	Surveys map[string]*ContextStats `json:"surveys"`
 	Overall *ContextStats            `json:"overall"`
-	// SurveyOrder lists the survey ids in first-seen order.
+	// ByKindPeriod breaks the surveys down by the two factors they are
+	// balanced on: kind → period → measures, each kind with a pooled period
+	// "all" (a period may not be named "all").
+	ByKindPeriod map[string]map[string]*ContextStats `json:"by_kind_period"`
+	Bootstrap    *BootstrapInfo                      `json:"bootstrap,omitempty"`
+	// SurveyOrder lists the survey ids in first-seen order; KindOrder and
+	// PeriodOrder the kinds and periods, sorted (PeriodOrder without "all").
 	SurveyOrder []string `json:"-"`
+	KindOrder   []string `json:"-"`
+	PeriodOrder []string `json:"-"`
 }
 
-// ComputeContext computes the measures per survey and over all surveys.
-func ComputeContext(as []ContextAnswer) *Context {
-	c := &Context{Surveys: map[string]*ContextStats{}}
-	bySurvey := map[string][]ContextAnswer{}
+// ContextScheme describes the context bootstrap.
+const ContextScheme = "percentile bootstrap over items, resampled within survey"
+
+// ComputeContext computes the measures with the default bootstrap.
+func ComputeContext(as []ContextAnswer) *Context { return ComputeContextWith(as, DefaultBootstrap()) }
+
+// contextItem is one passage of one survey: its answer counts per category.
+type contextItem struct {
+	survey, kind, period string
+	counts               []int
+}
+
+// ComputeContextWith computes the measures per survey, overall and per
+// kind × period, with bootstrap intervals over items.
+func ComputeContextWith(as []ContextAnswer, bs Bootstrap) *Context {
+	const cats = MaxAddedSentences + 2
+	c := &Context{Surveys: map[string]*ContextStats{}, ByKindPeriod: map[string]map[string]*ContextStats{}}
+	type key struct{ survey, item string }
+	index := map[key]int{}
+	var items []contextItem
 	for _, a := range as {
-		if _, ok := bySurvey[a.Survey]; !ok {
-			c.SurveyOrder = append(c.SurveyOrder, a.Survey)
+		k := key{a.Survey, a.Item}
+		i, ok := index[k]
+		if !ok {
+			i = len(items)
+			index[k] = i
+			items = append(items, contextItem{survey: a.Survey, kind: a.Kind, period: a.Period, counts: make([]int, cats)})
+			if !slices.Contains(c.SurveyOrder, a.Survey) {
+				c.SurveyOrder = append(c.SurveyOrder, a.Survey)
+			}
+			if !slices.Contains(c.KindOrder, a.Kind) {
+				c.KindOrder = append(c.KindOrder, a.Kind)
+			}
+			if !slices.Contains(c.PeriodOrder, a.Period) {
+				c.PeriodOrder = append(c.PeriodOrder, a.Period)
+			}
 		}
-		bySurvey[a.Survey] = append(bySurvey[a.Survey], a)
+		items[i].counts[a.Category()]++
+	}
+	slices.Sort(c.KindOrder)
+	slices.Sort(c.PeriodOrder)
+	groups := map[string][]int{"overall": {}}
+	var strata [][]int
+	for _, s := range c.SurveyOrder {
+		var idx []int
+		for i, it := range items {
+			if it.survey == s {
+				idx = append(idx, i)
+			}
+		}
+		groups["survey/"+s] = idx
+		strata = append(strata, idx)
+	}
+	for i, it := range items {
+		groups["overall"] = append(groups["overall"], i)
+		groups["kp/"+it.kind+"/"+it.period] = append(groups["kp/"+it.kind+"/"+it.period], i)
+		groups["kp/"+it.kind+"/"+TypeAll] = append(groups["kp/"+it.kind+"/"+TypeAll], i)
+	}
+	rows := make([][]int, len(items))
+	for i := range items {
+		rows[i] = items[i].counts
+	}
+	var reps *replicates
+	if bs.Replicates > 0 {
+		reps = newReplicates(bs.Replicates)
+		rng := newRand(bs.Seed)
+		w := make([]int32, len(items))
+		for b := range bs.Replicates {
+			drawStrata(rng, strata, w)
+			for g, idx := range groups {
+				recordContext(reps, g, b, contextStatsW(rows, idx, w))
+			}
+		}
+		c.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ContextScheme}
+	}
+	build := func(g string) *ContextStats {
+		s := contextStatsW(rows, groups[g], nil)
+		contextCIs(reps, g, s)
+		return s
 	}
 	for _, s := range c.SurveyOrder {
-		c.Surveys[s] = contextStats(bySurvey[s])
+		c.Surveys[s] = build("survey/" + s)
 	}
-	c.Overall = contextStats(as)
+	c.Overall = build("overall")
+	for g := range groups {
+		if rest, ok := strings.CutPrefix(g, "kp/"); ok {
+			kind, period, _ := strings.Cut(rest, "/")
+			if c.ByKindPeriod[kind] == nil {
+				c.ByKindPeriod[kind] = map[string]*ContextStats{}
+			}
+			c.ByKindPeriod[kind][period] = build(g)
+		}
+	}
 	return c
 }
 
-func contextStats(as []ContextAnswer) *ContextStats {
-	const cats = MaxAddedSentences + 2
-	type key struct{ survey, item string }
-	var order []key
-	counts := map[key][]int{}
-	for _, a := range as {
-		k := key{a.Survey, a.Item}
-		if counts[k] == nil {
-			counts[k] = make([]int, cats)
-			order = append(order, k)
+// contextStatsW computes the measures over the items idx, item i counted
+// w[i] times (w nil: once).
+func contextStatsW(rows [][]int, idx []int, w []int32) *ContextStats {
+	weight := func(i int) int {
+		if w == nil {
+			return 1
 		}
-		counts[k][a.Category()]++
+		return int(w[i])
 	}
-	rows := make([][]int, len(order))
-	for i, k := range order {
-		rows[i] = counts[k]
-	}
-	s := &ContextStats{Items: len(rows), Judgements: len(as)}
-	fr, raters := rowsWithMostRaters(rows)
-	if raters >= 2 {
-		s.FleissItems, s.FleissRaters = len(fr), raters
-		if k, ok := FleissKappa(fr); ok {
-			s.FleissKappa = num(k)
+	s := &ContextStats{}
+	most := 0
+	for _, i := range idx {
+		if wi := weight(i); wi > 0 {
+			n := sum(rows[i])
+			s.Items += wi
+			s.Judgements += wi * n
+			most = max(most, n)
 		}
 	}
-	var full, major share
-	for _, r := range rows {
-		n := sum(r)
-		if n < 2 {
+	var fN, fP float64
+	var fCol [MaxAddedSentences + 2]float64
+	var full, major wshare
+	var jud, its [MaxAddedSentences + 1]wshare
+	for _, i := range idx {
+		wi := weight(i)
+		if wi == 0 {
 			continue
 		}
-		top := slices.Max(r)
-		full.add(true, top == n)
-		major.add(true, top < n && 2*top > n)
+		r, fw := rows[i], float64(wi)
+		n := sum(r)
+		if most >= 2 && n == most {
+			s.FleissItems += wi
+			fN += fw
+			var agree int
+			for j, c := range r {
+				agree += c * (c - 1)
+				fCol[j] += fw * float64(c)
+			}
+			fP += fw * float64(agree) / float64(n*(n-1))
+		}
+		if n >= 2 {
+			s.AlphaItems += wi
+			top := slices.Max(r)
+			full.add(int32(wi), top == n)
+			major.add(int32(wi), top < n && 2*top > n)
+		}
+		within := 0
+		for k := 0; k <= MaxAddedSentences; k++ {
+			within += r[k]
+			jud[k].hits += fw * float64(within)
+			jud[k].n += fw * float64(n)
+			its[k].add(int32(wi), 2*within > n)
+		}
 	}
-	s.FullConsensus, s.MajorityConsensus, s.ConsensusItems = full.value(), major.value(), full.n
+	if most >= 2 {
+		s.FleissRaters = most
+		var pe float64
+		for _, t := range fCol {
+			p := t / (fN * float64(most))
+			pe += p * p
+		}
+		if pe < 1 {
+			s.FleissKappa = num((fP/fN - pe) / (1 - pe))
+		}
+	}
+	if a, ok := krippendorffSubset(rows, idx, w, Nominal, nil); ok {
+		s.KrippendorffAlphaNominal = num(a)
+	}
+	if a, ok := krippendorffSubset(rows, idx, w, Ordinal, nil); ok {
+		s.KrippendorffAlphaOrdinal = num(a)
+	}
+	s.FullConsensus, s.MajorityConsensus, s.ConsensusItems = full.value(), major.value(), int(full.n)
 	s.CumulativeJudgements = make([]*float64, MaxAddedSentences+1)
 	s.CumulativeItems = make([]*float64, MaxAddedSentences+1)
-	for k := 0; k <= MaxAddedSentences; k++ {
-		var jud, items share
-		for _, r := range rows {
-			n, within := sum(r), sum(r[:k+1])
-			jud.hits += within
-			jud.n += n
-			items.add(true, 2*within > n)
-		}
-		s.CumulativeJudgements[k], s.CumulativeItems[k] = jud.value(), items.value()
+	for k := range jud {
+		s.CumulativeJudgements[k], s.CumulativeItems[k] = jud[k].value(), its[k].value()
 	}
 	return s
+}
+
+// wshare is a share with weighted counts.
+type wshare struct{ hits, n float64 }
+
+func (s *wshare) add(w int32, hit bool) {
+	s.n += float64(w)
+	if hit {
+		s.hits += float64(w)
+	}
+}
+
+func (s wshare) value() *float64 {
+	if s.n == 0 {
+		return nil
+	}
+	return num(s.hits / s.n)
+}
+
+func recordContext(r *replicates, g string, b int, s *ContextStats) {
+	r.set(g+"/fleiss", b, nanIfNil(s.FleissKappa))
+	r.set(g+"/alpha_n", b, nanIfNil(s.KrippendorffAlphaNominal))
+	r.set(g+"/alpha_o", b, nanIfNil(s.KrippendorffAlphaOrdinal))
+	r.set(g+"/full", b, nanIfNil(s.FullConsensus))
+	r.set(g+"/major", b, nanIfNil(s.MajorityConsensus))
+	for k := range s.CumulativeJudgements {
+		r.set(g+"/cj"+strconv.Itoa(k), b, nanIfNil(s.CumulativeJudgements[k]))
+		r.set(g+"/ci"+strconv.Itoa(k), b, nanIfNil(s.CumulativeItems[k]))
+	}
+}
+
+func contextCIs(r *replicates, g string, s *ContextStats) {
+	s.FleissKappaCI = r.ci(g+"/fleiss", s.FleissKappa)
+	s.KrippendorffAlphaNominalCI = r.ci(g+"/alpha_n", s.KrippendorffAlphaNominal)
+	s.KrippendorffAlphaOrdinalCI = r.ci(g+"/alpha_o", s.KrippendorffAlphaOrdinal)
+	s.FullConsensusCI = r.ci(g+"/full", s.FullConsensus)
+	s.MajorityConsensusCI = r.ci(g+"/major", s.MajorityConsensus)
+	s.CumulativeJudgementsCI = make([]*CI, len(s.CumulativeJudgements))
+	s.CumulativeItemsCI = make([]*CI, len(s.CumulativeItems))
+	for k := range s.CumulativeJudgements {
+		s.CumulativeJudgementsCI[k] = r.ci(g+"/cj"+strconv.Itoa(k), s.CumulativeJudgements[k])
+		s.CumulativeItemsCI[k] = r.ci(g+"/ci"+strconv.Itoa(k), s.CumulativeItems[k])
+	}
 }

@@ -14,12 +14,12 @@ func contextRow(b *strings.Builder, ann, survey, item string, cat int) {
 	if cat == 6 {
 		sent, suff = 5, "no"
 	}
-	fmt.Fprintf(b, "%s,%s,%s,Impl,1946-1972,%d,%s\n", ann, survey, item, sent, suff)
+	fmt.Fprintf(b, "%s,%s,%s,Impl,1946-1972,%d,%s,5\n", ann, survey, item, sent, suff)
 }
 
 func TestContext(t *testing.T) {
 	var b strings.Builder
-	b.WriteString("annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n")
+	b.WriteString("annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences\n")
 	s1 := map[string][3]int{"i1": {0, 0, 0}, "i2": {0, 0, 2}, "i3": {1, 3, 6}, "i4": {6, 6, 6}}
 	for _, it := range []string{"i1", "i2", "i3", "i4"} {
 		for a, cat := range s1[it] {
@@ -30,7 +30,7 @@ func TestContext(t *testing.T) {
 	contextRow(&b, "e5", "S2", "j1", 1)
 	contextRow(&b, "e4", "S2", "j2", 4)
 	// A passage with only 4 preceding sentences ends "insufficient" at 4.
-	b.WriteString("e5,S2,j2,Ppp,1994-2023,4,no\n")
+	b.WriteString("e5,S2,j2,Ppp,1994-2023,4,no,4\n")
 	as, err := ReadContextAnswers(strings.NewReader(b.String()))
 	if err != nil {
 		t.Fatal(err)
@@ -76,8 +76,10 @@ func TestContext(t *testing.T) {
 // TestReadContextInsufficientBeforeFive: a passage with only four sentences
 // before its target ends "insufficient" at 4, the same category as at 5.
 func TestReadContextInsufficientBeforeFive(t *testing.T) {
-	h := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n"
-	as, err := ReadContextAnswers(strings.NewReader(h + "e1,S1,i1,Impl,p,4,no\ne1,S1,i2,Impl,p,5,no\n"))
+	// Issue 12: "no" before the last sentence is final only when the
+	// passage could show no more, which max_sentences says.
+	h := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences\n"
+	as, err := ReadContextAnswers(strings.NewReader(h + "e1,S1,i1,Impl,p,4,no,4\ne1,S1,i2,Impl,p,5,no,\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +101,12 @@ func TestReadContextErrors(t *testing.T) {
 		{"bad sufficient", h + "e1,S1,i1,Impl,p,3,perhaps\n", 2, "sufficient"},
 		{"duplicate", h + "e1,S1,i1,Impl,p,3,yes\ne1,S1,i1,Impl,p,2,yes\n", 3, "item_id"},
 		{"empty survey", h + "e1,,i1,Impl,p,3,yes\n", 2, "survey_id"},
+		// Issue 12: "no" before every sentence was shown is not "insufficient".
+		{"no before five", h + "e1,S1,i1,Impl,p,1,yes\ne1,S1,i2,Impl,p,3,no\n", 3, "sufficient"},
+		{"no before max", h[:len(h)-1] + ",max_sentences\ne1,S1,i1,Impl,p,3,no,4\n", 2, "sufficient"},
+		{"more than max", h[:len(h)-1] + ",max_sentences\ne1,S1,i1,Impl,p,5,yes,4\n", 2, "sentences"},
+		{"bad max", h[:len(h)-1] + ",max_sentences\ne1,S1,i1,Impl,p,3,yes,7\n", 2, "max_sentences"},
+		{"period all", h + "e1,S1,i1,Impl,all,3,yes\n", 2, "period"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -39,7 +39,8 @@ func ParseJudgment(s string) int {
 // ExplanationRating is one expert's judgment of one model output.
 type ExplanationRating struct {
 	Annotator, Item, Kind, Strategy string
-	Judgment                        int // index into Judgments
+	Model                           string // "" when the file has no model column
+	Judgment                        int    // index into Judgments
 }
 
 // ReadExplanationRatings reads an explanation ratings file
@@ -61,16 +62,17 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := ExplanationRating{Annotator: row[0], Item: row[1], Kind: row[2], Strategy: row[3]}
+		e := ExplanationRating{Annotator: row[0], Item: row[1], Kind: row[2], Strategy: row[3], Model: row[5]}
 		for k, what := range []string{"annotator id", "item id", "kind", "strategy"} {
 			if row[k] == "" {
 				return nil, t.errf(k, "empty %s", what)
 			}
 		}
-		for k := 2; k <= 3; k++ {
-			// The table pools every kind and every strategy under "all";
-			// rows of their own under that name would be counted twice.
-			if strings.EqualFold(row[k], TypeAll) {
+		// The table pools every kind, strategy and model under "all", and
+		// the JSON holds the per-model tables under "by_model": rows of
+		// their own under those names would be counted twice.
+		for _, k := range []int{2, 3, 5} {
+			if strings.EqualFold(row[k], TypeAll) || (k == 2 && row[k] == ByModelKey) {
 				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
 			}
 		}
@@ -118,6 +120,14 @@ func (s *JudgmentShares) Acceptable() *float64 {
 	return num(float64(s.Counts[0]+s.Counts[1]+s.Counts[2]) / float64(s.N))
 }
 
+// ShareCI is the 95 % Wilson interval of judgment j's share.
+func (s *JudgmentShares) ShareCI(j int) *CI { return Wilson(s.Counts[j], s.N) }
+
+// AcceptableCI is the 95 % Wilson interval of the acceptable share.
+func (s *JudgmentShares) AcceptableCI() *CI {
+	return Wilson(s.Counts[0]+s.Counts[1]+s.Counts[2], s.N)
+}
+
 // MarshalJSON writes {"n": n, "<judgment>": share, …, "acceptable": share}.
 func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 	var b strings.Builder
@@ -129,6 +139,12 @@ func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteString(`,"acceptable":`)
 	b.WriteString(jsonNum(s.Acceptable()))
+	for j, name := range Judgments {
+		b.WriteString(`,"` + name + `_ci95":`)
+		b.WriteString(jsonCI(Est{s.Share(j), Wilson(s.Counts[j], s.N)}))
+	}
+	b.WriteString(`,"acceptable_ci95":`)
+	b.WriteString(jsonCI(Est{s.Acceptable(), s.AcceptableCI()}))
 	b.WriteString("}")
 	return []byte(b.String()), nil
 }
@@ -140,14 +156,53 @@ type Explanations struct {
 	Table         map[string]map[string]*JudgmentShares
 	KindOrder     []string // first-seen order, "all" last
 	StrategyOrder []string // first-seen order, "all" last
+	// ByModel is the same table per model, when the file names models;
+	// ModelOrder lists them in first-seen order.
+	ByModel    map[string]*Explanations
+	ModelOrder []string
 }
 
-// MarshalJSON writes the shape of docs/formats.md#explanations-json:
-// {"<kind>": {"<strategy>": {…}}}.
-func (e *Explanations) MarshalJSON() ([]byte, error) { return jsonMarshal(e.Table) }
+// ByModelKey is the JSON key of the per-model tables, beside the kinds.
+const ByModelKey = "by_model"
 
-// ComputeExplanations tallies the judgments per kind × strategy.
+// MarshalJSON writes the shape of docs/formats.md#explanations-json:
+// {"<kind>": {"<strategy>": {…}}},
+// plus "by_model": {"<model>": {"<kind>": …}} when models are named.
+func (e *Explanations) MarshalJSON() ([]byte, error) {
+	if len(e.ByModel) == 0 {
+		return jsonMarshal(e.Table)
+	}
+	m := map[string]any{ByModelKey: e.ByModel}
+	for k, v := range e.Table {
+		m[k] = v
+	}
+	return jsonMarshal(m)
+}
+
+// ComputeExplanations tallies the judgments per kind × strategy, pooled
+// over models and per model.
 func ComputeExplanations(rs []ExplanationRating) *Explanations {
+	e := tallyExplanations(rs)
+	byModel := map[string][]ExplanationRating{}
+	for _, r := range rs {
+		if r.Model == "" {
+			continue
+		}
+		if _, ok := byModel[r.Model]; !ok {
+			e.ModelOrder = append(e.ModelOrder, r.Model)
+		}
+		byModel[r.Model] = append(byModel[r.Model], r)
+	}
+	if len(byModel) > 0 {
+		e.ByModel = map[string]*Explanations{}
+		for m, mr := range byModel {
+			e.ByModel[m] = tallyExplanations(mr)
+		}
+	}
+	return e
+}
+
+func tallyExplanations(rs []ExplanationRating) *Explanations {
 	e := &Explanations{Table: map[string]map[string]*JudgmentShares{}}
 	seenS := map[string]bool{}
 	cell := func(kind, strategy string) *JudgmentShares {

@@ -179,7 +179,7 @@ func FuzzReadJudgements(f *testing.F) {
 				t.Fatalf("pair %s–%s: %d and %d items; they judged %d items both", p.A, p.B, p.Plausibility.Items, p.Cancellation.Items, both)
 			}
 		}
-		for what, b := range map[string]Binary{"plausibility": ag.Plausibility, "cancellation": ag.Cancellation} {
+		for what, b := range map[string]Binary{"plausibility": ag.Plausibility.Binary, "cancellation": ag.Cancellation.Binary} {
 			checkShare(t, what+" raw", b.Raw, 0)
 			checkShare(t, what+" kappa", b.Kappa, math.Inf(-1))
 			checkShare(t, what+" pabak", b.PABAK, -1)
@@ -194,6 +194,8 @@ func FuzzReadContextAnswers(f *testing.F) {
 	f.Add([]byte("\uFEFFSufficient,sentences,period,kind,item_id,survey_id,annotator_id\r\nY,1,,Ppp,7,S,a\r\n"))
 	f.Add([]byte(h + "e1,S1,1,Impl,,6,yes\n"))
 	f.Add([]byte(h + "e1,S1,1,Impl,,1,yes\ne1,S1,1,Impl,,2,no\n"))
+	// A passage of four preceding sentences: "no" at 4 is final there.
+	f.Add([]byte(strings.TrimSuffix(h, "\n") + "," + ContextMaxColumn + "\ne1,S1,22185,Impl,1994–2023,4,no,4\ne2,S1,22185,Impl,1994–2023,1,yes,4\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		as, err := ReadContextAnswers(bytes.NewReader(data))
 		if err != nil {

@@ -9,6 +9,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
+
+	"pragmalab/csvsafe"
 )
 
 // MaxFieldLen bounds every field of an input file, so a malformed file cannot
@@ -106,10 +109,16 @@ func (t *table) next() ([]string, error) {
 			continue
 		}
 		// All surrounding white space, tabs too: "\tp1" and "p1" are one
-		// participant, as " p1" and "p1" are.
-		f := strings.TrimSpace(rec[pos])
+		// participant, as " p1" and "p1" are. Exports neutralise formula
+		// cells (csvsafe); reading undoes it.
+		f := strings.TrimSpace(csvsafe.Unquote(rec[pos]))
 		if len(f) > MaxFieldLen {
 			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
+		}
+		// An id that is not UTF-8 (a file saved as Latin-1, say) would be
+		// shown mangled and could match nothing; better to say so.
+		if !utf8.ValidString(f) {
+			return nil, t.errf(k, "value %q is not valid UTF-8 (save the file as UTF-8)", f)
 		}
 		t.row[k] = f
 	}

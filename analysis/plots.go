@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // Figure is a plot with the file name (without extension) it is saved under.
@@ -29,20 +30,34 @@ const (
 	figHeight = 4 * vg.Inch
 )
 
-// WritePlot renders p as "svg" or "png" to w.
+// PlotFormats are the formats figures are written in: PDF and SVG for a
+// paper, PNG at 2× (192 dpi) for slides and screens.
+var PlotFormats = []string{"pdf", "svg", "png"}
+
+// pngDPI is twice the 96 dpi of a screen, so a PNG stays sharp on a
+// high-density display or scaled into a document.
+const pngDPI = 192
+
+// WritePlot renders p as "pdf", "svg" or "png" (at 2×) to w.
 func WritePlot(w io.Writer, p *plot.Plot, format string) error {
-	if format != "svg" && format != "png" {
-		return fmt.Errorf("plot format %q: want svg or png", format)
+	switch format {
+	case "png":
+		c := vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))
+		p.Draw(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	case "svg", "pdf":
+		wt, err := p.WriterTo(figWidth, figHeight, format)
+		if err != nil {
+			return fmt.Errorf("render %s: %w", format, err)
+		}
+		_, err = wt.WriteTo(w)
+		return err
 	}
-	wt, err := p.WriterTo(figWidth, figHeight, format)
-	if err != nil {
-		return fmt.Errorf("render %s: %w", format, err)
-	}
-	_, err = wt.WriteTo(w)
-	return err
+	return fmt.Errorf("plot format %q: want pdf, svg or png", format)
 }
 
-// PlotBytes renders p as "svg" or "png".
+// PlotBytes renders p as "pdf", "svg" or "png".
 func PlotBytes(p *plot.Plot, format string) ([]byte, error) {
 	var b bytes.Buffer
 	if err := WritePlot(&b, p, format); err != nil {
@@ -87,6 +102,11 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = title, x, y
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = font.Length(9)
+	// Sans-serif throughout, as journals' figure guidelines ask.
+	for _, f := range []*font.Font{&p.Title.TextStyle.Font, &p.X.Label.TextStyle.Font, &p.Y.Label.TextStyle.Font,
+		&p.X.Tick.Label.Font, &p.Y.Tick.Label.Font, &p.Legend.TextStyle.Font} {
+		f.Variant = "Sans"
+	}
 	return p
 }
 
@@ -144,7 +164,7 @@ func HistogramPlot(items []ItemMeans, typ string) (*plot.Plot, error) {
 		p.Legend.Add(s.label, h)
 	}
 	// Headroom so the legend in the top corner does not cover the bars.
-	p.Y.Max *= 1.2
+	p.Y.Max *= 1.4
 	return p, nil
 }
 
@@ -174,6 +194,11 @@ func ScatterPlot(items []ItemMeans, typ string, tt *TypeToplines) (*plot.Plot, e
 	sc.GlyphStyle.Radius = vg.Points(2.5)
 	sc.GlyphStyle.Shape = draw.CircleGlyph{}
 	p.Add(diag, sc)
+	// A margin around the points so none is cut by the frame, and room at
+	// the top for the r and p in the corner.
+	dx, dy := 0.06*max(p.X.Max-p.X.Min, 0.5), 0.06*max(p.Y.Max-p.Y.Min, 0.5)
+	p.X.Min, p.X.Max = p.X.Min-dx, p.X.Max+dx
+	p.Y.Min, p.Y.Max = p.Y.Min-dy, p.Y.Max+3*dy
 	p.Add(cornerText{[]string{PearsonLabel(tt.PearsonR, tt.PearsonP, tt.PearsonN)}})
 	return p, nil
 }
@@ -199,7 +224,8 @@ func FormatP(p float64) string {
 // overall (and of items overall, by majority) against added sentences.
 func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	p := newPlot("Content understandable with at most k added sentences", "k (added preceding sentences)", "cumulative share")
-	p.Y.Min, p.Y.Max = 0, 1
+	// A little beyond [0, 1] so points at 0 or 1 are not cut by the frame.
+	p.Y.Min, p.Y.Max = -0.02, 1.02
 	p.Legend.Top, p.Legend.Left = false, false
 	add := func(label string, vals []*float64, col color.Color, width vg.Length, dashed bool) error {
 		var xys plotter.XYs
@@ -230,6 +256,25 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	}
 	if err := add("overall (judgements)", c.Overall.CumulativeJudgements, palette[0], vg.Points(2), false); err != nil {
 		return nil, err
+	}
+	// The overall curve's 95 % intervals as error bars.
+	var eb errPoints
+	for k, v := range c.Overall.CumulativeJudgements {
+		if k >= len(c.Overall.CumulativeJudgementsCI) {
+			break
+		}
+		if ci := c.Overall.CumulativeJudgementsCI[k]; v != nil && ci != nil {
+			eb.xy = append(eb.xy, plotter.XY{X: float64(k), Y: *v})
+			eb.err = append(eb.err, struct{ Low, High float64 }{*v - ci[0], ci[1] - *v})
+		}
+	}
+	if len(eb.xy) > 0 {
+		bars, err := plotter.NewYErrorBars(eb)
+		if err != nil {
+			return nil, err
+		}
+		bars.LineStyle.Color, bars.CapWidth = palette[0], vg.Points(5)
+		p.Add(bars)
 	}
 	if err := add("overall (items, by majority)", c.Overall.CumulativeItems, palette[0], vg.Points(1), true); err != nil {
 		return nil, err
@@ -277,8 +322,36 @@ func AccuracyBars(title, measure string, types []string, human []float64, models
 		b.Offset = barW*vg.Length(i) - group/2 + barW/2
 		p.Add(b)
 		p.Legend.Add(s.Name, b)
+		// A missing value is written "n/a" where its bar would stand, and a
+		// zero "0", so neither reads as the other or as nothing.
+		var na plotter.XYLabels
+		for k, v := range s.Values {
+			if math.IsNaN(v) || v == 0 {
+				label := "0"
+				if math.IsNaN(v) {
+					label = "n/a"
+				}
+				na.XYs = append(na.XYs, plotter.XY{X: float64(k), Y: 0})
+				na.Labels = append(na.Labels, label)
+			}
+		}
+		if len(na.XYs) > 0 {
+			l, err := plotter.NewLabels(na)
+			if err != nil {
+				return nil, err
+			}
+			for j := range l.TextStyle {
+				l.TextStyle[j].Font.Variant, l.TextStyle[j].Font.Size = "Sans", vg.Points(7)
+				l.TextStyle[j].XAlign, l.TextStyle[j].YAlign = text.XCenter, text.YBottom
+				l.TextStyle[j].Color = color.Gray{Y: 0x66}
+			}
+			l.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
+			p.Add(l)
+		}
 	}
 	p.NominalX(types...)
+	// Room on both sides so the outer bars are not cut by the frame.
+	p.X.Min, p.X.Max = -0.5, float64(len(types))-0.5
 	return p, nil
 }
 
@@ -312,4 +385,19 @@ func ContextFigures(c *Context) ([]Figure, error) {
 		return nil, err
 	}
 	return []Figure{{Name: "context_cumulative", Title: p.Title.Text, Plot: p}}, nil
+}
+
+// ToplinesFiguresWithIntervals are the shares per type with their
+// intervals (when a bootstrap ran), then ToplinesFigures.
+func ToplinesFiguresWithIntervals(t *Toplines) ([]Figure, error) {
+	var figs []Figure
+	if t.Bootstrap != nil {
+		p, err := ToplinesIntervalFigure(t)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, Figure{Name: "toplines_intervals", Title: p.Title.Text, Plot: p})
+	}
+	rest, err := ToplinesFigures(t)
+	return append(figs, rest...), err
 }

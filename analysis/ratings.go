@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -109,11 +110,24 @@ func (rs *Ratings) each(f func(rt *rating)) {
 // NumRows returns the number of rating rows read.
 func (rs *Ratings) NumRows() int { return rs.n }
 
-// ReadRatings reads a ratings file (docs/formats.md#ratings-file). Any bad
-// row (unknown or missing column, rating outside 1–7, unknown condition or
-// type, a participant rating the same item in the same condition twice)
-// fails the whole file with an *InputError naming line and column.
-func ReadRatings(r io.Reader) (*Ratings, error) {
+// ReadOptions relax ReadRatings.
+type ReadOptions struct {
+	// WithinParticipant allows a participant to rate the same item in
+	// several conditions (a within-participant design). The crowd design
+	// shows each participant an item in one condition only, so by default
+	// a second condition is an input error: it usually means two exports
+	// were concatenated or a batch was served twice.
+	WithinParticipant bool
+}
+
+// ReadRatings reads a ratings file (docs/formats.md#ratings-file). Any bad row (unknown or missing
+// column, rating outside 1–7, unknown condition or type, an id that is not
+// UTF-8, a participant rating the same item twice — in the same condition
+// or in two) fails the whole file with an *InputError naming line and column.
+func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, ReadOptions{}) }
+
+// ReadRatingsWith is ReadRatings with options.
+func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 	t, err := newTable(r, RatingsColumns)
 	if err != nil {
 		return nil, err
@@ -131,7 +145,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) {
 			return nil, err
 		}
 	}
-	return b.done()
+	return b.done(opt)
 }
 
 // RatingRow is one row of a ratings file as plain values; Check is "",
@@ -155,7 +169,7 @@ func NewRatings(rows []RatingRow) (*Ratings, error) {
 			return nil, err
 		}
 	}
-	return b.done()
+	return b.done(ReadOptions{})
 }
 
 // ratingsBuilder validates rows one by one and interns their ids.
@@ -179,12 +193,28 @@ func (b *ratingsBuilder) add(row []string, line int) error {
 }
 
 // done checks what needs every row: that there is one, and no duplicate.
-func (b *ratingsBuilder) done() (*Ratings, error) {
+func (b *ratingsBuilder) done(opt ReadOptions) (*Ratings, error) {
 	if b.rs.n == 0 {
 		return nil, noRows("ratings")
 	}
-	if err := b.rs.checkDuplicates(); err != nil {
+	if err := b.rs.checkDuplicates(func(rt rating) uint64 { return rt.key() }); err != nil {
 		return nil, err
+	}
+	if !opt.WithinParticipant {
+		// Same participant and item, any condition (checks keep theirs).
+		err := b.rs.checkDuplicates(func(rt rating) uint64 {
+			if rt.check != checkNone {
+				return rt.key()
+			}
+			return rt.key() &^ (0x7 << 1)
+		})
+		var ie *InputError
+		if errors.As(err, &ie) {
+			ie.Msg += " (each participant rates an item in one condition; --within-participant allows more)"
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	return b.rs, nil
 }
@@ -282,9 +312,9 @@ func (rt rating) key() uint64 {
 // checkDuplicates fails on the first line (in file order) that repeats a
 // participant's rating of an item in a condition. Sorting packed keys costs
 // far less memory than a map over a million rows.
-func (rs *Ratings) checkDuplicates() error {
+func (rs *Ratings) checkDuplicates(key func(rating) uint64) error {
 	keys := make([]uint64, 0, rs.n)
-	rs.each(func(rt *rating) { keys = append(keys, rt.key()) })
+	rs.each(func(rt *rating) { keys = append(keys, key(*rt)) })
 	slices.Sort(keys)
 	dup := map[uint64]bool{}
 	for i := 1; i < len(keys); i++ {
@@ -295,20 +325,24 @@ func (rs *Ratings) checkDuplicates() error {
 	if len(dup) == 0 {
 		return nil
 	}
-	first := map[uint64]int32{}
+	type firstSeen struct {
+		line int32
+		cond Condition
+	}
+	first := map[uint64]firstSeen{}
 	var err error
 	rs.each(func(rt *rating) {
-		k := rt.key()
+		k := key(*rt)
 		if err != nil || !dup[k] {
 			return
 		}
-		if l, seen := first[k]; seen {
+		if f, seen := first[k]; seen {
 			err = &InputError{Line: int(rt.line), Column: RatingsColumns[colItem], Msg: fmt.Sprintf(
 				"participant %q already rated item %q in condition %s on line %d",
-				rs.participants[rt.participant], rs.itemName(*rt), rt.cond, l)}
+				rs.participants[rt.participant], rs.itemName(*rt), f.cond, f.line)}
 			return
 		}
-		first[k] = rt.line
+		first[k] = firstSeen{rt.line, rt.cond}
 	})
 	return err
 }

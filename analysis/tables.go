@@ -1,12 +1,14 @@
 package analysis
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"pragmalab/csvsafe"
 )
 
 // Table is a result laid out for people: the CLI prints it aligned, the
@@ -22,6 +24,14 @@ type Table struct {
 
 // PValue is a p-value cell: printed "< 0.001" for people, raw in CSV.
 type PValue struct{ P *float64 }
+
+// Est is an estimate with its 95 % interval: printed "0.85 [0.76, 0.93]"
+// for people; CSV gives it three columns (value, low, high) and JSON a
+// sibling key "<column>_ci95".
+type Est struct {
+	V  *float64
+	CI *CI
+}
 
 // Missing is how a measure that cannot be computed is printed for people.
 const Missing = "–"
@@ -43,6 +53,14 @@ func Text(v any) string {
 			return Missing
 		}
 		return strings.TrimPrefix(strings.TrimPrefix(FormatP(*x.P), "p "), "= ")
+	case Est:
+		if x.V == nil {
+			return Missing
+		}
+		if x.CI == nil {
+			return Text(x.V)
+		}
+		return Text(x.V) + " " + ciText(x.CI)
 	}
 	return fmt.Sprint(v)
 }
@@ -57,6 +75,8 @@ func Raw(v any) string {
 		return strconv.FormatFloat(*x, 'g', -1, 64)
 	case PValue:
 		return Raw(x.P)
+	case Est:
+		return Raw(x.V)
 	}
 	return Text(v)
 }
@@ -88,19 +108,50 @@ func (t *Table) WriteText(w io.Writer) error {
 	return err
 }
 
-// WriteCSV writes the header and rows (notes are not part of the data).
+// WriteCSV writes the header and rows (notes are not part of the data),
+// formula cells neutralised (csvsafe).
+// A column holding estimates with intervals (Est) is followed by two
+// columns "<column> 95% CI low" and "… high".
 func (t *Table) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(t.Columns)
+	cw := csvsafe.NewWriter(w)
+	est := t.estColumns()
+	var header []string
+	for i, c := range t.Columns {
+		header = append(header, c)
+		if est[i] {
+			header = append(header, c+" 95% CI low", c+" 95% CI high")
+		}
+	}
+	cw.Write(header)
 	for _, r := range t.Rows {
-		cells := make([]string, len(r))
+		cells := make([]string, 0, len(header))
 		for i, v := range r {
-			cells[i] = Raw(v)
+			cells = append(cells, Raw(v))
+			if est[i] {
+				lo, hi := "", ""
+				if e, ok := v.(Est); ok && e.CI != nil && e.V != nil {
+					lo, hi = strconv.FormatFloat(e.CI[0], 'g', -1, 64), strconv.FormatFloat(e.CI[1], 'g', -1, 64)
+				}
+				cells = append(cells, lo, hi)
+			}
 		}
 		cw.Write(cells)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// estColumns marks the columns where some row holds an Est.
+func (t *Table) estColumns() []bool {
+	est := make([]bool, len(t.Columns))
+	for _, r := range t.Rows {
+		for i, v := range r {
+			if _, ok := v.(Est); ok && i < len(est) {
+				est[i] = true
+			}
+		}
+	}
+	return est
 }
 
 func typeColumns(first string) []string {
@@ -149,6 +200,7 @@ func ToplinesTable(t *Toplines) *Table {
 			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), ps.Analysed),
 		"Excluded: " + listOrNone(ps.Excluded),
 		"Constant ratings: " + listOrNone(ps.ZeroVariance),
+		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
 		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
 	}
@@ -171,6 +223,8 @@ func ParticipantsTable(t *Toplines) *Table {
 			status = "excluded"
 		} else if p.ZeroVariance {
 			status = "constant ratings"
+		} else if p.ChecksOnly {
+			status = "attention checks only"
 		}
 		tb.Rows = append(tb.Rows, []any{p.ID, p.Ratings, p.Checks, p.FailedChecks, status})
 	}
@@ -198,32 +252,67 @@ func ItemMeansTable(t *Toplines) *Table {
 // AgreementTable lays out agreement per question, pooled then per pair.
 func AgreementTable(a *Agreement) *Table {
 	tb := &Table{Name: "agreement", Title: "Inter-annotator agreement",
-		Columns: []string{"Question", "Annotators", "Items", "Raw agreement", "Cohen's κ", "PABAK", "Confusion", "Fleiss' κ", "Fleiss items"}}
+		Columns: []string{"Question", "Annotators", "Items", "Raw agreement", "Cohen's κ", "PABAK", "Confusion", "Fleiss' κ", "Fleiss items", "Light's κ", "Krippendorff's α"}}
 	pooled := strings.Join(a.Annotators, ", ")
 	if len(a.Pairs) > 1 {
 		pooled = "all pairs pooled"
 	}
-	add := func(q, who string, b Binary) {
+	add := func(q, who string, b Binary, whole *Question) {
 		var fk any = Missing
 		var fi any = Missing
 		if b.FleissRaters > 0 {
 			fk, fi = b.FleissKappa, b.FleissItems
 		}
-		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, b.Kappa, b.PABAK, confusionString(b.Confusion), fk, fi})
+		var lk, ka any = Missing, Missing
+		if whole != nil {
+			lk, ka = whole.LightsKappa, whole.KrippendorffAlpha
+		}
+		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, b.Kappa, b.PABAK, confusionString(b.Confusion), fk, fi, lk, ka})
 	}
-	add("Plausibility", pooled, a.Plausibility)
-	add("Cancellation correctness", pooled, a.Cancellation)
+	add("Plausibility", pooled, a.Plausibility.Binary, &a.Plausibility)
+	add("Cancellation correctness", pooled, a.Cancellation.Binary, &a.Cancellation)
 	if len(a.Pairs) > 1 {
 		for _, p := range a.Pairs {
-			add("Plausibility", p.A+" – "+p.B, p.Plausibility)
-			add("Cancellation correctness", p.A+" – "+p.B, p.Cancellation)
+			add("Plausibility", p.A+" – "+p.B, p.Plausibility, nil)
+			add("Cancellation correctness", p.A+" – "+p.B, p.Cancellation, nil)
 		}
 	}
 	tb.Notes = []string{
 		"Confusion [[yes/yes, yes/no], [no/yes, no/no]]: rows the first annotator's answer, columns the second's.",
 		"Cancellation correctness counts only items both annotators judged plausible and answered.",
 		"PABAK = 2 × raw − 1. Cohen's κ is undefined (–) when both annotators give every item the same single answer.",
-		"Fleiss' κ is over the items judged by the most annotators (an equal number per item).",
+		"With more than two annotators the pooled row sums the pairs' confusion matrices for raw agreement and PABAK; Cohen's κ is given per pair, and Light's κ is their mean.",
+		"Fleiss' κ is over the items judged by the most annotators (an equal number per item). Krippendorff's α (nominal) uses every item with two or more values.",
+	}
+	return tb
+}
+
+// AgreementIntervalsTable lists every agreement coefficient over all items
+// and per item type with its 95 % bootstrap interval.
+func AgreementIntervalsTable(a *Agreement) *Table {
+	tb := &Table{Name: "agreement_intervals", Title: "Agreement with 95 % intervals (percentile bootstrap over items, within type)",
+		Columns: []string{"Items of type", "Question", "Items", "Raw agreement", "PABAK", "Cohen's κ / Light's κ", "Fleiss' κ", "Krippendorff's α"}}
+	for _, t := range a.TypeOrder {
+		g := a.ByType[t]
+		for _, q := range []struct {
+			label string
+			q     Question
+		}{{"Plausibility", g.Plausibility}, {"Cancellation correctness", g.Cancellation}} {
+			k := Est{q.q.LightsKappa, q.q.LightsKappaCI}
+			var fk any = Missing
+			if q.q.FleissRaters > 0 {
+				fk = Est{q.q.FleissKappa, q.q.FleissKappaCI}
+			}
+			tb.Rows = append(tb.Rows, []any{t, q.label, q.q.Items, Est{q.q.Raw, q.q.RawCI}, Est{q.q.PABAK, q.q.PABAKCI}, k, fk,
+				Est{q.q.KrippendorffAlpha, q.q.KrippendorffAlphaCI}})
+		}
+	}
+	tb.Notes = []string{
+		"Items: item pairs compared (summed over annotator pairs when there are more than two annotators).",
+		"Cohen's κ with two annotators; Light's κ (mean pairwise κ) with more.",
+	}
+	if b := a.Bootstrap; b != nil {
+		tb.Notes = append(tb.Notes, fmt.Sprintf("Intervals: %s, %d replicates, seed %d; 2.5th and 97.5th percentiles.", b.Scheme, b.Replicates, b.Seed))
 	}
 	return tb
 }
@@ -316,6 +405,36 @@ func ExplanationsTable(e *Explanations) *Table {
 	return tb
 }
 
+// ExplanationsIntervalsTable is the explanation table with 95 % Wilson
+// intervals, pooled over models and then per model.
+func ExplanationsIntervalsTable(e *Explanations) *Table {
+	cols := []string{"Model", "Kind", "Strategy", "n"}
+	cols = append(cols, JudgmentLabels...)
+	cols = append(cols, "Acceptable")
+	tb := &Table{Name: "explanations_intervals", Title: "Ratings of model explanations with 95 % Wilson intervals", Columns: cols}
+	add := func(model string, x *Explanations) {
+		for _, k := range x.KindOrder {
+			for _, s := range x.StrategyOrder {
+				c := x.Table[k][s]
+				if c == nil {
+					continue
+				}
+				r := []any{model, k, s, c.N}
+				for j := range Judgments {
+					r = append(r, Est{c.Share(j), c.ShareCI(j)})
+				}
+				tb.Rows = append(tb.Rows, append(r, Est{c.Acceptable(), c.AcceptableCI()}))
+			}
+		}
+	}
+	add("all models", e)
+	for _, m := range e.ModelOrder {
+		add(m, e.ByModel[m])
+	}
+	tb.Notes = []string{"Wilson score intervals treat each rating as an independent trial; ratings of the same item are correlated, so they are if anything too narrow."}
+	return tb
+}
+
 // WriteJSON writes the rows as an array of objects keyed by column name,
 // in column order; numbers stay numbers and missing measures are null.
 func (t *Table) WriteJSON(w io.Writer) error {
@@ -334,6 +453,13 @@ func (t *Table) WriteJSON(w io.Writer) error {
 			b.Write(key)
 			b.WriteString(": ")
 			b.WriteString(jsonCell(v))
+			if e, ok := v.(Est); ok {
+				key, _ := jsonMarshal(t.Columns[k] + "_ci95")
+				b.WriteString(", ")
+				b.Write(key)
+				b.WriteString(": ")
+				b.WriteString(jsonCI(e))
+			}
 		}
 		b.WriteString("}")
 	}
@@ -350,7 +476,83 @@ func jsonCell(v any) string {
 		return jsonNum(x)
 	case PValue:
 		return jsonNum(x.P)
+	case Est:
+		return jsonNum(x.V)
 	}
 	s, _ := jsonMarshal(Text(v))
 	return string(s)
+}
+
+func jsonCI(e Est) string {
+	if e.V == nil || e.CI == nil {
+		return "null"
+	}
+	return "[" + strconv.FormatFloat(e.CI[0], 'g', -1, 64) + "," + strconv.FormatFloat(e.CI[1], 'g', -1, 64) + "]"
+}
+
+// ToplinesIntervalsTable is the toplines with their 95 % bootstrap
+// intervals, one row per measure, one column per item type.
+func ToplinesIntervalsTable(t *Toplines) *Table {
+	tb := &Table{Name: "toplines_intervals", Title: "Human toplines with 95 % intervals", Columns: typeColumns("Measure")}
+	row := func(label string, f func(*TypeToplines) any) {
+		r := []any{label}
+		for _, typ := range allTypes() {
+			r = append(r, f(t.ByType[typ]))
+		}
+		tb.Rows = append(tb.Rows, r)
+	}
+	row("Items", func(x *TypeToplines) any { return x.Items })
+	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
+	row("Cancellation recognition", func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
+	row("Belief update", func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
+	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
+	row("Strengthening", func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
+	row("Unchanged (neutral)", func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
+	row("Pearson r", func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	if b := t.Bootstrap; b != nil {
+		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d; 2.5th and 97.5th percentiles (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
+	} else {
+		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
+	}
+	return tb
+}
+
+// ContextIntervalsTable lists the agreement coefficients per survey and
+// overall with their 95 % intervals.
+func ContextIntervalsTable(c *Context) *Table {
+	tb := &Table{Name: "context_intervals", Title: "Context agreement with 95 % intervals (bootstrap over items, within survey)",
+		Columns: []string{"Survey", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus"}}
+	c.each(func(name string, s *ContextStats) {
+		tb.Rows = append(tb.Rows, contextEstRow(name, s))
+	})
+	tb.Notes = []string{"Ordinal α orders the categories 0–5 added sentences, then insufficient as the highest."}
+	if b := c.Bootstrap; b != nil {
+		tb.Notes = append(tb.Notes, fmt.Sprintf("Intervals: %s; %d replicates, seed %d.", b.Scheme, b.Replicates, b.Seed))
+	}
+	return tb
+}
+
+func contextEstRow(name string, s *ContextStats) []any {
+	return []any{name, s.Items, Est{s.FleissKappa, s.FleissKappaCI}, Est{s.KrippendorffAlphaNominal, s.KrippendorffAlphaNominalCI},
+		Est{s.KrippendorffAlphaOrdinal, s.KrippendorffAlphaOrdinalCI}, Est{s.FullConsensus, s.FullConsensusCI}, Est{s.MajorityConsensus, s.MajorityConsensusCI}}
+}
+
+// ContextKindPeriodTable breaks the context measures down by kind × period.
+func ContextKindPeriodTable(c *Context) *Table {
+	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)",
+		Columns: []string{"Kind", "Period", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus", "Judgements ≤0", "Items ≤0"}}
+	for _, k := range c.KindOrder {
+		for _, p := range append(slices.Clone(c.PeriodOrder), TypeAll) {
+			s := c.ByKindPeriod[k][p]
+			if s == nil {
+				continue
+			}
+			r := contextEstRow(p, s)
+			r = append([]any{k}, r...)
+			r = append(r, Est{s.CumulativeJudgements[0], s.CumulativeJudgementsCI[0]}, Est{s.CumulativeItems[0], s.CumulativeItemsCI[0]})
+			tb.Rows = append(tb.Rows, r)
+		}
+	}
+	tb.Notes = []string{"Period \"all\" pools the periods of a kind."}
+	return tb
 }

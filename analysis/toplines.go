@@ -15,10 +15,16 @@ type Options struct {
 	MaxFailed int      // a participant failing this many checks or more is excluded (default 3)
 	Exclude   []string // the researcher's overrides: always excluded
 	Include   []string // the researcher's overrides: never excluded for failed checks
+	// Bootstrap sets the intervals of the shares and of r; the zero value
+	// computes none.
+	Bootstrap Bootstrap
 }
 
-// DefaultOptions returns the defaults of docs/statistics.md#exclusion.
-func DefaultOptions() Options { return Options{HighPass: 5, LowPass: 3, MaxFailed: 3} }
+// DefaultOptions returns the defaults of docs/statistics.md#exclusion and
+// the default bootstrap of the intervals.
+func DefaultOptions() Options {
+	return Options{HighPass: 5, LowPass: 3, MaxFailed: 3, Bootstrap: DefaultBootstrap()}
+}
 
 // Toplines is the result of the toplines; its JSON is the contract of
 // `pragmalab analyze toplines --json` (docs/formats.md#toplines-json).
@@ -26,6 +32,7 @@ type Toplines struct {
 	Participants ParticipantSummary       `json:"participants"`
 	ByType       map[string]*TypeToplines `json:"by_type"`
 	Settings     Settings                 `json:"settings"`
+	Bootstrap    *BootstrapInfo           `json:"bootstrap,omitempty"`
 	// Items holds every item's mean z per condition, in first-seen order,
 	// for plots and the per-item table.
 	Items []ItemMeans `json:"-"`
@@ -45,10 +52,14 @@ type ParticipantSummary struct {
 	// Excluded lists participants failing too many attention checks (or
 	// excluded by the researcher), sorted.
 	Excluded []string `json:"excluded"`
-	// ZeroVariance lists remaining participants without z-scores: all their
-	// non-check ratings are equal (or they have none), sorted.
+	// ZeroVariance lists remaining participants without z-scores because all
+	// their non-check ratings are equal, sorted.
 	ZeroVariance []string `json:"zero_variance"`
-	Analysed     int      `json:"analysed"`
+	// ChecksOnly lists remaining participants who rated attention checks
+	// only (no item rating to z-score), sorted: a different problem from a
+	// constant rater — usually an abandoned or broken session.
+	ChecksOnly []string `json:"checks_only"`
+	Analysed   int      `json:"analysed"`
 	// Details has one entry per participant in first-seen order.
 	Details []Participant `json:"-"`
 }
@@ -61,20 +72,28 @@ type Participant struct {
 	FailedChecks int
 	Excluded     bool
 	ZeroVariance bool
+	ChecksOnly   bool
 }
 
 // TypeToplines are the measures for one item type (or all items). Shares
 // are in [0,1]; nil (JSON null) when no item has the conditions needed.
 type TypeToplines struct {
-	Items                   int      `json:"items"`
-	ImplicatureRecognition  *float64 `json:"implicature_recognition"`
-	CancellationRecognition *float64 `json:"cancellation_recognition"`
-	BeliefUpdate            *float64 `json:"belief_update"`
-	NegationCancellation    *float64 `json:"negation_cancellation"`
-	Strengthening           *float64 `json:"strengthening"`
-	Unchanged               *float64 `json:"unchanged"`
-	PearsonR                *float64 `json:"pearson_r"`
-	PearsonP                *float64 `json:"pearson_p"`
+	Items                     int      `json:"items"`
+	ImplicatureRecognition    *float64 `json:"implicature_recognition"`
+	ImplicatureRecognitionCI  *CI      `json:"implicature_recognition_ci95"`
+	CancellationRecognition   *float64 `json:"cancellation_recognition"`
+	CancellationRecognitionCI *CI      `json:"cancellation_recognition_ci95"`
+	BeliefUpdate              *float64 `json:"belief_update"`
+	BeliefUpdateCI            *CI      `json:"belief_update_ci95"`
+	NegationCancellation      *float64 `json:"negation_cancellation"`
+	NegationCancellationCI    *CI      `json:"negation_cancellation_ci95"`
+	Strengthening             *float64 `json:"strengthening"`
+	StrengtheningCI           *CI      `json:"strengthening_ci95"`
+	Unchanged                 *float64 `json:"unchanged"`
+	UnchangedCI               *CI      `json:"unchanged_ci95"`
+	PearsonR                  *float64 `json:"pearson_r"`
+	PearsonRCI                *CI      `json:"pearson_r_ci95"`
+	PearsonP                  *float64 `json:"pearson_p"`
 	// PearsonN is the number of items with both trigger and cancel means.
 	PearsonN int `json:"pearson_n"`
 	// LeftOut counts, per measure, the items lacking a condition it needs.
@@ -118,6 +137,9 @@ func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 	}
 	for _, typ := range append(slices.Clone(Types), TypeAll) {
 		t.ByType[typ] = typeToplines(items, typ)
+	}
+	if opt.Bootstrap.Replicates > 0 {
+		bootstrapToplines(rs, parts, t, opt.Bootstrap)
 	}
 	return t
 }
@@ -164,7 +186,7 @@ func participantStats(rs *Ratings, opt Options) []pstat {
 			continue
 		}
 		if p.n == 0 || p.n*p.sumsq == p.sum*p.sum {
-			p.zeroVar = true
+			p.zeroVar = true // no z-scores either way
 			continue
 		}
 		n := float64(p.n)
@@ -211,14 +233,18 @@ func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 }
 
 func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
-	s := ParticipantSummary{Total: len(ps), Excluded: []string{}, ZeroVariance: []string{}}
+	s := ParticipantSummary{Total: len(ps), Excluded: []string{}, ZeroVariance: []string{}, ChecksOnly: []string{}}
 	s.Details = make([]Participant, len(ps))
 	for i, p := range ps {
 		id := rs.participants[i]
-		s.Details[i] = Participant{ID: id, Ratings: int(p.n), Checks: p.checks, FailedChecks: p.failed, Excluded: p.excluded, ZeroVariance: p.zeroVar}
+		checksOnly := p.zeroVar && p.n == 0
+		s.Details[i] = Participant{ID: id, Ratings: int(p.n), Checks: p.checks, FailedChecks: p.failed, Excluded: p.excluded,
+			ZeroVariance: p.zeroVar && !checksOnly, ChecksOnly: checksOnly}
 		switch {
 		case p.excluded:
 			s.Excluded = append(s.Excluded, id)
+		case checksOnly:
+			s.ChecksOnly = append(s.ChecksOnly, id)
 		case p.zeroVar:
 			s.ZeroVariance = append(s.ZeroVariance, id)
 		default:
@@ -227,6 +253,7 @@ func summarise(rs *Ratings, ps []pstat) ParticipantSummary {
 	}
 	slices.Sort(s.Excluded)
 	slices.Sort(s.ZeroVariance)
+	slices.Sort(s.ChecksOnly)
 	return s
 }
 
@@ -252,6 +279,15 @@ func (s share) value() *float64 {
 	return num(float64(s.hits) / float64(s.n))
 }
 
+// zeroTol is how far apart two mean z-scores (or a mean z and 0) must be
+// to count as different: a mean of z-scores that should cancel exactly
+// comes out as ±1e-16 or so, and that rounding must not decide whether an
+// implicature is "recognised".
+const zeroTol = 1e-12
+
+// above reports a > b beyond rounding (a − b > zeroTol).
+func above(a, b float64) bool { return a-b > zeroTol }
+
 // typeToplines computes the measures over the items of one type (or all).
 // An item with no rating left after exclusion counts as lacking conditions.
 func typeToplines(items []ItemMeans, typ string) *TypeToplines {
@@ -266,12 +302,12 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 		n++
 		zt, zc := m.MeanZ[Trigger], m.MeanZ[Cancel]
 		hasT, hasC := m.Has(Trigger), m.Has(Cancel)
-		impl.add(hasT, zt > 0)
-		canc.add(hasT && hasC, zc < zt)
-		upd.add(hasT && hasC, zt > 0 && zc < zt)
-		neg.add(hasT && m.Has(Negation), m.MeanZ[Negation] < zt)
-		str.add(hasT && m.Has(Strengthen), m.MeanZ[Strengthen] > zt)
-		unch.add(hasT && m.Has(Neutral), (m.MeanZ[Neutral] > 0) == (zt > 0))
+		impl.add(hasT, above(zt, 0))
+		canc.add(hasT && hasC, above(zt, zc))
+		upd.add(hasT && hasC, above(zt, 0) && above(zt, zc))
+		neg.add(hasT && m.Has(Negation), above(zt, m.MeanZ[Negation]))
+		str.add(hasT && m.Has(Strengthen), above(m.MeanZ[Strengthen], zt))
+		unch.add(hasT && m.Has(Neutral), above(m.MeanZ[Neutral], 0) == above(zt, 0))
 		if hasT && hasC {
 			xs, ys = append(xs, zt), append(ys, zc)
 		}

@@ -55,7 +55,7 @@ pX,B2,chk3,,trigger,2,high
 
 func mustToplines(t *testing.T, csv string, opt Options) *Toplines {
 	t.Helper()
-	rs, err := ReadRatings(strings.NewReader(csv))
+	rs, err := ReadRatingsWith(strings.NewReader(csv), ReadOptions{WithinParticipant: true}) // the fixtures rate items in several conditions per participant
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestReadRatingsTolerance(t *testing.T) {
 	// check row without condition are accepted.
 	csv := "\uFEFFRating, Check ,condition,item_type,item_id,batch_id,participant_id\r\n" +
 		"5,,trigger,scalar,s1,B,p1\r\n2,,cancel,scalar,s1,B,p1\r\n6,high,,,c1,B,p1\r\n"
-	rs, err := ReadRatings(strings.NewReader(csv))
+	rs, err := ReadRatingsWith(strings.NewReader(csv), ReadOptions{WithinParticipant: true})
 	if err != nil {
 		t.Fatal(err)
 	}

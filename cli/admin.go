@@ -4,17 +4,33 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"strings"
+
+	"golang.org/x/term"
 
 	"pragmalab/store"
 )
 
-const adminUsage = `Usage: pragmalab admin create|reset-password --username NAME [--db FILE]
+const adminUsage = `Usage: pragmalab admin create|reset-password|set-role|list [options] [--db FILE]
 
-Creates an admin account or sets a new password. The password is read from
-standard input (one line); with --generate a random one is made and printed.
+  create --username NAME [--role owner|viewer]   a new account (owner by default)
+  reset-password --username NAME                 a new password; the account's
+                                                 sessions all end
+  set-role --username NAME --role owner|viewer   an owner changes everything and
+                                                 manages accounts; a viewer reads
+                                                 everything and changes nothing
+  list                                           every account with its role
+
+The password is read from standard input (one line); typed on a terminal it
+is not echoed and is asked twice. With --generate a random one is made and
+printed. Every change is written to the audit log as done by "command line".
 
 `
+
+// cliActor is the actor the audit log names for changes made here.
+const cliActor = "command line"
 
 // runAdmin is `pragmalab admin`.
 func runAdmin(ctx context.Context, args []string, env *Env) error {
@@ -23,46 +39,71 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("admin: say create or reset-password")
+		return usagef("admin: say create, reset-password, set-role or list")
 	}
 	action := args[0]
-	if action != "create" && action != "reset-password" {
-		return usagef("admin: unknown action %q (create, reset-password)", action)
+	switch action {
+	case "create", "reset-password", "set-role", "list":
+	default:
+		return usagef("admin: unknown action %q (create, reset-password, set-role, list)", action)
 	}
 	fs := newFlagSet("admin "+action, adminUsage, env)
 	username := fs.String("username", "", "the admin's username")
 	generate := fs.Bool("generate", false, "generate a random password and print it")
+	role := fs.String("role", "", "owner or viewer")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	if *username == "" {
+	if *username == "" && action != "list" {
 		return usagef("admin %s: --username is required", action)
 	}
+	if action == "set-role" && *role == "" {
+		return usagef("admin set-role: --role is required (owner or viewer)")
+	}
+	if action == "create" && *role == "" {
+		*role = store.RoleOwner
+	}
 	var password string
-	if *generate {
-		password = strings.ToLower(store.RandomToken()[:20])
-	} else {
-		line, err := bufio.NewReader(env.stdin).ReadString('\n')
-		if err != nil && line == "" {
-			return usagef("admin %s: give the password on standard input, or use --generate", action)
+	if action == "create" || action == "reset-password" {
+		var err error
+		if password, err = readPassword(env, *generate); err != nil {
+			return usagef("admin %s: %v", action, err)
 		}
-		password = strings.TrimRight(line, "\r\n")
 	}
 	db, err := store.Open(ctx, *dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if action == "create" {
-		_, err = db.CreateAdmin(ctx, *username, password)
-	} else {
+	var detail string
+	switch action {
+	case "list":
+		as, err := db.Admins(ctx)
+		if err != nil {
+			return err
+		}
+		for _, a := range as {
+			fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", a.Username, a.Role, a.CreatedAt.Format("2006-01-02"))
+		}
+		return nil
+	case "create":
+		_, err = db.CreateAdminWithRole(ctx, *username, password, *role)
+		detail = fmt.Sprintf("created %s as %s", *username, *role)
+	case "reset-password":
 		err = db.SetPassword(ctx, *username, password)
+		detail = fmt.Sprintf("new password for %s; its sessions ended", *username)
+	case "set-role":
+		err = db.SetRole(ctx, *username, *role)
+		detail = fmt.Sprintf("%s is now %s", *username, *role)
 	}
 	if err != nil {
-		if store.ErrorCode(err) != store.EINTERNAL {
+		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ENOTFOUND || code == store.ECONFLICT {
 			return usagef("admin %s: %s", action, store.ErrorMessage(err))
 		}
+		return err
+	}
+	if err := db.Audit(ctx, cliActor, 0, auditActions[action], detail); err != nil {
 		return err
 	}
 	if *generate {
@@ -71,4 +112,43 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "done: %s\n", *username)
 	}
 	return nil
+}
+
+// auditActions name the admin subcommands in the audit log as the admin
+// pages do.
+var auditActions = map[string]string{"create": "create account", "reset-password": "reset password", "set-role": "change role"}
+
+// readPassword generates a password, or reads one: from a terminal without
+// echo and twice, else as the first line of standard input.
+func readPassword(env *Env, generate bool) (string, error) {
+	if generate {
+		return strings.ToLower(store.RandomToken()[:20]), nil
+	}
+	if f, ok := env.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return readTerminalPassword(int(f.Fd()), env.stderr)
+	}
+	line, err := bufio.NewReader(env.stdin).ReadString('\n')
+	if err != nil && line == "" {
+		return "", fmt.Errorf("give the password on standard input, or use --generate")
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+func readTerminalPassword(fd int, prompt io.Writer) (string, error) {
+	fmt.Fprint(prompt, "New password (10–72 bytes, not shown): ")
+	first, err := term.ReadPassword(fd)
+	fmt.Fprintln(prompt)
+	if err != nil {
+		return "", fmt.Errorf("reading the password: %v", err)
+	}
+	fmt.Fprint(prompt, "The same password again: ")
+	second, err := term.ReadPassword(fd)
+	fmt.Fprintln(prompt)
+	if err != nil {
+		return "", fmt.Errorf("reading the password: %v", err)
+	}
+	if string(first) != string(second) {
+		return "", fmt.Errorf("the two passwords differ; nothing was changed")
+	}
+	return string(first), nil
 }

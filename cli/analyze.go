@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"pragmalab/analysis"
 )
@@ -53,14 +54,45 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations)", args[0])
 }
 
+// tableNames lists the tables of each command for --table's help.
+var tableNames = map[string]string{
+	"toplines":     "toplines, toplines_intervals, item_means",
+	"agreement":    "agreement, agreement_intervals",
+	"context":      "context, context_agreement, context_cumulative, context_intervals, context_kind_period",
+	"explanations": "explanations, explanations_intervals",
+}
+
+// pick returns the tables to print: the one --table names (from all), or
+// csvDefault with --csv, or all.
+func (o *outputFlags) pick(all, csvDefault []*analysis.Table) ([]*analysis.Table, error) {
+	if o.table == "" {
+		if o.csv {
+			return csvDefault, nil
+		}
+		return all, nil
+	}
+	var names []string
+	for _, t := range all {
+		if t.Name == o.table {
+			return []*analysis.Table{t}, nil
+		}
+		names = append(names, t.Name)
+	}
+	return nil, usagef("analyze: --table %q: want one of %s", o.table, strings.Join(names, ", "))
+}
+
 // outputFlags are the flags every analyze command shares.
 type outputFlags struct {
-	input  string
-	json   bool
-	csv    bool
-	plots  string
-	fs     *flag.FlagSet
-	inFlag string
+	input   string
+	json    bool
+	csv     bool
+	latex   bool
+	methods string
+	table   string
+	plots   string
+	boot    analysis.Bootstrap
+	fs      *flag.FlagSet
+	inFlag  string
 }
 
 func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots bool) *outputFlags {
@@ -69,8 +101,13 @@ func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots b
 	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
 	o.fs.BoolVar(&o.json, "json", false, "print the result as JSON instead of a table")
 	o.fs.BoolVar(&o.csv, "csv", false, "print the table as CSV instead of aligned text")
+	o.fs.BoolVar(&o.latex, "latex", false, "print the tables as LaTeX (booktabs; \\usepackage{booktabs}) with the 95% intervals, ready to \\input")
+	o.fs.StringVar(&o.table, "table", "", "print only this table (with --csv or --latex too), e.g. "+tableNames[name])
+	o.fs.StringVar(&o.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	o.fs.IntVar(&o.boot.Replicates, "bootstrap", analysis.DefaultReplicates, "bootstrap replicates for the 95% intervals (0: no intervals)")
+	o.fs.Uint64Var(&o.boot.Seed, "seed", analysis.DefaultSeed, "seed of the bootstrap (the same input and seed give the same intervals)")
 	if withPlots {
-		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as SVG and PNG")
+		o.fs.StringVar(&o.plots, "plots", "", "also write the figures to this directory as PDF, SVG and PNG (2× resolution)")
 	}
 	o.fs.Usage = func() {
 		fmt.Fprintf(env.stderr, "Usage: pragmalab analyze %s --%s FILE [options]\n\n%s\n\nOptions:\n", name, inFlag, summary)
@@ -92,8 +129,20 @@ func (o *outputFlags) parse(args []string) error {
 	if o.input == "" {
 		return usagef("analyze: --%s FILE is required", o.inFlag)
 	}
-	if o.json && o.csv {
-		return usagef("analyze: choose one of --json and --csv")
+	chosen := 0
+	for _, b := range []bool{o.json, o.csv, o.latex, o.methods != ""} {
+		if b {
+			chosen++
+		}
+	}
+	if chosen > 1 {
+		return usagef("analyze: choose one of --json, --csv, --latex and --methods")
+	}
+	if o.methods != "" && o.methods != "text" && o.methods != "markdown" {
+		return usagef("analyze: --methods %q: want text or markdown", o.methods)
+	}
+	if o.boot.Replicates < 0 || o.boot.Replicates > 100000 {
+		return usagef("analyze: --bootstrap must be from 0 to 100000")
 	}
 	return nil
 }
@@ -126,9 +175,19 @@ func readInput[T any](o *outputFlags, env *Env, read func(io.Reader) (T, error))
 // emit writes the result (JSON, CSV or text tables) to stdout only once
 // everything is computed, so a failure leaves stdout empty.
 // With --csv the first table is written.
-func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, figures func() ([]analysis.Figure, error)) error {
+func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, methods *analysis.Methods, figures func() ([]analysis.Figure, error)) error {
 	var out bytes.Buffer
 	switch {
+	case o.latex:
+		for _, t := range tables {
+			if err := t.WriteLaTeX(&out); err != nil {
+				return err
+			}
+		}
+	case o.methods == "text":
+		out.WriteString(methods.Text())
+	case o.methods == "markdown":
+		out.WriteString(methods.Markdown())
 	case o.json:
 		enc := json.NewEncoder(&out)
 		enc.SetIndent("", "  ")
@@ -154,8 +213,8 @@ func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, figur
 		if err := writeFigures(o.plots, figs); err != nil {
 			return err
 		}
-		if !o.json && !o.csv {
-			fmt.Fprintf(&out, "Figures (%d, SVG and PNG) written to %s\n", len(figs), o.plots)
+		if !o.json && !o.csv && !o.latex && o.methods == "" {
+			fmt.Fprintf(&out, "Figures (%d, PDF, SVG and PNG) written to %s\n", len(figs), o.plots)
 		}
 	}
 	_, err := env.stdout.Write(out.Bytes())
@@ -167,7 +226,7 @@ func writeFigures(dir string, figs []analysis.Figure) error {
 		return fmt.Errorf("analyze: plots: %w", err)
 	}
 	for _, f := range figs {
-		for _, format := range []string{"svg", "png"} {
+		for _, format := range analysis.PlotFormats {
 			b, err := analysis.PlotBytes(f.Plot, format)
 			if err != nil {
 				return fmt.Errorf("analyze: plot %s: %w", f.Name, err)
@@ -190,6 +249,7 @@ func analyzeToplines(args []string, env *Env) error {
 	var exclude, include string
 	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
 	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
 	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
 	if err := o.parse(args); err != nil {
 		return err
@@ -198,24 +258,30 @@ func analyzeToplines(args []string, env *Env) error {
 		return usagef("analyze toplines: --high-pass and --low-pass must be 1–7, --max-failed at least 1")
 	}
 	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
-	rs, err := readInput(o, env, analysis.ReadRatings)
+	opt.Bootstrap = o.boot
+	rs, err := readInput(o, env, func(r io.Reader) (*analysis.Ratings, error) {
+		return analysis.ReadRatingsWith(r, analysis.ReadOptions{WithinParticipant: *within})
+	})
 	if err != nil {
 		return err
 	}
 	t := analysis.ComputeToplines(rs, opt)
-	tables := []*analysis.Table{analysis.ToplinesTable(t)}
+	all := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
+	csvDefault := all[:1]
 	if *items {
-		if o.csv {
-			tables = nil
-		}
-		tables = append(tables, analysis.ItemMeansTable(t))
+		csvDefault = []*analysis.Table{analysis.ItemMeansTable(t)}
+		all = append(all, csvDefault[0])
 	}
-	return o.emit(env, t, tables, func() ([]analysis.Figure, error) { return analysis.ToplinesFigures(t) })
+	tables, err := o.pick(all, csvDefault)
+	if err != nil {
+		return err
+	}
+	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows()), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
 }
 
 func analyzeAgreement(args []string, env *Env) error {
 	o := newAnalyzeFlags("agreement", "judgements", "expert judgements file: annotator_id, item_id, item_type, plausible, cancellation_correct",
-		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair and Fleiss' κ with more than two annotators.", env, false)
+		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair, Light's and Fleiss' κ with more than two\nannotators; Krippendorff's α; per item type; 95% bootstrap intervals.", env, true)
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -223,8 +289,13 @@ func analyzeAgreement(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	a := analysis.ComputeAgreement(js)
-	return o.emit(env, a, []*analysis.Table{analysis.AgreementTable(a)}, nil)
+	a := analysis.ComputeAgreementWith(js, o.boot)
+	all := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
+	tables, err := o.pick(all, all[:1])
+	if err != nil {
+		return err
+	}
+	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js)), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
 }
 
 func analyzeContext(args []string, env *Env) error {
@@ -237,12 +308,17 @@ func analyzeContext(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	c := analysis.ComputeContext(as)
-	tables := analysis.ContextTables(c)
-	if o.csv {
-		tables = []*analysis.Table{analysis.ContextTable(c)}
+	c := analysis.ComputeContextWith(as, o.boot)
+	whole := analysis.ContextTable(c)
+	all := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c), whole)
+	tables, err := o.pick(all, []*analysis.Table{whole})
+	if err != nil {
+		return err
 	}
-	return o.emit(env, c, tables, func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+	if o.table == "" && !o.csv {
+		tables = all[:len(all)-1] // the wide table repeats the two before it
+	}
+	return o.emit(env, c, tables, analysis.ContextMethods(c), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
 }
 
 func analyzeExplanations(args []string, env *Env) error {
@@ -256,5 +332,10 @@ func analyzeExplanations(args []string, env *Env) error {
 		return err
 	}
 	e := analysis.ComputeExplanations(rs)
-	return o.emit(env, e, []*analysis.Table{analysis.ExplanationsTable(e)}, nil)
+	all := []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
+	tables, err := o.pick(all, all[:1])
+	if err != nil {
+		return err
+	}
+	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), nil)
 }

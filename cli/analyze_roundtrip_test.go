@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"pragmalab/csvsafe"
 	"pragmalab/store"
 	"pragmalab/studies"
 )
@@ -17,6 +19,32 @@ import (
 // `pragmalab analyze agreement`: the platform's export is a valid input and
 // the figures match what was stored.
 func TestExpertExportRoundTrip(t *testing.T) {
+	expertRoundTrip(t, []string{"Ada", "Ben"}, "")
+}
+
+// TestExpertExportRoundTripFormulaTexts: experts named like formulas and
+// item ids starting with "-" are neutralised in the export, so a
+// spreadsheet runs nothing, and the analysis still reads them as they are.
+func TestExpertExportRoundTripFormulaTexts(t *testing.T) {
+	path := expertRoundTrip(t, []string{"-foo", "=1+1"}, "-")
+	raw, _ := os.ReadFile(path)
+	for _, cell := range []string{"'=1+1", "'-foo", "'-sc1"} {
+		if !strings.Contains(string(raw), cell) {
+			t.Errorf("the export lacks the neutralised cell %q", cell)
+		}
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		for _, c := range strings.Split(line, ",") {
+			if c != "" && strings.ContainsRune("=+-@", rune(c[0])) && !csvsafe.IsNumber(c) {
+				t.Fatalf("a cell a spreadsheet would run: %q in %q", c, line)
+			}
+		}
+	}
+}
+
+// expertRoundTrip runs the round trip with two experts of the given names
+// (in sorted order) and item ids given a prefix; it returns the export.
+func expertRoundTrip(t *testing.T, names []string, keyPrefix string) string {
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := store.Open(ctx, filepath.Join(dir, "rt.db"))
@@ -37,6 +65,9 @@ func TestExpertExportRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range items {
+		items[i].Key = keyPrefix + items[i].Key
+	}
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +81,7 @@ func TestExpertExportRoundTrip(t *testing.T) {
 	}
 	batches, _ := db.Batches(ctx, s.ID)
 	var experts []*store.Annotator
-	for _, name := range []string{"Ada", "Ben"} {
+	for _, name := range names {
 		a, err := db.CreateAnnotator(ctx, s.ID, name)
 		if err != nil {
 			t.Fatal(err)
@@ -124,9 +155,10 @@ func TestExpertExportRoundTrip(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(got.Annotators) != "[Ada Ben]" || got.Plausibility.Items != n || got.Plausibility.Confusion != plaus || got.Cancellation.Confusion != canc {
+	if fmt.Sprint(got.Annotators) != fmt.Sprint(names) || got.Plausibility.Items != n || got.Plausibility.Confusion != plaus || got.Cancellation.Confusion != canc {
 		t.Errorf("analysis of the export = %+v, want %d items, plausibility %v, cancellation %v", got, n, plaus, canc)
 	}
+	return path
 }
 
 func judgementIndex(s string) int {

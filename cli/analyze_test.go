@@ -50,7 +50,7 @@ p4,B1,s1,scalar,trigger,4,
 
 func TestAnalyzeToplinesJSON(t *testing.T) {
 	path := writeAnalyzeInput(t, "ratings.csv", cliRatings)
-	out, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--json")
+	out, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--within-participant", "--ratings", path, "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -79,7 +79,7 @@ func TestAnalyzeToplinesJSON(t *testing.T) {
 
 func TestAnalyzeToplinesTableAndOptions(t *testing.T) {
 	path := writeAnalyzeInput(t, "ratings.csv", cliRatings)
-	out, errs, code := analyzeCLI(t, cliRatings, "analyze", "toplines", "--ratings", "-", "--max-failed", "4")
+	out, errs, code := analyzeCLI(t, cliRatings, "analyze", "toplines", "--within-participant", "--ratings", "-", "--max-failed", "4")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -89,7 +89,7 @@ func TestAnalyzeToplinesTableAndOptions(t *testing.T) {
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "figs")
-	out, errs, code = analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--plots", dir, "--exclude", "p1")
+	out, errs, code = analyzeCLI(t, "", "analyze", "toplines", "--within-participant", "--ratings", path, "--plots", dir, "--exclude", "p1")
 	if code != 0 || !strings.Contains(out, "Excluded: p1, p3") {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
@@ -98,7 +98,7 @@ func TestAnalyzeToplinesTableAndOptions(t *testing.T) {
 			t.Errorf("figure %s: %v", f, err)
 		}
 	}
-	out, _, code = analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--csv", "--items")
+	out, _, code = analyzeCLI(t, "", "analyze", "toplines", "--within-participant", "--ratings", path, "--csv", "--items")
 	if code != 0 || !strings.HasPrefix(out, "Item,Type,Mean z (trigger)") || !strings.Contains(out, "s1,scalar,") {
 		t.Errorf("item means CSV (exit %d):\n%s", code, out)
 	}

@@ -68,6 +68,9 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		}
 		return usagef("import %s: nothing was imported: %s", *file, store.ErrorMessage(err))
 	}
+	if err := db.Audit(ctx, cliActor, s.ID, "import items", fmt.Sprintf("%d items from %s", len(items), filepath.Base(*file))); err != nil {
+		return err
+	}
 	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", len(items), s.ID, s.Name)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -27,6 +28,9 @@ func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, fi
 		if err != nil {
 			return fail(err)
 		}
+		if err := db.Audit(ctx, cliActor, s.ID, "import model outputs", fmt.Sprintf("%d model outputs from %s", len(outs), filepath.Base(file))); err != nil {
+			return err
+		}
 		fmt.Fprintf(env.stdout, "imported %d model outputs into study %d (%s)\n", len(outs), s.ID, s.Name)
 		return nil
 	}
@@ -36,6 +40,9 @@ func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, fi
 	}
 	if err != nil {
 		return fail(err)
+	}
+	if err := db.Audit(ctx, cliActor, s.ID, "import items", fmt.Sprintf("%d passages from %s", len(ps), filepath.Base(file))); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.stdout, "imported %d passages into study %d (%s)\n", len(ps), s.ID, s.Name)
 	return nil

@@ -46,7 +46,7 @@ func TestImportImpaqtsCLI(t *testing.T) {
 		t.Errorf("outputs: exit %d, out %q, stderr %q", code, out, errOut)
 	}
 	code, out, _ = runCLI(t, "", nil, "export", "--study", "1", "--what", "context-answers", "--db", dbPath)
-	if code != 0 || out != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n" {
+	if code != 0 || out != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences\n" {
 		t.Errorf("export context answers: exit %d, %q", code, out)
 	}
 	code, out, _ = runCLI(t, "", nil, "export", "--study", "2", "--what", "explanation-ratings", "--db", dbPath)

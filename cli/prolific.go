@@ -114,6 +114,12 @@ type prolificCmd struct {
 	reward, minutes                               int
 }
 
+// audit records a change in the study's record of researcher actions, as
+// the pages do.
+func (c *prolificCmd) audit(action, format string, a ...any) error {
+	return c.db.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
+}
+
 // fail shows a domain error as the action's message.
 func (c *prolificCmd) fail(err error) error {
 	if err == nil {
@@ -139,6 +145,9 @@ func (c *prolificCmd) link() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "study %d linked to Prolific study %s\n", c.studyID, strings.ToLower(c.psid))
+	if err := c.audit("link Prolific study", "linked to %s", strings.ToLower(c.psid)); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -187,6 +196,9 @@ func (c *prolificCmd) approve() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "approved %d submissions; %d were approved before\n", len(res.Approved), len(res.Already))
+	if err := c.audit("approve Prolific submissions", "approved %d submissions: %s", len(res.Approved), strings.Join(res.Approved, ", ")); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -217,6 +229,9 @@ func (c *prolificCmd) reject() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "rejected %s\n", c.pid)
+	if err := c.audit("reject Prolific submissions", "rejected %s (%s)", c.pid, c.category); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -266,6 +281,9 @@ func (c *prolificCmd) bonus() error {
 	}
 	fmt.Fprintf(c.out, "set up on Prolific as %s: amount %.2f + fees %.2f + VAT %.2f = %.2f\nto pay: pragmalab prolific pay --study %d --setup %s --yes\n",
 		s.ID, s.Amount, s.Fees, s.VAT, s.TotalAmount, c.studyID, s.ID)
+	if err := c.audit("set up Prolific bonus", "%d bonuses set up as %s, total %.2f with fees", len(plan.Lines), s.ID, s.TotalAmount); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -278,6 +296,9 @@ func (c *prolificCmd) pay() error {
 			return c.fail(err)
 		}
 		fmt.Fprintf(c.out, "payment of %s marked as not made; it may be paid again\n", c.setup)
+		if err := c.audit("mark Prolific payment not sent", "payment of %s marked as not made", c.setup); err != nil {
+			return err
+		}
 		return nil
 	}
 	if !c.yes {
@@ -288,6 +309,9 @@ func (c *prolificCmd) pay() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "paid bonus setup %s\n", c.setup)
+	if err := c.audit("pay Prolific bonus", "paid bonus setup %s", c.setup); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -302,6 +326,9 @@ func (c *prolificCmd) create() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "created draft study %s on Prolific and linked it; publish it there\n", st.ID)
+	if err := c.audit("create Prolific draft", "created draft study %s", st.ID); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -315,6 +342,9 @@ func (c *prolificCmd) group() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "added %d participants to group %s\n", n, c.groupID)
+	if err := c.audit("add Prolific participant group", "added %d participants to group %s", n, c.groupID); err != nil {
+		return err
+	}
 	return nil
 }
 

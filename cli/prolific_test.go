@@ -131,7 +131,7 @@ func TestProlificCLICheckAndApprove(t *testing.T) {
 	}
 	vars := map[string]string{prolific.TokenEnv: "wrong", prolific.APIEnv: fake.URL}
 	runCLI(t, "", vars, "prolific", "link", "--study", study, "--prolific-study", cliProlificStudy, "--db", file)
-	if code, _, errOut := runCLI(t, "", vars, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, "refused the API token") {
+	if code, _, errOut := runCLI(t, "", vars, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, "refused the token") {
 		t.Errorf("check with a bad token: exit %d %s", code, errOut)
 	}
 	vars[prolific.TokenEnv] = fake.Token
@@ -142,6 +142,12 @@ func TestProlificCLICheckAndApprove(t *testing.T) {
 	code, out, _ = runCLI(t, "", vars, "prolific", "approve", "--study", study, "--yes", "--db", file)
 	if code != 0 || !strings.Contains(out, "approved 1 submissions") || fake.Status("sub1") != prolific.StatusApproved {
 		t.Fatalf("approve --yes: exit %d %s", code, out)
+	}
+	db, _ = store.Open(ctx, file)
+	log, _ := db.AuditLog(ctx, cs.ID, 0)
+	db.Close()
+	if len(log) == 0 || log[0].Action != "approve Prolific submissions" || !strings.Contains(log[0].Detail, "sub1") {
+		t.Errorf("the study's record of researcher actions: %+v", log)
 	}
 	code, out, _ = runCLI(t, "", vars, "prolific", "sync", "--study", study, "--db", file)
 	if code != 0 || !strings.Contains(out, "never reached pragmalab: "+prolifictest.PID(4)) {

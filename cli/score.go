@@ -192,6 +192,9 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, db *store.DB, env *Env)
 			}
 			return 0, err
 		}
+		if err := db.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
+			return 0, err
+		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
 		return j.ID, nil
 	}
@@ -240,6 +243,9 @@ func (o *scoreOpts) deliver(ctx context.Context, db *store.DB, env *Env, res *ru
 	}
 	if err := db.ImportOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
 		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
+	}
+	if err := db.Audit(ctx, cliActor, o.outputsTo, "import job outputs", fmt.Sprintf("%d outputs of job #%d (study #%d) added to the rating screens", len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
+		return err
 	}
 	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)
 	return nil

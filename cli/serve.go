@@ -17,7 +17,8 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	addr := fs.String("addr", "localhost:8080", "address to listen on (the PORT variable overrides the port)")
 	dbPath := dbFlag(fs, env)
 	demo := fs.Bool("demo", true, "seed the demo data on first start")
-	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
+	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure and send HSTS (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
+	proxyHeader := fs.String("trusted-proxy-header", env.getenv("PRAGMALAB_TRUSTED_PROXY_HEADER"), "header a trusted reverse proxy sets to the client's address, e.g. Fly-Client-IP; only then is a header believed (env PRAGMALAB_TRUSTED_PROXY_HEADER)")
 	verbose := fs.Bool("v", false, "log every request")
 	publicOnly := fs.Bool("public-endpoints-only", false, "refuse model-scoring endpoints on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7); link-local and cloud-metadata addresses are refused always")
 	if err := parseFlags(fs, args); err != nil {
@@ -51,7 +52,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 		ln.Close()
 		return err
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, PublicEndpointsOnly: *publicOnly})
+	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly})
 	if err != nil {
 		ln.Close()
 		return err

@@ -31,6 +31,7 @@ type studyAnalysis struct {
 	tables   []*analysis.Table
 	confs    []templates.ConfusionView
 	figures  func() ([]analysis.Figure, error)
+	methods  *analysis.Methods
 }
 
 // analyse reads the study's rows — the rows its export writes — and
@@ -99,7 +100,9 @@ func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnal
 	}
 	ag := analysis.ComputeAgreement(js)
 	a.result = ag
-	a.tables = []*analysis.Table{analysis.AgreementTable(ag)}
+	a.tables = []*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}
+	a.methods = analysis.AgreementMethods(ag, len(js))
+	a.figures = func() ([]analysis.Figure, error) { return analysis.AgreementFigures(ag) }
 	a.summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}
 	if len(ag.Pairs) == 0 {
 		a.summary = append(a.summary, "Agreement needs two experts who judged the same items (round 1).")
@@ -138,6 +141,7 @@ func ratingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *studyAnalysis 
 	a.summary = []string{
 		fmt.Sprintf("%d participants in the export, %d excluded, %d with constant ratings, %d analysed; %d ratings.",
 			ps.Total, len(ps.Excluded), len(ps.ZeroVariance), ps.Analysed, rs.NumRows()),
+		fmt.Sprintf("%d rated attention checks only.", len(ps.ChecksOnly)),
 		fmt.Sprintf("Attention checks: high passes at ≥ %d, low at ≤ %d; excluded at %d or more failed.", opt.HighPass, opt.LowPass, opt.MaxFailed),
 	}
 	forced := map[string]bool{}
@@ -152,10 +156,13 @@ func ratingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *studyAnalysis 
 			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("failed %d of %d attention checks", p.FailedChecks, p.Checks)})
 		case p.ZeroVariance:
 			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("all %d ratings equal: no z-scores", p.Ratings)})
+		case p.ChecksOnly:
+			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("rated only the %d attention checks, no item", p.Checks)})
 		}
 	}
-	a.tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFigures(t) }
+	a.tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
+	a.methods = analysis.ToplinesMethods(t, rs.NumRows())
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) }
 	return a
 }
 
@@ -165,7 +172,8 @@ func contextAnalysis(as []analysis.ContextAnswer) *studyAnalysis {
 	c := analysis.ComputeContext(as)
 	a.result = c
 	a.summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
-	a.tables = analysis.ContextTables(c)
+	a.tables = append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
+	a.methods = analysis.ContextMethods(c)
 	a.figures = func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) }
 	return a
 }
@@ -176,7 +184,8 @@ func explanationsAnalysis(rs []analysis.ExplanationRating) *studyAnalysis {
 	e := analysis.ComputeExplanations(rs)
 	a.result = e
 	a.summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
-	a.tables = []*analysis.Table{analysis.ExplanationsTable(e)}
+	a.tables = []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
+	a.methods = analysis.ExplanationsMethods(e, len(rs))
 	return a
 }
 
@@ -228,6 +237,11 @@ func analysisView(nav templates.Nav, s *store.Study, a *studyAnalysis) (template
 	}
 	if a.result != nil {
 		v.ResultJSON = base + "result.json"
+		v.LaTeX = base + "tables.tex"
+	}
+	if a.methods != nil {
+		v.Methods = a.methods.Paragraphs
+		v.MethodsText, v.MethodsMarkdown = base+"methods.txt", base+"methods.md"
 	}
 	if a.figures != nil {
 		figs, err := a.figures()
@@ -235,7 +249,8 @@ func analysisView(nav templates.Nav, s *store.Study, a *studyAnalysis) (template
 			return v, err
 		}
 		for _, f := range figs {
-			v.Figures = append(v.Figures, templates.FigureView{Name: f.Name, Title: f.Title, SVG: base + "plots/" + f.Name + ".svg", PNG: base + "plots/" + f.Name + ".png"})
+			v.Figures = append(v.Figures, templates.FigureView{Name: f.Name, Title: f.Title, SVG: base + "plots/" + f.Name + ".svg",
+				PNG: base + "plots/" + f.Name + ".png", PDF: base + "plots/" + f.Name + ".pdf"})
 		}
 	}
 	return v, nil
@@ -244,7 +259,7 @@ func analysisView(nav templates.Nav, s *store.Study, a *studyAnalysis) (template
 // tableView lays a table out as strings for the page.
 func tableView(t *analysis.Table, base string) templates.AnalysisTable {
 	tv := templates.AnalysisTable{Name: t.Name, Title: t.Title, Columns: t.Columns, Notes: t.Notes,
-		CSV: base + t.Name + ".csv", JSON: base + t.Name + ".json", Numeric: make([]bool, len(t.Columns)),
+		CSV: base + t.Name + ".csv", JSON: base + t.Name + ".json", LaTeX: base + t.Name + ".tex", Numeric: make([]bool, len(t.Columns)),
 		Collapsed: len(t.Rows) > 20}
 	for ri, row := range t.Rows {
 		cells := make([]string, len(row))
@@ -260,8 +275,9 @@ func tableView(t *analysis.Table, base string) templates.AnalysisTable {
 }
 
 // AnalysisDownload handles GET /admin/studies/{study}/analysis/{table}.{format}:
-// a table as CSV or JSON, or result.json, the whole analysis JSON
-// (docs/formats.md#analysis-downloads).
+// a table as CSV, JSON or LaTeX (.tex), tables.tex (every table), result.json
+// (the whole analysis JSON), or methods.txt / methods.md (the methods
+// paragraph) (docs/formats.md#analysis-downloads).
 func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	s, a, ok := h.analysisStudy(w, r)
 	if !ok {
@@ -273,7 +289,29 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
+	ctype := "text/csv; charset=utf-8"
+	switch format {
+	case "json":
+		ctype = "application/json"
+	case "tex", "txt":
+		ctype = "text/plain; charset=utf-8"
+	case "md":
+		ctype = "text/markdown; charset=utf-8"
+	}
 	switch {
+	case name == "methods" && (format == "txt" || format == "md") && a.methods != nil:
+		if format == "txt" {
+			buf.WriteString(a.methods.Text())
+		} else {
+			buf.WriteString(a.methods.Markdown())
+		}
+	case name == "tables" && format == "tex" && len(a.tables) > 0:
+		for _, t := range a.tables {
+			if err := t.WriteLaTeX(&buf); err != nil {
+				h.Error(w, r, err)
+				return
+			}
+		}
 	case name == "result" && format == "json" && a.result != nil:
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
@@ -283,22 +321,21 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 		}
 	default:
 		t := findTable(a.tables, name)
-		if t == nil || (format != "csv" && format != "json") {
+		if t == nil || (format != "csv" && format != "json" && format != "tex") {
 			h.NotFound(w, r)
 			return
 		}
 		write := t.WriteCSV
-		if format == "json" {
+		switch format {
+		case "json":
 			write = t.WriteJSON
+		case "tex":
+			write = t.WriteLaTeX
 		}
 		if err := write(&buf); err != nil {
 			h.Error(w, r, err)
 			return
 		}
-	}
-	ctype := "text/csv; charset=utf-8"
-	if format == "json" {
-		ctype = "application/json"
 	}
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="study-%d-%s.%s"`, s.ID, name, format))
@@ -315,14 +352,14 @@ func findTable(ts []*analysis.Table, name string) *analysis.Table {
 }
 
 // AnalysisPlot handles GET /admin/studies/{study}/analysis/plots/{figure}.{format}:
-// one figure as SVG or PNG.
+// one figure as PDF, SVG or PNG (2×).
 func (h *Handler) AnalysisPlot(w http.ResponseWriter, r *http.Request) {
 	_, a, ok := h.analysisStudy(w, r)
 	if !ok {
 		return
 	}
 	name, format := chi.URLParam(r, "figure"), chi.URLParam(r, "format")
-	if a.figures == nil || (format != "svg" && format != "png") {
+	if a.figures == nil || (format != "svg" && format != "png" && format != "pdf") {
 		h.NotFound(w, r)
 		return
 	}
@@ -340,10 +377,7 @@ func (h *Handler) AnalysisPlot(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
-		ctype := "image/png"
-		if format == "svg" {
-			ctype = "image/svg+xml"
-		}
+		ctype := map[string]string{"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}[format]
 		w.Header().Set("Content-Type", ctype)
 		w.Header().Set("Cache-Control", "no-store")
 		w.Write(b)

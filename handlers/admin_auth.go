@@ -15,7 +15,10 @@ const adminSession = "pragmalab_admin"
 
 type ctxKey int
 
-const adminKey ctxKey = iota
+const (
+	adminKey ctxKey = iota
+	auditKey        // *auditNote of a state-changing admin request
+)
 
 // CurrentAdmin is the admin logged in for this request, or nil.
 func CurrentAdmin(ctx context.Context) *store.Admin {
@@ -23,23 +26,37 @@ func CurrentAdmin(ctx context.Context) *store.Admin {
 	return a
 }
 
-// RequireAdmin lets a request through only with a valid admin session;
-// others are sent to the login page.
+// RequireAdmin lets a request through only with a live admin session (the
+// server's table decides, not the cookie's age); others are sent to the
+// login page.
 func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess, _ := h.Sessions.Get(r, adminSession)
-		id, _ := sess.Values["admin"].(int64)
-		if id == 0 {
-			h.toLogin(w, r)
-			return
-		}
-		a, err := h.DB.AdminByID(r.Context(), id)
+		token, _ := sess.Values["token"].(string)
+		a, err := h.DB.SessionAdmin(r.Context(), token)
 		if err != nil {
-			h.toLogin(w, r)
+			if store.ErrorCode(err) == store.ENOTFOUND {
+				h.toLogin(w, r)
+				return
+			}
+			h.Error(w, r, err)
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), adminKey, a)))
+	})
+}
+
+// RequireOwnerForChanges refuses every state-changing request (anything but
+// GET and HEAD) of a viewer: viewers read everything and change nothing.
+// It sits on the whole admin area, so no route can forget it.
+func (h *Handler) RequireOwnerForChanges(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead && !CurrentAdmin(r.Context()).CanChange() {
+			h.Error(w, r, store.Errorf(store.EFORBIDDEN, "Your account is a viewer account: it can read everything but change nothing. Ask an owner to make the change."))
+			return
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 
@@ -72,11 +89,15 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	}
 	username := strings.TrimSpace(r.PostFormValue("username"))
 	next := safeNext(r.PostFormValue("next"))
-	client := clientKey(r)
-	if wait := h.logins.blocked(client, h.Now()); wait > 0 {
+	client := clientAddr(r, h.TrustedProxyHeader)
+	keys := loginKeys(client, username)
+	// The attempt is counted before the password is checked, so parallel
+	// attempts cannot all slip under the limit while bcrypt runs.
+	if wait := h.logins.reserve(h.Now(), keys...); wait > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+		h.Log.Warn("login throttled", "username", username, "client", client)
 		h.render(w, r, http.StatusTooManyRequests, templates.Login(templates.LoginView{Username: username, Next: next,
-			Error: fmt.Sprintf("Too many failed logins from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
+			Error: fmt.Sprintf("Too many failed logins for this account or from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
 		return
 	}
 	a, err := h.DB.Authenticate(r.Context(), username, r.PostFormValue("password"))
@@ -85,25 +106,36 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
-		h.logins.fail(client, h.Now())
-		h.Log.Info("login failed", "username", username, "remote", r.RemoteAddr)
+		h.Log.Info("login failed", "username", username, "client", client)
 		h.render(w, r, http.StatusUnauthorized, templates.Login(templates.LoginView{Username: username, Error: "Wrong username or password.", Next: next}))
 		return
 	}
-	h.logins.reset(client)
+	h.logins.release(keys...)
+	token, err := h.DB.CreateSession(r.Context(), a.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	sess, _ := h.Sessions.New(r, adminSession)
-	sess.Values["admin"] = a.ID
+	sess.Values["token"] = token
 	if err := sess.Save(r, w); err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	h.Log.Info("login", "admin", a.Username)
+	h.Log.Info("login", "admin", a.Username, "client", client)
 	redirect(w, r, next)
 }
 
-// Logout handles POST /admin/logout.
+// Logout handles POST /admin/logout: the session ends on the server, so a
+// copy of the cookie is worth nothing afterwards.
 func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
 	sess, _ := h.Sessions.Get(r, adminSession)
+	if token, _ := sess.Values["token"].(string); token != "" {
+		if err := h.DB.EndSession(r.Context(), token); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	}
 	sess.Options.MaxAge = -1
 	sess.Save(r, w)
 	redirect(w, r, "/admin/login")
@@ -120,7 +152,7 @@ func (h *Handler) flash(w http.ResponseWriter, r *http.Request, msg string) {
 func (h *Handler) nav(w http.ResponseWriter, r *http.Request, s *store.Study) templates.Nav {
 	n := templates.Nav{}
 	if a := CurrentAdmin(r.Context()); a != nil {
-		n.Admin = a.Username
+		n.Admin, n.Viewer = a.Username, !a.CanChange()
 	}
 	if s != nil {
 		n.StudyID, n.Study = s.ID, s.Name

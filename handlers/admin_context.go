@@ -34,7 +34,7 @@ func (h *Handler) contextStudyPage(w http.ResponseWriter, r *http.Request, s *st
 
 func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
 	ctx := r.Context()
-	v := templates.ContextStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v := templates.ContextStudyView{Nav: h.nav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
 	var err error
 	if v.Settings, err = contextSettings(s); err == nil {
@@ -73,6 +73,7 @@ func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *stor
 		return
 	}
 	h.Log.Info("passages imported", "study", s.ID, "passages", len(ps))
+	auditf(r, "%d passages from %s", len(ps), name)
 	h.flash(w, r, fmt.Sprintf("Imported %d passages from %s.", len(ps), name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -26,7 +26,7 @@ func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *stor
 // stored ones, or those just submitted) and an error, if any.
 func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.Study, set store.CrowdSettings, training, errMsg string) {
 	ctx := r.Context()
-	v := templates.CrowdStudyView{Nav: h.nav(w, r, s), Study: s, Settings: set, TrainingText: training,
+	v := templates.CrowdStudyView{Nav: h.nav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
 		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID)}
 	v.Nav.Error = errMsg
 	var err error

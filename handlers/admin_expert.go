@@ -23,7 +23,7 @@ func expertSettings(s *store.Study) (store.ExpertSettings, error) {
 // status and errMsg (if any) shown at the top.
 func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
 	ctx := r.Context()
-	v := templates.ExpertStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v := templates.ExpertStudyView{Nav: h.nav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
 	var err error
 	if v.Settings, err = expertSettings(s); err != nil {

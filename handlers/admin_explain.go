@@ -25,7 +25,7 @@ func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *st
 }
 
 func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
-	v := templates.ExplainStudyView{Nav: h.nav(w, r, s), Study: s, BaseURL: baseURL(r)}
+	v := templates.ExplainStudyView{Nav: h.nav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
 	var err error
 	if v.Settings, err = explainSettings(s); err == nil {
@@ -67,6 +67,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
+	auditf(r, "%d model outputs from %s", len(outs), name)
 	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", len(outs), name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

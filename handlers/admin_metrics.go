@@ -4,14 +4,22 @@ import (
 	"net/http"
 	"net/http/pprof"
 
+	"pragmalab/store"
 	"pragmalab/templates"
 )
 
-// OwnerOnly guards the operator's pages (metrics, profiles). Every admin
-// is an owner today; the owner/viewer roles add their check here, and the
-// routes behind it need no change.
+// OwnerOnly lets only owners through, reading as well as changing: the
+// operator's pages (metrics, Go's profiles) show the server's insides —
+// its command line, memory and goroutines — which viewers have no need
+// to see.
 func (h *Handler) OwnerOnly(next http.Handler) http.Handler {
-	return next
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !CurrentAdmin(r.Context()).CanChange() {
+			h.Error(w, r, store.Errorf(store.EFORBIDDEN, "This page is for owners of the platform."))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // MetricsPage handles GET /admin/metrics: answers per second, the write

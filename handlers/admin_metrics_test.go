@@ -1,11 +1,14 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 // TestMetricsPage: the operator's metrics page counts the answers just
@@ -67,5 +70,26 @@ func TestPprofBehindLogin(t *testing.T) {
 	a.get("/admin/debug/pprof/profile?seconds=1")
 	if a.resp.StatusCode != http.StatusOK || a.resp.Header.Get("Content-Type") != "application/octet-stream" || len(a.body) == 0 {
 		t.Fatalf("CPU profile: status %d, type %q, %d bytes", a.resp.StatusCode, a.resp.Header.Get("Content-Type"), len(a.body))
+	}
+}
+
+// TestOperatorPagesOwnerOnly: a viewer, who may read every study, is
+// refused the metrics and the profiles.
+func TestOperatorPagesOwnerOnly(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, nil)
+	if _, err := e.db.CreateAdminWithRole(context.Background(), "watcher", "correct horse battery", store.RoleViewer); err != nil {
+		t.Fatal(err)
+	}
+	v := e.browser()
+	v.post("/admin/login", url.Values{"username": {"watcher"}, "password": {"correct horse battery"}})
+	v.get("/admin/")
+	if v.resp.StatusCode != http.StatusOK {
+		t.Fatalf("viewer's study list: status %d", v.resp.StatusCode)
+	}
+	for _, path := range []string{"/admin/metrics", "/admin/debug/pprof/", "/admin/debug/pprof/goroutine?debug=1"} {
+		v.get(path)
+		if v.resp.StatusCode != http.StatusForbidden || v.has("metric-answers") || strings.Contains(v.body, "goroutine profile") {
+			t.Errorf("%s as a viewer: status %d\n%.300s", path, v.resp.StatusCode, v.body)
+		}
 	}
 }

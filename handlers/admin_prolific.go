@@ -94,6 +94,7 @@ func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *store.
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "%s", msg)
 	h.flash(w, r, msg)
 	redirect(w, r, templates.StudyURL(s.ID, "/prolific"))
 }

@@ -45,6 +45,8 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditStudy(r, s.ID)
+	auditf(r, "%q, %s, language %s", s.Name, s.Kind, s.Lang)
 	h.flash(w, r, fmt.Sprintf("Study %q created.", s.Name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -107,6 +109,7 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("items imported", "study", s.ID, "items", len(items))
+	auditf(r, "%d items from %s", len(items), name)
 	h.flash(w, r, fmt.Sprintf("Imported %d items from %s.", len(items), name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -30,6 +30,10 @@ type Handler struct {
 	// but wait for a runner); Getenv reads API keys (default os.Getenv).
 	Jobs   JobRunner
 	Getenv func(string) string
+	// TrustedProxyHeader names the header a trusted reverse proxy sets to
+	// the client's address (Fly-Client-IP on Fly.io); empty: the connection's
+	// address is the client's and no header is believed.
+	TrustedProxyHeader string
 	// PublicEndpointsOnly refuses job endpoints on this machine or a
 	// private network (serve --public-endpoints-only).
 	PublicEndpointsOnly bool
@@ -66,9 +70,13 @@ func (h *Handler) Error(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusNotFound
 	case store.ECONFLICT:
 		status = http.StatusConflict
+	case store.EFORBIDDEN:
+		status = http.StatusForbidden
+	case store.EFULL:
+		status = http.StatusServiceUnavailable
 	}
 	msg := store.ErrorMessage(err)
-	if status == http.StatusInternalServerError {
+	if status >= http.StatusInternalServerError {
 		if errors.Is(err, context.Canceled) {
 			return
 		}

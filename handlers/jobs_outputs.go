@@ -56,6 +56,9 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("job outputs sent", "job", j.ID, "study", target.ID, "outputs", len(res.Gen))
+	// The change is to the receiving study: its log has the entry.
+	auditStudy(r, target.ID)
+	auditf(r, "%d outputs of job #%d (study #%d) added to the rating screens", len(res.Gen), j.ID, j.StudyID)
 	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the rating screens of study #%d %s.", len(res.Gen), j.ID, target.ID, target.Name))
 	redirect(w, r, templates.StudyURL(target.ID, ""))
 }

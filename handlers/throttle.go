@@ -3,24 +3,55 @@ package handlers
 import (
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 )
 
-// loginThrottle limits failed logins per client address, so a password
-// cannot be guessed at the speed of the network.
+// loginThrottle limits login attempts per client address and per account,
+// so a password cannot be guessed at the speed of the network, nor by many
+// clients sharing the work. An attempt is reserved before the password is
+// hashed, so parallel attempts cannot all pass the check; a successful
+// login gives the reservations back.
+//
+// Memory is bounded: each key keeps at most max times, and at most maxKeys
+// keys are held; when full, expired keys go first, then the key used
+// longest ago. Filling the table takes many clients, since every client is
+// itself limited.
 type loginThrottle struct {
-	mu       sync.Mutex
-	failures map[string][]time.Time
-	max      int
-	window   time.Duration
+	mu      sync.Mutex
+	keys    map[string]*attempts
+	max     int
+	window  time.Duration
+	maxKeys int
+}
+
+// attempts are a key's reserved attempts within the window, oldest first.
+type attempts struct {
+	at   []time.Time
+	last time.Time
 }
 
 func newLoginThrottle() *loginThrottle {
-	return &loginThrottle{failures: map[string][]time.Time{}, max: 10, window: 15 * time.Minute}
+	return &loginThrottle{keys: map[string]*attempts{}, max: 10, window: 15 * time.Minute, maxKeys: 10000}
 }
 
-func clientKey(r *http.Request) string {
+// clientAddr is the client's address: from the trusted proxy header when
+// one is configured and present, else from the connection. Without a
+// configured header no request header is believed, since clients can send
+// any header they like.
+func clientAddr(r *http.Request, trustedHeader string) string {
+	if trustedHeader != "" {
+		v := r.Header.Get(trustedHeader)
+		// A list (X-Forwarded-For style): the last entry is the one the
+		// trusted proxy added.
+		if i := strings.LastIndexByte(v, ','); i >= 0 {
+			v = v[i+1:]
+		}
+		if ip := net.ParseIP(strings.TrimSpace(v)); ip != nil {
+			return ip.String()
+		}
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
@@ -28,42 +59,81 @@ func clientKey(r *http.Request) string {
 	return host
 }
 
-// recent drops failures older than the window and returns those left.
-func (t *loginThrottle) recent(key string, now time.Time) []time.Time {
-	kept := t.failures[key][:0]
-	for _, f := range t.failures[key] {
-		if now.Sub(f) < t.window {
-			kept = append(kept, f)
+// prune drops a key's attempts older than the window; it reports whether
+// any are left.
+func (t *loginThrottle) prune(a *attempts, now time.Time) bool {
+	i := 0
+	for i < len(a.at) && now.Sub(a.at[i]) >= t.window {
+		i++
+	}
+	a.at = a.at[i:]
+	return len(a.at) > 0
+}
+
+// reserve records one attempt under every key, or none if any key is at
+// its limit; then it returns how long to wait.
+func (t *loginThrottle) reserve(now time.Time, keys ...string) time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var wait time.Duration
+	for _, k := range keys {
+		a := t.keys[k]
+		if a == nil || !t.prune(a, now) || len(a.at) < t.max {
+			continue
+		}
+		wait = max(wait, t.window-now.Sub(a.at[0]))
+	}
+	if wait > 0 {
+		return wait
+	}
+	for _, k := range keys {
+		a := t.keys[k]
+		if a == nil {
+			t.makeRoom(now)
+			a = &attempts{}
+			t.keys[k] = a
+		}
+		a.at = append(a.at, now)
+		a.last = now
+	}
+	return 0
+}
+
+// makeRoom keeps the table below maxKeys before a key is added.
+func (t *loginThrottle) makeRoom(now time.Time) {
+	if len(t.keys) < t.maxKeys {
+		return
+	}
+	for k, a := range t.keys {
+		if !t.prune(a, now) {
+			delete(t.keys, k)
 		}
 	}
-	if len(kept) == 0 {
-		delete(t.failures, key)
-		return nil
+	for len(t.keys) >= t.maxKeys {
+		var oldest string
+		var at time.Time
+		for k, a := range t.keys {
+			if oldest == "" || a.last.Before(at) {
+				oldest, at = k, a.last
+			}
+		}
+		delete(t.keys, oldest)
 	}
-	t.failures[key] = kept
-	return kept
 }
 
-// blocked reports how long the client must wait, or 0.
-func (t *loginThrottle) blocked(key string, now time.Time) time.Duration {
+// release forgets the keys' attempts after a successful login.
+func (t *loginThrottle) release(keys ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	fs := t.recent(key, now)
-	if len(fs) < t.max {
-		return 0
+	for _, k := range keys {
+		delete(t.keys, k)
 	}
-	return t.window - now.Sub(fs[0])
 }
 
-func (t *loginThrottle) fail(key string, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.recent(key, now)
-	t.failures[key] = append(t.failures[key], now)
-}
-
-func (t *loginThrottle) reset(key string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.failures, key)
+// loginKeys are the throttle keys of a login: the client and the account.
+func loginKeys(client, username string) []string {
+	if len(username) > 64 {
+		username = username[:64]
+	}
+	return []string{"client " + client, "account " + strings.ToLower(username)}
 }

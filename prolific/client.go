@@ -32,8 +32,8 @@ const DefaultBaseURL = "https://api.prolific.com"
 // doing.
 var (
 	ErrNoToken      = errors.New("no Prolific API token: set " + TokenEnv + " in the server's environment")
-	ErrBadToken     = errors.New("Prolific refused the API token (check " + TokenEnv + ")")
-	ErrUnknownStudy = errors.New("Prolific knows no study with this id")
+	ErrBadToken     = errors.New("the Prolific API refused the token (check " + TokenEnv + ")")
+	ErrUnknownStudy = errors.New("the Prolific API knows no study with this id")
 )
 
 // Submission statuses as Prolific spells them.
@@ -155,12 +155,12 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		// The transport error may quote the URL, never the header.
-		return fmt.Errorf("Prolific %s %s: %w", method, path, err)
+		return fmt.Errorf("prolific API %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
-		return fmt.Errorf("Prolific %s %s: reading the answer: %w", method, path, err)
+		return fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return c.apiError(method, path, resp.StatusCode, data)
@@ -169,7 +169,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 		return nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("Prolific %s %s: unreadable answer: %w", method, path, err)
+		return fmt.Errorf("prolific API %s %s: unreadable answer: %w", method, path, err)
 	}
 	return nil
 }
@@ -277,11 +277,11 @@ func (c *Client) Submissions(ctx context.Context, studyID string) ([]Submission,
 			return out, nil
 		}
 		if !c.sameAPI(p.Links.Next.Href) {
-			return nil, fmt.Errorf("Prolific's next page %q is not on %s", p.Links.Next.Href, c.base)
+			return nil, fmt.Errorf("the Prolific API's next page %q is not on %s", p.Links.Next.Href, c.base)
 		}
 		next = p.Links.Next.Href
 	}
-	return nil, fmt.Errorf("Prolific listed more than %d pages of submissions", maxPages)
+	return nil, fmt.Errorf("the Prolific API listed more than %d pages of submissions", maxPages)
 }
 
 // sameAPI reports whether a link Prolific gave stays on the API the client
@@ -363,7 +363,7 @@ func (c *Client) SetUpBonuses(ctx context.Context, studyID, csv string) (*BonusS
 		return nil, err
 	}
 	if b.ID == "" {
-		return nil, errors.New("Prolific set up the bonuses but gave no id to pay them with")
+		return nil, errors.New("the Prolific API set up the bonuses but gave no id to pay them with")
 	}
 	return &b, nil
 }
@@ -409,7 +409,7 @@ func (c *Client) CreateDraftStudy(ctx context.Context, d DraftStudy) (*Study, er
 		return nil, err
 	}
 	if s.ID == "" {
-		return nil, errors.New("Prolific created the study but gave no id")
+		return nil, errors.New("the Prolific API created the study but gave no id")
 	}
 	return &s, nil
 }
@@ -429,7 +429,7 @@ func (c *Client) CreateParticipantGroup(ctx context.Context, workspaceID, name s
 		return nil, err
 	}
 	if g.ID == "" {
-		return nil, errors.New("Prolific created the participant group but gave no id")
+		return nil, errors.New("the Prolific API created the participant group but gave no id")
 	}
 	return &g, nil
 }

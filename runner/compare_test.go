@@ -26,7 +26,7 @@ p2,1,x002,scalar,cancel,7,
 p2,1,c1,,trigger,6,high
 p2,1,c2,,trigger,2,low
 `
-	rs, err := analysis.ReadRatings(strings.NewReader(ratings))
+	rs, err := analysis.ReadRatingsWith(strings.NewReader(ratings), analysis.ReadOptions{WithinParticipant: true}) // both conditions per participant
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func TestFisherInterval(t *testing.T) {
 func TestHumanSharesSayTheirItems(t *testing.T) {
 	ratings := "participant_id,batch_id,item_id,item_type,condition,rating,check\n" +
 		"p1,1,a,scalar,trigger,7,\np1,1,a,scalar,cancel,2,\np1,1,b,scalar,trigger,5,\np1,1,c,scalar,trigger,1,\n"
-	rs, err := analysis.ReadRatings(strings.NewReader(ratings))
+	rs, err := analysis.ReadRatingsWith(strings.NewReader(ratings), analysis.ReadOptions{WithinParticipant: true}) // a in two conditions
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
+	"pragmalab/csvsafe"
 	"pragmalab/scoring"
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -136,7 +136,7 @@ func (r *Results) ItemKeys() map[string]bool {
 // multiple choice gold and predicted letters; for generation the outputs.
 // Missing values are empty cells.
 func (r *Results) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	f := func(m map[scoring.Condition]float64, c scoring.Condition) string {
 		if v, ok := m[c]; ok {
 			return strconv.FormatFloat(v, 'f', 6, 64)

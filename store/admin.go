@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
@@ -14,8 +15,30 @@ import (
 
 // Admin is a researcher who may use the admin pages.
 type Admin struct {
-	ID       int64
-	Username string
+	ID        int64
+	Username  string
+	Role      string
+	CreatedAt time.Time
+}
+
+// Admin roles: an owner may do everything and manages the accounts; a
+// viewer reads studies, progress, analyses and exports but changes nothing.
+const (
+	RoleOwner  = "owner"
+	RoleViewer = "viewer"
+)
+
+// Roles lists the roles in the order the pages offer them.
+var Roles = []string{RoleOwner, RoleViewer}
+
+// CanChange reports whether the admin may change anything.
+func (a *Admin) CanChange() bool { return a != nil && a.Role == RoleOwner }
+
+func validateRole(role string) error {
+	if role != RoleOwner && role != RoleViewer {
+		return Errorf(EINVALID, "role must be %s or %s, not %q", RoleOwner, RoleViewer, role)
+	}
+	return nil
 }
 
 // validateCredentials checks a username and a new password.
@@ -29,9 +52,17 @@ func validateCredentials(username, password string) error {
 	return nil
 }
 
-// CreateAdmin adds an admin with a bcrypt hash of password.
+// CreateAdmin adds an owner with a bcrypt hash of password.
 func (db *DB) CreateAdmin(ctx context.Context, username, password string) (*Admin, error) {
+	return db.CreateAdminWithRole(ctx, username, password, RoleOwner)
+}
+
+// CreateAdminWithRole adds an admin with the given role.
+func (db *DB) CreateAdminWithRole(ctx context.Context, username, password, role string) (*Admin, error) {
 	if err := validateCredentials(username, password); err != nil {
+		return nil, err
+	}
+	if err := validateRole(role); err != nil {
 		return nil, err
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
@@ -47,7 +78,7 @@ func (db *DB) CreateAdmin(ctx context.Context, username, password string) (*Admi
 		if n > 0 {
 			return Errorf(ECONFLICT, "admin %q already exists", username)
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO admins (username, password_hash, created_at) VALUES (?, ?, ?)`, username, string(hash), db.now())
+		res, err := tx.ExecContext(ctx, `INSERT INTO admins (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)`, username, string(hash), role, db.now())
 		if err != nil {
 			return err
 		}
@@ -57,10 +88,11 @@ func (db *DB) CreateAdmin(ctx context.Context, username, password string) (*Admi
 	if err != nil {
 		return nil, fmt.Errorf("create admin: %w", err)
 	}
-	return &Admin{ID: id, Username: username}, nil
+	return &Admin{ID: id, Username: username, Role: role, CreatedAt: db.Now()}, nil
 }
 
-// SetPassword replaces an admin's password.
+// SetPassword replaces an admin's password and ends all of that admin's
+// sessions, so a browser logged in with the old password is logged out.
 func (db *DB) SetPassword(ctx context.Context, username, password string) error {
 	if err := validateCredentials(username, password); err != nil {
 		return err
@@ -69,14 +101,78 @@ func (db *DB) SetPassword(ctx context.Context, username, password string) error 
 	if err != nil {
 		return fmt.Errorf("set password: %w", err)
 	}
-	res, err := db.write.ExecContext(ctx, `UPDATE admins SET password_hash = ? WHERE username = ?`, string(hash), username)
+	err = db.tx(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `UPDATE admins SET password_hash = ? WHERE username = ? RETURNING id`, string(hash), username).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "no admin named %q", username)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE admin_id = ?`, id)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("set password: %w", err)
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "no admin named %q", username)
+	return nil
+}
+
+// SetRole changes an admin's role. The last owner cannot become a viewer,
+// or nobody could manage the accounts any more.
+func (db *DB) SetRole(ctx context.Context, username, role string) error {
+	if err := validateRole(role); err != nil {
+		return err
+	}
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var old string
+		err := tx.QueryRowContext(ctx, `SELECT role FROM admins WHERE username = ?`, username).Scan(&old)
+		if errors.Is(err, sql.ErrNoRows) {
+			return Errorf(ENOTFOUND, "no admin named %q", username)
+		}
+		if err != nil {
+			return err
+		}
+		if old == RoleOwner && role != RoleOwner {
+			var owners int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM admins WHERE role = 'owner'`).Scan(&owners); err != nil {
+				return err
+			}
+			if owners <= 1 {
+				return Errorf(ECONFLICT, "%s is the only owner; make another admin an owner first", username)
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE admins SET role = ? WHERE username = ?`, role, username)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("set role: %w", err)
 	}
 	return nil
+}
+
+// Admins lists every admin account by username.
+func (db *DB) Admins(ctx context.Context) ([]Admin, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT id, username, role, created_at FROM admins ORDER BY username`)
+	if err != nil {
+		return nil, fmt.Errorf("admins: %w", err)
+	}
+	defer rows.Close()
+	var out []Admin
+	for rows.Next() {
+		var a Admin
+		var created string
+		if err := rows.Scan(&a.ID, &a.Username, &a.Role, &created); err != nil {
+			return nil, fmt.Errorf("admins: %w", err)
+		}
+		a.CreatedAt = parseTime(created)
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("admins: %w", err)
+	}
+	return out, nil
 }
 
 // Authenticate returns the admin whose username and password match. A wrong
@@ -84,7 +180,7 @@ func (db *DB) SetPassword(ctx context.Context, username, password string) error 
 func (db *DB) Authenticate(ctx context.Context, username, password string) (*Admin, error) {
 	var a Admin
 	var hash string
-	err := db.read.QueryRowContext(ctx, `SELECT id, username, password_hash FROM admins WHERE username = ?`, username).Scan(&a.ID, &a.Username, &hash)
+	err := db.read.QueryRowContext(ctx, `SELECT id, username, role, password_hash FROM admins WHERE username = ?`, username).Scan(&a.ID, &a.Username, &a.Role, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, Errorf(EINVALID, "wrong username or password")
@@ -103,7 +199,7 @@ var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), bc
 // AdminByID returns the admin with the given id.
 func (db *DB) AdminByID(ctx context.Context, id int64) (*Admin, error) {
 	var a Admin
-	err := db.read.QueryRowContext(ctx, `SELECT id, username FROM admins WHERE id = ?`, id).Scan(&a.ID, &a.Username)
+	err := db.read.QueryRowContext(ctx, `SELECT id, username, role FROM admins WHERE id = ?`, id).Scan(&a.ID, &a.Username, &a.Role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENOTFOUND, "no such admin")
 	}

@@ -342,26 +342,38 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 	return q, err
 }
 
-// ContextAnswerColumns is the header of the context answers file.
-var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"}
+// ContextAnswerColumns is the header of the context answers file;
+// max_sentences, last, is how many preceding sentences the passage could
+// show (the study's limit, or fewer when the passage has fewer), so that
+// "insufficient" after fewer than 5 is told apart from a broken row.
+var ContextAnswerColumns = []string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}
 
 // ContextAnswerRow is one final answer of a context survey: the expert's
 // name, the survey's number, the passage's own id, kind and period, how
 // many preceding sentences were shown when the answer became final, and
-// "yes" or "no".
+// "yes" or "no"; MaxSentences is how many the passage could show.
 type ContextAnswerRow struct {
 	Annotator          string
 	Survey             int
 	Item, Kind, Period string
 	Sentences          int
 	Sufficient         string
+	MaxSentences       int
 }
 
 // ContextAnswerRows lists the final answers of a study's context surveys,
 // by survey, expert and position.
 func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAnswerRow, error) {
+	st, err := db.Study(ctx, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("context answers: %w", err)
+	}
+	set := DefaultContextSettings()
+	if err := st.DecodeSettings(&set); err != nil {
+		return nil, fmt.Errorf("context answers: %w", err)
+	}
 	return queryRows(ctx, db, "context answers", `
-		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient
+		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient, p.sentences
 		FROM context_answers c
 		JOIN context_assignments a ON a.id = c.assignment_id
 		JOIN context_surveys s ON s.id = a.survey_id
@@ -369,7 +381,16 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		JOIN passages p ON p.id = c.passage_id
 		WHERE s.study_id = ? AND c.sufficient != ''
 		ORDER BY s.number, n.name, c.position`, []any{studyID}, func(rows *sql.Rows, r *ContextAnswerRow) error {
-		return rows.Scan(&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient)
+		var sents string
+		if err := rows.Scan(&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient, &sents); err != nil {
+			return err
+		}
+		var q ContextQuestion
+		if err := jsonUnmarshalString(sents, &q.Passage.Sentences); err != nil {
+			return err
+		}
+		r.MaxSentences = q.MaxShown(set.MaxSentences)
+		return nil
 	})
 }
 
@@ -381,6 +402,6 @@ func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writ
 		return err
 	}
 	return writeCSV(w, ContextAnswerColumns, rows, func(r ContextAnswerRow) []string {
-		return []string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient}
+		return []string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient, strconv.Itoa(r.MaxSentences)}
 	})
 }

@@ -6,9 +6,11 @@ import (
 	"context"
 	"database/sql"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path"
 	"sort"
 	"strconv"
@@ -87,6 +89,9 @@ func OpenWith(ctx context.Context, file string, o Options) (*DB, error) {
 	default:
 		return nil, fmt.Errorf("open %s: synchronous must be FULL, PIPELINED or NORMAL, got %q", file, o.Synchronous)
 	}
+	if err := private(file); err != nil {
+		return nil, fmt.Errorf("open %s: %w", file, err)
+	}
 	w, err := sql.Open("sqlite", DSN(file, false, sync))
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)
@@ -113,6 +118,33 @@ func OpenWith(ctx context.Context, file string, o Options) (*DB, error) {
 	db.read = r
 	db.startWriter(o.Synchronous == "PIPELINED")
 	return db, nil
+}
+
+// private makes the database readable by its owner only: it holds the
+// session keys, so other users of the machine must not read it. A new file
+// is created with mode 0600 before SQLite opens it, and SQLite gives its
+// -wal and -shm files the mode of the database; files left by an older
+// version with a looser mode are tightened.
+func private(file string) error {
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err == nil {
+		return f.Close()
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	for _, name := range []string{file, file + "-wal", file + "-shm"} {
+		fi, err := os.Stat(name)
+		if err != nil {
+			continue
+		}
+		if fi.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(name, fi.Mode().Perm()&0o700); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Close commits the participants' writes still queued, then closes both
@@ -224,6 +256,13 @@ func (db *DB) Writer() *sql.DB { return db.write }
 // SQLite's online backup API, a few pages at a time so writers are never
 // held up for long.
 func (db *DB) Backup(ctx context.Context, file string) error {
+	// The copy holds the session keys too: readable by its owner only. An
+	// empty file is an empty database to SQLite, which then fills it.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("backup to %s: %w", file, err)
+	}
+	f.Close()
 	conn, err := db.read.Conn(ctx)
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)

@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -52,5 +54,46 @@ func TestMigrateTwice(t *testing.T) {
 			t.Fatalf("open #%d: migration rows = %d, %v", i+1, n, err)
 		}
 		db.Close()
+	}
+}
+
+// TestFilesArePrivate: the database, its -wal and -shm files and a backup
+// are readable by their owner only, whatever the umask.
+func TestFilesArePrivate(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
+	dir := t.TempDir()
+	file := filepath.Join(dir, "p.db")
+	ctx := context.Background()
+	db, err := Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.CreateAdmin(ctx, "lea", "a long enough password"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Backup(ctx, filepath.Join(dir, "backup.db")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"p.db", "p.db-wal", "p.db-shm", "backup.db"} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want -rw-------", name, fi.Mode().Perm())
+		}
+	}
+	// A database an older version left world-readable is tightened.
+	loose := filepath.Join(dir, "loose.db")
+	os.WriteFile(loose, nil, 0o644)
+	db2, err := Open(ctx, loose)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db2.Close()
+	if fi, _ := os.Stat(loose); fi.Mode().Perm() != 0o600 {
+		t.Errorf("an existing database stays %v", fi.Mode().Perm())
 	}
 }

@@ -63,6 +63,9 @@ const (
 // Validate checks an output; the error is a *FieldError named after the
 // CSV column. An empty output is valid: "answer not given" rates it.
 func (o *Output) Validate() error {
+	if err := checkControls([]namedValue{{"item_id", o.ItemKey}, {"strategy", o.Strategy}, {"model", o.Model}}, []namedValue{{"output", o.Output}}); err != nil {
+		return err
+	}
 	o.ItemKey = strings.TrimSpace(o.ItemKey)
 	o.Strategy = strings.TrimSpace(o.Strategy)
 	o.Model = strings.TrimSpace(o.Model)

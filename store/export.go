@@ -3,9 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
-	"encoding/csv"
 	"fmt"
 	"io"
+
+	"pragmalab/csvsafe"
 )
 
 // queryRows runs a read query and scans each row with scan: the one loop
@@ -31,9 +32,10 @@ func queryRows[T any](ctx context.Context, db *DB, op, query string, args []any,
 }
 
 // writeCSV writes a header and one record per row: the one writer behind
-// every CSV export (docs/formats.md#exports).
+// every CSV export of the store (docs/formats.md#exports), formula cells
+// neutralised (csvsafe).
 func writeCSV[T any](w io.Writer, header []string, rows []T, record func(T) []string) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(header); err != nil {
 		return err
 	}

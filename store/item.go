@@ -42,6 +42,13 @@ func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field
 
 // Validate checks an item; the error is a *FieldError.
 func (it *Item) Validate() error {
+	texts := []namedValue{}
+	for _, f := range it.textFields() {
+		texts = append(texts, namedValue{f.name, *f.v})
+	}
+	if err := checkControls([]namedValue{{"id", it.Key}, {"type", it.Type}, {"check", it.Check}}, texts); err != nil {
+		return err
+	}
 	it.Key = strings.TrimSpace(it.Key)
 	it.Type = strings.ToLower(strings.TrimSpace(it.Type))
 	it.Check = strings.ToLower(strings.TrimSpace(it.Check))

@@ -73,6 +73,13 @@ func (p Passage) HasOptions() bool {
 
 // Validate checks a passage's domain rules; the error names the field.
 func (p Passage) Validate() error {
+	texts := []namedValue{{"text", p.Text}, {"right_answer", p.Explanation}}
+	for _, o := range p.Options {
+		texts = append(texts, namedValue{"MCs", o})
+	}
+	if err := checkControls([]namedValue{{"IMPAQTS_id", p.Key}, {"IMPAQTS_Implicit_content_tag", p.Tag}, {"IMPAQTS_file", p.Source}, {"right_answer_id", p.Answer}}, texts); err != nil {
+		return err
+	}
 	switch {
 	case strings.TrimSpace(p.Key) == "":
 		return fieldError("IMPAQTS_id", "is empty")

@@ -15,13 +15,15 @@ import (
 
 // CrowdOptions returns the analysis options of a crowd study: its
 // attention-check thresholds and the researcher's include and exclude
-// decisions (docs/studies.md#exclusions).
+// decisions (docs/studies.md#exclusions), with the default bootstrap of
+// the intervals.
 func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Options, error) {
 	_, set, err := db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return analysis.Options{}, err
 	}
-	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
+	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks,
+		Bootstrap: analysis.DefaultBootstrap()}
 	parts, err := db.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
 		return analysis.Options{}, err
@@ -83,6 +85,11 @@ func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep f
 	if err != nil || rs == nil {
 		return nil, err
 	}
+	if keep != nil {
+		// OverItems recomputes the shares over fewer items, and the
+		// intervals of all items do not carry over: skip their bootstrap.
+		opt.Bootstrap = analysis.Bootstrap{}
+	}
 	t := analysis.ComputeToplines(rs, opt)
 	if keep == nil {
 		return t, nil
@@ -133,7 +140,7 @@ func ExplanationRatings(ctx context.Context, db *store.DB, studyID int64) ([]ana
 	out := make([]analysis.ExplanationRating, len(rows))
 	for i, r := range rows {
 		out[i] = analysis.ExplanationRating{
-			Annotator: r.Annotator, Item: r.Item, Kind: r.Kind, Strategy: r.Strategy,
+			Annotator: r.Annotator, Item: r.Item, Kind: r.Kind, Strategy: r.Strategy, Model: r.Model,
 			Judgment: analysis.ParseJudgment(r.Judgment),
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"pragmalab/csvsafe"
 	"pragmalab/store"
 )
 
@@ -35,11 +36,28 @@ func TestParseOutputsCSV(t *testing.T) {
 		"item_id,strategy,model,output\n1,a,m\n":     "line 2: has 3 fields",
 		"item_id,strategy,model,output\n":            "no outputs",
 		"item_id,strategy,model,output\n1,All,m,b\n": `line 2, field "strategy": "All" is reserved`,
+		"item_id,strategy,model,output\n1,a,m,b\x00\n": `line 2, field "output": character 2 is the control character U+0000 (NUL)`,
+		"item_id,strategy,model,output\n1,a\x07,m,b\n": `line 2, field "strategy": character 2`,
 	}
 	for in, want := range bad {
 		if _, err := ParseOutputsCSV(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want %q", in, err, want)
 		}
+	}
+}
+
+// TestOutputsRoundTripFormulaTexts: an output written neutralised (as the
+// jobs' results export does) imports as the model wrote it.
+func TestOutputsRoundTripFormulaTexts(t *testing.T) {
+	var buf bytes.Buffer
+	cw := csvsafe.NewWriter(&buf)
+	cw.WriteAll([][]string{{"item_id", "strategy", "model", "output"}, {"-7", "zero-shot", "=m", "=1+1"}, {"8", "few-shot", "m", "-foo"}})
+	outs, err := ParseOutputsCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if outs[0].ItemKey != "-7" || outs[0].Model != "=m" || outs[0].Output != "=1+1" || outs[1].Output != "-foo" {
+		t.Errorf("outputs read back as %+v", outs)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"pragmalab/csvsafe"
 	"pragmalab/store"
 )
 
@@ -121,7 +122,8 @@ func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 		}
 		var it store.Item
 		for name, i := range col {
-			setItemField(&it, name, rec[i])
+			// Exports neutralise formula cells; the import undoes it.
+			setItemField(&it, name, csvsafe.Unquote(rec[i]))
 		}
 		if err := checkItem(&it, line, seen); err != nil {
 			return nil, err
@@ -183,6 +185,9 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 		if err := json.Unmarshal(b, &obj); err != nil {
 			return nil, lineError(line, "", "not a JSON object: %v", err)
 		}
+		if k, dup := duplicateKey(b); dup {
+			return nil, lineError(line, k, "appears twice in the object; which value is meant cannot be told")
+		}
 		var it store.Item
 		// In key order: the same file must always get the same message.
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
@@ -228,9 +233,10 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 }
 
 // WriteItemsCSV writes items in the import format, so an export can be
-// imported again.
+// imported again; formula cells are neutralised (csvsafe) and the reader
+// undoes it.
 func WriteItemsCSV(w io.Writer, items []store.Item) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	cw.Write(itemFileFields)
 	for _, it := range items {
 		cw.Write([]string{it.Key, it.Type, it.Context, it.Utterance, it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check})
@@ -295,4 +301,53 @@ func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
 		return ParseItemsJSONL(br)
 	}
 	return ParseItemsCSV(br)
+}
+
+// duplicateKey finds a key that appears twice in one object of a JSON
+// value, at any depth. encoding/json keeps the last value silently, so a
+// line such as {"id":"a","id":"b"} would import something else than it
+// shows; the value is known to be valid JSON.
+func duplicateKey(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		keys  map[string]bool
+		isObj bool
+		key   bool // the next token in this object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				if top != nil && top.isObj {
+					top.key = true // the value of a key ends here
+				}
+				stack = append(stack, &frame{keys: map[string]bool{}, isObj: d == '{', key: true})
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		if top == nil || !top.isObj {
+			continue
+		}
+		if top.key {
+			k, _ := tok.(string)
+			if top.keys[k] {
+				return k, true
+			}
+			top.keys[k] = true
+			top.key = false
+		} else {
+			top.key = true
+		}
+	}
 }

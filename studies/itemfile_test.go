@@ -3,6 +3,7 @@ package studies
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,6 +83,11 @@ func TestImportBadFiles(t *testing.T) {
 		{"jsonl bad json", `{"id":"a","type":"scalar","utterance":"u","implicature":"i","cancellation":"c"}` + "\n{nope\n", true, []string{"line 2", "JSON"}},
 		{"jsonl missing field", `{"id":"a","type":"scalar","utterance":"u","cancellation":"c"}` + "\n", true, []string{"line 1", `field "implicature"`}},
 		{"jsonl unknown type", `{"id":"a","type":"weird","utterance":"u","implicature":"i","cancellation":"c"}` + "\n", true, []string{"line 1", `field "type"`}},
+		{"NUL in a text", header + "s1,scalar,,u,i,c\ns2,scalar,,Some\x00guests,i,c\n", false, []string{"line 3", `field "utterance"`, "character 5", "U+0000 (NUL)"}},
+		{"control character in a text", header + "s1,scalar,,u,i\x1b[31m,c\n", false, []string{"line 2", `field "implicature"`, "character 2", "U+001B"}},
+		{"tab in an id", header + "s\t1,scalar,,u,i,c\n", false, []string{"line 2", `field "id"`, "character 2", "tab"}},
+		{"jsonl escaped NUL", `{"id":"a","type":"scalar","utterance":"u\u0000","implicature":"i","cancellation":"c"}` + "\n", true, []string{"line 1", `field "utterance"`, "character 2", "NUL"}},
+		{"jsonl duplicated key", `{"id":"a","type":"scalar","utterance":"u","implicature":"i","cancellation":"c"}` + "\n" + `{"id":"b","type":"scalar","utterance":"harmless","implicature":"i","cancellation":"c","utterance":"other"}` + "\n", true, []string{"line 2", `field "utterance"`, "twice"}},
 		{"jsonl 10 MB line", `{"id":"a","type":"scalar","utterance":"` + strings.Repeat("u", 10<<20) + `","implicature":"i","cancellation":"c"}` + "\n", true, []string{"line 1", "longer than"}},
 	}
 	for _, tt := range tests {
@@ -137,6 +143,56 @@ func TestItemsRoundTrip(t *testing.T) {
 		}
 		if len(back) != len(items) || back[1].Context != items[1].Context || back[2].Check != "low" {
 			t.Errorf("%s round trip: got %+v", format, back)
+		}
+	}
+}
+
+// TestTextsMayHoldTabsAndLineBreaks: the control characters a text may
+// hold are still accepted.
+func TestTextsMayHoldTabsAndLineBreaks(t *testing.T) {
+	header := "id,type,context,utterance,implicature,cancellation\n"
+	items, err := ParseItemsCSV(strings.NewReader(header + "s1,scalar,\"A: hi\r\nB:\tho\",u,i,c\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items[0].Context != "A: hi\nB:\tho" {
+		t.Errorf("context %q", items[0].Context)
+	}
+}
+
+// TestItemsRoundTripFormulaTexts: texts a spreadsheet would run as formulas
+// are written neutralised, numbers as they are, and the import reads every
+// one back unchanged.
+func TestItemsRoundTripFormulaTexts(t *testing.T) {
+	items, err := ParseItemsCSV(strings.NewReader(goodCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{"=1+1", "-foo", "+SUM(A1:A9)", "@cmd", "'=already quoted", "-1.5", "'Twas a dark night"}
+	for i, tx := range texts {
+		it := items[i%len(items)]
+		it.Key = fmt.Sprintf("f%d", i)
+		it.Neutral, it.Negation = tx, tx
+		items = append(items, it)
+	}
+	items[0].Key = "-s1"
+	var buf bytes.Buffer
+	if err := WriteItemsCSV(&buf, items); err != nil {
+		t.Fatal(err)
+	}
+	raw := buf.String()
+	for _, cell := range []string{",'=1+1,", ",'-foo,", "'-s1,", "''=already quoted", ",-1.5,", ",'Twas a dark night,"} {
+		if !strings.Contains(raw, cell) {
+			t.Errorf("the export lacks %q:\n%s", cell, raw)
+		}
+	}
+	back, err := ParseItemsCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range items {
+		if back[i] != items[i] {
+			t.Errorf("item %d read back as %+v, want %+v", i, back[i], items[i])
 		}
 	}
 }

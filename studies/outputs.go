@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"pragmalab/csvsafe"
 	"pragmalab/store"
 )
 
@@ -53,7 +54,9 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 		if len(rec) != len(header) {
 			return nil, lineError(line, "", "has %d fields, the header %d", len(rec), len(header))
 		}
-		o := store.Output{ItemKey: rec[idx["item_id"]], Strategy: rec[idx["strategy"]], Model: rec[idx["model"]], Output: strings.TrimSpace(rec[idx["output"]])}
+		// Exports neutralise formula cells; the import undoes it.
+		cell := func(c string) string { return csvsafe.Unquote(rec[idx[c]]) }
+		o := store.Output{ItemKey: cell("item_id"), Strategy: cell("strategy"), Model: cell("model"), Output: strings.TrimSpace(cell("output"))}
 		if err := o.Validate(); err != nil {
 			fe := err.(*store.FieldError)
 			return nil, lineError(line, fe.Field, "%s", fe.Msg)

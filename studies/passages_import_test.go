@@ -172,9 +172,9 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := [][]string{
-		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient"},
-		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no"},
-		{"Giulia", "1", "22185", "Impl", store.Period1994, "2", "yes"},
+		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"},
+		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no", "5"},
+		{"Giulia", "1", "22185", "Impl", store.Period1994, "2", "yes", "4"},
 	}
 	if got := recs; !equalRecords(got, want) {
 		t.Errorf("export =\n%q\nwant\n%q", got, want)

@@ -244,6 +244,8 @@ func TestParsePassagesTSVRejects(t *testing.T) {
 		{"bad topic", sampleHeader + strings.Replace(ok, "\t-1\t", "\tx\t", 1), 1, 2, "topic", "not an integer"},
 		{"three options", sampleHeader + strings.Replace(ok, "\nD. Quattro.", "", 1), 1, 2, "MCs", "four (A–D)"},
 		{"answer letter", sampleHeader + strings.Replace(ok, "\tA\t", "\tE\t", 1), 1, 2, "right_answer_id", `"E"`},
+		{"NUL in a text", sampleHeader + ok + row("2", "Impl", "Una\x00frase."), 2, 6, "text", "character 4 is the control character U+0000 (NUL)"},
+		{"escape in an id", sampleHeader + row("1\x1b", "Impl", "Una frase."), 1, 2, "IMPAQTS_id", "U+001B"},
 		{"no rows", sampleHeader, 0, 1, "", "no passages"},
 		{"empty file", "", 0, 1, "", "empty"},
 	}

@@ -298,6 +298,25 @@ func (p *Prolific) finish(ctx context.Context, c *store.ProlificCall, sendErr er
 	return nil
 }
 
+// send makes one recorded call, records Prolific's answer, and turns an
+// API error into one the pages show.
+func (p *Prolific) send(ctx context.Context, c *store.ProlificCall, call func() (answer string, err error)) error {
+	answer, sendErr := call()
+	if err := p.finish(ctx, c, sendErr, answer); err != nil {
+		return err
+	}
+	if sendErr != nil {
+		return apiErr(sendErr)
+	}
+	return nil
+}
+
+// jsonText is v as JSON, for the record of an answer.
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
 // ApproveResult says what an approval did.
 type ApproveResult struct {
 	Approved []string // submission ids approved by this call
@@ -424,14 +443,7 @@ func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, catego
 	case err != nil:
 		return err
 	}
-	sendErr := api.Reject(ctx, r.SubmissionID, category, message)
-	if err := p.finish(ctx, c, sendErr, "rejected"); err != nil {
-		return err
-	}
-	if sendErr != nil {
-		return apiErr(sendErr)
-	}
-	return nil
+	return p.send(ctx, c, func() (string, error) { return "rejected", api.Reject(ctx, r.SubmissionID, category, message) })
 }
 
 // BonusLine is one bonus of a batch.
@@ -628,19 +640,13 @@ func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string
 	if err := p.DB.SaveProlificBonuses(ctx, c.ID, lines); err != nil {
 		return nil, err
 	}
-	setup, sendErr := api.SetUpBonuses(ctx, link.ProlificStudyID, body)
-	answer := ""
-	if sendErr == nil {
-		a, _ := json.Marshal(setup)
-		answer = string(a)
-	}
-	if err := p.finish(ctx, c, sendErr, answer); err != nil {
-		return nil, err
-	}
-	if sendErr != nil {
-		return nil, apiErr(sendErr)
-	}
-	return setup, nil
+	var setup *prolific.BonusSetup
+	err = p.send(ctx, c, func() (string, error) {
+		var err error
+		setup, err = api.SetUpBonuses(ctx, link.ProlificStudyID, body)
+		return jsonText(setup), err
+	})
+	return setup, err
 }
 
 // PayBonuses pays a setup. The payment is recorded before it is sent and
@@ -681,14 +687,7 @@ func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID
 	if err != nil {
 		return err
 	}
-	sendErr := api.PayBonuses(ctx, setupID)
-	if err := p.finish(ctx, c, sendErr, "paid"); err != nil {
-		return err
-	}
-	if sendErr != nil {
-		return apiErr(sendErr)
-	}
-	return nil
+	return p.send(ctx, c, func() (string, error) { return "paid", api.PayBonuses(ctx, setupID) })
 }
 
 // MarkPaymentNotSent records the researcher's word, after checking on
@@ -762,17 +761,13 @@ func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string,
 	if err != nil {
 		return nil, err
 	}
-	st, sendErr := api.CreateDraftStudy(ctx, d)
-	answer := ""
-	if sendErr == nil {
-		a, _ := json.Marshal(st)
-		answer = string(a)
-	}
-	if err := p.finish(ctx, c, sendErr, answer); err != nil {
+	var st *prolific.Study
+	if err := p.send(ctx, c, func() (string, error) {
+		var err error
+		st, err = api.CreateDraftStudy(ctx, d)
+		return jsonText(st), err
+	}); err != nil {
 		return nil, err
-	}
-	if sendErr != nil {
-		return nil, apiErr(sendErr)
 	}
 	if err := p.DB.LinkProlific(ctx, studyID, st.ID); err != nil {
 		return st, err
@@ -811,14 +806,9 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 	if err != nil {
 		return 0, err
 	}
-	sendErr := api.AddToParticipantGroup(ctx, groupID, pids)
-	if err := p.finish(ctx, c, sendErr, fmt.Sprintf("%d participants added", len(pids))); err != nil {
-		return 0, err
-	}
-	if sendErr != nil {
-		return 0, apiErr(sendErr)
-	}
-	return len(pids), nil
+	return len(pids), p.send(ctx, c, func() (string, error) {
+		return fmt.Sprintf("%d participants added", len(pids)), api.AddToParticipantGroup(ctx, groupID, pids)
+	})
 }
 
 // SyncLoop syncs every linked study that active accepts (a study being run)

@@ -211,7 +211,7 @@ func TestProlificCheckSaysWhatIsWrong(t *testing.T) {
 	bad := NewProlific(db, func(k string) string {
 		return map[string]string{prolific.TokenEnv: "nope", prolific.APIEnv: srv.URL}[k]
 	})
-	if _, err := bad.Check(ctx, cs.ID); err == nil || !strings.Contains(err.Error(), "refused the API token") || strings.Contains(err.Error(), "nope") {
+	if _, err := bad.Check(ctx, cs.ID); err == nil || !strings.Contains(err.Error(), "refused the token") || strings.Contains(err.Error(), "nope") {
 		t.Errorf("bad token: %v", err)
 	}
 	db.LinkProlific(ctx, cs.ID, "64bbbbbbbbbbbbbbbbbbbbbb")
@@ -241,5 +241,12 @@ func TestProlificCreateDraftAndGroup(t *testing.T) {
 	}
 	if _, err := p.AddToGroup(ctx, cs.ID, "alice", "not-a-group"); store.ErrorCode(err) != store.EINVALID {
 		t.Errorf("bad group id: %v", err)
+	}
+	g, err := p.API.CreateParticipantGroup(ctx, "ws1", "did the crowd study")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := p.AddToGroup(ctx, cs.ID, "alice", g.ID); err != nil || n != 3 || len(srv.Group(g.ID)) != 3 {
+		t.Fatalf("added %d (%v); the group holds %v", n, err, srv.Group(g.ID))
 	}
 }

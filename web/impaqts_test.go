@@ -214,7 +214,7 @@ func TestContextSurveyWalk(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[2]] = strings.Join([]string{r[0], r[5], r[6]}, " ")
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient" || len(recs) != 3 ||
+	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences" || len(recs) != 3 ||
 		got[q1.Passage.Key] != "Giulia 2 yes" || got["14739"] != "Giulia 5 no" {
 		t.Errorf("export = %q", recs)
 	}

@@ -1,23 +1,32 @@
 package web
 
 import (
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 )
 
-// securityHeaders sets the headers every page gets.
-func securityHeaders(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://app.prolific.com; frame-ancestors 'none'; base-uri 'none'")
-		next.ServeHTTP(w, r)
-	})
+// securityHeaders sets the headers every page gets; hsts adds
+// Strict-Transport-Security, for a site served over TLS only.
+func securityHeaders(hsts bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h := w.Header()
+			if hsts {
+				h.Set("Strict-Transport-Security", "max-age=31536000")
+			}
+			h.Set("X-Content-Type-Options", "nosniff")
+			h.Set("X-Frame-Options", "DENY")
+			h.Set("Referrer-Policy", "same-origin")
+			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://app.prolific.com; frame-ancestors 'none'; base-uri 'none'")
+			next.ServeHTTP(w, r)
+		})
+	}
 }
 
 // logRequests logs one line per request. Paths with secrets in them
@@ -57,12 +66,36 @@ func recoverer(log *slog.Logger) func(http.Handler) http.Handler {
 }
 
 // crossOrigin refuses cross-origin unsafe requests (form posts from other
-// sites), using the browser's Sec-Fetch-Site and Origin headers.
-func crossOrigin(log *slog.Logger) func(http.Handler) http.Handler {
+// sites), using the browser's Sec-Fetch-Site and Origin headers. It runs
+// before routing, so the refusal is logged with the route pattern looked
+// up in mux: a path may hold an invitation token, which must not reach the
+// log.
+func crossOrigin(log *slog.Logger, mux *chi.Mux) func(http.Handler) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.Warn("cross-origin request refused", "method", r.Method, "path", r.URL.Path, "origin", r.Header.Get("Origin"))
+		route := mux.Find(chi.NewRouteContext(), r.Method, r.URL.Path)
+		if route == "" {
+			route = "(no route)"
+		}
+		log.Warn("cross-origin request refused", "method", r.Method, "route", route, "origin", r.Header.Get("Origin"))
 		http.Error(w, "Cross-origin request refused.", http.StatusForbidden)
 	}))
 	return cop.Handler
+}
+
+// fileServer serves the files of fsys but answers 404 for its directories
+// rather than listing them.
+func fileServer(fsys fs.FS) http.Handler {
+	files := http.FileServerFS(fsys)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/"), "/")
+		if name == "" {
+			name = "."
+		}
+		if fi, err := fs.Stat(fsys, name); err == nil && fi.IsDir() {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 }

@@ -53,7 +53,7 @@ func TestProlificPageLinkCheckSync(t *testing.T) {
 }
 
 func TestProlificApproveRejectAndPayOnce(t *testing.T) {
-	_, fake, cs, c := prolificEnv(t)
+	e, fake, cs, c := prolificEnv(t)
 	base := fmt.Sprintf("/admin/studies/%d/prolific", cs.ID)
 	c.post(base+"/link", url.Values{"prolific_study_id": {webProlificStudy}}).mustStatus(t, http.StatusSeeOther)
 	c.post(base+"/sync", nil).mustStatus(t, http.StatusSeeOther)
@@ -110,6 +110,21 @@ func TestProlificApproveRejectAndPayOnce(t *testing.T) {
 	page := c.get(base).mustContain(t, `data-testid="calls"`, "researcher", "bonus_pay", "reject", "approve")
 	if strings.Contains(page.Body, "pending") {
 		t.Error("a call is left pending")
+	}
+	// … and in the study's record of researcher actions.
+	log, err := e.db.AuditLog(context.Background(), cs.ID, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, a := range log {
+		actions = append(actions, a.Actor+": "+a.Action+": "+a.Detail)
+	}
+	all := strings.Join(actions, "\n")
+	for _, want := range []string{"researcher: pay Prolific bonus: Paid the bonuses of " + setupID, "researcher: approve Prolific submissions: Approved 1", "researcher: reject Prolific submissions: Rejected " + p2} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the audit log lacks %q:\n%s", want, all)
+		}
 	}
 }
 

@@ -20,10 +20,10 @@ func chiRoutePattern(r *http.Request) string {
 func (s *Server) routes() http.Handler {
 	h := s.Handler
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders, crossOrigin(s.cfg.Log))
+	r.Use(middleware.RequestID, recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders(s.cfg.SecureCookies), crossOrigin(s.cfg.Log, r))
 	r.NotFound(h.NotFound)
 
-	r.Handle("/static/*", http.StripPrefix("/static/", http.FileServerFS(static.FS)))
+	r.Handle("/static/*", http.StripPrefix("/static/", fileServer(static.FS)))
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/admin", http.StatusSeeOther) })
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 
@@ -32,11 +32,20 @@ func (s *Server) routes() http.Handler {
 	r.Post("/admin/login", h.Login)
 	r.Post("/admin/logout", h.Logout)
 
-	// Admin area: everything below needs a logged-in admin.
+	// Admin area: everything below needs a logged-in admin; a viewer may
+	// only read, and every change an owner makes goes to the audit log.
 	r.Route("/admin", func(r chi.Router) {
-		r.Use(h.RequireAdmin)
+		r.Use(h.RequireAdmin, h.RequireOwnerForChanges, h.Audited)
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
+
+		// accounts and roles (docs/deploy.md#admin-accounts)
+		r.Get("/accounts", h.AccountsPage)
+		r.Post("/accounts", h.CreateAccount)
+		r.Post("/accounts/{admin}/role", h.SetAccountRole)
+		r.Post("/accounts/{admin}/password", h.ResetAccountPassword)
+		r.Post("/accounts/{admin}/sessions", h.EndAccountSessions)
+		r.Get("/audit.csv", h.ExportAccountsAudit)
 
 		// the operator's view (docs/deploy.md#monitoring): owner only
 		r.Group(func(r chi.Router) {
@@ -44,8 +53,10 @@ func (s *Server) routes() http.Handler {
 			r.Get("/metrics", h.MetricsPage)
 			r.Handle("/debug/pprof/*", h.Pprof())
 		})
+
 		r.Route("/studies/{study}", func(r chi.Router) {
 			r.Get("/", h.StudyPage)
+			r.Get("/export/audit.csv", h.ExportAudit)
 			r.Post("/items", h.ImportItems)
 
 			// expert validation (docs/studies.md#expert-validation)

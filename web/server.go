@@ -26,6 +26,9 @@ type Config struct {
 	Log *slog.Logger
 	// SecureCookies marks cookies Secure; set it behind TLS.
 	SecureCookies bool
+	// TrustedProxyHeader names the header a trusted proxy sets to the
+	// client's address (Fly-Client-IP on Fly.io); empty: none is believed.
+	TrustedProxyHeader string
 	// Getenv reads the API keys of scoring jobs (default os.Getenv).
 	Getenv func(string) string
 	// PublicEndpointsOnly refuses scoring endpoints on loopback or private
@@ -63,6 +66,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	h := handlers.New(cfg.DB, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
+	h.TrustedProxyHeader = cfg.TrustedProxyHeader
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}

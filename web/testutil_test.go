@@ -19,9 +19,10 @@ import (
 
 // testEnv is a running server on a fresh database.
 type testEnv struct {
-	t   *testing.T
-	db  *store.DB
-	srv *httptest.Server
+	t      *testing.T
+	db     *store.DB
+	srv    *httptest.Server
+	server *Server
 }
 
 func newTestEnv(t *testing.T) *testEnv {
@@ -32,19 +33,29 @@ func newTestEnv(t *testing.T) *testEnv {
 // newTestEnvWith is newTestEnv with the server's environment variables.
 func newTestEnvWith(t *testing.T, getenv func(string) string) *testEnv {
 	t.Helper()
+	return newTestEnvConfig(t, func(c *Config) { c.Getenv = getenv })
+}
+
+// newTestEnvConfig is newTestEnv with the server's Config changed by set.
+func newTestEnvConfig(t *testing.T, set func(*Config)) *testEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s, err := New(ctx, Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: getenv})
+	cfg := Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: func(string) string { return "" }}
+	if set != nil {
+		set(&cfg)
+	}
+	s, err := New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s)
 	t.Cleanup(ts.Close)
-	return &testEnv{t: t, db: db, srv: ts}
+	return &testEnv{t: t, db: db, srv: ts, server: s}
 }
 
 // client is a browser: a cookie jar, and redirects not followed so tests
@@ -61,14 +72,20 @@ func (e *testEnv) newClient() *client {
 	}}}
 }
 
-// adminClient creates an admin and logs in.
+// adminClient creates an admin (an owner) and logs in.
 func (e *testEnv) adminClient() *client {
 	e.t.Helper()
-	if _, err := e.db.CreateAdmin(context.Background(), "researcher", "correct horse battery"); err != nil {
+	return e.accountClient("researcher", store.RoleOwner)
+}
+
+// accountClient creates an admin with the role and logs in.
+func (e *testEnv) accountClient(username, role string) *client {
+	e.t.Helper()
+	if _, err := e.db.CreateAdminWithRole(context.Background(), username, "correct horse battery", role); err != nil {
 		e.t.Fatal(err)
 	}
 	c := e.newClient()
-	resp := c.post("/admin/login", url.Values{"username": {"researcher"}, "password": {"correct horse battery"}})
+	resp := c.post("/admin/login", url.Values{"username": {username}, "password": {"correct horse battery"}})
 	if resp.StatusCode != http.StatusSeeOther {
 		e.t.Fatalf("login: status %d", resp.StatusCode)
 	}

@@ -1,0 +1,152 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+// drawsText renders b replicates of drawStrata over strata as the text
+// analysis/testdata/*_draws.txt hold: one line per replicate, each member's
+// name and multiplicity ("i1:2 i3:1 …", members drawn zero times omitted).
+func drawsText(seed uint64, b int, strata [][]int, names []string) string {
+	rng := newRand(seed)
+	w := make([]int32, len(names))
+	var sb strings.Builder
+	for range b {
+		drawStrata(rng, strata, w)
+		sep := ""
+		for i, n := range w {
+			if n > 0 {
+				fmt.Fprintf(&sb, "%s%s:%d", sep, names[i], n)
+				sep = " "
+			}
+		}
+		sb.WriteString("\n")
+	}
+	return sb.String()
+}
+
+// checkDraws compares the generator's draws with the committed file the
+// Python references read; PRAGMALAB_WRITE_DRAWS=1 rewrites it.
+func checkDraws(t *testing.T, path, got string) {
+	t.Helper()
+	if os.Getenv("PRAGMALAB_WRITE_DRAWS") == "1" {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != got {
+		t.Fatalf("the bootstrap draws changed: %s no longer matches (the reference intervals were computed from it)", path)
+	}
+}
+
+func nearCI(got *CI, lo, hi float64) bool {
+	return got != nil && math.Abs(got[0]-lo) < 1e-9 && math.Abs(got[1]-hi) < 1e-9
+}
+
+func TestWilson(t *testing.T) {
+	// References: analysis/testdata/interval_ref.py (Python 3.11, the Wilson
+	// formula written as the quadratic's two roots); 0/10 and 10/10 also
+	// match Wilson (1927)'s closed forms [0, z²/(n+z²)] and [n/(n+z²), 1].
+	for _, tc := range []struct {
+		hits, n int
+		lo, hi  float64
+	}{
+		{7, 10, 0.396778147461145, 0.892208732593699},
+		{0, 10, 0, 0.277532799862889},
+		{10, 10, 0.722467200137111, 1},
+		{43, 54, 0.670976933116646, 0.882259459125786},
+	} {
+		got := Wilson(tc.hits, tc.n)
+		if got == nil || math.Abs(got[0]-tc.lo) > 1e-12 || math.Abs(got[1]-tc.hi) > 1e-12 {
+			t.Errorf("Wilson(%d, %d) = %v, want [%v, %v]", tc.hits, tc.n, got, tc.lo, tc.hi)
+		}
+	}
+	if Wilson(0, 0) != nil {
+		t.Error("Wilson(0, 0) should be undefined")
+	}
+}
+
+func TestPercentileCI(t *testing.T) {
+	// numpy.percentile's default (linear) = statistics.quantiles(method="inclusive").
+	vals := []float64{5, 1, 4, 2, 3, math.NaN()}
+	one := 1.0
+	// 5 of 6 defined < 90 %: no interval.
+	if ci := percentileCI(&one, vals); ci != nil {
+		t.Errorf("interval %v from 5 of 6 replicates", ci)
+	}
+	vals = []float64{5, 1, 4, 2, 3, 6, 7, 8, 9, 10}
+	if ci := percentileCI(&one, vals); !nearCI(ci, 1.225, 9.775) {
+		t.Errorf("interval %v, want [1.225, 9.775]", ci)
+	}
+	if percentileCI(nil, vals) != nil {
+		t.Error("interval for an undefined estimate")
+	}
+}
+
+// TestAgreementBootstrapReference checks the agreement intervals against
+// analysis/testdata/agreement_ref.py, which rebuilds every replicate of
+// agreement_boot_draws.txt as a literal data set (items copied) and
+// computes the statistics from scratch (Python 3.11 stdlib).
+func TestAgreementBootstrapReference(t *testing.T) {
+	f, err := os.Open("testdata/agreement_boot.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	js, err := ReadJudgements(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed, reps = 7, 200
+	d := newAgreeData(js)
+	var strata [][]int
+	seen := map[string]int{}
+	for i, typ := range d.types {
+		k, ok := seen[typ]
+		if !ok {
+			k = len(strata)
+			seen[typ] = k
+			strata = append(strata, nil)
+		}
+		strata[k] = append(strata[k], i)
+	}
+	checkDraws(t, "testdata/agreement_boot_draws.txt", drawsText(seed, reps, strata, d.items))
+	ag := ComputeAgreementWith(js, Bootstrap{Replicates: reps, Seed: seed})
+	check := func(name string, v *float64, ci *CI, w refValue) {
+		t.Helper()
+		if !near(v, w.point) || (w.noCI && ci != nil) || (!w.noCI && !nearCI(ci, w.lo, w.hi)) {
+			t.Errorf("%s = %s %v, want %v [%v, %v]", name, fmtPtr(v), ci, w.point, w.lo, w.hi)
+		}
+	}
+	for _, g := range []struct {
+		name string
+		a    *Agreement
+		p, c map[string]refValue
+	}{
+		{"all", ag, refAll(), refAllCanc()},
+		{"scalar", ag.ByType["scalar"], refScalar(), refScalarCanc()},
+	} {
+		for qi, q := range []*Question{&g.a.Plausibility, &g.a.Cancellation} {
+			ref := []map[string]refValue{g.p, g.c}[qi]
+			pre := fmt.Sprintf("%s/%d ", g.name, qi)
+			check(pre+"raw", q.Raw, q.RawCI, ref["raw"])
+			check(pre+"pabak", q.PABAK, q.PABAKCI, ref["pabak"])
+			check(pre+"light", q.LightsKappa, q.LightsKappaCI, ref["light"])
+			check(pre+"fleiss", q.FleissKappa, q.FleissKappaCI, ref["fleiss"])
+			check(pre+"alpha", q.KrippendorffAlpha, q.KrippendorffAlphaCI, ref["alpha"])
+			pair := []Binary{g.a.Pairs[0].Plausibility, g.a.Pairs[0].Cancellation}[qi]
+			check(pre+"pair a–b κ", pair.Kappa, pair.KappaCI, ref["pair01_kappa"])
+			if q.Kappa != nil {
+				t.Errorf("%s: pooled Cohen's κ %v with three annotators", pre, *q.Kappa)
+			}
+		}
+	}
+}

@@ -1,0 +1,80 @@
+package analysis
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestToplinesBootstrapReference checks the toplines intervals against
+// analysis/testdata/toplines_ref.py, which rebuilds every replicate of
+// toplines_boot_draws.txt as a literal data set (participants and items
+// copied) and computes item means, shares and r from scratch (Python
+// 3.11 stdlib: statistics.correlation, statistics.quantiles).
+func TestToplinesBootstrapReference(t *testing.T) {
+	b, err := os.ReadFile("testdata/toplines_boot.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ReadRatings(strings.NewReader(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const seed, reps = 3, 200
+	opt := DefaultOptions()
+	opt.Bootstrap = Bootstrap{Replicates: reps, Seed: seed}
+	top := ComputeToplines(rs, opt)
+
+	// The draws, as the Python reference reads them.
+	ps := participantStats(rs, opt)
+	cells := newBootCells(rs, ps)
+	var pnames []string
+	for i, p := range ps {
+		if !p.excluded && !p.zeroVar {
+			pnames = append(pnames, rs.participants[i])
+		}
+	}
+	strata := itemStrata(rs)
+	wp, wi := make([]int32, cells.nP), make([]int32, len(rs.items))
+	var sb strings.Builder
+	for r := range reps {
+		drawToplines(replicateRand(seed, r), cells.nP, strata, wp, wi)
+		sb.WriteString("P")
+		for i, n := range wp {
+			if n > 0 {
+				fmt.Fprintf(&sb, " %s:%d", pnames[i], n)
+			}
+		}
+		sb.WriteString(" | I")
+		for i, n := range wi {
+			if n > 0 {
+				fmt.Fprintf(&sb, " %s:%d", rs.items[i], n)
+			}
+		}
+		sb.WriteString("\n")
+	}
+	checkDraws(t, "testdata/toplines_boot_draws.txt", sb.String())
+
+	for key, w := range toplinesRef() {
+		typ, stat, _ := strings.Cut(key, "/")
+		tt := top.ByType[typ]
+		v, ci := map[string]*float64{MImplicature: tt.ImplicatureRecognition, MCancellation: tt.CancellationRecognition,
+			MBeliefUpdate: tt.BeliefUpdate, MNegation: tt.NegationCancellation, MStrengthen: tt.Strengthening,
+			MUnchanged: tt.Unchanged, "pearson_r": tt.PearsonR}[stat], map[string]*CI{MImplicature: tt.ImplicatureRecognitionCI,
+			MCancellation: tt.CancellationRecognitionCI, MBeliefUpdate: tt.BeliefUpdateCI, MNegation: tt.NegationCancellationCI,
+			MStrengthen: tt.StrengtheningCI, MUnchanged: tt.UnchangedCI, "pearson_r": tt.PearsonRCI}[stat]
+		if w.noPoint {
+			if v != nil || ci != nil {
+				t.Errorf("%s = %s %v, want null", key, fmtPtr(v), ci)
+			}
+			continue
+		}
+		if !near(v, w.point) || (w.noCI && ci != nil) || (!w.noCI && !nearCI(ci, w.lo, w.hi)) {
+			t.Errorf("%s = %s %v, want %v [%v, %v] (no CI %v)", key, fmtPtr(v), ci, w.point, w.lo, w.hi, w.noCI)
+		}
+	}
+	if top.Bootstrap == nil || top.Bootstrap.Replicates != reps {
+		t.Errorf("bootstrap echo = %+v", top.Bootstrap)
+	}
+}

@@ -1,0 +1,104 @@
+package csvsafe
+
+import (
+	"bytes"
+	"encoding/csv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestQuote(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"=1+1", "'=1+1"},
+		{"+SUM(A1)", "'+SUM(A1)"},
+		{"-foo", "'-foo"},
+		{"@cmd", "'@cmd"},
+		{"\tx", "'\tx"},
+		{"\rx", "'\rx"},
+		{"'=x", "''=x"},
+		{"-1.5", "-1.5"},
+		{"+3", "+3"},
+		{"-2e-4", "-2e-4"},
+		{"-", "'-"},
+		{"-Inf", "'-Inf"},
+		{"'-1.5", "''-1.5"},
+		{"'Twas", "'Twas"},
+		{"don't", "don't"},
+		{"plain", "plain"},
+		{"", ""},
+		{"'", "'"},
+	} {
+		if got := Quote(c.in); got != c.want {
+			t.Errorf("Quote(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if got := Unquote(Quote(c.in)); got != c.in {
+			t.Errorf("Unquote(Quote(%q)) = %q", c.in, got)
+		}
+	}
+}
+
+func TestWriterRoundTrip(t *testing.T) {
+	rec := []string{"=1+1", "-foo", "-1.5", "a,b", "'=x", "@SUM(1)"}
+	var buf bytes.Buffer
+	w := NewWriter(&buf)
+	if err := w.WriteAll([][]string{rec}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := csv.NewReader(&buf).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range got {
+		if c != "-1.5" && c != "a,b" && c[0] != '\'' {
+			t.Errorf("cell %d written %q: a spreadsheet would run it", i, c)
+		}
+		if Unquote(c) != rec[i] {
+			t.Errorf("cell %d: %q read back as %q", i, rec[i], Unquote(c))
+		}
+	}
+}
+
+func FuzzRoundTrip(f *testing.F) {
+	for _, s := range []string{"=1", "'=1", "''+", "-1.5", "'-1.5", "'Twas", "-", "'"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got := Unquote(Quote(s)); got != s {
+			t.Fatalf("Unquote(Quote(%q)) = %q", s, got)
+		}
+		q := Quote(s)
+		if q != "" && !IsNumber(q) && (q[0] == '=' || q[0] == '+' || q[0] == '-' || q[0] == '@' || q[0] == '\t' || q[0] == '\r') {
+			t.Fatalf("Quote(%q) = %q starts a formula", s, q)
+		}
+	})
+}
+
+// TestEveryExportUsesThisWriter: no program file writes CSV with
+// encoding/csv directly, so no export can skip the neutralisation.
+func TestEveryExportUsesThisWriter(t *testing.T) {
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "csvsafe" || strings.HasPrefix(d.Name(), ".")) && path != ".." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte("csv.NewWriter(")) {
+			t.Errorf("%s writes CSV with encoding/csv; use csvsafe.NewWriter", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

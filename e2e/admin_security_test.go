@@ -1,0 +1,106 @@
+package e2e
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"pragmalab/store"
+	"pragmalab/web"
+)
+
+// shot saves a full-page PNG screenshot when PRAGMALAB_SHOTS names a folder.
+func shot(t *testing.T, ctx context.Context, name string) {
+	dir := os.Getenv("PRAGMALAB_SHOTS")
+	if dir == "" {
+		return
+	}
+	buf := get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestAccountsAndAuditInTheBrowser: an owner logs in, creates a viewer on
+// the accounts page and sees the new password once; the viewer logs in,
+// sees the study's audit log and is refused a change; at phone width and
+// on a desktop.
+func TestAccountsAndAuditInTheBrowser(t *testing.T) {
+	ctx := newBrowser(t)
+	bctx := context.Background()
+	db, err := store.Open(bctx, filepath.Join(t.TempDir(), "e2e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.CreateAdmin(bctx, "lea", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	s := &store.Study{Kind: store.KindExpert, Name: "Scalar items", Lang: "en"}
+	db.CreateStudy(bctx, s)
+	db.Audit(bctx, "lea", s.ID, "import items", "=HYPERLINK(\"http://evil.example\") from items.csv")
+	srv, err := web.New(bctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+
+	login := func(user, password string) {
+		step(t, ctx, "log in as "+user,
+			chromedp.Navigate(ts.URL+"/admin/login"),
+			chromedp.SendKeys(`input[name=username]`, user),
+			chromedp.SendKeys(`input[name=password]`, password+"\r"),
+			chromedp.WaitVisible(`header.admin-nav`),
+		)
+	}
+	for _, width := range []int64{1280, 390} {
+		height := int64(900)
+		step(t, ctx, "viewport", chromedp.EmulateViewport(width, height, chromedp.EmulateScale(1)))
+		login("lea", "correct horse battery")
+		viewer := "ben" + map[int64]string{1280: "d", 390: "m"}[width]
+		step(t, ctx, "create a viewer",
+			chromedp.Click(testID("nav-accounts")),
+			chromedp.WaitVisible(testID("new-account")),
+			chromedp.SendKeys(`input[name=username]`, viewer),
+			chromedp.Click(`input[name=role][value=viewer]`),
+			chromedp.Submit(`[data-testid="new-account"]`),
+			chromedp.WaitVisible(testID("new-password")),
+		)
+		password := get(t, ctx, "new password", chromedp.Text(`code.secret`))
+		shot(t, ctx, "accounts-"+map[int64]string{1280: "desktop", 390: "phone"}[width])
+		step(t, ctx, "log out", chromedp.Click(`form[action="/admin/logout"] button`), chromedp.WaitVisible(testID("login-form")))
+
+		login(viewer, strings.TrimSpace(password))
+		step(t, ctx, "study page with its log",
+			chromedp.Navigate(ts.URL+"/admin/studies/1"),
+			chromedp.WaitVisible(testID("audit-log")),
+			chromedp.WaitVisible(testID("nav-viewer")),
+		)
+		log := get(t, ctx, "audit log", chromedp.Text(testID("audit-log")))
+		if !strings.Contains(log, "import items") || !strings.Contains(log, "=HYPERLINK") {
+			t.Fatalf("audit log on the study page: %q", log)
+		}
+		shot(t, ctx, "study-viewer-"+map[int64]string{1280: "desktop", 390: "phone"}[width])
+		step(t, ctx, "a viewer's change is refused",
+			chromedp.SendKeys(`[data-testid="invite-form"] input[name=name]`, "Eve"),
+			chromedp.Submit(`[data-testid="invite-form"]`),
+			chromedp.WaitVisible(testID("error")),
+		)
+		msg := get(t, ctx, "refusal", chromedp.Text(testID("error")))
+		if !strings.Contains(msg, "viewer") {
+			t.Fatalf("refusal %q", msg)
+		}
+		step(t, ctx, "log out", chromedp.Navigate(ts.URL+"/admin/studies/1"), chromedp.Click(`form[action="/admin/logout"] button`), chromedp.WaitVisible(testID("login-form")))
+	}
+	if as, _ := db.Annotators(bctx, s.ID); len(as) != 0 {
+		t.Fatalf("a viewer invited %d experts", len(as))
+	}
+}
