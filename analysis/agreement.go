@@ -24,7 +24,7 @@ type Judgement struct {
 // (docs/formats.md#judgements-file). Bad values, and an annotator judging
 // the same item twice, fail the file with an *InputError.
 func ReadJudgements(r io.Reader) ([]Judgement, error) {
-	t, err := newTable(r, JudgementsColumns)
+	t, err := newTable(r, JudgementsColumns, ItemVersionColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +37,9 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 			break
 		}
 		if err != nil {
+			return nil, err
+		}
+		if err := t.checkItemVersion(len(JudgementsColumns)); err != nil {
 			return nil, err
 		}
 		j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}

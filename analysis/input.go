@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -80,6 +81,23 @@ func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
 		}
 	}
 	return t, nil
+}
+
+// ItemVersionColumn is the optional last column of the files that carry
+// items (ratings, judgements): the version of the item an answer was given
+// on. Files written before it existed have no such column and read the same.
+const ItemVersionColumn = "item_version"
+
+// checkItemVersion checks the optional item_version field k of the current
+// row: empty (absent) or a positive whole number.
+func (t *table) checkItemVersion(k int) error {
+	if k >= len(t.row) || t.row[k] == "" {
+		return nil
+	}
+	if n, err := strconv.Atoi(t.row[k]); err != nil || n < 1 {
+		return t.errf(k, "item_version %q is not a positive whole number", t.row[k])
+	}
+	return nil
 }
 
 func indexOf(list []string, s string) int {

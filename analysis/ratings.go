@@ -128,7 +128,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, Read
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
-	t, err := newTable(r, RatingsColumns)
+	t, err := newTable(r, RatingsColumns, ItemVersionColumn)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +139,9 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 			break
 		}
 		if err != nil {
+			return nil, err
+		}
+		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {

@@ -68,6 +68,8 @@ Usage:
   pragmalab score    [options]      run a model-scoring job
   pragmalab import   [options]      import items or passages into a study
   pragmalab export   [options]      export a study's data
+  pragmalab study    list|archive|clone [options]
+  pragmalab links    --study ID     list a study's invitation links again
   pragmalab admin    create|reset-password [options]
   pragmalab backup   --out FILE     online backup of the database
   pragmalab bench    NAME [options] run a performance benchmark
@@ -97,6 +99,10 @@ func Run(ctx context.Context, args []string, env *Env) error {
 		return runExport(ctx, args, env)
 	case "admin":
 		return runAdmin(ctx, args, env)
+	case "study":
+		return runStudy(ctx, args, env)
+	case "links":
+		return runLinks(ctx, args, env)
 	case "backup":
 		return runBackup(ctx, args, env)
 	case "bench":

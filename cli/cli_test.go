@@ -111,7 +111,10 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 	if m == nil {
 		t.Fatalf("first start printed no admin password:\n%s", out.String())
 	}
-	for _, who := range []string{"Expert A", "Esperta A"} {
+	if !strings.Contains(out.String(), "pragmalab links --study") {
+		t.Fatalf("first start does not say how to list the links again:\n%s", out.String())
+	}
+	for _, who := range []string{"Expert A", "Esperta A", "Valutatore A"} {
 		inv := regexp.MustCompile(who + `'s invitation link: (http://\S+)`).FindStringSubmatch(out.String())
 		if inv == nil {
 			t.Fatalf("first start printed no invitation link for %s:\n%s", who, out.String())

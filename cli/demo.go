@@ -32,7 +32,16 @@ func seedDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
 	if err := seedContextDemo(ctx, db, env, base); err != nil {
 		return fmt.Errorf("demo context survey: %w", err)
 	}
+	if err := seedExplainDemo(ctx, db, env, base); err != nil {
+		return fmt.Errorf("demo explanation rating: %w", err)
+	}
+	fmt.Fprintf(env.stdout, "These links are listed again on each study's page, or with `pragmalab links --study ID --base %s` (every study with `pragmalab study list`).\n", base)
 	return nil
+}
+
+// linksAgain tells how to list a demo study's links again.
+func linksAgain(env *Env, studyID int64) {
+	fmt.Fprintf(env.stdout, "  List them again: pragmalab links --study %d\n", studyID)
 }
 
 // seedExpertDemo makes an expert validation study with one batch (its
@@ -66,6 +75,7 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, it
 	}
 	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %d batch(es).\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
 		s.Name, countData(items), nBatches, base, experts[0].Token, base, experts[1].Token)
+	linksAgain(env, s.ID)
 	return nil
 }
 

@@ -47,5 +47,6 @@ func seedContextDemo(ctx context.Context, db *store.DB, env *Env, base string) e
 	}
 	fmt.Fprintf(env.stdout, "Demo context survey %q: %d passages in %d surveys.\n  Esperta A's invitation link: %s/e/%s\n",
 		s.Name, len(ps), len(surveys), base, a.Token)
+	linksAgain(env, s.ID)
 	return nil
 }

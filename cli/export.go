@@ -83,5 +83,13 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 		defer bw.Flush()
 		w = bw
 	}
-	return write(w)
+	if err := write(w); err != nil {
+		return err
+	}
+	if *what != "items" && *what != "items-jsonl" {
+		// The study's answers up to now are in a file: deleting the study
+		// no longer asks twice for them.
+		return db.MarkExported(ctx, *studyID)
+	}
+	return nil
 }

@@ -56,11 +56,9 @@ func TestProlificPageInBrowser(t *testing.T) {
 	step(t, ctx, "link the study", chromedp.Navigate(page), chromedp.WaitVisible(testID("prolific-study-id")),
 		chromedp.SendKeys(testID("prolific-study-id"), psid), chromedp.Submit(testID("prolific-study-id")),
 		chromedp.WaitVisible(testID("sync")))
-	// The page before the sync shows the table (and a flash) too: wait for
-	// the sync's own message.
-	step(t, ctx, "sync", chromedp.Click(testID("sync")),
-		chromedp.WaitVisible(`//*[@data-testid="flash"][contains(., "Synced")]`),
-		chromedp.WaitVisible(testID("prolific-participants")))
+	// The table is there before the sync too: wait for what only a sync
+	// shows, the submission of somebody who never reached pragmalab.
+	step(t, ctx, "sync", chromedp.Click(testID("sync")), chromedp.WaitVisible(testID("never-"+prolifictest.PID(4))))
 	status := get(t, ctx, "read a status", chromedp.Text(`[data-testid="prow-`+prolifictest.PID(1)+`"] [data-testid="prolific-status"]`))
 	if status != prolific.StatusAwaitingReview {
 		t.Fatalf("participant 1 shows %q on Prolific", status)

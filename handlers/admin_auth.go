@@ -155,7 +155,7 @@ func (h *Handler) nav(w http.ResponseWriter, r *http.Request, s *store.Study) te
 		n.Admin, n.Viewer = a.Username, !a.CanChange()
 	}
 	if s != nil {
-		n.StudyID, n.Study = s.ID, s.Name
+		n.StudyID, n.Study, n.Archived = s.ID, s.Name, s.Archived()
 	}
 	sess, _ := h.Sessions.Get(r, adminSession)
 	if fl := sess.Flashes(); len(fl) > 0 {

@@ -165,5 +165,7 @@ func (h *Handler) ExportContextAnswers(w http.ResponseWriter, r *http.Request) {
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("context-answers-study%d.csv", s.ID))
 	if err := h.DB.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export context answers", "study", s.ID, "err", err)
+		return
 	}
+	h.exported(r, s.ID)
 }

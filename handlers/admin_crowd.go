@@ -217,7 +217,11 @@ func (h *Handler) sendCSV(w http.ResponseWriter, r *http.Request, name string, w
 	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name))
-	w.Write(buf.Bytes())
+	if _, err := w.Write(buf.Bytes()); err == nil {
+		if id, err := idParam(r, "study"); err == nil {
+			h.exported(r, id)
+		}
+	}
 }
 
 // ExportCrowdRatings handles GET /admin/studies/{study}/export/ratings.csv:

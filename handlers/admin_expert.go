@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -34,6 +35,10 @@ func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *sto
 		h.Error(w, r, err)
 		return
 	}
+	if !strings.Contains(string(s.Settings), `"batch_size"`) {
+		// No batch built yet: propose settings the items can fill.
+		v.Settings = studies.ExpertSettingsFor(v.Items)
+	}
 	if v.Batches, err = h.DB.Batches(ctx, s.ID); err != nil {
 		h.Error(w, r, err)
 		return
@@ -51,7 +56,11 @@ func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *sto
 		h.Error(w, r, err)
 		return
 	}
-	v.Flagged = len(flagged)
+	for _, f := range flagged {
+		if f.Item.Decision == "" {
+			v.Flagged++
+		}
+	}
 	h.render(w, r, status, templates.ExpertStudy(v))
 }
 
@@ -167,16 +176,21 @@ func (h *Handler) ReviewPage(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	h.renderReview(w, r, s, http.StatusOK, templates.ReviewChoice{}, nil)
+}
+
+func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *store.Study, status int, posted templates.ReviewChoice, errs map[int64]string) {
 	flagged, err := h.DB.Flagged(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, templates.Review(templates.ReviewView{Nav: h.nav(w, r, s), StudyID: s.ID, Items: flagged}))
+	h.render(w, r, status, templates.Review(templates.ReviewView{Nav: h.nav(w, r, s), Study: s, Items: flagged, Posted: posted, Errors: errs}))
 }
 
-// ReviewItem handles POST /admin/studies/{study}/review/{item}: accept the
-// chosen alternatives as the item's new version, drop it, or restore it.
+// ReviewItem handles POST /admin/studies/{study}/review/{item}: accept
+// (keep as is, an expert's alternative or one's own fix, per field), drop
+// (after a confirmation page), or undo the decision taken.
 func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 	s, ok := h.studyOfKind(w, r, store.KindExpert)
 	if !ok {
@@ -206,19 +220,34 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 	var msg string
 	switch r.PostFormValue("action") {
 	case "accept":
-		impl, canc, note := chosenAlternatives(r, f.Flags)
-		if impl == "" && canc == "" {
-			h.Error(w, r, store.Errorf(store.EINVALID, "choose an alternative implicature or cancellation to accept"))
+		c := templates.ReviewChoice{ItemID: itemID,
+			Implicature: r.PostFormValue("implicature"), Cancellation: r.PostFormValue("cancellation"),
+			OwnImplicature: r.PostFormValue("own_implicature"), OwnCancel: r.PostFormValue("own_cancellation")}
+		decision, impl, canc, note, problem := reviewDecision(c, f.Flags)
+		if problem == "" {
+			err = h.DB.DecideReview(ctx, s.ID, itemID, decision, impl, canc, note)
+			if store.ErrorCode(err) == store.EINVALID {
+				problem, err = store.ErrorMessage(err), nil
+			}
+		}
+		if problem != "" {
+			h.renderReview(w, r, s, http.StatusBadRequest, c, map[int64]string{itemID: problem})
 			return
 		}
-		err = h.DB.ReviseItem(ctx, s.ID, itemID, impl, canc, note)
-		msg = fmt.Sprintf("Item %s: replacement accepted.", f.Item.Key)
+		msg = fmt.Sprintf("Item %s: %s.", f.Item.Key, map[string]string{
+			store.ReviewKept: "kept as is", store.ReviewAccepted: "the expert's alternative accepted as a new version",
+			store.ReviewOwn: "your fix saved as a new version"}[decision])
 	case "drop":
-		err = h.DB.SetItemStatus(ctx, s.ID, itemID, store.ItemDropped)
+		if r.PostFormValue("confirm") != "1" {
+			auditf(r, "item %s: asked to confirm the drop, nothing changed", f.Item.Key)
+			h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: f.Item}))
+			return
+		}
+		err = h.DB.DecideReview(ctx, s.ID, itemID, store.ReviewDropped, "", "", "")
 		msg = fmt.Sprintf("Item %s dropped from the cleaned data set.", f.Item.Key)
-	case "restore":
-		err = h.DB.SetItemStatus(ctx, s.ID, itemID, store.ItemActive)
-		msg = fmt.Sprintf("Item %s restored.", f.Item.Key)
+	case "undo":
+		err = h.DB.UndoReview(ctx, s.ID, itemID)
+		msg = fmt.Sprintf("Item %s: decision undone; it is back in the flagged list.", f.Item.Key)
 	default:
 		err = store.Errorf(store.EINVALID, "unknown action")
 	}
@@ -226,28 +255,75 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	auditf(r, "%s", msg)
 	h.flash(w, r, msg)
 	redirect(w, r, templates.StudyURL(s.ID, "/review"))
 }
 
-// chosenAlternatives reads which expert's alternatives the researcher picked.
-func chosenAlternatives(r *http.Request, flags []store.Flag) (impl, canc, note string) {
-	pick := func(field string) (store.Flag, bool) {
-		i, err := strconv.Atoi(r.PostFormValue(field))
-		if err != nil || i < 0 || i >= len(flags) {
-			return store.Flag{}, false
+// ConfirmDropPage handles GET /admin/studies/{study}/review/{item}/drop: the
+// page that asks before a flagged item is dropped (the Drop button opens it
+// with formmethod=get, so it works without JavaScript and changes nothing).
+func (h *Handler) ConfirmDropPage(w http.ResponseWriter, r *http.Request) {
+	s, it, ok := h.studyItem(w, r)
+	if !ok {
+		return
+	}
+	h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: it}))
+}
+
+// reviewDecision turns the researcher's choices into a decision and the
+// new texts, or says what is missing. A field left unchosen is kept.
+func reviewDecision(c templates.ReviewChoice, flags []store.Flag) (decision, impl, canc, note, problem string) {
+	if c.Implicature == "" && c.Cancellation == "" {
+		return "", "", "", "", "Nothing was chosen. For the implicature and the cancellation, choose “keep as is”, one of the experts' alternatives, or “write my own fix” (and type it), then press Accept. To take the item out of the data set, press “Drop the item…”."
+	}
+	decision = store.ReviewKept
+	pick := func(field, choice, own string, alt func(store.Flag) string) (string, string) {
+		switch choice {
+		case "", "keep":
+			return "", ""
+		case "own":
+			own = strings.TrimSpace(own)
+			if own == "" {
+				return "", "You chose to write your own " + field + ": type it in the box below that choice, then press Accept."
+			}
+			decision = store.ReviewOwn
+			note += "own " + field + "; "
+			return own, ""
 		}
-		return flags[i], true
+		i, err := strconv.Atoi(choice)
+		if err != nil || i < 0 || i >= len(flags) || alt(flags[i]) == "" {
+			return "", "That alternative " + field + " no longer exists: choose again."
+		}
+		if decision != store.ReviewOwn {
+			decision = store.ReviewAccepted
+		}
+		note += field + " from " + flags[i].Annotator + "; "
+		return alt(flags[i]), ""
 	}
-	if f, ok := pick("implicature"); ok && f.AltImplicature != "" {
-		impl = f.AltImplicature
-		note += "implicature from " + f.Annotator + "; "
+	impl, problem = pick("implicature", c.Implicature, c.OwnImplicature, func(f store.Flag) string { return f.AltImplicature })
+	if problem != "" {
+		return "", "", "", "", problem
 	}
-	if f, ok := pick("cancellation"); ok && f.AltCancellation != "" {
-		canc = f.AltCancellation
-		note += "cancellation from " + f.Annotator
+	canc, problem = pick("cancellation", c.Cancellation, c.OwnCancel, func(f store.Flag) string { return f.AltCancellation })
+	if problem != "" {
+		return "", "", "", "", problem
 	}
-	return impl, canc, note
+	return decision, impl, canc, strings.TrimSuffix(note, "; "), ""
+}
+
+// ExportAlternatives handles GET /admin/studies/{study}/export/alternatives.csv:
+// every alternative text the experts typed (docs/formats.md#alternatives-export).
+func (h *Handler) ExportAlternatives(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("alternatives-study%d.csv", s.ID))
+	if err := h.DB.ExportAlternatives(r.Context(), s.ID, w); err != nil {
+		h.Log.Error("export alternatives", "study", s.ID, "err", err)
+	}
 }
 
 // ExportJudgements handles GET /admin/studies/{study}/export/judgements.csv.
@@ -260,7 +336,9 @@ func (h *Handler) ExportJudgements(w http.ResponseWriter, r *http.Request) {
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("judgements-study%d.csv", s.ID))
 	if err := h.DB.ExportJudgements(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export judgements", "study", s.ID, "err", err)
+		return
 	}
+	h.exported(r, s.ID)
 }
 
 // ExportItems handles GET /admin/studies/{study}/export/items.{format}: the

@@ -34,6 +34,9 @@ func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s
 	if err == nil {
 		v.Progress, v.Outputs, v.Unassigned, err = h.DB.ExplainStudyProgress(r.Context(), s.ID, v.Settings.Overlap)
 	}
+	if err == nil {
+		v.Annotators, err = h.DB.Annotators(r.Context(), s.ID)
+	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -160,5 +163,7 @@ func (h *Handler) ExportExplanationRatings(w http.ResponseWriter, r *http.Reques
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("explanation-ratings-study%d.csv", s.ID))
 	if err := h.DB.ExportExplanationRatings(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export explanation ratings", "study", s.ID, "err", err)
+		return
 	}
+	h.exported(r, s.ID)
 }

@@ -16,18 +16,27 @@ import (
 // maxUpload bounds an uploaded data file.
 const maxUpload = 64 << 20
 
-// Studies handles GET /admin: the list of studies and the new-study form.
+// Studies handles GET /admin: the dashboard of the studies in use (the
+// archived ones folded away) and the new-study form.
 func (h *Handler) Studies(w http.ResponseWriter, r *http.Request) {
 	h.renderStudies(w, r, http.StatusOK, templates.StudyForm{Lang: "en"})
 }
 
 func (h *Handler) renderStudies(w http.ResponseWriter, r *http.Request, status int, form templates.StudyForm) {
-	studies, err := h.DB.Studies(r.Context())
+	all, err := h.DB.Dashboard(r.Context())
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	h.render(w, r, status, templates.Studies(templates.StudiesView{Nav: h.nav(w, r, nil), Studies: studies, Form: form}))
+	v := templates.StudiesView{Nav: h.nav(w, r, nil), Form: form}
+	for _, o := range all {
+		if o.Study.Archived() {
+			v.Archived = append(v.Archived, o)
+		} else {
+			v.Studies = append(v.Studies, o)
+		}
+	}
+	h.render(w, r, status, templates.Studies(v))
 }
 
 // CreateStudy handles POST /admin/studies.

@@ -78,6 +78,17 @@ var auditActions = map[string]string{
 	"/admin/studies/{study}/jobs/{job}/retry":                           "retry job",
 	"/admin/studies/{study}/jobs/{job}/outputs":                         "import job outputs",
 	"/admin/studies/{study}/prompts":                                    "save prompts",
+	"/admin/studies/{study}/rename":                                     "rename study",
+	"/admin/studies/{study}/archive":                                    "archive or restore study",
+	"/admin/studies/{study}/clone":                                      "clone study",
+	"/admin/studies/{study}/delete":                                     "delete study",
+	"/admin/studies/{study}/items/{item}/edit":                          "correct item",
+	"/admin/studies/{study}/items/reimport":                             "upload corrected items",
+	"/admin/studies/{study}/items/reimport/{upload}":                    "apply corrected items",
+	"/admin/studies/{study}/people/{annotator}/rename":                  "rename expert",
+	"/admin/studies/{study}/people/{annotator}/revoke":                  "revoke expert link",
+	"/admin/studies/{study}/people/{annotator}/reissue":                 "re-issue expert link",
+	"/admin/studies/{study}/jobs/{job}/delete":                          "delete job",
 }
 
 // Audited writes an audit-log entry for every admin request that changes

@@ -39,6 +39,10 @@ func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool
 		h.Error(w, r, err)
 		return nil, false
 	}
+	if st.Archived() {
+		h.studyClosed(w, r, st.Lang)
+		return nil, false
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	return &crowdCtx{study: st, s: s, base: "/s/" + strconv.FormatInt(id, 10)}, true
 }

@@ -396,7 +396,7 @@ func TestCrowdAdmin(t *testing.T) {
 	// checks marked.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {
+	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version" {
 		t.Fatalf("ratings.csv: %v\n%s", err, a.body)
 	}
 	checks := 0

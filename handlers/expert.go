@@ -29,6 +29,10 @@ func (h *Handler) expert(w http.ResponseWriter, r *http.Request) (*expertCtx, bo
 		h.Error(w, r, err)
 		return nil, false
 	}
+	if s.Archived() {
+		h.studyClosed(w, r, s.Lang)
+		return nil, false
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	return &expertCtx{annotator: a, study: s}, true

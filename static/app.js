@@ -41,3 +41,39 @@
 		}
 	});
 })();
+// Copy buttons beside read-only links (input[data-copy]). Without this
+// script the link stays a read-only field the user selects and copies.
+(function () {
+	"use strict";
+	function copy(input, button) {
+		input.focus();
+		input.select();
+		var done = function () {
+			button.textContent = "Copied";
+			setTimeout(function () { button.textContent = "Copy"; }, 2000);
+		};
+		if (navigator.clipboard && window.isSecureContext) {
+			navigator.clipboard.writeText(input.value).then(done, function () {
+				if (document.execCommand("copy")) done();
+			});
+		} else if (document.execCommand("copy")) {
+			done();
+		}
+	}
+	document.addEventListener("DOMContentLoaded", function () {
+		var inputs = document.querySelectorAll("input[data-copy]");
+		for (var i = 0; i < inputs.length; i++) {
+			(function (input) {
+				var b = document.createElement("button");
+				b.type = "button";
+				b.className = "small secondary copy";
+				b.textContent = "Copy";
+				b.setAttribute("aria-label", "Copy " + (input.getAttribute("aria-label") || "link"));
+				b.setAttribute("data-testid", "copy");
+				b.addEventListener("click", function () { copy(input, b); });
+				input.addEventListener("focus", function () { input.select(); });
+				input.insertAdjacentElement("afterend", b);
+			})(inputs[i]);
+		}
+	});
+})();

@@ -157,8 +157,9 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 }
 
 // RatingsHeader is the header of the ratings export
-// (docs/formats.md#ratings-export).
-var RatingsHeader = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"}
+// (docs/formats.md#ratings-export). item_version comes last: files written
+// before it existed read the same.
+var RatingsHeader = []string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}
 
 // RatingRow is one crowd rating as the ratings file holds it: the
 // participant (PID is the PROLIFIC_PID), the batch number, the item's own
@@ -171,6 +172,8 @@ type RatingRow struct {
 	Condition     string
 	Rating        int
 	Check         string
+	// Version is the version of the item the rating was given on.
+	Version int
 }
 
 // RatingRows lists every rating of the participants of a crowd study who
@@ -193,14 +196,14 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		}
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
-		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind
+		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
 		JOIN items i ON i.id = r.item_id
 		WHERE p.study_id = ? AND p.status = 'completed'
 		ORDER BY p.id, r.position`, []any{studyID}, func(rows *sql.Rows, r *RatingRow) error {
-		return rows.Scan(&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check)
+		return rows.Scan(&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version)
 	})
 	if err != nil || len(skip) == 0 {
 		return rows, err
@@ -230,7 +233,7 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 		return err
 	}
 	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
-		return []string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check}
+		return []string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}
 	})
 }
 

@@ -78,7 +78,7 @@ func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScre
 
 func itemDest(it *Item) []any {
 	return []any{&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version}
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision}
 }
 
 // prefixed qualifies a comma-separated column list with a table alias.
@@ -103,8 +103,9 @@ const (
 			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
 		RETURNING id, batch_id, screens, status`
 	qInsertRating = `
-		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at)
-		SELECT ?, position, item_id, condition, ?, ? FROM batch_items WHERE batch_id = ? AND position = ?
+		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version)
+		SELECT ?, bi.position, bi.item_id, bi.condition, ?, ?, i.version
+		FROM batch_items bi JOIN items i ON i.id = bi.item_id WHERE bi.batch_id = ? AND bi.position = ?
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
 
@@ -292,7 +293,7 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
 		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
 		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0)
+		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, '')
 	` + crowdParticipantFrom + `
 	LEFT JOIN crowd_training t ON p.training_done < p.training
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1

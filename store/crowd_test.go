@@ -375,7 +375,11 @@ func TestCrowdExport(t *testing.T) {
 		}
 		return p
 	}
-	answer(1, 6, 2, 1, 7)       // both checks passed (low: 1, high: 7)
+	answer(1, 6, 2, 1, 7) // both checks passed (low: 1, high: 7)
+	// it002 corrected between the two: the second participant rates version 2.
+	if _, err := f.db.write.Exec(`UPDATE items SET version = 2 WHERE study_id = ? AND key = 'it002'`, f.study); err != nil {
+		t.Fatal(err)
+	}
 	p2 := answer(2, 5, 5, 6, 2) // both failed
 	answer(3, 4)                // not finished
 	if err := f.db.SaveCrowdSettings(ctx, f.study, f.s); err != nil {
@@ -389,17 +393,20 @@ func TestCrowdExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check" {
+	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 9 {
 		t.Fatalf("%d rows, want 8 ratings of the 2 completed participants + header", len(recs))
 	}
-	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high" {
+	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,1" {
 		t.Fatalf("row 4 = %s", got)
 	}
-	if got := strings.Join(recs[1], ","); got != pid(1)+",1,it002,scalar,trigger,6," {
+	if got := strings.Join(recs[1], ","); got != pid(1)+",1,it002,scalar,trigger,6,,1" {
 		t.Fatalf("row 1 = %s", got)
+	}
+	if got := strings.Join(recs[5], ","); !strings.HasPrefix(got, pid(2)+",1,it002,") || !strings.HasSuffix(got, ",2") {
+		t.Fatalf("row 5 = %s, want the second participant's rating of it002 on version 2", got)
 	}
 	reps, err := f.db.CrowdParticipants(ctx, f.study, f.s)
 	if err != nil {

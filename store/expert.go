@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -103,16 +104,18 @@ type Annotator struct {
 	StudyID int64
 	Name    string
 	Token   string
+	// Revoked is set while the expert has no working link (RevokeAnnotator).
+	Revoked bool
 }
 
 // CreateAnnotator invites an expert, giving them an unguessable token.
 func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (*Annotator, error) {
-	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
-		return nil, Errorf(EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
+	name, err := annotatorName(name)
+	if err != nil {
+		return nil, err
 	}
 	a := &Annotator{StudyID: studyID, Name: name, Token: RandomToken()}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
 		}
@@ -139,7 +142,7 @@ func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (
 // AnnotatorByToken finds the expert holding an invitation token.
 func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, error) {
 	var a Annotator
-	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE token = ?`, token).
+	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE token = ? AND revoked_at = ''`, token).
 		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, Errorf(ENOTFOUND, "this invitation link is not valid")
@@ -152,7 +155,7 @@ func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, e
 
 // Annotators lists a study's experts.
 func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token FROM annotators WHERE study_id = ? ORDER BY id`, studyID)
+	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token, revoked_at != '' FROM annotators WHERE study_id = ? ORDER BY id`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("annotators: %w", err)
 	}
@@ -160,7 +163,7 @@ func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error
 	var out []Annotator
 	for rows.Next() {
 		var a Annotator
-		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token); err != nil {
+		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Revoked); err != nil {
 			return nil, err
 		}
 		out = append(out, a)
@@ -458,23 +461,26 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 // answers ("yes", "no", or "" for a cancellation not asked).
 type JudgementRow struct {
 	Annotator, Item, Type, Plausible, CancellationCorrect string
+	// Version is the version of the item the answer was given on.
+	Version int
 }
 
 // JudgementsHeader is the header of the expert judgements file.
-var JudgementsHeader = []string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct"}
+// item_version comes last: files written before it existed read the same.
+var JudgementsHeader = []string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct", "item_version"}
 
 // JudgementRows lists the answers of a study's experts on its data items
 // (attention checks left out), by expert and item.
 func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow, error) {
 	return queryRows(ctx, db, "judgements", `
-		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct
+		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct, j.item_version
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
 		JOIN items i ON i.id = j.item_id
 		WHERE n.study_id = ? AND i.check_kind = ''
 		ORDER BY n.name, i.key`, []any{studyID}, func(rows *sql.Rows, r *JudgementRow) error {
-		return rows.Scan(&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect)
+		return rows.Scan(&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect, &r.Version)
 	})
 }
 
@@ -486,7 +492,7 @@ func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) 
 		return err
 	}
 	return writeCSV(w, JudgementsHeader, rows, func(r JudgementRow) []string {
-		return []string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect}
+		return []string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect, strconv.Itoa(r.Version)}
 	})
 }
 
@@ -511,7 +517,7 @@ type FlaggedItem struct {
 func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation, i.negation,
-			i.strengthening, i.neutral, i.check_kind, i.status, i.version,
+			i.strengthening, i.neutral, i.check_kind, i.status, i.version, i.review_decision,
 			n.name, j.plausible, j.cancellation_correct, j.alt_implicature, j.alt_cancellation
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
@@ -528,7 +534,7 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 		var it Item
 		var f Flag
 		if err := rows.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version,
+			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision,
 			&f.Annotator, &f.Plausible, &f.CancellationCorrect, &f.AltImplicature, &f.AltCancellation); err != nil {
 			return nil, fmt.Errorf("flagged: %w", err)
 		}

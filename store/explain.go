@@ -310,7 +310,7 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 type ExplainProgress struct {
 	AnnotatorID int64
 	Annotator   string
-	Token       string
+	Token       string // "" while the expert's link is revoked
 	Screens     int
 	Rated       int
 }
@@ -319,7 +319,7 @@ type ExplainProgress struct {
 // and counts the outputs and those still short of the overlap.
 func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap int) ([]ExplainProgress, int, int, error) {
 	rows, err := db.read.QueryContext(ctx, `
-		SELECT a.id, a.name, a.token,
+		SELECT a.id, a.name, CASE WHEN a.revoked_at = '' THEN a.token ELSE '' END,
 			(SELECT COUNT(*) FROM explain_assignments x WHERE x.annotator_id = a.id),
 			(SELECT COUNT(*) FROM explain_assignments x JOIN explain_ratings r ON r.assignment_id = x.id WHERE x.annotator_id = a.id)
 		FROM annotators a WHERE a.study_id = ? ORDER BY a.name`, studyID)

@@ -30,6 +30,9 @@ type Item struct {
 	Check   string `json:"check,omitempty"`
 	Status  string `json:"-"`
 	Version int    `json:"-"`
+	// Decision is the review's decision on a flagged item: "" (none yet),
+	// or one of the Review constants.
+	Decision string `json:"-"`
 }
 
 // FieldError names the field of an item that is wrong.
@@ -109,18 +112,8 @@ func (it *Item) textFields() []namedField {
 
 // ImportItems stores items in a study: all of them or, on any error, none.
 func (db *DB) ImportItems(ctx context.Context, studyID int64, items []Item) error {
-	if len(items) == 0 {
-		return Errorf(EINVALID, "the file holds no items")
-	}
-	seen := make(map[string]int, len(items))
-	for i := range items {
-		if err := items[i].Validate(); err != nil {
-			return Errorf(EINVALID, "item %d: %v", i+1, err)
-		}
-		if j, dup := seen[items[i].Key]; dup {
-			return Errorf(EINVALID, "item %d: field \"id\": %q repeats item %d", i+1, items[i].Key, j)
-		}
-		seen[items[i].Key] = i + 1
+	if err := validateFile(items); err != nil {
+		return err
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
@@ -160,12 +153,11 @@ func studyExists(ctx context.Context, tx *sql.Tx, id int64) error {
 	return nil
 }
 
-const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version`
+const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version, review_decision`
 
 func scanItem(sc interface{ Scan(...any) error }) (Item, error) {
 	var it Item
-	err := sc.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version)
+	err := sc.Scan(itemDest(&it)...)
 	return it, err
 }
 
@@ -208,54 +200,6 @@ func (db *DB) SetItemCheck(ctx context.Context, studyID, itemID int64, check str
 	res, err := db.write.ExecContext(ctx, `UPDATE items SET check_kind = ? WHERE study_id = ? AND id = ?`, check, studyID, itemID)
 	if err != nil {
 		return fmt.Errorf("set check: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "item not found")
-	}
-	return nil
-}
-
-// ReviseItem replaces an item's implicature and/or cancellation (an empty
-// argument keeps the current text), keeping the old text as a revision.
-func (db *DB) ReviseItem(ctx context.Context, studyID, itemID int64, implicature, cancellation, note string) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		it, err := scanItem(tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? AND id = ?`, studyID, itemID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "item not found")
-		}
-		if err != nil {
-			return fmt.Errorf("revise item: %w", err)
-		}
-		next := it
-		if implicature = strings.TrimSpace(implicature); implicature != "" {
-			next.Implicature = implicature
-		}
-		if cancellation = strings.TrimSpace(cancellation); cancellation != "" {
-			next.Cancellation = cancellation
-		}
-		if err := next.Validate(); err != nil {
-			return Errorf(EINVALID, "%v", err)
-		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO item_revisions (item_id, version, implicature, cancellation, note, created_at)
-			VALUES (?, ?, ?, ?, ?, ?)`, it.ID, it.Version, it.Implicature, it.Cancellation, note, db.now()); err != nil {
-			return fmt.Errorf("revise item: %w", err)
-		}
-		_, err = tx.ExecContext(ctx, `
-			UPDATE items SET implicature = ?, cancellation = ?, status = 'active', version = version + 1
-			WHERE id = ?`, next.Implicature, next.Cancellation, it.ID)
-		return err
-	})
-}
-
-// SetItemStatus drops an item from the cleaned data set or restores it.
-func (db *DB) SetItemStatus(ctx context.Context, studyID, itemID int64, status string) error {
-	if status != ItemActive && status != ItemDropped {
-		return Errorf(EINVALID, "status must be active or dropped")
-	}
-	res, err := db.write.ExecContext(ctx, `UPDATE items SET status = ? WHERE study_id = ? AND id = ?`, status, studyID, itemID)
-	if err != nil {
-		return fmt.Errorf("set item status: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return Errorf(ENOTFOUND, "item not found")

@@ -29,7 +29,15 @@ type Study struct {
 	Settings  json.RawMessage
 	Seed      int64
 	CreatedAt time.Time
+	// ArchivedAt is zero while the study is in use; an archived study is
+	// hidden from the dashboard and read-only until restored.
+	ArchivedAt time.Time
+	// ExportedAt is when a file of its responses was last downloaded.
+	ExportedAt time.Time
 }
+
+// Archived reports whether the study is archived.
+func (s *Study) Archived() bool { return !s.ArchivedAt.IsZero() }
 
 // Validate checks the fields a researcher types.
 func (s *Study) Validate() error {
@@ -118,16 +126,18 @@ func (db *DB) SetStudySettings(ctx context.Context, id int64, v any) error {
 	return nil
 }
 
-const studyColumns = `id, kind, name, lang, settings, seed, created_at`
+const studyColumns = `id, kind, name, lang, settings, seed, created_at, archived_at, exported_at`
 
 func scanStudy(sc interface{ Scan(...any) error }) (*Study, error) {
 	var s Study
-	var settings, created string
-	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &created); err != nil {
+	var settings, created, archived, exported string
+	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &created, &archived, &exported); err != nil {
 		return nil, err
 	}
 	s.Settings = json.RawMessage(settings)
 	s.CreatedAt = parseTime(created)
+	s.ArchivedAt = parseTime(archived)
+	s.ExportedAt = parseTime(exported)
 	return &s, nil
 }
 

@@ -48,3 +48,26 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set s
 	}
 	return len(batches), nil
 }
+
+// ExpertSettingsFor is the batch settings a study's page proposes before
+// any batch was built: the paper's 53 screens with 7 checks, cut down to
+// what the items allow, so the defaults always build (a small data set
+// makes one batch of all its items with the checks it has).
+func ExpertSettingsFor(items []store.Item) store.ExpertSettings {
+	set := store.DefaultExpertSettings()
+	data, checks := 0, 0
+	for _, it := range items {
+		switch {
+		case it.Status != store.ItemActive:
+		case it.Check != "":
+			checks++
+		default:
+			data++
+		}
+	}
+	set.Checks = min(set.Checks, checks)
+	if data > 0 && data+set.Checks < set.BatchSize {
+		set.BatchSize = max(data+set.Checks, 2)
+	}
+	return set
+}

@@ -169,7 +169,7 @@ func TestExpertFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct" {
+	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct,item_version" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 1+16 {
@@ -185,7 +185,7 @@ func TestExpertFlow(t *testing.T) {
 		if rec[1] == changedKey {
 			want = url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}
 		}
-		if rec[0] != "Ada" || rec[2] != it.Type || rec[3] != want.Get("plausible") || rec[4] != want.Get("cancellation_correct") {
+		if rec[0] != "Ada" || rec[2] != it.Type || rec[3] != want.Get("plausible") || rec[4] != want.Get("cancellation_correct") || rec[5] != "1" {
 			t.Errorf("row %v, want Ada,%s,%s,%s,%s", rec, it.Key, it.Type, want.Get("plausible"), want.Get("cancellation_correct"))
 		}
 	}
@@ -253,9 +253,15 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 		id[it.Key] = it.ID
 	}
 	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc1"]), url.Values{"action": {"accept"}, "implicature": {"0"}, "cancellation": {"1"}}).mustStatus(t, http.StatusSeeOther)
-	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusSeeOther)
-	// Accepting with nothing chosen is refused.
-	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc2"]), url.Values{"action": {"accept"}}).mustStatus(t, http.StatusBadRequest)
+	// Drop asks first, on a page of its own; only the confirmation drops.
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`)
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["na1"]); it.Status != store.ItemActive {
+		t.Fatal("na1 dropped before the confirmation")
+	}
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}, "confirm": {"1"}}).mustStatus(t, http.StatusSeeOther)
+	// Accepting with nothing chosen explains what to do, on the review page.
+	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc2"]), url.Values{"action": {"accept"}}).mustStatus(t, http.StatusBadRequest).
+		mustContain(t, `data-testid="review-error"`, "keep as is", `data-testid="flag-sc2"`)
 
 	cleaned := admin.get(fmt.Sprintf("/admin/studies/%d/export/items.csv", s.ID)).mustStatus(t, 200)
 	back, err := studies.ParseItemsCSV(strings.NewReader(cleaned.Body))

@@ -55,9 +55,28 @@ func (s *Server) routes() http.Handler {
 		})
 
 		r.Route("/studies/{study}", func(r chi.Router) {
+			// an archived study is read-only (docs/studies.md#archiving)
+			r.Use(h.Writable)
 			r.Get("/", h.StudyPage)
 			r.Get("/export/audit.csv", h.ExportAudit)
 			r.Post("/items", h.ImportItems)
+
+			// a lab's everyday admin (docs/studies.md#managing-studies)
+			r.Post("/rename", h.RenameStudy)
+			r.Post("/archive", h.ArchiveStudy)
+			r.Post("/clone", h.CloneStudy)
+			r.Get("/delete", h.DeleteStudyPage)
+			r.Post("/delete", h.DeleteStudy)
+			r.Get("/items/{item}/edit", h.EditItemPage)
+			r.Post("/items/{item}/edit", h.EditItem)
+			r.Post("/items/reimport", h.ReimportItems)
+			r.Get("/items/reimport/{upload}", h.ReimportPreview)
+			r.Post("/items/reimport/{upload}", h.ApplyReimport)
+			r.Post("/people/{annotator}/rename", h.RenameAnnotator)
+			r.Post("/people/{annotator}/revoke", h.RevokeAnnotator)
+			r.Post("/people/{annotator}/reissue", h.ReissueAnnotator)
+			r.Get("/export/alternatives.csv", h.ExportAlternatives)
+			r.Post("/jobs/{job}/delete", h.DeleteJob)
 
 			// expert validation (docs/studies.md#expert-validation)
 			r.Post("/items/{item}/check", h.SetItemCheck)
@@ -66,6 +85,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/rounds/{round}", h.AssignRound)
 			r.Get("/review", h.ReviewPage)
 			r.Post("/review/{item}", h.ReviewItem)
+			r.Get("/review/{item}/drop", h.ConfirmDropPage)
 			r.Get("/export/judgements.csv", h.ExportJudgements)
 			r.Get("/export/items.{format}", h.ExportItems)
 

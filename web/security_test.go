@@ -197,7 +197,7 @@ func TestViewerChangesNothing(t *testing.T) {
 			return nil
 		}
 		path := route
-		for _, p := range []string{"{study}", "{item}", "{round}", "{participant}", "{annotator}", "{job}", "{admin}"} {
+		for _, p := range []string{"{study}", "{item}", "{round}", "{participant}", "{annotator}", "{job}", "{admin}", "{upload}"} {
 			path = strings.ReplaceAll(path, p, "1")
 		}
 		if strings.Contains(path, "{") {

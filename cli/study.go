@@ -1,0 +1,180 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"pragmalab/store"
+	"pragmalab/templates"
+)
+
+const studyUsage = `Usage: pragmalab study list|archive|clone [options]
+
+  study list    [--archived] [--db FILE]
+      every study in use (with --archived: the archived ones too) with its
+      kind, state, items, people done / under way, answers and last activity
+  study archive --study ID [--restore] [--db FILE]
+      archive a study (hidden from the dashboard, read-only) or restore it
+  study clone   --study ID [--name NAME] [--db FILE]
+      a new study with the same design, settings and items, and no answers
+
+`
+
+// runStudy is `pragmalab study`.
+func runStudy(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(env.stderr, studyUsage)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return nil
+		}
+		return usagef("study: say list, archive or clone")
+	}
+	action := args[0]
+	fs := newFlagSet("study "+action, studyUsage, env)
+	dbPath := dbFlag(fs, env)
+	var studyID *int64
+	var archived, restore *bool
+	var name *string
+	switch action {
+	case "list":
+		archived = fs.Bool("archived", false, "list the archived studies too")
+	case "archive":
+		studyID = fs.Int64("study", 0, "the study to archive")
+		restore = fs.Bool("restore", false, "restore the archived study instead")
+	case "clone":
+		studyID = fs.Int64("study", 0, "the study to copy")
+		name = fs.String("name", "", `name of the copy (default "Copy of …")`)
+	default:
+		fmt.Fprint(env.stderr, studyUsage)
+		return usagef("study: unknown action %q (list, archive, clone)", action)
+	}
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if studyID != nil && *studyID <= 0 {
+		return usagef("study %s: --study is required", action)
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if studyID != nil {
+		if _, err := db.Study(ctx, *studyID); err != nil {
+			return usagef("study %s: %s", action, store.ErrorMessage(err))
+		}
+	}
+	switch action {
+	case "list":
+		return listStudies(ctx, db, env, *archived)
+	case "archive":
+		if err := db.SetStudyArchived(ctx, *studyID, !*restore); err != nil {
+			return err
+		}
+		if err := db.Audit(ctx, cliActor, *studyID, "archive or restore study", map[bool]string{true: "restored", false: "archived"}[*restore]); err != nil {
+			return err
+		}
+		if *restore {
+			fmt.Fprintf(env.stdout, "Study %d restored.\n", *studyID)
+		} else {
+			fmt.Fprintf(env.stdout, "Study %d archived: hidden from the dashboard and read-only (restore with --restore).\n", *studyID)
+		}
+		return nil
+	default: // clone
+		c, err := db.CloneStudy(ctx, *studyID, *name)
+		if err != nil {
+			return err
+		}
+		if err := db.Audit(ctx, cliActor, *studyID, "clone study", fmt.Sprintf("cloned into study #%d %q", c.ID, c.Name)); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "Study %d %q created from study %d: same design and items, no answers.\n", c.ID, c.Name, *studyID)
+		return nil
+	}
+}
+
+// listStudies prints the dashboard as a table.
+func listStudies(ctx context.Context, db *store.DB, env *Env, archived bool) error {
+	all, err := db.Dashboard(ctx)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tKIND\tSTATE\tITEMS\tDONE/UNDER WAY\tANSWERS\tNOT EXPORTED\tLAST ACTIVITY\tNAME")
+	for _, o := range all {
+		if o.Study.Archived() && !archived {
+			continue
+		}
+		state, last, name := o.State, "-", o.Study.Name
+		if state == "" {
+			state = "-"
+		}
+		if !o.Last.IsZero() {
+			last = o.Last.Format("2006-01-02 15:04")
+		}
+		if o.Study.Archived() {
+			name += " (archived)"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d/%d\t%d\t%d\t%s\t%s\n", o.Study.ID, o.Study.Kind, state, o.Items,
+			o.Done, o.UnderWay, o.Answers, o.Unexported, last, name)
+	}
+	return tw.Flush()
+}
+
+const linksUsage = `Usage: pragmalab links --study ID [--base URL] [--db FILE]
+
+Lists a study's invitation links again: one line per expert (name, link),
+or for a crowd study the address to paste into Prolific. --base is the
+address participants reach the server at.
+
+`
+
+// runLinks is `pragmalab links`.
+func runLinks(ctx context.Context, args []string, env *Env) error {
+	fs := newFlagSet("links", linksUsage, env)
+	studyID := fs.Int64("study", 0, "the study whose links to list")
+	base := fs.String("base", "http://localhost:8080", "the server's public address")
+	dbPath := dbFlag(fs, env)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *studyID <= 0 {
+		return usagef("links: --study is required")
+	}
+	b := strings.TrimRight(*base, "/")
+	if !strings.HasPrefix(b, "http://") && !strings.HasPrefix(b, "https://") {
+		return usagef("links: --base %q must start with http:// or https://", *base)
+	}
+	db, err := store.Open(ctx, *dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	s, err := db.Study(ctx, *studyID)
+	if err != nil {
+		return usagef("links: %s", store.ErrorMessage(err))
+	}
+	if s.Kind == store.KindCrowd {
+		fmt.Fprintf(env.stdout, "Prolific study URL of %q:\n%s\n", s.Name, templates.CrowdStudyEntryURL(b, s.ID))
+		return nil
+	}
+	people, err := db.Annotators(ctx, s.ID)
+	if err != nil {
+		return err
+	}
+	if len(people) == 0 {
+		fmt.Fprintf(env.stderr, "Study %d %q has no experts invited yet.\n", s.ID, s.Name)
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.stdout, 0, 4, 2, ' ', 0)
+	for _, a := range people {
+		link := templates.PersonURL(s.Kind, b, a.Token)
+		if a.Revoked {
+			link = "(revoked: re-issue a link on the study page)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\n", a.Name, link)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pragmalab/store"
+)
+
+// seededDB is a database holding the demo studies, as the first start
+// seeds them, and what the seeding printed.
+func seededDB(t *testing.T) (string, string) {
+	t.Helper()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "demo.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var out strings.Builder
+	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
+	if err := seedDemo(ctx, db, env, "http://lab.example"); err != nil {
+		t.Fatal(err)
+	}
+	return path, out.String()
+}
+
+func TestDemoSeedsEveryKind(t *testing.T) {
+	path, printed := seededDB(t)
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	kinds := map[string]*store.StudyOverview{}
+	all, err := db.Dashboard(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range all {
+		kinds[all[i].Study.Kind] = &all[i]
+	}
+	for _, k := range []string{store.KindExpert, store.KindCrowd, store.KindContext, store.KindExplain} {
+		if kinds[k] == nil {
+			t.Fatalf("no demo study of kind %s", k)
+		}
+	}
+	// The explanation-rating study rates the copy-target scorer's outputs:
+	// each is the passage's target sentence.
+	ex := kinds[store.KindExplain].Study
+	jobs, err := db.StudyJobs(ctx, ex.ID)
+	if err != nil || len(jobs) != 1 || jobs[0].Scorer != "copy-target" || jobs[0].Status != store.JobDone {
+		t.Fatalf("explain demo jobs: %+v %v", jobs, err)
+	}
+	_, n, _, err := db.ExplainStudyProgress(ctx, ex.ID, 1)
+	if err != nil || n != 130 {
+		t.Fatalf("explain demo outputs: %d %v", n, err)
+	}
+	if kinds[store.KindExplain].UnderWay != 1 {
+		t.Errorf("explain demo: %d raters under way, want 1 (invited with screens)", kinds[store.KindExplain].UnderWay)
+	}
+	// The links printed can be listed again.
+	for _, s := range all {
+		if !strings.Contains(printed, "pragmalab links --study "+itoa64(s.Study.ID)) {
+			t.Errorf("the seeding does not say how to list the links of study %d again:\n%s", s.Study.ID, printed)
+		}
+	}
+	link := regexp.MustCompile(`Expert A's invitation link: (\S+)`).FindStringSubmatch(printed)
+	code, out, errOut := runCLI(t, "", nil, "links", "--study", itoa64(kinds[store.KindExpert].Study.ID), "--db", path, "--base", "http://lab.example")
+	if code != 0 || link == nil || !regexp.MustCompile(`Expert A\s+`+regexp.QuoteMeta(link[1])).MatchString(out) {
+		t.Fatalf("links: exit %d, %q %q; printed link %v", code, out, errOut, link)
+	}
+	code, out, _ = runCLI(t, "", nil, "links", "--study", itoa64(ex.ID), "--db", path)
+	if code != 0 || !strings.Contains(out, "Valutatore A") || !strings.Contains(out, "http://localhost:8080/x/") {
+		t.Fatalf("links of the explain study (default base): exit %d, %q", code, out)
+	}
+	code, out, _ = runCLI(t, "", nil, "links", "--study", itoa64(kinds[store.KindCrowd].Study.ID), "--db", path, "--base", "https://lab.example/")
+	if code != 0 || !strings.Contains(out, "https://lab.example/s/") || !strings.Contains(out, "PROLIFIC_PID=") {
+		t.Fatalf("links of the crowd study: exit %d, %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "links", "--db", path); code != 2 || !strings.Contains(errOut, "--study") {
+		t.Fatalf("links without --study: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "links", "--study", "999", "--db", path); code != 2 || !strings.Contains(errOut, "not found") {
+		t.Fatalf("links of a missing study: exit %d, %q", code, errOut)
+	}
+}
+
+func TestStudyCommands(t *testing.T) {
+	path, _ := seededDB(t)
+	code, out, errOut := runCLI(t, "", nil, "study", "list", "--db", path)
+	if code != 0 || strings.Count(out, "\n") != 5 || !strings.Contains(out, "Demo: expert validation") || !strings.Contains(out, "DONE/UNDER WAY") {
+		t.Fatalf("study list: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, _ = runCLI(t, "", nil, "study", "clone", "--study", "1", "--name", "Re-run", "--db", path)
+	id := regexp.MustCompile(`^Study (\d+) "Re-run"`).FindStringSubmatch(out)
+	if code != 0 || id == nil {
+		t.Fatalf("study clone: exit %d %q", code, out)
+	}
+	if code, _, _ := runCLI(t, "", nil, "study", "archive", "--study", id[1], "--db", path); code != 0 {
+		t.Fatal("study archive failed")
+	}
+	_, out, _ = runCLI(t, "", nil, "study", "list", "--db", path)
+	if strings.Contains(out, "Re-run") {
+		t.Fatalf("an archived study is listed without --archived:\n%s", out)
+	}
+	_, out, _ = runCLI(t, "", nil, "study", "list", "--archived", "--db", path)
+	if !regexp.MustCompile(`(?m)^` + id[1] + `\s+expert\s+-\s+20\s+0/0\s+0\s+0\s+-\s+Re-run \(archived\)$`).MatchString(out) {
+		t.Fatalf("archived clone not listed as such:\n%s", out)
+	}
+	if code, _, _ := runCLI(t, "", nil, "study", "archive", "--study", id[1], "--restore", "--db", path); code != 0 {
+		t.Fatal("study archive --restore failed")
+	}
+	if _, out, _ = runCLI(t, "", nil, "study", "list", "--db", path); !strings.Contains(out, "Re-run") {
+		t.Fatalf("restored study not listed:\n%s", out)
+	}
+	// Cloning the IMPAQTS studies copies passages, surveys and the outputs
+	// to rate, never the experts.
+	for _, src := range []string{"3", "4"} {
+		code, out, _ := runCLI(t, "", nil, "study", "clone", "--study", src, "--db", path)
+		m := regexp.MustCompile(`^Study (\d+) `).FindStringSubmatch(out)
+		if code != 0 || m == nil {
+			t.Fatalf("clone %s: exit %d %q", src, code, out)
+		}
+		db, err := store.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var passages, surveys, outputs, people int
+		r := db.Reader()
+		r.QueryRow(`SELECT COUNT(*) FROM passages WHERE study_id = ?`, m[1]).Scan(&passages)
+		r.QueryRow(`SELECT COUNT(*) FROM context_survey_passages sp JOIN context_surveys s ON s.id = sp.survey_id WHERE s.study_id = ?`, m[1]).Scan(&surveys)
+		r.QueryRow(`SELECT COUNT(*) FROM explain_outputs WHERE study_id = ?`, m[1]).Scan(&outputs)
+		r.QueryRow(`SELECT COUNT(*) FROM annotators WHERE study_id = ?`, m[1]).Scan(&people)
+		db.Close()
+		if passages != 130 || people != 0 || (src == "3" && surveys != 126) || (src == "4" && outputs != 130) {
+			t.Errorf("clone of %s: %d passages, %d survey places, %d outputs, %d experts", src, passages, surveys, outputs, people)
+		}
+	}
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _ := db.AuditLog(context.Background(), 1, 0)
+	db.Close()
+	if len(log) == 0 || log[len(log)-1].Actor != cliActor || log[len(log)-1].Action != "clone study" {
+		t.Errorf("the command line's clone is not in the audit log: %+v", log)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "study", "frobnicate", "--db", path); code != 2 || !strings.Contains(errOut, "unknown action") {
+		t.Fatalf("unknown action: exit %d %q", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "study", "clone", "--db", path); code != 2 || !strings.Contains(errOut, "--study is required") {
+		t.Fatalf("clone without --study: exit %d %q", code, errOut)
+	}
+}
+
+func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

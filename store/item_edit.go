@@ -1,0 +1,454 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Correcting items (docs/items.md#correcting-items): every change makes a
+// new version of the item, the old text kept as a revision, and every
+// answer names the version it was given on.
+
+// reviseTx stores old as a revision and next's text as the item's new
+// version. next must be valid.
+func (db *DB) reviseTx(ctx context.Context, tx *sql.Tx, old, next Item, note string) error {
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO item_revisions (item_id, version, type, context, utterance, implicature, cancellation,
+			negation, strengthening, neutral, note, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, old.ID, old.Version, old.Type, old.Context, old.Utterance,
+		old.Implicature, old.Cancellation, old.Negation, old.Strengthening, old.Neutral, note, db.now()); err != nil {
+		return fmt.Errorf("revise item: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `
+		UPDATE items SET type = ?, context = ?, utterance = ?, implicature = ?, cancellation = ?,
+			negation = ?, strengthening = ?, neutral = ?, check_kind = ?, version = version + 1
+		WHERE id = ?`, next.Type, next.Context, next.Utterance, next.Implicature, next.Cancellation,
+		next.Negation, next.Strengthening, next.Neutral, next.Check, old.ID); err != nil {
+		return fmt.Errorf("revise item: %w", err)
+	}
+	return nil
+}
+
+func itemTx(ctx context.Context, tx *sql.Tx, studyID, itemID int64) (Item, error) {
+	it, err := scanItem(tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? AND id = ?`, studyID, itemID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return it, Errorf(ENOTFOUND, "item not found")
+	}
+	return it, err
+}
+
+// EditItem corrects one item in place: next holds every text field, its
+// type and role (its ID, key, status and version are ignored). Nothing
+// changed is not an error and makes no new version. It reports whether the
+// item changed.
+func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next Item, note string) (bool, error) {
+	changed := false
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		it, err := itemTx(ctx, tx, studyID, itemID)
+		if err != nil {
+			return err
+		}
+		next.ID, next.Key, next.Status, next.Version = it.ID, it.Key, it.Status, it.Version
+		if err := next.Validate(); err != nil {
+			return Errorf(EINVALID, "%v", err)
+		}
+		if len(itemFieldChanges(it, next)) == 0 {
+			return nil
+		}
+		changed = true
+		return db.reviseTx(ctx, tx, it, next, strings.TrimSpace(note))
+	})
+	return changed, err
+}
+
+// Revision is an earlier version of an item. Fields a revision did not
+// record (revisions made before items could be corrected in place kept
+// only the implicature and cancellation) are empty, with Partial set.
+type Revision struct {
+	Version int
+	Item    Item
+	Note    string
+	Partial bool
+	At      string
+}
+
+// ItemRevisions lists an item's earlier versions, newest first.
+func (db *DB) ItemRevisions(ctx context.Context, itemID int64) ([]Revision, error) {
+	return queryRows(ctx, db, "item revisions", `
+		SELECT version, type IS NULL, COALESCE(type, ''), COALESCE(context, ''), COALESCE(utterance, ''),
+			implicature, cancellation, COALESCE(negation, ''), COALESCE(strengthening, ''), COALESCE(neutral, ''),
+			note, created_at
+		FROM item_revisions WHERE item_id = ? ORDER BY version DESC`, []any{itemID}, func(rows *sql.Rows, r *Revision) error {
+		it := &r.Item
+		return rows.Scan(&r.Version, &r.Partial, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
+			&it.Negation, &it.Strengthening, &it.Neutral, &r.Note, &r.At)
+	})
+}
+
+// FieldChange is one field an update changes.
+type FieldChange struct {
+	Field    string
+	Old, New string
+}
+
+// itemFieldChanges lists the fields in which b differs from a.
+func itemFieldChanges(a, b Item) []FieldChange {
+	var out []FieldChange
+	add := func(name, x, y string) {
+		if x != y {
+			out = append(out, FieldChange{name, x, y})
+		}
+	}
+	add("type", a.Type, b.Type)
+	af, bf := a.textFields(), b.textFields()
+	for i := range af {
+		add(af[i].name, *af[i].v, *bf[i].v)
+	}
+	add("check", a.Check, b.Check)
+	return out
+}
+
+// ItemChange is what an items file does to one item: a new item (Old nil)
+// or changed fields of an existing one.
+type ItemChange struct {
+	Key    string
+	Old    *Item
+	New    Item
+	Fields []FieldChange
+}
+
+// ItemUpdate is the whole effect of a re-imported items file.
+type ItemUpdate struct {
+	Changes   []ItemChange
+	Unchanged int
+	// Digest identifies exactly these changes: applying checks it, so the
+	// researcher applies what they were shown or nothing.
+	Digest string
+}
+
+// Added and Changed count new and changed items.
+func (u ItemUpdate) Added() (n int) {
+	for _, c := range u.Changes {
+		if c.Old == nil {
+			n++
+		}
+	}
+	return n
+}
+
+// Changed counts the existing items the file changes.
+func (u ItemUpdate) Changed() int { return len(u.Changes) - u.Added() }
+
+// diffItems compares a file's items with the study's, by key. Items of the
+// study the file leaves out stay as they are.
+func diffItems(current, file []Item) ItemUpdate {
+	byKey := make(map[string]*Item, len(current))
+	for i := range current {
+		byKey[current[i].Key] = &current[i]
+	}
+	var u ItemUpdate
+	h := sha256.New()
+	for _, it := range file {
+		old := byKey[it.Key]
+		c := ItemChange{Key: it.Key, New: it}
+		if old != nil {
+			c.Old = old
+			c.Fields = itemFieldChanges(*old, it)
+			if len(c.Fields) == 0 {
+				u.Unchanged++
+				continue
+			}
+			fmt.Fprintf(h, "%d@%d\x00", old.ID, old.Version)
+		}
+		for _, f := range it.textFields() {
+			fmt.Fprintf(h, "%s\x00", *f.v)
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x01", it.Key, it.Type, it.Check)
+		u.Changes = append(u.Changes, c)
+	}
+	u.Digest = hex.EncodeToString(h.Sum(nil))[:32]
+	return u
+}
+
+// validateFile checks every item of a file, all or nothing.
+func validateFile(items []Item) error {
+	if len(items) == 0 {
+		return Errorf(EINVALID, "the file holds no items")
+	}
+	seen := make(map[string]int, len(items))
+	for i := range items {
+		if err := items[i].Validate(); err != nil {
+			return Errorf(EINVALID, "item %d: %v", i+1, err)
+		}
+		if j, dup := seen[items[i].Key]; dup {
+			return Errorf(EINVALID, "item %d: field \"id\": %q repeats item %d", i+1, items[i].Key, j)
+		}
+		seen[items[i].Key] = i + 1
+	}
+	return nil
+}
+
+// PreviewItemUpdate validates a re-imported items file and returns what
+// applying it would change, without changing anything.
+func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []Item) (ItemUpdate, error) {
+	if err := validateFile(items); err != nil {
+		return ItemUpdate{}, err
+	}
+	current, err := db.ListItems(ctx, studyID)
+	if err != nil {
+		return ItemUpdate{}, err
+	}
+	return diffItems(current, items), nil
+}
+
+// ApplyItemUpdate applies a re-imported file in one transaction: changed
+// items get a new version (the old text kept as a revision), new ids are
+// added. digest must be the preview's: if the study's items changed in
+// between, nothing is applied (ECONFLICT).
+func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []Item, digest, note string) (ItemUpdate, error) {
+	if err := validateFile(items); err != nil {
+		return ItemUpdate{}, err
+	}
+	var u ItemUpdate
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := studyExists(ctx, tx, studyID); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? ORDER BY id`, studyID)
+		if err != nil {
+			return err
+		}
+		var current []Item
+		for rows.Next() {
+			it, err := scanItem(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			current = append(current, it)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		u = diffItems(current, items)
+		if u.Digest != digest {
+			return Errorf(ECONFLICT, "the study's items changed since the preview: nothing was applied; look at the changes again")
+		}
+		for _, c := range u.Changes {
+			if c.Old != nil {
+				if err := db.reviseTx(ctx, tx, *c.Old, c.New, note); err != nil {
+					return err
+				}
+				continue
+			}
+			it := c.New
+			if _, err := tx.ExecContext(ctx, `
+				INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
+					negation, strengthening, neutral, check_kind)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, studyID, it.Key, it.Type, it.Context, it.Utterance,
+				it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && ErrorCode(err) == EINTERNAL {
+		err = fmt.Errorf("apply item update: %w", err)
+	}
+	return u, err
+}
+
+// SavePendingImport keeps an uploaded items file until the researcher has
+// looked at its changes, and returns its id. Files left for more than a
+// day are forgotten.
+func (db *DB) SavePendingImport(ctx context.Context, studyID int64, filename string, data []byte) (int64, error) {
+	var id int64
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM item_reimports WHERE julianday(created_at) < julianday(?) - 1`, db.now()); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO item_reimports (study_id, filename, data, created_at) VALUES (?, ?, ?, ?)`,
+			studyID, filename, data, db.now())
+		if err != nil {
+			return err
+		}
+		id, err = res.LastInsertId()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("save pending import: %w", err)
+	}
+	return id, nil
+}
+
+// PendingImport returns a file kept by SavePendingImport.
+func (db *DB) PendingImport(ctx context.Context, studyID, id int64) (string, []byte, error) {
+	var name string
+	var data []byte
+	err := db.read.QueryRowContext(ctx, `SELECT filename, data FROM item_reimports WHERE study_id = ? AND id = ?`, studyID, id).Scan(&name, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil, Errorf(ENOTFOUND, "this upload is no longer kept: upload the file again")
+	}
+	if err != nil {
+		return "", nil, fmt.Errorf("pending import: %w", err)
+	}
+	return name, data, nil
+}
+
+// DropPendingImport forgets a kept file once applied or cancelled.
+func (db *DB) DropPendingImport(ctx context.Context, studyID, id int64) error {
+	if _, err := db.write.ExecContext(ctx, `DELETE FROM item_reimports WHERE study_id = ? AND id = ?`, studyID, id); err != nil {
+		return fmt.Errorf("drop pending import: %w", err)
+	}
+	return nil
+}
+
+// Review decisions on a flagged item (docs/studies.md#expert-review).
+const (
+	ReviewAccepted = "accepted" // an expert's alternative replaces the text
+	ReviewOwn      = "own"      // the researcher's own fix replaces it
+	ReviewKept     = "kept"     // kept as is
+	ReviewDropped  = "dropped"  // dropped from the cleaned data set
+)
+
+// DecideReview records the review's decision on an item. For accepted and
+// own, implicature and cancellation (either may be empty: kept) become the
+// item's new version. A decided item must be undone before deciding again.
+func (db *DB) DecideReview(ctx context.Context, studyID, itemID int64, decision, implicature, cancellation, note string) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		it, err := itemTx(ctx, tx, studyID, itemID)
+		if err != nil {
+			return err
+		}
+		if it.Decision != "" {
+			return Errorf(ECONFLICT, "item %s is already decided (%s): undo that first", it.Key, it.Decision)
+		}
+		status := it.Status
+		switch decision {
+		case ReviewAccepted, ReviewOwn:
+			next := it
+			if s := strings.TrimSpace(implicature); s != "" {
+				next.Implicature = s
+			}
+			if s := strings.TrimSpace(cancellation); s != "" {
+				next.Cancellation = s
+			}
+			if err := next.Validate(); err != nil {
+				return Errorf(EINVALID, "%v", err)
+			}
+			if len(itemFieldChanges(it, next)) == 0 {
+				return Errorf(EINVALID, "the replacement is the same as the current text: choose “keep as is” instead")
+			}
+			if err := db.reviseTx(ctx, tx, it, next, note); err != nil {
+				return err
+			}
+			status = ItemActive
+		case ReviewKept:
+		case ReviewDropped:
+			status = ItemDropped
+		default:
+			return Errorf(EINVALID, "unknown review decision %q", decision)
+		}
+		_, err = tx.ExecContext(ctx, `
+			UPDATE items SET review_decision = ?, reviewed_at = ?, review_version = ?, status = ? WHERE id = ?`,
+			decision, db.now(), it.Version, status, it.ID)
+		return err
+	})
+}
+
+// UndoReview takes back the decision on an item: a replaced text comes
+// back as a new version (the replacement kept as a revision), a dropped
+// item is active again. Refused once the study is archived.
+func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		var archived string
+		if err := tx.QueryRowContext(ctx, `SELECT archived_at FROM studies WHERE id = ?`, studyID).Scan(&archived); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return Errorf(ENOTFOUND, "study %d not found", studyID)
+			}
+			return err
+		}
+		if archived != "" {
+			return Errorf(ECONFLICT, "the study is archived: restore it to undo a decision")
+		}
+		it, err := itemTx(ctx, tx, studyID, itemID)
+		if err != nil {
+			return err
+		}
+		var before int
+		if err := tx.QueryRowContext(ctx, `SELECT review_version FROM items WHERE id = ?`, it.ID).Scan(&before); err != nil {
+			return err
+		}
+		status := it.Status
+		switch it.Decision {
+		case "":
+			return Errorf(ECONFLICT, "item %s has no decision to undo", it.Key)
+		case ReviewAccepted, ReviewOwn:
+			var impl, canc string
+			err := tx.QueryRowContext(ctx, `SELECT implicature, cancellation FROM item_revisions WHERE item_id = ? AND version = ?`,
+				it.ID, before).Scan(&impl, &canc)
+			if err != nil {
+				return fmt.Errorf("undo review: version %d of item %s: %w", before, it.Key, err)
+			}
+			prev := it
+			prev.Implicature, prev.Cancellation = impl, canc
+			if err := db.reviseTx(ctx, tx, it, prev, "undo of the review's replacement"); err != nil {
+				return err
+			}
+		case ReviewDropped:
+			status = ItemActive
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE items SET review_decision = '', reviewed_at = '', review_version = 0, status = ? WHERE id = ?`, status, it.ID)
+		return err
+	})
+}
+
+// AlternativesHeader is the header of alternatives.csv
+// (docs/formats.md#alternatives-export).
+var AlternativesHeader = []string{"annotator_id", "item_id", "item_type", "item_version", "plausible",
+	"cancellation_correct", "alt_implicature", "alt_cancellation", "review_decision"}
+
+// AlternativeRow is one expert's alternative text for an item.
+type AlternativeRow struct {
+	Annotator, Item, Type                     string
+	Version                                   int
+	Plausible, CancellationCorrect            string
+	AltImplicature, AltCancellation, Decision string
+}
+
+// AlternativeRows lists every answer of a study's experts that typed an
+// alternative implicature or cancellation, by item and expert.
+func (db *DB) AlternativeRows(ctx context.Context, studyID int64) ([]AlternativeRow, error) {
+	return queryRows(ctx, db, "alternatives", `
+		SELECT n.name, i.key, i.type, j.item_version, j.plausible, j.cancellation_correct,
+			j.alt_implicature, j.alt_cancellation, i.review_decision
+		FROM judgements j
+		JOIN assignments a ON a.id = j.assignment_id
+		JOIN annotators n ON n.id = a.annotator_id
+		JOIN items i ON i.id = j.item_id
+		WHERE n.study_id = ? AND (j.alt_implicature != '' OR j.alt_cancellation != '')
+		ORDER BY i.id, n.name`, []any{studyID}, func(rows *sql.Rows, r *AlternativeRow) error {
+		return rows.Scan(&r.Annotator, &r.Item, &r.Type, &r.Version, &r.Plausible, &r.CancellationCorrect,
+			&r.AltImplicature, &r.AltCancellation, &r.Decision)
+	})
+}
+
+// ExportAlternatives writes alternatives.csv.
+func (db *DB) ExportAlternatives(ctx context.Context, studyID int64, w io.Writer) error {
+	rows, err := db.AlternativeRows(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	return writeCSV(w, AlternativesHeader, rows, func(r AlternativeRow) []string {
+		return []string{r.Annotator, r.Item, r.Type, strconv.Itoa(r.Version), r.Plausible, r.CancellationCorrect,
+			r.AltImplicature, r.AltCancellation, r.Decision}
+	})
+}
