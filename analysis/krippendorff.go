@@ -41,7 +41,7 @@ func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values [
 	}
 	k := len(counts[0])
 	var buf [64]float64
-	o := buf[:0]
+	var o []float64
 	if k*k <= len(buf) {
 		o = buf[:k*k] // coincidence matrix o[c][k], on the stack for up to 8 categories
 	} else {
@@ -86,7 +86,7 @@ func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values [
 		}
 	}
 	var mbuf [8]float64
-	marg := mbuf[:0]
+	var marg []float64
 	if k <= len(mbuf) {
 		marg = mbuf[:k]
 	} else {

@@ -12,6 +12,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   toplines   analyze toplines on a synthetic 1,000,000-row ratings file
   import     import a 31,822-row IMPAQTS-PID file of the published shape
   load       N simulated Prolific participants over loopback HTTP
+  ceiling    the same participants against a plain net/http + SQLite server
   scoring    a 3,252-prompt True/False job against a 20 ms fake model server
 
 Run "pragmalab bench NAME --help" for the options of each.
@@ -34,9 +35,11 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return benchImport(ctx, rest, env)
 	case "load":
 		return benchLoad(ctx, rest, env)
+	case "ceiling":
+		return benchCeiling(ctx, rest, env)
 	case "scoring":
 		return benchScoring(ctx, rest, env)
 	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, scoring)", name)
+		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring)", name)
 	}
 }

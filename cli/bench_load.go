@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,43 +40,118 @@ database: every acknowledged answer stored exactly once, none lost.
 
 `
 
+// loadFlags are the flags bench load and bench ceiling share.
+type loadFlags struct {
+	n          *int
+	think      *time.Duration
+	ramp       *time.Duration
+	dbPath     *string
+	cpuprofile *string
+	killAfter  *int
+	sync       *string
+	ceiling    *bool
+	ceilSync   *string
+}
+
+func addLoadFlags(fs *flag.FlagSet) loadFlags {
+	return loadFlags{
+		n:          fs.Int("participants", 500, "simulated participants, all concurrent"),
+		think:      fs.Duration("think", 200*time.Millisecond, "a participant's pause before each answer (±50 %, random); 0: as fast as the server answers"),
+		ramp:       fs.Duration("ramp", time.Second, "participants arrive at random moments within this time (0: all at the same instant)"),
+		dbPath:     fs.String("db", "", "database file to create (default: a new file in a temporary directory, removed after)"),
+		cpuprofile: fs.String("cpuprofile", "", "write a CPU profile of the run to this file"),
+		killAfter:  fs.Int("kill-after", 0, "crash test: run the server as a child process and kill it (SIGKILL) after this many acknowledged answers, then restart it on the same database"),
+		sync:       fs.String("synchronous", "FULL", "how the server makes an answer durable: FULL (SQLite synchronous=FULL, as pragmalab serve runs), PIPELINED (NORMAL, and the log synced beside the writer before the answer is acknowledged: the same guarantee) or NORMAL (no sync: to measure what durability costs); bench ceiling: FULL or NORMAL"),
+		ceiling:    fs.Bool("ceiling", false, "bench load: also run bench ceiling with the same flags after the run and print the figures as a ratio of it"),
+		ceilSync:   fs.String("ceiling-synchronous", "", "bench load --ceiling: the ceiling's --synchronous (default: the run's; FULL for PIPELINED)"),
+	}
+}
+
+// check validates the shared flags; name is the command's.
+func (f loadFlags) check(name string) error {
+	if *f.n < 1 || *f.n > 100000 {
+		return usagef("%s: --participants must be 1–100000", name)
+	}
+	*f.sync, *f.ceilSync = strings.ToUpper(*f.sync), strings.ToUpper(*f.ceilSync)
+	if *f.sync != "FULL" && *f.sync != "NORMAL" && (*f.sync != "PIPELINED" || name != "bench load") {
+		return usagef("%s: --synchronous must be FULL, NORMAL or (bench load) PIPELINED, got %q", name, *f.sync)
+	}
+	if *f.ceilSync == "" {
+		*f.ceilSync = strings.Replace(*f.sync, "PIPELINED", "FULL", 1)
+	}
+	if *f.ceilSync != "FULL" && *f.ceilSync != "NORMAL" {
+		return usagef("%s: --ceiling-synchronous must be FULL or NORMAL, got %q", name, *f.ceilSync)
+	}
+	if *f.killAfter > 0 && *f.sync != "FULL" {
+		return usagef("%s: --kill-after runs pragmalab serve, which always uses synchronous FULL", name)
+	}
+	if *f.dbPath != "" {
+		if _, err := os.Stat(*f.dbPath); err == nil {
+			return usagef("%s: --db %s exists; give a new file", name, *f.dbPath)
+		}
+	}
+	return nil
+}
+
+// dbFile is --db, or a new file in a temporary directory and the function
+// that removes it.
+func (f loadFlags) dbFile(prefix string) (string, func(), error) {
+	if *f.dbPath != "" {
+		return *f.dbPath, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", prefix)
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.Join(dir, "load.db"), func() { os.RemoveAll(dir) }, nil
+}
+
+// startProfile starts the CPU profile of --cpuprofile; the returned
+// function stops it.
+func (f loadFlags) startProfile() (func(), error) {
+	if *f.cpuprofile == "" {
+		return func() {}, nil
+	}
+	out, err := os.Create(*f.cpuprofile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		out.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); out.Close() }, nil
+}
+
 // benchLoad is `pragmalab bench load`.
 func benchLoad(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("bench load", benchLoadUsage, env)
-	n := fs.Int("participants", 500, "simulated participants, all concurrent")
-	think := fs.Duration("think", 200*time.Millisecond, "a participant's pause before each answer (±50 %, random); 0: as fast as the server answers")
-	ramp := fs.Duration("ramp", time.Second, "participants arrive at random moments within this time (0: all at the same instant)")
-	dbPath := fs.String("db", "", "database file to create (default: a new file in a temporary directory, removed after)")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file")
-	killAfter := fs.Int("kill-after", 0, "crash test: run the server as a child process and kill it (SIGKILL) after this many acknowledged answers, then restart it on the same database")
+	f := addLoadFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *n < 1 || *n > 100000 {
-		return usagef("bench load: --participants must be 1–100000")
+	if err := f.check("bench load"); err != nil {
+		return err
 	}
-	file := *dbPath
-	if file == "" {
-		dir, err := os.MkdirTemp("", "pragmalab-bench-load-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		file = filepath.Join(dir, "load.db")
-	} else if _, err := os.Stat(file); err == nil {
-		return usagef("bench load: --db %s exists; give a new file", file)
+	if *f.ceiling && (*f.killAfter > 0 || *f.dbPath != "" || *f.cpuprofile != "") {
+		return usagef("bench load: --ceiling goes with neither --kill-after, --db nor --cpuprofile")
 	}
-	db, err := store.Open(ctx, file)
+	file, cleanup, err := f.dbFile("pragmalab-bench-load-")
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	db, err := store.OpenWith(ctx, file, store.Options{Synchronous: *f.sync})
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	study, err := setupLoadStudy(ctx, db, *n)
+	study, err := setupLoadStudy(ctx, db, *f.n)
 	if err != nil {
 		return err
 	}
-	if *killAfter > 0 {
-		return benchLoadCrash(ctx, env, db, file, study, *n, *think, *ramp, *killAfter)
+	if *f.killAfter > 0 {
+		return benchLoadCrash(ctx, env, db, file, study, *f.n, *f.think, *f.ramp, *f.killAfter)
 	}
 	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
 	if err != nil {
@@ -87,33 +164,61 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	sctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(sctx, ln) }()
-	defer func() { stop(); <-served }()
+	var once sync.Once
+	shutdown := func() { once.Do(func() { stop(); <-served }) }
+	defer shutdown()
 
-	fmt.Fprintf(env.stdout, "bench load: %d participants, batches of 40 screens (30 items + 10 checks), %s think time before each answer, arrivals over %s, server http://%s, database %s\n",
-		*n, *think, *ramp, ln.Addr(), file)
-	run := newLoadRun("http://"+ln.Addr().String(), study, *n)
-	run.think, run.ramp = *think, *ramp
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		pprof.StartCPUProfile(f)
-		defer pprof.StopCPUProfile()
+	fmt.Fprintf(env.stdout, "bench load: %d participants, batches of 40 screens (30 items + 10 checks), %s think time before each answer, arrivals over %s, synchronous %s, server http://%s, database %s\n",
+		*f.n, *f.think, *f.ramp, *f.sync, ln.Addr(), file)
+	run := newLoadRun("http://"+ln.Addr().String(), study, *f.n)
+	run.think, run.ramp = *f.think, *f.ramp
+	stopProfile, err := f.startProfile()
+	if err != nil {
+		return err
 	}
 	start := time.Now()
 	run.runAll(ctx, false)
 	wall := time.Since(start)
-	rep, err := run.verify(ctx, db)
+	stopProfile()
+	rep, err := run.verify(ctx, db.Reader(), crowdVerifyQuery, study.ID)
 	if err != nil {
 		return err
 	}
-	run.report(env.stdout, wall, rep, true)
+	fig := run.report(env.stdout, wall, rep)
+	verdict := "met"
+	if fig.steadyRate < 2000 || fig.steadyP99 >= 100*time.Millisecond || rep.lost > 0 {
+		verdict = "NOT met"
+	}
+	if fig.steadyRate > 0 {
+		fmt.Fprintf(env.stdout, "target with all participants answering (>= 2000 answers/s, p99 < 100 ms, 0 lost): %s\n", verdict)
+	}
+	printWriteQueue(ctx, env.stdout, db, wall)
 	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 {
 		return fmt.Errorf("bench load: %d answers lost, %d duplicated, %d participants failed", rep.lost, rep.duplicated, run.failed.Load())
 	}
+	if *f.ceiling {
+		shutdown()
+		fmt.Fprintln(env.stdout)
+		cf := f
+		cf.sync = cf.ceilSync
+		ceil, err := runCeiling(ctx, env, cf)
+		if err != nil {
+			return err
+		}
+		printRatio(env.stdout, fig, ceil)
+	}
 	return nil
+}
+
+// printRatio prints a load run's figures as a share of the ceiling
+// measured in the same run.
+func printRatio(w io.Writer, load, ceil loadFigures) {
+	fmt.Fprintf(w, "\nbench load as a ratio of the ceiling measured in this run: whole run %.2f (%.0f / %.0f answers/s)",
+		load.rate/ceil.rate, load.rate, ceil.rate)
+	if load.steadyRate > 0 && ceil.steadyRate > 0 {
+		fmt.Fprintf(w, ", steady state %.2f (%.0f / %.0f answers/s)", load.steadyRate/ceil.steadyRate, load.steadyRate, ceil.steadyRate)
+	}
+	fmt.Fprintf(w, "; answer POST p99 %s against the ceiling's %s\n", ms(load.p99), ms(ceil.p99))
 }
 
 // benchLoadCrash is bench load with the server in a child process that is
@@ -140,11 +245,11 @@ func benchLoadCrash(ctx context.Context, env *Env, db *store.DB, file string, st
 		return err
 	}
 	wall := time.Since(start)
-	rep, err := run.verify(ctx, db)
+	rep, err := run.verify(ctx, db.Reader(), crowdVerifyQuery, study.ID)
 	if err != nil {
 		return err
 	}
-	run.report(env.stdout, wall, rep, false)
+	run.report(env.stdout, wall, rep)
 	resumed := run.checkResumed()
 	fmt.Fprintf(env.stdout, "participants who met the dead server: %d; all resumed where they were: %v\n", len(run.resumed), resumed == nil)
 	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 || rep.completed != n || resumed != nil {
@@ -514,14 +619,18 @@ type loadReport struct {
 	acked, stored, lost, duplicated, completed int
 }
 
-// verify compares the acknowledged answers with the database: each must be
-// there once, with the rating sent.
-func (r *loadRun) verify(ctx context.Context, db *store.DB) (loadReport, error) {
+// crowdVerifyQuery reads back a load study's participants and ratings.
+const crowdVerifyQuery = `
+	SELECT p.prolific_pid, p.status, r.position, r.rating
+	FROM crowd_participants p LEFT JOIN crowd_ratings r ON r.participant_id = p.id
+	WHERE p.study_id = ?`
+
+// verify compares the acknowledged answers with the database, read by q
+// (rows of PROLIFIC_PID, status, position, rating): each must be there
+// once, with the rating sent.
+func (r *loadRun) verify(ctx context.Context, db *sql.DB, q string, args ...any) (loadReport, error) {
 	var rep loadReport
-	rows, err := db.Reader().QueryContext(ctx, `
-		SELECT p.prolific_pid, p.status, r.position, r.rating
-		FROM crowd_participants p LEFT JOIN crowd_ratings r ON r.participant_id = p.id
-		WHERE p.study_id = ?`, r.study.ID)
+	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return rep, err
 	}
@@ -580,20 +689,32 @@ func percentile(d []time.Duration, p float64) time.Duration {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 
+// loadFigures are the headline figures of a run.
+type loadFigures struct {
+	rate, steadyRate float64 // answers/s: whole run, all answering at once
+	p99, steadyP99   time.Duration
+}
+
 // report prints the figures of a run.
-func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport, target bool) {
+func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport) loadFigures {
 	window := r.lastAns.Sub(r.firstAns)
-	rate := float64(len(r.answerLat)) / window.Seconds()
+	fig := loadFigures{rate: float64(len(r.answerLat)) / window.Seconds()}
 	p50, p99 := percentile(r.answerLat, .50), percentile(r.answerLat, .99)
+	fig.p99 = p99
 	fmt.Fprintf(w, "participants completed: %d of %d in %.2f s (%d HTTP requests, %.0f req/s)\n",
 		rep.completed, r.n, wall.Seconds(), r.requests.Load(), float64(r.requests.Load())/wall.Seconds())
 	fmt.Fprintf(w, "answers: %d acknowledged, %d stored, %d lost, %d duplicated\n", rep.acked, rep.stored, rep.lost, rep.duplicated)
-	fmt.Fprintf(w, "whole run: %.0f answers/s over the %.2f s from the first answer to the last (arrivals and training included)\n", rate, window.Seconds())
+	fmt.Fprintf(w, "whole run: %.0f answers/s over the %.2f s from the first answer to the last (arrivals and training included)\n", fig.rate, window.Seconds())
 	fmt.Fprintf(w, "answer POST latency, whole run: p50 %s, p99 %s, max %s\n", ms(p50), ms(p99), ms(percentile(r.answerLat, 1)))
-	fmt.Fprintf(w, "consent and training POST latency: p50 %s, p99 %s, max %s\n",
-		ms(percentile(r.arriveLat, .5)), ms(percentile(r.arriveLat, .99)), ms(percentile(r.arriveLat, 1)))
+	if len(r.arriveLat) > 0 {
+		fmt.Fprintf(w, "consent and training POST latency: p50 %s, p99 %s, max %s\n",
+			ms(percentile(r.arriveLat, .5)), ms(percentile(r.arriveLat, .99)), ms(percentile(r.arriveLat, 1)))
+	}
 	fmt.Fprintf(w, "screen GET latency, whole run: p50 %s, p99 %s, max %s\n",
 		ms(percentile(r.screenLat, .5)), ms(percentile(r.screenLat, .99)), ms(percentile(r.screenLat, 1)))
+	for _, err := range r.errs[:min(5, len(r.errs))] {
+		fmt.Fprintf(w, "error: %v\n", err)
+	}
 	// The steady state: from the moment the last participant to arrive gave
 	// a first answer to the moment the first one finished, all of them
 	// were answering at once.
@@ -612,25 +733,16 @@ func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport, target
 			steady = append(steady, r.answerLat[i])
 		}
 	}
-	if !target {
-		return
-	}
 	if len(steady) == 0 {
 		fmt.Fprintf(w, "steady state: none (the first participant finished %.2f s before the last gave a first answer)\n", from.Sub(to).Seconds())
-		return
+		return fig
 	}
-	srate := float64(len(steady)) / to.Sub(from).Seconds()
+	fig.steadyRate = float64(len(steady)) / to.Sub(from).Seconds()
 	sp50, sp99 := percentile(steady, .5), percentile(steady, .99)
+	fig.steadyP99 = sp99
 	fmt.Fprintf(w, "steady state, all %d answering at once (%.2f s): %.0f answers/s, answer POST p50 %s, p99 %s\n",
-		r.n, to.Sub(from).Seconds(), srate, ms(sp50), ms(sp99))
-	verdict := "met"
-	if srate < 2000 || sp99 >= 100*time.Millisecond || rep.lost > 0 {
-		verdict = "NOT met"
-	}
-	fmt.Fprintf(w, "target with all participants answering (>= 2000 answers/s, p99 < 100 ms, 0 lost): %s\n", verdict)
-	for _, err := range r.errs[:min(5, len(r.errs))] {
-		fmt.Fprintf(w, "error: %v\n", err)
-	}
+		r.n, to.Sub(from).Seconds(), fig.steadyRate, ms(sp50), ms(sp99))
+	return fig
 }
 
 // ackedCount is how many answers have been acknowledged so far.
@@ -730,4 +842,18 @@ func (r *loadRun) checkResumed() error {
 		}
 	}
 	return nil
+}
+
+// printWriteQueue prints what the write queue did during the run.
+func printWriteQueue(ctx context.Context, w io.Writer, db *store.DB, wall time.Duration) {
+	m, err := db.Metrics(ctx)
+	if err != nil || m.Groups == 0 {
+		return
+	}
+	if m.LogSyncs > 0 {
+		fmt.Fprintf(w, "log synced beside the writer (PIPELINED): %.1f s in all\n", m.LogSyncs.Seconds())
+	}
+	fmt.Fprintf(w, "write queue: %d writes in %d group commits (%.1f a group), writer busy %.1f s of %.1f s (%.1f s of it committing, %.1f ms a commit); latest %d writes: queued → group start p50 %s, p99 %s; queued → durable p50 %s, p99 %s\n",
+		m.GroupedWrites, m.Groups, float64(m.GroupedWrites)/float64(m.Groups), m.WriterBusy.Seconds(), wall.Seconds(), m.WriterCommit.Seconds(), float64(m.WriterCommit)/float64(m.Groups)/1e6,
+		m.Writes, ms(m.QueueP50), ms(m.QueueP99), ms(m.AckP50), ms(m.AckP99))
 }

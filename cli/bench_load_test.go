@@ -61,7 +61,7 @@ func TestAnswersSurviveKill(t *testing.T) {
 	if !strings.Contains(log.String(), "killed the server") {
 		t.Fatal("the run ended before the kill")
 	}
-	rep, err := r.verify(ctx, db)
+	rep, err := r.verify(ctx, db.Reader(), crowdVerifyQuery, study.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

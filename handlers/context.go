@@ -131,7 +131,7 @@ func (h *Handler) ContextQuestionPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // ContextAnswer handles POST /c/{token}/s/{assignment}/{pos}: "sufficient",
-// "more" or "restart", each committed in its own transaction before the
+// "more" or "restart", each committed (durably) before the
 // next page. An open question comes back with one more sentence; a final
 // one moves on to the next question.
 func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {

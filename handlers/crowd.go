@@ -424,8 +424,8 @@ func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, c.base+"/screen")
 }
 
-// CrowdAnswer handles POST /s/{study}/answer: the rating is committed in its
-// own transaction before the redirect to the next screen; sending it twice
+// CrowdAnswer handles POST /s/{study}/answer: the rating is committed durably
+// before the redirect to the next screen; sending it twice
 // changes nothing.
 func (h *Handler) CrowdAnswer(w http.ResponseWriter, r *http.Request) {
 	c, ok := h.crowdForm(w, r)

@@ -280,7 +280,7 @@ const (
 )
 
 // ContextAct applies an expert's action to one question of their own
-// assignment, in its own transaction, and returns the question's new
+// assignment, as one write of the write queue (durable on return), and returns the question's new
 // state. seen is the number of revealed sentences the page showed: an
 // action sent from an outdated page (a double click, a second tab) is
 // ignored, so no click is ever counted twice. limit is the study's
@@ -292,7 +292,7 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 	if action != ContextSufficient && action != ContextMore && action != ContextRestart {
 		return q, Errorf(EINVALID, "unknown answer %q", action)
 	}
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var sents string
 		q.Position = position
 		err := tx.QueryRowContext(ctx, `

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 )
 
@@ -46,4 +48,75 @@ func BenchmarkEnterCrowd(b *testing.B) {
 		}
 		i++
 	}
+}
+
+// BenchmarkTakeSlot measures choosing a new participant's batch inside the
+// writer (fsync left out: the transaction is rolled back) with 10 and
+// 1,000 batches whose places are mostly taken: the cost must not grow.
+func BenchmarkTakeSlot(b *testing.B) {
+	for _, nb := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("batches=%d", nb), func(b *testing.B) {
+			f := newCrowdFixture(b, nb, 2)
+			ctx := context.Background()
+			for i := range 4 * nb {
+				if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i)}, f.s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for b.Loop() {
+				tx, err := f.db.write.BeginTx(ctx, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := f.db.takeSlot(ctx, tx, f.study, f.s); err != nil {
+					b.Fatal(err)
+				}
+				tx.Rollback()
+			}
+		})
+	}
+}
+
+// BenchmarkGroupedAnswers measures answers of 200 participants at once
+// through the write queue, with the commit's fsync left out
+// (synchronous=NORMAL): the writer's own cost per answer, savepoints
+// included.
+func BenchmarkGroupedAnswers(b *testing.B) {
+	f := newCrowdFixture(b, 40, 200) // 5 participants a batch, 200 screens each
+	ctx := context.Background()
+	db, err := OpenWith(ctx, f.db.Path(), Options{Synchronous: "NORMAL"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.Now = f.db.Now
+	var ps []*CrowdParticipant
+	for i := range 200 {
+		p, err := db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(i)}, f.s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		db.ConsentCrowd(ctx, f.study, p.Token, f.s)
+		db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 6, 0, f.s)
+		db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, 0, 2, 0, f.s)
+		ps = append(ps, p)
+	}
+	var next atomic.Int64
+	b.SetParallelism(100) // 200 goroutines on 2 cores
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		p := ps[next.Add(1)-1]
+		pos := 1
+		for pb.Next() {
+			if pos > 200 {
+				b.Error("out of screens: raise the batches' size")
+				return
+			}
+			if _, err := db.SaveCrowdRating(ctx, f.study, p.Token, pos, 4, 0, f.s); err != nil {
+				b.Error(err)
+				return
+			}
+			pos++
+		}
+	})
 }

@@ -165,7 +165,7 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s C
 		return nil, err
 	}
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
 		if err == nil {
 			if a.Token != p.Token && (a.SessionID == "" || a.SessionID != p.SessionID) {
@@ -232,28 +232,13 @@ func (db *DB) CrowdEntry(ctx context.Context, studyID int64, token string) (*Cro
 	return crowdEntry(ctx, db.read, studyID, token)
 }
 
-// assignCrowd creates a participant on the least-filled open batch.
+// assignCrowd creates a participant on the batch takeSlot chooses.
 func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival, s CrowdSettings) (*CrowdParticipant, error) {
-	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
-	var batchID int64
-	var taken, screens, training int
-	err := db.q(tx).QueryRowContext(ctx, `
-		SELECT b.id,
-			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 0
-				AND (p.status = 'completed' OR (p.status = 'active' AND p.last_seen_at >= ?))) AS taken
-		FROM batches b WHERE b.study_id = ?
-		ORDER BY taken, b.number LIMIT 1`, cutoff, studyID).Scan(&batchID, &taken)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNoBatches
-	}
+	batchID, err := db.takeSlot(ctx, tx, studyID, s)
 	if err != nil {
-		return nil, fmt.Errorf("assign crowd batch: %w", err)
+		return nil, err
 	}
-	if taken >= s.Quota {
-		return nil, ErrStudyFull
-	}
-	// Counted for the chosen batch only: in the query above they would be
-	// counted for every batch.
+	var screens, training int
 	if err := db.q(tx).QueryRowContext(ctx, `
 		SELECT (SELECT COUNT(*) FROM batch_items WHERE batch_id = ?),
 			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?)`, batchID, studyID).Scan(&screens, &training); err != nil {
@@ -271,27 +256,85 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 	return crowdParticipantWhere(ctx, db.q(tx), `p.token = ?`, token)
 }
 
-// touchCrowd applies the time-out rule to an active participant: one seen
-// within the time-out, or one whose slot nobody took meanwhile, carries on
-// (and is marked seen now); otherwise the session is over (moved_on).
+// takeSlot takes a place for a new participant and returns its batch: the
+// batch with the fewest places taken (lowest number first) if it is under
+// the quota; when every batch is full, the place of the participant idle
+// the longest past the time-out, who is moved on. Otherwise ErrStudyFull.
+// Both are index lookups (batches_slots, crowd_participants_idle): the
+// cost does not grow with the number of batches or participants.
+//
+// batches.slots_taken counts the places held: active participants, idle
+// or not, and completed ones. takeSlot is the one function that takes a
+// place, freeSlot the one that gives it back (screen-out); a place that
+// changes hands (time-out) changes no count.
+func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s CrowdSettings) (int64, error) {
+	var batchID int64
+	var taken int
+	err := db.q(tx).QueryRowContext(ctx, `
+		SELECT id, slots_taken FROM batches WHERE study_id = ? ORDER BY slots_taken, number LIMIT 1`,
+		studyID).Scan(&batchID, &taken)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNoBatches
+	}
+	if err != nil {
+		return 0, fmt.Errorf("take a crowd slot: %w", err)
+	}
+	if taken < s.Quota {
+		if _, err := db.q(tx).ExecContext(ctx, `UPDATE batches SET slots_taken = slots_taken + 1 WHERE id = ?`, batchID); err != nil {
+			return 0, fmt.Errorf("take a crowd slot: %w", err)
+		}
+		return batchID, nil
+	}
+	var idle int64
+	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
+	err = db.q(tx).QueryRowContext(ctx, `
+		SELECT id, batch_id FROM crowd_participants
+		WHERE study_id = ? AND status = 'active' AND last_seen_at < ? AND pilot = 0
+		ORDER BY last_seen_at LIMIT 1`, studyID, cutoff).Scan(&idle, &batchID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrStudyFull
+	}
+	if err != nil {
+		return 0, fmt.Errorf("take a crowd slot: %w", err)
+	}
+	if _, err := db.q(tx).ExecContext(ctx, `UPDATE crowd_participants SET status = 'moved_on' WHERE id = ?`, idle); err != nil {
+		return 0, fmt.Errorf("take a crowd slot: %w", err)
+	}
+	return batchID, nil
+}
+
+// freeSlot gives back the place a participant held in a batch.
+func (db *DB) freeSlot(ctx context.Context, tx *sql.Tx, batchID int64) error {
+	if _, err := db.q(tx).ExecContext(ctx, `
+		UPDATE batches SET slots_taken = slots_taken - 1 WHERE id = ? AND slots_taken > 0`, batchID); err != nil {
+		return fmt.Errorf("free a crowd slot: %w", err)
+	}
+	return nil
+}
+
+// touchCrowd marks an active participant seen now. An active participant
+// holds their place however long they were away, until a newcomer takes
+// it (takeSlot moves them on). The one exception comes from databases
+// older than the place counts: a batch holding more than its quota moves
+// an idle participant on and frees the place.
 func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s CrowdSettings) (*CrowdParticipant, error) {
 	if p.Status != CrowdActive {
 		return p, nil
 	}
 	nowT := db.Now()
-	cutoff := nowT.Add(-s.Timeout())
 	status := CrowdActive
-	if p.LastSeenAt.Before(cutoff) {
-		var others int
-		if err := db.q(tx).QueryRowContext(ctx, `
-			SELECT COUNT(*) FROM crowd_participants
-			WHERE batch_id = ? AND id != ? AND pilot = 0
-				AND (status = 'completed' OR (status = 'active' AND last_seen_at >= ?))`,
-			p.BatchID, p.ID, cutoff.UTC().Format(time.RFC3339Nano)).Scan(&others); err != nil {
+	// A pilot session holds no place (docs/studies.md#pilots): it never
+	// times out.
+	if p.LastSeenAt.Before(nowT.Add(-s.Timeout())) && !p.Pilot {
+		var taken int
+		if err := db.q(tx).QueryRowContext(ctx, `SELECT slots_taken FROM batches WHERE id = ?`, p.BatchID).Scan(&taken); err != nil {
 			return nil, fmt.Errorf("crowd time-out: %w", err)
 		}
-		if others >= s.Quota {
+		if taken > s.Quota {
 			status = CrowdMovedOn
+			if err := db.freeSlot(ctx, tx, p.BatchID); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if _, err := db.q(tx).ExecContext(ctx, `UPDATE crowd_participants SET status = ?, last_seen_at = ? WHERE id = ?`,
@@ -306,7 +349,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 // it when a participant shows up after being idle past the time-out.
 func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if err != nil {
 			return err
@@ -325,7 +368,7 @@ func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s Cro
 // ErrNotYourSession; the returned Token is then that session's cookie.
 func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if ErrorCode(err) == ENOTFOUND {
 			p, err = db.admitCrowdEntry(ctx, tx, studyID, token, s)

@@ -130,8 +130,9 @@ type CrowdAnswerState struct {
 	Screens  int
 }
 
-// SaveCrowdRating stores the rating of screen position in its own
-// transaction and tells where the participant now stands. A resubmit of an
+// SaveCrowdRating stores the rating of screen position as one write of the
+// write queue (durable when it returns) and tells where the participant
+// now stands. A resubmit of an
 // answered screen changes nothing (the first answer stands); an answer out
 // of order, before the training, or from a finished session is not stored,
 // and the caller sends the participant to where they are. The answer to
@@ -143,7 +144,7 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
 	var out CrowdAnswerState
-	err := db.crowdTx(ctx, prioAnswer, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		// The common case in two statements: the participant moves on a
 		// screen, and the rating of that screen is stored.
 		now := db.Now()
@@ -210,7 +211,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		return CrowdTrainingResult{}, Errorf(EINVALID, "rating must be 1–7")
 	}
 	var out CrowdTrainingResult
-	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
 		if err != nil {
 			return err
@@ -239,6 +240,11 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		case p.TrainingWrong+1 >= 2 && s.ScreenOutCode != "":
 			p.TrainingWrong++
 			p.Status = CrowdScreenedOut
+			if !p.Pilot { // a pilot session holds no place
+				if err := db.freeSlot(ctx, tx, p.BatchID); err != nil {
+					return err
+				}
+			}
 		default:
 			p.TrainingWrong++
 			out.Retry = true

@@ -591,3 +591,123 @@ func TestCrowdTwoEntriesOnePID(t *testing.T) {
 		t.Fatalf("third browser, other SESSION_ID: %v", err)
 	}
 }
+
+// slotsMatch checks that every batch's slots_taken is the number of its
+// participants holding a place (active or completed).
+func slotsMatch(t *testing.T, f *crowdFixture) {
+	t.Helper()
+	rows, err := f.db.read.Query(`
+		SELECT b.number, b.slots_taken,
+			(SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.status IN ('active', 'completed'))
+		FROM batches b WHERE b.study_id = ?`, f.study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n, kept, counted int
+		rows.Scan(&n, &kept, &counted)
+		if kept != counted {
+			t.Errorf("batch %d: slots_taken %d, but %d participants hold a place", n, kept, counted)
+		}
+	}
+}
+
+// TestCrowdSlotCounts: the places kept with the batches follow arrivals,
+// completions, screen-outs and time-outs.
+func TestCrowdSlotCounts(t *testing.T) {
+	f := newCrowdFixture(t, 3, 3)
+	f.s.Quota, f.s.ScreenOutCode = 2, "OUT"
+	ctx := context.Background()
+	var ps []*CrowdParticipant
+	for i := range 6 {
+		ps = append(ps, f.enter(t, CrowdArrival{PID: pid(i)}))
+	}
+	slotsMatch(t, f)
+	if _, err := f.arrive(CrowdArrival{PID: pid(6)}); !errors.Is(err, ErrStudyFull) {
+		t.Fatalf("seventh: %v, want full", err)
+	}
+	// One completes, one is screened out (its place frees), one idles.
+	f.ready(t, ps[0])
+	for pos := 1; pos <= 3; pos++ {
+		f.db.SaveCrowdRating(ctx, f.study, ps[0].Token, pos, 6, 0, f.s)
+	}
+	f.db.ConsentCrowd(ctx, f.study, ps[1].Token, f.s)
+	for attempt := range 2 {
+		f.db.AnswerCrowdTraining(ctx, f.study, ps[1].Token, 1, attempt, 1, 0, f.s)
+	}
+	slotsMatch(t, f)
+	late := f.enter(t, CrowdArrival{PID: pid(7)})
+	if late.BatchID != ps[1].BatchID {
+		t.Fatalf("the newcomer went to batch %d, not to the screened-out participant's %d", late.BatchID, ps[1].BatchID)
+	}
+	// Everybody but ps[5] comes back after 61 minutes; a newcomer takes
+	// ps[5]'s place, which moves ps[5] on.
+	*f.now = f.now.Add(61 * time.Minute)
+	for _, p := range []*CrowdParticipant{ps[2], ps[3], ps[4], late} {
+		if back, err := f.db.TouchCrowd(ctx, f.study, p.Token, f.s); err != nil || back.Status != CrowdActive {
+			t.Fatalf("returning participant: %+v %v", back, err)
+		}
+	}
+	c := f.enter(t, CrowdArrival{PID: pid(8)})
+	if c.BatchID != ps[5].BatchID {
+		t.Fatalf("the newcomer went to batch %d, not to the idle participant's %d", c.BatchID, ps[5].BatchID)
+	}
+	if b, _ := f.db.TouchCrowd(ctx, f.study, ps[5].Token, f.s); b.Status != CrowdMovedOn {
+		t.Fatalf("idle participant after their place was taken: %s", b.Status)
+	}
+	if _, err := f.arrive(CrowdArrival{PID: pid(9)}); !errors.Is(err, ErrStudyFull) {
+		t.Fatalf("with no idle place left: %v, want full", err)
+	}
+	slotsMatch(t, f)
+}
+
+// TestCrowdAssignmentUsesIndexes: choosing a batch reads indexes, never
+// every batch or participant, so it costs the same at any study size.
+func TestCrowdAssignmentUsesIndexes(t *testing.T) {
+	db := mustOpenDB(t)
+	for _, q := range []string{
+		`SELECT id, slots_taken FROM batches WHERE study_id = 1 ORDER BY slots_taken, number LIMIT 1`,
+		`SELECT id, batch_id FROM crowd_participants WHERE study_id = 1 AND status = 'active' AND last_seen_at < 'x' ORDER BY last_seen_at LIMIT 1`,
+	} {
+		rows, err := db.read.Query(`EXPLAIN QUERY PLAN ` + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			rows.Scan(&id, &parent, &notused, &detail)
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		p := strings.Join(plan, "; ")
+		if !strings.Contains(p, "USING INDEX") && !strings.Contains(p, "USING COVERING INDEX") || strings.Contains(p, "TEMP B-TREE") {
+			t.Errorf("%s\nplan: %s; want an index search, no sort", q, p)
+		}
+	}
+}
+
+// TestProlificSyncFreesPlace: a submission returned on Prolific ends the
+// session as moved on and gives its place back to the next arrival.
+func TestProlificSyncFreesPlace(t *testing.T) {
+	f := newCrowdFixture(t, 1, 3)
+	f.s.Quota = 2
+	ctx := context.Background()
+	a := f.enter(t, CrowdArrival{PID: pid(1)})
+	f.enter(t, CrowdArrival{PID: pid(2)})
+	if _, err := f.arrive(CrowdArrival{PID: pid(3)}); !errors.Is(err, ErrStudyFull) {
+		t.Fatalf("third: %v, want full", err)
+	}
+	res, err := f.db.SaveProlificSync(ctx, f.study, []ProlificSubmission{{SubmissionID: "sub1", PID: a.PID, Status: "RETURNED"}},
+		func(status string) bool { return status == "RETURNED" })
+	if err != nil || len(res.Freed) != 1 {
+		t.Fatalf("sync: %+v %v", res, err)
+	}
+	slotsMatch(t, f)
+	if c := f.enter(t, CrowdArrival{PID: pid(3)}); c.BatchID != a.BatchID {
+		t.Fatal("the returned submission's place was not given to the next arrival")
+	}
+	slotsMatch(t, f)
+}

@@ -421,10 +421,10 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error)
 }
 
 // SaveJudgement stores an expert's answer on one screen of their own
-// assignment, in its own transaction; sending the same screen again replaces
+// assignment, as one write of the write queue (durable on return); sending the same screen again replaces
 // the answer, so a double click or a changed answer never makes two rows.
 func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64, position int, j Judgement) error {
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var itemID int64
 		var itemType string
 		var version int

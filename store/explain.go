@@ -281,13 +281,13 @@ func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainS
 }
 
 // SaveExplainRating stores an expert's judgment on one of their own
-// screens, in its own transaction; sending it again replaces it. rt is the
+// screens, as one write of the write queue (durable on return); sending it again replaces it. rt is the
 // browser's response time in ms (0: not measured).
 func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string, rt int) error {
 	if !IsJudgment(judgment) {
 		return Errorf(EINVALID, "please choose one of the five answers")
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
+	return db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM explain_assignments WHERE annotator_id = ? AND position = ?`,
 			annotatorID, position).Scan(&id)

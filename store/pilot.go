@@ -142,7 +142,7 @@ func (db *DB) PilotAnnotator(ctx context.Context, st *Study, screens int) (*Anno
 // counted against the quota. Its Token is the cookie to set.
 func (db *DB) EnterCrowdPilot(ctx context.Context, studyID int64) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.crowdTx(ctx, prioArrival, func(tx *sql.Tx) error {
+	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		var batchID int64
 		err := tx.QueryRowContext(ctx, `
 			SELECT b.id FROM batches b WHERE b.study_id = ?

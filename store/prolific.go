@@ -147,12 +147,16 @@ func (db *DB) SaveProlificSync(ctx context.Context, studyID int64, subs []Prolif
 			if !frees(s.Status) {
 				continue
 			}
-			r, err := tx.ExecContext(ctx, `UPDATE crowd_participants SET status = ?
-				WHERE study_id = ? AND lower(prolific_pid) = ? AND status = ?`, CrowdMovedOn, studyID, strings.ToLower(s.PID), CrowdActive)
+			freed, err := moveOnByPID(ctx, tx, studyID, s.PID)
 			if err != nil {
-				return fmt.Errorf("free slot: %w", err)
+				return err
 			}
-			if n, _ := r.RowsAffected(); n > 0 {
+			for _, batchID := range freed {
+				if err := db.freeSlot(ctx, tx, batchID); err != nil {
+					return err
+				}
+			}
+			if len(freed) > 0 {
 				res.Freed = append(res.Freed, strings.ToLower(s.PID))
 			}
 		}
@@ -164,6 +168,30 @@ func (db *DB) SaveProlificSync(ctx context.Context, studyID int64, subs []Prolif
 		return SyncResult{}, err
 	}
 	return res, nil
+}
+
+// moveOnByPID ends the active session of a PROLIFIC_PID as moved on and
+// returns the batches whose place it held.
+func moveOnByPID(ctx context.Context, tx *sql.Tx, studyID int64, pid string) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, `UPDATE crowd_participants SET status = ?
+		WHERE study_id = ? AND lower(prolific_pid) = ? AND status = ? RETURNING batch_id`,
+		CrowdMovedOn, studyID, strings.ToLower(pid), CrowdActive)
+	if err != nil {
+		return nil, fmt.Errorf("free slot: %w", err)
+	}
+	defer rows.Close()
+	var batches []int64
+	for rows.Next() {
+		var b int64
+		if err := rows.Scan(&b); err != nil {
+			return nil, fmt.Errorf("free slot: %w", err)
+		}
+		batches = append(batches, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("free slot: %w", err)
+	}
+	return batches, nil
 }
 
 // SetProlificSyncError records why the last sync failed.

@@ -13,7 +13,7 @@ type hotPath struct {
 	stmts   sync.Map    // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
 	pending atomic.Bool // some statement waits to be prepared
 	studies sync.Map    // crowd study id → cachedCrowdStudy
-	writes  writeQueue  // one participant write transaction at a time
+	writes  writeQueue  // participants' writes, committed in groups (writer.go)
 }
 
 // pendingStmt marks a statement first seen inside a transaction, to be
@@ -127,91 +127,4 @@ func (p prepQ) ExecContext(ctx context.Context, q string, args ...any) (sql.Resu
 		return s.ExecContext(ctx, args...)
 	}
 	return p.tx.ExecContext(ctx, q, args...)
-}
-
-// Priorities of participants' write transactions.
-const (
-	// prioAnswer: a participant in the middle of the study answers.
-	prioAnswer = iota
-	// prioArrival: entry, consent, training, time-out checks — work of
-	// participants who have not started their batch yet.
-	prioArrival
-)
-
-// crowdTx runs a participant's write transaction in its turn. database/sql
-// hands its single writer connection to a random waiter, which under load
-// leaves some answers waiting far longer than others; the queue serves
-// first come, first served within a priority, and lets answers of people
-// under way pass a burst of arrivals (bounded, so arrivals always advance).
-func (db *DB) crowdTx(ctx context.Context, prio int, fn func(*sql.Tx) error) error {
-	if err := db.hot.writes.acquire(ctx, prio); err != nil {
-		return err
-	}
-	defer db.hot.writes.release()
-	db.preparePending(ctx)
-	return db.tx(ctx, fn)
-}
-
-// writeQueue grants one holder at a time: waiters of the first priority
-// first, in order, but never more than maxPass of them in a row while a
-// waiter of the second priority waits.
-type writeQueue struct {
-	mu      sync.Mutex
-	busy    bool
-	waiting [2][]chan struct{}
-	passed  int // first-priority grants in a row while others waited
-}
-
-const maxPass = 4
-
-func (q *writeQueue) acquire(ctx context.Context, prio int) error {
-	q.mu.Lock()
-	if !q.busy {
-		q.busy = true
-		q.mu.Unlock()
-		return nil
-	}
-	ch := make(chan struct{})
-	q.waiting[prio] = append(q.waiting[prio], ch)
-	q.mu.Unlock()
-	select {
-	case <-ch:
-		return nil
-	case <-ctx.Done():
-		q.mu.Lock()
-		for i, c := range q.waiting[prio] {
-			if c == ch {
-				q.waiting[prio] = append(q.waiting[prio][:i], q.waiting[prio][i+1:]...)
-				q.mu.Unlock()
-				return ctx.Err()
-			}
-		}
-		q.mu.Unlock()
-		// Granted just as the context ended: pass the turn on.
-		q.release()
-		return ctx.Err()
-	}
-}
-
-func (q *writeQueue) release() {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	first, second := len(q.waiting[prioAnswer]) > 0, len(q.waiting[prioArrival]) > 0
-	p := prioAnswer
-	switch {
-	case first && second && q.passed >= maxPass:
-		p, q.passed = prioArrival, 0
-	case first && second:
-		q.passed++
-	case first:
-		q.passed = 0
-	case second:
-		p, q.passed = prioArrival, 0
-	default:
-		q.busy = false
-		return
-	}
-	ch := q.waiting[p][0]
-	q.waiting[p] = q.waiting[p][1:]
-	close(ch)
 }

@@ -47,6 +47,13 @@ func (s *Server) routes() http.Handler {
 		r.Post("/accounts/{admin}/sessions", h.EndAccountSessions)
 		r.Get("/audit.csv", h.ExportAccountsAudit)
 
+		// the operator's view (docs/deploy.md#monitoring): owner only
+		r.Group(func(r chi.Router) {
+			r.Use(h.OwnerOnly) // owner only
+			r.Get("/metrics", h.MetricsPage)
+			r.Handle("/debug/pprof/*", h.Pprof())
+		})
+
 		r.Route("/studies/{study}", func(r chi.Router) {
 			r.Use(h.PilotScope)
 			// an archived study is read-only (docs/studies.md#archiving)

@@ -1,0 +1,158 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"time"
+)
+
+// writeStats keeps what the operator's metrics page shows of the write
+// queue: committed answers per second over the last minute, and the waits
+// of the latest writes.
+type writeStats struct {
+	mu sync.Mutex
+	// perSecond[t % 60] counts the answers committed in second t.
+	perSecond [60]struct {
+		sec   int64
+		count int
+	}
+	samples [4096]waitSample // a ring of the latest writes
+	next    int
+	filled  bool
+	// Since the start: transactions committed and writes run in them, and
+	// the time the writer spent in them.
+	groups, writes     int64
+	busy, commit, sync time.Duration
+}
+
+// addSync counts the time a sync of the log took (PIPELINED).
+func (s *writeStats) addSync(d time.Duration) {
+	s.mu.Lock()
+	s.sync += d
+	s.mu.Unlock()
+}
+
+// addGroup counts the writer's time in a group's transaction and, of
+// that, in its COMMIT (the fsync, with FULL).
+func (s *writeStats) addGroup(busy, commit time.Duration) {
+	s.mu.Lock()
+	s.busy += busy
+	s.commit += commit
+	s.mu.Unlock()
+}
+
+type waitSample struct {
+	at    time.Time     // acknowledged
+	queue time.Duration // queued → its group began
+	total time.Duration // queued → acknowledged
+}
+
+// finish gives each write of a group its outcome — its own error, or
+// failed when the group could not commit — records it and wakes its caller.
+func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error) {
+	now := time.Now()
+	sec := now.Unix()
+	s.mu.Lock()
+	s.groups++
+	s.writes += int64(len(ws))
+	b := &s.perSecond[sec%60]
+	if b.sec != sec {
+		b.sec, b.count = sec, 0
+	}
+	for _, w := range ws {
+		if failed != nil && (w.err == nil || w.err == errTxLost) {
+			w.err = failed
+		}
+		if w.err == nil && w.prio == prioAnswer {
+			b.count++
+		}
+		s.samples[s.next] = waitSample{at: now, queue: started.Sub(w.queued), total: now.Sub(w.queued)}
+		s.next = (s.next + 1) % len(s.samples)
+		s.filled = s.filled || s.next == 0
+	}
+	s.mu.Unlock()
+	for _, w := range ws {
+		close(w.done)
+	}
+}
+
+// Metrics is the operator's view of a running server.
+type Metrics struct {
+	// AnswersLastMinute: participant answers (every study kind) committed
+	// in the last 60 seconds; AnswersPerSecond is that over 60.
+	AnswersLastMinute int
+	AnswersPerSecond  float64
+	// Writes is how many of the latest participant writes (at most 4096,
+	// of the last minute) the waits are taken over.
+	Writes int
+	// QueueP50, QueueP99: time from queueing a write to the start of its
+	// group; AckP50, AckP99: to its durable commit.
+	QueueP50, QueueP99, AckP50, AckP99 time.Duration
+	// DatabaseBytes: the database file and its write-ahead log.
+	DatabaseBytes int64
+	// OpenParticipants: crowd sessions under way (active); SeenRecently:
+	// those of them seen in the last 5 minutes.
+	OpenParticipants, SeenRecently int
+	// Since the server started: group transactions committed, writes run
+	// in them, the writer's time inside them, and of that the time spent
+	// committing (the fsync).
+	Groups, GroupedWrites    int64
+	WriterBusy, WriterCommit time.Duration
+	// LogSyncs: the time spent syncing the log after commits, beside the
+	// writer (Options.Synchronous PIPELINED only).
+	LogSyncs time.Duration
+}
+
+// Metrics reports the figures of the metrics page.
+func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
+	var m Metrics
+	now := time.Now()
+	s := &db.hot.writes.stats
+	s.mu.Lock()
+	answers := 0
+	for _, b := range s.perSecond {
+		if d := now.Unix() - b.sec; d >= 0 && d < 60 {
+			answers += b.count
+		}
+	}
+	m.Groups, m.GroupedWrites, m.WriterBusy, m.WriterCommit, m.LogSyncs = s.groups, s.writes, s.busy, s.commit, s.sync
+	n := s.next
+	if s.filled {
+		n = len(s.samples)
+	}
+	var queue, total []time.Duration
+	for _, x := range s.samples[:n] {
+		if now.Sub(x.at) <= time.Minute {
+			queue, total = append(queue, x.queue), append(total, x.total)
+		}
+	}
+	s.mu.Unlock()
+	m.AnswersLastMinute, m.AnswersPerSecond = answers, float64(answers)/60
+	m.Writes = len(queue)
+	m.QueueP50, m.QueueP99 = quantile(queue, .5), quantile(queue, .99)
+	m.AckP50, m.AckP99 = quantile(total, .5), quantile(total, .99)
+	for _, f := range []string{db.path, db.path + "-wal"} {
+		if fi, err := os.Stat(f); err == nil {
+			m.DatabaseBytes += fi.Size()
+		}
+	}
+	recent := now.Add(-5 * time.Minute).UTC().Format(time.RFC3339Nano)
+	if err := db.read.QueryRowContext(ctx, `
+		SELECT COUNT(*), COALESCE(SUM(last_seen_at >= ?), 0) FROM crowd_participants WHERE status = 'active'`,
+		recent).Scan(&m.OpenParticipants, &m.SeenRecently); err != nil {
+		return m, fmt.Errorf("metrics: %w", err)
+	}
+	return m, nil
+}
+
+// quantile is the q-quantile of d (nearest rank), 0 for none.
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	slices.Sort(d)
+	return d[min(len(d)-1, int(q*float64(len(d))))]
+}
