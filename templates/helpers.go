@@ -50,7 +50,6 @@ func plural(n int, one, many string) string {
 	}
 	return itoa(n) + " " + many
 }
-func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
 // orEmpty is n, or "" for 0 (an unset number field).
 func orEmpty(n int) string {
