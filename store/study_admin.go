@@ -63,20 +63,21 @@ func (db *DB) MarkExported(ctx context.Context, id int64) error {
 // answer's time. CROSS JOIN fixes the join order from the study's people
 // down, along their indexes, so each source is grouped by study without
 // sorting every answer.
-var responseSources = []struct{ from, key, at string }{
+var responseSources = []struct{ from, key, at, pilot string }{
 	{`annotators n CROSS JOIN assignments a ON a.annotator_id = n.id CROSS JOIN judgements x ON x.assignment_id = a.id
-		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.answered_at"},
+		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.answered_at", "n.pilot"},
 	{`crowd_participants p CROSS JOIN crowd_ratings x ON x.participant_id = p.id
-		JOIN studies s ON s.id = p.study_id`, "p.study_id", "x.answered_at"},
+		JOIN studies s ON s.id = p.study_id`, "p.study_id", "x.answered_at", "p.pilot"},
 	{`annotators n CROSS JOIN context_assignments a ON a.annotator_id = n.id CROSS JOIN context_answers x ON x.assignment_id = a.id
-		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.updated_at"},
+		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.updated_at", "n.pilot"},
 	{`annotators n CROSS JOIN explain_assignments a ON a.annotator_id = n.id CROSS JOIN explain_ratings x ON x.assignment_id = a.id
-		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.answered_at"},
+		JOIN studies s ON s.id = n.study_id`, "n.study_id", "x.answered_at", "n.pilot"},
 }
 
 // responsesQuery counts, per study and kind of answer, the answers, those
 // newer than the study's last export, and the time of the latest; where
-// filters every source (on key, the study's id).
+// filters every source (on key, the study's id). Pilot answers are left
+// out, as from every export (docs/studies.md#pilots).
 //
 // RFC 3339 times with trimmed fractions sort as text except within one
 // second ("…:05Z" after "…:05.3Z"), so an answer is compared with the
@@ -86,7 +87,7 @@ var responseSources = []struct{ from, key, at string }{
 func responsesQuery(where string) string {
 	parts := make([]string, len(responseSources))
 	for i, src := range responseSources {
-		cond := strings.ReplaceAll(where, "key", src.key)
+		cond := "(" + strings.ReplaceAll(where, "key", src.key) + ") AND NOT " + src.pilot
 		if i == 2 {
 			cond = "(" + cond + ") AND x.sufficient != ''"
 		}
@@ -248,23 +249,24 @@ const peopleQuery = `
 		SELECT n.study_id, a.annotator_id,
 			(SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = a.batch_id),
 			(SELECT COUNT(*) FROM judgements j WHERE j.assignment_id = a.id)
-		FROM assignments a JOIN annotators n ON n.id = a.annotator_id
+		FROM assignments a JOIN annotators n ON n.id = a.annotator_id WHERE NOT n.pilot
 		UNION ALL
 		SELECT n.study_id, a.annotator_id,
 			(SELECT COUNT(*) FROM context_survey_passages sp WHERE sp.survey_id = a.survey_id),
 			(SELECT COUNT(*) FROM context_answers c WHERE c.assignment_id = a.id AND c.sufficient != '')
-		FROM context_assignments a JOIN annotators n ON n.id = a.annotator_id
+		FROM context_assignments a JOIN annotators n ON n.id = a.annotator_id WHERE NOT n.pilot
 		UNION ALL
 		SELECT n.study_id, a.annotator_id, COUNT(*), COUNT(r.assignment_id)
 		FROM explain_assignments a JOIN annotators n ON n.id = a.annotator_id
 		LEFT JOIN explain_ratings r ON r.assignment_id = a.id
+		WHERE NOT n.pilot
 		GROUP BY n.study_id, a.annotator_id
 	), per AS (
 		SELECT study_id, MIN(answered >= total) AS done FROM work GROUP BY study_id, annotator_id
 	)
 	SELECT study_id, SUM(done), SUM(1 - done) FROM per GROUP BY study_id
 	UNION ALL
-	SELECT study_id, SUM(status = 'completed'), SUM(status = 'active') FROM crowd_participants GROUP BY study_id`
+	SELECT study_id, SUM(status = 'completed'), SUM(status = 'active') FROM crowd_participants WHERE NOT pilot GROUP BY study_id`
 
 // CloneStudy copies a study's design for a re-run with a new sample: its
 // kind, language, settings and seed, its items (current text, version 1,

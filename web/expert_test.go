@@ -473,6 +473,16 @@ func TestExpertPilot(t *testing.T) {
 	if as, _ := e.db.Annotators(ctx, s.ID); len(as) != 2 {
 		t.Fatalf("experts list %+v", as)
 	}
+	// Nor do they count on the dashboard: no answer, nobody done.
+	dash, err := e.db.Dashboard(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range dash {
+		if o.Study.ID == s.ID && (o.Answers != 0 || o.Done != 0) {
+			t.Errorf("the dashboard counts the pilot: %d answers, %d done", o.Answers, o.Done)
+		}
+	}
 	admin.get(path).mustContain(t, "1 pilot sessions")
 	admin.post(path+"/pilot", url.Values{"action": {"revoke"}}).mustStatus(t, http.StatusSeeOther)
 	pilot.get(loc).mustStatus(t, http.StatusNotFound)
