@@ -82,11 +82,12 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// prolificActive reports whether a linked study is being run, so its
-// Prolific submissions are worth syncing.
+// prolificActive reports whether a linked study is being run — open, or
+// paused while those under way finish — so its Prolific submissions are
+// worth syncing (docs/prolific.md#sync).
 func (s *Server) prolificActive(ctx context.Context, studyID int64) bool {
 	st, err := s.cfg.DB.Study(ctx, studyID)
-	return err == nil && st.Kind == store.KindCrowd
+	return err == nil && st.Kind == store.KindCrowd && (st.State == store.StateOpen || st.State == store.StatePaused)
 }
 
 // ServeHTTP lets tests drive the server with httptest.
