@@ -236,7 +236,9 @@ func benchLoadCrash(ctx context.Context, env *Env, db *store.DB, file string, st
 	run := newLoadRun("http://"+addr, study, n)
 	run.think, run.ramp = think, ramp
 	newCmd := func() *exec.Cmd {
-		cmd := exec.Command(self, "serve", "--addr", addr, "--db", file, "--demo=false")
+		// Every simulated participant comes from this machine's address:
+		// the limit on arrivals per address is off, as in the in-process run.
+		cmd := exec.Command(self, "serve", "--addr", addr, "--db", file, "--demo=false", "--entry-limit", "0")
 		cmd.Stdout, cmd.Stderr = io.Discard, env.stderr
 		return cmd
 	}

@@ -22,7 +22,7 @@ func TestCrashChildServer(t *testing.T) {
 	}
 	addr, file, _ := strings.Cut(spec, "|")
 	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: os.Stderr}
-	if err := Run(context.Background(), []string{"serve", "--addr", addr, "--db", file, "--demo=false"}, env); err != nil {
+	if err := Run(context.Background(), []string{"serve", "--addr", addr, "--db", file, "--demo=false", "--entry-limit", "0"}, env); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -20,6 +20,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure and send HSTS (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
 	proxyHeader := fs.String("trusted-proxy-header", env.getenv("PRAGMALAB_TRUSTED_PROXY_HEADER"), "header a trusted reverse proxy sets to the client's address, e.g. Fly-Client-IP; only then is a header believed (env PRAGMALAB_TRUSTED_PROXY_HEADER)")
 	verbose := fs.Bool("v", false, "log every request")
+	entryLimit := fs.Int("entry-limit", 30, "new crowd arrivals one client address may make in 10 minutes (0: no limit, for load tests)")
 	publicOnly := fs.Bool("public-endpoints-only", false, "refuse model-scoring endpoints on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7); link-local and cloud-metadata addresses are refused always")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -52,7 +53,14 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 		ln.Close()
 		return err
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly})
+	limit := *entryLimit
+	switch {
+	case limit < 0:
+		return usagef("serve: --entry-limit must be 0 (no limit) or more")
+	case limit == 0:
+		limit = -1 // web.Config: negative is no limit
+	}
+	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly, EntryLimit: limit})
 	if err != nil {
 		ln.Close()
 		return err
