@@ -77,7 +77,10 @@ func (t *AnswerTimes) dest() (dst []any, done func()) {
 const qShownAt = `COALESCE((SELECT shown_at FROM screen_views WHERE flow = ? AND owner = ? AND position = ?), '')`
 
 // ScreenShown records that a screen is shown; its first showing stays.
-// Pages call it before rendering a screen that takes an answer.
+// Pages call it before rendering a screen that takes an answer. The
+// record joins the participants' write queue without waiting for the disk
+// (docs/architecture.md#write-queue): a screen GET costs no fsync, and the
+// answer to the screen, queued later, commits after it.
 func (db *DB) ScreenShown(ctx context.Context, flow string, owner int64, position int) error {
 	var one int
 	err := db.read.QueryRowContext(ctx, `SELECT 1 FROM screen_views WHERE flow = ? AND owner = ? AND position = ?`,
@@ -88,11 +91,13 @@ func (db *DB) ScreenShown(ctx context.Context, flow string, owner int64, positio
 	if err != sql.ErrNoRows {
 		return fmt.Errorf("screen shown: %w", err)
 	}
-	if _, err := db.write.ExecContext(ctx, `
-		INSERT INTO screen_views (flow, owner, position, shown_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT DO NOTHING`, flow, owner, position, db.now()); err != nil {
-		return fmt.Errorf("screen shown: %w", err)
-	}
+	at := db.now()
+	db.queueWrite(prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO screen_views (flow, owner, position, shown_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`, flow, owner, position, at)
+		return err
+	})
 	return nil
 }
 

@@ -116,6 +116,31 @@ func (db *DB) groupTx(ctx context.Context, prio int, fn func(context.Context, *s
 	}
 }
 
+// queueWrite queues fn as one write of a coming group, like groupTx, and
+// returns at once: for what a page records in passing, where the page must
+// not wait for the disk (the first showing of a screen). Writes of one
+// priority commit in the order they were queued, so an answer given after
+// the screen was shown commits after its screen's record, or in the same
+// group. fn's error is dropped; the write is lost if the server stops
+// before its group commits.
+func (db *DB) queueWrite(prio int, fn func(context.Context, *sql.Tx) error) {
+	q := &db.hot.writes
+	w := &pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{})}
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	q.seq++
+	w.seq = q.seq
+	q.waiting[prio] = append(q.waiting[prio], w)
+	q.mu.Unlock()
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
 // remove takes a waiting write out of the queue; false if a group has it.
 func (q *writeQueue) remove(w *pendingWrite) bool {
 	q.mu.Lock()

@@ -221,9 +221,17 @@ func TestItemCorrectedInPlace(t *testing.T) {
 	s, experts := expertStudy(t, e, admin)
 	as, _ := e.db.AnnotatorAssignments(ctx, experts[0].ID)
 	screens := mustScreens(t, e, as[0].ID)
-	first := screens[0].Item
+	// The first data item (attention checks are left out of the export).
+	var first store.Item
+	pos := 0
+	for i, sc := range screens {
+		if sc.Item.Check == "" {
+			first, pos = sc.Item, i+1
+			break
+		}
+	}
 	// An answer on version 1.
-	if err := e.db.SaveJudgement(ctx, experts[0].ID, as[0].ID, 1, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
+	if err := e.db.SaveJudgement(ctx, experts[0].ID, as[0].ID, pos, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
 		t.Fatal(err)
 	}
 	edit := studyPath(s.ID, fmt.Sprintf("/items/%d/edit", first.ID))
@@ -242,7 +250,14 @@ func TestItemCorrectedInPlace(t *testing.T) {
 	}
 	admin.get(edit).mustStatus(t, 200).mustContain(t, `data-testid="revisions"`, "typo")
 	// An answer on version 2; the export names each answer's version.
-	if err := e.db.SaveJudgement(ctx, experts[1].ID, mustAssignment(t, e, experts[1].ID), 1, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
+	asB := mustAssignment(t, e, experts[1].ID)
+	posB := 0
+	for i, sc := range mustScreens(t, e, asB) {
+		if sc.Item.Key == first.Key {
+			posB = i + 1
+		}
+	}
+	if err := e.db.SaveJudgement(ctx, experts[1].ID, asB, posB, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
 		t.Fatal(err)
 	}
 	recs := csvRecords(t, admin, studyPath(s.ID, "/export/judgements.csv"))
