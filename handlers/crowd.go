@@ -335,7 +335,11 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if err := h.DB.ScreenShown(r.Context(), store.FlowCrowd, p.ID, sc.Position); err != nil {
+		shown := h.DB.ScreenShown
+		if sc.Position == 1 {
+			shown = h.DB.ScreenShownNow // the next GET asks whether the practice is over
+		}
+		if err := shown(r.Context(), store.FlowCrowd, p.ID, sc.Position); err != nil {
 			h.Error(w, r, err)
 			return
 		}

@@ -57,7 +57,11 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 	sec := now.Unix()
 	s.mu.Lock()
 	s.groups++
-	s.writes += int64(len(ws))
+	for _, w := range ws {
+		if !w.record {
+			s.writes++
+		}
+	}
 	b := &s.perSecond[sec%60]
 	if b.sec != sec {
 		b.sec, b.count = sec, 0
@@ -65,6 +69,9 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 	for _, w := range ws {
 		if failed != nil && (w.err == nil || w.err == errTxLost) {
 			w.err = failed
+		}
+		if w.record {
+			continue
 		}
 		if w.err == nil && w.prio == prioAnswer {
 			b.count++

@@ -82,22 +82,35 @@ const qShownAt = `COALESCE((SELECT shown_at FROM screen_views WHERE flow = ? AND
 // (docs/architecture.md#write-queue): a screen GET costs no fsync, and the
 // answer to the screen, queued later, commits after it.
 func (db *DB) ScreenShown(ctx context.Context, flow string, owner int64, position int) error {
-	var one int
-	err := db.read.QueryRowContext(ctx, `SELECT 1 FROM screen_views WHERE flow = ? AND owner = ? AND position = ?`,
-		flow, owner, position).Scan(&one)
-	if err == nil {
-		return nil
-	}
-	if err != sql.ErrNoRows {
-		return fmt.Errorf("screen shown: %w", err)
+	return db.screenShown(ctx, flow, owner, position, false)
+}
+
+// ScreenShownNow is ScreenShown for a page whose next request depends on
+// the record (the first screen of a crowd batch ends the practice): it
+// returns once the record is committed.
+func (db *DB) ScreenShownNow(ctx context.Context, flow string, owner int64, position int) error {
+	return db.screenShown(ctx, flow, owner, position, true)
+}
+
+func (db *DB) screenShown(ctx context.Context, flow string, owner int64, position int, wait bool) error {
+	shown, err := db.ScreenWasShown(ctx, flow, owner, position)
+	if err != nil || shown {
+		return err
 	}
 	at := db.now()
-	db.queueWrite(prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+	write := func(ctx context.Context, tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO screen_views (flow, owner, position, shown_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT DO NOTHING`, flow, owner, position, at)
 		return err
-	})
+	}
+	if !wait {
+		db.queueWrite(prioAnswer, write)
+		return nil
+	}
+	if err := db.enqueue(ctx, prioAnswer, write, true); err != nil {
+		return fmt.Errorf("screen shown: %w", err)
+	}
 	return nil
 }
 

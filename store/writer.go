@@ -45,6 +45,9 @@ type pendingWrite struct {
 	queued time.Time
 	err    error
 	done   chan struct{}
+	// record marks a write a page makes in passing (queueWrite): it is not
+	// an answer, and nobody waits for it.
+	record bool
 }
 
 // writeQueue is the queue of participants' writes and the state of the one
@@ -86,11 +89,18 @@ func (q *writeQueue) init() {
 // context ends while its write still waits leaves the queue with ctx.Err();
 // once the write is in a group the caller gets its real outcome.
 func (db *DB) groupTx(ctx context.Context, prio int, fn func(context.Context, *sql.Tx) error) error {
+	return db.enqueue(ctx, prio, fn, false)
+}
+
+// enqueue queues one write and waits for its outcome, as groupTx; record
+// marks a write a page makes in passing, which the metrics do not count
+// as a participant's write.
+func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *sql.Tx) error, record bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	q := &db.hot.writes
-	w := &pendingWrite{ctx: ctx, prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{})}
+	w := &pendingWrite{ctx: ctx, prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: record}
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
@@ -125,7 +135,7 @@ func (db *DB) groupTx(ctx context.Context, prio int, fn func(context.Context, *s
 // before its group commits.
 func (db *DB) queueWrite(prio int, fn func(context.Context, *sql.Tx) error) {
 	q := &db.hot.writes
-	w := &pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{})}
+	w := &pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: true}
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
