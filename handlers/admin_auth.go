@@ -26,6 +26,16 @@ func CurrentAdmin(ctx context.Context) *store.Admin {
 	return a
 }
 
+// actor names the admin making the request, for the records of who did
+// what (the audit log, state changes, Prolific calls); "?" outside the
+// admin area, where no admin is known.
+func actor(r *http.Request) string {
+	if a := CurrentAdmin(r.Context()); a != nil {
+		return a.Username
+	}
+	return "?"
+}
+
 // RequireAdmin lets a request through only with a live admin session (the
 // server's table decides, not the cookie's age); others are sent to the
 // login page.

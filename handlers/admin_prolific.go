@@ -25,14 +25,6 @@ func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*store.
 	return s, studies.NewProlific(h.DB, h.getenv), true
 }
 
-// actor names the admin who acts, for the record of calls.
-func actor(r *http.Request) string {
-	if a := CurrentAdmin(r.Context()); a != nil {
-		return a.Username
-	}
-	return "admin"
-}
-
 // ProlificPage handles GET /admin/studies/{study}/prolific.
 func (h *Handler) ProlificPage(w http.ResponseWriter, r *http.Request) {
 	s, p, ok := h.prolificStudy(w, r)

@@ -52,15 +52,11 @@ func (h *Handler) SetStudyState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state := r.PostFormValue("state")
-	by := ""
-	if a := CurrentAdmin(r.Context()); a != nil {
-		by = a.Username
-	}
-	if err := studies.SetStudyState(r.Context(), h.DB, s.ID, state, by); err != nil {
+	if err := studies.SetStudyState(r.Context(), h.DB, s.ID, state, actor(r)); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
-	h.Log.Info("study state", "study", s.ID, "state", state, "admin", by)
+	h.Log.Info("study state", "study", s.ID, "state", state, "admin", actor(r))
 	h.flash(w, r, fmt.Sprintf("The study is now %s.", state))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

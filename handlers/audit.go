@@ -148,13 +148,10 @@ func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
 	if detail == "" {
 		detail = formSummary(params, r.PostForm)
 	}
-	actor := "?"
-	if a := CurrentAdmin(r.Context()); a != nil {
-		actor = a.Username
-	}
+	who := actor(r)
 	// The action is done: record it even if the client has gone.
-	if err := h.DB.Audit(context.WithoutCancel(r.Context()), actor, study, action, detail); err != nil {
-		h.Log.Error("audit log not written", "actor", actor, "study", study, "action", action, "err", err)
+	if err := h.DB.Audit(context.WithoutCancel(r.Context()), who, study, action, detail); err != nil {
+		h.Log.Error("audit log not written", "actor", who, "study", study, "action", action, "err", err)
 	}
 }
 

@@ -101,18 +101,8 @@ func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *s
 	}
 	q := &db.hot.writes
 	w := &pendingWrite{ctx: ctx, prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: record}
-	q.mu.Lock()
-	if q.closed {
-		q.mu.Unlock()
+	if !q.push(w) {
 		return ErrClosed
-	}
-	q.seq++
-	w.seq = q.seq
-	q.waiting[prio] = append(q.waiting[prio], w)
-	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
 	}
 	select {
 	case <-w.done:
@@ -134,21 +124,25 @@ func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *s
 // group. fn's error is dropped; the write is lost if the server stops
 // before its group commits.
 func (db *DB) queueWrite(prio int, fn func(context.Context, *sql.Tx) error) {
-	q := &db.hot.writes
-	w := &pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: true}
+	db.hot.writes.push(&pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: true})
+}
+
+// push queues a write and wakes the writer; false once the queue is closed.
+func (q *writeQueue) push(w *pendingWrite) bool {
 	q.mu.Lock()
 	if q.closed {
 		q.mu.Unlock()
-		return
+		return false
 	}
 	q.seq++
 	w.seq = q.seq
-	q.waiting[prio] = append(q.waiting[prio], w)
+	q.waiting[w.prio] = append(q.waiting[w.prio], w)
 	q.mu.Unlock()
 	select {
 	case q.wake <- struct{}{}:
 	default:
 	}
+	return true
 }
 
 // remove takes a waiting write out of the queue; false if a group has it.
