@@ -77,8 +77,8 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, it
 	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %d batch(es).\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
-		s.Name, countData(items), nBatches, base, experts[0].Token, base, experts[1].Token)
+	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %s.\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
+		s.Name, countData(items), batchesLabel(nBatches), base, experts[0].Token, base, experts[1].Token)
 	linksAgain(env, s.ID)
 	return nil
 }
@@ -92,4 +92,12 @@ func countData(items []store.Item) int {
 		}
 	}
 	return n
+}
+
+// batchesLabel is "1 batch" or "N batches".
+func batchesLabel(n int) string {
+	if n == 1 {
+		return "1 batch"
+	}
+	return fmt.Sprintf("%d batches", n)
 }
