@@ -206,9 +206,8 @@ func (c *prolificCmd) reject() error {
 	if c.pid == "" {
 		return usagef("prolific reject: --participant is required")
 	}
-	if _, err := c.p.Sync(c.ctx, c.studyID); err != nil {
-		return c.fail(err)
-	}
+	// The template needs pragmalab's own record of the checks; Reject
+	// itself syncs with Prolific before it sends anything.
 	rev, err := c.p.Review(c.ctx, c.studyID)
 	if err != nil {
 		return c.fail(err)

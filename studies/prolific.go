@@ -665,12 +665,9 @@ func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID
 	var total string
 	found := false
 	for _, c := range calls {
-		if c.Kind == store.CallBonusSetup && c.State == store.CallDone && strings.Contains(c.Response, `"id":"`+setupID+`"`) {
-			found = true
-			var s prolific.BonusSetup
-			if json.Unmarshal([]byte(c.Response), &s) == nil {
-				total = fmt.Sprintf("%.2f", s.TotalAmount)
-			}
+		var s prolific.BonusSetup
+		if c.Kind == store.CallBonusSetup && c.State == store.CallDone && json.Unmarshal([]byte(c.Response), &s) == nil && s.ID == setupID {
+			found, total = true, fmt.Sprintf("%.2f", s.TotalAmount)
 		}
 	}
 	if !found {
