@@ -76,7 +76,7 @@ func (h *Handler) analyseCrowd(ctx context.Context, s *store.Study) (*studyAnaly
 	if err != nil {
 		return nil, err
 	}
-	rs, err := studies.CrowdRatings(ctx, h.DB, s.ID, nil)
+	rs, err := studies.CrowdRatings(ctx, h.DB, s.ID)
 	if err != nil {
 		return &studyAnalysis{command: toplinesCommand(opt), problem: err}, nil
 	}

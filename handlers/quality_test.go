@@ -87,7 +87,7 @@ func TestCrowdQualityFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rs, err := studies.CrowdRatings(ctx, e.db, e.study, nil)
+		rs, err := studies.CrowdRatings(ctx, e.db, e.study)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,9 +49,8 @@ func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Op
 }
 
 // CrowdRatings returns the ratings of a crowd study's completed
-// participants for the analysis, nil when there are none. With keep, only
-// the attention checks and the rows of the items keep accepts are taken.
-func CrowdRatings(ctx context.Context, db *store.DB, studyID int64, keep func(itemKey string) bool) (*analysis.Ratings, error) {
+// participants for the analysis, nil when they have rated no item.
+func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*analysis.Ratings, error) {
 	rows, err := db.RatingRows(ctx, studyID, false)
 	if err != nil {
 		return nil, err
@@ -60,9 +59,6 @@ func CrowdRatings(ctx context.Context, db *store.DB, studyID int64, keep func(it
 	items := 0
 	for _, r := range rows {
 		if r.Check == "" {
-			if keep != nil && !keep(r.Item) {
-				continue
-			}
 			items++
 		}
 		in = append(in, analysis.RatingRow{
@@ -90,7 +86,7 @@ func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep f
 	if err != nil {
 		return nil, err
 	}
-	rs, err := CrowdRatings(ctx, db, crowdStudyID, nil)
+	rs, err := CrowdRatings(ctx, db, crowdStudyID)
 	if err != nil || rs == nil {
 		return nil, err
 	}
