@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"pragmalab/domain"
 	"slices"
 )
 
@@ -43,7 +44,7 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 			return nil, err
 		}
 		j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
-		if j.Type == TypeAll {
+		if j.Type == domain.TypeAll {
 			return nil, t.errf(2, "item type %q is reserved for the pooled row of by_type; rename it", j.Type)
 		}
 		if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
@@ -394,7 +395,7 @@ func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
 	for _, t := range typeOrder {
 		strata = append(strata, byType[t])
 	}
-	groups := map[string][]int{TypeAll: all}
+	groups := map[string][]int{domain.TypeAll: all}
 	var named []string
 	for _, t := range typeOrder {
 		if t != "" {
@@ -431,15 +432,15 @@ func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
 		}
 		return ag
 	}
-	ag := build(TypeAll)
+	ag := build(domain.TypeAll)
 	if bs.Replicates > 0 {
 		ag.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: AgreementScheme}
 	}
-	ag.ByType = map[string]*Agreement{TypeAll: build(TypeAll)}
+	ag.ByType = map[string]*Agreement{domain.TypeAll: build(domain.TypeAll)}
 	for _, t := range named {
 		ag.ByType[t] = build(t)
 	}
-	ag.TypeOrder = append(named, TypeAll)
+	ag.TypeOrder = append(named, domain.TypeAll)
 	return ag
 }
 

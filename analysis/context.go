@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"io"
+	"pragmalab/domain"
 	"slices"
 	"strconv"
 	"strings"
@@ -90,7 +91,7 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 		if !v && n < most {
 			return nil, t.errf(6, "sufficient is no after %d added sentences, but %d could be shown: an insufficient answer comes only after all of them (add a max_sentences column if the passage has fewer)", n, most)
 		}
-		if row[4] == TypeAll {
+		if row[4] == domain.TypeAll {
 			return nil, t.errf(4, "period %q is reserved for the pooled row of each kind; rename it", row[4])
 		}
 		key := [3]string{a.Annotator, a.Survey, a.Item}
@@ -217,7 +218,7 @@ func ComputeContextWith(as []ContextAnswer, bs Bootstrap) *Context {
 	for i, it := range items {
 		groups["overall"] = append(groups["overall"], i)
 		groups["kp/"+it.kind+"/"+it.period] = append(groups["kp/"+it.kind+"/"+it.period], i)
-		groups["kp/"+it.kind+"/"+TypeAll] = append(groups["kp/"+it.kind+"/"+TypeAll], i)
+		groups["kp/"+it.kind+"/"+domain.TypeAll] = append(groups["kp/"+it.kind+"/"+domain.TypeAll], i)
 	}
 	rows := make([][]int, len(items))
 	for i := range items {

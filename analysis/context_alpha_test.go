@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"os"
+	"pragmalab/domain"
 	"testing"
 )
 
@@ -41,7 +42,7 @@ func TestContextKrippendorff(t *testing.T) {
 		}
 	}
 	// Kind × period: both kinds in both periods, plus each kind pooled.
-	if len(c.ByKindPeriod) != 2 || len(c.ByKindPeriod["Impl"]) != 3 || c.ByKindPeriod["Impl"][TypeAll].Items != 10 {
+	if len(c.ByKindPeriod) != 2 || len(c.ByKindPeriod["Impl"]) != 3 || c.ByKindPeriod["Impl"][domain.TypeAll].Items != 10 {
 		t.Errorf("by kind × period = %v", c.ByKindPeriod)
 	}
 	if got := c.ByKindPeriod["Ppp"]["1946–1972"].Items; got != 6 {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 )
@@ -21,7 +22,7 @@ func TestMeanZZeroUpToRoundingIsNotRecognised(t *testing.T) {
 	}
 	items[0].MeanZ[Trigger], items[0].MeanZ[Cancel] = 6.7e-16, 0
 	items[1].MeanZ[Trigger], items[1].MeanZ[Cancel] = 0.5, 0.5-3e-16
-	tt := typeToplines(items, TypeAll)
+	tt := typeToplines(items, domain.TypeAll)
 	if tt.ImplicatureRecognition == nil || *tt.ImplicatureRecognition != 0.5 {
 		t.Errorf("implicature recognition = %s, want 0.5 (6.7e-16 is zero)", fmtPtr(tt.ImplicatureRecognition))
 	}
@@ -58,8 +59,8 @@ func TestNamedAllIsAnInputError(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := ComputeExplanations(rs)
-	if e.Table[TypeAll][TypeAll].N != 3 || e.ByModel["m1"].Table[TypeAll][TypeAll].N != 2 || e.ByModel["m2"].Table["Impl"]["zs"].Counts[3] != 1 {
-		t.Errorf("pooled %d, m1 %d", e.Table[TypeAll][TypeAll].N, e.ByModel["m1"].Table[TypeAll][TypeAll].N)
+	if e.Table[domain.TypeAll][domain.TypeAll].N != 3 || e.ByModel["m1"].Table[domain.TypeAll][domain.TypeAll].N != 2 || e.ByModel["m2"].Table["Impl"]["zs"].Counts[3] != 1 {
+		t.Errorf("pooled %d, m1 %d", e.Table[domain.TypeAll][domain.TypeAll].N, e.ByModel["m1"].Table[domain.TypeAll][domain.TypeAll].N)
 	}
 }
 

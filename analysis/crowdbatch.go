@@ -4,18 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"pragmalab/domain"
 	"slices"
-)
-
-// The conditions an item can be shown in (docs/items.md#conditions; the
-// ratings file's column "condition"). A crowd study always has trigger and
-// cancel; the control conditions are optional further conditions of a study.
-const (
-	CondTrigger    = "trigger"    // c + u
-	CondCancel     = "cancel"     // c + u + u×
-	CondNegation   = "negation"   // c + u + u⊥
-	CondStrengthen = "strengthen" // c + u + u+
-	CondNeutral    = "neutral"    // c + u + u≈
 )
 
 // Crowd batch defaults (docs/studies.md#crowd-settings).
@@ -127,7 +117,7 @@ func BuildCrowdBatches(spec CrowdBatchSpec) (CrowdPlan, error) {
 				}
 			}
 			for _, c := range spec.Checks {
-				slots = append(slots, Slot{Key: c.Key, Type: c.Type, Condition: CondTrigger, Check: c.Expect})
+				slots = append(slots, Slot{Key: c.Key, Type: c.Type, Condition: domain.ConditionTrigger, Check: c.Expect})
 			}
 			r := rand.New(rand.NewPCG(uint64(spec.Seed), uint64(len(plan.Batches))+1))
 			r.Shuffle(len(slots), func(i, j int) { slots[i], slots[j] = slots[j], slots[i] })
@@ -142,12 +132,12 @@ func BuildCrowdBatches(spec CrowdBatchSpec) (CrowdPlan, error) {
 func validateCrowdSpec(spec *CrowdBatchSpec) ([]string, int, error) {
 	conds := spec.Conditions
 	if len(conds) == 0 {
-		conds = []string{CondTrigger, CondCancel}
+		conds = []string{domain.ConditionTrigger, domain.ConditionCancel}
 	}
 	seen := map[string]bool{}
 	for i, c := range conds {
 		switch c {
-		case CondTrigger, CondCancel, CondNegation, CondStrengthen, CondNeutral:
+		case domain.ConditionTrigger, domain.ConditionCancel, domain.ConditionNegation, domain.ConditionStrengthen, domain.ConditionNeutral:
 		default:
 			return nil, 0, fmt.Errorf("crowd batches: conditions[%d]: unknown condition %q (trigger, cancel, negation, strengthen, neutral)", i, c)
 		}
@@ -156,7 +146,7 @@ func validateCrowdSpec(spec *CrowdBatchSpec) ([]string, int, error) {
 		}
 		seen[c] = true
 	}
-	if !seen[CondTrigger] || !seen[CondCancel] {
+	if !seen[domain.ConditionTrigger] || !seen[domain.ConditionCancel] {
 		return nil, 0, fmt.Errorf("crowd batches: conditions must include trigger and cancel")
 	}
 	size := spec.Size
@@ -274,7 +264,7 @@ type TrainingQuota struct {
 
 // DefaultCrowdTraining is the paper's training mix: 1 scalar, 2 discourse,
 // 2 synthetic, 1 natural.
-var DefaultCrowdTraining = []TrainingQuota{{TypeScalar, 1}, {TypeDiscourse, 2}, {TypeSynthetic, 2}, {TypeNatural, 1}}
+var DefaultCrowdTraining = []TrainingQuota{{domain.TypeScalar, 1}, {domain.TypeDiscourse, 2}, {domain.TypeSynthetic, 2}, {domain.TypeNatural, 1}}
 
 // PickCrowdTraining picks training items by type with the seed and gives
 // them alternating conditions (trigger, cancel, …) so that the participant
@@ -293,9 +283,9 @@ func PickCrowdTraining(items []BatchItem, mix []TrainingQuota, seed int64) []Slo
 				break
 			}
 			if it.Type == q.Type {
-				cond := CondTrigger
+				cond := domain.ConditionTrigger
 				if len(out)%2 == 1 {
-					cond = CondCancel
+					cond = domain.ConditionCancel
 				}
 				out = append(out, Slot{Key: it.Key, Type: it.Type, Condition: cond})
 				n++

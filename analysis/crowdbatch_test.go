@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math/rand/v2"
+	"pragmalab/domain"
 	"reflect"
 	"slices"
 	"strings"
@@ -66,7 +67,7 @@ func checkCrowdInvariants(t *testing.T, spec CrowdBatchSpec, plan CrowdPlan) {
 	t.Helper()
 	conds := spec.Conditions
 	if len(conds) == 0 {
-		conds = []string{CondTrigger, CondCancel}
+		conds = []string{domain.ConditionTrigger, domain.ConditionCancel}
 	}
 	k := len(conds)
 	repeated := map[string]bool{}
@@ -154,7 +155,7 @@ func checkCrowdInvariants(t *testing.T, spec CrowdBatchSpec, plan CrowdPlan) {
 
 func TestBuildCrowdBatchesProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	allConds := []string{CondTrigger, CondCancel, CondNegation, CondStrengthen, CondNeutral}
+	allConds := []string{domain.ConditionTrigger, domain.ConditionCancel, domain.ConditionNegation, domain.ConditionStrengthen, domain.ConditionNeutral}
 	for trial := range 400 {
 		k := 2 + r.IntN(4)
 		if trial%2 == 0 {

@@ -5,12 +5,9 @@ package analysis
 import (
 	"fmt"
 	"math/rand/v2"
+	"pragmalab/domain"
 	"sort"
 )
-
-// ExpertTypeOrder is the order of increasing cognitive load in which experts
-// see the item types (docs/studies.md#expert-batches).
-var ExpertTypeOrder = []string{TypeScalar, TypeSynthetic, TypeNatural, TypeDiscourse}
 
 // ExpertBatchItem is an item as the batch builders see it.
 type ExpertBatchItem struct {
@@ -23,7 +20,7 @@ type ExpertBatchItem struct {
 // batch holds the data set's types in about its proportions; the checks of a
 // batch are drawn per type in the same proportions (largest remainder: 46
 // scalar, 31 discourse, 144 synthetic and 50 natural items give 1, 1, 4, 1 of
-// 7). Within a batch the types come in ExpertTypeOrder, shuffled inside each
+// 7). Within a batch the types come in domain.ItemTypes, shuffled inside each
 // type with seed, checks hidden among the data items.
 func BuildExpertBatches(items, checks []ExpertBatchItem, size, nChecks int, seed int64) ([][]ExpertBatchItem, error) {
 	if len(items) == 0 {
@@ -124,11 +121,11 @@ func proportionalQuota(byType map[string][]ExpertBatchItem, n int) map[string]in
 	return quota
 }
 
-// orderForExperts sorts a batch by ExpertTypeOrder, shuffled within a type.
+// orderForExperts sorts a batch by domain.ItemTypes, shuffled within a type.
 func orderForExperts(batch []ExpertBatchItem, rng *rand.Rand) []ExpertBatchItem {
 	rng.Shuffle(len(batch), func(i, j int) { batch[i], batch[j] = batch[j], batch[i] })
 	rank := map[string]int{}
-	for i, t := range ExpertTypeOrder {
+	for i, t := range domain.ItemTypes {
 		rank[t] = i
 	}
 	sort.SliceStable(batch, func(i, j int) bool { return typeRank(rank, batch[i].Type) < typeRank(rank, batch[j].Type) })

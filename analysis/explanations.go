@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"strings"
 )
 
@@ -72,7 +73,7 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		// the JSON holds the per-model tables under "by_model": rows of
 		// their own under those names would be counted twice.
 		for _, k := range []int{2, 3, 5} {
-			if strings.EqualFold(row[k], TypeAll) || (k == 2 && row[k] == ByModelKey) {
+			if strings.EqualFold(row[k], domain.TypeAll) || (k == 2 && row[k] == ByModelKey) {
 				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
 			}
 		}
@@ -226,8 +227,8 @@ func tallyExplanations(rs []ExplanationRating) *Explanations {
 			seenS[r.Strategy] = true
 			e.StrategyOrder = append(e.StrategyOrder, r.Strategy)
 		}
-		for _, k := range []string{r.Kind, TypeAll} {
-			for _, s := range []string{r.Strategy, TypeAll} {
+		for _, k := range []string{r.Kind, domain.TypeAll} {
+			for _, s := range []string{r.Strategy, domain.TypeAll} {
 				c := cell(k, s)
 				c.N++
 				c.Counts[r.Judgment]++
@@ -235,10 +236,10 @@ func tallyExplanations(rs []ExplanationRating) *Explanations {
 		}
 	}
 	if len(e.KindOrder) < 2 {
-		delete(e.Table, TypeAll)
+		delete(e.Table, domain.TypeAll)
 	} else {
-		e.KindOrder = append(e.KindOrder, TypeAll)
+		e.KindOrder = append(e.KindOrder, domain.TypeAll)
 	}
-	e.StrategyOrder = append(e.StrategyOrder, TypeAll)
+	e.StrategyOrder = append(e.StrategyOrder, domain.TypeAll)
 	return e
 }

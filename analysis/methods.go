@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 )
 
@@ -74,7 +75,7 @@ func bootSentence(b *BootstrapInfo, what string) string {
 // the number of rows read (ratings and attention checks).
 func ToplinesMethods(t *Toplines, rows int) *Methods {
 	ps := t.Participants
-	all := t.ByType[TypeAll]
+	all := t.ByType[domain.TypeAll]
 	m := &Methods{Title: "Methods: human ratings"}
 	m.Paragraphs = append(m.Paragraphs, fmt.Sprintf(
 		"Of %d participants, %d %s excluded for failing %d or more attention checks (a \"high\" check passed with a rating of at least %d, a \"low\" one with at most %d) or by the researcher, %d gave only attention-check ratings, and %d gave the same rating to every item, so that no z-score could be computed; %d participants were analysed (%d rows read, attention checks included). Each participant's ratings were z-scored (population standard deviation) and the z-scores averaged per item and condition.",
@@ -149,16 +150,16 @@ func ContextMethods(c *Context) *Methods {
 func ExplanationsMethods(e *Explanations, ratings int) *Methods {
 	m := &Methods{Title: "Methods: ratings of model explanations"}
 	var parts []string
-	kind := TypeAll
-	if e.Table[TypeAll] == nil && len(e.KindOrder) > 0 {
+	kind := domain.TypeAll
+	if e.Table[domain.TypeAll] == nil && len(e.KindOrder) > 0 {
 		kind = e.KindOrder[0]
 	}
 	for _, s := range e.StrategyOrder {
-		if c := e.Table[kind][s]; c != nil && s != TypeAll {
+		if c := e.Table[kind][s]; c != nil && s != domain.TypeAll {
 			parts = append(parts, s+" "+pctN(c.Acceptable(), c.AcceptableCI(), c.N))
 		}
 	}
-	pooled := e.Table[kind][TypeAll]
+	pooled := e.Table[kind][domain.TypeAll]
 	m.Paragraphs = append(m.Paragraphs, fmt.Sprintf(
 		"Experts gave %d ratings of model explanations on a five-point scale (totally correct, correct among various options, partially correct, totally wrong, answer not given). Counting the first three as acceptable, %s of the explanations were acceptable overall; by prompting strategy: %s. Intervals are 95 %% Wilson score intervals over ratings.",
 		ratings, withCI(pct(pooled.Acceptable()), pooled.AcceptableCI(), true), strings.Join(parts, "; ")))
@@ -166,11 +167,11 @@ func ExplanationsMethods(e *Explanations, ratings int) *Methods {
 		var ms []string
 		for _, name := range e.ModelOrder {
 			x := e.ByModel[name]
-			k := TypeAll
-			if x.Table[TypeAll] == nil && len(x.KindOrder) > 0 {
+			k := domain.TypeAll
+			if x.Table[domain.TypeAll] == nil && len(x.KindOrder) > 0 {
 				k = x.KindOrder[0]
 			}
-			c := x.Table[k][TypeAll]
+			c := x.Table[k][domain.TypeAll]
 			ms = append(ms, name+" "+pctN(c.Acceptable(), c.AcceptableCI(), c.N))
 		}
 		m.Paragraphs = append(m.Paragraphs, "By model: "+strings.Join(ms, "; ")+".")

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"pragmalab/domain"
 	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -22,7 +23,7 @@ func (t *Toplines) OverItems(keep func(itemKey string) bool) *Toplines {
 	if len(out.Items) == 0 {
 		return nil
 	}
-	for _, typ := range append(slices.Clone(Types), TypeAll) {
+	for _, typ := range append(slices.Clone(domain.TableTypes), domain.TypeAll) {
 		out.ByType[typ] = typeToplines(out.Items, typ)
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"pragmalab/domain"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -112,7 +113,7 @@ func newPlot(title, x, y string) *plot.Plot {
 
 // typeLabel names a type (or all items) in titles.
 func typeLabel(typ string) string {
-	if typ == TypeAll {
+	if typ == domain.TypeAll {
 		return "all items"
 	}
 	return typ + " items"
@@ -121,7 +122,7 @@ func typeLabel(typ string) string {
 func meansOf(items []ItemMeans, typ string, c Condition) []float64 {
 	var out []float64
 	for i := range items {
-		if (typ == TypeAll || items[i].Type == typ) && items[i].Has(c) {
+		if (typ == domain.TypeAll || items[i].Type == typ) && items[i].Has(c) {
 			out = append(out, items[i].MeanZ[c])
 		}
 	}
@@ -175,7 +176,7 @@ func ScatterPlot(items []ItemMeans, typ string, tt *TypeToplines) (*plot.Plot, e
 	var xys plotter.XYs
 	for i := range items {
 		m := &items[i]
-		if (typ == TypeAll || m.Type == typ) && m.Has(Trigger) && m.Has(Cancel) {
+		if (typ == domain.TypeAll || m.Type == typ) && m.Has(Trigger) && m.Has(Cancel) {
 			xys = append(xys, plotter.XY{X: m.MeanZ[Trigger], Y: m.MeanZ[Cancel]})
 		}
 	}
@@ -359,7 +360,7 @@ func AccuracyBars(title, measure string, types []string, human []float64, models
 // for all items and for each type that has items.
 func ToplinesFigures(t *Toplines) ([]Figure, error) {
 	var figs []Figure
-	for _, typ := range append([]string{TypeAll}, Types...) {
+	for _, typ := range append([]string{domain.TypeAll}, domain.TableTypes...) {
 		if t.ByType[typ].Items == 0 {
 			continue
 		}

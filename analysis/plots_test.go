@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 )
@@ -95,7 +96,7 @@ func TestContextAndAccuracyFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFigure(t, figs[0], "survey 1", "overall")
-	bars, err := AccuracyBars("Implicature recognition, humans vs models", "share of items", Types,
+	bars, err := AccuracyBars("Implicature recognition, humans vs models", "share of items", domain.TableTypes,
 		[]float64{1, .9, .91, .78}, []ModelSeries{{"gpt", []float64{.95, .9, .8, .5}}, {"llama", []float64{.7, math.NaN(), .6, .4}}})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +104,7 @@ func TestContextAndAccuracyFigures(t *testing.T) {
 	f := Figure{Name: "accuracy_bars", Plot: bars}
 	checkFigure(t, f, "humans", "llama", "natural")
 	writeFigures(t, append(figs, f))
-	if _, err := AccuracyBars("x", "y", Types, []float64{1}, nil); err == nil {
+	if _, err := AccuracyBars("x", "y", domain.TableTypes, []float64{1}, nil); err == nil {
 		t.Error("mismatched values must be refused")
 	}
 }

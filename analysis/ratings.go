@@ -4,25 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"slices"
 	"strconv"
 	"strings"
 )
-
-// Types are the implicature item types of docs/items.md#item-types, in the
-// order tables list them; TypeAll is the pooled row.
-var Types = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
-
-// The item types; store holds the same names (a test in studies checks).
-const (
-	TypeScalar    = "scalar"
-	TypeSynthetic = "synthetic"
-	TypeNatural   = "natural"
-	TypeDiscourse = "discourse"
-)
-
-// TypeAll names the row of the toplines pooling every type.
-const TypeAll = "all"
 
 // Condition is one of the rating conditions of docs/items.md#conditions.
 type Condition uint8
@@ -38,7 +24,7 @@ const (
 )
 
 // ConditionNames maps a Condition to its name in the ratings file.
-var ConditionNames = [numConditions]string{CondTrigger, CondCancel, CondNegation, CondStrengthen, CondNeutral}
+var ConditionNames = [numConditions]string{domain.ConditionTrigger, domain.ConditionCancel, domain.ConditionNegation, domain.ConditionStrengthen, domain.ConditionNeutral}
 
 func (c Condition) String() string { return ConditionNames[c] }
 
@@ -259,16 +245,16 @@ func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[s
 		rt.item = intern(cIndex, &rs.checkItems, row[colItem])
 		return rt, nil
 	}
-	typ := int8(indexOf(Types, row[colType]))
+	typ := int8(indexOf(domain.TableTypes, row[colType]))
 	if typ < 0 {
-		return rt, errf(colType, "item type %q is not one of %s", row[colType], strings.Join(Types, ", "))
+		return rt, errf(colType, "item type %q is not one of %s", row[colType], strings.Join(domain.TableTypes, ", "))
 	}
 	n := len(rs.items)
 	rt.item = intern(iIndex, &rs.items, row[colItem])
 	if int(rt.item) == n {
 		rs.itemType = append(rs.itemType, typ)
 	} else if rs.itemType[rt.item] != typ {
-		return rt, errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], Types[typ], Types[rs.itemType[rt.item]])
+		return rt, errf(colType, "item %q has type %s here but %s on an earlier line", row[colItem], domain.TableTypes[typ], domain.TableTypes[rs.itemType[rt.item]])
 	}
 	return rt, nil
 }
@@ -286,8 +272,10 @@ func intern(index map[string]int32, list *[]string, s string) int32 {
 	return i
 }
 
+// parseRating reads a rating of the scale domain.RatingMin–RatingMax, a
+// single digit (the scale stays within 1–9).
 func parseRating(s string) (uint8, bool) {
-	if len(s) != 1 || s[0] < '1' || s[0] > '7' {
+	if len(s) != 1 || s[0] < '0' || s[0] > '9' || !domain.ValidRating(int(s[0]-'0')) {
 		return 0, false
 	}
 	return s[0] - '0', true

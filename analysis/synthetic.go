@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"pragmalab/domain"
 	"strconv"
 )
 
@@ -80,7 +81,7 @@ func WriteSyntheticRatings(w io.Writer, rows, participants int, seed uint64) err
 			line = append(line, ",item"...)
 			line = strconv.AppendInt(line, int64(item+1), 10)
 			line = append(line, ',')
-			line = append(line, Types[syntheticType(item)]...)
+			line = append(line, domain.TableTypes[syntheticType(item)]...)
 			line = append(line, ',')
 			line = append(line, ConditionNames[cond]...)
 			line = append(line, ',', byte('0'+r), ',', '\n')

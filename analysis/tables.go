@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,13 +157,13 @@ func (t *Table) estColumns() []bool {
 
 func typeColumns(first string) []string {
 	cols := []string{first}
-	for _, t := range Types {
+	for _, t := range domain.TableTypes {
 		cols = append(cols, strings.ToUpper(t[:1])+t[1:])
 	}
 	return append(cols, "All")
 }
 
-func allTypes() []string { return append(append([]string{}, Types...), TypeAll) }
+func allTypes() []string { return append(append([]string{}, domain.TableTypes...), domain.TypeAll) }
 
 // ToplinesTable lays out the toplines as in the ImplicatureX paper: one
 // row per measure, one column per item type.
@@ -542,7 +543,7 @@ func ContextKindPeriodTable(c *Context) *Table {
 	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)",
 		Columns: []string{"Kind", "Period", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus", "Judgements ≤0", "Items ≤0"}}
 	for _, k := range c.KindOrder {
-		for _, p := range append(slices.Clone(c.PeriodOrder), TypeAll) {
+		for _, p := range append(slices.Clone(c.PeriodOrder), domain.TypeAll) {
 			s := c.ByKindPeriod[k][p]
 			if s == nil {
 				continue

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"pragmalab/domain"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
@@ -145,7 +146,7 @@ func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 		Settings:     Settings{opt.HighPass, opt.LowPass, opt.MaxFailed},
 		Items:        items,
 	}
-	for _, typ := range append(slices.Clone(Types), TypeAll) {
+	for _, typ := range append(slices.Clone(domain.TableTypes), domain.TypeAll) {
 		t.ByType[typ] = typeToplines(items, typ)
 	}
 	if opt.Bootstrap.Replicates > 0 {
@@ -229,7 +230,7 @@ func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 	items := make([]ItemMeans, len(rs.items))
 	for i := range items {
 		m := &items[i]
-		m.ID, m.Type = rs.items[i], Types[rs.itemType[i]]
+		m.ID, m.Type = rs.items[i], domain.TableTypes[rs.itemType[i]]
 		for c := range numConditions {
 			k := i*int(numConditions) + int(c)
 			m.N[c] = counts[k]
@@ -311,7 +312,7 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 	n := 0
 	for i := range items {
 		m := &items[i]
-		if typ != TypeAll && m.Type != typ {
+		if typ != domain.TypeAll && m.Type != typ {
 			continue
 		}
 		n++

@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"math/rand/v2"
+	"pragmalab/domain"
 	"runtime"
 	"slices"
 	"sync"
@@ -78,7 +79,7 @@ func newBootCells(rs *Ratings, ps []pstat) *bootCells {
 
 // itemStrata are the item indices of each type, in Types order.
 func itemStrata(rs *Ratings) [][]int {
-	strata := make([][]int, len(Types))
+	strata := make([][]int, len(domain.TableTypes))
 	for i, t := range rs.itemType {
 		strata[t] = append(strata[t], i)
 	}
@@ -104,7 +105,7 @@ func drawToplines(rng *rand.Rand, nP int, strata [][]int, wp, wi []int32) {
 func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
 	cells := newBootCells(rs, ps)
 	strata := itemStrata(rs)
-	groups := append(append([]string{}, Types...), TypeAll)
+	groups := append(append([]string{}, domain.TableTypes...), domain.TypeAll)
 	nG, nS, B := len(groups), len(toplinesStats), bs.Replicates
 	out := make([]float64, B*nG*nS) // [b][group][stat]
 	if cells.nP > 0 {
@@ -162,7 +163,7 @@ func newToplinesReplicator(rs *Ratings, cells *bootCells, strata [][]int) *topli
 	slots := len(rs.items) * int(numConditions)
 	return &toplinesReplicator{cells: cells, strata: strata, itemType: rs.itemType,
 		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.items)),
-		num: make([]float64, slots), den: make([]float64, slots), acc: make([]groupAcc, len(Types)+1)}
+		num: make([]float64, slots), den: make([]float64, slots), acc: make([]groupAcc, len(domain.TableTypes)+1)}
 }
 
 // groupAcc accumulates one group's weighted shares and r.
@@ -201,7 +202,7 @@ func (r *toplinesReplicator) run(rng *rand.Rand, out []float64) {
 		}
 	}
 	clear(r.acc)
-	all := &r.acc[len(Types)]
+	all := &r.acc[len(domain.TableTypes)]
 	const nc = int(numConditions)
 	for i, wi := range r.wi {
 		if wi == 0 {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 )
@@ -120,7 +121,7 @@ func TestToplinesFixture(t *testing.T) {
 			t.Errorf("%s: got %+v, want %+v", typ, got, w)
 		}
 	}
-	all := top.ByType[TypeAll]
+	all := top.ByType[domain.TypeAll]
 	if all.Items != 4 || !near(all.ImplicatureRecognition, 0.5) || !near(all.CancellationRecognition, 1.0/3) ||
 		!near(all.BeliefUpdate, 1.0/3) || all.LeftOut[MCancellation] != 1 || all.PearsonN != 3 {
 		t.Errorf("all: %+v", all)

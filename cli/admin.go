@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"pragmalab/domain"
 	"strings"
 
 	"golang.org/x/term"
@@ -98,8 +99,8 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		detail = fmt.Sprintf("%s is now %s", *username, *role)
 	}
 	if err != nil {
-		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ENOTFOUND || code == store.ECONFLICT {
-			return usagef("admin %s: %s", action, store.ErrorMessage(err))
+		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
+			return usagef("admin %s: %s", action, domain.ErrorMessage(err))
 		}
 		return err
 	}

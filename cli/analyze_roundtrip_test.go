@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -52,7 +53,7 @@ func expertRoundTrip(t *testing.T, names []string, keyPrefix string) string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s := &store.Study{Kind: store.KindExpert, Name: "Round trip", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "Round trip", Lang: "en"}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}

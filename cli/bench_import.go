@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"time"
 
 	"pragmalab/store"
@@ -53,7 +54,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer db.Close()
-	study := &store.Study{Kind: store.KindContext, Name: "bench import", Lang: "it"}
+	study := &domain.Study{Kind: domain.KindContext, Name: "bench import", Lang: "it"}
 	if err := db.CreateStudy(ctx, study); err != nil {
 		return err
 	}

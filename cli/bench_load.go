@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"pragmalab/domain"
 	"runtime/pprof"
 	"slices"
 	"strconv"
@@ -271,17 +272,17 @@ type loadStudy struct {
 // setupLoadStudy makes a crowd study with enough batches of 30 items + 10
 // checks for n participants at the default quota of 5.
 func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error) {
-	s := &store.Study{Kind: store.KindCrowd, Name: "Load benchmark", Lang: "en", Seed: 1}
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "Load benchmark", Lang: "en", Seed: 1}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return loadStudy{}, err
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "BENCH"
 	sets := (n + 2*set.Quota - 1) / (2 * set.Quota) // two batches of 5 participants per set
-	types := store.ItemTypes
-	var items []store.Item
+	types := domain.ItemTypes
+	var items []domain.Item
 	for i := range sets*set.BatchSize + 6 {
-		items = append(items, store.Item{
+		items = append(items, domain.Item{
 			Key: fmt.Sprintf("load%05d", i), Type: types[i%4],
 			Context:     "S1: Do you need help with anything?",
 			Utterance:   fmt.Sprintf("S2: I think C was looking for someone to do task %d.", i),
@@ -293,7 +294,7 @@ func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error)
 		if i%2 == 1 {
 			c = "low"
 		}
-		items = append(items, store.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: c})
+		items = append(items, domain.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: c})
 	}
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		return loadStudy{}, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"time"
 
 	"pragmalab/runner"
@@ -84,7 +85,7 @@ func runScoringBench(ctx context.Context, dir string, items, concurrency int, la
 		return res, err
 	}
 	defer db.Close()
-	s := &store.Study{Kind: store.KindExpert, Name: "bench scoring", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "bench scoring", Lang: "en"}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return res, err
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"pragmalab/domain"
 	"regexp"
 	"strings"
 	"sync"
@@ -152,7 +153,7 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 		t.Fatal("the demo studies are gone after a restart")
 	}
 	for _, s := range studies {
-		if s.Kind == store.KindExpert && strings.HasPrefix(s.Name, "Demo") {
+		if s.Kind == domain.KindExpert && strings.HasPrefix(s.Name, "Demo") {
 			return
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -46,8 +47,8 @@ func linksAgain(env *Env, studyID int64) {
 
 // seedExpertDemo makes an expert validation study with one batch (its
 // attention checks included) assigned to two experts, as round 1.
-func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
-	s := &store.Study{Kind: store.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
+func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, items []domain.Item) error {
+	s := &domain.Study{Kind: domain.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, it
 }
 
 // countData is the number of data items, attention checks left out.
-func countData(items []store.Item) int {
+func countData(items []domain.Item) int {
 	n := 0
 	for _, it := range items {
 		if it.Check == "" {

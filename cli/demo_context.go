@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -24,7 +25,7 @@ func seedContextDemo(ctx context.Context, db *store.DB, env *Env, base string) e
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}
-	s := &store.Study{Kind: store.KindContext, Name: "Demo: context-expansion survey (IMPAQTS-PID sample)", Lang: "it", Seed: 11}
+	s := &domain.Study{Kind: domain.KindContext, Name: "Demo: context-expansion survey (IMPAQTS-PID sample)", Lang: "it", Seed: 11}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -19,19 +20,19 @@ var demoCrowdChecks []byte
 // seedCrowdDemo makes a crowd likelihood study from the demo items: six
 // training items, two batches of ten items (half with the cancellation) plus
 // the six checks, a preview allowed, and prints a Prolific-style link.
-func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, items []store.Item) error {
+func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, items []domain.Item) error {
 	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		return err
 	}
-	s := &store.Study{Kind: store.KindCrowd, Name: "Demo: crowd likelihood study (Prolific)", Lang: "en", Seed: 11}
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "Demo: crowd likelihood study (Prolific)", Lang: "en", Seed: 11}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return err
 	}
-	if err := db.ImportItems(ctx, s.ID, append(append([]store.Item(nil), items...), checks...)); err != nil {
+	if err := db.ImportItems(ctx, s.ID, append(append([]domain.Item(nil), items...), checks...)); err != nil {
 		return err
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode, set.AllowPreview = 10, "DEMO1234", true
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		return err

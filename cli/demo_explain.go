@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -21,7 +22,7 @@ func seedExplainDemo(ctx context.Context, db *store.DB, env *Env, base string) e
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}
-	s := &store.Study{Kind: store.KindExplain, Name: "Demo: rating model explanations (IMPAQTS-PID sample)", Lang: "it", Seed: 13}
+	s := &domain.Study{Kind: domain.KindExplain, Name: "Demo: rating model explanations (IMPAQTS-PID sample)", Lang: "it", Seed: 13}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -44,7 +45,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	}
 	defer db.Close()
 	if _, err := db.Study(ctx, *studyID); err != nil {
-		return usagef("export: %s", store.ErrorMessage(err))
+		return usagef("export: %s", domain.ErrorMessage(err))
 	}
 	var write func(io.Writer) error
 	switch *what {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -45,9 +46,9 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 	defer db.Close()
 	s, err := db.Study(ctx, *studyID)
 	if err != nil {
-		return usagef("import: %s", store.ErrorMessage(err))
+		return usagef("import: %s", domain.ErrorMessage(err))
 	}
-	if *format == "impaqts" || *format == "outputs" || (*format == "" && (s.Kind == store.KindContext || s.Kind == store.KindExplain)) {
+	if *format == "impaqts" || *format == "outputs" || (*format == "" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain)) {
 		return importImpaqts(ctx, db, s, *format, *file, f, env)
 	}
 	name := filepath.Base(*file)
@@ -63,10 +64,10 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		err = db.ImportItems(ctx, s.ID, items)
 	}
 	if err != nil {
-		if store.ErrorCode(err) == store.EINTERNAL {
+		if domain.ErrorCode(err) == domain.EINTERNAL {
 			return err
 		}
-		return usagef("import %s: nothing was imported: %s", *file, store.ErrorMessage(err))
+		return usagef("import %s: nothing was imported: %s", *file, domain.ErrorMessage(err))
 	}
 	if err := db.Audit(ctx, cliActor, s.ID, "import items", fmt.Sprintf("%d items from %s", len(items), filepath.Base(*file))); err != nil {
 		return err

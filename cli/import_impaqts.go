@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -13,9 +14,9 @@ import (
 
 // importImpaqts is `pragmalab import` for the IMPAQTS studies: passages
 // (the IMPAQTS-PID TSV) or, with --format outputs, model outputs to rate.
-func importImpaqts(ctx context.Context, db *store.DB, s *store.Study, format, file string, r io.Reader, env *Env) error {
+func importImpaqts(ctx context.Context, db *store.DB, s *domain.Study, format, file string, r io.Reader, env *Env) error {
 	fail := func(err error) error {
-		if store.ErrorCode(err) == store.EINTERNAL && !isImportError(err) {
+		if domain.ErrorCode(err) == domain.EINTERNAL && !isImportError(err) {
 			return err
 		}
 		return usagef("import %s: nothing was imported: %v", file, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -17,9 +18,9 @@ func TestImportImpaqtsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctxStudy := &store.Study{Kind: store.KindContext, Name: "contesto", Lang: "it"}
-	explain := &store.Study{Kind: store.KindExplain, Name: "spiegazioni", Lang: "it"}
-	for _, s := range []*store.Study{ctxStudy, explain} {
+	ctxStudy := &domain.Study{Kind: domain.KindContext, Name: "contesto", Lang: "it"}
+	explain := &domain.Study{Kind: domain.KindExplain, Name: "spiegazioni", Lang: "it"}
+	for _, s := range []*domain.Study{ctxStudy, explain} {
 		if err := db.CreateStudy(ctx, s); err != nil {
 			t.Fatal(err)
 		}

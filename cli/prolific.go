@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"pragmalab/domain"
 	"strings"
 	"text/tabwriter"
 
@@ -125,8 +126,8 @@ func (c *prolificCmd) fail(err error) error {
 	if err == nil {
 		return nil
 	}
-	if code := store.ErrorCode(err); code == store.EINVALID || code == store.ENOTFOUND || code == store.ECONFLICT {
-		return fmt.Errorf("prolific %s: %s", c.action, store.ErrorMessage(err))
+	if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
+		return fmt.Errorf("prolific %s: %s", c.action, domain.ErrorMessage(err))
 	}
 	return err
 }
@@ -216,7 +217,7 @@ func (c *prolificCmd) reject() error {
 	if msg == "" {
 		r := rev.Row(c.pid)
 		if r == nil {
-			return c.fail(store.Errorf(store.ENOTFOUND, "participant %s never reached the study: write the message with --message", c.pid))
+			return c.fail(domain.Errorf(domain.ENOTFOUND, "participant %s never reached the study: write the message with --message", c.pid))
 		}
 		msg = studies.RejectionMessage(studies.DefaultRejectionTemplate, *r)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,7 +95,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d (at once: this process gave up its lease)", id)
 	}
 	if err != nil {
-		return fmt.Errorf("score: %s", store.ErrorMessage(err))
+		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
 	res, err := runner.LoadResults(ctx, db, id)
 	if err != nil {
@@ -187,8 +188,8 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, db *store.DB, env *Env)
 	if o.jobID == 0 {
 		j, err := runner.Create(ctx, db, o.spec, env.getenv)
 		if err != nil {
-			if store.ErrorCode(err) == store.EINVALID || store.ErrorCode(err) == store.ENOTFOUND {
-				return 0, usagef("score: %s", store.ErrorMessage(err))
+			if domain.ErrorCode(err) == domain.EINVALID || domain.ErrorCode(err) == domain.ENOTFOUND {
+				return 0, usagef("score: %s", domain.ErrorMessage(err))
 			}
 			return 0, err
 		}
@@ -203,7 +204,7 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, db *store.DB, env *Env)
 			return 0, err
 		}
 	}
-	if err := db.RequeueJob(ctx, o.jobID); err != nil && store.ErrorCode(err) != store.ECONFLICT {
+	if err := db.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
 		return 0, err
 	}
 	return o.jobID, nil
@@ -310,14 +311,14 @@ func repoint(ctx context.Context, db *store.DB, env *Env, id int64, urls []strin
 	}
 	spec := runner.Spec{StudyID: j.StudyID, Task: scoring.Task(j.Task), Scorer: j.Scorer, Strategy: scoring.Strategy(j.Strategy), Config: cfg}
 	if err := spec.Validate(env.getenv); err != nil {
-		return usagef("score: %s", store.ErrorMessage(err))
+		return usagef("score: %s", domain.ErrorMessage(err))
 	}
 	b, err := json.Marshal(spec.Config)
 	if err != nil {
 		return err
 	}
 	if err := db.UpdateJobConfig(ctx, id, b); err != nil {
-		return fmt.Errorf("score: %s", store.ErrorMessage(err))
+		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
 	fmt.Fprintf(env.stderr, "job %d now asks %s (concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Concurrency, spec.Config.Timeout)
 	return nil

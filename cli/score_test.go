@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func scoreDB(t *testing.T) (string, int64) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s := &store.Study{Kind: store.KindExpert, Name: "items", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "items", Lang: "en"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func TestScorePassages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &store.Study{Kind: store.KindExplain, Name: "explain", Lang: "it"}
+	s := &domain.Study{Kind: domain.KindExplain, Name: "explain", Lang: "it"}
 	db.CreateStudy(ctx, s)
 	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"text/tabwriter"
 
@@ -63,7 +64,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	defer db.Close()
 	if studyID != nil {
 		if _, err := db.Study(ctx, *studyID); err != nil {
-			return usagef("study %s: %s", action, store.ErrorMessage(err))
+			return usagef("study %s: %s", action, domain.ErrorMessage(err))
 		}
 	}
 	switch action {
@@ -154,9 +155,9 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 	defer db.Close()
 	s, err := db.Study(ctx, *studyID)
 	if err != nil {
-		return usagef("links: %s", store.ErrorMessage(err))
+		return usagef("links: %s", domain.ErrorMessage(err))
 	}
-	if s.Kind == store.KindCrowd {
+	if s.Kind == domain.KindCrowd {
 		fmt.Fprintf(env.stdout, "Prolific study URL of %q:\n%s\n", s.Name, templates.CrowdStudyEntryURL(b, s.ID))
 		return nil
 	}

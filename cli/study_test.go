@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"path/filepath"
+	"pragmalab/domain"
 	"regexp"
 	"strconv"
 	"strings"
@@ -47,14 +48,14 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 	for i := range all {
 		kinds[all[i].Study.Kind] = &all[i]
 	}
-	for _, k := range []string{store.KindExpert, store.KindCrowd, store.KindContext, store.KindExplain} {
+	for _, k := range []string{domain.KindExpert, domain.KindCrowd, domain.KindContext, domain.KindExplain} {
 		if kinds[k] == nil {
 			t.Fatalf("no demo study of kind %s", k)
 		}
 	}
 	// The explanation-rating study rates the copy-target scorer's outputs:
 	// each is the passage's target sentence.
-	ex := kinds[store.KindExplain].Study
+	ex := kinds[domain.KindExplain].Study
 	jobs, err := db.StudyJobs(ctx, ex.ID)
 	if err != nil || len(jobs) != 1 || jobs[0].Scorer != "copy-target" || jobs[0].Status != store.JobDone {
 		t.Fatalf("explain demo jobs: %+v %v", jobs, err)
@@ -63,8 +64,8 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 	if err != nil || n != 130 {
 		t.Fatalf("explain demo outputs: %d %v", n, err)
 	}
-	if kinds[store.KindExplain].UnderWay != 1 {
-		t.Errorf("explain demo: %d raters under way, want 1 (invited with screens)", kinds[store.KindExplain].UnderWay)
+	if kinds[domain.KindExplain].UnderWay != 1 {
+		t.Errorf("explain demo: %d raters under way, want 1 (invited with screens)", kinds[domain.KindExplain].UnderWay)
 	}
 	// The links printed can be listed again.
 	for _, s := range all {
@@ -73,7 +74,7 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 		}
 	}
 	link := regexp.MustCompile(`Expert A's invitation link: (\S+)`).FindStringSubmatch(printed)
-	code, out, errOut := runCLI(t, "", nil, "links", "--study", itoa64(kinds[store.KindExpert].Study.ID), "--db", path, "--base", "http://lab.example")
+	code, out, errOut := runCLI(t, "", nil, "links", "--study", itoa64(kinds[domain.KindExpert].Study.ID), "--db", path, "--base", "http://lab.example")
 	if code != 0 || link == nil || !regexp.MustCompile(`Expert A\s+`+regexp.QuoteMeta(link[1])).MatchString(out) {
 		t.Fatalf("links: exit %d, %q %q; printed link %v", code, out, errOut, link)
 	}
@@ -81,7 +82,7 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "Valutatore A") || !strings.Contains(out, "http://localhost:8080/x/") {
 		t.Fatalf("links of the explain study (default base): exit %d, %q", code, out)
 	}
-	code, out, _ = runCLI(t, "", nil, "links", "--study", itoa64(kinds[store.KindCrowd].Study.ID), "--db", path, "--base", "https://lab.example/")
+	code, out, _ = runCLI(t, "", nil, "links", "--study", itoa64(kinds[domain.KindCrowd].Study.ID), "--db", path, "--base", "https://lab.example/")
 	if code != 0 || !strings.Contains(out, "https://lab.example/s/") || !strings.Contains(out, "PROLIFIC_PID=") {
 		t.Fatalf("links of the crowd study: exit %d, %q", code, out)
 	}

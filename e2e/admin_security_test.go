@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestAccountsAndAuditInTheBrowser(t *testing.T) {
 	if _, err := db.CreateAdmin(bctx, "lea", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	s := &store.Study{Kind: store.KindExpert, Name: "Scalar items", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "Scalar items", Lang: "en"}
 	db.CreateStudy(bctx, s)
 	db.Audit(bctx, "lea", s.ID, "import items", "=HYPERLINK(\"http://evil.example\") from items.csv")
 	srv, err := web.New(bctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})

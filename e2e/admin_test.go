@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func startAdminStudies(t *testing.T) (*httptest.Server, *store.DB, int64) {
 			}
 		}
 	}
-	crowd := &store.Study{Kind: store.KindCrowd, Name: "Crowd likelihood, spring term (Prolific)", Lang: "en"}
+	crowd := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd likelihood, spring term (Prolific)", Lang: "en"}
 	if err := db.CreateStudy(ctx, crowd); err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestAdminFormsOnAPhone(t *testing.T) {
 	ts, db, studyID := startAdminStudies(t)
 	bg := context.Background()
 	items, _ := db.ListItems(bg, studyID)
-	var sc1 store.Item
+	var sc1 domain.Item
 	for _, it := range items {
 		if it.Key == "sc1" {
 			sc1 = it

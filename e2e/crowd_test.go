@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ import (
 
 // startCrowdStudy serves a crowd study built from the demo items: six
 // training items, batches of ten items plus the demo's attention checks.
-func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.CrowdSettings) {
+func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.CrowdSettings) {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd-e2e.db"))
@@ -31,11 +32,11 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.Cr
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s := &store.Study{Kind: store.KindCrowd, Name: "Crowd e2e", Lang: "en", Seed: 11}
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd e2e", Lang: "en", Seed: 11}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	var items []store.Item
+	var items []domain.Item
 	for _, f := range []string{"../cli/demo/items.jsonl", "../cli/demo/crowd_checks.jsonl"} {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -50,7 +51,7 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, store.Cr
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		t.Fatal(err)
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode = 10, "E2ECODE7"
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		t.Fatal(err)
@@ -171,7 +172,7 @@ func TestCrowdParticipantInBrowser(t *testing.T) {
 
 func crowdParticipant(t *testing.T, db *store.DB, studyID int64, pid string) *store.CrowdParticipant {
 	t.Helper()
-	reps, err := db.CrowdParticipants(context.Background(), studyID, store.DefaultCrowdSettings())
+	reps, err := db.CrowdParticipants(context.Background(), studyID, domain.DefaultCrowdSettings())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -29,7 +30,7 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s := &store.Study{Kind: store.KindExpert, Name: "Keyboard study", Lang: "en", Seed: 3}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "Keyboard study", Lang: "en", Seed: 3}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}

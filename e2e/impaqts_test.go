@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"testing"
 	"time"
 
@@ -35,9 +36,9 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 	if err != nil {
 		t.Fatal(err)
 	}
-	byKind := map[string]*store.Study{}
-	for _, kind := range []string{store.KindContext, store.KindExplain} {
-		s := &store.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it", Seed: 5}
+	byKind := map[string]*domain.Study{}
+	for _, kind := range []string{domain.KindContext, domain.KindExplain} {
+		s := &domain.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it", Seed: 5}
 		ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
 		if err == nil {
 			err = db.CreateStudy(ctx, s)
@@ -50,7 +51,7 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 		}
 		byKind[kind] = s
 	}
-	cs := byKind[store.KindContext]
+	cs := byKind[domain.KindContext]
 	if err := db.SaveContextSurveys(ctx, cs.ID, [][]string{{"22185", "37246"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 	if err != nil {
 		t.Fatal(err)
 	}
-	es := byKind[store.KindExplain]
+	es := byKind[domain.KindExplain]
 	if err := db.ImportOutputs(ctx, es.ID, []store.Output{
 		{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "Gli altri partiti hanno svenduto i loro ideali."},
 		{ItemKey: "37246", Strategy: "zero-shot", Model: "m", Output: "Il governo è diviso."},

@@ -3,12 +3,11 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"pragmalab/domain"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
-
-	"pragmalab/store"
 )
 
 // TestCrowdPagesLayout walks a crowd participant through landing,
@@ -19,7 +18,7 @@ import (
 // screenshot of each page.
 func TestCrowdPagesLayout(t *testing.T) {
 	ts, db, studyID, set := startCrowdStudy(t)
-	set.Questionnaire = store.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
+	set.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
 	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"path/filepath"
+	"pragmalab/domain"
 	"strconv"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ func TestScoringJobLiveProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	s := &store.Study{Kind: store.KindExpert, Name: "Scoring study", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "Scoring study", Lang: "en"}
 	if err := db.CreateStudy(bg, s); err != nil {
 		t.Fatal(err)
 	}

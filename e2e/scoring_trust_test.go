@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,16 +25,16 @@ import (
 
 // crowdRatings makes a crowd study over the same items, rated by four
 // participants through the store as the participant pages would.
-func crowdRatings(t *testing.T, db *store.DB, items []store.Item) int64 {
+func crowdRatings(t *testing.T, db *store.DB, items []domain.Item) int64 {
 	t.Helper()
 	ctx := context.Background()
-	cs := &store.Study{Kind: store.KindCrowd, Name: "Crowd ratings", Lang: "en"}
+	cs := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd ratings", Lang: "en"}
 	if err := db.CreateStudy(ctx, cs); err != nil {
 		t.Fatal(err)
 	}
-	all := append(append([]store.Item(nil), items...),
-		store.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		store.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+	all := append(append([]domain.Item(nil), items...),
+		domain.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		domain.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
 	if err := db.ImportItems(ctx, cs.ID, all); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func crowdRatings(t *testing.T, db *store.DB, items []store.Item) int64 {
 	if err := db.SaveCrowdBatches(ctx, cs.ID, 1, []store.CrowdSlot{slot(items[0].Key, "trigger"), slot(items[1].Key, "cancel")}, [][]store.CrowdSlot{append(b1, checks...), append(b2, checks...)}); err != nil {
 		t.Fatal(err)
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "DONE"
 	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
 		t.Fatal(err)
@@ -110,7 +111,7 @@ func TestPartialJobPageOnPhoneAndDesktop(t *testing.T) {
 	}
 	t.Cleanup(func() { db.Close() })
 	items := runner.SyntheticItems(8)
-	s := &store.Study{Kind: store.KindExpert, Name: "Scoring study", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "Scoring study", Lang: "en"}
 	if err := db.CreateStudy(bg, s); err != nil {
 		t.Fatal(err)
 	}

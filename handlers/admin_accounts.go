@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 
 	"pragmalab/store"
@@ -43,8 +44,8 @@ func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
 	password := newPassword()
 	a, err := h.DB.CreateAdminWithRole(r.Context(), form.Username, password, form.Role)
 	if err != nil {
-		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ECONFLICT {
-			form.Error = store.ErrorMessage(err)
+		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
+			form.Error = domain.ErrorMessage(err)
 			h.renderAccounts(w, r, http.StatusBadRequest, templates.AccountsView{Form: form})
 			return
 		}
@@ -120,16 +121,16 @@ func (h *Handler) EndAccountSessions(w http.ResponseWriter, r *http.Request) {
 
 // accountFailed shows a domain error on the accounts page.
 func (h *Handler) accountFailed(w http.ResponseWriter, r *http.Request, err error) {
-	code := store.ErrorCode(err)
-	if code != store.EINVALID && code != store.ECONFLICT {
+	code := domain.ErrorCode(err)
+	if code != domain.EINVALID && code != domain.ECONFLICT {
 		h.Error(w, r, err)
 		return
 	}
 	status := http.StatusBadRequest
-	if code == store.ECONFLICT {
+	if code == domain.ECONFLICT {
 		status = http.StatusConflict
 	}
 	v := templates.AccountsView{}
-	v.Nav.Error = store.ErrorMessage(err)
+	v.Nav.Error = domain.ErrorMessage(err)
 	h.renderAccounts(w, r, status, v)
 }

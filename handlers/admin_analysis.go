@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
 
 	"pragmalab/analysis"
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -36,13 +36,13 @@ type studyAnalysis struct {
 
 // analyse reads the study's rows — the rows its export writes — and
 // analyses them.
-func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
+func (h *Handler) analyse(ctx context.Context, s *domain.Study) (*studyAnalysis, error) {
 	switch s.Kind {
-	case store.KindExpert:
+	case domain.KindExpert:
 		return h.analyseExpert(ctx, s)
-	case store.KindCrowd:
+	case domain.KindCrowd:
 		return h.analyseCrowd(ctx, s)
-	case store.KindContext:
+	case domain.KindContext:
 		as, err := studies.ContextAnswers(ctx, h.DB, s.ID)
 		if err != nil {
 			return nil, err
@@ -53,7 +53,7 @@ func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, 
 		a := contextAnalysis(as)
 		a.export = templates.StudyURL(s.ID, "/export/context_answers.csv")
 		return a, nil
-	case store.KindExplain:
+	case domain.KindExplain:
 		rs, err := studies.ExplanationRatings(ctx, h.DB, s.ID)
 		if err != nil {
 			return nil, err
@@ -71,7 +71,7 @@ func (h *Handler) analyse(ctx context.Context, s *store.Study) (*studyAnalysis, 
 // analyseCrowd analyses the ratings of the participants who completed a
 // batch, with the study's exclusion thresholds and the researcher's
 // include/exclude decisions.
-func (h *Handler) analyseCrowd(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
+func (h *Handler) analyseCrowd(ctx context.Context, s *domain.Study) (*studyAnalysis, error) {
 	opt, err := studies.CrowdOptions(ctx, h.DB, s.ID)
 	if err != nil {
 		return nil, err
@@ -88,7 +88,7 @@ func (h *Handler) analyseCrowd(ctx context.Context, s *store.Study) (*studyAnaly
 	return a, nil
 }
 
-func (h *Handler) analyseExpert(ctx context.Context, s *store.Study) (*studyAnalysis, error) {
+func (h *Handler) analyseExpert(ctx context.Context, s *domain.Study) (*studyAnalysis, error) {
 	a := &studyAnalysis{command: "pragmalab analyze agreement --judgements judgements.csv", export: templates.StudyURL(s.ID, "/export/judgements.csv")}
 	js, err := studies.Judgements(ctx, h.DB, s.ID)
 	if err != nil {
@@ -190,7 +190,7 @@ func explanationsAnalysis(rs []analysis.ExplanationRating) *studyAnalysis {
 }
 
 // analysisStudy loads the study and its analysis; failures are rendered.
-func (h *Handler) analysisStudy(w http.ResponseWriter, r *http.Request) (*store.Study, *studyAnalysis, bool) {
+func (h *Handler) analysisStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *studyAnalysis, bool) {
 	s, err := h.study(r)
 	if err != nil {
 		h.Error(w, r, err)
@@ -224,7 +224,7 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // analysisView lays an analysis out for the page.
-func analysisView(nav templates.Nav, s *store.Study, a *studyAnalysis) (templates.AnalysisView, error) {
+func analysisView(nav templates.Nav, s *domain.Study, a *studyAnalysis) (templates.AnalysisView, error) {
 	base := templates.StudyURL(s.ID, "/analysis/")
 	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.command, Export: a.export,
 		Empty: a.empty, Summary: a.summary, Excluded: a.excluded, Confusions: a.confs}
@@ -285,7 +285,7 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	}
 	name, format := chi.URLParam(r, "table"), chi.URLParam(r, "format")
 	if a.problem != nil {
-		h.Error(w, r, store.Errorf(store.EINVALID, "the study's export could not be analysed: %v", a.problem))
+		h.Error(w, r, domain.Errorf(domain.EINVALID, "the study's export could not be analysed: %v", a.problem))
 		return
 	}
 	var buf bytes.Buffer

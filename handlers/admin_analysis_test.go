@@ -3,19 +3,19 @@ package handlers
 import (
 	"bytes"
 	"context"
+	"pragmalab/domain"
 	"regexp"
 	"strings"
 	"testing"
 
 	"pragmalab/analysis"
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
 // renderAnalysis renders the analysis page of a into HTML.
 func renderAnalysis(t *testing.T, kind string, a *studyAnalysis) string {
 	t.Helper()
-	v, err := analysisView(templates.Nav{Admin: "r"}, &store.Study{ID: 7, Kind: kind, Name: "S"}, a)
+	v, err := analysisView(templates.Nav{Admin: "r"}, &domain.Study{ID: 7, Kind: kind, Name: "S"}, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestRatingsAnalysisPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := ratingsAnalysis(rs, opt)
-	body := renderAnalysis(t, store.KindCrowd, a)
+	body := renderAnalysis(t, domain.KindCrowd, a)
 	mustContain(t, body, `data-testid="table-toplines"`, `data-testid="table-item_means"`, `data-testid="table-participants"`,
 		`data-testid="excluded-P100001"`, "excluded by the researcher", `data-testid="excluded-Pconst"`, "all 2 ratings equal",
 		`data-testid="figure-histogram_all"`, `src="/admin/studies/7/analysis/plots/scatter_natural.svg"`,
@@ -69,7 +69,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := contextAnalysis(as)
-	body := renderAnalysis(t, store.KindContext, a)
+	body := renderAnalysis(t, domain.KindContext, a)
 	mustContain(t, body, `data-testid="table-context_agreement"`, `data-testid="table-context_cumulative"`, `data-testid="figure-context_cumulative"`, "4 answers on 2 passages in 1 surveys")
 	row := regexp.MustCompile(`(?s)<tr data-testid="context_cumulative-row-0">(.*?)</tr>`).FindStringSubmatch(body)
 	if row == nil || !strings.Contains(row[1], "0.50") || !strings.Contains(row[1], "0.75") {
@@ -80,7 +80,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body = renderAnalysis(t, store.KindExplain, explanationsAnalysis(ers))
+	body = renderAnalysis(t, domain.KindExplain, explanationsAnalysis(ers))
 	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot")
 
 	// Rows the analysis refuses are shown as a problem, with the line.
@@ -88,7 +88,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	if err == nil {
 		t.Fatal("rating 9 accepted")
 	}
-	body = renderAnalysis(t, store.KindCrowd, &studyAnalysis{problem: err})
+	body = renderAnalysis(t, domain.KindCrowd, &studyAnalysis{problem: err})
 	mustContain(t, body, `data-testid="analysis-problem"`, "line 2")
 	if strings.Contains(body, `data-testid="table-`) {
 		t.Error("no table may be shown for an export that failed")

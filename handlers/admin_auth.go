@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"strings"
 
 	"pragmalab/store"
@@ -45,7 +46,7 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 		token, _ := sess.Values["token"].(string)
 		a, err := h.DB.SessionAdmin(r.Context(), token)
 		if err != nil {
-			if store.ErrorCode(err) == store.ENOTFOUND {
+			if domain.ErrorCode(err) == domain.ENOTFOUND {
 				h.toLogin(w, r)
 				return
 			}
@@ -63,7 +64,7 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 func (h *Handler) RequireOwnerForChanges(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead && !CurrentAdmin(r.Context()).CanChange() {
-			h.Error(w, r, store.Errorf(store.EFORBIDDEN, "Your account is a viewer account: it can read everything but change nothing. Ask an owner to make the change."))
+			h.Error(w, r, domain.Errorf(domain.EFORBIDDEN, "Your account is a viewer account: it can read everything but change nothing. Ask an owner to make the change."))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -112,7 +113,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := h.DB.Authenticate(r.Context(), username, r.PostFormValue("password"))
 	if err != nil {
-		if store.ErrorCode(err) != store.EINVALID {
+		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
 			return
 		}
@@ -159,7 +160,7 @@ func (h *Handler) flash(w http.ResponseWriter, r *http.Request, msg string) {
 }
 
 // nav builds the admin header, taking any pending flash message.
-func (h *Handler) nav(w http.ResponseWriter, r *http.Request, s *store.Study) templates.Nav {
+func (h *Handler) nav(w http.ResponseWriter, r *http.Request, s *domain.Study) templates.Nav {
 	n := templates.Nav{}
 	if a := CurrentAdmin(r.Context()); a != nil {
 		n.Admin, n.Viewer = a.Username, !a.CanChange()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 
 	"pragmalab/analysis"
@@ -13,7 +14,7 @@ import (
 )
 
 // contextSettings reads a context study's settings over the defaults.
-func contextSettings(s *store.Study) (store.ContextSettings, error) {
+func contextSettings(s *domain.Study) (store.ContextSettings, error) {
 	set := store.DefaultContextSettings()
 	if err := s.DecodeSettings(&set); err != nil {
 		return set, err
@@ -28,11 +29,11 @@ func (h *Handler) passageSummary(r *http.Request, studyID int64) (templates.Pass
 }
 
 // contextStudyPage is the admin page of a context-expansion study.
-func (h *Handler) contextStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study) {
+func (h *Handler) contextStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study) {
 	h.contextStudyPageWith(w, r, s, http.StatusOK, "")
 }
 
-func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
+func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
 	ctx := r.Context()
 	v := templates.ContextStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
@@ -59,15 +60,15 @@ func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s
 
 // importPassages takes an uploaded IMPAQTS-PID TSV into a context or
 // explain study (POST /admin/studies/{study}/items), all or nothing.
-func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *store.Study, name string, data []byte) {
+func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *domain.Study, name string, data []byte) {
 	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
-		h.failOnStudyPage(w, r, s, store.Errorf(store.EINVALID, "Nothing was imported from %s: %v", name, err))
+		h.failOnStudyPage(w, r, s, domain.Errorf(domain.EINVALID, "Nothing was imported from %s: %v", name, err))
 		return
 	}
 	if err := h.DB.ImportPassages(r.Context(), s.ID, ps); err != nil {
-		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ECONFLICT {
-			err = store.Errorf(code, "Nothing was imported from %s: %s", name, store.ErrorMessage(err))
+		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
+			err = domain.Errorf(code, "Nothing was imported from %s: %s", name, domain.ErrorMessage(err))
 		}
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -86,7 +87,7 @@ func formInt(r *http.Request, name string, def int) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, store.Errorf(store.EINVALID, "%s must be a whole number", name)
+		return 0, domain.Errorf(domain.EINVALID, "%s must be a whole number", name)
 	}
 	return n, nil
 }
@@ -94,7 +95,7 @@ func formInt(r *http.Request, name string, def int) (int, error) {
 // BuildContextSurveys handles POST /admin/studies/{study}/surveys: saves
 // the settings and samples the surveys, balanced by kind × period.
 func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindContext)
+	s, ok := h.studyOfKind(w, r, domain.KindContext)
 	if !ok {
 		return
 	}
@@ -128,7 +129,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 // a new expert with an invitation link, assigned the chosen survey or the
 // one with the fewest experts.
 func (h *Handler) InviteContextExpert(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindContext)
+	s, ok := h.studyOfKind(w, r, domain.KindContext)
 	if !ok {
 		return
 	}
@@ -136,7 +137,7 @@ func (h *Handler) InviteContextExpert(w http.ResponseWriter, r *http.Request) {
 	surveyID, _ := strconv.ParseInt(r.PostFormValue("survey"), 10, 64)
 	surveys, err := h.DB.ContextSurveys(ctx, s.ID)
 	if err == nil && len(surveys) == 0 {
-		err = store.Errorf(store.EINVALID, "build the surveys before inviting experts")
+		err = domain.Errorf(domain.EINVALID, "build the surveys before inviting experts")
 	}
 	var a *store.Annotator
 	if err == nil {

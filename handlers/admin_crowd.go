@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 )
 
 // crowdStudyPage renders the admin page of a crowd study.
-func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study) {
+func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study) {
 	_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -24,7 +25,7 @@ func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *stor
 
 // crowdAdmin renders the crowd admin page with the given settings (the
 // stored ones, or those just submitted) and an error, if any.
-func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.Study, set store.CrowdSettings, training, errMsg string) {
+func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.Study, set domain.CrowdSettings, training, errMsg string) {
 	ctx := r.Context()
 	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
 		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID)}
@@ -55,8 +56,8 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.St
 		switch {
 		case err == nil:
 			v.Plan, v.PlanTraining = plan.Design(), plan.TrainingNote()
-		case store.ErrorCode(err) == store.EINVALID:
-			v.PlanError = store.ErrorMessage(err)
+		case domain.ErrorCode(err) == domain.EINVALID:
+			v.PlanError = domain.ErrorMessage(err)
 		default:
 			h.Error(w, r, err)
 			return
@@ -71,9 +72,9 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *store.St
 
 // crowdAdminStudy loads the {study} parameter as a crowd study and parses
 // the form of a post.
-func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*store.Study, store.CrowdSettings, bool) {
+func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, domain.CrowdSettings, bool) {
 	s, err := h.study(r)
-	var set store.CrowdSettings
+	var set domain.CrowdSettings
 	if err == nil {
 		s, set, err = h.DB.CrowdStudy(r.Context(), s.ID)
 	}
@@ -88,17 +89,17 @@ func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*stor
 }
 
 // parseTraining reads the training field: one "key condition" per line.
-func parseTraining(text string) ([]store.CrowdTrainingSpec, error) {
-	var out []store.CrowdTrainingSpec
+func parseTraining(text string) ([]domain.CrowdTrainingSpec, error) {
+	var out []domain.CrowdTrainingSpec
 	for i, line := range strings.Split(text, "\n") {
 		f := strings.Fields(line)
 		switch len(f) {
 		case 0:
 			continue
 		case 2:
-			out = append(out, store.CrowdTrainingSpec{Key: f[0], Condition: strings.ToLower(f[1])})
+			out = append(out, domain.CrowdTrainingSpec{Key: f[0], Condition: strings.ToLower(f[1])})
 		default:
-			return nil, store.Errorf(store.EINVALID, "training line %d: write the item id, a space, then trigger or cancel", i+1)
+			return nil, domain.Errorf(domain.EINVALID, "training line %d: write the item id, a space, then trigger or cancel", i+1)
 		}
 	}
 	return out, nil
@@ -157,7 +158,7 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.AllowPreview = f("allow_preview") == "yes"
 	set.FinishWhenPaused = f("finish_when_paused") == "yes"
 	set.AnyPID = f("any_pid") == "yes"
-	set.Questionnaire = store.QuestionnaireSettings{
+	set.Questionnaire = domain.QuestionnaireSettings{
 		Languages: f("q_languages") == "yes", Age: f("q_age") == "yes", Gender: f("q_gender") == "yes", Comments: f("q_comments") == "yes",
 	}
 	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
@@ -174,8 +175,8 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.SaveCrowdSettings(r.Context(), s.ID, set)
 	}
 	if err != nil {
-		if store.ErrorCode(err) == store.EINVALID {
-			fail(store.ErrorMessage(err))
+		if domain.ErrorCode(err) == domain.EINVALID {
+			fail(domain.ErrorMessage(err))
 			return
 		}
 		h.Error(w, r, err)
@@ -198,9 +199,9 @@ func (h *Handler) BuildCrowdStudyBatches(w http.ResponseWriter, r *http.Request)
 	}
 	b, err := studies.BuildCrowdBatches(r.Context(), h.DB, s.ID, set, seed)
 	if err != nil {
-		if c := store.ErrorCode(err); c == store.EINVALID || c == store.ECONFLICT {
+		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
 			s.Seed = seed
-			h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "Cannot build batches: "+store.ErrorMessage(err))
+			h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "Cannot build batches: "+domain.ErrorMessage(err))
 			return
 		}
 		h.Error(w, r, err)

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 )
 
 // expertSettings decodes a study's expert settings over the defaults.
-func expertSettings(s *store.Study) (store.ExpertSettings, error) {
+func expertSettings(s *domain.Study) (store.ExpertSettings, error) {
 	set := store.DefaultExpertSettings()
 	err := s.DecodeSettings(&set)
 	return set, err
@@ -22,7 +23,7 @@ func expertSettings(s *store.Study) (store.ExpertSettings, error) {
 
 // expertStudyPage renders the admin page of an expert study with the given
 // status and errMsg (if any) shown at the top.
-func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
+func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
 	ctx := r.Context()
 	v := templates.ExpertStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
@@ -88,7 +89,7 @@ func (h *Handler) SetItemCheck(w http.ResponseWriter, r *http.Request) {
 
 // BuildExpertBatches handles POST /admin/studies/{study}/batches.
 func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExpert)
+	s, ok := h.studyOfKind(w, r, domain.KindExpert)
 	if !ok {
 		return
 	}
@@ -112,7 +113,7 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 
 // InviteExpert handles POST /admin/studies/{study}/experts.
 func (h *Handler) InviteExpert(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExpert)
+	s, ok := h.studyOfKind(w, r, domain.KindExpert)
 	if !ok {
 		return
 	}
@@ -137,7 +138,7 @@ func formIDs(r *http.Request, name string) []int64 {
 
 // AssignRound handles POST /admin/studies/{study}/rounds/{round}.
 func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExpert)
+	s, ok := h.studyOfKind(w, r, domain.KindExpert)
 	if !ok {
 		return
 	}
@@ -149,7 +150,7 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 		var batch int64
 		batch, err = strconv.ParseInt(r.PostFormValue("batch"), 10, 64)
 		if err != nil {
-			err = store.Errorf(store.EINVALID, "choose a batch for round 1")
+			err = domain.Errorf(domain.EINVALID, "choose a batch for round 1")
 			break
 		}
 		err = h.DB.AssignRound1(r.Context(), s.ID, batch, experts)
@@ -159,7 +160,7 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 		n, err = h.DB.AssignRound2(r.Context(), s.ID, experts)
 		msg = fmt.Sprintf("Round 2: %d batches split among %d experts.", n, len(experts))
 	default:
-		err = store.Errorf(store.ENOTFOUND, "no such round")
+		err = domain.Errorf(domain.ENOTFOUND, "no such round")
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
@@ -179,7 +180,7 @@ func (h *Handler) ReviewPage(w http.ResponseWriter, r *http.Request) {
 	h.renderReview(w, r, s, http.StatusOK, templates.ReviewChoice{}, nil)
 }
 
-func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *store.Study, status int, posted templates.ReviewChoice, errs map[int64]string) {
+func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, posted templates.ReviewChoice, errs map[int64]string) {
 	flagged, err := h.DB.Flagged(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -192,7 +193,7 @@ func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *store.
 // (keep as is, an expert's alternative or one's own fix, per field), drop
 // (after a confirmation page), or undo the decision taken.
 func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExpert)
+	s, ok := h.studyOfKind(w, r, domain.KindExpert)
 	if !ok {
 		return
 	}
@@ -214,7 +215,7 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if f == nil {
-		h.Error(w, r, store.Errorf(store.ENOTFOUND, "this item is not flagged"))
+		h.Error(w, r, domain.Errorf(domain.ENOTFOUND, "this item is not flagged"))
 		return
 	}
 	var msg string
@@ -226,8 +227,8 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		decision, impl, canc, note, problem := reviewDecision(c, f.Flags)
 		if problem == "" {
 			err = h.DB.DecideReview(ctx, s.ID, itemID, decision, impl, canc, note)
-			if store.ErrorCode(err) == store.EINVALID {
-				problem, err = store.ErrorMessage(err), nil
+			if domain.ErrorCode(err) == domain.EINVALID {
+				problem, err = domain.ErrorMessage(err), nil
 			}
 		}
 		if problem != "" {
@@ -249,7 +250,7 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.UndoReview(ctx, s.ID, itemID)
 		msg = fmt.Sprintf("Item %s: decision undone; it is back in the flagged list.", f.Item.Key)
 	default:
-		err = store.Errorf(store.EINVALID, "unknown action")
+		err = domain.Errorf(domain.EINVALID, "unknown action")
 	}
 	if err != nil {
 		h.Error(w, r, err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -11,7 +12,7 @@ import (
 )
 
 // explainSettings reads an explain study's settings over the defaults.
-func explainSettings(s *store.Study) (store.ExplainSettings, error) {
+func explainSettings(s *domain.Study) (store.ExplainSettings, error) {
 	set := store.DefaultExplainSettings()
 	if err := s.DecodeSettings(&set); err != nil {
 		return set, err
@@ -20,11 +21,11 @@ func explainSettings(s *store.Study) (store.ExplainSettings, error) {
 }
 
 // explainStudyPage is the admin page of an explanation-rating study.
-func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study) {
+func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study) {
 	h.explainStudyPageWith(w, r, s, http.StatusOK, "")
 }
 
-func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *store.Study, status int, errMsg string) {
+func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
 	v := templates.ExplainStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
 	var err error
@@ -48,8 +49,8 @@ func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s
 // outputs (item_id, strategy, model, output), all or nothing.
 func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
-	if err == nil && s.Kind != store.KindExplain {
-		err = store.Errorf(store.ENOTFOUND, "not an explanation-rating study")
+	if err == nil && s.Kind != domain.KindExplain {
+		err = domain.Errorf(domain.ENOTFOUND, "not an explanation-rating study")
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -64,8 +65,8 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 		err = h.DB.ImportOutputs(r.Context(), s.ID, outs)
 	}
 	if err != nil {
-		if code := store.ErrorCode(err); name != "" && (code == store.EINVALID || code == store.ECONFLICT) {
-			err = store.Errorf(code, "Nothing was imported from %s: %s", name, store.ErrorMessage(err))
+		if code := domain.ErrorCode(err); name != "" && (code == domain.EINVALID || code == domain.ECONFLICT) {
+			err = domain.Errorf(code, "Nothing was imported from %s: %s", name, domain.ErrorMessage(err))
 		}
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -77,7 +78,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 
 // SaveExplainSettings handles POST /admin/studies/{study}/explain/settings.
 func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExplain)
+	s, ok := h.studyOfKind(w, r, domain.KindExplain)
 	if !ok {
 		return
 	}
@@ -105,7 +106,7 @@ func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
 // InviteExplainExpert handles POST /admin/studies/{study}/explain/experts:
 // a new expert with an invitation link and their screens.
 func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExplain)
+	s, ok := h.studyOfKind(w, r, domain.KindExplain)
 	if !ok {
 		return
 	}
@@ -130,7 +131,7 @@ func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
 // /admin/studies/{study}/explain/experts/{annotator}/assign: more screens
 // for an expert, e.g. after more outputs were imported.
 func (h *Handler) AssignExplainScreens(w http.ResponseWriter, r *http.Request) {
-	s, ok := h.studyOfKind(w, r, store.KindExplain)
+	s, ok := h.studyOfKind(w, r, domain.KindExplain)
 	if !ok {
 		return
 	}

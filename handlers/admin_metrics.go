@@ -3,8 +3,8 @@ package handlers
 import (
 	"net/http"
 	"net/http/pprof"
+	"pragmalab/domain"
 
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -15,7 +15,7 @@ import (
 func (h *Handler) OwnerOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !CurrentAdmin(r.Context()).CanChange() {
-			h.Error(w, r, store.Errorf(store.EFORBIDDEN, "This page is for owners of the platform."))
+			h.Error(w, r, domain.Errorf(domain.EFORBIDDEN, "This page is for owners of the platform."))
 			return
 		}
 		next.ServeHTTP(w, r)

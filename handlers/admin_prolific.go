@@ -3,11 +3,11 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 
 	"pragmalab/prolific"
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -17,8 +17,8 @@ import (
 // the use cases record each call before it is sent.
 
 // prolificStudy loads the crowd {study} and its Prolific use cases.
-func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*store.Study, *studies.Prolific, bool) {
-	s, ok := h.studyOfKind(w, r, store.KindCrowd)
+func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *studies.Prolific, bool) {
+	s, ok := h.studyOfKind(w, r, domain.KindCrowd)
 	if !ok {
 		return nil, nil, false
 	}
@@ -34,7 +34,7 @@ func (h *Handler) ProlificPage(w http.ResponseWriter, r *http.Request) {
 	h.renderProlific(w, r, s, p, http.StatusOK, "")
 }
 
-func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *store.Study, p *studies.Prolific, status int, errMsg string) {
+func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *domain.Study, p *studies.Prolific, status int, errMsg string) {
 	ctx := r.Context()
 	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.API != nil, EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID)}
 	v.Nav.Error = errMsg
@@ -60,7 +60,7 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *stor
 			h.Error(w, r, err)
 			return
 		}
-	} else if store.ErrorCode(err) != store.ENOTFOUND {
+	} else if domain.ErrorCode(err) != domain.ENOTFOUND {
 		h.Error(w, r, err)
 		return
 	}
@@ -73,14 +73,14 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *stor
 
 // prolificDone shows a domain error on the Prolific page, or flashes msg
 // and goes back to it.
-func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *store.Study, p *studies.Prolific, err error, msg string) {
+func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *domain.Study, p *studies.Prolific, err error, msg string) {
 	if err != nil {
-		if c := store.ErrorCode(err); c == store.EINVALID || c == store.ENOTFOUND || c == store.ECONFLICT {
+		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ENOTFOUND || c == domain.ECONFLICT {
 			status := http.StatusBadRequest
-			if c == store.ECONFLICT {
+			if c == domain.ECONFLICT {
 				status = http.StatusConflict
 			}
-			h.renderProlific(w, r, s, p, status, store.ErrorMessage(err))
+			h.renderProlific(w, r, s, p, status, domain.ErrorMessage(err))
 			return
 		}
 		h.Error(w, r, err)
@@ -93,7 +93,7 @@ func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *store.
 
 // prolificForm opens a Prolific POST: the study, the use cases and the
 // form; with confirm, the form must carry confirm=yes.
-func (h *Handler) prolificForm(w http.ResponseWriter, r *http.Request, confirm bool) (*store.Study, *studies.Prolific, bool) {
+func (h *Handler) prolificForm(w http.ResponseWriter, r *http.Request, confirm bool) (*domain.Study, *studies.Prolific, bool) {
 	s, p, ok := h.prolificStudy(w, r)
 	if !ok {
 		return nil, nil, false
@@ -171,7 +171,7 @@ func (h *Handler) ApproveProlific(w http.ResponseWriter, r *http.Request) {
 	}
 	ids := r.PostForm["submission"]
 	if len(ids) == 0 {
-		h.prolificDone(w, r, s, p, store.Errorf(store.EINVALID, "no submission was chosen"), "")
+		h.prolificDone(w, r, s, p, domain.Errorf(domain.EINVALID, "no submission was chosen"), "")
 		return
 	}
 	res, err := p.Approve(r.Context(), s.ID, actor(r), ids)
@@ -212,18 +212,18 @@ func (h *Handler) RejectProlific(w http.ResponseWriter, r *http.Request) {
 	pid, cat, msg := r.PostFormValue("pid"), r.PostFormValue("category"), strings.TrimSpace(r.PostFormValue("message"))
 	var err error
 	if cerr := prolific.CheckRejection(cat, msg); cerr != nil {
-		err = store.Errorf(store.EINVALID, "%v", cerr)
+		err = domain.Errorf(domain.EINVALID, "%v", cerr)
 	} else if r.PostFormValue("confirm") != "yes" {
-		err = store.Errorf(store.EINVALID, "Nothing was sent: tick the confirmation box first.")
+		err = domain.Errorf(domain.EINVALID, "Nothing was sent: tick the confirmation box first.")
 	}
 	if err == nil {
 		err = p.Reject(r.Context(), s.ID, actor(r), pid, cat, msg)
 	}
-	if err != nil && store.ErrorCode(err) != store.EINTERNAL {
+	if err != nil && domain.ErrorCode(err) != domain.EINTERNAL {
 		rev, rerr := p.Review(r.Context(), s.ID)
 		if rerr == nil && rev.Row(pid) != nil {
 			h.render(w, r, http.StatusBadRequest, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s,
-				Row: *rev.Row(pid), Category: cat, Message: msg, Error: store.ErrorMessage(err)}))
+				Row: *rev.Row(pid), Category: cat, Message: msg, Error: domain.ErrorMessage(err)}))
 			return
 		}
 	}
@@ -327,7 +327,7 @@ func (h *Handler) CreateProlificDraft(w http.ResponseWriter, r *http.Request) {
 	reward, err1 := formInt(r, "reward_cents", 0)
 	minutes, err2 := formInt(r, "minutes", 0)
 	if err1 != nil || err2 != nil {
-		h.prolificDone(w, r, s, p, store.Errorf(store.EINVALID, "the reward and the time must be whole numbers"), "")
+		h.prolificDone(w, r, s, p, domain.Errorf(domain.EINVALID, "the reward and the time must be whole numbers"), "")
 		return
 	}
 	st, err := p.CreateDraft(r.Context(), s.ID, actor(r), studies.DraftInput{

@@ -3,19 +3,19 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
 // studyNav is the admin header of a study's own page, with its state panel:
 // the state, the go-live checklist and the changes of state.
-func (h *Handler) studyNav(w http.ResponseWriter, r *http.Request, s *store.Study) templates.Nav {
+func (h *Handler) studyNav(w http.ResponseWriter, r *http.Request, s *domain.Study) templates.Nav {
 	n := h.nav(w, r, s)
 	v := templates.StudyStateView{StudyID: s.ID, State: s.State}
 	var err error
-	if s.State != store.StateOpen {
+	if s.State != domain.StateOpen {
 		v.Missing, err = studies.Checklist(r.Context(), h.DB, s)
 	}
 	if err == nil {
@@ -63,10 +63,10 @@ func (h *Handler) SetStudyState(w http.ResponseWriter, r *http.Request) {
 
 // studyUnavailable answers a participant or expert of a study that is not
 // open with the page of its state, in the study's language.
-func (h *Handler) studyUnavailable(w http.ResponseWriter, r *http.Request, s *store.Study) {
+func (h *Handler) studyUnavailable(w http.ResponseWriter, r *http.Request, s *domain.Study) {
 	status := http.StatusForbidden
-	if s.State == store.StatePaused {
+	if s.State == domain.StatePaused {
 		status = http.StatusServiceUnavailable
 	}
-	h.render(w, r, status, templates.StudyUnavailable(s.Lang, s.State, s.Kind == store.KindCrowd))
+	h.render(w, r, status, templates.StudyUnavailable(s.Lang, s.State, s.Kind == domain.KindCrowd))
 }

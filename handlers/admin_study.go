@@ -6,9 +6,9 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -45,10 +45,10 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	s := &store.Study{Kind: r.PostFormValue("kind"), Name: r.PostFormValue("name"), Lang: r.PostFormValue("lang")}
+	s := &domain.Study{Kind: r.PostFormValue("kind"), Name: r.PostFormValue("name"), Lang: r.PostFormValue("lang")}
 	if err := h.DB.CreateStudy(r.Context(), s); err != nil {
-		if store.ErrorCode(err) == store.EINVALID {
-			h.renderStudies(w, r, http.StatusBadRequest, templates.StudyForm{Name: s.Name, Kind: s.Kind, Lang: s.Lang, Error: store.ErrorMessage(err)})
+		if domain.ErrorCode(err) == domain.EINVALID {
+			h.renderStudies(w, r, http.StatusBadRequest, templates.StudyForm{Name: s.Name, Kind: s.Kind, Lang: s.Lang, Error: domain.ErrorMessage(err)})
 			return
 		}
 		h.Error(w, r, err)
@@ -61,7 +61,7 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 }
 
 // study loads the study named by the {study} URL parameter.
-func (h *Handler) study(r *http.Request) (*store.Study, error) {
+func (h *Handler) study(r *http.Request) (*domain.Study, error) {
 	id, err := idParam(r, "study")
 	if err != nil {
 		return nil, err
@@ -77,13 +77,13 @@ func (h *Handler) StudyPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch s.Kind {
-	case store.KindExpert:
+	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, http.StatusOK, "")
-	case store.KindCrowd:
+	case domain.KindCrowd:
 		h.crowdStudyPage(w, r, s)
-	case store.KindContext:
+	case domain.KindContext:
 		h.contextStudyPage(w, r, s)
-	case store.KindExplain:
+	case domain.KindExplain:
 		h.explainStudyPage(w, r, s)
 	default:
 		h.NotFound(w, r)
@@ -105,7 +105,7 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch s.Kind {
-	case store.KindContext, store.KindExplain:
+	case domain.KindContext, domain.KindExplain:
 		h.importPassages(w, r, s, name, data)
 		return
 	}
@@ -124,19 +124,19 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 }
 
 // importFailed shows the study page again with the import's error.
-func (h *Handler) importFailed(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
-	if store.ErrorCode(err) == store.EINVALID {
-		err = store.Errorf(store.EINVALID, "Nothing was imported: %s", store.ErrorMessage(err))
+func (h *Handler) importFailed(w http.ResponseWriter, r *http.Request, s *domain.Study, err error) {
+	if domain.ErrorCode(err) == domain.EINVALID {
+		err = domain.Errorf(domain.EINVALID, "Nothing was imported: %s", domain.ErrorMessage(err))
 	}
 	h.failOnStudyPage(w, r, s, err)
 }
 
 // studyOfKind loads the {study} of a form post, checks its kind and parses
 // the form; on failure it has answered already.
-func (h *Handler) studyOfKind(w http.ResponseWriter, r *http.Request, kind string) (*store.Study, bool) {
+func (h *Handler) studyOfKind(w http.ResponseWriter, r *http.Request, kind string) (*domain.Study, bool) {
 	s, err := h.study(r)
 	if err == nil && s.Kind != kind {
-		err = store.Errorf(store.ENOTFOUND, "not a %s study", templates.KindLabel(kind))
+		err = domain.Errorf(domain.ENOTFOUND, "not a %s study", templates.KindLabel(kind))
 	}
 	if err == nil {
 		err = parseForm(w, r)
@@ -151,30 +151,30 @@ func (h *Handler) studyOfKind(w http.ResponseWriter, r *http.Request, kind strin
 // failOnStudyPage shows a domain error (bad input, a conflict) at the top of
 // the study's own admin page, with the researcher's form there to try again;
 // any other error goes to Error.
-func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *store.Study, err error) {
-	code := store.ErrorCode(err)
-	if code != store.EINVALID && code != store.ECONFLICT {
+func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, err error) {
+	code := domain.ErrorCode(err)
+	if code != domain.EINVALID && code != domain.ECONFLICT {
 		h.Error(w, r, err)
 		return
 	}
-	msg := store.ErrorMessage(err)
+	msg := domain.ErrorMessage(err)
 	status := http.StatusBadRequest
-	if code == store.ECONFLICT {
+	if code == domain.ECONFLICT {
 		status = http.StatusConflict
 	}
 	switch s.Kind {
-	case store.KindExpert:
+	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, status, msg)
-	case store.KindCrowd:
+	case domain.KindCrowd:
 		_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
 		if err != nil {
 			h.Error(w, r, err)
 			return
 		}
 		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), msg)
-	case store.KindContext:
+	case domain.KindContext:
 		h.contextStudyPageWith(w, r, s, status, msg)
-	case store.KindExplain:
+	case domain.KindExplain:
 		h.explainStudyPageWith(w, r, s, status, msg)
 	default:
 		h.render(w, r, status, templates.ErrorPage("en", status, msg))
@@ -187,14 +187,14 @@ func uploadedFile(w http.ResponseWriter, r *http.Request, field string) (string,
 	f, hdr, err := r.FormFile(field)
 	if err != nil {
 		if strings.Contains(err.Error(), "too large") {
-			return "", nil, store.Errorf(store.EINVALID, "the file is larger than %d MB", maxUpload>>20)
+			return "", nil, domain.Errorf(domain.EINVALID, "the file is larger than %d MB", maxUpload>>20)
 		}
-		return "", nil, store.Errorf(store.EINVALID, "choose a file to upload")
+		return "", nil, domain.Errorf(domain.EINVALID, "choose a file to upload")
 	}
 	defer f.Close()
 	data, err := io.ReadAll(f)
 	if err != nil {
-		return "", nil, store.Errorf(store.EINVALID, "the upload could not be read: %v", err)
+		return "", nil, domain.Errorf(domain.EINVALID, "the upload could not be read: %v", err)
 	}
 	return filepath.Base(hdr.Filename), data, nil
 }

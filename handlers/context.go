@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 
 	"pragmalab/store"
@@ -16,7 +17,7 @@ func (h *Handler) impaqtsExpert(w http.ResponseWriter, r *http.Request, kind str
 		return nil, false
 	}
 	if e.study.Kind != kind {
-		h.Error(w, r, store.Errorf(store.ENOTFOUND, "this invitation link is not valid"))
+		h.Error(w, r, domain.Errorf(domain.ENOTFOUND, "this invitation link is not valid"))
 		return nil, false
 	}
 	return e, true
@@ -53,7 +54,7 @@ func (c *contextSurvey) firstOpen() int {
 // contextSurveyOf loads the expert's assignment named in the URL, refusing
 // one that belongs to anybody else.
 func (h *Handler) contextSurveyOf(w http.ResponseWriter, r *http.Request) (*contextSurvey, bool) {
-	e, ok := h.impaqtsExpert(w, r, store.KindContext)
+	e, ok := h.impaqtsExpert(w, r, domain.KindContext)
 	if !ok {
 		return nil, false
 	}
@@ -84,7 +85,7 @@ func (c *contextSurvey) url(pos int) string {
 
 // ContextLanding handles GET /c/{token}: the task and the expert's surveys.
 func (h *Handler) ContextLanding(w http.ResponseWriter, r *http.Request) {
-	e, ok := h.impaqtsExpert(w, r, store.KindContext)
+	e, ok := h.impaqtsExpert(w, r, domain.KindContext)
 	if !ok {
 		return
 	}
@@ -145,7 +146,7 @@ func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {
 	}
 	seen, err := strconv.Atoi(r.PostFormValue("seen"))
 	if err != nil || seen < 0 || seen > store.MaxContextSentences {
-		h.Error(w, r, store.Errorf(store.EINVALID, "the form is incomplete: please answer again"))
+		h.Error(w, r, domain.Errorf(domain.EINVALID, "the form is incomplete: please answer again"))
 		return
 	}
 	q, err := h.DB.ContextAct(r.Context(), c.e.annotator.ID, c.a.ID, pos, seen, r.PostFormValue("action"), c.settings.MaxSentences, rtParam(r))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 
@@ -14,8 +15,8 @@ import (
 
 // crowdCtx is what every crowd participant page needs.
 type crowdCtx struct {
-	study *store.Study
-	s     store.CrowdSettings
+	study *domain.Study
+	s     domain.CrowdSettings
 	base  string // /s/{study}
 }
 
@@ -31,8 +32,8 @@ func ProlificCompleteURL(code string) string {
 // crowd loads the crowd study of the {study} URL parameter.
 func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool) {
 	id, err := idParam(r, "study")
-	var st *store.Study
-	var s store.CrowdSettings
+	var st *domain.Study
+	var s domain.CrowdSettings
 	if err == nil {
 		st, s, err = h.DB.CrowdStudy(r.Context(), id)
 	}
@@ -56,9 +57,9 @@ func (c *crowdCtx) mayGoOn(p *store.CrowdParticipant) bool {
 		return true // a pilot session walks the study in any state
 	}
 	switch c.study.State {
-	case store.StateOpen:
+	case domain.StateOpen:
 		return true
-	case store.StatePaused:
+	case domain.StatePaused:
 		return c.s.FinishWhenPaused && p != nil && p.Consented && p.Status == store.CrowdActive
 	}
 	return false
@@ -67,7 +68,7 @@ func (c *crowdCtx) mayGoOn(p *store.CrowdParticipant) bool {
 // gate lets an answer through in the study's state, or shows the page of
 // the state; the participant is read only when the study is not open.
 func (h *Handler) gate(w http.ResponseWriter, r *http.Request, c *crowdCtx) bool {
-	if c.study.State == store.StateOpen {
+	if c.study.State == domain.StateOpen {
 		return true
 	}
 	p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, crowdToken(r, c.study.ID))
@@ -123,7 +124,7 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	token := crowdToken(r, c.study.ID)
-	if c.study.State != store.StateOpen {
+	if c.study.State != domain.StateOpen {
 		if p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, token); err == nil && (c.mayGoOn(p) || p.Status == store.CrowdCompleted) {
 			redirect(w, r, c.base+"/screen")
 			return
@@ -188,11 +189,11 @@ func (h *Handler) crowdRefused(w http.ResponseWriter, r *http.Request, c *crowdC
 		h.crowdMessage(w, r, c, http.StatusForbidden, "foreign", "")
 	case errors.Is(err, store.ErrNoBatches):
 		h.crowdMessage(w, r, c, http.StatusServiceUnavailable, "closed", "")
-	case store.ErrorCode(err) == store.ENOTFOUND:
+	case domain.ErrorCode(err) == domain.ENOTFOUND:
 		h.crowdMessage(w, r, c, http.StatusForbidden, "missing", "")
-	case store.ErrorCode(err) == store.EINVALID:
+	case domain.ErrorCode(err) == domain.EINVALID:
 		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing",
-			templates.CT(c.study.Lang, "missing_body")+" ("+store.ErrorMessage(err)+")")
+			templates.CT(c.study.Lang, "missing_body")+" ("+domain.ErrorMessage(err)+")")
 	default:
 		h.Error(w, r, err)
 	}
@@ -233,7 +234,7 @@ func prolificPID(rawQuery string) (string, string) {
 // it shows the page asking to start from Prolific.
 func (h *Handler) crowdParticipant(w http.ResponseWriter, r *http.Request, c *crowdCtx) (*store.CrowdParticipant, bool) {
 	p, err := h.DB.CrowdParticipantByToken(r.Context(), c.study.ID, crowdToken(r, c.study.ID))
-	if store.ErrorCode(err) == store.ENOTFOUND {
+	if domain.ErrorCode(err) == domain.ENOTFOUND {
 		h.crowdMessage(w, r, c, http.StatusForbidden, "missing", "")
 		return nil, false
 	}
@@ -260,16 +261,16 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 			p, sc, err = h.DB.CrowdSessionScreen(r.Context(), c.study.ID, token)
 		}
 	}
-	if store.ErrorCode(err) == store.ENOTFOUND {
+	if domain.ErrorCode(err) == domain.ENOTFOUND {
 		// Not a session: an entry waiting for consent gets the landing
 		// page; anything else the "start from Prolific" page.
-		if _, err := h.DB.CrowdEntry(r.Context(), c.study.ID, token); err == nil && c.study.State == store.StateOpen {
+		if _, err := h.DB.CrowdEntry(r.Context(), c.study.ID, token); err == nil && c.study.State == domain.StateOpen {
 			h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
 				Lang: c.study.Lang, Base: c.base, Title: c.s.Title, Intro: c.s.Intro, Consent: c.s.Consent,
 			}))
 			return
 		}
-		if c.study.State != store.StateOpen {
+		if c.study.State != domain.StateOpen {
 			h.studyUnavailable(w, r, c.study)
 			return
 		}
@@ -420,7 +421,7 @@ func (h *Handler) CrowdTrainingAnswer(w http.ResponseWriter, r *http.Request) {
 	v := formInts(r, "position", "attempt", "rating")
 	if v[2] >= 1 && v[2] <= 7 {
 		_, err := h.DB.AnswerCrowdTraining(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], v[2], rtParam(r), c.s)
-		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+		if err != nil && domain.ErrorCode(err) != domain.ENOTFOUND {
 			h.Error(w, r, err)
 			return
 		}
@@ -439,7 +440,7 @@ func (h *Handler) CrowdAnswer(w http.ResponseWriter, r *http.Request) {
 	v := formInts(r, "position", "rating")
 	if v[1] >= 1 && v[1] <= 7 {
 		_, err := h.DB.SaveCrowdRating(r.Context(), c.study.ID, crowdToken(r, c.study.ID), v[0], v[1], rtParam(r), c.s)
-		if err != nil && store.ErrorCode(err) != store.ENOTFOUND {
+		if err != nil && domain.ErrorCode(err) != domain.ENOTFOUND {
 			h.Error(w, r, err)
 			return
 		}
@@ -514,17 +515,17 @@ func (h *Handler) CrowdQuestionnaireAnswer(w http.ResponseWriter, r *http.Reques
 		h.Error(w, r, err)
 		return
 	}
-	q := store.Questionnaire{
+	q := domain.Questionnaire{
 		NativeLanguages: r.PostFormValue("native_languages"), AgeRange: r.PostFormValue("age_range"),
 		Gender: r.PostFormValue("gender"), Comments: r.PostFormValue("comments"),
 	}
 	if err := h.DB.SaveQuestionnaire(r.Context(), c.study.ID, crowdToken(r, c.study.ID), c.s.Questionnaire, q); err != nil {
-		if store.ErrorCode(err) != store.EINVALID {
+		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
 			return
 		}
 		h.render(w, r, http.StatusUnprocessableEntity, templates.CrowdQuestionnaire(templates.CrowdQuestionnaireView{
-			Lang: c.study.Lang, Action: c.base + "/questionnaire", Ask: c.s.Questionnaire, Answers: q, Error: store.ErrorMessage(err),
+			Lang: c.study.Lang, Action: c.base + "/questionnaire", Ask: c.s.Questionnaire, Answers: q, Error: domain.ErrorMessage(err),
 		}))
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"pragmalab/domain"
 	"regexp"
 	"strconv"
 	"strings"
@@ -30,12 +31,12 @@ type crowdEnv struct {
 	srv   *httptest.Server
 	web   *web.Server
 	study int64
-	set   store.CrowdSettings
+	set   domain.CrowdSettings
 }
 
 // newCrowdEnv serves a crowd study of n items (types cycling) plus two high
 // and two low checks, batches of size items, the default six training items.
-func newCrowdEnv(t *testing.T, n, size int, mod func(*store.CrowdSettings)) *crowdEnv {
+func newCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *crowdEnv {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd.db"))
@@ -43,23 +44,23 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*store.CrowdSettings)) *cro
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	st := &store.Study{Kind: store.KindCrowd, Name: "Crowd test", Lang: "en", Seed: 5}
+	st := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd test", Lang: "en", Seed: 5}
 	if err := db.CreateStudy(ctx, st); err != nil {
 		t.Fatal(err)
 	}
 	types := []string{"scalar", "discourse", "synthetic", "natural"}
-	var items []store.Item
+	var items []domain.Item
 	for i := range n {
-		items = append(items, store.Item{Key: fmt.Sprintf("it%03d", i), Type: types[i%4], Context: "S1: Are you coming?",
+		items = append(items, domain.Item{Key: fmt.Sprintf("it%03d", i), Type: types[i%4], Context: "S1: Are you coming?",
 			Utterance: fmt.Sprintf("S2: Item %d utterance.", i), Implicature: fmt.Sprintf("Belief %d.", i), Cancellation: fmt.Sprintf("Cancel %d.", i)})
 	}
 	for i, c := range []string{"high", "high", "low", "low"} {
-		items = append(items, store.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "check belief", Cancellation: "x", Check: c})
+		items = append(items, domain.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "check belief", Cancellation: "x", Check: c})
 	}
 	if err := db.ImportItems(ctx, st.ID, items); err != nil {
 		t.Fatal(err)
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode = size, "C0MPLETE"
 	if mod != nil {
 		mod(&set)
@@ -70,7 +71,7 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*store.CrowdSettings)) *cro
 	if _, err := studies.BuildCrowdBatches(ctx, db, st.ID, set, 5); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SetStudyState(ctx, st.ID, store.StateOpen, "test"); err != nil {
+	if err := db.SetStudyState(ctx, st.ID, domain.StateOpen, "test"); err != nil {
 		t.Fatal(err)
 	}
 	// Every browser of these tests comes from 127.0.0.1: no entry limit
@@ -282,7 +283,7 @@ func TestCrowdSessionNeedsCookieOrSessionID(t *testing.T) {
 }
 
 func TestCrowdEntryErrors(t *testing.T) {
-	e := newCrowdEnv(t, 8, 4, func(s *store.CrowdSettings) { s.Quota = 1 })
+	e := newCrowdEnv(t, 8, 4, func(s *domain.CrowdSettings) { s.Quota = 1 })
 	b := e.browser()
 	b.get(e.base())
 	if b.resp.StatusCode != http.StatusBadRequest || !b.has("message-incomplete") {
@@ -316,7 +317,7 @@ func TestCrowdEntryErrors(t *testing.T) {
 }
 
 func TestCrowdPreviewStoresNothing(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.AllowPreview = true })
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) { s.AllowPreview = true })
 	b := e.browser()
 	b.get(e.base() + "/preview")
 	b.must("preview")
@@ -360,7 +361,7 @@ func TestCrowdItalian(t *testing.T) {
 }
 
 func TestCrowdScreenedOut(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.ScreenOutCode = "SCR33N" })
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) { s.ScreenOutCode = "SCR33N" })
 	b := e.browser()
 	b.get(e.entry(pidN(1), "s"))
 	b.post(e.base()+"/consent", nil)
@@ -464,7 +465,7 @@ func TestCrowdAdmin(t *testing.T) {
 }
 
 func TestCrowdTimeoutPages(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.Quota = 1 })
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) { s.Quota = 1 })
 	now := time.Now().UTC()
 	e.db.Now = func() time.Time { return now }
 	prog, _ := e.db.CrowdProgress(context.Background(), e.study, e.set)
@@ -524,7 +525,7 @@ func TestCrowdAdminSettingsAndBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	if st.Lang != "it" || set.Quota != 3 || set.BatchSize != 8 || set.CheckHighMin != 6 || set.CompletionCode != "ABC123" ||
-		!set.AllowPreview || len(set.Training) != 2 || set.Training[1] != (store.CrowdTrainingSpec{Key: "it001", Condition: "cancel"}) {
+		!set.AllowPreview || len(set.Training) != 2 || set.Training[1] != (domain.CrowdTrainingSpec{Key: "it001", Condition: "cancel"}) {
 		t.Fatalf("saved %+v %+v", st, set)
 	}
 	// A condition whose text the items lack is refused with the item named.
@@ -628,7 +629,7 @@ func TestCrowdArrivalsAtOnceOverHTTP(t *testing.T) {
 // page says the link is incomplete, even with the preview allowed, and
 // nothing is stored.
 func TestCrowdIncompleteLinkNeverPreviews(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.AllowPreview = true })
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) { s.AllowPreview = true })
 	for _, q := range []string{
 		"",
 		"?STUDY_ID=abc&SESSION_ID=def",
@@ -666,7 +667,7 @@ func TestCrowdIncompleteLinkNeverPreviews(t *testing.T) {
 // invented PIDs, from many addresses, take no slot — a real participant
 // still consents and answers to the end — and one address is limited.
 func TestCrowdLinkOpeningsTakeNoSlot(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.Quota = 1 })
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) { s.Quota = 1 })
 	e.web.Handler.SetEntryLimit(5)
 	open := func(addr string, i int) *httptest.ResponseRecorder {
 		req := httptest.NewRequest("GET", e.entry(fmt.Sprintf("%024x", 0xbad000000+i), fmt.Sprint("x", i)), nil)
@@ -818,8 +819,8 @@ func TestCrowdPageFixes(t *testing.T) {
 // language) before the completion code; the answers are stored once and
 // exported with the participants.
 func TestCrowdQuestionnaire(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) {
-		s.Questionnaire = store.QuestionnaireSettings{Languages: true, Age: true, Comments: true}
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) {
+		s.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Comments: true}
 	})
 	b := e.browser()
 	b.get(e.entry(pidN(1), "s"))

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -13,7 +14,7 @@ import (
 // expertCtx is what every expert page needs: who, in which study, which batch.
 type expertCtx struct {
 	annotator *store.Annotator
-	study     *store.Study
+	study     *domain.Study
 }
 
 // expert loads the expert whose invitation token is in the URL. The token is
@@ -35,7 +36,7 @@ func (h *Handler) expert(w http.ResponseWriter, r *http.Request) (*expertCtx, bo
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if s.State != store.StateOpen && !a.Pilot {
+	if s.State != domain.StateOpen && !a.Pilot {
 		h.studyUnavailable(w, r, s)
 		return nil, false
 	}
@@ -51,10 +52,10 @@ func (h *Handler) ExpertLanding(w http.ResponseWriter, r *http.Request) {
 	// The IMPAQTS studies share the invitation tokens; their pages live
 	// under /c (context survey) and /x (rating explanations).
 	switch e.study.Kind {
-	case store.KindContext:
+	case domain.KindContext:
 		http.Redirect(w, r, "/c/"+e.annotator.Token, http.StatusSeeOther)
 		return
-	case store.KindExplain:
+	case domain.KindExplain:
 		http.Redirect(w, r, "/x/"+e.annotator.Token, http.StatusSeeOther)
 		return
 	}
@@ -189,12 +190,12 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 		RTms:                rtParam(r),
 	}
 	if err := h.DB.SaveJudgement(r.Context(), e.annotator.ID, a.ID, pos, j); err != nil {
-		if store.ErrorCode(err) != store.EINVALID {
+		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
 			return
 		}
 		v := h.screenView(e, a, screens, pos)
-		v.Answer, v.Error = j, store.ErrorMessage(err)
+		v.Answer, v.Error = j, domain.ErrorMessage(err)
 		h.render(w, r, http.StatusUnprocessableEntity, templates.ExpertItem(v))
 		return
 	}

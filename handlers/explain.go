@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 
 	"pragmalab/store"
@@ -10,7 +11,7 @@ import (
 
 // explainScreens loads the expert of the URL and their screens.
 func (h *Handler) explainScreens(w http.ResponseWriter, r *http.Request) (*expertCtx, []store.ExplainScreen, bool) {
-	e, ok := h.impaqtsExpert(w, r, store.KindExplain)
+	e, ok := h.impaqtsExpert(w, r, domain.KindExplain)
 	if !ok {
 		return nil, nil, false
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 	"time"
 
@@ -74,19 +75,19 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, c t
 // details go to the log only.
 func (h *Handler) Error(w http.ResponseWriter, r *http.Request, err error) {
 	status := http.StatusInternalServerError
-	switch store.ErrorCode(err) {
-	case store.EINVALID:
+	switch domain.ErrorCode(err) {
+	case domain.EINVALID:
 		status = http.StatusBadRequest
-	case store.ENOTFOUND:
+	case domain.ENOTFOUND:
 		status = http.StatusNotFound
-	case store.ECONFLICT:
+	case domain.ECONFLICT:
 		status = http.StatusConflict
-	case store.EFORBIDDEN:
+	case domain.EFORBIDDEN:
 		status = http.StatusForbidden
-	case store.EFULL:
+	case domain.EFULL:
 		status = http.StatusServiceUnavailable
 	}
-	msg := store.ErrorMessage(err)
+	msg := domain.ErrorMessage(err)
 	if status >= http.StatusInternalServerError {
 		if errors.Is(err, context.Canceled) {
 			return
@@ -105,7 +106,7 @@ func (h *Handler) NotFound(w http.ResponseWriter, r *http.Request) {
 func idParam(r *http.Request, name string) (int64, error) {
 	id, err := strconv.ParseInt(chi.URLParam(r, name), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, store.Errorf(store.ENOTFOUND, "not found")
+		return 0, domain.Errorf(domain.ENOTFOUND, "not found")
 	}
 	return id, nil
 }
@@ -114,7 +115,7 @@ func idParam(r *http.Request, name string) (int64, error) {
 func parseForm(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 	if err := r.ParseForm(); err != nil {
-		return store.Errorf(store.EINVALID, "the form could not be read (too large or malformed)")
+		return domain.Errorf(domain.EINVALID, "the form could not be read (too large or malformed)")
 	}
 	return nil
 }

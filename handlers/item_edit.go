@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 
 	"pragmalab/store"
@@ -24,7 +25,7 @@ func (h *Handler) EditItemPage(w http.ResponseWriter, r *http.Request) {
 	h.renderEditItem(w, r, s, http.StatusOK, templates.EditItemView{Item: it})
 }
 
-func (h *Handler) renderEditItem(w http.ResponseWriter, r *http.Request, s *store.Study, status int, v templates.EditItemView) {
+func (h *Handler) renderEditItem(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, v templates.EditItemView) {
 	revs, err := h.DB.ItemRevisions(r.Context(), v.Item.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -46,17 +47,17 @@ func (h *Handler) EditItem(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f := r.PostFormValue
-	next := store.Item{Type: f("type"), Context: f("context"), Utterance: f("utterance"), Implicature: f("implicature"),
+	next := domain.Item{Type: f("type"), Context: f("context"), Utterance: f("utterance"), Implicature: f("implicature"),
 		Cancellation: f("cancellation"), Negation: f("negation"), Strengthening: f("strengthening"), Neutral: f("neutral"), Check: f("check")}
 	changed, err := h.DB.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
 	if err != nil {
-		if store.ErrorCode(err) != store.EINVALID {
+		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
 			return
 		}
 		next.ID, next.Key, next.Version = it.ID, it.Key, it.Version
-		v := templates.EditItemView{Item: next, Note: f("note"), Error: store.ErrorMessage(err)}
-		var fe *store.FieldError
+		v := templates.EditItemView{Item: next, Note: f("note"), Error: domain.ErrorMessage(err)}
+		var fe *domain.FieldError
 		if errors.As(err, &fe) {
 			v.Field, v.Error = fe.Field, fe.Msg
 		} else if field, msg, ok := strings.Cut(v.Error, ": "); ok && strings.HasPrefix(field, "field ") {
@@ -75,9 +76,9 @@ func (h *Handler) EditItem(w http.ResponseWriter, r *http.Request) {
 }
 
 // studyItem loads the {study} and its {item}; on failure it has answered.
-func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*store.Study, store.Item, bool) {
+func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*domain.Study, domain.Item, bool) {
 	s, err := h.study(r)
-	var it store.Item
+	var it domain.Item
 	if err == nil {
 		var id int64
 		if id, err = idParam(r, "item"); err == nil {
@@ -95,15 +96,15 @@ func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*store.Stud
 // corrected file is checked and kept, and the preview of its changes shown.
 func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
-	if err == nil && s.Kind != store.KindExpert && s.Kind != store.KindCrowd {
-		err = store.Errorf(store.ENOTFOUND, "a %s study has passages, not implicature items, to correct", templates.KindLabel(s.Kind))
+	if err == nil && s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd {
+		err = domain.Errorf(domain.ENOTFOUND, "a %s study has passages, not implicature items, to correct", templates.KindLabel(s.Kind))
 	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	name, data, err := uploadedFile(w, r, "file")
-	var items []store.Item
+	var items []domain.Item
 	if err == nil {
 		items, err = studies.ParseItemFile(name, bytes.NewReader(data))
 	}
@@ -123,7 +124,7 @@ func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 }
 
 // pendingUpdate reads a kept upload again and diffs it with the items now.
-func (h *Handler) pendingUpdate(r *http.Request, s *store.Study) (int64, string, []store.Item, store.ItemUpdate, error) {
+func (h *Handler) pendingUpdate(r *http.Request, s *domain.Study) (int64, string, []domain.Item, store.ItemUpdate, error) {
 	id, err := idParam(r, "upload")
 	if err != nil {
 		return 0, "", nil, store.ItemUpdate{}, err
@@ -155,7 +156,7 @@ func (h *Handler) ReimportPreview(w http.ResponseWriter, r *http.Request) {
 	h.renderReimport(w, r, s, http.StatusOK, id, name, u, "")
 }
 
-func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *store.Study, status int, id int64, name string, u store.ItemUpdate, msg string) {
+func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, id int64, name string, u store.ItemUpdate, msg string) {
 	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: id, Filename: name, Update: u}
 	v.Nav.Error = msg
 	h.render(w, r, status, templates.Reimport(v))
@@ -185,8 +186,8 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	done, err := h.DB.ApplyItemUpdate(r.Context(), s.ID, items, r.PostFormValue("digest"), r.PostFormValue("note"))
-	if store.ErrorCode(err) == store.ECONFLICT {
-		h.renderReimport(w, r, s, http.StatusConflict, id, name, u, store.ErrorMessage(err))
+	if domain.ErrorCode(err) == domain.ECONFLICT {
+		h.renderReimport(w, r, s, http.StatusConflict, id, name, u, domain.ErrorMessage(err))
 		return
 	}
 	if err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 
 	"pragmalab/analysis"
@@ -15,7 +16,7 @@ import (
 )
 
 // job loads the {job} of the {study}.
-func (h *Handler) job(r *http.Request) (*store.Study, *store.Job, error) {
+func (h *Handler) job(r *http.Request) (*domain.Study, *store.Job, error) {
 	s, err := h.study(r)
 	if err != nil {
 		return nil, nil, err
@@ -29,7 +30,7 @@ func (h *Handler) job(r *http.Request) (*store.Study, *store.Job, error) {
 		return nil, nil, err
 	}
 	if j.StudyID != s.ID {
-		return nil, nil, store.Errorf(store.ENOTFOUND, "job %d not found in this study", id)
+		return nil, nil, domain.Errorf(domain.ENOTFOUND, "job %d not found in this study", id)
 	}
 	return s, j, nil
 }
@@ -108,7 +109,7 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, templates.Job(v))
 }
 
-func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *runner.Results, s *store.Study) error {
+func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *runner.Results, s *domain.Study) error {
 	switch scoring.Task(res.Job.Task) {
 	case scoring.TrueFalse:
 		c, err := h.comparison(ctx, res)

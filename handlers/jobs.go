@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"time"
@@ -30,9 +31,9 @@ func (h *Handler) getenv(name string) string {
 
 // itemTask reports whether a study holds implicature items (True/False) or
 // passages (multiple choice and generation).
-func itemTask(s *store.Study) bool { return s.Kind == store.KindExpert || s.Kind == store.KindCrowd }
+func itemTask(s *domain.Study) bool { return s.Kind == domain.KindExpert || s.Kind == domain.KindCrowd }
 
-func defaultJobForm(s *store.Study) templates.JobForm {
+func defaultJobForm(s *domain.Study) templates.JobForm {
 	f := templates.JobForm{Task: string(scoring.TrueFalse), Scorer: "always-true", API: "chat", Mode: "logprobs",
 		Concurrency: "4", Timeout: "60", Retries: "5", Samples: "5", MaxTokens: "16", GenMaxTokens: "1024", Strategy: string(scoring.ZeroShot), Seed: "1"}
 	if !itemTask(s) {
@@ -52,7 +53,7 @@ func (h *Handler) JobsPage(w http.ResponseWriter, r *http.Request) {
 	h.renderJobs(w, r, s, http.StatusOK, defaultJobForm(s))
 }
 
-func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *store.Study, status int, form templates.JobForm) {
+func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, form templates.JobForm) {
 	ctx := r.Context()
 	jobs, err := h.DB.StudyJobs(ctx, s.ID)
 	if err != nil {
@@ -95,7 +96,7 @@ func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *store.St
 			return
 		}
 		for _, cs := range studies {
-			if cs.Kind == store.KindCrowd {
+			if cs.Kind == domain.KindCrowd {
 				v.Compares = append(v.Compares, templates.Choice{Value: strconv.FormatInt(cs.ID, 10), Label: fmt.Sprintf("#%d %s", cs.ID, cs.Name)})
 			}
 		}
@@ -104,7 +105,7 @@ func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *store.St
 }
 
 // jobSpec reads the launch form; the error names the field.
-func jobSpec(r *http.Request, s *store.Study) (runner.Spec, templates.JobForm, error) {
+func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, error) {
 	f := templates.JobForm{
 		Task: r.PostFormValue("task"), Scorer: r.PostFormValue("scorer"), BaseURLs: r.PostFormValue("base_urls"),
 		Model: strings.TrimSpace(r.PostFormValue("model")), APIKeyEnv: strings.TrimSpace(r.PostFormValue("api_key_env")),
@@ -117,7 +118,7 @@ func jobSpec(r *http.Request, s *store.Study) (runner.Spec, templates.JobForm, e
 	num := func(field, v string, lo, hi int) (int, error) {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < lo || n > hi {
-			return 0, store.Errorf(store.EINVALID, "%s: must be a whole number from %d to %d", field, lo, hi)
+			return 0, domain.Errorf(domain.EINVALID, "%s: must be a whole number from %d to %d", field, lo, hi)
 		}
 		return n, nil
 	}
@@ -128,11 +129,11 @@ func jobSpec(r *http.Request, s *store.Study) (runner.Spec, templates.JobForm, e
 	spec.Seed = uint64(seed)
 	cmp, err := strconv.ParseInt(strings.TrimSpace(f.Compare), 10, 64)
 	if err != nil || cmp < 0 {
-		return spec, f, store.Errorf(store.EINVALID, "compare: choose a crowd study or none")
+		return spec, f, domain.Errorf(domain.EINVALID, "compare: choose a crowd study or none")
 	}
 	spec.CompareStudyID = cmp
 	if (spec.Task == scoring.TrueFalse) != itemTask(s) {
-		return spec, f, store.Errorf(store.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
+		return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
 	}
 	if f.Scorer != runner.ModelScorer {
 		return spec, f, nil
@@ -191,8 +192,8 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 		j, err = runner.Create(r.Context(), h.DB, spec, h.getenv)
 	}
 	if err != nil {
-		if code := store.ErrorCode(err); code == store.EINVALID || code == store.ENOTFOUND {
-			form.Error = "The job was not created: " + store.ErrorMessage(err)
+		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND {
+			form.Error = "The job was not created: " + domain.ErrorMessage(err)
 			h.renderJobs(w, r, s, http.StatusBadRequest, form)
 			return
 		}

@@ -3,12 +3,12 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -27,13 +27,13 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if j.Task != string(scoring.Generation) || active(j) {
-		h.Error(w, r, store.Errorf(store.EINVALID, "only a finished generation job has outputs to send"))
+		h.Error(w, r, domain.Errorf(domain.EINVALID, "only a finished generation job has outputs to send"))
 		return
 	}
 	to := j.StudyID
 	if v := strings.TrimSpace(r.PostFormValue("to")); v != "" {
 		if to, err = strconv.ParseInt(v, 10, 64); err != nil || to <= 0 {
-			h.Error(w, r, store.Errorf(store.EINVALID, "to: choose an explanation-rating study"))
+			h.Error(w, r, domain.Errorf(domain.EINVALID, "to: choose an explanation-rating study"))
 			return
 		}
 	}
@@ -42,8 +42,8 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	if target.Kind != store.KindExplain {
-		h.Error(w, r, store.Errorf(store.EINVALID, "study #%d %s is a %s study; outputs go to an explanation-rating study", target.ID, target.Name, target.Kind))
+	if target.Kind != domain.KindExplain {
+		h.Error(w, r, domain.Errorf(domain.EINVALID, "study #%d %s is a %s study; outputs go to an explanation-rating study", target.ID, target.Name, target.Kind))
 		return
 	}
 	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -237,7 +238,7 @@ func (h *Handler) outputsForm(r *http.Request, j *store.Job) (*templates.Outputs
 	}
 	f := &templates.OutputsForm{To: strconv.FormatInt(j.StudyID, 10)}
 	for _, s := range studies {
-		if s.Kind != store.KindExplain {
+		if s.Kind != domain.KindExplain {
 			continue
 		}
 		c := templates.Choice{Value: strconv.FormatInt(s.ID, 10), Label: fmt.Sprintf("#%d %s", s.ID, s.Name)}

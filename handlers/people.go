@@ -3,9 +3,9 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -13,7 +13,7 @@ import (
 // revoke their link, or give them a new one.
 
 // personForm loads the {study} of a form post and the {annotator} id.
-func (h *Handler) personForm(w http.ResponseWriter, r *http.Request) (*store.Study, int64, bool) {
+func (h *Handler) personForm(w http.ResponseWriter, r *http.Request) (*domain.Study, int64, bool) {
 	s, ok := h.studyForm(w, r)
 	if !ok {
 		return nil, 0, false

@@ -3,6 +3,7 @@ package handlers
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -35,7 +36,7 @@ func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if st.Kind == store.KindCrowd {
+	if st.Kind == domain.KindCrowd {
 		c := &crowdCtx{study: st, base: "/s/" + strconv.FormatInt(st.ID, 10)}
 		if p, err := h.DB.CrowdParticipantByToken(r.Context(), st.ID, crowdToken(r, st.ID)); err == nil && p.Pilot {
 			redirect(w, r, c.base+"/screen") // this browser's pilot session
@@ -51,7 +52,7 @@ func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	n := 0
-	if st.Kind == store.KindExplain {
+	if st.Kind == domain.KindExplain {
 		set, err := explainSettings(st)
 		if err != nil {
 			h.Error(w, r, err)
@@ -92,7 +93,7 @@ func (h *Handler) Pilot(w http.ResponseWriter, r *http.Request) {
 		n, err = h.DB.WipePilot(r.Context(), s.ID)
 		msg = fmt.Sprintf("Wiped the pilot sessions and their %d answers.", n)
 	default:
-		err = store.Errorf(store.EINVALID, "unknown pilot action")
+		err = domain.Errorf(domain.EINVALID, "unknown pilot action")
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)

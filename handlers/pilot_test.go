@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 var pilotURLRE = regexp.MustCompile(`value="[^"]*(/p/[A-Za-z0-9_-]+)" data-testid="pilot-url"`)
@@ -29,9 +28,9 @@ func pilotPath(t *testing.T, body string) string {
 // pilot answers are stored and marked, take no slot, stay out of the
 // exports unless ?pilot=include, stop with the revoked link, and wipe.
 func TestCrowdPilot(t *testing.T) {
-	e := newCrowdEnv(t, 20, 10, func(s *store.CrowdSettings) { s.Quota = 1 })
+	e := newCrowdEnv(t, 20, 10, func(s *domain.CrowdSettings) { s.Quota = 1 })
 	ctx := context.Background()
-	if err := e.db.SetStudyState(ctx, e.study, store.StateDraft, "test"); err != nil {
+	if err := e.db.SetStudyState(ctx, e.study, domain.StateDraft, "test"); err != nil {
 		t.Fatal(err)
 	}
 	a := e.admin()

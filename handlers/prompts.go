@@ -3,11 +3,11 @@ package handlers
 import (
 	"encoding/json"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -49,7 +49,7 @@ func (h *Handler) SavePrompts(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 6*scoring.MaxTemplateLen*4+4096)
 	if err := r.ParseForm(); err != nil {
-		h.Error(w, r, store.Errorf(store.EINVALID, "the form could not be read (too large or malformed)"))
+		h.Error(w, r, domain.Errorf(domain.EINVALID, "the form could not be read (too large or malformed)"))
 		return
 	}
 	if r.PostFormValue("reset") != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"net/url"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 // rules with the reasons, reported by the analysis, and the researcher's
 // decision overrides the rules as it does the checks'.
 func TestCrowdQualityFlags(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, func(s *store.CrowdSettings) {
+	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) {
 		s.ExcludeRun, s.ExcludeFastPercent = 5, 50
 	})
 	ctx := context.Background()

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 // TestStudyStateCrowd walks a crowd study through its states: a new study
@@ -29,7 +28,7 @@ func TestStudyStateCrowd(t *testing.T) {
 	}
 	sts, _ := e.db.Studies(ctx)
 	fresh := sts[0]
-	if fresh.State != store.StateDraft {
+	if fresh.State != domain.StateDraft {
 		t.Fatalf("new study state %q", fresh.State)
 	}
 	p := e.browser().get(fmt.Sprintf("/s/%d?PROLIFIC_PID=%s", fresh.ID, pidN(1)))
@@ -46,7 +45,7 @@ func TestStudyStateCrowd(t *testing.T) {
 			t.Errorf("refusal does not list %q:\n%s", want, a.body)
 		}
 	}
-	if st, _ := e.db.Study(ctx, fresh.ID); st.State != store.StateDraft {
+	if st, _ := e.db.Study(ctx, fresh.ID); st.State != domain.StateDraft {
 		t.Fatalf("refused open changed the state to %q", st.State)
 	}
 	a.get("/admin")

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
 
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -36,7 +36,7 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 			return
 		}
 		if s.Archived() {
-			h.Error(w, r, store.Errorf(store.ECONFLICT, "Study %q is archived and read-only: restore it (Manage this study › Restore) to change it.", s.Name))
+			h.Error(w, r, domain.Errorf(domain.ECONFLICT, "Study %q is archived and read-only: restore it (Manage this study › Restore) to change it.", s.Name))
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -126,7 +126,7 @@ func (h *Handler) DeleteStudyPage(w http.ResponseWriter, r *http.Request) {
 	h.renderDelete(w, r, s, http.StatusOK, templates.DeleteStudyView{})
 }
 
-func (h *Handler) renderDelete(w http.ResponseWriter, r *http.Request, s *store.Study, status int, v templates.DeleteStudyView) {
+func (h *Handler) renderDelete(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, v templates.DeleteStudyView) {
 	resp, err := h.DB.StudyResponses(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -152,10 +152,10 @@ func (h *Handler) DeleteStudy(w http.ResponseWriter, r *http.Request) {
 	}
 	err = h.DB.DeleteStudy(r.Context(), s.ID, typed, r.PostFormValue("force") == "1")
 	if err != nil {
-		switch store.ErrorCode(err) {
-		case store.EINVALID:
-			h.renderDelete(w, r, s, http.StatusBadRequest, templates.DeleteStudyView{Typed: typed, Error: store.ErrorMessage(err)})
-		case store.ECONFLICT:
+		switch domain.ErrorCode(err) {
+		case domain.EINVALID:
+			h.renderDelete(w, r, s, http.StatusBadRequest, templates.DeleteStudyView{Typed: typed, Error: domain.ErrorMessage(err)})
+		case domain.ECONFLICT:
 			h.renderDelete(w, r, s, http.StatusConflict, templates.DeleteStudyView{Typed: typed, Again: true})
 		default:
 			h.Error(w, r, err)
@@ -170,7 +170,7 @@ func (h *Handler) DeleteStudy(w http.ResponseWriter, r *http.Request) {
 
 // studyForm loads the {study} of a form post and parses the form; on
 // failure it has answered already.
-func (h *Handler) studyForm(w http.ResponseWriter, r *http.Request) (*store.Study, bool) {
+func (h *Handler) studyForm(w http.ResponseWriter, r *http.Request) (*domain.Study, bool) {
 	s, err := h.study(r)
 	if err == nil {
 		err = parseForm(w, r)

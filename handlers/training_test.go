@@ -7,10 +7,9 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 func (b *browser) upload(path, name string, data []byte) *browser {
@@ -66,7 +65,7 @@ func TestPublishedDesign(t *testing.T) {
 	a.post(path+"/crowd/batches", url.Values{"seed": {"3"}})
 	a.must("flash")
 	ctx := context.Background()
-	prog, _ := e.db.CrowdProgress(ctx, st.ID, store.DefaultCrowdSettings())
+	prog, _ := e.db.CrowdProgress(ctx, st.ID, domain.DefaultCrowdSettings())
 	sizes := map[int]int{}
 	inBatches := map[string]bool{}
 	for _, b := range prog {

@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -16,10 +17,10 @@ import (
 
 // TFItems converts a study's items for the True/False task, leaving out
 // attention checks and dropped items.
-func TFItems(items []store.Item) []scoring.TFItem {
+func TFItems(items []domain.Item) []scoring.TFItem {
 	out := make([]scoring.TFItem, 0, len(items))
 	for _, it := range items {
-		if !it.IsData() || it.Status == store.ItemDropped {
+		if !it.IsData() || it.Status == domain.ItemDropped {
 			continue
 		}
 		out = append(out, scoring.TFItem{

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -25,13 +26,13 @@ func crowdFixture(t *testing.T) (*store.DB, int64) {
 	t.Helper()
 	ctx := context.Background()
 	db := openDB(t)
-	cs := &store.Study{Kind: store.KindCrowd, Name: "crowd", Lang: "en"}
+	cs := &domain.Study{Kind: domain.KindCrowd, Name: "crowd", Lang: "en"}
 	if err := db.CreateStudy(ctx, cs); err != nil {
 		t.Fatal(err)
 	}
 	items := append(SyntheticItems(4),
-		store.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		store.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+		domain.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		domain.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
 	if err := db.ImportItems(ctx, cs.ID, items); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +47,7 @@ func crowdFixture(t *testing.T) (*store.DB, int64) {
 	if err := db.SaveCrowdBatches(ctx, cs.ID, 1, []store.CrowdSlot{slot("x001", "trigger"), slot("x002", "cancel")}, [][]store.CrowdSlot{b1, b2}); err != nil {
 		t.Fatal(err)
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "DONE"
 	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
 		t.Fatal(err)
@@ -95,7 +96,7 @@ func crowdFixture(t *testing.T) (*store.DB, int64) {
 func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 	ctx := context.Background()
 	db, csID := crowdFixture(t)
-	cs := &store.Study{ID: csID}
+	cs := &domain.Study{ID: csID}
 	// Read from the store's rows, the toplines are those of the exported
 	// file: the analysis skips CSV, but the figures cannot differ.
 	var export bytes.Buffer

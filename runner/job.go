@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -35,11 +36,11 @@ type Spec struct {
 // set, so a missing key shows at launch rather than as 3,000 failed prompts.
 func (s *Spec) Validate(getenv func(string) string) error {
 	if _, ok := scoring.ParseTask(string(s.Task)); !ok {
-		return store.Errorf(store.EINVALID, "task: must be truefalse, multiplechoice or generation")
+		return domain.Errorf(domain.EINVALID, "task: must be truefalse, multiplechoice or generation")
 	}
 	if s.Task == scoring.Generation {
 		if _, ok := scoring.ParseStrategy(string(s.Strategy)); !ok {
-			return store.Errorf(store.EINVALID, "strategy: must be zero-shot, few-shot or chain-of-thought")
+			return domain.Errorf(domain.EINVALID, "strategy: must be zero-shot, few-shot or chain-of-thought")
 		}
 	} else {
 		s.Strategy = ""
@@ -47,22 +48,22 @@ func (s *Spec) Validate(getenv func(string) string) error {
 	if s.Scorer == ModelScorer {
 		s.Config = s.Config.WithDefaults()
 		if err := s.Config.Validate(); err != nil {
-			return store.Errorf(store.EINVALID, "%s", err)
+			return domain.Errorf(domain.EINVALID, "%s", err)
 		}
 		if s.PublicEndpointsOnly {
 			for i, u := range s.Config.BaseURLs {
 				if err := scoring.CheckHost(u, true); err != nil {
-					return store.Errorf(store.EINVALID, "base_urls: URL %d: %s", i+1, err)
+					return domain.Errorf(domain.EINVALID, "base_urls: URL %d: %s", i+1, err)
 				}
 			}
 		}
 		if s.Config.APIKeyEnv != "" && getenv(s.Config.APIKeyEnv) == "" {
-			return store.Errorf(store.EINVALID, "api_key_env: the environment variable %s is empty or unset where pragmalab runs", s.Config.APIKeyEnv)
+			return domain.Errorf(domain.EINVALID, "api_key_env: the environment variable %s is empty or unset where pragmalab runs", s.Config.APIKeyEnv)
 		}
 		return nil
 	}
 	if _, err := scoring.NewBuiltin(s.Scorer, s.Task, s.Seed); err != nil {
-		return store.Errorf(store.EINVALID, "scorer: %s", err)
+		return domain.Errorf(domain.EINVALID, "scorer: %s", err)
 	}
 	return nil
 }
@@ -78,8 +79,8 @@ func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) st
 		if err != nil {
 			return nil, err
 		}
-		if cs.Kind != store.KindCrowd {
-			return nil, store.Errorf(store.EINVALID, "compare: study %d is a %s study; human toplines come from a crowd study", cs.ID, cs.Kind)
+		if cs.Kind != domain.KindCrowd {
+			return nil, domain.Errorf(domain.EINVALID, "compare: study %d is a %s study; human toplines come from a crowd study", cs.ID, cs.Kind)
 		}
 	}
 	ds, err := loadDataset(ctx, db, spec.StudyID, spec.Task)
@@ -100,14 +101,14 @@ func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) st
 		prompts, err = scoring.BuildGenPrompts(ds.mc, spec.Strategy, tmpl)
 	}
 	if err != nil {
-		return nil, store.Errorf(store.EINVALID, "building the prompts: %s", err)
+		return nil, domain.Errorf(domain.EINVALID, "building the prompts: %s", err)
 	}
 	if len(prompts) == 0 {
 		what := "items (import implicature items into this study)"
 		if spec.Task != scoring.TrueFalse {
 			what = "passages with four options and an answer (import IMPAQTS passages into this study)"
 		}
-		return nil, store.Errorf(store.EINVALID, "the study has no %s", what)
+		return nil, domain.Errorf(domain.EINVALID, "the study has no %s", what)
 	}
 	cfg := json.RawMessage(`{}`)
 	if spec.Scorer == ModelScorer {

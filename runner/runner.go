@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"pragmalab/domain"
 	"runtime"
 	"strings"
 	"sync"
@@ -202,14 +203,14 @@ func (r *Runner) RunJob(ctx context.Context, id int64, progress func(store.JobPr
 // knows when to resume.
 func (r *Runner) busy(ctx context.Context, j *store.Job) error {
 	if j.Status != store.JobQueued && j.Status != store.JobRunning {
-		return store.Errorf(store.ECONFLICT, "job %d is %s", j.ID, j.Status)
+		return domain.Errorf(domain.ECONFLICT, "job %d is %s", j.ID, j.Status)
 	}
 	_, until, err := r.db.JobLease(ctx, j.ID)
 	if err != nil {
 		return err
 	}
 	left := until.Sub(r.db.Now()).Round(time.Second)
-	return store.Errorf(store.ECONFLICT, "job %d is being run by another pragmalab process (its lease is renewed every few seconds while it works). If that process has stopped, the lease frees the job at %s UTC, in %s: run this again then",
+	return domain.Errorf(domain.ECONFLICT, "job %d is being run by another pragmalab process (its lease is renewed every few seconds while it works). If that process has stopped, the lease frees the job at %s UTC, in %s: run this again then",
 		j.ID, until.UTC().Format("15:04:05"), max(left, time.Second))
 }
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,7 @@ func openDB(t testing.TB) *store.DB {
 
 func itemStudy(t testing.TB, db *store.DB, n int) int64 {
 	t.Helper()
-	s := &store.Study{Kind: store.KindExpert, Name: "items", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "items", Lang: "en"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}

@@ -2,19 +2,18 @@ package runner
 
 import (
 	"fmt"
-
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // SyntheticItems makes n implicature items with every follow-up, in the
 // published data set's type mix (46 scalar, 31 discourse, 144 synthetic,
 // 50 natural of 271), for benchmarks and tests. The texts are placeholders.
-func SyntheticItems(n int) []store.Item {
+func SyntheticItems(n int) []domain.Item {
 	mix := []struct {
 		typ  string
 		frac float64
-	}{{store.TypeScalar, 46.0 / 271}, {store.TypeDiscourse, 31.0 / 271}, {store.TypeSynthetic, 144.0 / 271}, {store.TypeNatural, 50.0 / 271}}
-	out := make([]store.Item, 0, n)
+	}{{domain.TypeScalar, 46.0 / 271}, {domain.TypeDiscourse, 31.0 / 271}, {domain.TypeSynthetic, 144.0 / 271}, {domain.TypeNatural, 50.0 / 271}}
+	out := make([]domain.Item, 0, n)
 	for i := range n {
 		typ := mix[len(mix)-1].typ
 		acc := 0.0
@@ -26,7 +25,7 @@ func SyntheticItems(n int) []store.Item {
 			}
 		}
 		k := fmt.Sprintf("x%03d", i+1)
-		out = append(out, store.Item{
+		out = append(out, domain.Item{
 			Key: k, Type: typ,
 			Context:       "S1: Do you need help with anything, " + k + "?",
 			Utterance:     "S2: I think C was looking for someone to do task " + k + ".",

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 	"time"
@@ -198,7 +199,7 @@ func TestLeaseMessageSaysWhenTheJobFrees(t *testing.T) {
 		t.Fatal("claim")
 	}
 	err := New(db, nil, noEnv, nil).RunJob(ctx, job.ID, nil)
-	if store.ErrorCode(err) != store.ECONFLICT || !strings.Contains(err.Error(), "frees the job at") || !strings.Contains(err.Error(), "in 10s") {
+	if domain.ErrorCode(err) != domain.ECONFLICT || !strings.Contains(err.Error(), "frees the job at") || !strings.Contains(err.Error(), "in 10s") {
 		t.Fatalf("err %v", err)
 	}
 	if DefaultLease > 15*time.Second {

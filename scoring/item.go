@@ -1,6 +1,8 @@
 package scoring
 
-import "pragmalab/analysis"
+import (
+	"pragmalab/domain"
+)
 
 // TFItem is an implicature item (docs/items.md#implicature-items) as the
 // True/False task needs it.
@@ -69,12 +71,12 @@ type Condition string
 
 // The six conditions of docs/scoring.md#conditions-and-prompts.
 const (
-	Trigger    Condition = analysis.CondTrigger    // (c, ⟨u⟩)
-	Cancel     Condition = analysis.CondCancel     // (c, ⟨u, u×⟩)
-	Negation   Condition = analysis.CondNegation   // (c, ⟨u, u⊥⟩)
-	Strengthen Condition = analysis.CondStrengthen // (c, ⟨u, u+⟩)
-	Neutral    Condition = analysis.CondNeutral    // (c, ⟨u, u≈⟩)
-	Prior      Condition = "prior"                 // (∅, ∅), question about prior knowledge
+	Trigger    Condition = domain.ConditionTrigger    // (c, ⟨u⟩)
+	Cancel     Condition = domain.ConditionCancel     // (c, ⟨u, u×⟩)
+	Negation   Condition = domain.ConditionNegation   // (c, ⟨u, u⊥⟩)
+	Strengthen Condition = domain.ConditionStrengthen // (c, ⟨u, u+⟩)
+	Neutral    Condition = domain.ConditionNeutral    // (c, ⟨u, u≈⟩)
+	Prior      Condition = "prior"                    // (∅, ∅), question about prior knowledge
 )
 
 // Conditions lists every condition in the order prompts are built.

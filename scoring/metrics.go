@@ -2,9 +2,8 @@ package scoring
 
 import (
 	"encoding/json"
+	"pragmalab/domain"
 	"sort"
-
-	"pragmalab/analysis"
 )
 
 // Share is a proportion hits/n; with n = 0 it has no value and marshals to
@@ -172,7 +171,7 @@ func tfMetrics(rs []TFItemResult) TFMetrics {
 // (scalar, discourse, synthetic, natural), other types after, "all" last.
 func SortedTypes[V any](m map[string]V) []string {
 	rank := map[string]int{AllTypes: 100}
-	for i, t := range analysis.Types {
+	for i, t := range domain.TableTypes {
 		rank[t] = i
 	}
 	keys := make([]string, 0, len(m))

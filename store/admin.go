@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -36,7 +37,7 @@ func (a *Admin) CanChange() bool { return a != nil && a.Role == RoleOwner }
 
 func validateRole(role string) error {
 	if role != RoleOwner && role != RoleViewer {
-		return Errorf(EINVALID, "role must be %s or %s, not %q", RoleOwner, RoleViewer, role)
+		return domain.Errorf(domain.EINVALID, "role must be %s or %s, not %q", RoleOwner, RoleViewer, role)
 	}
 	return nil
 }
@@ -44,10 +45,10 @@ func validateRole(role string) error {
 // validateCredentials checks a username and a new password.
 func validateCredentials(username, password string) error {
 	if username == "" || utf8.RuneCountInString(username) > 64 || strings.ContainsAny(username, " \t\r\n") {
-		return Errorf(EINVALID, "username must be 1–64 characters without spaces")
+		return domain.Errorf(domain.EINVALID, "username must be 1–64 characters without spaces")
 	}
 	if n := len(password); n < 10 || n > 72 {
-		return Errorf(EINVALID, "password must be 10–72 bytes long")
+		return domain.Errorf(domain.EINVALID, "password must be 10–72 bytes long")
 	}
 	return nil
 }
@@ -76,7 +77,7 @@ func (db *DB) CreateAdminWithRole(ctx context.Context, username, password, role 
 			return err
 		}
 		if n > 0 {
-			return Errorf(ECONFLICT, "admin %q already exists", username)
+			return domain.Errorf(domain.ECONFLICT, "admin %q already exists", username)
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO admins (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)`, username, string(hash), role, db.now())
 		if err != nil {
@@ -105,7 +106,7 @@ func (db *DB) SetPassword(ctx context.Context, username, password string) error 
 		var id int64
 		err := tx.QueryRowContext(ctx, `UPDATE admins SET password_hash = ? WHERE username = ? RETURNING id`, string(hash), username).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "no admin named %q", username)
+			return domain.Errorf(domain.ENOTFOUND, "no admin named %q", username)
 		}
 		if err != nil {
 			return err
@@ -129,7 +130,7 @@ func (db *DB) SetRole(ctx context.Context, username, role string) error {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT role FROM admins WHERE username = ?`, username).Scan(&old)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "no admin named %q", username)
+			return domain.Errorf(domain.ENOTFOUND, "no admin named %q", username)
 		}
 		if err != nil {
 			return err
@@ -140,7 +141,7 @@ func (db *DB) SetRole(ctx context.Context, username, role string) error {
 				return err
 			}
 			if owners <= 1 {
-				return Errorf(ECONFLICT, "%s is the only owner; make another admin an owner first", username)
+				return domain.Errorf(domain.ECONFLICT, "%s is the only owner; make another admin an owner first", username)
 			}
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE admins SET role = ? WHERE username = ?`, role, username)
@@ -183,13 +184,13 @@ func (db *DB) Authenticate(ctx context.Context, username, password string) (*Adm
 	err := db.read.QueryRowContext(ctx, `SELECT id, username, role, password_hash FROM admins WHERE username = ?`, username).Scan(&a.ID, &a.Username, &a.Role, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
-		return nil, Errorf(EINVALID, "wrong username or password")
+		return nil, domain.Errorf(domain.EINVALID, "wrong username or password")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("authenticate: %w", err)
 	}
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil {
-		return nil, Errorf(EINVALID, "wrong username or password")
+		return nil, domain.Errorf(domain.EINVALID, "wrong username or password")
 	}
 	return &a, nil
 }
@@ -201,7 +202,7 @@ func (db *DB) AdminByID(ctx context.Context, id int64) (*Admin, error) {
 	var a Admin
 	err := db.read.QueryRowContext(ctx, `SELECT id, username, role FROM admins WHERE id = ?`, id).Scan(&a.ID, &a.Username, &a.Role)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "no such admin")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no such admin")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("admin by id: %w", err)

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"time"
 )
 
@@ -46,11 +47,11 @@ func (db *DB) CreateSession(ctx context.Context, adminID int64) (string, error) 
 }
 
 // SessionAdmin returns the admin of a live session and marks it used. An
-// unknown, ended or expired session is ENOTFOUND; an expired one is
+// unknown, ended or expired session is domain.ENOTFOUND; an expired one is
 // deleted.
 func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
 	if token == "" {
-		return nil, Errorf(ENOTFOUND, "no session")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no session")
 	}
 	h := tokenHash(token)
 	var a Admin
@@ -60,7 +61,7 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
 		FROM admin_sessions s JOIN admins a ON a.id = s.admin_id
 		WHERE s.token_hash = ?`, h).Scan(&a.ID, &a.Username, &a.Role, &created, &seen)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "no session")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no session")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("session: %w", err)
@@ -70,7 +71,7 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
 		if _, err := db.write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, h); err != nil {
 			return nil, fmt.Errorf("session: %w", err)
 		}
-		return nil, Errorf(ENOTFOUND, "session expired")
+		return nil, domain.Errorf(domain.ENOTFOUND, "session expired")
 	}
 	if now.Sub(parseTime(seen)) >= sessionTouch {
 		// A failed touch (a full disk) only makes the session end sooner;

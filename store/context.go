@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"strconv"
 )
 
@@ -34,13 +35,13 @@ const MaxContextSentences = 5
 func (s ContextSettings) Validate() error {
 	switch {
 	case s.Surveys < 1 || s.Surveys > 100:
-		return Errorf(EINVALID, "the number of surveys must be 1–100")
+		return domain.Errorf(domain.EINVALID, "the number of surveys must be 1–100")
 	case s.PerSurvey < 1 || s.PerSurvey > 1000:
-		return Errorf(EINVALID, "passages per survey must be 1–1000")
+		return domain.Errorf(domain.EINVALID, "passages per survey must be 1–1000")
 	case s.ExpertsPerSurvey < 1 || s.ExpertsPerSurvey > 100:
-		return Errorf(EINVALID, "experts per survey must be 1–100")
+		return domain.Errorf(domain.EINVALID, "experts per survey must be 1–100")
 	case s.MaxSentences < 1 || s.MaxSentences > MaxContextSentences:
-		return Errorf(EINVALID, "added sentences must be 1–%d", MaxContextSentences)
+		return domain.Errorf(domain.EINVALID, "added sentences must be 1–%d", MaxContextSentences)
 	}
 	return nil
 }
@@ -69,7 +70,7 @@ func (db *DB) SaveContextSurveys(ctx context.Context, studyID int64, surveys [][
 			return fmt.Errorf("save surveys: %w", err)
 		}
 		if n > 0 {
-			return Errorf(ECONFLICT, "surveys are already assigned to experts and cannot be rebuilt")
+			return domain.Errorf(domain.ECONFLICT, "surveys are already assigned to experts and cannot be rebuilt")
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM context_surveys WHERE study_id = ?`, studyID); err != nil {
 			return fmt.Errorf("save surveys: %w", err)
@@ -88,7 +89,7 @@ func (db *DB) SaveContextSurveys(ctx context.Context, studyID int64, surveys [][
 					return fmt.Errorf("save surveys: %w", err)
 				}
 				if n, _ := res.RowsAffected(); n != 1 {
-					return Errorf(EINVALID, "survey %d: passage %q is not in the study", i+1, key)
+					return domain.Errorf(domain.EINVALID, "survey %d: passage %q is not in the study", i+1, key)
 				}
 			}
 		}
@@ -133,7 +134,7 @@ func (db *DB) AssignContextSurvey(ctx context.Context, studyID, annotatorID, sur
 			return fmt.Errorf("assign survey: %w", err)
 		}
 		if n == 0 {
-			return Errorf(ENOTFOUND, "expert not found in this study")
+			return domain.Errorf(domain.ENOTFOUND, "expert not found in this study")
 		}
 		if surveyID == 0 {
 			err := tx.QueryRowContext(ctx, `
@@ -143,13 +144,13 @@ func (db *DB) AssignContextSurvey(ctx context.Context, studyID, annotatorID, sur
 					WHERE a.survey_id = s.id AND n.pilot = 0), s.number
 				LIMIT 1`, studyID, annotatorID).Scan(&surveyID)
 			if errors.Is(err, sql.ErrNoRows) {
-				return Errorf(ECONFLICT, "no survey left to assign (build the surveys first)")
+				return domain.Errorf(domain.ECONFLICT, "no survey left to assign (build the surveys first)")
 			}
 			if err != nil {
 				return fmt.Errorf("assign survey: %w", err)
 			}
 		} else if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM context_surveys WHERE id = ? AND study_id = ?`, surveyID, studyID).Scan(&n); err != nil || n == 0 {
-			return Errorf(ENOTFOUND, "survey not found in this study")
+			return domain.Errorf(domain.ENOTFOUND, "survey not found in this study")
 		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO context_assignments (annotator_id, survey_id) VALUES (?, ?)
@@ -219,7 +220,7 @@ func (db *DB) AnnotatorContextAssignment(ctx context.Context, annotatorID, assig
 		return nil, err
 	}
 	if len(as) == 0 {
-		return nil, Errorf(ENOTFOUND, "survey not found")
+		return nil, domain.Errorf(domain.ENOTFOUND, "survey not found")
 	}
 	return &as[0], nil
 }
@@ -290,7 +291,7 @@ const (
 func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit, rt int) (ContextQuestion, error) {
 	var q ContextQuestion
 	if action != ContextSufficient && action != ContextMore && action != ContextRestart {
-		return q, Errorf(EINVALID, "unknown answer %q", action)
+		return q, domain.Errorf(domain.EINVALID, "unknown answer %q", action)
 	}
 	err := db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var sents string
@@ -304,7 +305,7 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 			WHERE a.id = ? AND a.annotator_id = ?`, position, assignmentID, annotatorID).
 			Scan(&q.Passage.ID, &sents, &q.Shown, &q.Sufficient)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "question not found")
+			return domain.Errorf(domain.ENOTFOUND, "question not found")
 		}
 		if err != nil {
 			return fmt.Errorf("context answer: %w", err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"time"
@@ -27,7 +28,7 @@ type CrowdBatchProgress struct {
 func (b CrowdBatchProgress) Taken() int { return b.Completed + b.Active }
 
 // CrowdProgress returns every batch of a crowd study with its counts.
-func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s CrowdSettings) ([]CrowdBatchProgress, error) {
+func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s domain.CrowdSettings) ([]CrowdBatchProgress, error) {
 	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT b.id, b.number,
@@ -61,10 +62,10 @@ func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s CrowdSettings)
 // results and exclusion.
 type CrowdParticipantReport struct {
 	*CrowdParticipant
-	ChecksAnswered int
-	ChecksFailed   int
-	TrainingWrong  int // wrong training answers over all items
-	CrowdQuality       // the data-quality flags
+	ChecksAnswered      int
+	ChecksFailed        int
+	TrainingWrong       int // wrong training answers over all items
+	domain.CrowdQuality     // the data-quality flags
 	// Reasons are the rules the participant meets: the attention checks'
 	// and the data-quality ones the study sets.
 	Reasons      []string
@@ -74,7 +75,7 @@ type CrowdParticipantReport struct {
 
 // CrowdParticipants lists a study's participants in arrival order with their
 // check results.
-func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSettings) ([]CrowdParticipantReport, error) {
+func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s domain.CrowdSettings) ([]CrowdParticipantReport, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`
 		WHERE p.study_id = ? AND (p.pilot = 0 OR ?) ORDER BY p.id`, studyID, pilotIncluded(ctx))
 	if err != nil {
@@ -152,7 +153,7 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 			r.Reasons = append(r.Reasons, s.QualityReasons(r.CrowdQuality)...)
 		}
 		r.AutoExcluded = len(r.Reasons) > 0
-		r.Excluded = r.Override == OverrideExclude || (r.Override == "" && r.AutoExcluded)
+		r.Excluded = r.Override == domain.OverrideExclude || (r.Override == "" && r.AutoExcluded)
 	}
 	return out, nil
 }
@@ -160,8 +161,8 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s CrowdSetti
 // SetCrowdExclusion records the researcher's decision for a participant:
 // "include", "exclude", or "" to follow the automatic rule.
 func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error {
-	if override != "" && override != OverrideInclude && override != OverrideExclude {
-		return Errorf(EINVALID, "exclusion must be include, exclude or automatic")
+	if override != "" && override != domain.OverrideInclude && override != domain.OverrideExclude {
+		return domain.Errorf(domain.EINVALID, "exclusion must be include, exclude or automatic")
 	}
 	res, err := db.write.ExecContext(ctx, `
 		UPDATE crowd_participants SET exclusion_override = ? WHERE study_id = ? AND id = ?`,
@@ -170,7 +171,7 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 		return fmt.Errorf("set exclusion: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "participant %d not found", participantID)
+		return domain.Errorf(domain.ENOTFOUND, "participant %d not found", participantID)
 	}
 	return nil
 }
@@ -326,7 +327,7 @@ func optInt(n int) string {
 
 // fastShare is the share of fast answers with 3 decimals, "" when no
 // answer has a time.
-func fastShare(q CrowdQuality) string {
+func fastShare(q domain.CrowdQuality) string {
 	if q.Timed == 0 {
 		return ""
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"regexp"
 	"strings"
 	"time"
@@ -21,12 +22,12 @@ const (
 // Errors of the crowd entry, each shown as its own page.
 var (
 	// ErrStudyFull: every batch has its quota of participants.
-	ErrStudyFull = Errorf(ECONFLICT, "The study is full.")
+	ErrStudyFull = domain.Errorf(domain.ECONFLICT, "The study is full.")
 	// ErrNotYourSession: the PROLIFIC_PID has a session bound to another
 	// browser and the SESSION_ID given does not match it.
-	ErrNotYourSession = Errorf(ECONFLICT, "This Prolific ID already has a session in another browser.")
+	ErrNotYourSession = domain.Errorf(domain.ECONFLICT, "This Prolific ID already has a session in another browser.")
 	// ErrNoBatches: the researcher has not built the batches yet.
-	ErrNoBatches = Errorf(ECONFLICT, "The study is not open yet.")
+	ErrNoBatches = domain.Errorf(domain.ECONFLICT, "The study is not open yet.")
 )
 
 // prolificID is the accepted shape of PROLIFIC_PID (with the study's
@@ -56,17 +57,17 @@ type CrowdArrival struct {
 func (a *CrowdArrival) Validate(anyShape bool) error {
 	a.PID = strings.ToLower(strings.TrimSpace(a.PID))
 	if a.PID == "" {
-		return Errorf(EINVALID, "PROLIFIC_PID is missing from the address")
+		return domain.Errorf(domain.EINVALID, "PROLIFIC_PID is missing from the address")
 	}
 	if !ValidProlificID(a.PID) {
-		return Errorf(EINVALID, "PROLIFIC_PID is malformed (expected letters and digits, at most 64)")
+		return domain.Errorf(domain.EINVALID, "PROLIFIC_PID is malformed (expected letters and digits, at most 64)")
 	}
 	if !anyShape && !prolificPID.MatchString(a.PID) {
-		return Errorf(EINVALID, "PROLIFIC_PID is malformed (a Prolific id is 24 hexadecimal characters)")
+		return domain.Errorf(domain.EINVALID, "PROLIFIC_PID is malformed (a Prolific id is 24 hexadecimal characters)")
 	}
 	for _, f := range []struct{ name, v string }{{"STUDY_ID", a.StudyID}, {"SESSION_ID", a.SessionID}} {
 		if f.v != "" && !ValidProlificID(f.v) {
-			return Errorf(EINVALID, "%s is malformed (expected letters and digits, at most 64)", f.name)
+			return domain.Errorf(domain.EINVALID, "%s is malformed (expected letters and digits, at most 64)", f.name)
 		}
 	}
 	return nil
@@ -127,11 +128,11 @@ func crowdParticipantWhere(ctx context.Context, q querier, where string, args ..
 	return crowdParticipantRow(q.QueryRowContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`WHERE `+where, args...))
 }
 
-// crowdParticipantRow scans one participant, mapping no row to ENOTFOUND.
+// crowdParticipantRow scans one participant, mapping no row to domain.ENOTFOUND.
 func crowdParticipantRow(row *sql.Row) (*CrowdParticipant, error) {
 	p, err := scanCrowdParticipant(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "no such participant session")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("crowd participant: %w", err)
@@ -142,7 +143,7 @@ func crowdParticipantRow(row *sql.Row) (*CrowdParticipant, error) {
 // CrowdParticipantByToken returns the session bound to a cookie token.
 func (db *DB) CrowdParticipantByToken(ctx context.Context, studyID int64, token string) (*CrowdParticipant, error) {
 	if token == "" || len(token) > 100 {
-		return nil, Errorf(ENOTFOUND, "no such participant session")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	return crowdParticipantWhere(ctx, db.q(nil), `p.study_id = ? AND p.token = ?`, studyID, token)
 }
@@ -160,7 +161,7 @@ func (db *DB) CrowdParticipant(ctx context.Context, studyID, id int64) (*CrowdPa
 // brings the same SESSION_ID; otherwise ErrNotYourSession. A new one gets
 // an entry: a CrowdParticipant with ID 0, no batch and no slot, until
 // ConsentCrowd assigns the batch. The returned Token is the cookie to set.
-func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	if err := a.Validate(s.AnyPID); err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s C
 			out, err = db.touchCrowd(ctx, tx, p, s)
 			return err
 		}
-		if ErrorCode(err) != ENOTFOUND {
+		if domain.ErrorCode(err) != domain.ENOTFOUND {
 			return err
 		}
 		out, err = db.enterCrowd(ctx, tx, studyID, a)
@@ -213,7 +214,7 @@ func crowdEntry(ctx context.Context, q querier, studyID int64, token string) (*C
 		FROM crowd_entries WHERE study_id = ? AND token = ?`, studyID, token).
 		Scan(&p.PID, &p.ProlificStudyID, &p.SessionID, &created)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "no such participant session")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("crowd entry: %w", err)
@@ -227,13 +228,13 @@ func crowdEntry(ctx context.Context, q querier, studyID int64, token string) (*C
 // browser's cookie token.
 func (db *DB) CrowdEntry(ctx context.Context, studyID int64, token string) (*CrowdParticipant, error) {
 	if token == "" || len(token) > 100 {
-		return nil, Errorf(ENOTFOUND, "no such participant session")
+		return nil, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	return crowdEntry(ctx, db.read, studyID, token)
 }
 
 // assignCrowd creates a participant on the batch takeSlot chooses.
-func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	batchID, err := db.takeSlot(ctx, tx, studyID, s)
 	if err != nil {
 		return nil, err
@@ -267,7 +268,7 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 // or not, and completed ones. takeSlot is the one function that takes a
 // place, freeSlot the one that gives it back (screen-out); a place that
 // changes hands (time-out) changes no count.
-func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s CrowdSettings) (int64, error) {
+func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s domain.CrowdSettings) (int64, error) {
 	var batchID int64
 	var taken int
 	err := db.q(tx).QueryRowContext(ctx, `
@@ -317,7 +318,7 @@ func (db *DB) freeSlot(ctx context.Context, tx *sql.Tx, batchID int64) error {
 // it (takeSlot moves them on). The one exception comes from databases
 // older than the place counts: a batch holding more than its quota moves
 // an idle participant on and frees the place.
-func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	if p.Status != CrowdActive {
 		return p, nil
 	}
@@ -347,7 +348,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 
 // TouchCrowd applies the time-out rule to the session of a token; pages call
 // it when a participant shows up after being idle past the time-out.
-func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
 	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
@@ -366,11 +367,11 @@ func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s Cro
 // transaction. When the PID got a session meanwhile (consent in another
 // browser), the entry gets it only with the same SESSION_ID, else
 // ErrNotYourSession; the returned Token is then that session's cookie.
-func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
 	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
-		if ErrorCode(err) == ENOTFOUND {
+		if domain.ErrorCode(err) == domain.ENOTFOUND {
 			p, err = db.admitCrowdEntry(ctx, tx, studyID, token, s)
 		}
 		if err != nil {
@@ -394,7 +395,7 @@ func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s C
 
 // admitCrowdEntry turns the entry of a token into a participant: the one
 // place where a crowd batch is assigned.
-func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	e, err := crowdEntry(ctx, db.q(tx), studyID, token)
 	if err != nil {
 		return nil, err
@@ -405,7 +406,7 @@ func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, to
 		if e.SessionID == "" || e.SessionID != p.SessionID {
 			return nil, ErrNotYourSession
 		}
-	case ErrorCode(err) != ENOTFOUND:
+	case domain.ErrorCode(err) != domain.ENOTFOUND:
 		return nil, err
 	default:
 		a := CrowdArrival{PID: e.PID, StudyID: e.ProlificStudyID, SessionID: e.SessionID, Token: e.Token}

@@ -5,16 +5,17 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"time"
 )
 
 // CrowdScreen is one screen a participant rates: the item, the condition it
-// is shown in, and (through Item.Check) whether it is an attention check.
+// is shown in, and (through domain.Item.Check) whether it is an attention check.
 type CrowdScreen struct {
 	Position  int
 	Condition string
-	Item      Item
+	Item      domain.Item
 }
 
 // CrowdScreen returns screen position (1-based) of a batch.
@@ -26,7 +27,7 @@ func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (Cro
 		WHERE bi.batch_id = ? AND bi.position = ?`, batchID, position)
 	err := row.Scan(append([]any{&sc.Condition}, itemDest(&sc.Item)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sc, Errorf(ENOTFOUND, "screen %d not found", position)
+		return sc, domain.Errorf(domain.ENOTFOUND, "screen %d not found", position)
 	}
 	if err != nil {
 		return sc, fmt.Errorf("crowd screen: %w", err)
@@ -76,7 +77,7 @@ func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScre
 	return out, rows.Err()
 }
 
-func itemDest(it *Item) []any {
+func itemDest(it *domain.Item) []any {
 	return []any{&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
 		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision, &it.Training}
 }
@@ -112,7 +113,7 @@ const (
 
 // lockCrowd loads the session of a token inside a write transaction and
 // applies the time-out rule when the participant has been idle.
-func (db *DB) lockCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token string, s CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) lockCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	p, err := crowdParticipantRow(db.q(tx).QueryRowContext(ctx, qParticipantByToken, studyID, token))
 	if err != nil {
 		return nil, err
@@ -138,9 +139,9 @@ type CrowdAnswerState struct {
 // and the caller sends the participant to where they are. The answer to
 // the last screen completes the session in the same transaction. rt is the
 // response time the browser measured, in ms (0: not measured).
-func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating, rt int, s CrowdSettings) (CrowdAnswerState, error) {
-	if rating < 1 || rating > 7 {
-		return CrowdAnswerState{}, Errorf(EINVALID, "rating must be 1–7")
+func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating, rt int, s domain.CrowdSettings) (CrowdAnswerState, error) {
+	if !domain.ValidRating(rating) {
+		return CrowdAnswerState{}, domain.Errorf(domain.EINVALID, "rating must be %d–%d", domain.RatingMin, domain.RatingMax)
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
 	var out CrowdAnswerState
@@ -206,9 +207,9 @@ type CrowdTrainingResult struct {
 // participant out when the study has a screen-out code; without one the
 // participant keeps trying. rt is the browser's response time in ms (0:
 // not measured).
-func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating, rt int, s CrowdSettings) (CrowdTrainingResult, error) {
-	if rating < 1 || rating > 7 {
-		return CrowdTrainingResult{}, Errorf(EINVALID, "rating must be 1–7")
+func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating, rt int, s domain.CrowdSettings) (CrowdTrainingResult, error) {
+	if !domain.ValidRating(rating) {
+		return CrowdTrainingResult{}, domain.Errorf(domain.EINVALID, "rating must be %d–%d", domain.RatingMin, domain.RatingMax)
 	}
 	var out CrowdTrainingResult
 	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
@@ -225,7 +226,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 			studyID, position).Scan(&cond); err != nil {
 			return fmt.Errorf("training answer: %w", err)
 		}
-		passed := TrainingPasses(cond, rating)
+		passed := domain.TrainingPasses(cond, rating)
 		now := db.now()
 		if _, err := db.q(tx).ExecContext(ctx, `
 			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at, shown_at, rt_ms)
@@ -309,17 +310,17 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 	WHERE p.study_id = ? AND p.token = ?`
 
 // CrowdSessionScreen returns the session bound to a token and the screen it
-// is at (Item.ID 0 when there is none: finished, or before consent the
+// is at (domain.Item.ID 0 when there is none: finished, or before consent the
 // first training item is returned all the same).
 func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token string) (*CrowdParticipant, CrowdScreen, error) {
 	var sc CrowdScreen
 	if token == "" || len(token) > 100 {
-		return nil, sc, Errorf(ENOTFOUND, "no such participant session")
+		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	row := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token)
 	p, err := scanCrowdParticipant(row, append([]any{&sc.Condition}, itemDest(&sc.Item)...)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, sc, Errorf(ENOTFOUND, "no such participant session")
+		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	if err != nil {
 		return nil, sc, fmt.Errorf("crowd session: %w", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +17,7 @@ import (
 type crowdFixture struct {
 	db    *DB
 	study int64
-	s     CrowdSettings
+	s     domain.CrowdSettings
 	now   *time.Time
 }
 
@@ -30,18 +31,18 @@ func newCrowdFixture(t testing.TB, nb, per int) *crowdFixture {
 	f := &crowdFixture{db: db, now: &now}
 	db.Now = func() time.Time { return *f.now }
 	ctx := context.Background()
-	st := &Study{Kind: KindCrowd, Name: "crowd", Lang: "en"}
+	st := &domain.Study{Kind: domain.KindCrowd, Name: "crowd", Lang: "en"}
 	if err := db.CreateStudy(ctx, st); err != nil {
 		t.Fatal(err)
 	}
 	f.study = st.ID
-	var items []Item
+	var items []domain.Item
 	for i := range nb*per + 2 {
-		items = append(items, Item{Key: fmt.Sprintf("it%03d", i), Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"})
+		items = append(items, domain.Item{Key: fmt.Sprintf("it%03d", i), Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"})
 	}
 	items = append(items,
-		Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+		domain.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		domain.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
 	if err := db.ImportItems(ctx, st.ID, items); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +75,7 @@ func newCrowdFixture(t testing.TB, nb, per int) *crowdFixture {
 	if err := db.SaveCrowdBatches(ctx, st.ID, 42, training, batches); err != nil {
 		t.Fatal(err)
 	}
-	f.s = DefaultCrowdSettings()
+	f.s = domain.DefaultCrowdSettings()
 	f.s.CompletionCode = "DONE1"
 	if err := db.SaveCrowdSettings(ctx, st.ID, f.s); err != nil {
 		t.Fatal(err)
@@ -214,7 +215,7 @@ func TestCrowdArrivalValidate(t *testing.T) {
 		{CrowdArrival{PID: pid(0), StudyID: "<x>"}, "STUDY_ID is malformed"},
 	} {
 		_, err := f.db.EnterCrowd(context.Background(), f.study, tc.a, f.s)
-		if err == nil || ErrorCode(err) != EINVALID || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: err %v, want %q", tc.a, err, tc.want)
 		}
 	}
@@ -270,7 +271,7 @@ func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
 	f := newCrowdFixture(t, 2, 4)
 	ctx := context.Background()
 	p := f.enter(t, CrowdArrival{PID: pid(1)})
-	// No answer before consent and training.
+	// domain.No answer before consent and training.
 	if q, _ := f.db.SaveCrowdRating(ctx, f.study, p.Token, 1, 5, 0, f.s); q.Answered != 0 {
 		t.Fatal("answer stored before the training")
 	}
@@ -308,14 +309,14 @@ func TestCrowdRatingsIdempotentAndComplete(t *testing.T) {
 	if len(rs) != 4 || rs[0].Rating != 5 {
 		t.Fatalf("ratings %+v; want 4 with the first answer 5 kept", rs)
 	}
-	if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, 2, 8, 0, f.s); ErrorCode(err) != EINVALID {
+	if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, 2, 8, 0, f.s); domain.ErrorCode(err) != domain.EINVALID {
 		t.Fatalf("rating 8: %v", err)
 	}
-	if _, err := f.db.SaveCrowdRating(ctx, f.study, "forged", 2, 3, 0, f.s); ErrorCode(err) != ENOTFOUND {
+	if _, err := f.db.SaveCrowdRating(ctx, f.study, "forged", 2, 3, 0, f.s); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Fatalf("unknown token: %v", err)
 	}
 	// The batches cannot be rebuilt now.
-	if err := f.db.SaveCrowdBatches(ctx, f.study, 1, nil, [][]CrowdSlot{{{rs[0].ItemID, "trigger"}}}); ErrorCode(err) != ECONFLICT {
+	if err := f.db.SaveCrowdBatches(ctx, f.study, 1, nil, [][]CrowdSlot{{{rs[0].ItemID, "trigger"}}}); domain.ErrorCode(err) != domain.ECONFLICT {
 		t.Fatalf("rebuild after participants: %v", err)
 	}
 }
@@ -327,7 +328,7 @@ func TestCrowdTraining(t *testing.T) {
 	if _, err := f.db.ConsentCrowd(ctx, f.study, p.Token, f.s); err != nil {
 		t.Fatal(err)
 	}
-	// Item 1 is without cancellation: 2 is wrong, try again.
+	// domain.Item 1 is without cancellation: 2 is wrong, try again.
 	r, _ := f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 1, 0, 2, 0, f.s)
 	if !r.Retry || r.P.TrainingWrong != 1 {
 		t.Fatalf("wrong answer: %+v", r)
@@ -341,7 +342,7 @@ func TestCrowdTraining(t *testing.T) {
 	if !r.Passed || r.P.TrainingDone != 1 || r.P.TrainingWrong != 0 {
 		t.Fatalf("right answer: %+v", r)
 	}
-	// Item 2 has the cancellation: 6 is wrong twice; without a screen-out
+	// domain.Item 2 has the cancellation: 6 is wrong twice; without a screen-out
 	// code the participant keeps trying.
 	for attempt := range 3 {
 		r, _ = f.db.AnswerCrowdTraining(ctx, f.study, p.Token, 2, attempt, 6, 0, f.s)
@@ -459,22 +460,24 @@ func TestCrowdExport(t *testing.T) {
 
 func TestCrowdSettingsValidate(t *testing.T) {
 	for _, tc := range []struct {
-		mod  func(*CrowdSettings)
+		mod  func(*domain.CrowdSettings)
 		want string
 	}{
-		{func(s *CrowdSettings) { s.Quota = 0 }, "quota must be 1–1000"},
-		{func(s *CrowdSettings) { s.CheckHighMin = 8 }, "high check threshold"},
-		{func(s *CrowdSettings) { s.Conditions = []string{"trigger", "neutral"} }, "must include trigger and cancel"},
-		{func(s *CrowdSettings) { s.CompletionCode = "C O" }, "completion code"},
-		{func(s *CrowdSettings) { s.Training = []CrowdTrainingSpec{{"a", "negation"}} }, "training line 1 (a)"},
+		{func(s *domain.CrowdSettings) { s.Quota = 0 }, "quota must be 1–1000"},
+		{func(s *domain.CrowdSettings) { s.CheckHighMin = 8 }, "high check threshold"},
+		{func(s *domain.CrowdSettings) { s.Conditions = []string{"trigger", "neutral"} }, "must include trigger and cancel"},
+		{func(s *domain.CrowdSettings) { s.CompletionCode = "C O" }, "completion code"},
+		{func(s *domain.CrowdSettings) {
+			s.Training = []domain.CrowdTrainingSpec{{Key: "a", Condition: "negation"}}
+		}, "training line 1 (a)"},
 	} {
-		s := DefaultCrowdSettings()
+		s := domain.DefaultCrowdSettings()
 		tc.mod(&s)
 		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("err %v, want %q", err, tc.want)
 		}
 	}
-	s := DefaultCrowdSettings()
+	s := domain.DefaultCrowdSettings()
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -561,7 +564,7 @@ func TestCrowdPIDCaseInsensitive(t *testing.T) {
 	if err != nil || again.ID != p.ID {
 		t.Fatalf("same PID other case + SESSION_ID: %+v %v", again, err)
 	}
-	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: "tester-1"}, f.s); ErrorCode(err) != EINVALID {
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: "tester-1"}, f.s); domain.ErrorCode(err) != domain.EINVALID {
 		t.Fatalf("non-Prolific id accepted without any_pid: %v", err)
 	}
 	f.s.AnyPID = true

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -23,10 +24,10 @@ func DefaultExpertSettings() ExpertSettings { return ExpertSettings{BatchSize: 5
 // Validate checks the settings.
 func (s ExpertSettings) Validate() error {
 	if s.BatchSize < 2 || s.BatchSize > 1000 {
-		return Errorf(EINVALID, "batch size must be 2–1000")
+		return domain.Errorf(domain.EINVALID, "batch size must be 2–1000")
 	}
 	if s.Checks < 0 || s.Checks >= s.BatchSize {
-		return Errorf(EINVALID, "attention checks must be 0 or more and fewer than the batch size")
+		return domain.Errorf(domain.EINVALID, "attention checks must be 0 or more and fewer than the batch size")
 	}
 	return nil
 }
@@ -54,7 +55,7 @@ func (db *DB) SaveBatches(ctx context.Context, studyID int64, batches [][]int64)
 			return fmt.Errorf("save batches: %w", err)
 		}
 		if n > 0 {
-			return Errorf(ECONFLICT, "batches are already assigned to experts and cannot be rebuilt")
+			return domain.Errorf(domain.ECONFLICT, "batches are already assigned to experts and cannot be rebuilt")
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM batches WHERE study_id = ?`, studyID); err != nil {
 			return fmt.Errorf("save batches: %w", err)
@@ -125,7 +126,7 @@ func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (
 			return err
 		}
 		if n > 0 {
-			return Errorf(ECONFLICT, "the study already has an expert named %q", name)
+			return domain.Errorf(domain.ECONFLICT, "the study already has an expert named %q", name)
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO annotators (study_id, name, token, created_at) VALUES (?, ?, ?, ?)`, studyID, name, a.Token, db.now())
 		if err != nil {
@@ -146,7 +147,7 @@ func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, e
 	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE token = ? AND revoked_at = ''`, token).
 		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Pilot)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "this invitation link is not valid")
+		return nil, domain.Errorf(domain.ENOTFOUND, "this invitation link is not valid")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("annotator: %w", err)
@@ -175,7 +176,7 @@ func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error
 // AssignRound1 gives one batch to two or more experts, for agreement.
 func (db *DB) AssignRound1(ctx context.Context, studyID, batchID int64, annotatorIDs []int64) error {
 	if len(annotatorIDs) < 2 {
-		return Errorf(EINVALID, "round 1 needs two or more experts on the same batch")
+		return domain.Errorf(domain.EINVALID, "round 1 needs two or more experts on the same batch")
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if err := batchInStudy(ctx, tx, studyID, batchID); err != nil {
@@ -194,7 +195,7 @@ func (db *DB) AssignRound1(ctx context.Context, studyID, batchID int64, annotato
 // in turn, and returns how many it assigned.
 func (db *DB) AssignRound2(ctx context.Context, studyID int64, annotatorIDs []int64) (int, error) {
 	if len(annotatorIDs) == 0 {
-		return 0, Errorf(EINVALID, "choose at least one expert for round 2")
+		return 0, domain.Errorf(domain.EINVALID, "choose at least one expert for round 2")
 	}
 	count := 0
 	err := db.tx(ctx, func(tx *sql.Tx) error {
@@ -214,7 +215,7 @@ func (db *DB) AssignRound2(ctx context.Context, studyID int64, annotatorIDs []in
 		}
 		rows.Close()
 		if len(free) == 0 {
-			return Errorf(ECONFLICT, "every batch is already assigned")
+			return domain.Errorf(domain.ECONFLICT, "every batch is already assigned")
 		}
 		for i, bid := range free {
 			if err := assign(ctx, tx, studyID, annotatorIDs[i%len(annotatorIDs)], bid, 2); err != nil {
@@ -233,7 +234,7 @@ func batchInStudy(ctx context.Context, tx *sql.Tx, studyID, batchID int64) error
 		return err
 	}
 	if n == 0 {
-		return Errorf(ENOTFOUND, "batch not found in this study")
+		return domain.Errorf(domain.ENOTFOUND, "batch not found in this study")
 	}
 	return nil
 }
@@ -244,7 +245,7 @@ func assign(ctx context.Context, tx *sql.Tx, studyID, annotatorID, batchID int64
 		return err
 	}
 	if n == 0 {
-		return Errorf(ENOTFOUND, "expert not found in this study")
+		return domain.Errorf(domain.ENOTFOUND, "expert not found in this study")
 	}
 	_, err := tx.ExecContext(ctx, `
 		INSERT INTO assignments (annotator_id, batch_id, round) VALUES (?, ?, ?)
@@ -328,7 +329,7 @@ func (db *DB) AnnotatorAssignment(ctx context.Context, annotatorID, assignmentID
 		return nil, err
 	}
 	if len(as) == 0 {
-		return nil, Errorf(ENOTFOUND, "batch not found")
+		return nil, domain.Errorf(domain.ENOTFOUND, "batch not found")
 	}
 	return &as[0], nil
 }
@@ -352,29 +353,29 @@ func (j *Judgement) Validate(itemType string) error {
 	j.AltImplicature = strings.TrimSpace(j.AltImplicature)
 	j.AltCancellation = strings.TrimSpace(j.AltCancellation)
 	if j.Plausible != "yes" && j.Plausible != "no" {
-		return &FieldError{"plausible", "please answer whether the implicature is plausible"}
+		return domain.FieldErrorf("plausible", "please answer whether the implicature is plausible")
 	}
 	switch j.CancellationCorrect {
 	case "yes", "no":
 	case "":
 		if j.Plausible == "yes" {
-			return &FieldError{"cancellation_correct", "please answer whether the cancellation is correct"}
+			return domain.FieldErrorf("cancellation_correct", "please answer whether the cancellation is correct")
 		}
 	default:
-		return &FieldError{"cancellation_correct", "answer yes or no"}
+		return domain.FieldErrorf("cancellation_correct", "answer yes or no")
 	}
 	if utf8.RuneCountInString(j.AltImplicature) > MaxAltLen {
-		return &FieldError{"alt_implicature", fmt.Sprintf("is longer than %d characters", MaxAltLen)}
+		return domain.FieldErrorf("alt_implicature", "is longer than %d characters", MaxAltLen)
 	}
 	if utf8.RuneCountInString(j.AltCancellation) > MaxAltLen {
-		return &FieldError{"alt_cancellation", fmt.Sprintf("is longer than %d characters", MaxAltLen)}
+		return domain.FieldErrorf("alt_cancellation", "is longer than %d characters", MaxAltLen)
 	}
 	// Alternatives are only asked where an answer is no, and never for
 	// natural items; anything else sent is not kept.
-	if itemType == TypeNatural || j.Plausible == "yes" {
+	if itemType == domain.TypeNatural || j.Plausible == "yes" {
 		j.AltImplicature = ""
 	}
-	if itemType == TypeNatural || (j.Plausible == "yes" && j.CancellationCorrect == "yes") {
+	if itemType == domain.TypeNatural || (j.Plausible == "yes" && j.CancellationCorrect == "yes") {
 		j.AltCancellation = ""
 	}
 	return nil
@@ -383,7 +384,7 @@ func (j *Judgement) Validate(itemType string) error {
 // Screen is one position of an expert's batch with its item and answer.
 type Screen struct {
 	Position int
-	Item     Item
+	Item     domain.Item
 	Answer   *Judgement
 }
 
@@ -434,13 +435,13 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 			JOIN items i ON i.id = bi.item_id
 			WHERE a.id = ? AND a.annotator_id = ?`, position, assignmentID, annotatorID).Scan(&itemID, &itemType, &version)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "screen not found")
+			return domain.Errorf(domain.ENOTFOUND, "screen not found")
 		}
 		if err != nil {
 			return fmt.Errorf("save judgement: %w", err)
 		}
 		if err := j.Validate(itemType); err != nil {
-			return Errorf(EINVALID, "%s", err.(*FieldError).Msg)
+			return domain.Errorf(domain.EINVALID, "%s", err.(*domain.FieldError).Msg)
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO judgements (assignment_id, position, item_id, item_version, plausible,
@@ -521,7 +522,7 @@ type Flag struct {
 // FlaggedItem is a data item that at least one expert judged implausible or
 // whose cancellation they judged incorrect.
 type FlaggedItem struct {
-	Item  Item
+	Item  domain.Item
 	Flags []Flag
 }
 
@@ -545,7 +546,7 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 	defer rows.Close()
 	var out []FlaggedItem
 	for rows.Next() {
-		var it Item
+		var it domain.Item
 		var f Flag
 		if err := rows.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
 			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision,
@@ -567,14 +568,14 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 
 // CleanedItems returns the data set after review: active data items, with
 // accepted replacements, attention checks left out.
-func (db *DB) CleanedItems(ctx context.Context, studyID int64) ([]Item, error) {
+func (db *DB) CleanedItems(ctx context.Context, studyID int64) ([]domain.Item, error) {
 	all, err := db.ListItems(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	var out []Item
+	var out []domain.Item
 	for _, it := range all {
-		if it.Status == ItemActive && it.IsData() {
+		if it.Status == domain.ItemActive && it.IsData() {
 			out = append(out, it)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"pragmalab/domain"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -27,10 +28,10 @@ func DefaultExplainSettings() ExplainSettings { return ExplainSettings{PerExpert
 // Validate checks the settings.
 func (s ExplainSettings) Validate() error {
 	if s.PerExpert < 1 || s.PerExpert > 10000 {
-		return Errorf(EINVALID, "screens per expert must be 1–10000")
+		return domain.Errorf(domain.EINVALID, "screens per expert must be 1–10000")
 	}
 	if s.Overlap < 1 || s.Overlap > 100 {
-		return Errorf(EINVALID, "experts per screen must be 1–100")
+		return domain.Errorf(domain.EINVALID, "experts per screen must be 1–100")
 	}
 	return nil
 }
@@ -60,38 +61,38 @@ const (
 	maxOutputText = 20000
 )
 
-// Validate checks an output; the error is a *FieldError named after the
+// Validate checks an output; the error is a *domain.FieldError named after the
 // CSV column. An empty output is valid: "answer not given" rates it.
 func (o *Output) Validate() error {
-	if err := checkControls([]namedValue{{"item_id", o.ItemKey}, {"strategy", o.Strategy}, {"model", o.Model}}, []namedValue{{"output", o.Output}}); err != nil {
+	if err := domain.CheckControls([]domain.NamedValue{{Name: "item_id", V: o.ItemKey}, {Name: "strategy", V: o.Strategy}, {Name: "model", V: o.Model}}, []domain.NamedValue{{Name: "output", V: o.Output}}); err != nil {
 		return err
 	}
 	o.ItemKey = strings.TrimSpace(o.ItemKey)
 	o.Strategy = strings.TrimSpace(o.Strategy)
 	o.Model = strings.TrimSpace(o.Model)
-	o.Output = lineBreaks.Replace(o.Output)
-	for _, f := range []struct{ name, v string }{{"item_id", o.ItemKey}, {"strategy", o.Strategy}, {"model", o.Model}, {"output", o.Output}} {
+	o.Output = domain.LineBreaks.Replace(o.Output)
+	for _, f := range []domain.NamedValue{{Name: "item_id", V: o.ItemKey}, {Name: "strategy", V: o.Strategy}, {Name: "model", V: o.Model}, {Name: "output", V: o.Output}} {
 		// Invalid bytes would be stored, rendered and exported as they
 		// are, and come back as U+FFFD from any JSON round trip.
-		if !utf8.ValidString(f.v) {
-			return fieldError(f.name, "is not valid UTF-8")
+		if !utf8.ValidString(f.V) {
+			return domain.FieldErrorf(f.Name, "is not valid UTF-8")
 		}
 	}
 	switch {
 	case o.ItemKey == "":
-		return fieldError("item_id", "is empty")
+		return domain.FieldErrorf("item_id", "is empty")
 	case utf8.RuneCountInString(o.ItemKey) > maxPassageKey:
-		return fieldError("item_id", "is longer than %d characters", maxPassageKey)
+		return domain.FieldErrorf("item_id", "is longer than %d characters", maxPassageKey)
 	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
-		return fieldError("strategy", "must be 1–%d characters on one line", maxOutputName)
+		return domain.FieldErrorf("strategy", "must be 1–%d characters on one line", maxOutputName)
 	case strings.EqualFold(o.Strategy, "all"):
-		// The explanation table (analysis.TypeAll) pools the strategies
+		// The explanation table (domain.TypeAll) pools the strategies
 		// under this name.
-		return fieldError("strategy", "%q is reserved for all strategies pooled", o.Strategy)
+		return domain.FieldErrorf("strategy", "%q is reserved for all strategies pooled", o.Strategy)
 	case o.Model == "" || utf8.RuneCountInString(o.Model) > maxOutputName || strings.ContainsAny(o.Model, "\r\n"):
-		return fieldError("model", "must be 1–%d characters on one line", maxOutputName)
+		return domain.FieldErrorf("model", "must be 1–%d characters on one line", maxOutputName)
 	case utf8.RuneCountInString(o.Output) > maxOutputText:
-		return fieldError("output", "is longer than %d characters", maxOutputText)
+		return domain.FieldErrorf("output", "is longer than %d characters", maxOutputText)
 	}
 	return nil
 }
@@ -103,24 +104,24 @@ func (o *Output) Validate() error {
 // names the output's position (1-based) as its row.
 func (db *DB) ImportOutputs(ctx context.Context, studyID int64, outs []Output) error {
 	if len(outs) == 0 {
-		return Errorf(EINVALID, "no outputs to import")
+		return domain.Errorf(domain.EINVALID, "no outputs to import")
 	}
 	for i := range outs {
 		if err := outs[i].Validate(); err != nil {
-			return Errorf(EINVALID, "row %d: %s", i+1, err)
+			return domain.Errorf(domain.EINVALID, "row %d: %s", i+1, err)
 		}
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		var kind string
 		err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "study %d not found", studyID)
+			return domain.Errorf(domain.ENOTFOUND, "study %d not found", studyID)
 		}
 		if err != nil {
 			return fmt.Errorf("import outputs: %w", err)
 		}
-		if kind != KindExplain {
-			return Errorf(EINVALID, "study %d is a %s study; model outputs belong to explain studies", studyID, kind)
+		if kind != domain.KindExplain {
+			return domain.Errorf(domain.EINVALID, "study %d is a %s study; model outputs belong to explain studies", studyID, kind)
 		}
 		ids, err := passageIDs(ctx, tx, studyID)
 		if err != nil {
@@ -137,14 +138,14 @@ func (db *DB) ImportOutputs(ctx context.Context, studyID int64, outs []Output) e
 			o := &outs[i]
 			pid, ok := ids[o.ItemKey]
 			if !ok {
-				return Errorf(EINVALID, "row %d, field \"item_id\": no passage %q in this study (import the passages first)", i+1, o.ItemKey)
+				return domain.Errorf(domain.EINVALID, "row %d, field \"item_id\": no passage %q in this study (import the passages first)", i+1, o.ItemKey)
 			}
 			res, err := stmt.ExecContext(ctx, studyID, pid, o.Strategy, o.Model, o.Output)
 			if err != nil {
 				return fmt.Errorf("import outputs: row %d: %w", i+1, err)
 			}
 			if n, _ := res.RowsAffected(); n == 0 {
-				return Errorf(ECONFLICT, "row %d: passage %q already has an output of %s with strategy %s", i+1, o.ItemKey, o.Model, o.Strategy)
+				return domain.Errorf(domain.ECONFLICT, "row %d: passage %q already has an output of %s with strategy %s", i+1, o.ItemKey, o.Model, o.Strategy)
 			}
 			o.ID, _ = res.LastInsertId()
 			o.StudyID = studyID
@@ -181,9 +182,9 @@ func (db *DB) AssignExplainScreens(ctx context.Context, studyID, annotatorID int
 		var seed int64
 		err := tx.QueryRowContext(ctx, `
 			SELECT s.seed FROM annotators a JOIN studies s ON s.id = a.study_id
-			WHERE a.id = ? AND s.id = ? AND s.kind = ?`, annotatorID, studyID, KindExplain).Scan(&seed)
+			WHERE a.id = ? AND s.id = ? AND s.kind = ?`, annotatorID, studyID, domain.KindExplain).Scan(&seed)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "expert not found in this study")
+			return domain.Errorf(domain.ENOTFOUND, "expert not found in this study")
 		}
 		if err != nil {
 			return fmt.Errorf("assign screens: %w", err)
@@ -285,14 +286,14 @@ func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainS
 // browser's response time in ms (0: not measured).
 func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string, rt int) error {
 	if !IsJudgment(judgment) {
-		return Errorf(EINVALID, "please choose one of the five answers")
+		return domain.Errorf(domain.EINVALID, "please choose one of the five answers")
 	}
 	return db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM explain_assignments WHERE annotator_id = ? AND position = ?`,
 			annotatorID, position).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "screen not found")
+			return domain.Errorf(domain.ENOTFOUND, "screen not found")
 		}
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)

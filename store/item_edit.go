@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 )
@@ -18,7 +19,7 @@ import (
 
 // reviseTx stores old as a revision and next's text as the item's new
 // version. next must be valid.
-func (db *DB) reviseTx(ctx context.Context, tx *sql.Tx, old, next Item, note string) error {
+func (db *DB) reviseTx(ctx context.Context, tx *sql.Tx, old, next domain.Item, note string) error {
 	if _, err := tx.ExecContext(ctx, `
 		INSERT INTO item_revisions (item_id, version, type, context, utterance, implicature, cancellation,
 			negation, strengthening, neutral, note, created_at)
@@ -36,10 +37,10 @@ func (db *DB) reviseTx(ctx context.Context, tx *sql.Tx, old, next Item, note str
 	return nil
 }
 
-func itemTx(ctx context.Context, tx *sql.Tx, studyID, itemID int64) (Item, error) {
+func itemTx(ctx context.Context, tx *sql.Tx, studyID, itemID int64) (domain.Item, error) {
 	it, err := scanItem(tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? AND id = ?`, studyID, itemID))
 	if errors.Is(err, sql.ErrNoRows) {
-		return it, Errorf(ENOTFOUND, "item not found")
+		return it, domain.Errorf(domain.ENOTFOUND, "item not found")
 	}
 	return it, err
 }
@@ -48,7 +49,7 @@ func itemTx(ctx context.Context, tx *sql.Tx, studyID, itemID int64) (Item, error
 // type and role (its ID, key, status and version are ignored). Nothing
 // changed is not an error and makes no new version. It reports whether the
 // item changed.
-func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next Item, note string) (bool, error) {
+func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next domain.Item, note string) (bool, error) {
 	changed := false
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		it, err := itemTx(ctx, tx, studyID, itemID)
@@ -57,7 +58,7 @@ func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next Item, no
 		}
 		next.ID, next.Key, next.Status, next.Version = it.ID, it.Key, it.Status, it.Version
 		if err := next.Validate(); err != nil {
-			return Errorf(EINVALID, "%v", err)
+			return domain.Errorf(domain.EINVALID, "%v", err)
 		}
 		if len(itemFieldChanges(it, next)) == 0 {
 			return nil
@@ -73,7 +74,7 @@ func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next Item, no
 // only the implicature and cancellation) are empty, with Partial set.
 type Revision struct {
 	Version int
-	Item    Item
+	Item    domain.Item
 	Note    string
 	Partial bool
 	At      string
@@ -99,7 +100,7 @@ type FieldChange struct {
 }
 
 // itemFieldChanges lists the fields in which b differs from a.
-func itemFieldChanges(a, b Item) []FieldChange {
+func itemFieldChanges(a, b domain.Item) []FieldChange {
 	var out []FieldChange
 	add := func(name, x, y string) {
 		if x != y {
@@ -107,9 +108,9 @@ func itemFieldChanges(a, b Item) []FieldChange {
 		}
 	}
 	add("type", a.Type, b.Type)
-	af, bf := a.textFields(), b.textFields()
+	af, bf := a.TextFields(), b.TextFields()
 	for i := range af {
-		add(af[i].name, *af[i].v, *bf[i].v)
+		add(af[i].Name, *af[i].V, *bf[i].V)
 	}
 	add("check", a.Check, b.Check)
 	return out
@@ -119,8 +120,8 @@ func itemFieldChanges(a, b Item) []FieldChange {
 // or changed fields of an existing one.
 type ItemChange struct {
 	Key    string
-	Old    *Item
-	New    Item
+	Old    *domain.Item
+	New    domain.Item
 	Fields []FieldChange
 }
 
@@ -148,8 +149,8 @@ func (u ItemUpdate) Changed() int { return len(u.Changes) - u.Added() }
 
 // diffItems compares a file's items with the study's, by key. Items of the
 // study the file leaves out stay as they are.
-func diffItems(current, file []Item) ItemUpdate {
-	byKey := make(map[string]*Item, len(current))
+func diffItems(current, file []domain.Item) ItemUpdate {
+	byKey := make(map[string]*domain.Item, len(current))
 	for i := range current {
 		byKey[current[i].Key] = &current[i]
 	}
@@ -167,8 +168,8 @@ func diffItems(current, file []Item) ItemUpdate {
 			}
 			fmt.Fprintf(h, "%d@%d\x00", old.ID, old.Version)
 		}
-		for _, f := range it.textFields() {
-			fmt.Fprintf(h, "%s\x00", *f.v)
+		for _, f := range it.TextFields() {
+			fmt.Fprintf(h, "%s\x00", *f.V)
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x01", it.Key, it.Type, it.Check)
 		u.Changes = append(u.Changes, c)
@@ -178,17 +179,17 @@ func diffItems(current, file []Item) ItemUpdate {
 }
 
 // validateFile checks every item of a file, all or nothing.
-func validateFile(items []Item) error {
+func validateFile(items []domain.Item) error {
 	if len(items) == 0 {
-		return Errorf(EINVALID, "the file holds no items")
+		return domain.Errorf(domain.EINVALID, "the file holds no items")
 	}
 	seen := make(map[string]int, len(items))
 	for i := range items {
 		if err := items[i].Validate(); err != nil {
-			return Errorf(EINVALID, "item %d: %v", i+1, err)
+			return domain.Errorf(domain.EINVALID, "item %d: %v", i+1, err)
 		}
 		if j, dup := seen[items[i].Key]; dup {
-			return Errorf(EINVALID, "item %d: field \"id\": %q repeats item %d", i+1, items[i].Key, j)
+			return domain.Errorf(domain.EINVALID, "item %d: field \"id\": %q repeats item %d", i+1, items[i].Key, j)
 		}
 		seen[items[i].Key] = i + 1
 	}
@@ -197,7 +198,7 @@ func validateFile(items []Item) error {
 
 // PreviewItemUpdate validates a re-imported items file and returns what
 // applying it would change, without changing anything.
-func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []Item) (ItemUpdate, error) {
+func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []domain.Item) (ItemUpdate, error) {
 	if err := validateFile(items); err != nil {
 		return ItemUpdate{}, err
 	}
@@ -211,8 +212,8 @@ func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []Item
 // ApplyItemUpdate applies a re-imported file in one transaction: changed
 // items get a new version (the old text kept as a revision), new ids are
 // added. digest must be the preview's: if the study's items changed in
-// between, nothing is applied (ECONFLICT).
-func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []Item, digest, note string) (ItemUpdate, error) {
+// between, nothing is applied (domain.ECONFLICT).
+func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []domain.Item, digest, note string) (ItemUpdate, error) {
 	if err := validateFile(items); err != nil {
 		return ItemUpdate{}, err
 	}
@@ -225,7 +226,7 @@ func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []Item, 
 		if err != nil {
 			return err
 		}
-		var current []Item
+		var current []domain.Item
 		for rows.Next() {
 			it, err := scanItem(rows)
 			if err != nil {
@@ -240,7 +241,7 @@ func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []Item, 
 		}
 		u = diffItems(current, items)
 		if u.Digest != digest {
-			return Errorf(ECONFLICT, "the study's items changed since the preview: nothing was applied; look at the changes again")
+			return domain.Errorf(domain.ECONFLICT, "the study's items changed since the preview: nothing was applied; look at the changes again")
 		}
 		for _, c := range u.Changes {
 			if c.Old != nil {
@@ -260,7 +261,7 @@ func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []Item, 
 		}
 		return nil
 	})
-	if err != nil && ErrorCode(err) == EINTERNAL {
+	if err != nil && domain.ErrorCode(err) == domain.EINTERNAL {
 		err = fmt.Errorf("apply item update: %w", err)
 	}
 	return u, err
@@ -295,7 +296,7 @@ func (db *DB) PendingImport(ctx context.Context, studyID, id int64) (string, []b
 	var data []byte
 	err := db.read.QueryRowContext(ctx, `SELECT filename, data FROM item_reimports WHERE study_id = ? AND id = ?`, studyID, id).Scan(&name, &data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil, Errorf(ENOTFOUND, "this upload is no longer kept: upload the file again")
+		return "", nil, domain.Errorf(domain.ENOTFOUND, "this upload is no longer kept: upload the file again")
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("pending import: %w", err)
@@ -329,7 +330,7 @@ func (db *DB) DecideReview(ctx context.Context, studyID, itemID int64, decision,
 			return err
 		}
 		if it.Decision != "" {
-			return Errorf(ECONFLICT, "item %s is already decided (%s): undo that first", it.Key, it.Decision)
+			return domain.Errorf(domain.ECONFLICT, "item %s is already decided (%s): undo that first", it.Key, it.Decision)
 		}
 		status := it.Status
 		switch decision {
@@ -342,20 +343,20 @@ func (db *DB) DecideReview(ctx context.Context, studyID, itemID int64, decision,
 				next.Cancellation = s
 			}
 			if err := next.Validate(); err != nil {
-				return Errorf(EINVALID, "%v", err)
+				return domain.Errorf(domain.EINVALID, "%v", err)
 			}
 			if len(itemFieldChanges(it, next)) == 0 {
-				return Errorf(EINVALID, "the replacement is the same as the current text: choose “keep as is” instead")
+				return domain.Errorf(domain.EINVALID, "the replacement is the same as the current text: choose “keep as is” instead")
 			}
 			if err := db.reviseTx(ctx, tx, it, next, note); err != nil {
 				return err
 			}
-			status = ItemActive
+			status = domain.ItemActive
 		case ReviewKept:
 		case ReviewDropped:
-			status = ItemDropped
+			status = domain.ItemDropped
 		default:
-			return Errorf(EINVALID, "unknown review decision %q", decision)
+			return domain.Errorf(domain.EINVALID, "unknown review decision %q", decision)
 		}
 		_, err = tx.ExecContext(ctx, `
 			UPDATE items SET review_decision = ?, reviewed_at = ?, review_version = ?, status = ? WHERE id = ?`,
@@ -372,12 +373,12 @@ func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
 		var archived string
 		if err := tx.QueryRowContext(ctx, `SELECT archived_at FROM studies WHERE id = ?`, studyID).Scan(&archived); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return Errorf(ENOTFOUND, "study %d not found", studyID)
+				return domain.Errorf(domain.ENOTFOUND, "study %d not found", studyID)
 			}
 			return err
 		}
 		if archived != "" {
-			return Errorf(ECONFLICT, "the study is archived: restore it to undo a decision")
+			return domain.Errorf(domain.ECONFLICT, "the study is archived: restore it to undo a decision")
 		}
 		it, err := itemTx(ctx, tx, studyID, itemID)
 		if err != nil {
@@ -390,7 +391,7 @@ func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
 		status := it.Status
 		switch it.Decision {
 		case "":
-			return Errorf(ECONFLICT, "item %s has no decision to undo", it.Key)
+			return domain.Errorf(domain.ECONFLICT, "item %s has no decision to undo", it.Key)
 		case ReviewAccepted, ReviewOwn:
 			var impl, canc string
 			err := tx.QueryRowContext(ctx, `SELECT implicature, cancellation FROM item_revisions WHERE item_id = ? AND version = ?`,
@@ -404,7 +405,7 @@ func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
 				return err
 			}
 		case ReviewDropped:
-			status = ItemActive
+			status = domain.ItemActive
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE items SET review_decision = '', reviewed_at = '', review_version = 0, status = ? WHERE id = ?`, status, it.ID)
 		return err

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"time"
 	"unicode/utf8"
 )
@@ -93,19 +94,19 @@ func (j *Job) Validate() error {
 	switch j.Task {
 	case "truefalse", "multiplechoice", "generation":
 	default:
-		return Errorf(EINVALID, "task must be truefalse, multiplechoice or generation")
+		return domain.Errorf(domain.EINVALID, "task must be truefalse, multiplechoice or generation")
 	}
 	if j.Scorer == "" || utf8.RuneCountInString(j.Scorer) > 64 {
-		return Errorf(EINVALID, "scorer must be 1–64 characters")
+		return domain.Errorf(domain.EINVALID, "scorer must be 1–64 characters")
 	}
 	if len(j.Config) == 0 {
 		j.Config = json.RawMessage(`{}`)
 	}
 	if len(j.Config) > maxJobConfig || !json.Valid(j.Config) {
-		return Errorf(EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
+		return domain.Errorf(domain.EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
 	}
 	if utf8.RuneCountInString(j.Strategy) > 32 {
-		return Errorf(EINVALID, "strategy must be at most 32 characters")
+		return domain.Errorf(domain.EINVALID, "strategy must be at most 32 characters")
 	}
 	return nil
 }
@@ -116,10 +117,10 @@ func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error 
 		return err
 	}
 	if len(prompts) == 0 {
-		return Errorf(EINVALID, "the job has no prompts (does the study have items of the kind the task needs?)")
+		return domain.Errorf(domain.EINVALID, "the job has no prompts (does the study have items of the kind the task needs?)")
 	}
 	if len(prompts) > MaxJobPrompts {
-		return Errorf(EINVALID, "the job has %d prompts, more than %d", len(prompts), MaxJobPrompts)
+		return domain.Errorf(domain.EINVALID, "the job has %d prompts, more than %d", len(prompts), MaxJobPrompts)
 	}
 	j.Status, j.CreatedAt = JobQueued, db.Now()
 	var compare any
@@ -132,7 +133,7 @@ func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error 
 			return fmt.Errorf("create job: %w", err)
 		}
 		if n == 0 {
-			return Errorf(ENOTFOUND, "study %d not found", j.StudyID)
+			return domain.Errorf(domain.ENOTFOUND, "study %d not found", j.StudyID)
 		}
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO scoring_jobs (study_id, task, scorer, config, strategy, seed, compare_study_id, status, created_at)
@@ -178,7 +179,7 @@ func scanJob(sc interface{ Scan(...any) error }) (*Job, error) {
 func (db *DB) Job(ctx context.Context, id int64) (*Job, error) {
 	j, err := scanJob(db.read.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "job %d not found", id)
+		return nil, domain.Errorf(domain.ENOTFOUND, "job %d not found", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("job: %w", err)
@@ -369,7 +370,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	case JobDone, JobPartial, JobFailed, JobCancelled:
 		q = `UPDATE scoring_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status <> 'cancelled'`
 	default:
-		return Errorf(EINVALID, "unknown job status %q", status)
+		return domain.Errorf(domain.EINVALID, "unknown job status %q", status)
 	}
 	res, err := db.write.ExecContext(ctx, q, status, clipRunes(msg, maxJobError), now, id)
 	if err != nil {
@@ -395,7 +396,7 @@ func (db *DB) CancelJob(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		return Errorf(ECONFLICT, "job %d is %s; only a queued or running job can be cancelled", id, j.Status)
+		return domain.Errorf(domain.ECONFLICT, "job %d is %s; only a queued or running job can be cancelled", id, j.Status)
 	}
 	return nil
 }
@@ -413,7 +414,7 @@ func (db *DB) RequeueJob(ctx context.Context, id int64) error {
 		if err != nil {
 			return err
 		}
-		return Errorf(ECONFLICT, "job %d is %s already", id, j.Status)
+		return domain.Errorf(domain.ECONFLICT, "job %d is %s already", id, j.Status)
 	}
 	return nil
 }
@@ -443,7 +444,7 @@ func (db *DB) SaveScoringTemplates(ctx context.Context, studyID int64, t json.Ra
 		return nil
 	}
 	if len(t) > 256<<10 || !json.Valid(t) {
-		return Errorf(EINVALID, "templates must be JSON of at most 256 KiB")
+		return domain.Errorf(domain.EINVALID, "templates must be JSON of at most 256 KiB")
 	}
 	_, err := db.write.ExecContext(ctx, `
 		INSERT INTO scoring_templates (study_id, templates, updated_at) VALUES (?, ?, ?)

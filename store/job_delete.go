@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 )
 
 // DeleteJob deletes a scoring job of a study with its prompts and answers.
@@ -15,13 +16,13 @@ func (db *DB) DeleteJob(ctx context.Context, studyID, jobID int64) error {
 		var status string
 		err := tx.QueryRowContext(ctx, `SELECT status FROM scoring_jobs WHERE id = ? AND study_id = ?`, jobID, studyID).Scan(&status)
 		if errors.Is(err, sql.ErrNoRows) {
-			return Errorf(ENOTFOUND, "job %d not found in this study", jobID)
+			return domain.Errorf(domain.ENOTFOUND, "job %d not found in this study", jobID)
 		}
 		if err != nil {
 			return fmt.Errorf("delete job: %w", err)
 		}
 		if status == JobQueued || status == JobRunning {
-			return Errorf(ECONFLICT, "job %d is %s: cancel it before deleting it", jobID, status)
+			return domain.Errorf(domain.ECONFLICT, "job %d is %s: cancel it before deleting it", jobID, status)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM scoring_jobs WHERE id = ?`, jobID); err != nil {
 			return fmt.Errorf("delete job: %w", err)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"pragmalab/domain"
 	"testing"
 	"time"
 )
@@ -11,7 +12,7 @@ func jobFixture(t *testing.T) (*DB, *Job) {
 	t.Helper()
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := &Study{Kind: KindExpert, Name: "s", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "s", Lang: "en"}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestJobLease(t *testing.T) {
 	if ok, _ := db.ClaimJob(ctx, j.ID, "server", now.Add(30*time.Second)); ok {
 		t.Fatal("a cancelled job cannot be claimed")
 	}
-	if err := db.CancelJob(ctx, j.ID); ErrorCode(err) != ECONFLICT {
+	if err := db.CancelJob(ctx, j.ID); domain.ErrorCode(err) != domain.ECONFLICT {
 		t.Fatalf("cancelling twice: %v", err)
 	}
 	if err := db.SetJobStatus(ctx, j.ID, JobDone, ""); err != nil {
@@ -114,11 +115,11 @@ func TestJobValidate(t *testing.T) {
 		{StudyID: 1, Task: "truefalse", Scorer: ""},
 		{StudyID: 1, Task: "truefalse", Scorer: "x", Config: json.RawMessage(`{`)},
 	} {
-		if err := db.CreateJob(ctx, j, []JobPrompt{{Key: "k", Text: "t"}}); ErrorCode(err) != EINVALID {
+		if err := db.CreateJob(ctx, j, []JobPrompt{{Key: "k", Text: "t"}}); domain.ErrorCode(err) != domain.EINVALID {
 			t.Errorf("%+v: %v", j, err)
 		}
 	}
-	if err := db.CreateJob(ctx, &Job{StudyID: 99, Task: "truefalse", Scorer: "x"}, []JobPrompt{{Key: "k", Text: "t"}}); ErrorCode(err) != ENOTFOUND {
+	if err := db.CreateJob(ctx, &Job{StudyID: 99, Task: "truefalse", Scorer: "x"}, []JobPrompt{{Key: "k", Text: "t"}}); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("unknown study: %v", err)
 	}
 }

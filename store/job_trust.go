@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"pragmalab/domain"
 	"time"
 )
 
@@ -42,7 +43,7 @@ func (db *DB) JobLease(ctx context.Context, id int64) (owner string, until time.
 // with another concurrency or time-out. The caller validates cfg.
 func (db *DB) UpdateJobConfig(ctx context.Context, id int64, cfg json.RawMessage) error {
 	if len(cfg) > maxJobConfig || !json.Valid(cfg) {
-		return Errorf(EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
+		return domain.Errorf(domain.EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
 	}
 	res, err := db.write.ExecContext(ctx, `
 		UPDATE scoring_jobs SET config = ? WHERE id = ? AND (lease_owner = '' OR lease_until < ?)`,
@@ -54,7 +55,7 @@ func (db *DB) UpdateJobConfig(ctx context.Context, id int64, cfg json.RawMessage
 		if _, err := db.Job(ctx, id); err != nil {
 			return err
 		}
-		return Errorf(ECONFLICT, "job %d is being run by another pragmalab process; its configuration cannot change now", id)
+		return domain.Errorf(domain.ECONFLICT, "job %d is being run by another pragmalab process; its configuration cannot change now", id)
 	}
 	return nil
 }

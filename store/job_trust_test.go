@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 	"time"
@@ -61,7 +62,7 @@ func TestConfigChangesOnlyWithoutALiveLease(t *testing.T) {
 	if err != nil || owner != "other" || !until.After(db.Now()) {
 		t.Fatalf("lease %q %v %v", owner, until, err)
 	}
-	if err := db.UpdateJobConfig(ctx, j.ID, json.RawMessage(`{"model":"n"}`)); ErrorCode(err) != ECONFLICT {
+	if err := db.UpdateJobConfig(ctx, j.ID, json.RawMessage(`{"model":"n"}`)); domain.ErrorCode(err) != domain.ECONFLICT {
 		t.Fatalf("a job another process runs must keep its config: %v", err)
 	}
 	db.ReleaseJob(ctx, j.ID, "other")

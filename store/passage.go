@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"unicode/utf8"
 )
@@ -73,36 +74,36 @@ func (p Passage) HasOptions() bool {
 
 // Validate checks a passage's domain rules; the error names the field.
 func (p Passage) Validate() error {
-	texts := []namedValue{{"text", p.Text}, {"right_answer", p.Explanation}}
+	texts := []domain.NamedValue{{Name: "text", V: p.Text}, {Name: "right_answer", V: p.Explanation}}
 	for _, o := range p.Options {
-		texts = append(texts, namedValue{"MCs", o})
+		texts = append(texts, domain.NamedValue{Name: "MCs", V: o})
 	}
-	if err := checkControls([]namedValue{{"IMPAQTS_id", p.Key}, {"IMPAQTS_Implicit_content_tag", p.Tag}, {"IMPAQTS_file", p.Source}, {"right_answer_id", p.Answer}}, texts); err != nil {
+	if err := domain.CheckControls([]domain.NamedValue{{Name: "IMPAQTS_id", V: p.Key}, {Name: "IMPAQTS_Implicit_content_tag", V: p.Tag}, {Name: "IMPAQTS_file", V: p.Source}, {Name: "right_answer_id", V: p.Answer}}, texts); err != nil {
 		return err
 	}
 	switch {
 	case strings.TrimSpace(p.Key) == "":
-		return fieldError("IMPAQTS_id", "is empty")
+		return domain.FieldErrorf("IMPAQTS_id", "is empty")
 	case utf8.RuneCountInString(p.Key) > maxPassageKey:
-		return fieldError("IMPAQTS_id", "is longer than %d characters", maxPassageKey)
+		return domain.FieldErrorf("IMPAQTS_id", "is longer than %d characters", maxPassageKey)
 	case p.Kind != PassageImpl && p.Kind != PassagePpp:
-		return fieldError("tag_simpl_IMPAQTS-PID", "kind %q is neither %q nor %q", p.Kind, PassageImpl, PassagePpp)
+		return domain.FieldErrorf("tag_simpl_IMPAQTS-PID", "kind %q is neither %q nor %q", p.Kind, PassageImpl, PassagePpp)
 	case utf8.RuneCountInString(p.Tag) > maxPassageTag:
-		return fieldError("IMPAQTS_Implicit_content_tag", "is longer than %d characters", maxPassageTag)
+		return domain.FieldErrorf("IMPAQTS_Implicit_content_tag", "is longer than %d characters", maxPassageTag)
 	case utf8.RuneCountInString(p.Source) > maxPassageSrc:
-		return fieldError("IMPAQTS_file", "is longer than %d characters", maxPassageSrc)
+		return domain.FieldErrorf("IMPAQTS_file", "is longer than %d characters", maxPassageSrc)
 	case p.Period != "" && p.Period != Period1946 && p.Period != Period1973 && p.Period != Period1994:
-		return fieldError("period", "%q is not one of %s, %s, %s", p.Period, Period1946, Period1973, Period1994)
+		return domain.FieldErrorf("period", "%q is not one of %s, %s, %s", p.Period, Period1946, Period1973, Period1994)
 	case strings.TrimSpace(p.Text) == "":
-		return fieldError("text", "is empty")
+		return domain.FieldErrorf("text", "is empty")
 	case len(p.Text) > maxPassageText:
-		return fieldError("text", "is longer than %d bytes", maxPassageText)
+		return domain.FieldErrorf("text", "is longer than %d bytes", maxPassageText)
 	case len(p.Sentences) == 0:
-		return fieldError("text", "has no sentence")
+		return domain.FieldErrorf("text", "has no sentence")
 	case strings.TrimSpace(p.Explanation) == "":
-		return fieldError("right_answer", "(the explanation of the implicit content) is empty")
+		return domain.FieldErrorf("right_answer", "(the explanation of the implicit content) is empty")
 	case len(p.Explanation) > maxPassageExpl:
-		return fieldError("right_answer", "is longer than %d bytes", maxPassageExpl)
+		return domain.FieldErrorf("right_answer", "is longer than %d bytes", maxPassageExpl)
 	}
 	return p.validateOptions()
 }
@@ -110,26 +111,22 @@ func (p Passage) Validate() error {
 func (p Passage) validateOptions() error {
 	if !p.HasOptions() {
 		if p.Answer != "" {
-			return fieldError("right_answer_id", "answer %q given but the passage has no options", p.Answer)
+			return domain.FieldErrorf("right_answer_id", "answer %q given but the passage has no options", p.Answer)
 		}
 		return nil
 	}
 	for i, o := range p.Options {
 		if strings.TrimSpace(o) == "" {
-			return fieldError("MCs", "option %c is empty", 'A'+i)
+			return domain.FieldErrorf("MCs", "option %c is empty", 'A'+i)
 		}
 		if len(o) > maxPassageExpl {
-			return fieldError("MCs", "option %c is longer than %d bytes", 'A'+i, maxPassageExpl)
+			return domain.FieldErrorf("MCs", "option %c is longer than %d bytes", 'A'+i, maxPassageExpl)
 		}
 	}
 	if len(p.Answer) != 1 || p.Answer[0] < 'A' || p.Answer[0] > 'D' {
-		return fieldError("right_answer_id", "%q is not a letter A–D", p.Answer)
+		return domain.FieldErrorf("right_answer_id", "%q is not a letter A–D", p.Answer)
 	}
 	return nil
-}
-
-func fieldError(field, format string, a ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
 }
 
 // PeriodOfSource derives the period from a speech file id such as
@@ -200,15 +197,15 @@ const PassageKeyColumn = "IMPAQTS_id"
 // Only context and explain studies hold passages.
 func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []Passage) error {
 	if len(ps) == 0 {
-		return Errorf(EINVALID, "no passages to import")
+		return domain.Errorf(domain.EINVALID, "no passages to import")
 	}
 	seen := make(map[string]int, len(ps))
 	for i := range ps {
 		if err := ps[i].Validate(); err != nil {
-			return Errorf(EINVALID, "row %d: %s", i+1, err)
+			return domain.Errorf(domain.EINVALID, "row %d: %s", i+1, err)
 		}
 		if first, dup := seen[ps[i].Key]; dup {
-			return Errorf(EINVALID, "row %d, field %q: duplicate id %q (first on row %d)", i+1, PassageKeyColumn, ps[i].Key, first)
+			return domain.Errorf(domain.EINVALID, "row %d, field %q: duplicate id %q (first on row %d)", i+1, PassageKeyColumn, ps[i].Key, first)
 		}
 		seen[ps[i].Key] = i + 1
 	}
@@ -222,7 +219,7 @@ func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []Passage) e
 		}
 		for i := range ps {
 			if _, ok := existing[ps[i].Key]; ok {
-				return Errorf(ECONFLICT, "row %d, field %q: the study already has passage %q", i+1, PassageKeyColumn, ps[i].Key)
+				return domain.Errorf(domain.ECONFLICT, "row %d, field %q: the study already has passage %q", i+1, PassageKeyColumn, ps[i].Key)
 			}
 		}
 		stmt, err := tx.PrepareContext(ctx, `
@@ -255,13 +252,13 @@ func passageStudy(ctx context.Context, q interface {
 	var kind string
 	err := q.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Errorf(ENOTFOUND, "study %d not found", studyID)
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", studyID)
 	}
 	if err != nil {
 		return fmt.Errorf("study %d: %w", studyID, err)
 	}
-	if kind != KindContext && kind != KindExplain {
-		return Errorf(EINVALID, "study %d is a %s study; passages belong to context or explain studies", studyID, kind)
+	if kind != domain.KindContext && kind != domain.KindExplain {
+		return domain.Errorf(domain.EINVALID, "study %d is a %s study; passages belong to context or explain studies", studyID, kind)
 	}
 	return nil
 }
@@ -305,7 +302,7 @@ func (db *DB) ListPassages(ctx context.Context, studyID int64) ([]Passage, error
 func (db *DB) PassageByKey(ctx context.Context, studyID int64, key string) (Passage, error) {
 	p, err := scanPassage(db.read.QueryRowContext(ctx, `SELECT `+passageColumnsSQL+` FROM passages p WHERE p.study_id = ? AND p.key = ?`, studyID, key))
 	if errors.Is(err, sql.ErrNoRows) {
-		return p, Errorf(ENOTFOUND, "passage %q not found", key)
+		return p, domain.Errorf(domain.ENOTFOUND, "passage %q not found", key)
 	}
 	if err != nil {
 		return p, fmt.Errorf("passage: %w", err)

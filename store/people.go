@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,7 +17,7 @@ import (
 func annotatorName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
-		return "", Errorf(EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
+		return "", domain.Errorf(domain.EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
 	}
 	return name, nil
 }
@@ -32,7 +33,7 @@ func (db *DB) RenameAnnotator(ctx context.Context, studyID, id int64, name strin
 		var other int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM annotators WHERE study_id = ? AND name = ?`, studyID, name).Scan(&other)
 		if err == nil && other != id {
-			return Errorf(ECONFLICT, "the study already has an expert named %q", name)
+			return domain.Errorf(domain.ECONFLICT, "the study already has an expert named %q", name)
 		}
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("rename expert: %w", err)
@@ -75,7 +76,7 @@ func annotatorUpdate(ctx context.Context, tx *sql.Tx, studyID, id int64, query s
 		return fmt.Errorf("update expert: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "expert not found in this study")
+		return domain.Errorf(domain.ENOTFOUND, "expert not found in this study")
 	}
 	return nil
 }

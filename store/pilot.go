@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 )
 
 // pilotKey marks a context whose reads include pilot answers.
@@ -84,11 +85,11 @@ func revokePilot(ctx context.Context, tx *sql.Tx, studyID int64) error {
 }
 
 // StudyByPilotToken returns the study whose pilot link holds token.
-func (db *DB) StudyByPilotToken(ctx context.Context, token string) (*Study, error) {
+func (db *DB) StudyByPilotToken(ctx context.Context, token string) (*domain.Study, error) {
 	var id int64
 	err := db.read.QueryRowContext(ctx, `SELECT study_id FROM pilot_links WHERE token = ?`, token).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) || token == "" {
-		return nil, Errorf(ENOTFOUND, "this pilot link is not valid (revoked or mistyped)")
+		return nil, domain.Errorf(domain.ENOTFOUND, "this pilot link is not valid (revoked or mistyped)")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("pilot link: %w", err)
@@ -99,7 +100,7 @@ func (db *DB) StudyByPilotToken(ctx context.Context, token string) (*Study, erro
 // PilotAnnotator returns the pilot expert of an expert, context or explain
 // study, making it on first use with what a real expert gets: the first
 // batch (round 1), the first survey, or the first screens outputs.
-func (db *DB) PilotAnnotator(ctx context.Context, st *Study, screens int) (*Annotator, error) {
+func (db *DB) PilotAnnotator(ctx context.Context, st *domain.Study, screens int) (*Annotator, error) {
 	var a Annotator
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE study_id = ? AND pilot = 1 ORDER BY id LIMIT 1`,
@@ -118,13 +119,13 @@ func (db *DB) PilotAnnotator(ctx context.Context, st *Study, screens int) (*Anno
 		}
 		a.ID, _ = res.LastInsertId()
 		switch st.Kind {
-		case KindExpert:
+		case domain.KindExpert:
 			_, err = tx.ExecContext(ctx, `INSERT INTO assignments (annotator_id, batch_id, round)
 				SELECT ?, id, 1 FROM batches WHERE study_id = ? ORDER BY number LIMIT 1`, a.ID, st.ID)
-		case KindContext:
+		case domain.KindContext:
 			_, err = tx.ExecContext(ctx, `INSERT INTO context_assignments (annotator_id, survey_id)
 				SELECT ?, id FROM context_surveys WHERE study_id = ? ORDER BY number LIMIT 1`, a.ID, st.ID)
-		case KindExplain:
+		case domain.KindExplain:
 			_, err = tx.ExecContext(ctx, `INSERT INTO explain_assignments (annotator_id, position, output_id)
 				SELECT ?, ROW_NUMBER() OVER (ORDER BY id), id FROM explain_outputs WHERE study_id = ? ORDER BY id LIMIT ?`,
 				a.ID, st.ID, screens)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"time"
 )
@@ -34,14 +35,14 @@ type ProlificLink struct {
 	SyncError       string
 }
 
-// ProlificLink returns the study's link; ENOTFOUND when it has none.
+// ProlificLink returns the study's link; domain.ENOTFOUND when it has none.
 func (db *DB) ProlificLink(ctx context.Context, studyID int64) (*ProlificLink, error) {
 	var l ProlificLink
 	var synced string
 	err := db.read.QueryRowContext(ctx, `SELECT study_id, prolific_study_id, synced_at, sync_error FROM prolific_links WHERE study_id = ?`, studyID).
 		Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "the study is not linked to a Prolific study")
+		return nil, domain.Errorf(domain.ENOTFOUND, "the study is not linked to a Prolific study")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("prolific link: %w", err)
@@ -66,18 +67,18 @@ func (db *DB) ProlificLinks(ctx context.Context) ([]ProlificLink, error) {
 func (db *DB) LinkProlific(ctx context.Context, studyID int64, prolificStudyID string) error {
 	prolificStudyID = strings.ToLower(strings.TrimSpace(prolificStudyID))
 	if !isHexID(prolificStudyID) {
-		return Errorf(EINVALID, "the Prolific study id must be 24 hexadecimal characters (it is in the study's address on Prolific)")
+		return domain.Errorf(domain.EINVALID, "the Prolific study id must be 24 hexadecimal characters (it is in the study's address on Prolific)")
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		var kind string
 		if err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
-				return Errorf(ENOTFOUND, "no study %d", studyID)
+				return domain.Errorf(domain.ENOTFOUND, "no study %d", studyID)
 			}
 			return err
 		}
-		if kind != KindCrowd {
-			return Errorf(EINVALID, "only a crowd study can be linked to Prolific")
+		if kind != domain.KindCrowd {
+			return domain.Errorf(domain.EINVALID, "only a crowd study can be linked to Prolific")
 		}
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT prolific_study_id FROM prolific_links WHERE study_id = ?`, studyID).Scan(&old)
@@ -241,7 +242,7 @@ func (e *ErrCallRecorded) Error() string {
 // may be recorded again: it is reset to pending and returned.
 func (db *DB) RecordProlificCall(ctx context.Context, c *ProlificCall) error {
 	if c.Actor == "" {
-		return Errorf(EINVALID, "a Prolific call needs the researcher who makes it")
+		return domain.Errorf(domain.EINVALID, "a Prolific call needs the researcher who makes it")
 	}
 	now := db.now()
 	return db.tx(ctx, func(tx *sql.Tx) error {
@@ -275,7 +276,7 @@ func (db *DB) RecordProlificCall(ctx context.Context, c *ProlificCall) error {
 // with the answer (never the token).
 func (db *DB) FinishProlificCall(ctx context.Context, id int64, state, response string) error {
 	if state != CallDone && state != CallFailed {
-		return Errorf(EINVALID, "call state %q", state)
+		return domain.Errorf(domain.EINVALID, "call state %q", state)
 	}
 	if r := []rune(response); len(r) > 2000 {
 		response = string(r[:2000])
@@ -310,11 +311,11 @@ func (db *DB) ProlificCalls(ctx context.Context, studyID int64) ([]ProlificCall,
 		})
 }
 
-// ProlificCallByKey returns the call recorded under key; ENOTFOUND if none.
+// ProlificCallByKey returns the call recorded under key; domain.ENOTFOUND if none.
 func (db *DB) ProlificCallByKey(ctx context.Context, key string) (*ProlificCall, error) {
 	c, err := scanCall(db.read.QueryRowContext(ctx, `SELECT `+callColumns+` FROM prolific_calls WHERE idem_key = ?`, key))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "no call %s", key)
+		return nil, domain.Errorf(domain.ENOTFOUND, "no call %s", key)
 	}
 	return c, err
 }

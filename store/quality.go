@@ -3,33 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
+	"pragmalab/domain"
 	"slices"
 	"time"
 )
 
-// CrowdQuality are a participant's data-quality flags
-// (docs/studies.md#data-quality-flags), computed from their ratings in
-// screen order.
-type CrowdQuality struct {
-	// TotalSeconds runs from consent (the session's start) to completion,
-	// or to the last answer while the session is not complete.
-	TotalSeconds int
-	// MedianRT is the median response time in ms over the rated screens:
-	// the browser's rt_ms where measured, else answered_at − shown_at. 0
-	// when no time is known.
-	MedianRT int
-	// FastShare is the share of timed answers faster than the study's
-	// fast_ms; Timed counts them.
-	FastShare float64
-	Timed     int
-	// LongestRun is the longest run of identical ratings on consecutive
-	// screens.
-	LongestRun int
-}
-
-// answerRT is one answer's response time in ms: the browser's, else the
-// server's; 0 when unknown.
 func answerRT(t AnswerTimes) int {
 	if t.RTms > 0 {
 		return t.RTms
@@ -41,8 +19,8 @@ func answerRT(t AnswerTimes) int {
 }
 
 // crowdQuality computes the flags of one participant's ratings.
-func crowdQuality(ratings []int, times []AnswerTimes, fastMS int) CrowdQuality {
-	var q CrowdQuality
+func crowdQuality(ratings []int, times []AnswerTimes, fastMS int) domain.CrowdQuality {
+	var q domain.CrowdQuality
 	run := 0
 	for i, r := range ratings {
 		if i > 0 && r == ratings[i-1] {
@@ -75,29 +53,9 @@ func crowdQuality(ratings []int, times []AnswerTimes, fastMS int) CrowdQuality {
 	return q
 }
 
-// QualityReasons are the data-quality exclusion rules a participant meets,
-// each as the reason the participants table and the analysis report; none
-// when the study sets no rule.
-func (s CrowdSettings) QualityReasons(q CrowdQuality) []string {
-	var out []string
-	if s.ExcludeFastPercent > 0 && q.Timed > 0 && q.FastShare*100 >= float64(s.ExcludeFastPercent) {
-		out = append(out, fmt.Sprintf("%.0f%% of answers faster than %d ms (rule: %d%%)", q.FastShare*100, s.FastMS, s.ExcludeFastPercent))
-	}
-	if s.ExcludeMedianRT > 0 && q.Timed > 0 && q.MedianRT < s.ExcludeMedianRT {
-		out = append(out, fmt.Sprintf("median response time %d ms (rule: under %d ms)", q.MedianRT, s.ExcludeMedianRT))
-	}
-	if s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun {
-		out = append(out, fmt.Sprintf("%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun))
-	}
-	if s.ExcludeTotalSeconds > 0 && q.TotalSeconds < s.ExcludeTotalSeconds {
-		out = append(out, fmt.Sprintf("total time %d s (rule: under %d s)", q.TotalSeconds, s.ExcludeTotalSeconds))
-	}
-	return out
-}
-
 // crowdQualities computes the flags of every participant of a study that
 // rated at least one screen, by participant id.
-func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdParticipantReport, s CrowdSettings) (map[int64]CrowdQuality, error) {
+func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdParticipantReport, s domain.CrowdSettings) (map[int64]domain.CrowdQuality, error) {
 	type row struct {
 		pid    int64
 		rating int
@@ -126,7 +84,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			last[r.pid] = r.AnsweredAt
 		}
 	}
-	out := make(map[int64]CrowdQuality, len(ratings))
+	out := make(map[int64]domain.CrowdQuality, len(ratings))
 	for _, p := range reps {
 		if len(ratings[p.ID]) == 0 {
 			continue

@@ -5,70 +5,12 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
-	"unicode/utf8"
+	"pragmalab/domain"
 )
-
-// QuestionnaireSettings turn the fields of a crowd study's post-study
-// questionnaire on (docs/studies.md#post-study-questionnaire); all off, no
-// questionnaire.
-type QuestionnaireSettings struct {
-	Languages bool `json:"native_languages"`
-	Age       bool `json:"age_range"`
-	Gender    bool `json:"gender"`
-	Comments  bool `json:"comments"`
-}
-
-// On reports whether any field is asked.
-func (q QuestionnaireSettings) On() bool { return q.Languages || q.Age || q.Gender || q.Comments }
-
-// The answers the questionnaire offers; "" is no answer.
-var (
-	AgeRanges = []string{"18-24", "25-34", "35-44", "45-54", "55-64", "65+", "no_answer"}
-	Genders   = []string{"woman", "man", "non_binary", "other", "no_answer"}
-)
-
-// Questionnaire is one participant's answers.
-type Questionnaire struct {
-	NativeLanguages string
-	AgeRange        string
-	Gender          string
-	Comments        string
-}
-
-// Validate checks the answers against the fields asked, dropping those not
-// asked; the message names the field.
-func (q *Questionnaire) Validate(s QuestionnaireSettings) error {
-	q.NativeLanguages, q.Comments = strings.TrimSpace(q.NativeLanguages), strings.TrimSpace(q.Comments)
-	if !s.Languages {
-		q.NativeLanguages = ""
-	}
-	if !s.Age {
-		q.AgeRange = ""
-	}
-	if !s.Gender {
-		q.Gender = ""
-	}
-	if !s.Comments {
-		q.Comments = ""
-	}
-	switch {
-	case !utf8.ValidString(q.NativeLanguages) || utf8.RuneCountInString(q.NativeLanguages) > 200:
-		return Errorf(EINVALID, "native languages: at most 200 characters")
-	case q.AgeRange != "" && !slices.Contains(AgeRanges, q.AgeRange):
-		return Errorf(EINVALID, "age range: choose one of the ranges")
-	case q.Gender != "" && !slices.Contains(Genders, q.Gender):
-		return Errorf(EINVALID, "gender: choose one of the answers")
-	case !utf8.ValidString(q.Comments) || utf8.RuneCountInString(q.Comments) > 2000:
-		return Errorf(EINVALID, "comments: at most 2000 characters")
-	}
-	return nil
-}
 
 // SaveQuestionnaire stores a completed participant's answers, once: a
 // second send changes nothing.
-func (db *DB) SaveQuestionnaire(ctx context.Context, studyID int64, token string, s QuestionnaireSettings, q Questionnaire) error {
+func (db *DB) SaveQuestionnaire(ctx context.Context, studyID int64, token string, s domain.QuestionnaireSettings, q domain.Questionnaire) error {
 	if err := q.Validate(s); err != nil {
 		return err
 	}
@@ -98,10 +40,10 @@ func (db *DB) QuestionnaireSent(ctx context.Context, participantID int64) (bool,
 }
 
 // questionnaires returns the answers of a study's participants by id.
-func (db *DB) questionnaires(ctx context.Context, studyID int64) (map[int64]Questionnaire, error) {
+func (db *DB) questionnaires(ctx context.Context, studyID int64) (map[int64]domain.Questionnaire, error) {
 	type row struct {
 		id int64
-		q  Questionnaire
+		q  domain.Questionnaire
 	}
 	rows, err := queryRows(ctx, db, "questionnaires", `
 		SELECT q.participant_id, q.native_languages, q.age_range, q.gender, q.comments
@@ -112,7 +54,7 @@ func (db *DB) questionnaires(ctx context.Context, studyID int64) (map[int64]Ques
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]Questionnaire, len(rows))
+	out := make(map[int64]domain.Questionnaire, len(rows))
 	for _, r := range rows {
 		out[r.id] = r.q
 	}

@@ -6,94 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
+	"pragmalab/domain"
 	"time"
-	"unicode/utf8"
 )
-
-// Study kinds (docs/studies.md#common-rules).
-const (
-	KindExpert  = "expert"
-	KindCrowd   = "crowd"
-	KindContext = "context"
-	KindExplain = "explain"
-)
-
-// Study is one study of any kind; Settings hold the kind's own options as
-// JSON, decoded by the code of that kind.
-type Study struct {
-	ID       int64
-	Kind     string
-	Name     string
-	Lang     string
-	Settings json.RawMessage
-	Seed     int64
-	// State is draft, open, paused or closed (docs/studies.md#study-states);
-	// participants and experts answer only while it is open.
-	State     string
-	CreatedAt time.Time
-	// ArchivedAt is zero while the study is in use; an archived study is
-	// hidden from the dashboard and read-only until restored.
-	ArchivedAt time.Time
-	// ExportedAt is when a file of its responses was last downloaded.
-	ExportedAt time.Time
-}
-
-// Archived reports whether the study is archived.
-func (s *Study) Archived() bool { return !s.ArchivedAt.IsZero() }
-
-// Study states (docs/studies.md#study-states).
-const (
-	StateDraft  = "draft"
-	StateOpen   = "open"
-	StatePaused = "paused"
-	StateClosed = "closed"
-)
-
-// StudyStates lists the states in their usual order.
-var StudyStates = []string{StateDraft, StateOpen, StatePaused, StateClosed}
-
-// IsStudyState reports whether s is one of StudyStates.
-func IsStudyState(s string) bool { return slices.Contains(StudyStates, s) }
-
-// Validate checks the fields a researcher types.
-func (s *Study) Validate() error {
-	switch s.Kind {
-	case KindExpert, KindCrowd, KindContext, KindExplain:
-	default:
-		return Errorf(EINVALID, "kind must be expert, crowd, context or explain")
-	}
-	s.Name = strings.TrimSpace(s.Name)
-	if s.Name == "" || utf8.RuneCountInString(s.Name) > 200 {
-		return Errorf(EINVALID, "name must be 1–200 characters")
-	}
-	if s.Lang != "en" && s.Lang != "it" {
-		return Errorf(EINVALID, "language must be en or it")
-	}
-	if len(s.Settings) == 0 {
-		s.Settings = json.RawMessage(`{}`)
-	}
-	if !json.Valid(s.Settings) {
-		return Errorf(EINVALID, "settings are not valid JSON")
-	}
-	return nil
-}
-
-// DecodeSettings fills v from the study's settings JSON; fields absent from
-// the JSON keep the defaults v already holds.
-func (s *Study) DecodeSettings(v any) error {
-	if len(s.Settings) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(s.Settings, v); err != nil {
-		return fmt.Errorf("study %d settings: %w", s.ID, err)
-	}
-	return nil
-}
 
 // CreateStudy stores a new study and sets its ID.
-func (db *DB) CreateStudy(ctx context.Context, s *Study) error {
+func (db *DB) CreateStudy(ctx context.Context, s *domain.Study) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -103,7 +21,7 @@ func (db *DB) CreateStudy(ctx context.Context, s *Study) error {
 	s.CreatedAt = db.Now()
 	// A new study is a draft: nobody answers before the researcher opens
 	// it, whatever the caller put in State.
-	s.State = StateDraft
+	s.State = domain.StateDraft
 	res, err := db.write.ExecContext(ctx, `
 		INSERT INTO studies (kind, name, lang, settings, seed, state, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, s.Kind, s.Name, s.Lang, string(s.Settings), s.Seed, s.State, s.CreatedAt.Format(time.RFC3339Nano))
@@ -115,7 +33,7 @@ func (db *DB) CreateStudy(ctx context.Context, s *Study) error {
 }
 
 // UpdateStudy saves a study's name, language, settings and seed.
-func (db *DB) UpdateStudy(ctx context.Context, s *Study) error {
+func (db *DB) UpdateStudy(ctx context.Context, s *domain.Study) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
@@ -127,7 +45,7 @@ func (db *DB) UpdateStudy(ctx context.Context, s *Study) error {
 		return fmt.Errorf("update study: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "study %d not found", s.ID)
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", s.ID)
 	}
 	return nil
 }
@@ -143,15 +61,15 @@ func (db *DB) SetStudySettings(ctx context.Context, id int64, v any) error {
 		return fmt.Errorf("study settings: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "study %d not found", id)
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 	}
 	return nil
 }
 
 const studyColumns = `id, kind, name, lang, settings, seed, state, created_at, archived_at, exported_at`
 
-func scanStudy(sc interface{ Scan(...any) error }) (*Study, error) {
-	var s Study
+func scanStudy(sc interface{ Scan(...any) error }) (*domain.Study, error) {
+	var s domain.Study
 	var settings, created, archived, exported string
 	if err := sc.Scan(&s.ID, &s.Kind, &s.Name, &s.Lang, &settings, &s.Seed, &s.State, &created, &archived, &exported); err != nil {
 		return nil, err
@@ -163,11 +81,11 @@ func scanStudy(sc interface{ Scan(...any) error }) (*Study, error) {
 	return &s, nil
 }
 
-// Study returns the study with the given id.
-func (db *DB) Study(ctx context.Context, id int64) (*Study, error) {
+// domain.Study returns the study with the given id.
+func (db *DB) Study(ctx context.Context, id int64) (*domain.Study, error) {
 	s, err := scanStudy(db.read.QueryRowContext(ctx, `SELECT `+studyColumns+` FROM studies WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, Errorf(ENOTFOUND, "study %d not found", id)
+		return nil, domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("study: %w", err)
@@ -176,13 +94,13 @@ func (db *DB) Study(ctx context.Context, id int64) (*Study, error) {
 }
 
 // Studies lists every study, newest first.
-func (db *DB) Studies(ctx context.Context) ([]*Study, error) {
+func (db *DB) Studies(ctx context.Context) ([]*domain.Study, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+studyColumns+` FROM studies ORDER BY id DESC`)
 	if err != nil {
 		return nil, fmt.Errorf("studies: %w", err)
 	}
 	defer rows.Close()
-	var out []*Study
+	var out []*domain.Study
 	for rows.Next() {
 		s, err := scanStudy(rows)
 		if err != nil {
@@ -204,8 +122,8 @@ type StateChange struct {
 // nothing else: the go-live checklist is studies.OpenStudy's, which every
 // caller opening a study for real goes through.
 func (db *DB) SetStudyState(ctx context.Context, id int64, state, by string) error {
-	if !IsStudyState(state) {
-		return Errorf(EINVALID, "state must be draft, open, paused or closed, got %q", state)
+	if !domain.IsStudyState(state) {
+		return domain.Errorf(domain.EINVALID, "state must be draft, open, paused or closed, got %q", state)
 	}
 	defer db.forgetCrowdStudy(id)
 	return db.tx(ctx, func(tx *sql.Tx) error {
@@ -214,7 +132,7 @@ func (db *DB) SetStudyState(ctx context.Context, id int64, state, by string) err
 			return fmt.Errorf("set study state: %w", err)
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			return Errorf(ENOTFOUND, "study %d not found", id)
+			return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO study_state_changes (study_id, state, changed_by, changed_at) VALUES (?, ?, ?, ?)`,

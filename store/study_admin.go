@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -16,14 +17,14 @@ import (
 func (db *DB) RenameStudy(ctx context.Context, id int64, name string) error {
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > 200 {
-		return Errorf(EINVALID, "name must be 1–200 characters")
+		return domain.Errorf(domain.EINVALID, "name must be 1–200 characters")
 	}
 	res, err := db.write.ExecContext(ctx, `UPDATE studies SET name = ? WHERE id = ?`, name, id)
 	if err != nil {
 		return fmt.Errorf("rename study: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "study %d not found", id)
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 	}
 	db.forgetCrowdStudy(id)
 	return nil
@@ -41,7 +42,7 @@ func (db *DB) SetStudyArchived(ctx context.Context, id int64, archived bool) err
 		return fmt.Errorf("archive study: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		return Errorf(ENOTFOUND, "study %d not found", id)
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 	}
 	db.forgetCrowdStudy(id)
 	return nil
@@ -160,7 +161,7 @@ func (db *DB) StudyResponses(ctx context.Context, id int64) (Responses, error) {
 
 // StudyOverview is one row of the dashboard.
 type StudyOverview struct {
-	Study *Study
+	Study *domain.Study
 	// State is the study's state (draft, open, paused, closed); "" where
 	// studies have no state.
 	State string
@@ -272,9 +273,9 @@ const peopleQuery = `
 // kind, language, settings and seed, its items (current text, version 1,
 // attention checks and dropped items as they are) or passages, its batches,
 // crowd training, context surveys, model outputs to rate and prompt
-// templates. No participant, answer or scoring job is copied. An empty name
+// templates. domain.No participant, answer or scoring job is copied. An empty name
 // gives "Copy of …".
-func (db *DB) CloneStudy(ctx context.Context, id int64, name string) (*Study, error) {
+func (db *DB) CloneStudy(ctx context.Context, id int64, name string) (*domain.Study, error) {
 	src, err := db.Study(ctx, id)
 	if err != nil {
 		return nil, err
@@ -285,7 +286,7 @@ func (db *DB) CloneStudy(ctx context.Context, id int64, name string) (*Study, er
 			name = string([]rune(name)[:200])
 		}
 	}
-	dst := &Study{Kind: src.Kind, Name: name, Lang: src.Lang, Settings: src.Settings, Seed: src.Seed}
+	dst := &domain.Study{Kind: src.Kind, Name: name, Lang: src.Lang, Settings: src.Settings, Seed: src.Seed}
 	if err := dst.Validate(); err != nil {
 		return nil, err
 	}
@@ -363,14 +364,14 @@ var cloneQueries = []string{
 
 // DeleteStudy deletes a study with everything in it. confirmName must be
 // the study's name, typed by the researcher. While the study holds answers
-// given after its last export, it is refused (ECONFLICT) unless force.
+// given after its last export, it is refused (domain.ECONFLICT) unless force.
 func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, force bool) error {
 	s, err := db.Study(ctx, id)
 	if err != nil {
 		return err
 	}
 	if strings.TrimSpace(confirmName) != s.Name {
-		return Errorf(EINVALID, "type the study's name exactly (%q) to delete it", s.Name)
+		return domain.Errorf(domain.EINVALID, "type the study's name exactly (%q) to delete it", s.Name)
 	}
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		// A call to Prolific that may have reached it keeps its record:
@@ -380,7 +381,7 @@ func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, for
 			return err
 		}
 		if pending > 0 {
-			return Errorf(EINVALID, "%s to Prolific may or may not have been sent: settle it on the Prolific page before deleting the study", plural(pending, "call", "calls"))
+			return domain.Errorf(domain.EINVALID, "%s to Prolific may or may not have been sent: settle it on the Prolific page before deleting the study", plural(pending, "call", "calls"))
 		}
 		if !force {
 			r, err := studyResponses(ctx, tx, id)
@@ -388,7 +389,7 @@ func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, for
 				return err
 			}
 			if r.Unexported > 0 {
-				return Errorf(ECONFLICT, "%s never exported: confirm again to delete them with the study", plural(r.Unexported, "answer was", "answers were"))
+				return domain.Errorf(domain.ECONFLICT, "%s never exported: confirm again to delete them with the study", plural(r.Unexported, "answer was", "answers were"))
 			}
 		}
 		// Answers point at items and batches without cascading: delete
@@ -405,7 +406,7 @@ func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, for
 		return nil
 	})
 	if err != nil {
-		if ErrorCode(err) != EINTERNAL {
+		if domain.ErrorCode(err) != domain.EINTERNAL {
 			return err
 		}
 		return fmt.Errorf("delete study: %w", err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"pragmalab/domain"
 	"testing"
 )
 
@@ -10,7 +11,7 @@ import (
 func TestDeleteStudyKeepsPendingProlificCalls(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := &Study{Kind: KindCrowd, Name: "Paid", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "Paid", Lang: "en"}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +19,7 @@ func TestDeleteStudyKeepsPendingProlificCalls(t *testing.T) {
 		VALUES (?, 'approve', 'k1', '{}', 'lea', ?, ?)`, s.ID, db.now(), db.now()); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.DeleteStudy(ctx, s.ID, "Paid", true); ErrorCode(err) != EINVALID {
+	if err := db.DeleteStudy(ctx, s.ID, "Paid", true); domain.ErrorCode(err) != domain.EINVALID {
 		t.Fatalf("delete with a pending call: %v, want refused", err)
 	}
 	if _, err := db.Study(ctx, s.ID); err != nil {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"sync"
 	"testing"
@@ -111,7 +112,7 @@ func TestGroupWritesIsolated(t *testing.T) {
 			return then
 		}
 	}
-	refused := Errorf(ECONFLICT, "refused after writing")
+	refused := domain.Errorf(domain.ECONFLICT, "refused after writing")
 	writes := []struct {
 		key  string
 		fn   func(context.Context, *sql.Tx) error

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"pragmalab/domain"
 	"strconv"
 
 	"pragmalab/analysis"
@@ -39,9 +40,9 @@ func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Op
 			}
 		}
 		switch p.Override {
-		case store.OverrideInclude:
+		case domain.OverrideInclude:
 			opt.Include = append(opt.Include, p.PID)
-		case store.OverrideExclude:
+		case domain.OverrideExclude:
 			opt.Exclude = append(opt.Exclude, p.PID)
 		}
 	}
@@ -112,8 +113,8 @@ func Judgements(ctx context.Context, db *store.DB, studyID int64) ([]analysis.Ju
 	for i, r := range rows {
 		out[i] = analysis.Judgement{
 			Annotator: r.Annotator, Item: r.Item, Type: r.Type,
-			Plausible:       r.Plausible == store.Yes,
-			HasCancellation: r.CancellationCorrect != "", CancellationCorrect: r.CancellationCorrect == store.Yes,
+			Plausible:       r.Plausible == domain.Yes,
+			HasCancellation: r.CancellationCorrect != "", CancellationCorrect: r.CancellationCorrect == domain.Yes,
 		}
 	}
 	return out, nil
@@ -129,7 +130,7 @@ func ContextAnswers(ctx context.Context, db *store.DB, studyID int64) ([]analysi
 	for i, r := range rows {
 		out[i] = analysis.ContextAnswer{
 			Annotator: r.Annotator, Survey: strconv.Itoa(r.Survey), Item: r.Item, Kind: r.Kind, Period: r.Period,
-			Sentences: r.Sentences, Sufficient: r.Sufficient == store.Yes,
+			Sentences: r.Sentences, Sufficient: r.Sufficient == domain.Yes,
 		}
 	}
 	return out, nil

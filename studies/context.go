@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"pragmalab/domain"
 
 	"pragmalab/analysis"
 	"pragmalab/store"
@@ -11,7 +12,7 @@ import (
 // by kind × period with the study's seed, and saves them with the settings
 // (and the report of what the data could not fill). The admin page and the
 // demo both build surveys through here.
-func BuildContextSurveys(ctx context.Context, db *store.DB, s *store.Study, set store.ContextSettings) (analysis.SurveyPlan, error) {
+func BuildContextSurveys(ctx context.Context, db *store.DB, s *domain.Study, set store.ContextSettings) (analysis.SurveyPlan, error) {
 	var plan analysis.SurveyPlan
 	if err := set.Validate(); err != nil {
 		return plan, err
@@ -21,7 +22,7 @@ func BuildContextSurveys(ctx context.Context, db *store.DB, s *store.Study, set 
 		return plan, err
 	}
 	if len(ps) == 0 {
-		return plan, store.Errorf(store.EINVALID, "import the passages first")
+		return plan, domain.Errorf(domain.EINVALID, "import the passages first")
 	}
 	in := make([]analysis.SurveyPassage, len(ps))
 	for i, p := range ps {
@@ -29,7 +30,7 @@ func BuildContextSurveys(ctx context.Context, db *store.DB, s *store.Study, set 
 	}
 	plan, err = analysis.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
 	if err != nil {
-		return plan, store.Errorf(store.EINVALID, "%v", err)
+		return plan, domain.Errorf(domain.EINVALID, "%v", err)
 	}
 	keys := make([][]string, len(plan.Surveys))
 	for i, sv := range plan.Surveys {

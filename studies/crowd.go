@@ -3,6 +3,7 @@ package studies
 import (
 	"context"
 	"fmt"
+	"pragmalab/domain"
 	"sort"
 	"strings"
 
@@ -72,7 +73,7 @@ type crowdPlan struct {
 // PlanCrowdBatches works out the batches BuildCrowdBatches would build with
 // these settings and seed, saving nothing: the design the researcher sees
 // before building.
-func PlanCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSettings, seed int64) (CrowdBuild, error) {
+func PlanCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdSettings, seed int64) (CrowdBuild, error) {
 	p, err := planCrowd(ctx, db, studyID, s, seed)
 	return p.build, err
 }
@@ -82,7 +83,7 @@ func PlanCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store.
 // training items — its own, marked in the item file; else those named in
 // the settings; else six picked by type with the seed — are kept out of
 // the batches. The seed is stored on the study.
-func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSettings, seed int64) (CrowdBuild, error) {
+func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdSettings, seed int64) (CrowdBuild, error) {
 	p, err := planCrowd(ctx, db, studyID, s, seed)
 	if err != nil {
 		return CrowdBuild{}, err
@@ -93,17 +94,17 @@ func BuildCrowdBatches(ctx context.Context, db *store.DB, studyID int64, s store
 	return p.build, nil
 }
 
-func planCrowd(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSettings, seed int64) (crowdPlan, error) {
+func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdSettings, seed int64) (crowdPlan, error) {
 	items, err := db.ListItems(ctx, studyID)
 	if err != nil {
 		return crowdPlan{}, err
 	}
-	byKey := map[string]store.Item{}
+	byKey := map[string]domain.Item{}
 	var data []analysis.BatchItem
 	var checks []analysis.BatchCheck
 	var own []analysis.Slot
 	for _, it := range items {
-		if it.Status != store.ItemActive {
+		if it.Status != domain.ItemActive {
 			continue
 		}
 		byKey[it.Key] = it
@@ -120,7 +121,7 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSe
 	from := TrainingFromItems
 	switch {
 	case len(own) > 0 && len(s.Training) > 0:
-		return crowdPlan{}, store.Errorf(store.EINVALID, "the items file marks %d training items, and the settings name others: empty the training list of the settings to use the marked ones", len(own))
+		return crowdPlan{}, domain.Errorf(domain.EINVALID, "the items file marks %d training items, and the settings name others: empty the training list of the settings to use the marked ones", len(own))
 	case len(own) > 0:
 		training = own
 	default:
@@ -142,20 +143,20 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSe
 			continue
 		}
 		for _, c := range s.Conditions {
-			if f := store.FollowUpField(c); f != "" && byKey[it.Key].FollowUp(c) == "" {
-				return crowdPlan{}, store.Errorf(store.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
+			if f := domain.FollowUpField(c); f != "" && byKey[it.Key].FollowUp(c) == "" {
+				return crowdPlan{}, domain.Errorf(domain.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
 			}
 		}
 		batchItems = append(batchItems, it)
 	}
 	if len(batchItems) == 0 {
-		return crowdPlan{}, store.Errorf(store.EINVALID, "the study has no items to put in batches (import items first)")
+		return crowdPlan{}, domain.Errorf(domain.EINVALID, "the study has no items to put in batches (import items first)")
 	}
 	plan, err := analysis.BuildCrowdBatches(analysis.CrowdBatchSpec{
 		Items: batchItems, Checks: checks, Conditions: s.Conditions, Size: s.BatchSize, Seed: seed,
 	})
 	if err != nil {
-		return crowdPlan{}, store.Errorf(store.EINVALID, "%v", err)
+		return crowdPlan{}, domain.Errorf(domain.EINVALID, "%v", err)
 	}
 	out := crowdPlan{build: CrowdBuild{Batches: len(plan.Batches), Sizes: map[int]int{}, Checks: len(checks),
 		Training: len(training), TrainingFrom: from, Items: len(batchItems), Repeated: plan.Repeated}}
@@ -174,7 +175,7 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s store.CrowdSe
 
 // crowdTraining resolves the training items named in the settings, or picks
 // the default mix.
-func crowdTraining(s store.CrowdSettings, data []analysis.BatchItem, byKey map[string]store.Item, seed int64) ([]analysis.Slot, error) {
+func crowdTraining(s domain.CrowdSettings, data []analysis.BatchItem, byKey map[string]domain.Item, seed int64) ([]analysis.Slot, error) {
 	if len(s.Training) == 0 {
 		return analysis.PickCrowdTraining(data, analysis.DefaultCrowdTraining, seed), nil
 	}
@@ -184,11 +185,11 @@ func crowdTraining(s store.CrowdSettings, data []analysis.BatchItem, byKey map[s
 		it, ok := byKey[t.Key]
 		switch {
 		case !ok:
-			return nil, store.Errorf(store.EINVALID, "training line %d: no active item %q in the study", i+1, t.Key)
+			return nil, domain.Errorf(domain.EINVALID, "training line %d: no active item %q in the study", i+1, t.Key)
 		case it.Check != "":
-			return nil, store.Errorf(store.EINVALID, "training line %d: %q is an attention check", i+1, t.Key)
+			return nil, domain.Errorf(domain.EINVALID, "training line %d: %q is an attention check", i+1, t.Key)
 		case seen[t.Key]:
-			return nil, store.Errorf(store.EINVALID, "training line %d: %q is listed twice", i+1, t.Key)
+			return nil, domain.Errorf(domain.EINVALID, "training line %d: %q is listed twice", i+1, t.Key)
 		}
 		seen[t.Key] = true
 		out = append(out, analysis.Slot{Key: t.Key, Type: it.Type, Condition: t.Condition})

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"pragmalab/domain"
 
 	"pragmalab/analysis"
 	"pragmalab/store"
@@ -10,7 +11,7 @@ import (
 // BuildExpertBatches builds a study's batches from its active items with the
 // study's seed, saves them and the settings, and returns how many it made.
 // The admin page and the demo both build batches through here.
-func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set store.ExpertSettings) (int, error) {
+func BuildExpertBatches(ctx context.Context, db *store.DB, s *domain.Study, set store.ExpertSettings) (int, error) {
 	if err := set.Validate(); err != nil {
 		return 0, err
 	}
@@ -20,7 +21,7 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set s
 	}
 	var data, checks []analysis.ExpertBatchItem
 	for _, it := range items {
-		if it.Status != store.ItemActive || it.Training != "" {
+		if it.Status != domain.ItemActive || it.Training != "" {
 			continue // crowd training items are no data for experts
 		}
 		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
@@ -32,7 +33,7 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set s
 	}
 	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
 	if err != nil {
-		return 0, store.Errorf(store.EINVALID, "cannot build batches: %v", err)
+		return 0, domain.Errorf(domain.EINVALID, "cannot build batches: %v", err)
 	}
 	ids := make([][]int64, len(batches))
 	for i, b := range batches {
@@ -53,12 +54,12 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *store.Study, set s
 // any batch was built: the paper's 53 screens with 7 checks, cut down to
 // what the items allow, so the defaults always build (a small data set
 // makes one batch of all its items with the checks it has).
-func ExpertSettingsFor(items []store.Item) store.ExpertSettings {
+func ExpertSettingsFor(items []domain.Item) store.ExpertSettings {
 	set := store.DefaultExpertSettings()
 	data, checks := 0, 0
 	for _, it := range items {
 		switch {
-		case it.Status != store.ItemActive:
+		case it.Status != domain.ItemActive:
 		case it.Check != "":
 			checks++
 		default:

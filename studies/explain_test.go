@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -11,10 +12,10 @@ import (
 	"pragmalab/store"
 )
 
-func explainFixture(t *testing.T) (*store.DB, *store.Study) {
+func explainFixture(t *testing.T) (*store.DB, *domain.Study) {
 	t.Helper()
 	db := mustOpenDB(t)
-	s := mustPassageStudy(t, db, store.KindExplain)
+	s := mustPassageStudy(t, db, domain.KindExplain)
 	if err := db.ImportPassages(context.Background(), s.ID, mustParseSample(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestImportOutputsAllOrNothing(t *testing.T) {
 	if err := db.ImportOutputs(ctx, s.ID, outs); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.ImportOutputs(ctx, s.ID, outs[:1]); store.ErrorCode(err) != store.ECONFLICT {
+	if err := db.ImportOutputs(ctx, s.ID, outs[:1]); domain.ErrorCode(err) != domain.ECONFLICT {
 		t.Errorf("same output twice: %v", err)
 	}
 }
@@ -139,10 +140,10 @@ func TestExplainAssignRateExport(t *testing.T) {
 	if err := db.SaveExplainRating(ctx, first.ID, 1, "totally_correct", 0); err != nil { // changed on Back
 		t.Fatal(err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe", 0); store.ErrorCode(err) != store.EINVALID {
+	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe", 0); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("bad judgment: %v", err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong", 0); store.ErrorCode(err) != store.ENOTFOUND {
+	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong", 0); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("screen beyond the assignment: %v", err)
 	}
 	screens, _ := db.ExplainScreens(ctx, first.ID)

@@ -11,7 +11,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"path/filepath"
-	"pragmalab/store"
+	"pragmalab/domain"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -33,10 +33,10 @@ func numLines(data []byte) int { return bytes.Count(data, []byte("\n")) + 1 }
 // names a line of data, or is one of the whole-file messages.
 func checkInvalid(t *testing.T, err error, data []byte, wholeFile ...string) {
 	t.Helper()
-	if code := store.ErrorCode(err); code != store.EINVALID {
-		t.Fatalf("error %q has code %s, want %s", err, code, store.EINVALID)
+	if code := domain.ErrorCode(err); code != domain.EINVALID {
+		t.Fatalf("error %q has code %s, want %s", err, code, domain.EINVALID)
 	}
-	msg := store.ErrorMessage(err)
+	msg := domain.ErrorMessage(err)
 	if m := lineOf.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		if n < 1 || n > numLines(data) {
@@ -58,7 +58,7 @@ var itemWholeFile = []string{"the file is empty", "the file has a header but no 
 // (Validate changes nothing, so the import normalised it once and for all),
 // ids unique, and the same items back after writing them as CSV and as JSON
 // Lines.
-func checkItems(t *testing.T, items []store.Item) {
+func checkItems(t *testing.T, items []domain.Item) {
 	t.Helper()
 	if len(items) == 0 {
 		t.Fatal("no error and no items")
@@ -154,7 +154,7 @@ func FuzzParseItemFile(f *testing.F) {
 		items, err := ParseItemFile(name, bytes.NewReader(data))
 		csvItems, csvErr := ParseItemsCSV(bytes.NewReader(data))
 		jsonItems, jsonErr := ParseItemsJSONL(bytes.NewReader(data))
-		same := func(it []store.Item, e error) bool {
+		same := func(it []domain.Item, e error) bool {
 			return reflect.DeepEqual(items, it) && (err == nil) == (e == nil) && (err == nil || err.Error() == e.Error())
 		}
 		var want string

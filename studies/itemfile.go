@@ -10,11 +10,11 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
+	"pragmalab/domain"
 	"slices"
 	"strings"
 
 	"pragmalab/csvsafe"
-	"pragmalab/store"
 )
 
 // itemFileFields are the column names (CSV) and keys (JSON Lines) of an
@@ -31,12 +31,12 @@ const maxItemLine = 1 << 20
 func lineError(line int, field, format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
 	if field != "" {
-		return store.Errorf(store.EINVALID, "line %d, field %q: %s", line, field, msg)
+		return domain.Errorf(domain.EINVALID, "line %d, field %q: %s", line, field, msg)
 	}
-	return store.Errorf(store.EINVALID, "line %d: %s", line, msg)
+	return domain.Errorf(domain.EINVALID, "line %d: %s", line, msg)
 }
 
-func setItemField(it *store.Item, field, v string) {
+func setItemField(it *domain.Item, field, v string) {
 	switch field {
 	case "id":
 		it.Key = v
@@ -75,7 +75,7 @@ func isItemField(name string) bool {
 // ParseItemsCSV reads an implicature item CSV (header required, column order
 // free). Any bad row rejects the whole file with an error naming its line and
 // field.
-func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
+func ParseItemsCSV(r io.Reader) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // spreadsheet programs write a byte-order mark
@@ -84,7 +84,7 @@ func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, store.Errorf(store.EINVALID, "the file is empty")
+		return nil, domain.Errorf(domain.EINVALID, "the file is empty")
 	}
 	if err != nil {
 		return nil, csvError(err)
@@ -105,7 +105,7 @@ func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 			return nil, lineError(1, "", "missing column %q", f)
 		}
 	}
-	var items []store.Item
+	var items []domain.Item
 	seen := map[string]int{}
 	for {
 		rec, err := cr.Read()
@@ -122,7 +122,7 @@ func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 		if len(rec) != len(header) {
 			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(header))
 		}
-		var it store.Item
+		var it domain.Item
 		for name, i := range col {
 			// Exports neutralise formula cells; the import undoes it.
 			setItemField(&it, name, csvsafe.Unquote(rec[i]))
@@ -133,15 +133,15 @@ func ParseItemsCSV(r io.Reader) ([]store.Item, error) {
 		items = append(items, it)
 	}
 	if len(items) == 0 {
-		return nil, store.Errorf(store.EINVALID, "the file has a header but no items")
+		return nil, domain.Errorf(domain.EINVALID, "the file has a header but no items")
 	}
 	return items, nil
 }
 
 // checkItem validates an item read at line and checks its id is new.
-func checkItem(it *store.Item, line int, seen map[string]int) error {
+func checkItem(it *domain.Item, line int, seen map[string]int) error {
 	if err := it.Validate(); err != nil {
-		var fe *store.FieldError
+		var fe *domain.FieldError
 		if errors.As(err, &fe) {
 			return lineError(line, fe.Field, "%s", fe.Msg)
 		}
@@ -163,15 +163,15 @@ func csvError(err error) error {
 	if errors.As(err, &le) {
 		return lineError(le.line, "", "longer than %d bytes", maxItemLine)
 	}
-	return store.Errorf(store.EINVALID, "cannot read the file: %v", err)
+	return domain.Errorf(domain.EINVALID, "cannot read the file: %v", err)
 }
 
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
 // with the item's field names as keys (docs/formats.md#items-json-lines).
-func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
+func ParseItemsJSONL(r io.Reader) ([]domain.Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)
-	var items []store.Item
+	var items []domain.Item
 	seen := map[string]int{}
 	line := 0
 	for sc.Scan() {
@@ -190,7 +190,7 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 		if k, dup := duplicateKey(b); dup {
 			return nil, lineError(line, k, "appears twice in the object; which value is meant cannot be told")
 		}
-		var it store.Item
+		var it domain.Item
 		// In key order: the same file must always get the same message.
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			raw := obj[k]
@@ -226,10 +226,10 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 		if errors.Is(err, bufio.ErrTooLong) {
 			return nil, lineError(line+1, "", "longer than %d bytes", maxItemLine)
 		}
-		return nil, store.Errorf(store.EINVALID, "cannot read the file: %v", err)
+		return nil, domain.Errorf(domain.EINVALID, "cannot read the file: %v", err)
 	}
 	if len(items) == 0 {
-		return nil, store.Errorf(store.EINVALID, "the file is empty")
+		return nil, domain.Errorf(domain.EINVALID, "the file is empty")
 	}
 	return items, nil
 }
@@ -237,7 +237,7 @@ func ParseItemsJSONL(r io.Reader) ([]store.Item, error) {
 // WriteItemsCSV writes items in the import format, so an export can be
 // imported again; formula cells are neutralised (csvsafe) and the reader
 // undoes it.
-func WriteItemsCSV(w io.Writer, items []store.Item) error {
+func WriteItemsCSV(w io.Writer, items []domain.Item) error {
 	cw := csvsafe.NewWriter(w)
 	cw.Write(itemFileFields)
 	for _, it := range items {
@@ -248,7 +248,7 @@ func WriteItemsCSV(w io.Writer, items []store.Item) error {
 }
 
 // WriteItemsJSONL writes items as JSON Lines in the import format.
-func WriteItemsJSONL(w io.Writer, items []store.Item) error {
+func WriteItemsJSONL(w io.Writer, items []domain.Item) error {
 	enc := json.NewEncoder(w)
 	for _, it := range items {
 		if err := enc.Encode(it); err != nil {
@@ -287,14 +287,14 @@ func (l *limitedLines) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// newFieldError returns a *store.FieldError naming the file's column.
+// newFieldError returns a *domain.FieldError naming the file's column.
 func newFieldError(field, format string, a ...any) error {
-	return &store.FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+	return &domain.FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
 }
 
 // ParseItemFile reads implicature items as JSON Lines when the file's name
 // says so or its first character opens an object, else as CSV.
-func ParseItemFile(name string, r io.Reader) ([]store.Item, error) {
+func ParseItemFile(name string, r io.Reader) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
 	ext := strings.ToLower(filepath.Ext(name))
 	first, _ := br.Peek(8)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -16,9 +17,9 @@ d1,discourse,Rates rose.,Sales fell.,Sales fell because rates rose.,Another caus
 c1,scalar,,Some windows were open.,All windows were closed.,Some were open.,,,,low
 `
 
-func mustStudy(t *testing.T, db *store.DB, kind string) *store.Study {
+func mustStudy(t *testing.T, db *store.DB, kind string) *domain.Study {
 	t.Helper()
-	s := &store.Study{Kind: kind, Name: "test " + kind, Lang: "en"}
+	s := &domain.Study{Kind: kind, Name: "test " + kind, Lang: "en"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func countItems(t *testing.T, db *store.DB) int {
 
 func TestImportItemsCSV(t *testing.T) {
 	db := mustOpenDB(t)
-	s := mustStudy(t, db, store.KindExpert)
+	s := mustStudy(t, db, domain.KindExpert)
 	items, err := ParseItemsCSV(strings.NewReader(goodCSV))
 	if err != nil {
 		t.Fatal(err)
@@ -93,8 +94,8 @@ func TestImportBadFiles(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			db := mustOpenDB(t)
-			s := mustStudy(t, db, store.KindExpert)
-			var items []store.Item
+			s := mustStudy(t, db, domain.KindExpert)
+			var items []domain.Item
 			var err error
 			if tt.jsonl {
 				items, err = ParseItemsJSONL(strings.NewReader(tt.file))
@@ -107,8 +108,8 @@ func TestImportBadFiles(t *testing.T) {
 			if err == nil {
 				t.Fatal("bad file accepted")
 			}
-			if store.ErrorCode(err) != store.EINVALID {
-				t.Errorf("code = %s, want invalid", store.ErrorCode(err))
+			if domain.ErrorCode(err) != domain.EINVALID {
+				t.Errorf("code = %s, want invalid", domain.ErrorCode(err))
 			}
 			for _, w := range tt.want {
 				if !strings.Contains(err.Error(), w) {
@@ -130,7 +131,7 @@ func TestItemsRoundTrip(t *testing.T) {
 	items[1].Context = "S1: hello\nS2: \"quoted\", with comma"
 	for _, format := range []string{"csv", "jsonl"} {
 		var buf bytes.Buffer
-		var back []store.Item
+		var back []domain.Item
 		if format == "csv" {
 			WriteItemsCSV(&buf, items)
 			back, err = ParseItemsCSV(&buf)

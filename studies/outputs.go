@@ -3,6 +3,7 @@ package studies
 import (
 	"encoding/csv"
 	"io"
+	"pragmalab/domain"
 	"slices"
 	"strings"
 
@@ -21,7 +22,7 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	if err == io.EOF {
-		return nil, store.Errorf(store.EINVALID, "the outputs file is empty")
+		return nil, domain.Errorf(domain.EINVALID, "the outputs file is empty")
 	}
 	if err != nil {
 		return nil, csvError(err)
@@ -38,7 +39,7 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 	}
 	for _, c := range OutputColumns {
 		if _, ok := idx[c]; !ok {
-			return nil, store.Errorf(store.EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
+			return nil, domain.Errorf(domain.EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
 		}
 	}
 	var out []store.Output
@@ -58,7 +59,7 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 		cell := func(c string) string { return csvsafe.Unquote(rec[idx[c]]) }
 		o := store.Output{ItemKey: cell("item_id"), Strategy: cell("strategy"), Model: cell("model"), Output: strings.TrimSpace(cell("output"))}
 		if err := o.Validate(); err != nil {
-			fe := err.(*store.FieldError)
+			fe := err.(*domain.FieldError)
 			return nil, lineError(line, fe.Field, "%s", fe.Msg)
 		}
 		out = append(out, o)
@@ -67,7 +68,7 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, store.Errorf(store.EINVALID, "no outputs after the header")
+		return nil, domain.Errorf(domain.EINVALID, "no outputs after the header")
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -140,7 +141,7 @@ func ParsePassagesTSV(r io.Reader) ([]store.Passage, error) {
 }
 
 func rowError(row, line int, err error) *ImportError {
-	var fe *store.FieldError
+	var fe *domain.FieldError
 	if errors.As(err, &fe) {
 		return &ImportError{Row: row, Line: line, Field: fe.Field, Msg: fe.Msg}
 	}
@@ -183,7 +184,7 @@ func passageColumns(header []string, line int) (*passageCols, error) {
 	}, nil
 }
 
-// passage builds one passage from a record; the error is a *store.FieldError.
+// passage builds one passage from a record; the error is a *domain.FieldError.
 func (c *passageCols) passage(rec []string, width int) (store.Passage, error) {
 	if len(rec) != width {
 		return store.Passage{}, fmt.Errorf("has %d fields but the header has %d (missing or extra column; a tab or quote may be missing)", len(rec), width)

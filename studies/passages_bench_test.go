@@ -3,10 +3,9 @@ package studies
 import (
 	"bytes"
 	"context"
+	"pragmalab/domain"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 func TestSynthesizePassagesTSV(t *testing.T) {
@@ -60,7 +59,7 @@ func BenchmarkImportPassages(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
 		db := mustOpenDB(b)
-		s := &store.Study{Kind: store.KindContext, Name: "bench", Lang: "it"}
+		s := &domain.Study{Kind: domain.KindContext, Name: "bench", Lang: "it"}
 		if err := db.CreateStudy(context.Background(), s); err != nil {
 			b.Fatal(err)
 		}

@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
 	"pragmalab/store"
 )
 
-func mustPassageStudy(t testing.TB, db *store.DB, kind string) *store.Study {
+func mustPassageStudy(t testing.TB, db *store.DB, kind string) *domain.Study {
 	t.Helper()
-	s := &store.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it"}
+	s := &domain.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func passageCount(t *testing.T, db *store.DB, studyID int64) int {
 func TestImportPassagesWholeSample(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustPassageStudy(t, db, store.KindContext)
+	s := mustPassageStudy(t, db, domain.KindContext)
 	ps := mustParseSample(t)
 	if err := db.ImportPassages(ctx, s.ID, ps); err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func TestImportPassagesWholeSample(t *testing.T) {
 	}
 	// The same file again: every key clashes and nothing more is stored.
 	err = db.ImportPassages(ctx, s.ID, mustParseSample(t))
-	if store.ErrorCode(err) != store.ECONFLICT || !strings.Contains(err.Error(), `row 1, field "IMPAQTS_id": the study already has passage "22185"`) {
+	if domain.ErrorCode(err) != domain.ECONFLICT || !strings.Contains(err.Error(), `row 1, field "IMPAQTS_id": the study already has passage "22185"`) {
 		t.Errorf("re-import: %v", err)
 	}
 	if n := passageCount(t, db, s.ID); n != 130 {
@@ -68,7 +69,7 @@ func TestImportPassagesWholeSample(t *testing.T) {
 func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustPassageStudy(t, db, store.KindContext)
+	s := mustPassageStudy(t, db, domain.KindContext)
 	sample := string(readSample(t))
 	header, rest, _ := strings.Cut(sample, "\n")
 	bad := map[string]string{
@@ -93,25 +94,25 @@ func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	// A valid file whose last passage fails Validate at the store: nothing stored.
 	ps := mustParseSample(t)
 	ps[len(ps)-1].Kind = "Xyz"
-	if err := db.ImportPassages(ctx, s.ID, ps); store.ErrorCode(err) != store.EINVALID || !strings.Contains(err.Error(), "row 130") {
+	if err := db.ImportPassages(ctx, s.ID, ps); domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), "row 130") {
 		t.Errorf("err = %v", err)
 	}
 	if n := passageCount(t, db, s.ID); n != 0 {
 		t.Fatalf("%d passages stored", n)
 	}
-	exp := mustPassageStudy(t, db, store.KindExpert)
-	if err := db.ImportPassages(ctx, exp.ID, mustParseSample(t)); store.ErrorCode(err) != store.EINVALID {
+	exp := mustPassageStudy(t, db, domain.KindExpert)
+	if err := db.ImportPassages(ctx, exp.ID, mustParseSample(t)); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("passages into an expert study: %v", err)
 	}
 }
 
 // contextFixture makes a context study with the sample, one survey of the
 // given keys and one expert assigned to it.
-func contextFixture(t *testing.T, keys ...string) (*store.DB, *store.Study, *store.Annotator, int64) {
+func contextFixture(t *testing.T, keys ...string) (*store.DB, *domain.Study, *store.Annotator, int64) {
 	t.Helper()
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	s := mustPassageStudy(t, db, store.KindContext)
+	s := mustPassageStudy(t, db, domain.KindContext)
 	if err := db.ImportPassages(ctx, s.ID, mustParseSample(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -191,14 +192,14 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Another expert cannot answer this assignment.
 	b, _ := db.CreateAnnotator(ctx, s.ID, "Marco")
-	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, store.ContextSufficient, 5, 0); store.ErrorCode(err) != store.ENOTFOUND {
+	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, store.ContextSufficient, 5, 0); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("foreign expert: %v", err)
 	}
 	// Restart goes back to the target alone; the surveys are now fixed.
 	if q := act(2, 2, store.ContextRestart); q.Shown != 0 || q.Final() {
 		t.Errorf("restart: %+v", q)
 	}
-	if err := db.SaveContextSurveys(ctx, s.ID, [][]string{{"22185"}}); store.ErrorCode(err) != store.ECONFLICT {
+	if err := db.SaveContextSurveys(ctx, s.ID, [][]string{{"22185"}}); domain.ErrorCode(err) != domain.ECONFLICT {
 		t.Errorf("rebuilding assigned surveys: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"pragmalab/domain"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,9 +42,9 @@ func NewProlific(db *store.DB, getenv func(string) string) *Prolific {
 func (p *Prolific) api() (*prolific.Client, error) {
 	if p.API == nil {
 		if p.APIError != nil {
-			return nil, store.Errorf(store.EINVALID, "%v", p.APIError)
+			return nil, domain.Errorf(domain.EINVALID, "%v", p.APIError)
 		}
-		return nil, store.Errorf(store.EINVALID, "%v", prolific.ErrNoToken)
+		return nil, domain.Errorf(domain.EINVALID, "%v", prolific.ErrNoToken)
 	}
 	return p.API, nil
 }
@@ -69,13 +70,13 @@ func (p *Prolific) Check(ctx context.Context, studyID int64) (*prolific.Study, e
 // said is what the researcher needs to read.
 func apiErr(err error) error {
 	if errors.Is(err, prolific.ErrNoToken) || errors.Is(err, prolific.ErrBadToken) || errors.Is(err, prolific.ErrUnknownStudy) {
-		return store.Errorf(store.EINVALID, "%v", err)
+		return domain.Errorf(domain.EINVALID, "%v", err)
 	}
 	var ae *prolific.APIError
 	if errors.As(err, &ae) && ae.Status >= 400 && ae.Status < 500 {
-		return store.Errorf(store.EINVALID, "%v", err)
+		return domain.Errorf(domain.EINVALID, "%v", err)
 	}
-	return store.Errorf(store.EINVALID, "Prolific could not be reached or failed: %v", err)
+	return domain.Errorf(domain.EINVALID, "Prolific could not be reached or failed: %v", err)
 }
 
 // Sync reads the linked study's submissions, stores them and frees the
@@ -92,7 +93,7 @@ func (p *Prolific) Sync(ctx context.Context, studyID int64) (store.SyncResult, e
 	subs, err := api.Submissions(ctx, link.ProlificStudyID)
 	if err != nil {
 		err = apiErr(err)
-		p.DB.SetProlificSyncError(ctx, studyID, store.ErrorMessage(err))
+		p.DB.SetProlificSyncError(ctx, studyID, domain.ErrorMessage(err))
 		return store.SyncResult{}, err
 	}
 	in := make([]store.ProlificSubmission, len(subs))
@@ -256,7 +257,7 @@ func (p *Prolific) Review(ctx context.Context, studyID int64) (*Review, error) {
 
 // failedChecks lists, per lower-cased PID, the attention checks a
 // completed participant failed.
-func (p *Prolific) failedChecks(ctx context.Context, studyID int64, set store.CrowdSettings) (map[string][]string, error) {
+func (p *Prolific) failedChecks(ctx context.Context, studyID int64, set domain.CrowdSettings) (map[string][]string, error) {
 	rows, err := p.DB.RatingRows(ctx, studyID, false)
 	if err != nil {
 		return nil, err
@@ -382,7 +383,7 @@ func (p *Prolific) Approve(ctx context.Context, studyID int64, actor string, ids
 		res.Approved = append(res.Approved, subIDs...)
 	}
 	if len(want) > 0 && len(res.Approved)+len(res.Already) < len(want) {
-		return res, store.Errorf(store.EINVALID, "%d of the chosen submissions cannot be approved (not completed here, excluded, or not awaiting review on Prolific)", len(want)-len(res.Approved)-len(res.Already))
+		return res, domain.Errorf(domain.EINVALID, "%d of the chosen submissions cannot be approved (not completed here, excluded, or not awaiting review on Prolific)", len(want)-len(res.Approved)-len(res.Already))
 	}
 	return res, nil
 }
@@ -409,7 +410,7 @@ func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, catego
 		return err
 	}
 	if err := prolific.CheckRejection(category, message); err != nil {
-		return store.Errorf(store.EINVALID, "%v", err)
+		return domain.Errorf(domain.EINVALID, "%v", err)
 	}
 	if _, err := p.Sync(ctx, studyID); err != nil {
 		return err
@@ -428,11 +429,11 @@ func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, catego
 	}
 	switch {
 	case r == nil || r.SubmissionID == "":
-		return store.Errorf(store.ENOTFOUND, "Prolific has no submission of participant %s in the linked study", pid)
+		return domain.Errorf(domain.ENOTFOUND, "Prolific has no submission of participant %s in the linked study", pid)
 	case r.ProlificStatus == prolific.StatusRejected:
-		return store.Errorf(store.ECONFLICT, "participant %s is already rejected on Prolific", pid)
+		return domain.Errorf(domain.ECONFLICT, "participant %s is already rejected on Prolific", pid)
 	case r.ProlificStatus != prolific.StatusAwaitingReview:
-		return store.Errorf(store.ECONFLICT, "participant %s's submission is %s on Prolific: only one awaiting review can be rejected", pid, r.ProlificStatus)
+		return domain.Errorf(domain.ECONFLICT, "participant %s's submission is %s on Prolific: only one awaiting review can be rejected", pid, r.ProlificStatus)
 	}
 	c, err := p.record(ctx, studyID, store.CallReject, "reject:"+r.SubmissionID, r.SubmissionID, actor,
 		map[string]string{"pid": r.PID, "submission_id": r.SubmissionID, "rejection_category": category, "message": message})
@@ -484,13 +485,13 @@ func ParseBonusCSV(r io.Reader) ([]BonusLine, error) {
 		}
 		line, _ := cr.FieldPos(0)
 		if err != nil {
-			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: %v", line, err)
+			return nil, domain.Errorf(domain.EINVALID, "bonus file, line %d: %v", line, err)
 		}
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
 		if len(rec) != 2 {
-			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: expected two fields, participant id and amount; found %d", line, len(rec))
+			return nil, domain.Errorf(domain.EINVALID, "bonus file, line %d: expected two fields, participant id and amount; found %d", line, len(rec))
 		}
 		pid, amount := strings.TrimSpace(strings.TrimPrefix(rec[0], "\uFEFF")), strings.TrimSpace(rec[1])
 		if len(out) == 0 && line == 1 && !prolific.ValidID(pid) {
@@ -499,21 +500,21 @@ func ParseBonusCSV(r io.Reader) ([]BonusLine, error) {
 			}
 		}
 		if !prolific.ValidID(pid) {
-			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: %q is not a Prolific participant id (24 hexadecimal characters)", line, pid)
+			return nil, domain.Errorf(domain.EINVALID, "bonus file, line %d: %q is not a Prolific participant id (24 hexadecimal characters)", line, pid)
 		}
 		cents, err := parseAmount(amount)
 		if err != nil {
-			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: %v", line, err)
+			return nil, domain.Errorf(domain.EINVALID, "bonus file, line %d: %v", line, err)
 		}
 		key := strings.ToLower(pid)
 		if l, dup := seen[key]; dup {
-			return nil, store.Errorf(store.EINVALID, "bonus file, line %d: participant %s is already on line %d", line, pid, l)
+			return nil, domain.Errorf(domain.EINVALID, "bonus file, line %d: participant %s is already on line %d", line, pid, l)
 		}
 		seen[key] = line
 		out = append(out, BonusLine{PID: pid, AmountCents: cents, Line: line})
 	}
 	if len(out) == 0 {
-		return nil, store.Errorf(store.EINVALID, "the bonus file has no bonus lines")
+		return nil, domain.Errorf(domain.EINVALID, "the bonus file has no bonus lines")
 	}
 	return out, nil
 }
@@ -542,7 +543,7 @@ func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
 func (p *Prolific) BonusRule(ctx context.Context, studyID int64, amount string) ([]BonusLine, error) {
 	cents, err := parseAmount(amount)
 	if err != nil {
-		return nil, store.Errorf(store.EINVALID, "%v", err)
+		return nil, domain.Errorf(domain.EINVALID, "%v", err)
 	}
 	rev, err := p.Review(ctx, studyID)
 	if err != nil {
@@ -555,7 +556,7 @@ func (p *Prolific) BonusRule(ctx context.Context, studyID int64, amount string) 
 		}
 	}
 	if len(out) == 0 {
-		return nil, store.Errorf(store.EINVALID, "no completed, included participant to give a bonus to")
+		return nil, domain.Errorf(domain.EINVALID, "no completed, included participant to give a bonus to")
 	}
 	return out, nil
 }
@@ -582,7 +583,7 @@ func (p *Prolific) PlanBonuses(ctx context.Context, studyID int64, lines []Bonus
 			if l.Line > 0 {
 				where = fmt.Sprintf("line %d: participant %s", l.Line, l.PID)
 			}
-			return nil, store.Errorf(store.EINVALID, "%s has no submission in the linked Prolific study (sync first, or check the id)", where)
+			return nil, domain.Errorf(domain.EINVALID, "%s has no submission in the linked Prolific study (sync first, or check the id)", where)
 		}
 		l.Before = before
 		if before > 0 {
@@ -628,7 +629,7 @@ func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string
 				return &setup, nil
 			}
 		}
-		return nil, store.Errorf(store.ECONFLICT, "this bonus batch was already sent to Prolific on %s; its answer was not recorded. Check the study's bonuses on Prolific before setting up a new batch", rec.Call.CreatedAt.Format("2 Jan 2006 15:04"))
+		return nil, domain.Errorf(domain.ECONFLICT, "this bonus batch was already sent to Prolific on %s; its answer was not recorded. Check the study's bonuses on Prolific before setting up a new batch", rec.Call.CreatedAt.Format("2 Jan 2006 15:04"))
 	}
 	if err != nil {
 		return nil, err
@@ -671,15 +672,15 @@ func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID
 		}
 	}
 	if !found {
-		return store.Errorf(store.ENOTFOUND, "no bonus batch %s was set up for this study", setupID)
+		return domain.Errorf(domain.ENOTFOUND, "no bonus batch %s was set up for this study", setupID)
 	}
 	c, err := p.record(ctx, studyID, store.CallBonusPay, "bonus_pay:"+setupID, setupID, actor, map[string]string{"setup_id": setupID, "total": total})
 	var rec *store.ErrCallRecorded
 	if errors.As(err, &rec) {
 		if rec.Call.State == store.CallDone {
-			return store.Errorf(store.ECONFLICT, "bonus batch %s was already paid on %s by %s: nothing was sent", setupID, rec.Call.UpdatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
+			return domain.Errorf(domain.ECONFLICT, "bonus batch %s was already paid on %s by %s: nothing was sent", setupID, rec.Call.UpdatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
 		}
-		return store.Errorf(store.ECONFLICT, "bonus batch %s was sent to Prolific for payment on %s by %s and the answer was never recorded: it may have been paid. Nothing was sent again. Check the bonus payments on Prolific; if they were not made, mark the payment as not sent and pay again", setupID, rec.Call.CreatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
+		return domain.Errorf(domain.ECONFLICT, "bonus batch %s was sent to Prolific for payment on %s by %s and the answer was never recorded: it may have been paid. Nothing was sent again. Check the bonus payments on Prolific; if they were not made, mark the payment as not sent and pay again", setupID, rec.Call.CreatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
 	}
 	if err != nil {
 		return err
@@ -696,7 +697,7 @@ func (p *Prolific) MarkPaymentNotSent(ctx context.Context, studyID int64, actor,
 		return err
 	}
 	if c.StudyID != studyID || c.State != store.CallPending {
-		return store.Errorf(store.ECONFLICT, "payment %s is %s: only a payment whose answer never came can be marked as not sent", setupID, c.State)
+		return domain.Errorf(domain.ECONFLICT, "payment %s is %s: only a payment whose answer never came can be marked as not sent", setupID, c.State)
 	}
 	return p.DB.FinishProlificCall(ctx, c.ID, store.CallFailed, "marked as not sent by "+actor+" after checking on Prolific")
 }
@@ -727,13 +728,13 @@ func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string,
 	}
 	switch {
 	case len(batches) == 0:
-		return nil, store.Errorf(store.EINVALID, "build the batches first: the number of places is batches × quota")
+		return nil, domain.Errorf(domain.EINVALID, "build the batches first: the number of places is batches × quota")
 	case set.CompletionCode == "":
-		return nil, store.Errorf(store.EINVALID, "set the completion code first: participants return to Prolific with it")
+		return nil, domain.Errorf(domain.EINVALID, "set the completion code first: participants return to Prolific with it")
 	case in.RewardCents <= 0 || in.Minutes <= 0:
-		return nil, store.Errorf(store.EINVALID, "the reward (in pence or cents) and the estimated time (in minutes) must be more than 0")
+		return nil, domain.Errorf(domain.EINVALID, "the reward (in pence or cents) and the estimated time (in minutes) must be more than 0")
 	case !strings.HasPrefix(in.StudyURL, "https://") && !strings.HasPrefix(in.StudyURL, "http://"):
-		return nil, store.Errorf(store.EINVALID, "the study URL must be the address participants open (http or https)")
+		return nil, domain.Errorf(domain.EINVALID, "the study URL must be the address participants open (http or https)")
 	}
 	if strings.TrimSpace(in.Name) == "" {
 		in.Name = s.Name
@@ -780,7 +781,7 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 		return 0, err
 	}
 	if !prolific.ValidID(groupID) {
-		return 0, store.Errorf(store.EINVALID, "the participant group id must be 24 hexadecimal characters")
+		return 0, domain.Errorf(domain.EINVALID, "the participant group id must be 24 hexadecimal characters")
 	}
 	_, set, err := p.DB.CrowdStudy(ctx, studyID)
 	if err != nil {
@@ -797,7 +798,7 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 		}
 	}
 	if len(pids) == 0 {
-		return 0, store.Errorf(store.EINVALID, "no participant with a Prolific id has reached the study yet")
+		return 0, domain.Errorf(domain.EINVALID, "no participant with a Prolific id has reached the study yet")
 	}
 	c, err := p.record(ctx, studyID, store.CallGroupAdd, "group_add:"+groupID+":"+newPlanID(), groupID, actor, map[string]any{"group_id": groupID, "participant_ids": pids})
 	if err != nil {
@@ -833,7 +834,7 @@ func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Du
 				continue
 			}
 			if res, err := p.Sync(ctx, l.StudyID); err != nil {
-				log.Warn("prolific sync", "study", l.StudyID, "err", store.ErrorMessage(err))
+				log.Warn("prolific sync", "study", l.StudyID, "err", domain.ErrorMessage(err))
 			} else if len(res.Freed) > 0 {
 				log.Info("prolific sync freed slots", "study", l.StudyID, "freed", len(res.Freed))
 			}

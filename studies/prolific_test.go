@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -21,7 +22,7 @@ func pid(i int) string { return prolifictest.PID(i) }
 
 // prolificFixture is prolifictest's crowd study, linked to a fake Prolific
 // that holds its submissions.
-func prolificFixture(t *testing.T) (*store.DB, *store.Study, *prolifictest.Server, *Prolific) {
+func prolificFixture(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *Prolific) {
 	t.Helper()
 	ctx := context.Background()
 	db := mustOpenDB(t)
@@ -84,7 +85,7 @@ func TestProlificApproveOnceOnly(t *testing.T) {
 		t.Fatalf("second approve %+v, %v, %d bulk calls", res, err, srv.Calls("POST bulk-approve"))
 	}
 	// The excluded participant cannot be approved by naming them.
-	if _, err := p.Approve(ctx, cs.ID, "alice", []string{"sub2"}); store.ErrorCode(err) != store.EINVALID {
+	if _, err := p.Approve(ctx, cs.ID, "alice", []string{"sub2"}); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("approving the excluded participant: %v", err)
 	}
 }
@@ -107,7 +108,7 @@ func TestProlificRejectWithTemplate(t *testing.T) {
 	if srv.Status("sub2") != prolific.StatusRejected {
 		t.Fatal("not rejected on Prolific")
 	}
-	if err := p.Reject(ctx, cs.ID, "alice", pid(2), "FAILED_CHECK", msg); store.ErrorCode(err) != store.ECONFLICT || srv.Calls("POST transition") != 1 {
+	if err := p.Reject(ctx, cs.ID, "alice", pid(2), "FAILED_CHECK", msg); domain.ErrorCode(err) != domain.ECONFLICT || srv.Calls("POST transition") != 1 {
 		t.Fatalf("second rejection: %v, %d transition calls", err, srv.Calls("POST transition"))
 	}
 	calls, _ := db.ProlificCalls(ctx, cs.ID)
@@ -143,7 +144,7 @@ func TestProlificBonusesPaidOnce(t *testing.T) {
 	if err := p.PayBonuses(ctx, cs.ID, "alice", setup.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.PayBonuses(ctx, cs.ID, "bob", setup.ID); store.ErrorCode(err) != store.ECONFLICT || !strings.Contains(err.Error(), "already paid") {
+	if err := p.PayBonuses(ctx, cs.ID, "bob", setup.ID); domain.ErrorCode(err) != domain.ECONFLICT || !strings.Contains(err.Error(), "already paid") {
 		t.Fatalf("second pay: %v", err)
 	}
 	if srv.Pays() != 1 {
@@ -186,7 +187,7 @@ func TestProlificLostPaymentAnswerIsNeverPaidAgain(t *testing.T) {
 	}
 	srv.AfterPay = nil
 	err = p.PayBonuses(ctx, cs.ID, "alice", setup.ID)
-	if store.ErrorCode(err) != store.ECONFLICT || !strings.Contains(err.Error(), "never recorded") || srv.Pays() != 1 {
+	if domain.ErrorCode(err) != domain.ECONFLICT || !strings.Contains(err.Error(), "never recorded") || srv.Pays() != 1 {
 		t.Fatalf("retry: %v, %d payments", err, srv.Pays())
 	}
 	// After checking on Prolific the researcher may say it was not paid.
@@ -218,7 +219,7 @@ func TestProlificCheckSaysWhatIsWrong(t *testing.T) {
 	if _, err := p.Check(ctx, cs.ID); err == nil || !strings.Contains(err.Error(), "no study") {
 		t.Errorf("unknown study: %v", err)
 	}
-	if err := db.LinkProlific(ctx, cs.ID, "not-an-id"); store.ErrorCode(err) != store.EINVALID {
+	if err := db.LinkProlific(ctx, cs.ID, "not-an-id"); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("malformed id: %v", err)
 	}
 	_ = errors.New
@@ -232,14 +233,14 @@ func TestProlificCreateDraftAndGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := srv.Created()[0]
-	if body["total_available_places"].(float64) != 2*float64(store.DefaultCrowdSettings().Quota) ||
+	if body["total_available_places"].(float64) != 2*float64(domain.DefaultCrowdSettings().Quota) ||
 		!strings.Contains(body["external_study_url"].(string), "PROLIFIC_PID={{%PROLIFIC_PID%}}") || body["reward"].(float64) != 150 {
 		t.Errorf("created %+v", body)
 	}
 	if l, _ := db.ProlificLink(ctx, cs.ID); l.ProlificStudyID != st.ID {
 		t.Errorf("link %+v, want the new study %s", l, st.ID)
 	}
-	if _, err := p.AddToGroup(ctx, cs.ID, "alice", "not-a-group"); store.ErrorCode(err) != store.EINVALID {
+	if _, err := p.AddToGroup(ctx, cs.ID, "alice", "not-a-group"); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("bad group id: %v", err)
 	}
 	g, err := p.API.CreateParticipantGroup(ctx, "ws1", "did the crowd study")

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"pragmalab/domain"
 	"strings"
 
 	"pragmalab/store"
@@ -9,7 +10,7 @@ import (
 
 // Checklist lists what a study still lacks before it may open
 // (docs/studies.md#study-states); empty when nothing is missing.
-func Checklist(ctx context.Context, db *store.DB, st *store.Study) ([]string, error) {
+func Checklist(ctx context.Context, db *store.DB, st *domain.Study) ([]string, error) {
 	c, err := db.StudyCounts(ctx, st.ID)
 	if err != nil {
 		return nil, err
@@ -21,11 +22,11 @@ func Checklist(ctx context.Context, db *store.DB, st *store.Study) ([]string, er
 		}
 	}
 	switch st.Kind {
-	case store.KindExpert:
+	case domain.KindExpert:
 		need(c.Items > 0, "items imported")
 		need(c.Batches > 0, "expert batches built")
-	case store.KindCrowd:
-		s := store.DefaultCrowdSettings()
+	case domain.KindCrowd:
+		s := domain.DefaultCrowdSettings()
 		if err := st.DecodeSettings(&s); err != nil {
 			return nil, err
 		}
@@ -35,10 +36,10 @@ func Checklist(ctx context.Context, db *store.DB, st *store.Study) ([]string, er
 		need(c.Batches == 0 || c.BatchChecks > 0, "attention checks in the batches (rebuild the batches after importing the checks)")
 		need(c.Batches == 0 || c.Training > 0, "training items (rebuild the batches)")
 		need(s.CompletionCode != "", "a completion code set in the settings")
-	case store.KindContext:
+	case domain.KindContext:
 		need(c.Passages > 0, "passages imported")
 		need(c.Surveys > 0, "surveys built")
-	case store.KindExplain:
+	case domain.KindExplain:
 		need(c.Passages > 0, "passages imported")
 		need(c.Outputs > 0, "model explanations imported")
 	}
@@ -57,15 +58,15 @@ func OpenStudy(ctx context.Context, db *store.DB, id int64, by string) error {
 		return err
 	}
 	if len(missing) > 0 {
-		return store.Errorf(store.ECONFLICT, "The study cannot open yet. Missing: %s.", strings.Join(missing, "; "))
+		return domain.Errorf(domain.ECONFLICT, "The study cannot open yet. Missing: %s.", strings.Join(missing, "; "))
 	}
-	return db.SetStudyState(ctx, id, store.StateOpen, by)
+	return db.SetStudyState(ctx, id, domain.StateOpen, by)
 }
 
 // SetStudyState moves a study to state on the researcher's request: to
 // open through the checklist, to any other state directly.
 func SetStudyState(ctx context.Context, db *store.DB, id int64, state, by string) error {
-	if state == store.StateOpen {
+	if state == domain.StateOpen {
 		return OpenStudy(ctx, db, id, by)
 	}
 	return db.SetStudyState(ctx, id, state, by)

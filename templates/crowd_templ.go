@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import (
 	"fmt"
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // CrowdLandingView is the study information and consent page.
@@ -238,7 +238,7 @@ type CrowdItemView struct {
 	Done     int // screens answered, for the progress bar
 	Attempt  int // training: wrong answers so far on this item
 	Retry    bool
-	Item     store.Item
+	Item     domain.Item
 	FollowUp string // the utterance appended for the condition (u×, u⊥, u+, u≈)
 	NextStep int    // preview only: the step the form goes to
 }
@@ -1166,8 +1166,8 @@ func CrowdPracticeEnd(v CrowdPracticeEndView) templ.Component {
 type CrowdQuestionnaireView struct {
 	Lang    string
 	Action  string
-	Ask     store.QuestionnaireSettings
-	Answers store.Questionnaire
+	Ask     domain.QuestionnaireSettings
+	Answers domain.Questionnaire
 	Error   string
 }
 
@@ -1314,7 +1314,7 @@ func CrowdQuestionnaire(v CrowdQuestionnaireView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for _, a := range store.AgeRanges {
+				for _, a := range domain.AgeRanges {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 103, "<label><input type=\"radio\" name=\"age_range\" value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -1379,7 +1379,7 @@ func CrowdQuestionnaire(v CrowdQuestionnaireView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for _, g := range store.Genders {
+				for _, g := range domain.Genders {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 111, "<label><input type=\"radio\" name=\"gender\" value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err

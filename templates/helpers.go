@@ -3,10 +3,9 @@ package templates
 import (
 	"fmt"
 	"net/http"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
-
-	"pragmalab/store"
 )
 
 func itoa(n int) string { return strconv.Itoa(n) }
@@ -76,7 +75,7 @@ func msLabel(ms int) string {
 }
 
 // percent is the share of fast answers, "–" when no answer has a time.
-func percent(q store.CrowdQuality) string {
+func percent(q domain.CrowdQuality) string {
 	if q.Timed == 0 {
 		return "–"
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"pragmalab/domain"
 	"regexp"
 	"strconv"
 	"strings"
@@ -142,7 +143,7 @@ func TestStudyCloneAndDelete(t *testing.T) {
 	answerAll(t, e, experts)
 	items, _ := e.db.ListItems(ctx, s.ID)
 	// A corrected item is cloned with its current text, as version 1.
-	if _, err := e.db.EditItem(ctx, s.ID, items[0].ID, store.Item{Type: items[0].Type, Context: items[0].Context, Utterance: items[0].Utterance,
+	if _, err := e.db.EditItem(ctx, s.ID, items[0].ID, domain.Item{Type: items[0].Type, Context: items[0].Context, Utterance: items[0].Utterance,
 		Implicature: "corrected implicature", Cancellation: items[0].Cancellation, Check: items[0].Check}, ""); err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +151,7 @@ func TestStudyCloneAndDelete(t *testing.T) {
 	cl := admin.post(studyPath(s.ID, "/clone"), url.Values{"name": {"Validation re-run"}}).mustStatus(t, http.StatusSeeOther)
 	cloneID, _ := strconv.ParseInt(strings.TrimPrefix(cl.location(), "/admin/studies/"), 10, 64)
 	c, err := e.db.Study(ctx, cloneID)
-	if err != nil || c.Name != "Validation re-run" || c.Kind != store.KindExpert || string(c.Settings) != string(mustStudy(t, e, s.ID).Settings) {
+	if err != nil || c.Name != "Validation re-run" || c.Kind != domain.KindExpert || string(c.Settings) != string(mustStudy(t, e, s.ID).Settings) {
 		t.Fatalf("clone %+v %v", c, err)
 	}
 	citems, _ := e.db.ListItems(ctx, cloneID)
@@ -173,7 +174,7 @@ func TestStudyCloneAndDelete(t *testing.T) {
 	admin.post(studyPath(s.ID, "/delete"), url.Values{"name": {"Validation"}}).mustStatus(t, http.StatusConflict).mustContain(t, `data-testid="confirm-again"`, "40 answers were never exported")
 	mustStudy(t, e, s.ID)
 	admin.post(studyPath(s.ID, "/delete"), url.Values{"name": {"Validation"}, "force": {"1"}}).mustStatus(t, http.StatusSeeOther)
-	if _, err := e.db.Study(ctx, s.ID); store.ErrorCode(err) != store.ENOTFOUND {
+	if _, err := e.db.Study(ctx, s.ID); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Fatalf("study still there after delete: %v", err)
 	}
 	var n int
@@ -205,7 +206,7 @@ func TestStudyCloneAndDelete(t *testing.T) {
 	}
 }
 
-func mustStudy(t *testing.T, e *testEnv, id int64) *store.Study {
+func mustStudy(t *testing.T, e *testEnv, id int64) *domain.Study {
 	t.Helper()
 	s, err := e.db.Study(context.Background(), id)
 	if err != nil {
@@ -222,7 +223,7 @@ func TestItemCorrectedInPlace(t *testing.T) {
 	as, _ := e.db.AnnotatorAssignments(ctx, experts[0].ID)
 	screens := mustScreens(t, e, as[0].ID)
 	// The first data item (attention checks are left out of the export).
-	var first store.Item
+	var first domain.Item
 	pos := 0
 	for i, sc := range screens {
 		if sc.Item.Check == "" {
@@ -352,7 +353,7 @@ func TestItemsReimportPreview(t *testing.T) {
 	admin.upload(studyPath(s.ID, "/items/reimport"), "file", "bad.jsonl", bad).mustStatus(t, http.StatusBadRequest).mustContain(t, "Nothing was imported", "line 22", "nonsense")
 }
 
-func mustItems(t *testing.T, e *testEnv, studyID int64) []store.Item {
+func mustItems(t *testing.T, e *testEnv, studyID int64) []domain.Item {
 	t.Helper()
 	items, err := e.db.ListItems(context.Background(), studyID)
 	if err != nil {
@@ -403,7 +404,7 @@ func TestReviewThatFinishes(t *testing.T) {
 	ctx := context.Background()
 	s, experts := expertStudy(t, e, admin)
 	answerAll(t, e, experts)
-	id := map[string]store.Item{}
+	id := map[string]domain.Item{}
 	for _, it := range mustItems(t, e, s.ID) {
 		id[it.Key] = it
 	}
@@ -445,17 +446,17 @@ func TestReviewThatFinishes(t *testing.T) {
 	// Drop goes through a confirmation page (a GET: the button's
 	// formaction, no script needed), then can be undone too.
 	admin.get(item("sy1")+"/drop").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`)
-	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != store.ItemActive {
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != domain.ItemActive {
 		t.Fatal("opening the confirmation dropped the item")
 	}
 	admin.get(review).mustContain(t, `formaction="`+item("sy1")+`/drop"`)
 	admin.post(item("sy1"), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`, `name="confirm" value="1"`)
 	admin.post(item("sy1"), url.Values{"action": {"drop"}, "confirm": {"1"}}).mustStatus(t, http.StatusSeeOther)
-	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != store.ItemDropped {
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != domain.ItemDropped {
 		t.Fatalf("sy1 not dropped: %+v", it)
 	}
 	admin.post(item("sy1"), url.Values{"action": {"undo"}}).mustStatus(t, http.StatusSeeOther)
-	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != store.ItemActive {
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["sy1"].ID); it.Status != domain.ItemActive {
 		t.Fatalf("sy1 not restored by undo: %+v", it)
 	}
 	// No undo once the study is archived.
@@ -500,7 +501,7 @@ func TestJobDelete(t *testing.T) {
 	other := itemsStudy(t, env.db, 1)
 	c.post(studyPath(other, fmt.Sprintf("/jobs/%d/delete", id)), nil).mustStatus(t, http.StatusNotFound)
 	c.post(base+fmt.Sprintf("/jobs/%d/delete", id), nil).mustStatus(t, http.StatusSeeOther)
-	if _, err := env.db.Job(context.Background(), id); store.ErrorCode(err) != store.ENOTFOUND {
+	if _, err := env.db.Job(context.Background(), id); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Fatalf("job still there: %v", err)
 	}
 	var n int

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"regexp"
 	"strings"
 	"testing"
@@ -154,21 +155,21 @@ func TestCrowdAnalysisPage(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
 	ctx := context.Background()
-	st := &store.Study{Kind: store.KindCrowd, Name: "Crowd", Lang: "en"}
+	st := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd", Lang: "en"}
 	if err := e.db.CreateStudy(ctx, st); err != nil {
 		t.Fatal(err)
 	}
 	base := fmt.Sprintf("/admin/studies/%d/analysis", st.ID)
 	types := []string{"scalar", "discourse", "synthetic", "natural"}
-	var items []store.Item
+	var items []domain.Item
 	for i, typ := range types {
-		items = append(items, store.Item{Key: fmt.Sprintf("%c1", 'A'+i), Type: typ, Utterance: "u", Implicature: "b", Cancellation: "x"})
+		items = append(items, domain.Item{Key: fmt.Sprintf("%c1", 'A'+i), Type: typ, Utterance: "u", Implicature: "b", Cancellation: "x"})
 	}
 	items = append(items,
-		store.Item{Key: "T1", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
-		store.Item{Key: "T2", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
-		store.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		store.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
+		domain.Item{Key: "T1", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
+		domain.Item{Key: "T2", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
+		domain.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		domain.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
 	if err := e.db.ImportItems(ctx, st.ID, items); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +191,7 @@ func TestCrowdAnalysisPage(t *testing.T) {
 	if err := e.db.SaveCrowdBatches(ctx, st.ID, 1, []store.CrowdSlot{{ItemID: id["T1"], Condition: "trigger"}, {ItemID: id["T2"], Condition: "cancel"}}, batches); err != nil {
 		t.Fatal(err)
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.CompletionCode, set.MaxFailedChecks = "DONE1", 2
 	if err := e.db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
 		t.Fatal(err)
@@ -375,7 +376,7 @@ func TestExplainAnalysisPage(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
 	ctx := context.Background()
-	s, path := newImpaqtsStudy(t, e, admin, store.KindExplain)
+	s, path := newImpaqtsStudy(t, e, admin, domain.KindExplain)
 	admin.upload(path+"/items", "file", "impaqts.tsv", readPassageSample(t)).mustStatus(t, http.StatusSeeOther)
 	ps, _ := e.db.ListPassages(ctx, s.ID)
 	var b strings.Builder

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 // expertStudy sets up, through the admin pages, an expert study with the
 // demo items (16 + 4 checks), one batch of 20, and two invited experts
 // assigned round 1. It returns the study and the two experts.
-func expertStudy(t *testing.T, e *testEnv, admin *client) (*store.Study, []store.Annotator) {
+func expertStudy(t *testing.T, e *testEnv, admin *client) (*domain.Study, []store.Annotator) {
 	t.Helper()
 	ctx := context.Background()
 	resp := admin.post("/admin/studies", url.Values{"name": {"Validation"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusSeeOther)
@@ -49,7 +50,7 @@ func expertStudy(t *testing.T, e *testEnv, admin *client) (*store.Study, []store
 // answerFor is the answer the test gives to an item: keys ending in 1 are
 // judged implausible (with an alternative), in 2 a wrong cancellation;
 // attention checks are rejected.
-func answerFor(it store.Item) url.Values {
+func answerFor(it domain.Item) url.Values {
 	v := url.Values{"plausible": {"yes"}, "cancellation_correct": {"yes"}}
 	switch {
 	case it.Check != "":
@@ -176,7 +177,7 @@ func TestExpertFlow(t *testing.T) {
 	if len(recs) != 1+16 {
 		t.Fatalf("%d data rows, want 16 (checks left out)", len(recs)-1)
 	}
-	byKey := map[string]store.Item{}
+	byKey := map[string]domain.Item{}
 	for _, sc := range screens {
 		byKey[sc.Item.Key] = sc.Item
 	}
@@ -256,7 +257,7 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["sc1"]), url.Values{"action": {"accept"}, "implicature": {"0"}, "cancellation": {"1"}}).mustStatus(t, http.StatusSeeOther)
 	// Drop asks first, on a page of its own; only the confirmation drops.
 	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}}).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="confirm-drop"`)
-	if it, _ := e.db.ItemByID(ctx, s.ID, id["na1"]); it.Status != store.ItemActive {
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["na1"]); it.Status != domain.ItemActive {
 		t.Fatal("na1 dropped before the confirmation")
 	}
 	admin.post(fmt.Sprintf("/admin/studies/%d/review/%d", s.ID, id["na1"]), url.Values{"action": {"drop"}, "confirm": {"1"}}).mustStatus(t, http.StatusSeeOther)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -26,7 +27,7 @@ func readPassageSample(t *testing.T) []byte {
 
 // newImpaqtsStudy creates a study of the kind through the admin pages, with
 // a fixed seed, and returns it and its admin path.
-func newImpaqtsStudy(t *testing.T, e *testEnv, admin *client, kind string) (*store.Study, string) {
+func newImpaqtsStudy(t *testing.T, e *testEnv, admin *client, kind string) (*domain.Study, string) {
 	t.Helper()
 	ctx := context.Background()
 	resp := admin.post("/admin/studies", url.Values{"name": {"IMPAQTS " + kind}, "kind": {kind}, "lang": {"it"}}).mustStatus(t, http.StatusSeeOther)
@@ -58,7 +59,7 @@ func mustPassages(t *testing.T, e *testEnv, studyID int64, want int) {
 func TestPassageUploadAllOrNothing(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
-	s, path := newImpaqtsStudy(t, e, admin, store.KindContext)
+	s, path := newImpaqtsStudy(t, e, admin, domain.KindContext)
 	sample := string(readPassageSample(t))
 	header, rest, _ := strings.Cut(sample, "\n")
 	bad := []struct{ name, data, msg string }{
@@ -83,10 +84,10 @@ func TestPassageUploadAllOrNothing(t *testing.T) {
 // contextSetup imports the sample, builds the surveys and invites one
 // expert to the survey holding passage 14739 (six sentences: five can be
 // revealed). It returns the expert's token, assignment and questions.
-func contextSetup(t *testing.T, e *testEnv, admin *client) (string, int64, []store.ContextQuestion, *store.Study, string) {
+func contextSetup(t *testing.T, e *testEnv, admin *client) (string, int64, []store.ContextQuestion, *domain.Study, string) {
 	t.Helper()
 	ctx := context.Background()
-	s, path := newImpaqtsStudy(t, e, admin, store.KindContext)
+	s, path := newImpaqtsStudy(t, e, admin, domain.KindContext)
 	admin.upload(path+"/items", "file", "impaqts.tsv", readPassageSample(t)).mustStatus(t, http.StatusSeeOther)
 	admin.post(path+"/surveys", url.Values{"surveys": {"3"}, "per_survey": {"42"}, "experts_per_survey": {"3"}, "max_sentences": {"5"}}).
 		mustStatus(t, http.StatusSeeOther)
@@ -234,7 +235,7 @@ func TestExplainStudyWalk(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
 	ctx := context.Background()
-	s, path := newImpaqtsStudy(t, e, admin, store.KindExplain)
+	s, path := newImpaqtsStudy(t, e, admin, domain.KindExplain)
 	admin.upload(path+"/items", "file", "impaqts.tsv", readPassageSample(t)).mustStatus(t, http.StatusSeeOther)
 	ps, _ := e.db.ListPassages(ctx, s.ID)
 	var b strings.Builder

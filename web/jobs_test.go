@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func newJobsEnv(t *testing.T, getenv func(string) string) (*testEnv, *Server) {
 
 func itemsStudy(t *testing.T, db *store.DB, n int) int64 {
 	t.Helper()
-	s := &store.Study{Kind: store.KindExpert, Name: "ImplicatureX", Lang: "en"}
+	s := &domain.Study{Kind: domain.KindExpert, Name: "ImplicatureX", Lang: "en"}
 	if err := db.CreateStudy(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &store.Study{Kind: store.KindExplain, Name: "IMPAQTS explanations", Lang: "it"}
+	s := &domain.Study{Kind: domain.KindExplain, Name: "IMPAQTS explanations", Lang: "it"}
 	if err := env.db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}

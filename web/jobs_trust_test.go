@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"regexp"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func TestGenerationOutputsToAnotherStudy(t *testing.T) {
 	ps, _ := studies.ParsePassagesTSV(bytes.NewReader(data))
 	var ids []int64
 	for _, name := range []string{"scoring", "experts rate"} {
-		s := &store.Study{Kind: store.KindExplain, Name: name, Lang: "it"}
+		s := &domain.Study{Kind: domain.KindExplain, Name: name, Lang: "it"}
 		if err := env.db.CreateStudy(ctx, s); err != nil {
 			t.Fatal(err)
 		}

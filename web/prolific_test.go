@@ -5,20 +5,20 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"regexp"
 	"strings"
 	"testing"
 
 	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
-	"pragmalab/store"
 )
 
 const webProlificStudy = "64cccccccccccccccccccccc"
 
 // prolificEnv is a server whose Prolific API is a fake, with the seeded
 // crowd study linked to it.
-func prolificEnv(t *testing.T) (*testEnv, *prolifictest.Server, *store.Study, *client) {
+func prolificEnv(t *testing.T) (*testEnv, *prolifictest.Server, *domain.Study, *client) {
 	t.Helper()
 	fake := prolifictest.NewServer("web-test-token-0123456789")
 	t.Cleanup(fake.Close)

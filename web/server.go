@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"pragmalab/domain"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -87,7 +88,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // worth syncing (docs/prolific.md#sync).
 func (s *Server) prolificActive(ctx context.Context, studyID int64) bool {
 	st, err := s.cfg.DB.Study(ctx, studyID)
-	return err == nil && st.Kind == store.KindCrowd && (st.State == store.StateOpen || st.State == store.StatePaused)
+	return err == nil && st.Kind == domain.KindCrowd && (st.State == domain.StateOpen || st.State == domain.StatePaused)
 }
 
 // ServeHTTP lets tests drive the server with httptest.

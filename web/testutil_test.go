@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -184,5 +185,5 @@ func short(body string) string {
 // the go-live checklist must pass.
 func (c *client) openStudy(t *testing.T, studyPath string) {
 	t.Helper()
-	c.post(studyPath+"/state", url.Values{"state": {store.StateOpen}}).mustStatus(t, http.StatusSeeOther)
+	c.post(studyPath+"/state", url.Values{"state": {domain.StateOpen}}).mustStatus(t, http.StatusSeeOther)
 }

@@ -3,6 +3,7 @@ package prolifictest
 import (
 	"context"
 	"fmt"
+	"pragmalab/domain"
 
 	"pragmalab/store"
 )
@@ -15,16 +16,16 @@ func PID(i int) string { return fmt.Sprintf("60%022x", i) }
 // complete their batch (2 failing both checks, so the rule excludes them),
 // participant 3 consents and stays active. The study excludes at 2 failed
 // checks and has the completion code DONE.
-func SeedCrowdStudy(ctx context.Context, db *store.DB, prolificStudyID string) (*store.Study, error) {
-	cs := &store.Study{Kind: store.KindCrowd, Name: "crowd", Lang: "en"}
+func SeedCrowdStudy(ctx context.Context, db *store.DB, prolificStudyID string) (*domain.Study, error) {
+	cs := &domain.Study{Kind: domain.KindCrowd, Name: "crowd", Lang: "en"}
 	if err := db.CreateStudy(ctx, cs); err != nil {
 		return nil, err
 	}
-	items := []store.Item{
-		{Key: "x001", Type: store.TypeScalar, Utterance: "u1", Implicature: "b1", Cancellation: "c1"},
-		{Key: "x002", Type: store.TypeScalar, Utterance: "u2", Implicature: "b2", Cancellation: "c2"},
-		{Key: "chk-high", Type: store.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		{Key: "chk-low", Type: store.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"},
+	items := []domain.Item{
+		{Key: "x001", Type: domain.TypeScalar, Utterance: "u1", Implicature: "b1", Cancellation: "c1"},
+		{Key: "x002", Type: domain.TypeScalar, Utterance: "u2", Implicature: "b2", Cancellation: "c2"},
+		{Key: "chk-high", Type: domain.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
+		{Key: "chk-low", Type: domain.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"},
 	}
 	if err := db.ImportItems(ctx, cs.ID, items); err != nil {
 		return nil, err
@@ -42,7 +43,7 @@ func SeedCrowdStudy(ctx context.Context, db *store.DB, prolificStudyID string) (
 	if err := db.SaveCrowdBatches(ctx, cs.ID, 1, nil, [][]store.CrowdSlot{b, b}); err != nil {
 		return nil, err
 	}
-	set := store.DefaultCrowdSettings()
+	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "DONE"
 	set.MaxFailedChecks = 2
 	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {

@@ -1,4 +1,4 @@
-package store
+package domain
 
 import "fmt"
 
@@ -21,7 +21,7 @@ func checkControl(field, s string, text bool) error {
 		if text {
 			what = "only tabs and line breaks are allowed in a text"
 		}
-		return fieldError(field, "character %d is the control character %s; %s", pos, controlName(r), what)
+		return FieldErrorf(field, "character %d is the control character %s; %s", pos, controlName(r), what)
 	}
 	return nil
 }
@@ -41,20 +41,25 @@ func controlName(r rune) string {
 	return fmt.Sprintf("U+%04X", r)
 }
 
-// checkControls runs checkControl over names (no control character) and
+// CheckControls runs checkControl over names (no control character) and
 // texts (tabs and line breaks allowed), in order.
-func checkControls(names, texts []namedValue) error {
+func CheckControls(names, texts []NamedValue) error {
 	for _, f := range names {
-		if err := checkControl(f.name, f.v, false); err != nil {
+		if err := checkControl(f.Name, f.V, false); err != nil {
 			return err
 		}
 	}
 	for _, f := range texts {
-		if err := checkControl(f.name, f.v, true); err != nil {
+		if err := checkControl(f.Name, f.V, true); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-type namedValue struct{ name, v string }
+// NamedValue is a field's name and value, for CheckControls.
+type NamedValue struct{ Name, V string }
+
+func FieldErrorf(field, format string, a ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}

@@ -1,10 +1,13 @@
-package store
+// Package domain holds pragmalab's vocabulary — study kinds, item types,
+// conditions, the rating scale — its error codes and the domain types
+// (studies, items, crowd settings) that every other package shares. It
+// imports no other package of the project.
+package domain
 
 import "slices"
 
 // The item types (docs/items.md#item-types). Every package that names a
-// type refers to these; analysis keeps its own copy, which a test in
-// studies holds equal to this one.
+// type refers to these.
 const (
 	TypeScalar    = "scalar"
 	TypeSynthetic = "synthetic"
@@ -15,6 +18,14 @@ const (
 // ItemTypes lists the item types in the order of increasing cognitive load
 // in which experts see them (docs/studies.md#expert-validation).
 var ItemTypes = []string{TypeScalar, TypeSynthetic, TypeNatural, TypeDiscourse}
+
+// TableTypes lists the item types in the order the analysis tables list
+// them (docs/statistics.md#conventions), before the pooled row TypeAll.
+var TableTypes = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
+
+// TypeAll names the pooled row of the toplines and agreement tables; no
+// item type may take it.
+const TypeAll = "all"
 
 // IsItemType reports whether t is one of ItemTypes.
 func IsItemType(t string) bool { return slices.Contains(ItemTypes, t) }
@@ -86,3 +97,15 @@ const (
 	OverrideInclude = "include"
 	OverrideExclude = "exclude"
 )
+
+// The rating scale of crowd participants (docs/studies.md#crowd-studies):
+// a 1–7 Likert scale, 1 "very unlikely" to 7 "very likely". Every check of
+// a rating — the participant pages, the store, the analysis readers —
+// uses these bounds.
+const (
+	RatingMin = 1
+	RatingMax = 7
+)
+
+// ValidRating reports whether r is on the rating scale.
+func ValidRating(r int) bool { return r >= RatingMin && r <= RatingMax }

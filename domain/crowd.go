@@ -1,0 +1,268 @@
+package domain
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// CrowdSettings are the options of a crowd likelihood study
+// (docs/studies.md#crowd-settings).
+type CrowdSettings struct {
+	BatchSize      int `json:"batch_size"`      // items per batch, checks not counted
+	Quota          int `json:"quota"`           // participants per batch
+	TimeoutMinutes int `json:"timeout_minutes"` // idle time after which a slot is free
+	// A high check passes at a rating >= CheckHighMin, a low one at <=
+	// CheckLowMax; a participant failing MaxFailedChecks or more is excluded.
+	CheckHighMin    int `json:"check_high_min"`
+	CheckLowMax     int `json:"check_low_max"`
+	MaxFailedChecks int `json:"max_failed_checks"`
+	// Data-quality flags (docs/studies.md#data-quality-flags): an answer
+	// faster than FastMS counts as fast; each Exclude… rule is off at 0.
+	FastMS              int `json:"fast_ms"`
+	ExcludeFastPercent  int `json:"exclude_fast_percent"`  // exclude at this share (%) of fast answers or more
+	ExcludeMedianRT     int `json:"exclude_median_rt_ms"`  // exclude when the median response time is below (ms)
+	ExcludeRun          int `json:"exclude_identical_run"` // exclude at this many identical ratings in a row or more
+	ExcludeTotalSeconds int `json:"exclude_total_below_s"` // exclude when the total time is below (s)
+	// Conditions of the batches: trigger and cancel, and optionally
+	// negation, strengthen, neutral.
+	Conditions []string `json:"conditions"`
+	// Training lists the training items by key; empty means the builder
+	// picks the default mix (1 scalar, 2 discourse, 2 synthetic, 1 natural).
+	Training       []CrowdTrainingSpec `json:"training,omitempty"`
+	CompletionCode string              `json:"completion_code"`
+	ScreenOutCode  string              `json:"screen_out_code"`
+	// AllowPreview lets the study be opened without PROLIFIC_PID; such a
+	// visit stores nothing.
+	AllowPreview bool `json:"allow_preview"`
+	// FinishWhenPaused lets participants who have consented finish their
+	// batch while the study is paused (docs/studies.md#study-states).
+	FinishWhenPaused bool `json:"finish_when_paused"`
+	// AnyPID accepts PROLIFIC_PIDs of any shape ValidProlificID allows, for
+	// testing; otherwise only Prolific's 24 hexadecimal characters.
+	AnyPID bool `json:"any_pid"`
+	// Questionnaire is the optional post-study questionnaire, shown before
+	// the completion page.
+	Questionnaire QuestionnaireSettings `json:"questionnaire"`
+	// Participant texts; empty means the default of the study's language.
+	Title   string `json:"title"`
+	Intro   string `json:"intro"`
+	Consent string `json:"consent"`
+}
+
+// CrowdTrainingSpec names one training item and whether it is shown with
+// its cancellation.
+type CrowdTrainingSpec struct {
+	Key       string `json:"key"`
+	Condition string `json:"condition"` // trigger | cancel
+}
+
+// DefaultCrowdSettings are the paper's: batches of 30, 5 participants each,
+// 60 minutes, checks at ≥ 5 / ≤ 3, exclusion at 3 failed checks.
+func DefaultCrowdSettings() CrowdSettings {
+	return CrowdSettings{
+		BatchSize: 30, Quota: 5, TimeoutMinutes: 60,
+		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: 1000,
+		Conditions:       []string{ConditionTrigger, ConditionCancel},
+		FinishWhenPaused: true,
+	}
+}
+
+var prolificCode = regexp.MustCompile(`^[A-Za-z0-9_-]{0,64}$`)
+
+// Validate checks the settings; the message names the field.
+func (s *CrowdSettings) Validate() error {
+	for _, r := range []struct {
+		name     string
+		v        int
+		min, max int
+	}{
+		{"batch size", s.BatchSize, 2, 1000},
+		{"quota", s.Quota, 1, 1000},
+		{"time-out (minutes)", s.TimeoutMinutes, 1, 7 * 24 * 60},
+		{"high check threshold", s.CheckHighMin, 1, 7},
+		{"low check threshold", s.CheckLowMax, 1, 7},
+		{"failed checks for exclusion", s.MaxFailedChecks, 1, 1000},
+		{"fast answer threshold (ms)", s.FastMS, 1, 60000},
+		{"fast answers for exclusion (%)", s.ExcludeFastPercent, 0, 100},
+		{"median response time for exclusion (ms)", s.ExcludeMedianRT, 0, 600000},
+		{"identical ratings in a row for exclusion", s.ExcludeRun, 0, 1000},
+		{"total time for exclusion (s)", s.ExcludeTotalSeconds, 0, 7 * 24 * 3600},
+	} {
+		if r.v < r.min || r.v > r.max {
+			return Errorf(EINVALID, "%s must be %d–%d, got %d", r.name, r.min, r.max, r.v)
+		}
+	}
+	if len(s.Conditions) == 0 {
+		s.Conditions = []string{ConditionTrigger, ConditionCancel}
+	}
+	seen := map[string]bool{}
+	for _, c := range s.Conditions {
+		if !IsCondition(c) {
+			return Errorf(EINVALID, "conditions: unknown condition %q (%s)", c, strings.Join(Conditions, ", "))
+		}
+		if seen[c] {
+			return Errorf(EINVALID, "conditions: %q given twice", c)
+		}
+		seen[c] = true
+	}
+	if !seen[ConditionTrigger] || !seen[ConditionCancel] {
+		return Errorf(EINVALID, "conditions must include trigger and cancel")
+	}
+	if len(s.Training) > 50 {
+		return Errorf(EINVALID, "training: at most 50 items")
+	}
+	for i, t := range s.Training {
+		if t.Key == "" || utf8.RuneCountInString(t.Key) > 100 {
+			return Errorf(EINVALID, "training line %d: item id must be 1–100 characters", i+1)
+		}
+		if t.Condition != ConditionTrigger && t.Condition != ConditionCancel {
+			return Errorf(EINVALID, "training line %d (%s): condition must be trigger or cancel, got %q", i+1, t.Key, t.Condition)
+		}
+	}
+	s.CompletionCode = strings.TrimSpace(s.CompletionCode)
+	s.ScreenOutCode = strings.TrimSpace(s.ScreenOutCode)
+	if !prolificCode.MatchString(s.CompletionCode) {
+		return Errorf(EINVALID, "completion code must be up to 64 letters, digits, - or _")
+	}
+	if !prolificCode.MatchString(s.ScreenOutCode) {
+		return Errorf(EINVALID, "screen-out code must be up to 64 letters, digits, - or _")
+	}
+	for _, f := range []struct {
+		name string
+		v    string
+		max  int
+	}{{"title", s.Title, 200}, {"intro", s.Intro, 10000}, {"consent", s.Consent, 10000}} {
+		if !utf8.ValidString(f.v) || utf8.RuneCountInString(f.v) > f.max {
+			return Errorf(EINVALID, "%s must be at most %d characters", f.name, f.max)
+		}
+	}
+	return nil
+}
+
+// Timeout is the idle time after which an active session frees its slot.
+func (s CrowdSettings) Timeout() time.Duration {
+	return time.Duration(s.TimeoutMinutes) * time.Minute
+}
+
+// CheckPasses tells whether a rating passes an attention check.
+func (s CrowdSettings) CheckPasses(check string, rating int) bool {
+	switch check {
+	case "high":
+		return rating >= s.CheckHighMin
+	case "low":
+		return rating <= s.CheckLowMax
+	}
+	return true
+}
+
+// TrainingPasses is the feedback rule of docs/studies.md#crowd-training: a
+// rating of 1–3 on an item without cancellation, or 5–7 on one with, must be
+// tried again.
+func TrainingPasses(condition string, rating int) bool {
+	if condition == ConditionCancel {
+		return rating < 5
+	}
+	return rating > 3
+}
+
+// QuestionnaireSettings turn the fields of a crowd study's post-study
+// questionnaire on (docs/studies.md#post-study-questionnaire); all off, no
+// questionnaire.
+type QuestionnaireSettings struct {
+	Languages bool `json:"native_languages"`
+	Age       bool `json:"age_range"`
+	Gender    bool `json:"gender"`
+	Comments  bool `json:"comments"`
+}
+
+// On reports whether any field is asked.
+func (q QuestionnaireSettings) On() bool { return q.Languages || q.Age || q.Gender || q.Comments }
+
+// The answers the questionnaire offers; "" is no answer.
+var (
+	AgeRanges = []string{"18-24", "25-34", "35-44", "45-54", "55-64", "65+", "no_answer"}
+	Genders   = []string{"woman", "man", "non_binary", "other", "no_answer"}
+)
+
+// Questionnaire is one participant's answers.
+type Questionnaire struct {
+	NativeLanguages string
+	AgeRange        string
+	Gender          string
+	Comments        string
+}
+
+// Validate checks the answers against the fields asked, dropping those not
+// asked; the message names the field.
+func (q *Questionnaire) Validate(s QuestionnaireSettings) error {
+	q.NativeLanguages, q.Comments = strings.TrimSpace(q.NativeLanguages), strings.TrimSpace(q.Comments)
+	if !s.Languages {
+		q.NativeLanguages = ""
+	}
+	if !s.Age {
+		q.AgeRange = ""
+	}
+	if !s.Gender {
+		q.Gender = ""
+	}
+	if !s.Comments {
+		q.Comments = ""
+	}
+	switch {
+	case !utf8.ValidString(q.NativeLanguages) || utf8.RuneCountInString(q.NativeLanguages) > 200:
+		return Errorf(EINVALID, "native languages: at most 200 characters")
+	case q.AgeRange != "" && !slices.Contains(AgeRanges, q.AgeRange):
+		return Errorf(EINVALID, "age range: choose one of the ranges")
+	case q.Gender != "" && !slices.Contains(Genders, q.Gender):
+		return Errorf(EINVALID, "gender: choose one of the answers")
+	case !utf8.ValidString(q.Comments) || utf8.RuneCountInString(q.Comments) > 2000:
+		return Errorf(EINVALID, "comments: at most 2000 characters")
+	}
+	return nil
+}
+
+// CrowdQuality are a participant's data-quality flags
+// (docs/studies.md#data-quality-flags), computed from their ratings in
+// screen order.
+type CrowdQuality struct {
+	// TotalSeconds runs from consent (the session's start) to completion,
+	// or to the last answer while the session is not complete.
+	TotalSeconds int
+	// MedianRT is the median response time in ms over the rated screens:
+	// the browser's rt_ms where measured, else answered_at − shown_at. 0
+	// when no time is known.
+	MedianRT int
+	// FastShare is the share of timed answers faster than the study's
+	// fast_ms; Timed counts them.
+	FastShare float64
+	Timed     int
+	// LongestRun is the longest run of identical ratings on consecutive
+	// screens.
+	LongestRun int
+}
+
+// answerRT is one answer's response time in ms: the browser's, else the
+// server's; 0 when unknown.
+// QualityReasons are the data-quality exclusion rules a participant meets,
+// each as the reason the participants table and the analysis report; none
+// when the study sets no rule.
+func (s CrowdSettings) QualityReasons(q CrowdQuality) []string {
+	var out []string
+	if s.ExcludeFastPercent > 0 && q.Timed > 0 && q.FastShare*100 >= float64(s.ExcludeFastPercent) {
+		out = append(out, fmt.Sprintf("%.0f%% of answers faster than %d ms (rule: %d%%)", q.FastShare*100, s.FastMS, s.ExcludeFastPercent))
+	}
+	if s.ExcludeMedianRT > 0 && q.Timed > 0 && q.MedianRT < s.ExcludeMedianRT {
+		out = append(out, fmt.Sprintf("median response time %d ms (rule: under %d ms)", q.MedianRT, s.ExcludeMedianRT))
+	}
+	if s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun {
+		out = append(out, fmt.Sprintf("%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun))
+	}
+	if s.ExcludeTotalSeconds > 0 && q.TotalSeconds < s.ExcludeTotalSeconds {
+		out = append(out, fmt.Sprintf("total time %d s (rule: under %d s)", q.TotalSeconds, s.ExcludeTotalSeconds))
+	}
+	return out
+}
