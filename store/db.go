@@ -234,10 +234,10 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return err
+		return classify(err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return classify(fmt.Errorf("commit: %w", err))
 	}
 	return nil
 }
