@@ -16,11 +16,17 @@ import (
 	"github.com/gorilla/sessions"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
 // Handler serves every page; its fields are all it depends on.
 type Handler struct {
+	// Service is the use-case layer every handler calls
+	// (docs/architecture.md#handlers).
+	Service *studies.Service
+	// DB is the store, kept while handlers move to Service: a handler
+	// that still calls it directly is listed in boundary_test.go.
 	DB       *store.DB
 	Sessions sessions.Store
 	Log      *slog.Logger
@@ -55,7 +61,10 @@ func (h *Handler) SetEntryLimit(n int) {
 
 // New returns a Handler.
 func New(db *store.DB, ss sessions.Store, log *slog.Logger) *Handler {
-	return &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle(), entries: newEntryThrottle(0)}
+	h := &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle(), entries: newEntryThrottle(0)}
+	// The service reads the handler's clock, which tests may replace.
+	h.Service = studies.New(db, func() time.Time { return h.Now() })
+	return h
 }
 
 // maxForm bounds an ordinary form post; uploads have their own limit.

@@ -1,0 +1,27 @@
+package studies
+
+import (
+	"time"
+
+	"pragmalab/store"
+)
+
+// Service is the one way in to pragmalab's use cases for the web pages
+// and the command line (docs/architecture.md#studies): handlers and
+// commands parse their input, call one method of a Service and render or
+// print what it returns; they never call the store themselves. Each area
+// keeps its methods in a file of its own (crowd_session.go, expert_session.go,
+// admin_study.go, jobs.go, …), so each rule lives in one place.
+type Service struct {
+	db  *store.DB
+	now func() time.Time
+}
+
+// New returns the Service over db; now is the clock (UTC), so tests can
+// control it (nil: time.Now).
+func New(db *store.DB, now func() time.Time) *Service {
+	if now == nil {
+		now = func() time.Time { return time.Now().UTC() }
+	}
+	return &Service{db: db, now: now}
+}
