@@ -68,7 +68,7 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
 	}
 	now := db.Now()
 	if now.Sub(parseTime(created)) >= SessionMaxAge || now.Sub(parseTime(seen)) >= SessionMaxIdle {
-		if _, err := db.write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, h); err != nil {
+		if _, err := db.exec(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, h); err != nil {
 			return nil, fmt.Errorf("session: %w", err)
 		}
 		return nil, domain.Errorf(domain.ENOTFOUND, "session expired")
@@ -76,14 +76,14 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
 	if now.Sub(parseTime(seen)) >= sessionTouch {
 		// A failed touch (a full disk) only makes the session end sooner;
 		// it must not keep the admin from reading.
-		db.write.ExecContext(ctx, `UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?`, db.now(), h)
+		db.exec(ctx, `UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?`, db.now(), h)
 	}
 	return &a, nil
 }
 
 // EndSession ends one session (logout); ending an unknown one is no error.
 func (db *DB) EndSession(ctx context.Context, token string) error {
-	if _, err := db.write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, tokenHash(token)); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, tokenHash(token)); err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
 	return nil
@@ -91,7 +91,7 @@ func (db *DB) EndSession(ctx context.Context, token string) error {
 
 // EndSessions ends every session of an admin.
 func (db *DB) EndSessions(ctx context.Context, adminID int64) error {
-	if _, err := db.write.ExecContext(ctx, `DELETE FROM admin_sessions WHERE admin_id = ?`, adminID); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM admin_sessions WHERE admin_id = ?`, adminID); err != nil {
 		return fmt.Errorf("end sessions: %w", err)
 	}
 	return nil

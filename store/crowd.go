@@ -11,9 +11,10 @@ import (
 )
 
 // crowdStudyTTL is how long a decoded crowd study is reused: every
-// participant request needs it, and a researcher's change reaches the
-// participants within this time (at once for changes made through
-// SaveCrowdSettings and SaveCrowdBatches).
+// participant request needs it. Any admin write empties the cache when it
+// commits (DB.tx), so a researcher's change reaches the participants at
+// once; the time bounds what another process writing the file could leave
+// unseen.
 const crowdStudyTTL = 2 * time.Second
 
 type cachedCrowdStudy struct {
@@ -43,8 +44,6 @@ func (db *DB) CrowdStudy(ctx context.Context, id int64) (*domain.Study, domain.C
 	return st, s, err
 }
 
-func (db *DB) forgetCrowdStudy(id int64) { db.hot.studies.Delete(id) }
-
 func (db *DB) loadCrowdStudy(ctx context.Context, id int64) (*domain.Study, domain.CrowdSettings, error) {
 	// The study is read on every participant request: prepared.
 	st, err := scanStudy(db.q(nil).QueryRowContext(ctx, `SELECT `+studyColumns+` FROM studies WHERE id = ?`, id))
@@ -72,7 +71,6 @@ func (db *DB) SaveCrowdSettings(ctx context.Context, id int64, s domain.CrowdSet
 	if _, _, err := db.loadCrowdStudy(ctx, id); err != nil {
 		return err
 	}
-	defer db.forgetCrowdStudy(id)
 	return db.SetStudySettings(ctx, id, s)
 }
 
@@ -89,7 +87,6 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 	if len(batches) == 0 {
 		return domain.Errorf(domain.EINVALID, "no batches to save")
 	}
-	defer db.forgetCrowdStudy(studyID) // the seed changes
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		var kind string
 		err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)

@@ -164,7 +164,7 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 	if override != "" && override != domain.OverrideInclude && override != domain.OverrideExclude {
 		return domain.Errorf(domain.EINVALID, "exclusion must be include, exclude or automatic")
 	}
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		UPDATE crowd_participants SET exclusion_override = ? WHERE study_id = ? AND id = ?`,
 		override, studyID, participantID)
 	if err != nil {

@@ -173,7 +173,7 @@ func parseTime(s string) time.Time {
 // migrate applies, in number order, every embedded migration not applied yet,
 // each in its own transaction together with its version row.
 func (db *DB) migrate(ctx context.Context) error {
-	if _, err := db.write.ExecContext(ctx, `
+	if _, err := db.exec(ctx, `
 		CREATE TABLE IF NOT EXISTS schema_migrations (
 			version    INTEGER PRIMARY KEY,
 			name       TEXT NOT NULL,
@@ -202,6 +202,8 @@ func (db *DB) migrate(ctx context.Context) error {
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	for _, m := range ms {
 		var n int
+		// A read, on the writer because the read pool opens after the
+		// migrations.
 		if err := db.write.QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_migrations WHERE version = ?`, m.version).Scan(&n); err != nil {
 			return fmt.Errorf("migrate: %w", err)
 		}
@@ -226,11 +228,20 @@ func (db *DB) migrate(ctx context.Context) error {
 	return nil
 }
 
-// tx runs fn in one write transaction, committed only if fn returns nil.
+// The write rule (docs/architecture.md#the-write-rule): a participant's
+// write goes through the group writer (groupTx, queueWrite, writer.go);
+// every other write is one transaction through tx, or exec for a single
+// statement. Nothing else writes. tx is also where the cached crowd
+// studies are forgotten, so no caller has to remember it.
+
+// tx runs fn in one write transaction on the writer connection and
+// commits; after a commit the crowd studies cached for the participants'
+// pages are dropped, since fn may have changed a study's row (the next
+// participant request reads it again).
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return classify(fmt.Errorf("begin: %w", err))
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
@@ -239,12 +250,20 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return classify(fmt.Errorf("commit: %w", err))
 	}
+	db.hot.studies.Clear()
 	return nil
 }
 
-// Tx runs fn in one write transaction; for store code in other files and
-// for the few callers that must group writes.
-func (db *DB) Tx(ctx context.Context, fn func(*sql.Tx) error) error { return db.tx(ctx, fn) }
+// exec runs one statement as a write transaction of its own (tx).
+func (db *DB) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	var res sql.Result
+	err := db.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		res, err = tx.ExecContext(ctx, query, args...)
+		return err
+	})
+	return res, err
+}
 
 // Reader is the read pool, for queries that need no write lock.
 func (db *DB) Reader() *sql.DB { return db.read }

@@ -95,7 +95,7 @@ func (db *DB) SetItemCheck(ctx context.Context, studyID, itemID int64, check str
 	if check != "" && check != "high" && check != "low" {
 		return domain.Errorf(domain.EINVALID, "check must be empty, high or low")
 	}
-	res, err := db.write.ExecContext(ctx, `UPDATE items SET check_kind = ? WHERE study_id = ? AND id = ?`, check, studyID, itemID)
+	res, err := db.exec(ctx, `UPDATE items SET check_kind = ? WHERE study_id = ? AND id = ?`, check, studyID, itemID)
 	if err != nil {
 		return fmt.Errorf("set check: %w", err)
 	}

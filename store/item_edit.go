@@ -306,7 +306,7 @@ func (db *DB) PendingImport(ctx context.Context, studyID, id int64) (string, []b
 
 // DropPendingImport forgets a kept file once applied or cancelled.
 func (db *DB) DropPendingImport(ctx context.Context, studyID, id int64) error {
-	if _, err := db.write.ExecContext(ctx, `DELETE FROM item_reimports WHERE study_id = ? AND id = ?`, studyID, id); err != nil {
+	if _, err := db.exec(ctx, `DELETE FROM item_reimports WHERE study_id = ? AND id = ?`, studyID, id); err != nil {
 		return fmt.Errorf("drop pending import: %w", err)
 	}
 	return nil

@@ -372,7 +372,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	default:
 		return domain.Errorf(domain.EINVALID, "unknown job status %q", status)
 	}
-	res, err := db.write.ExecContext(ctx, q, status, clipRunes(msg, maxJobError), now, id)
+	res, err := db.exec(ctx, q, status, clipRunes(msg, maxJobError), now, id)
 	if err != nil {
 		return fmt.Errorf("set job status: %w", err)
 	}
@@ -386,7 +386,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 
 // CancelJob cancels a queued or running job.
 func (db *DB) CancelJob(ctx context.Context, id int64) error {
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		UPDATE scoring_jobs SET status = 'cancelled', finished_at = ? WHERE id = ? AND status IN ('queued', 'running')`, db.now(), id)
 	if err != nil {
 		return fmt.Errorf("cancel job: %w", err)
@@ -404,7 +404,7 @@ func (db *DB) CancelJob(ctx context.Context, id int64) error {
 // RequeueJob puts a finished, partial, failed or cancelled job back in the
 // queue to ask its unanswered prompts again.
 func (db *DB) RequeueJob(ctx context.Context, id int64) error {
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		UPDATE scoring_jobs SET status = 'queued', error = '', finished_at = '' WHERE id = ? AND status IN ('done', 'partial', 'failed', 'cancelled')`, id)
 	if err != nil {
 		return fmt.Errorf("requeue job: %w", err)
@@ -437,7 +437,7 @@ func (db *DB) ScoringTemplates(ctx context.Context, studyID int64) (json.RawMess
 // by the caller); nil restores the defaults.
 func (db *DB) SaveScoringTemplates(ctx context.Context, studyID int64, t json.RawMessage) error {
 	if t == nil {
-		_, err := db.write.ExecContext(ctx, `DELETE FROM scoring_templates WHERE study_id = ?`, studyID)
+		_, err := db.exec(ctx, `DELETE FROM scoring_templates WHERE study_id = ?`, studyID)
 		if err != nil {
 			return fmt.Errorf("scoring templates: %w", err)
 		}
@@ -446,7 +446,7 @@ func (db *DB) SaveScoringTemplates(ctx context.Context, studyID int64, t json.Ra
 	if len(t) > 256<<10 || !json.Valid(t) {
 		return domain.Errorf(domain.EINVALID, "templates must be JSON of at most 256 KiB")
 	}
-	_, err := db.write.ExecContext(ctx, `
+	_, err := db.exec(ctx, `
 		INSERT INTO scoring_templates (study_id, templates, updated_at) VALUES (?, ?, ?)
 		ON CONFLICT (study_id) DO UPDATE SET templates = excluded.templates, updated_at = excluded.updated_at`,
 		studyID, string(t), db.now())
@@ -469,7 +469,7 @@ func clipRunes(s string, n int) string {
 // holds an unexpired one; it reports whether owner now holds it.
 func (db *DB) ClaimJob(ctx context.Context, id int64, owner string, until time.Time) (bool, error) {
 	now := db.Now().UnixMilli()
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		UPDATE scoring_jobs SET lease_owner = ?, lease_until = ?
 		WHERE id = ? AND status IN ('queued', 'running') AND (lease_owner = ? OR lease_until < ?)`,
 		owner, until.UnixMilli(), id, owner, now)
@@ -483,7 +483,7 @@ func (db *DB) ClaimJob(ctx context.Context, id int64, owner string, until time.T
 // ReleaseJob gives up owner's lease, so another runner may resume the job
 // at once (a graceful stop).
 func (db *DB) ReleaseJob(ctx context.Context, id int64, owner string) error {
-	_, err := db.write.ExecContext(ctx, `
+	_, err := db.exec(ctx, `
 		UPDATE scoring_jobs SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`, id, owner)
 	if err != nil {
 		return fmt.Errorf("release job: %w", err)

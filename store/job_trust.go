@@ -45,7 +45,7 @@ func (db *DB) UpdateJobConfig(ctx context.Context, id int64, cfg json.RawMessage
 	if len(cfg) > maxJobConfig || !json.Valid(cfg) {
 		return domain.Errorf(domain.EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
 	}
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		UPDATE scoring_jobs SET config = ? WHERE id = ? AND (lease_owner = '' OR lease_until < ?)`,
 		string(cfg), id, db.Now().UnixMilli())
 	if err != nil {

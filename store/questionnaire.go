@@ -14,7 +14,7 @@ func (db *DB) SaveQuestionnaire(ctx context.Context, studyID int64, token string
 	if err := q.Validate(s); err != nil {
 		return err
 	}
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		INSERT INTO crowd_questionnaires (participant_id, native_languages, age_range, gender, comments, answered_at)
 		SELECT id, ?, ?, ?, ?, ? FROM crowd_participants WHERE study_id = ? AND token = ? AND status = 'completed'
 		ON CONFLICT (participant_id) DO NOTHING`,

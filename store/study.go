@@ -22,7 +22,7 @@ func (db *DB) CreateStudy(ctx context.Context, s *domain.Study) error {
 	// A new study is a draft: nobody answers before the researcher opens
 	// it, whatever the caller put in State.
 	s.State = domain.StateDraft
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		INSERT INTO studies (kind, name, lang, settings, seed, state, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`, s.Kind, s.Name, s.Lang, string(s.Settings), s.Seed, s.State, s.CreatedAt.Format(time.RFC3339Nano))
 	if err != nil {
@@ -37,8 +37,7 @@ func (db *DB) UpdateStudy(ctx context.Context, s *domain.Study) error {
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	defer db.forgetCrowdStudy(s.ID)
-	res, err := db.write.ExecContext(ctx, `
+	res, err := db.exec(ctx, `
 		UPDATE studies SET name = ?, lang = ?, settings = ?, seed = ? WHERE id = ?`,
 		s.Name, s.Lang, string(s.Settings), s.Seed, s.ID)
 	if err != nil {
@@ -56,7 +55,7 @@ func (db *DB) SetStudySettings(ctx context.Context, id int64, v any) error {
 	if err != nil {
 		return fmt.Errorf("study settings: %w", err)
 	}
-	res, err := db.write.ExecContext(ctx, `UPDATE studies SET settings = ? WHERE id = ?`, string(b), id)
+	res, err := db.exec(ctx, `UPDATE studies SET settings = ? WHERE id = ?`, string(b), id)
 	if err != nil {
 		return fmt.Errorf("study settings: %w", err)
 	}
@@ -125,7 +124,6 @@ func (db *DB) SetStudyState(ctx context.Context, id int64, state, by string) err
 	if !domain.IsStudyState(state) {
 		return domain.Errorf(domain.EINVALID, "state must be draft, open, paused or closed, got %q", state)
 	}
-	defer db.forgetCrowdStudy(id)
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE studies SET state = ? WHERE id = ?`, state, id)
 		if err != nil {

@@ -19,14 +19,13 @@ func (db *DB) RenameStudy(ctx context.Context, id int64, name string) error {
 	if name == "" || utf8.RuneCountInString(name) > 200 {
 		return domain.Errorf(domain.EINVALID, "name must be 1–200 characters")
 	}
-	res, err := db.write.ExecContext(ctx, `UPDATE studies SET name = ? WHERE id = ?`, name, id)
+	res, err := db.exec(ctx, `UPDATE studies SET name = ? WHERE id = ?`, name, id)
 	if err != nil {
 		return fmt.Errorf("rename study: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 	}
-	db.forgetCrowdStudy(id)
 	return nil
 }
 
@@ -37,24 +36,22 @@ func (db *DB) SetStudyArchived(ctx context.Context, id int64, archived bool) err
 	if archived {
 		at = db.now()
 	}
-	res, err := db.write.ExecContext(ctx, `UPDATE studies SET archived_at = ? WHERE id = ?`, at, id)
+	res, err := db.exec(ctx, `UPDATE studies SET archived_at = ? WHERE id = ?`, at, id)
 	if err != nil {
 		return fmt.Errorf("archive study: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
 	}
-	db.forgetCrowdStudy(id)
 	return nil
 }
 
 // MarkExported records that a file of the study's responses has just been
 // downloaded or written: the answers up to now are safe to delete.
 func (db *DB) MarkExported(ctx context.Context, id int64) error {
-	if _, err := db.write.ExecContext(ctx, `UPDATE studies SET exported_at = ? WHERE id = ?`, db.now(), id); err != nil {
+	if _, err := db.exec(ctx, `UPDATE studies SET exported_at = ? WHERE id = ?`, db.now(), id); err != nil {
 		return fmt.Errorf("mark exported: %w", err)
 	}
-	db.forgetCrowdStudy(id)
 	return nil
 }
 
@@ -411,7 +408,6 @@ func (db *DB) DeleteStudy(ctx context.Context, id int64, confirmName string, for
 		}
 		return fmt.Errorf("delete study: %w", err)
 	}
-	db.forgetCrowdStudy(id)
 	return nil
 }
 
