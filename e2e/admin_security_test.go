@@ -2,32 +2,14 @@ package e2e
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"pragmalab/domain"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
-	"pragmalab/store"
 	"pragmalab/web"
 )
-
-// shot saves a full-page PNG screenshot when PRAGMALAB_SHOTS names a folder.
-func shot(t *testing.T, ctx context.Context, name string) {
-	dir := os.Getenv("PRAGMALAB_SHOTS")
-	if dir == "" {
-		return
-	}
-	buf := get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), buf, 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestAccountsAndAuditInTheBrowser: an owner logs in, creates a viewer on
 // the accounts page and sees the new password once; the viewer logs in,
@@ -36,23 +18,14 @@ func shot(t *testing.T, ctx context.Context, name string) {
 func TestAccountsAndAuditInTheBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	bctx := context.Background()
-	db, err := store.Open(bctx, filepath.Join(t.TempDir(), "e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	if _, err := db.CreateAdmin(bctx, "lea", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Scalar items", Lang: "en"}
 	db.CreateStudy(bctx, s)
 	db.Audit(bctx, "lea", s.ID, "import items", "=HYPERLINK(\"http://evil.example\") from items.csv")
-	srv, err := web.New(bctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	defer ts.Close()
+	ts, _ := serve(t, db, web.Config{})
 
 	login := func(user, password string) {
 		step(t, ctx, "log in as "+user,
@@ -76,7 +49,7 @@ func TestAccountsAndAuditInTheBrowser(t *testing.T) {
 			chromedp.WaitVisible(testID("new-password")),
 		)
 		password := get(t, ctx, "new password", chromedp.Text(`code.secret`))
-		shot(t, ctx, "accounts-"+map[int64]string{1280: "desktop", 390: "phone"}[width])
+		screenshot(t, ctx, "accounts-"+map[int64]string{1280: "desktop", 390: "phone"}[width])
 		step(t, ctx, "log out", chromedp.Click(`form[action="/admin/logout"] button`), chromedp.WaitVisible(testID("login-form")))
 
 		login(viewer, strings.TrimSpace(password))
@@ -89,7 +62,7 @@ func TestAccountsAndAuditInTheBrowser(t *testing.T) {
 		if !strings.Contains(log, "import items") || !strings.Contains(log, "=HYPERLINK") {
 			t.Fatalf("audit log on the study page: %q", log)
 		}
-		shot(t, ctx, "study-viewer-"+map[int64]string{1280: "desktop", 390: "phone"}[width])
+		screenshot(t, ctx, "study-viewer-"+map[int64]string{1280: "desktop", 390: "phone"}[width])
 		step(t, ctx, "a viewer's change is refused",
 			chromedp.SendKeys(`[data-testid="invite-form"] input[name=name]`, "Eve"),
 			chromedp.Submit(`[data-testid="invite-form"]`),

@@ -3,11 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"pragmalab/domain"
 	"strconv"
 	"strings"
@@ -51,26 +48,8 @@ func startAdminStudies(t *testing.T) (*httptest.Server, *store.DB, int64) {
 	if _, err := db.CreateAdmin(ctx, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts = httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	ts, _ = serve(t, db, web.Config{})
 	return ts, db, s.ID
-}
-
-// screenshot saves the page when PRAGMALAB_SCREENSHOTS names a directory.
-func screenshot(t *testing.T, ctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("PRAGMALAB_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	png := get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
-	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // noSideways fails if the page scrolls sideways at the current width.
@@ -120,12 +99,7 @@ func TestAdminPagesInBrowser(t *testing.T) {
 		}
 		noSideways(t, ctx, "the review page", width)
 		screenshot(t, ctx, "review-"+w)
-		if dir := os.Getenv("PRAGMALAB_SCREENSHOTS"); dir != "" {
-			png := get(t, ctx, "screenshot a card", chromedp.Screenshot(testID("flag-sc1")))
-			if err := os.WriteFile(filepath.Join(dir, "review-card-"+w+".png"), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		screenshot(t, ctx, "review-card-"+w, testID("flag-sc1"))
 	}
 
 	// The study page lists the links with a copy button added by the

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"pragmalab/domain"
 	"strconv"
 	"strings"
@@ -27,11 +24,7 @@ import (
 func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.CrowdSettings) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd-e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd e2e", Lang: "en", Seed: 11}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
@@ -62,12 +55,7 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.C
 	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	ts, _ := serve(t, db, web.Config{})
 	return ts, db, s.ID, set
 }
 

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"pragmalab/domain"
 	"testing"
 
@@ -25,11 +22,7 @@ import (
 func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Keyboard study", Lang: "en", Seed: 3}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
@@ -58,12 +51,7 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	ts, _ := serve(t, db, web.Config{})
 	return ts, db, "/e/" + a1.Token, as[0].ID
 }
 

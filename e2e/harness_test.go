@@ -1,13 +1,75 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"pragmalab/store"
+	"pragmalab/web"
 )
+
+// The one harness of the browser tests (docs/testing.md#browser-tests-and-screenshots):
+// openStore and serve start what every test needs, screenshot saves what
+// it sees.
+
+// openStore opens a store on a new file in the test's temporary folder,
+// closed when the test ends.
+func openStore(t *testing.T) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "e2e.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// serve starts pragmalab's web server over db, with cfg's other settings
+// (its DB and, when unset, Log are filled in), on a local address closed
+// when the test ends.
+func serve(t *testing.T, db *store.DB, cfg web.Config) (*httptest.Server, *web.Server) {
+	t.Helper()
+	cfg.DB = db
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	srv, err := web.New(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts, srv
+}
+
+// screenshot saves a PNG of the whole page, or of the first element each
+// selector of names, as DIR/name.png when PRAGMALAB_SCREENSHOTS names a
+// folder; otherwise it does nothing.
+func screenshot(t *testing.T, ctx context.Context, name string, of ...chromedp.CSS) {
+	t.Helper()
+	dir := os.Getenv("PRAGMALAB_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	if len(of) > 0 {
+		png = get(t, ctx, "screenshot "+name, chromedp.Screenshot(of[0]))
+	} else {
+		png = get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // TestHarness checks the browser plumbing the study tests rely on: keys
 // reach the page, a form posts, and the Prolific redirect is trapped

@@ -4,11 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"pragmalab/domain"
 	"testing"
 	"time"
@@ -27,11 +24,7 @@ import (
 func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, string, int64) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -76,12 +69,7 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 			t.Fatal(err)
 		}
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	ts, _ := serve(t, db, web.Config{})
 	return ts, db, fmt.Sprintf("/c/%s/s/%d", giulia.Token, aid), aid, "/x/" + anna.Token, anna.ID
 }
 
@@ -126,13 +114,13 @@ func TestImpaqtsKeyboard(t *testing.T) {
 	if n := get(t, ctx, "rows of the judgments", chromedp.Evaluate[int](rows)); n != 1 {
 		t.Errorf("the five judgments take %d rows at 1280 px, want 1", n)
 	}
-	shot(t, ctx, "explain-desktop")
+	screenshot(t, ctx, "explain-desktop")
 	step(t, ctx, "phone width", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
 	if n := get(t, ctx, "rows of the judgments", chromedp.Evaluate[int](rows)); n != 5 {
 		t.Errorf("the five judgments take %d rows at 390 px, want 5", n)
 	}
 	fits(t, ctx, 390)
-	shot(t, ctx, "explain-phone")
+	screenshot(t, ctx, "explain-phone")
 	step(t, ctx, "back to desktop", chromedp.EmulateViewport(1280, 900))
 	step(t, ctx, "key 3 rates and goes on", chromedp.KeyEvent("3"), chromedp.WaitVisible(`form[action$="/2"]`))
 	screens, err := db.ExplainScreens(context.Background(), annaID)

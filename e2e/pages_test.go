@@ -14,7 +14,7 @@ import (
 // training, the end of practice and a batch screen at 390 px and 1280 px,
 // with JavaScript and without: no page is wider than the screen, the
 // scale's end labels are not cut, and the keyboard hint shows only where
-// the script runs on a desktop. With PRAGMALAB_SHOTS set it saves a
+// the script runs on a desktop. With PRAGMALAB_SCREENSHOTS set it saves a
 // screenshot of each page.
 func TestCrowdPagesLayout(t *testing.T) {
 	ts, db, studyID, set := startCrowdStudy(t)
@@ -48,10 +48,10 @@ func TestCrowdPagesLayout(t *testing.T) {
 				}
 			}
 			fits(t, ctx, c.width)
-			shot(t, ctx, "crowd-landing-"+c.name)
+			screenshot(t, ctx, "crowd-landing-"+c.name)
 			step(t, ctx, "consent", chromedp.Click(testID("agree")), chromedp.WaitVisible(testID("training")))
 			fits(t, ctx, c.width)
-			shot(t, ctx, "crowd-training-"+c.name)
+			screenshot(t, ctx, "crowd-training-"+c.name)
 			for k, sc := range training {
 				key := "6"
 				if sc.Condition == "cancel" {
@@ -63,10 +63,10 @@ func TestCrowdPagesLayout(t *testing.T) {
 			}
 			step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")))
 			fits(t, ctx, c.width)
-			shot(t, ctx, "crowd-practice-end-"+c.name)
+			screenshot(t, ctx, "crowd-practice-end-"+c.name)
 			step(t, ctx, "begin", chromedp.Click(testID("begin")), chromedp.WaitVisible(testID("rating-form")))
 			fits(t, ctx, c.width)
-			shot(t, ctx, "crowd-item-"+c.name)
+			screenshot(t, ctx, "crowd-item-"+c.name)
 			hint := get(t, ctx, "keyboard hint", chromedp.Evaluate[bool](`!document.querySelector("[data-keys-hint]").hidden`))
 			if want := c.js && c.width > 500; hint != want {
 				coarse := get(t, ctx, "pointer", chromedp.Evaluate[bool](`matchMedia("(pointer: coarse)").matches`))
@@ -86,7 +86,7 @@ func TestCrowdPagesLayout(t *testing.T) {
 			}
 			step(t, ctx, "questionnaire", chromedp.WaitVisible(testID("q-languages")))
 			fits(t, ctx, c.width)
-			shot(t, ctx, "crowd-questionnaire-"+c.name)
+			screenshot(t, ctx, "crowd-questionnaire-"+c.name)
 			step(t, ctx, "send", chromedp.SendKeys(`input[name="native_languages"]`, "Italian"), chromedp.Click(testID("q-send")),
 				chromedp.WaitVisible(testID("completion-code")))
 		})

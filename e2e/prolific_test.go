@@ -2,11 +2,6 @@ package e2e
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -14,7 +9,6 @@ import (
 
 	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
-	"pragmalab/store"
 	"pragmalab/web"
 )
 
@@ -25,11 +19,7 @@ import (
 func TestProlificPageInBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	bg := context.Background()
-	db, err := store.Open(bg, filepath.Join(t.TempDir(), "e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
 	cs, err := prolifictest.SeedCrowdStudy(bg, db, psid)
 	if err != nil {
@@ -42,12 +32,7 @@ func TestProlificPageInBrowser(t *testing.T) {
 	t.Cleanup(fake.Close)
 	fake.AddFixtureSubmissions(psid)
 	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
-	srv, err := web.New(bg, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: func(k string) string { return vars[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	page := ts.URL + "/admin/studies/" + strconv.FormatInt(cs.ID, 10) + "/prolific"
 
 	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
@@ -63,20 +48,10 @@ func TestProlificPageInBrowser(t *testing.T) {
 	if status != prolific.StatusAwaitingReview {
 		t.Fatalf("participant 1 shows %q on Prolific", status)
 	}
-	shot := func(name string) {
-		dir := os.Getenv("PRAGMALAB_SCREENSHOTS")
-		if dir == "" {
-			return
-		}
-		png := get(t, ctx, "screenshot "+name, chromedp.FullScreenshot(100))
-		if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	step(t, ctx, "desktop", chromedp.EmulateViewport(1280, 900), chromedp.Reload(), chromedp.WaitVisible(testID("prolific-participants")))
-	shot("prolific-desktop.png")
+	screenshot(t, ctx, "prolific-desktop")
 	step(t, ctx, "phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Reload(), chromedp.WaitVisible(testID("prolific-participants")))
-	shot("prolific-phone.png")
+	screenshot(t, ctx, "prolific-phone")
 	if w := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); w > 400 {
 		t.Errorf("the Prolific page is %d px wide on a 390 px phone: it scrolls sideways", w)
 	}
@@ -87,7 +62,7 @@ func TestProlificPageInBrowser(t *testing.T) {
 	if got := get(t, ctx, "read the total", chromedp.Text(testID("bonus-total"))); got != "Bonuses: 1, 0.40 in all before Prolific's fees." {
 		t.Errorf("bonus total %q", got)
 	}
-	shot("prolific-bonus-phone.png")
+	screenshot(t, ctx, "prolific-bonus-phone")
 	if fake.Calls("POST bonus-payments") != 0 {
 		t.Error("planning a bonus sent something")
 	}

@@ -2,10 +2,6 @@ package e2e
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
-	"path/filepath"
 	"pragmalab/domain"
 	"strconv"
 	"testing"
@@ -15,7 +11,6 @@ import (
 
 	"pragmalab/runner"
 	"pragmalab/scoring/scoringtest"
-	"pragmalab/store"
 	"pragmalab/web"
 )
 
@@ -25,11 +20,7 @@ import (
 func TestScoringJobLiveProgress(t *testing.T) {
 	ctx := newBrowser(t)
 	bg := context.Background()
-	db, err := store.Open(bg, filepath.Join(t.TempDir(), "e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Scoring study", Lang: "en"}
 	if err := db.CreateStudy(bg, s); err != nil {
 		t.Fatal(err)
@@ -40,16 +31,11 @@ func TestScoringJobLiveProgress(t *testing.T) {
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(bg, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ts, srv := serve(t, db, web.Config{})
 	runCtx, stop := context.WithCancel(bg)
 	done := make(chan struct{})
 	go func() { srv.Jobs.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
 	model := scoringtest.NewServer(40 * time.Millisecond) // 360 prompts one at a time: ~15 s
 	t.Cleanup(model.Close)
 

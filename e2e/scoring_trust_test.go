@@ -5,11 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"pragmalab/domain"
 	"strconv"
 	"strings"
@@ -105,11 +101,7 @@ func crowdRatings(t *testing.T, db *store.DB, items []domain.Item) int64 {
 func TestPartialJobPageOnPhoneAndDesktop(t *testing.T) {
 	ctx := newBrowser(t)
 	bg := context.Background()
-	db, err := store.Open(bg, filepath.Join(t.TempDir(), "e2e.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := openStore(t)
 	items := runner.SyntheticItems(8)
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Scoring study", Lang: "en"}
 	if err := db.CreateStudy(bg, s); err != nil {
@@ -143,12 +135,7 @@ func TestPartialJobPageOnPhoneAndDesktop(t *testing.T) {
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	srv, err := web.New(bg, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
+	ts, _ := serve(t, db, web.Config{})
 	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
 		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
 		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
@@ -170,17 +157,9 @@ func TestPartialJobPageOnPhoneAndDesktop(t *testing.T) {
 		if overflow {
 			t.Errorf("%d px: the page scrolls sideways; wide tables must scroll in their own box", width)
 		}
-		if dir := os.Getenv("PRAGMALAB_SCREENSHOTS"); dir != "" {
-			png := get(t, ctx, "screenshot", chromedp.FullScreenshot(100))
-			if err := os.WriteFile(filepath.Join(dir, "job-"+strconv.FormatInt(width, 10)+".png"), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			for _, part := range []string{"job-status", "job-failures", "comparison", "item-level", "job-prompts"} {
-				png := get(t, ctx, "screenshot "+part, chromedp.Screenshot(testID(part)))
-				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("job-%d-%s.png", width, part)), png, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+		screenshot(t, ctx, "job-"+strconv.FormatInt(width, 10))
+		for _, part := range []string{"job-status", "job-failures", "comparison", "item-level", "job-prompts"} {
+			screenshot(t, ctx, fmt.Sprintf("job-%d-%s", width, part), testID(part))
 		}
 	}
 }
