@@ -49,6 +49,9 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 		}
 		out["humans"] = c.Human
 		if c.Human != nil {
+			out["comparison"] = c.Models[0].JSON()
+		}
+		if c.Human != nil {
 			if human, err := runner.HumanToplines(r.Context(), h.DB, j.CompareStudyID, res.ItemKeys()); err == nil && human != nil {
 				out["human_correlation"] = res.CorrelateWithHumans(human)
 			}

@@ -1472,7 +1472,7 @@ func comparisonTable(v JobView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "<p class=\"hint\">A share computed on fewer items than the job has shows them: \"0.57 (7 of 8)\" stands on 7 of the job's 8 items (the others lack a condition it compares, or a prompt failed).</p><div style=\"overflow-x:auto\"><table class=\"comparison\" data-testid=\"comparison\"><thead><tr><th rowspan=\"2\">Measure</th>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 123, "<p class=\"hint\">A share computed on fewer items than the job has shows them: \"0.57 (7 of 8)\" stands on 7 of the job's 8 items (the others lack a condition it compares, or a prompt failed). With humans, each model and the humans are compared on the same items: those the job has a result for that the humans rated. In brackets: 95 % Wilson intervals over the items.</p><div style=\"overflow-x:auto\"><table class=\"comparison\" data-testid=\"comparison\"><thead><tr><th rowspan=\"2\">Measure</th>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
