@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Figure is a plot with the file name (without extension) it is saved under.
@@ -38,23 +39,31 @@ var PlotFormats = []string{"pdf", "svg", "png"}
 // high-density display or scaled into a document.
 const pngDPI = 192
 
-// WritePlot renders p as "pdf", "svg" or "png" (at 2×) to w.
+// figMargin is left blank around every figure, so no axis label, legend
+// or point at the edge of the data area is cut by the edge of the page.
+const figMargin = 6 * vg.Millimeter / 2
+
+// WritePlot renders p as "pdf", "svg" or "png" (at 2×) to w. PDFs embed
+// the figures' TrueType fonts for Unicode (pdfCanvas), so κ, α and every
+// other label survive as text.
 func WritePlot(w io.Writer, p *plot.Plot, format string) error {
+	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c := vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))
-		p.Draw(draw.New(c))
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
-		return err
-	case "svg", "pdf":
-		wt, err := p.WriterTo(figWidth, figHeight, format)
-		if err != nil {
-			return fmt.Errorf("render %s: %w", format, err)
-		}
-		_, err = wt.WriteTo(w)
-		return err
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))}
+	case "svg":
+		c = vgsvg.New(figWidth, figHeight)
+	case "pdf":
+		c = newPDFCanvas(figWidth, figHeight)
+	default:
+		return fmt.Errorf("plot format %q: want pdf, svg or png", format)
 	}
-	return fmt.Errorf("plot format %q: want pdf, svg or png", format)
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, figMargin, -figMargin, figMargin, -figMargin))
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("render %s: %w", format, err)
+	}
+	return nil
 }
 
 // PlotBytes renders p as "pdf", "svg" or "png".
@@ -163,8 +172,11 @@ func HistogramPlot(items []ItemMeans, typ string) (*plot.Plot, error) {
 		p.Add(h)
 		p.Legend.Add(s.label, h)
 	}
-	// Headroom so the legend in the top corner does not cover the bars.
+	// Headroom so the legend in the top corner does not cover the bars,
+	// and half a bin either side so the first and last bins stand clear
+	// of the frame.
 	p.Y.Max *= 1.4
+	p.X.Min, p.X.Max = lo-w/2, hi+w/2
 	return p, nil
 }
 
@@ -280,6 +292,9 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 		return nil, err
 	}
 	p.NominalX("0", "1", "2", "3", "4", "5")
+	// Room on both sides so the k = 0 and k = 5 points and their error
+	// bars are not cut by the frame.
+	p.X.Min, p.X.Max = -0.25, 5.25
 	return p, nil
 }
 
@@ -312,9 +327,10 @@ func AccuracyBars(title, measure string, types []string, human ModelSeries, mode
 		}
 	}
 	p := newPlot(title, "", measure)
-	// Headroom above 1 keeps the legend clear of full-height bars.
-	p.Y.Min, p.Y.Max = 0, 1.22
-	p.Y.Tick.Marker = stepTicks(0.2)
+	// Headroom above 1, a line of the legend per series, keeps the legend
+	// clear of full-height bars and their intervals; ticks stop at 1.
+	p.Y.Min, p.Y.Max = 0, 1.06+0.065*float64(len(series))
+	p.Y.Tick.Marker = cappedTicks{step: 0.2, max: 1}
 	gb := groupedBars{series: series}
 	for i := range series {
 		col := palette[i%len(palette)]
@@ -375,15 +391,19 @@ func (g groupedBars) Plot(c draw.Canvas, p *plot.Plot) {
 			x0, x1 := trX(left+bw*float64(i)), trX(left+bw*float64(i+1))
 			y := trY(v)
 			c.FillPolygon(g.colors[i], []vg.Point{{X: x0, Y: base}, {X: x1, Y: base}, {X: x1, Y: y}, {X: x0, Y: y}})
-			if v == 0 {
-				c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: base + vg.Points(2)}, "0")
-			}
+			zeroAt := base
 			if s.CIs != nil && s.CIs[k] != nil {
 				xm, cap := (x0+x1)/2, min((x1-x0)*0.3, vg.Points(4))
 				lo, hi := trY(s.CIs[k][0]), trY(s.CIs[k][1])
 				c.StrokeLine2(line, xm, lo, xm, hi)
 				c.StrokeLine2(line, xm-cap, lo, xm+cap, lo)
 				c.StrokeLine2(line, xm-cap, hi, xm+cap, hi)
+				zeroAt = hi
+			}
+			// A zero bar is written "0", above its interval if it has one,
+			// so it reads neither as missing nor as nothing drawn.
+			if v == 0 {
+				c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: zeroAt + vg.Points(2)}, "0")
 			}
 		}
 		flush(len(g.series))

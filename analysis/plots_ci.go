@@ -116,7 +116,8 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 	span := hi - lo
 	p.Y.Min, p.Y.Max = lo-0.05*span, hi+0.08*span*float64(len(series)+1)
 	p.NominalX(groups...)
-	p.Y.Tick.Marker = stepTicks(0.2)
+	// Ticks stop at the data: the headroom above is the legend's.
+	p.Y.Tick.Marker = cappedTicks{step: 0.2, max: max(yMax, hi)}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs = vg.Points(4)
 	return p, nil
@@ -261,4 +262,13 @@ func (s stepTicks) Ticks(lo, hi float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 1, 64)})
 	}
 	return ts
+}
+
+// cappedTicks are stepTicks that stop at max, so the headroom left for a
+// legend above the data carries no tick labels (a share axis ends at 1.0,
+// not 1.2).
+type cappedTicks struct{ step, max float64 }
+
+func (t cappedTicks) Ticks(lo, hi float64) []plot.Tick {
+	return stepTicks(t.step).Ticks(lo, min(hi, t.max+1e-9))
 }
