@@ -450,8 +450,8 @@ func printHumanComparison(tw io.Writer, c runner.Comparison) {
 		}
 		for _, t := range c.Types {
 			n, ok := col.N[m][t]
-			if !ok {
-				continue
+			if !ok || n[0] == 0 {
+				continue // no item has what the measure compares
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%d of %d\t%s %s\t%s %s\t%s %s\n", runner.MeasureLabels[m], t, n[0], n[1],
 				pct(col.Human[m][t]), ciText(col.HumanCI[m][t]), pct(col.Values[m][t]), ciText(col.CI[m][t]),
