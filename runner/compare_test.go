@@ -60,7 +60,7 @@ p2,1,c2,,trigger,2,low
 	}
 }
 
-// TestComparisonOnTheJobsItems reproduces the issue: a job of 16 items has
+// TestComparisonOnTheJobsItems: a job of 16 items has
 // results for 7, the humans rated 10 of the 16. The humans' share used to
 // stand on their 10 items (0.70, "10 of 16") while the correlation beside
 // it used the 7; now humans and model stand on the same 7.
