@@ -8,6 +8,9 @@ package analysis
 // per model follows.
 func ExplanationFigures(e *Explanations) ([]Figure, error) {
 	var figs []Figure
+	if len(e.KindOrder) == 0 {
+		return nil, nil // nothing rated: no figure
+	}
 	strategies := e.StrategyOrder
 	if len(strategies) > 1 { // the pooled "all" strategy only when there is more than one
 		strategies = strategies[:len(strategies)-1]

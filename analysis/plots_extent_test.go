@@ -308,3 +308,26 @@ func TestMissingWrittenOnce(t *testing.T) {
 		t.Errorf("figures not drawn: %v", want)
 	}
 }
+
+// TestPDFCanvasImagesAndEmptyFigures: an image drawn into a PDF figure is
+// embedded, and an explanation study with no rating has no figure rather
+// than a broken one.
+func TestPDFCanvasImagesAndEmptyFigures(t *testing.T) {
+	c := newPDFCanvas(figWidth, figHeight)
+	img := image.NewRGBA(image.Rect(0, 0, 4, 4))
+	for i := range img.Pix {
+		img.Pix[i] = 0x80
+	}
+	c.DrawImage(vg.Rectangle{Min: vg.Point{X: 10, Y: 10}, Max: vg.Point{X: 50, Y: 30}}, img)
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b.Bytes(), []byte("/Subtype /Image")) || !bytes.Contains(b.Bytes(), []byte("/Width 4")) {
+		t.Errorf("the image is not in the PDF (%d bytes)", b.Len())
+	}
+	figs, err := ExplanationFigures(ComputeExplanations(nil))
+	if err != nil || len(figs) != 0 {
+		t.Errorf("no ratings: %d figures, %v", len(figs), err)
+	}
+}
