@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Figure is a plot with the file name (without extension) it is saved under.
@@ -39,23 +40,31 @@ var PlotFormats = []string{"pdf", "svg", "png"}
 // high-density display or scaled into a document.
 const pngDPI = 192
 
-// WritePlot renders p as "pdf", "svg" or "png" (at 2×) to w.
+// figMargin is left blank around every figure, so no axis label, legend
+// or point at the edge of the data area is cut by the edge of the page.
+const figMargin = 6 * vg.Millimeter / 2
+
+// WritePlot renders p as "pdf", "svg" or "png" (at 2×) to w. PDFs embed
+// the figures' TrueType fonts for Unicode (pdfCanvas), so κ, α and every
+// other label survive as text.
 func WritePlot(w io.Writer, p *plot.Plot, format string) error {
+	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c := vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))
-		p.Draw(draw.New(c))
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
-		return err
-	case "svg", "pdf":
-		wt, err := p.WriterTo(figWidth, figHeight, format)
-		if err != nil {
-			return fmt.Errorf("render %s: %w", format, err)
-		}
-		_, err = wt.WriteTo(w)
-		return err
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(pngDPI))}
+	case "svg":
+		c = vgsvg.New(figWidth, figHeight)
+	case "pdf":
+		c = newPDFCanvas(figWidth, figHeight)
+	default:
+		return fmt.Errorf("plot format %q: want pdf, svg or png", format)
 	}
-	return fmt.Errorf("plot format %q: want pdf, svg or png", format)
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, figMargin, -figMargin, figMargin, -figMargin))
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("render %s: %w", format, err)
+	}
+	return nil
 }
 
 // PlotBytes renders p as "pdf", "svg" or "png".
@@ -164,8 +173,11 @@ func HistogramPlot(items []ItemMeans, typ string) (*plot.Plot, error) {
 		p.Add(h)
 		p.Legend.Add(s.label, h)
 	}
-	// Headroom so the legend in the top corner does not cover the bars.
+	// Headroom so the legend in the top corner does not cover the bars,
+	// and half a bin either side so the first and last bins stand clear
+	// of the frame.
 	p.Y.Max *= 1.4
+	p.X.Min, p.X.Max = lo-w/2, hi+w/2
 	return p, nil
 }
 
@@ -281,79 +293,129 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 		return nil, err
 	}
 	p.NominalX("0", "1", "2", "3", "4", "5")
+	// Room on both sides so the k = 0 and k = 5 points and their error
+	// bars are not cut by the frame.
+	p.X.Min, p.X.Max = -0.25, 5.25
 	return p, nil
 }
 
-// ModelSeries is one model's value per type, in the order of the types
-// given to AccuracyBars; NaN marks a missing value (no bar).
+// ModelSeries is one series' value per type, in the order of the types
+// given to AccuracyBars; NaN marks a missing value (no bar, "n/a"). CIs,
+// when given, are the values' 95 % intervals (nil: none), drawn as error
+// bars.
 type ModelSeries struct {
 	Name   string
 	Values []float64
+	CIs    []*CI
 }
 
-// AccuracyBars draws grouped bars: per type, the human value then one bar
-// per model — the "model vs human" figure of the scoring pages. Values are
-// shares in [0,1] (e.g. implicature recognition).
-func AccuracyBars(title, measure string, types []string, human []float64, models []ModelSeries) (*plot.Plot, error) {
-	if len(human) != len(types) {
-		return nil, fmt.Errorf("accuracy bars: %d human values for %d types", len(human), len(types))
+// humanBarColor is the humans' bars: a mid grey, so black error bars show
+// on it.
+var humanBarColor = color.NRGBA{R: 0x8c, G: 0x8c, B: 0x8c, A: 0xff}
+
+// AccuracyBars draws grouped bars: per type, the humans' value then one bar
+// per model, each with its 95 % interval as an error bar when it has one —
+// the "model vs human" figure of the scoring pages. Values are shares in
+// [0,1] (e.g. implicature recognition).
+func AccuracyBars(title, measure string, types []string, human ModelSeries, models []ModelSeries) (*plot.Plot, error) {
+	if human.Name == "" {
+		human.Name = "humans"
 	}
-	series := append([]ModelSeries{{Name: "humans", Values: human}}, models...)
+	series := append([]ModelSeries{human}, models...)
+	for _, s := range series {
+		if len(s.Values) != len(types) || (s.CIs != nil && len(s.CIs) != len(types)) {
+			return nil, fmt.Errorf("accuracy bars: %s has %d values and %d intervals for %d types", s.Name, len(s.Values), len(s.CIs), len(types))
+		}
+	}
 	p := newPlot(title, "", measure)
-	// Headroom above 1 keeps the legend clear of full-height bars.
-	p.Y.Min, p.Y.Max = 0, 1.2
-	group := vg.Points(min(60, 320/float64(max(1, len(types)))))
-	barW := group / vg.Length(len(series))
+	// Headroom above 1, a line of the legend per series, keeps the legend
+	// clear of full-height bars and their intervals; ticks stop at 1.
+	p.Y.Min, p.Y.Max = 0, 1.06+0.065*float64(len(series))
+	p.Y.Tick.Marker = cappedTicks{step: 0.2, max: 1}
+	gb := groupedBars{series: series}
+	for i := range series {
+		col := palette[i%len(palette)]
+		if i == 0 {
+			col = humanBarColor
+		}
+		gb.colors = append(gb.colors, col)
+	}
+	p.Add(gb)
 	for i, s := range series {
-		if len(s.Values) != len(types) {
-			return nil, fmt.Errorf("accuracy bars: %s has %d values for %d types", s.Name, len(s.Values), len(types))
-		}
-		vals := make(plotter.Values, len(types))
-		for k, v := range s.Values {
-			if !math.IsNaN(v) {
-				vals[k] = v
-			}
-		}
-		b, err := plotter.NewBarChart(vals, barW)
-		if err != nil {
-			return nil, err
-		}
-		b.Color = palette[i%len(palette)]
-		b.LineStyle.Width = 0
-		b.Offset = barW*vg.Length(i) - group/2 + barW/2
-		p.Add(b)
-		p.Legend.Add(s.Name, b)
-		// A missing value is written "n/a" where its bar would stand, and a
-		// zero "0", so neither reads as the other or as nothing.
-		var na plotter.XYLabels
-		for k, v := range s.Values {
-			if math.IsNaN(v) || v == 0 {
-				label := "0"
-				if math.IsNaN(v) {
-					label = "n/a"
-				}
-				na.XYs = append(na.XYs, plotter.XY{X: float64(k), Y: 0})
-				na.Labels = append(na.Labels, label)
-			}
-		}
-		if len(na.XYs) > 0 {
-			l, err := plotter.NewLabels(na)
-			if err != nil {
-				return nil, err
-			}
-			for j := range l.TextStyle {
-				l.TextStyle[j].Font.Variant, l.TextStyle[j].Font.Size = "Sans", vg.Points(7)
-				l.TextStyle[j].XAlign, l.TextStyle[j].YAlign = text.XCenter, text.YBottom
-				l.TextStyle[j].Color = color.Gray{Y: 0x66}
-			}
-			l.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
-			p.Add(l)
-		}
+		p.Legend.Add(s.Name, swatch{gb.colors[i]})
 	}
 	p.NominalX(types...)
 	// Room on both sides so the outer bars are not cut by the frame.
 	p.X.Min, p.X.Max = -0.5, float64(len(types))-0.5
 	return p, nil
+}
+
+// groupedBars draws, per group k at x = k, one bar per series side by side
+// within 0.8 of the group, with error bars, "0" on a zero bar and one
+// "n/a" under each run of adjacent missing bars.
+type groupedBars struct {
+	series []ModelSeries
+	colors []color.Color
+}
+
+const groupWidth = 0.8
+
+func (g groupedBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	bw := groupWidth / float64(len(g.series))
+	sty := p.Legend.TextStyle
+	sty.Font.Size = vg.Points(7)
+	sty.XAlign, sty.YAlign = text.XCenter, text.YBottom
+	sty.Color = color.Gray{Y: 0x55}
+	line := draw.LineStyle{Color: color.Black, Width: vg.Points(0.9)}
+	base := trY(0)
+	for k := range g.series[0].Values {
+		left := float64(k) - groupWidth/2
+		runStart := -1
+		flush := func(end int) { // series runStart..end-1 are missing
+			if runStart < 0 {
+				return
+			}
+			mid := left + bw*float64(runStart+end)/2
+			c.FillText(sty, vg.Point{X: trX(mid), Y: base + vg.Points(2)}, "n/a")
+			runStart = -1
+		}
+		for i, s := range g.series {
+			v := s.Values[k]
+			if math.IsNaN(v) {
+				if runStart < 0 {
+					runStart = i
+				}
+				continue
+			}
+			flush(i)
+			x0, x1 := trX(left+bw*float64(i)), trX(left+bw*float64(i+1))
+			y := trY(v)
+			c.FillPolygon(g.colors[i], []vg.Point{{X: x0, Y: base}, {X: x1, Y: base}, {X: x1, Y: y}, {X: x0, Y: y}})
+			zeroAt := base
+			if s.CIs != nil && s.CIs[k] != nil {
+				xm, cap := (x0+x1)/2, min((x1-x0)*0.3, vg.Points(4))
+				lo, hi := trY(s.CIs[k][0]), trY(s.CIs[k][1])
+				c.StrokeLine2(line, xm, lo, xm, hi)
+				c.StrokeLine2(line, xm-cap, lo, xm+cap, lo)
+				c.StrokeLine2(line, xm-cap, hi, xm+cap, hi)
+				zeroAt = hi
+			}
+			// A zero bar is written "0", above its interval if it has one,
+			// so it reads neither as missing nor as nothing drawn.
+			if v == 0 {
+				c.FillText(sty, vg.Point{X: (x0 + x1) / 2, Y: zeroAt + vg.Points(2)}, "0")
+			}
+		}
+		flush(len(g.series))
+	}
+}
+
+// swatch is a legend entry: a filled square of a bar's colour.
+type swatch struct{ col color.Color }
+
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	c.FillPolygon(s.col, []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}})
 }
 
 // ToplinesFigures are the toplines figures: histograms and scatter plots

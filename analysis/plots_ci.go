@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -38,15 +40,16 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 	p := newPlot(title, "", ylabel)
 	lo, hi := yMin, yMax
 	width := 0.6 / float64(max(1, len(series)))
-	var missing []string
-	var mxy plotter.XYs
+	missing := make([][]bool, len(groups)) // per group, per series
 	for si, s := range series {
 		var pts errPoints
 		for g := range groups {
 			x := float64(g) - 0.3 + width*(float64(si)+0.5)
 			if g >= len(s.Values) || s.Values[g] == nil {
-				mxy = append(mxy, plotter.XY{X: x, Y: yMin})
-				missing = append(missing, "n/a")
+				if missing[g] == nil {
+					missing[g] = make([]bool, len(series))
+				}
+				missing[g][si] = true
 				continue
 			}
 			v := *s.Values[g]
@@ -76,14 +79,31 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 		p.Add(eb, sc)
 		p.Legend.Add(s.Name, sc)
 	}
+	// One "n/a" centred under each run of adjacent missing series, so
+	// two never run together into "n/an/a".
+	var mxy plotter.XYs
+	for g, ms := range missing {
+		for si := 0; si < len(ms); si++ {
+			if !ms[si] {
+				continue
+			}
+			end := si
+			for end < len(ms) && ms[end] {
+				end++
+			}
+			mxy = append(mxy, plotter.XY{X: float64(g) - 0.3 + width*float64(si+end)/2, Y: yMin})
+			si = end
+		}
+	}
 	if len(mxy) > 0 {
-		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: mxy, Labels: missing})
+		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: mxy, Labels: slices.Repeat([]string{"n/a"}, len(mxy))})
 		if err != nil {
 			return nil, err
 		}
 		for i := range labels.TextStyle {
 			labels.TextStyle[i].Font.Variant = "Sans"
 			labels.TextStyle[i].Color = color.Gray{Y: 0x66}
+			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = text.XCenter, text.YBottom
 		}
 		p.Add(labels)
 	}
@@ -96,7 +116,8 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 	span := hi - lo
 	p.Y.Min, p.Y.Max = lo-0.05*span, hi+0.08*span*float64(len(series)+1)
 	p.NominalX(groups...)
-	p.Y.Tick.Marker = stepTicks(0.2)
+	// Ticks stop at the data: the headroom above is the legend's.
+	p.Y.Tick.Marker = cappedTicks{step: 0.2, max: max(yMax, hi)}
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.XOffs = vg.Points(4)
 	return p, nil
@@ -241,4 +262,13 @@ func (s stepTicks) Ticks(lo, hi float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 1, 64)})
 	}
 	return ts
+}
+
+// cappedTicks are stepTicks that stop at max, so the headroom left for a
+// legend above the data carries no tick labels (a share axis ends at 1.0,
+// not 1.2).
+type cappedTicks struct{ step, max float64 }
+
+func (t cappedTicks) Ticks(lo, hi float64) []plot.Tick {
+	return stepTicks(t.step).Ticks(lo, min(hi, t.max+1e-9))
 }

@@ -97,14 +97,14 @@ func TestContextAndAccuracyFigures(t *testing.T) {
 	}
 	checkFigure(t, figs[0], "survey 1", "overall")
 	bars, err := AccuracyBars("Implicature recognition, humans vs models", "share of items", domain.TableTypes,
-		[]float64{1, .9, .91, .78}, []ModelSeries{{"gpt", []float64{.95, .9, .8, .5}}, {"llama", []float64{.7, math.NaN(), .6, .4}}})
+		ModelSeries{Values: []float64{1, .9, .91, .78}}, []ModelSeries{{Name: "gpt", Values: []float64{.95, .9, .8, .5}}, {Name: "llama", Values: []float64{.7, math.NaN(), .6, .4}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := Figure{Name: "accuracy_bars", Plot: bars}
 	checkFigure(t, f, "humans", "llama", "natural")
 	writeFigures(t, append(figs, f))
-	if _, err := AccuracyBars("x", "y", domain.TableTypes, []float64{1}, nil); err == nil {
+	if _, err := AccuracyBars("x", "y", domain.TableTypes, ModelSeries{Values: []float64{1}}, nil); err == nil {
 		t.Error("mismatched values must be refused")
 	}
 }

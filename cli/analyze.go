@@ -323,7 +323,7 @@ func analyzeContext(args []string, env *Env) error {
 
 func analyzeExplanations(args []string, env *Env) error {
 	o := newAnalyzeFlags("explanations", "ratings", "explanation ratings file: annotator_id, item_id, kind, strategy, judgment",
-		"The share of each judgment (totally correct … answer not given) and of acceptable\nexplanations per kind × strategy.", env, false)
+		"The share of each judgment (totally correct … answer not given) and of acceptable\nexplanations per kind × strategy.", env, true)
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -337,5 +337,5 @@ func analyzeExplanations(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), nil)
+	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) })
 }

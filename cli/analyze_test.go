@@ -240,4 +240,15 @@ func TestAnalyzeContextAndExplanations(t *testing.T) {
 	if code != 0 || !lineHasInOrder(out, "Impl", "zero-shot", "2", "0.50", "0.00", "0.00", "0.50", "0.00", "0.50") {
 		t.Errorf("exit %d %s\n%s", code, errs, out)
 	}
+	// The explanation figures, in all three formats.
+	exDir := t.TempDir()
+	out, errs, code = analyzeCLI(t, "", "analyze", "explanations", "--ratings", writeAnalyzeInput(t, "e.csv", exCSV), "--plots", exDir)
+	if code != 0 || !strings.Contains(out, "Figures (2, PDF, SVG and PNG) written to") {
+		t.Errorf("exit %d %s\n%s", code, errs, out)
+	}
+	for _, f := range []string{"explanations_acceptable.pdf", "explanations_acceptable.svg", "explanations_acceptable.png", "explanations_totally_correct.svg"} {
+		if _, err := os.Stat(filepath.Join(exDir, f)); err != nil {
+			t.Error(err)
+		}
+	}
 }

@@ -274,6 +274,7 @@ func (o *scoreOpts) print(ctx context.Context, db *store.DB, env *Env, res *runn
 	out := res.JSON().(map[string]any)
 	if human != nil {
 		out["humans"] = human.Human
+		out["comparison"] = human.Models[0].JSON()
 		out["human_correlation"] = corr
 	}
 	enc := json.NewEncoder(env.stdout)
@@ -391,20 +392,16 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr
 		for _, m := range runner.Measures {
 			fmt.Fprint(tw, runner.MeasureLabels[m])
 			for _, t := range c.Types {
-				cell := pct(c.Models[0].Values[m][t])
+				cell := "—"
 				if tm, ok := res.TFMetrics[t]; ok {
-					cell += nOfN(runner.MeasureN(tm, m), tm.Items)
-				}
-				if c.Human != nil {
-					if hn := c.HumanN[m][t]; hn[0] > 0 && hn[0] < hn[1] {
-						cell += fmt.Sprintf(" (humans %s on %d of %d)", pct(c.Human[m][t]), hn[0], hn[1])
-					} else {
-						cell += " (humans " + pct(c.Human[m][t]) + ")"
-					}
+					cell = pct(sharePtr(tfShare(tm, m))) + nOfN(runner.MeasureN(tm, m), tm.Items)
 				}
 				fmt.Fprintf(tw, "\t%s", cell)
 			}
 			fmt.Fprintln(tw)
+		}
+		if cmp != nil && cmp.Human != nil {
+			printHumanComparison(tw, c)
 		}
 		if b := res.OrderBias(); b.N > 0 {
 			fmt.Fprintf(tw, "\noption-order bias: mean |P(True | True first) − P(True | False first)| = %.3f (max %.3f) over %d item × condition pairs\n", *b.Mean, *b.Max, b.N)
@@ -430,6 +427,57 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr
 	case scoring.Generation:
 		fmt.Fprintf(tw, "%d outputs%s (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), nOfN(len(res.Gen), res.JobItems[scoring.AllTypes]), res.Job.Strategy)
 	}
+}
+
+// tfShare is one measure's share of a job's True/False metrics.
+func tfShare(m scoring.TFMetrics, measure string) scoring.Share {
+	return map[string]scoring.Share{
+		"implicature_recognition": m.ImplicatureRecognition, "cancellation_recognition": m.CancellationRecognition,
+		"belief_update": m.BeliefUpdate, "prior_control": m.PriorControl, "negation_cancellation": m.NegationCancellation,
+		"strengthening": m.Strengthening, "unchanged": m.Unchanged,
+	}[measure]
+}
+
+// printHumanComparison prints the model beside the humans, each measure
+// and type on the items both have (n of the job's N), with 95 % intervals
+// (docs/scoring.md#human-comparison).
+func printHumanComparison(tw io.Writer, c runner.Comparison) {
+	col := c.Models[0]
+	fmt.Fprintln(tw, "\nmodel vs humans on the same items (95% intervals)")
+	fmt.Fprintln(tw, "measure\ttype\titems\thumans\tmodel\tmodel − humans")
+	for _, m := range runner.Measures {
+		if m == "prior_control" {
+			continue
+		}
+		for _, t := range c.Types {
+			n, ok := col.N[m][t]
+			if !ok || n[0] == 0 {
+				continue // no item has what the measure compares
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d of %d\t%s %s\t%s %s\t%s %s\n", runner.MeasureLabels[m], t, n[0], n[1],
+				pct(col.Human[m][t]), ciText(col.HumanCI[m][t]), pct(col.Values[m][t]), ciText(col.CI[m][t]),
+				signed(col.Diff[m][t]), ciText(col.DiffCI[m][t]))
+		}
+	}
+}
+
+// ciText prints an interval as "[0.41, 0.77]", or nothing when there is none.
+func ciText(ci *analysis.CI) string {
+	if ci == nil {
+		return ""
+	}
+	return fmt.Sprintf("[%.2f, %.2f]", ci[0], ci[1])
+}
+
+// signed prints a difference with its sign, "+0.10" or "−0.05".
+func signed(v *float64) string {
+	if v == nil {
+		return "—"
+	}
+	if *v < 0 {
+		return fmt.Sprintf("−%.2f", -*v)
+	}
+	return fmt.Sprintf("+%.2f", *v)
 }
 
 // corrText prints a correlation as "r = 0.62 [0.41, 0.77], n = 40".

@@ -186,6 +186,7 @@ func explanationsAnalysis(rs []analysis.ExplanationRating) *studyAnalysis {
 	a.summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
 	a.tables = []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
 	a.methods = analysis.ExplanationsMethods(e, len(rs))
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) }
 	return a
 }
 

@@ -81,7 +81,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	body = renderAnalysis(t, domain.KindExplain, explanationsAnalysis(ers))
-	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot")
+	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot", `data-testid="figure-explanations_acceptable"`)
 
 	// Rows the analysis refuses are shown as a problem, with the line.
 	_, err = analysis.NewRatings([]analysis.RatingRow{{Participant: "p", Batch: "1", Item: "i", Type: "scalar", Condition: "trigger", Rating: 9}})

@@ -73,6 +73,14 @@ func fmtShare(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 2, 64)
 }
 
+// shareCI is a share with its 95 % interval, "0.70 [0.40, 0.89]".
+func shareCI(v *float64, ci *analysis.CI) string {
+	if v == nil || ci == nil {
+		return fmtShare(v)
+	}
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", *v, ci[0], ci[1])
+}
+
 func shareOf(s scoring.Share) string {
 	if v, ok := s.Value(); ok {
 		return fmt.Sprintf("%.2f (%d/%d)", v, s.Hits, s.N)
@@ -125,10 +133,10 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			for _, t := range c.Types {
 				cells := []string{"—"}
 				if c.Human != nil {
-					cells[0] = fmtShare(c.Human[m][t]) + nOfN(c.HumanN[m][t])
+					cells[0] = shareCI(c.Human[m][t], c.HumanCI[m][t]) + nOfN(c.HumanN[m][t])
 				}
 				for _, col := range c.Models {
-					cells = append(cells, fmtShare(col.Values[m][t])+nOfN(col.N[m][t]))
+					cells = append(cells, shareCI(col.Values[m][t], col.CI[m][t])+nOfN(col.N[m][t]))
 				}
 				row.Cells = append(row.Cells, cells)
 			}

@@ -49,6 +49,9 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 		}
 		out["humans"] = c.Human
 		if c.Human != nil {
+			out["comparison"] = c.Models[0].JSON()
+		}
+		if c.Human != nil {
 			if human, err := runner.HumanToplines(r.Context(), h.DB, j.CompareStudyID, res.ItemKeys()); err == nil && human != nil {
 				out["human_correlation"] = res.CorrelateWithHumans(human)
 			}
@@ -61,7 +64,8 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 }
 
 // JobBars handles GET /admin/studies/{study}/jobs/{job}/bars/{measure}.{format}:
-// the model-vs-human bar chart of one measure.
+// the model-vs-human bar chart of one measure, with 95 % intervals, as
+// SVG, PNG or PDF.
 func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 	_, j, err := h.job(r)
 	if err != nil {
@@ -69,7 +73,7 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	measure, format := chi.URLParam(r, "measure"), chi.URLParam(r, "format")
-	if !slices.Contains(runner.Measures, measure) || (format != "svg" && format != "png") || j.Task != string(scoring.TrueFalse) {
+	if !slices.Contains(runner.Measures, measure) || !slices.Contains(analysis.PlotFormats, format) || j.Task != string(scoring.TrueFalse) {
 		h.NotFound(w, r)
 		return
 	}
@@ -87,10 +91,7 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		var b []byte
 		if b, err = analysis.PlotBytes(p, format); err == nil {
-			ct := "image/svg+xml"
-			if format == "png" {
-				ct = "image/png"
-			}
+			ct := map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}[format]
 			w.Header().Set("Content-Type", ct)
 			w.Write(b)
 			return

@@ -122,11 +122,14 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 	return res, nil
 }
 
-// ItemKeys are the items the job has results for.
+// ItemKeys are the items the job has results for: at least one condition
+// answered in both orders (r.TF also lists the job's unanswered items).
 func (r *Results) ItemKeys() map[string]bool {
 	keys := map[string]bool{}
 	for _, t := range r.TF {
-		keys[t.Key] = true
+		if len(t.P) > 0 {
+			keys[t.Key] = true
+		}
 	}
 	return keys
 }

@@ -109,6 +109,14 @@ func TestBuiltinJobFromAdmin(t *testing.T) {
 	if svg.Header.Get("Content-Type") != "image/svg+xml" || !strings.Contains(svg.Body, "<svg") {
 		t.Errorf("bars: %s %.100s", svg.Header.Get("Content-Type"), svg.Body)
 	}
+	if pdf := c.get(jobURL + "/bars/implicature_recognition.pdf"); pdf.Header.Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pdf.Body, "%PDF-") {
+		t.Errorf("bars as PDF: %s %.20q", pdf.Header.Get("Content-Type"), pdf.Body)
+	}
+	// The always-true model recognises all 6 implicatures: 1.00 with its
+	// Wilson interval over the 6 items.
+	if !strings.Contains(p.Body, "1.00 [0.61, 1.00]") {
+		t.Error("the comparison lacks the model's interval 1.00 [0.61, 1.00]")
+	}
 	if c.get(jobURL+"/bars/nonsense.svg").StatusCode != 404 {
 		t.Error("an unknown measure should be 404")
 	}

@@ -82,7 +82,7 @@ func TestPartialJobPage(t *testing.T) {
 	for _, want := range []string{
 		"6 of 72 prompts failed",
 		"6 POST " + model.URL + "/v1/chat/completions: 400 Bad Request: prompt too long for this model",
-		"1.00 (5 of 6)", // always-true-ish measures on 5 of the 6 items
+		"1.00 [0.57, 1.00] (5 of 6)", // always-true-ish measures on 5 of the 6 items, with their Wilson interval
 		"Time-out per request 10 s",
 		"Prompts 1–6 of 6", // the failed ones first
 	} {
