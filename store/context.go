@@ -38,37 +38,20 @@ func (db *DB) SaveContextSurveys(ctx context.Context, studyID int64, surveys [][
 		if err := passageStudy(ctx, tx, studyID); err != nil {
 			return err
 		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `
+		return rebuildUnlessAssigned(ctx, tx, studyID, groups{noun: "surveys", table: "context_surveys", assigned: `
 			SELECT COUNT(*) FROM context_assignments a JOIN context_surveys s ON s.id = a.survey_id
-			WHERE s.study_id = ?`, studyID).Scan(&n); err != nil {
-			return fmt.Errorf("save surveys: %w", err)
-		}
-		if n > 0 {
-			return domain.Errorf(domain.ECONFLICT, "surveys are already assigned to experts and cannot be rebuilt")
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM context_surveys WHERE study_id = ?`, studyID); err != nil {
-			return fmt.Errorf("save surveys: %w", err)
-		}
-		for i, keys := range surveys {
-			res, err := tx.ExecContext(ctx, `INSERT INTO context_surveys (study_id, number) VALUES (?, ?)`, studyID, i+1)
+			WHERE s.study_id = ?`}, surveys, func(sid int64, survey, pos int, key string) error {
+			res, err := tx.ExecContext(ctx, `
+				INSERT INTO context_survey_passages (survey_id, position, passage_id)
+				SELECT ?, ?, id FROM passages WHERE study_id = ? AND key = ?`, sid, pos, studyID, key)
 			if err != nil {
 				return fmt.Errorf("save surveys: %w", err)
 			}
-			sid, _ := res.LastInsertId()
-			for pos, key := range keys {
-				res, err := tx.ExecContext(ctx, `
-					INSERT INTO context_survey_passages (survey_id, position, passage_id)
-					SELECT ?, ?, id FROM passages WHERE study_id = ? AND key = ?`, sid, pos+1, studyID, key)
-				if err != nil {
-					return fmt.Errorf("save surveys: %w", err)
-				}
-				if n, _ := res.RowsAffected(); n != 1 {
-					return domain.Errorf(domain.EINVALID, "survey %d: passage %q is not in the study", i+1, key)
-				}
+			if n, _ := res.RowsAffected(); n != 1 {
+				return domain.Errorf(domain.EINVALID, "survey %d: passage %q is not in the study", survey, key)
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 

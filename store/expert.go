@@ -34,33 +34,16 @@ func (db *DB) SaveBatches(ctx context.Context, studyID int64, batches [][]int64)
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
 		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `
+		return rebuildUnlessAssigned(ctx, tx, studyID, groups{noun: "batches", table: "batches", assigned: `
 			SELECT COUNT(*) FROM assignments a JOIN batches b ON b.id = a.batch_id
-			WHERE b.study_id = ?`, studyID).Scan(&n); err != nil {
-			return fmt.Errorf("save batches: %w", err)
-		}
-		if n > 0 {
-			return domain.Errorf(domain.ECONFLICT, "batches are already assigned to experts and cannot be rebuilt")
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM batches WHERE study_id = ?`, studyID); err != nil {
-			return fmt.Errorf("save batches: %w", err)
-		}
-		for i, ids := range batches {
-			res, err := tx.ExecContext(ctx, `INSERT INTO batches (study_id, number) VALUES (?, ?)`, studyID, i+1)
-			if err != nil {
+			WHERE b.study_id = ?`}, batches, func(bid int64, _, pos int, id int64) error {
+			if _, err := tx.ExecContext(ctx, `
+				INSERT INTO batch_items (batch_id, position, item_id)
+				SELECT ?, ?, id FROM items WHERE id = ? AND study_id = ?`, bid, pos, id, studyID); err != nil {
 				return fmt.Errorf("save batches: %w", err)
 			}
-			bid, _ := res.LastInsertId()
-			for pos, id := range ids {
-				if _, err := tx.ExecContext(ctx, `
-					INSERT INTO batch_items (batch_id, position, item_id)
-					SELECT ?, ?, id FROM items WHERE id = ? AND study_id = ?`, bid, pos+1, id, studyID); err != nil {
-					return fmt.Errorf("save batches: %w", err)
-				}
-			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 
