@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"pragmalab/domain"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -176,16 +175,15 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		c := templates.ReviewChoice{ItemID: itemID,
 			Implicature: r.PostFormValue("implicature"), Cancellation: r.PostFormValue("cancellation"),
 			OwnImplicature: r.PostFormValue("own_implicature"), OwnCancel: r.PostFormValue("own_cancellation")}
-		decision, impl, canc, note, problem := reviewDecision(c, f.Flags)
-		if problem == "" {
-			err = h.Service.DecideReview(ctx, s.ID, itemID, decision, impl, canc, note)
-			if domain.ErrorCode(err) == domain.EINVALID {
-				problem, err = domain.ErrorMessage(err), nil
-			}
-		}
-		if problem != "" {
-			h.renderReview(w, r, s, http.StatusBadRequest, c, map[int64]string{itemID: problem})
+		var decision string
+		decision, err = h.Service.AcceptReview(ctx, s.ID, f, studies.ReviewChoice{
+			Implicature: c.Implicature, Cancellation: c.Cancellation, OwnImplicature: c.OwnImplicature, OwnCancel: c.OwnCancel})
+		if domain.ErrorCode(err) == domain.EINVALID {
+			h.renderReview(w, r, s, http.StatusBadRequest, c, map[int64]string{itemID: domain.ErrorMessage(err)})
 			return
+		}
+		if err != nil {
+			break
 		}
 		msg = fmt.Sprintf("Item %s: %s.", f.Item.Key, map[string]string{
 			domain.ReviewKept: "kept as is", domain.ReviewAccepted: "the expert's alternative accepted as a new version",
@@ -222,47 +220,6 @@ func (h *Handler) ConfirmDropPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: it}))
-}
-
-// reviewDecision turns the researcher's choices into a decision and the
-// new texts, or says what is missing. A field left unchosen is kept.
-func reviewDecision(c templates.ReviewChoice, flags []domain.Flag) (decision, impl, canc, note, problem string) {
-	if c.Implicature == "" && c.Cancellation == "" {
-		return "", "", "", "", "Nothing was chosen. For the implicature and the cancellation, choose “keep as is”, one of the experts' alternatives, or “write my own fix” (and type it), then press Accept. To take the item out of the data set, press “Drop the item…”."
-	}
-	decision = domain.ReviewKept
-	pick := func(field, choice, own string, alt func(domain.Flag) string) (string, string) {
-		switch choice {
-		case "", "keep":
-			return "", ""
-		case "own":
-			own = strings.TrimSpace(own)
-			if own == "" {
-				return "", "You chose to write your own " + field + ": type it in the box below that choice, then press Accept."
-			}
-			decision = domain.ReviewOwn
-			note += "own " + field + "; "
-			return own, ""
-		}
-		i, err := strconv.Atoi(choice)
-		if err != nil || i < 0 || i >= len(flags) || alt(flags[i]) == "" {
-			return "", "That alternative " + field + " no longer exists: choose again."
-		}
-		if decision != domain.ReviewOwn {
-			decision = domain.ReviewAccepted
-		}
-		note += field + " from " + flags[i].Annotator + "; "
-		return alt(flags[i]), ""
-	}
-	impl, problem = pick("implicature", c.Implicature, c.OwnImplicature, func(f domain.Flag) string { return f.AltImplicature })
-	if problem != "" {
-		return "", "", "", "", problem
-	}
-	canc, problem = pick("cancellation", c.Cancellation, c.OwnCancel, func(f domain.Flag) string { return f.AltCancellation })
-	if problem != "" {
-		return "", "", "", "", problem
-	}
-	return decision, impl, canc, strings.TrimSuffix(note, "; "), ""
 }
 
 // ExportAlternatives handles GET /admin/studies/{study}/export/alternatives.csv:

@@ -3,6 +3,7 @@ package studies
 import (
 	"context"
 	"io"
+	"strconv"
 	"strings"
 
 	"pragmalab/domain"
@@ -118,6 +119,71 @@ func (s *Service) FlaggedItem(ctx context.Context, studyID, itemID int64) (*doma
 // cancellation (either may be empty: kept) become the item's new version.
 func (s *Service) DecideReview(ctx context.Context, studyID, itemID int64, decision, implicature, cancellation, note string) error {
 	return s.db.DecideReview(ctx, studyID, itemID, decision, implicature, cancellation, note)
+}
+
+// ReviewChoice is what the researcher chose for one flagged item: for the
+// implicature and the cancellation, "keep", "own" (with the text typed) or
+// the index of an expert's alternative among the item's flags; "" when
+// nothing is chosen.
+type ReviewChoice struct {
+	Implicature, Cancellation string
+	OwnImplicature, OwnCancel string
+}
+
+// AcceptReview takes the researcher's choices on a flagged item as the
+// review's decision (kept as is, an expert's alternative accepted, or their
+// own fix) and returns it; a choice that cannot be taken is EINVALID with a
+// message saying what to do, and changes nothing.
+func (s *Service) AcceptReview(ctx context.Context, studyID int64, f *domain.FlaggedItem, c ReviewChoice) (string, error) {
+	decision, impl, canc, note, problem := reviewDecision(c, f.Flags)
+	if problem != "" {
+		return "", domain.Errorf(domain.EINVALID, "%s", problem)
+	}
+	if err := s.db.DecideReview(ctx, studyID, f.Item.ID, decision, impl, canc, note); err != nil {
+		return "", err
+	}
+	return decision, nil
+}
+
+// reviewDecision turns the researcher's choices into a decision and the
+// new texts, or says what is missing. A field left unchosen is kept.
+func reviewDecision(c ReviewChoice, flags []domain.Flag) (decision, impl, canc, note, problem string) {
+	if c.Implicature == "" && c.Cancellation == "" {
+		return "", "", "", "", "Nothing was chosen. For the implicature and the cancellation, choose “keep as is”, one of the experts' alternatives, or “write my own fix” (and type it), then press Accept. To take the item out of the data set, press “Drop the item…”."
+	}
+	decision = domain.ReviewKept
+	pick := func(field, choice, own string, alt func(domain.Flag) string) (string, string) {
+		switch choice {
+		case "", "keep":
+			return "", ""
+		case "own":
+			own = strings.TrimSpace(own)
+			if own == "" {
+				return "", "You chose to write your own " + field + ": type it in the box below that choice, then press Accept."
+			}
+			decision = domain.ReviewOwn
+			note += "own " + field + "; "
+			return own, ""
+		}
+		i, err := strconv.Atoi(choice)
+		if err != nil || i < 0 || i >= len(flags) || alt(flags[i]) == "" {
+			return "", "That alternative " + field + " no longer exists: choose again."
+		}
+		if decision != domain.ReviewOwn {
+			decision = domain.ReviewAccepted
+		}
+		note += field + " from " + flags[i].Annotator + "; "
+		return alt(flags[i]), ""
+	}
+	impl, problem = pick("implicature", c.Implicature, c.OwnImplicature, func(f domain.Flag) string { return f.AltImplicature })
+	if problem != "" {
+		return "", "", "", "", problem
+	}
+	canc, problem = pick("cancellation", c.Cancellation, c.OwnCancel, func(f domain.Flag) string { return f.AltCancellation })
+	if problem != "" {
+		return "", "", "", "", problem
+	}
+	return decision, impl, canc, strings.TrimSuffix(note, "; "), ""
 }
 
 // UndoReview takes back the decision on a flagged item.
