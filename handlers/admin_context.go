@@ -23,15 +23,15 @@ func (h *Handler) contextStudyPage(w http.ResponseWriter, r *http.Request, s *do
 }
 
 func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
+	v := templates.ContextStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
+	v.Nav.Error = errMsg
 	rep, err := h.Service.ContextStudy(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	v := templates.ContextStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r),
-		Settings: rep.Settings, Report: rep.Settings.Report, Passages: passageSummary(rep.Passages),
-		Surveys: rep.Surveys, Annotators: rep.Annotators, Assignments: rep.Assignments}
-	v.Nav.Error = errMsg
+	v.Settings, v.Report, v.Passages = rep.Settings, rep.Settings.Report, passageSummary(rep.Passages)
+	v.Surveys, v.Annotators, v.Assignments = rep.Surveys, rep.Annotators, rep.Assignments
 	h.render(w, r, status, templates.ContextStudy(v))
 }
 

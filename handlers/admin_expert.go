@@ -15,15 +15,15 @@ import (
 // expertStudyPage renders the admin page of an expert study with the given
 // status and errMsg (if any) shown at the top.
 func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
+	v := templates.ExpertStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
+	v.Nav.Error = errMsg
 	rep, err := h.Service.ExpertStudy(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	v := templates.ExpertStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r),
-		Settings: rep.Settings, Items: rep.Items, Batches: rep.Batches, Annotators: rep.Annotators,
-		Assignments: rep.Assignments, Flagged: rep.Flagged}
-	v.Nav.Error = errMsg
+	v.Settings, v.Items, v.Batches, v.Annotators = rep.Settings, rep.Items, rep.Batches, rep.Annotators
+	v.Assignments, v.Flagged = rep.Assignments, rep.Flagged
 	h.render(w, r, status, templates.ExpertStudy(v))
 }
 

@@ -21,15 +21,15 @@ func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *do
 }
 
 func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
+	v := templates.ExplainStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
+	v.Nav.Error = errMsg
 	rep, err := h.Service.ExplainStudy(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	v := templates.ExplainStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r),
-		Settings: rep.Settings, Passages: passageSummary(rep.Passages), Progress: rep.Progress,
-		Outputs: rep.Outputs, Unassigned: rep.Unassigned, Annotators: rep.Annotators}
-	v.Nav.Error = errMsg
+	v.Settings, v.Passages, v.Progress = rep.Settings, passageSummary(rep.Passages), rep.Progress
+	v.Outputs, v.Unassigned, v.Annotators = rep.Outputs, rep.Unassigned, rep.Annotators
 	h.render(w, r, status, templates.ExplainStudy(v))
 }
 

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"pragmalab/domain"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -15,7 +16,11 @@ func (h *Handler) contextSurveyOf(w http.ResponseWriter, r *http.Request) (*stud
 	if !ok {
 		return nil, nil, false
 	}
-	aid, err := idParam(r, "assignment")
+	err := e.OfKind(domain.KindContext)
+	var aid int64
+	if err == nil {
+		aid, err = idParam(r, "assignment")
+	}
 	var c *studies.ContextSession
 	if err == nil {
 		c, err = e.ContextSession(r.Context(), aid)

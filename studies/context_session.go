@@ -19,7 +19,7 @@ func ContextSettingsOf(s *domain.Study) (domain.ContextSettings, error) {
 // ContextAssignments lists the expert's context surveys with their
 // progress; an invitation to a study of another kind is ENOTFOUND.
 func (in *Invitation) ContextAssignments(ctx context.Context) ([]domain.ContextAssignment, error) {
-	if err := in.ofKind(domain.KindContext); err != nil {
+	if err := in.OfKind(domain.KindContext); err != nil {
 		return nil, err
 	}
 	return in.svc.db.AnnotatorContextAssignments(ctx, in.Annotator.ID)
@@ -39,7 +39,7 @@ type ContextSession struct {
 // ContextSession opens the expert's survey assignment aid; somebody
 // else's, or an invitation to a study of another kind, is ENOTFOUND.
 func (in *Invitation) ContextSession(ctx context.Context, aid int64) (*ContextSession, error) {
-	if err := in.ofKind(domain.KindContext); err != nil {
+	if err := in.OfKind(domain.KindContext); err != nil {
 		return nil, err
 	}
 	a, err := in.svc.db.AnnotatorContextAssignment(ctx, in.Annotator.ID, aid)

@@ -44,9 +44,9 @@ func (in *Invitation) Unavailable() bool {
 // Token is the invitation's token, the root of the expert's URLs.
 func (in *Invitation) Token() string { return in.Annotator.Token }
 
-// ofKind refuses an invitation of a study of another kind the way it
-// refuses an unknown token.
-func (in *Invitation) ofKind(kind string) error {
+// OfKind refuses an invitation to a study of another kind the way an
+// unknown token is refused.
+func (in *Invitation) OfKind(kind string) error {
 	if in.Study.Kind != kind {
 		return domain.Errorf(domain.ENOTFOUND, "this invitation link is not valid")
 	}

@@ -33,7 +33,7 @@ type ExplainSession struct {
 // ExplainSession opens the expert's screens; an invitation to a study of
 // another kind is ENOTFOUND.
 func (in *Invitation) ExplainSession(ctx context.Context) (*ExplainSession, error) {
-	if err := in.ofKind(domain.KindExplain); err != nil {
+	if err := in.OfKind(domain.KindExplain); err != nil {
 		return nil, err
 	}
 	screens, err := in.svc.db.ExplainScreens(ctx, in.Annotator.ID)
