@@ -10,7 +10,7 @@ import (
 )
 
 // ExpertStudyReport is what the admin page of an expert validation study
-// shows (docs/studies.md#expert-flow).
+// shows (docs/studies.md#expert-validation).
 type ExpertStudyReport struct {
 	// Settings are the study's batch settings; before any batch was built,
 	// settings the items can fill (ExpertSettingsFor).
