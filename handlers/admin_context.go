@@ -8,24 +8,13 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
-// contextSettings reads a context study's settings over the defaults.
-func contextSettings(s *domain.Study) (store.ContextSettings, error) {
-	set := store.DefaultContextSettings()
-	if err := s.DecodeSettings(&set); err != nil {
-		return set, err
-	}
-	return set, nil
-}
-
-// passageSummary counts a study's passages for its admin page.
-func (h *Handler) passageSummary(r *http.Request, studyID int64) (templates.PassageSummary, error) {
-	counts, total, err := h.DB.PassageCounts(r.Context(), studyID)
-	return templates.PassageSummary{Total: total, Counts: counts}, err
+// passageSummary is the view of a study's passage counts.
+func passageSummary(c studies.PassageCounts) templates.PassageSummary {
+	return templates.PassageSummary{Total: c.Total, Counts: c.Counts}
 }
 
 // contextStudyPage is the admin page of a context-expansion study.
@@ -34,48 +23,29 @@ func (h *Handler) contextStudyPage(w http.ResponseWriter, r *http.Request, s *do
 }
 
 func (h *Handler) contextStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
-	ctx := r.Context()
 	v := templates.ContextStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
-	var err error
-	if v.Settings, err = contextSettings(s); err == nil {
-		v.Report = v.Settings.Report
-		v.Passages, err = h.passageSummary(r, s.ID)
-	}
-	if err == nil {
-		v.Surveys, err = h.DB.ContextSurveys(ctx, s.ID)
-	}
-	if err == nil {
-		v.Annotators, err = h.DB.Annotators(ctx, s.ID)
-	}
-	if err == nil {
-		v.Assignments, err = h.DB.ContextAssignments(ctx, s.ID)
-	}
+	rep, err := h.Service.ContextStudy(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
+	v.Settings, v.Report, v.Passages = rep.Settings, rep.Settings.Report, passageSummary(rep.Passages)
+	v.Surveys, v.Annotators, v.Assignments = rep.Surveys, rep.Annotators, rep.Assignments
 	h.render(w, r, status, templates.ContextStudy(v))
 }
 
 // importPassages takes an uploaded IMPAQTS-PID TSV into a context or
 // explain study (POST /admin/studies/{study}/items), all or nothing.
 func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *domain.Study, name string, data []byte) {
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
+	n, err := h.Service.ImportPassages(r.Context(), s.ID, name, bytes.NewReader(data))
 	if err != nil {
-		h.failOnStudyPage(w, r, s, domain.Errorf(domain.EINVALID, "Nothing was imported from %s: %v", name, err))
-		return
-	}
-	if err := h.DB.ImportPassages(r.Context(), s.ID, ps); err != nil {
-		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
-			err = domain.Errorf(code, "Nothing was imported from %s: %s", name, domain.ErrorMessage(err))
-		}
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
-	h.Log.Info("passages imported", "study", s.ID, "passages", len(ps))
-	auditf(r, "%d passages from %s", len(ps), name)
-	h.flash(w, r, fmt.Sprintf("Imported %d passages from %s.", len(ps), name))
+	h.Log.Info("passages imported", "study", s.ID, "passages", n)
+	auditf(r, "%d passages from %s", n, name)
+	h.flash(w, r, fmt.Sprintf("Imported %d passages from %s.", n, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
@@ -99,8 +69,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx := r.Context()
-	set, err := contextSettings(s)
+	set, err := studies.ContextSettingsOf(s)
 	for _, f := range []struct {
 		name string
 		v    *int
@@ -111,7 +80,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 	}
 	var plan analysis.SurveyPlan
 	if err == nil {
-		plan, err = studies.BuildContextSurveys(ctx, h.DB, s, set)
+		plan, err = h.Service.BuildContextSurveys(r.Context(), s, set)
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
@@ -133,19 +102,8 @@ func (h *Handler) InviteContextExpert(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx := r.Context()
 	surveyID, _ := strconv.ParseInt(r.PostFormValue("survey"), 10, 64)
-	surveys, err := h.DB.ContextSurveys(ctx, s.ID)
-	if err == nil && len(surveys) == 0 {
-		err = domain.Errorf(domain.EINVALID, "build the surveys before inviting experts")
-	}
-	var a *store.Annotator
-	if err == nil {
-		a, err = h.DB.CreateAnnotator(ctx, s.ID, r.PostFormValue("name"))
-	}
-	if err == nil {
-		_, err = h.DB.AssignContextSurvey(ctx, s.ID, a.ID, surveyID)
-	}
+	a, err := h.Service.InviteContextExpert(r.Context(), s.ID, r.PostFormValue("name"), surveyID)
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -164,7 +122,7 @@ func (h *Handler) ExportContextAnswers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("context-answers-study%d.csv", s.ID))
-	if err := h.DB.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
+	if err := h.Service.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export context answers", "study", s.ID, "err", err)
 		return
 	}

@@ -5,63 +5,25 @@ import (
 	"net/http"
 	"pragmalab/domain"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
-// expertSettings decodes a study's expert settings over the defaults.
-func expertSettings(s *domain.Study) (store.ExpertSettings, error) {
-	set := store.DefaultExpertSettings()
-	err := s.DecodeSettings(&set)
-	return set, err
-}
-
 // expertStudyPage renders the admin page of an expert study with the given
 // status and errMsg (if any) shown at the top.
 func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
-	ctx := r.Context()
 	v := templates.ExpertStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
-	var err error
-	if v.Settings, err = expertSettings(s); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if v.Items, err = h.DB.ListItems(ctx, s.ID); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if !strings.Contains(string(s.Settings), `"batch_size"`) {
-		// No batch built yet: propose settings the items can fill.
-		v.Settings = studies.ExpertSettingsFor(v.Items)
-	}
-	if v.Batches, err = h.DB.Batches(ctx, s.ID); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if v.Annotators, err = h.DB.Annotators(ctx, s.ID); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if v.Assignments, err = h.DB.Assignments(ctx, s.ID); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	flagged, err := h.DB.Flagged(ctx, s.ID)
+	rep, err := h.Service.ExpertStudy(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	for _, f := range flagged {
-		if f.Item.Decision == "" {
-			v.Flagged++
-		}
-	}
+	v.Settings, v.Items, v.Batches, v.Annotators = rep.Settings, rep.Items, rep.Batches, rep.Annotators
+	v.Assignments, v.Flagged = rep.Assignments, rep.Flagged
 	h.render(w, r, status, templates.ExpertStudy(v))
 }
 
@@ -78,7 +40,7 @@ func (h *Handler) SetItemCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	itemID, err := idParam(r, "item")
 	if err == nil {
-		err = h.DB.SetItemCheck(r.Context(), s.ID, itemID, r.PostFormValue("check"))
+		err = h.Service.SetItemCheck(r.Context(), s.ID, itemID, r.PostFormValue("check"))
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -93,8 +55,7 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ctx := r.Context()
-	set := store.ExpertSettings{}
+	set := domain.ExpertSettings{}
 	var err1, err2 error
 	set.BatchSize, err1 = strconv.Atoi(r.PostFormValue("batch_size"))
 	set.Checks, err2 = strconv.Atoi(r.PostFormValue("checks"))
@@ -102,7 +63,7 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 		h.expertStudyPage(w, r, s, http.StatusBadRequest, "Screens per batch and attention checks must be whole numbers.")
 		return
 	}
-	n, err := studies.BuildExpertBatches(ctx, h.DB, s, set)
+	n, err := h.Service.BuildExpertBatches(r.Context(), s, set)
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -117,7 +78,7 @@ func (h *Handler) InviteExpert(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, err := h.DB.CreateAnnotator(r.Context(), s.ID, r.PostFormValue("name"))
+	a, err := h.Service.InviteExpert(r.Context(), s.ID, r.PostFormValue("name"))
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -153,11 +114,11 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 			err = domain.Errorf(domain.EINVALID, "choose a batch for round 1")
 			break
 		}
-		err = h.DB.AssignRound1(r.Context(), s.ID, batch, experts)
+		err = h.Service.AssignRound1(r.Context(), s.ID, batch, experts)
 		msg = fmt.Sprintf("Round 1 assigned to %d experts.", len(experts))
 	case "2":
 		var n int
-		n, err = h.DB.AssignRound2(r.Context(), s.ID, experts)
+		n, err = h.Service.AssignRound2(r.Context(), s.ID, experts)
 		msg = fmt.Sprintf("Round 2: %d batches split among %d experts.", n, len(experts))
 	default:
 		err = domain.Errorf(domain.ENOTFOUND, "no such round")
@@ -181,7 +142,7 @@ func (h *Handler) ReviewPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, posted templates.ReviewChoice, errs map[int64]string) {
-	flagged, err := h.DB.Flagged(r.Context(), s.ID)
+	flagged, err := h.Service.Flagged(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -203,19 +164,9 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	flagged, err := h.DB.Flagged(ctx, s.ID)
+	f, err := h.Service.FlaggedItem(ctx, s.ID, itemID)
 	if err != nil {
 		h.Error(w, r, err)
-		return
-	}
-	var f *store.FlaggedItem
-	for i := range flagged {
-		if flagged[i].Item.ID == itemID {
-			f = &flagged[i]
-		}
-	}
-	if f == nil {
-		h.Error(w, r, domain.Errorf(domain.ENOTFOUND, "this item is not flagged"))
 		return
 	}
 	var msg string
@@ -224,30 +175,29 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 		c := templates.ReviewChoice{ItemID: itemID,
 			Implicature: r.PostFormValue("implicature"), Cancellation: r.PostFormValue("cancellation"),
 			OwnImplicature: r.PostFormValue("own_implicature"), OwnCancel: r.PostFormValue("own_cancellation")}
-		decision, impl, canc, note, problem := reviewDecision(c, f.Flags)
-		if problem == "" {
-			err = h.DB.DecideReview(ctx, s.ID, itemID, decision, impl, canc, note)
-			if domain.ErrorCode(err) == domain.EINVALID {
-				problem, err = domain.ErrorMessage(err), nil
-			}
-		}
-		if problem != "" {
-			h.renderReview(w, r, s, http.StatusBadRequest, c, map[int64]string{itemID: problem})
+		var decision string
+		decision, err = h.Service.AcceptReview(ctx, s.ID, f, studies.ReviewChoice{
+			Implicature: c.Implicature, Cancellation: c.Cancellation, OwnImplicature: c.OwnImplicature, OwnCancel: c.OwnCancel})
+		if domain.ErrorCode(err) == domain.EINVALID {
+			h.renderReview(w, r, s, http.StatusBadRequest, c, map[int64]string{itemID: domain.ErrorMessage(err)})
 			return
 		}
+		if err != nil {
+			break
+		}
 		msg = fmt.Sprintf("Item %s: %s.", f.Item.Key, map[string]string{
-			store.ReviewKept: "kept as is", store.ReviewAccepted: "the expert's alternative accepted as a new version",
-			store.ReviewOwn: "your fix saved as a new version"}[decision])
+			domain.ReviewKept: "kept as is", domain.ReviewAccepted: "the expert's alternative accepted as a new version",
+			domain.ReviewOwn: "your fix saved as a new version"}[decision])
 	case "drop":
 		if r.PostFormValue("confirm") != "1" {
 			auditf(r, "item %s: asked to confirm the drop, nothing changed", f.Item.Key)
 			h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: f.Item}))
 			return
 		}
-		err = h.DB.DecideReview(ctx, s.ID, itemID, store.ReviewDropped, "", "", "")
+		err = h.Service.DecideReview(ctx, s.ID, itemID, domain.ReviewDropped, "", "", "")
 		msg = fmt.Sprintf("Item %s dropped from the cleaned data set.", f.Item.Key)
 	case "undo":
-		err = h.DB.UndoReview(ctx, s.ID, itemID)
+		err = h.Service.UndoReview(ctx, s.ID, itemID)
 		msg = fmt.Sprintf("Item %s: decision undone; it is back in the flagged list.", f.Item.Key)
 	default:
 		err = domain.Errorf(domain.EINVALID, "unknown action")
@@ -272,47 +222,6 @@ func (h *Handler) ConfirmDropPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: it}))
 }
 
-// reviewDecision turns the researcher's choices into a decision and the
-// new texts, or says what is missing. A field left unchosen is kept.
-func reviewDecision(c templates.ReviewChoice, flags []store.Flag) (decision, impl, canc, note, problem string) {
-	if c.Implicature == "" && c.Cancellation == "" {
-		return "", "", "", "", "Nothing was chosen. For the implicature and the cancellation, choose “keep as is”, one of the experts' alternatives, or “write my own fix” (and type it), then press Accept. To take the item out of the data set, press “Drop the item…”."
-	}
-	decision = store.ReviewKept
-	pick := func(field, choice, own string, alt func(store.Flag) string) (string, string) {
-		switch choice {
-		case "", "keep":
-			return "", ""
-		case "own":
-			own = strings.TrimSpace(own)
-			if own == "" {
-				return "", "You chose to write your own " + field + ": type it in the box below that choice, then press Accept."
-			}
-			decision = store.ReviewOwn
-			note += "own " + field + "; "
-			return own, ""
-		}
-		i, err := strconv.Atoi(choice)
-		if err != nil || i < 0 || i >= len(flags) || alt(flags[i]) == "" {
-			return "", "That alternative " + field + " no longer exists: choose again."
-		}
-		if decision != store.ReviewOwn {
-			decision = store.ReviewAccepted
-		}
-		note += field + " from " + flags[i].Annotator + "; "
-		return alt(flags[i]), ""
-	}
-	impl, problem = pick("implicature", c.Implicature, c.OwnImplicature, func(f store.Flag) string { return f.AltImplicature })
-	if problem != "" {
-		return "", "", "", "", problem
-	}
-	canc, problem = pick("cancellation", c.Cancellation, c.OwnCancel, func(f store.Flag) string { return f.AltCancellation })
-	if problem != "" {
-		return "", "", "", "", problem
-	}
-	return decision, impl, canc, strings.TrimSuffix(note, "; "), ""
-}
-
 // ExportAlternatives handles GET /admin/studies/{study}/export/alternatives.csv:
 // every alternative text the experts typed (docs/formats.md#alternatives-export).
 func (h *Handler) ExportAlternatives(w http.ResponseWriter, r *http.Request) {
@@ -322,7 +231,7 @@ func (h *Handler) ExportAlternatives(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("alternatives-study%d.csv", s.ID))
-	if err := h.DB.ExportAlternatives(r.Context(), s.ID, w); err != nil {
+	if err := h.Service.ExportAlternatives(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export alternatives", "study", s.ID, "err", err)
 	}
 }
@@ -335,7 +244,7 @@ func (h *Handler) ExportJudgements(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("judgements-study%d.csv", s.ID))
-	if err := h.DB.ExportJudgements(r.Context(), s.ID, w); err != nil {
+	if err := h.Service.ExportJudgements(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export judgements", "study", s.ID, "err", err)
 		return
 	}
@@ -350,7 +259,7 @@ func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	items, err := h.DB.CleanedItems(r.Context(), s.ID)
+	items, err := h.Service.CleanedItems(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return

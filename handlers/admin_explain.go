@@ -6,18 +6,13 @@ import (
 	"net/http"
 	"pragmalab/domain"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
 // explainSettings reads an explain study's settings over the defaults.
-func explainSettings(s *domain.Study) (store.ExplainSettings, error) {
-	set := store.DefaultExplainSettings()
-	if err := s.DecodeSettings(&set); err != nil {
-		return set, err
-	}
-	return set, nil
+func explainSettings(s *domain.Study) (domain.ExplainSettings, error) {
+	return studies.ExplainSettingsOf(s)
 }
 
 // explainStudyPage is the admin page of an explanation-rating study.
@@ -28,20 +23,13 @@ func (h *Handler) explainStudyPage(w http.ResponseWriter, r *http.Request, s *do
 func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
 	v := templates.ExplainStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
 	v.Nav.Error = errMsg
-	var err error
-	if v.Settings, err = explainSettings(s); err == nil {
-		v.Passages, err = h.passageSummary(r, s.ID)
-	}
-	if err == nil {
-		v.Progress, v.Outputs, v.Unassigned, err = h.DB.ExplainStudyProgress(r.Context(), s.ID, v.Settings.Overlap)
-	}
-	if err == nil {
-		v.Annotators, err = h.DB.Annotators(r.Context(), s.ID)
-	}
+	rep, err := h.Service.ExplainStudy(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
+	v.Settings, v.Passages, v.Progress = rep.Settings, passageSummary(rep.Passages), rep.Progress
+	v.Outputs, v.Unassigned, v.Annotators = rep.Outputs, rep.Unassigned, rep.Annotators
 	h.render(w, r, status, templates.ExplainStudy(v))
 }
 
@@ -49,30 +37,24 @@ func (h *Handler) explainStudyPageWith(w http.ResponseWriter, r *http.Request, s
 // outputs (item_id, strategy, model, output), all or nothing.
 func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
-	if err == nil && s.Kind != domain.KindExplain {
-		err = domain.Errorf(domain.ENOTFOUND, "not an explanation-rating study")
+	if err == nil {
+		err = studies.TakesOutputs(s)
 	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	name, data, err := uploadedFile(w, r, "file")
-	var outs []store.Output
+	n := 0
 	if err == nil {
-		outs, err = studies.ParseOutputsCSV(bytes.NewReader(data))
-	}
-	if err == nil {
-		err = h.DB.ImportOutputs(r.Context(), s.ID, outs)
+		n, err = h.Service.ImportOutputs(r.Context(), s, name, bytes.NewReader(data))
 	}
 	if err != nil {
-		if code := domain.ErrorCode(err); name != "" && (code == domain.EINVALID || code == domain.ECONFLICT) {
-			err = domain.Errorf(code, "Nothing was imported from %s: %s", name, domain.ErrorMessage(err))
-		}
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
-	auditf(r, "%d model outputs from %s", len(outs), name)
-	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", len(outs), name))
+	auditf(r, "%d model outputs from %s", n, name)
+	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", n, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
@@ -90,10 +72,7 @@ func (h *Handler) SaveExplainSettings(w http.ResponseWriter, r *http.Request) {
 		set.Overlap, err = formInt(r, "overlap", set.Overlap)
 	}
 	if err == nil {
-		err = set.Validate()
-	}
-	if err == nil {
-		err = h.DB.SetStudySettings(r.Context(), s.ID, set)
+		err = h.Service.SaveExplainSettings(r.Context(), s.ID, set)
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
@@ -110,15 +89,7 @@ func (h *Handler) InviteExplainExpert(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	set, err := explainSettings(s)
-	var a *store.Annotator
-	if err == nil {
-		a, err = h.DB.CreateAnnotator(r.Context(), s.ID, r.PostFormValue("name"))
-	}
-	n := 0
-	if err == nil {
-		n, err = h.DB.AssignExplainScreens(r.Context(), s.ID, a.ID, set.PerExpert, set.Overlap)
-	}
+	a, n, err := h.Service.InviteExplainExpert(r.Context(), s, r.PostFormValue("name"))
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -136,13 +107,9 @@ func (h *Handler) AssignExplainScreens(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	aid, err := idParam(r, "annotator")
-	set, serr := explainSettings(s)
-	if err == nil {
-		err = serr
-	}
 	n := 0
 	if err == nil {
-		n, err = h.DB.AssignExplainScreens(r.Context(), s.ID, aid, set.PerExpert, set.Overlap)
+		n, err = h.Service.AssignExplainScreens(r.Context(), s, aid)
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
@@ -162,7 +129,7 @@ func (h *Handler) ExportExplanationRatings(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("explanation-ratings-study%d.csv", s.ID))
-	if err := h.DB.ExportExplanationRatings(r.Context(), s.ID, w); err != nil {
+	if err := h.Service.ExportExplanationRatings(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export explanation ratings", "study", s.ID, "err", err)
 		return
 	}

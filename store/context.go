@@ -10,51 +10,26 @@ import (
 	"strconv"
 )
 
-// ContextSettings are the options of a context-expansion study
-// (docs/studies.md#context-design).
-type ContextSettings struct {
-	Surveys          int `json:"surveys"`            // number of surveys
-	PerSurvey        int `json:"per_survey"`         // passages per survey
-	ExpertsPerSurvey int `json:"experts_per_survey"` // experts answering each survey
-	MaxSentences     int `json:"max_sentences"`      // preceding sentences that may be revealed
-	// Report says what the data could not fill when the surveys were last
-	// built (analysis.SurveyPlan.Shortfall); empty when balanced.
-	Report []string `json:"report,omitempty"`
-}
+// The context study's value types live in domain (domain/context.go).
+type (
+	ContextSettings   = domain.ContextSettings
+	ContextSurvey     = domain.ContextSurvey
+	ContextAssignment = domain.ContextAssignment
+	ContextQuestion   = domain.ContextQuestion
+)
 
-// DefaultContextSettings are the paper's: 3 surveys of 42, 3 experts each,
-// up to 5 added sentences.
-func DefaultContextSettings() ContextSettings {
-	return ContextSettings{Surveys: 3, PerSurvey: 42, ExpertsPerSurvey: 3, MaxSentences: 5}
-}
+// DefaultContextSettings are the paper's (domain.DefaultContextSettings).
+func DefaultContextSettings() ContextSettings { return domain.DefaultContextSettings() }
 
 // MaxContextSentences is the most preceding sentences a question reveals.
-const MaxContextSentences = 5
+const MaxContextSentences = domain.MaxContextSentences
 
-// Validate checks the settings.
-func (s ContextSettings) Validate() error {
-	switch {
-	case s.Surveys < 1 || s.Surveys > 100:
-		return domain.Errorf(domain.EINVALID, "the number of surveys must be 1–100")
-	case s.PerSurvey < 1 || s.PerSurvey > 1000:
-		return domain.Errorf(domain.EINVALID, "passages per survey must be 1–1000")
-	case s.ExpertsPerSurvey < 1 || s.ExpertsPerSurvey > 100:
-		return domain.Errorf(domain.EINVALID, "experts per survey must be 1–100")
-	case s.MaxSentences < 1 || s.MaxSentences > MaxContextSentences:
-		return domain.Errorf(domain.EINVALID, "added sentences must be 1–%d", MaxContextSentences)
-	}
-	return nil
-}
-
-// ContextSurvey is a survey of a context study with its progress.
-type ContextSurvey struct {
-	ID       int64
-	StudyID  int64
-	Number   int
-	Size     int
-	Experts  int // experts assigned
-	Finished int // experts who answered every question
-}
+// Context actions an expert can take on a question (domain.ContextSufficient…).
+const (
+	ContextSufficient = domain.ContextSufficient
+	ContextMore       = domain.ContextMore
+	ContextRestart    = domain.ContextRestart
+)
 
 // SaveContextSurveys replaces a study's surveys with the given lists of
 // passage keys. Once an expert is assigned a survey the surveys are fixed.
@@ -63,37 +38,20 @@ func (db *DB) SaveContextSurveys(ctx context.Context, studyID int64, surveys [][
 		if err := passageStudy(ctx, tx, studyID); err != nil {
 			return err
 		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `
+		return rebuildUnlessAssigned(ctx, tx, studyID, groups{noun: "surveys", table: "context_surveys", assigned: `
 			SELECT COUNT(*) FROM context_assignments a JOIN context_surveys s ON s.id = a.survey_id
-			WHERE s.study_id = ?`, studyID).Scan(&n); err != nil {
-			return fmt.Errorf("save surveys: %w", err)
-		}
-		if n > 0 {
-			return domain.Errorf(domain.ECONFLICT, "surveys are already assigned to experts and cannot be rebuilt")
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM context_surveys WHERE study_id = ?`, studyID); err != nil {
-			return fmt.Errorf("save surveys: %w", err)
-		}
-		for i, keys := range surveys {
-			res, err := tx.ExecContext(ctx, `INSERT INTO context_surveys (study_id, number) VALUES (?, ?)`, studyID, i+1)
+			WHERE s.study_id = ?`}, surveys, func(sid int64, survey, pos int, key string) error {
+			res, err := tx.ExecContext(ctx, `
+				INSERT INTO context_survey_passages (survey_id, position, passage_id)
+				SELECT ?, ?, id FROM passages WHERE study_id = ? AND key = ?`, sid, pos, studyID, key)
 			if err != nil {
 				return fmt.Errorf("save surveys: %w", err)
 			}
-			sid, _ := res.LastInsertId()
-			for pos, key := range keys {
-				res, err := tx.ExecContext(ctx, `
-					INSERT INTO context_survey_passages (survey_id, position, passage_id)
-					SELECT ?, ?, id FROM passages WHERE study_id = ? AND key = ?`, sid, pos+1, studyID, key)
-				if err != nil {
-					return fmt.Errorf("save surveys: %w", err)
-				}
-				if n, _ := res.RowsAffected(); n != 1 {
-					return domain.Errorf(domain.EINVALID, "survey %d: passage %q is not in the study", i+1, key)
-				}
+			if n, _ := res.RowsAffected(); n != 1 {
+				return domain.Errorf(domain.EINVALID, "survey %d: passage %q is not in the study", survey, key)
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 
@@ -163,20 +121,6 @@ func (db *DB) AssignContextSurvey(ctx context.Context, studyID, annotatorID, sur
 	return id, err
 }
 
-// ContextAssignment is one expert's survey with progress.
-type ContextAssignment struct {
-	ID           int64
-	AnnotatorID  int64
-	Annotator    string
-	SurveyID     int64
-	SurveyNumber int
-	Total        int
-	Answered     int // questions with a final answer
-}
-
-// Done reports whether every question has a final answer.
-func (a ContextAssignment) Done() bool { return a.Total > 0 && a.Answered >= a.Total }
-
 const contextAssignmentQuery = `
 	SELECT a.id, a.annotator_id, n.name, a.survey_id, s.number,
 		(SELECT COUNT(*) FROM context_survey_passages sp WHERE sp.survey_id = a.survey_id),
@@ -225,23 +169,6 @@ func (db *DB) AnnotatorContextAssignment(ctx context.Context, annotatorID, assig
 	return &as[0], nil
 }
 
-// ContextQuestion is one question of a survey with the expert's state on it.
-type ContextQuestion struct {
-	Position   int
-	Passage    Passage
-	Shown      int    // preceding sentences revealed
-	Sufficient string // "" while open, "yes" or "no" once final
-}
-
-// MaxShown is how many preceding sentences this question can reveal: the
-// study's limit, or fewer when the passage has fewer before its target.
-func (q ContextQuestion) MaxShown(limit int) int {
-	return min(limit, max(len(q.Passage.Sentences)-1, 0))
-}
-
-// Final reports whether the question has a final answer.
-func (q ContextQuestion) Final() bool { return q.Sufficient != "" }
-
 // ContextQuestions returns the questions of an assignment in order.
 func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]ContextQuestion, error) {
 	rows, err := db.read.QueryContext(ctx, `
@@ -272,13 +199,6 @@ func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]Conte
 	}
 	return out, rows.Err()
 }
-
-// Context actions an expert can take on a question.
-const (
-	ContextSufficient = "sufficient" // the context shown is enough: final
-	ContextMore       = "more"       // more context needed: reveal one more, or final "no" at the limit
-	ContextRestart    = "restart"    // start the question again from the target alone
-)
 
 // ContextAct applies an expert's action to one question of their own
 // assignment, as one write of the write queue (durable on return), and returns the question's new

@@ -14,35 +14,21 @@ import (
 	"unicode/utf8"
 )
 
-// ExplainSettings are the options of an explanation-rating study
-// (docs/studies.md#explanation-design).
-type ExplainSettings struct {
-	PerExpert int `json:"per_expert"` // screens given to each expert
-	Overlap   int `json:"overlap"`    // experts rating each screen
-}
+// The explanation study's value types live in domain (domain/explain.go).
+type (
+	ExplainSettings = domain.ExplainSettings
+	ExplainScreen   = domain.ExplainScreen
+	ExplainProgress = domain.ExplainProgress
+)
 
-// DefaultExplainSettings are the paper's: 45 screens per expert, each
-// rated by one expert.
-func DefaultExplainSettings() ExplainSettings { return ExplainSettings{PerExpert: 45, Overlap: 1} }
+// DefaultExplainSettings are the paper's (domain.DefaultExplainSettings).
+func DefaultExplainSettings() ExplainSettings { return domain.DefaultExplainSettings() }
 
-// Validate checks the settings.
-func (s ExplainSettings) Validate() error {
-	if s.PerExpert < 1 || s.PerExpert > 10000 {
-		return domain.Errorf(domain.EINVALID, "screens per expert must be 1–10000")
-	}
-	if s.Overlap < 1 || s.Overlap > 100 {
-		return domain.Errorf(domain.EINVALID, "experts per screen must be 1–100")
-	}
-	return nil
-}
-
-// Judgments are the five classes of docs/studies.md#explanation-flow, as
-// stored and exported, in the order of the rating screen; the first three
-// count as acceptable.
-var Judgments = []string{"totally_correct", "correct_among_options", "partially_correct", "totally_wrong", "answer_not_given"}
+// Judgments are the five classes of an explanation rating (domain.Judgments).
+var Judgments = domain.Judgments
 
 // IsJudgment reports whether s is one of Judgments.
-func IsJudgment(s string) bool { return slices.Contains(Judgments, s) }
+func IsJudgment(s string) bool { return domain.IsJudgment(s) }
 
 // Output is a model's explanation of a passage's implicit content, to be
 // rated by experts; ItemKey is the passage's own id.
@@ -81,8 +67,8 @@ func (o *Output) Validate() error {
 	switch {
 	case o.ItemKey == "":
 		return domain.FieldErrorf("item_id", "is empty")
-	case utf8.RuneCountInString(o.ItemKey) > maxPassageKey:
-		return domain.FieldErrorf("item_id", "is longer than %d characters", maxPassageKey)
+	case utf8.RuneCountInString(o.ItemKey) > domain.MaxPassageKey:
+		return domain.FieldErrorf("item_id", "is longer than %d characters", domain.MaxPassageKey)
 	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
 		return domain.FieldErrorf("strategy", "must be 1–%d characters on one line", maxOutputName)
 	case strings.EqualFold(o.Strategy, "all"):
@@ -238,18 +224,6 @@ func (db *DB) AssignExplainScreens(ctx context.Context, studyID, annotatorID int
 	return added, err
 }
 
-// ExplainScreen is one screen of an expert: the passage, its human
-// annotation, the model's output and the expert's judgment ("" if none yet).
-type ExplainScreen struct {
-	Position int
-	OutputID int64
-	Passage  Passage
-	Strategy string
-	Model    string
-	Output   string
-	Judgment string
-}
-
 // ExplainScreens returns an expert's screens in order.
 func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainScreen, error) {
 	rows, err := db.read.QueryContext(ctx, `
@@ -309,15 +283,6 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 		}
 		return nil
 	})
-}
-
-// ExplainProgress is one expert's progress in an explanation-rating study.
-type ExplainProgress struct {
-	AnnotatorID int64
-	Annotator   string
-	Token       string // "" while the expert's link is revoked
-	Screens     int
-	Rated       int
 }
 
 // ExplainStudyProgress lists every expert of a study with their progress,

@@ -314,10 +314,10 @@ func (db *DB) DropPendingImport(ctx context.Context, studyID, id int64) error {
 
 // Review decisions on a flagged item (docs/studies.md#expert-review).
 const (
-	ReviewAccepted = "accepted" // an expert's alternative replaces the text
-	ReviewOwn      = "own"      // the researcher's own fix replaces it
-	ReviewKept     = "kept"     // kept as is
-	ReviewDropped  = "dropped"  // dropped from the cleaned data set
+	ReviewAccepted = domain.ReviewAccepted // an expert's alternative replaces the text
+	ReviewOwn      = domain.ReviewOwn      // the researcher's own fix replaces it
+	ReviewKept     = domain.ReviewKept     // kept as is
+	ReviewDropped  = domain.ReviewDropped  // dropped from the cleaned data set
 )
 
 // DecideReview records the review's decision on an item. For accepted and

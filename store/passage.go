@@ -7,185 +7,26 @@ import (
 	"errors"
 	"fmt"
 	"pragmalab/domain"
-	"strings"
-	"unicode/utf8"
 )
 
-// Passage kinds (the tag_simpl_IMPAQTS-PID column of IMPAQTS-PID).
+// Passage is an IMPAQTS-style passage item; it and its rules live in
+// domain (domain/context.go).
+type Passage = domain.Passage
+
+// Passage kinds and periods (domain.PassageImpl…).
 const (
-	PassageImpl = "Impl" // implicature
-	PassagePpp  = "Ppp"  // presupposition
+	PassageImpl = domain.PassageImpl
+	PassagePpp  = domain.PassagePpp
+	Period1946  = domain.Period1946
+	Period1973  = domain.Period1973
+	Period1994  = domain.Period1994
 )
 
-// Periods of the IMPAQTS corpus, named as in docs/items.md#periods.
-const (
-	Period1946 = "1946–1972"
-	Period1973 = "1973–1993"
-	Period1994 = "1994–2023"
-)
+// PeriodOfSource derives a passage's period from its speech file id.
+func PeriodOfSource(source string) string { return domain.PeriodOfSource(source) }
 
-// Length limits for passage fields: generous for real speeches, small
-// enough that a malformed file cannot make one field swallow the database.
-const (
-	maxPassageKey  = 64
-	maxPassageTag  = 64
-	maxPassageSrc  = 128
-	maxPassageText = 32 << 10
-	maxPassageExpl = 8 << 10
-)
-
-// Passage is an IMPAQTS-style passage item (docs/items.md#passage-items): a
-// passage of a political speech whose last sentence (the target) carries an
-// implicit content, with the annotators' explanation and the multiple-choice
-// options.
-type Passage struct {
-	ID          int64    // row id in the database; 0 before it is stored
-	StudyID     int64    // the study it belongs to; 0 before it is stored
-	Key         string   // the passage's own id in the file (IMPAQTS_id)
-	Tag         string   // fine tag, e.g. Impl_cvrs, Ppp_rel
-	Kind        string   // PassageImpl or PassagePpp
-	Source      string   // speech file id, e.g. ADGA46-A1.xmi
-	Period      string   // one of the Period constants, or "" when unknown
-	Text        string   // the passage as published
-	Sentences   []string // Text split into sentences; the target is the last
-	Explanation string   // the implicit content as the annotators wrote it
-	Topic       int      // topic cluster of the distractors; -1 = residual cluster
-	Options     [4]string
-	Answer      string // "A".."D", or "" when the passage has no options
-}
-
-// Target returns the passage's target sentence (its last).
-func (p Passage) Target() string {
-	if len(p.Sentences) == 0 {
-		return ""
-	}
-	return p.Sentences[len(p.Sentences)-1]
-}
-
-// HasOptions reports whether the passage carries a multiple-choice task.
-func (p Passage) HasOptions() bool {
-	for _, o := range p.Options {
-		if o != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// Validate checks a passage's domain rules; the error names the field.
-func (p Passage) Validate() error {
-	texts := []domain.NamedValue{{Name: "text", V: p.Text}, {Name: "right_answer", V: p.Explanation}}
-	for _, o := range p.Options {
-		texts = append(texts, domain.NamedValue{Name: "MCs", V: o})
-	}
-	if err := domain.CheckControls([]domain.NamedValue{{Name: "IMPAQTS_id", V: p.Key}, {Name: "IMPAQTS_Implicit_content_tag", V: p.Tag}, {Name: "IMPAQTS_file", V: p.Source}, {Name: "right_answer_id", V: p.Answer}}, texts); err != nil {
-		return err
-	}
-	switch {
-	case strings.TrimSpace(p.Key) == "":
-		return domain.FieldErrorf("IMPAQTS_id", "is empty")
-	case utf8.RuneCountInString(p.Key) > maxPassageKey:
-		return domain.FieldErrorf("IMPAQTS_id", "is longer than %d characters", maxPassageKey)
-	case p.Kind != PassageImpl && p.Kind != PassagePpp:
-		return domain.FieldErrorf("tag_simpl_IMPAQTS-PID", "kind %q is neither %q nor %q", p.Kind, PassageImpl, PassagePpp)
-	case utf8.RuneCountInString(p.Tag) > maxPassageTag:
-		return domain.FieldErrorf("IMPAQTS_Implicit_content_tag", "is longer than %d characters", maxPassageTag)
-	case utf8.RuneCountInString(p.Source) > maxPassageSrc:
-		return domain.FieldErrorf("IMPAQTS_file", "is longer than %d characters", maxPassageSrc)
-	case p.Period != "" && p.Period != Period1946 && p.Period != Period1973 && p.Period != Period1994:
-		return domain.FieldErrorf("period", "%q is not one of %s, %s, %s", p.Period, Period1946, Period1973, Period1994)
-	case strings.TrimSpace(p.Text) == "":
-		return domain.FieldErrorf("text", "is empty")
-	case len(p.Text) > maxPassageText:
-		return domain.FieldErrorf("text", "is longer than %d bytes", maxPassageText)
-	case len(p.Sentences) == 0:
-		return domain.FieldErrorf("text", "has no sentence")
-	case strings.TrimSpace(p.Explanation) == "":
-		return domain.FieldErrorf("right_answer", "(the explanation of the implicit content) is empty")
-	case len(p.Explanation) > maxPassageExpl:
-		return domain.FieldErrorf("right_answer", "is longer than %d bytes", maxPassageExpl)
-	}
-	return p.validateOptions()
-}
-
-func (p Passage) validateOptions() error {
-	if !p.HasOptions() {
-		if p.Answer != "" {
-			return domain.FieldErrorf("right_answer_id", "answer %q given but the passage has no options", p.Answer)
-		}
-		return nil
-	}
-	for i, o := range p.Options {
-		if strings.TrimSpace(o) == "" {
-			return domain.FieldErrorf("MCs", "option %c is empty", 'A'+i)
-		}
-		if len(o) > maxPassageExpl {
-			return domain.FieldErrorf("MCs", "option %c is longer than %d bytes", 'A'+i, maxPassageExpl)
-		}
-	}
-	if len(p.Answer) != 1 || p.Answer[0] < 'A' || p.Answer[0] > 'D' {
-		return domain.FieldErrorf("right_answer_id", "%q is not a letter A–D", p.Answer)
-	}
-	return nil
-}
-
-// PeriodOfSource derives the period from a speech file id such as
-// "ADGA46-A1.xmi" or "MaMAR18-C2.xmi": the two digits just before the first
-// "-" are the year (46–99 → 19xx, 00–45 → 20xx). It returns "" when the id
-// carries no such year or the year lies outside 1946–2023.
-func PeriodOfSource(source string) string {
-	dash := strings.IndexByte(source, '-')
-	if dash < 2 {
-		return ""
-	}
-	d1, d2 := source[dash-2], source[dash-1]
-	if d1 < '0' || d1 > '9' || d2 < '0' || d2 > '9' {
-		return ""
-	}
-	yy := int(d1-'0')*10 + int(d2-'0')
-	year := 2000 + yy
-	if yy >= 46 {
-		year = 1900 + yy
-	}
-	return PeriodOfYear(year)
-}
-
-// PeriodOfYear maps a year to its period, or "" outside 1946–2023.
-func PeriodOfYear(year int) string {
-	switch {
-	case year >= 1946 && year <= 1972:
-		return Period1946
-	case year >= 1973 && year <= 1993:
-		return Period1973
-	case year >= 1994 && year <= 2023:
-		return Period1994
-	}
-	return ""
-}
-
-// NormalizePeriod reads an explicit period value: one of the three periods
-// written with an en dash or a hyphen, or a four-digit year.
-func NormalizePeriod(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	for _, p := range []string{Period1946, Period1973, Period1994} {
-		if s == p || s == strings.Replace(p, "–", "-", 1) {
-			return p, true
-		}
-	}
-	if len(s) == 4 {
-		year := 0
-		for _, c := range s {
-			if c < '0' || c > '9' {
-				return "", false
-			}
-			year = year*10 + int(c-'0')
-		}
-		if p := PeriodOfYear(year); p != "" {
-			return p, true
-		}
-	}
-	return "", false
-}
+// NormalizePeriod reads an explicit period value.
+func NormalizePeriod(s string) (string, bool) { return domain.NormalizePeriod(s) }
 
 // PassageKeyColumn is the import file's column holding a passage's own id;
 // import errors name it.

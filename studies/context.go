@@ -12,7 +12,7 @@ import (
 // by kind × period with the study's seed, and saves them with the settings
 // (and the report of what the data could not fill). The admin page and the
 // demo both build surveys through here.
-func BuildContextSurveys(ctx context.Context, db *store.DB, s *domain.Study, set store.ContextSettings) (analysis.SurveyPlan, error) {
+func BuildContextSurveys(ctx context.Context, db *store.DB, s *domain.Study, set domain.ContextSettings) (analysis.SurveyPlan, error) {
 	var plan analysis.SurveyPlan
 	if err := set.Validate(); err != nil {
 		return plan, err

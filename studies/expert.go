@@ -11,7 +11,7 @@ import (
 // BuildExpertBatches builds a study's batches from its active items with the
 // study's seed, saves them and the settings, and returns how many it made.
 // The admin page and the demo both build batches through here.
-func BuildExpertBatches(ctx context.Context, db *store.DB, s *domain.Study, set store.ExpertSettings) (int, error) {
+func BuildExpertBatches(ctx context.Context, db *store.DB, s *domain.Study, set domain.ExpertSettings) (int, error) {
 	if err := set.Validate(); err != nil {
 		return 0, err
 	}
@@ -54,8 +54,8 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *domain.Study, set 
 // any batch was built: the paper's 53 screens with 7 checks, cut down to
 // what the items allow, so the defaults always build (a small data set
 // makes one batch of all its items with the checks it has).
-func ExpertSettingsFor(items []domain.Item) store.ExpertSettings {
-	set := store.DefaultExpertSettings()
+func ExpertSettingsFor(items []domain.Item) domain.ExpertSettings {
+	set := domain.DefaultExpertSettings()
 	data, checks := 0, 0
 	for _, it := range items {
 		switch {

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import (
 	"fmt"
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // ExplainScreenURL is one screen of an explanation-rating expert.
@@ -311,12 +311,12 @@ type ExplainScreenView struct {
 	Token  string
 	Total  int
 	Rated  int
-	Screen store.ExplainScreen
+	Screen domain.ExplainScreen
 	Error  string
 }
 
 func (v ExplainScreenView) checked(i int) bool {
-	return v.Screen.Judgment != "" && store.Judgments[i-1] == v.Screen.Judgment
+	return v.Screen.Judgment != "" && domain.Judgments[i-1] == v.Screen.Judgment
 }
 
 // ExplainScreen shows Text, Human annotation and Output with the five

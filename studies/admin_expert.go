@@ -1,0 +1,208 @@
+package studies
+
+import (
+	"context"
+	"io"
+	"strconv"
+	"strings"
+
+	"pragmalab/domain"
+)
+
+// ExpertStudyReport is what the admin page of an expert validation study
+// shows (docs/studies.md#expert-validation).
+type ExpertStudyReport struct {
+	// Settings are the study's batch settings; before any batch was built,
+	// settings the items can fill (ExpertSettingsFor).
+	Settings    domain.ExpertSettings
+	Items       []domain.Item
+	Batches     []domain.Batch
+	Annotators  []domain.Annotator
+	Assignments []domain.Assignment
+	Flagged     int // flagged items still awaiting a review decision
+}
+
+// ExpertSettingsOf reads an expert study's settings over the defaults.
+func ExpertSettingsOf(s *domain.Study) (domain.ExpertSettings, error) {
+	set := domain.DefaultExpertSettings()
+	err := s.DecodeSettings(&set)
+	return set, err
+}
+
+// ExpertStudy gathers the admin page of an expert study.
+func (s *Service) ExpertStudy(ctx context.Context, st *domain.Study) (*ExpertStudyReport, error) {
+	v := &ExpertStudyReport{}
+	var err error
+	if v.Settings, err = ExpertSettingsOf(st); err != nil {
+		return nil, err
+	}
+	if v.Items, err = s.db.ListItems(ctx, st.ID); err != nil {
+		return nil, err
+	}
+	if !strings.Contains(string(st.Settings), `"batch_size"`) {
+		// No batch built yet: propose settings the items can fill.
+		v.Settings = ExpertSettingsFor(v.Items)
+	}
+	if v.Batches, err = s.db.Batches(ctx, st.ID); err != nil {
+		return nil, err
+	}
+	if v.Annotators, err = s.db.Annotators(ctx, st.ID); err != nil {
+		return nil, err
+	}
+	if v.Assignments, err = s.db.Assignments(ctx, st.ID); err != nil {
+		return nil, err
+	}
+	flagged, err := s.db.Flagged(ctx, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range flagged {
+		if f.Item.Decision == "" {
+			v.Flagged++
+		}
+	}
+	return v, nil
+}
+
+// SetItemCheck makes an item of the study an attention check of the given
+// kind, or a data item again ("").
+func (s *Service) SetItemCheck(ctx context.Context, studyID, itemID int64, check string) error {
+	return s.db.SetItemCheck(ctx, studyID, itemID, check)
+}
+
+// BuildExpertBatches builds the study's batches with the given settings
+// (BuildExpertBatches) and returns how many it made.
+func (s *Service) BuildExpertBatches(ctx context.Context, st *domain.Study, set domain.ExpertSettings) (int, error) {
+	return BuildExpertBatches(ctx, s.db, st, set)
+}
+
+// InviteExpert invites a named expert into the study, with a new
+// invitation link.
+func (s *Service) InviteExpert(ctx context.Context, studyID int64, name string) (*domain.Annotator, error) {
+	return s.db.CreateAnnotator(ctx, studyID, name)
+}
+
+// AssignRound1 gives one batch to every chosen expert (round 1 measures
+// their agreement).
+func (s *Service) AssignRound1(ctx context.Context, studyID, batchID int64, experts []int64) error {
+	return s.db.AssignRound1(ctx, studyID, batchID, experts)
+}
+
+// AssignRound2 splits the remaining batches among the chosen experts and
+// returns how many batches it gave.
+func (s *Service) AssignRound2(ctx context.Context, studyID int64, experts []int64) (int, error) {
+	return s.db.AssignRound2(ctx, studyID, experts)
+}
+
+// Flagged lists the study's flagged items with every expert's objections.
+func (s *Service) Flagged(ctx context.Context, studyID int64) ([]domain.FlaggedItem, error) {
+	return s.db.Flagged(ctx, studyID)
+}
+
+// FlaggedItem is one flagged item of the study; an item nobody flagged is
+// ENOTFOUND.
+func (s *Service) FlaggedItem(ctx context.Context, studyID, itemID int64) (*domain.FlaggedItem, error) {
+	flagged, err := s.db.Flagged(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range flagged {
+		if flagged[i].Item.ID == itemID {
+			return &flagged[i], nil
+		}
+	}
+	return nil, domain.Errorf(domain.ENOTFOUND, "this item is not flagged")
+}
+
+// DecideReview records the review's decision on a flagged item
+// (domain.ReviewAccepted…); for accepted and own fixes, implicature and
+// cancellation (either may be empty: kept) become the item's new version.
+func (s *Service) DecideReview(ctx context.Context, studyID, itemID int64, decision, implicature, cancellation, note string) error {
+	return s.db.DecideReview(ctx, studyID, itemID, decision, implicature, cancellation, note)
+}
+
+// ReviewChoice is what the researcher chose for one flagged item: for the
+// implicature and the cancellation, "keep", "own" (with the text typed) or
+// the index of an expert's alternative among the item's flags; "" when
+// nothing is chosen.
+type ReviewChoice struct {
+	Implicature, Cancellation string
+	OwnImplicature, OwnCancel string
+}
+
+// AcceptReview takes the researcher's choices on a flagged item as the
+// review's decision (kept as is, an expert's alternative accepted, or their
+// own fix) and returns it; a choice that cannot be taken is EINVALID with a
+// message saying what to do, and changes nothing.
+func (s *Service) AcceptReview(ctx context.Context, studyID int64, f *domain.FlaggedItem, c ReviewChoice) (string, error) {
+	decision, impl, canc, note, problem := reviewDecision(c, f.Flags)
+	if problem != "" {
+		return "", domain.Errorf(domain.EINVALID, "%s", problem)
+	}
+	if err := s.db.DecideReview(ctx, studyID, f.Item.ID, decision, impl, canc, note); err != nil {
+		return "", err
+	}
+	return decision, nil
+}
+
+// reviewDecision turns the researcher's choices into a decision and the
+// new texts, or says what is missing. A field left unchosen is kept.
+func reviewDecision(c ReviewChoice, flags []domain.Flag) (decision, impl, canc, note, problem string) {
+	if c.Implicature == "" && c.Cancellation == "" {
+		return "", "", "", "", "Nothing was chosen. For the implicature and the cancellation, choose “keep as is”, one of the experts' alternatives, or “write my own fix” (and type it), then press Accept. To take the item out of the data set, press “Drop the item…”."
+	}
+	decision = domain.ReviewKept
+	pick := func(field, choice, own string, alt func(domain.Flag) string) (string, string) {
+		switch choice {
+		case "", "keep":
+			return "", ""
+		case "own":
+			own = strings.TrimSpace(own)
+			if own == "" {
+				return "", "You chose to write your own " + field + ": type it in the box below that choice, then press Accept."
+			}
+			decision = domain.ReviewOwn
+			note += "own " + field + "; "
+			return own, ""
+		}
+		i, err := strconv.Atoi(choice)
+		if err != nil || i < 0 || i >= len(flags) || alt(flags[i]) == "" {
+			return "", "That alternative " + field + " no longer exists: choose again."
+		}
+		if decision != domain.ReviewOwn {
+			decision = domain.ReviewAccepted
+		}
+		note += field + " from " + flags[i].Annotator + "; "
+		return alt(flags[i]), ""
+	}
+	impl, problem = pick("implicature", c.Implicature, c.OwnImplicature, func(f domain.Flag) string { return f.AltImplicature })
+	if problem != "" {
+		return "", "", "", "", problem
+	}
+	canc, problem = pick("cancellation", c.Cancellation, c.OwnCancel, func(f domain.Flag) string { return f.AltCancellation })
+	if problem != "" {
+		return "", "", "", "", problem
+	}
+	return decision, impl, canc, strings.TrimSuffix(note, "; "), ""
+}
+
+// UndoReview takes back the decision on a flagged item.
+func (s *Service) UndoReview(ctx context.Context, studyID, itemID int64) error {
+	return s.db.UndoReview(ctx, studyID, itemID)
+}
+
+// ExportAlternatives writes every alternative text the experts typed
+// (docs/formats.md#alternatives-export).
+func (s *Service) ExportAlternatives(ctx context.Context, studyID int64, w io.Writer) error {
+	return s.db.ExportAlternatives(ctx, studyID, w)
+}
+
+// ExportJudgements writes the experts' judgements.
+func (s *Service) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) error {
+	return s.db.ExportJudgements(ctx, studyID, w)
+}
+
+// CleanedItems is the study's data set after the review's decisions.
+func (s *Service) CleanedItems(ctx context.Context, studyID int64) ([]domain.Item, error) {
+	return s.db.CleanedItems(ctx, studyID)
+}
