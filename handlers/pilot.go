@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
-	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
@@ -37,9 +36,9 @@ func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	if st.Kind == domain.KindCrowd {
-		c := &crowdCtx{study: st, base: "/s/" + strconv.FormatInt(st.ID, 10)}
+		base := crowdBase(st.ID)
 		if p, err := h.DB.CrowdParticipantByToken(r.Context(), st.ID, crowdToken(r, st.ID)); err == nil && p.Pilot {
-			redirect(w, r, c.base+"/screen") // this browser's pilot session
+			redirect(w, r, base+"/screen") // this browser's pilot session
 			return
 		}
 		p, err := h.DB.EnterCrowdPilot(r.Context(), st.ID)
@@ -47,8 +46,8 @@ func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
-		h.setCrowdCookie(w, c, p.Token)
-		redirect(w, r, c.base+"/screen")
+		h.setCrowdCookie(w, st.ID, p.Token)
+		redirect(w, r, base+"/screen")
 		return
 	}
 	n := 0
