@@ -221,24 +221,27 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case studies.PageScreenedOut:
 		h.crowdMessage(w, r, c, http.StatusOK, "screened", "")
 	case studies.PageTraining:
-		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
-			Lang: lang, Action: c.base + "/training", Training: true,
-			Position: next.Screen.Position, Total: next.Total, Attempt: next.Attempt, Retry: next.Attempt > 0,
-			Item: next.Screen.Item, FollowUp: next.Screen.FollowUp(),
-		}))
+		v := crowdItemView(next.Screen)
+		v.Lang, v.Action, v.Training = lang, c.base+"/training", true
+		v.Total, v.Attempt, v.Retry = next.Total, next.Attempt, next.Attempt > 0
+		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	case studies.PagePracticeEnd:
 		h.render(w, r, http.StatusOK, templates.CrowdPracticeEnd(templates.CrowdPracticeEndView{
 			Lang: lang, Begin: c.base + "/screen?begin=1", Total: next.Total,
 		}))
 	case studies.PageItem:
-		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
-			Lang: lang, Action: c.base + "/answer",
-			Position: next.Screen.Position, Total: next.Total, Done: next.Done,
-			Item: next.Screen.Item, FollowUp: next.Screen.FollowUp(),
-		}))
+		v := crowdItemView(next.Screen)
+		v.Lang, v.Action, v.Total, v.Done = lang, c.base+"/answer", next.Total, next.Done
+		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	default:
 		h.Error(w, r, fmt.Errorf("crowd study %d: no page for %d", c.Study.ID, next.Page))
 	}
+}
+
+// crowdItemView is the rating page of a screen, its item's texts filled in.
+func crowdItemView(sc domain.CrowdScreen) templates.CrowdItemView {
+	return templates.CrowdItemView{Position: sc.Position, Context: sc.Item.Context, Utterance: sc.Item.Utterance,
+		FollowUp: sc.FollowUp(), Belief: sc.Item.Implicature}
 }
 
 // CrowdConsent handles POST /s/{study}/consent.
@@ -338,11 +341,10 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 		h.crowdMessage(w, r, c, http.StatusOK, "preview_done", " ")
 	default:
 		// The form is a GET to this page carrying the next step.
-		h.render(w, r, http.StatusOK, templates.CrowdItem(templates.CrowdItemView{
-			Lang: lang, Preview: true, Action: c.base + "/preview", Training: p.Training,
-			Position: p.Screen.Position, Total: p.Total, Done: p.Done,
-			Item: p.Screen.Item, FollowUp: p.Screen.FollowUp(), NextStep: step + 1,
-		}))
+		v := crowdItemView(p.Screen)
+		v.Lang, v.Preview, v.Action, v.NextStep = lang, true, c.base+"/preview", step+1
+		v.Training, v.Total, v.Done = p.Training, p.Total, p.Done
+		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	}
 }
 
