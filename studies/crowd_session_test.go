@@ -426,3 +426,63 @@ func TestCrowdSessionTimeout(t *testing.T) {
 		t.Fatalf("%d of %d idle participants see the moved-on page, want 1", moved, batches-1)
 	}
 }
+
+// TestCrowdSessionEnter: the outcomes of an arrival at the entry address.
+func TestCrowdSessionEnter(t *testing.T) {
+	ctx := context.Background()
+	svc, db, st := crowdFixture(t, nil)
+	open := func(token string) *CrowdSession {
+		c, err := svc.CrowdSession(ctx, st.ID, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &c
+	}
+	let := func() time.Duration { return 0 }
+	reserved := 0
+	busy := func() time.Duration { reserved++; return 30 * time.Second }
+	pidA := strings.Repeat("a", 24)
+
+	// A bare address: incomplete, without a session; the limit is not asked.
+	if e, err := open("").Enter(ctx, CrowdArrival{Problem: "missing"}, busy); err != nil || e.Outcome != EntryIncomplete || reserved != 0 {
+		t.Fatalf("bare address: %+v, %v (limit asked %d times)", e, err, reserved)
+	}
+	// A new arrival over the limit waits; within it, it gets an entry.
+	if e, err := open("").Enter(ctx, CrowdArrival{PID: pidA}, busy); err != nil || e.Outcome != EntryBusy || e.Wait != 30*time.Second {
+		t.Fatalf("over the limit: %+v, %v", e, err)
+	}
+	e, err := open("").Enter(ctx, CrowdArrival{PID: pidA, SessionID: "s1"}, let)
+	if err != nil || e.Outcome != EntryScreen || e.Token == "" {
+		t.Fatalf("new arrival: %+v, %v", e, err)
+	}
+	tok := e.Token
+	// The same browser again is not counted and keeps its cookie.
+	reserved = 0
+	if e, err := open(tok).Enter(ctx, CrowdArrival{PID: pidA}, busy); err != nil || e.Outcome != EntryScreen || e.Token != "" || reserved != 0 {
+		t.Fatalf("the same browser again: %+v, %v (limit asked %d times)", e, err, reserved)
+	}
+	// A malformed PROLIFIC_PID is refused with its name.
+	if _, err := open("").Enter(ctx, CrowdArrival{PID: "not-hex"}, let); domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), "PROLIFIC_PID") {
+		t.Fatalf("malformed PID: %v", err)
+	}
+	if _, err := open(tok).Consent(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Another browser with the PID but not the SESSION_ID is refused.
+	if _, err := open("").Enter(ctx, CrowdArrival{PID: pidA, SessionID: "other"}, let); !errors.Is(err, domain.ErrNotYourSession) {
+		t.Fatalf("the PID in another browser: %v, want ErrNotYourSession", err)
+	}
+	// The bare address from the browser holding the session resumes.
+	if e, err := open(tok).Enter(ctx, CrowdArrival{Problem: "missing"}, busy); err != nil || e.Outcome != EntryScreen {
+		t.Fatalf("bare address with a session: %+v, %v", e, err)
+	}
+	// Closed: a session that may not go on, and newcomers, are told so.
+	if err := db.SetStudyState(ctx, st.ID, domain.StateClosed, "test"); err != nil {
+		t.Fatal(err)
+	}
+	for _, token := range []string{tok, ""} {
+		if e, err := open(token).Enter(ctx, CrowdArrival{PID: pidA}, let); err != nil || e.Outcome != EntryUnavailable {
+			t.Fatalf("closed, token %q: %+v, %v", token, e, err)
+		}
+	}
+}
