@@ -33,9 +33,9 @@ var boundary = []struct {
 		pending: []string{
 			"admin_accounts.go", "admin_analysis.go", "admin_auth.go", "admin_crowd.go",
 			"admin_metrics.go", "admin_prolific.go", "admin_state.go",
-			"admin_study.go", "audit.go", "crowd.go", "handler.go",
+			"admin_study.go", "audit.go", "handler.go",
 			"item_edit.go", "job.go", "job_delete.go", "job_downloads.go", "jobs.go", "jobs_outputs.go",
-			"jobs_trust.go", "people.go", "pilot.go", "prompts.go", "study_manage.go",
+			"jobs_trust.go", "people.go", "prompts.go", "study_manage.go",
 		},
 	},
 	{

@@ -873,3 +873,49 @@ func TestCrowdQuestionnaire(t *testing.T) {
 		t.Fatalf("Italian questionnaire:\n%s", it.body)
 	}
 }
+
+// TestCrowdRatingOffScale: a rating off the 1–7 scale, or none, is refused
+// with a 400 page that says so, and stores nothing, on the practice and
+// on the batch; the participant is still at the same screen.
+func TestCrowdRatingOffScale(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, nil)
+	b := e.browser()
+	b.get(e.entry(pidN(1), "sess1"))
+	b.post(e.base()+"/consent", nil)
+	b.must("training")
+	for _, r := range []string{"8", "0", "", "abc"} {
+		b.post(e.base()+"/training", url.Values{"position": {"1"}, "attempt": {"0"}, "rating": {r}})
+		if b.resp.StatusCode != http.StatusBadRequest || !b.has("message-rating") || !strings.Contains(b.body, "The rating must be 1–7") {
+			t.Fatalf("practice rating %q: status %d\n%s", r, b.resp.StatusCode, b.body)
+		}
+	}
+	b.get(e.base() + "/screen")
+	b.must("training")
+	if b.position() != 1 || b.has("try-again") {
+		t.Fatalf("off-scale practice answers counted:\n%s", b.body)
+	}
+	b.training()
+	if b.position() != 1 {
+		t.Fatalf("first screen of the batch: %d", b.position())
+	}
+	b.post(e.base()+"/answer", url.Values{"position": {"1"}, "rating": {"9"}})
+	if b.resp.StatusCode != http.StatusBadRequest || !b.has("message-rating") {
+		t.Fatalf("rating 9: status %d\n%s", b.resp.StatusCode, b.body)
+	}
+	b.get(e.base() + "/screen")
+	if b.position() != 1 {
+		t.Fatal("an off-scale rating moved the participant on")
+	}
+	// A valid answer sent twice: stored once, the participant one screen on.
+	for range 2 {
+		b.post(e.base()+"/answer", url.Values{"position": {"1"}, "rating": {"7"}})
+		if b.resp.StatusCode != http.StatusOK || b.position() != 2 {
+			t.Fatalf("valid answer: status %d, screen %d", b.resp.StatusCode, b.position())
+		}
+	}
+	reps, _ := e.db.CrowdParticipants(context.Background(), e.study, e.set)
+	rs, _ := e.db.CrowdRatings(context.Background(), reps[0].ID)
+	if len(rs) != 1 || rs[0].Rating != 7 {
+		t.Fatalf("ratings %+v, want one 7", rs)
+	}
+}

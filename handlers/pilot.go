@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
-	"strconv"
 
 	"github.com/go-chi/chi/v5"
 
-	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -18,7 +17,7 @@ import (
 func (h *Handler) PilotScope(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("pilot") == "include" {
-			r = r.WithContext(store.IncludePilot(r.Context()))
+			r = r.WithContext(studies.IncludePilot(r.Context()))
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -29,43 +28,24 @@ func (h *Handler) PilotScope(next http.Handler) http.Handler {
 // stored marked as pilot. A crowd pilot link opens a new pilot session
 // each time it is opened in a new browser.
 func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
-	st, err := h.DB.StudyByPilotToken(r.Context(), chi.URLParam(r, "token"))
+	v, err := h.Service.EnterPilot(r.Context(), chi.URLParam(r, "token"), func(studyID int64) string {
+		return crowdToken(r, studyID)
+	})
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if st.Kind == domain.KindCrowd {
-		c := &crowdCtx{study: st, base: "/s/" + strconv.FormatInt(st.ID, 10)}
-		if p, err := h.DB.CrowdParticipantByToken(r.Context(), st.ID, crowdToken(r, st.ID)); err == nil && p.Pilot {
-			redirect(w, r, c.base+"/screen") // this browser's pilot session
-			return
+	if v.Kind == domain.KindCrowd {
+		base := crowdBase(v.StudyID)
+		if v.CrowdToken != "" {
+			h.setCrowdCookie(w, v.StudyID, v.CrowdToken)
 		}
-		p, err := h.DB.EnterCrowdPilot(r.Context(), st.ID)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
-		h.setCrowdCookie(w, c, p.Token)
-		redirect(w, r, c.base+"/screen")
+		redirect(w, r, base+"/screen")
 		return
 	}
-	n := 0
-	if st.Kind == domain.KindExplain {
-		set, err := explainSettings(st)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
-		n = set.PerExpert
-	}
-	a, err := h.DB.PilotAnnotator(r.Context(), st, n)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	redirect(w, r, "/e/"+a.Token)
+	redirect(w, r, "/e/"+v.Annotator)
 }
 
 // Pilot handles POST /admin/studies/{study}/pilot: action "new" makes a
@@ -83,14 +63,14 @@ func (h *Handler) Pilot(w http.ResponseWriter, r *http.Request) {
 	var msg string
 	switch r.PostFormValue("action") {
 	case "new":
-		_, err = h.DB.NewPilotLink(r.Context(), s.ID)
+		err = h.Service.NewPilotLink(r.Context(), s.ID)
 		msg = "A new pilot link is ready; any earlier one no longer works."
 	case "revoke":
-		err = h.DB.RevokePilotLink(r.Context(), s.ID)
+		err = h.Service.RevokePilotLink(r.Context(), s.ID)
 		msg = "The pilot link is revoked; the pilot answers are kept apart until you wipe them."
 	case "wipe":
 		var n int
-		n, err = h.DB.WipePilot(r.Context(), s.ID)
+		n, err = h.Service.WipePilot(r.Context(), s.ID)
 		msg = fmt.Sprintf("Wiped the pilot sessions and their %d answers.", n)
 	default:
 		err = domain.Errorf(domain.EINVALID, "unknown pilot action")

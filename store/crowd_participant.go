@@ -19,15 +19,12 @@ const (
 	CrowdScreenedOut = "screened_out" // failed a training item twice
 )
 
-// Errors of the crowd entry, each shown as its own page.
+// Errors of the crowd entry, each shown as its own page; they are
+// domain's, named here for the store's callers.
 var (
-	// ErrStudyFull: every batch has its quota of participants.
-	ErrStudyFull = domain.Errorf(domain.ECONFLICT, "The study is full.")
-	// ErrNotYourSession: the PROLIFIC_PID has a session bound to another
-	// browser and the SESSION_ID given does not match it.
-	ErrNotYourSession = domain.Errorf(domain.ECONFLICT, "This Prolific ID already has a session in another browser.")
-	// ErrNoBatches: the researcher has not built the batches yet.
-	ErrNoBatches = domain.Errorf(domain.ECONFLICT, "The study is not open yet.")
+	ErrStudyFull      = domain.ErrStudyFull
+	ErrNotYourSession = domain.ErrNotYourSession
+	ErrNoBatches      = domain.ErrNoBatches
 )
 
 // prolificID is the accepted shape of PROLIFIC_PID (with the study's

@@ -10,13 +10,9 @@ import (
 	"time"
 )
 
-// CrowdScreen is one screen a participant rates: the item, the condition it
-// is shown in, and (through domain.Item.Check) whether it is an attention check.
-type CrowdScreen struct {
-	Position  int
-	Condition string
-	Item      domain.Item
-}
+// CrowdScreen is one screen a participant rates (domain.CrowdScreen, named
+// here for the store's callers).
+type CrowdScreen = domain.CrowdScreen
 
 // CrowdScreen returns screen position (1-based) of a batch.
 func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (CrowdScreen, error) {
@@ -141,7 +137,7 @@ type CrowdAnswerState struct {
 // response time the browser measured, in ms (0: not measured).
 func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating, rt int, s domain.CrowdSettings) (CrowdAnswerState, error) {
 	if !domain.ValidRating(rating) {
-		return CrowdAnswerState{}, domain.Errorf(domain.EINVALID, "rating must be %d–%d", domain.RatingMin, domain.RatingMax)
+		return CrowdAnswerState{}, domain.ErrRatingRange
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
 	var out CrowdAnswerState
@@ -209,7 +205,7 @@ type CrowdTrainingResult struct {
 // not measured).
 func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating, rt int, s domain.CrowdSettings) (CrowdTrainingResult, error) {
 	if !domain.ValidRating(rating) {
-		return CrowdTrainingResult{}, domain.Errorf(domain.EINVALID, "rating must be %d–%d", domain.RatingMin, domain.RatingMax)
+		return CrowdTrainingResult{}, domain.ErrRatingRange
 	}
 	var out CrowdTrainingResult
 	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {

@@ -1,5 +1,11 @@
 package templates
 
+import (
+	"fmt"
+
+	"pragmalab/domain"
+)
+
 // crowdTexts are the participant-facing strings of the crowd study, per
 // language; the researcher may replace the title, introduction and consent
 // text in the study settings.
@@ -16,7 +22,7 @@ var crowdTexts = map[string]map[string]string{
 		"scale_low":              "absolutely impossible",
 		"scale_high":             "absolutely certain",
 		"next":                   "Next",
-		"keys_hint":              "Keyboard: press 1–7 to answer.",
+		"keys_hint":              "Keyboard: press %d–%d to answer.",
 		"screen_of":              "Item",
 		"done_title":             "Thank you!",
 		"done_body":              "All your answers are saved. Your completion code is:",
@@ -35,6 +41,8 @@ var crowdTexts = map[string]map[string]string{
 		"incomplete_placeholder": "The address still holds the placeholder {{%PROLIFIC_PID%}} where Prolific puts your Prolific ID, so nothing would be recorded. Please go back to Prolific and open the study from its link there; if this page comes again, message the researcher: the study URL on Prolific needs fixing.",
 		"busy_title":             "Too many attempts",
 		"busy_body":              "This study has been opened too many times from your network in the last few minutes. Please wait a few minutes and open it again from Prolific.",
+		"rating_title":           "Choose a rating",
+		"rating_body":            "The rating must be %d–%d: go back, choose one of the points of the scale and send the page again. Nothing was saved.",
 		"practice_end_title":     "End of the practice",
 		"practice_end_body":      "Well done: the practice is over. Now come the %d items of the study. From here on there is no feedback and no right or wrong answer: give your own judgement of each one.",
 		"practice_end_go":        "Start the study",
@@ -68,7 +76,7 @@ var crowdTexts = map[string]map[string]string{
 		"scale_low":              "assolutamente impossibile",
 		"scale_high":             "assolutamente certo",
 		"next":                   "Avanti",
-		"keys_hint":              "Tastiera: premi 1–7 per rispondere.",
+		"keys_hint":              "Tastiera: premi %d–%d per rispondere.",
 		"screen_of":              "Item",
 		"done_title":             "Grazie!",
 		"done_body":              "Tutte le tue risposte sono salvate. Il tuo codice di completamento è:",
@@ -87,6 +95,8 @@ var crowdTexts = map[string]map[string]string{
 		"incomplete_placeholder": "L'indirizzo contiene ancora il segnaposto {{%PROLIFIC_PID%}} al posto del tuo ID Prolific: nulla verrebbe registrato. Torna su Prolific e apri lo studio dal suo link; se questa pagina ricompare, scrivi al ricercatore: l'URL dello studio su Prolific va corretto.",
 		"busy_title":             "Troppi tentativi",
 		"busy_body":              "Lo studio è stato aperto troppe volte dalla tua rete negli ultimi minuti. Aspetta qualche minuto e aprilo di nuovo da Prolific.",
+		"rating_title":           "Scegli una valutazione",
+		"rating_body":            "La valutazione deve essere da %d a %d: torna indietro, scegli un punto della scala e invia di nuovo la pagina. Non è stato salvato nulla.",
 		"practice_end_title":     "Fine della prova",
 		"practice_end_body":      "Bene: la prova è finita. Ora arrivano i %d item dello studio. Da qui in poi non ci sono indicazioni né risposte giuste o sbagliate: dai il tuo giudizio su ciascuno.",
 		"practice_end_go":        "Inizia lo studio",
@@ -108,6 +118,11 @@ var crowdTexts = map[string]map[string]string{
 		"preview":        "Anteprima — nulla di ciò che fai qui viene salvato.",
 		"preview_done":   "Fine dell'anteprima.",
 	},
+}
+
+// CrowdRatingRange says a rating was off the scale, in lang.
+func CrowdRatingRange(lang string) string {
+	return fmt.Sprintf(CT(lang, "rating_body"), domain.RatingMin, domain.RatingMax)
 }
 
 // CT returns the crowd study's text for key in lang, English as fallback.
