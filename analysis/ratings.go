@@ -24,6 +24,49 @@ const (
 // TypeAll names the row of the toplines pooling every type.
 const TypeAll = "all"
 
+// Overall names the row of the context analysis pooling every survey.
+const Overall = "overall"
+
+// PooledNames are the names of the pooled rows and columns
+// (docs/statistics.md#conventions). No item type, context survey or period,
+// explanation kind, strategy or model may take one of them, in any case: a
+// row "ALL" beside the pooled "all" reads as the same row in a table.
+var PooledNames = []string{TypeAll, Overall}
+
+// IsPooledName reports whether s is one of PooledNames, ignoring case.
+func IsPooledName(s string) bool {
+	for _, n := range PooledNames {
+		if strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// pooledNameMsg is the message of an input error for a reserved name.
+func pooledNameMsg(what, name string) string {
+	return fmt.Sprintf("%s %q is reserved: %q and %q (in any case) name the pooled rows of the tables; rename it", what, name, TypeAll, Overall)
+}
+
+// OrderTypes returns names (item types or kinds, each once) in the order
+// tables list them (docs/statistics.md#conventions): the item types of Types
+// in that order, then any other name in the order given; a pooled name is
+// left out.
+func OrderTypes(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, t := range Types {
+		if slices.Contains(names, t) {
+			out = append(out, t)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(Types, n) && !IsPooledName(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Condition is one of the rating conditions of docs/items.md#conditions.
 type Condition uint8
 
@@ -258,6 +301,9 @@ func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[s
 	if rt.check != checkNone {
 		rt.item = intern(cIndex, &rs.checkItems, row[colItem])
 		return rt, nil
+	}
+	if IsPooledName(row[colType]) {
+		return rt, errf(colType, "%s", pooledNameMsg("item type", row[colType]))
 	}
 	typ := int8(indexOf(Types, row[colType]))
 	if typ < 0 {

@@ -352,7 +352,7 @@ func (c *Context) each(f func(name string, s *ContextStats)) {
 	for _, s := range c.SurveyOrder {
 		f(s, c.Surveys[s])
 	}
-	f("overall", c.Overall)
+	f(Overall, c.Overall)
 }
 
 // ContextTables splits ContextTable for reading: the agreement measures,
