@@ -114,6 +114,9 @@ func TestChecksOnlyParticipantsListedApart(t *testing.T) {
 	if strings.Join(ps.ChecksOnly, ",") != "pC" || strings.Join(ps.ZeroVariance, ",") != "pK" || ps.Analysed != 1 {
 		t.Errorf("checks only %v, zero variance %v, analysed %d", ps.ChecksOnly, ps.ZeroVariance, ps.Analysed)
 	}
+	if note := ToplinesTable(top).Notes[0]; !strings.Contains(note, "3 in the file, 0 excluded") || !strings.Contains(note, "1 with constant ratings (no z-scores), 1 with attention checks only, 1 analysed") {
+		t.Errorf("participants note %q does not add up to 3", note)
+	}
 	if got := ParticipantsTable(top).Rows[0][4]; got != "attention checks only" {
 		t.Errorf("status of pC = %v", got)
 	}

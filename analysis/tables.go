@@ -196,8 +196,8 @@ func ToplinesTable(t *Toplines) *Table {
 	}
 	ps := t.Participants
 	tb.Notes = []string{
-		fmt.Sprintf("Participants: %d in the file, %d excluded (%d or more failed attention checks; high passes at ≥ %d, low at ≤ %d), %d with constant ratings (no z-scores), %d analysed.",
-			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), ps.Analysed),
+		fmt.Sprintf("Participants: %d in the file, %d excluded (%d or more failed attention checks; high passes at ≥ %d, low at ≤ %d), %d with constant ratings (no z-scores), %d with attention checks only, %d analysed.",
+			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), len(ps.ChecksOnly), ps.Analysed),
 		"Excluded: " + listOrNone(ps.Excluded),
 		"Constant ratings: " + listOrNone(ps.ZeroVariance),
 		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
