@@ -84,12 +84,14 @@ func (o *Output) Validate() error {
 		return fieldError("item_id", "is longer than %d characters", maxPassageKey)
 	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
 		return fieldError("strategy", "must be 1–%d characters on one line", maxOutputName)
-	case strings.EqualFold(o.Strategy, "all"):
-		// The explanation table (analysis.TypeAll) pools the strategies
-		// under this name.
-		return fieldError("strategy", "%q is reserved for all strategies pooled", o.Strategy)
+	case IsPooledName(o.Strategy):
+		// The explanation table pools the strategies under "all".
+		return fieldError("strategy", "%q is reserved for the pooled rows of the tables (all, overall)", o.Strategy)
 	case o.Model == "" || utf8.RuneCountInString(o.Model) > maxOutputName || strings.ContainsAny(o.Model, "\r\n"):
 		return fieldError("model", "must be 1–%d characters on one line", maxOutputName)
+	case IsPooledName(o.Model):
+		// The explanation analysis pools the models under "all".
+		return fieldError("model", "%q is reserved for the pooled rows of the tables (all, overall)", o.Model)
 	case utf8.RuneCountInString(o.Output) > maxOutputText:
 		return fieldError("output", "is longer than %d characters", maxOutputText)
 	}

@@ -1,6 +1,9 @@
 package store
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The item types (docs/items.md#item-types). Every package that names a
 // type refers to these; analysis keeps its own copy, which a test in
@@ -18,6 +21,18 @@ var ItemTypes = []string{TypeScalar, TypeSynthetic, TypeNatural, TypeDiscourse}
 
 // IsItemType reports whether t is one of ItemTypes.
 func IsItemType(t string) bool { return slices.Contains(ItemTypes, t) }
+
+// PooledNames name the pooled rows and columns of the analysis tables
+// (docs/statistics.md#conventions): "all" pools the item types, strategies,
+// kinds and models, "overall" the context surveys. analysis holds the same
+// list (a test in studies checks).
+var PooledNames = []string{"all", "overall"}
+
+// IsPooledName reports whether s is one of PooledNames in any case: a type,
+// strategy or model named so would sit beside the pooled row of that name.
+func IsPooledName(s string) bool {
+	return slices.ContainsFunc(PooledNames, func(n string) bool { return strings.EqualFold(strings.TrimSpace(s), n) })
+}
 
 // The conditions an item is shown in to crowd participants and models
 // (docs/items.md#conditions): the trigger utterance alone, or followed by

@@ -19,6 +19,9 @@ func TestVocabularyAgrees(t *testing.T) {
 	if got, want := slices.Sorted(slices.Values(analysis.Types)), slices.Sorted(slices.Values(store.ItemTypes)); !slices.Equal(got, want) {
 		t.Errorf("analysis.Types %v and store.ItemTypes %v name different types", got, want)
 	}
+	if !slices.Equal(analysis.PooledNames, store.PooledNames) {
+		t.Errorf("analysis.PooledNames = %v, store.PooledNames = %v", analysis.PooledNames, store.PooledNames)
+	}
 	if !slices.Equal(analysis.ConditionNames[:], store.Conditions) {
 		t.Errorf("analysis.ConditionNames = %v, store.Conditions = %v", analysis.ConditionNames, store.Conditions)
 	}
