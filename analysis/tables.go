@@ -47,7 +47,7 @@ func Text(v any) string {
 		if x == nil {
 			return Missing
 		}
-		return fmt.Sprintf("%.2f", *x)
+		return Fixed(*x, 2)
 	case PValue:
 		if x.P == nil {
 			return Missing
