@@ -57,7 +57,8 @@ func TestLaTeXEscapesAndIntervals(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{`\caption{$\kappa$ \& $\alpha$ $\leq$ 5 \% of \#1}`, `\label{tab:x-y}`, `\begin{tabular}{lr}`,
-		`Type\_a & Estimate \\`, `scalar & 0.50 [0.25, 0.75] \\`, `natural & -- \\`, `\toprule`, `\midrule`, `\bottomrule`, `see \$x`} {
+		`Type\_a & Estimate \\`, `scalar & \begin{tabular}[t]{@{}r@{}}0.50\\{\scriptsize [0.25, 0.75]}\end{tabular} \\`, `natural & -- \\`,
+		`\toprule`, `\midrule`, `\bottomrule`, `p $<$ 0.001 -- see \$x\par`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, out)
 		}

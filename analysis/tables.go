@@ -20,6 +20,9 @@ type Table struct {
 	Columns []string
 	Rows    [][]any
 	Notes   []string
+	// Landscape lays the LaTeX out for an A4 landscape page (the context
+	// tables); the others are for A4 portrait.
+	Landscape bool
 }
 
 // PValue is a p-value cell: printed "< 0.001" for people, raw in CSV.
@@ -327,7 +330,7 @@ func ContextTable(c *Context) *Table {
 	for k := 0; k <= MaxAddedSentences; k++ {
 		cols = append(cols, fmt.Sprintf("Items ≤%d", k))
 	}
-	tb := &Table{Name: "context", Title: "Context needed to understand the implicit content", Columns: cols}
+	tb := &Table{Name: "context", Title: "Context needed to understand the implicit content", Columns: cols, Landscape: true}
 	c.each(func(name string, s *ContextStats) {
 		r := []any{name, s.Items, s.Judgements, s.FleissKappa, s.FullConsensus, s.MajorityConsensus}
 		for _, v := range s.CumulativeJudgements {
@@ -358,13 +361,13 @@ func (c *Context) each(f func(name string, s *ContextStats)) {
 // ContextTables splits ContextTable for reading: the agreement measures,
 // then the cumulative shares with one column per k.
 func ContextTables(c *Context) []*Table {
-	m := &Table{Name: "context_agreement", Title: "Context needed to understand the implicit content: agreement",
+	m := &Table{Name: "context_agreement", Title: "Context needed to understand the implicit content: agreement", Landscape: true,
 		Columns: []string{"Survey", "Items", "Judgements", "Fleiss' κ", "Fleiss items", "Full consensus", "Majority consensus"}}
 	cols := []string{"Survey", "Share of"}
 	for k := 0; k <= MaxAddedSentences; k++ {
 		cols = append(cols, fmt.Sprintf("≤%d", k))
 	}
-	cum := &Table{Name: "context_cumulative", Title: "Understandable with at most k added preceding sentences (cumulative share)", Columns: cols}
+	cum := &Table{Name: "context_cumulative", Title: "Understandable with at most k added preceding sentences (cumulative share)", Columns: cols, Landscape: true}
 	c.each(func(name string, s *ContextStats) {
 		m.Rows = append(m.Rows, []any{name, s.Items, s.Judgements, s.FleissKappa, s.FleissItems, s.FullConsensus, s.MajorityConsensus})
 		for _, what := range []struct {
@@ -520,7 +523,7 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 // ContextIntervalsTable lists the agreement coefficients per survey and
 // overall with their 95 % intervals.
 func ContextIntervalsTable(c *Context) *Table {
-	tb := &Table{Name: "context_intervals", Title: "Context agreement with 95 % intervals (bootstrap over items, within survey)",
+	tb := &Table{Name: "context_intervals", Title: "Context agreement with 95 % intervals (bootstrap over items, within survey)", Landscape: true,
 		Columns: []string{"Survey", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus"}}
 	c.each(func(name string, s *ContextStats) {
 		tb.Rows = append(tb.Rows, contextEstRow(name, s))
@@ -539,7 +542,7 @@ func contextEstRow(name string, s *ContextStats) []any {
 
 // ContextKindPeriodTable breaks the context measures down by kind × period.
 func ContextKindPeriodTable(c *Context) *Table {
-	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)",
+	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)", Landscape: true,
 		Columns: []string{"Kind", "Period", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus", "Judgements ≤0", "Items ≤0"}}
 	for _, k := range c.KindOrder {
 		for _, p := range append(slices.Clone(c.PeriodOrder), TypeAll) {
