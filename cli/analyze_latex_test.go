@@ -108,7 +108,7 @@ func tail(b []byte, n int) []byte {
 
 // latexDataset is one set of input files, one per command.
 type latexDataset struct {
-	name                                         string
+	name                                       string
 	ratings, judgements, answers, explanations string
 }
 
