@@ -44,7 +44,7 @@ func TestLaTeXNotesAreParagraphsAndLongTablesSplit(t *testing.T) {
 	if !strings.Contains(out, "First note.\\par\nSecond note.\\par\n") {
 		t.Errorf("notes are not separate paragraphs:\n%s", out)
 	}
-	floats := strings.Count(out, `\begin{table}`)
+	floats := strings.Count(out, `\caption{`)
 	if floats < 2 || strings.Count(out, `(continued)}`) != floats-1 || strings.Count(out, `\label{tab:t}`) != 1 {
 		t.Errorf("200 rows in %d floats, %d continued, want several, all but the first continued", floats, strings.Count(out, "(continued)}"))
 	}

@@ -78,7 +78,7 @@ func TestAnalyzeToplinesIntervalsAndMethods(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// 14 participants: p14 fails every check, p13 rates one value only.
-	for _, want := range []string{"Of 14 participants, 1 was excluded", "1 gave the same rating to every item", "12 participants were analysed",
+	for _, want := range []string{"Of 14 participants, 1 was excluded", "1 participant gave the same rating to every item", "12 participants were analysed",
 		"Of the 16 items", "200 bootstrap replicates", "resample the analysed participants and, independently, the items"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("methods lack %q:\n%s", want, out)

@@ -231,3 +231,19 @@ func TestAnalyzeLaTeXCompilesClean(t *testing.T) {
 		}
 	}
 }
+
+func TestAnalyzeMethodsLanguage(t *testing.T) {
+	path := filepath.Join("..", "analysis", "testdata", "toplines_boot.csv")
+	out, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--methods", "markdown", "--bootstrap", "0", "--lang", "it")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"### Metodi: giudizi umani", "Su 14 partecipanti, 1 è stato escluso", "Sono stati analizzati 12 partecipanti", "r = 0,16", "<!-- Numeri dall'output --json:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Italian methods lack %q:\n%s", want, out)
+		}
+	}
+	if _, errs, code := analyzeCLI(t, "", "analyze", "agreement", "--judgements", path, "--methods", "text", "--lang", "fr"); code != 2 || !strings.Contains(errs, "want en or it") {
+		t.Errorf("--lang fr: exit %d, %s", code, errs)
+	}
+}
