@@ -65,7 +65,6 @@ var texSymbols = map[rune]texTok{
 	'−': {`$-$`, 6.7, false}, '·': {`$\cdot$`, 2.4, false}, '²': {`$^2$`, 3.5, false},
 	'–': {`--`, 4.3, false}, '—': {`---`, 8.5, false}, '…': {`\dots{}`, 11.4, false},
 	'‘': {"`", 2.4, false}, '’': {`'`, 2.4, false}, '“': {"``", 4.3, false}, '”': {`''`, 4.3, false},
-	'«': {`<<`, 8.5, false}, '»': {`>>`, 8.5, false}, // written in math below
 	'\u00a0': {`~`, 2.9, true}, 'ß': {`\ss{}`, 4.8, false}, 'æ': {`\ae{}`, 6.2, false}, 'Æ': {`\AE{}`, 7.7, false},
 	'œ': {`\oe{}`, 6.7, false}, 'Œ': {`\OE{}`, 8.7, false}, 'ø': {`\o{}`, 4.3, false}, 'Ø': {`\O{}`, 6.7, false},
 	'ł': {`\l{}`, 2.4, false}, 'Ł': {`\L{}`, 5.4, false}, 'ı': {`\i{}`, 2.4, false}, '€': {`EUR`, 17.5, false},
@@ -80,10 +79,10 @@ var texAccents = map[rune]string{
 // texTokens turns text into LaTeX tokens: specials escaped, < > | in math,
 // straight quotes as opening or closing quotes, accented letters as accent
 // commands, other symbols from texSymbols, and anything else OT1 cannot
-// print as its code point in typewriter type.
+// print as its code point in typewriter type. Guillemets (not in OT1)
+// become quotes.
 func texTokens(s string) []texTok {
-	s = strings.ReplaceAll(s, "«", `"`)
-	s = strings.ReplaceAll(s, "»", `"`)
+	s = strings.NewReplacer("« ", `"`, "«", `"`, " »", `"`, "»", `"`).Replace(s)
 	var out []texTok
 	rs := []rune(norm.NFC.String(s))
 	for i, r := range rs {
@@ -167,13 +166,7 @@ func texCodePoint(r rune) texTok {
 }
 
 // latexEscape writes text as LaTeX (no line-break hints).
-func latexEscape(s string) string {
-	var b strings.Builder
-	for _, t := range texTokens(s) {
-		b.WriteString(t.tex)
-	}
-	return b.String()
-}
+func latexEscape(s string) string { return latexEscapeToks(texTokens(s)) }
 
 // texWidth is the estimated width of text in \footnotesize.
 func texWidth(toks []texTok) float64 {

@@ -20,6 +20,7 @@ func TestLaTeXSpellsEveryCharacterForOT1(t *testing.T) {
 		"naïve":         `na{\"{\i}}ve`,
 		"李":             `{\ttfamily U+674E}`,
 		"tab\there":     `tab here`,
+		"«sì»":          "``s{\\`{\\i}}''",
 	} {
 		if got := latexEscape(in); got != want {
 			t.Errorf("latexEscape(%q) = %q, want %q", in, got, want)
