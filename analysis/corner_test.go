@@ -147,3 +147,17 @@ func TestRatingsInputErrorsOfIssue12(t *testing.T) {
 		t.Error("judgements: a non-UTF-8 annotator id was accepted")
 	}
 }
+
+func TestItemMeansListTypesInTheDocumentedOrder(t *testing.T) {
+	rs, err := ReadRatings(strings.NewReader(ratingsHeader + "p1,B,n1,natural,trigger,5,\np1,B,s2,scalar,trigger,2,\np1,B,d1,discourse,trigger,6,\np1,B,s1,scalar,cancel,3,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ItemMeansTable(ComputeToplines(rs, DefaultOptions())).Rows {
+		got = append(got, r[0].(string))
+	}
+	if strings.Join(got, " ") != "s2 s1 d1 n1" {
+		t.Errorf("item_means rows %v, want s2 s1 d1 n1 (scalar in file order, discourse, natural)", got)
+	}
+}

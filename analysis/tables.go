@@ -241,7 +241,13 @@ func ItemMeansTable(t *Toplines) *Table {
 		cols = append(cols, "Mean z ("+c+")", "n ("+c+")")
 	}
 	tb := &Table{Name: "item_means", Title: "Mean z-score per item and condition", Columns: cols}
-	for i := range t.Items {
+	// Items by type in the documented order, each type's in file order.
+	order := make([]int, len(t.Items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return indexOf(Types, t.Items[a].Type) - indexOf(Types, t.Items[b].Type) })
+	for _, i := range order {
 		m := &t.Items[i]
 		r := []any{m.ID, m.Type}
 		for c := range numConditions {
