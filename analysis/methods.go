@@ -336,7 +336,7 @@ func toplinesItemsParagraph(p prose, all *TypeToplines) string {
 	} else {
 		s.WriteString(p.say(fmt.Sprintf("the cancellation was recognised (mean z lower with it) for %s and both held (belief update) for %s %s rated in both conditions.",
 			p.pct(all.CancellationRecognition, all.CancellationRecognitionCI), p.pct(all.BeliefUpdate, all.BeliefUpdateCI), p.ofThe(nTC, "", "", "", "")),
-			fmt.Sprintf("la cancellazione è stata riconosciuta (z medio più basso con essa) per %s ed entrambe le condizioni (aggiornamento delle credenze) per %s %s in entrambe le condizioni.",
+			fmt.Sprintf("la cancellazione è stata riconosciuta (z medio più basso con essa) per %s ed entrambi i riconoscimenti (aggiornamento delle credenze) per %s %s in entrambe le condizioni.",
 				p.the(all.CancellationRecognition, all.CancellationRecognitionCI), p.the(all.BeliefUpdate, all.BeliefUpdateCI), p.ofThe(nTC, "", "", "giudicato", "giudicati"))))
 	}
 	if all.PearsonR == nil {
