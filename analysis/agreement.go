@@ -44,8 +44,8 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 			return nil, err
 		}
 		j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
-		if j.Type == domain.TypeAll {
-			return nil, t.errf(2, "item type %q is reserved for the pooled row of by_type; rename it", j.Type)
+		if domain.IsPooledName(j.Type) {
+			return nil, t.errf(2, "%s", pooledNameMsg("item type", j.Type))
 		}
 		if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
 			return nil, t.errf(2, "item %q has type %q here but %q on an earlier line", j.Item, j.Type, typ)
@@ -440,7 +440,9 @@ func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
 	for _, t := range named {
 		ag.ByType[t] = build(t)
 	}
-	ag.TypeOrder = append(named, domain.TypeAll)
+	// Tables list the types in the documented order, whatever the file's;
+	// the bootstrap strata keep the file's order, so intervals do not move.
+	ag.TypeOrder = append(OrderTypes(named), domain.TypeAll)
 	return ag
 }
 

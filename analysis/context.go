@@ -91,8 +91,11 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 		if !v && n < most {
 			return nil, t.errf(6, "sufficient is no after %d added sentences, but %d could be shown: an insufficient answer comes only after all of them (add a max_sentences column if the passage has fewer)", n, most)
 		}
-		if row[4] == domain.TypeAll {
-			return nil, t.errf(4, "period %q is reserved for the pooled row of each kind; rename it", row[4])
+		if domain.IsPooledName(row[1]) {
+			return nil, t.errf(1, "%s", pooledNameMsg("survey", row[1]))
+		}
+		if domain.IsPooledName(row[4]) {
+			return nil, t.errf(4, "%s", pooledNameMsg("period", row[4]))
 		}
 		key := [3]string{a.Annotator, a.Survey, a.Item}
 		if l, dup := seen[key]; dup {

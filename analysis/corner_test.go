@@ -31,26 +31,33 @@ func TestMeanZZeroUpToRoundingIsNotRecognised(t *testing.T) {
 	}
 }
 
-func TestNamedAllIsAnInputError(t *testing.T) {
-	for _, tc := range []struct {
-		name, csv, column string
-		read              func(string) error
-	}{
-		{"explanation kind", "annotator_id,item_id,kind,strategy,judgment\ne1,i1,all,zero-shot,totally_correct\n", "kind",
-			func(s string) error { _, err := ReadExplanationRatings(strings.NewReader(s)); return err }},
-		{"explanation strategy", "annotator_id,item_id,kind,strategy,judgment\ne1,i1,Impl,all,totally_correct\n", "strategy",
-			func(s string) error { _, err := ReadExplanationRatings(strings.NewReader(s)); return err }},
-		{"explanation model", "annotator_id,item_id,kind,strategy,judgment,model\ne1,i1,Impl,zs,totally_correct,all\n", "model",
-			func(s string) error { _, err := ReadExplanationRatings(strings.NewReader(s)); return err }},
-		{"judgement type", "annotator_id,item_id,item_type,plausible,cancellation_correct\na,i1,all,yes,yes\n", "item_type",
-			func(s string) error { _, err := ReadJudgements(strings.NewReader(s)); return err }},
-		{"context period", "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\ne1,S1,i1,Impl,all,0,yes\n", "period",
-			func(s string) error { _, err := ReadContextAnswers(strings.NewReader(s)); return err }},
-	} {
-		var ie *InputError
-		if err := tc.read(tc.csv); !errors.As(err, &ie) || ie.Line != 2 || ie.Column != tc.column || !strings.Contains(ie.Msg, "reserved") {
-			t.Errorf("%s: err = %v, want line 2 column %q reserved", tc.name, err, tc.column)
+func TestPooledNamesAreInputErrors(t *testing.T) {
+	expl := func(s string) error { _, err := ReadExplanationRatings(strings.NewReader(s)); return err }
+	judg := func(s string) error { _, err := ReadJudgements(strings.NewReader(s)); return err }
+	ctx := func(s string) error { _, err := ReadContextAnswers(strings.NewReader(s)); return err }
+	rat := func(s string) error { _, err := ReadRatings(strings.NewReader(s)); return err }
+	for _, name := range []string{"all", "ALL", "All", "overall", "Overall", "OVERALL"} {
+		for _, tc := range []struct {
+			what, csv, column string
+			read              func(string) error
+		}{
+			{"explanation kind", "annotator_id,item_id,kind,strategy,judgment\ne1,i0,Impl,zs,totally_correct\ne1,i1,%s,zero-shot,totally_correct\n", "kind", expl},
+			{"explanation strategy", "annotator_id,item_id,kind,strategy,judgment\ne1,i0,Impl,zs,totally_correct\ne1,i1,Impl,%s,totally_correct\n", "strategy", expl},
+			{"explanation model", "annotator_id,item_id,kind,strategy,judgment,model\ne1,i0,Impl,zs,totally_correct,m\ne1,i1,Impl,zs,totally_correct,%s\n", "model", expl},
+			{"judgement type", "annotator_id,item_id,item_type,plausible,cancellation_correct\na,i0,scalar,yes,yes\na,i1,%s,yes,yes\n", "item_type", judg},
+			{"context survey", "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\ne1,S1,i0,Impl,p,0,yes\ne1,%s,i1,Impl,p,0,yes\n", "survey_id", ctx},
+			{"context period", "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\ne1,S1,i0,Impl,p,0,yes\ne1,S1,i1,Impl,%s,0,yes\n", "period", ctx},
+			{"rating type", ratingsHeader + "p1,B,s0,scalar,trigger,5,\np1,B,s1,%s,trigger,5,\n", "item_type", rat},
+		} {
+			var ie *InputError
+			err := tc.read(strings.ReplaceAll(tc.csv, "%s", name))
+			if !errors.As(err, &ie) || ie.Line != 3 || ie.Column != tc.column || !strings.Contains(ie.Msg, "reserved") || !strings.Contains(ie.Msg, `"`+name+`"`) {
+				t.Errorf("%s %q: err = %v, want line 3 column %q: %q reserved", tc.what, name, err, tc.column, name)
+			}
 		}
+	}
+	if err := expl("annotator_id,item_id,kind,strategy,judgment\ne1,i1,By_Model,zs,totally_correct\n"); err == nil || !strings.Contains(err.Error(), "reserved") {
+		t.Errorf("kind By_Model: err = %v, want reserved", err)
 	}
 	// A model named like a kind is fine, and the pooled rows stay apart.
 	rs, err := ReadExplanationRatings(strings.NewReader("annotator_id,item_id,kind,strategy,judgment,model\n" +
@@ -61,6 +68,37 @@ func TestNamedAllIsAnInputError(t *testing.T) {
 	e := ComputeExplanations(rs)
 	if e.Table[domain.TypeAll][domain.TypeAll].N != 3 || e.ByModel["m1"].Table[domain.TypeAll][domain.TypeAll].N != 2 || e.ByModel["m2"].Table["Impl"]["zs"].Counts[3] != 1 {
 		t.Errorf("pooled %d, m1 %d", e.Table[domain.TypeAll][domain.TypeAll].N, e.ByModel["m1"].Table[domain.TypeAll][domain.TypeAll].N)
+	}
+}
+
+func TestTablesListTypesInTheDocumentedOrder(t *testing.T) {
+	js, err := ReadJudgements(strings.NewReader("annotator_id,item_id,item_type,plausible,cancellation_correct\n" +
+		"a,n1,natural,yes,yes\nb,n1,natural,yes,no\na,x1,zebra,yes,yes\nb,x1,zebra,no,\na,s1,synthetic,no,\nb,s1,synthetic,no,\n" +
+		"a,d1,discourse,yes,yes\nb,d1,discourse,yes,yes\na,c1,scalar,yes,no\nb,c1,scalar,yes,no\na,e1,apple,yes,yes\nb,e1,apple,yes,yes\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := ComputeAgreementWith(js, Bootstrap{})
+	want := "scalar discourse synthetic natural zebra apple all"
+	if got := strings.Join(a.TypeOrder, " "); got != want {
+		t.Errorf("agreement types %q, want %q", got, want)
+	}
+	var rows []string
+	for i, r := range AgreementIntervalsTable(a).Rows {
+		if i%2 == 0 {
+			rows = append(rows, r[0].(string))
+		}
+	}
+	if got := strings.Join(rows, " "); got != want {
+		t.Errorf("agreement_intervals rows %q, want %q", got, want)
+	}
+	rs, err := ReadExplanationRatings(strings.NewReader("annotator_id,item_id,kind,strategy,judgment\n" +
+		"e1,i1,natural,zs,totally_correct\ne1,i2,Impl,zs,totally_wrong\ne1,i3,scalar,fs,totally_wrong\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(ComputeExplanations(rs).KindOrder, " "); got != "scalar natural Impl all" {
+		t.Errorf("explanation kinds %q, want scalar natural Impl all", got)
 	}
 }
 
@@ -76,6 +114,9 @@ func TestChecksOnlyParticipantsListedApart(t *testing.T) {
 	ps := top.Participants
 	if strings.Join(ps.ChecksOnly, ",") != "pC" || strings.Join(ps.ZeroVariance, ",") != "pK" || ps.Analysed != 1 {
 		t.Errorf("checks only %v, zero variance %v, analysed %d", ps.ChecksOnly, ps.ZeroVariance, ps.Analysed)
+	}
+	if note := ToplinesTable(top).Notes[0]; !strings.Contains(note, "3 in the file, 0 excluded") || !strings.Contains(note, "1 with constant ratings (no z-scores), 1 with attention checks only, 1 analysed") {
+		t.Errorf("participants note %q does not add up to 3", note)
 	}
 	if got := ParticipantsTable(top).Rows[0][4]; got != "attention checks only" {
 		t.Errorf("status of pC = %v", got)
@@ -105,5 +146,19 @@ func TestRatingsInputErrorsOfIssue12(t *testing.T) {
 	// Non-UTF-8 ids fail the other files too.
 	if _, err := ReadJudgements(strings.NewReader("annotator_id,item_id,item_type,plausible,cancellation_correct\n\xffa,i1,scalar,yes,yes\n")); err == nil {
 		t.Error("judgements: a non-UTF-8 annotator id was accepted")
+	}
+}
+
+func TestItemMeansListTypesInTheDocumentedOrder(t *testing.T) {
+	rs, err := ReadRatings(strings.NewReader(ratingsHeader + "p1,B,n1,natural,trigger,5,\np1,B,s2,scalar,trigger,2,\np1,B,d1,discourse,trigger,6,\np1,B,s1,scalar,cancel,3,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range ItemMeansTable(ComputeToplines(rs, DefaultOptions())).Rows {
+		got = append(got, r[0].(string))
+	}
+	if strings.Join(got, " ") != "s2 s1 d1 n1" {
+		t.Errorf("item_means rows %v, want s2 s1 d1 n1 (scalar in file order, discourse, natural)", got)
 	}
 }

@@ -73,8 +73,11 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 		// the JSON holds the per-model tables under "by_model": rows of
 		// their own under those names would be counted twice.
 		for _, k := range []int{2, 3, 5} {
-			if strings.EqualFold(row[k], domain.TypeAll) || (k == 2 && row[k] == ByModelKey) {
-				return nil, t.errf(k, "%q is reserved for the pooled row and column of the table", row[k])
+			if domain.IsPooledName(row[k]) {
+				return nil, t.errf(k, "%s", pooledNameMsg(t.want[k], row[k]))
+			}
+			if k == 2 && strings.EqualFold(row[k], ByModelKey) {
+				return nil, t.errf(k, "kind %q is reserved: the JSON holds the per-model tables under it; rename it", row[k])
 			}
 		}
 		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
@@ -155,7 +158,7 @@ func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 // pooled kind "all" is added when there is more than one kind.
 type Explanations struct {
 	Table         map[string]map[string]*JudgmentShares
-	KindOrder     []string // first-seen order, "all" last
+	KindOrder     []string // item types in the documented order, other kinds first-seen (OrderTypes), "all" last
 	StrategyOrder []string // first-seen order, "all" last
 	// ByModel is the same table per model, when the file names models;
 	// ModelOrder lists them in first-seen order.
@@ -235,6 +238,7 @@ func tallyExplanations(rs []ExplanationRating) *Explanations {
 			}
 		}
 	}
+	e.KindOrder = OrderTypes(e.KindOrder)
 	if len(e.KindOrder) < 2 {
 		delete(e.Table, domain.TypeAll)
 	} else {

@@ -123,8 +123,23 @@ func FuzzReadRatings(f *testing.F) {
 		if !bytes.Equal(a, b) {
 			t.Fatalf("toplines from the file and from its rows differ:\n%s\n%s", a, b)
 		}
-		if ps.Analysed+len(ps.Excluded)+len(ps.ZeroVariance) != ps.Total {
+		// Every participant is counted once: analysed, excluded, constant
+		// ratings or attention checks only (docs/statistics.md#participants-summary),
+		// and is listed as their details say.
+		if ps.Analysed+len(ps.Excluded)+len(ps.ZeroVariance)+len(ps.ChecksOnly) != ps.Total {
 			t.Fatalf("participants %+v do not add up", ps)
+		}
+		for _, d := range ps.Details {
+			in := map[string]bool{"excluded": slices.Contains(ps.Excluded, d.ID), "zero variance": slices.Contains(ps.ZeroVariance, d.ID), "checks only": slices.Contains(ps.ChecksOnly, d.ID)}
+			want := map[string]bool{"excluded": d.Excluded, "zero variance": !d.Excluded && d.ZeroVariance, "checks only": !d.Excluded && d.ChecksOnly}
+			for k := range in {
+				if in[k] != want[k] {
+					t.Fatalf("participant %+v: listed as %s %v, details say %v", d, k, in[k], want[k])
+				}
+			}
+			if !d.Excluded && d.ChecksOnly != (d.Ratings == 0) {
+				t.Fatalf("participant %+v: checks only %v with %d ratings", d, d.ChecksOnly, d.Ratings)
+			}
 		}
 		for typ, tt := range top.ByType {
 			for what, p := range map[string]*float64{"implicature": tt.ImplicatureRecognition, "cancellation": tt.CancellationRecognition,

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 )
 
 // CI is a 95 % interval [low, high]. In JSON it is a two-number array; a
@@ -118,7 +117,7 @@ func ciText(ci *CI) string {
 	if ci == nil {
 		return Missing
 	}
-	return "[" + strconv.FormatFloat(ci[0], 'f', 2, 64) + ", " + strconv.FormatFloat(ci[1], 'f', 2, 64) + "]"
+	return "[" + Fixed(ci[0], 2) + ", " + Fixed(ci[1], 2) + "]"
 }
 
 // replicates collects, per named statistic, one value per replicate.

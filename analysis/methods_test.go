@@ -19,10 +19,10 @@ func TestContextAndExplanationsMethods(t *testing.T) {
 	}
 	c := ComputeContextWith(as, Bootstrap{Replicates: 200, Seed: 1})
 	o := c.Overall
-	m := ContextMethods(c).Markdown()
+	m := ContextMethods(c, English).Markdown()
 	for _, want := range []string{
 		fmt.Sprintf("Experts gave %d final answers on %d passages in 2 surveys", o.Judgements, o.Items),
-		fmt.Sprintf("Krippendorff's α %.2f, 95 %% CI [%.2f, %.2f] (nominal)", *o.KrippendorffAlphaNominal, o.KrippendorffAlphaNominalCI[0], o.KrippendorffAlphaNominalCI[1]),
+		fmt.Sprintf("Krippendorff's α (nominal) = %s (95 %% CI [%s, %s]) over 20 passages", Fixed(*o.KrippendorffAlphaNominal, 2), Fixed(o.KrippendorffAlphaNominalCI[0], 2), Fixed(o.KrippendorffAlphaNominalCI[1], 2)),
 		"200 bootstrap replicates (seed 1) resampling passages within each survey",
 	} {
 		if !strings.Contains(m, want) {
@@ -36,11 +36,11 @@ func TestContextAndExplanationsMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := ComputeExplanations(rs)
-	txt := ExplanationsMethods(e, len(rs)).Text()
+	txt := ExplanationsMethods(e, len(rs), English).Text()
 	// 3 of 4 acceptable; Wilson(3, 4) from analysis/testdata/interval_ref.py's formula.
 	ci := Wilson(3, 4)
-	for _, want := range []string{"Experts gave 4 ratings", fmt.Sprintf("75 %% (95 %% CI %.0f–%.0f %%) of the explanations were acceptable", 100*ci[0], 100*ci[1]),
-		"zero-shot 67 %", "By model: m1 50 %", "m2 100 %"} {
+	for _, want := range []string{"Experts gave 4 ratings", fmt.Sprintf("75 %% (95 %% CI %s–%s %%) of the explanations were acceptable", Percent(ci[0]), Percent(ci[1])),
+		"zero-shot 67 %", "Acceptable by model: m1 50 %", "m2 100 %"} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("explanation methods lack %q:\n%s", want, txt)
 		}
@@ -57,7 +57,8 @@ func TestLaTeXEscapesAndIntervals(t *testing.T) {
 	}
 	out := b.String()
 	for _, want := range []string{`\caption{$\kappa$ \& $\alpha$ $\leq$ 5 \% of \#1}`, `\label{tab:x-y}`, `\begin{tabular}{lr}`,
-		`Type\_a & Estimate \\`, `scalar & 0.50 [0.25, 0.75] \\`, `natural & -- \\`, `\toprule`, `\midrule`, `\bottomrule`, `see \$x`} {
+		`Type\_a & Estimate \\`, `scalar & \begin{tabular}[t]{@{}r@{}}0.50\\{\scriptsize [0.25, 0.75]}\end{tabular} \\`, `natural & -- \\`,
+		`\toprule`, `\midrule`, `\bottomrule`, `p $<$ 0.001 -- see \$x\par`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("LaTeX lacks %q:\n%s", want, out)
 		}

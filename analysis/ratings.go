@@ -10,6 +10,30 @@ import (
 	"strings"
 )
 
+// pooledNameMsg is the message of an input error for a reserved name.
+func pooledNameMsg(what, name string) string {
+	return fmt.Sprintf("%s %q is reserved: %q and %q (in any case) name the pooled rows of the tables; rename it", what, name, domain.TypeAll, domain.Overall)
+}
+
+// OrderTypes returns names (item types or kinds, each once) in the order
+// tables list them (docs/statistics.md#conventions): the item types of domain.TableTypes
+// in that order, then any other name in the order given; a pooled name is
+// left out.
+func OrderTypes(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, t := range domain.TableTypes {
+		if slices.Contains(names, t) {
+			out = append(out, t)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(domain.TableTypes, n) && !domain.IsPooledName(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 // Condition is one of the rating conditions of docs/items.md#conditions.
 type Condition uint8
 
@@ -244,6 +268,9 @@ func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[s
 	if rt.check != checkNone {
 		rt.item = intern(cIndex, &rs.checkItems, row[colItem])
 		return rt, nil
+	}
+	if domain.IsPooledName(row[colType]) {
+		return rt, errf(colType, "%s", pooledNameMsg("item type", row[colType]))
 	}
 	typ := int8(indexOf(domain.TableTypes, row[colType]))
 	if typ < 0 {

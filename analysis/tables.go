@@ -21,6 +21,9 @@ type Table struct {
 	Columns []string
 	Rows    [][]any
 	Notes   []string
+	// Landscape lays the LaTeX out for an A4 landscape page (the context
+	// tables); the others are for A4 portrait.
+	Landscape bool
 }
 
 // PValue is a p-value cell: printed "< 0.001" for people, raw in CSV.
@@ -48,7 +51,7 @@ func Text(v any) string {
 		if x == nil {
 			return Missing
 		}
-		return fmt.Sprintf("%.2f", *x)
+		return Fixed(*x, 2)
 	case PValue:
 		if x.P == nil {
 			return Missing
@@ -197,8 +200,8 @@ func ToplinesTable(t *Toplines) *Table {
 	}
 	ps := t.Participants
 	tb.Notes = []string{
-		fmt.Sprintf("Participants: %d in the file, %d excluded (%d or more failed attention checks; high passes at ≥ %d, low at ≤ %d), %d with constant ratings (no z-scores), %d analysed.",
-			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), ps.Analysed),
+		fmt.Sprintf("Participants: %d in the file, %d excluded (%d or more failed attention checks; high passes at ≥ %d, low at ≤ %d), %d with constant ratings (no z-scores), %d with attention checks only, %d analysed.",
+			ps.Total, len(ps.Excluded), t.Settings.MaxFailed, t.Settings.HighPass, t.Settings.LowPass, len(ps.ZeroVariance), len(ps.ChecksOnly), ps.Analysed),
 		"Excluded: " + listOrNone(ps.Excluded),
 		"Constant ratings: " + listOrNone(ps.ZeroVariance),
 		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
@@ -239,7 +242,15 @@ func ItemMeansTable(t *Toplines) *Table {
 		cols = append(cols, "Mean z ("+c+")", "n ("+c+")")
 	}
 	tb := &Table{Name: "item_means", Title: "Mean z-score per item and condition", Columns: cols}
-	for i := range t.Items {
+	// Items by type in the documented order, each type's in file order.
+	order := make([]int, len(t.Items))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return indexOf(domain.TableTypes, t.Items[a].Type) - indexOf(domain.TableTypes, t.Items[b].Type)
+	})
+	for _, i := range order {
 		m := &t.Items[i]
 		r := []any{m.ID, m.Type}
 		for c := range numConditions {
@@ -328,7 +339,7 @@ func ContextTable(c *Context) *Table {
 	for k := 0; k <= MaxAddedSentences; k++ {
 		cols = append(cols, fmt.Sprintf("Items ≤%d", k))
 	}
-	tb := &Table{Name: "context", Title: "Context needed to understand the implicit content", Columns: cols}
+	tb := &Table{Name: "context", Title: "Context needed to understand the implicit content", Columns: cols, Landscape: true}
 	c.each(func(name string, s *ContextStats) {
 		r := []any{name, s.Items, s.Judgements, s.FleissKappa, s.FullConsensus, s.MajorityConsensus}
 		for _, v := range s.CumulativeJudgements {
@@ -353,19 +364,19 @@ func (c *Context) each(f func(name string, s *ContextStats)) {
 	for _, s := range c.SurveyOrder {
 		f(s, c.Surveys[s])
 	}
-	f("overall", c.Overall)
+	f(domain.Overall, c.Overall)
 }
 
 // ContextTables splits ContextTable for reading: the agreement measures,
 // then the cumulative shares with one column per k.
 func ContextTables(c *Context) []*Table {
-	m := &Table{Name: "context_agreement", Title: "Context needed to understand the implicit content: agreement",
+	m := &Table{Name: "context_agreement", Title: "Context needed to understand the implicit content: agreement", Landscape: true,
 		Columns: []string{"Survey", "Items", "Judgements", "Fleiss' κ", "Fleiss items", "Full consensus", "Majority consensus"}}
 	cols := []string{"Survey", "Share of"}
 	for k := 0; k <= MaxAddedSentences; k++ {
 		cols = append(cols, fmt.Sprintf("≤%d", k))
 	}
-	cum := &Table{Name: "context_cumulative", Title: "Understandable with at most k added preceding sentences (cumulative share)", Columns: cols}
+	cum := &Table{Name: "context_cumulative", Title: "Understandable with at most k added preceding sentences (cumulative share)", Columns: cols, Landscape: true}
 	c.each(func(name string, s *ContextStats) {
 		m.Rows = append(m.Rows, []any{name, s.Items, s.Judgements, s.FleissKappa, s.FleissItems, s.FullConsensus, s.MajorityConsensus})
 		for _, what := range []struct {
@@ -521,7 +532,7 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 // ContextIntervalsTable lists the agreement coefficients per survey and
 // overall with their 95 % intervals.
 func ContextIntervalsTable(c *Context) *Table {
-	tb := &Table{Name: "context_intervals", Title: "Context agreement with 95 % intervals (bootstrap over items, within survey)",
+	tb := &Table{Name: "context_intervals", Title: "Context agreement with 95 % intervals (bootstrap over items, within survey)", Landscape: true,
 		Columns: []string{"Survey", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus"}}
 	c.each(func(name string, s *ContextStats) {
 		tb.Rows = append(tb.Rows, contextEstRow(name, s))
@@ -540,7 +551,7 @@ func contextEstRow(name string, s *ContextStats) []any {
 
 // ContextKindPeriodTable breaks the context measures down by kind × period.
 func ContextKindPeriodTable(c *Context) *Table {
-	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)",
+	tb := &Table{Name: "context_kind_period", Title: "Context by kind × period (95 % intervals)", Landscape: true,
 		Columns: []string{"Kind", "Period", "Items", "Fleiss' κ", "Krippendorff's α (nominal)", "Krippendorff's α (ordinal)", "Full consensus", "Majority consensus", "Judgements ≤0", "Items ≤0"}}
 	for _, k := range c.KindOrder {
 		for _, p := range append(slices.Clone(c.PeriodOrder), domain.TypeAll) {

@@ -88,6 +88,7 @@ type outputFlags struct {
 	csv     bool
 	latex   bool
 	methods string
+	lang    analysis.Lang
 	table   string
 	plots   string
 	boot    analysis.Bootstrap
@@ -96,7 +97,7 @@ type outputFlags struct {
 }
 
 func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots bool) *outputFlags {
-	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag}
+	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag, lang: analysis.English}
 	o.fs.SetOutput(env.stderr)
 	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
 	o.fs.BoolVar(&o.json, "json", false, "print the result as JSON instead of a table")
@@ -104,6 +105,14 @@ func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots b
 	o.fs.BoolVar(&o.latex, "latex", false, "print the tables as LaTeX (booktabs; \\usepackage{booktabs}) with the 95% intervals, ready to \\input")
 	o.fs.StringVar(&o.table, "table", "", "print only this table (with --csv or --latex too), e.g. "+tableNames[name])
 	o.fs.StringVar(&o.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	o.fs.Func("lang", `language of the --methods paragraph: "en" (default) or "it"`, func(v string) error {
+		l, ok := analysis.ParseLang(v)
+		if !ok {
+			return fmt.Errorf("want en or it")
+		}
+		o.lang = l
+		return nil
+	})
 	o.fs.IntVar(&o.boot.Replicates, "bootstrap", analysis.DefaultReplicates, "bootstrap replicates for the 95% intervals (0: no intervals)")
 	o.fs.Uint64Var(&o.boot.Seed, "seed", analysis.DefaultSeed, "seed of the bootstrap (the same input and seed give the same intervals)")
 	if withPlots {
@@ -276,7 +285,7 @@ func analyzeToplines(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows()), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
+	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows(), o.lang), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
 }
 
 func analyzeAgreement(args []string, env *Env) error {
@@ -295,7 +304,7 @@ func analyzeAgreement(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js)), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
+	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js), o.lang), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
 }
 
 func analyzeContext(args []string, env *Env) error {
@@ -318,7 +327,7 @@ func analyzeContext(args []string, env *Env) error {
 	if o.table == "" && !o.csv {
 		tables = all[:len(all)-1] // the wide table repeats the two before it
 	}
-	return o.emit(env, c, tables, analysis.ContextMethods(c), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+	return o.emit(env, c, tables, analysis.ContextMethods(c, o.lang), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
 }
 
 func analyzeExplanations(args []string, env *Env) error {
@@ -337,5 +346,5 @@ func analyzeExplanations(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs)), func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) })
+	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs), o.lang), func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) })
 }

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"pragmalab/analysis"
 )
 
 // TestAnalyzeIntervals runs the outputs of docs/statistics.md#paper-ready-output
@@ -55,7 +57,9 @@ func TestAnalyzeIntervals(t *testing.T) {
 	}
 
 	tex, errs, code := analyzeCLI(t, "", "analyze", "agreement", "--judgements", path, "--latex", "--bootstrap", "300")
-	ciText := fmt.Sprintf("%.2f [%.2f, %.2f]", p["lights_kappa"], p["lights_kappa_ci95"].([]any)[0], p["lights_kappa_ci95"].([]any)[1])
+	// The value, then its interval in small print under it; math minus signs.
+	texNum := func(x any) string { return strings.Replace(analysis.Fixed(x.(float64), 2), "-", "$-$", 1) }
+	ciText := fmt.Sprintf(`%s\\{\scriptsize [%s, %s]}`, texNum(p["lights_kappa"]), texNum(p["lights_kappa_ci95"].([]any)[0]), texNum(p["lights_kappa_ci95"].([]any)[1]))
 	if code != 0 || !strings.Contains(tex, `\toprule`) || !strings.Contains(tex, `\bottomrule`) || !strings.Contains(tex, `Light's $\kappa$`) ||
 		!strings.Contains(tex, ciText) || strings.Contains(tex, "κ") {
 		t.Errorf("--latex (exit %d, want %q): %s\n%s", code, ciText, errs, tex)
@@ -63,7 +67,7 @@ func TestAnalyzeIntervals(t *testing.T) {
 	md, _, code := analyzeCLI(t, "", "analyze", "agreement", "--judgements", path, "--methods", "markdown", "--bootstrap", "300")
 	raw := p["raw"].(float64)
 	if code != 0 || !strings.HasPrefix(md, "### Methods: expert agreement") || !strings.Contains(md, "3 experts (a, b, c) gave 54 judgements") ||
-		!strings.Contains(md, fmt.Sprintf("raw agreement was %.2f, 95 %% CI", raw)) || !strings.Contains(md, "300 bootstrap replicates") {
+		!strings.Contains(md, fmt.Sprintf("raw agreement = %s (95 %% CI [", analysis.Fixed(raw, 2))) || !strings.Contains(md, "300 bootstrap replicates") {
 		t.Errorf("--methods markdown:\n%s", md)
 	}
 	if _, errs, code := analyzeCLI(t, "", "analyze", "agreement", "--judgements", path, "--latex", "--json"); code != 2 || !strings.Contains(errs, "choose one") {
@@ -78,7 +82,7 @@ func TestAnalyzeToplinesIntervalsAndMethods(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// 14 participants: p14 fails every check, p13 rates one value only.
-	for _, want := range []string{"Of 14 participants, 1 was excluded", "1 gave the same rating to every item", "12 participants were analysed",
+	for _, want := range []string{"Of 14 participants, 1 was excluded", "1 participant gave the same rating to every item", "12 participants were analysed",
 		"Of the 16 items", "200 bootstrap replicates", "resample the analysed participants and, independently, the items"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("methods lack %q:\n%s", want, out)

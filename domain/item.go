@@ -80,6 +80,9 @@ func (it *Item) Validate() error {
 	if utf8.RuneCountInString(it.Key) > 100 || strings.ContainsAny(it.Key, "\r\n\t") {
 		return &FieldError{"id", "must be at most 100 characters on one line"}
 	}
+	if IsPooledName(it.Type) {
+		return &FieldError{"type", fmt.Sprintf("%q is reserved for the pooled row of the tables (want scalar, discourse, synthetic or natural)", it.Type)}
+	}
 	if !IsItemType(it.Type) {
 		return &FieldError{"type", fmt.Sprintf("unknown type %q (want scalar, discourse, synthetic or natural)", it.Type)}
 	}

@@ -4,7 +4,10 @@
 // imports no other package of the project.
 package domain
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // The item types (docs/items.md#item-types). Every package that names a
 // type refers to these.
@@ -26,6 +29,23 @@ var TableTypes = []string{TypeScalar, TypeDiscourse, TypeSynthetic, TypeNatural}
 // TypeAll names the pooled row of the toplines and agreement tables; no
 // item type may take it.
 const TypeAll = "all"
+
+// Overall names the row of the context analysis pooling every survey.
+const Overall = "overall"
+
+// PooledNames name the pooled rows and columns of the analysis tables
+// (docs/statistics.md#conventions): "all" pools the item types,
+// strategies, kinds and models, "overall" the context surveys. No item
+// type, context survey or period, explanation kind, strategy or model may
+// take one, in any case: a row "ALL" beside the pooled "all" reads as the
+// same row in a table.
+var PooledNames = []string{TypeAll, Overall}
+
+// IsPooledName reports whether s, trimmed, is one of PooledNames in any
+// case.
+func IsPooledName(s string) bool {
+	return slices.ContainsFunc(PooledNames, func(n string) bool { return strings.EqualFold(strings.TrimSpace(s), n) })
+}
 
 // IsItemType reports whether t is one of ItemTypes.
 func IsItemType(t string) bool { return slices.Contains(ItemTypes, t) }

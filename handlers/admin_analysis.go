@@ -101,7 +101,7 @@ func (h *Handler) analyseExpert(ctx context.Context, s *domain.Study) (*studyAna
 	ag := analysis.ComputeAgreement(js)
 	a.result = ag
 	a.tables = []*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}
-	a.methods = analysis.AgreementMethods(ag, len(js))
+	a.methods = analysis.AgreementMethods(ag, len(js), analysis.English)
 	a.figures = func() ([]analysis.Figure, error) { return analysis.AgreementFigures(ag) }
 	a.summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}
 	if len(ag.Pairs) == 0 {
@@ -161,7 +161,7 @@ func ratingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *studyAnalysis 
 		}
 	}
 	a.tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
-	a.methods = analysis.ToplinesMethods(t, rs.NumRows())
+	a.methods = analysis.ToplinesMethods(t, rs.NumRows(), analysis.English)
 	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) }
 	return a
 }
@@ -173,7 +173,7 @@ func contextAnalysis(as []analysis.ContextAnswer) *studyAnalysis {
 	a.result = c
 	a.summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
 	a.tables = append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
-	a.methods = analysis.ContextMethods(c)
+	a.methods = analysis.ContextMethods(c, analysis.English)
 	a.figures = func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) }
 	return a
 }
@@ -185,7 +185,7 @@ func explanationsAnalysis(rs []analysis.ExplanationRating) *studyAnalysis {
 	a.result = e
 	a.summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
 	a.tables = []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
-	a.methods = analysis.ExplanationsMethods(e, len(rs))
+	a.methods = analysis.ExplanationsMethods(e, len(rs), analysis.English)
 	a.figures = func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) }
 	return a
 }

@@ -71,12 +71,14 @@ func (o *Output) Validate() error {
 		return domain.FieldErrorf("item_id", "is longer than %d characters", domain.MaxPassageKey)
 	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
 		return domain.FieldErrorf("strategy", "must be 1–%d characters on one line", maxOutputName)
-	case strings.EqualFold(o.Strategy, "all"):
-		// The explanation table (domain.TypeAll) pools the strategies
-		// under this name.
-		return domain.FieldErrorf("strategy", "%q is reserved for all strategies pooled", o.Strategy)
+	case domain.IsPooledName(o.Strategy):
+		// The explanation table pools the strategies under "all".
+		return domain.FieldErrorf("strategy", "%q is reserved for the pooled rows of the tables (all, overall)", o.Strategy)
 	case o.Model == "" || utf8.RuneCountInString(o.Model) > maxOutputName || strings.ContainsAny(o.Model, "\r\n"):
 		return domain.FieldErrorf("model", "must be 1–%d characters on one line", maxOutputName)
+	case domain.IsPooledName(o.Model):
+		// The explanation analysis pools the models under "all".
+		return domain.FieldErrorf("model", "%q is reserved for the pooled rows of the tables (all, overall)", o.Model)
 	case utf8.RuneCountInString(o.Output) > maxOutputText:
 		return domain.FieldErrorf("output", "is longer than %d characters", maxOutputText)
 	}

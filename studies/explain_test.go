@@ -31,14 +31,17 @@ func TestParseOutputsCSV(t *testing.T) {
 		t.Errorf("outs = %+v", outs)
 	}
 	bad := map[string]string{
-		"item_id,strategy,output\n1,a,b\n":             `missing column "model"`,
-		"item_id,strategy,model,output\n,a,m,b\n":      `line 2, field "item_id": is empty`,
-		"item_id,strategy,model,output\n1,,m,b\n":      `line 2, field "strategy"`,
-		"item_id,strategy,model,output\n1,a,m\n":       "line 2: has 3 fields",
-		"item_id,strategy,model,output\n":              "no outputs",
-		"item_id,strategy,model,output\n1,All,m,b\n":   `line 2, field "strategy": "All" is reserved`,
-		"item_id,strategy,model,output\n1,a,m,b\x00\n": `line 2, field "output": character 2 is the control character U+0000 (NUL)`,
-		"item_id,strategy,model,output\n1,a\x07,m,b\n": `line 2, field "strategy": character 2`,
+		"item_id,strategy,output\n1,a,b\n":               `missing column "model"`,
+		"item_id,strategy,model,output\n,a,m,b\n":        `line 2, field "item_id": is empty`,
+		"item_id,strategy,model,output\n1,,m,b\n":        `line 2, field "strategy"`,
+		"item_id,strategy,model,output\n1,a,m\n":         "line 2: has 3 fields",
+		"item_id,strategy,model,output\n":                "no outputs",
+		"item_id,strategy,model,output\n1,All,m,b\n":     `line 2, field "strategy": "All" is reserved`,
+		"item_id,strategy,model,output\n1,OVERALL,m,b\n": `line 2, field "strategy": "OVERALL" is reserved`,
+		"item_id,strategy,model,output\n1,a,ALL,b\n":     `line 2, field "model": "ALL" is reserved`,
+		"item_id,strategy,model,output\n1,a,Overall,b\n": `line 2, field "model": "Overall" is reserved`,
+		"item_id,strategy,model,output\n1,a,m,b\x00\n":   `line 2, field "output": character 2 is the control character U+0000 (NUL)`,
+		"item_id,strategy,model,output\n1,a\x07,m,b\n":   `line 2, field "strategy": character 2`,
 	}
 	for in, want := range bad {
 		if _, err := ParseOutputsCSV(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {

@@ -73,6 +73,8 @@ func TestImportBadFiles(t *testing.T) {
 		{"missing column", "id,type,context,utterance,cancellation\ns1,scalar,,u,c\n", false, []string{"line 1", `missing column "implicature"`}},
 		{"unknown column", "id,type,utterance,implicature,cancellation,colour\ns1,scalar,u,i,c,red\n", false, []string{"line 1", `unknown column "colour"`}},
 		{"unknown type", header + "s1,scalar,,u,i,c\ns2,scaler,,u,i,c\n", false, []string{"line 3", `field "type"`, "scaler"}},
+		{"pooled type name", header + "s1,scalar,,u,i,c\ns2,ALL,,u,i,c\n", false, []string{"line 3", `field "type"`, "reserved"}},
+		{"pooled type name overall", header + "s1,scalar,,u,i,c\ns2,Overall,,u,i,c\n", false, []string{"line 3", `field "type"`, "reserved"}},
 		{"empty belief", header + "s1,scalar,,u,i,c\ns2,scalar,,u,  ,c\n", false, []string{"line 3", `field "implicature"`, "empty"}},
 		{"duplicate id", header + "s1,scalar,,u,i,c\ns1,scalar,,u2,i2,c2\n", false, []string{"line 3", `field "id"`, "duplicate", "line 2"}},
 		{"10 MB line", long, false, []string{"line 2", "longer than"}},
