@@ -2,13 +2,12 @@ package studies
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/json"
-	"fmt"
+	"slices"
 	"sync"
 
 	"pragmalab/analysis"
 	"pragmalab/domain"
+	"pragmalab/store"
 )
 
 // analysisCacheStudies is how many studies' analyses a Service keeps: the
@@ -16,114 +15,101 @@ import (
 const analysisCacheStudies = 8
 
 // Analysis returns the study and its analysis — what its Analysis page,
-// the page's figures and its downloads show (docs/architecture.md#analysis).
+// the page's figures and its downloads show (docs/architecture.md#studies).
 //
 // The analysis is computed once per change of what it is computed from:
-// every call reads the study's rows (the rows its export writes) and its
-// analysis options (thresholds, data-quality flags, the researcher's
-// include/exclude decisions), which costs a few queries, and reuses the
-// analysis computed last for this study when those are the same. The key is
-// a SHA-256 of the rows and the options themselves, not a counter of
-// writes: so a new answer, an exclusion decision, a settings change or an
-// edited item key invalidates it whichever process wrote it (the CLI writes
-// to the same file), and a write that changes none of them (a participant
-// starting a batch) does not. The bootstrap of the intervals, the figures
-// and their rendering — the costly part — run once per version.
+// it is kept with the study's data version (store.StudyDataVersion, which
+// triggers raise on every write to the study's settings, items,
+// participants, answers and outputs, whichever process wrote), and reused
+// while the version is the same — so a new answer, an exclusion decision
+// or a settings change gives a new analysis, and the page, its figures and
+// its downloads between two writes share one: reading the version is one
+// query, where reading the rows is most of a computation.
 func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *Analysis, error) {
 	st, err := s.db.Study(ctx, studyID)
 	if err != nil {
 		return nil, nil, err
 	}
-	var (
-		in      any // what the analysis is computed from: the key hashes it
-		compute func() *Analysis
-	)
-	switch st.Kind {
-	case domain.KindCrowd:
-		_, set, err := s.db.CrowdStudy(ctx, studyID)
-		if err != nil {
-			return nil, nil, err
-		}
-		opt, err := crowdOptions(ctx, s.db, studyID, set)
-		if err != nil {
-			return nil, nil, err
-		}
-		rows, err := crowdRatingRows(ctx, s.db, studyID)
-		if err != nil {
-			return st, &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
-		}
-		if rows == nil {
-			return st, &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
-		}
-		in = struct {
-			Options analysis.Options
-			Rows    []analysis.RatingRow
-		}{opt, rows}
-		compute = func() *Analysis {
-			rs, err := analysis.NewRatings(rows)
-			if err != nil {
-				return &Analysis{Command: ToplinesCommand(opt), Problem: err}
-			}
-			a := RatingsAnalysis(rs, opt)
-			a.ExportFile = "ratings.csv"
-			return a
-		}
-	case domain.KindExpert:
-		js, err := Judgements(ctx, s.db, studyID)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(js) == 0 {
-			return st, &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv",
-				Empty: "No expert has judged an item yet."}, nil
-		}
-		in, compute = js, func() *Analysis { return AgreementAnalysis(js) }
-	case domain.KindContext:
-		as, err := ContextAnswers(ctx, s.db, studyID)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(as) == 0 {
-			return st, &Analysis{Command: "pragmalab analyze context --answers answers.csv", Empty: "No expert has given a final answer yet."}, nil
-		}
-		in, compute = as, func() *Analysis {
-			a := ContextAnalysis(as)
-			a.ExportFile = "context_answers.csv"
-			return a
-		}
-	case domain.KindExplain:
-		rs, err := ExplanationRatings(ctx, s.db, studyID)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(rs) == 0 {
-			return st, &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv", Empty: "No explanation has been rated yet."}, nil
-		}
-		in, compute = rs, func() *Analysis {
-			a := ExplanationsAnalysis(rs)
-			a.ExportFile = "explanation_ratings.csv"
-			return a
-		}
-	default:
-		return st, &Analysis{Empty: "There is no analysis for this kind of study."}, nil
-	}
-	key, err := analysisKey(st.Kind, in)
+	// The version is read before the rows: they are at least that new.
+	v, err := s.db.StudyDataVersion(ctx, studyID)
 	if err != nil {
 		return nil, nil, err
 	}
-	return st, s.analyses.get(studyID, key, compute), nil
+	key := analysisKey{version: v, pilot: store.PilotIncluded(ctx)}
+	a, err := s.analyses.get(studyID, key, func() (*Analysis, error) { return s.computeAnalysis(ctx, st) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, a, nil
 }
 
-// analysisKey is the SHA-256 of what an analysis is computed from.
-func analysisKey(kind string, in any) ([sha256.Size]byte, error) {
-	h := sha256.New()
-	if err := json.NewEncoder(h).Encode(struct {
-		Kind string
-		In   any
-	}{kind, in}); err != nil {
-		return [sha256.Size]byte{}, fmt.Errorf("analysis key: %w", err)
+// computeAnalysis reads a study's rows and options and analyses them.
+func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
+	switch st.Kind {
+	case domain.KindCrowd:
+		_, set, err := s.db.CrowdStudy(ctx, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		opt, err := crowdOptions(ctx, s.db, st.ID, set)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := crowdRatingRows(ctx, s.db, st.ID)
+		if err != nil {
+			return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+		}
+		if rows == nil {
+			return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
+		}
+		rs, err := analysis.NewRatings(rows)
+		if err != nil {
+			return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+		}
+		a := RatingsAnalysis(rs, opt)
+		a.ExportFile = "ratings.csv"
+		return a, nil
+	case domain.KindExpert:
+		js, err := Judgements(ctx, s.db, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(js) == 0 {
+			return &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv",
+				Empty: "No expert has judged an item yet."}, nil
+		}
+		return AgreementAnalysis(js), nil
+	case domain.KindContext:
+		as, err := ContextAnswers(ctx, s.db, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(as) == 0 {
+			return &Analysis{Command: "pragmalab analyze context --answers answers.csv", Empty: "No expert has given a final answer yet."}, nil
+		}
+		a := ContextAnalysis(as)
+		a.ExportFile = "context_answers.csv"
+		return a, nil
+	case domain.KindExplain:
+		rs, err := ExplanationRatings(ctx, s.db, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(rs) == 0 {
+			return &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv", Empty: "No explanation has been rated yet."}, nil
+		}
+		a := ExplanationsAnalysis(rs)
+		a.ExportFile = "explanation_ratings.csv"
+		return a, nil
 	}
-	return [sha256.Size]byte(h.Sum(nil)), nil
+	return &Analysis{Empty: "There is no analysis for this kind of study."}, nil
+}
+
+// analysisKey is what a kept analysis was computed from: the study's data
+// version, with or without the pilot's answers.
+type analysisKey struct {
+	version int64
+	pilot   bool
 }
 
 // analysisCache keeps the last analysis of the studies looked at last, each
@@ -138,9 +124,10 @@ type analysisCache struct {
 }
 
 type analysisEntry struct {
-	key   [sha256.Size]byte
-	ready chan struct{} // closed once a is set
+	key   analysisKey
+	ready chan struct{} // closed once a or err is set
 	a     *Analysis
+	err   error
 }
 
 func newAnalysisCache(max int) *analysisCache {
@@ -150,17 +137,18 @@ func newAnalysisCache(max int) *analysisCache {
 // get returns the study's analysis of that key, computing it unless it is
 // kept; requests of the same key while it is being computed wait for that
 // computation (a page's figures arrive together) instead of repeating it.
-func (c *analysisCache) get(studyID int64, key [sha256.Size]byte, compute func() *Analysis) *Analysis {
+// A computation that fails is not kept.
+func (c *analysisCache) get(studyID int64, key analysisKey, compute func() (*Analysis, error)) (*Analysis, error) {
 	c.mu.Lock()
 	e := c.entries[studyID]
 	if e != nil && e.key == key {
 		c.touch(studyID)
 		c.mu.Unlock()
 		<-e.ready
-		if e.a != nil {
-			return e.a
+		if e.a == nil && e.err == nil { // the computation waited for panicked
+			return compute()
 		}
-		return compute() // the computation that was waited for panicked
+		return e.a, e.err
 	}
 	e = &analysisEntry{key: key, ready: make(chan struct{})}
 	c.entries[studyID] = e
@@ -172,8 +160,21 @@ func (c *analysisCache) get(studyID int64, key [sha256.Size]byte, compute func()
 	c.computed++
 	c.mu.Unlock()
 	defer close(e.ready)
-	e.a = compute()
-	return e.a
+	defer func() {
+		if e.a == nil { // failed: the next request tries again
+			c.mu.Lock()
+			if c.entries[studyID] == e {
+				delete(c.entries, studyID)
+				c.order = slices.DeleteFunc(c.order, func(id int64) bool { return id == studyID })
+			}
+			c.mu.Unlock()
+		}
+	}()
+	e.a, e.err = compute()
+	if e.err != nil {
+		e.a = nil
+	}
+	return e.a, e.err
 }
 
 // touch makes studyID the most recently used; c.mu is held.

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -125,6 +126,7 @@ func TestAnalysisComputedOncePerChange(t *testing.T) {
 	f.complete(t, 7, 2, 1, 7)
 	f.complete(t, 6, 1, 2, 6)
 	cheater := f.complete(t, 1, 7, 7, 1) // fails both checks
+	before := svc.analyses.computed // the empty analysis
 	first := analyse()
 	if first.Problem != nil || !strings.Contains(first.Summary[0], "3 participants in the export, 0 excluded") {
 		t.Fatalf("summary %q, problem %v", first.Summary, first.Problem)
@@ -141,7 +143,7 @@ func TestAnalysisComputedOncePerChange(t *testing.T) {
 	if again, _, _ := first.Plot("histogram_all", "png"); &again[0] != &png[0] {
 		t.Error("a figure was rendered again")
 	}
-	if got := svc.analyses.computed; got != 1 {
+	if got := svc.analyses.computed - before; got != 1 {
 		t.Errorf("computed %d analyses of one version, want 1", got)
 	}
 
@@ -169,16 +171,17 @@ func TestAnalysisComputedOncePerChange(t *testing.T) {
 	if byAnswer == byDecision || !strings.Contains(byAnswer.Summary[0], "4 participants in the export") {
 		t.Fatalf("after a new participant: %q", byAnswer.Summary[0])
 	}
-	if got := svc.analyses.computed; got != 4 {
+	if got := svc.analyses.computed - before; got != 4 {
 		t.Errorf("computed %d analyses of four versions, want 4", got)
 	}
 }
 
-// TestAnalysisCacheBounded: the cache keeps the studies looked at last.
+// TestAnalysisCacheBounded: the cache keeps the studies looked at last,
+// and not a computation that failed.
 func TestAnalysisCacheBounded(t *testing.T) {
 	c := newAnalysisCache(3)
-	var key [32]byte
-	compute := func() *Analysis { return &Analysis{} }
+	var key analysisKey
+	compute := func() (*Analysis, error) { return &Analysis{}, nil }
 	for id := range int64(10) {
 		c.get(id, key, compute)
 	}
@@ -189,5 +192,43 @@ func TestAnalysisCacheBounded(t *testing.T) {
 	}
 	if c.computed != 11 {
 		t.Errorf("computed %d, want 11", c.computed)
+	}
+	if _, err := c.get(11, key, func() (*Analysis, error) { return nil, errors.New("disk on fire") }); err == nil {
+		t.Fatal("the failure was not returned")
+	}
+	if a, err := c.get(11, key, compute); err != nil || a == nil || c.computed != 13 {
+		t.Errorf("after a failure: %v %v, computed %d, want a new computation", a, err, c.computed)
+	}
+}
+
+// TestStudyDataVersion: the version grows with the writes the analysis
+// depends on, of that study only, whichever way they are made.
+func TestStudyDataVersion(t *testing.T) {
+	ctx := context.Background()
+	f := newCrowdFixture(t)
+	other := &domain.Study{Kind: domain.KindCrowd, Name: "Other", Lang: "en"}
+	if err := f.db.CreateStudy(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	version := func(id int64) int64 {
+		t.Helper()
+		v, err := f.db.StudyDataVersion(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	v0, o0 := version(f.id), version(other.ID)
+	f.complete(t, 7, 2, 1, 7)
+	v1 := version(f.id)
+	if v1 <= v0 || version(other.ID) != o0 {
+		t.Fatalf("after a participant's answers: %d → %d (other study %d → %d)", v0, v1, o0, version(other.ID))
+	}
+	// A write straight to the file, as another process would make it.
+	if _, err := f.db.Writer().ExecContext(ctx, `UPDATE crowd_ratings SET rating = 1 WHERE participant_id IN (SELECT id FROM crowd_participants WHERE study_id = ?)`, f.id); err != nil {
+		t.Fatal(err)
+	}
+	if v2 := version(f.id); v2 <= v1 {
+		t.Errorf("after a direct update of the ratings: %d → %d", v1, v2)
 	}
 }
