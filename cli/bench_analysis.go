@@ -29,8 +29,9 @@ conditions: 90 participants), then time one analysis of it (toplines with
 the 2,000-replicate bootstrap intervals, tables and figures, as a fresh
 server computes it) and one Analysis page load with its figures (the page
 and each figure's SVG, in process through the HTTP handler, on a fresh
-server). The target: the page with its figures in under 2x one analysis,
-since they share one computation.
+server). The target: the page with its figures in under 2x the CPU time of
+one analysis, since they share one computation (wall times are printed too;
+on a machine shared with other work they mostly measure the others).
 
 Options:
 `
@@ -133,11 +134,13 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	}
 	c, p, cc, pc := median(computes), median(pages), median(computesCPU), median(pagesCPU)
 	ratio, ratioCPU := p.Seconds()/c.Seconds(), pc.Seconds()/cc.Seconds()
+	// The verdict is on CPU time: on a machine shared with other work the
+	// wall times mostly measure the others.
 	verdict := "within"
-	if ratio >= benchAnalysisTarget || ratioCPU >= benchAnalysisTarget {
+	if ratioCPU >= benchAnalysisTarget {
 		verdict = "OVER"
 	}
-	fmt.Fprintf(env.stdout, "median: one analysis %.3f s wall, %.3f s CPU; Analysis page + %d figures %.3f s wall, %.3f s CPU: ratio %.2f wall, %.2f CPU (target < %.0f): %s target\n",
+	fmt.Fprintf(env.stdout, "median: one analysis %.3f s wall, %.3f s CPU; Analysis page + %d figures %.3f s wall, %.3f s CPU: ratio %.2f wall, %.2f CPU (target < %.0f in CPU time): %s target\n",
 		c.Seconds(), cc.Seconds(), figures, p.Seconds(), pc.Seconds(), ratio, ratioCPU, benchAnalysisTarget, verdict)
 	return nil
 }

@@ -17,7 +17,7 @@ func TestBenchAnalysisSmall(t *testing.T) {
 		t.Errorf("seeding:\n%s", out)
 	}
 	if !regexp.MustCompile(`run 1: one analysis [0-9.]+ s wall, [0-9.]+ s CPU; page \+ \d+ figures`).MatchString(out) ||
-		!regexp.MustCompile(`median: .* ratio [0-9.]+ wall, [0-9.]+ CPU \(target < 2\)`).MatchString(out) {
+		!regexp.MustCompile(`median: .* ratio [0-9.]+ wall, [0-9.]+ CPU \(target < 2 in CPU time\)`).MatchString(out) {
 		t.Errorf("output:\n%s", out)
 	}
 }
