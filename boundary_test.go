@@ -53,7 +53,7 @@ var boundary = []struct {
 		pending: []string{
 			"admin.templ", "admin_accounts.templ", "admin_crowd.templ", "admin_expert.templ", "admin_impaqts.templ",
 			"admin_manage.templ", "admin_metrics.templ", "admin_prolific.templ", "admin_state.templ",
-			"context.templ", "expert.templ", "explain.templ", "job_delete.templ", "jobs.templ", "jobs_trust.go",
+			"context.templ", "expert.templ", "explain.templ",
 		},
 	},
 }
