@@ -34,8 +34,8 @@ var boundary = []struct {
 			"admin_accounts.go", "admin_auth.go", "admin_context.go", "admin_crowd.go",
 			"admin_expert.go", "admin_explain.go", "admin_metrics.go", "admin_prolific.go", "admin_state.go",
 			"admin_study.go", "audit.go", "context.go", "crowd.go", "expert.go", "explain.go", "handler.go",
-			"item_edit.go", "job.go", "job_delete.go", "job_downloads.go", "jobs.go", "jobs_outputs.go",
-			"jobs_trust.go", "people.go", "pilot.go", "prompts.go", "study_manage.go",
+			"item_edit.go", "job.go", "job_downloads.go", "jobs.go", "jobs_outputs.go",
+			"jobs_trust.go", "people.go", "pilot.go", "study_manage.go",
 		},
 	},
 	{
