@@ -32,7 +32,7 @@ var boundary = []struct {
 		calls:     []string{"h.DB"},
 		pending: []string{
 			"admin_accounts.go", "admin_auth.go", "admin_context.go", "admin_crowd.go",
-			"admin_expert.go", "admin_explain.go", "admin_metrics.go", "admin_prolific.go", "admin_state.go",
+			"admin_expert.go", "admin_explain.go", "admin_metrics.go", "admin_state.go",
 			"admin_study.go", "audit.go", "context.go", "crowd.go", "expert.go", "explain.go", "handler.go",
 			"item_edit.go", "job.go", "job_downloads.go", "jobs.go", "jobs_outputs.go",
 			"jobs_trust.go", "people.go", "pilot.go", "study_manage.go",

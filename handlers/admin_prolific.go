@@ -22,7 +22,7 @@ func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*domain
 	if !ok {
 		return nil, nil, false
 	}
-	return s, studies.NewProlific(h.DB, h.getenv), true
+	return s, h.Service.Prolific(h.getenv), true
 }
 
 // ProlificPage handles GET /admin/studies/{study}/prolific.
@@ -43,31 +43,12 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *doma
 	} else if p.APIError != nil && !strings.Contains(p.APIError.Error(), prolific.TokenEnv) {
 		v.APIError = p.APIError.Error()
 	}
-	_, set, err := h.DB.CrowdStudy(ctx, s.ID)
+	st, err := p.Status(ctx, s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	prog, err := h.DB.CrowdProgress(ctx, s.ID, set)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	v.Places = len(prog) * set.Quota
-	if link, err := h.DB.ProlificLink(ctx, s.ID); err == nil {
-		v.Link = link
-		if v.Review, err = p.Review(ctx, s.ID); err != nil {
-			h.Error(w, r, err)
-			return
-		}
-	} else if domain.ErrorCode(err) != domain.ENOTFOUND {
-		h.Error(w, r, err)
-		return
-	}
-	if v.Calls, err = h.DB.ProlificCalls(ctx, s.ID); err != nil {
-		h.Error(w, r, err)
-		return
-	}
+	v.Places, v.Link, v.Review, v.Calls = st.Places, st.Link, st.Review, st.Calls
 	h.render(w, r, status, templates.Prolific(v))
 }
 
@@ -116,7 +97,7 @@ func (h *Handler) LinkProlific(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := strings.TrimSpace(r.PostFormValue("prolific_study_id"))
-	h.prolificDone(w, r, s, p, h.DB.LinkProlific(r.Context(), s.ID, id), "Linked to Prolific study "+strings.ToLower(id)+".")
+	h.prolificDone(w, r, s, p, p.Link(r.Context(), s.ID, id), "Linked to Prolific study "+strings.ToLower(id)+".")
 }
 
 // CheckProlific handles POST /admin/studies/{study}/prolific/check.
