@@ -126,7 +126,7 @@ func TestAnalysisComputedOncePerChange(t *testing.T) {
 	f.complete(t, 7, 2, 1, 7)
 	f.complete(t, 6, 1, 2, 6)
 	cheater := f.complete(t, 1, 7, 7, 1) // fails both checks
-	before := svc.analyses.computed // the empty analysis
+	before := svc.analyses.computed      // the empty analysis
 	first := analyse()
 	if first.Problem != nil || !strings.Contains(first.Summary[0], "3 participants in the export, 0 excluded") {
 		t.Fatalf("summary %q, problem %v", first.Summary, first.Problem)
