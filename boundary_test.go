@@ -52,7 +52,7 @@ var boundary = []struct {
 		forbidden: []string{"pragmalab/store", "pragmalab/studies", "pragmalab/prolific"},
 		pending: []string{
 			"admin.templ", "admin_accounts.templ", "admin_crowd.templ", "admin_expert.templ", "admin_impaqts.templ",
-			"admin_manage.templ", "admin_metrics.templ", "admin_prolific.templ", "admin_state.templ",
+			"admin_manage.templ", "admin_metrics.templ", "admin_state.templ",
 			"context.templ", "expert.templ", "explain.templ",
 		},
 	},

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // The kinds of recorded Prolific calls (docs/prolific.md#what-each-button-sends).
 const (
@@ -41,3 +44,7 @@ type ProlificCall struct {
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
+
+// FormatCents writes an amount in cents (or pence) as units with two
+// decimals, 0.50: as bonus files and Prolific's API write amounts.
+func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }

@@ -536,7 +536,7 @@ func parseAmount(s string) (int, error) {
 }
 
 // FormatCents writes cents as an amount: 1234 → "12.34".
-func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+func FormatCents(c int) string { return domain.FormatCents(c) }
 
 // BonusRule gives a fixed bonus to every completed participant the rules
 // do not exclude.
