@@ -36,7 +36,9 @@ func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *
 		return nil, nil, err
 	}
 	key := analysisKey{version: v, pilot: store.PilotIncluded(ctx)}
-	a, err := s.analyses.get(studyID, key, func() (*Analysis, error) { return s.computeAnalysis(ctx, st) })
+	// Requests of the same version wait for this computation: it outlives
+	// a request that goes away (a page left before its figures came).
+	a, err := s.analyses.get(studyID, key, func() (*Analysis, error) { return s.computeAnalysis(context.WithoutCancel(ctx), st) })
 	if err != nil {
 		return nil, nil, err
 	}
