@@ -2,12 +2,10 @@ package handlers
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -16,188 +14,16 @@ import (
 	"pragmalab/templates"
 )
 
-// studyAnalysis is a study's analysis, computed from the rows the study's
-// export writes — so the page shows exactly what `pragmalab analyze` prints
-// for the exported file (the export→analyze round-trip tests hold the two
-// together).
-type studyAnalysis struct {
-	command  string // the CLI command giving the same figures
-	export   string // URL of the export it was computed from
-	empty    string // why there is nothing to show yet
-	problem  error  // the export could not be analysed
-	result   any    // the JSON of docs/formats.md#analysis-json-output
-	summary  []string
-	excluded []templates.ExcludedView
-	tables   []*analysis.Table
-	confs    []templates.ConfusionView
-	figures  func() ([]analysis.Figure, error)
-	methods  *analysis.Methods
-}
-
-// analyse reads the study's rows — the rows its export writes — and
-// analyses them.
-func (h *Handler) analyse(ctx context.Context, s *domain.Study) (*studyAnalysis, error) {
-	switch s.Kind {
-	case domain.KindExpert:
-		return h.analyseExpert(ctx, s)
-	case domain.KindCrowd:
-		return h.analyseCrowd(ctx, s)
-	case domain.KindContext:
-		as, err := studies.ContextAnswers(ctx, h.DB, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		if len(as) == 0 {
-			return &studyAnalysis{command: "pragmalab analyze context --answers answers.csv", empty: "No expert has given a final answer yet."}, nil
-		}
-		a := contextAnalysis(as)
-		a.export = templates.StudyURL(s.ID, "/export/context_answers.csv")
-		return a, nil
-	case domain.KindExplain:
-		rs, err := studies.ExplanationRatings(ctx, h.DB, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		if len(rs) == 0 {
-			return &studyAnalysis{command: "pragmalab analyze explanations --ratings explanation_ratings.csv", empty: "No explanation has been rated yet."}, nil
-		}
-		a := explanationsAnalysis(rs)
-		a.export = templates.StudyURL(s.ID, "/export/explanation_ratings.csv")
-		return a, nil
-	}
-	return &studyAnalysis{empty: "There is no analysis for this kind of study."}, nil
-}
-
-// analyseCrowd analyses the ratings of the participants who completed a
-// batch, with the study's exclusion thresholds and the researcher's
-// include/exclude decisions.
-func (h *Handler) analyseCrowd(ctx context.Context, s *domain.Study) (*studyAnalysis, error) {
-	opt, err := studies.CrowdOptions(ctx, h.DB, s.ID)
-	if err != nil {
-		return nil, err
-	}
-	rs, err := studies.CrowdRatings(ctx, h.DB, s.ID)
-	if err != nil {
-		return &studyAnalysis{command: toplinesCommand(opt), problem: err}, nil
-	}
-	if rs == nil {
-		return &studyAnalysis{command: "pragmalab analyze toplines --ratings ratings.csv", empty: "No participant has completed a batch yet."}, nil
-	}
-	a := ratingsAnalysis(rs, opt)
-	a.export = templates.StudyURL(s.ID, "/export/ratings.csv")
-	return a, nil
-}
-
-func (h *Handler) analyseExpert(ctx context.Context, s *domain.Study) (*studyAnalysis, error) {
-	a := &studyAnalysis{command: "pragmalab analyze agreement --judgements judgements.csv", export: templates.StudyURL(s.ID, "/export/judgements.csv")}
-	js, err := studies.Judgements(ctx, h.DB, s.ID)
-	if err != nil {
-		return nil, err
-	}
-	if len(js) == 0 {
-		a.empty = "No expert has judged an item yet."
-		return a, nil
-	}
-	ag := analysis.ComputeAgreement(js)
-	a.result = ag
-	a.tables = []*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}
-	a.methods = analysis.AgreementMethods(ag, len(js), analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.AgreementFigures(ag) }
-	a.summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}
-	if len(ag.Pairs) == 0 {
-		a.summary = append(a.summary, "Agreement needs two experts who judged the same items (round 1).")
-	}
-	for _, p := range ag.Pairs {
-		for _, q := range []struct {
-			name, label string
-			b           analysis.Binary
-		}{{"plausibility", "Plausibility", p.Plausibility}, {"cancellation", "Cancellation correctness", p.Cancellation}} {
-			a.confs = append(a.confs, templates.ConfusionView{Name: q.name + "-" + p.A + "-" + p.B, Question: q.label, A: p.A, B: p.B, M: q.b.Confusion})
-		}
-	}
-	return a, nil
-}
-
-// toplinesCommand is the CLI command that gives the same toplines as the
-// page, with the study's thresholds and the researcher's decisions.
-func toplinesCommand(opt analysis.Options) string {
-	cmd := fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d", opt.HighPass, opt.LowPass, opt.MaxFailed)
-	if len(opt.Exclude) > 0 {
-		cmd += " --exclude " + strings.Join(opt.Exclude, ",")
-	}
-	if len(opt.Include) > 0 {
-		cmd += " --include " + strings.Join(opt.Include, ",")
-	}
-	return cmd
-}
-
-// ratingsAnalysis analyses a crowd study's ratings with the study's
-// exclusion settings and the researcher's overrides (in opt).
-func ratingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *studyAnalysis {
-	a := &studyAnalysis{command: toplinesCommand(opt)}
-	t := analysis.ComputeToplines(rs, opt)
-	a.result = t
-	ps := t.Participants
-	a.summary = []string{
-		fmt.Sprintf("%d participants in the export, %d excluded, %d with constant ratings, %d analysed; %d ratings.",
-			ps.Total, len(ps.Excluded), len(ps.ZeroVariance), ps.Analysed, rs.NumRows()),
-		fmt.Sprintf("%d rated attention checks only.", len(ps.ChecksOnly)),
-		fmt.Sprintf("Attention checks: high passes at ≥ %d, low at ≤ %d; excluded at %d or more failed.", opt.HighPass, opt.LowPass, opt.MaxFailed),
-	}
-	forced := map[string]bool{}
-	for _, id := range opt.Exclude {
-		forced[id] = true
-	}
-	for _, p := range ps.Details {
-		switch {
-		case p.Excluded && forced[p.ID]:
-			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("excluded by the researcher (failed %d of %d checks)", p.FailedChecks, p.Checks)})
-		case p.Excluded:
-			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("failed %d of %d attention checks", p.FailedChecks, p.Checks)})
-		case p.ZeroVariance:
-			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("all %d ratings equal: no z-scores", p.Ratings)})
-		case p.ChecksOnly:
-			a.excluded = append(a.excluded, templates.ExcludedView{ID: p.ID, Reason: fmt.Sprintf("rated only the %d attention checks, no item", p.Checks)})
-		}
-	}
-	a.tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
-	a.methods = analysis.ToplinesMethods(t, rs.NumRows(), analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) }
-	return a
-}
-
-// contextAnalysis analyses a context survey study's answers.
-func contextAnalysis(as []analysis.ContextAnswer) *studyAnalysis {
-	a := &studyAnalysis{command: "pragmalab analyze context --answers answers.csv"}
-	c := analysis.ComputeContext(as)
-	a.result = c
-	a.summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
-	a.tables = append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
-	a.methods = analysis.ContextMethods(c, analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) }
-	return a
-}
-
-// explanationsAnalysis analyses an explanation-rating study's judgments.
-func explanationsAnalysis(rs []analysis.ExplanationRating) *studyAnalysis {
-	a := &studyAnalysis{command: "pragmalab analyze explanations --ratings explanation_ratings.csv"}
-	e := analysis.ComputeExplanations(rs)
-	a.result = e
-	a.summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
-	a.tables = []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
-	a.methods = analysis.ExplanationsMethods(e, len(rs), analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) }
-	return a
-}
-
-// analysisStudy loads the study and its analysis; failures are rendered.
-func (h *Handler) analysisStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *studyAnalysis, bool) {
-	s, err := h.study(r)
+// analysisStudy loads the study and its analysis, computed once per
+// change of the study's data (studies.Service.Analysis); failures are
+// rendered.
+func (h *Handler) analysisStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *studies.Analysis, bool) {
+	id, err := idParam(r, "study")
 	if err != nil {
 		h.Error(w, r, err)
 		return nil, nil, false
 	}
-	a, err := h.analyse(r.Context(), s)
+	s, a, err := h.Service.Analysis(r.Context(), id)
 	if err != nil {
 		h.Error(w, r, err)
 		return nil, nil, false
@@ -212,9 +38,9 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if a.problem != nil {
+	if a.Problem != nil {
 		// The platform's own export failed the reader: a bug worth showing plainly.
-		h.Log.Error("analysis of export", "study", s.ID, "err", a.problem)
+		h.Log.Error("analysis of export", "study", s.ID, "err", a.Problem)
 	}
 	v, err := analysisView(h.nav(w, r, s), s, a)
 	if err != nil {
@@ -225,27 +51,36 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // analysisView lays an analysis out for the page.
-func analysisView(nav templates.Nav, s *domain.Study, a *studyAnalysis) (templates.AnalysisView, error) {
+func analysisView(nav templates.Nav, s *domain.Study, a *studies.Analysis) (templates.AnalysisView, error) {
 	base := templates.StudyURL(s.ID, "/analysis/")
-	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.command, Export: a.export,
-		Empty: a.empty, Summary: a.summary, Excluded: a.excluded, Confusions: a.confs}
-	if a.problem != nil {
-		v.Problem = "The study's export could not be analysed: " + a.problem.Error()
+	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.Command,
+		Empty: a.Empty, Summary: a.Summary}
+	if a.ExportFile != "" {
+		v.Export = templates.StudyURL(s.ID, "/export/"+a.ExportFile)
+	}
+	for _, e := range a.Excluded {
+		v.Excluded = append(v.Excluded, templates.ExcludedView{ID: e.ID, Reason: e.Reason})
+	}
+	for _, c := range a.Confusions {
+		v.Confusions = append(v.Confusions, templates.ConfusionView{Name: c.Name, Question: c.Question, A: c.A, B: c.B, M: c.M})
+	}
+	if a.Problem != nil {
+		v.Problem = "The study's export could not be analysed: " + a.Problem.Error()
 		return v, nil
 	}
-	for _, t := range a.tables {
+	for _, t := range a.Tables {
 		v.Tables = append(v.Tables, tableView(t, base))
 	}
-	if a.result != nil {
+	if a.Result != nil {
 		v.ResultJSON = base + "result.json"
 		v.LaTeX = base + "tables.tex"
 	}
-	if a.methods != nil {
-		v.Methods = a.methods.Paragraphs
+	if a.Methods != nil {
+		v.Methods = a.Methods.Paragraphs
 		v.MethodsText, v.MethodsMarkdown = base+"methods.txt", base+"methods.md"
 	}
-	if a.figures != nil {
-		figs, err := a.figures()
+	if a.HasFigures() {
+		figs, err := a.Figures()
 		if err != nil {
 			return v, err
 		}
@@ -285,8 +120,8 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, format := chi.URLParam(r, "table"), chi.URLParam(r, "format")
-	if a.problem != nil {
-		h.Error(w, r, domain.Errorf(domain.EINVALID, "the study's export could not be analysed: %v", a.problem))
+	if a.Problem != nil {
+		h.Error(w, r, domain.Errorf(domain.EINVALID, "the study's export could not be analysed: %v", a.Problem))
 		return
 	}
 	var buf bytes.Buffer
@@ -300,28 +135,28 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 		ctype = "text/markdown; charset=utf-8"
 	}
 	switch {
-	case name == "methods" && (format == "txt" || format == "md") && a.methods != nil:
+	case name == "methods" && (format == "txt" || format == "md") && a.Methods != nil:
 		if format == "txt" {
-			buf.WriteString(a.methods.Text())
+			buf.WriteString(a.Methods.Text())
 		} else {
-			buf.WriteString(a.methods.Markdown())
+			buf.WriteString(a.Methods.Markdown())
 		}
-	case name == "tables" && format == "tex" && len(a.tables) > 0:
-		for _, t := range a.tables {
+	case name == "tables" && format == "tex" && len(a.Tables) > 0:
+		for _, t := range a.Tables {
 			if err := t.WriteLaTeX(&buf); err != nil {
 				h.Error(w, r, err)
 				return
 			}
 		}
-	case name == "result" && format == "json" && a.result != nil:
+	case name == "result" && format == "json" && a.Result != nil:
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(a.result); err != nil {
+		if err := enc.Encode(a.Result); err != nil {
 			h.Error(w, r, err)
 			return
 		}
 	default:
-		t := findTable(a.tables, name)
+		t := a.Table(name)
 		if t == nil || (format != "csv" && format != "json" && format != "tex") {
 			h.NotFound(w, r)
 			return
@@ -343,15 +178,6 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	w.Write(buf.Bytes())
 }
 
-func findTable(ts []*analysis.Table, name string) *analysis.Table {
-	for _, t := range ts {
-		if t.Name == name {
-			return t
-		}
-	}
-	return nil
-}
-
 // AnalysisPlot handles GET /admin/studies/{study}/analysis/plots/{figure}.{format}:
 // one figure as PDF, SVG or PNG (2×).
 func (h *Handler) AnalysisPlot(w http.ResponseWriter, r *http.Request) {
@@ -360,29 +186,21 @@ func (h *Handler) AnalysisPlot(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, format := chi.URLParam(r, "figure"), chi.URLParam(r, "format")
-	if a.figures == nil || (format != "svg" && format != "png" && format != "pdf") {
+	if !a.HasFigures() || (format != "svg" && format != "png" && format != "pdf") {
 		h.NotFound(w, r)
 		return
 	}
-	figs, err := a.figures()
+	b, found, err := a.Plot(name, format)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	for _, f := range figs {
-		if f.Name != name {
-			continue
-		}
-		b, err := analysis.PlotBytes(f.Plot, format)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
-		ctype := map[string]string{"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}[format]
-		w.Header().Set("Content-Type", ctype)
-		w.Header().Set("Cache-Control", "no-store")
-		w.Write(b)
+	if !found {
+		h.NotFound(w, r)
 		return
 	}
-	h.NotFound(w, r)
+	ctype := map[string]string{"png": "image/png", "svg": "image/svg+xml", "pdf": "application/pdf"}[format]
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(b)
 }

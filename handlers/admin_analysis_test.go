@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,7 +14,7 @@ import (
 )
 
 // renderAnalysis renders the analysis page of a into HTML.
-func renderAnalysis(t *testing.T, kind string, a *studyAnalysis) string {
+func renderAnalysis(t *testing.T, kind string, a *studies.Analysis) string {
 	t.Helper()
 	v, err := analysisView(templates.Nav{Admin: "r"}, &domain.Study{ID: 7, Kind: kind, Name: "S"}, a)
 	if err != nil {
@@ -48,7 +49,7 @@ func TestRatingsAnalysisPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := ratingsAnalysis(rs, opt)
+	a := studies.RatingsAnalysis(rs, opt)
 	body := renderAnalysis(t, domain.KindCrowd, a)
 	mustContain(t, body, `data-testid="table-toplines"`, `data-testid="table-item_means"`, `data-testid="table-participants"`,
 		`data-testid="excluded-P100001"`, "excluded by the researcher", `data-testid="excluded-Pconst"`, "all 2 ratings equal",
@@ -68,7 +69,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := contextAnalysis(as)
+	a := studies.ContextAnalysis(as)
 	body := renderAnalysis(t, domain.KindContext, a)
 	mustContain(t, body, `data-testid="table-context_agreement"`, `data-testid="table-context_cumulative"`, `data-testid="figure-context_cumulative"`, "4 answers on 2 passages in 1 surveys")
 	row := regexp.MustCompile(`(?s)<tr data-testid="context_cumulative-row-0">(.*?)</tr>`).FindStringSubmatch(body)
@@ -80,7 +81,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body = renderAnalysis(t, domain.KindExplain, explanationsAnalysis(ers))
+	body = renderAnalysis(t, domain.KindExplain, studies.ExplanationsAnalysis(ers))
 	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot", `data-testid="figure-explanations_acceptable"`)
 
 	// Rows the analysis refuses are shown as a problem, with the line.
@@ -88,7 +89,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	if err == nil {
 		t.Fatal("rating 9 accepted")
 	}
-	body = renderAnalysis(t, domain.KindCrowd, &studyAnalysis{problem: err})
+	body = renderAnalysis(t, domain.KindCrowd, &studies.Analysis{Problem: err})
 	mustContain(t, body, `data-testid="analysis-problem"`, "line 2")
 	if strings.Contains(body, `data-testid="table-`) {
 		t.Error("no table may be shown for an export that failed")

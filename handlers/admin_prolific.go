@@ -22,7 +22,7 @@ func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*domain
 	if !ok {
 		return nil, nil, false
 	}
-	return s, studies.NewProlific(h.DB, h.getenv), true
+	return s, h.Service.Prolific(h.getenv), true
 }
 
 // ProlificPage handles GET /admin/studies/{study}/prolific.
@@ -36,37 +36,23 @@ func (h *Handler) ProlificPage(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *domain.Study, p *studies.Prolific, status int, errMsg string) {
 	ctx := r.Context()
-	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.API != nil, EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID)}
+	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.API != nil, EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID),
+		TokenEnv: prolific.TokenEnv}
 	v.Nav.Error = errMsg
 	if p.API != nil {
 		v.APIBase = p.API.BaseURL()
 	} else if p.APIError != nil && !strings.Contains(p.APIError.Error(), prolific.TokenEnv) {
 		v.APIError = p.APIError.Error()
 	}
-	_, set, err := h.DB.CrowdStudy(ctx, s.ID)
+	st, err := p.Status(ctx, s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	prog, err := h.DB.CrowdProgress(ctx, s.ID, set)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	v.Places = len(prog) * set.Quota
-	if link, err := h.DB.ProlificLink(ctx, s.ID); err == nil {
-		v.Link = link
-		if v.Review, err = p.Review(ctx, s.ID); err != nil {
-			h.Error(w, r, err)
-			return
-		}
-	} else if domain.ErrorCode(err) != domain.ENOTFOUND {
-		h.Error(w, r, err)
-		return
-	}
-	if v.Calls, err = h.DB.ProlificCalls(ctx, s.ID); err != nil {
-		h.Error(w, r, err)
-		return
+	v.Places, v.Link, v.Calls = st.Places, st.Link, st.Calls
+	if st.Review != nil {
+		v.Review = &templates.ProlificReview{Rows: prolificRows(st.Review.Rows), NeverReached: prolificRows(st.Review.NeverReached),
+			Disagreements: prolificRows(st.Review.Disagreements()), Approvable: len(st.Review.Approvable())}
 	}
 	h.render(w, r, status, templates.Prolific(v))
 }
@@ -116,7 +102,7 @@ func (h *Handler) LinkProlific(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id := strings.TrimSpace(r.PostFormValue("prolific_study_id"))
-	h.prolificDone(w, r, s, p, h.DB.LinkProlific(r.Context(), s.ID, id), "Linked to Prolific study "+strings.ToLower(id)+".")
+	h.prolificDone(w, r, s, p, p.Link(r.Context(), s.ID, id), "Linked to Prolific study "+strings.ToLower(id)+".")
 }
 
 // CheckProlific handles POST /admin/studies/{study}/prolific/check.
@@ -159,7 +145,7 @@ func (h *Handler) ProlificApprovePage(w http.ResponseWriter, r *http.Request) {
 		h.prolificDone(w, r, s, p, err, "")
 		return
 	}
-	h.render(w, r, http.StatusOK, templates.ProlificApprove(templates.ProlificApproveView{Nav: h.nav(w, r, s), Study: s, Rows: rev.Approvable()}))
+	h.render(w, r, http.StatusOK, templates.ProlificApprove(templates.ProlificApproveView{Nav: h.nav(w, r, s), Study: s, Rows: prolificRows(rev.Approvable())}))
 }
 
 // ApproveProlific handles POST /admin/studies/{study}/prolific/approve:
@@ -195,8 +181,9 @@ func (h *Handler) ProlificRejectPage(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	h.render(w, r, http.StatusOK, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s, Row: *row,
-		Category: "FAILED_CHECK", Message: studies.RejectionMessage(studies.DefaultRejectionTemplate, *row)}))
+	h.render(w, r, http.StatusOK, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s, Row: prolificRow(*row),
+		Category: "FAILED_CHECK", Message: studies.RejectionMessage(studies.DefaultRejectionTemplate, *row),
+		Categories: prolific.RejectionCategories, MinMessage: prolific.MinRejectMessage}))
 }
 
 // RejectProlific handles POST /admin/studies/{study}/prolific/reject.
@@ -223,7 +210,8 @@ func (h *Handler) RejectProlific(w http.ResponseWriter, r *http.Request) {
 		rev, rerr := p.Review(r.Context(), s.ID)
 		if rerr == nil && rev.Row(pid) != nil {
 			h.render(w, r, http.StatusBadRequest, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s,
-				Row: *rev.Row(pid), Category: cat, Message: msg, Error: domain.ErrorMessage(err)}))
+				Row: prolificRow(*rev.Row(pid)), Category: cat, Message: msg, Error: domain.ErrorMessage(err),
+				Categories: prolific.RejectionCategories, MinMessage: prolific.MinRejectMessage}))
 			return
 		}
 	}
@@ -253,7 +241,31 @@ func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
 		h.prolificDone(w, r, s, p, err, "")
 		return
 	}
-	h.render(w, r, http.StatusOK, templates.ProlificBonus(templates.ProlificBonusView{Nav: h.nav(w, r, s), Study: s, Plan: plan, CSV: bonusCSV(plan)}))
+	h.render(w, r, http.StatusOK, templates.ProlificBonus(templates.ProlificBonusView{Nav: h.nav(w, r, s), Study: s, Plan: bonusPlanView(plan), CSV: bonusCSV(plan)}))
+}
+
+// prolificRow lays a participant's review row out for the pages.
+func prolificRow(r studies.ReviewRow) templates.ProlificRow {
+	return templates.ProlificRow{PID: r.PID, Here: r.Here, SubmissionID: r.SubmissionID, ProlificStatus: r.ProlificStatus,
+		Excluded: r.Excluded, ChecksAnswered: r.ChecksAnswered, ChecksFailed: r.ChecksFailed, FailedChecks: r.FailedChecks,
+		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview}
+}
+
+func prolificRows(rs []studies.ReviewRow) []templates.ProlificRow {
+	var out []templates.ProlificRow
+	for _, r := range rs {
+		out = append(out, prolificRow(r))
+	}
+	return out
+}
+
+// bonusPlanView lays a bonus plan out for the confirmation page.
+func bonusPlanView(p *studies.BonusPlan) *templates.ProlificBonusPlan {
+	v := &templates.ProlificBonusPlan{ID: p.ID, TotalCents: p.TotalCents, Repeats: p.Repeats}
+	for _, l := range p.Lines {
+		v.Lines = append(v.Lines, templates.ProlificBonusLine{PID: l.PID, AmountCents: l.AmountCents, Before: l.Before})
+	}
+	return v
 }
 
 // bonusCSV writes a plan's lines as the bonus file format.
@@ -291,7 +303,11 @@ func (h *Handler) SetUpProlificBonus(w http.ResponseWriter, r *http.Request) {
 		h.prolificDone(w, r, s, p, err, "")
 		return
 	}
-	h.render(w, r, http.StatusOK, templates.ProlificBonus(templates.ProlificBonusView{Nav: h.nav(w, r, s), Study: s, Plan: plan, Setup: setup}))
+	v := templates.ProlificBonusView{Nav: h.nav(w, r, s), Study: s, Plan: bonusPlanView(plan)}
+	if setup != nil {
+		v.Setup = &templates.ProlificBonusSetup{ID: setup.ID, Amount: setup.Amount, Fees: setup.Fees, VAT: setup.VAT, TotalAmount: setup.TotalAmount}
+	}
+	h.render(w, r, http.StatusOK, templates.ProlificBonus(v))
 }
 
 // PayProlificBonus handles POST /admin/studies/{study}/prolific/bonus/pay:

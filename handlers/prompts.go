@@ -1,12 +1,12 @@
 package handlers
 
 import (
-	"encoding/json"
+	"errors"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strings"
 
-	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/templates"
 )
@@ -30,12 +30,11 @@ func (h *Handler) PromptsPage(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	t, err := runner.Templates(r.Context(), h.DB, s.ID)
+	t, custom, err := h.Service.PromptTemplates(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	_, custom, _ := h.DB.ScoringTemplates(r.Context(), s.ID)
 	h.render(w, r, http.StatusOK, templates.Prompts(templates.PromptsView{Nav: h.nav(w, r, s), StudyID: s.ID, Fields: promptFields(t), Custom: custom}))
 }
 
@@ -53,7 +52,7 @@ func (h *Handler) SavePrompts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.PostFormValue("reset") != "" {
-		if err := h.DB.SaveScoringTemplates(r.Context(), s.ID, nil); err != nil {
+		if err := h.Service.ResetPromptTemplates(r.Context(), s.ID); err != nil {
 			h.Error(w, r, err)
 			return
 		}
@@ -68,14 +67,13 @@ func (h *Handler) SavePrompts(w http.ResponseWriter, r *http.Request) {
 	for _, f := range []*string{&t.TrueFalse, &t.Prior, &t.MultipleChoice, &t.ZeroShot, &t.FewShot, &t.ChainOfThought} {
 		*f = strings.ReplaceAll(*f, "\r\n", "\n")
 	}
-	if err := t.Validate(); err != nil {
-		_, custom, _ := h.DB.ScoringTemplates(r.Context(), s.ID)
-		h.render(w, r, http.StatusBadRequest, templates.Prompts(templates.PromptsView{Nav: h.nav(w, r, s), StudyID: s.ID,
-			Fields: promptFields(t), Custom: custom, Error: "Nothing was saved: " + err.Error()}))
-		return
-	}
-	b, _ := json.Marshal(t)
-	if err := h.DB.SaveScoringTemplates(r.Context(), s.ID, b); err != nil {
+	if err := h.Service.SavePromptTemplates(r.Context(), s.ID, t); err != nil {
+		var bad *studies.InvalidTemplates
+		if errors.As(err, &bad) {
+			h.render(w, r, http.StatusBadRequest, templates.Prompts(templates.PromptsView{Nav: h.nav(w, r, s), StudyID: s.ID,
+				Fields: promptFields(t), Custom: h.Service.HasOwnPromptTemplates(r.Context(), s.ID), Error: "Nothing was saved: " + err.Error()}))
+			return
+		}
 		h.Error(w, r, err)
 		return
 	}

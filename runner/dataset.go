@@ -7,9 +7,8 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"pragmalab/domain"
+	"pragmalab/studies"
 
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -44,17 +43,10 @@ func MCItems(ps []store.Passage) []scoring.MCItem {
 	return out
 }
 
-// Templates returns a study's prompt templates, ours where it has none.
+// Templates returns a study's prompt templates, ours where it has none
+// (studies.LoadPromptTemplates).
 func Templates(ctx context.Context, db *store.DB, studyID int64) (scoring.Templates, error) {
-	raw, ok, err := db.ScoringTemplates(ctx, studyID)
-	if err != nil || !ok {
-		return scoring.DefaultTemplates(), err
-	}
-	var t scoring.Templates
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return scoring.DefaultTemplates(), fmt.Errorf("study %d templates: %w", studyID, err)
-	}
-	return t.WithDefaults(), nil
+	return studies.LoadPromptTemplates(ctx, db, studyID)
 }
 
 // dataset loads what a task needs from a study.

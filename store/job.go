@@ -11,105 +11,34 @@ import (
 	"unicode/utf8"
 )
 
-// Job statuses. A queued or running job is picked up by the runner (again
-// after a restart); done, partial, failed and cancelled jobs are left
-// alone. A job ends done only when every prompt has an answer: partial
-// when some prompts failed or were not asked, failed when none has one
-// (FinalStatus).
+// The job's value types live in domain (domain/job.go), where the pages'
+// views and the handlers use them without this package; these names keep
+// the store's callers (runner, cli) as they were.
 const (
-	JobQueued    = "queued"
-	JobRunning   = "running"
-	JobDone      = "done"
-	JobPartial   = "partial"
-	JobFailed    = "failed"
-	JobCancelled = "cancelled"
+	JobQueued    = domain.JobQueued
+	JobRunning   = domain.JobRunning
+	JobDone      = domain.JobDone
+	JobPartial   = domain.JobPartial
+	JobFailed    = domain.JobFailed
+	JobCancelled = domain.JobCancelled
 )
 
-// Job is a model-scoring job (docs/scoring.md#jobs). Config is the scorer's
-// configuration as JSON, holding the name of the API-key variable but never
-// a key.
-type Job struct {
-	ID             int64
-	StudyID        int64
-	Task           string
-	Scorer         string
-	Config         json.RawMessage
-	Strategy       string
-	Seed           int64
-	CompareStudyID int64 // 0: no human comparison
-	Status         string
-	Error          string
-	CreatedAt      time.Time
-	StartedAt      time.Time
-	FinishedAt     time.Time
-}
-
-// JobPrompt is one prompt of a job, fixed when the job is created.
-type JobPrompt struct {
-	Seq       int
-	Key       string
-	ItemKey   string
-	Condition string
-	Order     string
-	Text      string
-}
-
-// JobResult is what came back for one prompt: an answer (JSON) or an error.
-type JobResult struct {
-	Seq    int
-	Answer json.RawMessage // nil when Error is set
-	Error  string
-	// Transient marks an error on the endpoints' account (not stored; the
-	// runner counts them to stop a job whose endpoints are all down).
-	Transient bool
-}
-
-// JobPromptRow is a stored prompt with its answer or error.
-type JobPromptRow struct {
-	JobPrompt
-	Answer     json.RawMessage // nil until answered
-	Error      string
-	Attempts   int
-	AnsweredAt time.Time
-}
-
-// JobProgress counts a job's prompts.
-type JobProgress struct {
-	Total    int `json:"total"`
-	Answered int `json:"answered"`
-	Failed   int `json:"failed"` // unanswered prompts whose last attempt failed
-}
+type (
+	Job          = domain.Job
+	JobPrompt    = domain.JobPrompt
+	JobResult    = domain.JobResult
+	JobPromptRow = domain.JobPromptRow
+	JobProgress  = domain.JobProgress
+)
 
 // Limits on job fields.
 const (
-	maxJobConfig = 16 << 10
+	maxJobConfig = domain.MaxJobConfig
 	maxJobError  = 2000
 	// MaxJobPrompts bounds one job (31,822 passages × 1 fits; so do 271
 	// items × 12).
 	MaxJobPrompts = 200_000
 )
-
-// Validate checks a job before it is stored.
-func (j *Job) Validate() error {
-	switch j.Task {
-	case "truefalse", "multiplechoice", "generation":
-	default:
-		return domain.Errorf(domain.EINVALID, "task must be truefalse, multiplechoice or generation")
-	}
-	if j.Scorer == "" || utf8.RuneCountInString(j.Scorer) > 64 {
-		return domain.Errorf(domain.EINVALID, "scorer must be 1–64 characters")
-	}
-	if len(j.Config) == 0 {
-		j.Config = json.RawMessage(`{}`)
-	}
-	if len(j.Config) > maxJobConfig || !json.Valid(j.Config) {
-		return domain.Errorf(domain.EINVALID, "the scorer configuration must be JSON of at most %d bytes", maxJobConfig)
-	}
-	if utf8.RuneCountInString(j.Strategy) > 32 {
-		return domain.Errorf(domain.EINVALID, "strategy must be at most 32 characters")
-	}
-	return nil
-}
 
 // CreateJob stores a queued job with all its prompts in one transaction.
 func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error {

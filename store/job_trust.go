@@ -21,9 +21,6 @@ func FinalStatus(p JobProgress) string {
 	return JobPartial
 }
 
-// Unasked counts the prompts with neither an answer nor an error.
-func (p JobProgress) Unasked() int { return p.Total - p.Answered - p.Failed }
-
 // JobLease returns who holds a job's lease and until when (zero when
 // nobody does).
 func (db *DB) JobLease(ctx context.Context, id int64) (owner string, until time.Time, err error) {
@@ -60,13 +57,8 @@ func (db *DB) UpdateJobConfig(ctx context.Context, id int64, cfg json.RawMessage
 	return nil
 }
 
-// FailureReason is one distinct error of a job's failed prompts, with how
-// many prompts it failed and the first of them.
-type FailureReason struct {
-	Error   string
-	Prompts int
-	First   string // key of the first prompt it failed
-}
+// FailureReason is one distinct error of a job's failed prompts (domain).
+type FailureReason = domain.FailureReason
 
 // JobFailureReasons groups a job's failed prompts by their error, most
 // frequent first, at most limit reasons.
@@ -92,10 +84,10 @@ func (db *DB) JobFailureReasons(ctx context.Context, jobID int64, limit int) ([]
 
 // Prompt filters of JobPromptsPage.
 const (
-	PromptsAll      = ""
-	PromptsAnswered = "answered"
-	PromptsFailed   = "failed"
-	PromptsPending  = "pending"
+	PromptsAll      = domain.PromptsAll
+	PromptsAnswered = domain.PromptsAnswered
+	PromptsFailed   = domain.PromptsFailed
+	PromptsPending  = domain.PromptsPending
 )
 
 // JobPromptsPage returns up to limit of a job's prompts from offset (in

@@ -10,30 +10,25 @@ import (
 	"time"
 )
 
-// The kinds of recorded Prolific calls (docs/prolific.md#what-each-button-sends).
+// The Prolific value types and the kinds and states of recorded calls live
+// in domain (domain/prolific.go); these names keep the store's callers as
+// they were.
 const (
-	CallApprove     = "approve"      // one submission, sent in a bulk approval
-	CallReject      = "reject"       // one submission
-	CallBonusSetup  = "bonus_setup"  // sets bonuses up; pays nothing
-	CallBonusPay    = "bonus_pay"    // pays a setup: never sent twice
-	CallCreateStudy = "create_study" // a draft study
-	CallGroupAdd    = "group_add"    // participants added to a group
+	CallApprove     = domain.CallApprove
+	CallReject      = domain.CallReject
+	CallBonusSetup  = domain.CallBonusSetup
+	CallBonusPay    = domain.CallBonusPay
+	CallCreateStudy = domain.CallCreateStudy
+	CallGroupAdd    = domain.CallGroupAdd
+	CallPending     = domain.CallPending
+	CallDone        = domain.CallDone
+	CallFailed      = domain.CallFailed
 )
 
-// The states of a recorded call.
-const (
-	CallPending = "pending" // recorded; sent or about to be; no answer recorded
-	CallDone    = "done"    // Prolific accepted it
-	CallFailed  = "failed"  // Prolific refused it, or it was never sent
+type (
+	ProlificLink = domain.ProlificLink
+	ProlificCall = domain.ProlificCall
 )
-
-// ProlificLink is a crowd study's link to its Prolific study.
-type ProlificLink struct {
-	StudyID         int64
-	ProlificStudyID string
-	SyncedAt        time.Time
-	SyncError       string
-}
 
 // ProlificLink returns the study's link; domain.ENOTFOUND when it has none.
 func (db *DB) ProlificLink(ctx context.Context, studyID int64) (*ProlificLink, error) {
@@ -211,21 +206,6 @@ func (db *DB) ProlificSubmissions(ctx context.Context, studyID int64) ([]Prolifi
 		func(rows *sql.Rows, s *ProlificSubmission) error {
 			return rows.Scan(&s.SubmissionID, &s.PID, &s.Status, &s.StartedAt, &s.CompletedAt, &s.EnteredCode)
 		})
-}
-
-// ProlificCall is one recorded call to Prolific.
-type ProlificCall struct {
-	ID        int64
-	StudyID   int64
-	Kind      string
-	Key       string
-	Target    string
-	Request   string
-	State     string
-	Response  string
-	Actor     string
-	CreatedAt time.Time
-	UpdatedAt time.Time
 }
 
 // ErrCallRecorded: a call with this key is recorded already, so it is not

@@ -2,8 +2,11 @@ package studies
 
 import (
 	"context"
+	"fmt"
 	"pragmalab/domain"
 	"strconv"
+	"strings"
+	"sync"
 
 	"pragmalab/analysis"
 	"pragmalab/store"
@@ -24,6 +27,11 @@ func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Op
 	if err != nil {
 		return analysis.Options{}, err
 	}
+	return crowdOptions(ctx, db, studyID, set)
+}
+
+// crowdOptions is CrowdOptions with the study's settings already loaded.
+func crowdOptions(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings) (analysis.Options, error) {
 	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks,
 		Bootstrap: analysis.DefaultBootstrap()}
 	parts, err := db.CrowdParticipants(ctx, studyID, set)
@@ -52,6 +60,16 @@ func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Op
 // CrowdRatings returns the ratings of a crowd study's completed
 // participants for the analysis, nil when they have rated no item.
 func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*analysis.Ratings, error) {
+	in, err := crowdRatingRows(ctx, db, studyID)
+	if err != nil || in == nil {
+		return nil, err
+	}
+	return analysis.NewRatings(in)
+}
+
+// crowdRatingRows returns the rows CrowdRatings analyses, nil when they
+// hold no item (attention checks only, or nothing).
+func crowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]analysis.RatingRow, error) {
 	rows, err := db.RatingRows(ctx, studyID, false)
 	if err != nil {
 		return nil, err
@@ -70,7 +88,7 @@ func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*analysis.R
 	if items == 0 {
 		return nil, nil
 	}
-	return analysis.NewRatings(in)
+	return in, nil
 }
 
 // HumanToplines computes the human toplines of a crowd study over the items
@@ -151,4 +169,198 @@ func ExplanationRatings(ctx context.Context, db *store.DB, studyID int64) ([]ana
 		}
 	}
 	return out, nil
+}
+
+// Analysis is a study's analysis as its Analysis page shows it: the
+// summary, the tables, the confusion matrices, the methods paragraph and the
+// figures, computed from the rows the study's export writes — so the page
+// shows exactly what `pragmalab analyze` prints for the exported file (the
+// export→analyze round-trip tests hold the two together). Service.Analysis
+// computes it once per change of the study's data and hands the same value
+// to the page, its figures and its downloads: it is read-only once built.
+type Analysis struct {
+	// Command is the CLI command giving the same figures.
+	Command string
+	// ExportFile names the study's export it was computed from (under the
+	// study's /export/); empty when there is none to point at.
+	ExportFile string
+	// Empty says why there is nothing to show yet.
+	Empty string
+	// Problem is set when the study's export could not be analysed.
+	Problem error
+	// Result is the JSON of docs/formats.md#analysis-json-output.
+	Result     any
+	Summary    []string
+	Excluded   []Excluded
+	Tables     []*analysis.Table
+	Confusions []Confusion
+	Methods    *analysis.Methods
+
+	figures func() ([]analysis.Figure, error)
+	figOnce sync.Once
+	figs    []analysis.Figure
+	figErr  error
+	plotMu  sync.Mutex
+	plots   map[string][]byte // "name.format" → the rendered figure
+}
+
+// Excluded is a participant left out of a crowd analysis, and why.
+type Excluded struct {
+	ID     string
+	Reason string
+}
+
+// Confusion is a 2×2 confusion matrix of two annotators on one question.
+type Confusion struct {
+	Name     string
+	Question string
+	A, B     string
+	M        [2][2]int
+}
+
+// HasFigures reports whether the analysis draws figures.
+func (a *Analysis) HasFigures() bool { return a.figures != nil }
+
+// Figures returns the analysis's figures, built on the first call only.
+func (a *Analysis) Figures() ([]analysis.Figure, error) {
+	if a.figures == nil {
+		return nil, nil
+	}
+	a.figOnce.Do(func() { a.figs, a.figErr = a.figures() })
+	return a.figs, a.figErr
+}
+
+// Plot returns one figure rendered as svg, png or pdf (analysis.PlotBytes),
+// rendered on the first request of that figure and format only; false when
+// the analysis has no such figure.
+func (a *Analysis) Plot(name, format string) ([]byte, bool, error) {
+	figs, err := a.Figures()
+	if err != nil {
+		return nil, false, err
+	}
+	a.plotMu.Lock()
+	defer a.plotMu.Unlock()
+	if b, ok := a.plots[name+"."+format]; ok {
+		return b, true, nil
+	}
+	for _, f := range figs {
+		if f.Name != name {
+			continue
+		}
+		b, err := analysis.PlotBytes(f.Plot, format)
+		if err != nil {
+			return nil, true, err
+		}
+		if a.plots == nil {
+			a.plots = map[string][]byte{}
+		}
+		a.plots[name+"."+format] = b
+		return b, true, nil
+	}
+	return nil, false, nil
+}
+
+// Table returns the analysis's table of that name, nil if none.
+func (a *Analysis) Table(name string) *analysis.Table {
+	for _, t := range a.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// ToplinesCommand is the CLI command that gives the same toplines as the
+// page, with the study's thresholds and the researcher's decisions.
+func ToplinesCommand(opt analysis.Options) string {
+	cmd := fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d", opt.HighPass, opt.LowPass, opt.MaxFailed)
+	if len(opt.Exclude) > 0 {
+		cmd += " --exclude " + strings.Join(opt.Exclude, ",")
+	}
+	if len(opt.Include) > 0 {
+		cmd += " --include " + strings.Join(opt.Include, ",")
+	}
+	return cmd
+}
+
+// RatingsAnalysis analyses a crowd study's ratings with the study's
+// exclusion settings and the researcher's overrides (in opt).
+func RatingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *Analysis {
+	a := &Analysis{Command: ToplinesCommand(opt)}
+	t := analysis.ComputeToplines(rs, opt)
+	a.Result = t
+	ps := t.Participants
+	a.Summary = []string{
+		fmt.Sprintf("%d participants in the export, %d excluded, %d with constant ratings, %d analysed; %d ratings.",
+			ps.Total, len(ps.Excluded), len(ps.ZeroVariance), ps.Analysed, rs.NumRows()),
+		fmt.Sprintf("%d rated attention checks only.", len(ps.ChecksOnly)),
+		fmt.Sprintf("Attention checks: high passes at ≥ %d, low at ≤ %d; excluded at %d or more failed.", opt.HighPass, opt.LowPass, opt.MaxFailed),
+	}
+	forced := map[string]bool{}
+	for _, id := range opt.Exclude {
+		forced[id] = true
+	}
+	for _, p := range ps.Details {
+		switch {
+		case p.Excluded && forced[p.ID]:
+			a.Excluded = append(a.Excluded, Excluded{ID: p.ID, Reason: fmt.Sprintf("excluded by the researcher (failed %d of %d checks)", p.FailedChecks, p.Checks)})
+		case p.Excluded:
+			a.Excluded = append(a.Excluded, Excluded{ID: p.ID, Reason: fmt.Sprintf("failed %d of %d attention checks", p.FailedChecks, p.Checks)})
+		case p.ZeroVariance:
+			a.Excluded = append(a.Excluded, Excluded{ID: p.ID, Reason: fmt.Sprintf("all %d ratings equal: no z-scores", p.Ratings)})
+		case p.ChecksOnly:
+			a.Excluded = append(a.Excluded, Excluded{ID: p.ID, Reason: fmt.Sprintf("rated only the %d attention checks, no item", p.Checks)})
+		}
+	}
+	a.Tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
+	a.Methods = analysis.ToplinesMethods(t, rs.NumRows(), analysis.English)
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) }
+	return a
+}
+
+// AgreementAnalysis analyses an expert study's judgements (at least one).
+func AgreementAnalysis(js []analysis.Judgement) *Analysis {
+	a := &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv"}
+	ag := analysis.ComputeAgreement(js)
+	a.Result = ag
+	a.Tables = []*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}
+	a.Methods = analysis.AgreementMethods(ag, len(js), analysis.English)
+	a.figures = func() ([]analysis.Figure, error) { return analysis.AgreementFigures(ag) }
+	a.Summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}
+	if len(ag.Pairs) == 0 {
+		a.Summary = append(a.Summary, "Agreement needs two experts who judged the same items (round 1).")
+	}
+	for _, p := range ag.Pairs {
+		for _, q := range []struct {
+			name, label string
+			b           analysis.Binary
+		}{{"plausibility", "Plausibility", p.Plausibility}, {"cancellation", "Cancellation correctness", p.Cancellation}} {
+			a.Confusions = append(a.Confusions, Confusion{Name: q.name + "-" + p.A + "-" + p.B, Question: q.label, A: p.A, B: p.B, M: q.b.Confusion})
+		}
+	}
+	return a
+}
+
+// ContextAnalysis analyses a context survey study's answers.
+func ContextAnalysis(as []analysis.ContextAnswer) *Analysis {
+	a := &Analysis{Command: "pragmalab analyze context --answers answers.csv"}
+	c := analysis.ComputeContext(as)
+	a.Result = c
+	a.Summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
+	a.Tables = append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
+	a.Methods = analysis.ContextMethods(c, analysis.English)
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) }
+	return a
+}
+
+// ExplanationsAnalysis analyses an explanation-rating study's judgments.
+func ExplanationsAnalysis(rs []analysis.ExplanationRating) *Analysis {
+	a := &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv"}
+	e := analysis.ComputeExplanations(rs)
+	a.Result = e
+	a.Summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
+	a.Tables = []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
+	a.Methods = analysis.ExplanationsMethods(e, len(rs), analysis.English)
+	a.figures = func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) }
+	return a
 }

@@ -536,7 +536,7 @@ func parseAmount(s string) (int, error) {
 }
 
 // FormatCents writes cents as an amount: 1234 → "12.34".
-func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+func FormatCents(c int) string { return domain.FormatCents(c) }
 
 // BonusRule gives a fixed bonus to every completed participant the rules
 // do not exclude.
@@ -840,4 +840,50 @@ func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Du
 			}
 		}
 	}
+}
+
+// Prolific returns the Prolific use cases, with a client from the
+// environment (getenv reads the token).
+func (s *Service) Prolific(getenv func(string) string) *Prolific { return NewProlific(s.db, getenv) }
+
+// ProlificStatus is what a crowd study's Prolific page shows of it.
+type ProlificStatus struct {
+	// Places is what the study's batches hold: batches × quota.
+	Places int
+	// Link is the study's Prolific study, nil when it is not linked.
+	Link *domain.ProlificLink
+	// Review is the review of the linked study's submissions (nil unlinked).
+	Review *Review
+	// Calls are the calls recorded, newest first.
+	Calls []domain.ProlificCall
+}
+
+// Status returns what the Prolific page shows of a crowd study.
+func (p *Prolific) Status(ctx context.Context, studyID int64) (*ProlificStatus, error) {
+	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := p.DB.CrowdProgress(ctx, studyID, set)
+	if err != nil {
+		return nil, err
+	}
+	st := &ProlificStatus{Places: len(prog) * set.Quota}
+	if link, err := p.DB.ProlificLink(ctx, studyID); err == nil {
+		st.Link = link
+		if st.Review, err = p.Review(ctx, studyID); err != nil {
+			return nil, err
+		}
+	} else if domain.ErrorCode(err) != domain.ENOTFOUND {
+		return nil, err
+	}
+	if st.Calls, err = p.DB.ProlificCalls(ctx, studyID); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// Link links a crowd study to its Prolific study (by Prolific's id).
+func (p *Prolific) Link(ctx context.Context, studyID int64, prolificStudyID string) error {
+	return p.DB.LinkProlific(ctx, studyID, prolificStudyID)
 }

@@ -15,6 +15,8 @@ import (
 type Service struct {
 	db  *store.DB
 	now func() time.Time
+	// analyses keeps the studies' analyses (analysis_cache.go).
+	analyses *analysisCache
 }
 
 // New returns the Service over db; now is the clock (UTC), so tests can
@@ -23,5 +25,5 @@ func New(db *store.DB, now func() time.Time) *Service {
 	if now == nil {
 		now = func() time.Time { return time.Now().UTC() }
 	}
-	return &Service{db: db, now: now}
+	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies)}
 }

@@ -9,10 +9,10 @@ package templates
 import "github.com/a-h/templ"
 import templruntime "github.com/a-h/templ/runtime"
 
-import "pragmalab/store"
+import "pragmalab/domain"
 
 // JobDeleteButton deletes a job that is not queued or running.
-func JobDeleteButton(studyID int64, j *store.Job) templ.Component {
+func JobDeleteButton(studyID int64, j *domain.Job) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
 		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
@@ -29,7 +29,7 @@ func JobDeleteButton(studyID int64, j *store.Job) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		if j.Status != store.JobQueued && j.Status != store.JobRunning {
+		if j.Status != domain.JobQueued && j.Status != domain.JobRunning {
 			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<form method=\"post\" action=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err

@@ -11,7 +11,7 @@ import templruntime "github.com/a-h/templ/runtime"
 
 import (
 	"fmt"
-	"pragmalab/store"
+	"pragmalab/domain"
 	"strconv"
 )
 
@@ -48,9 +48,9 @@ type Choice struct {
 
 // JobRow is one job in a study's list.
 type JobRow struct {
-	Job      *store.Job
+	Job      *domain.Job
 	Scorer   string
-	Progress store.JobProgress
+	Progress domain.JobProgress
 }
 
 // JobsView is a study's model-scoring page: its jobs and the launch form.
@@ -629,9 +629,9 @@ func Jobs(v JobsView) templ.Component {
 type JobView struct {
 	Nav      Nav
 	StudyID  int64
-	Job      *store.Job
+	Job      *domain.Job
 	Scorer   string
-	Progress store.JobProgress
+	Progress domain.JobProgress
 	Active   bool
 	// Results, when there are answers.
 	Comparison *ComparisonView

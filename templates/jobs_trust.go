@@ -3,7 +3,7 @@ package templates
 import (
 	"strings"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // ConfigRow is one field of a job's endpoint configuration as shown.
@@ -60,7 +60,7 @@ type OutputsForm struct {
 // JobTrust is what a job's page says beyond its metrics: why prompts
 // failed, what was not asked, where the numbers stand (docs/scoring.md#jobs).
 type JobTrust struct {
-	Reasons   []store.FailureReason
+	Reasons   []domain.FailureReason
 	Unasked   int
 	Unparsed  string
 	Config    []ConfigRow
@@ -71,7 +71,7 @@ type JobTrust struct {
 
 func statusClass(s string) string {
 	switch s {
-	case store.JobFailed, store.JobPartial:
+	case domain.JobFailed, domain.JobPartial:
 		return "error"
 	}
 	return ""

@@ -1,0 +1,50 @@
+package domain
+
+import (
+	"fmt"
+	"time"
+)
+
+// The kinds of recorded Prolific calls (docs/prolific.md#what-each-button-sends).
+const (
+	CallApprove     = "approve"      // one submission, sent in a bulk approval
+	CallReject      = "reject"       // one submission
+	CallBonusSetup  = "bonus_setup"  // sets bonuses up; pays nothing
+	CallBonusPay    = "bonus_pay"    // pays a setup: never sent twice
+	CallCreateStudy = "create_study" // a draft study
+	CallGroupAdd    = "group_add"    // participants added to a group
+)
+
+// The states of a recorded call.
+const (
+	CallPending = "pending" // recorded; sent or about to be; no answer recorded
+	CallDone    = "done"    // Prolific accepted it
+	CallFailed  = "failed"  // Prolific refused it, or it was never sent
+)
+
+// ProlificLink is a crowd study's link to its Prolific study.
+type ProlificLink struct {
+	StudyID         int64
+	ProlificStudyID string
+	SyncedAt        time.Time
+	SyncError       string
+}
+
+// ProlificCall is one recorded call to Prolific.
+type ProlificCall struct {
+	ID        int64
+	StudyID   int64
+	Kind      string
+	Key       string
+	Target    string
+	Request   string
+	State     string
+	Response  string
+	Actor     string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// FormatCents writes an amount in cents (or pence) as units with two
+// decimals, 0.50: as bonus files and Prolific's API write amounts.
+func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }

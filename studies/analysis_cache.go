@@ -1,0 +1,191 @@
+package studies
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"pragmalab/analysis"
+	"pragmalab/domain"
+	"pragmalab/store"
+)
+
+// analysisCacheStudies is how many studies' analyses a Service keeps: the
+// studies whose Analysis pages were looked at last.
+const analysisCacheStudies = 8
+
+// Analysis returns the study and its analysis — what its Analysis page,
+// the page's figures and its downloads show (docs/architecture.md#studies).
+//
+// The analysis is computed once per change of what it is computed from:
+// it is kept with the study's data version (store.StudyDataVersion, which
+// triggers raise on every write to the study's settings, items,
+// participants, answers and outputs, whichever process wrote), and reused
+// while the version is the same — so a new answer, an exclusion decision
+// or a settings change gives a new analysis, and the page, its figures and
+// its downloads between two writes share one: reading the version is one
+// query, where reading the rows is most of a computation.
+func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *Analysis, error) {
+	st, err := s.db.Study(ctx, studyID)
+	if err != nil {
+		return nil, nil, err
+	}
+	// The version is read before the rows: they are at least that new.
+	v, err := s.db.StudyDataVersion(ctx, studyID)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := analysisKey{version: v, pilot: store.PilotIncluded(ctx)}
+	// Requests of the same version wait for this computation: it outlives
+	// a request that goes away (a page left before its figures came).
+	a, err := s.analyses.get(studyID, key, func() (*Analysis, error) { return s.computeAnalysis(context.WithoutCancel(ctx), st) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, a, nil
+}
+
+// computeAnalysis reads a study's rows and options and analyses them.
+func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
+	switch st.Kind {
+	case domain.KindCrowd:
+		_, set, err := s.db.CrowdStudy(ctx, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		opt, err := crowdOptions(ctx, s.db, st.ID, set)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := crowdRatingRows(ctx, s.db, st.ID)
+		if err != nil {
+			return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+		}
+		if rows == nil {
+			return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
+		}
+		rs, err := analysis.NewRatings(rows)
+		if err != nil {
+			return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+		}
+		a := RatingsAnalysis(rs, opt)
+		a.ExportFile = "ratings.csv"
+		return a, nil
+	case domain.KindExpert:
+		js, err := Judgements(ctx, s.db, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(js) == 0 {
+			return &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv",
+				Empty: "No expert has judged an item yet."}, nil
+		}
+		return AgreementAnalysis(js), nil
+	case domain.KindContext:
+		as, err := ContextAnswers(ctx, s.db, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(as) == 0 {
+			return &Analysis{Command: "pragmalab analyze context --answers answers.csv", Empty: "No expert has given a final answer yet."}, nil
+		}
+		a := ContextAnalysis(as)
+		a.ExportFile = "context_answers.csv"
+		return a, nil
+	case domain.KindExplain:
+		rs, err := ExplanationRatings(ctx, s.db, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(rs) == 0 {
+			return &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv", Empty: "No explanation has been rated yet."}, nil
+		}
+		a := ExplanationsAnalysis(rs)
+		a.ExportFile = "explanation_ratings.csv"
+		return a, nil
+	}
+	return &Analysis{Empty: "There is no analysis for this kind of study."}, nil
+}
+
+// analysisKey is what a kept analysis was computed from: the study's data
+// version, with or without the pilot's answers.
+type analysisKey struct {
+	version int64
+	pilot   bool
+}
+
+// analysisCache keeps the last analysis of the studies looked at last, each
+// with the key of what it was computed from.
+type analysisCache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[int64]*analysisEntry
+	order   []int64 // study ids, least recently used first
+	// computed counts the analyses computed (tests).
+	computed int
+}
+
+type analysisEntry struct {
+	key   analysisKey
+	ready chan struct{} // closed once a or err is set
+	a     *Analysis
+	err   error
+}
+
+func newAnalysisCache(max int) *analysisCache {
+	return &analysisCache{max: max, entries: map[int64]*analysisEntry{}}
+}
+
+// get returns the study's analysis of that key, computing it unless it is
+// kept; requests of the same key while it is being computed wait for that
+// computation (a page's figures arrive together) instead of repeating it.
+// A computation that fails is not kept.
+func (c *analysisCache) get(studyID int64, key analysisKey, compute func() (*Analysis, error)) (*Analysis, error) {
+	c.mu.Lock()
+	e := c.entries[studyID]
+	if e != nil && e.key == key {
+		c.touch(studyID)
+		c.mu.Unlock()
+		<-e.ready
+		if e.a == nil && e.err == nil { // the computation waited for panicked
+			return compute()
+		}
+		return e.a, e.err
+	}
+	e = &analysisEntry{key: key, ready: make(chan struct{})}
+	c.entries[studyID] = e
+	c.touch(studyID)
+	for len(c.order) > c.max {
+		delete(c.entries, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.computed++
+	c.mu.Unlock()
+	defer close(e.ready)
+	defer func() {
+		if e.a == nil { // failed: the next request tries again
+			c.mu.Lock()
+			if c.entries[studyID] == e {
+				delete(c.entries, studyID)
+				c.order = slices.DeleteFunc(c.order, func(id int64) bool { return id == studyID })
+			}
+			c.mu.Unlock()
+		}
+	}()
+	e.a, e.err = compute()
+	if e.err != nil {
+		e.a = nil
+	}
+	return e.a, e.err
+}
+
+// touch makes studyID the most recently used; c.mu is held.
+func (c *analysisCache) touch(studyID int64) {
+	for i, id := range c.order {
+		if id == studyID {
+			c.order = append(c.order[:i], c.order[i+1:]...)
+			break
+		}
+	}
+	c.order = append(c.order, studyID)
+}

@@ -1,0 +1,79 @@
+package studies
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+// The model-scoring jobs' use cases (docs/scoring.md): a study's prompt
+// templates and the deletion of a job. Running, reading and comparing a
+// job's results is the runner's (runner imports studies, so studies does
+// not call it).
+
+// LoadPromptTemplates returns a study's prompt templates, ours where it has
+// none; the runner builds new jobs' prompts with them.
+func LoadPromptTemplates(ctx context.Context, db *store.DB, studyID int64) (scoring.Templates, error) {
+	raw, ok, err := db.ScoringTemplates(ctx, studyID)
+	if err != nil || !ok {
+		return scoring.DefaultTemplates(), err
+	}
+	var t scoring.Templates
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return scoring.DefaultTemplates(), fmt.Errorf("study %d templates: %w", studyID, err)
+	}
+	return t.WithDefaults(), nil
+}
+
+// PromptTemplates returns a study's prompt templates (ours where it has
+// none) and whether it has templates of its own.
+func (s *Service) PromptTemplates(ctx context.Context, studyID int64) (scoring.Templates, bool, error) {
+	t, err := LoadPromptTemplates(ctx, s.db, studyID)
+	if err != nil {
+		return t, false, err
+	}
+	return t, s.HasOwnPromptTemplates(ctx, studyID), nil
+}
+
+// HasOwnPromptTemplates reports whether the study has prompt templates of
+// its own (false also when that cannot be read: the page then offers no
+// reset).
+func (s *Service) HasOwnPromptTemplates(ctx context.Context, studyID int64) bool {
+	_, custom, _ := s.db.ScoringTemplates(ctx, studyID)
+	return custom
+}
+
+// InvalidTemplates is the error of prompt templates that do not parse or
+// render: nothing was saved.
+type InvalidTemplates struct{ Err error }
+
+func (e *InvalidTemplates) Error() string { return e.Err.Error() }
+func (e *InvalidTemplates) Unwrap() error { return e.Err }
+
+// SavePromptTemplates saves the study's prompt templates, each of which
+// must parse and render (*InvalidTemplates otherwise); new jobs use them.
+func (s *Service) SavePromptTemplates(ctx context.Context, studyID int64, t scoring.Templates) error {
+	if err := t.Validate(); err != nil {
+		return &InvalidTemplates{err}
+	}
+	b, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	return s.db.SaveScoringTemplates(ctx, studyID, b)
+}
+
+// ResetPromptTemplates drops the study's own prompt templates: new jobs
+// use ours.
+func (s *Service) ResetPromptTemplates(ctx context.Context, studyID int64) error {
+	return s.db.SaveScoringTemplates(ctx, studyID, nil)
+}
+
+// DeleteJob deletes a job of the study that is not running, with its
+// prompts and answers.
+func (s *Service) DeleteJob(ctx context.Context, studyID, jobID int64) error {
+	return s.db.DeleteJob(ctx, studyID, jobID)
+}
