@@ -11,7 +11,7 @@ import (
 	"pragmalab/store"
 )
 
-// crowdFixture is a crowd study of two batches (four items and two checks
+// analysisFixture is a crowd study of two batches (four items and two checks
 // each) and its settings.
 type analysisFixture struct {
 	db  *store.DB
