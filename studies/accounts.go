@@ -1,0 +1,71 @@
+package studies
+
+import (
+	"context"
+	"strings"
+
+	"pragmalab/domain"
+	"pragmalab/store"
+)
+
+// The admin accounts (docs/admin.md): who may log in, with which role, and
+// their sessions.
+
+// NewPassword makes a random password for a new or reset account.
+func NewPassword() string { return strings.ToLower(store.RandomToken()[:20]) }
+
+// Accounts lists every admin account by username.
+func (v *Service) Accounts(ctx context.Context) ([]domain.Admin, error) {
+	return v.db.Admins(ctx)
+}
+
+// Account returns the account with the given id.
+func (v *Service) Account(ctx context.Context, id int64) (*domain.Admin, error) {
+	return v.db.AdminByID(ctx, id)
+}
+
+// CreateAccount adds an admin with a role and a password.
+func (v *Service) CreateAccount(ctx context.Context, username, password, role string) (*domain.Admin, error) {
+	return v.db.CreateAdminWithRole(ctx, username, password, role)
+}
+
+// SetRole changes an account's role; the last owner stays an owner.
+func (v *Service) SetRole(ctx context.Context, username, role string) error {
+	return v.db.SetRole(ctx, username, role)
+}
+
+// SetPassword gives an account a new password and ends its sessions.
+func (v *Service) SetPassword(ctx context.Context, username, password string) error {
+	return v.db.SetPassword(ctx, username, password)
+}
+
+// EndSessions logs an account out in every browser.
+func (v *Service) EndSessions(ctx context.Context, adminID int64) error {
+	return v.db.EndSessions(ctx, adminID)
+}
+
+// Login checks a username and password and opens a session for them: the
+// account and the session's token. A wrong pair is EINVALID, the same
+// for an unknown username as for a wrong password.
+func (v *Service) Login(ctx context.Context, username, password string) (*domain.Admin, string, error) {
+	a, err := v.db.Authenticate(ctx, username, password)
+	if err != nil {
+		return nil, "", err
+	}
+	token, err := v.db.CreateSession(ctx, a.ID)
+	if err != nil {
+		return nil, "", err
+	}
+	return a, token, nil
+}
+
+// SessionAdmin is the account of a live session; ENOTFOUND when the token
+// names none (ended, expired, or never issued).
+func (v *Service) SessionAdmin(ctx context.Context, token string) (*domain.Admin, error) {
+	return v.db.SessionAdmin(ctx, token)
+}
+
+// Logout ends the session of token on the server.
+func (v *Service) Logout(ctx context.Context, token string) error {
+	return v.db.EndSession(ctx, token)
+}
