@@ -31,11 +31,11 @@ var boundary = []struct {
 		forbidden: []string{"pragmalab/store"},
 		calls:     []string{"h.DB"},
 		pending: []string{
-			"admin_accounts.go", "admin_analysis.go", "admin_auth.go", "admin_context.go", "admin_crowd.go",
-			"admin_expert.go", "admin_explain.go", "admin_metrics.go", "admin_prolific.go", "admin_state.go",
-			"admin_study.go", "audit.go", "context.go", "crowd.go", "expert.go", "explain.go", "handler.go",
-			"item_edit.go", "job.go", "job_delete.go", "job_downloads.go", "jobs.go", "jobs_outputs.go",
-			"jobs_trust.go", "people.go", "pilot.go", "prompts.go", "study_manage.go",
+			"admin_analysis.go", "admin_context.go",
+			"admin_expert.go", "admin_explain.go", "admin_prolific.go",
+			"context.go", "crowd.go", "expert.go", "explain.go", "handler.go",
+			"job.go", "job_delete.go", "job_downloads.go", "jobs.go", "jobs_outputs.go",
+			"jobs_trust.go", "pilot.go", "prompts.go",
 		},
 	},
 	{
@@ -51,7 +51,7 @@ var boundary = []struct {
 		dir:       "templates",
 		forbidden: []string{"pragmalab/store", "pragmalab/studies", "pragmalab/prolific"},
 		pending: []string{
-			"admin.templ", "admin_accounts.templ", "admin_crowd.templ", "admin_expert.templ", "admin_impaqts.templ",
+			"admin.templ", "admin_accounts.templ", "admin_expert.templ", "admin_impaqts.templ",
 			"admin_manage.templ", "admin_metrics.templ", "admin_prolific.templ", "admin_state.templ",
 			"context.templ", "expert.templ", "explain.templ", "job_delete.templ", "jobs.templ", "jobs_trust.go",
 		},

@@ -8,7 +8,6 @@ import (
 	"pragmalab/domain"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -22,8 +21,8 @@ const (
 )
 
 // CurrentAdmin is the admin logged in for this request, or nil.
-func CurrentAdmin(ctx context.Context) *store.Admin {
-	a, _ := ctx.Value(adminKey).(*store.Admin)
+func CurrentAdmin(ctx context.Context) *domain.Admin {
+	a, _ := ctx.Value(adminKey).(*domain.Admin)
 	return a
 }
 
@@ -44,7 +43,7 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess, _ := h.Sessions.Get(r, adminSession)
 		token, _ := sess.Values["token"].(string)
-		a, err := h.DB.SessionAdmin(r.Context(), token)
+		a, err := h.Service.SessionAdmin(r.Context(), token)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.ENOTFOUND {
 				h.toLogin(w, r)
@@ -111,7 +110,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("Too many failed logins for this account or from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
 		return
 	}
-	a, err := h.DB.Authenticate(r.Context(), username, r.PostFormValue("password"))
+	a, token, err := h.Service.Login(r.Context(), username, r.PostFormValue("password"))
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
@@ -122,11 +121,6 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logins.release(keys...)
-	token, err := h.DB.CreateSession(r.Context(), a.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
 	sess, _ := h.Sessions.New(r, adminSession)
 	sess.Values["token"] = token
 	if err := sess.Save(r, w); err != nil {
@@ -142,7 +136,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
 	sess, _ := h.Sessions.Get(r, adminSession)
 	if token, _ := sess.Values["token"].(string); token != "" {
-		if err := h.DB.EndSession(r.Context(), token); err != nil {
+		if err := h.Service.Logout(r.Context(), token); err != nil {
 			h.Error(w, r, err)
 			return
 		}
