@@ -107,7 +107,7 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("items imported", "study", s.ID, "items", n)
-	auditf(r, "%d items from %s", n, name)
+	auditf(r, "%s", studies.AuditItemsImported(n, name))
 	h.flash(w, r, fmt.Sprintf("Imported %d items from %s.", n, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -87,7 +88,7 @@ func (h *Handler) ArchiveStudy(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "%s", map[bool]string{true: "archived", false: "restored"}[archive])
+	auditf(r, "%s", studies.AuditStudyArchived(archive))
 	if archive {
 		h.flash(w, r, fmt.Sprintf("Study %q archived: it is read-only and listed under the archived studies.", s.Name))
 		redirect(w, r, "/admin")
@@ -110,7 +111,7 @@ func (h *Handler) CloneStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.Log.Info("study cloned", "from", s.ID, "to", c.ID)
-	auditf(r, "cloned into study #%d %q", c.ID, c.Name)
+	auditf(r, "%s", studies.AuditStudyCloned(c.ID, c.Name))
 	h.flash(w, r, fmt.Sprintf("Study %q created from %q: same design and items, no participants or answers.", c.Name, s.Name))
 	redirect(w, r, templates.StudyURL(c.ID, ""))
 }

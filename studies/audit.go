@@ -106,6 +106,25 @@ func AuditSessionsEnded(username string) string {
 	return fmt.Sprintf("ended every session of %s", username)
 }
 
+// AuditStudyArchived is the entry's detail for archiving (true) or
+// restoring a study.
+func AuditStudyArchived(archived bool) string {
+	if archived {
+		return "archived"
+	}
+	return "restored"
+}
+
+// AuditStudyCloned is the entry's detail for a study cloned into a new one.
+func AuditStudyCloned(id int64, name string) string {
+	return fmt.Sprintf("cloned into study #%d %q", id, name)
+}
+
+// AuditItemsImported is the entry's detail for an items file imported.
+func AuditItemsImported(n int, filename string) string {
+	return fmt.Sprintf("%d items from %s", n, filename)
+}
+
 // Audit records that actor did action on the study (0: no study), in the
 // given words.
 func (v *Service) Audit(ctx context.Context, actor string, studyID int64, action, detail string) error {
