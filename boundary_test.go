@@ -51,8 +51,8 @@ var boundary = []struct {
 		dir:       "templates",
 		forbidden: []string{"pragmalab/store", "pragmalab/studies", "pragmalab/prolific"},
 		pending: []string{
-			"admin.templ", "admin_accounts.templ", "admin_expert.templ", "admin_impaqts.templ",
-			"admin_manage.templ", "admin_metrics.templ", "admin_prolific.templ", "admin_state.templ",
+			"admin_expert.templ", "admin_impaqts.templ",
+			"admin_manage.templ", "admin_prolific.templ",
 			"context.templ", "expert.templ", "explain.templ", "job_delete.templ", "jobs.templ", "jobs_trust.go",
 		},
 	},
