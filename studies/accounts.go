@@ -8,7 +8,7 @@ import (
 	"pragmalab/store"
 )
 
-// The admin accounts (docs/admin.md): who may log in, with which role, and
+// The admin accounts (docs/deploy.md#admin-accounts): who may log in, with which role, and
 // their sessions.
 
 // NewPassword makes a random password for a new or reset account.

@@ -9,7 +9,7 @@ import (
 	"pragmalab/store"
 )
 
-// A crowd study's admin (docs/studies.md#crowd-studies): its settings, its
+// A crowd study's admin (docs/studies.md#crowd-settings): its settings, its
 // batches, its progress and its participants' exclusions.
 
 // CrowdBatchProgress is one batch's line of the progress table. An alias:
