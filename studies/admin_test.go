@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"pragmalab/domain"
@@ -109,5 +110,55 @@ func TestAuditWording(t *testing.T) {
 	}
 	if AuditActions["/admin/accounts/{admin}/role"] != ActionChangeRole || AuditActions["/admin/accounts"] != ActionCreateAccount {
 		t.Error("the pages name the account actions differently from the command line")
+	}
+}
+
+// A corrected items file is kept for its preview and applied only with the
+// digest of the changes shown: a file changed under the preview is
+// refused, and applying bumps the changed item's version.
+func TestCorrectedItemsPreviewThenApply(t *testing.T) {
+	ctx := context.Background()
+	v := New(mustOpenDB(t), nil)
+	s := &domain.Study{Kind: domain.KindExpert, Name: "e", Lang: "en"}
+	if err := v.CreateStudy(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := v.ImportItemFile(ctx, s.ID, "items.csv", []byte(goodCSV)); err != nil || n != 3 {
+		t.Fatalf("import: %d items, %v", n, err)
+	}
+	corrected := strings.Replace(goodCSV, "Not all guests left.", "Not every guest left.", 1) +
+		"n1,natural,,It is cold.,Close the window.,Or not.,,,,\n"
+	id, err := v.UploadCorrectedItems(ctx, s.ID, "items.csv", []byte(corrected))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.PendingItemUpdate(ctx, s.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Filename != "items.csv" || p.Update.Changed() != 1 || p.Update.Added() != 1 || p.Update.Unchanged != 2 {
+		t.Fatalf("preview: %s, %d changed, %d added, %d unchanged", p.Filename, p.Update.Changed(), p.Update.Added(), p.Update.Unchanged)
+	}
+	if _, err := v.ApplyItemUpdate(ctx, s.ID, p, "not-the-digest", "fix"); domain.ErrorCode(err) != domain.ECONFLICT {
+		t.Fatalf("a stale digest: got %v, want ECONFLICT", err)
+	}
+	done, err := v.ApplyItemUpdate(ctx, s.ID, p, p.Update.Digest, "fix")
+	if err != nil || done.Changed() != 1 || done.Added() != 1 {
+		t.Fatalf("apply: %+v, %v", done, err)
+	}
+	items, err := v.Items(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if it.Key == "s1" && (it.Implicature != "Not every guest left." || it.Version != 2) {
+			t.Errorf("s1 after applying: %q, version %d", it.Implicature, it.Version)
+		}
+	}
+	if len(items) != 4 {
+		t.Errorf("%d items after applying, want 4", len(items))
+	}
+	if _, err := v.PendingItemUpdate(ctx, s.ID, id); domain.ErrorCode(err) != domain.ENOTFOUND {
+		t.Errorf("the applied upload is still kept: %v", err)
 	}
 }
