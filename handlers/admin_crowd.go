@@ -143,10 +143,8 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
 	training, err := parseTraining(f("training"))
 	if err == nil {
+		// The service validates the settings, then the language.
 		set.Training = training
-		err = set.Validate()
-	}
-	if err == nil {
 		err = h.Service.SaveCrowdSettings(r.Context(), s.ID, f("lang"), set)
 	}
 	if err != nil {
