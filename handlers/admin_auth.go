@@ -18,7 +18,6 @@ type ctxKey int
 const (
 	adminKey ctxKey = iota
 	auditKey        // *auditNote of a state-changing admin request
-	studyKey        // *domain.Study of the {study} URL parameter, once loaded
 )
 
 // CurrentAdmin is the admin logged in for this request, or nil.

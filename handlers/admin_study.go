@@ -52,16 +52,11 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
-// study loads the study named by the {study} URL parameter, or takes the
-// one Writable loaded for this request; the caller gets its own copy.
+// study loads the study named by the {study} URL parameter.
 func (h *Handler) study(r *http.Request) (*domain.Study, error) {
 	id, err := idParam(r, "study")
 	if err != nil {
 		return nil, err
-	}
-	if s, ok := r.Context().Value(studyKey).(*domain.Study); ok && s.ID == id {
-		c := *s
-		return &c, nil
 	}
 	return h.Service.Study(r.Context(), id)
 }

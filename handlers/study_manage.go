@@ -40,9 +40,7 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 			h.Error(w, r, domain.Errorf(domain.ECONFLICT, "Study %q is archived and read-only: restore it (Manage this study › Restore) to change it.", s.Name))
 			return
 		}
-		// The handler takes the study loaded here rather than loading it
-		// again (h.study).
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), studyKey, s)))
+		next.ServeHTTP(w, r)
 	})
 }
 
