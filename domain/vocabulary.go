@@ -98,7 +98,7 @@ const (
 	OverrideExclude = "exclude"
 )
 
-// The rating scale of crowd participants (docs/studies.md#crowd-studies):
+// The rating scale of crowd participants (docs/studies.md#crowd-likelihood-study):
 // a 1–7 Likert scale, 1 "very unlikely" to 7 "very likely". Every check of
 // a rating — the participant pages, the store, the analysis readers —
 // uses these bounds.
