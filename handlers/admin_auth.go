@@ -110,7 +110,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("Too many failed logins for this account or from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
 		return
 	}
-	a, token, err := h.Service.Login(r.Context(), username, r.PostFormValue("password"))
+	a, err := h.Service.Authenticate(r.Context(), username, r.PostFormValue("password"))
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
@@ -121,6 +121,11 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logins.release(keys...)
+	token, err := h.Service.StartSession(r.Context(), a.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	sess, _ := h.Sessions.New(r, adminSession)
 	sess.Values["token"] = token
 	if err := sess.Save(r, w); err != nil {

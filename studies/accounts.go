@@ -44,19 +44,17 @@ func (v *Service) EndSessions(ctx context.Context, adminID int64) error {
 	return v.db.EndSessions(ctx, adminID)
 }
 
-// Login checks a username and password and opens a session for them: the
-// account and the session's token. A wrong pair is EINVALID, the same
-// for an unknown username as for a wrong password.
-func (v *Service) Login(ctx context.Context, username, password string) (*domain.Admin, string, error) {
-	a, err := v.db.Authenticate(ctx, username, password)
-	if err != nil {
-		return nil, "", err
-	}
-	token, err := v.db.CreateSession(ctx, a.ID)
-	if err != nil {
-		return nil, "", err
-	}
-	return a, token, nil
+// Authenticate returns the account whose username and password match. A
+// wrong pair is EINVALID, the same for an unknown username as for a wrong
+// password, and costs the same time.
+func (v *Service) Authenticate(ctx context.Context, username, password string) (*domain.Admin, error) {
+	return v.db.Authenticate(ctx, username, password)
+}
+
+// StartSession opens a session for an authenticated account and returns
+// its token, for the session cookie.
+func (v *Service) StartSession(ctx context.Context, adminID int64) (string, error) {
+	return v.db.CreateSession(ctx, adminID)
 }
 
 // SessionAdmin is the account of a live session; ENOTFOUND when the token
