@@ -18,7 +18,17 @@ type ctxKey int
 const (
 	adminKey ctxKey = iota
 	auditKey        // *auditNote of a state-changing admin request
+	scopeKey        // *adminScope of an admin request
 )
+
+// adminScope holds what one admin request has loaded, for the handlers
+// after the middleware that loaded it. It is filled in place, so that no
+// middleware has to hand a copy of the request on (the Audited middleware
+// reads the form the handler parsed on its request).
+type adminScope struct {
+	// study is the {study} Writable checked.
+	study *domain.Study
+}
 
 // CurrentAdmin is the admin logged in for this request, or nil.
 func CurrentAdmin(ctx context.Context) *domain.Admin {
@@ -53,7 +63,8 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), adminKey, a)))
+		ctx := context.WithValue(context.WithValue(r.Context(), adminKey, a), scopeKey, &adminScope{})
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 

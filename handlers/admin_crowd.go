@@ -51,11 +51,10 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.S
 // crowdAdminStudy loads the {study} parameter as a crowd study and parses
 // the form of a post.
 func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, domain.CrowdSettings, bool) {
-	var s *domain.Study
 	var set domain.CrowdSettings
-	id, err := idParam(r, "study")
+	s, err := h.study(r)
 	if err == nil {
-		s, set, err = h.Service.CrowdStudy(r.Context(), id)
+		set, err = studies.CrowdSettings(s)
 	}
 	if err == nil && r.Method == http.MethodPost {
 		err = parseForm(w, r)

@@ -52,11 +52,16 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
-// study loads the study named by the {study} URL parameter.
+// study loads the study named by the {study} URL parameter, or takes the
+// one Writable loaded for this request; the caller gets its own copy.
 func (h *Handler) study(r *http.Request) (*domain.Study, error) {
 	id, err := idParam(r, "study")
 	if err != nil {
 		return nil, err
+	}
+	if sc, ok := r.Context().Value(scopeKey).(*adminScope); ok && sc.study != nil && sc.study.ID == id {
+		c := *sc.study
+		return &c, nil
 	}
 	return h.Service.Study(r.Context(), id)
 }

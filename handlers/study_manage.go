@@ -40,6 +40,10 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 			h.Error(w, r, domain.Errorf(domain.ECONFLICT, "Study %q is archived and read-only: restore it (Manage this study › Restore) to change it.", s.Name))
 			return
 		}
+		// The handler takes this study rather than reading it again.
+		if sc, ok := r.Context().Value(scopeKey).(*adminScope); ok {
+			sc.study = s
+		}
 		next.ServeHTTP(w, r)
 	})
 }
