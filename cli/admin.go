@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strings"
 
 	"golang.org/x/term"
@@ -31,7 +32,7 @@ printed. Every change is written to the audit log as done by "command line".
 `
 
 // cliActor is the actor the audit log names for changes made here.
-const cliActor = "command line"
+const cliActor = studies.CLIActor
 
 // runAdmin is `pragmalab admin`.
 func runAdmin(ctx context.Context, args []string, env *Env) error {
@@ -90,13 +91,13 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		return nil
 	case "create":
 		_, err = db.CreateAdminWithRole(ctx, *username, password, *role)
-		detail = fmt.Sprintf("created %s as %s", *username, *role)
+		detail = studies.AuditAccountCreated(*username, *role)
 	case "reset-password":
 		err = db.SetPassword(ctx, *username, password)
-		detail = fmt.Sprintf("new password for %s; its sessions ended", *username)
+		detail = studies.AuditPasswordReset(*username)
 	case "set-role":
 		err = db.SetRole(ctx, *username, *role)
-		detail = fmt.Sprintf("%s is now %s", *username, *role)
+		detail = studies.AuditRoleChanged(*username, "", *role)
 	}
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
@@ -117,13 +118,15 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 
 // auditActions name the admin subcommands in the audit log as the admin
 // pages do.
-var auditActions = map[string]string{"create": "create account", "reset-password": "reset password", "set-role": "change role"}
+var auditActions = map[string]string{
+	"create": studies.ActionCreateAccount, "reset-password": studies.ActionResetPassword, "set-role": studies.ActionChangeRole,
+}
 
 // readPassword generates a password, or reads one: from a terminal without
 // echo and twice, else as the first line of standard input.
 func readPassword(env *Env, generate bool) (string, error) {
 	if generate {
-		return strings.ToLower(store.RandomToken()[:20]), nil
+		return studies.NewPassword(), nil
 	}
 	if f, ok := env.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return readTerminalPassword(int(f.Fd()), env.stderr)

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -17,7 +17,7 @@ func (h *Handler) AccountsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderAccounts(w http.ResponseWriter, r *http.Request, status int, v templates.AccountsView) {
-	as, err := h.DB.Admins(r.Context())
+	as, err := h.Service.Accounts(r.Context())
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -30,9 +30,6 @@ func (h *Handler) renderAccounts(w http.ResponseWriter, r *http.Request, status 
 	h.render(w, r, status, templates.Accounts(v))
 }
 
-// newPassword makes a random password for a new or reset account.
-func newPassword() string { return strings.ToLower(store.RandomToken()[:20]) }
-
 // CreateAccount handles POST /admin/accounts: a new admin with a role and
 // a random password shown once.
 func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
@@ -41,8 +38,8 @@ func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := templates.AccountForm{Username: strings.TrimSpace(r.PostFormValue("username")), Role: r.PostFormValue("role")}
-	password := newPassword()
-	a, err := h.DB.CreateAdminWithRole(r.Context(), form.Username, password, form.Role)
+	password := studies.NewPassword()
+	a, err := h.Service.CreateAccount(r.Context(), form.Username, password, form.Role)
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
 			form.Error = domain.ErrorMessage(err)
@@ -52,7 +49,7 @@ func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "created %s as %s", a.Username, a.Role)
+	auditf(r, "%s", studies.AuditAccountCreated(a.Username, a.Role))
 	h.auditNow(r)
 	h.Log.Info("account created", "admin", a.Username, "role", a.Role, "by", CurrentAdmin(r.Context()).Username)
 	// The password is shown on this answer only, never stored in a flash.
@@ -60,12 +57,12 @@ func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
 }
 
 // account loads the {admin} of an account route.
-func (h *Handler) account(r *http.Request) (*store.Admin, error) {
+func (h *Handler) account(r *http.Request) (*domain.Admin, error) {
 	id, err := idParam(r, "admin")
 	if err != nil {
 		return nil, err
 	}
-	return h.DB.AdminByID(r.Context(), id)
+	return h.Service.Account(r.Context(), id)
 }
 
 // SetAccountRole handles POST /admin/accounts/{admin}/role.
@@ -76,13 +73,13 @@ func (h *Handler) SetAccountRole(w http.ResponseWriter, r *http.Request) {
 	}
 	role := r.PostFormValue("role")
 	if err == nil {
-		err = h.DB.SetRole(r.Context(), a.Username, role)
+		err = h.Service.SetRole(r.Context(), a.Username, role)
 	}
 	if err != nil {
 		h.accountFailed(w, r, err)
 		return
 	}
-	auditf(r, "%s: %s → %s", a.Username, a.Role, role)
+	auditf(r, "%s", studies.AuditRoleChanged(a.Username, a.Role, role))
 	h.flash(w, r, fmt.Sprintf("%s is now %s.", a.Username, role))
 	redirect(w, r, "/admin/accounts")
 }
@@ -91,15 +88,15 @@ func (h *Handler) SetAccountRole(w http.ResponseWriter, r *http.Request) {
 // random password, shown once; the account's sessions all end.
 func (h *Handler) ResetAccountPassword(w http.ResponseWriter, r *http.Request) {
 	a, err := h.account(r)
-	password := newPassword()
+	password := studies.NewPassword()
 	if err == nil {
-		err = h.DB.SetPassword(r.Context(), a.Username, password)
+		err = h.Service.SetPassword(r.Context(), a.Username, password)
 	}
 	if err != nil {
 		h.accountFailed(w, r, err)
 		return
 	}
-	auditf(r, "new password for %s; its sessions ended", a.Username)
+	auditf(r, "%s", studies.AuditPasswordReset(a.Username))
 	h.auditNow(r)
 	h.renderAccounts(w, r, http.StatusOK, templates.AccountsView{NewUser: a.Username, NewPassword: password})
 }
@@ -109,13 +106,13 @@ func (h *Handler) ResetAccountPassword(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) EndAccountSessions(w http.ResponseWriter, r *http.Request) {
 	a, err := h.account(r)
 	if err == nil {
-		err = h.DB.EndSessions(r.Context(), a.ID)
+		err = h.Service.EndSessions(r.Context(), a.ID)
 	}
 	if err != nil {
 		h.accountFailed(w, r, err)
 		return
 	}
-	auditf(r, "ended every session of %s", a.Username)
+	auditf(r, "%s", studies.AuditSessionsEnded(a.Username))
 	redirect(w, r, "/admin/accounts")
 }
 

@@ -8,7 +8,6 @@ import (
 	"pragmalab/domain"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/templates"
 )
 
@@ -19,11 +18,21 @@ type ctxKey int
 const (
 	adminKey ctxKey = iota
 	auditKey        // *auditNote of a state-changing admin request
+	scopeKey        // *adminScope of an admin request
 )
 
+// adminScope holds what one admin request has loaded, for the handlers
+// after the middleware that loaded it. It is filled in place, so that no
+// middleware has to hand a copy of the request on (the Audited middleware
+// reads the form the handler parsed on its request).
+type adminScope struct {
+	// study is the {study} Writable checked.
+	study *domain.Study
+}
+
 // CurrentAdmin is the admin logged in for this request, or nil.
-func CurrentAdmin(ctx context.Context) *store.Admin {
-	a, _ := ctx.Value(adminKey).(*store.Admin)
+func CurrentAdmin(ctx context.Context) *domain.Admin {
+	a, _ := ctx.Value(adminKey).(*domain.Admin)
 	return a
 }
 
@@ -44,7 +53,7 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess, _ := h.Sessions.Get(r, adminSession)
 		token, _ := sess.Values["token"].(string)
-		a, err := h.DB.SessionAdmin(r.Context(), token)
+		a, err := h.Service.SessionAdmin(r.Context(), token)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.ENOTFOUND {
 				h.toLogin(w, r)
@@ -54,7 +63,8 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), adminKey, a)))
+		ctx := context.WithValue(context.WithValue(r.Context(), adminKey, a), scopeKey, &adminScope{})
+		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
 
@@ -111,7 +121,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("Too many failed logins for this account or from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
 		return
 	}
-	a, err := h.DB.Authenticate(r.Context(), username, r.PostFormValue("password"))
+	a, err := h.Service.Authenticate(r.Context(), username, r.PostFormValue("password"))
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
@@ -122,7 +132,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logins.release(keys...)
-	token, err := h.DB.CreateSession(r.Context(), a.ID)
+	token, err := h.Service.StartSession(r.Context(), a.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -142,7 +152,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
 	sess, _ := h.Sessions.Get(r, adminSession)
 	if token, _ := sess.Values["token"].(string); token != "" {
-		if err := h.DB.EndSession(r.Context(), token); err != nil {
+		if err := h.Service.Logout(r.Context(), token); err != nil {
 			h.Error(w, r, err)
 			return
 		}

@@ -8,14 +8,13 @@ import (
 	"strconv"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
 // crowdStudyPage renders the admin page of a crowd study.
 func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study) {
-	_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
+	set, err := studies.CrowdSettings(s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -26,42 +25,21 @@ func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *doma
 // crowdAdmin renders the crowd admin page with the given settings (the
 // stored ones, or those just submitted) and an error, if any.
 func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.Study, set domain.CrowdSettings, training, errMsg string) {
-	ctx := r.Context()
-	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
-		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID)}
-	v.Nav.Error = errMsg
-	var err error
-	if v.Items, err = h.DB.ListItems(ctx, s.ID); err == nil {
-		if v.Training, err = h.DB.CrowdTraining(ctx, s.ID); err == nil {
-			if v.Progress, err = h.DB.CrowdProgress(ctx, s.ID, set); err == nil {
-				v.Participants, err = h.DB.CrowdParticipants(ctx, s.ID, set)
-			}
-		}
-	}
-	var subs []store.ProlificSubmission
-	if err == nil {
-		subs, err = h.DB.ProlificSubmissions(ctx, s.ID)
-	}
+	a, err := h.Service.CrowdAdmin(r.Context(), s, set)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	v.ProlificStatus = map[string]string{}
-	for _, sub := range subs {
-		v.ProlificStatus[sub.PID] = sub.Status
+	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
+		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID), Items: a.Items, ProlificStatus: a.ProlificStatus,
+		Progress: crowdBatchRows(a.Progress), Participants: crowdParticipantRows(a.Participants), PlanError: a.PlanError}
+	v.Nav.Error = errMsg
+	for _, t := range a.Training {
+		v.Training = append(v.Training, templates.CrowdTrainingRow{Key: t.Item.Key, Type: t.Item.Type, Condition: t.Condition})
 	}
-	if len(v.Participants) == 0 {
+	if a.Plan != nil {
 		// The design a build gives now, shown before building.
-		plan, err := studies.PlanCrowdBatches(ctx, h.DB, s.ID, set, s.Seed)
-		switch {
-		case err == nil:
-			v.Plan, v.PlanTraining = plan.Design(), plan.TrainingNote()
-		case domain.ErrorCode(err) == domain.EINVALID:
-			v.PlanError = domain.ErrorMessage(err)
-		default:
-			h.Error(w, r, err)
-			return
-		}
+		v.Plan, v.PlanTraining = a.Plan.Design(), a.Plan.TrainingNote()
 	}
 	status := http.StatusOK
 	if errMsg != "" {
@@ -73,10 +51,10 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.S
 // crowdAdminStudy loads the {study} parameter as a crowd study and parses
 // the form of a post.
 func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, domain.CrowdSettings, bool) {
-	s, err := h.study(r)
 	var set domain.CrowdSettings
+	s, err := h.study(r)
 	if err == nil {
-		s, set, err = h.DB.CrowdStudy(r.Context(), s.ID)
+		set, err = studies.CrowdSettings(s)
 	}
 	if err == nil && r.Method == http.MethodPost {
 		err = parseForm(w, r)
@@ -164,15 +142,9 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
 	training, err := parseTraining(f("training"))
 	if err == nil {
+		// The service validates the settings, then the language.
 		set.Training = training
-		err = set.Validate()
-	}
-	if err == nil && f("lang") != s.Lang {
-		s.Lang = f("lang")
-		err = h.DB.UpdateStudy(r.Context(), s)
-	}
-	if err == nil {
-		err = h.DB.SaveCrowdSettings(r.Context(), s.ID, set)
+		err = h.Service.SaveCrowdSettings(r.Context(), s.ID, f("lang"), set)
 	}
 	if err != nil {
 		if domain.ErrorCode(err) == domain.EINVALID {
@@ -197,7 +169,7 @@ func (h *Handler) BuildCrowdStudyBatches(w http.ResponseWriter, r *http.Request)
 		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "The seed must be a whole number.")
 		return
 	}
-	b, err := studies.BuildCrowdBatches(r.Context(), h.DB, s.ID, set, seed)
+	b, err := h.Service.BuildCrowdBatches(r.Context(), s.ID, set, seed)
 	if err != nil {
 		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
 			s.Seed = seed
@@ -218,14 +190,14 @@ func (h *Handler) CrowdProgressPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ps, err := h.DB.CrowdProgress(r.Context(), s.ID, set)
+	ps, at, err := h.Service.CrowdProgress(r.Context(), s.ID, set)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	w.Header().Set("Refresh", "10")
 	h.render(w, r, http.StatusOK, templates.CrowdProgress(templates.CrowdProgressView{
-		Nav: h.nav(w, r, s), Study: s, Progress: ps, Quota: set.Quota, At: h.DB.Now(),
+		Nav: h.nav(w, r, s), Study: s, Progress: crowdBatchRows(ps), Quota: set.Quota, At: at,
 	}))
 }
 
@@ -238,7 +210,7 @@ func (h *Handler) SetCrowdExclusion(w http.ResponseWriter, r *http.Request) {
 	}
 	pid, err := idParam(r, "participant")
 	if err == nil {
-		err = h.DB.SetCrowdExclusion(r.Context(), s.ID, pid, r.PostFormValue("override"))
+		err = h.Service.SetCrowdExclusion(r.Context(), s.ID, pid, r.PostFormValue("override"))
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -275,7 +247,7 @@ func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
 	}
 	apply := r.URL.Query().Get("exclusions") == "apply"
 	h.sendCSV(w, r, fmt.Sprintf("ratings-study%d.csv", s.ID), func(b *bytes.Buffer) error {
-		return h.DB.ExportCrowdRatings(r.Context(), s.ID, b, apply)
+		return h.Service.ExportCrowdRatings(r.Context(), s.ID, b, apply)
 	})
 }
 
@@ -287,6 +259,28 @@ func (h *Handler) ExportCrowdParticipants(w http.ResponseWriter, r *http.Request
 		return
 	}
 	h.sendCSV(w, r, fmt.Sprintf("participants-study%d.csv", s.ID), func(b *bytes.Buffer) error {
-		return h.DB.ExportCrowdParticipants(r.Context(), s.ID, b)
+		return h.Service.ExportCrowdParticipants(r.Context(), s.ID, b)
 	})
+}
+
+// crowdBatchRows are the lines of the progress table.
+func crowdBatchRows(ps []studies.CrowdBatchProgress) []templates.CrowdBatchRow {
+	out := make([]templates.CrowdBatchRow, len(ps))
+	for i, b := range ps {
+		out[i] = templates.CrowdBatchRow{Number: b.Number, Screens: b.Screens, Taken: b.Taken(), Completed: b.Completed,
+			Active: b.Active, Idle: b.Idle, MovedOn: b.MovedOn, ScreenedOut: b.ScreenedOut, Answers: b.Answers}
+	}
+	return out
+}
+
+// crowdParticipantRows are the lines of the participants table.
+func crowdParticipantRows(ps []studies.CrowdParticipantReport) []templates.CrowdParticipantRow {
+	out := make([]templates.CrowdParticipantRow, len(ps))
+	for i, p := range ps {
+		out[i] = templates.CrowdParticipantRow{ID: p.ID, PID: p.PID, BatchNumber: p.BatchNumber, Status: p.Status,
+			Answered: p.Answered, Screens: p.Screens, StartedAt: p.StartedAt, LastSeenAt: p.LastSeenAt,
+			ChecksFailed: p.ChecksFailed, ChecksAnswered: p.ChecksAnswered, Quality: p.CrowdQuality, Reasons: p.Reasons,
+			AutoExcluded: p.AutoExcluded, Excluded: p.Excluded, Override: p.Override}
+	}
+	return out
 }

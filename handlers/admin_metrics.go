@@ -25,7 +25,7 @@ func (h *Handler) OwnerOnly(next http.Handler) http.Handler {
 // MetricsPage handles GET /admin/metrics: answers per second, the write
 // queue's waits, the database's size and the open participants.
 func (h *Handler) MetricsPage(w http.ResponseWriter, r *http.Request) {
-	m, err := h.DB.Metrics(r.Context())
+	m, err := h.Service.Metrics(r.Context())
 	if err != nil {
 		h.Error(w, r, err)
 		return

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"pragmalab/domain"
 
-	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -14,22 +13,10 @@ import (
 func (h *Handler) studyNav(w http.ResponseWriter, r *http.Request, s *domain.Study) templates.Nav {
 	n := h.nav(w, r, s)
 	v := templates.StudyStateView{StudyID: s.ID, State: s.State}
-	var err error
-	if s.State != domain.StateOpen {
-		v.Missing, err = studies.Checklist(r.Context(), h.DB, s)
-	}
-	if err == nil {
-		v.Changes, err = h.DB.StudyStateChanges(r.Context(), s.ID)
-	}
-	var tok string
-	if err == nil {
-		tok, err = h.DB.PilotLink(r.Context(), s.ID)
-	}
-	if tok != "" {
-		v.PilotURL = baseURL(r) + "/p/" + tok
-	}
-	if err == nil {
-		v.Pilot, err = h.DB.PilotSummary(r.Context(), s.ID)
+	st, err := h.Service.StudyState(r.Context(), s)
+	v.Missing, v.Changes, v.Pilot = st.Missing, st.Changes, st.Pilot
+	if st.PilotToken != "" {
+		v.PilotURL = baseURL(r) + "/p/" + st.PilotToken
 	}
 	if err != nil {
 		h.Log.Error("study state panel", "study", s.ID, "err", err)
@@ -52,7 +39,7 @@ func (h *Handler) SetStudyState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state := r.PostFormValue("state")
-	if err := studies.SetStudyState(r.Context(), h.DB, s.ID, state, actor(r)); err != nil {
+	if err := h.Service.SetStudyState(r.Context(), s.ID, state, actor(r)); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}

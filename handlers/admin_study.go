@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -23,19 +22,12 @@ func (h *Handler) Studies(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderStudies(w http.ResponseWriter, r *http.Request, status int, form templates.StudyForm) {
-	all, err := h.DB.Dashboard(r.Context())
+	inUse, archived, err := h.Service.Dashboard(r.Context())
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	v := templates.StudiesView{Nav: h.nav(w, r, nil), Form: form}
-	for _, o := range all {
-		if o.Study.Archived() {
-			v.Archived = append(v.Archived, o)
-		} else {
-			v.Studies = append(v.Studies, o)
-		}
-	}
+	v := templates.StudiesView{Nav: h.nav(w, r, nil), Form: form, Studies: inUse, Archived: archived}
 	h.render(w, r, status, templates.Studies(v))
 }
 
@@ -46,7 +38,7 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := &domain.Study{Kind: r.PostFormValue("kind"), Name: r.PostFormValue("name"), Lang: r.PostFormValue("lang")}
-	if err := h.DB.CreateStudy(r.Context(), s); err != nil {
+	if err := h.Service.CreateStudy(r.Context(), s); err != nil {
 		if domain.ErrorCode(err) == domain.EINVALID {
 			h.renderStudies(w, r, http.StatusBadRequest, templates.StudyForm{Name: s.Name, Kind: s.Kind, Lang: s.Lang, Error: domain.ErrorMessage(err)})
 			return
@@ -60,13 +52,18 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
-// study loads the study named by the {study} URL parameter.
+// study loads the study named by the {study} URL parameter, or takes the
+// one Writable loaded for this request; the caller gets its own copy.
 func (h *Handler) study(r *http.Request) (*domain.Study, error) {
 	id, err := idParam(r, "study")
 	if err != nil {
 		return nil, err
 	}
-	return h.DB.Study(r.Context(), id)
+	if sc, ok := r.Context().Value(scopeKey).(*adminScope); ok && sc.study != nil && sc.study.ID == id {
+		c := *sc.study
+		return &c, nil
+	}
+	return h.Service.Study(r.Context(), id)
 }
 
 // StudyPage handles GET /admin/studies/{study}: each kind has its own page.
@@ -109,17 +106,14 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 		h.importPassages(w, r, s, name, data)
 		return
 	}
-	items, err := studies.ParseItemFile(name, bytes.NewReader(data))
-	if err == nil {
-		err = h.DB.ImportItems(r.Context(), s.ID, items)
-	}
+	n, err := h.Service.ImportItemFile(r.Context(), s.ID, name, data)
 	if err != nil {
 		h.importFailed(w, r, s, err)
 		return
 	}
-	h.Log.Info("items imported", "study", s.ID, "items", len(items))
-	auditf(r, "%d items from %s", len(items), name)
-	h.flash(w, r, fmt.Sprintf("Imported %d items from %s.", len(items), name))
+	h.Log.Info("items imported", "study", s.ID, "items", n)
+	auditf(r, "%s", studies.AuditItemsImported(n, name))
+	h.flash(w, r, fmt.Sprintf("Imported %d items from %s.", n, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 
@@ -166,7 +160,7 @@ func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *dom
 	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, status, msg)
 	case domain.KindCrowd:
-		_, set, err := h.DB.CrowdStudy(r.Context(), s.ID)
+		set, err := studies.CrowdSettings(s)
 		if err != nil {
 			h.Error(w, r, err)
 			return

@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -37,60 +38,6 @@ func auditStudy(r *http.Request, id int64) {
 	if n, ok := r.Context().Value(auditKey).(*auditNote); ok {
 		n.study = id
 	}
-}
-
-// auditActions names the state-changing admin routes for the log; a route
-// missing here is logged under its pattern, so none goes unrecorded.
-var auditActions = map[string]string{
-	"/admin/studies":                                                    "create study",
-	"/admin/accounts":                                                   "create account",
-	"/admin/accounts/{admin}/role":                                      "change role",
-	"/admin/accounts/{admin}/password":                                  "reset password",
-	"/admin/accounts/{admin}/sessions":                                  "end sessions",
-	"/admin/studies/{study}/items":                                      "import items",
-	"/admin/studies/{study}/state":                                      "change study state",
-	"/admin/studies/{study}/pilot":                                      "pilot link",
-	"/admin/studies/{study}/items/{item}/check":                         "set attention check",
-	"/admin/studies/{study}/batches":                                    "build expert batches",
-	"/admin/studies/{study}/experts":                                    "invite expert",
-	"/admin/studies/{study}/rounds/{round}":                             "assign round",
-	"/admin/studies/{study}/review/{item}":                              "review decision",
-	"/admin/studies/{study}/crowd/settings":                             "save crowd settings",
-	"/admin/studies/{study}/crowd/batches":                              "build crowd batches",
-	"/admin/studies/{study}/crowd/participants/{participant}/exclusion": "exclusion decision",
-	"/admin/studies/{study}/prolific/link":                              "link Prolific study",
-	"/admin/studies/{study}/prolific/check":                             "check Prolific",
-	"/admin/studies/{study}/prolific/sync":                              "sync Prolific submissions",
-	"/admin/studies/{study}/prolific/approve":                           "approve Prolific submissions",
-	"/admin/studies/{study}/prolific/reject":                            "reject Prolific submissions",
-	"/admin/studies/{study}/prolific/bonus/plan":                        "plan Prolific bonus",
-	"/admin/studies/{study}/prolific/bonus/setup":                       "set up Prolific bonus",
-	"/admin/studies/{study}/prolific/bonus/pay":                         "pay Prolific bonus",
-	"/admin/studies/{study}/prolific/bonus/not-sent":                    "mark Prolific payment not sent",
-	"/admin/studies/{study}/prolific/create":                            "create Prolific draft",
-	"/admin/studies/{study}/prolific/group":                             "add Prolific participant group",
-	"/admin/studies/{study}/surveys":                                    "build context surveys",
-	"/admin/studies/{study}/context/experts":                            "invite context expert",
-	"/admin/studies/{study}/outputs":                                    "import model outputs",
-	"/admin/studies/{study}/explain/settings":                           "save explanation settings",
-	"/admin/studies/{study}/explain/experts":                            "invite explanation rater",
-	"/admin/studies/{study}/explain/experts/{annotator}/assign":         "assign explanation screens",
-	"/admin/studies/{study}/jobs":                                       "start scoring job",
-	"/admin/studies/{study}/jobs/{job}/cancel":                          "cancel job",
-	"/admin/studies/{study}/jobs/{job}/retry":                           "retry job",
-	"/admin/studies/{study}/jobs/{job}/outputs":                         "import job outputs",
-	"/admin/studies/{study}/prompts":                                    "save prompts",
-	"/admin/studies/{study}/rename":                                     "rename study",
-	"/admin/studies/{study}/archive":                                    "archive or restore study",
-	"/admin/studies/{study}/clone":                                      "clone study",
-	"/admin/studies/{study}/delete":                                     "delete study",
-	"/admin/studies/{study}/items/{item}/edit":                          "correct item",
-	"/admin/studies/{study}/items/reimport":                             "upload corrected items",
-	"/admin/studies/{study}/items/reimport/{upload}":                    "apply corrected items",
-	"/admin/studies/{study}/people/{annotator}/rename":                  "rename expert",
-	"/admin/studies/{study}/people/{annotator}/revoke":                  "revoke expert link",
-	"/admin/studies/{study}/people/{annotator}/reissue":                 "re-issue expert link",
-	"/admin/studies/{study}/jobs/{job}/delete":                          "delete job",
 }
 
 // Audited writes an audit-log entry for every admin request that changes
@@ -128,7 +75,7 @@ func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
 	note.written = true
 	rc := chi.RouteContext(r.Context())
 	pattern := strings.TrimSuffix(rc.RoutePattern(), "/")
-	action, ok := auditActions[pattern]
+	action, ok := studies.AuditActions[pattern]
 	if !ok {
 		action = r.Method + " " + pattern
 	}
@@ -150,7 +97,7 @@ func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
 	}
 	who := actor(r)
 	// The action is done: record it even if the client has gone.
-	if err := h.DB.Audit(context.WithoutCancel(r.Context()), who, study, action, detail); err != nil {
+	if err := h.Service.Audit(context.WithoutCancel(r.Context()), who, study, action, detail); err != nil {
 		h.Log.Error("audit log not written", "actor", who, "study", study, "action", action, "err", err)
 	}
 }
@@ -201,7 +148,7 @@ func (h *Handler) ExportAccountsAudit(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) writeAuditCSV(w http.ResponseWriter, r *http.Request, studyID int64, filename string) {
 	var buf strings.Builder
-	if err := h.DB.WriteAuditCSV(r.Context(), studyID, &buf); err != nil {
+	if err := h.Service.WriteAuditCSV(r.Context(), studyID, &buf); err != nil {
 		h.Error(w, r, err)
 		return
 	}
@@ -212,7 +159,7 @@ func (h *Handler) writeAuditCSV(w http.ResponseWriter, r *http.Request, studyID 
 
 // auditLog is the latest entries of a study for its page.
 func (h *Handler) auditLog(ctx context.Context, studyID int64) templates.AuditView {
-	es, err := h.DB.AuditLog(ctx, studyID, auditOnPage+1)
+	es, err := h.Service.AuditLog(ctx, studyID, auditOnPage+1)
 	if err != nil {
 		h.Log.Error("audit log", "study", studyID, "err", err)
 	}

@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/url"
 	"os"
+	"pragmalab/studies"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestEveryChangeHasAnAuditName(t *testing.T) {
 	// Only the admin area's posts: /admin/{studies,accounts}... patterns.
 	re := regexp.MustCompile(`r\.Post\("(/[^"]*)"`)
 	names := map[string]bool{}
-	for k := range auditActions {
+	for k := range studies.AuditActions {
 		names[k] = true
 	}
 	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
@@ -28,7 +29,7 @@ func TestEveryChangeHasAnAuditName(t *testing.T) {
 			continue
 		}
 		if !names["/admin"+p] && !names["/admin/studies/{study}"+p] {
-			t.Errorf("route %s has no name in auditActions", p)
+			t.Errorf("route %s has no name in studies.AuditActions", p)
 		}
 	}
 }

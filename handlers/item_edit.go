@@ -1,14 +1,12 @@
 package handlers
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
 	"strings"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -26,7 +24,7 @@ func (h *Handler) EditItemPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderEditItem(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, v templates.EditItemView) {
-	revs, err := h.DB.ItemRevisions(r.Context(), v.Item.ID)
+	revs, err := h.Service.ItemRevisions(r.Context(), v.Item.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -49,7 +47,7 @@ func (h *Handler) EditItem(w http.ResponseWriter, r *http.Request) {
 	f := r.PostFormValue
 	next := domain.Item{Type: f("type"), Context: f("context"), Utterance: f("utterance"), Implicature: f("implicature"),
 		Cancellation: f("cancellation"), Negation: f("negation"), Strengthening: f("strengthening"), Neutral: f("neutral"), Check: f("check")}
-	changed, err := h.DB.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
+	changed, err := h.Service.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
@@ -82,7 +80,7 @@ func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*domain.Stu
 	if err == nil {
 		var id int64
 		if id, err = idParam(r, "item"); err == nil {
-			it, err = h.DB.ItemByID(r.Context(), s.ID, id)
+			it, err = h.Service.Item(r.Context(), s.ID, id)
 		}
 	}
 	if err != nil {
@@ -104,16 +102,9 @@ func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, data, err := uploadedFile(w, r, "file")
-	var items []domain.Item
-	if err == nil {
-		items, err = studies.ParseItemFile(name, bytes.NewReader(data))
-	}
-	if err == nil {
-		_, err = h.DB.PreviewItemUpdate(r.Context(), s.ID, items)
-	}
 	var id int64
 	if err == nil {
-		id, err = h.DB.SavePendingImport(r.Context(), s.ID, name, data)
+		id, err = h.Service.UploadCorrectedItems(r.Context(), s.ID, name, data)
 	}
 	if err != nil {
 		h.importFailed(w, r, s, err)
@@ -123,22 +114,14 @@ func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, templates.StudyURL(s.ID, fmt.Sprintf("/items/reimport/%d", id)))
 }
 
-// pendingUpdate reads a kept upload again and diffs it with the items now.
-func (h *Handler) pendingUpdate(r *http.Request, s *domain.Study) (int64, string, []domain.Item, store.ItemUpdate, error) {
+// pendingUpdate reads the kept {upload} again and diffs it with the items
+// now.
+func (h *Handler) pendingUpdate(r *http.Request, s *domain.Study) (studies.PendingItemUpdate, error) {
 	id, err := idParam(r, "upload")
 	if err != nil {
-		return 0, "", nil, store.ItemUpdate{}, err
+		return studies.PendingItemUpdate{}, err
 	}
-	name, data, err := h.DB.PendingImport(r.Context(), s.ID, id)
-	if err != nil {
-		return 0, "", nil, store.ItemUpdate{}, err
-	}
-	items, err := studies.ParseItemFile(name, bytes.NewReader(data))
-	if err != nil {
-		return 0, "", nil, store.ItemUpdate{}, err
-	}
-	u, err := h.DB.PreviewItemUpdate(r.Context(), s.ID, items)
-	return id, name, items, u, err
+	return h.Service.PendingItemUpdate(r.Context(), s.ID, id)
 }
 
 // ReimportPreview handles GET /admin/studies/{study}/items/reimport/{upload}.
@@ -148,16 +131,16 @@ func (h *Handler) ReimportPreview(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	id, name, _, u, err := h.pendingUpdate(r, s)
+	p, err := h.pendingUpdate(r, s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	h.renderReimport(w, r, s, http.StatusOK, id, name, u, "")
+	h.renderReimport(w, r, s, http.StatusOK, p, "")
 }
 
-func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, id int64, name string, u store.ItemUpdate, msg string) {
-	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: id, Filename: name, Update: u}
+func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, p studies.PendingItemUpdate, msg string) {
+	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: p.ID, Filename: p.Filename, Update: p.Update}
 	v.Nav.Error = msg
 	h.render(w, r, status, templates.Reimport(v))
 }
@@ -170,13 +153,14 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	id, name, items, u, err := h.pendingUpdate(r, s)
+	p, err := h.pendingUpdate(r, s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
+	name := p.Filename
 	if r.PostFormValue("action") != "apply" {
-		if err := h.DB.DropPendingImport(r.Context(), s.ID, id); err != nil {
+		if err := h.Service.CancelItemUpdate(r.Context(), s.ID, p.ID); err != nil {
 			h.Error(w, r, err)
 			return
 		}
@@ -185,13 +169,10 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 		redirect(w, r, templates.StudyURL(s.ID, ""))
 		return
 	}
-	done, err := h.DB.ApplyItemUpdate(r.Context(), s.ID, items, r.PostFormValue("digest"), r.PostFormValue("note"))
+	done, err := h.Service.ApplyItemUpdate(r.Context(), s.ID, p, r.PostFormValue("digest"), r.PostFormValue("note"))
 	if domain.ErrorCode(err) == domain.ECONFLICT {
-		h.renderReimport(w, r, s, http.StatusConflict, id, name, u, domain.ErrorMessage(err))
+		h.renderReimport(w, r, s, http.StatusConflict, p, domain.ErrorMessage(err))
 		return
-	}
-	if err == nil {
-		err = h.DB.DropPendingImport(r.Context(), s.ID, id)
 	}
 	if err != nil {
 		h.Error(w, r, err)

@@ -32,7 +32,7 @@ func (h *Handler) RenameAnnotator(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.DB.RenameAnnotator(r.Context(), s.ID, id, r.PostFormValue("name")); err != nil {
+	if err := h.Service.RenameAnnotator(r.Context(), s.ID, id, r.PostFormValue("name")); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
@@ -48,7 +48,7 @@ func (h *Handler) RevokeAnnotator(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.DB.RevokeAnnotator(r.Context(), s.ID, id); err != nil {
+	if err := h.Service.RevokeAnnotator(r.Context(), s.ID, id); err != nil {
 		h.Error(w, r, err)
 		return
 	}
@@ -64,12 +64,12 @@ func (h *Handler) ReissueAnnotator(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, err := h.DB.ReissueAnnotator(r.Context(), s.ID, id)
+	name, err := h.Service.ReissueAnnotator(r.Context(), s.ID, id)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "new link for %s (expert #%d)", a.Name, id)
-	h.flash(w, r, fmt.Sprintf("New link for %s: copy it from the table below; the old one no longer works.", a.Name))
+	auditf(r, "new link for %s (expert #%d)", name, id)
+	h.flash(w, r, fmt.Sprintf("New link for %s: copy it from the table below; the old one no longer works.", name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

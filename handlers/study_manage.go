@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strings"
 
 	"github.com/go-chi/chi/v5"
@@ -39,6 +40,10 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 			h.Error(w, r, domain.Errorf(domain.ECONFLICT, "Study %q is archived and read-only: restore it (Manage this study › Restore) to change it.", s.Name))
 			return
 		}
+		// The handler takes this study rather than reading it again.
+		if sc, ok := r.Context().Value(scopeKey).(*adminScope); ok {
+			sc.study = s
+		}
 		next.ServeHTTP(w, r)
 	})
 }
@@ -55,7 +60,7 @@ func (h *Handler) studyClosed(w http.ResponseWriter, r *http.Request, lang strin
 // exported records that a file of the study's responses was sent, so that
 // deleting the study knows which answers are safe elsewhere.
 func (h *Handler) exported(r *http.Request, studyID int64) {
-	if err := h.DB.MarkExported(context.WithoutCancel(r.Context()), studyID); err != nil {
+	if err := h.Service.MarkExported(context.WithoutCancel(r.Context()), studyID); err != nil {
 		h.Log.Error("mark exported", "study", studyID, "err", err)
 	}
 }
@@ -66,7 +71,7 @@ func (h *Handler) RenameStudy(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.DB.RenameStudy(r.Context(), s.ID, r.PostFormValue("name")); err != nil {
+	if err := h.Service.RenameStudy(r.Context(), s.ID, r.PostFormValue("name")); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
@@ -83,11 +88,11 @@ func (h *Handler) ArchiveStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	archive := r.PostFormValue("archived") == "1"
-	if err := h.DB.SetStudyArchived(r.Context(), s.ID, archive); err != nil {
+	if err := h.Service.SetStudyArchived(r.Context(), s.ID, archive); err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "%s", map[bool]string{true: "archived", false: "restored"}[archive])
+	auditf(r, "%s", studies.AuditStudyArchived(archive))
 	if archive {
 		h.flash(w, r, fmt.Sprintf("Study %q archived: it is read-only and listed under the archived studies.", s.Name))
 		redirect(w, r, "/admin")
@@ -104,13 +109,13 @@ func (h *Handler) CloneStudy(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c, err := h.DB.CloneStudy(r.Context(), s.ID, r.PostFormValue("name"))
+	c, err := h.Service.CloneStudy(r.Context(), s.ID, r.PostFormValue("name"))
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
 	h.Log.Info("study cloned", "from", s.ID, "to", c.ID)
-	auditf(r, "cloned into study #%d %q", c.ID, c.Name)
+	auditf(r, "%s", studies.AuditStudyCloned(c.ID, c.Name))
 	h.flash(w, r, fmt.Sprintf("Study %q created from %q: same design and items, no participants or answers.", c.Name, s.Name))
 	redirect(w, r, templates.StudyURL(c.ID, ""))
 }
@@ -127,7 +132,7 @@ func (h *Handler) DeleteStudyPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderDelete(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, v templates.DeleteStudyView) {
-	resp, err := h.DB.StudyResponses(r.Context(), s.ID)
+	resp, err := h.Service.StudyResponses(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -145,12 +150,7 @@ func (h *Handler) DeleteStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	typed := r.PostFormValue("name")
-	resp, err := h.DB.StudyResponses(r.Context(), s.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	err = h.DB.DeleteStudy(r.Context(), s.ID, typed, r.PostFormValue("force") == "1")
+	resp, err := h.Service.DeleteStudy(r.Context(), s.ID, typed, r.PostFormValue("force") == "1")
 	if err != nil {
 		switch domain.ErrorCode(err) {
 		case domain.EINVALID:

@@ -8,32 +8,23 @@ import (
 	"fmt"
 	"pragmalab/domain"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 )
 
-// Admin is a researcher who may use the admin pages.
-type Admin struct {
-	ID        int64
-	Username  string
-	Role      string
-	CreatedAt time.Time
-}
+// Admin is domain.Admin (docs/architecture.md#domain), named here for the
+// store's callers.
+type Admin = domain.Admin
 
-// Admin roles: an owner may do everything and manages the accounts; a
-// viewer reads studies, progress, analyses and exports but changes nothing.
+// The roles, as domain names them.
 const (
-	RoleOwner  = "owner"
-	RoleViewer = "viewer"
+	RoleOwner  = domain.RoleOwner
+	RoleViewer = domain.RoleViewer
 )
 
 // Roles lists the roles in the order the pages offer them.
-var Roles = []string{RoleOwner, RoleViewer}
-
-// CanChange reports whether the admin may change anything.
-func (a *Admin) CanChange() bool { return a != nil && a.Role == RoleOwner }
+var Roles = domain.Roles
 
 func validateRole(role string) error {
 	if role != RoleOwner && role != RoleViewer {

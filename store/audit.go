@@ -8,18 +8,12 @@ import (
 	"time"
 
 	"pragmalab/csvsafe"
+	"pragmalab/domain"
 )
 
-// AuditEntry is one state-changing action: who, when, what, on which study
-// (0: none, such as an account change).
-type AuditEntry struct {
-	ID      int64
-	At      time.Time
-	Actor   string
-	StudyID int64
-	Action  string
-	Detail  string
-}
+// AuditEntry is domain.AuditEntry (docs/architecture.md#domain), named here for the
+// store's callers.
+type AuditEntry = domain.AuditEntry
 
 // maxAuditDetail bounds the detail of one entry.
 const maxAuditDetail = 2000

@@ -74,6 +74,38 @@ func (db *DB) SaveCrowdSettings(ctx context.Context, id int64, s domain.CrowdSet
 	return db.SetStudySettings(ctx, id, s)
 }
 
+// SaveCrowdStudy stores a crowd study's settings and its language together,
+// in one transaction: a refused language leaves the settings as they were,
+// and the other way round.
+func (db *DB) SaveCrowdStudy(ctx context.Context, id int64, lang string, s domain.CrowdSettings) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	st, _, err := db.loadCrowdStudy(ctx, id)
+	if err != nil {
+		return err
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("crowd settings: %w", err)
+	}
+	next := *st
+	next.Lang, next.Settings = lang, b
+	if err := next.Validate(); err != nil {
+		return err
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE studies SET lang = ?, settings = ? WHERE id = ?`, lang, string(b), id)
+		if err != nil {
+			return fmt.Errorf("crowd settings: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
+		}
+		return nil
+	})
+}
+
 // CrowdSlot is one screen of a crowd batch or of the training, as stored.
 type CrowdSlot struct {
 	ItemID    int64

@@ -69,16 +69,9 @@ func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next domain.I
 	return changed, err
 }
 
-// Revision is an earlier version of an item. Fields a revision did not
-// record (revisions made before items could be corrected in place kept
-// only the implicature and cancellation) are empty, with Partial set.
-type Revision struct {
-	Version int
-	Item    domain.Item
-	Note    string
-	Partial bool
-	At      string
-}
+// Revision is domain.Revision (docs/architecture.md#domain), named here for the
+// store's callers.
+type Revision = domain.Revision
 
 // ItemRevisions lists an item's earlier versions, newest first.
 func (db *DB) ItemRevisions(ctx context.Context, itemID int64) ([]Revision, error) {
@@ -93,18 +86,16 @@ func (db *DB) ItemRevisions(ctx context.Context, itemID int64) ([]Revision, erro
 	})
 }
 
-// FieldChange is one field an update changes.
-type FieldChange struct {
-	Field    string
-	Old, New string
-}
+// FieldChange is domain.FieldChange (docs/architecture.md#domain), named here for the
+// store's callers.
+type FieldChange = domain.FieldChange
 
 // itemFieldChanges lists the fields in which b differs from a.
 func itemFieldChanges(a, b domain.Item) []FieldChange {
 	var out []FieldChange
 	add := func(name, x, y string) {
 		if x != y {
-			out = append(out, FieldChange{name, x, y})
+			out = append(out, FieldChange{Field: name, Old: x, New: y})
 		}
 	}
 	add("type", a.Type, b.Type)
@@ -116,36 +107,13 @@ func itemFieldChanges(a, b domain.Item) []FieldChange {
 	return out
 }
 
-// ItemChange is what an items file does to one item: a new item (Old nil)
-// or changed fields of an existing one.
-type ItemChange struct {
-	Key    string
-	Old    *domain.Item
-	New    domain.Item
-	Fields []FieldChange
-}
+// ItemChange is domain.ItemChange (docs/architecture.md#domain), named here for the
+// store's callers.
+type ItemChange = domain.ItemChange
 
-// ItemUpdate is the whole effect of a re-imported items file.
-type ItemUpdate struct {
-	Changes   []ItemChange
-	Unchanged int
-	// Digest identifies exactly these changes: applying checks it, so the
-	// researcher applies what they were shown or nothing.
-	Digest string
-}
-
-// Added and Changed count new and changed items.
-func (u ItemUpdate) Added() (n int) {
-	for _, c := range u.Changes {
-		if c.Old == nil {
-			n++
-		}
-	}
-	return n
-}
-
-// Changed counts the existing items the file changes.
-func (u ItemUpdate) Changed() int { return len(u.Changes) - u.Added() }
+// ItemUpdate is domain.ItemUpdate (docs/architecture.md#domain), named here for the
+// store's callers.
+type ItemUpdate = domain.ItemUpdate
 
 // diffItems compares a file's items with the study's, by key. Items of the
 // study the file leaves out stay as they are.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"pragmalab/domain"
 	"slices"
 	"sync"
 	"time"
@@ -86,32 +87,9 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 	}
 }
 
-// Metrics is the operator's view of a running server.
-type Metrics struct {
-	// AnswersLastMinute: participant answers (every study kind) committed
-	// in the last 60 seconds; AnswersPerSecond is that over 60.
-	AnswersLastMinute int
-	AnswersPerSecond  float64
-	// Writes is how many of the latest participant writes (at most 4096,
-	// of the last minute) the waits are taken over.
-	Writes int
-	// QueueP50, QueueP99: time from queueing a write to the start of its
-	// group; AckP50, AckP99: to its durable commit.
-	QueueP50, QueueP99, AckP50, AckP99 time.Duration
-	// DatabaseBytes: the database file and its write-ahead log.
-	DatabaseBytes int64
-	// OpenParticipants: crowd sessions under way (active); SeenRecently:
-	// those of them seen in the last 5 minutes.
-	OpenParticipants, SeenRecently int
-	// Since the server started: group transactions committed, writes run
-	// in them, the writer's time inside them, and of that the time spent
-	// committing (the fsync).
-	Groups, GroupedWrites    int64
-	WriterBusy, WriterCommit time.Duration
-	// LogSyncs: the time spent syncing the log after commits, beside the
-	// writer (Options.Synchronous PIPELINED only).
-	LogSyncs time.Duration
-}
+// Metrics is domain.Metrics (docs/architecture.md#domain), named here for the
+// store's callers.
+type Metrics = domain.Metrics
 
 // Metrics reports the figures of the metrics page.
 func (db *DB) Metrics(ctx context.Context) (Metrics, error) {

@@ -201,11 +201,9 @@ func (db *DB) WipePilot(ctx context.Context, studyID int64) (int, error) {
 	return n, nil
 }
 
-// PilotSummary counts a study's pilot sessions (or experts) and answers.
-type PilotSummary struct {
-	Sessions int
-	Answers  int
-}
+// PilotSummary is domain.PilotSummary (docs/architecture.md#domain), named here for the
+// store's callers.
+type PilotSummary = domain.PilotSummary
 
 // PilotSummary counts the pilot data of a study.
 func (db *DB) PilotSummary(ctx context.Context, studyID int64) (PilotSummary, error) {

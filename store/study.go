@@ -110,12 +110,9 @@ func (db *DB) Studies(ctx context.Context) ([]*domain.Study, error) {
 	return out, rows.Err()
 }
 
-// StateChange is one change of a study's state.
-type StateChange struct {
-	State     string
-	By        string // the admin's username; "" for the system (demo seeding)
-	ChangedAt time.Time
-}
+// StateChange is domain.StateChange (docs/architecture.md#domain), named here for the
+// store's callers.
+type StateChange = domain.StateChange
 
 // SetStudyState moves a study to state and records who did it. It checks
 // nothing else: the go-live checklist is studies.OpenStudy's, which every

@@ -99,23 +99,9 @@ func responsesQuery(where string) string {
 	return strings.Join(parts, "\n\t\tUNION ALL")
 }
 
-// Responses sums up a study's answers of every kind.
-type Responses struct {
-	Answers int
-	// Unexported counts the answers given after the last export (all of
-	// them if the study was never exported).
-	Unexported int
-	Last       time.Time
-}
-
-// add sums another kind's answers into r.
-func (r *Responses) add(o Responses) {
-	r.Answers += o.Answers
-	r.Unexported += o.Unexported
-	if o.Last.After(r.Last) {
-		r.Last = o.Last
-	}
-}
+// Responses is domain.Responses (docs/architecture.md#domain), named here for the
+// store's callers.
+type Responses = domain.Responses
 
 func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error) {
 	var id int64
@@ -146,7 +132,7 @@ func studyResponses(ctx context.Context, q interface {
 		if err != nil {
 			return Responses{}, fmt.Errorf("study responses: %w", err)
 		}
-		total.add(r)
+		total.Add(r)
 	}
 	return total, rows.Err()
 }
@@ -156,20 +142,9 @@ func (db *DB) StudyResponses(ctx context.Context, id int64) (Responses, error) {
 	return studyResponses(ctx, db.read, id)
 }
 
-// StudyOverview is one row of the dashboard.
-type StudyOverview struct {
-	Study *domain.Study
-	// State is the study's state (draft, open, paused, closed); "" where
-	// studies have no state.
-	State string
-	// Items counts its items or, for IMPAQTS studies, its passages.
-	Items int
-	// Done and UnderWay count the people who finished everything given to
-	// them and those who have not yet: experts by their assignments, crowd
-	// participants by their status.
-	Done, UnderWay int
-	Responses
-}
+// StudyOverview is domain.StudyOverview (docs/architecture.md#domain), named here for the
+// store's callers.
+type StudyOverview = domain.StudyOverview
 
 // Dashboard lists every study, newest first, with its counts. It runs a
 // fixed number of queries (four), however many studies there are.
@@ -200,7 +175,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 				dst.Items += o.Items
 				dst.Done += o.Done
 				dst.UnderWay += o.UnderWay
-				dst.Responses.add(o.Responses)
+				dst.Responses.Add(o.Responses)
 			}
 		}
 		return rows.Err()

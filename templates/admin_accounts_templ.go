@@ -12,13 +12,13 @@ import templruntime "github.com/a-h/templ/runtime"
 import (
 	"fmt"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // AuditView is the latest audit-log entries of a study (or of no study).
 type AuditView struct {
 	StudyID int64
-	Entries []store.AuditEntry
+	Entries []domain.AuditEntry
 	More    bool
 }
 
@@ -156,7 +156,7 @@ func AuditLog(v AuditView) templ.Component {
 // forms that change them.
 type AccountsView struct {
 	Nav      Nav
-	Accounts []store.Admin
+	Accounts []domain.Admin
 	CanEdit  bool
 	// NewPassword is shown once, after an account was created or its
 	// password reset.
@@ -176,9 +176,9 @@ type AccountForm struct {
 // RoleLabel describes a role in a few words.
 func RoleLabel(role string) string {
 	switch role {
-	case store.RoleOwner:
+	case domain.RoleOwner:
 		return "owner — changes everything, manages accounts"
-	case store.RoleViewer:
+	case domain.RoleViewer:
 		return "viewer — reads everything, changes nothing"
 	}
 	return role
@@ -374,7 +374,7 @@ func Accounts(v AccountsView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					for _, r := range store.Roles {
+					for _, r := range domain.Roles {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 29, "<option value=\"")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
@@ -497,7 +497,7 @@ func Accounts(v AccountsView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				for _, r := range store.Roles {
+				for _, r := range domain.Roles {
 					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 44, "<label><input type=\"radio\" name=\"role\" value=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
@@ -515,7 +515,7 @@ func Accounts(v AccountsView) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					if v.Form.Role == r || (v.Form.Role == "" && r == store.RoleViewer) {
+					if v.Form.Role == r || (v.Form.Role == "" && r == domain.RoleViewer) {
 						templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 46, " checked")
 						if templ_7745c5c3_Err != nil {
 							return templ_7745c5c3_Err
@@ -528,7 +528,7 @@ func Accounts(v AccountsView) templ.Component {
 					var templ_7745c5c3_Var26 string
 					templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(RoleLabel(r))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_accounts.templ`, Line: 147, Col: 151}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_accounts.templ`, Line: 147, Col: 152}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 					if templ_7745c5c3_Err != nil {

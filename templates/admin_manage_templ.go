@@ -177,7 +177,7 @@ func ManageStudy(s *domain.Study) templ.Component {
 type DeleteStudyView struct {
 	Nav       Nav
 	Study     *domain.Study
-	Responses store.Responses
+	Responses domain.Responses
 	Typed     string
 	// Again is set once the name was typed but answers were never
 	// exported: the page asks a second time.
@@ -716,7 +716,7 @@ type EditItemView struct {
 	Note      string
 	Error     string
 	Field     string
-	Revisions []store.Revision
+	Revisions []domain.Revision
 }
 
 func itemTextField(v EditItemView, name, label, value string, required bool) templ.Component {
@@ -1184,7 +1184,7 @@ type ReimportView struct {
 	StudyID  int64
 	UploadID int64
 	Filename string
-	Update   store.ItemUpdate
+	Update   domain.ItemUpdate
 }
 
 func applyLabel(n int) string {

@@ -13,13 +13,13 @@ import (
 	"fmt"
 	"time"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // MetricsView is the operator's metrics page.
 type MetricsView struct {
 	Nav Nav
-	M   store.Metrics
+	M   domain.Metrics
 }
 
 func msText(d time.Duration) string {
@@ -28,7 +28,7 @@ func msText(d time.Duration) string {
 
 func mbText(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
 
-func perGroup(m store.Metrics) string {
+func perGroup(m domain.Metrics) string {
 	if m.Groups == 0 {
 		return "–"
 	}

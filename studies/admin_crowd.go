@@ -1,0 +1,143 @@
+package studies
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"pragmalab/domain"
+	"pragmalab/store"
+)
+
+// A crowd study's admin (docs/studies.md#crowd-settings): its settings, its
+// batches, its progress and its participants' exclusions.
+
+// CrowdBatchProgress is one batch's line of the progress table. An alias:
+// a read-only report the store fills, read field by field by the pages.
+type CrowdBatchProgress = store.CrowdBatchProgress
+
+// CrowdParticipantReport is a participant with their attention-check
+// results, quality flags and exclusion. An alias: a read-only report the
+// store fills, read field by field by the pages.
+type CrowdParticipantReport = store.CrowdParticipantReport
+
+// TrainingScreen is one training item of a crowd study, in the condition
+// it is shown in.
+type TrainingScreen struct {
+	Position  int
+	Condition string
+	Item      domain.Item
+}
+
+// CrowdAdmin is what the admin page of a crowd study shows beside its
+// settings.
+type CrowdAdmin struct {
+	Items        []domain.Item
+	Training     []TrainingScreen
+	Progress     []CrowdBatchProgress
+	Participants []CrowdParticipantReport
+	// ProlificStatus is each participant's status on Prolific at the last
+	// sync, by lower-cased PROLIFIC_PID.
+	ProlificStatus map[string]string
+	// Plan is the design a build would give now, while nobody has arrived
+	// (nil otherwise, or when there is nothing to build: PlanError says
+	// why).
+	Plan      *CrowdBuild
+	PlanError string
+}
+
+// CrowdStudy returns a crowd study and its settings (ENOTFOUND for a study
+// of another kind).
+func (v *Service) CrowdStudy(ctx context.Context, id int64) (*domain.Study, domain.CrowdSettings, error) {
+	return v.db.CrowdStudy(ctx, id)
+}
+
+// CrowdSettings decodes the settings of a crowd study already loaded,
+// defaults filled in.
+func CrowdSettings(s *domain.Study) (domain.CrowdSettings, error) {
+	if s.Kind != domain.KindCrowd {
+		return domain.CrowdSettings{}, domain.Errorf(domain.ENOTFOUND, "study %d is not a crowd study", s.ID)
+	}
+	set := domain.DefaultCrowdSettings()
+	err := s.DecodeSettings(&set)
+	return set, err
+}
+
+// CrowdAdmin reads the admin page of crowd study s with settings set.
+func (v *Service) CrowdAdmin(ctx context.Context, s *domain.Study, set domain.CrowdSettings) (CrowdAdmin, error) {
+	var a CrowdAdmin
+	var err error
+	if a.Items, err = v.db.ListItems(ctx, s.ID); err != nil {
+		return a, err
+	}
+	training, err := v.db.CrowdTraining(ctx, s.ID)
+	if err != nil {
+		return a, err
+	}
+	for _, t := range training {
+		a.Training = append(a.Training, TrainingScreen{Position: t.Position, Condition: t.Condition, Item: t.Item})
+	}
+	if a.Progress, err = v.db.CrowdProgress(ctx, s.ID, set); err != nil {
+		return a, err
+	}
+	if a.Participants, err = v.db.CrowdParticipants(ctx, s.ID, set); err != nil {
+		return a, err
+	}
+	subs, err := v.db.ProlificSubmissions(ctx, s.ID)
+	if err != nil {
+		return a, err
+	}
+	a.ProlificStatus = make(map[string]string, len(subs))
+	for _, sub := range subs {
+		a.ProlificStatus[sub.PID] = sub.Status
+	}
+	if len(a.Participants) == 0 {
+		plan, err := PlanCrowdBatches(ctx, v.db, s.ID, set, s.Seed)
+		switch {
+		case err == nil:
+			a.Plan = &plan
+		case domain.ErrorCode(err) == domain.EINVALID:
+			a.PlanError = domain.ErrorMessage(err)
+		default:
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+// SaveCrowdSettings stores a crowd study's settings and the language of its
+// participant pages in one transaction: both or neither.
+func (v *Service) SaveCrowdSettings(ctx context.Context, id int64, lang string, set domain.CrowdSettings) error {
+	return v.db.SaveCrowdStudy(ctx, id, lang, set)
+}
+
+// BuildCrowdBatches builds and stores a crowd study's training items and
+// batches with the seed (refused once a participant has arrived).
+func (v *Service) BuildCrowdBatches(ctx context.Context, id int64, set domain.CrowdSettings, seed int64) (CrowdBuild, error) {
+	return BuildCrowdBatches(ctx, v.db, id, set, seed)
+}
+
+// CrowdProgress returns every batch of a crowd study with its counts, and
+// the time they were counted at.
+func (v *Service) CrowdProgress(ctx context.Context, id int64, set domain.CrowdSettings) ([]CrowdBatchProgress, time.Time, error) {
+	at := v.db.Now()
+	ps, err := v.db.CrowdProgress(ctx, id, set)
+	return ps, at, err
+}
+
+// SetCrowdExclusion records the researcher's decision on a participant:
+// "include", "exclude", or "" for the rules' own.
+func (v *Service) SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error {
+	return v.db.SetCrowdExclusion(ctx, studyID, participantID, override)
+}
+
+// ExportCrowdRatings writes the ratings export (docs/formats.md#ratings-export);
+// applyExclusions leaves out the participants the decisions exclude.
+func (v *Service) ExportCrowdRatings(ctx context.Context, id int64, w io.Writer, applyExclusions bool) error {
+	return v.db.ExportCrowdRatings(ctx, id, w, applyExclusions)
+}
+
+// ExportCrowdParticipants writes the participants export.
+func (v *Service) ExportCrowdParticipants(ctx context.Context, id int64, w io.Writer) error {
+	return v.db.ExportCrowdParticipants(ctx, id, w)
+}

@@ -1,0 +1,100 @@
+package studies
+
+import (
+	"bytes"
+	"context"
+
+	"pragmalab/domain"
+)
+
+// A study's implicature items (docs/items.md): importing a file, and
+// correcting items one at a time or by re-importing a corrected file after
+// a preview of what it changes.
+
+// ImportItemFile imports an items file (CSV or JSON Lines, by its name)
+// into a study, all or nothing, and returns how many items it held.
+func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string, data []byte) (int, error) {
+	items, err := ParseItemFile(name, bytes.NewReader(data))
+	if err != nil {
+		return 0, err
+	}
+	if err := v.db.ImportItems(ctx, studyID, items); err != nil {
+		return 0, err
+	}
+	return len(items), nil
+}
+
+// Items lists a study's items.
+func (v *Service) Items(ctx context.Context, studyID int64) ([]domain.Item, error) {
+	return v.db.ListItems(ctx, studyID)
+}
+
+// Item returns one item of a study (ENOTFOUND if the study has no such item).
+func (v *Service) Item(ctx context.Context, studyID, itemID int64) (domain.Item, error) {
+	return v.db.ItemByID(ctx, studyID, itemID)
+}
+
+// ItemRevisions lists an item's earlier versions, newest first.
+func (v *Service) ItemRevisions(ctx context.Context, itemID int64) ([]domain.Revision, error) {
+	return v.db.ItemRevisions(ctx, itemID)
+}
+
+// EditItem makes next the item's new version, with a note; it reports
+// whether anything changed (nothing changed: no new version).
+func (v *Service) EditItem(ctx context.Context, studyID, itemID int64, next domain.Item, note string) (bool, error) {
+	return v.db.EditItem(ctx, studyID, itemID, next, note)
+}
+
+// PendingItemUpdate is a corrected items file kept for its preview.
+type PendingItemUpdate struct {
+	ID       int64
+	Filename string
+	Items    []domain.Item
+	// Update is what applying the file would change now.
+	Update domain.ItemUpdate
+}
+
+// UploadCorrectedItems checks a corrected items file against the study's
+// items and keeps it for the preview; it returns the kept upload's id.
+func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name string, data []byte) (int64, error) {
+	items, err := ParseItemFile(name, bytes.NewReader(data))
+	if err != nil {
+		return 0, err
+	}
+	if _, err := v.db.PreviewItemUpdate(ctx, studyID, items); err != nil {
+		return 0, err
+	}
+	return v.db.SavePendingImport(ctx, studyID, name, data)
+}
+
+// PendingItemUpdate reads a kept upload again and compares it with the
+// study's items now.
+func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64) (PendingItemUpdate, error) {
+	p := PendingItemUpdate{ID: uploadID}
+	name, data, err := v.db.PendingImport(ctx, studyID, uploadID)
+	if err != nil {
+		return p, err
+	}
+	p.Filename = name
+	if p.Items, err = ParseItemFile(name, bytes.NewReader(data)); err != nil {
+		return p, err
+	}
+	p.Update, err = v.db.PreviewItemUpdate(ctx, studyID, p.Items)
+	return p, err
+}
+
+// ApplyItemUpdate applies a kept upload if digest is still that of its
+// changes (ECONFLICT if the items changed since the preview), each changed
+// item getting a new version with the note, and forgets the upload.
+func (v *Service) ApplyItemUpdate(ctx context.Context, studyID int64, p PendingItemUpdate, digest, note string) (domain.ItemUpdate, error) {
+	done, err := v.db.ApplyItemUpdate(ctx, studyID, p.Items, digest, note)
+	if err != nil {
+		return done, err
+	}
+	return done, v.db.DropPendingImport(ctx, studyID, p.ID)
+}
+
+// CancelItemUpdate forgets a kept upload; nothing changes.
+func (v *Service) CancelItemUpdate(ctx context.Context, studyID, uploadID int64) error {
+	return v.db.DropPendingImport(ctx, studyID, uploadID)
+}
