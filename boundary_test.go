@@ -46,7 +46,7 @@ var boundary = []struct {
 	{
 		dir:       "templates",
 		forbidden: []string{"pragmalab/store", "pragmalab/studies", "pragmalab/prolific"},
-		pending: []string{},
+		pending:   []string{},
 	},
 }
 
