@@ -48,8 +48,8 @@ var boundary = []struct {
 		forbidden: []string{"pragmalab/store"},
 		pending: []string{
 			"admin.go", "bench_ceiling.go", "bench_import.go", "bench_load.go", "bench_scoring.go",
-			"demo.go", "demo_context.go", "demo_crowd.go", "demo_explain.go", "import.go",
-			"import_impaqts.go", "prolific.go", "score.go", "serve.go", "study.go",
+			"demo.go", "demo_context.go", "demo_crowd.go", "demo_explain.go",
+			"prolific.go", "score.go", "serve.go", "study.go",
 		},
 		allowed: []string{"open.go"},
 	},
