@@ -47,7 +47,6 @@ var boundary = []struct {
 		dir:       "cli",
 		forbidden: []string{"pragmalab/store"},
 		pending: []string{
-			"bench_ceiling.go", "bench_import.go", "bench_load.go", "bench_scoring.go",
 			"prolific.go", "score.go", "study.go",
 		},
 		allowed: []string{"open.go"},

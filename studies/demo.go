@@ -53,10 +53,11 @@ func (s *Service) SeedExpertDemo(ctx context.Context, st *domain.Study, items []
 	return d, OpenStudy(ctx, s.db, st.ID, "")
 }
 
-// SeedCrowdDemo creates the crowd study st with items (data and checks),
+// SeedCrowdStudy creates the crowd study st with items (data and checks),
 // saves set, builds the batches with their training items and opens the
-// study; the build says what it made.
-func (s *Service) SeedCrowdDemo(ctx context.Context, st *domain.Study, items []domain.Item, set domain.CrowdSettings) (CrowdBuild, error) {
+// study; the build says what it made. The demo and the load benchmark
+// make their crowd studies with it.
+func (s *Service) SeedCrowdStudy(ctx context.Context, st *domain.Study, items []domain.Item, set domain.CrowdSettings) (CrowdBuild, error) {
 	if err := s.db.CreateStudy(ctx, st); err != nil {
 		return CrowdBuild{}, err
 	}
