@@ -47,7 +47,7 @@ var boundary = []struct {
 		dir:       "cli",
 		forbidden: []string{"pragmalab/store"},
 		pending: []string{
-			"prolific.go", "score.go",
+			"score.go",
 		},
 		allowed: []string{"open.go"},
 	},
