@@ -98,16 +98,16 @@ func runScoringBench(ctx context.Context, dir string, items, concurrency int, la
 	jobs := jobRunner{db: db, getenv: func(string) string { return "" }}
 	spec := runner.Spec{StudyID: s.ID, Task: scoring.TrueFalse, Scorer: runner.ModelScorer,
 		Config: scoring.Config{BaseURLs: []string{srv.URL}, Model: "fake", Concurrency: concurrency}}
-	jobID, err := jobs.create(ctx, spec)
+	job, err := jobs.create(ctx, spec)
 	if err != nil {
 		return res, err
 	}
 	start := time.Now()
-	if err := jobs.run(ctx, jobID); err != nil {
+	if err := jobs.run(ctx, job.ID, nil); err != nil {
 		return res, err
 	}
 	res.Elapsed = time.Since(start)
-	p, err := svc.JobCounts(ctx, jobID)
+	p, err := svc.JobCounts(ctx, job.ID)
 	if err != nil {
 		return res, err
 	}

@@ -25,15 +25,15 @@ func seedExplainDemo(ctx context.Context, svc *studies.Service, jobs jobRunner, 
 	if err := svc.SeedExplainDemoPassages(ctx, s, ps); err != nil {
 		return err
 	}
-	jobID, err := jobs.create(ctx, runner.Spec{StudyID: s.ID, Task: scoring.Generation, Scorer: "copy-target",
+	job, err := jobs.create(ctx, runner.Spec{StudyID: s.ID, Task: scoring.Generation, Scorer: "copy-target",
 		Strategy: scoring.ZeroShot, Seed: 1})
 	if err != nil {
 		return fmt.Errorf("copy-target job: %w", err)
 	}
-	if err := jobs.run(ctx, jobID); err != nil {
+	if err := jobs.run(ctx, job.ID, nil); err != nil {
 		return fmt.Errorf("copy-target job: %w", err)
 	}
-	res, err := jobs.results(ctx, jobID)
+	res, err := jobs.results(ctx, job.ID)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func seedExplainDemo(ctx context.Context, svc *studies.Service, jobs jobRunner, 
 		return err
 	}
 	fmt.Fprintf(env.stdout, "Demo explanation rating %q: %d outputs of the copy-target scorer (job #%d) to rate.\n  Valutatore A's invitation link: %s/x/%s (%d screens)\n",
-		s.Name, len(outs), jobID, base, a.Token, n)
+		s.Name, len(outs), job.ID, base, a.Token, n)
 	linksAgain(env, s.ID)
 	return nil
 }

@@ -33,18 +33,20 @@ type jobRunner struct {
 	getenv func(string) string
 }
 
-// create makes the job of spec, queued, and returns its id.
-func (j jobRunner) create(ctx context.Context, spec runner.Spec) (int64, error) {
-	job, err := runner.Create(ctx, j.db, spec, j.getenv)
-	if err != nil {
-		return 0, err
-	}
-	return job.ID, nil
+// create makes the job of spec, queued.
+func (j jobRunner) create(ctx context.Context, spec runner.Spec) (*store.Job, error) {
+	return runner.Create(ctx, j.db, spec, j.getenv)
 }
 
-// run runs the job to its end in the caller's goroutine.
-func (j jobRunner) run(ctx context.Context, jobID int64) error {
-	return runner.New(j.db, nil, j.getenv, nil).RunJob(ctx, jobID, nil)
+// run runs the job to its end in the caller's goroutine, calling progress
+// (if not nil) with the prompts answered, in all and failed after every
+// batch of answers is saved.
+func (j jobRunner) run(ctx context.Context, jobID int64, progress func(answered, total, failed int)) error {
+	var saved func(store.JobProgress)
+	if progress != nil {
+		saved = func(p store.JobProgress) { progress(p.Answered, p.Total, p.Failed) }
+	}
+	return runner.New(j.db, nil, j.getenv, nil).RunJob(ctx, jobID, saved)
 }
 
 // results reads a finished job's results.
