@@ -15,8 +15,9 @@ import (
 // over the store itself, are handed it, from here.
 
 // openService opens the database at path for a command that also starts
-// the web server: the Service, and the store to give web.Config and
-// nothing else. Closing the Service closes the store.
+// the web server or runs a scoring job: the Service, and the store to give
+// web.Config or jobRunner and nothing else. Closing the Service closes the
+// store.
 func openService(ctx context.Context, path string, o studies.OpenOptions) (*studies.Service, *store.DB, error) {
 	db, err := store.OpenWith(ctx, path, store.Options{Synchronous: o.Synchronous})
 	if err != nil {
@@ -26,8 +27,8 @@ func openService(ctx context.Context, path string, o studies.OpenOptions) (*stud
 }
 
 // jobRunner runs scoring jobs to the end in this process (not in a
-// server's background runner): for the demo's copy-target job and the
-// scoring benchmark.
+// server's background runner): for score, the demo's copy-target job and
+// the scoring benchmark.
 type jobRunner struct {
 	db     *store.DB
 	getenv func(string) string
