@@ -25,6 +25,11 @@ var boundary = []struct {
 	// without importing it).
 	calls   []string
 	pending []string
+	// allowed are files that cross the boundary by design and stay: the
+	// command line's composition root, cli/open.go, opens the store and
+	// hands it to the web server and the job runner, which are built over
+	// it (docs/architecture.md#cli).
+	allowed []string
 }{
 	{
 		dir:       "handlers",
@@ -37,11 +42,7 @@ var boundary = []struct {
 	{
 		dir:       "cli",
 		forbidden: []string{"pragmalab/store"},
-		pending: []string{
-			"admin.go", "backup.go", "bench_ceiling.go", "bench_import.go", "bench_load.go", "bench_scoring.go",
-			"demo.go", "demo_context.go", "demo_crowd.go", "demo_explain.go", "export.go", "import.go",
-			"import_impaqts.go", "prolific.go", "score.go", "serve.go", "study.go",
-		},
+		allowed:   []string{"open.go"},
 	},
 	{
 		dir:       "templates",
@@ -65,6 +66,12 @@ func TestLayerBoundary(t *testing.T) {
 			path := filepath.Join(b.dir, name)
 			crosses := crossings(t, path, b.forbidden, b.calls)
 			listed := slices.Contains(b.pending, name)
+			if slices.Contains(b.allowed, name) {
+				if len(crosses) == 0 {
+					t.Errorf("%s is allowed to cross the boundary but no longer does: take it off the allowed list in boundary_test.go", path)
+				}
+				continue
+			}
 			switch {
 			case len(crosses) > 0 && !listed:
 				t.Errorf("%s reaches past studies: %s; call a studies.Service method instead", path, strings.Join(crosses, ", "))

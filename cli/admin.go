@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"pragmalab/domain"
-	"pragmalab/studies"
 	"strings"
 
 	"golang.org/x/term"
 
-	"pragmalab/store"
+	"pragmalab/domain"
+	"pragmalab/studies"
 )
 
 const adminUsage = `Usage: pragmalab admin create|reset-password|set-role|list [options] [--db FILE]
@@ -63,9 +62,6 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 	if action == "set-role" && *role == "" {
 		return usagef("admin set-role: --role is required (owner or viewer)")
 	}
-	if action == "create" && *role == "" {
-		*role = store.RoleOwner
-	}
 	var password string
 	if action == "create" || action == "reset-password" {
 		var err error
@@ -73,15 +69,14 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 			return usagef("admin %s: %v", action, err)
 		}
 	}
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	var detail string
+	defer svc.Close()
 	switch action {
 	case "list":
-		as, err := db.Admins(ctx)
+		as, err := svc.AdminAccounts(ctx)
 		if err != nil {
 			return err
 		}
@@ -90,22 +85,16 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		}
 		return nil
 	case "create":
-		_, err = db.CreateAdminWithRole(ctx, *username, password, *role)
-		detail = studies.AuditAccountCreated(*username, *role)
+		err = svc.CreateAdminAccount(ctx, cliActor, *username, password, *role)
 	case "reset-password":
-		err = db.SetPassword(ctx, *username, password)
-		detail = studies.AuditPasswordReset(*username)
+		err = svc.ResetAdminPassword(ctx, cliActor, *username, password)
 	case "set-role":
-		err = db.SetRole(ctx, *username, *role)
-		detail = studies.AuditRoleChanged(*username, "", *role)
+		err = svc.SetAdminRole(ctx, cliActor, *username, *role)
 	}
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
 			return usagef("admin %s: %s", action, domain.ErrorMessage(err))
 		}
-		return err
-	}
-	if err := db.Audit(ctx, cliActor, 0, auditActions[action], detail); err != nil {
 		return err
 	}
 	if *generate {
@@ -114,12 +103,6 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "done: %s\n", *username)
 	}
 	return nil
-}
-
-// auditActions name the admin subcommands in the audit log as the admin
-// pages do.
-var auditActions = map[string]string{
-	"create": studies.ActionCreateAccount, "reset-password": studies.ActionResetPassword, "set-role": studies.ActionChangeRole,
 }
 
 // readPassword generates a password, or reads one: from a terminal without

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 
-	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // runBackup is `pragmalab backup`: a consistent copy of the live database,
@@ -26,12 +26,12 @@ func runBackup(ctx context.Context, args []string, env *Env) error {
 	if _, err := os.Stat(*dbPath); err != nil {
 		return usagef("backup: no database at %s", *dbPath)
 	}
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if err := db.Backup(ctx, *out); err != nil {
+	defer svc.Close()
+	if err := svc.Backup(ctx, *out); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "backup written to %s\n", *out)

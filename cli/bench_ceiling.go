@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"time"
 
-	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 const benchCeilingUsage = `Usage: pragmalab bench ceiling [options]
@@ -84,12 +84,11 @@ func runCeiling(ctx context.Context, env *Env, f loadFlags) (loadFigures, error)
 	run.runAll(ctx, false)
 	wall := time.Since(start)
 	stopProfile()
-	rep, err := run.verify(ctx, cs.read, `
-		SELECT pid, CASE WHEN COUNT(*) OVER (PARTITION BY pid) = ? THEN 'completed' ELSE 'active' END, position, rating
-		FROM ceiling_answers`, ceilingScreens)
+	rows, err := cs.answerRows(ctx)
 	if err != nil {
 		return loadFigures{}, err
 	}
+	rep := run.verify(rows)
 	fig := run.report(env.stdout, wall, rep)
 	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 {
 		return fig, fmt.Errorf("bench ceiling: %d answers lost, %d duplicated, %d participants failed", rep.lost, rep.duplicated, run.failed.Load())
@@ -101,7 +100,7 @@ func runCeiling(ctx context.Context, env *Env, f loadFlags) (loadFigures, error)
 const ceilingScreens = 40
 
 // ceilingServer is the plain server: its own SQLite file opened the way
-// store.Open opens pragmalab's.
+// studies.Open opens pragmalab's.
 type ceilingServer struct {
 	write, read *sql.DB
 	insert      *sql.Stmt
@@ -109,7 +108,7 @@ type ceilingServer struct {
 }
 
 func openCeiling(ctx context.Context, file, synchronous string) (*ceilingServer, error) {
-	w, err := sql.Open("sqlite", store.DSN(file, false, synchronous))
+	w, err := sql.Open("sqlite", studies.DSN(file, false, synchronous))
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +120,7 @@ func openCeiling(ctx context.Context, file, synchronous string) (*ceilingServer,
 		w.Close()
 		return nil, fmt.Errorf("bench ceiling: %w", err)
 	}
-	r, err := sql.Open("sqlite", store.DSN(file, true, synchronous))
+	r, err := sql.Open("sqlite", studies.DSN(file, true, synchronous))
 	if err != nil {
 		w.Close()
 		return nil, err
@@ -203,4 +202,26 @@ func (cs *ceilingServer) mux() http.Handler {
 		http.Redirect(w, r, "/s/1/screen", http.StatusSeeOther)
 	})
 	return m
+}
+
+// answerRows reads back every answer stored, as the load benchmark reads
+// a crowd study's: a participant has completed when all their screens are
+// there.
+func (cs *ceilingServer) answerRows(ctx context.Context) ([]studies.CrowdAnswerRow, error) {
+	rows, err := cs.read.QueryContext(ctx, `
+		SELECT pid, COUNT(*) OVER (PARTITION BY pid) = ?, position, rating
+		FROM ceiling_answers`, ceilingScreens)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []studies.CrowdAnswerRow
+	for rows.Next() {
+		var r studies.CrowdAnswerRow
+		if err := rows.Scan(&r.PID, &r.Completed, &r.Position, &r.Rating); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }

@@ -7,10 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"pragmalab/domain"
 	"time"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 	"pragmalab/studies"
 )
 
@@ -49,13 +48,13 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	db, err := store.Open(ctx, filepath.Join(dir, "bench.db"))
+	svc, err := studies.Open(ctx, filepath.Join(dir, "bench.db"), studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer svc.Close()
 	study := &domain.Study{Kind: domain.KindContext, Name: "bench import", Lang: "it"}
-	if err := db.CreateStudy(ctx, study); err != nil {
+	if err := svc.AddStudy(ctx, study); err != nil {
 		return err
 	}
 
@@ -65,7 +64,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("bench import: %w", err)
 	}
 	parsed := time.Now()
-	if err := db.ImportPassages(ctx, study.ID, ps); err != nil {
+	if err := svc.AddPassages(ctx, study.ID, ps); err != nil {
 		return fmt.Errorf("bench import: %w", err)
 	}
 	done := time.Now()

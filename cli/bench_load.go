@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"flag"
 	"fmt"
@@ -25,7 +24,6 @@ import (
 	"syscall"
 	"time"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/web"
 )
@@ -142,17 +140,17 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer cleanup()
-	db, err := store.OpenWith(ctx, file, store.Options{Synchronous: *f.sync})
+	svc, db, err := openService(ctx, file, studies.OpenOptions{Synchronous: *f.sync})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	study, err := setupLoadStudy(ctx, db, *f.n)
+	defer svc.Close()
+	study, err := setupLoadStudy(ctx, svc, *f.n)
 	if err != nil {
 		return err
 	}
 	if *f.killAfter > 0 {
-		return benchLoadCrash(ctx, env, db, file, study, *f.n, *f.think, *f.ramp, *f.killAfter)
+		return benchLoadCrash(ctx, env, svc, file, study, *f.n, *f.think, *f.ramp, *f.killAfter)
 	}
 	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
 	if err != nil {
@@ -181,7 +179,7 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	run.runAll(ctx, false)
 	wall := time.Since(start)
 	stopProfile()
-	rep, err := run.verify(ctx, db.Reader(), crowdVerifyQuery, study.ID)
+	rep, err := run.verifyStudy(ctx, svc, study.ID)
 	if err != nil {
 		return err
 	}
@@ -193,7 +191,7 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if fig.steadyRate > 0 {
 		fmt.Fprintf(env.stdout, "target with all participants answering (>= 2000 answers/s, p99 < 100 ms, 0 lost): %s\n", verdict)
 	}
-	printWriteQueue(ctx, env.stdout, db, wall)
+	printWriteQueue(ctx, env.stdout, svc, wall)
 	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 {
 		return fmt.Errorf("bench load: %d answers lost, %d duplicated, %d participants failed", rep.lost, rep.duplicated, run.failed.Load())
 	}
@@ -224,7 +222,7 @@ func printRatio(w io.Writer, load, ceil loadFigures) {
 
 // benchLoadCrash is bench load with the server in a child process that is
 // killed mid-run and restarted.
-func benchLoadCrash(ctx context.Context, env *Env, db *store.DB, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
+func benchLoadCrash(ctx context.Context, env *Env, svc *studies.Service, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -248,7 +246,7 @@ func benchLoadCrash(ctx context.Context, env *Env, db *store.DB, file string, st
 		return err
 	}
 	wall := time.Since(start)
-	rep, err := run.verify(ctx, db.Reader(), crowdVerifyQuery, study.ID)
+	rep, err := run.verifyStudy(ctx, svc, study.ID)
 	if err != nil {
 		return err
 	}
@@ -271,11 +269,8 @@ type loadStudy struct {
 
 // setupLoadStudy makes a crowd study with enough batches of 30 items + 10
 // checks for n participants at the default quota of 5.
-func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error) {
+func setupLoadStudy(ctx context.Context, svc *studies.Service, n int) (loadStudy, error) {
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Load benchmark", Lang: "en", Seed: 1}
-	if err := db.CreateStudy(ctx, s); err != nil {
-		return loadStudy{}, err
-	}
 	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "BENCH"
 	sets := (n + 2*set.Quota - 1) / (2 * set.Quota) // two batches of 5 participants per set
@@ -296,31 +291,18 @@ func setupLoadStudy(ctx context.Context, db *store.DB, n int) (loadStudy, error)
 		}
 		items = append(items, domain.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: c})
 	}
-	if err := db.ImportItems(ctx, s.ID, items); err != nil {
-		return loadStudy{}, err
-	}
-	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
-		return loadStudy{}, err
-	}
-	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	b, err := svc.SeedCrowdStudy(ctx, s, items, set)
 	if err != nil {
 		return loadStudy{}, err
 	}
 	if b.Sizes[set.BatchSize] != b.Batches {
 		return loadStudy{}, fmt.Errorf("bench load: batches %v, want all of %d items", b.Sizes, set.BatchSize)
 	}
-	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
-		return loadStudy{}, err
-	}
-	training, err := db.CrowdTraining(ctx, s.ID)
+	training, err := svc.CrowdTrainingConditions(ctx, s.ID)
 	if err != nil {
 		return loadStudy{}, err
 	}
-	ls := loadStudy{ID: s.ID, Screens: set.BatchSize + 10}
-	for _, t := range training {
-		ls.Training = append(ls.Training, t.Condition)
-	}
-	return ls, nil
+	return loadStudy{ID: s.ID, Screens: set.BatchSize + 10, Training: training}, nil
 }
 
 // loadRun is one run of simulated participants against a server.
@@ -622,45 +604,36 @@ type loadReport struct {
 	acked, stored, lost, duplicated, completed int
 }
 
-// crowdVerifyQuery reads back a load study's participants and ratings.
-const crowdVerifyQuery = `
-	SELECT p.prolific_pid, p.status, r.position, r.rating
-	FROM crowd_participants p LEFT JOIN crowd_ratings r ON r.participant_id = p.id
-	WHERE p.study_id = ?`
-
-// verify compares the acknowledged answers with the database, read by q
-// (rows of PROLIFIC_PID, status, position, rating): each must be there
-// once, with the rating sent.
-func (r *loadRun) verify(ctx context.Context, db *sql.DB, q string, args ...any) (loadReport, error) {
-	var rep loadReport
-	rows, err := db.QueryContext(ctx, q, args...)
+// verifyStudy compares the acknowledged answers with the load study's
+// participants and ratings as the database holds them.
+func (r *loadRun) verifyStudy(ctx context.Context, svc *studies.Service, studyID int64) (loadReport, error) {
+	rows, err := svc.CrowdAnswerRows(ctx, studyID)
 	if err != nil {
-		return rep, err
+		return loadReport{}, err
 	}
-	defer rows.Close()
+	return r.verify(rows), nil
+}
+
+// verify compares the acknowledged answers with the rows read back from
+// the database: each must be there once, with the rating sent.
+func (r *loadRun) verify(rows []studies.CrowdAnswerRow) loadReport {
+	var rep loadReport
 	stored := map[string]map[int][]int{}
-	status := map[string]string{}
-	for rows.Next() {
-		var pid, st string
-		var pos, rating *int
-		if err := rows.Scan(&pid, &st, &pos, &rating); err != nil {
-			return rep, err
-		}
-		status[pid] = st
+	completed := map[string]bool{}
+	for _, row := range rows {
+		pid := row.PID
+		completed[pid] = row.Completed
 		if stored[pid] == nil {
 			stored[pid] = map[int][]int{}
 		}
-		if pos != nil {
-			stored[pid][*pos] = append(stored[pid][*pos], *rating)
+		if row.Position != nil {
+			stored[pid][*row.Position] = append(stored[pid][*row.Position], *row.Rating)
 			rep.stored++
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return rep, err
-	}
 	for i := range r.n {
 		pid := loadPID(i)
-		if status[pid] == store.CrowdCompleted {
+		if completed[pid] {
 			rep.completed++
 		}
 		for pos, rs := range stored[pid] {
@@ -678,7 +651,7 @@ func (r *loadRun) verify(ctx context.Context, db *sql.DB, q string, args ...any)
 			}
 		}
 	}
-	return rep, nil
+	return rep
 }
 
 func percentile(d []time.Duration, p float64) time.Duration {
@@ -848,8 +821,8 @@ func (r *loadRun) checkResumed() error {
 }
 
 // printWriteQueue prints what the write queue did during the run.
-func printWriteQueue(ctx context.Context, w io.Writer, db *store.DB, wall time.Duration) {
-	m, err := db.Metrics(ctx)
+func printWriteQueue(ctx context.Context, w io.Writer, svc *studies.Service, wall time.Duration) {
+	m, err := svc.ServerMetrics(ctx)
 	if err != nil || m.Groups == 0 {
 		return
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // TestCrashChildServer is the server process of TestAnswersSurviveKill: the
@@ -40,7 +41,7 @@ func TestAnswersSurviveKill(t *testing.T) {
 	}
 	defer db.Close()
 	const n = 30
-	study, err := setupLoadStudy(ctx, db, n)
+	study, err := setupLoadStudy(ctx, studies.New(db, nil), n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestAnswersSurviveKill(t *testing.T) {
 	if !strings.Contains(log.String(), "killed the server") {
 		t.Fatal("the run ended before the kill")
 	}
-	rep, err := r.verify(ctx, db.Reader(), crowdVerifyQuery, study.ID)
+	rep, err := r.verifyStudy(ctx, studies.New(db, nil), study.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestExportRatingsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	study, err := setupLoadStudy(ctx, db, 10)
+	study, err := setupLoadStudy(ctx, studies.New(db, nil), 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"pragmalab/domain"
 	"time"
+
+	"pragmalab/domain"
 
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/scoring/scoringtest"
-	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // benchScoring is `pragmalab bench scoring`: a True/False job against a
@@ -80,33 +81,33 @@ type scoringBenchResult struct {
 // every answer was persisted.
 func runScoringBench(ctx context.Context, dir string, items, concurrency int, latency time.Duration) (scoringBenchResult, error) {
 	var res scoringBenchResult
-	db, err := store.Open(ctx, filepath.Join(dir, "bench-scoring.db"))
+	svc, db, err := openService(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
 	if err != nil {
 		return res, err
 	}
-	defer db.Close()
+	defer svc.Close()
 	s := &domain.Study{Kind: domain.KindExpert, Name: "bench scoring", Lang: "en"}
-	if err := db.CreateStudy(ctx, s); err != nil {
+	if err := svc.AddStudy(ctx, s); err != nil {
 		return res, err
 	}
-	if err := db.ImportItems(ctx, s.ID, runner.SyntheticItems(items)); err != nil {
+	if err := svc.AddItems(ctx, s.ID, runner.SyntheticItems(items)); err != nil {
 		return res, err
 	}
 	srv := scoringtest.NewServer(latency)
 	defer srv.Close()
-	noEnv := func(string) string { return "" }
+	jobs := jobRunner{db: db, getenv: func(string) string { return "" }}
 	spec := runner.Spec{StudyID: s.ID, Task: scoring.TrueFalse, Scorer: runner.ModelScorer,
 		Config: scoring.Config{BaseURLs: []string{srv.URL}, Model: "fake", Concurrency: concurrency}}
-	job, err := runner.Create(ctx, db, spec, noEnv)
+	job, err := jobs.create(ctx, spec)
 	if err != nil {
 		return res, err
 	}
 	start := time.Now()
-	if err := runner.New(db, nil, noEnv, nil).RunJob(ctx, job.ID, nil); err != nil {
+	if err := jobs.run(ctx, job.ID, nil); err != nil {
 		return res, err
 	}
 	res.Elapsed = time.Since(start)
-	p, err := db.JobProgress(ctx, job.ID)
+	p, err := svc.JobCounts(ctx, job.ID)
 	if err != nil {
 		return res, err
 	}

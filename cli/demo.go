@@ -5,9 +5,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"pragmalab/domain"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 	"pragmalab/studies"
 )
 
@@ -18,22 +17,23 @@ import (
 //go:embed demo/items.jsonl
 var demoItems []byte
 
-// seedDemo creates the demo studies and prints where to start.
-func seedDemo(ctx context.Context, db *store.DB, env *Env, base string) error {
+// seedDemo creates the demo studies and prints where to start; jobs runs
+// the explanation demo's generation job.
+func seedDemo(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, base string) error {
 	items, err := studies.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		return fmt.Errorf("demo items: %w", err)
 	}
-	if err := seedExpertDemo(ctx, db, env, base, items); err != nil {
+	if err := seedExpertDemo(ctx, svc, env, base, items); err != nil {
 		return fmt.Errorf("demo expert study: %w", err)
 	}
-	if err := seedCrowdDemo(ctx, db, env, base, items); err != nil {
+	if err := seedCrowdDemo(ctx, svc, env, base, items); err != nil {
 		return fmt.Errorf("demo crowd study: %w", err)
 	}
-	if err := seedContextDemo(ctx, db, env, base); err != nil {
+	if err := seedContextDemo(ctx, svc, env, base); err != nil {
 		return fmt.Errorf("demo context survey: %w", err)
 	}
-	if err := seedExplainDemo(ctx, db, env, base); err != nil {
+	if err := seedExplainDemo(ctx, svc, jobs, env, base); err != nil {
 		return fmt.Errorf("demo explanation rating: %w", err)
 	}
 	fmt.Fprintf(env.stdout, "These links are listed again on each study's page, or with `pragmalab links --study ID --base %s` (every study with `pragmalab study list`).\n", base)
@@ -47,39 +47,14 @@ func linksAgain(env *Env, studyID int64) {
 
 // seedExpertDemo makes an expert validation study with one batch (its
 // attention checks included) assigned to two experts, as round 1.
-func seedExpertDemo(ctx context.Context, db *store.DB, env *Env, base string, items []domain.Item) error {
+func seedExpertDemo(ctx context.Context, svc *studies.Service, env *Env, base string, items []domain.Item) error {
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
-	if err := db.CreateStudy(ctx, s); err != nil {
-		return err
-	}
-	if err := db.ImportItems(ctx, s.ID, items); err != nil {
-		return err
-	}
-	nBatches, err := studies.BuildExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4})
+	d, err := svc.SeedExpertDemo(ctx, s, items, domain.ExpertSettings{BatchSize: 20, Checks: 4}, []string{"Expert A", "Expert B"})
 	if err != nil {
-		return err
-	}
-	bs, err := db.Batches(ctx, s.ID)
-	if err != nil {
-		return err
-	}
-	var experts []*store.Annotator
-	for _, name := range []string{"Expert A", "Expert B"} {
-		a, err := db.CreateAnnotator(ctx, s.ID, name)
-		if err != nil {
-			return err
-		}
-		experts = append(experts, a)
-	}
-	if err := db.AssignRound1(ctx, s.ID, bs[0].ID, []int64{experts[0].ID, experts[1].ID}); err != nil {
-		return err
-	}
-	// Open through the go-live checklist, so the demo proves it passes.
-	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %s.\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
-		s.Name, countData(items), batchesLabel(nBatches), base, experts[0].Token, base, experts[1].Token)
+		s.Name, countData(items), batchesLabel(d.Batches), base, d.Experts[0].Token, base, d.Experts[1].Token)
 	linksAgain(env, s.ID)
 	return nil
 }

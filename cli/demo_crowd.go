@@ -5,9 +5,8 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"pragmalab/domain"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 	"pragmalab/studies"
 )
 
@@ -20,29 +19,16 @@ var demoCrowdChecks []byte
 // seedCrowdDemo makes a crowd likelihood study from the demo items: six
 // training items, two batches of ten items (half with the cancellation) plus
 // the six checks, a preview allowed, and prints a Prolific-style link.
-func seedCrowdDemo(ctx context.Context, db *store.DB, env *Env, base string, items []domain.Item) error {
+func seedCrowdDemo(ctx context.Context, svc *studies.Service, env *Env, base string, items []domain.Item) error {
 	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		return err
 	}
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Demo: crowd likelihood study (Prolific)", Lang: "en", Seed: 11}
-	if err := db.CreateStudy(ctx, s); err != nil {
-		return err
-	}
-	if err := db.ImportItems(ctx, s.ID, append(append([]domain.Item(nil), items...), checks...)); err != nil {
-		return err
-	}
 	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode, set.AllowPreview = 10, "DEMO1234", true
-	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
-		return err
-	}
-	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	b, err := svc.SeedCrowdStudy(ctx, s, append(append([]domain.Item(nil), items...), checks...), set)
 	if err != nil {
-		return err
-	}
-	// Open through the go-live checklist, so the demo proves it passes.
-	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "Demo crowd study %q: %s\n  A participant arriving from Prolific: %s/s/%d?PROLIFIC_PID=%s&STUDY_ID=demostudy&SESSION_ID=demosession1\n  Preview (stores nothing): %s/s/%d/preview\n",

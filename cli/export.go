@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"pragmalab/domain"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 	"pragmalab/studies"
 )
 
@@ -39,28 +38,28 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if *studyID <= 0 || *what == "" {
 		return usagef("export: --study and --what are required")
 	}
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	if _, err := db.Study(ctx, *studyID); err != nil {
+	defer svc.Close()
+	if _, err := svc.Study(ctx, *studyID); err != nil {
 		return usagef("export: %s", domain.ErrorMessage(err))
 	}
 	var write func(io.Writer) error
 	switch *what {
 	case "judgements":
-		write = func(w io.Writer) error { return db.ExportJudgements(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.ExportJudgements(ctx, *studyID, w) }
 	case "ratings":
-		write = func(w io.Writer) error { return db.ExportRatings(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.ExportRatings(ctx, *studyID, w) }
 	case "participants":
-		write = func(w io.Writer) error { return db.ExportCrowdParticipants(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.ExportCrowdParticipants(ctx, *studyID, w) }
 	case "context-answers":
-		write = func(w io.Writer) error { return db.ExportContextAnswers(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.ExportContextAnswers(ctx, *studyID, w) }
 	case "explanation-ratings":
-		write = func(w io.Writer) error { return db.ExportExplanationRatings(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.ExportExplanationRatings(ctx, *studyID, w) }
 	case "items", "items-jsonl":
-		items, err := db.CleanedItems(ctx, *studyID)
+		items, err := svc.CleanedItems(ctx, *studyID)
 		if err != nil {
 			return err
 		}
@@ -90,7 +89,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if *what != "items" && *what != "items-jsonl" {
 		// The study's answers up to now are in a file: deleting the study
 		// no longer asks twice for them.
-		return db.MarkExported(ctx, *studyID)
+		return svc.MarkExported(ctx, *studyID)
 	}
 	return nil
 }

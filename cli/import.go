@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"pragmalab/domain"
 
-	"pragmalab/store"
+	"pragmalab/domain"
 	"pragmalab/studies"
 )
 
@@ -39,17 +38,17 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		return usagef("import: %v", err)
 	}
 	defer f.Close()
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	s, err := db.Study(ctx, *studyID)
+	defer svc.Close()
+	s, err := svc.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("import: %s", domain.ErrorMessage(err))
 	}
 	if *format == "impaqts" || *format == "outputs" || (*format == "" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain)) {
-		return importImpaqts(ctx, db, s, *format, *file, f, env)
+		return importImpaqts(ctx, svc, s, *format, *file, f, env)
 	}
 	name := filepath.Base(*file)
 	switch *format {
@@ -59,19 +58,13 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 	default:
 		return usagef("import: unknown --format %q", *format)
 	}
-	items, err := studies.ParseItemFile(name, f)
-	if err == nil {
-		err = db.ImportItems(ctx, s.ID, items)
-	}
+	n, err := svc.ImportItemFileAs(ctx, cliActor, s, name, *file, f)
 	if err != nil {
 		if domain.ErrorCode(err) == domain.EINTERNAL {
 			return err
 		}
 		return usagef("import %s: nothing was imported: %s", *file, domain.ErrorMessage(err))
 	}
-	if err := db.Audit(ctx, cliActor, s.ID, "import items", fmt.Sprintf("%d items from %s", len(items), filepath.Base(*file))); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", len(items), s.ID, s.Name)
+	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", n, s.ID, s.Name)
 	return nil
 }

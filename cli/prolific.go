@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	"pragmalab/prolific"
-	"pragmalab/store"
 	"pragmalab/studies"
 )
 
@@ -70,17 +69,17 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 	if *studyID <= 0 {
 		return usagef("prolific %s: --study is required", action)
 	}
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	p := studies.NewProlific(db, env.getenv)
+	defer svc.Close()
+	p := svc.Prolific(env.getenv)
 	actor := "cli"
 	if u := env.getenv("USER"); u != "" {
 		actor = "cli:" + u
 	}
-	c := &prolificCmd{ctx: ctx, db: db, p: p, actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes,
+	c := &prolificCmd{ctx: ctx, svc: svc, p: p, actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes,
 		psid: *psid, pid: *pid, category: *category, message: *message, csvFile: *csvFile, amount: *amount, setup: *setup,
 		notSent: *notSent, studyURL: *studyURL, reward: *reward, minutes: *minutes, description: *description, groupID: *group}
 	run, ok := map[string]func() error{
@@ -104,7 +103,7 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 // prolificCmd is one `pragmalab prolific` action with its flags.
 type prolificCmd struct {
 	ctx                                           context.Context
-	db                                            *store.DB
+	svc                                           *studies.Service
 	p                                             *studies.Prolific
 	actor, action                                 string
 	out                                           io.Writer
@@ -118,7 +117,7 @@ type prolificCmd struct {
 // audit records a change in the study's record of researcher actions, as
 // the pages do.
 func (c *prolificCmd) audit(action, format string, a ...any) error {
-	return c.db.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
+	return c.svc.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
 }
 
 // fail shows a domain error as the action's message.
@@ -142,7 +141,7 @@ func (c *prolificCmd) check() error {
 }
 
 func (c *prolificCmd) link() error {
-	if err := c.db.LinkProlific(c.ctx, c.studyID, c.psid); err != nil {
+	if err := c.svc.LinkProlificStudy(c.ctx, c.studyID, c.psid); err != nil {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "study %d linked to Prolific study %s\n", c.studyID, strings.ToLower(c.psid))

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,9 +15,10 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 const scoreUsage = `Usage: pragmalab score --study ID [options]
@@ -77,19 +77,19 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	db, err := store.Open(ctx, o.db)
+	svc, db, err := openService(ctx, o.db, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	id, err := o.createOrRepoint(ctx, db, env)
+	defer svc.Close()
+	jobs := jobRunner{db: db, getenv: env.getenv}
+	id, err := o.createOrRepoint(ctx, svc, jobs, env)
 	if err != nil {
 		return err
 	}
-	r := runner.New(db, nil, env.getenv, nil)
 	bar := newProgressBar(env.stderr, o.quiet)
 	start := time.Now()
-	err = r.RunJob(ctx, id, bar.update)
+	err = jobs.run(ctx, id, bar.update)
 	bar.finish()
 	if errors.Is(err, context.Canceled) {
 		return fmt.Errorf("score: interrupted; the answers so far are saved — resume with: pragmalab score --job %d (at once: this process gave up its lease)", id)
@@ -97,18 +97,18 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
-	res, err := runner.LoadResults(ctx, db, id)
+	res, err := jobs.results(ctx, id)
 	if err != nil {
 		return err
 	}
-	reportJob(ctx, db, env, res, time.Since(start))
-	if err := o.deliver(ctx, db, env, res); err != nil {
+	reportJob(ctx, svc, env, res, time.Since(start))
+	if err := o.deliver(ctx, svc, env, res); err != nil {
 		return err
 	}
-	if err := o.print(ctx, db, env, res); err != nil {
+	if err := o.print(ctx, svc, env, res); err != nil {
 		return err
 	}
-	if res.Job.Status != store.JobDone {
+	if res.Job.Status != studies.JobDone {
 		p := res.Progress
 		return fmt.Errorf("score: job %d ended %s: %d of %d prompts answered, %d failed, %d not asked — resume with: pragmalab score --job %d",
 			id, res.Job.Status, p.Answered, p.Total, p.Failed, p.Unasked(), id)
@@ -184,40 +184,40 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 
 // createOrRepoint creates the job, or re-points and requeues the one to
 // resume, and returns its id.
-func (o *scoreOpts) createOrRepoint(ctx context.Context, db *store.DB, env *Env) (int64, error) {
+func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env) (int64, error) {
 	if o.jobID == 0 {
-		j, err := runner.Create(ctx, db, o.spec, env.getenv)
+		j, err := jobs.create(ctx, o.spec)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.EINVALID || domain.ErrorCode(err) == domain.ENOTFOUND {
 				return 0, usagef("score: %s", domain.ErrorMessage(err))
 			}
 			return 0, err
 		}
-		if err := db.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
+		if err := svc.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
 		return j.ID, nil
 	}
 	if o.set["base-url"] || o.set["concurrency"] || o.set["timeout"] {
-		if err := repoint(ctx, db, env, o.jobID, o.urls, o.set, o.conc, o.timeout); err != nil {
+		if err := repoint(ctx, svc, env, o.jobID, o.urls, o.set, o.conc, o.timeout); err != nil {
 			return 0, err
 		}
 	}
-	if err := db.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
+	if err := svc.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
 		return 0, err
 	}
 	return o.jobID, nil
 }
 
 // reportJob says on stderr how the job ended and why prompts failed.
-func reportJob(ctx context.Context, db *store.DB, env *Env, res *runner.Results, took time.Duration) {
+func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results, took time.Duration) {
 	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", res.Job.ID, res.Job.Status,
 		took.Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
 	}
-	if reasons, _ := db.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
+	if reasons, _ := svc.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
 		fmt.Fprintf(env.stderr, "why prompts failed:\n")
 		for _, f := range reasons {
 			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, f.Error, f.First)
@@ -230,7 +230,7 @@ func reportJob(ctx context.Context, db *store.DB, env *Env, res *runner.Results,
 
 // deliver writes the per-item CSV and hands a generation job's outputs to
 // an explanation-rating study, as asked.
-func (o *scoreOpts) deliver(ctx context.Context, db *store.DB, env *Env, res *runner.Results) error {
+func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results) error {
 	if o.csvOut != "" {
 		if err := writeFileAtomic(o.csvOut, res.WriteCSV); err != nil {
 			return err
@@ -242,10 +242,10 @@ func (o *scoreOpts) deliver(ctx context.Context, db *store.DB, env *Env, res *ru
 	if res.Job.Task != string(scoring.Generation) {
 		return usagef("score: --outputs-to needs a generation job")
 	}
-	if err := db.ImportOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
+	if err := svc.AddJobOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
 		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
 	}
-	if err := db.Audit(ctx, cliActor, o.outputsTo, "import job outputs", fmt.Sprintf("%d outputs of job #%d (study #%d) added to the rating screens", len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
+	if err := svc.Audit(ctx, cliActor, o.outputsTo, "import job outputs", fmt.Sprintf("%d outputs of job #%d (study #%d) added to the rating screens", len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)
@@ -254,11 +254,11 @@ func (o *scoreOpts) deliver(ctx context.Context, db *store.DB, env *Env, res *ru
 
 // print writes the results, with the humans beside the model when the job
 // compares with a crowd study, as a table or as JSON.
-func (o *scoreOpts) print(ctx context.Context, db *store.DB, env *Env, res *runner.Results) error {
+func (o *scoreOpts) print(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results) error {
 	var human *runner.Comparison
 	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
-		ht, err := runner.HumanToplines(ctx, db, res.Job.CompareStudyID, res.ItemKeys())
+		ht, err := svc.HumanToplinesOver(ctx, res.Job.CompareStudyID, res.ItemKeys())
 		if err != nil {
 			return err
 		}
@@ -289,8 +289,8 @@ var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "co
 
 // repoint changes the endpoints, concurrency or time-out of a model job
 // before it is resumed (the old endpoint moved, or was too slow).
-func repoint(ctx context.Context, db *store.DB, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration) error {
-	j, err := db.Job(ctx, id)
+func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration) error {
+	j, err := svc.ScoringJob(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -318,7 +318,7 @@ func repoint(ctx context.Context, db *store.DB, env *Env, id int64, urls []strin
 	if err != nil {
 		return err
 	}
-	if err := db.UpdateJobConfig(ctx, id, b); err != nil {
+	if err := svc.SetJobConfig(ctx, id, b); err != nil {
 		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
 	fmt.Fprintf(env.stderr, "job %d now asks %s (concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Concurrency, spec.Config.Timeout)
@@ -506,21 +506,21 @@ func newProgressBar(w io.Writer, quiet bool) *progressBar {
 	return &progressBar{w: w, quiet: quiet, start: time.Now()}
 }
 
-func (b *progressBar) update(p store.JobProgress) {
-	if b.quiet || p.Total == 0 {
+func (b *progressBar) update(answered, total, failed int) {
+	if b.quiet || total == 0 {
 		return
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if time.Since(b.last) < 100*time.Millisecond && p.Answered+p.Failed < p.Total {
+	if time.Since(b.last) < 100*time.Millisecond && answered+failed < total {
 		return
 	}
 	b.last = time.Now()
 	const width = 30
-	done := p.Answered + p.Failed
-	n := width * done / p.Total
+	done := answered + failed
+	n := width * done / total
 	rate := float64(done) / max(time.Since(b.start).Seconds(), 0.001)
-	fmt.Fprintf(b.w, "\r[%s%s] %d/%d answered, %d failed, %.0f/s ", strings.Repeat("#", n), strings.Repeat(".", width-n), p.Answered, p.Total, p.Failed, rate)
+	fmt.Fprintf(b.w, "\r[%s%s] %d/%d answered, %d failed, %.0f/s ", strings.Repeat("#", n), strings.Repeat(".", width-n), answered, total, failed, rate)
 	b.drawn = true
 }
 

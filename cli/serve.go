@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"strings"
 
-	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -38,18 +37,18 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
-	db, err := store.Open(ctx, *dbPath)
+	svc, db, err := openService(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer svc.Close()
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	base := "http://" + displayAddr(ln.Addr().String())
-	if err := firstStart(ctx, db, env, base, *demo); err != nil {
+	if err := firstStart(ctx, svc, jobRunner{db: db, getenv: env.getenv}, env, base, *demo); err != nil {
 		ln.Close()
 		return err
 	}
@@ -82,23 +81,19 @@ func displayAddr(a string) string {
 }
 
 // firstStart creates the first admin (printing its password once) and the
-// demo data when the database is new.
-func firstStart(ctx context.Context, db *store.DB, env *Env, base string, demo bool) error {
-	n, err := db.CountAdmins(ctx)
+// demo data when the database is new; jobs runs the demo's scoring job.
+func firstStart(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, base string, demo bool) error {
+	password, err := svc.FirstAdmin(ctx, "admin")
 	if err != nil {
 		return err
 	}
-	if n > 0 {
+	if password == "" {
 		fmt.Fprintf(env.stdout, "Log in with an admin account (the first one is %q; a forgotten password is reset with `pragmalab admin reset-password --username NAME --generate`).\n", "admin")
 		return nil
-	}
-	password := strings.ToLower(store.RandomToken()[:20])
-	if _, err := db.CreateAdmin(ctx, "admin", password); err != nil {
-		return err
 	}
 	fmt.Fprintf(env.stdout, "\nFirst start: created the admin account.\n  username: admin\n  password: %s\n(shown only this once; change it with `pragmalab admin reset-password --username admin`)\n\n", password)
 	if !demo {
 		return nil
 	}
-	return seedDemo(ctx, db, env, base)
+	return seedDemo(ctx, svc, jobs, env, base)
 }

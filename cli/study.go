@@ -3,11 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"pragmalab/domain"
 	"strings"
 	"text/tabwriter"
 
-	"pragmalab/store"
+	"pragmalab/domain"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -57,24 +57,21 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	if studyID != nil && *studyID <= 0 {
 		return usagef("study %s: --study is required", action)
 	}
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer svc.Close()
 	if studyID != nil {
-		if _, err := db.Study(ctx, *studyID); err != nil {
+		if _, err := svc.Study(ctx, *studyID); err != nil {
 			return usagef("study %s: %s", action, domain.ErrorMessage(err))
 		}
 	}
 	switch action {
 	case "list":
-		return listStudies(ctx, db, env, *archived)
+		return listStudies(ctx, svc, env, *archived)
 	case "archive":
-		if err := db.SetStudyArchived(ctx, *studyID, !*restore); err != nil {
-			return err
-		}
-		if err := db.Audit(ctx, cliActor, *studyID, "archive or restore study", map[bool]string{true: "restored", false: "archived"}[*restore]); err != nil {
+		if err := svc.ArchiveOrRestoreStudy(ctx, cliActor, *studyID, *restore); err != nil {
 			return err
 		}
 		if *restore {
@@ -84,11 +81,8 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		}
 		return nil
 	default: // clone
-		c, err := db.CloneStudy(ctx, *studyID, *name)
+		c, err := svc.CopyStudy(ctx, cliActor, *studyID, *name)
 		if err != nil {
-			return err
-		}
-		if err := db.Audit(ctx, cliActor, *studyID, "clone study", fmt.Sprintf("cloned into study #%d %q", c.ID, c.Name)); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "Study %d %q created from study %d: same design and items, no answers.\n", c.ID, c.Name, *studyID)
@@ -97,8 +91,8 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 }
 
 // listStudies prints the dashboard as a table.
-func listStudies(ctx context.Context, db *store.DB, env *Env, archived bool) error {
-	all, err := db.Dashboard(ctx)
+func listStudies(ctx context.Context, svc *studies.Service, env *Env, archived bool) error {
+	all, err := svc.StudyListings(ctx)
 	if err != nil {
 		return err
 	}
@@ -148,12 +142,12 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 	if !strings.HasPrefix(b, "http://") && !strings.HasPrefix(b, "https://") {
 		return usagef("links: --base %q must start with http:// or https://", *base)
 	}
-	db, err := store.Open(ctx, *dbPath)
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
-	s, err := db.Study(ctx, *studyID)
+	defer svc.Close()
+	s, err := svc.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("links: %s", domain.ErrorMessage(err))
 	}
@@ -161,7 +155,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "Prolific study URL of %q:\n%s\n", s.Name, templates.CrowdStudyEntryURL(b, s.ID))
 		return nil
 	}
-	people, err := db.Annotators(ctx, s.ID)
+	people, err := svc.StudyExperts(ctx, s.ID)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // seededDB is a database holding the demo studies, as the first start
@@ -26,7 +27,7 @@ func seededDB(t *testing.T) (string, string) {
 	defer db.Close()
 	var out strings.Builder
 	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
-	if err := seedDemo(ctx, db, env, "http://lab.example"); err != nil {
+	if err := seedDemo(ctx, studies.New(db, nil), jobRunner{db: db, getenv: env.getenv}, env, "http://lab.example"); err != nil {
 		t.Fatal(err)
 	}
 	return path, out.String()

@@ -1,0 +1,104 @@
+package studies
+
+import (
+	"context"
+	"fmt"
+
+	"pragmalab/domain"
+	"pragmalab/store"
+)
+
+// What the benchmarks of the command line (pragmalab bench,
+// docs/cli.md#bench) need beyond the use cases: a bare study to fill, the
+// raw imports they time apart from parsing, the read-back that checks no
+// acknowledged answer was lost, and the write queue's figures.
+
+// AddStudy creates the study st (its ID is set), with no items yet.
+func (s *Service) AddStudy(ctx context.Context, st *domain.Study) error {
+	return s.db.CreateStudy(ctx, st)
+}
+
+// AddItems imports items already read into the study, all or nothing.
+func (s *Service) AddItems(ctx context.Context, studyID int64, items []domain.Item) error {
+	return s.db.ImportItems(ctx, studyID, items)
+}
+
+// AddPassages imports passages already read (ParsePassagesTSV) into the
+// study, all or nothing.
+func (s *Service) AddPassages(ctx context.Context, studyID int64, ps []domain.Passage) error {
+	return s.db.ImportPassages(ctx, studyID, ps)
+}
+
+// CrowdTrainingConditions lists a crowd study's training screens in order,
+// each by its condition (trigger or cancel).
+func (s *Service) CrowdTrainingConditions(ctx context.Context, studyID int64) ([]string, error) {
+	training, err := s.db.CrowdTraining(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(training))
+	for i, t := range training {
+		out[i] = t.Condition
+	}
+	return out, nil
+}
+
+// CrowdAnswerRow is one crowd participant with one of their stored
+// ratings (Position and Rating nil: none yet), as the load benchmark reads
+// them back.
+type CrowdAnswerRow struct {
+	PID       string
+	Completed bool
+	Position  *int
+	Rating    *int
+}
+
+// CrowdAnswerRows reads back every participant of a crowd study with
+// every rating stored, duplicates included (there must be none).
+func (s *Service) CrowdAnswerRows(ctx context.Context, studyID int64) ([]CrowdAnswerRow, error) {
+	rows, err := s.db.Reader().QueryContext(ctx, `
+		SELECT p.prolific_pid, p.status, r.position, r.rating
+		FROM crowd_participants p LEFT JOIN crowd_ratings r ON r.participant_id = p.id
+		WHERE p.study_id = ?`, studyID)
+	if err != nil {
+		return nil, fmt.Errorf("crowd answers: %w", err)
+	}
+	defer rows.Close()
+	var out []CrowdAnswerRow
+	for rows.Next() {
+		var r CrowdAnswerRow
+		var status string
+		if err := rows.Scan(&r.PID, &status, &r.Position, &r.Rating); err != nil {
+			return nil, fmt.Errorf("crowd answers: %w", err)
+		}
+		r.Completed = status == store.CrowdCompleted
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("crowd answers: %w", err)
+	}
+	return out, nil
+}
+
+// JobCounts are a scoring job's prompts: in all, answered, and unanswered
+// whose last attempt failed.
+type JobCounts struct {
+	Total, Answered, Failed int
+}
+
+// JobCounts reads how far a scoring job got, from the database.
+func (s *Service) JobCounts(ctx context.Context, jobID int64) (JobCounts, error) {
+	p, err := s.db.JobProgress(ctx, jobID)
+	return JobCounts{Total: p.Total, Answered: p.Answered, Failed: p.Failed}, err
+}
+
+// ServerMetrics is the store's report of a running server: answers per
+// second, the write queue's waits and group commits, the database's size
+// (the metrics page, /admin/metrics). A type alias, as a large
+// read-only report the store fills.
+type ServerMetrics = store.Metrics
+
+// ServerMetrics reports the server's figures since the database was opened.
+func (s *Service) ServerMetrics(ctx context.Context) (ServerMetrics, error) {
+	return s.db.Metrics(ctx)
+}
