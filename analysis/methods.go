@@ -160,7 +160,7 @@ func ExplanationsMethods(e *Explanations, ratings int) *Methods {
 	}
 	pooled := e.Table[kind][TypeAll]
 	m.Paragraphs = append(m.Paragraphs, fmt.Sprintf(
-		"Experts gave %d ratings of model explanations on a five-point scale (totally correct, correct among various options, partially correct, totally wrong, answer not given). Counting the first three as acceptable, %s of the explanations were acceptable overall; by prompting strategy: %s. Intervals are 95 %% Wilson score intervals over ratings.",
+		"Experts gave %d ratings of model explanations on a five-point scale (totally correct, correct among various options, partially correct, totally wrong, answer not given). Counting the first three as acceptable, %s of the explanations were acceptable overall; by prompting strategy: %s. Intervals are 95 %% Wilson score intervals with the passages as clusters (effective sample size).",
 		ratings, withCI(pct(pooled.Acceptable()), pooled.AcceptableCI(), true), strings.Join(parts, "; ")))
 	if len(e.ModelOrder) > 0 {
 		var ms []string

@@ -431,7 +431,7 @@ func ExplanationsIntervalsTable(e *Explanations) *Table {
 	for _, m := range e.ModelOrder {
 		add(m, e.ByModel[m])
 	}
-	tb.Notes = []string{"Wilson score intervals treat each rating as an independent trial; ratings of the same item are correlated, so they are if anything too narrow."}
+	tb.Notes = []string{"Wilson score intervals with the passages as clusters: n is the effective sample size, smaller than the ratings when ratings of one passage agree."}
 	return tb
 }
 
