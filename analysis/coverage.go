@@ -23,6 +23,8 @@ type CoverageOptions struct {
 	Seed      uint64
 	// Progress, when set, is called after each simulated data set.
 	Progress func(done int)
+	// Stop, when set and true, ends the cell early (an interrupted run).
+	Stop func() bool
 }
 
 // CoverageRow is one interval's coverage by one method in one cell.
@@ -137,6 +139,9 @@ func runCoverage(opt CoverageOptions, one func(rep int, rng *rand.Rand) []obs) C
 		go func() {
 			defer wg.Done()
 			for rep := range next {
+				if opt.Stop != nil && opt.Stop() {
+					return
+				}
 				t.add(one(rep, rand.New(rand.NewPCG(opt.Seed, 0xda3e39cb94b95bdb^uint64(rep)))))
 				if opt.Progress != nil {
 					done.Lock()

@@ -405,8 +405,9 @@ func wilsonN(p, n float64) *CI {
 // passage, the answers on one item), with n replaced by the effective
 // sample size (Kish 1965; Korn & Graubard 1998): n_eff = p(1 − p)/v, v the
 // cluster-robust variance of the share, at most the number of trials. With
-// one trial per cluster it is Wilson's interval; when trials of a cluster
-// agree more than chance it widens. nil with no trial.
+// one trial per cluster it is Wilson's interval over n − 1 trials (the
+// variance's C/(C − 1)); when trials of a cluster agree more than chance
+// it widens. nil with no trial.
 func clusterWilson(hits, trials []float64) *CI {
 	var H, N float64
 	c := 0

@@ -14,6 +14,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   load       N simulated Prolific participants over loopback HTTP
   ceiling    the same participants against a plain net/http + SQLite server
   scoring    a 3,252-prompt True/False job against a 20 ms fake model server
+  coverage   the coverage of every 95 % interval on simulated studies with a known truth
 
 Run "pragmalab bench NAME --help" for the options of each.
 `
@@ -39,7 +40,9 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return benchCeiling(ctx, rest, env)
 	case "scoring":
 		return benchScoring(ctx, rest, env)
+	case "coverage":
+		return benchCoverage(ctx, rest, env)
 	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring)", name)
+		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, coverage)", name)
 	}
 }
