@@ -67,7 +67,7 @@ func bootSentence(b *BootstrapInfo, what string) string {
 	if b == nil {
 		return "No intervals were computed."
 	}
-	return fmt.Sprintf("Intervals are the 2.5th and 97.5th percentiles of %d bootstrap replicates (seed %d) %s.", b.Replicates, b.Seed, what)
+	return fmt.Sprintf("Intervals come from %d bootstrap replicates (seed %d) %s; method: %s.", b.Replicates, b.Seed, what, b.Scheme)
 }
 
 // ToplinesMethods writes the methods paragraph of the toplines; rows is

@@ -8,21 +8,24 @@ import (
 	"sync"
 )
 
-// ToplinesScheme describes the toplines bootstrap (docs/statistics.md).
-// A share is over items, and every item's mean z is over participants, so
-// both are samples: resampling items alone would treat each item's mean as
-// known exactly, resampling participants alone would treat the item set as
-// the population. Each replicate therefore draws the analysed participants
-// and, independently, the items of each type with replacement (the
-// two-way "pigeonhole" bootstrap of crossed random effects; Owen 2007,
-// Ann. Appl. Stat. 1(2)), recomputes every item's mean z from the drawn
-// participants' z-scores, and the shares and r over the drawn items. A
-// participant's z-scores stay those of all their ratings: the z-score
-// removes that person's use of the scale, which the full set of their
-// ratings estimates best, and so one replicate is a weighted sum over
-// per-(participant, item, condition) cells, with no re-reading or
-// re-standardising.
-const ToplinesScheme = "two-way percentile bootstrap: analysed participants and items (within type) resampled independently with replacement; z-scores fixed per participant"
+// ToplinesScheme describes the toplines intervals
+// (docs/statistics.md#toplines-intervals). A share is over items, and
+// every item's mean z is over participants, so both are samples:
+// resampling items alone would treat each item's mean as known exactly,
+// resampling participants alone would treat the item set as the
+// population. Each replicate therefore draws the analysed participants and,
+// independently, the items of each type with replacement (the draws of
+// Owen's 2007 pigeonhole bootstrap), recomputes every item's mean z from
+// the drawn participants' z-scores, and the shares and r over the drawn
+// items. Those replicates add a second dose of rating noise, which moves a
+// thresholded share or r away from the estimate, so the interval is read
+// off them by extrapolating the noise away (or the basic interval) rather
+// than as percentiles. A participant's z-scores stay those of all their
+// ratings: the z-score removes that person's use of the scale, which the
+// full set of their ratings estimates best, and so one replicate is a
+// weighted sum over per-(participant, item, condition) cells, with no
+// re-reading or re-standardising.
+const ToplinesScheme = "two-way bootstrap (analysed participants and items within type resampled independently, z-scores fixed per participant), read as the extrapolated interval (SIMEX through second-level participant draws, the basic interval for belief update) to undo the rating noise the replicates add; widened to hold the items-only interval (Wilson over items; Fisher z for r) and the estimate"
 
 // toplinesStats are the bootstrapped measures, in this order.
 var toplinesStats = []string{MImplicature, MCancellation, MBeliefUpdate, MNegation, MStrengthen, MUnchanged, "pearson_r"}
