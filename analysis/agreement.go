@@ -183,7 +183,10 @@ type Agreement struct {
 
 // AgreementScheme describes the agreement bootstrap for the JSON and the
 // methods paragraph.
-const AgreementScheme = "percentile bootstrap over items, resampled within item type"
+const AgreementScheme = "κ, Fleiss' κ, Light's κ and α: BCa bootstrap over items, resampled within item type (acceleration from the jackknife over items), widened to contain the estimate; raw agreement and PABAK: Wilson score interval over items (pooled pairs: items as clusters)"
+
+// agreementInUse is the interval method of every agreement statistic.
+const agreementInUse = ciBCa
 
 // ComputeAgreement computes agreement with the default bootstrap.
 func ComputeAgreement(js []Judgement) *Agreement {
@@ -270,6 +273,10 @@ func newAgreeData(js []Judgement) *agreeData {
 type questionStats struct {
 	pairs []Binary
 	q     Question
+	// agree and pairs count, per item, the pairs of annotators who both
+	// judged it and those who agreed: the clusters of the pooled raw
+	// agreement's interval (point estimates only).
+	agree, pairsOn []float64
 }
 
 // stats computes both questions over the items idx, item i counted w[i]
@@ -307,6 +314,22 @@ func (d *agreeData) question(idx []int, w []int32, vals [][]int8, cancellation b
 		}
 	}
 	s.q.Binary = BinaryFromConfusion(pooled)
+	if w == nil {
+		for _, i := range idx {
+			var agree, n float64
+			for a := range na {
+				for b := a + 1; b < na; b++ {
+					if va, vb := vals[i][a], vals[i][b]; va >= 0 && vb >= 0 {
+						n++
+						if va == vb {
+							agree++
+						}
+					}
+				}
+			}
+			s.agree, s.pairsOn = append(s.agree, agree), append(s.pairsOn, n)
+		}
+	}
 	if na > 2 {
 		s.q.Kappa = nil
 	}
@@ -380,6 +403,17 @@ func mean(xs []float64) float64 {
 // cancellation correctness — for every pair of annotators (sorted by id),
 // pooled, per item type, with bootstrap intervals.
 func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
+	ag, _ := computeAgreement(js, bs)
+	return ag
+}
+
+// agreementMethod is the interval method in use for an agreement
+// statistic, by its replicate key (docs/statistics.md#interval-coverage).
+func agreementMethod(key string) ciMethod { return agreementInUse }
+
+// computeAgreement is ComputeAgreementWith, also returning the replicates
+// (nil without a bootstrap) for the coverage study's other methods.
+func computeAgreement(js []Judgement, bs Bootstrap) (*Agreement, *replicates) {
 	d := newAgreeData(js)
 	all := make([]int, len(d.items))
 	byType := map[string][]int{}
@@ -416,6 +450,25 @@ func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
 				recordQuestion(reps, g+"/c", b, c)
 			}
 		}
+		// The jackknife over items, for BCa's acceleration: each block of
+		// the group's items left out in turn.
+		reps.jack, reps.method = newReplicates(jackBlocks), agreementMethod
+		for i := range w {
+			w[i] = 1
+		}
+		for g, idx := range groups {
+			eachJackBlock(idx, func(k int, block []int) {
+				for _, i := range block {
+					w[i] = 0
+				}
+				p, c := d.stats(idx, w)
+				recordQuestion(reps.jack, g+"/p", k, p)
+				recordQuestion(reps.jack, g+"/c", k, c)
+				for _, i := range block {
+					w[i] = 1
+				}
+			})
+		}
 	}
 	build := func(g string) *Agreement {
 		p, c := d.stats(groups[g], nil)
@@ -443,7 +496,7 @@ func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
 	// Tables list the types in the documented order, whatever the file's;
 	// the bootstrap strata keep the file's order, so intervals do not move.
 	ag.TypeOrder = append(OrderTypes(named), domain.TypeAll)
-	return ag
+	return ag, reps
 }
 
 func recordBinary(r *replicates, key string, b int, x Binary) {
@@ -462,14 +515,33 @@ func recordQuestion(r *replicates, key string, b int, s questionStats) {
 	}
 }
 
+// binaryCIs sets a pair's intervals: raw agreement and PABAK by Wilson's
+// interval over the items both judged, κ from the replicates.
 func binaryCIs(r *replicates, key string, x Binary) Binary {
-	x.RawCI, x.KappaCI, x.PABAKCI = r.ci(key+"/raw", x.Raw), r.ci(key+"/kappa", x.Kappa), r.ci(key+"/pabak", x.PABAK)
+	if r == nil {
+		return x
+	}
+	x.KappaCI = r.ci(key+"/kappa", x.Kappa)
+	x.RawCI, x.PABAKCI = rawCIs(Wilson(x.Confusion[0][0]+x.Confusion[1][1], x.Items))
 	return x
+}
+
+// rawCIs returns the interval of raw agreement and, from it, PABAK's
+// (PABAK = 2·raw − 1).
+func rawCIs(raw *CI) (*CI, *CI) {
+	if raw == nil {
+		return nil, nil
+	}
+	return raw, &CI{2*raw[0] - 1, 2*raw[1] - 1}
 }
 
 func withCIs(r *replicates, key string, s questionStats) Question {
 	q := s.q
 	q.Binary = binaryCIs(r, key, q.Binary)
+	if r != nil {
+		// Pooled over pairs, the pairs on one item are a cluster.
+		q.RawCI, q.PABAKCI = rawCIs(clusterWilson(s.agree, s.pairsOn))
+	}
 	q.FleissKappaCI = r.ci(key+"/fleiss", q.FleissKappa)
 	q.LightsKappaCI = r.ci(key+"/light", q.LightsKappa)
 	q.KrippendorffAlphaCI = r.ci(key+"/alpha", q.KrippendorffAlpha)

@@ -146,6 +146,34 @@ type ContextStats struct {
 	CumulativeJudgementsCI []*CI      `json:"cumulative_judgements_ci95"`
 	CumulativeItems        []*float64 `json:"cumulative_items"`
 	CumulativeItemsCI      []*CI      `json:"cumulative_items_ci95"`
+	// clusters holds each item's hits for the shares (point estimates
+	// only), for their Wilson intervals.
+	clusters *contextClusters
+}
+
+// contextClusters are the per-item hits of the shares: consensus items
+// (one trial each), all items (cumulative items: one trial each;
+// cumulative judgements: answers trials).
+type contextClusters struct {
+	full, major, ones []float64
+	answers           []float64
+	cj, ci            [MaxAddedSentences + 1][]float64
+}
+
+// interval is the Wilson interval of the share named by key
+// ("/full", "/cj3", …), items as clusters.
+func (c *contextClusters) interval(key string) *CI {
+	switch key {
+	case "/full":
+		return clusterWilson(c.full, c.ones[:len(c.full)])
+	case "/major":
+		return clusterWilson(c.major, c.ones[:len(c.major)])
+	}
+	k, _ := strconv.Atoi(key[3:])
+	if strings.HasPrefix(key, "/cj") {
+		return clusterWilson(c.cj[k], c.answers)
+	}
+	return clusterWilson(c.ci[k], c.ones[:len(c.ci[k])])
 }
 
 // Context is the result of the context analysis; its JSON is the contract
@@ -166,7 +194,7 @@ type Context struct {
 }
 
 // ContextScheme describes the context bootstrap.
-const ContextScheme = "percentile bootstrap over items, resampled within survey"
+const ContextScheme = "Fleiss' κ and α: BCa bootstrap over items, resampled within survey (acceleration from the jackknife over items), widened to contain the estimate; consensus and cumulative shares: Wilson score interval over items (shares of judgements: items as clusters)"
 
 // ComputeContext computes the measures with the default bootstrap.
 func ComputeContext(as []ContextAnswer) *Context { return ComputeContextWith(as, DefaultBootstrap()) }
@@ -180,6 +208,19 @@ type contextItem struct {
 // ComputeContextWith computes the measures per survey, overall and per
 // kind × period, with bootstrap intervals over items.
 func ComputeContextWith(as []ContextAnswer, bs Bootstrap) *Context {
+	c, _ := computeContext(as, bs)
+	return c
+}
+
+// contextMethod is the interval method in use for a context statistic,
+// by its replicate key (docs/statistics.md#interval-coverage).
+func contextMethod(key string) ciMethod { return contextInUse }
+
+// contextInUse is the interval method of every context statistic.
+const contextInUse = ciBCa
+
+// computeContext is ComputeContextWith, also returning the replicates.
+func computeContext(as []ContextAnswer, bs Bootstrap) (*Context, *replicates) {
 	const cats = MaxAddedSentences + 2
 	c := &Context{Surveys: map[string]*ContextStats{}, ByKindPeriod: map[string]map[string]*ContextStats{}}
 	type key struct{ survey, item string }
@@ -238,6 +279,22 @@ func ComputeContextWith(as []ContextAnswer, bs Bootstrap) *Context {
 				recordContext(reps, g, b, contextStatsW(rows, idx, w))
 			}
 		}
+		// The jackknife over items, for BCa's acceleration.
+		reps.jack, reps.method = newReplicates(jackBlocks), contextMethod
+		for i := range w {
+			w[i] = 1
+		}
+		for g, idx := range groups {
+			eachJackBlock(idx, func(k int, block []int) {
+				for _, i := range block {
+					w[i] = 0
+				}
+				recordContext(reps.jack, g, k, contextStatsW(rows, idx, w))
+				for _, i := range block {
+					w[i] = 1
+				}
+			})
+		}
 		c.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ContextScheme}
 	}
 	build := func(g string) *ContextStats {
@@ -258,7 +315,7 @@ func ComputeContextWith(as []ContextAnswer, bs Bootstrap) *Context {
 			c.ByKindPeriod[kind][period] = build(g)
 		}
 	}
-	return c
+	return c, reps
 }
 
 // contextStatsW computes the measures over the items idx, item i counted
@@ -271,6 +328,9 @@ func contextStatsW(rows [][]int, idx []int, w []int32) *ContextStats {
 		return int(w[i])
 	}
 	s := &ContextStats{}
+	if w == nil {
+		s.clusters = &contextClusters{}
+	}
 	most := 0
 	for _, i := range idx {
 		if wi := weight(i); wi > 0 {
@@ -306,6 +366,10 @@ func contextStatsW(rows [][]int, idx []int, w []int32) *ContextStats {
 			top := slices.Max(r)
 			full.add(int32(wi), top == n)
 			major.add(int32(wi), top < n && 2*top > n)
+			if w == nil {
+				s.clusters.full = append(s.clusters.full, b2f(top == n))
+				s.clusters.major = append(s.clusters.major, b2f(top < n && 2*top > n))
+			}
 		}
 		within := 0
 		for k := 0; k <= MaxAddedSentences; k++ {
@@ -313,6 +377,14 @@ func contextStatsW(rows [][]int, idx []int, w []int32) *ContextStats {
 			jud[k].hits += fw * float64(within)
 			jud[k].n += fw * float64(n)
 			its[k].add(int32(wi), 2*within > n)
+			if w == nil {
+				s.clusters.cj[k] = append(s.clusters.cj[k], float64(within))
+				s.clusters.ci[k] = append(s.clusters.ci[k], b2f(2*within > n))
+			}
+		}
+		if w == nil {
+			s.clusters.answers = append(s.clusters.answers, float64(n))
+			s.clusters.ones = append(s.clusters.ones, 1)
 		}
 	}
 	if most >= 2 {
@@ -370,16 +442,30 @@ func recordContext(r *replicates, g string, b int, s *ContextStats) {
 	}
 }
 
+// contextCIs sets the intervals: Fleiss' κ and α from the replicates, the
+// shares by Wilson's interval over items (judgements: the items as
+// clusters).
 func contextCIs(r *replicates, g string, s *ContextStats) {
 	s.FleissKappaCI = r.ci(g+"/fleiss", s.FleissKappa)
 	s.KrippendorffAlphaNominalCI = r.ci(g+"/alpha_n", s.KrippendorffAlphaNominal)
 	s.KrippendorffAlphaOrdinalCI = r.ci(g+"/alpha_o", s.KrippendorffAlphaOrdinal)
-	s.FullConsensusCI = r.ci(g+"/full", s.FullConsensus)
-	s.MajorityConsensusCI = r.ci(g+"/major", s.MajorityConsensus)
 	s.CumulativeJudgementsCI = make([]*CI, len(s.CumulativeJudgements))
 	s.CumulativeItemsCI = make([]*CI, len(s.CumulativeItems))
-	for k := range s.CumulativeJudgements {
-		s.CumulativeJudgementsCI[k] = r.ci(g+"/cj"+strconv.Itoa(k), s.CumulativeJudgements[k])
-		s.CumulativeItemsCI[k] = r.ci(g+"/ci"+strconv.Itoa(k), s.CumulativeItems[k])
+	if r == nil {
+		return
 	}
+	share := s.clusters.interval
+	s.FullConsensusCI = share("/full")
+	s.MajorityConsensusCI = share("/major")
+	for k := range s.CumulativeJudgements {
+		s.CumulativeJudgementsCI[k] = share("/cj" + strconv.Itoa(k))
+		s.CumulativeItemsCI[k] = share("/ci" + strconv.Itoa(k))
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }

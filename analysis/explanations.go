@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"pragmalab/domain"
+	"slices"
 	"strings"
 )
 
@@ -105,6 +106,48 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 type JudgmentShares struct {
 	N      int
 	Counts [5]int
+	// passages counts the cell's ratings per passage (kind and item): the
+	// ratings of one passage — several strategies' or models' outputs —
+	// are correlated, and the intervals take that into account.
+	passages map[[2]string]*[5]int
+}
+
+func (s *JudgmentShares) add(kind, item string, j int) {
+	s.N++
+	s.Counts[j]++
+	if s.passages == nil {
+		s.passages = map[[2]string]*[5]int{}
+	}
+	c := s.passages[[2]string{kind, item}]
+	if c == nil {
+		c = new([5]int)
+		s.passages[[2]string{kind, item}] = c
+	}
+	c[j]++
+}
+
+// interval is the clustered Wilson interval of the share of the judgments
+// js, the passages the clusters (docs/statistics.md#explanation-ratings).
+func (s *JudgmentShares) interval(js ...int) *CI {
+	if s.passages == nil {
+		hits := 0
+		for _, j := range js {
+			hits += s.Counts[j]
+		}
+		return Wilson(hits, s.N)
+	}
+	hits, trials := make([]float64, 0, len(s.passages)), make([]float64, 0, len(s.passages))
+	for _, c := range s.passages {
+		h, n := 0, 0
+		for j, k := range c {
+			n += k
+			if slices.Contains(js, j) {
+				h += k
+			}
+		}
+		hits, trials = append(hits, float64(h)), append(trials, float64(n))
+	}
+	return clusterWilson(hits, trials)
 }
 
 // Share returns the share of judgment j (index into Judgments), nil if n=0.
@@ -124,13 +167,12 @@ func (s *JudgmentShares) Acceptable() *float64 {
 	return num(float64(s.Counts[0]+s.Counts[1]+s.Counts[2]) / float64(s.N))
 }
 
-// ShareCI is the 95 % Wilson interval of judgment j's share.
-func (s *JudgmentShares) ShareCI(j int) *CI { return Wilson(s.Counts[j], s.N) }
+// ShareCI is the 95 % interval of judgment j's share: Wilson's, with the
+// passages as clusters.
+func (s *JudgmentShares) ShareCI(j int) *CI { return s.interval(j) }
 
-// AcceptableCI is the 95 % Wilson interval of the acceptable share.
-func (s *JudgmentShares) AcceptableCI() *CI {
-	return Wilson(s.Counts[0]+s.Counts[1]+s.Counts[2], s.N)
-}
+// AcceptableCI is the 95 % interval of the acceptable share, likewise.
+func (s *JudgmentShares) AcceptableCI() *CI { return s.interval(0, 1, 2) }
 
 // MarshalJSON writes {"n": n, "<judgment>": share, …, "acceptable": share}.
 func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
@@ -145,7 +187,7 @@ func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 	b.WriteString(jsonNum(s.Acceptable()))
 	for j, name := range Judgments {
 		b.WriteString(`,"` + name + `_ci95":`)
-		b.WriteString(jsonCI(Est{s.Share(j), Wilson(s.Counts[j], s.N)}))
+		b.WriteString(jsonCI(Est{s.Share(j), s.ShareCI(j)}))
 	}
 	b.WriteString(`,"acceptable_ci95":`)
 	b.WriteString(jsonCI(Est{s.Acceptable(), s.AcceptableCI()}))
@@ -232,9 +274,7 @@ func tallyExplanations(rs []ExplanationRating) *Explanations {
 		}
 		for _, k := range []string{r.Kind, domain.TypeAll} {
 			for _, s := range []string{r.Strategy, domain.TypeAll} {
-				c := cell(k, s)
-				c.N++
-				c.Counts[r.Judgment]++
+				cell(k, s).add(r.Kind, r.Item, r.Judgment)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 )
 
 // CI is a 95 % interval [low, high]. In JSON it is a two-number array; a
@@ -101,7 +102,9 @@ func Wilson(hits, n int) *CI {
 	z2 := z975 * z975
 	centre := (p + z2/(2*fn)) / (1 + z2/fn)
 	half := z975 / (1 + z2/fn) * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn))
-	return &CI{max(0, centre-half), min(1, centre+half)}
+	// Mathematically the bounds hold p; min/max keep rounding (at p = 1,
+	// centre + half can come out a hair below 1) from breaking that.
+	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
 }
 
 // nanIfNil turns an undefined statistic into NaN for a replicate vector.
@@ -120,10 +123,15 @@ func ciText(ci *CI) string {
 	return "[" + Fixed(ci[0], 2) + ", " + Fixed(ci[1], 2) + "]"
 }
 
-// replicates collects, per named statistic, one value per replicate.
+// replicates collects, per named statistic, one value per replicate; jack
+// holds the same statistics with each item left out in turn (NaN where the
+// item is not in the statistic's group), for BCa.
 type replicates struct {
 	n    int
 	vals map[string][]float64
+	jack *replicates
+	// method picks each statistic's interval method by its key.
+	method func(key string) ciMethod
 }
 
 func newReplicates(n int) *replicates { return &replicates{n: n, vals: map[string][]float64{}} }
@@ -141,10 +149,290 @@ func (r *replicates) set(key string, b int, v float64) {
 	vs[b] = v
 }
 
-// ci is the percentile interval of key given its point estimate.
+// ci is the interval of key given its point estimate, by the method in
+// use for it.
 func (r *replicates) ci(key string, point *float64) *CI {
 	if r == nil {
 		return nil
 	}
-	return percentileCI(point, r.vals[key])
+	m := ciPercentile
+	if r.method != nil {
+		m = r.method(key)
+	}
+	return r.ciWith(m, key, point)
+}
+
+// ciWith is the interval of key by method m, widened to contain the
+// estimate.
+func (r *replicates) ciWith(m ciMethod, key string, point *float64) *CI {
+	if r == nil {
+		return nil
+	}
+	var jack []float64
+	if r.jack != nil {
+		jack = r.jack.vals[key]
+	}
+	return intervalOf(m, point, r.vals[key], jack, false, math.Inf(-1), math.Inf(1))
+}
+
+// ciMethod is how an interval is read off bootstrap replicates; the
+// coverage study (docs/statistics.md#interval-coverage) compares them and
+// each statistic uses the one that covers.
+type ciMethod uint8
+
+const (
+	// ciPercentile: the 2.5th and 97.5th percentiles of the replicates.
+	ciPercentile ciMethod = iota
+	// ciBCa: bias-corrected and accelerated percentiles (Efron &
+	// Tibshirani 1993, ch. 14): z0 from the share of replicates below the
+	// estimate, the acceleration from the jackknife over items.
+	ciBCa
+	// ciBasic: the "basic" (reverse-percentile) interval 2θ̂ − q97.5,
+	// 2θ̂ − q2.5, which moves the interval by the bias the replicates show
+	// instead of repeating it; on the atanh scale for r.
+	ciBasic
+	// ciExtrapolated: the basic interval's spread around a centre
+	// extrapolated to no rating noise (SIMEX, Cook & Stefanski 1994) from
+	// three noise levels: the estimate (1), the replicates (2) and
+	// second-level replicates drawn from the replicates' participants (3).
+	ciExtrapolated
+)
+
+func (m ciMethod) String() string {
+	return [...]string{"percentile", "BCa", "basic", "extrapolated"}[m]
+}
+
+// extrapolatedCI is the ciExtrapolated interval: on the scale of r's
+// atanh when rScale, the centre c = 3θ̂ − 3·mean(θ*) + mean(θ**) (the
+// quadratic through the three noise levels, at level 0), and the bounds
+// c − q97.5(θ* − mean θ*), c − q2.5(θ* − mean θ*), within [lo, hi].
+func extrapolatedCI(point *float64, vals, vals2 []float64, rScale bool, lo, hi float64) *CI {
+	if point == nil {
+		return nil
+	}
+	f, g := func(x float64) float64 { return x }, func(x float64) float64 { return x }
+	if rScale {
+		f, g = atanhSafe, math.Tanh
+	}
+	d1, d2 := definedSorted(vals), definedSorted(vals2)
+	if d1 == nil || d2 == nil {
+		return nil
+	}
+	var m2, m3 float64
+	t := make([]float64, len(d1))
+	for i, v := range d1 {
+		t[i] = f(v)
+		m2 += t[i]
+	}
+	for _, v := range d2 {
+		m3 += f(v)
+	}
+	m2 /= float64(len(d1))
+	m3 /= float64(len(d2))
+	c := 3*f(*point) - 3*m2 + m3
+	return &CI{clamp(g(c-(quantile7(t, 0.975)-m2)), lo, hi), clamp(g(c-(quantile7(t, 0.025)-m2)), lo, hi)}
+}
+
+// definedSorted returns the defined (not NaN) values sorted, or nil when
+// fewer than minDefinedShare of vals are defined.
+func definedSorted(vals []float64) []float64 {
+	def := make([]float64, 0, len(vals))
+	for _, v := range vals {
+		if !math.IsNaN(v) {
+			def = append(def, v)
+		}
+	}
+	if len(def) == 0 || float64(len(def)) < minDefinedShare*float64(len(vals)) {
+		return nil
+	}
+	slices.Sort(def)
+	return def
+}
+
+// normQuantile and normCDF are the standard normal's.
+func normQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
+func normCDF(x float64) float64      { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// bcaCI is the BCa interval of point from the replicates vals and the
+// jackknife values jack (leave one item out; NaN where undefined; nil or
+// too few defined: acceleration 0, the BC interval). z0 counts ties with
+// the estimate as half below, so a share whose replicates often equal it
+// is not pushed to one side.
+func bcaCI(point *float64, vals, jack []float64) *CI {
+	if point == nil {
+		return nil
+	}
+	def := definedSorted(vals)
+	if def == nil {
+		return nil
+	}
+	// Replicates within rounding (zeroTol) of the estimate are ties.
+	th := *point
+	below := float64(sort.SearchFloat64s(def, th-zeroTol))
+	ties := float64(sort.SearchFloat64s(def, th+zeroTol)) - below
+	B := float64(len(def))
+	p0 := min(max((below+ties/2)/B, 0.5/B), 1-0.5/B)
+	z0 := normQuantile(p0)
+	a := acceleration(jack)
+	at := func(alpha float64) float64 {
+		z := z0 + normQuantile(alpha)
+		d := 1 - a*z
+		if d <= 0 {
+			if alpha < 0.5 {
+				return def[0]
+			}
+			return def[len(def)-1]
+		}
+		return quantile7(def, normCDF(z0+z/d))
+	}
+	return &CI{at(0.025), at(0.975)}
+}
+
+// acceleration is BCa's a = Σ U³ / (6 (Σ U²)^{3/2}), U_i = mean − jack_i,
+// over the defined jackknife values; 0 when there are fewer than 3.
+func acceleration(jack []float64) float64 {
+	var n, m float64
+	for _, v := range jack {
+		if !math.IsNaN(v) {
+			n++
+			m += v
+		}
+	}
+	if n < 3 {
+		return 0
+	}
+	m /= n
+	var s2, s3 float64
+	for _, v := range jack {
+		if !math.IsNaN(v) {
+			u := m - v
+			s2 += u * u
+			s3 += u * u * u
+		}
+	}
+	if s2 == 0 {
+		return 0
+	}
+	return s3 / (6 * math.Pow(s2, 1.5))
+}
+
+// basicCI is the reverse-percentile interval [2θ̂ − q97.5, 2θ̂ − q2.5] on
+// the scale f (with inverse g; nil: identity), kept within [lo, hi].
+func basicCI(point *float64, vals []float64, f, g func(float64) float64, lo, hi float64) *CI {
+	if point == nil {
+		return nil
+	}
+	if f == nil {
+		f, g = func(x float64) float64 { return x }, func(x float64) float64 { return x }
+	}
+	def := definedSorted(vals)
+	if def == nil {
+		return nil
+	}
+	t := make([]float64, len(def))
+	for i, v := range def {
+		t[i] = f(v)
+	}
+	th := f(*point)
+	return &CI{clamp(g(2*th-quantile7(t, 0.975)), lo, hi), clamp(g(2*th-quantile7(t, 0.025)), lo, hi)}
+}
+
+func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
+
+// atanhSafe maps r to Fisher's z, ±1 to a large finite value so a
+// replicate at ±1 still orders.
+func atanhSafe(r float64) float64 { return math.Atanh(clamp(r, -1+1e-12, 1-1e-12)) }
+
+// withPoint widens ci, if needed, to contain the estimate it belongs to
+// (docs/statistics.md#every-interval-holds-its-estimate).
+func withPoint(ci *CI, point *float64) *CI {
+	if ci == nil || point == nil {
+		return ci
+	}
+	return &CI{min(ci[0], *point), max(ci[1], *point)}
+}
+
+// intervalOf reads a 95 % interval off replicates by method m, widened to
+// contain the estimate. rScale marks a correlation (the basic interval on
+// the atanh scale, within [−1, 1]); other values are kept within [lo, hi].
+func intervalOf(m ciMethod, point *float64, vals, jack []float64, rScale bool, lo, hi float64) *CI {
+	var ci *CI
+	switch m {
+	case ciBCa:
+		ci = bcaCI(point, vals, jack)
+	case ciBasic:
+		if rScale {
+			ci = basicCI(point, vals, atanhSafe, math.Tanh, -1, 1)
+		} else {
+			ci = basicCI(point, vals, nil, nil, lo, hi)
+		}
+	default:
+		ci = percentileCI(point, slices.Clone(vals))
+	}
+	return withPoint(ci, point)
+}
+
+// jackBlocks is the most leave-out blocks of the jackknife behind BCa's
+// acceleration: up to 100 items it leaves out one item at a time, beyond
+// that consecutive blocks of items (the grouped jackknife), which
+// estimates the acceleration as well at a fraction of the cost.
+const jackBlocks = 100
+
+// eachJackBlock calls f with block k = 0, 1, … of idx.
+func eachJackBlock(idx []int, f func(k int, block []int)) {
+	n := len(idx)
+	nb := min(n, jackBlocks)
+	for k := range nb {
+		f(k, idx[k*n/nb:(k+1)*n/nb])
+	}
+}
+
+// wilsonN is the Wilson score interval of share p over n trials, n not
+// necessarily whole (an effective sample size).
+func wilsonN(p, n float64) *CI {
+	if n <= 0 {
+		return nil
+	}
+	z2 := z975 * z975
+	centre := (p + z2/(2*n)) / (1 + z2/n)
+	half := z975 / (1 + z2/n) * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
+}
+
+// clusterWilson is the 95 % Wilson interval of a share of trials that come
+// in clusters (cluster i: hits[i] of trials[i], e.g. the ratings of one
+// passage, the answers on one item), with n replaced by the effective
+// sample size (Kish 1965; Korn & Graubard 1998): n_eff = p(1 − p)/v, v the
+// cluster-robust variance of the share, at most the number of trials. With
+// one trial per cluster it is Wilson's interval over n − 1 trials (the
+// variance's C/(C − 1)); when trials of a cluster agree more than chance
+// it widens. nil with no trial.
+func clusterWilson(hits, trials []float64) *CI {
+	var H, N float64
+	c := 0
+	for i := range hits {
+		if trials[i] > 0 {
+			H += hits[i]
+			N += trials[i]
+			c++
+		}
+	}
+	if N == 0 {
+		return nil
+	}
+	p := H / N
+	neff := N
+	if c > 1 {
+		var ss float64
+		for i := range hits {
+			if trials[i] > 0 {
+				d := hits[i] - p*trials[i]
+				ss += d * d
+			}
+		}
+		if v := float64(c) / float64(c-1) * ss / (N * N); v > 0 {
+			neff = min(N, p*(1-p)/v)
+		}
+	}
+	return wilsonN(p, neff)
 }

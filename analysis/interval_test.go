@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -148,5 +149,49 @@ func TestAgreementBootstrapReference(t *testing.T) {
 				t.Errorf("%s: pooled Cohen's κ %v with three annotators", pre, *q.Kappa)
 			}
 		}
+	}
+}
+
+func TestIntervalMethods(t *testing.T) {
+	vals := make([]float64, 101)
+	for i := range vals {
+		vals[i] = float64(i) / 100 // replicates 0, 0.01, …, 1
+	}
+	half := 0.5
+	// z0 = 0 (half the replicates below, one tie) and no acceleration: the
+	// BCa interval is the percentile interval.
+	if ci, want := bcaCI(&half, vals, nil), percentileCI(&half, slices.Clone(vals)); !nearCI(ci, want[0], want[1]) {
+		t.Errorf("BCa with z0 = 0, a = 0: %v, want the percentile interval %v", ci, want)
+	}
+	// Replicates centred 0.2 below the estimate 0.7: the basic interval
+	// moves up by as much, [2·0.7 − 0.975, 2·0.7 − 0.025].
+	est := 0.7
+	if ci := basicCI(&est, vals, nil, nil, 0, 1); !nearCI(ci, 0.425, 1) {
+		t.Errorf("basic: %v, want [0.425, 1] (upper bound 1.375 kept within [0, 1])", ci)
+	}
+	// Extrapolation: estimate 0.6, replicates' mean 0.5, second level's
+	// mean 0.45 → centre 3·0.6 − 3·0.5 + 0.45 = 0.75, bounds 0.75 ∓ 0.475.
+	lvl2 := make([]float64, len(vals))
+	for i, v := range vals {
+		lvl2[i] = v - 0.05
+	}
+	six := 0.6
+	if ci := extrapolatedCI(&six, vals, lvl2, false, -1, 2); !nearCI(ci, 0.275, 1.225) {
+		t.Errorf("extrapolated: %v, want [0.275, 1.225]", ci)
+	}
+	// With one trial per cluster the clustered Wilson interval is Wilson's
+	// over n − 1 trials (the C/(C − 1) of the cluster-robust variance), and
+	// it is wider when a cluster's trials agree.
+	ones := []float64{1, 1, 1, 0, 1, 0, 1, 1}
+	if ci, w := clusterWilson(ones, []float64{1, 1, 1, 1, 1, 1, 1, 1}), wilsonN(0.75, 7); !nearCI(ci, w[0], w[1]) {
+		t.Errorf("one trial per cluster: %v, want Wilson over 7 trials %v", ci, *w)
+	}
+	together := []float64{3, 0, 3, 0}
+	if ci, w := clusterWilson(together, []float64{3, 3, 3, 3}), Wilson(6, 12); !(ci[0] < w[0] && ci[1] > w[1]) {
+		t.Errorf("clusters that agree within: %v, want wider than Wilson(6, 12) %v", ci, *w)
+	}
+	// Widening to hold the estimate.
+	if ci := withPoint(&CI{0.2, 0.4}, &half); *ci != (CI{0.2, 0.5}) {
+		t.Errorf("withPoint: %v", ci)
 	}
 }

@@ -249,8 +249,8 @@ func (p prose) bootSentence(b *BootstrapInfo, what string) string {
 	if b == nil {
 		return p.say("No intervals were computed.", "Non sono stati calcolati intervalli.")
 	}
-	return p.say(fmt.Sprintf("Intervals are the 2.5th and 97.5th percentiles of %d bootstrap replicates (seed %d) %s.", b.Replicates, b.Seed, what),
-		fmt.Sprintf("Gli intervalli sono il 2,5° e il 97,5° percentile di %d repliche bootstrap (seme %d) %s.", b.Replicates, b.Seed, what))
+	return p.say(fmt.Sprintf("Intervals come from %d bootstrap replicates (seed %d) %s; method: %s.", b.Replicates, b.Seed, what, b.Scheme),
+		fmt.Sprintf("Gli intervalli vengono da %d repliche bootstrap (seme %d) %s; metodo: %s.", b.Replicates, b.Seed, what, b.Scheme))
 }
 
 // ToplinesMethods writes the methods paragraph of the toplines; rows is
@@ -508,7 +508,7 @@ func ExplanationsMethods(e *Explanations, ratings int, l Lang) *Methods {
 	if len(parts) > 1 {
 		s.WriteString(p.say("; by prompting strategy: ", "; per strategia di prompting: ") + strings.Join(parts, "; "))
 	}
-	s.WriteString(p.say(". Intervals are 95 % Wilson score intervals over ratings.", ". Gli intervalli sono intervalli di Wilson al 95 % sui giudizi."))
+	s.WriteString(p.say(". Intervals are 95 % Wilson score intervals with the passages as clusters (effective sample size).", ". Gli intervalli sono intervalli di Wilson al 95 % con i passaggi come cluster (numerosità effettiva)."))
 	m.Paragraphs = append(m.Paragraphs, s.String())
 	if len(e.ModelOrder) > 1 {
 		var ms []string

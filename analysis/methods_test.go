@@ -37,8 +37,10 @@ func TestContextAndExplanationsMethods(t *testing.T) {
 	}
 	e := ComputeExplanations(rs)
 	txt := ExplanationsMethods(e, len(rs), English).Text()
-	// 3 of 4 acceptable; Wilson(3, 4) from analysis/testdata/interval_ref.py's formula.
-	ci := Wilson(3, 4)
+	// 3 of 4 acceptable, two ratings of passage i1 (both acceptable): the
+	// clustered Wilson interval, n_eff = p(1−p)/v with
+	// v = 3/2·((2−1.5)² + (0−0.75)² + (1−0.75)²)/4² (docs/statistics.md#explanation-ratings).
+	ci := wilsonN(0.75, 0.75*0.25/(1.5*0.875/16))
 	for _, want := range []string{"Experts gave 4 ratings", fmt.Sprintf("75 %% (95 %% CI %s–%s %%) of the explanations were acceptable", Percent(ci[0]), Percent(ci[1])),
 		"zero-shot 67 %", "Acceptable by model: m1 50 %", "m2 100 %"} {
 		if !strings.Contains(txt, want) {

@@ -302,7 +302,7 @@ func AgreementTable(a *Agreement) *Table {
 // AgreementIntervalsTable lists every agreement coefficient over all items
 // and per item type with its 95 % bootstrap interval.
 func AgreementIntervalsTable(a *Agreement) *Table {
-	tb := &Table{Name: "agreement_intervals", Title: "Agreement with 95 % intervals (percentile bootstrap over items, within type)",
+	tb := &Table{Name: "agreement_intervals", Title: "Agreement with 95 % intervals (BCa bootstrap over items, within type; raw agreement and PABAK: Wilson)",
 		Columns: []string{"Items of type", "Question", "Items", "Raw agreement", "PABAK", "Cohen's κ / Light's κ", "Fleiss' κ", "Krippendorff's α"}}
 	for _, t := range a.TypeOrder {
 		g := a.ByType[t]
@@ -324,7 +324,7 @@ func AgreementIntervalsTable(a *Agreement) *Table {
 		"Cohen's κ with two annotators; Light's κ (mean pairwise κ) with more.",
 	}
 	if b := a.Bootstrap; b != nil {
-		tb.Notes = append(tb.Notes, fmt.Sprintf("Intervals: %s, %d replicates, seed %d; 2.5th and 97.5th percentiles.", b.Scheme, b.Replicates, b.Seed))
+		tb.Notes = append(tb.Notes, fmt.Sprintf("Intervals: %s; %d replicates, seed %d.", b.Scheme, b.Replicates, b.Seed))
 	}
 	return tb
 }
@@ -443,7 +443,7 @@ func ExplanationsIntervalsTable(e *Explanations) *Table {
 	for _, m := range e.ModelOrder {
 		add(m, e.ByModel[m])
 	}
-	tb.Notes = []string{"Wilson score intervals treat each rating as an independent trial; ratings of the same item are correlated, so they are if anything too narrow."}
+	tb.Notes = []string{"Wilson score intervals with the passages as clusters: n is the effective sample size, smaller than the ratings when ratings of one passage agree."}
 	return tb
 }
 
@@ -522,7 +522,7 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 	row("Unchanged (neutral)", func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
 	row("Pearson r", func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
 	if b := t.Bootstrap; b != nil {
-		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d; 2.5th and 97.5th percentiles (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
+		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
 	} else {
 		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
 	}

@@ -9,21 +9,24 @@ import (
 	"sync"
 )
 
-// ToplinesScheme describes the toplines bootstrap (docs/statistics.md).
-// A share is over items, and every item's mean z is over participants, so
-// both are samples: resampling items alone would treat each item's mean as
-// known exactly, resampling participants alone would treat the item set as
-// the population. Each replicate therefore draws the analysed participants
-// and, independently, the items of each type with replacement (the
-// two-way "pigeonhole" bootstrap of crossed random effects; Owen 2007,
-// Ann. Appl. Stat. 1(2)), recomputes every item's mean z from the drawn
-// participants' z-scores, and the shares and r over the drawn items. A
-// participant's z-scores stay those of all their ratings: the z-score
-// removes that person's use of the scale, which the full set of their
-// ratings estimates best, and so one replicate is a weighted sum over
-// per-(participant, item, condition) cells, with no re-reading or
-// re-standardising.
-const ToplinesScheme = "two-way percentile bootstrap: analysed participants and items (within type) resampled independently with replacement; z-scores fixed per participant"
+// ToplinesScheme describes the toplines intervals
+// (docs/statistics.md#toplines-intervals). A share is over items, and
+// every item's mean z is over participants, so both are samples:
+// resampling items alone would treat each item's mean as known exactly,
+// resampling participants alone would treat the item set as the
+// population. Each replicate therefore draws the analysed participants and,
+// independently, the items of each type with replacement (the draws of
+// Owen's 2007 pigeonhole bootstrap), recomputes every item's mean z from
+// the drawn participants' z-scores, and the shares and r over the drawn
+// items. Those replicates add a second dose of rating noise, which moves a
+// thresholded share or r away from the estimate, so the interval is read
+// off them by extrapolating the noise away (or the basic interval) rather
+// than as percentiles. A participant's z-scores stay those of all their
+// ratings: the z-score removes that person's use of the scale, which the
+// full set of their ratings estimates best, and so one replicate is a
+// weighted sum over per-(participant, item, condition) cells, with no
+// re-reading or re-standardising.
+const ToplinesScheme = "two-way bootstrap (analysed participants and items within type resampled independently, z-scores fixed per participant), read as the extrapolated interval (SIMEX through second-level participant draws, the basic interval for belief update) to undo the rating noise the replicates add; widened to hold the items-only interval (Wilson over items; Fisher z for r) and the estimate"
 
 // toplinesStats are the bootstrapped measures, in this order.
 var toplinesStats = []string{MImplicature, MCancellation, MBeliefUpdate, MNegation, MStrengthen, MUnchanged, "pearson_r"}
@@ -103,11 +106,121 @@ func drawToplines(rng *rand.Rand, nP int, strata [][]int, wp, wi []int32) {
 }
 
 func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
+	second := false
+	for _, m := range toplinesMethods {
+		second = second || m.method == ciExtrapolated
+	}
+	tr := toplinesReplicates(rs, ps, t, bs, second)
+	for g, name := range tr.groups {
+		tt := t.ByType[name]
+		cis := []**CI{&tt.ImplicatureRecognitionCI, &tt.CancellationRecognitionCI, &tt.BeliefUpdateCI,
+			&tt.NegationCancellationCI, &tt.StrengtheningCI, &tt.UnchangedCI, &tt.PearsonRCI}
+		for s := range toplinesStats {
+			*cis[s] = tr.ci(toplinesMethods[s], g, s)
+		}
+	}
+	t.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ToplinesScheme}
+}
+
+// toplinesReps holds what every candidate interval of the toplines is
+// read from: the two-way replicates, the items-only replicates (item means
+// fixed at the estimate), and the jackknife over items, per group (domain.TableTypes,
+// then all) and statistic.
+type toplinesReps struct {
+	groups  []string
+	points  [][]*float64 // [group][stat]
+	twoWay  []float64    // [b][group][stat]
+	oneWay  []float64    // [b][group][stat]
+	twoWay2 []float64    // [b][group][stat], the second level (nil unless needed)
+	// itemsCI is, per group and statistic, the interval from the items
+	// alone: Wilson's for a share over its items, Fisher's z for r.
+	itemsCI [][]*CI
+	jack    [][][]float64 // [group][stat][item left out]
+	B       int
+}
+
+// toplinesMethod names how one toplines interval is computed.
+type toplinesMethod struct {
+	method ciMethod
+	// oneWay resamples items only, conditional on the participants.
+	oneWay bool
+	// floor widens the interval to hold the items-only analytic one
+	// (Wilson's over the items, Fisher's z for r): the uncertainty from
+	// sampling items is there whatever the rating noise, and at a share of
+	// 0 or 1 the replicates alone give a zero-width interval.
+	floor bool
+}
+
+func (m toplinesMethod) String() string {
+	s := "two-way " + m.method.String()
+	if m.oneWay {
+		s = "items-only " + m.method.String()
+	}
+	if m.floor {
+		s += " ∪ items"
+	}
+	return s
+}
+
+// toplinesCandidates are the methods the coverage study compares.
+var toplinesCandidates = []toplinesMethod{
+	{ciPercentile, false, false}, {ciBCa, false, false}, {ciBasic, false, false}, {ciExtrapolated, false, false},
+	{ciBasic, false, true}, {ciExtrapolated, false, true}, {ciPercentile, true, false}, {ciBCa, true, false},
+}
+
+// ci is the interval of statistic s of group g by method m, widened to
+// contain the estimate.
+func (tr *toplinesReps) ci(m toplinesMethod, g, s int) *CI {
+	ci := tr.replicateCI(m, g, s)
+	if m.floor && ci != nil && tr.itemsCI[g][s] != nil {
+		f := tr.itemsCI[g][s]
+		ci = &CI{min(ci[0], f[0]), max(ci[1], f[1])}
+	}
+	return ci
+}
+
+func (tr *toplinesReps) replicateCI(m toplinesMethod, g, s int) *CI {
+	nG, nS := len(tr.groups), len(toplinesStats)
+	src := tr.twoWay
+	if m.oneWay {
+		src = tr.oneWay
+	}
+	column := func(src []float64) []float64 {
+		vals := make([]float64, tr.B)
+		for b := range tr.B {
+			vals[b] = src[(b*nG+g)*nS+s]
+		}
+		return vals
+	}
+	vals := column(src)
+	lo, hi, isR := 0.0, 1.0, toplinesStats[s] == "pearson_r"
+	if isR {
+		lo = -1
+	}
+	if m.method == ciExtrapolated {
+		if tr.twoWay2 == nil {
+			return nil
+		}
+		return withPoint(extrapolatedCI(tr.points[g][s], vals, column(tr.twoWay2), isR, lo, hi), tr.points[g][s])
+	}
+	return intervalOf(m.method, tr.points[g][s], vals, tr.jack[g][s], isR, lo, hi)
+}
+
+func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, secondLevel bool) *toplinesReps {
 	cells := newBootCells(rs, ps)
 	strata := itemStrata(rs)
 	groups := append(append([]string{}, domain.TableTypes...), domain.TypeAll)
 	nG, nS, B := len(groups), len(toplinesStats), bs.Replicates
-	out := make([]float64, B*nG*nS) // [b][group][stat]
+	tr := &toplinesReps{groups: groups, B: B, twoWay: make([]float64, B*nG*nS), oneWay: make([]float64, B*nG*nS)}
+	if secondLevel {
+		tr.twoWay2 = make([]float64, B*nG*nS)
+	}
+	for _, name := range groups {
+		tt := t.ByType[name]
+		tr.points = append(tr.points, []*float64{tt.ImplicatureRecognition, tt.CancellationRecognition, tt.BeliefUpdate,
+			tt.NegationCancellation, tt.Strengthening, tt.Unchanged, tt.PearsonR})
+	}
+	means, has := itemMeanArrays(t.Items)
 	if cells.nP > 0 {
 		workers := max(1, min(runtime.GOMAXPROCS(0), B))
 		var wg sync.WaitGroup
@@ -122,31 +235,105 @@ func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
 				defer wg.Done()
 				r := newToplinesReplicator(rs, cells, strata)
 				for b := range next {
-					r.run(replicateRand(bs.Seed, b), out[b*nG*nS:(b+1)*nG*nS])
+					var second []float64
+					if tr.twoWay2 != nil {
+						second = tr.twoWay2[b*nG*nS : (b+1)*nG*nS]
+					}
+					r.run(replicateRand(bs.Seed, b), tr.twoWay[b*nG*nS:(b+1)*nG*nS], second)
+					r.runItems(itemsRand(bs.Seed, b), means, has, tr.oneWay[b*nG*nS:(b+1)*nG*nS])
 				}
 			}()
 		}
 		wg.Wait()
 	} else {
-		for i := range out {
-			out[i] = math.NaN()
+		for i := range tr.twoWay {
+			tr.twoWay[i], tr.oneWay[i] = math.NaN(), math.NaN()
+		}
+		for i := range tr.twoWay2 {
+			tr.twoWay2[i] = math.NaN()
 		}
 	}
-	vals := make([]float64, B)
+	tr.jack = toplinesJackknife(rs.itemType, means, has, nG, nS)
+	tr.itemsCI = make([][]*CI, nG)
 	for g, name := range groups {
-		tt := t.ByType[name]
-		points := []*float64{tt.ImplicatureRecognition, tt.CancellationRecognition, tt.BeliefUpdate,
-			tt.NegationCancellation, tt.Strengthening, tt.Unchanged, tt.PearsonR}
-		cis := []**CI{&tt.ImplicatureRecognitionCI, &tt.CancellationRecognitionCI, &tt.BeliefUpdateCI,
-			&tt.NegationCancellationCI, &tt.StrengtheningCI, &tt.UnchangedCI, &tt.PearsonRCI}
-		for s := range nS {
-			for b := range B {
-				vals[b] = out[(b*nG+g)*nS+s]
-			}
-			*cis[s] = percentileCI(points[s], vals)
+		tr.itemsCI[g] = make([]*CI, nS)
+		xs, ys := pearsonPairs(t.Items, name)
+		c := Correlate(xs, ys)
+		if c.Lo != nil && c.Hi != nil {
+			tr.itemsCI[g][nS-1] = &CI{*c.Lo, *c.Hi}
 		}
 	}
-	t.Bootstrap = &BootstrapInfo{Replicates: B, Seed: bs.Seed, Scheme: ToplinesScheme}
+	full := make([]groupAcc, nG)
+	for i := range means {
+		full[rs.itemType[i]].addItem(&means[i], &has[i], 1)
+		full[nG-1].addItem(&means[i], &has[i], 1)
+	}
+	for g := range full {
+		for k := range 6 {
+			tr.itemsCI[g][k] = Wilson(int(full[g].hits[k]), int(full[g].n[k]))
+		}
+	}
+	return tr
+}
+
+// itemsRand is replicate b's generator of the items-only draws, a stream
+// apart from the two-way draws'.
+func itemsRand(seed uint64, b int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed^0x6a09e667f3bcc909, 0xbb67ae8584caa73b^uint64(b)))
+}
+
+func itemMeanArrays(items []ItemMeans) ([][numConditions]float64, [][numConditions]bool) {
+	means, has := make([][numConditions]float64, len(items)), make([][numConditions]bool, len(items))
+	for i := range items {
+		for c := range numConditions {
+			means[i][c], has[i][c] = items[i].MeanZ[c], items[i].Has(c)
+		}
+	}
+	return means, has
+}
+
+// runItems computes one items-only replicate: the items of each type drawn
+// with replacement, each with its estimated means.
+func (r *toplinesReplicator) runItems(rng *rand.Rand, means [][numConditions]float64, has [][numConditions]bool, out []float64) {
+	drawStrata(rng, r.strata, r.wi)
+	clear(r.acc)
+	all := &r.acc[len(domain.TableTypes)]
+	for i, wi := range r.wi {
+		if wi == 0 {
+			continue
+		}
+		r.acc[r.itemType[i]].addItem(&means[i], &has[i], float64(wi))
+		all.addItem(&means[i], &has[i], float64(wi))
+	}
+	r.acc2out(out)
+}
+
+// toplinesJackknife returns, per group and statistic, the statistic with
+// each of the group's items left out in turn (BCa's acceleration).
+func toplinesJackknife(itemType []int8, means [][numConditions]float64, has [][numConditions]bool, nG, nS int) [][][]float64 {
+	full := make([]groupAcc, nG)
+	for i := range means {
+		full[itemType[i]].addItem(&means[i], &has[i], 1)
+		full[nG-1].addItem(&means[i], &has[i], 1)
+	}
+	jack := make([][][]float64, nG)
+	for g := range jack {
+		jack[g] = make([][]float64, nS)
+	}
+	r := &toplinesReplicator{acc: make([]groupAcc, nG)}
+	one := make([]float64, nG*nS)
+	for i := range means {
+		for _, g := range []int{int(itemType[i]), nG - 1} {
+			clear(r.acc)
+			r.acc[g] = full[g]
+			r.acc[g].addItem(&means[i], &has[i], -1)
+			r.acc2out(one)
+			for s := range nS {
+				jack[g][s] = append(jack[g][s], one[g*nS+s])
+			}
+		}
+	}
+	return jack
 }
 
 // toplinesReplicator holds one worker's buffers.
@@ -157,12 +344,16 @@ type toplinesReplicator struct {
 	wp, wi   []int32
 	num, den []float64
 	acc      []groupAcc
+	// wp2, drawn from the participants wp drew, is the second level of
+	// the extrapolated interval; pool lists wp's draws.
+	wp2  []int32
+	pool []int32
 }
 
 func newToplinesReplicator(rs *Ratings, cells *bootCells, strata [][]int) *toplinesReplicator {
 	slots := len(rs.items) * int(numConditions)
 	return &toplinesReplicator{cells: cells, strata: strata, itemType: rs.itemType,
-		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.items)),
+		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.items)), wp2: make([]int32, cells.nP),
 		num: make([]float64, slots), den: make([]float64, slots), acc: make([]groupAcc, len(domain.TableTypes)+1)}
 }
 
@@ -170,6 +361,27 @@ func newToplinesReplicator(rs *Ratings, cells *bootCells, strata [][]int) *topli
 type groupAcc struct {
 	hits, n                   [6]float64
 	sw, sx, sy, sxx, syy, sxy float64
+}
+
+// addItem adds one item's condition means (has: which it has) with weight
+// w; a negative w takes an item out, for the jackknife.
+func (a *groupAcc) addItem(m *[numConditions]float64, has *[numConditions]bool, w float64) {
+	zt, zc := m[Trigger], m[Cancel]
+	hasT, hasC := has[Trigger], has[Cancel]
+	a.share(0, w, hasT, above(zt, 0))
+	a.share(1, w, hasT && hasC, above(zt, zc))
+	a.share(2, w, hasT && hasC, above(zt, 0) && above(zt, zc))
+	a.share(3, w, hasT && has[Negation], above(zt, m[Negation]))
+	a.share(4, w, hasT && has[Strengthen], above(m[Strengthen], zt))
+	a.share(5, w, hasT && has[Neutral], above(m[Neutral], 0) == above(zt, 0))
+	if hasT && hasC {
+		a.sw += w
+		a.sx += w * zt
+		a.sy += w * zc
+		a.sxx += w * zt * zt
+		a.syy += w * zc * zc
+		a.sxy += w * zt * zc
+	}
 }
 
 func (a *groupAcc) share(k int, w float64, ok, hit bool) {
@@ -182,14 +394,36 @@ func (a *groupAcc) share(k int, w float64, ok, hit bool) {
 	}
 }
 
-// run computes one replicate into out[group*len(toplinesStats)+stat].
-func (r *toplinesReplicator) run(rng *rand.Rand, out []float64) {
+// run computes one replicate into out[group*len(toplinesStats)+stat] and,
+// when out2 is not nil, the second-level replicate (participants drawn
+// again from those drawn, the same items) into out2.
+func (r *toplinesReplicator) run(rng *rand.Rand, out, out2 []float64) {
 	drawToplines(rng, r.cells.nP, r.strata, r.wp, r.wi)
+	r.score(r.wp, out)
+	if out2 == nil {
+		return
+	}
+	r.pool = r.pool[:0]
+	for p, n := range r.wp {
+		for range n {
+			r.pool = append(r.pool, int32(p))
+		}
+	}
+	clear(r.wp2)
+	for range r.cells.nP {
+		r.wp2[r.pool[rng.IntN(len(r.pool))]]++
+	}
+	r.score(r.wp2, out2)
+}
+
+// score computes the item means from the participants counted wp times
+// and the shares and r over the items counted r.wi times.
+func (r *toplinesReplicator) score(wp []int32, out []float64) {
 	clear(r.num)
 	clear(r.den)
 	c := r.cells
 	num, den := r.num, r.den
-	for p, wi := range r.wp {
+	for p, wi := range wp {
 		if wi == 0 {
 			continue
 		}
@@ -216,25 +450,14 @@ func (r *toplinesReplicator) run(rng *rand.Rand, out []float64) {
 			}
 		}
 		w := float64(wi)
-		for _, a := range []*groupAcc{&r.acc[r.itemType[i]], all} {
-			zt, zc := m[Trigger], m[Cancel]
-			hasT, hasC := has[Trigger], has[Cancel]
-			a.share(0, w, hasT, above(zt, 0))
-			a.share(1, w, hasT && hasC, above(zt, zc))
-			a.share(2, w, hasT && hasC, above(zt, 0) && above(zt, zc))
-			a.share(3, w, hasT && has[Negation], above(zt, m[Negation]))
-			a.share(4, w, hasT && has[Strengthen], above(m[Strengthen], zt))
-			a.share(5, w, hasT && has[Neutral], above(m[Neutral], 0) == above(zt, 0))
-			if hasT && hasC {
-				a.sw += w
-				a.sx += w * zt
-				a.sy += w * zc
-				a.sxx += w * zt * zt
-				a.syy += w * zc * zc
-				a.sxy += w * zt * zc
-			}
-		}
+		r.acc[r.itemType[i]].addItem(&m, &has, w)
+		all.addItem(&m, &has, w)
 	}
+	r.acc2out(out)
+}
+
+// acc2out writes each group's shares and r into out[group*len(toplinesStats)+stat].
+func (r *toplinesReplicator) acc2out(out []float64) {
 	nS := len(toplinesStats)
 	for g := range r.acc {
 		a := &r.acc[g]
@@ -262,4 +485,11 @@ func weightedR(a *groupAcc) float64 {
 		return math.NaN()
 	}
 	return max(-1, min(1, (a.sw*a.sxy-a.sx*a.sy)/math.Sqrt(vx*vy)))
+}
+
+// toplinesMethods are the methods in use, by toplinesStats index, as the
+// coverage study chose them (docs/statistics.md#interval-coverage).
+var toplinesMethods = []toplinesMethod{
+	{ciExtrapolated, false, true}, {ciExtrapolated, false, true}, {ciBasic, false, true}, {ciExtrapolated, false, true},
+	{ciExtrapolated, false, true}, {ciExtrapolated, false, true}, {ciExtrapolated, false, true},
 }

@@ -10,8 +10,10 @@ import (
 // TestToplinesBootstrapReference checks the toplines intervals against
 // analysis/testdata/toplines_ref.py, which rebuilds every replicate of
 // toplines_boot_draws.txt as a literal data set (participants and items
-// copied) and computes item means, shares and r from scratch (Python
-// 3.11 stdlib: statistics.correlation, statistics.quantiles).
+// copied; the second level's participants drawn from the first's) and
+// computes item means, shares and r from scratch, then the basic and the
+// extrapolated intervals (Python 3.11 stdlib: statistics.correlation,
+// statistics.quantiles).
 func TestToplinesBootstrapReference(t *testing.T) {
 	b, err := os.ReadFile("testdata/toplines_boot.csv")
 	if err != nil {
@@ -36,10 +38,23 @@ func TestToplinesBootstrapReference(t *testing.T) {
 		}
 	}
 	strata := itemStrata(rs)
-	wp, wi := make([]int32, cells.nP), make([]int32, len(rs.items))
+	wp, wi, wp2 := make([]int32, cells.nP), make([]int32, len(rs.items)), make([]int32, cells.nP)
 	var sb strings.Builder
 	for r := range reps {
-		drawToplines(replicateRand(seed, r), cells.nP, strata, wp, wi)
+		rng := replicateRand(seed, r)
+		drawToplines(rng, cells.nP, strata, wp, wi)
+		// The second level, as toplinesReplicator.run draws it: nP draws
+		// from the list of the participants drawn, in index order.
+		var pool []int
+		for i, n := range wp {
+			for range n {
+				pool = append(pool, i)
+			}
+		}
+		clear(wp2)
+		for range cells.nP {
+			wp2[pool[rng.IntN(len(pool))]]++
+		}
 		sb.WriteString("P")
 		for i, n := range wp {
 			if n > 0 {
@@ -50,6 +65,12 @@ func TestToplinesBootstrapReference(t *testing.T) {
 		for i, n := range wi {
 			if n > 0 {
 				fmt.Fprintf(&sb, " %s:%d", rs.items[i], n)
+			}
+		}
+		sb.WriteString(" | Q")
+		for i, n := range wp2 {
+			if n > 0 {
+				fmt.Fprintf(&sb, " %s:%d", pnames[i], n)
 			}
 		}
 		sb.WriteString("\n")

@@ -15,6 +15,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   ceiling    the same participants against a plain net/http + SQLite server
   scoring    a 3,252-prompt True/False job against a 20 ms fake model server
   analysis   an Analysis page and its figures against one analysis of a crowd study
+  coverage   the coverage of every 95 % interval on simulated studies with a known truth
 
 Run "pragmalab bench NAME --help" for the options of each.
 `
@@ -42,7 +43,9 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return benchScoring(ctx, rest, env)
 	case "analysis":
 		return benchAnalysis(ctx, rest, env)
+	case "coverage":
+		return benchCoverage(ctx, rest, env)
 	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis)", name)
+		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage)", name)
 	}
 }

@@ -7,10 +7,16 @@ a literal data set -- every drawn item copied as many times as drawn, under
 a new id -- and computes the statistics from scratch on it: pairwise Cohen's
 kappa from confusion tables, Light's kappa, pooled raw agreement and PABAK,
 Fleiss' kappa over the items with the most raters, Krippendorff's alpha
-(krippendorff_ref.py, pairs enumerated). The 95 % interval is
-statistics.quantiles(method="inclusive"), i.e. numpy's default linear
-percentile, over the replicates where the statistic is defined (null when
-fewer than 90 % are). Prints the Go test's expected values.
+(krippendorff_ref.py, pairs enumerated). The 95 % intervals
+(docs/statistics.md#agreement-intervals): for the kappas and alpha BCa
+(Efron & Tibshirani 1993, eq. 14.9-14.15) over the replicates where the
+statistic is defined (null when fewer than 90 % are), z0 from the share
+below the estimate (ties within 1e-12 counted half), the acceleration from
+the leave-one-item-out jackknife, percentiles by linear interpolation
+(numpy's default), widened to hold the estimate; for raw agreement Wilson's
+interval (interval_ref.py) with the items as clusters (n = p(1-p)/v, v the
+cluster-robust variance, at most the number of pairs), PABAK = 2 raw - 1.
+Prints the Go test's expected values.
 """
 import csv
 import math
@@ -20,6 +26,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from krippendorff_ref import alpha as kalpha  # noqa: E402
+from interval_ref import wilson  # noqa: E402
+from statistics import NormalDist  # noqa: E402
+
+N01 = NormalDist()
 
 HERE = os.path.dirname(__file__)
 NAN = float("nan")
@@ -113,14 +123,65 @@ def stats(js, units, anns, question):
     return out
 
 
-def interval(point, reps):
+def q7(xs, p):
+    h = (len(xs) - 1) * p
+    i = math.floor(h)
+    if i + 1 >= len(xs):
+        return xs[-1]
+    return xs[i] + (h - i) * (xs[i + 1] - xs[i])
+
+
+def bca(point, reps, jack):
     if point is None:
         return None
-    d = [r for r in reps if r is not None]
-    if len(d) < 0.9 * len(reps):
+    d = sorted(r for r in reps if r is not None)
+    if not d or len(d) < 0.9 * len(reps):
         return None
-    q = statistics.quantiles(d, n=40, method="inclusive")
-    return q[0], q[-1]
+    B = len(d)
+    below = sum(1 for v in d if v < point - 1e-12)
+    ties = sum(1 for v in d if abs(v - point) <= 1e-12)
+    z0 = N01.inv_cdf(min(max((below + ties / 2) / B, 0.5 / B), 1 - 0.5 / B))
+    j = [v for v in jack if v is not None]
+    a = 0.0
+    if len(j) >= 3:
+        m = statistics.fmean(j)
+        s2 = sum((m - v) ** 2 for v in j)
+        if s2 > 0:
+            a = sum((m - v) ** 3 for v in j) / (6 * s2 ** 1.5)
+
+    def at(alpha):
+        z = z0 + N01.inv_cdf(alpha)
+        den = 1 - a * z
+        if den <= 0:
+            return d[0] if alpha < 0.5 else d[-1]
+        return q7(d, N01.cdf(z0 + z / den))
+    lo, hi = at(0.025), at(0.975)
+    return min(lo, point), max(hi, point)
+
+
+def raw_wilson(js, units, anns, question):
+    ys, ms = [], []
+    for it in units:
+        y = m = 0
+        for i in range(len(anns)):
+            for k in range(i + 1, len(anns)):
+                x, w = value(js, anns[i], it, question), value(js, anns[k], it, question)
+                if x is not None and w is not None:
+                    m += 1
+                    y += x == w
+        if m > 0:
+            ys.append(y)
+            ms.append(m)
+    N = sum(ms)
+    if N == 0:
+        return None
+    p = sum(ys) / N
+    neff = N
+    if len(ms) > 1:
+        v = len(ms) / (len(ms) - 1) * sum((y - p * m) ** 2 for y, m in zip(ys, ms)) / N ** 2
+        if v > 0:
+            neff = min(N, p * (1 - p) / v)
+    return wilson(p * neff, neff)
 
 
 def main():
@@ -138,8 +199,15 @@ def main():
         for q in ("p", "c"):
             point = stats(js, keep, anns, q)
             reps = [stats(js, [u for u in d if u in keep], anns, q) for d in draws]
+            jack = [stats(js, [u for u in keep if u != left], anns, q) for left in keep]
+            raw = raw_wilson(js, keep, anns, q)
             for key in ("raw", "pabak", "light", "fleiss", "alpha", "pair01_kappa"):
-                ci = interval(point[key], [r[key] for r in reps])
+                if key == "raw":
+                    ci = raw
+                elif key == "pabak":
+                    ci = None if raw is None else (2 * raw[0] - 1, 2 * raw[1] - 1)
+                else:
+                    ci = bca(point[key], [r[key] for r in reps], [r[key] for r in jack])
                 print(group, q, key, repr(point[key]), "None" if ci is None else "%r %r" % ci)
 
 

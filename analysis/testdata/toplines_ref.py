@@ -8,15 +8,28 @@ non-check ratings) are computed once, as the scheme says. Each replicate is
 then built literally: every drawn participant copied as often as drawn,
 every drawn item likewise, and the data set of (participant copy, item
 copy, condition, z) rows formed; item means, shares and
-statistics.correlation are computed from that table. Intervals:
+statistics.correlation are computed from that table; the second level
+(Q: participants drawn from those the replicate drew, the same items)
+likewise. Intervals (docs/statistics.md#toplines-intervals), from
 statistics.quantiles(method="inclusive") (numpy's default percentile) over
-the replicates where the value is defined, none if fewer than 90 % are.
+the replicates where the value is defined, none if fewer than 90 % are:
+belief update by the basic interval [2t - q97.5, 2t - q2.5] within [0, 1],
+every other share and r (on the atanh scale) by the extrapolated one,
+centre c = 3t - 3 mean(level 2) + mean(level 3), bounds c - (q97.5 - mean),
+c - (q2.5 - mean); each widened to hold its estimate t and the items-only
+interval: Wilson's over the share's items (interval_ref.py, the quadratic's
+roots), Fisher's z for r (n >= 4 pairs, |r| < 1).
 """
 import csv
 import math
 import os
 import statistics
 from collections import defaultdict
+
+sys_path = os.path.dirname(__file__)
+import sys  # noqa: E402
+sys.path.insert(0, sys_path)
+from interval_ref import wilson, Z  # noqa: E402
 
 HERE = os.path.dirname(__file__)
 TYPES = ["scalar", "discourse", "synthetic", "natural"]
@@ -48,8 +61,12 @@ def load():
     return z, item_type
 
 
+counts = {}
+
+
 def measures(rows, item_copies, item_type):
-    """rows: (item copy, condition, z); item_copies: list of (copy id, item)."""
+    """rows: (item copy, condition, z); item_copies: list of (copy id, item).
+    Leaves each group's (hits, n) per share and the pairs of r in counts."""
     by = defaultdict(list)
     for ic, c, v in rows:
         by[(ic, c)].append(v)
@@ -78,6 +95,7 @@ def measures(rows, item_copies, item_type):
                 xs.append(t)
                 ys.append(ca)
         vals = [None if n == 0 else h / n for h, n in (cnt[m] for m in range(6))]
+        counts[group] = [tuple(cnt[m]) for m in range(6)] + [len(xs)]
         r = None
         if len(xs) >= 3:
             try:
@@ -88,14 +106,58 @@ def measures(rows, item_copies, item_type):
     return out
 
 
-def interval(point, reps):
-    if point is None:
-        return None
+def defined(reps):
     d = [r for r in reps if r is not None]
-    if len(d) < 0.9 * len(reps):
+    return d if d and len(d) >= 0.9 * len(reps) else None
+
+
+def fz(r):
+    return math.atanh(max(-1 + 1e-12, min(1 - 1e-12, r)))
+
+
+def widen(point, lo, hi):
+    return min(lo, point), max(hi, point)
+
+
+def items_interval(point, cnt, is_r):
+    """Wilson over the share's items; Fisher's z for r."""
+    if is_r:
+        n = cnt
+        if n < 4 or abs(point) >= 1:
+            return None
+        z, se = math.atanh(point), 1 / math.sqrt(n - 3)
+        return math.tanh(z - Z * se), math.tanh(z + Z * se)
+    h, n = cnt
+    return wilson(h, n) if n > 0 else None
+
+
+def floor(ci, items):
+    if ci is None or items is None:
+        return ci
+    return min(ci[0], items[0]), max(ci[1], items[1])
+
+
+def basic(point, reps):
+    d = defined(reps)
+    if point is None or d is None:
         return None
     q = statistics.quantiles(d, n=40, method="inclusive")
-    return q[0], q[-1]
+    lo, hi = max(0.0, 2 * point - q[-1]), min(1.0, 2 * point - q[0])
+    return widen(point, lo, hi)
+
+
+def extrapolated(point, reps, reps2, is_r):
+    d, d2 = defined(reps), defined(reps2)
+    if point is None or d is None or d2 is None:
+        return None
+    f, g, lo_b, hi_b = (fz, math.tanh, -1.0, 1.0) if is_r else ((lambda x: x), (lambda x: x), 0.0, 1.0)
+    t = [f(v) for v in d]
+    m2, m3 = statistics.fmean(t), statistics.fmean(f(v) for v in d2)
+    c = 3 * f(point) - 3 * m2 + m3
+    q = statistics.quantiles(t, n=40, method="inclusive")
+    lo = max(lo_b, min(hi_b, g(c - (q[-1] - m2))))
+    hi = max(lo_b, min(hi_b, g(c - (q[0] - m2))))
+    return widen(point, lo, hi)
 
 
 def main():
@@ -103,15 +165,20 @@ def main():
     items = sorted(item_type)
     point_rows = [(it, c, v) for p in z for it, c, v in z[p]]
     point = measures(point_rows, [(it, it) for it in items], item_type)
-    reps = []
+    point_counts = dict(counts)
+    reps, reps2 = [], []
+
+    def copies_of(section):
+        out = []
+        for tok in section.split()[1:]:
+            p, n = tok.rsplit(":", 1)
+            out += [p] * int(n)
+        return out
+
     with open(os.path.join(HERE, "toplines_boot_draws.txt")) as f:
         for line in f:
-            ps, its = line.split("|")
-            rows, copies = [], []
-            pcopies = []
-            for tok in ps.split()[1:]:
-                p, n = tok.rsplit(":", 1)
-                pcopies += [p] * int(n)
+            ps, its, qs = line.split("|")
+            copies = []
             for tok in its.split()[1:]:
                 it, n = tok.rsplit(":", 1)
                 for k in range(int(n)):
@@ -119,16 +186,24 @@ def main():
             copy_of = defaultdict(list)
             for ic, it in copies:
                 copy_of[it].append(ic)
-            for p in pcopies:
-                for it, c, v in z[p]:
-                    for ic in copy_of[it]:
-                        rows.append((ic, c, v))
-            reps.append(measures(rows, copies, item_type))
+            for out, pcopies in ((reps, copies_of(ps)), (reps2, copies_of(qs))):
+                rows = []
+                for p in pcopies:
+                    for it, c, v in z[p]:
+                        for ic in copy_of[it]:
+                            rows.append((ic, c, v))
+                out.append(measures(rows, copies, item_type))
     names = ["implicature_recognition", "cancellation_recognition", "belief_update",
              "negation_cancellation", "strengthening", "unchanged", "pearson_r"]
     for group in TYPES + ["all"]:
         for k, name in enumerate(names):
-            ci = interval(point[group][k], [r[group][k] for r in reps])
+            col, col2 = [r[group][k] for r in reps], [r[group][k] for r in reps2]
+            if name == "belief_update":
+                ci = basic(point[group][k], col)
+            else:
+                ci = extrapolated(point[group][k], col, col2, name == "pearson_r")
+            if point[group][k] is not None:
+                ci = floor(ci, items_interval(point[group][k], point_counts[group][k], name == "pearson_r"))
             print(group, name, repr(point[group][k]), "None" if ci is None else "%r %r" % ci)
 
 

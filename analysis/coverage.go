@@ -1,0 +1,360 @@
+package analysis
+
+import (
+	"math"
+	"math/rand/v2"
+	"pragmalab/domain"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The coverage study (docs/statistics.md#interval-coverage): data sets
+// drawn from a generative model with a known truth, every candidate
+// interval method applied to each, and the share of data sets whose
+// interval holds the truth counted.
+
+// CoverageOptions configures one cell of the study.
+type CoverageOptions struct {
+	// Replicates is the number of simulated data sets.
+	Replicates int
+	// Bootstrap is the bootstrap replicates inside each simulated data set.
+	Bootstrap int
+	Seed      uint64
+	// Progress, when set, is called after each simulated data set.
+	Progress func(done int)
+	// Stop, when set and true, ends the cell early (an interrupted run).
+	Stop func() bool
+}
+
+// CoverageRow is one interval's coverage by one method in one cell.
+type CoverageRow struct {
+	Statistic string
+	Method    string
+	// InUse marks the method the analysis reports.
+	InUse bool
+	Truth float64
+	// Covered counts the data sets whose interval held the truth, out of
+	// Reported (the interval was given) out of the cell's replicates.
+	Covered, Reported int
+	// Contains counts the reported intervals that hold their estimate.
+	Contains  int
+	WidthSum  float64
+	Estimates float64 // sum of the estimates, for the mean
+}
+
+// Coverage is Covered / Reported (NaN when nothing was reported).
+func (r CoverageRow) Coverage() float64 { return float64(r.Covered) / float64(r.Reported) }
+
+// MCError is the Monte-Carlo standard error of the coverage, √(p(1−p)/R).
+func (r CoverageRow) MCError() float64 {
+	p := r.Coverage()
+	return math.Sqrt(p * (1 - p) / float64(r.Reported))
+}
+
+// MeanWidth is the mean width of the reported intervals.
+func (r CoverageRow) MeanWidth() float64 { return r.WidthSum / float64(r.Reported) }
+
+// MeanEstimate is the mean of the estimates where the interval was given.
+func (r CoverageRow) MeanEstimate() float64 { return r.Estimates / float64(r.Reported) }
+
+// Approximate reports whether the coverage falls outside 0.93–0.97.
+func (r CoverageRow) Approximate() bool {
+	c := r.Coverage()
+	return !(c >= 0.93 && c <= 0.97)
+}
+
+// CoverageCell is the study's result for one design.
+type CoverageCell struct {
+	Replicates int
+	Bootstrap  int
+	Rows       []CoverageRow
+}
+
+// coverageTally accumulates the rows of a cell; the statistics and methods
+// are registered in the order the first data set reports them.
+type coverageTally struct {
+	mu    sync.Mutex
+	index map[[2]string]int
+	rows  []CoverageRow
+}
+
+// obs is one interval from one data set.
+type obs struct {
+	stat, method string
+	inUse        bool
+	truth        float64
+	point        *float64
+	ci           *CI
+}
+
+func (t *coverageTally) add(os []obs) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.index == nil {
+		t.index = map[[2]string]int{}
+	}
+	for _, o := range os {
+		if math.IsNaN(o.truth) {
+			continue
+		}
+		k := [2]string{o.stat, o.method}
+		i, ok := t.index[k]
+		if !ok {
+			i = len(t.rows)
+			t.index[k] = i
+			t.rows = append(t.rows, CoverageRow{Statistic: o.stat, Method: o.method, InUse: o.inUse, Truth: o.truth})
+		}
+		r := &t.rows[i]
+		if o.ci == nil || o.point == nil {
+			continue
+		}
+		r.Reported++
+		r.WidthSum += o.ci[1] - o.ci[0]
+		r.Estimates += *o.point
+		if o.ci[0] <= o.truth && o.truth <= o.ci[1] {
+			r.Covered++
+		}
+		if o.ci[0] <= *o.point && *o.point <= o.ci[1] {
+			r.Contains++
+		}
+	}
+}
+
+// runCoverage calls one(rep, rng) for each simulated data set, spread over
+// the cores, and tallies what it returns.
+func runCoverage(opt CoverageOptions, one func(rep int, rng *rand.Rand) []obs) CoverageCell {
+	var t coverageTally
+	workers := max(1, min(runtime.GOMAXPROCS(0), opt.Replicates))
+	next := make(chan int, opt.Replicates)
+	for r := range opt.Replicates {
+		next <- r
+	}
+	close(next)
+	var wg sync.WaitGroup
+	var done sync.Mutex
+	n := 0
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for rep := range next {
+				if opt.Stop != nil && opt.Stop() {
+					return
+				}
+				t.add(one(rep, rand.New(rand.NewPCG(opt.Seed, 0xda3e39cb94b95bdb^uint64(rep)))))
+				if opt.Progress != nil {
+					done.Lock()
+					n++
+					opt.Progress(n)
+					done.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return CoverageCell{Replicates: opt.Replicates, Bootstrap: opt.Bootstrap, Rows: t.rows}
+}
+
+// crowdTruthItems is how many items the crowd truth is computed over:
+// enough that its own Monte-Carlo error (≤ 0.0016 for a share) stays well
+// under the large design's standard errors.
+const crowdTruthItems = 100_000
+
+// CoverageCrowd runs the study on the crowd design d: every toplines share
+// and r, per type and pooled, by every candidate method.
+func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
+	truth := crowdTruth(opt.Seed, crowdTruthItems)
+	groups := append(append([]string{}, domain.TableTypes...), domain.TypeAll)
+	return runCoverage(opt, func(rep int, rng *rand.Rand) []obs {
+		rs := simulateCrowd(rng, d)
+		o := DefaultOptions()
+		o.Bootstrap = Bootstrap{}
+		t := ComputeToplines(rs, o)
+		tr := toplinesReplicates(rs, participantStats(rs, o), t, Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1}, true)
+		var out []obs
+		for g, name := range groups {
+			tt, want := t.ByType[name], truth[name]
+			truths := []*float64{want.ImplicatureRecognition, want.CancellationRecognition, want.BeliefUpdate,
+				want.NegationCancellation, want.Strengthening, want.Unchanged, want.PearsonR}
+			for s, stat := range toplinesStats {
+				label := "toplines " + name + "/" + stat
+				tv := nanIfNil(truths[s])
+				for _, m := range toplinesCandidates {
+					out = append(out, obs{label, m.String(), m == toplinesMethods[s], tv, tr.points[g][s], tr.ci(m, g, s)})
+				}
+				if stat == "pearson_r" {
+					c := Correlate(pearsonPairs(t.Items, name))
+					var ci *CI
+					if c.Lo != nil {
+						ci = withPoint(&CI{*c.Lo, *c.Hi}, tt.PearsonR)
+					}
+					out = append(out, obs{label, "Fisher z", false, tv, tt.PearsonR, ci})
+				}
+			}
+		}
+		return out
+	})
+}
+
+// pearsonPairs are the trigger and cancel means of the items of typ (or
+// all) having both, as typeToplines correlates them.
+func pearsonPairs(items []ItemMeans, typ string) (xs, ys []float64) {
+	for i := range items {
+		m := &items[i]
+		if (typ == domain.TypeAll || m.Type == typ) && m.Has(Trigger) && m.Has(Cancel) {
+			xs, ys = append(xs, m.MeanZ[Trigger]), append(ys, m.MeanZ[Cancel])
+		}
+	}
+	return xs, ys
+}
+
+// coverageTruthItems is how many items the expert studies' truths are
+// computed over.
+const coverageTruthItems = 200_000
+
+// ciCandidates are the methods compared for the expert studies' bootstrap
+// intervals.
+var ciCandidates = []ciMethod{ciPercentile, ciBCa}
+
+// CoverageAgreement runs the study on the agreement design d: raw
+// agreement, κ, PABAK, Fleiss' κ, Light's κ and α of both questions,
+// pooled and for the smallest item type (discourse), by percentile and
+// BCa bootstrap, and for two annotators Wilson's interval of raw
+// agreement (PABAK = 2·raw − 1 likewise).
+func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
+	truth := agreementTruth(opt.Seed, d, coverageTruthItems)
+	return runCoverage(opt, func(rep int, rng *rand.Rand) []obs {
+		ag, reps := computeAgreement(simulateAgreement(rng, d), Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1})
+		var out []obs
+		for _, g := range []string{domain.TypeAll, domain.TypeDiscourse} {
+			a := ag.ByType[g]
+			for qi, q := range []string{"plausibility", "cancellation"} {
+				est, want := a.Plausibility, truth.Plausibility
+				if qi == 1 {
+					est, want = a.Cancellation, truth.Cancellation
+				}
+				key := g + "/" + q[:1]
+				stats := []struct {
+					name, key  string
+					point, tru *float64
+				}{
+					{"raw", key + "/raw", est.Raw, want.Raw},
+					{"pabak", key + "/pabak", est.PABAK, want.PABAK},
+					{"kappa", key + "/kappa", est.Kappa, want.Kappa},
+					{"fleiss_kappa", key + "/fleiss", est.FleissKappa, want.FleissKappa},
+					{"lights_kappa", key + "/light", est.LightsKappa, want.LightsKappa},
+					{"krippendorff_alpha", key + "/alpha", est.KrippendorffAlpha, want.KrippendorffAlpha},
+				}
+				if d.Annotators > 2 {
+					stats = append(stats, struct {
+						name, key  string
+						point, tru *float64
+					}{"pair a0–a1 kappa", key + "/0/kappa", pairBinary(a, qi).Kappa, pairBinary(truth, qi).Kappa})
+				}
+				for _, s := range stats {
+					label := "agreement " + g + "/" + q + "/" + s.name
+					raw := s.name == "raw" || s.name == "pabak"
+					for _, m := range ciCandidates {
+						out = append(out, obs{label, m.String(), m == agreementInUse && !raw, nanIfNil(s.tru), s.point, reps.ciWith(m, s.key, s.point)})
+					}
+					if raw {
+						ci := est.RawCI
+						if s.name == "pabak" {
+							ci = est.PABAKCI
+						}
+						out = append(out, obs{label, "Wilson", true, nanIfNil(s.tru), s.point, ci})
+					}
+				}
+			}
+		}
+		return out
+	})
+}
+
+// isShareKey reports whether a context statistic is a share (its interval
+// Wilson's) rather than a coefficient.
+func isShareKey(key string) bool {
+	return !strings.Contains(key, "fleiss") && !strings.Contains(key, "alpha")
+}
+
+func pairBinary(a *Agreement, question int) Binary {
+	if question == 0 {
+		return a.Pairs[0].Plausibility
+	}
+	return a.Pairs[0].Cancellation
+}
+
+// CoverageContext runs the study on the context design d: Fleiss' κ, both
+// α, the consensus shares and the cumulative shares at 0, 3 and 5 added
+// sentences, overall and for one survey.
+func CoverageContext(d ContextDesign, opt CoverageOptions) CoverageCell {
+	truth := contextTruth(opt.Seed, d.Annotators, coverageTruthItems)
+	return runCoverage(opt, func(rep int, rng *rand.Rand) []obs {
+		c, reps := computeContext(simulateContext(rng, d), Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1})
+		var out []obs
+		for _, g := range []string{"overall", "survey/s1"} {
+			s := c.Overall
+			if g != "overall" {
+				s = c.Surveys["s1"]
+			}
+			stats := []struct {
+				name, key  string
+				point, tru *float64
+			}{
+				{"fleiss_kappa", "/fleiss", s.FleissKappa, truth.FleissKappa},
+				{"krippendorff_alpha_nominal", "/alpha_n", s.KrippendorffAlphaNominal, truth.KrippendorffAlphaNominal},
+				{"krippendorff_alpha_ordinal", "/alpha_o", s.KrippendorffAlphaOrdinal, truth.KrippendorffAlphaOrdinal},
+				{"full_consensus", "/full", s.FullConsensus, truth.FullConsensus},
+				{"majority_consensus", "/major", s.MajorityConsensus, truth.MajorityConsensus},
+			}
+			for _, k := range []int{0, 3, 5} {
+				ks := strconv.Itoa(k)
+				stats = append(stats, struct {
+					name, key  string
+					point, tru *float64
+				}{"cumulative_judgements[" + ks + "]", "/cj" + ks, s.CumulativeJudgements[k], truth.CumulativeJudgements[k]},
+					struct {
+						name, key  string
+						point, tru *float64
+					}{"cumulative_items[" + ks + "]", "/ci" + ks, s.CumulativeItems[k], truth.CumulativeItems[k]})
+			}
+			for _, st := range stats {
+				label := "context " + strings.TrimPrefix(g, "survey/") + "/" + st.name
+				for _, m := range ciCandidates {
+					out = append(out, obs{label, m.String(), m == contextInUse && !isShareKey(st.key), nanIfNil(st.tru), st.point, reps.ciWith(m, g+st.key, st.point)})
+				}
+				if isShareKey(st.key) {
+					out = append(out, obs{label, "Wilson", true, nanIfNil(st.tru), st.point, s.clusters.interval(st.key)})
+				}
+			}
+		}
+		return out
+	})
+}
+
+// CoverageExplanations runs the study on the explanation design d: each
+// judgment's share and the acceptable share in one kind × strategy cell,
+// in a kind's pooled strategy and in the pooled table, by the Wilson
+// interval the analysis reports.
+func CoverageExplanations(d ExplanationDesign, opt CoverageOptions) CoverageCell {
+	truth := explanationsTruth(opt.Seed, d, coverageTruthItems)
+	cells := [][2]string{{"kind1", "s1"}, {"kind1", domain.TypeAll}, {domain.TypeAll, domain.TypeAll}}
+	return runCoverage(opt, func(rep int, rng *rand.Rand) []obs {
+		e := ComputeExplanations(simulateExplanations(rng, d))
+		var out []obs
+		for _, c := range cells {
+			got, want := e.Table[c[0]][c[1]], truth[c]
+			if got == nil || want == nil {
+				continue
+			}
+			label := "explanations " + c[0] + "/" + c[1] + "/"
+			out = append(out, obs{label + "acceptable", "Wilson", true, nanIfNil(want.Acceptable()), got.Acceptable(), got.AcceptableCI()})
+			for j, name := range Judgments {
+				out = append(out, obs{label + name, "Wilson", true, nanIfNil(want.Share(j)), got.Share(j), got.ShareCI(j)})
+			}
+		}
+		return out
+	})
+}
