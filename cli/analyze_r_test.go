@@ -52,12 +52,13 @@ func hasOrdinal() bool {
 	return ordinalOnce.ok
 }
 
-// runR runs DIR/analysis.R from another working directory and returns
-// what it printed.
-func runR(t *testing.T, dir string) string {
+// runR runs DIR/analysis.R from another working directory, with env
+// added to the environment, and returns what it printed.
+func runR(t *testing.T, dir string, env ...string) string {
 	t.Helper()
 	cmd := exec.Command("Rscript", filepath.Join(dir, "analysis.R"))
 	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("Rscript %s/analysis.R: %v\n%s", dir, err, out)
@@ -338,7 +339,7 @@ func TestRCompanionContext(t *testing.T) {
 			if i == 7 {
 				most = 4
 			}
-			kind, period := []string{"Impl", "Ppp"}[i%2], []string{"1946-1972", "1994-2023"}[(i/2)%2]
+			kind, period := []string{"Impl", "Ppp"}[i%2], []string{"1946–1972", "1994–2023"}[(i/2)%2]
 			for e := range 3 - (i*s)%3 {
 				n, suff := rng.IntN(most+1), "yes"
 				if rng.IntN(4) == 0 {
@@ -361,7 +362,9 @@ func TestRCompanionContext(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	printed := runR(t, dir)
+	// The periods' dashes are not ASCII: the script must read and write
+	// them right even in the C locale.
+	printed := runR(t, dir, "LC_ALL=C")
 	c := &checker{t: t, r: readLong(t, filepath.Join(dir, "context_r.csv"))}
 	check := func(prefix string, s map[string]any) {
 		for _, m := range []string{"items", "judgements", "fleiss_kappa", "fleiss_items", "full_consensus", "majority_consensus", "consensus_items"} {

@@ -76,8 +76,9 @@ agreement <- do.call(rbind, lapply(groups, function(g) {
         question(canc, canc_spoiled, rows, "cancellation", g))
 }))
 cat(sprintf("Annotators: %s; items: %d\n", paste(annotators, collapse = ", "), length(items)))
-show(agreement[agreement$annotator_a == "", c("group", "question", "measure", "value")],
-     "Agreement (pairs pooled; kappa is Cohen's with two annotators)")
-show(agreement[agreement$annotator_a != "" & agreement$group == "all", ], "Agreement per pair")
+show(agreement[agreement$annotator_a == "", c("group", "question", "measure", "value")], c("group", "question"), "measure",
+     "Agreement (raw and PABAK pool the pairs; kappa is Cohen's with two annotators only)")
+show(agreement[agreement$annotator_a != "" & agreement$group == "all", ], c("annotator_a", "annotator_b", "question"), "measure",
+     "Agreement per pair, all items")
 write_results(agreement, "agreement_r.csv")
 compare_with_pragmalab(agreement, "agreement_pragmalab.csv", c("group", "annotator_a", "annotator_b", "question", "measure"))

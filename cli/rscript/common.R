@@ -1,5 +1,7 @@
 ## ---- Helpers -------------------------------------------------------------
 
+options(width = 160)
+
 # here is the directory holding this script and its data: Rscript passes the
 # script as --file= (with spaces written as ~+~); source() in a session
 # falls back to the working directory.
@@ -13,28 +15,44 @@ here <- local({
 })
 
 # read_data reads one of the CSV files next to this script, every column as
-# text (an id such as "NA" or "007" stays what it is).
+# text (an id such as "NA" or "007" stays what it is), marked as UTF-8
+# whatever the locale.
 read_data <- function(name) {
   read.csv(file.path(here, name), colClasses = "character", na.strings = character(0),
-           fileEncoding = "UTF-8", check.names = FALSE)
+           encoding = "UTF-8", check.names = FALSE)
 }
 
-# write_results writes a long table (key columns, then value) with every
-# number at full precision (17 significant digits, so it reads back exactly)
-# and an undefined value as an empty cell.
-write_results <- function(df, name) {
-  v <- as.numeric(df$value)
-  df$value <- ifelse(is.na(v), "", sprintf("%.17g", v))
-  write.csv(df, file.path(here, name), row.names = FALSE, fileEncoding = "UTF-8")
+# write_data writes a data frame as CSV next to this script: UTF-8 bytes
+# whatever the locale, every field quoted, numbers at full precision (17
+# significant digits, so they read back exactly), NA as an empty cell.
+write_data <- function(df, name) {
+  field <- function(x) {
+    x <- if (is.numeric(x)) ifelse(is.na(x), "", sprintf("%.17g", x)) else ifelse(is.na(x), "", enc2utf8(as.character(x)))
+    paste0("\"", gsub("\"", "\"\"", x, fixed = TRUE), "\"")
+  }
+  lines <- c(paste(field(names(df)), collapse = ","), do.call(paste, c(unname(lapply(df, field)), sep = ",")))
+  con <- file(file.path(here, name), open = "wb")
+  on.exit(close(con))
+  writeLines(lines, con, sep = "\n", useBytes = TRUE)
   cat("Written:", file.path(here, name), "\n")
 }
 
-# show prints a long table rounded for reading (the CSV keeps every digit).
-show <- function(df, title) {
+# write_results writes a long table (key columns, then value), the value
+# as a number.
+write_results <- function(df, name) {
+  df$value <- as.numeric(df$value)
+  write_data(df, name)
+}
+
+# show prints a long table as a wide one, rounded for reading (the CSV
+# keeps every digit): a row per distinct id, a column per distinct across,
+# "-" for undefined.
+show <- function(df, id, across, title) {
   cat("\n==", title, "==\n")
-  out <- df
-  out$value <- vapply(as.numeric(df$value), function(v) if (is.na(v)) "-" else format(signif(v, 4)), "")
-  print(out, row.names = FALSE, right = FALSE)
+  df$value <- vapply(as.numeric(df$value), function(v) if (is.na(v)) "-" else format(signif(v, 4)), "")
+  w <- reshape(df[, c(id, across, "value")], idvar = id, timevar = across, direction = "wide")
+  names(w) <- sub("^value[.]", "", names(w))
+  print(w, row.names = FALSE, right = FALSE)
 }
 
 # compare_with_pragmalab prints how far this script's values are from the

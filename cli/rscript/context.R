@@ -59,7 +59,12 @@ for (kd in sort(unique(item_kind), method = "radix")) {
 }
 context <- do.call(rbind, parts)
 cat(sprintf("Answers: %d on %d items in %d surveys\n", nrow(a), length(keys), length(surveys)))
-show(context[context$group == "overall", ], "Context, overall (cumulative shares: sufficient with at most k added sentences)")
-show(context[context$group == "survey", ], "Context per survey")
+scope <- c("group", "survey", "kind", "period")
+show(context[context$k == "", c(scope, "measure", "value")], scope, "measure", "Context: agreement and consensus")
+cum <- context[context$k != "", ]
+show(cum[cum$measure == "cumulative_judgements", c(scope, "k", "value")], scope, "k",
+     "Share of judgements sufficient with at most k added sentences")
+show(cum[cum$measure == "cumulative_items", c(scope, "k", "value")], scope, "k",
+     "Share of items a majority found sufficient with at most k added sentences")
 write_results(context, "context_r.csv")
 compare_with_pragmalab(context, "context_pragmalab.csv", c("group", "survey", "kind", "period", "measure", "k"))

@@ -90,7 +90,8 @@ counts <- c(total = length(pid), analysed = sum(status == "analysed"), excluded 
             zero_variance = sum(status == "zero_variance"), checks_only = sum(status == "checks_only"))
 toplines <- rbind(data.frame(group = "participants", measure = names(counts), value = unname(counts),
                              stringsAsFactors = FALSE), toplines)
-show(toplines, "Toplines (shares of items; r and p between mean zT and mean zC)")
+show(toplines[toplines$group == "participants", ], "measure", "group", "Participants")
+show(toplines[toplines$group != "participants", ], "measure", "group", "Toplines (shares of items; r and p between mean zT and mean zC)")
 write_results(toplines, "toplines_r.csv")
 compare_with_pragmalab(toplines, "toplines_pragmalab.csv", c("group", "measure"))
 
@@ -139,8 +140,7 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
                 else if (converged) "converged, but the Hessian is ill-conditioned (some parameters poorly identified)"
                 else "NOT converged"))
     coefs <- as.data.frame(s$coefficients)
-    write.csv(data.frame(term = rownames(coefs), coefs, check.names = FALSE),
-              file.path(here, "clmm_coefficients.csv"), row.names = FALSE)
+    write_data(data.frame(term = rownames(coefs), coefs, check.names = FALSE), "clmm_coefficients.csv")
     status_rows <- data.frame(
       measure = c("fitted", "converged", "optimizer_code", "max_abs_gradient", "hessian_condition",
                   "ratings", "participants", "items", "formula", "log_likelihood"),
@@ -150,6 +150,5 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
     cat("\nCite the model with the ordinal package (Christensen 2023) in the version used:\n")
     print(citation("ordinal"), style = "text")
   }
-  write.csv(status_rows, file.path(here, "clmm.csv"), row.names = FALSE)
-  cat("Written:", file.path(here, "clmm.csv"), "\n")
+  write_data(status_rows, "clmm.csv")
 }
