@@ -116,9 +116,9 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
   cat("\n== Cumulative link mixed model ==\n")
   cat("Model:", deparse(model, width.cutoff = 500L), "\n")
   cat("Data:", nrow(d), "ratings of", nlevels(d$participant), "participants on", nlevels(d$item), "items\n")
-  fit <- tryCatch(
+  cpu <- system.time(fit <- tryCatch(
     if (length(random) > 0) ordinal::clmm(model, data = d) else ordinal::clm(model, data = d),
-    error = function(e) e)
+    error = function(e) e))[["user.self"]]
   if (inherits(fit, "error")) {
     cat("The model could not be fitted:", conditionMessage(fit), "\n")
     status_rows <- data.frame(measure = c("fitted", "converged"), value = c("FALSE", "FALSE"))
@@ -134,8 +134,8 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
     ev <- eigen(fit$Hessian, symmetric = TRUE, only.values = TRUE)$values
     cond_h <- if (min(ev) > 0) max(ev) / min(ev) else Inf
     converged <- code == 0 && max_grad < 0.002 && min(ev) > 0
-    cat(sprintf("\nConvergence: optimiser code %d, max |gradient| %.3g, Hessian condition number %.3g: %s\n",
-                code, max_grad, cond_h,
+    cat(sprintf("\nConvergence (fitted in %.1f s of CPU): optimiser code %d, max |gradient| %.3g, Hessian condition number %.3g: %s\n",
+                cpu, code, max_grad, cond_h,
                 if (converged && cond_h < 1e4) "converged, well defined"
                 else if (converged) "converged, but the Hessian is ill-conditioned (some parameters poorly identified)"
                 else "NOT converged"))
