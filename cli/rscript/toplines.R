@@ -100,7 +100,9 @@ compare_with_pragmalab(toplines, "toplines_pragmalab.csv", c("group", "measure")
 # The analysed participants' ratings (1-7, attention checks left out),
 # modelled as ordered: condition × item type with random intercepts for
 # participants and items. A factor with a single level is dropped from the
-# formula, so a study with one item type (or one condition) still fits.
+# formula, so a study with one item type (or one condition) still fits; a
+# random intercept needs at least 3 groups (clmm's rule), and without any
+# the model is an ordinary cumulative link model (clm).
 if (!requireNamespace("ordinal", quietly = TRUE)) {
   message("\nThe ordinal package is not installed: the mixed model is skipped (install.packages(\"ordinal\")).")
 } else {
@@ -110,7 +112,7 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
                   participant = factor(analysed$participant_id),
                   item = factor(analysed$item_id))
   fixed <- c(if (nlevels(d$condition) > 1) "condition", if (nlevels(d$type) > 1) "type")
-  random <- c(if (nlevels(d$participant) > 1) "(1 | participant)", if (nlevels(d$item) > 1) "(1 | item)")
+  random <- c(if (nlevels(d$participant) > 2) "(1 | participant)", if (nlevels(d$item) > 2) "(1 | item)")
   rhs <- c(if (length(fixed) > 0) paste(fixed, collapse = " * ") else "1", random)
   model <- as.formula(paste("ordered(rating) ~", paste(rhs, collapse = " + ")))
   cat("\n== Cumulative link mixed model ==\n")
@@ -147,7 +149,7 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
       value = c("TRUE", converged, code, sprintf("%.17g", max_grad), sprintf("%.17g", cond_h),
                 nrow(d), nlevels(d$participant), nlevels(d$item), deparse(model, width.cutoff = 500L),
                 sprintf("%.17g", as.numeric(logLik(fit)))))
-    cat("\nCite the model with the ordinal package (Christensen 2023) in the version used:\n")
+    cat("\nCite the package that fitted the model, ordinal (Christensen), in the version used:\n")
     print(citation("ordinal"), style = "text")
   }
   write_data(status_rows, "clmm.csv")
