@@ -1,10 +1,11 @@
 package analysis
 
 import (
-	"encoding/csv"
 	"io"
 	"slices"
 	"strconv"
+
+	"pragmalab/csvsafe"
 )
 
 // Participant statuses in the analysed-ratings file: what the toplines did
@@ -43,7 +44,7 @@ func WriteAnalysedRatings(w io.Writer, rs *Ratings, t *Toplines) error {
 	for i, p := range t.Participants.Details {
 		status[i] = p.Status()
 	}
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(AnalysedRatingsColumns); err != nil {
 		return err
 	}
@@ -83,7 +84,7 @@ var ParticipantsColumns = []string{"participant_id", "item_ratings", "checks", "
 // order: counts, the researcher's decision (exclude, include or empty,
 // from opt) and the status and reasons t gave.
 func WriteParticipants(w io.Writer, t *Toplines, opt Options) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(ParticipantsColumns); err != nil {
 		return err
 	}
@@ -114,7 +115,7 @@ func WriteParticipants(w io.Writer, t *Toplines, opt Options) error {
 // WriteJudgements writes judgements in the columns of a judgements file
 // (docs/formats.md#judgements-file), as read.
 func WriteJudgements(w io.Writer, js []Judgement) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(JudgementsColumns); err != nil {
 		return err
 	}
@@ -135,7 +136,7 @@ func WriteJudgements(w io.Writer, js []Judgement) error {
 // file (docs/formats.md#context-answers-file), as read (without
 // max_sentences, which only checks the input).
 func WriteContextAnswers(w io.Writer, as []ContextAnswer) error {
-	cw := csv.NewWriter(w)
+	cw := csvsafe.NewWriter(w)
 	if err := cw.Write(ContextColumns); err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"embed"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"text/template"
 
 	"pragmalab/analysis"
+	"pragmalab/csvsafe"
 )
 
 // rScripts are the parts of the R companion (docs/statistics.md#reproducing-in-r):
@@ -154,10 +154,10 @@ func pragmalabVersion() string {
 
 // longWriter writes a long results table: key columns, then the value at
 // full precision (empty when undefined), as the R script writes its own.
-type longWriter struct{ cw *csv.Writer }
+type longWriter struct{ cw *csvsafe.Writer }
 
 func newLongWriter(w io.Writer, keys ...string) *longWriter {
-	l := &longWriter{csv.NewWriter(w)}
+	l := &longWriter{csvsafe.NewWriter(w)}
 	l.cw.Write(append(keys, "value"))
 	return l
 }

@@ -275,14 +275,16 @@ func TestRCompanionOneTypeDropsTheFactor(t *testing.T) {
 
 func TestRCompanionAgreement(t *testing.T) {
 	needR(t, false)
-	// Three annotators whose ids sort differently by bytes and by locale;
-	// every fifth item judged by two only, some cancellations unanswered.
+	// Three annotators whose ids sort differently by bytes and by locale,
+	// one a formula cell for a spreadsheet (the CSV quotes it, R must
+	// unquote it); every fifth item judged by two only, some cancellations
+	// unanswered.
 	rng := rand.New(rand.NewPCG(5, 8))
 	var b strings.Builder
 	b.WriteString("annotator_id,item_id,item_type,plausible,cancellation_correct\n")
 	types := []string{"scalar", "discourse", "natural"}
 	for i := range 45 {
-		for a, ann := range []string{"ann-b", "Ann-A", "ann-c"} {
+		for a, ann := range []string{"ann-b", "Ann-A", "@ann-c"} {
 			if i%5 == 0 && a == 2 {
 				continue
 			}

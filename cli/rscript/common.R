@@ -14,12 +14,31 @@ here <- local({
   }
 })
 
+# unquote undoes pragmalab's formula-cell quoting (docs/formats.md#formula-cells):
+# a text cell that a spreadsheet would run as a formula (starting with
+# = + - @, a tab or a carriage return, after any single quotes, and not a
+# plain number) was written with one more single quote in front.
+unquote <- function(x) {
+  needs_quote <- function(s) {
+    rest <- sub("^'+", "", s)
+    grepl("^[-=+@\t\r]", rest) &
+      (nchar(rest, "bytes") != nchar(s, "bytes") |
+         !grepl("^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$", s))
+  }
+  rest <- substring(x, 2)
+  quoted <- startsWith(x, "'") & nchar(x, "bytes") > 1 & needs_quote(rest)
+  x[quoted] <- rest[quoted]
+  x
+}
+
 # read_data reads one of the CSV files next to this script, every column as
 # text (an id such as "NA" or "007" stays what it is), marked as UTF-8
-# whatever the locale.
+# whatever the locale, formula-cell quoting undone.
 read_data <- function(name) {
-  read.csv(file.path(here, name), colClasses = "character", na.strings = character(0),
-           encoding = "UTF-8", check.names = FALSE)
+  df <- read.csv(file.path(here, name), colClasses = "character", na.strings = character(0),
+                 encoding = "UTF-8", check.names = FALSE)
+  df[] <- lapply(df, unquote)
+  df
 }
 
 # write_data writes a data frame as CSV next to this script: UTF-8 bytes
