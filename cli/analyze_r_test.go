@@ -406,3 +406,64 @@ func TestRCompanionContext(t *testing.T) {
 		t.Errorf("the script disagrees with pragmalab's own file:\n%s", printed)
 	}
 }
+
+// TestRCompanionFiles checks what --r writes, without R: the rows with
+// their input lines and statuses, the researcher's decisions, a header
+// naming the command (an argument with a newline cannot end the comment),
+// and no stale result of an earlier run.
+func TestRCompanionFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, "toplines_r.csv")
+	if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := writeAnalyzeInput(t, "ratings.csv", cliRatings)
+	_, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--within-participant", "--ratings", in, "--bootstrap", "0",
+		"--exclude", "p2,x\nstop()", "--r", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("a stale toplines_r.csv survived: %v", err)
+	}
+	read := func(name string) [][]string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return recs
+	}
+	rows := read("ratings.csv")
+	if len(rows) != 16 || strings.Join(rows[0], ",") != strings.Join(analysis.AnalysedRatingsColumns, ",") {
+		t.Fatalf("ratings.csv: %v", rows)
+	}
+	// Line 6 is p1's check; p2 excluded by the researcher, p3 by checks, p4 constant.
+	want := map[int]string{1: "2,p1,s1,scalar,trigger,6,,analysed", 5: "6,p1,c1,,,6,high,analysed",
+		6: "7,p2,s1,scalar,trigger,7,,excluded", 12: "13,p3,c1,,,1,high,excluded", 13: "14,p3,c2,,,7,low,excluded", 15: "16,p4,s1,scalar,trigger,4,,zero_variance"}
+	for i, w := range want {
+		if got := strings.Join(rows[i], ","); got != w {
+			t.Errorf("ratings.csv row %d = %s, want %s", i, got, w)
+		}
+	}
+	parts := read("participants.csv")
+	if got := strings.Join(parts[2], ","); got != "p2,4,0,0,exclude,excluded,excluded by the researcher" {
+		t.Errorf("participants.csv p2 = %s", got)
+	}
+	if got := strings.Join(parts[3], ","); got != "p3,2,3,3,,excluded,failed 3 of 3 attention checks" {
+		t.Errorf("participants.csv p3 = %s", got)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "analysis.R"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(script), `--exclude "p2,x\nstop()" --r `) || strings.Contains(string(script), "\nstop()") {
+		t.Errorf("the header does not quote the arguments:\n%.900s", script)
+	}
+}
