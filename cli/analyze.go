@@ -260,6 +260,7 @@ func analyzeToplines(args []string, env *Env) error {
 	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
 	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
+	rDir := rFlag(o)
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -275,6 +276,11 @@ func analyzeToplines(args []string, env *Env) error {
 		return err
 	}
 	t := analysis.ComputeToplines(rs, opt)
+	if *rDir != "" {
+		if err := toplinesCompanion(args, rs, t, opt, *within).write(*rDir, env); err != nil {
+			return err
+		}
+	}
 	all := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
 	csvDefault := all[:1]
 	if *items {
@@ -291,6 +297,7 @@ func analyzeToplines(args []string, env *Env) error {
 func analyzeAgreement(args []string, env *Env) error {
 	o := newAnalyzeFlags("agreement", "judgements", "expert judgements file: annotator_id, item_id, item_type, plausible, cancellation_correct",
 		"Raw agreement, Cohen's κ, PABAK and confusion matrices for plausibility and\ncancellation correctness; every pair, Light's and Fleiss' κ with more than two\nannotators; Krippendorff's α; per item type; 95% bootstrap intervals.", env, true)
+	rDir := rFlag(o)
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -299,6 +306,11 @@ func analyzeAgreement(args []string, env *Env) error {
 		return err
 	}
 	a := analysis.ComputeAgreementWith(js, o.boot)
+	if *rDir != "" {
+		if err := agreementCompanion(args, js, a).write(*rDir, env); err != nil {
+			return err
+		}
+	}
 	all := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
 	tables, err := o.pick(all, all[:1])
 	if err != nil {
@@ -310,6 +322,7 @@ func analyzeAgreement(args []string, env *Env) error {
 func analyzeContext(args []string, env *Env) error {
 	o := newAnalyzeFlags("context", "answers", "context answers file: annotator_id, survey_id, item_id, kind, period, sentences, sufficient",
 		"Per survey and overall: Fleiss' κ over the 7 answer categories, full and\nmajority consensus, and the cumulative share understandable with ≤ k sentences.", env, true)
+	rDir := rFlag(o)
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -318,6 +331,11 @@ func analyzeContext(args []string, env *Env) error {
 		return err
 	}
 	c := analysis.ComputeContextWith(as, o.boot)
+	if *rDir != "" {
+		if err := contextCompanion(args, as, c).write(*rDir, env); err != nil {
+			return err
+		}
+	}
 	whole := analysis.ContextTable(c)
 	all := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c), whole)
 	tables, err := o.pick(all, []*analysis.Table{whole})

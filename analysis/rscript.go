@@ -1,0 +1,159 @@
+package analysis
+
+import (
+	"io"
+	"pragmalab/domain"
+	"slices"
+	"strconv"
+
+	"pragmalab/csvsafe"
+)
+
+// Participant statuses in the analysed-ratings file: what the toplines did
+// with each participant (docs/statistics.md#exclusion).
+const (
+	StatusAnalysed     = "analysed"
+	StatusExcluded     = "excluded"
+	StatusZeroVariance = "zero_variance"
+	StatusChecksOnly   = "checks_only"
+)
+
+// Status names the participant's status among the four above.
+func (p Participant) Status() string {
+	switch {
+	case p.Excluded:
+		return StatusExcluded
+	case p.ChecksOnly:
+		return StatusChecksOnly
+	case p.ZeroVariance:
+		return StatusZeroVariance
+	}
+	return StatusAnalysed
+}
+
+// AnalysedRatingsColumns is the header WriteAnalysedRatings writes
+// (docs/formats.md#r-companion).
+var AnalysedRatingsColumns = []string{"line", "participant_id", "item_id", "item_type", "condition", "rating", "check", "participant_status"}
+
+// WriteAnalysedRatings writes every row the toplines t were computed from,
+// in file order: the input line, the columns the analysis reads (an
+// attention check's condition is not read, so it is empty) and the status
+// t gave the row's participant, so a re-analysis starts from exactly these
+// rows and can check its exclusions against ours.
+func WriteAnalysedRatings(w io.Writer, rs *Ratings, t *Toplines) error {
+	status := make([]string, len(rs.participants))
+	for i, p := range t.Participants.Details {
+		status[i] = p.Status()
+	}
+	cw := csvsafe.NewWriter(w)
+	if err := cw.Write(AnalysedRatingsColumns); err != nil {
+		return err
+	}
+	rec := make([]string, len(AnalysedRatingsColumns))
+	var err error
+	rs.each(func(rt *rating) {
+		if err != nil {
+			return
+		}
+		rec[0] = strconv.Itoa(int(rt.line))
+		rec[1] = rs.participants[rt.participant]
+		rec[2] = rs.itemName(*rt)
+		rec[3], rec[4], rec[6] = "", "", ""
+		switch rt.check {
+		case checkHigh:
+			rec[6] = "high"
+		case checkLow:
+			rec[6] = "low"
+		default:
+			rec[3], rec[4] = domain.TableTypes[rs.itemType[rt.item]], rt.cond.String()
+		}
+		rec[5] = strconv.Itoa(int(rt.value))
+		rec[7] = status[rt.participant]
+		err = cw.Write(rec)
+	})
+	if err != nil {
+		return err
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ParticipantsColumns is the header WriteParticipants writes.
+var ParticipantsColumns = []string{"participant_id", "item_ratings", "checks", "failed_checks", "researcher", "status", "reasons"}
+
+// WriteParticipants writes one row per participant of t, in first-seen
+// order: counts, the researcher's decision (exclude, include or empty,
+// from opt) and the status and reasons t gave.
+func WriteParticipants(w io.Writer, t *Toplines, opt Options) error {
+	cw := csvsafe.NewWriter(w)
+	if err := cw.Write(ParticipantsColumns); err != nil {
+		return err
+	}
+	for _, p := range t.Participants.Details {
+		decision := ""
+		switch {
+		case slices.Contains(opt.Exclude, p.ID):
+			decision = "exclude"
+		case slices.Contains(opt.Include, p.ID):
+			decision = "include"
+		}
+		reasons := ""
+		for i, r := range p.Reasons {
+			if i > 0 {
+				reasons += "; "
+			}
+			reasons += r
+		}
+		rec := []string{p.ID, strconv.Itoa(p.Ratings), strconv.Itoa(p.Checks), strconv.Itoa(p.FailedChecks), decision, p.Status(), reasons}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteJudgements writes judgements in the columns of a judgements file
+// (docs/formats.md#judgements-file), as read.
+func WriteJudgements(w io.Writer, js []Judgement) error {
+	cw := csvsafe.NewWriter(w)
+	if err := cw.Write(JudgementsColumns); err != nil {
+		return err
+	}
+	for _, j := range js {
+		canc := ""
+		if j.HasCancellation {
+			canc = yesNoString(j.CancellationCorrect)
+		}
+		if err := cw.Write([]string{j.Annotator, j.Item, j.Type, yesNoString(j.Plausible), canc}); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteContextAnswers writes answers in the columns of a context answers
+// file (docs/formats.md#context-answers-file), as read (without
+// max_sentences, which only checks the input).
+func WriteContextAnswers(w io.Writer, as []ContextAnswer) error {
+	cw := csvsafe.NewWriter(w)
+	if err := cw.Write(ContextColumns); err != nil {
+		return err
+	}
+	for _, a := range as {
+		rec := []string{a.Annotator, a.Survey, a.Item, a.Kind, a.Period, strconv.Itoa(a.Sentences), yesNoString(a.Sufficient)}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func yesNoString(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
