@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strconv"
 	"strings"
 	"sync"
@@ -258,7 +259,7 @@ func (o *scoreOpts) print(ctx context.Context, db *store.DB, env *Env, res *runn
 	var human *runner.Comparison
 	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
-		ht, err := runner.HumanToplines(ctx, db, res.Job.CompareStudyID, res.ItemKeys())
+		ht, err := studies.New(db, nil).JobHumanToplines(ctx, res)
 		if err != nil {
 			return err
 		}
