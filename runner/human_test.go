@@ -18,9 +18,8 @@ import (
 	"pragmalab/studies"
 )
 
-// openDB is a fresh database (runner_test.go's, out here: this file is
-// outside package runner so that it may import studies, which imports
-// runner).
+// openDB is a fresh database, as runner_test.go's: this file is outside
+// package runner so that it may import studies, which imports runner.
 func openDB(t testing.TB) *store.DB {
 	t.Helper()
 	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
