@@ -81,7 +81,7 @@ type scoringBenchResult struct {
 // every answer was persisted.
 func runScoringBench(ctx context.Context, dir string, items, concurrency int, latency time.Duration) (scoringBenchResult, error) {
 	var res scoringBenchResult
-	svc, db, err := openService(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
+	svc, err := studies.Open(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
 	if err != nil {
 		return res, err
 	}
@@ -95,7 +95,7 @@ func runScoringBench(ctx context.Context, dir string, items, concurrency int, la
 	}
 	srv := scoringtest.NewServer(latency)
 	defer srv.Close()
-	jobs := jobRunner{db: db, getenv: func(string) string { return "" }}
+	jobs := jobRunner{svc: svc, getenv: func(string) string { return "" }}
 	spec := runner.Spec{StudyID: s.ID, Task: scoring.TrueFalse, Scorer: runner.ModelScorer,
 		Config: scoring.Config{BaseURLs: []string{srv.URL}, Model: "fake", Concurrency: concurrency}}
 	job, err := jobs.create(ctx, spec)

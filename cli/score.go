@@ -77,12 +77,12 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	svc, db, err := openService(ctx, o.db, studies.OpenOptions{})
+	svc, err := studies.Open(ctx, o.db, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	jobs := jobRunner{db: db, getenv: env.getenv}
+	jobs := jobRunner{svc: svc, getenv: env.getenv}
 	id, err := o.createOrRepoint(ctx, svc, jobs, env)
 	if err != nil {
 		return err
@@ -217,7 +217,7 @@ func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
 	}
-	if reasons, _ := svc.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
+	if reasons, _ := svc.JobFailures(ctx, res.Job.ID, 5); len(reasons) > 0 {
 		fmt.Fprintf(env.stderr, "why prompts failed:\n")
 		for _, f := range reasons {
 			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, f.Error, f.First)
@@ -258,7 +258,7 @@ func (o *scoreOpts) print(ctx context.Context, svc *studies.Service, env *Env, r
 	var human *runner.Comparison
 	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
-		ht, err := svc.HumanToplinesOver(ctx, res.Job.CompareStudyID, res.ItemKeys())
+		ht, err := svc.JobHumanToplines(ctx, res)
 		if err != nil {
 			return err
 		}

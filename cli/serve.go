@@ -48,7 +48,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("listen on %s: %w", *addr, err)
 	}
 	base := "http://" + displayAddr(ln.Addr().String())
-	if err := firstStart(ctx, svc, jobRunner{db: db, getenv: env.getenv}, env, base, *demo); err != nil {
+	if err := firstStart(ctx, svc, jobRunner{svc: svc, getenv: env.getenv}, env, base, *demo); err != nil {
 		ln.Close()
 		return err
 	}

@@ -27,7 +27,8 @@ func seededDB(t *testing.T) (string, string) {
 	defer db.Close()
 	var out strings.Builder
 	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
-	if err := seedDemo(ctx, studies.New(db, nil), jobRunner{db: db, getenv: env.getenv}, env, "http://lab.example"); err != nil {
+	svc := studies.New(db, nil)
+	if err := seedDemo(ctx, svc, jobRunner{svc: svc, getenv: env.getenv}, env, "http://lab.example"); err != nil {
 		t.Fatal(err)
 	}
 	return path, out.String()

@@ -129,3 +129,7 @@ const (
 
 // ValidRating reports whether r is on the rating scale.
 func ValidRating(r int) bool { return r >= RatingMin && r <= RatingMax }
+
+// MaxRT bounds a browser-measured response time; beyond it (or at or
+// below 0) the time is taken as not measured.
+const MaxRT = 24 * 60 * 60 * 1000

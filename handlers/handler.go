@@ -15,7 +15,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/sessions"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -24,10 +23,7 @@ import (
 type Handler struct {
 	// Service is the use-case layer every handler calls
 	// (docs/architecture.md#handlers).
-	Service *studies.Service
-	// DB is the store, kept while handlers move to Service: a handler
-	// that still calls it directly is listed in boundary_test.go.
-	DB       *store.DB
+	Service  *studies.Service
 	Sessions sessions.Store
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -59,12 +55,9 @@ func (h *Handler) SetEntryLimit(n int) {
 	h.entries = newEntryThrottle(n)
 }
 
-// New returns a Handler.
-func New(db *store.DB, ss sessions.Store, log *slog.Logger) *Handler {
-	h := &Handler{DB: db, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle(), entries: newEntryThrottle(0)}
-	// The service reads the handler's clock, which tests may replace.
-	h.Service = studies.New(db, func() time.Time { return h.Now() })
-	return h
+// New returns a Handler calling the use cases of svc.
+func New(svc *studies.Service, ss sessions.Store, log *slog.Logger) *Handler {
+	return &Handler{Service: svc, Sessions: ss, Log: log, Now: func() time.Time { return time.Now().UTC() }, logins: newLoginThrottle(), entries: newEntryThrottle(0)}
 }
 
 // maxForm bounds an ordinary form post; uploads have their own limit.
@@ -169,7 +162,7 @@ func rtParam(r *http.Request) int {
 		return 0
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n <= 0 || n > store.MaxRT {
+	if err != nil || n <= 0 || n > domain.MaxRT {
 		return 0
 	}
 	return n

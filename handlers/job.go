@@ -11,12 +11,12 @@ import (
 	"pragmalab/analysis"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
 // job loads the {job} of the {study}.
-func (h *Handler) job(r *http.Request) (*domain.Study, *store.Job, error) {
+func (h *Handler) job(r *http.Request) (*domain.Study, *domain.Job, error) {
 	s, err := h.study(r)
 	if err != nil {
 		return nil, nil, err
@@ -25,45 +25,25 @@ func (h *Handler) job(r *http.Request) (*domain.Study, *store.Job, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	j, err := h.DB.Job(r.Context(), id)
+	j, err := h.Service.StudyJob(r.Context(), s.ID, id)
 	if err != nil {
 		return nil, nil, err
-	}
-	if j.StudyID != s.ID {
-		return nil, nil, domain.Errorf(domain.ENOTFOUND, "job %d not found in this study", id)
 	}
 	return s, j, nil
 }
 
-func active(j *store.Job) bool { return j.Status == store.JobQueued || j.Status == store.JobRunning }
-
-// comparison loads this job's results and those of the study's other
-// finished True/False jobs, beside the human toplines of the job's crowd
-// study.
-func (h *Handler) comparison(ctx context.Context, res *runner.Results) (runner.Comparison, error) {
-	all := []*runner.Results{res}
-	jobs, err := h.DB.StudyJobs(ctx, res.Job.StudyID)
+// comparison puts a True/False job beside the study's other finished jobs
+// and the humans of its crowd study; a failure to read the humans is
+// logged and the models are shown alone.
+func (h *Handler) comparison(ctx context.Context, res *runner.Results) (*studies.JobComparison, error) {
+	c, err := h.Service.CompareJob(ctx, res)
 	if err != nil {
-		return runner.Comparison{}, err
+		return nil, err
 	}
-	for _, j := range runner.SortedJobs(jobs) {
-		if j.ID == res.Job.ID || j.Task != res.Job.Task || (j.Status != store.JobDone && j.Status != store.JobPartial) || len(all) >= 6 {
-			continue
-		}
-		other, err := runner.LoadResults(ctx, h.DB, j.ID)
-		if err != nil {
-			return runner.Comparison{}, err
-		}
-		all = append(all, other)
+	if c.HumanErr != nil {
+		h.Log.Warn("human toplines", "study", res.Job.CompareStudyID, "err", c.HumanErr)
 	}
-	var human *analysis.Toplines
-	if res.Job.CompareStudyID != 0 {
-		human, err = runner.HumanToplines(ctx, h.DB, res.Job.CompareStudyID, res.ItemKeys())
-		if err != nil {
-			h.Log.Warn("human toplines", "study", res.Job.CompareStudyID, "err", err)
-		}
-	}
-	return runner.Compare(human, all...), nil
+	return c, nil
 }
 
 func fmtShare(v *float64) string {
@@ -97,33 +77,38 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	v := templates.JobView{Nav: h.nav(w, r, s), StudyID: s.ID, Job: j, Scorer: runner.ScorerName(j), Active: active(j)}
-	res, err := runner.LoadResults(ctx, h.DB, j.ID)
+	v := templates.JobView{Nav: h.nav(w, r, s), StudyID: s.ID, Job: j, Scorer: runner.ScorerName(j), Active: j.Active()}
+	res, err := h.Service.JobResults(ctx, j.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	v.Progress = res.Progress
+	var cmp *studies.JobComparison
 	if res.Progress.Answered > 0 {
-		if err := h.fillResults(ctx, &v, res, s); err != nil {
+		if cmp, err = h.fillResults(ctx, &v, res); err != nil {
 			h.Error(w, r, err)
 			return
 		}
 	}
-	if err := h.fillTrust(r, &v, res); err != nil {
+	if err := h.fillTrust(r, &v, res, cmp); err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	h.render(w, r, http.StatusOK, templates.Job(v))
 }
 
-func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *runner.Results, s *domain.Study) error {
+// fillResults adds the task's results to the job page; a True/False job's
+// comparison is returned for its item-level figures.
+func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *runner.Results) (*studies.JobComparison, error) {
+	var cmp *studies.JobComparison
 	switch scoring.Task(res.Job.Task) {
 	case scoring.TrueFalse:
 		c, err := h.comparison(ctx, res)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		cmp = c
 		cv := &templates.ComparisonView{Types: c.Types, Human: c.Human != nil}
 		for _, m := range c.Models {
 			cv.Models = append(cv.Models, m.Name)
@@ -168,9 +153,9 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			v.Gen = append(v.Gen, templates.GenRow{ItemKey: g.ItemKey, Output: g.Output})
 		}
 		v.GenTotal = len(res.Gen)
-		v.CanImport = !active(res.Job)
+		v.CanImport = !res.Job.Active()
 	}
-	return nil
+	return cmp, nil
 }
 
 // JobProgressJSON handles GET /admin/studies/{study}/jobs/{job}/progress.json,
@@ -181,7 +166,7 @@ func (h *Handler) JobProgressJSON(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	p, err := h.DB.JobProgress(r.Context(), j.ID)
+	p, err := h.Service.JobProgress(r.Context(), j.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -201,7 +186,7 @@ func (h *Handler) CancelJob(w http.ResponseWriter, r *http.Request) {
 	if h.Jobs != nil {
 		err = h.Jobs.Cancel(r.Context(), j.ID)
 	} else {
-		err = h.DB.CancelJob(r.Context(), j.ID)
+		err = h.Service.CancelJob(r.Context(), j.ID)
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -219,7 +204,7 @@ func (h *Handler) RetryJob(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	if err := h.DB.RequeueJob(r.Context(), j.ID); err != nil {
+	if err := h.Service.RequeueJob(r.Context(), j.ID); err != nil {
 		h.Error(w, r, err)
 		return
 	}

@@ -26,7 +26,7 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
+	res, err := h.Service.JobResults(r.Context(), j.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -51,10 +51,8 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 		if c.Human != nil {
 			out["comparison"] = c.Models[0].JSON()
 		}
-		if c.Human != nil {
-			if human, err := runner.HumanToplines(r.Context(), h.DB, j.CompareStudyID, res.ItemKeys()); err == nil && human != nil {
-				out["human_correlation"] = res.CorrelateWithHumans(human)
-			}
+		if c.Human != nil && c.Toplines != nil {
+			out["human_correlation"] = res.CorrelateWithHumans(c.Toplines)
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -77,7 +75,7 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
+	res, err := h.Service.JobResults(r.Context(), j.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return

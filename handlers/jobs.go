@@ -12,7 +12,7 @@ import (
 
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -29,14 +29,10 @@ func (h *Handler) getenv(name string) string {
 	return os.Getenv(name)
 }
 
-// itemTask reports whether a study holds implicature items (True/False) or
-// passages (multiple choice and generation).
-func itemTask(s *domain.Study) bool { return s.Kind == domain.KindExpert || s.Kind == domain.KindCrowd }
-
 func defaultJobForm(s *domain.Study) templates.JobForm {
 	f := templates.JobForm{Task: string(scoring.TrueFalse), Scorer: "always-true", API: "chat", Mode: "logprobs",
 		Concurrency: "4", Timeout: "60", Retries: "5", Samples: "5", MaxTokens: "16", GenMaxTokens: "1024", Strategy: string(scoring.ZeroShot), Seed: "1"}
-	if !itemTask(s) {
+	if !studies.ScoresItems(s) {
 		f.Task, f.Scorer = string(scoring.MultipleChoice), "bleu4"
 	}
 	return f
@@ -54,52 +50,26 @@ func (h *Handler) JobsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, form templates.JobForm) {
-	ctx := r.Context()
-	jobs, err := h.DB.StudyJobs(ctx, s.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	progress, err := h.DB.StudyJobProgress(ctx, s.ID)
+	l, err := h.Service.StudyJobs(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
 	v := templates.JobsView{Nav: h.nav(w, r, s), StudyID: s.ID, Form: form}
-	for _, j := range jobs {
-		v.Jobs = append(v.Jobs, templates.JobRow{Job: j, Scorer: runner.ScorerName(j), Progress: progress[j.ID]})
+	for _, j := range l.Jobs {
+		v.Jobs = append(v.Jobs, templates.JobRow{Job: j, Scorer: runner.ScorerName(j), Progress: l.Progress[j.ID]})
 	}
-	if itemTask(s) {
-		items, err := h.DB.ListItems(ctx, s.ID)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
-		n := len(runner.TFItems(items))
+	if studies.ScoresItems(s) {
 		v.Tasks = []templates.Choice{{Value: "truefalse", Label: "True/False on the implicature items"}}
-		v.DataNote = fmt.Sprintf("The data set is this study's %d implicature items (attention checks and dropped items left out): each condition it has, both option orders.", n)
+		v.DataNote = fmt.Sprintf("The data set is this study's %d implicature items (attention checks and dropped items left out): each condition it has, both option orders.", l.Data)
 	} else {
-		_, n, err := h.DB.PassageCounts(ctx, s.ID)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
 		v.Tasks = []templates.Choice{{Value: "multiplechoice", Label: "Multiple choice on the passages"}, {Value: "generation", Label: "Generation (explanations)"}}
-		v.DataNote = fmt.Sprintf("The data set is this study's %d passages.", n)
+		v.DataNote = fmt.Sprintf("The data set is this study's %d passages.", l.Data)
 	}
-	v.Scorers = scorerChoices(itemTask(s))
+	v.Scorers = scorerChoices(studies.ScoresItems(s))
 	v.Compares = []templates.Choice{{Value: "0", Label: "none"}}
-	if itemTask(s) {
-		studies, err := h.DB.Studies(ctx)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
-		for _, cs := range studies {
-			if cs.Kind == domain.KindCrowd {
-				v.Compares = append(v.Compares, templates.Choice{Value: strconv.FormatInt(cs.ID, 10), Label: fmt.Sprintf("#%d %s", cs.ID, cs.Name)})
-			}
-		}
+	for _, cs := range l.CrowdStudies {
+		v.Compares = append(v.Compares, templates.Choice{Value: strconv.FormatInt(cs.ID, 10), Label: fmt.Sprintf("#%d %s", cs.ID, cs.Name)})
 	}
 	h.render(w, r, status, templates.Jobs(v))
 }
@@ -132,7 +102,7 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 		return spec, f, domain.Errorf(domain.EINVALID, "compare: choose a crowd study or none")
 	}
 	spec.CompareStudyID = cmp
-	if (spec.Task == scoring.TrueFalse) != itemTask(s) {
+	if (spec.Task == scoring.TrueFalse) != studies.ScoresItems(s) {
 		return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
 	}
 	if f.Scorer != runner.ModelScorer {
@@ -187,9 +157,9 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 	}
 	spec, form, err := jobSpec(r, s)
 	spec.PublicEndpointsOnly = h.PublicEndpointsOnly
-	var j *store.Job
+	var j *domain.Job
 	if err == nil {
-		j, err = runner.Create(r.Context(), h.DB, spec, h.getenv)
+		j, err = h.Service.LaunchJob(r.Context(), spec, h.getenv)
 	}
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND {

@@ -7,8 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"pragmalab/runner"
-	"pragmalab/scoring"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -26,8 +25,8 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	if j.Task != string(scoring.Generation) || active(j) {
-		h.Error(w, r, domain.Errorf(domain.EINVALID, "only a finished generation job has outputs to send"))
+	if err := studies.CanSendOutputs(j); err != nil {
+		h.Error(w, r, err)
 		return
 	}
 	to := j.StudyID
@@ -37,28 +36,15 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	target, err := h.DB.Study(r.Context(), to)
+	target, n, err := h.Service.SendJobOutputs(r.Context(), j, to)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	if target.Kind != domain.KindExplain {
-		h.Error(w, r, domain.Errorf(domain.EINVALID, "study #%d %s is a %s study; outputs go to an explanation-rating study", target.ID, target.Name, target.Kind))
-		return
-	}
-	res, err := runner.LoadResults(r.Context(), h.DB, j.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	if err := h.DB.ImportOutputs(r.Context(), target.ID, res.Outputs()); err != nil {
-		h.Error(w, r, err)
-		return
-	}
-	h.Log.Info("job outputs sent", "job", j.ID, "study", target.ID, "outputs", len(res.Gen))
+	h.Log.Info("job outputs sent", "job", j.ID, "study", target.ID, "outputs", n)
 	// The change is to the receiving study: its log has the entry.
 	auditStudy(r, target.ID)
-	auditf(r, "%d outputs of job #%d (study #%d) added to the rating screens", len(res.Gen), j.ID, j.StudyID)
-	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the rating screens of study #%d %s.", len(res.Gen), j.ID, target.ID, target.Name))
+	auditf(r, "%d outputs of job #%d (study #%d) added to the rating screens", n, j.ID, j.StudyID)
+	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the rating screens of study #%d %s.", n, j.ID, target.ID, target.Name))
 	redirect(w, r, templates.StudyURL(target.ID, ""))
 }

@@ -13,7 +13,7 @@ import (
 	"pragmalab/analysis"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
+	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -60,11 +60,13 @@ func itemsOf(n, total int) string {
 // fillTrust adds what tells a researcher where the job's numbers stand:
 // why prompts failed, what was not asked, the configuration as set, the
 // paged prompts, item-level agreement and where outputs can go.
-func (h *Handler) fillTrust(r *http.Request, v *templates.JobView, res *runner.Results) error {
+// cmp is the True/False job's comparison (nil for the other tasks and
+// before any answer), whose human toplines the item level uses.
+func (h *Handler) fillTrust(r *http.Request, v *templates.JobView, res *runner.Results, cmp *studies.JobComparison) error {
 	ctx := r.Context()
 	j := res.Job
 	var err error
-	if v.Trust.Reasons, err = h.DB.JobFailureReasons(ctx, j.ID, 10); err != nil {
+	if v.Trust.Reasons, err = h.Service.JobFailures(ctx, j.ID, 10); err != nil {
 		return err
 	}
 	v.Trust.Unasked = res.Progress.Unasked()
@@ -80,7 +82,7 @@ func (h *Handler) fillTrust(r *http.Request, v *templates.JobView, res *runner.R
 		return err
 	}
 	if j.Task == string(scoring.TrueFalse) && res.Progress.Answered > 0 {
-		v.Trust.ItemLevel = h.itemLevel(r, res)
+		v.Trust.ItemLevel = itemLevel(res, cmp)
 	}
 	if j.Task == string(scoring.Generation) && v.CanImport {
 		if v.Trust.Outputs, err = h.outputsForm(r, j); err != nil {
@@ -114,19 +116,19 @@ func configRows(c scoring.Config) []templates.ConfigRow {
 }
 
 // promptPage reads ?prompts=all|answered|failed|pending and ?page=N.
-func (h *Handler) promptPage(r *http.Request, j *store.Job, p store.JobProgress) (*templates.PromptPage, error) {
+func (h *Handler) promptPage(r *http.Request, j *domain.Job, p domain.JobProgress) (*templates.PromptPage, error) {
 	filter := r.URL.Query().Get("prompts")
-	counts := map[string]int{store.PromptsAll: p.Total, store.PromptsAnswered: p.Answered, store.PromptsFailed: p.Failed, store.PromptsPending: p.Unasked()}
+	counts := map[string]int{domain.PromptsAll: p.Total, domain.PromptsAnswered: p.Answered, domain.PromptsFailed: p.Failed, domain.PromptsPending: p.Unasked()}
 	if _, ok := counts[filter]; !ok {
-		filter = store.PromptsAll
+		filter = domain.PromptsAll
 	}
-	if filter == store.PromptsAll && p.Failed > 0 && !r.URL.Query().Has("prompts") {
-		filter = store.PromptsFailed // what a researcher looks at first
+	if filter == domain.PromptsAll && p.Failed > 0 && !r.URL.Query().Has("prompts") {
+		filter = domain.PromptsFailed // what a researcher looks at first
 	}
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	pages := max(1, (counts[filter]+promptsPerPage-1)/promptsPerPage)
 	page = min(max(page, 1), pages)
-	rows, total, err := h.DB.JobPromptsPage(r.Context(), j.ID, filter, (page-1)*promptsPerPage, promptsPerPage)
+	rows, total, err := h.Service.JobPrompts(r.Context(), j.ID, filter, (page-1)*promptsPerPage, promptsPerPage)
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +143,7 @@ func (h *Handler) promptPage(r *http.Request, j *store.Job, p store.JobProgress)
 		return templates.JobURL(j.StudyID, j.ID, "?"+q.Encode()) + "#prompts-heading"
 	}
 	pp := &templates.PromptPage{Filter: filter, Page: page, Pages: pages, Total: total, First: (page-1)*promptsPerPage + 1}
-	for _, f := range []struct{ key, label string }{{store.PromptsAll, "all"}, {store.PromptsAnswered, "answered"}, {store.PromptsFailed, "failed"}, {store.PromptsPending, "not asked yet"}} {
+	for _, f := range []struct{ key, label string }{{domain.PromptsAll, "all"}, {domain.PromptsAnswered, "answered"}, {domain.PromptsFailed, "failed"}, {domain.PromptsPending, "not asked yet"}} {
 		pp.Filters = append(pp.Filters, templates.PromptFilter{Label: f.label, URL: link(f.key, 1), Count: counts[f.key], Current: f.key == filter})
 	}
 	if page > 1 {
@@ -194,20 +196,15 @@ func answerText(raw json.RawMessage) string {
 }
 
 // itemLevel formats the option-order bias and the correlation with the
-// human mean z of the job's crowd study.
-func (h *Handler) itemLevel(r *http.Request, res *runner.Results) *templates.ItemLevel {
+// human mean z of the job's crowd study (from its comparison).
+func itemLevel(res *runner.Results, cmp *studies.JobComparison) *templates.ItemLevel {
 	il := &templates.ItemLevel{}
 	if b := res.OrderBias(); b.N > 0 {
 		il.OrderBias = fmt.Sprintf("%.3f (largest %.3f) over %d item × condition pairs asked in both orders", *b.Mean, *b.Max, b.N)
 	}
-	if res.Job.CompareStudyID != 0 {
-		human, err := runner.HumanToplines(r.Context(), h.DB, res.Job.CompareStudyID, res.ItemKeys())
-		if err != nil {
-			h.Log.Warn("human toplines", "study", res.Job.CompareStudyID, "err", err)
-		} else if human != nil {
-			hc := res.CorrelateWithHumans(human)
-			il.Trigger, il.AllConds = corrText(hc.Trigger), corrText(hc.Conditions)
-		}
+	if cmp != nil && cmp.Toplines != nil {
+		hc := res.CorrelateWithHumans(cmp.Toplines)
+		il.Trigger, il.AllConds = corrText(hc.Trigger), corrText(hc.Conditions)
 	}
 	return il
 }
@@ -231,16 +228,13 @@ func corrText(c analysis.Correlation) string {
 
 // outputsForm lists the explanation-rating studies a generation job's
 // outputs can go to, the job's own study first when it is one.
-func (h *Handler) outputsForm(r *http.Request, j *store.Job) (*templates.OutputsForm, error) {
-	studies, err := h.DB.Studies(r.Context())
+func (h *Handler) outputsForm(r *http.Request, j *domain.Job) (*templates.OutputsForm, error) {
+	explain, err := h.Service.ExplainStudies(r.Context())
 	if err != nil {
 		return nil, err
 	}
 	f := &templates.OutputsForm{To: strconv.FormatInt(j.StudyID, 10)}
-	for _, s := range studies {
-		if s.Kind != domain.KindExplain {
-			continue
-		}
+	for _, s := range explain {
 		c := templates.Choice{Value: strconv.FormatInt(s.ID, 10), Label: fmt.Sprintf("#%d %s", s.ID, s.Name)}
 		if s.ID == j.StudyID {
 			f.Studies = append([]templates.Choice{c}, f.Studies...)

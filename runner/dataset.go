@@ -7,9 +7,10 @@ package runner
 
 import (
 	"context"
-	"pragmalab/domain"
-	"pragmalab/studies"
+	"encoding/json"
+	"fmt"
 
+	"pragmalab/domain"
 	"pragmalab/scoring"
 	"pragmalab/store"
 )
@@ -43,10 +44,18 @@ func MCItems(ps []store.Passage) []scoring.MCItem {
 	return out
 }
 
-// Templates returns a study's prompt templates, ours where it has none
-// (studies.LoadPromptTemplates).
+// Templates returns a study's prompt templates, ours where it has none;
+// new jobs' prompts are built with them.
 func Templates(ctx context.Context, db *store.DB, studyID int64) (scoring.Templates, error) {
-	return studies.LoadPromptTemplates(ctx, db, studyID)
+	raw, ok, err := db.ScoringTemplates(ctx, studyID)
+	if err != nil || !ok {
+		return scoring.DefaultTemplates(), err
+	}
+	var t scoring.Templates
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return scoring.DefaultTemplates(), fmt.Errorf("study %d templates: %w", studyID, err)
+	}
+	return t.WithDefaults(), nil
 }
 
 // dataset loads what a task needs from a study.

@@ -1,4 +1,4 @@
-package runner
+package runner_test
 
 import (
 	"bytes"
@@ -6,16 +6,29 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"path/filepath"
 	"pragmalab/domain"
 	"strings"
 	"testing"
 
 	"pragmalab/analysis"
-
+	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
 	"pragmalab/studies"
 )
+
+// openDB is a fresh database, as runner_test.go's: this file is outside
+// package runner so that it may import studies, which imports runner.
+func openDB(t testing.TB) *store.DB {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
 
 // TestHumanToplinesFromCrowdStudy runs a small crowd study through the
 // store (entry, consent, training, ratings) and reads its toplines for the
@@ -30,7 +43,7 @@ func crowdFixture(t *testing.T) (*store.DB, int64) {
 	if err := db.CreateStudy(ctx, cs); err != nil {
 		t.Fatal(err)
 	}
-	items := append(SyntheticItems(4),
+	items := append(runner.SyntheticItems(4),
 		domain.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
 		domain.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
 	if err := db.ImportItems(ctx, cs.ID, items); err != nil {
@@ -117,7 +130,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 		t.Errorf("toplines from the rows differ from those of the export:\nrows %s\nfile %s", b, a)
 	}
 	// The job covers x001–x003 only.
-	ht, err := HumanToplines(ctx, db, cs.ID, map[string]bool{"x001": true, "x002": true, "x003": true})
+	ht, err := studies.HumanToplines(ctx, db, cs.ID, func(k string) bool { return k == "x001" || k == "x002" || k == "x003" })
 	if err != nil || ht == nil {
 		t.Fatalf("toplines %v, err %v", ht, err)
 	}
@@ -129,9 +142,9 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 		t.Errorf("participants %+v", ht.Participants)
 	}
 	// Beside a model, in the comparison the page draws.
-	res := &Results{Job: &store.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
+	res := &runner.Results{Job: &store.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
 	res.TFMetrics = scoring.ComputeTF(res.TF)
-	c := Compare(ht, res)
+	c := runner.Compare(ht, res)
 	if v := c.Human["implicature_recognition"]["scalar"]; v == nil || *v != 1 {
 		t.Errorf("human scalar implicature recognition %v, want 1", v)
 	}
@@ -166,7 +179,7 @@ func TestHumanZAgreesWithTheAnalysisPage(t *testing.T) {
 		page[m.ID] = m
 	}
 	job := map[string]bool{"x001": true, "x002": true}
-	ht, err := HumanToplines(ctx, db, cs, job)
+	ht, err := studies.HumanToplines(ctx, db, cs, func(k string) bool { return job[k] })
 	if err != nil || ht == nil {
 		t.Fatal(ht, err)
 	}

@@ -8,11 +8,10 @@ import (
 	"sort"
 	"strconv"
 
-	"pragmalab/analysis"
 	"pragmalab/csvsafe"
+	"pragmalab/domain"
 	"pragmalab/scoring"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 // Results are a job's answers folded into the task's metrics.
@@ -181,7 +180,7 @@ func (r *Results) WriteCSV(w io.Writer) error {
 			cw.Write([]string{r.Scorer, m.Key, m.Kind, strconv.Itoa(m.Topic), m.Gold, m.Predicted, strconv.FormatBool(m.Correct)})
 		}
 	case scoring.Generation:
-		cw.Write(studies.OutputColumns)
+		cw.Write(domain.OutputColumns)
 		for _, g := range r.Gen {
 			cw.Write([]string{g.ItemKey, g.Strategy, r.Scorer, g.Output})
 		}
@@ -220,14 +219,6 @@ func (r *Results) Outputs() []store.Output {
 		out = append(out, store.Output{ItemKey: g.ItemKey, Strategy: g.Strategy, Model: r.Scorer, Output: g.Output})
 	}
 	return out
-}
-
-// HumanToplines computes the human toplines of a crowd study over the
-// given items (studies.HumanToplines): z-scores over all of each
-// participant's ratings, as its Analysis page computes them, then only the
-// job's items kept. It returns nil when nobody has rated them.
-func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, items map[string]bool) (*analysis.Toplines, error) {
-	return studies.HumanToplines(ctx, db, crowdStudyID, func(key string) bool { return items[key] })
 }
 
 // SortedJobs orders finished jobs for a comparison table: by id.

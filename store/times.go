@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"pragmalab/domain"
 	"strconv"
 	"time"
 )
@@ -17,14 +18,10 @@ const (
 	FlowExplain  = "explain"  // owner: the annotator
 )
 
-// MaxRT bounds a browser-measured response time; beyond it (or at or
-// below 0) the time is taken as not measured.
-const MaxRT = 24 * 60 * 60 * 1000
-
 // RT returns a browser's response time in ms as stored: nil when not
 // measured or out of range.
 func RT(ms int) any {
-	if ms <= 0 || ms > MaxRT {
+	if ms <= 0 || ms > domain.MaxRT {
 		return nil
 	}
 	return ms

@@ -252,7 +252,7 @@ func FuzzParseOutputsCSV(f *testing.F) {
 			t.Fatal("no error and no outputs")
 		}
 		header, _ := csv.NewReader(bytes.NewReader(data)).Read()
-		for _, c := range OutputColumns {
+		for _, c := range domain.OutputColumns {
 			n := 0
 			for _, h := range header {
 				if strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")) == c {
@@ -265,7 +265,7 @@ func FuzzParseOutputsCSV(f *testing.F) {
 		}
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)
-		w.Write(OutputColumns)
+		w.Write(domain.OutputColumns)
 		for i, o := range outs {
 			again := o
 			if err := again.Validate(); err != nil || again != o {

@@ -3,35 +3,19 @@ package studies
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
+	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
 )
 
 // The model-scoring jobs' use cases (docs/scoring.md): a study's prompt
-// templates and the deletion of a job. Running, reading and comparing a
-// job's results is the runner's (runner imports studies, so studies does
-// not call it).
-
-// LoadPromptTemplates returns a study's prompt templates, ours where it has
-// none; the runner builds new jobs' prompts with them.
-func LoadPromptTemplates(ctx context.Context, db *store.DB, studyID int64) (scoring.Templates, error) {
-	raw, ok, err := db.ScoringTemplates(ctx, studyID)
-	if err != nil || !ok {
-		return scoring.DefaultTemplates(), err
-	}
-	var t scoring.Templates
-	if err := json.Unmarshal(raw, &t); err != nil {
-		return scoring.DefaultTemplates(), fmt.Errorf("study %d templates: %w", studyID, err)
-	}
-	return t.WithDefaults(), nil
-}
+// templates and the deletion of a job; jobs_results.go launches, reads
+// and compares jobs through the runner.
 
 // PromptTemplates returns a study's prompt templates (ours where it has
 // none) and whether it has templates of its own.
 func (s *Service) PromptTemplates(ctx context.Context, studyID int64) (scoring.Templates, bool, error) {
-	t, err := LoadPromptTemplates(ctx, s.db, studyID)
+	t, err := runner.Templates(ctx, s.db, studyID)
 	if err != nil {
 		return t, false, err
 	}

@@ -11,9 +11,6 @@ import (
 	"pragmalab/store"
 )
 
-// OutputColumns is the header of a model outputs file.
-var OutputColumns = []string{"item_id", "strategy", "model", "output"}
-
 // ParseOutputsCSV reads a model outputs file (CSV with a header naming
 // item_id, strategy, model and output, in any order), all or nothing; the
 // error names the line and column.
@@ -30,16 +27,16 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 	idx := map[string]int{}
 	for i, h := range header {
 		h = strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF"))
-		if _, dup := idx[h]; dup && slices.Contains(OutputColumns, h) {
+		if _, dup := idx[h]; dup && slices.Contains(domain.OutputColumns, h) {
 			// Which of the two would be read is a guess; the item file
 			// refuses it too.
 			return nil, lineError(1, "", "column %q appears twice", h)
 		}
 		idx[h] = i
 	}
-	for _, c := range OutputColumns {
+	for _, c := range domain.OutputColumns {
 		if _, ok := idx[c]; !ok {
-			return nil, domain.Errorf(domain.EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(OutputColumns, ", "))
+			return nil, domain.Errorf(domain.EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(domain.OutputColumns, ", "))
 		}
 	}
 	var out []store.Output

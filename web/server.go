@@ -68,7 +68,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Secure:   cfg.SecureCookies,
 		SameSite: http.SameSiteLaxMode,
 	}
-	h := handlers.New(cfg.DB, cs, cfg.Log)
+	h := handlers.New(studies.New(cfg.DB, nil), cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader

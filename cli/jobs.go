@@ -1,0 +1,32 @@
+package cli
+
+import (
+	"context"
+	"pragmalab/domain"
+	"pragmalab/runner"
+	"pragmalab/studies"
+)
+
+// jobRunner runs scoring jobs to the end in this process (not in a
+// server's background runner): for score, the demo's copy-target job and
+// the scoring benchmark. getenv reads the API keys.
+type jobRunner struct {
+	svc    *studies.Service
+	getenv func(string) string
+}
+
+// create makes the job of spec, queued.
+func (j jobRunner) create(ctx context.Context, spec runner.Spec) (*domain.Job, error) {
+	return j.svc.LaunchJob(ctx, spec, j.getenv)
+}
+
+// run runs the job to its end in the caller's goroutine (progress as
+// studies.Service.RunJob).
+func (j jobRunner) run(ctx context.Context, jobID int64, progress func(answered, total, failed int)) error {
+	return j.svc.RunJob(ctx, jobID, j.getenv, progress)
+}
+
+// results reads a finished job's results.
+func (j jobRunner) results(ctx context.Context, jobID int64) (*runner.Results, error) {
+	return j.svc.JobResults(ctx, jobID)
+}
