@@ -65,11 +65,18 @@ func newBrowser(t *testing.T) context.Context {
 	return ctx
 }
 
+// stepLimit bounds one step: a page that has not reached the state a step
+// waits for by then is broken. It is a bound, not a wait: a step ends as
+// soon as its state is reached, and the bound is wide so that a saturated
+// 2-core machine (the whole suite, Chromium and the server on it) still
+// passes.
+const stepLimit = 60 * time.Second
+
 // step runs actions with a time limit, failing the test with what was being
 // done.
 func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, stepLimit)
 	defer cancel()
 	if err := chromedp.Do(sctx, actions...); err != nil {
 		t.Fatalf("%s: %v", what, err)
@@ -79,13 +86,41 @@ func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Ac
 // get runs one action returning a value, with a time limit.
 func get[T any](t *testing.T, ctx context.Context, what string, action chromedp.Action[T]) T {
 	t.Helper()
-	sctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	sctx, cancel := context.WithTimeout(ctx, stepLimit)
 	defer cancel()
 	v, err := chromedp.Run(sctx, action)
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 	return v
+}
+
+// answerScreen waits for a participant's screen, clicks a rating and the
+// button that sends it. When Chromium hands chromedp a new copy of the
+// document between finding a node and clicking it ("Could not find node
+// with given id", seen on a loaded machine), nothing was clicked, so the
+// screen is simply tried again.
+func answerScreen(t *testing.T, ctx context.Context, what string, screen chromedp.CSS, rating, send string) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		sctx, cancel := context.WithTimeout(ctx, stepLimit)
+		err := chromedp.Do(sctx, chromedp.WaitVisible(screen), pageLoaded(), chromedp.Click(testID(rating)), chromedp.Click(testID(send)))
+		cancel()
+		if err == nil {
+			return
+		}
+		if attempt < 3 && strings.Contains(err.Error(), "given id") {
+			t.Logf("%s: %v; trying the screen again", what, err)
+			continue
+		}
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// pageLoaded waits until the page has loaded: its scripts (app.js) have
+// run their DOMContentLoaded handlers.
+func pageLoaded() chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](`document.readyState === "complete"`, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(stepLimit))
 }
 
 // testID selects the element with a data-testid attribute.

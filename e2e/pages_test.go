@@ -57,14 +57,13 @@ func TestCrowdPagesLayout(t *testing.T) {
 				if sc.Condition == "cancel" {
 					key = "2"
 				}
-				step(t, ctx, fmt.Sprintf("training %d", k+1),
-					chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, k+1))),
-					chromedp.Click(testID("rating-"+key)), chromedp.Click(testID("next")))
+				answerScreen(t, ctx, fmt.Sprintf("training %d", k+1),
+					chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, k+1)), "rating-"+key, "next")
 			}
 			step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")))
 			fits(t, ctx, c.width)
 			screenshot(t, ctx, "crowd-practice-end-"+c.name)
-			step(t, ctx, "begin", chromedp.Click(testID("begin")), chromedp.WaitVisible(testID("rating-form")))
+			step(t, ctx, "begin", chromedp.Click(testID("begin")), chromedp.WaitVisible(testID("rating-form")), pageLoaded())
 			fits(t, ctx, c.width)
 			screenshot(t, ctx, "crowd-item-"+c.name)
 			hint := get(t, ctx, "keyboard hint", chromedp.Evaluate[bool](`!document.querySelector("[data-keys-hint]").hidden`))
@@ -80,9 +79,8 @@ func TestCrowdPagesLayout(t *testing.T) {
 			// The rest of the batch, then the questionnaire.
 			p := crowdParticipant(t, db, studyID, pid)
 			for pos := 1; pos <= p.Screens; pos++ {
-				step(t, ctx, fmt.Sprintf("answer %d", pos),
-					chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))),
-					chromedp.Click(testID("rating-4")), chromedp.Click(testID("next")))
+				answerScreen(t, ctx, fmt.Sprintf("answer %d", pos),
+					chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos)), "rating-4", "next")
 			}
 			step(t, ctx, "questionnaire", chromedp.WaitVisible(testID("q-languages")))
 			fits(t, ctx, c.width)
