@@ -453,22 +453,11 @@ func computeAgreement(js []Judgement, bs Bootstrap) (*Agreement, *replicates) {
 		// The jackknife over items, for BCa's acceleration: each block of
 		// the group's items left out in turn.
 		reps.jack, reps.method = newReplicates(jackBlocks), agreementMethod
-		for i := range w {
-			w[i] = 1
-		}
-		for g, idx := range groups {
-			eachJackBlock(idx, func(k int, block []int) {
-				for _, i := range block {
-					w[i] = 0
-				}
-				p, c := d.stats(idx, w)
-				recordQuestion(reps.jack, g+"/p", k, p)
-				recordQuestion(reps.jack, g+"/c", k, c)
-				for _, i := range block {
-					w[i] = 1
-				}
-			})
-		}
+		jackknifeGroups(groups, w, func(g string, k int) {
+			p, c := d.stats(groups[g], w)
+			recordQuestion(reps.jack, g+"/p", k, p)
+			recordQuestion(reps.jack, g+"/c", k, c)
+		})
 	}
 	build := func(g string) *Agreement {
 		p, c := d.stats(groups[g], nil)

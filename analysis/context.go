@@ -281,20 +281,9 @@ func computeContext(as []ContextAnswer, bs Bootstrap) (*Context, *replicates) {
 		}
 		// The jackknife over items, for BCa's acceleration.
 		reps.jack, reps.method = newReplicates(jackBlocks), contextMethod
-		for i := range w {
-			w[i] = 1
-		}
-		for g, idx := range groups {
-			eachJackBlock(idx, func(k int, block []int) {
-				for _, i := range block {
-					w[i] = 0
-				}
-				recordContext(reps.jack, g, k, contextStatsW(rows, idx, w))
-				for _, i := range block {
-					w[i] = 1
-				}
-			})
-		}
+		jackknifeGroups(groups, w, func(g string, k int) {
+			recordContext(reps.jack, g, k, contextStatsW(rows, groups[g], w))
+		})
 		c.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ContextScheme}
 	}
 	build := func(g string) *ContextStats {

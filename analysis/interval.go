@@ -387,6 +387,26 @@ func eachJackBlock(idx []int, f func(k int, block []int)) {
 	}
 }
 
+// jackknifeGroups calls f(g, k) for each jackknife block k of each group g,
+// with that block's items weighted 0 in w and every other item 1; w is all
+// ones again when it returns.
+func jackknifeGroups(groups map[string][]int, w []int32, f func(g string, k int)) {
+	for i := range w {
+		w[i] = 1
+	}
+	for g, idx := range groups {
+		eachJackBlock(idx, func(k int, block []int) {
+			for _, i := range block {
+				w[i] = 0
+			}
+			f(g, k)
+			for _, i := range block {
+				w[i] = 1
+			}
+		})
+	}
+}
+
 // wilsonN is the Wilson score interval of share p over n trials, n not
 // necessarily whole (an effective sample size).
 func wilsonN(p, n float64) *CI {
