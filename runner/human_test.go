@@ -142,7 +142,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 		t.Errorf("participants %+v", ht.Participants)
 	}
 	// Beside a model, in the comparison the page draws.
-	res := &runner.Results{Job: &store.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
+	res := &runner.Results{Job: &domain.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
 	res.TFMetrics = scoring.ComputeTF(res.TF)
 	c := runner.Compare(ht, res)
 	if v := c.Human["implicature_recognition"]["scalar"]; v == nil || *v != 1 {

@@ -11,14 +11,14 @@ import (
 // FinalStatus is the status a job ends with once the runner has asked what
 // it could: done when every prompt has an answer, failed when none has,
 // partial otherwise (some failed, or were not asked).
-func FinalStatus(p JobProgress) string {
+func FinalStatus(p domain.JobProgress) string {
 	switch {
 	case p.Total > 0 && p.Answered == p.Total:
-		return JobDone
+		return domain.JobDone
 	case p.Answered == 0:
-		return JobFailed
+		return domain.JobFailed
 	}
-	return JobPartial
+	return domain.JobPartial
 }
 
 // JobLease returns who holds a job's lease and until when (zero when
@@ -93,7 +93,7 @@ const (
 // JobPromptsPage returns up to limit of a job's prompts from offset (in
 // order), with their answers or errors, keeping those the filter names, and
 // how many prompts the filter keeps in all.
-func (db *DB) JobPromptsPage(ctx context.Context, jobID int64, filter string, offset, limit int) ([]JobPromptRow, int, error) {
+func (db *DB) JobPromptsPage(ctx context.Context, jobID int64, filter string, offset, limit int) ([]domain.JobPromptRow, int, error) {
 	where := map[string]string{
 		PromptsAll:      ``,
 		PromptsAnswered: ` AND answer IS NOT NULL`,
@@ -111,9 +111,9 @@ func (db *DB) JobPromptsPage(ctx context.Context, jobID int64, filter string, of
 		return nil, 0, fmt.Errorf("job prompts: %w", err)
 	}
 	defer rows.Close()
-	var out []JobPromptRow
+	var out []domain.JobPromptRow
 	for rows.Next() {
-		var p JobPromptRow
+		var p domain.JobPromptRow
 		var answer *string
 		var at string
 		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text, &answer, &p.Error, &p.Attempts, &at); err != nil {

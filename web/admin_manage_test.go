@@ -495,7 +495,7 @@ func TestJobDelete(t *testing.T) {
 	base := studyPath(study, "")
 	p := c.post(base+"/jobs", url.Values{"task": {"truefalse"}, "scorer": {"always-true"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}}).mustStatus(t, http.StatusSeeOther)
 	id, _ := strconv.ParseInt(p.location()[strings.LastIndex(p.location(), "/")+1:], 10, 64)
-	waitJob(t, env.db, id, store.JobDone)
+	waitJob(t, env.db, id, domain.JobDone)
 	c.get(base+"/jobs").mustContain(t, fmt.Sprintf(`data-testid="delete-job-%d"`, id))
 	// A job of another study cannot be deleted through this one.
 	other := itemsStudy(t, env.db, 1)
