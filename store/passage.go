@@ -139,18 +139,6 @@ func (db *DB) ListPassages(ctx context.Context, studyID int64) ([]Passage, error
 	return out, rows.Err()
 }
 
-// PassageByKey returns the passage of a study with the given own id.
-func (db *DB) PassageByKey(ctx context.Context, studyID int64, key string) (Passage, error) {
-	p, err := scanPassage(db.read.QueryRowContext(ctx, `SELECT `+passageColumnsSQL+` FROM passages p WHERE p.study_id = ? AND p.key = ?`, studyID, key))
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, domain.Errorf(domain.ENOTFOUND, "passage %q not found", key)
-	}
-	if err != nil {
-		return p, fmt.Errorf("passage: %w", err)
-	}
-	return p, nil
-}
-
 // PassageCounts counts a study's passages per kind and period
 // (keys "Impl 1946–1972" …) for the researcher's overview.
 func (db *DB) PassageCounts(ctx context.Context, studyID int64) (map[string]int, int, error) {
