@@ -34,7 +34,7 @@ func TestPartialJobAndTheRebuiltTables(t *testing.T) {
 	if err != nil || len(reasons) != 1 || reasons[0].Prompts != 2 || reasons[0].First != "a|trigger|FT" {
 		t.Fatalf("reasons %+v, %v", reasons, err)
 	}
-	page, n, err := db.JobPromptsPage(ctx, j.ID, PromptsFailed, 1, 10)
+	page, n, err := db.JobPromptsPage(ctx, j.ID, domain.PromptsFailed, 1, 10)
 	if err != nil || n != 2 || len(page) != 1 || page[0].Seq != 3 {
 		t.Fatalf("failed prompts page from 1: %d rows of %d, %v", len(page), n, err)
 	}

@@ -16,7 +16,6 @@ type Passage = domain.Passage
 // Passage kinds and periods (domain.PassageImpl…).
 const (
 	PassageImpl = domain.PassageImpl
-	PassagePpp  = domain.PassagePpp
 	Period1946  = domain.Period1946
 	Period1973  = domain.Period1973
 	Period1994  = domain.Period1994

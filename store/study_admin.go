@@ -99,13 +99,9 @@ func responsesQuery(where string) string {
 	return strings.Join(parts, "\n\t\tUNION ALL")
 }
 
-// Responses is domain.Responses (docs/architecture.md#domain), named here for the
-// store's callers.
-type Responses = domain.Responses
-
-func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error) {
+func scanResponses(sc interface{ Scan(...any) error }) (int64, domain.Responses, error) {
 	var id int64
-	var r Responses
+	var r domain.Responses
 	var last sql.NullString
 	if err := sc.Scan(&id, &r.Answers, &r.Unexported, &last); err != nil {
 		return 0, r, err
@@ -120,17 +116,17 @@ func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error)
 // a transaction.
 func studyResponses(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, id int64) (Responses, error) {
+}, id int64) (domain.Responses, error) {
 	rows, err := q.QueryContext(ctx, responsesQuery("key = ?1"), id)
 	if err != nil {
-		return Responses{}, fmt.Errorf("study responses: %w", err)
+		return domain.Responses{}, fmt.Errorf("study responses: %w", err)
 	}
 	defer rows.Close()
-	var total Responses
+	var total domain.Responses
 	for rows.Next() {
 		_, r, err := scanResponses(rows)
 		if err != nil {
-			return Responses{}, fmt.Errorf("study responses: %w", err)
+			return domain.Responses{}, fmt.Errorf("study responses: %w", err)
 		}
 		total.Add(r)
 	}
@@ -138,7 +134,7 @@ func studyResponses(ctx context.Context, q interface {
 }
 
 // StudyResponses sums up the answers of one study.
-func (db *DB) StudyResponses(ctx context.Context, id int64) (Responses, error) {
+func (db *DB) StudyResponses(ctx context.Context, id int64) (domain.Responses, error) {
 	return studyResponses(ctx, db.read, id)
 }
 
