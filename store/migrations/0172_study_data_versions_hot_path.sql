@@ -34,3 +34,23 @@ CREATE TRIGGER crowd_ratings_data_version_delete AFTER DELETE ON crowd_ratings B
 		SELECT study_id, 1 FROM crowd_participants WHERE id = OLD.participant_id AND status = 'completed'
 		ON CONFLICT (study_id) DO UPDATE SET version = version + 1;
 END;
+
+-- The same for a context survey: the analysis reads final answers only
+-- (sufficient set); an expert asking for one more sentence rewrites an
+-- answer that is not final yet, and changes nothing it reads.
+DROP TRIGGER context_answers_data_version_insert;
+DROP TRIGGER context_answers_data_version_update;
+CREATE TRIGGER context_answers_data_version_insert AFTER INSERT ON context_answers
+WHEN NEW.sufficient != ''
+BEGIN
+	INSERT INTO study_data_versions (study_id, version)
+		SELECT study_id, 1 FROM passages WHERE id = NEW.passage_id
+		ON CONFLICT (study_id) DO UPDATE SET version = version + 1;
+END;
+CREATE TRIGGER context_answers_data_version_update AFTER UPDATE ON context_answers
+WHEN NEW.sufficient != '' OR OLD.sufficient != ''
+BEGIN
+	INSERT INTO study_data_versions (study_id, version)
+		SELECT study_id, 1 FROM passages WHERE id = NEW.passage_id
+		ON CONFLICT (study_id) DO UPDATE SET version = version + 1;
+END;
