@@ -5,15 +5,14 @@ import (
 	"testing"
 )
 
-// TestStudyDataVersionHotPath: a participant's answers before the last
-// screen change nothing the analysis reads (it reads completed sessions),
-// so they leave the study's data version — and its kept analysis — alone;
-// the answer that completes the session raises it.
+// TestStudyDataVersionHotPath: a participant's arrival, consent, training
+// and answers before the last screen change nothing the analysis reads (it
+// reads completed sessions), so they leave the study's data version — and
+// its kept analysis — alone; the answer that completes the session raises
+// it.
 func TestStudyDataVersionHotPath(t *testing.T) {
 	f := newCrowdFixture(t, 2, 4)
 	ctx := context.Background()
-	p := f.enter(t, CrowdArrival{PID: pid(1)})
-	f.ready(t, p)
 	version := func() int64 {
 		t.Helper()
 		v, err := f.db.StudyDataVersion(ctx, f.study)
@@ -23,6 +22,8 @@ func TestStudyDataVersionHotPath(t *testing.T) {
 		return v
 	}
 	v0 := version()
+	p := f.enter(t, CrowdArrival{PID: pid(1)})
+	f.ready(t, p)
 	for pos, rating := range []int{5, 7, 2} {
 		if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, pos+1, rating, 0, f.s); err != nil {
 			t.Fatal(err)

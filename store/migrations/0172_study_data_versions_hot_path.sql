@@ -35,6 +35,24 @@ CREATE TRIGGER crowd_ratings_data_version_delete AFTER DELETE ON crowd_ratings B
 		ON CONFLICT (study_id) DO UPDATE SET version = version + 1;
 END;
 
+-- A participant's arrival inserts an active session and takes a place in
+-- a batch (batches.slots_taken), a time-out frees it: neither is read by
+-- the analysis until the session completes.
+DROP TRIGGER crowd_participants_data_version_insert;
+CREATE TRIGGER crowd_participants_data_version_insert AFTER INSERT ON crowd_participants
+WHEN NEW.status = 'completed' OR NEW.exclusion_override != ''
+BEGIN
+	INSERT INTO study_data_versions (study_id, version) SELECT NEW.study_id, 1 WHERE NEW.study_id IS NOT NULL
+		ON CONFLICT (study_id) DO UPDATE SET version = version + 1;
+END;
+DROP TRIGGER batches_data_version_update;
+CREATE TRIGGER batches_data_version_update AFTER UPDATE ON batches
+WHEN OLD.number IS NOT NEW.number OR OLD.study_id IS NOT NEW.study_id
+BEGIN
+	INSERT INTO study_data_versions (study_id, version) SELECT NEW.study_id, 1 WHERE NEW.study_id IS NOT NULL
+		ON CONFLICT (study_id) DO UPDATE SET version = version + 1;
+END;
+
 -- The same for a context survey: the analysis reads final answers only
 -- (sufficient set); an expert asking for one more sentence rewrites an
 -- answer that is not final yet, and changes nothing it reads.
