@@ -42,7 +42,7 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	kinds := map[string]*store.StudyOverview{}
+	kinds := map[string]*domain.StudyOverview{}
 	all, err := db.Dashboard(ctx)
 	if err != nil {
 		t.Fatal(err)

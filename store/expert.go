@@ -13,14 +13,12 @@ import (
 // The expert study's value types live in domain (domain/expert.go); these
 // names stay for the store's own code and the callers not yet moved.
 type (
-	ExpertSettings = domain.ExpertSettings
-	Annotator      = domain.Annotator
-	Judgement      = domain.Judgement
-	Screen         = domain.Screen
+	Annotator = domain.Annotator
+	Judgement = domain.Judgement
 )
 
 // DefaultExpertSettings are the paper's (domain.DefaultExpertSettings).
-func DefaultExpertSettings() ExpertSettings { return domain.DefaultExpertSettings() }
+func DefaultExpertSettings() domain.ExpertSettings { return domain.DefaultExpertSettings() }
 
 // SaveBatches replaces a study's batches with the given lists of item ids
 // (conditions all empty). Once an annotator is assigned a batch the batches
@@ -271,7 +269,7 @@ func (db *DB) AnnotatorAssignment(ctx context.Context, annotatorID, assignmentID
 }
 
 // Screens returns the screens of an assignment in order.
-func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error) {
+func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]domain.Screen, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT bi.position, i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation,
 			i.negation, i.strengthening, i.neutral, i.check_kind, i.status, i.version,
@@ -285,9 +283,9 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error)
 		return nil, fmt.Errorf("screens: %w", err)
 	}
 	defer rows.Close()
-	var out []Screen
+	var out []domain.Screen
 	for rows.Next() {
-		var s Screen
+		var s domain.Screen
 		var pl, cc, ai, ac sql.NullString
 		it := &s.Item
 		if err := rows.Scan(&s.Position, &it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature,

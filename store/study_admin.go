@@ -138,19 +138,15 @@ func (db *DB) StudyResponses(ctx context.Context, id int64) (domain.Responses, e
 	return studyResponses(ctx, db.read, id)
 }
 
-// StudyOverview is domain.StudyOverview (docs/architecture.md#domain), named here for the
-// store's callers.
-type StudyOverview = domain.StudyOverview
-
 // Dashboard lists every study, newest first, with its counts. It runs a
 // fixed number of queries (four), however many studies there are.
-func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
+func (db *DB) Dashboard(ctx context.Context) ([]domain.StudyOverview, error) {
 	all, err := db.Studies(ctx)
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]*StudyOverview, len(all))
-	out := make([]StudyOverview, len(all))
+	byID := make(map[int64]*domain.StudyOverview, len(all))
+	out := make([]domain.StudyOverview, len(all))
 	for i, s := range all {
 		out[i].Study, out[i].State = s, s.State
 		byID[s.ID] = &out[i]
@@ -163,7 +159,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 		defer rows.Close()
 		for rows.Next() {
 			var id int64
-			var o StudyOverview
+			var o domain.StudyOverview
 			if err := scanOverview(rows, &id, &o); err != nil {
 				return fmt.Errorf("dashboard %s: %w", op, err)
 			}
@@ -193,7 +189,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 
 // scanOverview scans one row of a dashboard query by its column count:
 // (study, items), (study, done, under way) or a responses row.
-func scanOverview(rows *sql.Rows, id *int64, o *StudyOverview) error {
+func scanOverview(rows *sql.Rows, id *int64, o *domain.StudyOverview) error {
 	cols, err := rows.Columns()
 	if err != nil {
 		return err
