@@ -140,7 +140,7 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer cleanup()
-	svc, db, err := openService(ctx, file, studies.OpenOptions{Synchronous: *f.sync})
+	svc, newServer, err := openService(ctx, file, studies.OpenOptions{Synchronous: *f.sync})
 	if err != nil {
 		return err
 	}
@@ -152,7 +152,7 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if *f.killAfter > 0 {
 		return benchLoadCrash(ctx, env, svc, file, study, *f.n, *f.think, *f.ramp, *f.killAfter)
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
+	srv, err := newServer(ctx, web.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
 	if err != nil {
 		return err
 	}

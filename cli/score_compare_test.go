@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/store"
 )
 
 // TestScoreComparePrintsOneItemSet: a job of 16 items with results for 7,
@@ -32,7 +32,7 @@ func TestScoreComparePrintsOneItemSet(t *testing.T) {
 		t.Fatal(err)
 	}
 	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
-	res := &runner.Results{Job: &store.Job{ID: 3, Task: string(scoring.TrueFalse)}, Scorer: "m"}
+	res := &runner.Results{Job: &domain.Job{ID: 3, Task: string(scoring.TrueFalse)}, Scorer: "m"}
 	for i := 1; i <= 16; i++ {
 		it := scoring.TFItemResult{Key: fmt.Sprintf("k%02d", i), Type: "scalar", P: map[scoring.Condition]float64{}}
 		if i <= 7 {

@@ -37,7 +37,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
-	svc, db, err := openService(ctx, *dbPath, studies.OpenOptions{})
+	svc, newServer, err := openService(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	case limit == 0:
 		limit = -1 // web.Config: negative is no limit
 	}
-	srv, err := web.New(ctx, web.Config{DB: db, Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly, EntryLimit: limit})
+	srv, err := newServer(ctx, web.Config{Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly, EntryLimit: limit})
 	if err != nil {
 		ln.Close()
 		return err

@@ -42,7 +42,7 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	kinds := map[string]*store.StudyOverview{}
+	kinds := map[string]*domain.StudyOverview{}
 	all, err := db.Dashboard(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 	// each is the passage's target sentence.
 	ex := kinds[domain.KindExplain].Study
 	jobs, err := db.StudyJobs(ctx, ex.ID)
-	if err != nil || len(jobs) != 1 || jobs[0].Scorer != "copy-target" || jobs[0].Status != store.JobDone {
+	if err != nil || len(jobs) != 1 || jobs[0].Scorer != "copy-target" || jobs[0].Status != domain.JobDone {
 		t.Fatalf("explain demo jobs: %+v %v", jobs, err)
 	}
 	_, n, _, err := db.ExplainStudyProgress(ctx, ex.ID, 1)

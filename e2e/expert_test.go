@@ -38,7 +38,7 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := studies.BuildExpertBatches(ctx, db, s, store.ExpertSettings{BatchSize: 20, Checks: 4}); err != nil {
+	if _, err := studies.BuildExpertBatches(ctx, db, s, domain.ExpertSettings{BatchSize: 20, Checks: 4}); err != nil {
 		t.Fatal(err)
 	}
 	bs, _ := db.Batches(ctx, s.ID)

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/domain"
 	"pragmalab/scoring"
-	"pragmalab/store"
 )
 
 func TestHumanToplinesOverTheJobsItems(t *testing.T) {
@@ -41,7 +41,7 @@ p2,1,c2,,trigger,2,low
 	}
 	// A model that recognises x001's implicature (0.8 > 0.5) but does not
 	// lower it with the cancellation (0.9 > 0.8).
-	res := &Results{Job: &store.Job{ID: 7}, Scorer: "m"}
+	res := &Results{Job: &domain.Job{ID: 7}, Scorer: "m"}
 	res.TF = []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.8, scoring.Cancel: 0.9}}}
 	res.TFMetrics = scoring.ComputeTF(res.TF)
 	c := Compare(human, res)
@@ -89,7 +89,7 @@ func TestComparisonOnTheJobsItems(t *testing.T) {
 	}
 	// The job: 16 items, results (both orders of every condition) for
 	// k01–k07 only; the model recognises the implicature on k01–k06.
-	res := &Results{Job: &store.Job{ID: 3}, Scorer: "m"}
+	res := &Results{Job: &domain.Job{ID: 3}, Scorer: "m"}
 	for i := 1; i <= 16; i++ {
 		it := scoring.TFItemResult{Key: fmt.Sprintf("k%02d", i), Type: "scalar", P: map[scoring.Condition]float64{}}
 		if i <= 7 {
@@ -149,7 +149,7 @@ func TestComparisonOnTheJobsItems(t *testing.T) {
 // TestModelHitIsTheScoringRule: the comparison's per-item verdicts add up
 // to the job's own shares when no humans narrow the item set.
 func TestModelHitIsTheScoringRule(t *testing.T) {
-	res := &Results{Job: &store.Job{ID: 1}, Scorer: "m"}
+	res := &Results{Job: &domain.Job{ID: 1}, Scorer: "m"}
 	ps := []float64{0.1, 0.4, 0.6, 0.9}
 	k := 0
 	for _, tr := range ps {

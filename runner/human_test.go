@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"path/filepath"
 	"pragmalab/domain"
 	"strings"
 	"testing"
@@ -18,18 +17,6 @@ import (
 	"pragmalab/studies"
 )
 
-// openDB is a fresh database, as runner_test.go's: this file is outside
-// package runner so that it may import studies, which imports runner.
-func openDB(t testing.TB) *store.DB {
-	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
-}
-
 // TestHumanToplinesFromCrowdStudy runs a small crowd study through the
 // store (entry, consent, training, ratings) and reads its toplines for the
 // items of a scoring job, as the results page does.
@@ -38,7 +25,7 @@ func openDB(t testing.TB) *store.DB {
 func crowdFixture(t *testing.T) (*store.DB, int64) {
 	t.Helper()
 	ctx := context.Background()
-	db := openDB(t)
+	db := runner.OpenDB(t)
 	cs := &domain.Study{Kind: domain.KindCrowd, Name: "crowd", Lang: "en"}
 	if err := db.CreateStudy(ctx, cs); err != nil {
 		t.Fatal(err)
@@ -142,7 +129,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 		t.Errorf("participants %+v", ht.Participants)
 	}
 	// Beside a model, in the comparison the page draws.
-	res := &runner.Results{Job: &store.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
+	res := &runner.Results{Job: &domain.Job{ID: 1}, Scorer: "m", TF: []scoring.TFItemResult{{Key: "x001", Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.4}}}}
 	res.TFMetrics = scoring.ComputeTF(res.TF)
 	c := runner.Compare(ht, res)
 	if v := c.Human["implicature_recognition"]["scalar"]; v == nil || *v != 1 {

@@ -6,15 +6,15 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/domain"
 	"pragmalab/scoring"
-	"pragmalab/store"
 )
 
 func TestOrderBiasAndHumanCorrelation(t *testing.T) {
 	P := func(tf, ft float64) map[scoring.Order]float64 {
 		return map[scoring.Order]float64{scoring.TrueFirst: tf, scoring.FalseFirst: ft}
 	}
-	res := &Results{Job: &store.Job{ID: 1, Task: "truefalse"}}
+	res := &Results{Job: &domain.Job{ID: 1, Task: "truefalse"}}
 	trig := []float64{0.9, 0.8, 0.6, 0.3, 0.2}
 	for i, p := range trig {
 		key := string(rune('a' + i))
@@ -75,7 +75,7 @@ func TestHumanSharesSayTheirItems(t *testing.T) {
 		t.Fatal(err)
 	}
 	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
-	res := &Results{Job: &store.Job{ID: 1}, Scorer: "m"}
+	res := &Results{Job: &domain.Job{ID: 1}, Scorer: "m"}
 	for _, k := range []string{"a", "b", "c"} {
 		res.TF = append(res.TF, scoring.TFItemResult{Key: k, Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.7, scoring.Cancel: 0.2}})
 	}

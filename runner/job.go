@@ -70,7 +70,7 @@ func (s *Spec) Validate(getenv func(string) string) error {
 
 // Create validates spec, builds every prompt from the study's data and
 // templates, and stores the job, queued.
-func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) string) (*store.Job, error) {
+func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) string) (*domain.Job, error) {
 	if err := spec.Validate(getenv); err != nil {
 		return nil, err
 	}
@@ -116,11 +116,11 @@ func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) st
 			return nil, fmt.Errorf("job config: %w", err)
 		}
 	}
-	j := &store.Job{StudyID: spec.StudyID, Task: string(spec.Task), Scorer: spec.Scorer, Config: cfg,
+	j := &domain.Job{StudyID: spec.StudyID, Task: string(spec.Task), Scorer: spec.Scorer, Config: cfg,
 		Strategy: string(spec.Strategy), Seed: int64(spec.Seed), CompareStudyID: spec.CompareStudyID}
-	sp := make([]store.JobPrompt, len(prompts))
+	sp := make([]domain.JobPrompt, len(prompts))
 	for i, p := range prompts {
-		sp[i] = store.JobPrompt{Key: p.Key, ItemKey: p.ItemKey, Condition: string(p.Condition), Order: string(p.Order), Text: p.Text}
+		sp[i] = domain.JobPrompt{Key: p.Key, ItemKey: p.ItemKey, Condition: string(p.Condition), Order: string(p.Order), Text: p.Text}
 	}
 	if err := db.CreateJob(ctx, j, sp); err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) st
 }
 
 // JobConfig decodes a job's endpoint configuration.
-func JobConfig(j *store.Job) (scoring.Config, error) {
+func JobConfig(j *domain.Job) (scoring.Config, error) {
 	var c scoring.Config
 	if err := json.Unmarshal(j.Config, &c); err != nil {
 		return c, fmt.Errorf("job %d config: %w", j.ID, err)
@@ -139,7 +139,7 @@ func JobConfig(j *store.Job) (scoring.Config, error) {
 
 // ScorerName is how results name a job's scorer: the model name, or the
 // built-in scorer (with its seed when it has one).
-func ScorerName(j *store.Job) string {
+func ScorerName(j *domain.Job) string {
 	if j.Scorer == ModelScorer {
 		if c, err := JobConfig(j); err == nil {
 			return c.Model

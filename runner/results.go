@@ -16,9 +16,9 @@ import (
 
 // Results are a job's answers folded into the task's metrics.
 type Results struct {
-	Job      *store.Job
+	Job      *domain.Job
 	Scorer   string
-	Progress store.JobProgress
+	Progress domain.JobProgress
 
 	TF        []scoring.TFItemResult
 	TFMetrics map[string]scoring.TFMetrics
@@ -222,8 +222,8 @@ func (r *Results) Outputs() []store.Output {
 }
 
 // SortedJobs orders finished jobs for a comparison table: by id.
-func SortedJobs(js []*store.Job) []*store.Job {
-	out := append([]*store.Job(nil), js...)
+func SortedJobs(js []*domain.Job) []*domain.Job {
+	out := append([]*domain.Job(nil), js...)
 	sort.Slice(out, func(i, k int) bool { return out[i].ID < out[k].ID })
 	return out
 }

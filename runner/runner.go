@@ -170,7 +170,7 @@ func (r *Runner) Cancel(ctx context.Context, id int64) error {
 // RunJob runs one job to its end in the caller's goroutine, calling
 // progress after every batch of answers is saved. It returns ctx's error if
 // ctx ends first (the job then stays resumable).
-func (r *Runner) RunJob(ctx context.Context, id int64, progress func(store.JobProgress)) error {
+func (r *Runner) RunJob(ctx context.Context, id int64, progress func(domain.JobProgress)) error {
 	j, err := r.db.Job(ctx, id)
 	if err != nil {
 		return err
@@ -201,8 +201,8 @@ func (r *Runner) RunJob(ctx context.Context, id int64, progress func(store.JobPr
 // busy explains why a job cannot be claimed: it is finished, or another
 // runner holds its lease — until when, so a user whose runner crashed
 // knows when to resume.
-func (r *Runner) busy(ctx context.Context, j *store.Job) error {
-	if j.Status != store.JobQueued && j.Status != store.JobRunning {
+func (r *Runner) busy(ctx context.Context, j *domain.Job) error {
+	if j.Status != domain.JobQueued && j.Status != domain.JobRunning {
 		return domain.Errorf(domain.ECONFLICT, "job %d is %s", j.ID, j.Status)
 	}
 	_, until, err := r.db.JobLease(ctx, j.ID)
@@ -215,7 +215,7 @@ func (r *Runner) busy(ctx context.Context, j *store.Job) error {
 }
 
 // scorer builds the scorer of a job and the number of workers worth running.
-func (r *Runner) scorer(j *store.Job) (scoring.Scorer, int, error) {
+func (r *Runner) scorer(j *domain.Job) (scoring.Scorer, int, error) {
 	task := scoring.Task(j.Task)
 	if j.Scorer != ModelScorer {
 		s, err := scoring.NewBuiltin(j.Scorer, task, uint64(j.Seed))
@@ -237,7 +237,7 @@ func (r *Runner) scorer(j *store.Job) (scoring.Scorer, int, error) {
 }
 
 // execute asks a job's unanswered prompts with a bounded pool of workers.
-func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.JobProgress)) error {
+func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domain.JobProgress)) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	owner := r.owner
@@ -249,7 +249,7 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 	pending := before.Total - before.Answered
 	scorer, workers, err := r.scorer(j)
 	if err != nil {
-		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, store.JobFailed, err.Error())
+		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, domain.JobFailed, err.Error())
 	}
 	var items map[string]*scoring.MCItem
 	if task := scoring.Task(j.Task); task != scoring.TrueFalse && pending > 0 {
@@ -281,13 +281,13 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 			note = "Not answering at start, benched (its prompts go to the other endpoints; it is probed again later): " + strings.Join(dead, "; ") + "."
 		}
 	}
-	if err := r.db.SetJobStatus(ctx, j.ID, store.JobRunning, note); err != nil {
+	if err := r.db.SetJobStatus(ctx, j.ID, domain.JobRunning, note); err != nil {
 		return err
 	}
 	r.log.Info("scoring: job started", "job", j.ID, "scorer", ScorerName(j), "pending", pending, "workers", workers)
 
-	in := make(chan store.JobPrompt)
-	out := make(chan store.JobResult, workers)
+	in := make(chan domain.JobPrompt)
+	out := make(chan domain.JobResult, workers)
 	feedErr := make(chan error, 1)
 	go func() {
 		defer close(in)
@@ -304,7 +304,7 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 				if ctx.Err() != nil {
 					return // stopped: the prompt stays unanswered, not failed
 				}
-				res := store.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
+				res := domain.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
 				if err != nil {
 					res.Error = err.Error()
 				} else if res.Answer, err = json.Marshal(a); err != nil {
@@ -336,7 +336,7 @@ func (r *Runner) execute(ctx context.Context, j *store.Job, progress func(store.
 }
 
 // finishMessage says what a finished job did not answer, and why.
-func finishMessage(p store.JobProgress, gaveUp, note string) string {
+func finishMessage(p domain.JobProgress, gaveUp, note string) string {
 	var parts []string
 	if p.Failed > 0 {
 		parts = append(parts, fmt.Sprintf("%d of %d prompts failed; the reasons are listed below.", p.Failed, p.Total))
@@ -359,7 +359,7 @@ func finishMessage(p store.JobProgress, gaveUp, note string) string {
 const feedPage = 500
 
 // feed sends a job's unanswered prompts to the workers, a page at a time.
-func (r *Runner) feed(ctx context.Context, jobID int64, in chan<- store.JobPrompt) error {
+func (r *Runner) feed(ctx context.Context, jobID int64, in chan<- domain.JobPrompt) error {
 	after := 0
 	for {
 		page, err := r.db.PendingPrompts(ctx, jobID, after, feedPage)
@@ -380,11 +380,11 @@ func (r *Runner) feed(ctx context.Context, jobID int64, in chan<- store.JobPromp
 // collect writes results in batches and renews the job's lease; writes use
 // a context that outlives a cancellation, so answers already back are kept.
 // After GiveUpAfter failures in a row it stops the job and returns why.
-func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int64, out <-chan store.JobResult, progress func(store.JobProgress)) (gaveUp string, _ error) {
+func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int64, out <-chan domain.JobResult, progress func(domain.JobProgress)) (gaveUp string, _ error) {
 	streak := 0
 	wctx := context.WithoutCancel(ctx)
 	every := max(1, r.FlushEvery)
-	batch := make([]store.JobResult, 0, every)
+	batch := make([]domain.JobResult, 0, every)
 	tick := time.NewTicker(max(time.Millisecond, r.FlushInterval))
 	defer tick.Stop()
 	lastRenew := time.Now()

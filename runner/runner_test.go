@@ -78,7 +78,7 @@ func TestRestartResumesWithoutReasking(t *testing.T) {
 	r1.FlushEvery = 8
 	runCtx, stop := context.WithCancel(ctx)
 	var once sync.Once
-	err = r1.RunJob(runCtx, job.ID, func(p store.JobProgress) {
+	err = r1.RunJob(runCtx, job.ID, func(p domain.JobProgress) {
 		if p.Answered >= p.Total/3 {
 			once.Do(stop)
 		}
@@ -91,7 +91,7 @@ func TestRestartResumesWithoutReasking(t *testing.T) {
 	if len(before) < 80 || len(before) >= 240 || p.Failed != 0 {
 		t.Fatalf("after the stop: %d answered, %d failed; want a part answered and none failed", len(before), p.Failed)
 	}
-	if j, _ := db.Job(ctx, job.ID); j.Status != store.JobRunning {
+	if j, _ := db.Job(ctx, job.ID); j.Status != domain.JobRunning {
 		t.Fatalf("a stopped job should stay running (to resume), is %s", j.Status)
 	}
 
@@ -115,7 +115,7 @@ func TestRestartResumesWithoutReasking(t *testing.T) {
 	if len(after) != 240 {
 		t.Fatalf("%d of 240 prompts answered after the resume", len(after))
 	}
-	if j, _ := db.Job(ctx, job.ID); j.Status != store.JobDone {
+	if j, _ := db.Job(ctx, job.ID); j.Status != domain.JobDone {
 		t.Errorf("status %s, want done", j.Status)
 	}
 
@@ -169,7 +169,7 @@ func TestBackgroundRunnerAndCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Wake()
-	waitFor(t, func() bool { j, _ := db.Job(ctx, quick.ID); return j.Status == store.JobDone })
+	waitFor(t, func() bool { j, _ := db.Job(ctx, quick.ID); return j.Status == domain.JobDone })
 	waitFor(t, func() bool { p, _ := db.JobProgress(ctx, slow.ID); return p.Answered > 0 })
 	if err := r.Cancel(ctx, slow.ID); err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestBackgroundRunnerAndCancel(t *testing.T) {
 	if p2.Answered != p1.Answered || p2.Answered == p2.Total {
 		t.Errorf("a cancelled job kept answering: %d then %d of %d", p1.Answered, p2.Answered, p2.Total)
 	}
-	if j, _ := db.Job(ctx, slow.ID); j.Status != store.JobCancelled {
+	if j, _ := db.Job(ctx, slow.ID); j.Status != domain.JobCancelled {
 		t.Errorf("status %s, want cancelled", j.Status)
 	}
 	res, _ := LoadResults(ctx, db, quick.ID)
@@ -284,7 +284,7 @@ func TestFailedPromptsKeptAndRetried(t *testing.T) {
 	}
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
-	if j.Status != store.JobFailed || p.Failed != 24 || !strings.Contains(j.Error, "24 of 24 prompts failed") {
+	if j.Status != domain.JobFailed || p.Failed != 24 || !strings.Contains(j.Error, "24 of 24 prompts failed") {
 		t.Fatalf("status %s (%q), progress %+v", j.Status, j.Error, p)
 	}
 	errs, _ := db.JobErrors(ctx, job.ID, 3)
@@ -319,7 +319,7 @@ func TestRunResumesRunningJob(t *testing.T) {
 	defer stopSecond()
 	r2 := New(db, nil, noEnv, nil)
 	go r2.Run(second)
-	waitFor(t, func() bool { j, _ := db.Job(ctx, job.ID); return j.Status == store.JobDone })
+	waitFor(t, func() bool { j, _ := db.Job(ctx, job.ID); return j.Status == domain.JobDone })
 	asked := srv.Asked()
 	for text := range before {
 		if asked[text] != 1 {

@@ -13,7 +13,6 @@ import (
 
 	"pragmalab/scoring"
 	"pragmalab/scoring/scoringtest"
-	"pragmalab/store"
 )
 
 // refuseFalseFirst makes srv answer 400 to every prompt asked in the
@@ -57,7 +56,7 @@ func TestSomePromptsFailedIsPartial(t *testing.T) {
 	}
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
-	if j.Status != store.JobPartial || p.Failed != 24 || p.Answered != 24 {
+	if j.Status != domain.JobPartial || p.Failed != 24 || p.Answered != 24 {
 		t.Fatalf("status %s, progress %+v; want partial with 24 failed", j.Status, p)
 	}
 	if !strings.Contains(j.Error, "24 of 48 prompts failed") {
@@ -76,7 +75,7 @@ func TestSomePromptsFailedIsPartial(t *testing.T) {
 	if m := res.TFMetrics[scoring.AllTypes]; m.Items != 4 || m.ImplicatureRecognition.N != 0 {
 		t.Errorf("metrics %+v", m)
 	}
-	if res.Progress.Failed != 24 || res.JSON().(map[string]any)["status"] != store.JobPartial {
+	if res.Progress.Failed != 24 || res.JSON().(map[string]any)["status"] != domain.JobPartial {
 		t.Errorf("results %+v", res.Progress)
 	}
 }
@@ -98,7 +97,7 @@ func TestAllEndpointsDeadFailsAtOnce(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 	j, _ := db.Job(ctx, job.ID)
-	if j.Status != store.JobFailed || !strings.Contains(j.Error, "No endpoint accepts connections") || !strings.Contains(j.Error, "refused") {
+	if j.Status != domain.JobFailed || !strings.Contains(j.Error, "No endpoint accepts connections") || !strings.Contains(j.Error, "refused") {
 		t.Fatalf("status %s: %q", j.Status, j.Error)
 	}
 }
@@ -130,7 +129,7 @@ func TestFailingEndpointStopsWithinBoundedTime(t *testing.T) {
 	}
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
-	if j.Status != store.JobFailed || !strings.Contains(j.Error, "Stopped early") || !strings.Contains(j.Error, "upstream exploded") || p.Unasked() < 500 {
+	if j.Status != domain.JobFailed || !strings.Contains(j.Error, "Stopped early") || !strings.Contains(j.Error, "upstream exploded") || p.Unasked() < 500 {
 		t.Fatalf("status %s (%q), progress %+v", j.Status, j.Error, p)
 	}
 }
@@ -153,7 +152,7 @@ func TestPromptErrorsDoNotStopTheJob(t *testing.T) {
 	}
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
-	if j.Status != store.JobFailed || p.Failed != 60 || p.Unasked() != 0 || strings.Contains(j.Error, "Stopped early") {
+	if j.Status != domain.JobFailed || p.Failed != 60 || p.Unasked() != 0 || strings.Contains(j.Error, "Stopped early") {
 		t.Fatalf("status %s (%q), progress %+v; want every prompt asked", j.Status, j.Error, p)
 	}
 }
@@ -177,7 +176,7 @@ func TestOneDeadEndpointOfTwoAnswersEverything(t *testing.T) {
 	took := time.Since(start)
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
-	if j.Status != store.JobDone || p.Answered != 120 {
+	if j.Status != domain.JobDone || p.Answered != 120 {
 		t.Fatalf("status %s, progress %+v", j.Status, p)
 	}
 	if !strings.Contains(j.Error, dead) || !strings.Contains(j.Error, "benched") {

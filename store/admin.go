@@ -13,10 +13,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// Admin is domain.Admin (docs/architecture.md#domain), named here for the
-// store's callers.
-type Admin = domain.Admin
-
 // The roles, as domain names them.
 const (
 	RoleOwner  = domain.RoleOwner
@@ -45,12 +41,12 @@ func validateCredentials(username, password string) error {
 }
 
 // CreateAdmin adds an owner with a bcrypt hash of password.
-func (db *DB) CreateAdmin(ctx context.Context, username, password string) (*Admin, error) {
+func (db *DB) CreateAdmin(ctx context.Context, username, password string) (*domain.Admin, error) {
 	return db.CreateAdminWithRole(ctx, username, password, RoleOwner)
 }
 
 // CreateAdminWithRole adds an admin with the given role.
-func (db *DB) CreateAdminWithRole(ctx context.Context, username, password, role string) (*Admin, error) {
+func (db *DB) CreateAdminWithRole(ctx context.Context, username, password, role string) (*domain.Admin, error) {
 	if err := validateCredentials(username, password); err != nil {
 		return nil, err
 	}
@@ -80,7 +76,7 @@ func (db *DB) CreateAdminWithRole(ctx context.Context, username, password, role 
 	if err != nil {
 		return nil, fmt.Errorf("create admin: %w", err)
 	}
-	return &Admin{ID: id, Username: username, Role: role, CreatedAt: db.Now()}, nil
+	return &domain.Admin{ID: id, Username: username, Role: role, CreatedAt: db.Now()}, nil
 }
 
 // SetPassword replaces an admin's password and ends all of that admin's
@@ -145,15 +141,15 @@ func (db *DB) SetRole(ctx context.Context, username, role string) error {
 }
 
 // Admins lists every admin account by username.
-func (db *DB) Admins(ctx context.Context) ([]Admin, error) {
+func (db *DB) Admins(ctx context.Context) ([]domain.Admin, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id, username, role, created_at FROM admins ORDER BY username`)
 	if err != nil {
 		return nil, fmt.Errorf("admins: %w", err)
 	}
 	defer rows.Close()
-	var out []Admin
+	var out []domain.Admin
 	for rows.Next() {
-		var a Admin
+		var a domain.Admin
 		var created string
 		if err := rows.Scan(&a.ID, &a.Username, &a.Role, &created); err != nil {
 			return nil, fmt.Errorf("admins: %w", err)
@@ -169,8 +165,8 @@ func (db *DB) Admins(ctx context.Context) ([]Admin, error) {
 
 // Authenticate returns the admin whose username and password match. A wrong
 // username costs as much time as a wrong password, so neither is revealed.
-func (db *DB) Authenticate(ctx context.Context, username, password string) (*Admin, error) {
-	var a Admin
+func (db *DB) Authenticate(ctx context.Context, username, password string) (*domain.Admin, error) {
+	var a domain.Admin
 	var hash string
 	err := db.read.QueryRowContext(ctx, `SELECT id, username, role, password_hash FROM admins WHERE username = ?`, username).Scan(&a.ID, &a.Username, &a.Role, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -189,8 +185,8 @@ func (db *DB) Authenticate(ctx context.Context, username, password string) (*Adm
 var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("not-a-real-password"), bcrypt.DefaultCost)
 
 // AdminByID returns the admin with the given id.
-func (db *DB) AdminByID(ctx context.Context, id int64) (*Admin, error) {
-	var a Admin
+func (db *DB) AdminByID(ctx context.Context, id int64) (*domain.Admin, error) {
+	var a domain.Admin
 	err := db.read.QueryRowContext(ctx, `SELECT id, username, role FROM admins WHERE id = ?`, id).Scan(&a.ID, &a.Username, &a.Role)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.Errorf(domain.ENOTFOUND, "no such admin")

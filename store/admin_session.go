@@ -49,12 +49,12 @@ func (db *DB) CreateSession(ctx context.Context, adminID int64) (string, error) 
 // SessionAdmin returns the admin of a live session and marks it used. An
 // unknown, ended or expired session is domain.ENOTFOUND; an expired one is
 // deleted.
-func (db *DB) SessionAdmin(ctx context.Context, token string) (*Admin, error) {
+func (db *DB) SessionAdmin(ctx context.Context, token string) (*domain.Admin, error) {
 	if token == "" {
 		return nil, domain.Errorf(domain.ENOTFOUND, "no session")
 	}
 	h := tokenHash(token)
-	var a Admin
+	var a domain.Admin
 	var created, seen string
 	err := db.read.QueryRowContext(ctx, `
 		SELECT a.id, a.username, a.role, s.created_at, s.last_seen_at

@@ -11,10 +11,6 @@ import (
 	"pragmalab/domain"
 )
 
-// AuditEntry is domain.AuditEntry (docs/architecture.md#domain), named here for the
-// store's callers.
-type AuditEntry = domain.AuditEntry
-
 // maxAuditDetail bounds the detail of one entry.
 const maxAuditDetail = 2000
 
@@ -38,7 +34,7 @@ func (db *DB) Audit(ctx context.Context, actor string, studyID int64, action, de
 
 // AuditLog lists the entries of a study (0: those of no study), newest
 // first; limit <= 0 means all.
-func (db *DB) AuditLog(ctx context.Context, studyID int64, limit int) ([]AuditEntry, error) {
+func (db *DB) AuditLog(ctx context.Context, studyID int64, limit int) ([]domain.AuditEntry, error) {
 	q := `SELECT id, at, actor, COALESCE(study_id, 0), action, detail FROM audit_log WHERE COALESCE(study_id, 0) = ? ORDER BY id DESC`
 	args := []any{studyID}
 	if limit > 0 {
@@ -50,9 +46,9 @@ func (db *DB) AuditLog(ctx context.Context, studyID int64, limit int) ([]AuditEn
 		return nil, fmt.Errorf("audit log: %w", err)
 	}
 	defer rows.Close()
-	var out []AuditEntry
+	var out []domain.AuditEntry
 	for rows.Next() {
-		var e AuditEntry
+		var e domain.AuditEntry
 		var at string
 		if err := rows.Scan(&e.ID, &at, &e.Actor, &e.StudyID, &e.Action, &e.Detail); err != nil {
 			return nil, fmt.Errorf("audit log: %w", err)

@@ -12,14 +12,11 @@ import (
 
 // The context study's value types live in domain (domain/context.go).
 type (
-	ContextSettings   = domain.ContextSettings
-	ContextSurvey     = domain.ContextSurvey
-	ContextAssignment = domain.ContextAssignment
-	ContextQuestion   = domain.ContextQuestion
+	ContextQuestion = domain.ContextQuestion
 )
 
 // DefaultContextSettings are the paper's (domain.DefaultContextSettings).
-func DefaultContextSettings() ContextSettings { return domain.DefaultContextSettings() }
+func DefaultContextSettings() domain.ContextSettings { return domain.DefaultContextSettings() }
 
 // MaxContextSentences is the most preceding sentences a question reveals.
 const MaxContextSentences = domain.MaxContextSentences
@@ -56,7 +53,7 @@ func (db *DB) SaveContextSurveys(ctx context.Context, studyID int64, surveys [][
 }
 
 // ContextSurveys lists a study's surveys with their progress.
-func (db *DB) ContextSurveys(ctx context.Context, studyID int64) ([]ContextSurvey, error) {
+func (db *DB) ContextSurveys(ctx context.Context, studyID int64) ([]domain.ContextSurvey, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT s.id, s.study_id, s.number,
 			(SELECT COUNT(*) FROM context_survey_passages sp WHERE sp.survey_id = s.id),
@@ -69,9 +66,9 @@ func (db *DB) ContextSurveys(ctx context.Context, studyID int64) ([]ContextSurve
 		return nil, fmt.Errorf("context surveys: %w", err)
 	}
 	defer rows.Close()
-	var out []ContextSurvey
+	var out []domain.ContextSurvey
 	for rows.Next() {
-		var s ContextSurvey
+		var s domain.ContextSurvey
 		if err := rows.Scan(&s.ID, &s.StudyID, &s.Number, &s.Size, &s.Experts, &s.Finished); err != nil {
 			return nil, fmt.Errorf("context surveys: %w", err)
 		}
@@ -129,15 +126,15 @@ const contextAssignmentQuery = `
 	JOIN annotators n ON n.id = a.annotator_id
 	JOIN context_surveys s ON s.id = a.survey_id`
 
-func (db *DB) contextAssignments(ctx context.Context, where string, args ...any) ([]ContextAssignment, error) {
+func (db *DB) contextAssignments(ctx context.Context, where string, args ...any) ([]domain.ContextAssignment, error) {
 	rows, err := db.read.QueryContext(ctx, contextAssignmentQuery+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("context assignments: %w", err)
 	}
 	defer rows.Close()
-	var out []ContextAssignment
+	var out []domain.ContextAssignment
 	for rows.Next() {
-		var a ContextAssignment
+		var a domain.ContextAssignment
 		if err := rows.Scan(&a.ID, &a.AnnotatorID, &a.Annotator, &a.SurveyID, &a.SurveyNumber, &a.Total, &a.Answered); err != nil {
 			return nil, fmt.Errorf("context assignments: %w", err)
 		}
@@ -147,18 +144,18 @@ func (db *DB) contextAssignments(ctx context.Context, where string, args ...any)
 }
 
 // ContextAssignments lists every assignment of a study, for the progress page.
-func (db *DB) ContextAssignments(ctx context.Context, studyID int64) ([]ContextAssignment, error) {
+func (db *DB) ContextAssignments(ctx context.Context, studyID int64) ([]domain.ContextAssignment, error) {
 	return db.contextAssignments(ctx, ` WHERE s.study_id = ? AND n.pilot = 0 ORDER BY s.number, n.name`, studyID)
 }
 
 // AnnotatorContextAssignments lists one expert's surveys.
-func (db *DB) AnnotatorContextAssignments(ctx context.Context, annotatorID int64) ([]ContextAssignment, error) {
+func (db *DB) AnnotatorContextAssignments(ctx context.Context, annotatorID int64) ([]domain.ContextAssignment, error) {
 	return db.contextAssignments(ctx, ` WHERE a.annotator_id = ? ORDER BY s.number`, annotatorID)
 }
 
 // AnnotatorContextAssignment returns an assignment only if it belongs to
 // the expert: editing the URL cannot open someone else's survey.
-func (db *DB) AnnotatorContextAssignment(ctx context.Context, annotatorID, assignmentID int64) (*ContextAssignment, error) {
+func (db *DB) AnnotatorContextAssignment(ctx context.Context, annotatorID, assignmentID int64) (*domain.ContextAssignment, error) {
 	as, err := db.contextAssignments(ctx, ` WHERE a.annotator_id = ? AND a.id = ?`, annotatorID, assignmentID)
 	if err != nil {
 		return nil, err

@@ -19,14 +19,6 @@ const (
 	CrowdScreenedOut = "screened_out" // failed a training item twice
 )
 
-// Errors of the crowd entry, each shown as its own page; they are
-// domain's, named here for the store's callers.
-var (
-	ErrStudyFull      = domain.ErrStudyFull
-	ErrNotYourSession = domain.ErrNotYourSession
-	ErrNoBatches      = domain.ErrNoBatches
-)
-
 // prolificID is the accepted shape of PROLIFIC_PID (with the study's
 // any_pid setting), STUDY_ID and SESSION_ID: anything with braces or
 // percent signs (an unreplaced {{%PROLIFIC_PID%}} placeholder) is refused.
@@ -167,7 +159,7 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s d
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
 		if err == nil {
 			if a.Token != p.Token && (a.SessionID == "" || a.SessionID != p.SessionID) {
-				return ErrNotYourSession
+				return domain.ErrNotYourSession
 			}
 			out, err = db.touchCrowd(ctx, tx, p, s)
 			return err
@@ -272,7 +264,7 @@ func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s domain.
 		SELECT id, slots_taken FROM batches WHERE study_id = ? ORDER BY slots_taken, number LIMIT 1`,
 		studyID).Scan(&batchID, &taken)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrNoBatches
+		return 0, domain.ErrNoBatches
 	}
 	if err != nil {
 		return 0, fmt.Errorf("take a crowd slot: %w", err)
@@ -290,7 +282,7 @@ func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s domain.
 		WHERE study_id = ? AND status = 'active' AND last_seen_at < ? AND pilot = 0
 		ORDER BY last_seen_at LIMIT 1`, studyID, cutoff).Scan(&idle, &batchID)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrStudyFull
+		return 0, domain.ErrStudyFull
 	}
 	if err != nil {
 		return 0, fmt.Errorf("take a crowd slot: %w", err)
@@ -401,7 +393,7 @@ func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, to
 	switch {
 	case err == nil:
 		if e.SessionID == "" || e.SessionID != p.SessionID {
-			return nil, ErrNotYourSession
+			return nil, domain.ErrNotYourSession
 		}
 	case domain.ErrorCode(err) != domain.ENOTFOUND:
 		return nil, err

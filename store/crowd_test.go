@@ -137,7 +137,7 @@ func TestCrowdAssignmentConcurrent(t *testing.T) {
 			switch {
 			case err == nil:
 				admitted++
-			case errors.Is(err, ErrStudyFull):
+			case errors.Is(err, domain.ErrStudyFull):
 				full++
 			default:
 				other = append(other, err)
@@ -184,7 +184,7 @@ func TestCrowdEntrySamePID(t *testing.T) {
 	// Another browser knowing only the PID: refused.
 	for _, sess := range []string{"", "guess"} {
 		_, err := f.db.EnterCrowd(context.Background(), f.study, CrowdArrival{PID: pid(1), SessionID: sess}, f.s)
-		if !errors.Is(err, ErrNotYourSession) {
+		if !errors.Is(err, domain.ErrNotYourSession) {
 			t.Fatalf("PID alone with SESSION_ID %q: err %v, want ErrNotYourSession", sess, err)
 		}
 	}
@@ -232,7 +232,7 @@ func TestCrowdTimeout(t *testing.T) {
 	ctx := context.Background()
 	a := f.enter(t, CrowdArrival{PID: pid(1)})
 	f.enter(t, CrowdArrival{PID: pid(2)})
-	if _, err := f.arrive(CrowdArrival{PID: pid(3)}); !errors.Is(err, ErrStudyFull) {
+	if _, err := f.arrive(CrowdArrival{PID: pid(3)}); !errors.Is(err, domain.ErrStudyFull) {
 		t.Fatalf("third participant: %v, want ErrStudyFull", err)
 	}
 	// 61 minutes later nobody came: a carries on.
@@ -537,7 +537,7 @@ func TestCrowdSlotTakenAtConsent(t *testing.T) {
 	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(1), Token: real.Token}, f.s); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.db.ConsentCrowd(ctx, f.study, entries[0].Token, f.s); !errors.Is(err, ErrStudyFull) {
+	if _, err := f.db.ConsentCrowd(ctx, f.study, entries[0].Token, f.s); !errors.Is(err, domain.ErrStudyFull) {
 		t.Fatalf("consent with every slot taken: %v, want ErrStudyFull", err)
 	}
 	var n int
@@ -557,7 +557,7 @@ func TestCrowdPIDCaseInsensitive(t *testing.T) {
 	if p.PID != strings.ToLower(id) {
 		t.Fatalf("stored PID %q, want lower case", p.PID)
 	}
-	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: strings.ToLower(id)}, f.s); !errors.Is(err, ErrNotYourSession) {
+	if _, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: strings.ToLower(id)}, f.s); !errors.Is(err, domain.ErrNotYourSession) {
 		t.Fatalf("same PID in lower case from another browser: %v, want ErrNotYourSession", err)
 	}
 	again, err := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: strings.ToLower(id), SessionID: "s1"}, f.s)
@@ -590,7 +590,7 @@ func TestCrowdTwoEntriesOnePID(t *testing.T) {
 	if err != nil || pb.ID != pa.ID || pb.Token != pa.Token {
 		t.Fatalf("second browser, same SESSION_ID: %+v %v", pb, err)
 	}
-	if _, err := f.db.ConsentCrowd(ctx, f.study, c.Token, f.s); !errors.Is(err, ErrNotYourSession) {
+	if _, err := f.db.ConsentCrowd(ctx, f.study, c.Token, f.s); !errors.Is(err, domain.ErrNotYourSession) {
 		t.Fatalf("third browser, other SESSION_ID: %v", err)
 	}
 }
@@ -627,7 +627,7 @@ func TestCrowdSlotCounts(t *testing.T) {
 		ps = append(ps, f.enter(t, CrowdArrival{PID: pid(i)}))
 	}
 	slotsMatch(t, f)
-	if _, err := f.arrive(CrowdArrival{PID: pid(6)}); !errors.Is(err, ErrStudyFull) {
+	if _, err := f.arrive(CrowdArrival{PID: pid(6)}); !errors.Is(err, domain.ErrStudyFull) {
 		t.Fatalf("seventh: %v, want full", err)
 	}
 	// One completes, one is screened out (its place frees), one idles.
@@ -659,7 +659,7 @@ func TestCrowdSlotCounts(t *testing.T) {
 	if b, _ := f.db.TouchCrowd(ctx, f.study, ps[5].Token, f.s); b.Status != CrowdMovedOn {
 		t.Fatalf("idle participant after their place was taken: %s", b.Status)
 	}
-	if _, err := f.arrive(CrowdArrival{PID: pid(9)}); !errors.Is(err, ErrStudyFull) {
+	if _, err := f.arrive(CrowdArrival{PID: pid(9)}); !errors.Is(err, domain.ErrStudyFull) {
 		t.Fatalf("with no idle place left: %v, want full", err)
 	}
 	slotsMatch(t, f)
@@ -700,7 +700,7 @@ func TestProlificSyncFreesPlace(t *testing.T) {
 	ctx := context.Background()
 	a := f.enter(t, CrowdArrival{PID: pid(1)})
 	f.enter(t, CrowdArrival{PID: pid(2)})
-	if _, err := f.arrive(CrowdArrival{PID: pid(3)}); !errors.Is(err, ErrStudyFull) {
+	if _, err := f.arrive(CrowdArrival{PID: pid(3)}); !errors.Is(err, domain.ErrStudyFull) {
 		t.Fatalf("third: %v, want full", err)
 	}
 	res, err := f.db.SaveProlificSync(ctx, f.study, []ProlificSubmission{{SubmissionID: "sub1", PID: a.PID, Status: "RETURNED"}},

@@ -13,18 +13,12 @@ import (
 // The expert study's value types live in domain (domain/expert.go); these
 // names stay for the store's own code and the callers not yet moved.
 type (
-	ExpertSettings = domain.ExpertSettings
-	Batch          = domain.Batch
-	Annotator      = domain.Annotator
-	Assignment     = domain.Assignment
-	Judgement      = domain.Judgement
-	Screen         = domain.Screen
-	Flag           = domain.Flag
-	FlaggedItem    = domain.FlaggedItem
+	Annotator = domain.Annotator
+	Judgement = domain.Judgement
 )
 
 // DefaultExpertSettings are the paper's (domain.DefaultExpertSettings).
-func DefaultExpertSettings() ExpertSettings { return domain.DefaultExpertSettings() }
+func DefaultExpertSettings() domain.ExpertSettings { return domain.DefaultExpertSettings() }
 
 // SaveBatches replaces a study's batches with the given lists of item ids
 // (conditions all empty). Once an annotator is assigned a batch the batches
@@ -48,7 +42,7 @@ func (db *DB) SaveBatches(ctx context.Context, studyID int64, batches [][]int64)
 }
 
 // Batches lists a study's batches with their sizes.
-func (db *DB) Batches(ctx context.Context, studyID int64) ([]Batch, error) {
+func (db *DB) Batches(ctx context.Context, studyID int64) ([]domain.Batch, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT b.id, b.study_id, b.number, (SELECT COUNT(*) FROM batch_items bi WHERE bi.batch_id = b.id)
 		FROM batches b WHERE b.study_id = ? ORDER BY b.number`, studyID)
@@ -56,9 +50,9 @@ func (db *DB) Batches(ctx context.Context, studyID int64) ([]Batch, error) {
 		return nil, fmt.Errorf("batches: %w", err)
 	}
 	defer rows.Close()
-	var out []Batch
+	var out []domain.Batch
 	for rows.Next() {
-		var b Batch
+		var b domain.Batch
 		if err := rows.Scan(&b.ID, &b.StudyID, &b.Number, &b.Size); err != nil {
 			return nil, fmt.Errorf("batches: %w", err)
 		}
@@ -224,11 +218,11 @@ const assignmentQuery = `
 	JOIN annotators n ON n.id = a.annotator_id
 	JOIN batches b ON b.id = a.batch_id`
 
-func scanAssignments(rows *sql.Rows) ([]Assignment, error) {
+func scanAssignments(rows *sql.Rows) ([]domain.Assignment, error) {
 	defer rows.Close()
-	var out []Assignment
+	var out []domain.Assignment
 	for rows.Next() {
-		var a Assignment
+		var a domain.Assignment
 		if err := rows.Scan(&a.ID, &a.AnnotatorID, &a.Annotator, &a.BatchID, &a.BatchNumber, &a.Round,
 			&a.Total, &a.Answered, &a.ChecksTotal, &a.ChecksFailed); err != nil {
 			return nil, fmt.Errorf("assignments: %w", err)
@@ -240,7 +234,7 @@ func scanAssignments(rows *sql.Rows) ([]Assignment, error) {
 
 // Assignments lists every assignment of a study with progress, for the
 // researcher's progress table.
-func (db *DB) Assignments(ctx context.Context, studyID int64) ([]Assignment, error) {
+func (db *DB) Assignments(ctx context.Context, studyID int64) ([]domain.Assignment, error) {
 	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE n.study_id = ? AND n.pilot = 0 ORDER BY a.round, b.number, n.name`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("assignments: %w", err)
@@ -249,7 +243,7 @@ func (db *DB) Assignments(ctx context.Context, studyID int64) ([]Assignment, err
 }
 
 // AnnotatorAssignments lists one expert's batches.
-func (db *DB) AnnotatorAssignments(ctx context.Context, annotatorID int64) ([]Assignment, error) {
+func (db *DB) AnnotatorAssignments(ctx context.Context, annotatorID int64) ([]domain.Assignment, error) {
 	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE a.annotator_id = ? ORDER BY a.round, b.number`, annotatorID)
 	if err != nil {
 		return nil, fmt.Errorf("assignments: %w", err)
@@ -259,7 +253,7 @@ func (db *DB) AnnotatorAssignments(ctx context.Context, annotatorID int64) ([]As
 
 // AnnotatorAssignment returns an assignment only if it belongs to the
 // expert: editing the URL cannot open someone else's batch.
-func (db *DB) AnnotatorAssignment(ctx context.Context, annotatorID, assignmentID int64) (*Assignment, error) {
+func (db *DB) AnnotatorAssignment(ctx context.Context, annotatorID, assignmentID int64) (*domain.Assignment, error) {
 	rows, err := db.read.QueryContext(ctx, assignmentQuery+` WHERE a.annotator_id = ? AND a.id = ?`, annotatorID, assignmentID)
 	if err != nil {
 		return nil, fmt.Errorf("assignment: %w", err)
@@ -275,7 +269,7 @@ func (db *DB) AnnotatorAssignment(ctx context.Context, annotatorID, assignmentID
 }
 
 // Screens returns the screens of an assignment in order.
-func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error) {
+func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]domain.Screen, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT bi.position, i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation,
 			i.negation, i.strengthening, i.neutral, i.check_kind, i.status, i.version,
@@ -289,9 +283,9 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]Screen, error)
 		return nil, fmt.Errorf("screens: %w", err)
 	}
 	defer rows.Close()
-	var out []Screen
+	var out []domain.Screen
 	for rows.Next() {
-		var s Screen
+		var s domain.Screen
 		var pl, cc, ai, ac sql.NullString
 		it := &s.Item
 		if err := rows.Scan(&s.Position, &it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature,
@@ -398,7 +392,7 @@ func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) 
 
 // Flagged lists the flagged data items of a study for review, with every
 // expert's alternatives.
-func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error) {
+func (db *DB) Flagged(ctx context.Context, studyID int64) ([]domain.FlaggedItem, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT i.id, i.key, i.type, i.context, i.utterance, i.implicature, i.cancellation, i.negation,
 			i.strengthening, i.neutral, i.check_kind, i.status, i.version, i.review_decision,
@@ -414,10 +408,10 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 		return nil, fmt.Errorf("flagged: %w", err)
 	}
 	defer rows.Close()
-	var out []FlaggedItem
+	var out []domain.FlaggedItem
 	for rows.Next() {
 		var it domain.Item
-		var f Flag
+		var f domain.Flag
 		if err := rows.Scan(&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
 			&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision,
 			&f.Annotator, &f.Plausible, &f.CancellationCorrect, &f.AltImplicature, &f.AltCancellation); err != nil {
@@ -425,7 +419,7 @@ func (db *DB) Flagged(ctx context.Context, studyID int64) ([]FlaggedItem, error)
 		}
 		// Rows come ordered by item: a new item starts a new entry.
 		if len(out) == 0 || out[len(out)-1].Item.ID != it.ID {
-			out = append(out, FlaggedItem{Item: it})
+			out = append(out, domain.FlaggedItem{Item: it})
 		}
 		last := &out[len(out)-1]
 		last.Flags = append(last.Flags, f)

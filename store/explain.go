@@ -14,15 +14,8 @@ import (
 	"unicode/utf8"
 )
 
-// The explanation study's value types live in domain (domain/explain.go).
-type (
-	ExplainSettings = domain.ExplainSettings
-	ExplainScreen   = domain.ExplainScreen
-	ExplainProgress = domain.ExplainProgress
-)
-
 // DefaultExplainSettings are the paper's (domain.DefaultExplainSettings).
-func DefaultExplainSettings() ExplainSettings { return domain.DefaultExplainSettings() }
+func DefaultExplainSettings() domain.ExplainSettings { return domain.DefaultExplainSettings() }
 
 // Judgments are the five classes of an explanation rating (domain.Judgments).
 var Judgments = domain.Judgments
@@ -227,7 +220,7 @@ func (db *DB) AssignExplainScreens(ctx context.Context, studyID, annotatorID int
 }
 
 // ExplainScreens returns an expert's screens in order.
-func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainScreen, error) {
+func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]domain.ExplainScreen, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT x.position, o.id, o.strategy, o.model, o.output, COALESCE(r.judgment, ''), `+passageColumnsSQL+`
 		FROM explain_assignments x
@@ -239,9 +232,9 @@ func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]ExplainS
 		return nil, fmt.Errorf("explain screens: %w", err)
 	}
 	defer rows.Close()
-	var out []ExplainScreen
+	var out []domain.ExplainScreen
 	for rows.Next() {
-		var s ExplainScreen
+		var s domain.ExplainScreen
 		p := &s.Passage
 		var sents string
 		if err := rows.Scan(&s.Position, &s.OutputID, &s.Strategy, &s.Model, &s.Output, &s.Judgment,
@@ -289,7 +282,7 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 
 // ExplainStudyProgress lists every expert of a study with their progress,
 // and counts the outputs and those still short of the overlap.
-func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap int) ([]ExplainProgress, int, int, error) {
+func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap int) ([]domain.ExplainProgress, int, int, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT a.id, a.name, CASE WHEN a.revoked_at = '' THEN a.token ELSE '' END,
 			(SELECT COUNT(*) FROM explain_assignments x WHERE x.annotator_id = a.id),
@@ -299,9 +292,9 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 		return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
 	}
 	defer rows.Close()
-	var out []ExplainProgress
+	var out []domain.ExplainProgress
 	for rows.Next() {
-		var p ExplainProgress
+		var p domain.ExplainProgress
 		if err := rows.Scan(&p.AnnotatorID, &p.Annotator, &p.Token, &p.Screens, &p.Rated); err != nil {
 			return nil, 0, 0, fmt.Errorf("explain progress: %w", err)
 		}

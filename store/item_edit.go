@@ -69,33 +69,25 @@ func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next domain.I
 	return changed, err
 }
 
-// Revision is domain.Revision (docs/architecture.md#domain), named here for the
-// store's callers.
-type Revision = domain.Revision
-
 // ItemRevisions lists an item's earlier versions, newest first.
-func (db *DB) ItemRevisions(ctx context.Context, itemID int64) ([]Revision, error) {
+func (db *DB) ItemRevisions(ctx context.Context, itemID int64) ([]domain.Revision, error) {
 	return queryRows(ctx, db, "item revisions", `
 		SELECT version, type IS NULL, COALESCE(type, ''), COALESCE(context, ''), COALESCE(utterance, ''),
 			implicature, cancellation, COALESCE(negation, ''), COALESCE(strengthening, ''), COALESCE(neutral, ''),
 			note, created_at
-		FROM item_revisions WHERE item_id = ? ORDER BY version DESC`, []any{itemID}, func(rows *sql.Rows, r *Revision) error {
+		FROM item_revisions WHERE item_id = ? ORDER BY version DESC`, []any{itemID}, func(rows *sql.Rows, r *domain.Revision) error {
 		it := &r.Item
 		return rows.Scan(&r.Version, &r.Partial, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
 			&it.Negation, &it.Strengthening, &it.Neutral, &r.Note, &r.At)
 	})
 }
 
-// FieldChange is domain.FieldChange (docs/architecture.md#domain), named here for the
-// store's callers.
-type FieldChange = domain.FieldChange
-
 // itemFieldChanges lists the fields in which b differs from a.
-func itemFieldChanges(a, b domain.Item) []FieldChange {
-	var out []FieldChange
+func itemFieldChanges(a, b domain.Item) []domain.FieldChange {
+	var out []domain.FieldChange
 	add := func(name, x, y string) {
 		if x != y {
-			out = append(out, FieldChange{Field: name, Old: x, New: y})
+			out = append(out, domain.FieldChange{Field: name, Old: x, New: y})
 		}
 	}
 	add("type", a.Type, b.Type)
@@ -107,26 +99,18 @@ func itemFieldChanges(a, b domain.Item) []FieldChange {
 	return out
 }
 
-// ItemChange is domain.ItemChange (docs/architecture.md#domain), named here for the
-// store's callers.
-type ItemChange = domain.ItemChange
-
-// ItemUpdate is domain.ItemUpdate (docs/architecture.md#domain), named here for the
-// store's callers.
-type ItemUpdate = domain.ItemUpdate
-
 // diffItems compares a file's items with the study's, by key. Items of the
 // study the file leaves out stay as they are.
-func diffItems(current, file []domain.Item) ItemUpdate {
+func diffItems(current, file []domain.Item) domain.ItemUpdate {
 	byKey := make(map[string]*domain.Item, len(current))
 	for i := range current {
 		byKey[current[i].Key] = &current[i]
 	}
-	var u ItemUpdate
+	var u domain.ItemUpdate
 	h := sha256.New()
 	for _, it := range file {
 		old := byKey[it.Key]
-		c := ItemChange{Key: it.Key, New: it}
+		c := domain.ItemChange{Key: it.Key, New: it}
 		if old != nil {
 			c.Old = old
 			c.Fields = itemFieldChanges(*old, it)
@@ -166,13 +150,13 @@ func validateFile(items []domain.Item) error {
 
 // PreviewItemUpdate validates a re-imported items file and returns what
 // applying it would change, without changing anything.
-func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []domain.Item) (ItemUpdate, error) {
+func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []domain.Item) (domain.ItemUpdate, error) {
 	if err := validateFile(items); err != nil {
-		return ItemUpdate{}, err
+		return domain.ItemUpdate{}, err
 	}
 	current, err := db.ListItems(ctx, studyID)
 	if err != nil {
-		return ItemUpdate{}, err
+		return domain.ItemUpdate{}, err
 	}
 	return diffItems(current, items), nil
 }
@@ -181,11 +165,11 @@ func (db *DB) PreviewItemUpdate(ctx context.Context, studyID int64, items []doma
 // items get a new version (the old text kept as a revision), new ids are
 // added. digest must be the preview's: if the study's items changed in
 // between, nothing is applied (domain.ECONFLICT).
-func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []domain.Item, digest, note string) (ItemUpdate, error) {
+func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []domain.Item, digest, note string) (domain.ItemUpdate, error) {
 	if err := validateFile(items); err != nil {
-		return ItemUpdate{}, err
+		return domain.ItemUpdate{}, err
 	}
-	var u ItemUpdate
+	var u domain.ItemUpdate
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
@@ -280,14 +264,6 @@ func (db *DB) DropPendingImport(ctx context.Context, studyID, id int64) error {
 	return nil
 }
 
-// Review decisions on a flagged item (docs/studies.md#expert-review).
-const (
-	ReviewAccepted = domain.ReviewAccepted // an expert's alternative replaces the text
-	ReviewOwn      = domain.ReviewOwn      // the researcher's own fix replaces it
-	ReviewKept     = domain.ReviewKept     // kept as is
-	ReviewDropped  = domain.ReviewDropped  // dropped from the cleaned data set
-)
-
 // DecideReview records the review's decision on an item. For accepted and
 // own, implicature and cancellation (either may be empty: kept) become the
 // item's new version. A decided item must be undone before deciding again.
@@ -302,7 +278,7 @@ func (db *DB) DecideReview(ctx context.Context, studyID, itemID int64, decision,
 		}
 		status := it.Status
 		switch decision {
-		case ReviewAccepted, ReviewOwn:
+		case domain.ReviewAccepted, domain.ReviewOwn:
 			next := it
 			if s := strings.TrimSpace(implicature); s != "" {
 				next.Implicature = s
@@ -320,8 +296,8 @@ func (db *DB) DecideReview(ctx context.Context, studyID, itemID int64, decision,
 				return err
 			}
 			status = domain.ItemActive
-		case ReviewKept:
-		case ReviewDropped:
+		case domain.ReviewKept:
+		case domain.ReviewDropped:
 			status = domain.ItemDropped
 		default:
 			return domain.Errorf(domain.EINVALID, "unknown review decision %q", decision)
@@ -360,7 +336,7 @@ func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
 		switch it.Decision {
 		case "":
 			return domain.Errorf(domain.ECONFLICT, "item %s has no decision to undo", it.Key)
-		case ReviewAccepted, ReviewOwn:
+		case domain.ReviewAccepted, domain.ReviewOwn:
 			var impl, canc string
 			err := tx.QueryRowContext(ctx, `SELECT implicature, cancellation FROM item_revisions WHERE item_id = ? AND version = ?`,
 				it.ID, before).Scan(&impl, &canc)
@@ -372,7 +348,7 @@ func (db *DB) UndoReview(ctx context.Context, studyID, itemID int64) error {
 			if err := db.reviseTx(ctx, tx, it, prev, "undo of the review's replacement"); err != nil {
 				return err
 			}
-		case ReviewDropped:
+		case domain.ReviewDropped:
 			status = domain.ItemActive
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE items SET review_decision = '', reviewed_at = '', review_version = 0, status = ? WHERE id = ?`, status, it.ID)

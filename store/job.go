@@ -11,26 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-// The job's value types live in domain (domain/job.go), where the pages'
-// views and the handlers use them without this package; these names keep
-// the store's callers (runner, cli) as they were.
-const (
-	JobQueued    = domain.JobQueued
-	JobRunning   = domain.JobRunning
-	JobDone      = domain.JobDone
-	JobPartial   = domain.JobPartial
-	JobFailed    = domain.JobFailed
-	JobCancelled = domain.JobCancelled
-)
-
-type (
-	Job          = domain.Job
-	JobPrompt    = domain.JobPrompt
-	JobResult    = domain.JobResult
-	JobPromptRow = domain.JobPromptRow
-	JobProgress  = domain.JobProgress
-)
-
 // Limits on job fields.
 const (
 	maxJobConfig = domain.MaxJobConfig
@@ -41,7 +21,7 @@ const (
 )
 
 // CreateJob stores a queued job with all its prompts in one transaction.
-func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error {
+func (db *DB) CreateJob(ctx context.Context, j *domain.Job, prompts []domain.JobPrompt) error {
 	if err := j.Validate(); err != nil {
 		return err
 	}
@@ -51,7 +31,7 @@ func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error 
 	if len(prompts) > MaxJobPrompts {
 		return domain.Errorf(domain.EINVALID, "the job has %d prompts, more than %d", len(prompts), MaxJobPrompts)
 	}
-	j.Status, j.CreatedAt = JobQueued, db.Now()
+	j.Status, j.CreatedAt = domain.JobQueued, db.Now()
 	var compare any
 	if j.CompareStudyID != 0 {
 		compare = j.CompareStudyID
@@ -92,8 +72,8 @@ func (db *DB) CreateJob(ctx context.Context, j *Job, prompts []JobPrompt) error 
 
 const jobColumns = `id, study_id, task, scorer, config, strategy, seed, COALESCE(compare_study_id, 0), status, error, created_at, started_at, finished_at`
 
-func scanJob(sc interface{ Scan(...any) error }) (*Job, error) {
-	var j Job
+func scanJob(sc interface{ Scan(...any) error }) (*domain.Job, error) {
+	var j domain.Job
 	var cfg, created, started, finished string
 	if err := sc.Scan(&j.ID, &j.StudyID, &j.Task, &j.Scorer, &cfg, &j.Strategy, &j.Seed, &j.CompareStudyID,
 		&j.Status, &j.Error, &created, &started, &finished); err != nil {
@@ -105,7 +85,7 @@ func scanJob(sc interface{ Scan(...any) error }) (*Job, error) {
 }
 
 // Job returns one job.
-func (db *DB) Job(ctx context.Context, id int64) (*Job, error) {
+func (db *DB) Job(ctx context.Context, id int64) (*domain.Job, error) {
 	j, err := scanJob(db.read.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.Errorf(domain.ENOTFOUND, "job %d not found", id)
@@ -117,23 +97,23 @@ func (db *DB) Job(ctx context.Context, id int64) (*Job, error) {
 }
 
 // StudyJobs lists a study's jobs, newest first.
-func (db *DB) StudyJobs(ctx context.Context, studyID int64) ([]*Job, error) {
+func (db *DB) StudyJobs(ctx context.Context, studyID int64) ([]*domain.Job, error) {
 	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE study_id = ? ORDER BY id DESC`, studyID)
 }
 
 // ActiveJobs lists the queued and running jobs, oldest first: what the
 // runner has to do, also after a restart.
-func (db *DB) ActiveJobs(ctx context.Context) ([]*Job, error) {
+func (db *DB) ActiveJobs(ctx context.Context) ([]*domain.Job, error) {
 	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE status IN ('queued', 'running') ORDER BY id`)
 }
 
-func (db *DB) jobs(ctx context.Context, q string, args ...any) ([]*Job, error) {
+func (db *DB) jobs(ctx context.Context, q string, args ...any) ([]*domain.Job, error) {
 	rows, err := db.read.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("jobs: %w", err)
 	}
 	defer rows.Close()
-	var out []*Job
+	var out []*domain.Job
 	for rows.Next() {
 		j, err := scanJob(rows)
 		if err != nil {
@@ -145,8 +125,8 @@ func (db *DB) jobs(ctx context.Context, q string, args ...any) ([]*Job, error) {
 }
 
 // JobProgress counts a job's prompts, answered ones and failed ones.
-func (db *DB) JobProgress(ctx context.Context, id int64) (JobProgress, error) {
-	var p JobProgress
+func (db *DB) JobProgress(ctx context.Context, id int64) (domain.JobProgress, error) {
+	var p domain.JobProgress
 	err := db.read.QueryRowContext(ctx, `
 		SELECT COUNT(*), COUNT(answer), COALESCE(SUM(answer IS NULL AND error <> ''), 0)
 		FROM scoring_prompts WHERE job_id = ?`, id).Scan(&p.Total, &p.Answered, &p.Failed)
@@ -158,20 +138,20 @@ func (db *DB) JobProgress(ctx context.Context, id int64) (JobProgress, error) {
 
 // StudyJobProgress counts the prompts of every job of a study in one
 // query, by job id: the job list's figures without a query per job.
-func (db *DB) StudyJobProgress(ctx context.Context, studyID int64) (map[int64]JobProgress, error) {
+func (db *DB) StudyJobProgress(ctx context.Context, studyID int64) (map[int64]domain.JobProgress, error) {
 	rows, err := queryRows(ctx, db, "study job progress", `
 		SELECT p.job_id, COUNT(*), COUNT(p.answer), COALESCE(SUM(p.answer IS NULL AND p.error <> ''), 0)
 		FROM scoring_prompts p JOIN scoring_jobs j ON j.id = p.job_id
 		WHERE j.study_id = ? GROUP BY p.job_id`, []any{studyID}, func(rows *sql.Rows, v *struct {
 		id int64
-		p  JobProgress
+		p  domain.JobProgress
 	}) error {
 		return rows.Scan(&v.id, &v.p.Total, &v.p.Answered, &v.p.Failed)
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[int64]JobProgress, len(rows))
+	out := make(map[int64]domain.JobProgress, len(rows))
 	for _, r := range rows {
 		out[r.id] = r.p
 	}
@@ -182,7 +162,7 @@ func (db *DB) StudyJobProgress(ctx context.Context, studyID int64) (map[int64]Jo
 // yet and come after seq afterSeq, in order (a runner pages through a large
 // job instead of holding every prompt text). Prompts that failed before are
 // included, so a resumed job tries them again.
-func (db *DB) PendingPrompts(ctx context.Context, jobID int64, afterSeq, limit int) ([]JobPrompt, error) {
+func (db *DB) PendingPrompts(ctx context.Context, jobID int64, afterSeq, limit int) ([]domain.JobPrompt, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT seq, key, item_key, condition, option_order, text
 		FROM scoring_prompts WHERE job_id = ? AND seq > ? AND answer IS NULL ORDER BY seq LIMIT ?`, jobID, afterSeq, limit)
@@ -190,9 +170,9 @@ func (db *DB) PendingPrompts(ctx context.Context, jobID int64, afterSeq, limit i
 		return nil, fmt.Errorf("pending prompts: %w", err)
 	}
 	defer rows.Close()
-	var out []JobPrompt
+	var out []domain.JobPrompt
 	for rows.Next() {
-		var p JobPrompt
+		var p domain.JobPrompt
 		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text); err != nil {
 			return nil, fmt.Errorf("pending prompts: %w", err)
 		}
@@ -202,7 +182,7 @@ func (db *DB) PendingPrompts(ctx context.Context, jobID int64, afterSeq, limit i
 }
 
 // JobPrompts returns every prompt of a job with its answer or error.
-func (db *DB) JobPrompts(ctx context.Context, jobID int64) ([]JobPromptRow, error) {
+func (db *DB) JobPrompts(ctx context.Context, jobID int64) ([]domain.JobPromptRow, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT seq, key, item_key, condition, option_order, text, answer, error, attempts, answered_at
 		FROM scoring_prompts WHERE job_id = ? ORDER BY seq`, jobID)
@@ -210,9 +190,9 @@ func (db *DB) JobPrompts(ctx context.Context, jobID int64) ([]JobPromptRow, erro
 		return nil, fmt.Errorf("job prompts: %w", err)
 	}
 	defer rows.Close()
-	var out []JobPromptRow
+	var out []domain.JobPromptRow
 	for rows.Next() {
-		var p JobPromptRow
+		var p domain.JobPromptRow
 		var answer sql.NullString
 		var at string
 		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text, &answer, &p.Error, &p.Attempts, &at); err != nil {
@@ -229,7 +209,7 @@ func (db *DB) JobPrompts(ctx context.Context, jobID int64) ([]JobPromptRow, erro
 
 // JobErrors returns up to limit unanswered prompts whose last attempt
 // failed, with their errors.
-func (db *DB) JobErrors(ctx context.Context, jobID int64, limit int) ([]JobPromptRow, error) {
+func (db *DB) JobErrors(ctx context.Context, jobID int64, limit int) ([]domain.JobPromptRow, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT seq, key, item_key, condition, option_order, text, error, attempts
 		FROM scoring_prompts WHERE job_id = ? AND answer IS NULL AND error <> '' ORDER BY seq LIMIT ?`, jobID, limit)
@@ -237,9 +217,9 @@ func (db *DB) JobErrors(ctx context.Context, jobID int64, limit int) ([]JobPromp
 		return nil, fmt.Errorf("job errors: %w", err)
 	}
 	defer rows.Close()
-	var out []JobPromptRow
+	var out []domain.JobPromptRow
 	for rows.Next() {
-		var p JobPromptRow
+		var p domain.JobPromptRow
 		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text, &p.Error, &p.Attempts); err != nil {
 			return nil, fmt.Errorf("job errors: %w", err)
 		}
@@ -251,7 +231,7 @@ func (db *DB) JobErrors(ctx context.Context, jobID int64, limit int) ([]JobPromp
 // SaveJobResults stores a batch of answers and errors in one transaction.
 // An answered prompt is never overwritten, so a result arriving twice (a
 // retry racing a restart) cannot change what was recorded first.
-func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []JobResult) error {
+func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []domain.JobResult) error {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -293,10 +273,10 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	now := db.now()
 	var q string
 	switch status {
-	case JobRunning:
+	case domain.JobRunning:
 		q = `UPDATE scoring_jobs SET status = ?, error = ?, started_at = CASE started_at WHEN '' THEN ? ELSE started_at END
 			WHERE id = ? AND status <> 'cancelled'`
-	case JobDone, JobPartial, JobFailed, JobCancelled:
+	case domain.JobDone, domain.JobPartial, domain.JobFailed, domain.JobCancelled:
 		q = `UPDATE scoring_jobs SET status = ?, error = ?, finished_at = ? WHERE id = ? AND status <> 'cancelled'`
 	default:
 		return domain.Errorf(domain.EINVALID, "unknown job status %q", status)

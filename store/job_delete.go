@@ -21,7 +21,7 @@ func (db *DB) DeleteJob(ctx context.Context, studyID, jobID int64) error {
 		if err != nil {
 			return fmt.Errorf("delete job: %w", err)
 		}
-		if status == JobQueued || status == JobRunning {
+		if status == domain.JobQueued || status == domain.JobRunning {
 			return domain.Errorf(domain.ECONFLICT, "job %d is %s: cancel it before deleting it", jobID, status)
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM scoring_jobs WHERE id = ?`, jobID); err != nil {

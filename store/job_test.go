@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func jobFixture(t *testing.T) (*DB, *Job) {
+func jobFixture(t *testing.T) (*DB, *domain.Job) {
 	t.Helper()
 	db := mustOpenDB(t)
 	ctx := context.Background()
@@ -16,8 +16,8 @@ func jobFixture(t *testing.T) (*DB, *Job) {
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	j := &Job{StudyID: s.ID, Task: "truefalse", Scorer: "model", Config: json.RawMessage(`{"model":"m","api_key_env":"KEY"}`)}
-	ps := []JobPrompt{{Key: "a|trigger|TF", ItemKey: "a", Text: "one"}, {Key: "a|trigger|FT", ItemKey: "a", Text: "two"}, {Key: "b|trigger|TF", ItemKey: "b", Text: "three"}}
+	j := &domain.Job{StudyID: s.ID, Task: "truefalse", Scorer: "model", Config: json.RawMessage(`{"model":"m","api_key_env":"KEY"}`)}
+	ps := []domain.JobPrompt{{Key: "a|trigger|TF", ItemKey: "a", Text: "one"}, {Key: "a|trigger|FT", ItemKey: "a", Text: "two"}, {Key: "b|trigger|TF", ItemKey: "b", Text: "three"}}
 	if err := db.CreateJob(ctx, j, ps); err != nil {
 		t.Fatal(err)
 	}
@@ -27,25 +27,25 @@ func jobFixture(t *testing.T) (*DB, *Job) {
 func TestJobResultsKeepTheFirstAnswer(t *testing.T) {
 	db, j := jobFixture(t)
 	ctx := context.Background()
-	if err := db.SaveJobResults(ctx, j.ID, []JobResult{{Seq: 1, Answer: json.RawMessage(`{"p_true":0.7}`)}, {Seq: 2, Error: "503 Service Unavailable"}}); err != nil {
+	if err := db.SaveJobResults(ctx, j.ID, []domain.JobResult{{Seq: 1, Answer: json.RawMessage(`{"p_true":0.7}`)}, {Seq: 2, Error: "503 Service Unavailable"}}); err != nil {
 		t.Fatal(err)
 	}
 	// A late duplicate must not replace the recorded answer; an answer
 	// after an error clears the error.
-	if err := db.SaveJobResults(ctx, j.ID, []JobResult{{Seq: 1, Answer: json.RawMessage(`{"p_true":0.1}`)}}); err != nil {
+	if err := db.SaveJobResults(ctx, j.ID, []domain.JobResult{{Seq: 1, Answer: json.RawMessage(`{"p_true":0.1}`)}}); err != nil {
 		t.Fatal(err)
 	}
 	p, _ := db.JobProgress(ctx, j.ID)
-	if p != (JobProgress{Total: 3, Answered: 1, Failed: 1}) {
+	if p != (domain.JobProgress{Total: 3, Answered: 1, Failed: 1}) {
 		t.Fatalf("progress %+v", p)
 	}
 	// The job list reads every job's figures in one query: the same ones.
-	j2 := &Job{StudyID: j.StudyID, Task: "truefalse", Scorer: "model", Config: j.Config}
-	if err := db.CreateJob(ctx, j2, []JobPrompt{{Key: "c|trigger|TF", ItemKey: "c", Text: "four"}}); err != nil {
+	j2 := &domain.Job{StudyID: j.StudyID, Task: "truefalse", Scorer: "model", Config: j.Config}
+	if err := db.CreateJob(ctx, j2, []domain.JobPrompt{{Key: "c|trigger|TF", ItemKey: "c", Text: "four"}}); err != nil {
 		t.Fatal(err)
 	}
 	all, err := db.StudyJobProgress(ctx, j.StudyID)
-	if err != nil || len(all) != 2 || all[j.ID] != p || all[j2.ID] != (JobProgress{Total: 1}) {
+	if err != nil || len(all) != 2 || all[j.ID] != p || all[j2.ID] != (domain.JobProgress{Total: 1}) {
 		t.Fatalf("study job progress %+v, err %v", all, err)
 	}
 	pending, _ := db.PendingPrompts(ctx, j.ID, 0, 10)
@@ -55,7 +55,7 @@ func TestJobResultsKeepTheFirstAnswer(t *testing.T) {
 	if page, _ := db.PendingPrompts(ctx, j.ID, 2, 1); len(page) != 1 || page[0].Seq != 3 {
 		t.Fatalf("second page %+v", page)
 	}
-	db.SaveJobResults(ctx, j.ID, []JobResult{{Seq: 2, Answer: json.RawMessage(`{"p_true":0.2}`)}})
+	db.SaveJobResults(ctx, j.ID, []domain.JobResult{{Seq: 2, Answer: json.RawMessage(`{"p_true":0.2}`)}})
 	rows, _ := db.JobPrompts(ctx, j.ID)
 	if string(rows[0].Answer) != `{"p_true":0.7}` || rows[1].Error != "" || rows[1].Attempts != 2 {
 		t.Fatalf("rows %+v", rows[:2])
@@ -93,16 +93,16 @@ func TestJobLease(t *testing.T) {
 	if err := db.CancelJob(ctx, j.ID); domain.ErrorCode(err) != domain.ECONFLICT {
 		t.Fatalf("cancelling twice: %v", err)
 	}
-	if err := db.SetJobStatus(ctx, j.ID, JobDone, ""); err != nil {
+	if err := db.SetJobStatus(ctx, j.ID, domain.JobDone, ""); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Job(ctx, j.ID); got.Status != JobCancelled {
+	if got, _ := db.Job(ctx, j.ID); got.Status != domain.JobCancelled {
 		t.Fatalf("a cancelled job became %s", got.Status)
 	}
 	if err := db.RequeueJob(ctx, j.ID); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := db.Job(ctx, j.ID); got.Status != JobQueued || got.Config == nil {
+	if got, _ := db.Job(ctx, j.ID); got.Status != domain.JobQueued || got.Config == nil {
 		t.Fatalf("requeued job: %+v", got)
 	}
 }
@@ -110,16 +110,16 @@ func TestJobLease(t *testing.T) {
 func TestJobValidate(t *testing.T) {
 	db := mustOpenDB(t)
 	ctx := context.Background()
-	for _, j := range []*Job{
+	for _, j := range []*domain.Job{
 		{StudyID: 1, Task: "essay", Scorer: "x"},
 		{StudyID: 1, Task: "truefalse", Scorer: ""},
 		{StudyID: 1, Task: "truefalse", Scorer: "x", Config: json.RawMessage(`{`)},
 	} {
-		if err := db.CreateJob(ctx, j, []JobPrompt{{Key: "k", Text: "t"}}); domain.ErrorCode(err) != domain.EINVALID {
+		if err := db.CreateJob(ctx, j, []domain.JobPrompt{{Key: "k", Text: "t"}}); domain.ErrorCode(err) != domain.EINVALID {
 			t.Errorf("%+v: %v", j, err)
 		}
 	}
-	if err := db.CreateJob(ctx, &Job{StudyID: 99, Task: "truefalse", Scorer: "x"}, []JobPrompt{{Key: "k", Text: "t"}}); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if err := db.CreateJob(ctx, &domain.Job{StudyID: 99, Task: "truefalse", Scorer: "x"}, []domain.JobPrompt{{Key: "k", Text: "t"}}); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("unknown study: %v", err)
 	}
 }

@@ -11,14 +11,14 @@ import (
 // FinalStatus is the status a job ends with once the runner has asked what
 // it could: done when every prompt has an answer, failed when none has,
 // partial otherwise (some failed, or were not asked).
-func FinalStatus(p JobProgress) string {
+func FinalStatus(p domain.JobProgress) string {
 	switch {
 	case p.Total > 0 && p.Answered == p.Total:
-		return JobDone
+		return domain.JobDone
 	case p.Answered == 0:
-		return JobFailed
+		return domain.JobFailed
 	}
-	return JobPartial
+	return domain.JobPartial
 }
 
 // JobLease returns who holds a job's lease and until when (zero when
@@ -57,12 +57,9 @@ func (db *DB) UpdateJobConfig(ctx context.Context, id int64, cfg json.RawMessage
 	return nil
 }
 
-// FailureReason is one distinct error of a job's failed prompts (domain).
-type FailureReason = domain.FailureReason
-
 // JobFailureReasons groups a job's failed prompts by their error, most
 // frequent first, at most limit reasons.
-func (db *DB) JobFailureReasons(ctx context.Context, jobID int64, limit int) ([]FailureReason, error) {
+func (db *DB) JobFailureReasons(ctx context.Context, jobID int64, limit int) ([]domain.FailureReason, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT error, COUNT(*), MIN(key) FROM scoring_prompts
 		WHERE job_id = ? AND answer IS NULL AND error <> ''
@@ -71,9 +68,9 @@ func (db *DB) JobFailureReasons(ctx context.Context, jobID int64, limit int) ([]
 		return nil, fmt.Errorf("job failure reasons: %w", err)
 	}
 	defer rows.Close()
-	var out []FailureReason
+	var out []domain.FailureReason
 	for rows.Next() {
-		var f FailureReason
+		var f domain.FailureReason
 		if err := rows.Scan(&f.Error, &f.Prompts, &f.First); err != nil {
 			return nil, fmt.Errorf("job failure reasons: %w", err)
 		}
@@ -82,23 +79,15 @@ func (db *DB) JobFailureReasons(ctx context.Context, jobID int64, limit int) ([]
 	return out, rows.Err()
 }
 
-// Prompt filters of JobPromptsPage.
-const (
-	PromptsAll      = domain.PromptsAll
-	PromptsAnswered = domain.PromptsAnswered
-	PromptsFailed   = domain.PromptsFailed
-	PromptsPending  = domain.PromptsPending
-)
-
 // JobPromptsPage returns up to limit of a job's prompts from offset (in
 // order), with their answers or errors, keeping those the filter names, and
 // how many prompts the filter keeps in all.
-func (db *DB) JobPromptsPage(ctx context.Context, jobID int64, filter string, offset, limit int) ([]JobPromptRow, int, error) {
+func (db *DB) JobPromptsPage(ctx context.Context, jobID int64, filter string, offset, limit int) ([]domain.JobPromptRow, int, error) {
 	where := map[string]string{
-		PromptsAll:      ``,
-		PromptsAnswered: ` AND answer IS NOT NULL`,
-		PromptsFailed:   ` AND answer IS NULL AND error <> ''`,
-		PromptsPending:  ` AND answer IS NULL AND error = ''`,
+		domain.PromptsAll:      ``,
+		domain.PromptsAnswered: ` AND answer IS NOT NULL`,
+		domain.PromptsFailed:   ` AND answer IS NULL AND error <> ''`,
+		domain.PromptsPending:  ` AND answer IS NULL AND error = ''`,
 	}[filter]
 	var total int
 	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM scoring_prompts WHERE job_id = ?`+where, jobID).Scan(&total); err != nil {
@@ -111,9 +100,9 @@ func (db *DB) JobPromptsPage(ctx context.Context, jobID int64, filter string, of
 		return nil, 0, fmt.Errorf("job prompts: %w", err)
 	}
 	defer rows.Close()
-	var out []JobPromptRow
+	var out []domain.JobPromptRow
 	for rows.Next() {
-		var p JobPromptRow
+		var p domain.JobPromptRow
 		var answer *string
 		var at string
 		if err := rows.Scan(&p.Seq, &p.Key, &p.ItemKey, &p.Condition, &p.Order, &p.Text, &answer, &p.Error, &p.Attempts, &at); err != nil {

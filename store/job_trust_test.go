@@ -19,22 +19,22 @@ func TestPartialJobAndTheRebuiltTables(t *testing.T) {
 	if !strings.Contains(ddl, `"scoring_jobs"`) && !strings.Contains(ddl, "scoring_jobs (") {
 		t.Fatalf("after migration 0130 the prompts must point at scoring_jobs: %s", ddl)
 	}
-	db.SaveJobResults(ctx, j.ID, []JobResult{{Seq: 1, Answer: json.RawMessage(`{"p_true":0.7}`)}, {Seq: 2, Error: "POST http://a/v1: connection refused"}, {Seq: 3, Error: "POST http://a/v1: connection refused"}})
+	db.SaveJobResults(ctx, j.ID, []domain.JobResult{{Seq: 1, Answer: json.RawMessage(`{"p_true":0.7}`)}, {Seq: 2, Error: "POST http://a/v1: connection refused"}, {Seq: 3, Error: "POST http://a/v1: connection refused"}})
 	p, _ := db.JobProgress(ctx, j.ID)
-	if got := FinalStatus(p); got != JobPartial {
+	if got := FinalStatus(p); got != domain.JobPartial {
 		t.Fatalf("1 of 3 answered: %s, want partial", got)
 	}
-	if FinalStatus(JobProgress{Total: 3}) != JobFailed || FinalStatus(JobProgress{Total: 3, Answered: 3}) != JobDone {
+	if FinalStatus(domain.JobProgress{Total: 3}) != domain.JobFailed || FinalStatus(domain.JobProgress{Total: 3, Answered: 3}) != domain.JobDone {
 		t.Error("none answered is failed; all answered is done")
 	}
-	if err := db.SetJobStatus(ctx, j.ID, JobPartial, "2 of 3 prompts failed"); err != nil {
+	if err := db.SetJobStatus(ctx, j.ID, domain.JobPartial, "2 of 3 prompts failed"); err != nil {
 		t.Fatalf("the partial status must be storable: %v", err)
 	}
 	reasons, err := db.JobFailureReasons(ctx, j.ID, 5)
 	if err != nil || len(reasons) != 1 || reasons[0].Prompts != 2 || reasons[0].First != "a|trigger|FT" {
 		t.Fatalf("reasons %+v, %v", reasons, err)
 	}
-	page, n, err := db.JobPromptsPage(ctx, j.ID, PromptsFailed, 1, 10)
+	page, n, err := db.JobPromptsPage(ctx, j.ID, domain.PromptsFailed, 1, 10)
 	if err != nil || n != 2 || len(page) != 1 || page[0].Seq != 3 {
 		t.Fatalf("failed prompts page from 1: %d rows of %d, %v", len(page), n, err)
 	}

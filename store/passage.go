@@ -16,7 +16,6 @@ type Passage = domain.Passage
 // Passage kinds and periods (domain.PassageImpl…).
 const (
 	PassageImpl = domain.PassageImpl
-	PassagePpp  = domain.PassagePpp
 	Period1946  = domain.Period1946
 	Period1973  = domain.Period1973
 	Period1994  = domain.Period1994
@@ -137,18 +136,6 @@ func (db *DB) ListPassages(ctx context.Context, studyID int64) ([]Passage, error
 		out = append(out, p)
 	}
 	return out, rows.Err()
-}
-
-// PassageByKey returns the passage of a study with the given own id.
-func (db *DB) PassageByKey(ctx context.Context, studyID int64, key string) (Passage, error) {
-	p, err := scanPassage(db.read.QueryRowContext(ctx, `SELECT `+passageColumnsSQL+` FROM passages p WHERE p.study_id = ? AND p.key = ?`, studyID, key))
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, domain.Errorf(domain.ENOTFOUND, "passage %q not found", key)
-	}
-	if err != nil {
-		return p, fmt.Errorf("passage: %w", err)
-	}
-	return p, nil
 }
 
 // PassageCounts counts a study's passages per kind and period

@@ -150,7 +150,7 @@ func (db *DB) EnterCrowdPilot(ctx context.Context, studyID int64) (*CrowdPartici
 			ORDER BY (SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 1), b.number
 			LIMIT 1`, studyID).Scan(&batchID)
 		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNoBatches
+			return domain.ErrNoBatches
 		}
 		if err != nil {
 			return fmt.Errorf("pilot session: %w", err)
@@ -201,13 +201,9 @@ func (db *DB) WipePilot(ctx context.Context, studyID int64) (int, error) {
 	return n, nil
 }
 
-// PilotSummary is domain.PilotSummary (docs/architecture.md#domain), named here for the
-// store's callers.
-type PilotSummary = domain.PilotSummary
-
 // PilotSummary counts the pilot data of a study.
-func (db *DB) PilotSummary(ctx context.Context, studyID int64) (PilotSummary, error) {
-	var s PilotSummary
+func (db *DB) PilotSummary(ctx context.Context, studyID int64) (domain.PilotSummary, error) {
+	var s domain.PilotSummary
 	err := db.read.QueryRowContext(ctx, `
 		SELECT (SELECT COUNT(*) FROM crowd_participants WHERE study_id = ?1 AND pilot = 1)
 				+ (SELECT COUNT(*) FROM annotators WHERE study_id = ?1 AND pilot = 1),

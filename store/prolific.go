@@ -10,29 +10,9 @@ import (
 	"time"
 )
 
-// The Prolific value types and the kinds and states of recorded calls live
-// in domain (domain/prolific.go); these names keep the store's callers as
-// they were.
-const (
-	CallApprove     = domain.CallApprove
-	CallReject      = domain.CallReject
-	CallBonusSetup  = domain.CallBonusSetup
-	CallBonusPay    = domain.CallBonusPay
-	CallCreateStudy = domain.CallCreateStudy
-	CallGroupAdd    = domain.CallGroupAdd
-	CallPending     = domain.CallPending
-	CallDone        = domain.CallDone
-	CallFailed      = domain.CallFailed
-)
-
-type (
-	ProlificLink = domain.ProlificLink
-	ProlificCall = domain.ProlificCall
-)
-
 // ProlificLink returns the study's link; domain.ENOTFOUND when it has none.
-func (db *DB) ProlificLink(ctx context.Context, studyID int64) (*ProlificLink, error) {
-	var l ProlificLink
+func (db *DB) ProlificLink(ctx context.Context, studyID int64) (*domain.ProlificLink, error) {
+	var l domain.ProlificLink
 	var synced string
 	err := db.read.QueryRowContext(ctx, `SELECT study_id, prolific_study_id, synced_at, sync_error FROM prolific_links WHERE study_id = ?`, studyID).
 		Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError)
@@ -47,9 +27,9 @@ func (db *DB) ProlificLink(ctx context.Context, studyID int64) (*ProlificLink, e
 }
 
 // ProlificLinks lists every linked study.
-func (db *DB) ProlificLinks(ctx context.Context) ([]ProlificLink, error) {
+func (db *DB) ProlificLinks(ctx context.Context) ([]domain.ProlificLink, error) {
 	return queryRows(ctx, db, "prolific links", `SELECT study_id, prolific_study_id, synced_at, sync_error FROM prolific_links ORDER BY study_id`, nil,
-		func(rows *sql.Rows, l *ProlificLink) error {
+		func(rows *sql.Rows, l *domain.ProlificLink) error {
 			var synced string
 			err := rows.Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError)
 			l.SyncedAt = parseTime(synced)
@@ -210,7 +190,7 @@ func (db *DB) ProlificSubmissions(ctx context.Context, studyID int64) ([]Prolifi
 
 // ErrCallRecorded: a call with this key is recorded already, so it is not
 // recorded (nor sent) again; the error carries the earlier call.
-type ErrCallRecorded struct{ Call ProlificCall }
+type ErrCallRecorded struct{ Call domain.ProlificCall }
 
 func (e *ErrCallRecorded) Error() string {
 	return fmt.Sprintf("%s %s was already recorded on %s (%s)", e.Call.Kind, e.Call.Target, e.Call.CreatedAt.Format(time.RFC3339), e.Call.State)
@@ -220,7 +200,7 @@ func (e *ErrCallRecorded) Error() string {
 // the same key exists it returns *ErrCallRecorded and records nothing,
 // except that a call that failed (Prolific refused it, so nothing was done)
 // may be recorded again: it is reset to pending and returned.
-func (db *DB) RecordProlificCall(ctx context.Context, c *ProlificCall) error {
+func (db *DB) RecordProlificCall(ctx context.Context, c *domain.ProlificCall) error {
 	if c.Actor == "" {
 		return domain.Errorf(domain.EINVALID, "a Prolific call needs the researcher who makes it")
 	}
@@ -228,12 +208,12 @@ func (db *DB) RecordProlificCall(ctx context.Context, c *ProlificCall) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		old, err := scanCall(tx.QueryRowContext(ctx, `SELECT `+callColumns+` FROM prolific_calls WHERE idem_key = ?`, c.Key))
 		switch {
-		case err == nil && old.State == CallFailed:
+		case err == nil && old.State == domain.CallFailed:
 			if _, err := tx.ExecContext(ctx, `UPDATE prolific_calls SET state = ?, request = ?, response = '', actor = ?, updated_at = ? WHERE id = ?`,
-				CallPending, c.Request, c.Actor, now, old.ID); err != nil {
+				domain.CallPending, c.Request, c.Actor, now, old.ID); err != nil {
 				return err
 			}
-			c.ID, c.State, c.CreatedAt = old.ID, CallPending, old.CreatedAt
+			c.ID, c.State, c.CreatedAt = old.ID, domain.CallPending, old.CreatedAt
 			return nil
 		case err == nil:
 			return &ErrCallRecorded{Call: *old}
@@ -241,12 +221,12 @@ func (db *DB) RecordProlificCall(ctx context.Context, c *ProlificCall) error {
 			return fmt.Errorf("record prolific call: %w", err)
 		}
 		r, err := tx.ExecContext(ctx, `INSERT INTO prolific_calls (study_id, kind, idem_key, target, request, state, actor, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.StudyID, c.Kind, c.Key, c.Target, c.Request, CallPending, c.Actor, now, now)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, c.StudyID, c.Kind, c.Key, c.Target, c.Request, domain.CallPending, c.Actor, now, now)
 		if err != nil {
 			return fmt.Errorf("record prolific call: %w", err)
 		}
 		c.ID, _ = r.LastInsertId()
-		c.State = CallPending
+		c.State = domain.CallPending
 		c.CreatedAt = parseTime(now)
 		return nil
 	})
@@ -255,7 +235,7 @@ func (db *DB) RecordProlificCall(ctx context.Context, c *ProlificCall) error {
 // FinishProlificCall records Prolific's answer to a call: done or failed,
 // with the answer (never the token).
 func (db *DB) FinishProlificCall(ctx context.Context, id int64, state, response string) error {
-	if state != CallDone && state != CallFailed {
+	if state != domain.CallDone && state != domain.CallFailed {
 		return domain.Errorf(domain.EINVALID, "call state %q", state)
 	}
 	if r := []rune(response); len(r) > 2000 {
@@ -269,8 +249,8 @@ func (db *DB) FinishProlificCall(ctx context.Context, id int64, state, response 
 
 const callColumns = `id, study_id, kind, idem_key, target, request, state, response, actor, created_at, updated_at`
 
-func scanCall(row interface{ Scan(...any) error }) (*ProlificCall, error) {
-	var c ProlificCall
+func scanCall(row interface{ Scan(...any) error }) (*domain.ProlificCall, error) {
+	var c domain.ProlificCall
 	var created, updated string
 	if err := row.Scan(&c.ID, &c.StudyID, &c.Kind, &c.Key, &c.Target, &c.Request, &c.State, &c.Response, &c.Actor, &created, &updated); err != nil {
 		return nil, err
@@ -280,9 +260,9 @@ func scanCall(row interface{ Scan(...any) error }) (*ProlificCall, error) {
 }
 
 // ProlificCalls lists a study's recorded calls, newest first.
-func (db *DB) ProlificCalls(ctx context.Context, studyID int64) ([]ProlificCall, error) {
+func (db *DB) ProlificCalls(ctx context.Context, studyID int64) ([]domain.ProlificCall, error) {
 	return queryRows(ctx, db, "prolific calls", `SELECT `+callColumns+` FROM prolific_calls WHERE study_id = ? ORDER BY id DESC`, []any{studyID},
-		func(rows *sql.Rows, c *ProlificCall) error {
+		func(rows *sql.Rows, c *domain.ProlificCall) error {
 			v, err := scanCall(rows)
 			if err == nil {
 				*c = *v
@@ -292,7 +272,7 @@ func (db *DB) ProlificCalls(ctx context.Context, studyID int64) ([]ProlificCall,
 }
 
 // ProlificCallByKey returns the call recorded under key; domain.ENOTFOUND if none.
-func (db *DB) ProlificCallByKey(ctx context.Context, key string) (*ProlificCall, error) {
+func (db *DB) ProlificCallByKey(ctx context.Context, key string) (*domain.ProlificCall, error) {
 	c, err := scanCall(db.read.QueryRowContext(ctx, `SELECT `+callColumns+` FROM prolific_calls WHERE idem_key = ?`, key))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.Errorf(domain.ENOTFOUND, "no call %s", key)

@@ -110,10 +110,6 @@ func (db *DB) Studies(ctx context.Context) ([]*domain.Study, error) {
 	return out, rows.Err()
 }
 
-// StateChange is domain.StateChange (docs/architecture.md#domain), named here for the
-// store's callers.
-type StateChange = domain.StateChange
-
 // SetStudyState moves a study to state and records who did it. It checks
 // nothing else: the go-live checklist is studies.OpenStudy's, which every
 // caller opening a study for real goes through.
@@ -139,10 +135,10 @@ func (db *DB) SetStudyState(ctx context.Context, id int64, state, by string) err
 }
 
 // StudyStateChanges lists a study's changes of state, newest first.
-func (db *DB) StudyStateChanges(ctx context.Context, id int64) ([]StateChange, error) {
+func (db *DB) StudyStateChanges(ctx context.Context, id int64) ([]domain.StateChange, error) {
 	return queryRows(ctx, db, "study state changes", `
 		SELECT state, changed_by, changed_at FROM study_state_changes WHERE study_id = ? ORDER BY id DESC`,
-		[]any{id}, func(rows *sql.Rows, c *StateChange) error {
+		[]any{id}, func(rows *sql.Rows, c *domain.StateChange) error {
 			var at string
 			err := rows.Scan(&c.State, &c.By, &at)
 			c.ChangedAt = parseTime(at)

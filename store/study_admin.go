@@ -99,13 +99,9 @@ func responsesQuery(where string) string {
 	return strings.Join(parts, "\n\t\tUNION ALL")
 }
 
-// Responses is domain.Responses (docs/architecture.md#domain), named here for the
-// store's callers.
-type Responses = domain.Responses
-
-func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error) {
+func scanResponses(sc interface{ Scan(...any) error }) (int64, domain.Responses, error) {
 	var id int64
-	var r Responses
+	var r domain.Responses
 	var last sql.NullString
 	if err := sc.Scan(&id, &r.Answers, &r.Unexported, &last); err != nil {
 		return 0, r, err
@@ -120,17 +116,17 @@ func scanResponses(sc interface{ Scan(...any) error }) (int64, Responses, error)
 // a transaction.
 func studyResponses(ctx context.Context, q interface {
 	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, id int64) (Responses, error) {
+}, id int64) (domain.Responses, error) {
 	rows, err := q.QueryContext(ctx, responsesQuery("key = ?1"), id)
 	if err != nil {
-		return Responses{}, fmt.Errorf("study responses: %w", err)
+		return domain.Responses{}, fmt.Errorf("study responses: %w", err)
 	}
 	defer rows.Close()
-	var total Responses
+	var total domain.Responses
 	for rows.Next() {
 		_, r, err := scanResponses(rows)
 		if err != nil {
-			return Responses{}, fmt.Errorf("study responses: %w", err)
+			return domain.Responses{}, fmt.Errorf("study responses: %w", err)
 		}
 		total.Add(r)
 	}
@@ -138,23 +134,19 @@ func studyResponses(ctx context.Context, q interface {
 }
 
 // StudyResponses sums up the answers of one study.
-func (db *DB) StudyResponses(ctx context.Context, id int64) (Responses, error) {
+func (db *DB) StudyResponses(ctx context.Context, id int64) (domain.Responses, error) {
 	return studyResponses(ctx, db.read, id)
 }
 
-// StudyOverview is domain.StudyOverview (docs/architecture.md#domain), named here for the
-// store's callers.
-type StudyOverview = domain.StudyOverview
-
 // Dashboard lists every study, newest first, with its counts. It runs a
 // fixed number of queries (four), however many studies there are.
-func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
+func (db *DB) Dashboard(ctx context.Context) ([]domain.StudyOverview, error) {
 	all, err := db.Studies(ctx)
 	if err != nil {
 		return nil, err
 	}
-	byID := make(map[int64]*StudyOverview, len(all))
-	out := make([]StudyOverview, len(all))
+	byID := make(map[int64]*domain.StudyOverview, len(all))
+	out := make([]domain.StudyOverview, len(all))
 	for i, s := range all {
 		out[i].Study, out[i].State = s, s.State
 		byID[s.ID] = &out[i]
@@ -167,7 +159,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 		defer rows.Close()
 		for rows.Next() {
 			var id int64
-			var o StudyOverview
+			var o domain.StudyOverview
 			if err := scanOverview(rows, &id, &o); err != nil {
 				return fmt.Errorf("dashboard %s: %w", op, err)
 			}
@@ -197,7 +189,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]StudyOverview, error) {
 
 // scanOverview scans one row of a dashboard query by its column count:
 // (study, items), (study, done, under way) or a responses row.
-func scanOverview(rows *sql.Rows, id *int64, o *StudyOverview) error {
+func scanOverview(rows *sql.Rows, id *int64, o *domain.StudyOverview) error {
 	cols, err := rows.Columns()
 	if err != nil {
 		return err

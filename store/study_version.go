@@ -8,9 +8,11 @@ import (
 )
 
 // StudyDataVersion returns the study's data version: a number the
-// triggers of migration 0171 raise with every write to what the study's
-// analysis is computed from (settings, items, batches, participants,
-// answers, outputs), by any process; 0 before the first such write. Read
+// triggers of migrations 0171 and 0172 raise with every write to what the
+// study's analysis is computed from (settings, items, batches, outputs,
+// answers; of participants only the completed sessions' ratings and what
+// the analysis reads of them, not a running session's screens), by any
+// process; 0 before the first such write. Read
 // it before the data it stands for, so the data are at least that new.
 func (db *DB) StudyDataVersion(ctx context.Context, studyID int64) (int64, error) {
 	var v int64

@@ -120,12 +120,12 @@ func (p *Prolific) reconcile(ctx context.Context, studyID int64, subs []prolific
 		return err
 	}
 	for _, c := range calls {
-		if c.State != store.CallPending {
+		if c.State != domain.CallPending {
 			continue
 		}
-		if (c.Kind == store.CallApprove && status[c.Target] == prolific.StatusApproved) ||
-			(c.Kind == store.CallReject && status[c.Target] == prolific.StatusRejected) {
-			if err := p.DB.FinishProlificCall(ctx, c.ID, store.CallDone, "carried out, as a later sync showed"); err != nil {
+		if (c.Kind == domain.CallApprove && status[c.Target] == prolific.StatusApproved) ||
+			(c.Kind == domain.CallReject && status[c.Target] == prolific.StatusRejected) {
+			if err := p.DB.FinishProlificCall(ctx, c.ID, domain.CallDone, "carried out, as a later sync showed"); err != nil {
 				return err
 			}
 		}
@@ -166,7 +166,7 @@ func (r ReviewRow) Approvable() bool {
 
 // Review is the study's participants beside its Prolific submissions.
 type Review struct {
-	Link         *store.ProlificLink
+	Link         *domain.ProlificLink
 	Rows         []ReviewRow // pragmalab's participants, in arrival order
 	NeverReached []ReviewRow // Prolific submissions without a pragmalab session
 }
@@ -273,12 +273,12 @@ func (p *Prolific) failedChecks(ctx context.Context, studyID int64, set domain.C
 }
 
 // record records a call before it is sent; request is stored as JSON.
-func (p *Prolific) record(ctx context.Context, studyID int64, kind, key, target, actor string, request any) (*store.ProlificCall, error) {
+func (p *Prolific) record(ctx context.Context, studyID int64, kind, key, target, actor string, request any) (*domain.ProlificCall, error) {
 	b, err := json.Marshal(request)
 	if err != nil {
 		return nil, err
 	}
-	c := &store.ProlificCall{StudyID: studyID, Kind: kind, Key: key, Target: target, Request: string(b), Actor: actor}
+	c := &domain.ProlificCall{StudyID: studyID, Kind: kind, Key: key, Target: target, Request: string(b), Actor: actor}
 	if err := p.DB.RecordProlificCall(ctx, c); err != nil {
 		return nil, err
 	}
@@ -288,20 +288,20 @@ func (p *Prolific) record(ctx context.Context, studyID int64, kind, key, target,
 // finish records the answer to a sent call. A call Prolific refused with a
 // 4xx did nothing and is marked failed; a call whose answer never came
 // (transport error, 5xx) stays pending: it may have been carried out.
-func (p *Prolific) finish(ctx context.Context, c *store.ProlificCall, sendErr error, answer string) error {
+func (p *Prolific) finish(ctx context.Context, c *domain.ProlificCall, sendErr error, answer string) error {
 	if sendErr == nil {
-		return p.DB.FinishProlificCall(ctx, c.ID, store.CallDone, answer)
+		return p.DB.FinishProlificCall(ctx, c.ID, domain.CallDone, answer)
 	}
 	var ae *prolific.APIError
 	if errors.As(sendErr, &ae) && ae.Status >= 400 && ae.Status < 500 || errors.Is(sendErr, prolific.ErrBadToken) {
-		return p.DB.FinishProlificCall(ctx, c.ID, store.CallFailed, sendErr.Error())
+		return p.DB.FinishProlificCall(ctx, c.ID, domain.CallFailed, sendErr.Error())
 	}
 	return nil
 }
 
 // send makes one recorded call, records Prolific's answer, and turns an
 // API error into one the pages show.
-func (p *Prolific) send(ctx context.Context, c *store.ProlificCall, call func() (answer string, err error)) error {
+func (p *Prolific) send(ctx context.Context, c *domain.ProlificCall, call func() (answer string, err error)) error {
 	answer, sendErr := call()
 	if err := p.finish(ctx, c, sendErr, answer); err != nil {
 		return err
@@ -345,15 +345,15 @@ func (p *Prolific) Approve(ctx context.Context, studyID int64, actor string, ids
 	for _, id := range ids {
 		want[id] = true
 	}
-	var calls []*store.ProlificCall
+	var calls []*domain.ProlificCall
 	for _, r := range rev.Approvable() {
 		if len(want) > 0 && !want[r.SubmissionID] {
 			continue
 		}
-		c, err := p.record(ctx, studyID, store.CallApprove, "approve:"+r.SubmissionID, r.SubmissionID, actor, map[string]string{"pid": r.PID, "submission_id": r.SubmissionID})
+		c, err := p.record(ctx, studyID, domain.CallApprove, "approve:"+r.SubmissionID, r.SubmissionID, actor, map[string]string{"pid": r.PID, "submission_id": r.SubmissionID})
 		var rec *store.ErrCallRecorded
 		switch {
-		case errors.As(err, &rec) && rec.Call.State == store.CallPending:
+		case errors.As(err, &rec) && rec.Call.State == domain.CallPending:
 			// Recorded, maybe sent: Prolific's status (AWAITING REVIEW, as
 			// the sync just read) says it was not carried out.
 			c = &rec.Call
@@ -435,11 +435,11 @@ func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, catego
 	case r.ProlificStatus != prolific.StatusAwaitingReview:
 		return domain.Errorf(domain.ECONFLICT, "participant %s's submission is %s on Prolific: only one awaiting review can be rejected", pid, r.ProlificStatus)
 	}
-	c, err := p.record(ctx, studyID, store.CallReject, "reject:"+r.SubmissionID, r.SubmissionID, actor,
+	c, err := p.record(ctx, studyID, domain.CallReject, "reject:"+r.SubmissionID, r.SubmissionID, actor,
 		map[string]string{"pid": r.PID, "submission_id": r.SubmissionID, "rejection_category": category, "message": message})
 	var rec *store.ErrCallRecorded
 	switch {
-	case errors.As(err, &rec) && rec.Call.State == store.CallPending:
+	case errors.As(err, &rec) && rec.Call.State == domain.CallPending:
 		c = &rec.Call // recorded, and Prolific still awaits review: it was not carried out
 	case err != nil:
 		return err
@@ -619,11 +619,11 @@ func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string
 		fmt.Fprintf(&b, "%s,%s\n", l.PID, FormatCents(l.AmountCents))
 	}
 	body := b.String()
-	c, err := p.record(ctx, studyID, store.CallBonusSetup, "bonus_setup:"+plan.ID, plan.ID, actor,
+	c, err := p.record(ctx, studyID, domain.CallBonusSetup, "bonus_setup:"+plan.ID, plan.ID, actor,
 		map[string]any{"study_id": link.ProlificStudyID, "csv_bonuses": body, "total_cents": plan.TotalCents})
 	var rec *store.ErrCallRecorded
 	if errors.As(err, &rec) {
-		if rec.Call.State == store.CallDone {
+		if rec.Call.State == domain.CallDone {
 			var setup prolific.BonusSetup
 			if json.Unmarshal([]byte(rec.Call.Response), &setup) == nil && setup.ID != "" {
 				return &setup, nil
@@ -667,17 +667,17 @@ func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID
 	found := false
 	for _, c := range calls {
 		var s prolific.BonusSetup
-		if c.Kind == store.CallBonusSetup && c.State == store.CallDone && json.Unmarshal([]byte(c.Response), &s) == nil && s.ID == setupID {
+		if c.Kind == domain.CallBonusSetup && c.State == domain.CallDone && json.Unmarshal([]byte(c.Response), &s) == nil && s.ID == setupID {
 			found, total = true, fmt.Sprintf("%.2f", s.TotalAmount)
 		}
 	}
 	if !found {
 		return domain.Errorf(domain.ENOTFOUND, "no bonus batch %s was set up for this study", setupID)
 	}
-	c, err := p.record(ctx, studyID, store.CallBonusPay, "bonus_pay:"+setupID, setupID, actor, map[string]string{"setup_id": setupID, "total": total})
+	c, err := p.record(ctx, studyID, domain.CallBonusPay, "bonus_pay:"+setupID, setupID, actor, map[string]string{"setup_id": setupID, "total": total})
 	var rec *store.ErrCallRecorded
 	if errors.As(err, &rec) {
-		if rec.Call.State == store.CallDone {
+		if rec.Call.State == domain.CallDone {
 			return domain.Errorf(domain.ECONFLICT, "bonus batch %s was already paid on %s by %s: nothing was sent", setupID, rec.Call.UpdatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
 		}
 		return domain.Errorf(domain.ECONFLICT, "bonus batch %s was sent to Prolific for payment on %s by %s and the answer was never recorded: it may have been paid. Nothing was sent again. Check the bonus payments on Prolific; if they were not made, mark the payment as not sent and pay again", setupID, rec.Call.CreatedAt.Format("2 Jan 2006 15:04"), rec.Call.Actor)
@@ -696,10 +696,10 @@ func (p *Prolific) MarkPaymentNotSent(ctx context.Context, studyID int64, actor,
 	if err != nil {
 		return err
 	}
-	if c.StudyID != studyID || c.State != store.CallPending {
+	if c.StudyID != studyID || c.State != domain.CallPending {
 		return domain.Errorf(domain.ECONFLICT, "payment %s is %s: only a payment whose answer never came can be marked as not sent", setupID, c.State)
 	}
-	return p.DB.FinishProlificCall(ctx, c.ID, store.CallFailed, "marked as not sent by "+actor+" after checking on Prolific")
+	return p.DB.FinishProlificCall(ctx, c.ID, domain.CallFailed, "marked as not sent by "+actor+" after checking on Prolific")
 }
 
 // DraftInput is what the researcher enters to create the study on Prolific.
@@ -755,7 +755,7 @@ func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string,
 	if set.ScreenOutCode != "" {
 		d.CompletionCodes = append(d.CompletionCodes, prolific.CompletionCode{Code: set.ScreenOutCode, CodeType: "FIXED_SCREENOUT", Actions: []prolific.CodeAction{{Action: "FIXED_SCREENOUT_PAYMENT"}}})
 	}
-	c, err := p.record(ctx, studyID, store.CallCreateStudy, "create_study:"+strconv.FormatInt(studyID, 10)+":"+newPlanID(), in.Name, actor, d)
+	c, err := p.record(ctx, studyID, domain.CallCreateStudy, "create_study:"+strconv.FormatInt(studyID, 10)+":"+newPlanID(), in.Name, actor, d)
 	if err != nil {
 		return nil, err
 	}
@@ -800,7 +800,7 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 	if len(pids) == 0 {
 		return 0, domain.Errorf(domain.EINVALID, "no participant with a Prolific id has reached the study yet")
 	}
-	c, err := p.record(ctx, studyID, store.CallGroupAdd, "group_add:"+groupID+":"+newPlanID(), groupID, actor, map[string]any{"group_id": groupID, "participant_ids": pids})
+	c, err := p.record(ctx, studyID, domain.CallGroupAdd, "group_add:"+groupID+":"+newPlanID(), groupID, actor, map[string]any{"group_id": groupID, "participant_ids": pids})
 	if err != nil {
 		return 0, err
 	}

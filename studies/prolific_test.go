@@ -112,7 +112,7 @@ func TestProlificRejectWithTemplate(t *testing.T) {
 		t.Fatalf("second rejection: %v, %d transition calls", err, srv.Calls("POST transition"))
 	}
 	calls, _ := db.ProlificCalls(ctx, cs.ID)
-	if len(calls) != 1 || calls[0].Kind != store.CallReject || calls[0].State != store.CallDone || calls[0].Actor != "alice" {
+	if len(calls) != 1 || calls[0].Kind != domain.CallReject || calls[0].State != domain.CallDone || calls[0].Actor != "alice" {
 		t.Fatalf("calls %+v", calls)
 	}
 }

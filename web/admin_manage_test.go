@@ -433,7 +433,7 @@ func TestReviewThatFinishes(t *testing.T) {
 	if got := rowText(t, page.Body, "decided-sc1"); !strings.Contains(got, "own fix") || !strings.Contains(got, "My own implicature.") || !strings.Contains(got, "alt canc for sc1") {
 		t.Errorf("decided row of sc1: %q", got)
 	}
-	if it, _ := e.db.ItemByID(ctx, s.ID, id["sc2"].ID); it.Version != 1 || it.Decision != store.ReviewKept {
+	if it, _ := e.db.ItemByID(ctx, s.ID, id["sc2"].ID); it.Version != 1 || it.Decision != domain.ReviewKept {
 		t.Errorf("sc2 after keep: %+v", it)
 	}
 	// Undo brings sc1 back, with its original text as a new version.
@@ -479,7 +479,7 @@ func TestReviewThatFinishes(t *testing.T) {
 		if r[0] == "Ada" && r[1] == "sc1" {
 			found = r[3] == "1" && r[6] == "alt impl for sc1" && r[7] == "alt canc for sc1" && r[8] == ""
 		}
-		if r[1] == "sc2" && r[8] != store.ReviewKept {
+		if r[1] == "sc2" && r[8] != domain.ReviewKept {
 			t.Errorf("sc2 row %v: decision should be kept", r)
 		}
 	}
@@ -495,7 +495,7 @@ func TestJobDelete(t *testing.T) {
 	base := studyPath(study, "")
 	p := c.post(base+"/jobs", url.Values{"task": {"truefalse"}, "scorer": {"always-true"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}}).mustStatus(t, http.StatusSeeOther)
 	id, _ := strconv.ParseInt(p.location()[strings.LastIndex(p.location(), "/")+1:], 10, 64)
-	waitJob(t, env.db, id, store.JobDone)
+	waitJob(t, env.db, id, domain.JobDone)
 	c.get(base+"/jobs").mustContain(t, fmt.Sprintf(`data-testid="delete-job-%d"`, id))
 	// A job of another study cannot be deleted through this one.
 	other := itemsStudy(t, env.db, 1)

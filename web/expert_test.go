@@ -193,7 +193,7 @@ func TestExpertFlow(t *testing.T) {
 	}
 }
 
-func mustScreens(t *testing.T, e *testEnv, aid int64) []store.Screen {
+func mustScreens(t *testing.T, e *testEnv, aid int64) []domain.Screen {
 	t.Helper()
 	sc, err := e.db.Screens(context.Background(), aid)
 	if err != nil {

@@ -89,7 +89,7 @@ func TestBuiltinJobFromAdmin(t *testing.T) {
 	}
 	jobURL := p.location()
 	id, _ := strconv.ParseInt(jobURL[strings.LastIndex(jobURL, "/")+1:], 10, 64)
-	waitJob(t, env.db, id, store.JobDone)
+	waitJob(t, env.db, id, domain.JobDone)
 
 	p = c.get(jobURL)
 	for _, want := range []string{`data-testid="comparison"`, `data-testid="no-humans"`, "Implicature recognition", `data-testid="bars-belief_update"`, `data-testid="job-answered">72<`} {
@@ -152,7 +152,7 @@ func TestModelJobCancelAndKey(t *testing.T) {
 	}
 	jobURL := p.location()
 	id, _ := strconv.ParseInt(jobURL[strings.LastIndex(jobURL, "/")+1:], 10, 64)
-	waitJob(t, env.db, id, store.JobRunning)
+	waitJob(t, env.db, id, domain.JobRunning)
 	page := c.get(jobURL)
 	if !strings.Contains(page.Body, `data-live="true"`) || !strings.Contains(page.Body, `http-equiv="refresh"`) || !strings.Contains(page.Body, "PRAGMALAB_KEY_WEB_TEST") {
 		t.Errorf("a running job's page should update itself and show the key's variable name")
@@ -172,7 +172,7 @@ func TestModelJobCancelAndKey(t *testing.T) {
 	if p := c.post(jobURL+"/cancel", nil); p.StatusCode != http.StatusSeeOther {
 		t.Fatalf("cancel: %d", p.StatusCode)
 	}
-	waitJob(t, env.db, id, store.JobCancelled)
+	waitJob(t, env.db, id, domain.JobCancelled)
 	prog, _ := env.db.JobProgress(context.Background(), id)
 	if prog.Answered == prog.Total {
 		t.Errorf("cancel came too late to test: %+v", prog)
@@ -246,7 +246,7 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 			t.Fatalf("launch %v: %d\n%s", form, p.StatusCode, p.Body)
 		}
 		id, _ := strconv.ParseInt(p.location()[strings.LastIndex(p.location(), "/")+1:], 10, 64)
-		waitJob(t, env.db, id, store.JobDone)
+		waitJob(t, env.db, id, domain.JobDone)
 		return p.location(), id
 	}
 	mcURL, _ := launch(url.Values{"task": {"multiplechoice"}, "scorer": {"bleu4"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}})

@@ -65,7 +65,7 @@ func TestPartialJobPage(t *testing.T) {
 		t.Fatalf("launch %d\n%s", p.StatusCode, p.Body)
 	}
 	jobURL := p.location()
-	waitJob(t, env.db, jobIDOf(jobURL), store.JobPartial)
+	waitJob(t, env.db, jobIDOf(jobURL), domain.JobPartial)
 
 	page := c.get(jobURL)
 	txt := text(page.Body)
@@ -133,7 +133,7 @@ func TestGenerationOutputsToAnotherStudy(t *testing.T) {
 	}
 	p := c.post(base+"/jobs", url.Values{"task": {"generation"}, "scorer": {"copy-target"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}})
 	jobURL := p.location()
-	waitJob(t, env.db, jobIDOf(jobURL), store.JobDone)
+	waitJob(t, env.db, jobIDOf(jobURL), domain.JobDone)
 	page := c.get(jobURL)
 	if !strings.Contains(page.Body, `data-testid="job-outputs-to"`) || !strings.Contains(page.Body, ">#"+strconv.FormatInt(ids[1], 10)+" experts rate<") {
 		t.Fatalf("the page should offer the other explanation-rating study:\n%s", page.Body)
