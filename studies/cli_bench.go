@@ -79,14 +79,3 @@ func (s *Service) CrowdAnswerRows(ctx context.Context, studyID int64) ([]CrowdAn
 	}
 	return out, nil
 }
-
-// ServerMetrics is the store's report of a running server: answers per
-// second, the write queue's waits and group commits, the database's size
-// (the metrics page, /admin/metrics). A type alias, as a large
-// read-only report the store fills.
-type ServerMetrics = store.Metrics
-
-// ServerMetrics reports the server's figures since the database was opened.
-func (s *Service) ServerMetrics(ctx context.Context) (ServerMetrics, error) {
-	return s.db.Metrics(ctx)
-}
