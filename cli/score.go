@@ -108,7 +108,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err := o.print(ctx, svc, env, res); err != nil {
 		return err
 	}
-	if res.Job.Status != studies.JobDone {
+	if res.Job.Status != domain.JobDone {
 		p := res.Progress
 		return fmt.Errorf("score: job %d ended %s: %d of %d prompts answered, %d failed, %d not asked — resume with: pragmalab score --job %d",
 			id, res.Job.Status, p.Answered, p.Total, p.Failed, p.Unasked(), id)

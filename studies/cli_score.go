@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"pragmalab/domain"
 	"pragmalab/store"
 )
 
@@ -11,11 +12,8 @@ import (
 // the job runner, which the command line's composition root builds over
 // the store (cli/open.go).
 
-// JobDone is the status of a job that asked every prompt.
-const JobDone = store.JobDone
-
 // ScoringJob returns the scoring job with the given id.
-func (s *Service) ScoringJob(ctx context.Context, id int64) (*store.Job, error) {
+func (s *Service) ScoringJob(ctx context.Context, id int64) (*domain.Job, error) {
 	return s.db.Job(ctx, id)
 }
 
