@@ -150,7 +150,7 @@ func TestCorrectedItemsPreviewThenApply(t *testing.T) {
 	if err != nil || done.Changed() != 1 || done.Added() != 1 {
 		t.Fatalf("apply: %+v, %v", done, err)
 	}
-	items, err := v.Items(ctx, s.ID)
+	items, err := v.db.ListItems(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
