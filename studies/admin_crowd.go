@@ -46,12 +46,6 @@ type CrowdAdmin struct {
 	PlanError string
 }
 
-// CrowdStudy returns a crowd study and its settings (ENOTFOUND for a study
-// of another kind).
-func (v *Service) CrowdStudy(ctx context.Context, id int64) (*domain.Study, domain.CrowdSettings, error) {
-	return v.db.CrowdStudy(ctx, id)
-}
-
 // CrowdSettings decodes the settings of a crowd study already loaded,
 // defaults filled in.
 func CrowdSettings(s *domain.Study) (domain.CrowdSettings, error) {

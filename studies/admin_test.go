@@ -17,7 +17,7 @@ func TestSaveCrowdSettingsBothOrNeither(t *testing.T) {
 	if err := v.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	_, set, err := v.CrowdStudy(ctx, s.ID)
+	_, set, err := v.db.CrowdStudy(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
