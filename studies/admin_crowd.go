@@ -52,9 +52,7 @@ func CrowdSettings(s *domain.Study) (domain.CrowdSettings, error) {
 	if s.Kind != domain.KindCrowd {
 		return domain.CrowdSettings{}, domain.Errorf(domain.ENOTFOUND, "study %d is not a crowd study", s.ID)
 	}
-	set := domain.DefaultCrowdSettings()
-	err := s.DecodeSettings(&set)
-	return set, err
+	return settingsOver(s, domain.DefaultCrowdSettings())
 }
 
 // CrowdAdmin reads the admin page of crowd study s with settings set.
