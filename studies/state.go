@@ -26,8 +26,8 @@ func Checklist(ctx context.Context, db *store.DB, st *domain.Study) ([]string, e
 		need(c.Items > 0, "items imported")
 		need(c.Batches > 0, "expert batches built")
 	case domain.KindCrowd:
-		s := domain.DefaultCrowdSettings()
-		if err := st.DecodeSettings(&s); err != nil {
+		s, err := CrowdSettings(st)
+		if err != nil {
 			return nil, err
 		}
 		need(c.Items > 0, "items imported")
