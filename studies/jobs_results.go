@@ -242,11 +242,11 @@ func CanSendOutputs(j *domain.Job) error {
 	return nil
 }
 
-// SendJobOutputs adds a finished generation job's outputs to the rating
-// screens of the explanation-rating study to, all or nothing, and returns
-// that study and how many outputs went.
-func (s *Service) SendJobOutputs(ctx context.Context, j *domain.Job, to int64) (*domain.Study, int, error) {
-	if err := CanSendOutputs(j); err != nil {
+// SendJobOutputs adds a finished generation job's outputs (res, its
+// results) to the rating screens of the explanation-rating study to, all
+// or nothing, and returns that study and how many outputs went.
+func (s *Service) SendJobOutputs(ctx context.Context, res *runner.Results, to int64) (*domain.Study, int, error) {
+	if err := CanSendOutputs(res.Job); err != nil {
 		return nil, 0, err
 	}
 	target, err := s.db.Study(ctx, to)
@@ -255,10 +255,6 @@ func (s *Service) SendJobOutputs(ctx context.Context, j *domain.Job, to int64) (
 	}
 	if target.Kind != domain.KindExplain {
 		return nil, 0, domain.Errorf(domain.EINVALID, "study #%d %s is a %s study; outputs go to an explanation-rating study", target.ID, target.Name, target.Kind)
-	}
-	res, err := runner.LoadResults(ctx, s.db, j.ID)
-	if err != nil {
-		return nil, 0, err
 	}
 	if err := s.db.ImportOutputs(ctx, target.ID, res.Outputs()); err != nil {
 		return nil, 0, err
