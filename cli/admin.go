@@ -76,7 +76,7 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 	defer svc.Close()
 	switch action {
 	case "list":
-		as, err := svc.AdminAccounts(ctx)
+		as, err := svc.Accounts(ctx)
 		if err != nil {
 			return err
 		}

@@ -822,7 +822,7 @@ func (r *loadRun) checkResumed() error {
 
 // printWriteQueue prints what the write queue did during the run.
 func printWriteQueue(ctx context.Context, w io.Writer, svc *studies.Service, wall time.Duration) {
-	m, err := svc.ServerMetrics(ctx)
+	m, err := svc.Metrics(ctx)
 	if err != nil || m.Groups == 0 {
 		return
 	}

@@ -107,7 +107,7 @@ func runScoringBench(ctx context.Context, dir string, items, concurrency int, la
 		return res, err
 	}
 	res.Elapsed = time.Since(start)
-	p, err := svc.JobCounts(ctx, job.ID)
+	p, err := svc.JobProgress(ctx, job.ID)
 	if err != nil {
 		return res, err
 	}

@@ -51,7 +51,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	case "judgements":
 		write = func(w io.Writer) error { return svc.ExportJudgements(ctx, *studyID, w) }
 	case "ratings":
-		write = func(w io.Writer) error { return svc.ExportRatings(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.ExportCrowdRatings(ctx, *studyID, w, false) }
 	case "participants":
 		write = func(w io.Writer) error { return svc.ExportCrowdParticipants(ctx, *studyID, w) }
 	case "context-answers":

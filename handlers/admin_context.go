@@ -44,7 +44,7 @@ func (h *Handler) importPassages(w http.ResponseWriter, r *http.Request, s *doma
 		return
 	}
 	h.Log.Info("passages imported", "study", s.ID, "passages", n)
-	auditf(r, "%d passages from %s", n, name)
+	auditf(r, "%s", studies.AuditPassagesImported(n, name))
 	h.flash(w, r, fmt.Sprintf("Imported %d passages from %s.", n, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

@@ -12,14 +12,15 @@ import (
 	"pragmalab/templates"
 )
 
-// crowdStudyPage renders the admin page of a crowd study.
-func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study) {
+// crowdStudyPage renders the admin page of a crowd study with its stored
+// settings and an error, if any.
+func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, errMsg string) {
 	set, err := studies.CrowdSettings(s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), "")
+	h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), errMsg)
 }
 
 // crowdAdmin renders the crowd admin page with the given settings (the

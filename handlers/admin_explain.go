@@ -53,7 +53,7 @@ func (h *Handler) ImportOutputs(w http.ResponseWriter, r *http.Request) {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
-	auditf(r, "%d model outputs from %s", n, name)
+	auditf(r, "%s", studies.AuditOutputsImported(n, name))
 	h.flash(w, r, fmt.Sprintf("Imported %d model outputs from %s.", n, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

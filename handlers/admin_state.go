@@ -39,7 +39,7 @@ func (h *Handler) SetStudyState(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	state := r.PostFormValue("state")
-	if err := h.Service.SetStudyState(r.Context(), s.ID, state, actor(r)); err != nil {
+	if err := h.Service.SetStudyState(r.Context(), s, state, actor(r)); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}

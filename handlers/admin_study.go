@@ -77,7 +77,7 @@ func (h *Handler) StudyPage(w http.ResponseWriter, r *http.Request) {
 	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, http.StatusOK, "")
 	case domain.KindCrowd:
-		h.crowdStudyPage(w, r, s)
+		h.crowdStudyPage(w, r, s, "")
 	case domain.KindContext:
 		h.contextStudyPage(w, r, s)
 	case domain.KindExplain:
@@ -160,12 +160,7 @@ func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *dom
 	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, status, msg)
 	case domain.KindCrowd:
-		set, err := studies.CrowdSettings(s)
-		if err != nil {
-			h.Error(w, r, err)
-			return
-		}
-		h.crowdAdmin(w, r, s, set, templates.TrainingText(set.Training), msg)
+		h.crowdStudyPage(w, r, s, msg)
 	case domain.KindContext:
 		h.contextStudyPageWith(w, r, s, status, msg)
 	case domain.KindExplain:

@@ -32,6 +32,24 @@ func (h *Handler) job(r *http.Request) (*domain.Study, *domain.Job, error) {
 	return s, j, nil
 }
 
+// jobResults loads the study and the results of the {job} URL parameter,
+// the job read once with its answers.
+func (h *Handler) jobResults(r *http.Request) (*domain.Study, *runner.Results, error) {
+	s, err := h.study(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := idParam(r, "job")
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := h.Service.StudyJobResults(r.Context(), s.ID, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, res, nil
+}
+
 // comparison puts a True/False job beside the study's other finished jobs
 // and the humans of its crowd study; a failure to read the humans is
 // logged and the models are shown alone.
@@ -71,18 +89,13 @@ func shareOf(s scoring.Share) string {
 // JobPage handles GET /admin/studies/{study}/jobs/{job}: progress, failed
 // prompts and results.
 func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
-	s, j, err := h.job(r)
+	s, res, err := h.jobResults(r)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	ctx := r.Context()
+	ctx, j := r.Context(), res.Job
 	v := templates.JobView{Nav: h.nav(w, r, s), StudyID: s.ID, Job: j, Scorer: runner.ScorerName(j), Active: j.Active()}
-	res, err := h.Service.JobResults(ctx, j.ID)
-	if err != nil {
-		h.Error(w, r, err)
-		return
-	}
 	v.Progress = res.Progress
 	var cmp *studies.JobComparison
 	if res.Progress.Answered > 0 {

@@ -16,19 +16,15 @@ import (
 // JobResults handles GET /admin/studies/{study}/jobs/{job}/results.{format}:
 // per-item results as CSV or JSON.
 func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
-	_, j, err := h.job(r)
+	_, res, err := h.jobResults(r)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
+	j := res.Job
 	format := chi.URLParam(r, "format")
 	if format != "csv" && format != "json" {
 		h.NotFound(w, r)
-		return
-	}
-	res, err := h.Service.JobResults(r.Context(), j.ID)
-	if err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	name := fmt.Sprintf("job-%d-%s.%s", j.ID, j.Task, format)
@@ -65,19 +61,15 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 // the model-vs-human bar chart of one measure, with 95 % intervals, as
 // SVG, PNG or PDF.
 func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
-	_, j, err := h.job(r)
+	_, res, err := h.jobResults(r)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
+	j := res.Job
 	measure, format := chi.URLParam(r, "measure"), chi.URLParam(r, "format")
 	if !slices.Contains(runner.Measures, measure) || !slices.Contains(analysis.PlotFormats, format) || j.Task != string(scoring.TrueFalse) {
 		h.NotFound(w, r)
-		return
-	}
-	res, err := h.Service.JobResults(r.Context(), j.ID)
-	if err != nil {
-		h.Error(w, r, err)
 		return
 	}
 	c, err := h.comparison(r.Context(), res)

@@ -16,7 +16,7 @@ import (
 // explanation-rating study the form names ("to"; default the job's own
 // study), all or nothing.
 func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
-	_, j, err := h.job(r)
+	_, res, err := h.jobResults(r)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -25,6 +25,7 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	j := res.Job
 	if err := studies.CanSendOutputs(j); err != nil {
 		h.Error(w, r, err)
 		return
@@ -36,7 +37,7 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	target, n, err := h.Service.SendJobOutputs(r.Context(), j, to)
+	target, n, err := h.Service.SendJobOutputs(r.Context(), res, to)
 	if err != nil {
 		h.Error(w, r, err)
 		return

@@ -46,21 +46,13 @@ type CrowdAdmin struct {
 	PlanError string
 }
 
-// CrowdStudy returns a crowd study and its settings (ENOTFOUND for a study
-// of another kind).
-func (v *Service) CrowdStudy(ctx context.Context, id int64) (*domain.Study, domain.CrowdSettings, error) {
-	return v.db.CrowdStudy(ctx, id)
-}
-
 // CrowdSettings decodes the settings of a crowd study already loaded,
 // defaults filled in.
 func CrowdSettings(s *domain.Study) (domain.CrowdSettings, error) {
 	if s.Kind != domain.KindCrowd {
 		return domain.CrowdSettings{}, domain.Errorf(domain.ENOTFOUND, "study %d is not a crowd study", s.ID)
 	}
-	set := domain.DefaultCrowdSettings()
-	err := s.DecodeSettings(&set)
-	return set, err
+	return settingsOver(s, domain.DefaultCrowdSettings())
 }
 
 // CrowdAdmin reads the admin page of crowd study s with settings set.

@@ -24,7 +24,11 @@ type ExpertStudyReport struct {
 
 // ExpertSettingsOf reads an expert study's settings over the defaults.
 func ExpertSettingsOf(s *domain.Study) (domain.ExpertSettings, error) {
-	set := domain.DefaultExpertSettings()
+	return settingsOver(s, domain.DefaultExpertSettings())
+}
+
+// settingsOver decodes a study's settings over set, its kind's defaults.
+func settingsOver[T any](s *domain.Study, set T) (T, error) {
 	err := s.DecodeSettings(&set)
 	return set, err
 }

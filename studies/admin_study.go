@@ -107,10 +107,13 @@ func (v *Service) StudyState(ctx context.Context, s *domain.Study) (StudyState, 
 	return st, err
 }
 
-// SetStudyState moves a study to state on an admin's request (by): to open
-// through the go-live checklist, to any other state directly.
-func (v *Service) SetStudyState(ctx context.Context, id int64, state, by string) error {
-	return SetStudyState(ctx, v.db, id, state, by)
+// SetStudyState moves study st to state on an admin's request (by): to
+// open through the go-live checklist, to any other state directly.
+func (v *Service) SetStudyState(ctx context.Context, st *domain.Study, state, by string) error {
+	if state == domain.StateOpen {
+		return openStudy(ctx, v.db, st, by)
+	}
+	return v.db.SetStudyState(ctx, st.ID, state, by)
 }
 
 // RenameAnnotator changes an expert's name; their answers follow.

@@ -17,7 +17,7 @@ func TestSaveCrowdSettingsBothOrNeither(t *testing.T) {
 	if err := v.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
-	_, set, err := v.CrowdStudy(ctx, s.ID)
+	_, set, err := v.db.CrowdStudy(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ func TestCorrectedItemsPreviewThenApply(t *testing.T) {
 	if err != nil || done.Changed() != 1 || done.Added() != 1 {
 		t.Fatalf("apply: %+v, %v", done, err)
 	}
-	items, err := v.Items(ctx, s.ID)
+	items, err := v.db.ListItems(ctx, s.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *
 func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
 	switch st.Kind {
 	case domain.KindCrowd:
-		_, set, err := s.db.CrowdStudy(ctx, st.ID)
+		set, err := CrowdSettings(st)
 		if err != nil {
 			return nil, err
 		}

@@ -125,6 +125,18 @@ func AuditItemsImported(n int, filename string) string {
 	return fmt.Sprintf("%d items from %s", n, filename)
 }
 
+// AuditPassagesImported is the entry's detail for an IMPAQTS-PID passage
+// file imported.
+func AuditPassagesImported(n int, filename string) string {
+	return fmt.Sprintf("%d passages from %s", n, filename)
+}
+
+// AuditOutputsImported is the entry's detail for a file of model outputs
+// imported.
+func AuditOutputsImported(n int, filename string) string {
+	return fmt.Sprintf("%d model outputs from %s", n, filename)
+}
+
 // Audit records that actor did action on the study (0: no study), in the
 // given words.
 func (v *Service) Audit(ctx context.Context, actor string, studyID int64, action, detail string) error {

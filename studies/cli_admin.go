@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"time"
 
 	"pragmalab/store"
 )
@@ -11,13 +10,6 @@ import (
 // docs/cli.md#admin, and the first start of pragmalab serve). Every change
 // is written to the audit log in the actor's name, worded as the admin
 // pages word it.
-
-// AdminAccount is one admin account as `pragmalab admin list` prints it.
-type AdminAccount struct {
-	Username  string
-	Role      string // owner or viewer
-	CreatedAt time.Time
-}
 
 // FirstAdmin creates the owner account username with a generated password
 // when the database has no admin yet, and returns that password; with an
@@ -32,19 +24,6 @@ func (s *Service) FirstAdmin(ctx context.Context, username string) (string, erro
 		return "", err
 	}
 	return password, nil
-}
-
-// AdminAccounts lists every admin account.
-func (s *Service) AdminAccounts(ctx context.Context) ([]AdminAccount, error) {
-	as, err := s.db.Admins(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]AdminAccount, len(as))
-	for i, a := range as {
-		out[i] = AdminAccount{Username: a.Username, Role: a.Role, CreatedAt: a.CreatedAt}
-	}
-	return out, nil
 }
 
 // CreateAdminAccount adds an admin account with the role (owner or viewer;

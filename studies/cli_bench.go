@@ -79,26 +79,3 @@ func (s *Service) CrowdAnswerRows(ctx context.Context, studyID int64) ([]CrowdAn
 	}
 	return out, nil
 }
-
-// JobCounts are a scoring job's prompts: in all, answered, and unanswered
-// whose last attempt failed.
-type JobCounts struct {
-	Total, Answered, Failed int
-}
-
-// JobCounts reads how far a scoring job got, from the database.
-func (s *Service) JobCounts(ctx context.Context, jobID int64) (JobCounts, error) {
-	p, err := s.db.JobProgress(ctx, jobID)
-	return JobCounts{Total: p.Total, Answered: p.Answered, Failed: p.Failed}, err
-}
-
-// ServerMetrics is the store's report of a running server: answers per
-// second, the write queue's waits and group commits, the database's size
-// (the metrics page, /admin/metrics). A type alias, as a large
-// read-only report the store fills.
-type ServerMetrics = store.Metrics
-
-// ServerMetrics reports the server's figures since the database was opened.
-func (s *Service) ServerMetrics(ctx context.Context) (ServerMetrics, error) {
-	return s.db.Metrics(ctx)
-}

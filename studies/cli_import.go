@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"path/filepath"
 
@@ -41,7 +40,7 @@ func (s *Service) ImportPassageFile(ctx context.Context, actor string, st *domai
 	if err != nil {
 		return 0, err
 	}
-	return len(ps), s.db.Audit(ctx, actor, st.ID, "import items", fmt.Sprintf("%d passages from %s", len(ps), filepath.Base(file)))
+	return len(ps), s.db.Audit(ctx, actor, st.ID, "import items", AuditPassagesImported(len(ps), filepath.Base(file)))
 }
 
 // ImportOutputFile imports the model outputs of a CSV file
@@ -54,5 +53,5 @@ func (s *Service) ImportOutputFile(ctx context.Context, actor string, st *domain
 	if err != nil {
 		return 0, err
 	}
-	return len(outs), s.db.Audit(ctx, actor, st.ID, "import model outputs", fmt.Sprintf("%d model outputs from %s", len(outs), filepath.Base(file)))
+	return len(outs), s.db.Audit(ctx, actor, st.ID, "import model outputs", AuditOutputsImported(len(outs), filepath.Base(file)))
 }

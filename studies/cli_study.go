@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"time"
 
 	"pragmalab/domain"
 )
@@ -12,36 +11,10 @@ import (
 // Changes are written to the audit log in the actor's name, worded as the
 // admin pages word them.
 
-// StudyListing is one study with its counts, as `pragmalab study list`
-// prints it (the dashboard's figures).
-type StudyListing struct {
-	Study *domain.Study
-	// State is the study's state (draft, open, paused, closed); "" where
-	// studies have no state.
-	State string
-	// Items counts its items or, for IMPAQTS studies, its passages.
-	Items int
-	// Done and UnderWay count the people who finished everything given to
-	// them and those who have not yet.
-	Done, UnderWay int
-	// Answers in all, Unexported of them given after the last export, and
-	// the time of the Last one (zero: none yet).
-	Answers, Unexported int
-	Last                time.Time
-}
-
-// StudyListings lists every study, newest first, with its counts.
-func (s *Service) StudyListings(ctx context.Context) ([]StudyListing, error) {
-	all, err := s.db.Dashboard(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]StudyListing, len(all))
-	for i, o := range all {
-		out[i] = StudyListing{Study: o.Study, State: o.State, Items: o.Items, Done: o.Done, UnderWay: o.UnderWay,
-			Answers: o.Answers, Unexported: o.Unexported, Last: o.Last}
-	}
-	return out, nil
+// StudyListings lists every study, newest first, archived ones among
+// them, with the dashboard's counts (`pragmalab study list`).
+func (s *Service) StudyListings(ctx context.Context) ([]domain.StudyOverview, error) {
+	return s.db.Dashboard(ctx)
 }
 
 // ArchiveOrRestoreStudy archives a study (hidden from the dashboard, read-only) or,

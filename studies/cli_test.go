@@ -66,7 +66,7 @@ func TestFirstAdminOnlyOnce(t *testing.T) {
 	if again, err := svc.FirstAdmin(ctx, "admin"); err != nil || again != "" {
 		t.Fatalf("second start: %q, %v; want nothing created", again, err)
 	}
-	as, err := svc.AdminAccounts(ctx)
+	as, err := svc.Accounts(ctx)
 	if err != nil || len(as) != 1 || as[0].Username != "admin" || as[0].Role != "owner" {
 		t.Fatalf("accounts %+v, %v; want the one owner admin", as, err)
 	}

@@ -9,11 +9,7 @@ import (
 
 // ContextSettingsOf reads a context study's settings over the defaults.
 func ContextSettingsOf(s *domain.Study) (domain.ContextSettings, error) {
-	set := domain.DefaultContextSettings()
-	if err := s.DecodeSettings(&set); err != nil {
-		return set, err
-	}
-	return set, nil
+	return settingsOver(s, domain.DefaultContextSettings())
 }
 
 // ContextAssignments lists the expert's context surveys with their

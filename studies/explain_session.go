@@ -10,11 +10,7 @@ import (
 // ExplainSettingsOf reads an explanation study's settings over the
 // defaults.
 func ExplainSettingsOf(s *domain.Study) (domain.ExplainSettings, error) {
-	set := domain.DefaultExplainSettings()
-	if err := s.DecodeSettings(&set); err != nil {
-		return set, err
-	}
-	return set, nil
+	return settingsOver(s, domain.DefaultExplainSettings())
 }
 
 // ErrNoJudgment is Answer's error when no judgment was chosen: the

@@ -24,11 +24,6 @@ func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string
 	return len(items), nil
 }
 
-// Items lists a study's items.
-func (v *Service) Items(ctx context.Context, studyID int64) ([]domain.Item, error) {
-	return v.db.ListItems(ctx, studyID)
-}
-
 // Item returns one item of a study (ENOTFOUND if the study has no such item).
 func (v *Service) Item(ctx context.Context, studyID, itemID int64) (domain.Item, error) {
 	return v.db.ItemByID(ctx, studyID, itemID)

@@ -31,9 +31,14 @@ func (s *Service) StudyJob(ctx context.Context, studyID, jobID int64) (*domain.J
 		return nil, err
 	}
 	if j.StudyID != studyID {
-		return nil, domain.Errorf(domain.ENOTFOUND, "job %d not found in this study", jobID)
+		return nil, errJobElsewhere(jobID)
 	}
 	return j, nil
+}
+
+// errJobElsewhere refuses a job of another study than the one asked for.
+func errJobElsewhere(jobID int64) error {
+	return domain.Errorf(domain.ENOTFOUND, "job %d not found in this study", jobID)
 }
 
 // JobsList is what a study's jobs page lists beside the launch form.
@@ -125,6 +130,20 @@ func (s *Service) RequeueJob(ctx context.Context, jobID int64) error {
 // the study's current items.
 func (s *Service) JobResults(ctx context.Context, jobID int64) (*runner.Results, error) {
 	return runner.LoadResults(ctx, s.db, jobID)
+}
+
+// StudyJobResults is JobResults of job jobID of the study (ENOTFOUND when
+// it is another study's, as StudyJob): the job is read once, with its
+// answers.
+func (s *Service) StudyJobResults(ctx context.Context, studyID, jobID int64) (*runner.Results, error) {
+	res, err := s.JobResults(ctx, jobID)
+	if err != nil {
+		return nil, err
+	}
+	if res.Job.StudyID != studyID {
+		return nil, errJobElsewhere(jobID)
+	}
+	return res, nil
 }
 
 // JobHumanToplines computes the human toplines of the crowd study a
@@ -223,11 +242,11 @@ func CanSendOutputs(j *domain.Job) error {
 	return nil
 }
 
-// SendJobOutputs adds a finished generation job's outputs to the rating
-// screens of the explanation-rating study to, all or nothing, and returns
-// that study and how many outputs went.
-func (s *Service) SendJobOutputs(ctx context.Context, j *domain.Job, to int64) (*domain.Study, int, error) {
-	if err := CanSendOutputs(j); err != nil {
+// SendJobOutputs adds a finished generation job's outputs (res, its
+// results) to the rating screens of the explanation-rating study to, all
+// or nothing, and returns that study and how many outputs went.
+func (s *Service) SendJobOutputs(ctx context.Context, res *runner.Results, to int64) (*domain.Study, int, error) {
+	if err := CanSendOutputs(res.Job); err != nil {
 		return nil, 0, err
 	}
 	target, err := s.db.Study(ctx, to)
@@ -236,10 +255,6 @@ func (s *Service) SendJobOutputs(ctx context.Context, j *domain.Job, to int64) (
 	}
 	if target.Kind != domain.KindExplain {
 		return nil, 0, domain.Errorf(domain.EINVALID, "study #%d %s is a %s study; outputs go to an explanation-rating study", target.ID, target.Name, target.Kind)
-	}
-	res, err := runner.LoadResults(ctx, s.db, j.ID)
-	if err != nil {
-		return nil, 0, err
 	}
 	if err := s.db.ImportOutputs(ctx, target.ID, res.Outputs()); err != nil {
 		return nil, 0, err

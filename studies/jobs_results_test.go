@@ -70,13 +70,21 @@ func TestJobsThroughTheService(t *testing.T) {
 	if _, err := svc.StudyJob(ctx, items.ID, gen.ID); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("job %d of study %d read through study %d: %v", gen.ID, ex.ID, items.ID, err)
 	}
-	if _, _, err := svc.SendJobOutputs(ctx, first, ex.ID); domain.ErrorCode(err) != domain.EINVALID {
+	firstRes, err := svc.JobResults(ctx, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	genRes, err := svc.JobResults(ctx, gen.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.SendJobOutputs(ctx, firstRes, ex.ID); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("a True/False job's outputs sent: %v", err)
 	}
-	if _, _, err := svc.SendJobOutputs(ctx, gen, items.ID); domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), "explanation-rating") {
+	if _, _, err := svc.SendJobOutputs(ctx, genRes, items.ID); domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), "explanation-rating") {
 		t.Errorf("outputs sent to an expert study: %v", err)
 	}
-	target, n, err := svc.SendJobOutputs(ctx, gen, ex.ID)
+	target, n, err := svc.SendJobOutputs(ctx, genRes, ex.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,8 +50,8 @@ func (s *Service) EnterPilot(ctx context.Context, token string, cookie func(stud
 	}
 	n := 0
 	if st.Kind == domain.KindExplain {
-		set := store.DefaultExplainSettings()
-		if err := st.DecodeSettings(&set); err != nil {
+		set, err := ExplainSettingsOf(st)
+		if err != nil {
 			return PilotVisit{}, err
 		}
 		n = set.PerExpert

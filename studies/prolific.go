@@ -215,6 +215,11 @@ func (p *Prolific) Review(ctx context.Context, studyID int64) (*Review, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.review(ctx, studyID, link, set)
+}
+
+// review is Review of the study's link and settings, read by the caller.
+func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.ProlificLink, set domain.CrowdSettings) (*Review, error) {
 	parts, err := p.DB.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
 		return nil, err
@@ -871,7 +876,7 @@ func (p *Prolific) Status(ctx context.Context, studyID int64) (*ProlificStatus, 
 	st := &ProlificStatus{Places: len(prog) * set.Quota}
 	if link, err := p.DB.ProlificLink(ctx, studyID); err == nil {
 		st.Link = link
-		if st.Review, err = p.Review(ctx, studyID); err != nil {
+		if st.Review, err = p.review(ctx, studyID, link, set); err != nil {
 			return nil, err
 		}
 	} else if domain.ErrorCode(err) != domain.ENOTFOUND {

@@ -26,8 +26,8 @@ func Checklist(ctx context.Context, db *store.DB, st *domain.Study) ([]string, e
 		need(c.Items > 0, "items imported")
 		need(c.Batches > 0, "expert batches built")
 	case domain.KindCrowd:
-		s := domain.DefaultCrowdSettings()
-		if err := st.DecodeSettings(&s); err != nil {
+		s, err := CrowdSettings(st)
+		if err != nil {
 			return nil, err
 		}
 		need(c.Items > 0, "items imported")
@@ -53,6 +53,11 @@ func OpenStudy(ctx context.Context, db *store.DB, id int64, by string) error {
 	if err != nil {
 		return err
 	}
+	return openStudy(ctx, db, st, by)
+}
+
+// openStudy is OpenStudy of a study already loaded.
+func openStudy(ctx context.Context, db *store.DB, st *domain.Study, by string) error {
 	missing, err := Checklist(ctx, db, st)
 	if err != nil {
 		return err
@@ -60,14 +65,5 @@ func OpenStudy(ctx context.Context, db *store.DB, id int64, by string) error {
 	if len(missing) > 0 {
 		return domain.Errorf(domain.ECONFLICT, "The study cannot open yet. Missing: %s.", strings.Join(missing, "; "))
 	}
-	return db.SetStudyState(ctx, id, domain.StateOpen, by)
-}
-
-// SetStudyState moves a study to state on the researcher's request: to
-// open through the checklist, to any other state directly.
-func SetStudyState(ctx context.Context, db *store.DB, id int64, state, by string) error {
-	if state == domain.StateOpen {
-		return OpenStudy(ctx, db, id, by)
-	}
-	return db.SetStudyState(ctx, id, state, by)
+	return db.SetStudyState(ctx, st.ID, domain.StateOpen, by)
 }
