@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"pragmalab/domain"
 	"pragmalab/studies"
 	"pragmalab/web"
 )
@@ -68,19 +69,20 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	} else if _, err := os.Stat(file); err == nil {
 		return usagef("bench analysis: %s exists; name a new file", file)
 	}
-	db, err := studies.OpenBenchDB(ctx, file)
+	// Synchronous NORMAL: the seeding need not survive a power cut.
+	svc, newServer, err := openService(ctx, file, studies.OpenOptions{Synchronous: "NORMAL"})
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer svc.Close()
 	start := time.Now()
-	crowd, err := studies.SeedBenchCrowd(ctx, db, *items, *seed)
+	crowd, err := svc.SeedBenchCrowd(ctx, *items, *seed)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "analysis benchmark: crowd study of %d items, %d participants, %d ratings (seeded in %.1f s); %d CPUs\n",
 		crowd.Items, crowd.Participants, crowd.Ratings, time.Since(start).Seconds(), runtime.NumCPU())
-	if _, err := db.CreateAdmin(ctx, "bench", "bench analysis password"); err != nil {
+	if _, err := svc.CreateAccount(ctx, "bench", "bench analysis password", domain.RoleOwner); err != nil {
 		return err
 	}
 	var computes, pages, computesCPU, pagesCPU []time.Duration
@@ -89,7 +91,7 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 		// One analysis, as a server that has not computed it yet does.
 		runtime.GC()
 		c0, t0 := cpuTime(), time.Now()
-		_, a, err := studies.New(db, nil).Analysis(ctx, crowd.StudyID)
+		_, a, err := svc.Restarted().Analysis(ctx, crowd.StudyID)
 		if err != nil {
 			return err
 		}
@@ -101,7 +103,7 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 		}
 		compute, computeCPU := time.Since(t0), cpuTime()-c0
 		// The page and its figures, on a fresh server.
-		srv, err := web.New(ctx, web.Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
+		srv, err := newServer(ctx, web.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
 		if err != nil {
 			return err
 		}

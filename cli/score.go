@@ -245,7 +245,7 @@ func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env,
 	if err := svc.AddJobOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
 		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
 	}
-	if err := svc.Audit(ctx, cliActor, o.outputsTo, "import job outputs", fmt.Sprintf("%d outputs of job #%d (study #%d) added to the rating screens", len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
+	if err := svc.Audit(ctx, cliActor, o.outputsTo, studies.ActionImportJobOutputs, studies.AuditJobOutputsSent(len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)

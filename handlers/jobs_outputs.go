@@ -45,7 +45,7 @@ func (h *Handler) JobOutputs(w http.ResponseWriter, r *http.Request) {
 	h.Log.Info("job outputs sent", "job", j.ID, "study", target.ID, "outputs", n)
 	// The change is to the receiving study: its log has the entry.
 	auditStudy(r, target.ID)
-	auditf(r, "%d outputs of job #%d (study #%d) added to the rating screens", n, j.ID, j.StudyID)
+	auditf(r, "%s", studies.AuditJobOutputsSent(n, j.ID, j.StudyID))
 	h.flash(w, r, fmt.Sprintf("%d outputs of job #%d added to the rating screens of study #%d %s.", n, j.ID, target.ID, target.Name))
 	redirect(w, r, templates.StudyURL(target.ID, ""))
 }

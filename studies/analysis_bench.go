@@ -11,13 +11,6 @@ import (
 	"pragmalab/store"
 )
 
-// OpenBenchDB opens (creating) a scratch database file for a benchmark
-// (`pragmalab bench analysis`), with synchronous NORMAL: its seeding need
-// not survive a power cut.
-func OpenBenchDB(ctx context.Context, file string) (*store.DB, error) {
-	return store.OpenWith(ctx, file, store.Options{Synchronous: "NORMAL"})
-}
-
 // BenchCrowd is the crowd study SeedBenchCrowd made.
 type BenchCrowd struct {
 	StudyID      int64
@@ -26,7 +19,7 @@ type BenchCrowd struct {
 	Ratings      int // ratings stored, attention checks included
 }
 
-// SeedBenchCrowd makes an open crowd study of items data items (and ten
+// SeedBenchCrowd (`pragmalab bench analysis`) makes an open crowd study of items data items (and ten
 // attention checks) with the default settings — batches of 30 items plus
 // the checks, 5 participants per batch, each item in both conditions — and
 // has every slot taken by a participant who completes the batch through
@@ -35,7 +28,8 @@ type BenchCrowd struct {
 // bias and a spread, an implicature is rated likely unless cancelled (less
 // so for the harder item types), the checks are mostly passed, and one
 // participant in twenty answers at random. seed fixes all of it.
-func SeedBenchCrowd(ctx context.Context, db *store.DB, items int, seed uint64) (BenchCrowd, error) {
+func (v *Service) SeedBenchCrowd(ctx context.Context, items int, seed uint64) (BenchCrowd, error) {
+	db := v.db
 	if items < 30 {
 		return BenchCrowd{}, domain.Errorf(domain.EINVALID, "a crowd study needs at least 30 items (one batch), got %d", items)
 	}

@@ -19,10 +19,13 @@ const analysisCacheStudies = 8
 //
 // The analysis is computed once per change of what it is computed from:
 // it is kept with the study's data version (store.StudyDataVersion, which
-// triggers raise on every write to the study's settings, items,
-// participants, answers and outputs, whichever process wrote), and reused
-// while the version is the same — so a new answer, an exclusion decision
-// or a settings change gives a new analysis, and the page, its figures and
+// triggers raise on every write that changes what the analysis reads — the
+// study's settings and items, a completed participant and their ratings, a
+// judgement, a final context answer, an output or its rating — whichever
+// process wrote; migrations 0171 and 0172), and reused while the version
+// is the same — so a participant completing a batch, an exclusion decision
+// or a settings change gives a new analysis, while a participant's
+// answers under way do not, and the page, its figures and
 // its downloads between two writes share one: reading the version is one
 // query, where reading the rows is most of a computation.
 func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *Analysis, error) {

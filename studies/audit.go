@@ -17,13 +17,13 @@ import (
 // `pragmalab admin` and the other commands.
 const CLIActor = "command line"
 
-// The actions of the account changes, named alike by the admin pages and
-// the command line.
+// The actions named alike by the admin pages and the command line.
 const (
-	ActionCreateAccount = "create account"
-	ActionChangeRole    = "change role"
-	ActionResetPassword = "reset password"
-	ActionEndSessions   = "end sessions"
+	ActionCreateAccount    = "create account"
+	ActionChangeRole       = "change role"
+	ActionResetPassword    = "reset password"
+	ActionEndSessions      = "end sessions"
+	ActionImportJobOutputs = "import job outputs"
 )
 
 // AuditActions names the state-changing admin routes, by route pattern, for
@@ -66,7 +66,7 @@ var AuditActions = map[string]string{
 	"/admin/studies/{study}/jobs":                                       "start scoring job",
 	"/admin/studies/{study}/jobs/{job}/cancel":                          "cancel job",
 	"/admin/studies/{study}/jobs/{job}/retry":                           "retry job",
-	"/admin/studies/{study}/jobs/{job}/outputs":                         "import job outputs",
+	"/admin/studies/{study}/jobs/{job}/outputs":                         ActionImportJobOutputs,
 	"/admin/studies/{study}/prompts":                                    "save prompts",
 	"/admin/studies/{study}/rename":                                     "rename study",
 	"/admin/studies/{study}/archive":                                    "archive or restore study",
@@ -118,6 +118,12 @@ func AuditStudyArchived(archived bool) string {
 // AuditStudyCloned is the entry's detail for a study cloned into a new one.
 func AuditStudyCloned(id int64, name string) string {
 	return fmt.Sprintf("cloned into study #%d %q", id, name)
+}
+
+// AuditJobOutputsSent is the entry's detail for a generation job's outputs
+// added to the rating screens of an explanation-rating study.
+func AuditJobOutputsSent(n int, jobID, fromStudyID int64) string {
+	return fmt.Sprintf("%d outputs of job #%d (study #%d) added to the rating screens", n, jobID, fromStudyID)
 }
 
 // AuditItemsImported is the entry's detail for an items file imported.

@@ -27,3 +27,8 @@ func New(db *store.DB, now func() time.Time) *Service {
 	}
 	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies)}
 }
+
+// Restarted returns a Service over the same database with nothing kept in
+// memory (no analysis computed yet), as a server that has just started:
+// for benchmarks that time a first request.
+func (s *Service) Restarted() *Service { return New(s.db, s.now) }
