@@ -62,40 +62,6 @@ type ModelColumn struct {
 	DiffCI      map[string]map[string]*analysis.CI
 }
 
-// modelHit is one item's verdict on a measure, the rule scoring.ComputeTF
-// counts (docs/scoring.md#truefalse-metrics); ok is false when the item
-// lacks a condition the measure compares.
-func modelHit(r scoring.TFItemResult, measure string) (hit, ok bool) {
-	t, hasT := r.P[scoring.Trigger]
-	if !hasT {
-		return false, false
-	}
-	other := map[string]scoring.Condition{
-		"cancellation_recognition": scoring.Cancel, "belief_update": scoring.Cancel, "prior_control": scoring.Prior,
-		"negation_cancellation": scoring.Negation, "strengthening": scoring.Strengthen, "unchanged": scoring.Neutral,
-	}
-	if measure == "implicature_recognition" {
-		return t > 0.5, true
-	}
-	c, known := other[measure]
-	if !known {
-		return false, false
-	}
-	x, ok := r.P[c]
-	if !ok {
-		return false, false
-	}
-	switch measure {
-	case "belief_update":
-		return t > 0.5 && t > x, true
-	case "strengthening":
-		return x > t, true
-	case "unchanged":
-		return (x > 0.5) == (t > 0.5), true
-	}
-	return t > x, true // cancellation, prior control, negation
-}
-
 // Compare lays True/False results beside the human toplines (human may be
 // nil). Types are those any model has, in the papers' order, "all" last.
 // For each job, measure and type the model's and the humans' shares are
@@ -162,7 +128,7 @@ func compareColumn(r *Results, types []string, humanItems map[string]*analysis.I
 				if t != scoring.AllTypes && it.Type != t {
 					continue
 				}
-				mh, ok := modelHit(it, m)
+				mh, ok := scoring.ItemHit(it, m)
 				if !ok {
 					continue
 				}

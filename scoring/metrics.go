@@ -122,34 +122,59 @@ func ComputeTF(results []TFItemResult) map[string]TFMetrics {
 	return out
 }
 
+// tfMeasureOther names, per True/False measure, the condition compared
+// with the trigger ("" for implicature recognition, the trigger alone).
+var tfMeasureOther = map[string]Condition{
+	"implicature_recognition": "", "cancellation_recognition": Cancel, "belief_update": Cancel,
+	"prior_control": Prior, "negation_cancellation": Negation, "strengthening": Strengthen, "unchanged": Neutral,
+}
+
+// ItemHit is one item's verdict on a True/False measure (by its JSON key;
+// docs/scoring.md#truefalse-metrics); ok is false when the item lacks a
+// condition the measure compares, or the measure is unknown. ComputeTF
+// counts these verdicts, and the comparison with the humans reads them per
+// item.
+func ItemHit(r TFItemResult, measure string) (hit, ok bool) {
+	other, known := tfMeasureOther[measure]
+	t, hasT := r.P[Trigger]
+	if !known || !hasT {
+		return false, false
+	}
+	if other == "" {
+		return t > 0.5, true
+	}
+	x, ok := r.P[other]
+	if !ok {
+		return false, false
+	}
+	switch measure {
+	case "belief_update":
+		return t > 0.5 && t > x, true
+	case "strengthening":
+		return x > t, true
+	case "unchanged":
+		return (x > 0.5) == (t > 0.5), true
+	}
+	return t > x, true // cancellation, prior control, negation
+}
+
 func tfMetrics(rs []TFItemResult) TFMetrics {
 	m := TFMetrics{Items: len(rs), MeanP: map[Condition]float64{}}
+	shares := map[string]*Share{
+		"implicature_recognition": &m.ImplicatureRecognition, "cancellation_recognition": &m.CancellationRecognition,
+		"belief_update": &m.BeliefUpdate, "prior_control": &m.PriorControl, "negation_cancellation": &m.NegationCancellation,
+		"strengthening": &m.Strengthening, "unchanged": &m.Unchanged,
+	}
 	sums, counts := map[Condition]float64{}, map[Condition]int{}
 	for _, r := range rs {
 		for c, p := range r.P {
 			sums[c] += p
 			counts[c]++
 		}
-		t, hasT := r.P[Trigger]
-		if !hasT {
-			continue
-		}
-		m.ImplicatureRecognition.add(t > 0.5)
-		if x, ok := r.P[Cancel]; ok {
-			m.CancellationRecognition.add(t > x)
-			m.BeliefUpdate.add(t > 0.5 && t > x)
-		}
-		if x, ok := r.P[Prior]; ok {
-			m.PriorControl.add(t > x)
-		}
-		if x, ok := r.P[Negation]; ok {
-			m.NegationCancellation.add(t > x)
-		}
-		if x, ok := r.P[Strengthen]; ok {
-			m.Strengthening.add(x > t)
-		}
-		if x, ok := r.P[Neutral]; ok {
-			m.Unchanged.add((x > 0.5) == (t > 0.5))
+		for k, sh := range shares {
+			if hit, ok := ItemHit(r, k); ok {
+				sh.add(hit)
+			}
 		}
 	}
 	for c, s := range sums {
