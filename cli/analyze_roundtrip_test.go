@@ -81,7 +81,7 @@ func expertRoundTrip(t *testing.T, names []string, keyPrefix string) string {
 		t.Fatal(err)
 	}
 	batches, _ := db.Batches(ctx, s.ID)
-	var experts []*store.Annotator
+	var experts []*domain.Annotator
 	for _, name := range names {
 		a, err := db.CreateAnnotator(ctx, s.ID, name)
 		if err != nil {
@@ -95,15 +95,15 @@ func expertRoundTrip(t *testing.T, names []string, keyPrefix string) string {
 	// Ada finds every third data item implausible; Ben every second
 	// cancellation incorrect. Confusion indices: 0 = yes, 1 = no.
 	var plaus, canc [2][2]int
-	answers := map[int64][2]store.Judgement{}
+	answers := map[int64][2]domain.Judgement{}
 	n := 0
 	for _, it := range stored {
-		ada := store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}
+		ada := domain.Judgement{Plausible: "yes", CancellationCorrect: "yes"}
 		ben := ada
 		if it.Check == "" {
 			n++
 			if n%3 == 0 {
-				ada = store.Judgement{Plausible: "no", AltImplicature: "another", AltCancellation: "another"}
+				ada = domain.Judgement{Plausible: "no", AltImplicature: "another", AltCancellation: "another"}
 			}
 			if n%2 == 0 {
 				ben.CancellationCorrect, ben.AltCancellation = "no", "better"
@@ -114,7 +114,7 @@ func expertRoundTrip(t *testing.T, names []string, keyPrefix string) string {
 				canc[judgementIndex(ada.CancellationCorrect)][judgementIndex(ben.CancellationCorrect)]++
 			}
 		}
-		answers[it.ID] = [2]store.Judgement{ada, ben}
+		answers[it.ID] = [2]domain.Judgement{ada, ben}
 	}
 	for k, ex := range experts {
 		as, _ := db.AnnotatorAssignments(ctx, ex.ID)

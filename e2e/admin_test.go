@@ -31,9 +31,9 @@ func startAdminStudies(t *testing.T) (*httptest.Server, *store.DB, int64) {
 		as, _ := db.AnnotatorAssignments(ctx, a.ID)
 		screens, _ := db.Screens(ctx, as[0].ID)
 		for _, sc := range screens {
-			j := store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}
+			j := domain.Judgement{Plausible: "yes", CancellationCorrect: "yes"}
 			if i == 0 && strings.HasSuffix(sc.Item.Key, "1") {
-				j = store.Judgement{Plausible: "no", AltImplicature: "An alternative implicature that an expert typed for " + sc.Item.Key + ", long enough to wrap on a phone.",
+				j = domain.Judgement{Plausible: "no", AltImplicature: "An alternative implicature that an expert typed for " + sc.Item.Key + ", long enough to wrap on a phone.",
 					AltCancellation: "An alternative cancellation for " + sc.Item.Key + "."}
 			}
 			if err := db.SaveJudgement(ctx, a.ID, as[0].ID, sc.Position, j); err != nil {

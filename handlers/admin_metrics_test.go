@@ -4,11 +4,10 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"pragmalab/domain"
 	"strconv"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 // TestMetricsPage: the operator's metrics page counts the answers just
@@ -77,7 +76,7 @@ func TestPprofBehindLogin(t *testing.T) {
 // refused the metrics and the profiles.
 func TestOperatorPagesOwnerOnly(t *testing.T) {
 	e := newCrowdEnv(t, 20, 10, nil)
-	if _, err := e.db.CreateAdminWithRole(context.Background(), "watcher", "correct horse battery", store.RoleViewer); err != nil {
+	if _, err := e.db.CreateAdminWithRole(context.Background(), "watcher", "correct horse battery", domain.RoleViewer); err != nil {
 		t.Fatal(err)
 	}
 	v := e.browser()

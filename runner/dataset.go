@@ -33,7 +33,7 @@ func TFItems(items []domain.Item) []scoring.TFItem {
 
 // MCItems converts a study's passages for the multiple-choice and
 // generation tasks: Text is the passage, Target its last sentence.
-func MCItems(ps []store.Passage) []scoring.MCItem {
+func MCItems(ps []domain.Passage) []scoring.MCItem {
 	out := make([]scoring.MCItem, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, scoring.MCItem{

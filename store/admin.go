@@ -14,17 +14,13 @@ import (
 )
 
 // The roles, as domain names them.
-const (
-	RoleOwner  = domain.RoleOwner
-	RoleViewer = domain.RoleViewer
-)
+const ()
 
-// Roles lists the roles in the order the pages offer them.
-var Roles = domain.Roles
+// domain.Roles lists the roles in the order the pages offer them.
 
 func validateRole(role string) error {
-	if role != RoleOwner && role != RoleViewer {
-		return domain.Errorf(domain.EINVALID, "role must be %s or %s, not %q", RoleOwner, RoleViewer, role)
+	if role != domain.RoleOwner && role != domain.RoleViewer {
+		return domain.Errorf(domain.EINVALID, "role must be %s or %s, not %q", domain.RoleOwner, domain.RoleViewer, role)
 	}
 	return nil
 }
@@ -42,7 +38,7 @@ func validateCredentials(username, password string) error {
 
 // CreateAdmin adds an owner with a bcrypt hash of password.
 func (db *DB) CreateAdmin(ctx context.Context, username, password string) (*domain.Admin, error) {
-	return db.CreateAdminWithRole(ctx, username, password, RoleOwner)
+	return db.CreateAdminWithRole(ctx, username, password, domain.RoleOwner)
 }
 
 // CreateAdminWithRole adds an admin with the given role.
@@ -122,7 +118,7 @@ func (db *DB) SetRole(ctx context.Context, username, role string) error {
 		if err != nil {
 			return err
 		}
-		if old == RoleOwner && role != RoleOwner {
+		if old == domain.RoleOwner && role != domain.RoleOwner {
 			var owners int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM admins WHERE role = 'owner'`).Scan(&owners); err != nil {
 				return err

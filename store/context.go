@@ -12,20 +12,15 @@ import (
 
 // The context study's value types live in domain (domain/context.go).
 type (
-	ContextQuestion = domain.ContextQuestion
 )
 
 // DefaultContextSettings are the paper's (domain.DefaultContextSettings).
 func DefaultContextSettings() domain.ContextSettings { return domain.DefaultContextSettings() }
 
-// MaxContextSentences is the most preceding sentences a question reveals.
-const MaxContextSentences = domain.MaxContextSentences
+// domain.MaxContextSentences is the most preceding sentences a question reveals.
 
 // Context actions an expert can take on a question (domain.ContextSufficient…).
 const (
-	ContextSufficient = domain.ContextSufficient
-	ContextMore       = domain.ContextMore
-	ContextRestart    = domain.ContextRestart
 )
 
 // SaveContextSurveys replaces a study's surveys with the given lists of
@@ -167,7 +162,7 @@ func (db *DB) AnnotatorContextAssignment(ctx context.Context, annotatorID, assig
 }
 
 // ContextQuestions returns the questions of an assignment in order.
-func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]ContextQuestion, error) {
+func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]domain.ContextQuestion, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT sp.position, `+passageColumnsSQL+`, COALESCE(c.shown, 0), COALESCE(c.sufficient, '')
 		FROM context_assignments a
@@ -179,9 +174,9 @@ func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]Conte
 		return nil, fmt.Errorf("context questions: %w", err)
 	}
 	defer rows.Close()
-	var out []ContextQuestion
+	var out []domain.ContextQuestion
 	for rows.Next() {
-		var q ContextQuestion
+		var q domain.ContextQuestion
 		p := &q.Passage
 		var sents string
 		if err := rows.Scan(&q.Position, &p.ID, &p.StudyID, &p.Key, &p.Tag, &p.Kind, &p.Source, &p.Period, &p.Text, &sents,
@@ -205,9 +200,9 @@ func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]Conte
 // MaxSentences. The final answer gets its times: answered_at now, and rt,
 // the browser's response time in ms on the page it was given (0: not
 // measured).
-func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit, rt int) (ContextQuestion, error) {
-	var q ContextQuestion
-	if action != ContextSufficient && action != ContextMore && action != ContextRestart {
+func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit, rt int) (domain.ContextQuestion, error) {
+	var q domain.ContextQuestion
+	if action != domain.ContextSufficient && action != domain.ContextMore && action != domain.ContextRestart {
 		return q, domain.Errorf(domain.EINVALID, "unknown answer %q", action)
 	}
 	err := db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
@@ -230,14 +225,14 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 		if err := jsonUnmarshalString(sents, &q.Passage.Sentences); err != nil {
 			return fmt.Errorf("context answer: %w", err)
 		}
-		if seen != q.Shown && action != ContextRestart {
+		if seen != q.Shown && action != domain.ContextRestart {
 			return nil // sent from a page that is out of date
 		}
 		top := q.MaxShown(limit)
 		switch action {
-		case ContextSufficient:
+		case domain.ContextSufficient:
 			q.Sufficient = "yes"
-		case ContextMore:
+		case domain.ContextMore:
 			switch {
 			case q.Sufficient == "no":
 				return nil // already final at the limit
@@ -246,7 +241,7 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 			default:
 				q.Sufficient = "no"
 			}
-		case ContextRestart:
+		case domain.ContextRestart:
 			q.Shown, q.Sufficient = 0, ""
 		}
 		answered, rtv := "", RT(0)
@@ -318,7 +313,7 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		if err != nil {
 			return err
 		}
-		var q ContextQuestion
+		var q domain.ContextQuestion
 		if err := jsonUnmarshalString(sents, &q.Passage.Sentences); err != nil {
 			return err
 		}

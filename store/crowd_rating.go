@@ -10,13 +10,12 @@ import (
 	"time"
 )
 
-// CrowdScreen is one screen a participant rates (domain.CrowdScreen, named
+// domain.CrowdScreen is one screen a participant rates (domain.CrowdScreen, named
 // here for the store's callers).
-type CrowdScreen = domain.CrowdScreen
 
-// CrowdScreen returns screen position (1-based) of a batch.
-func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (CrowdScreen, error) {
-	sc := CrowdScreen{Position: position}
+// domain.CrowdScreen returns screen position (1-based) of a batch.
+func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (domain.CrowdScreen, error) {
+	sc := domain.CrowdScreen{Position: position}
 	row := db.q(nil).QueryRowContext(ctx, `
 		SELECT bi.condition, `+prefixed("i.", itemColumns)+`
 		FROM batch_items bi JOIN items i ON i.id = bi.item_id
@@ -32,7 +31,7 @@ func (db *DB) CrowdScreen(ctx context.Context, batchID int64, position int) (Cro
 }
 
 // CrowdTraining returns a crowd study's training screens in order.
-func (db *DB) CrowdTraining(ctx context.Context, studyID int64) ([]CrowdScreen, error) {
+func (db *DB) CrowdTraining(ctx context.Context, studyID int64) ([]domain.CrowdScreen, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT t.position, t.condition, `+prefixed("i.", itemColumns)+`
 		FROM crowd_training t JOIN items i ON i.id = t.item_id
@@ -41,9 +40,9 @@ func (db *DB) CrowdTraining(ctx context.Context, studyID int64) ([]CrowdScreen, 
 		return nil, fmt.Errorf("crowd training: %w", err)
 	}
 	defer rows.Close()
-	var out []CrowdScreen
+	var out []domain.CrowdScreen
 	for rows.Next() {
-		var sc CrowdScreen
+		var sc domain.CrowdScreen
 		if err := rows.Scan(append([]any{&sc.Position, &sc.Condition}, itemDest(&sc.Item)...)...); err != nil {
 			return nil, fmt.Errorf("crowd training: %w", err)
 		}
@@ -53,7 +52,7 @@ func (db *DB) CrowdTraining(ctx context.Context, studyID int64) ([]CrowdScreen, 
 }
 
 // CrowdBatchScreens returns every screen of a batch in order.
-func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScreen, error) {
+func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]domain.CrowdScreen, error) {
 	rows, err := db.read.QueryContext(ctx, `
 		SELECT bi.position, bi.condition, `+prefixed("i.", itemColumns)+`
 		FROM batch_items bi JOIN items i ON i.id = bi.item_id
@@ -62,9 +61,9 @@ func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]CrowdScre
 		return nil, fmt.Errorf("crowd batch screens: %w", err)
 	}
 	defer rows.Close()
-	var out []CrowdScreen
+	var out []domain.CrowdScreen
 	for rows.Next() {
-		var sc CrowdScreen
+		var sc domain.CrowdScreen
 		if err := rows.Scan(append([]any{&sc.Position, &sc.Condition}, itemDest(&sc.Item)...)...); err != nil {
 			return nil, fmt.Errorf("crowd batch screens: %w", err)
 		}
@@ -308,8 +307,8 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 // CrowdSessionScreen returns the session bound to a token and the screen it
 // is at (domain.Item.ID 0 when there is none: finished, or before consent the
 // first training item is returned all the same).
-func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token string) (*CrowdParticipant, CrowdScreen, error) {
-	var sc CrowdScreen
+func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token string) (*CrowdParticipant, domain.CrowdScreen, error) {
+	var sc domain.CrowdScreen
 	if token == "" || len(token) > 100 {
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}

@@ -13,8 +13,6 @@ import (
 // The expert study's value types live in domain (domain/expert.go); these
 // names stay for the store's own code and the callers not yet moved.
 type (
-	Annotator = domain.Annotator
-	Judgement = domain.Judgement
 )
 
 // DefaultExpertSettings are the paper's (domain.DefaultExpertSettings).
@@ -62,12 +60,12 @@ func (db *DB) Batches(ctx context.Context, studyID int64) ([]domain.Batch, error
 }
 
 // CreateAnnotator invites an expert, giving them an unguessable token.
-func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (*Annotator, error) {
+func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (*domain.Annotator, error) {
 	name, err := annotatorName(name)
 	if err != nil {
 		return nil, err
 	}
-	a := &Annotator{StudyID: studyID, Name: name, Token: RandomToken()}
+	a := &domain.Annotator{StudyID: studyID, Name: name, Token: RandomToken()}
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
@@ -93,8 +91,8 @@ func (db *DB) CreateAnnotator(ctx context.Context, studyID int64, name string) (
 }
 
 // AnnotatorByToken finds the expert holding an invitation token.
-func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, error) {
-	var a Annotator
+func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*domain.Annotator, error) {
+	var a domain.Annotator
 	err := db.read.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE token = ? AND revoked_at = ''`, token).
 		Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Pilot)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -107,15 +105,15 @@ func (db *DB) AnnotatorByToken(ctx context.Context, token string) (*Annotator, e
 }
 
 // Annotators lists a study's invited experts (the pilot expert is not one).
-func (db *DB) Annotators(ctx context.Context, studyID int64) ([]Annotator, error) {
+func (db *DB) Annotators(ctx context.Context, studyID int64) ([]domain.Annotator, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT id, study_id, name, token, revoked_at != '' FROM annotators WHERE study_id = ? AND pilot = 0 ORDER BY id`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("annotators: %w", err)
 	}
 	defer rows.Close()
-	var out []Annotator
+	var out []domain.Annotator
 	for rows.Next() {
-		var a Annotator
+		var a domain.Annotator
 		if err := rows.Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Revoked); err != nil {
 			return nil, err
 		}
@@ -294,7 +292,7 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]domain.Screen,
 			return nil, fmt.Errorf("screens: %w", err)
 		}
 		if pl.Valid {
-			s.Answer = &Judgement{Plausible: pl.String, CancellationCorrect: cc.String, AltImplicature: ai.String, AltCancellation: ac.String}
+			s.Answer = &domain.Judgement{Plausible: pl.String, CancellationCorrect: cc.String, AltImplicature: ai.String, AltCancellation: ac.String}
 		}
 		out = append(out, s)
 	}
@@ -304,7 +302,7 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]domain.Screen,
 // SaveJudgement stores an expert's answer on one screen of their own
 // assignment, as one write of the write queue (durable on return); sending the same screen again replaces
 // the answer, so a double click or a changed answer never makes two rows.
-func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64, position int, j Judgement) error {
+func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64, position int, j domain.Judgement) error {
 	return db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var itemID int64
 		var itemType string

@@ -17,10 +17,9 @@ import (
 // DefaultExplainSettings are the paper's (domain.DefaultExplainSettings).
 func DefaultExplainSettings() domain.ExplainSettings { return domain.DefaultExplainSettings() }
 
-// Judgments are the five classes of an explanation rating (domain.Judgments).
-var Judgments = domain.Judgments
+// domain.Judgments are the five classes of an explanation rating (domain.Judgments).
 
-// IsJudgment reports whether s is one of Judgments.
+// IsJudgment reports whether s is one of domain.Judgments.
 func IsJudgment(s string) bool { return domain.IsJudgment(s) }
 
 // Output is a model's explanation of a passage's implicit content, to be

@@ -87,13 +87,12 @@ func (s *writeStats) finish(ws []*pendingWrite, started time.Time, failed error)
 	}
 }
 
-// Metrics is domain.Metrics (docs/architecture.md#domain), named here for the
+// domain.Metrics is domain.Metrics (docs/architecture.md#domain), named here for the
 // store's callers.
-type Metrics = domain.Metrics
 
-// Metrics reports the figures of the metrics page.
-func (db *DB) Metrics(ctx context.Context) (Metrics, error) {
-	var m Metrics
+// domain.Metrics reports the figures of the metrics page.
+func (db *DB) Metrics(ctx context.Context) (domain.Metrics, error) {
+	var m domain.Metrics
 	now := time.Now()
 	s := &db.hot.writes.stats
 	s.mu.Lock()

@@ -9,17 +9,11 @@ import (
 	"pragmalab/domain"
 )
 
-// Passage is an IMPAQTS-style passage item; it and its rules live in
+// domain.Passage is an IMPAQTS-style passage item; it and its rules live in
 // domain (domain/context.go).
-type Passage = domain.Passage
 
-// Passage kinds and periods (domain.PassageImpl…).
-const (
-	PassageImpl = domain.PassageImpl
-	Period1946  = domain.Period1946
-	Period1973  = domain.Period1973
-	Period1994  = domain.Period1994
-)
+// domain.Passage kinds and periods (domain.PassageImpl…).
+const ()
 
 // PeriodOfSource derives a passage's period from its speech file id.
 func PeriodOfSource(source string) string { return domain.PeriodOfSource(source) }
@@ -35,7 +29,7 @@ const PassageKeyColumn = "IMPAQTS_id"
 // validated first, and a key already in the study rejects the whole import
 // (the error names the passage's position, 1-based, as the row of its file).
 // Only context and explain studies hold passages.
-func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []Passage) error {
+func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []domain.Passage) error {
 	if len(ps) == 0 {
 		return domain.Errorf(domain.EINVALID, "no passages to import")
 	}
@@ -106,8 +100,8 @@ func passageStudy(ctx context.Context, q interface {
 const passageColumnsSQL = `p.id, p.study_id, p.key, p.tag, p.kind, p.source, p.period, p.text, p.sentences,
 	p.explanation, p.topic, p.option_a, p.option_b, p.option_c, p.option_d, p.answer`
 
-func scanPassage(sc interface{ Scan(...any) error }) (Passage, error) {
-	var p Passage
+func scanPassage(sc interface{ Scan(...any) error }) (domain.Passage, error) {
+	var p domain.Passage
 	var sents string
 	err := sc.Scan(&p.ID, &p.StudyID, &p.Key, &p.Tag, &p.Kind, &p.Source, &p.Period, &p.Text, &sents,
 		&p.Explanation, &p.Topic, &p.Options[0], &p.Options[1], &p.Options[2], &p.Options[3], &p.Answer)
@@ -121,13 +115,13 @@ func scanPassage(sc interface{ Scan(...any) error }) (Passage, error) {
 }
 
 // ListPassages returns a study's passages in import order.
-func (db *DB) ListPassages(ctx context.Context, studyID int64) ([]Passage, error) {
+func (db *DB) ListPassages(ctx context.Context, studyID int64) ([]domain.Passage, error) {
 	rows, err := db.read.QueryContext(ctx, `SELECT `+passageColumnsSQL+` FROM passages p WHERE p.study_id = ? ORDER BY p.id`, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("list passages: %w", err)
 	}
 	defer rows.Close()
-	var out []Passage
+	var out []domain.Passage
 	for rows.Next() {
 		p, err := scanPassage(rows)
 		if err != nil {

@@ -53,7 +53,7 @@ func (db *DB) RevokeAnnotator(ctx context.Context, studyID, id int64) error {
 
 // ReissueAnnotator gives an expert a new invitation link (the old one stops
 // working) and returns it; a revoked expert works again with it.
-func (db *DB) ReissueAnnotator(ctx context.Context, studyID, id int64) (*Annotator, error) {
+func (db *DB) ReissueAnnotator(ctx context.Context, studyID, id int64) (*domain.Annotator, error) {
 	token := RandomToken()
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = '' WHERE study_id = ? AND id = ?`, token)

@@ -100,8 +100,8 @@ func (db *DB) StudyByPilotToken(ctx context.Context, token string) (*domain.Stud
 // PilotAnnotator returns the pilot expert of an expert, context or explain
 // study, making it on first use with what a real expert gets: the first
 // batch (round 1), the first survey, or the first screens outputs.
-func (db *DB) PilotAnnotator(ctx context.Context, st *domain.Study, screens int) (*Annotator, error) {
-	var a Annotator
+func (db *DB) PilotAnnotator(ctx context.Context, st *domain.Study, screens int) (*domain.Annotator, error) {
+	var a domain.Annotator
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT id, study_id, name, token, pilot FROM annotators WHERE study_id = ? AND pilot = 1 ORDER BY id LIMIT 1`,
 			st.ID).Scan(&a.ID, &a.StudyID, &a.Name, &a.Token, &a.Pilot)
@@ -111,7 +111,7 @@ func (db *DB) PilotAnnotator(ctx context.Context, st *domain.Study, screens int)
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		a = Annotator{StudyID: st.ID, Name: "Pilot " + RandomToken()[:6], Token: RandomToken(), Pilot: true}
+		a = domain.Annotator{StudyID: st.ID, Name: "Pilot " + RandomToken()[:6], Token: RandomToken(), Pilot: true}
 		res, err := tx.ExecContext(ctx, `INSERT INTO annotators (study_id, name, token, created_at, pilot) VALUES (?, ?, ?, ?, 1)`,
 			st.ID, a.Name, a.Token, db.now())
 		if err != nil {

@@ -100,7 +100,7 @@ func (v *Service) SeedBenchCrowd(ctx context.Context, items int, seed uint64) (B
 
 // seedBenchParticipant has participant i complete a batch; it returns the
 // ratings stored.
-func seedBenchParticipant(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings, training []store.CrowdScreen, i int, seed uint64) (int, error) {
+func seedBenchParticipant(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings, training []domain.CrowdScreen, i int, seed uint64) (int, error) {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
 	a := store.CrowdArrival{PID: fmt.Sprintf("%024x", 0xbe0c0000+i), StudyID: "bench", SessionID: fmt.Sprintf("bench%d", i)}
 	p, err := db.EnterCrowd(ctx, studyID, a, set)

@@ -2,8 +2,7 @@ package studies
 
 import (
 	"context"
-
-	"pragmalab/store"
+	"pragmalab/domain"
 )
 
 // The admin accounts as the command line manages them (pragmalab admin,
@@ -30,7 +29,7 @@ func (s *Service) FirstAdmin(ctx context.Context, username string) (string, erro
 // "" is owner).
 func (s *Service) CreateAdminAccount(ctx context.Context, actor, username, password, role string) error {
 	if role == "" {
-		role = store.RoleOwner
+		role = domain.RoleOwner
 	}
 	if _, err := s.db.CreateAdminWithRole(ctx, username, password, role); err != nil {
 		return err

@@ -334,7 +334,7 @@ type crowdFacts struct {
 	state  string
 	set    *domain.CrowdSettings
 	p      *store.CrowdParticipant // nil: the token has no session
-	screen store.CrowdScreen       // the screen the session is at
+	screen domain.CrowdScreen      // the screen the session is at
 	now    time.Time
 	begin  bool
 

@@ -23,8 +23,8 @@ func TestNextPage(t *testing.T) {
 	withQ := set
 	withQ.Questionnaire = domain.QuestionnaireSettings{Age: true}
 
-	item := func(pos int) store.CrowdScreen {
-		return store.CrowdScreen{Position: pos, Condition: domain.ConditionCancel, Item: domain.Item{ID: 40 + int64(pos), Key: "it"}}
+	item := func(pos int) domain.CrowdScreen {
+		return domain.CrowdScreen{Position: pos, Condition: domain.ConditionCancel, Item: domain.Item{ID: 40 + int64(pos), Key: "it"}}
 	}
 	// in is a participant of 6 practice items and 12 screens, with mod
 	// applied, seen a minute ago.
@@ -100,7 +100,7 @@ func TestNextPage(t *testing.T) {
 		// The way through.
 		{name: "not consented yet", f: crowdFacts{state: domain.StateOpen, p: in(func(p *store.CrowdParticipant) { p.Consented, p.TrainingDone = false, 0 }), screen: item(1)},
 			page: PageLanding},
-		{name: "no such screen", f: crowdFacts{state: domain.StateOpen, p: in(trained(4)), screen: store.CrowdScreen{Position: 5}}, err: true},
+		{name: "no such screen", f: crowdFacts{state: domain.StateOpen, p: in(trained(4)), screen: domain.CrowdScreen{Position: 5}}, err: true},
 		{name: "a practice item, after a wrong answer",
 			f:    crowdFacts{state: domain.StateOpen, p: in(func(p *store.CrowdParticipant) { p.TrainingDone, p.TrainingWrong = 2, 1 }), screen: item(3)},
 			page: PageTraining, record: recordTraining,

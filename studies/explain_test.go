@@ -100,7 +100,7 @@ func TestExplainAssignRateExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := map[int64]int{}
-	var experts []*store.Annotator
+	var experts []*domain.Annotator
 	for i := range 4 {
 		a, err := db.CreateAnnotator(ctx, s.ID, "E"+string(rune('1'+i)))
 		if err != nil {

@@ -73,7 +73,7 @@ func (e *ImportError) Error() string {
 //
 // It is all or nothing: on any bad row it returns no passages and an error
 // (one *ImportError per bad row, up to 20, joined) naming row and field.
-func ParsePassagesTSV(r io.Reader) ([]store.Passage, error) {
+func ParsePassagesTSV(r io.Reader) ([]domain.Passage, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
@@ -93,7 +93,7 @@ func ParsePassagesTSV(r io.Reader) ([]store.Passage, error) {
 	}
 	tr.names = header
 	var (
-		out  []store.Passage
+		out  []domain.Passage
 		errs []error
 		seen = map[string]int{}
 	)
@@ -185,9 +185,9 @@ func passageColumns(header []string, line int) (*passageCols, error) {
 }
 
 // passage builds one passage from a record; the error is a *domain.FieldError.
-func (c *passageCols) passage(rec []string, width int) (store.Passage, error) {
+func (c *passageCols) passage(rec []string, width int) (domain.Passage, error) {
 	if len(rec) != width {
-		return store.Passage{}, fmt.Errorf("has %d fields but the header has %d (missing or extra column; a tab or quote may be missing)", len(rec), width)
+		return domain.Passage{}, fmt.Errorf("has %d fields but the header has %d (missing or extra column; a tab or quote may be missing)", len(rec), width)
 	}
 	get := func(i int) string {
 		if i < 0 {
@@ -195,7 +195,7 @@ func (c *passageCols) passage(rec []string, width int) (store.Passage, error) {
 		}
 		return strings.TrimSpace(repairText(rec[i]))
 	}
-	p := store.Passage{
+	p := domain.Passage{
 		Key:    get(c.id),
 		Tag:    get(c.tag),
 		Kind:   get(c.kind),
@@ -215,7 +215,7 @@ func (c *passageCols) passage(rec []string, width int) (store.Passage, error) {
 	if v := get(c.period); v != "" {
 		per, ok := store.NormalizePeriod(v)
 		if !ok {
-			return p, newFieldError(colPeriod, "%q is not one of %s, %s, %s or a year", v, store.Period1946, store.Period1973, store.Period1994)
+			return p, newFieldError(colPeriod, "%q is not one of %s, %s, %s or a year", v, domain.Period1946, domain.Period1973, domain.Period1994)
 		}
 		p.Period = per
 	}

@@ -53,7 +53,7 @@ func TestImportPassagesWholeSample(t *testing.T) {
 		}
 	}
 	counts, total, err := db.PassageCounts(ctx, s.ID)
-	if err != nil || total != 130 || counts["Impl "+store.Period1946] != 1 || counts["Ppp "+store.Period1994] != 49 {
+	if err != nil || total != 130 || counts["Impl "+domain.Period1946] != 1 || counts["Ppp "+domain.Period1994] != 49 {
 		t.Errorf("counts = %v, %d, %v", counts, total, err)
 	}
 	// The same file again: every key clashes and nothing more is stored.
@@ -108,7 +108,7 @@ func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 
 // contextFixture makes a context study with the sample, one survey of the
 // given keys and one expert assigned to it.
-func contextFixture(t *testing.T, keys ...string) (*store.DB, *domain.Study, *store.Annotator, int64) {
+func contextFixture(t *testing.T, keys ...string) (*store.DB, *domain.Study, *domain.Annotator, int64) {
 	t.Helper()
 	db := mustOpenDB(t)
 	ctx := context.Background()
@@ -134,7 +134,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	// 14739 has six sentences (five before the target), 22185 five.
 	db, s, a, asg := contextFixture(t, "14739", "22185")
 	ctx := context.Background()
-	act := func(pos, seen int, action string) store.ContextQuestion {
+	act := func(pos, seen int, action string) domain.ContextQuestion {
 		t.Helper()
 		q, err := db.ContextAct(ctx, a.ID, asg, pos, seen, action, 5, 0)
 		if err != nil {
@@ -144,24 +144,24 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Question 1: expand to the end, then "more" once more: final no at 5.
 	for seen := range 5 {
-		if q := act(1, seen, store.ContextMore); q.Shown != seen+1 || q.Final() {
+		if q := act(1, seen, domain.ContextMore); q.Shown != seen+1 || q.Final() {
 			t.Fatalf("after more #%d: %+v", seen+1, q)
 		}
 	}
-	if q := act(1, 3, store.ContextMore); q.Shown != 5 || q.Final() {
+	if q := act(1, 3, domain.ContextMore); q.Shown != 5 || q.Final() {
 		t.Fatalf("an outdated click changed the question: %+v", q)
 	}
-	if q := act(1, 5, store.ContextMore); q.Shown != 5 || q.Sufficient != "no" {
+	if q := act(1, 5, domain.ContextMore); q.Shown != 5 || q.Sufficient != "no" {
 		t.Fatalf("more at the limit: %+v", q)
 	}
-	if q := act(1, 5, store.ContextMore); q.Shown != 5 || q.Sufficient != "no" {
+	if q := act(1, 5, domain.ContextMore); q.Shown != 5 || q.Sufficient != "no" {
 		t.Fatalf("double click at the limit: %+v", q)
 	}
 	// Question 2: two expansions, then sufficient; a double click changes nothing.
-	act(2, 0, store.ContextMore)
-	act(2, 1, store.ContextMore)
-	act(2, 1, store.ContextMore) // the second click of a double click
-	if q := act(2, 2, store.ContextSufficient); q.Shown != 2 || q.Sufficient != "yes" {
+	act(2, 0, domain.ContextMore)
+	act(2, 1, domain.ContextMore)
+	act(2, 1, domain.ContextMore) // the second click of a double click
+	if q := act(2, 2, domain.ContextSufficient); q.Shown != 2 || q.Sufficient != "yes" {
 		t.Fatalf("sufficient after two: %+v", q)
 	}
 	var buf bytes.Buffer
@@ -180,8 +180,8 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	want := [][]string{
 		{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"},
-		{"Giulia", "1", "14739", "Ppp", store.Period1994, "5", "no", "5"},
-		{"Giulia", "1", "22185", "Impl", store.Period1994, "2", "yes", "4"},
+		{"Giulia", "1", "14739", "Ppp", domain.Period1994, "5", "no", "5"},
+		{"Giulia", "1", "22185", "Impl", domain.Period1994, "2", "yes", "4"},
 	}
 	if got := recs; !equalRecords(got, want) {
 		t.Errorf("export =\n%q\nwant\n%q", got, want)
@@ -192,11 +192,11 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Another expert cannot answer this assignment.
 	b, _ := db.CreateAnnotator(ctx, s.ID, "Marco")
-	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, store.ContextSufficient, 5, 0); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, domain.ContextSufficient, 5, 0); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("foreign expert: %v", err)
 	}
 	// Restart goes back to the target alone; the surveys are now fixed.
-	if q := act(2, 2, store.ContextRestart); q.Shown != 0 || q.Final() {
+	if q := act(2, 2, domain.ContextRestart); q.Shown != 0 || q.Final() {
 		t.Errorf("restart: %+v", q)
 	}
 	if err := db.SaveContextSurveys(ctx, s.ID, [][]string{{"22185"}}); domain.ErrorCode(err) != domain.ECONFLICT {
@@ -208,11 +208,11 @@ func TestContextActShortPassageEndsAtItsFirstSentence(t *testing.T) {
 	// 34103 has two sentences: one can be revealed, then the answer is final.
 	db, _, a, asg := contextFixture(t, "34103")
 	ctx := context.Background()
-	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, store.ContextMore, 5, 0)
+	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, domain.ContextMore, 5, 0)
 	if q.Shown != 1 || q.Final() {
 		t.Fatalf("first more: %+v", q)
 	}
-	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, store.ContextMore, 5, 0)
+	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, domain.ContextMore, 5, 0)
 	if q.Shown != 1 || q.Sufficient != "no" {
 		t.Fatalf("more with nothing left: %+v", q)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -50,8 +51,8 @@ func TestParsePassagesTSVSample(t *testing.T) {
 		}
 	}
 	want := map[string]int{
-		"Impl " + store.Period1946: 1, "Impl " + store.Period1973: 16, "Impl " + store.Period1994: 43,
-		"Ppp " + store.Period1946: 7, "Ppp " + store.Period1973: 14, "Ppp " + store.Period1994: 49,
+		"Impl " + domain.Period1946: 1, "Impl " + domain.Period1973: 16, "Impl " + domain.Period1994: 43,
+		"Ppp " + domain.Period1946: 7, "Ppp " + domain.Period1973: 14, "Ppp " + domain.Period1994: 49,
 	}
 	for k, n := range want {
 		if cells[k] != n {
@@ -59,8 +60,8 @@ func TestParsePassagesTSVSample(t *testing.T) {
 		}
 	}
 	p := ps[0]
-	if p.Key != "22185" || p.Source != "PCAS13-C1.xmi" || p.Tag != "Impl_cvrs" || p.Kind != store.PassageImpl ||
-		p.Topic != -1 || p.Period != store.Period1994 || p.Answer != "A" ||
+	if p.Key != "22185" || p.Source != "PCAS13-C1.xmi" || p.Tag != "Impl_cvrs" || p.Kind != domain.PassageImpl ||
+		p.Topic != -1 || p.Period != domain.Period1994 || p.Answer != "A" ||
 		p.Explanation != "Gli altri svendono i propri ideali e valori." ||
 		p.Options[3] != "Per tre mesi il governo ha tenuto in ostaggio il Paese." {
 		t.Errorf("first passage = %+v", p)
@@ -175,10 +176,10 @@ func TestParsePassagesTSVQuoting(t *testing.T) {
 	if want := "Un campo\tcon un tab. E \"virgolette\".\nE un a capo."; ps[0].Text != want {
 		t.Errorf("text = %q, want %q", ps[0].Text, want)
 	}
-	if len(ps[0].Sentences) != 3 || ps[0].Period != store.Period1973 || ps[0].Explanation != "Spiegazione." {
+	if len(ps[0].Sentences) != 3 || ps[0].Period != domain.Period1973 || ps[0].Explanation != "Spiegazione." {
 		t.Errorf("passage 1 = %+v", ps[0])
 	}
-	if ps[1].Text != `Testo "libero" senza virgolette attorno.` || ps[1].Period != store.Period1946 || ps[1].Topic != 7 || ps[1].Options[2] != "Tre." {
+	if ps[1].Text != `Testo "libero" senza virgolette attorno.` || ps[1].Period != domain.Period1946 || ps[1].Topic != 7 || ps[1].Options[2] != "Tre." {
 		t.Errorf("passage 2 = %+v", ps[1])
 	}
 }
@@ -194,7 +195,7 @@ func TestParsePassagesTSVPeriodColumnTakesPrecedence(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := []string{ps[0].Period, ps[1].Period, ps[2].Period, ps[3].Period}
-	want := []string{store.Period1994, store.Period1946, store.Period1973, ""}
+	want := []string{domain.Period1994, domain.Period1946, domain.Period1973, ""}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("row %d: period %q, want %q", i+1, got[i], want[i])
@@ -207,10 +208,10 @@ func TestParsePassagesTSVPeriodColumnTakesPrecedence(t *testing.T) {
 
 func TestPeriodOfSource(t *testing.T) {
 	tests := map[string]string{
-		"ADGA46-A1.xmi": store.Period1946, "MRUM70-A1.xmi": store.Period1946, "ADGA72-A1.xmi": store.Period1946,
-		"AMOR73-A1.xmi": store.Period1973, "AMOR77-A1.xmi": store.Period1973, "AOCC92-A1.xmi": store.Period1973, "XXXX93-A": store.Period1973,
-		"MMAR94-C1.xmi": store.Period1994, "ODIL98-A1.xmi": store.Period1994, "PFAS01-C1.xmi": store.Period1994,
-		"MaMAR18-C2.xmi": store.Period1994, "ABER22-A1.xmi": store.Period1994, "XXXX23-A": store.Period1994,
+		"ADGA46-A1.xmi": domain.Period1946, "MRUM70-A1.xmi": domain.Period1946, "ADGA72-A1.xmi": domain.Period1946,
+		"AMOR73-A1.xmi": domain.Period1973, "AMOR77-A1.xmi": domain.Period1973, "AOCC92-A1.xmi": domain.Period1973, "XXXX93-A": domain.Period1973,
+		"MMAR94-C1.xmi": domain.Period1994, "ODIL98-A1.xmi": domain.Period1994, "PFAS01-C1.xmi": domain.Period1994,
+		"MaMAR18-C2.xmi": domain.Period1994, "ABER22-A1.xmi": domain.Period1994, "XXXX23-A": domain.Period1994,
 		"XXXX30-A": "", "ABCD-A1.xmi": "", "": "", "12": "", "A1-B": "",
 	}
 	for src, want := range tests {

@@ -2,11 +2,10 @@ package studies
 
 import (
 	"os"
+	"pragmalab/domain"
 	"reflect"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 func TestSplitSentencesHardCases(t *testing.T) {
@@ -102,7 +101,7 @@ func TestSplitSentencesWholeSample(t *testing.T) {
 		t.Errorf("only %d of %d passages split into 5 sentences (target + 4 before it); want ≥ 85%%", five, len(ps))
 	}
 	// Spot checks on known passages.
-	byKey := map[string]store.Passage{}
+	byKey := map[string]domain.Passage{}
 	for _, p := range ps {
 		byKey[p.Key] = p
 	}
@@ -116,7 +115,7 @@ func TestSplitSentencesWholeSample(t *testing.T) {
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-func mustParseSample(t testing.TB) []store.Passage {
+func mustParseSample(t testing.TB) []domain.Passage {
 	t.Helper()
 	f, err := os.Open("testdata/impaqts-pid-sample.tsv")
 	if err != nil {

@@ -38,7 +38,7 @@ func studyPath(id int64, sub string) string { return fmt.Sprintf("/admin/studies
 
 // answerAll has both experts answer their whole batch (answerFor for the
 // first, yes/yes for the second).
-func answerAll(t *testing.T, e *testEnv, experts []store.Annotator) {
+func answerAll(t *testing.T, e *testEnv, experts []domain.Annotator) {
 	t.Helper()
 	answerExperts(t, e, experts)
 }
@@ -60,13 +60,13 @@ func TestDashboard(t *testing.T) {
 	ctx := context.Background()
 	as, _ := e.db.AnnotatorAssignments(ctx, experts[0].ID)
 	for _, sc := range mustScreens(t, e, as[0].ID) {
-		if err := e.db.SaveJudgement(ctx, experts[0].ID, as[0].ID, sc.Position, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
+		if err := e.db.SaveJudgement(ctx, experts[0].ID, as[0].ID, sc.Position, domain.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	bs, _ := e.db.AnnotatorAssignments(ctx, experts[1].ID)
 	for pos := 1; pos <= 3; pos++ {
-		if err := e.db.SaveJudgement(ctx, experts[1].ID, bs[0].ID, pos, store.Judgement{Plausible: "no"}); err != nil {
+		if err := e.db.SaveJudgement(ctx, experts[1].ID, bs[0].ID, pos, domain.Judgement{Plausible: "no"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -232,7 +232,7 @@ func TestItemCorrectedInPlace(t *testing.T) {
 		}
 	}
 	// An answer on version 1.
-	if err := e.db.SaveJudgement(ctx, experts[0].ID, as[0].ID, pos, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
+	if err := e.db.SaveJudgement(ctx, experts[0].ID, as[0].ID, pos, domain.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
 		t.Fatal(err)
 	}
 	edit := studyPath(s.ID, fmt.Sprintf("/items/%d/edit", first.ID))
@@ -258,7 +258,7 @@ func TestItemCorrectedInPlace(t *testing.T) {
 			posB = i + 1
 		}
 	}
-	if err := e.db.SaveJudgement(ctx, experts[1].ID, asB, posB, store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
+	if err := e.db.SaveJudgement(ctx, experts[1].ID, asB, posB, domain.Judgement{Plausible: "yes", CancellationCorrect: "yes"}); err != nil {
 		t.Fatal(err)
 	}
 	recs := csvRecords(t, admin, studyPath(s.ID, "/export/judgements.csv"))

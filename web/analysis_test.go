@@ -19,7 +19,7 @@ import (
 // as answerFor, Ben says yes/yes throughout. It returns the expected
 // plausibility and cancellation confusion matrices (Ada rows, Ben columns)
 // over the data items, checks left out as the export leaves them out.
-func answerExperts(t *testing.T, e *testEnv, experts []store.Annotator) (plaus, canc [2][2]int) {
+func answerExperts(t *testing.T, e *testEnv, experts []domain.Annotator) (plaus, canc [2][2]int) {
 	t.Helper()
 	ctx := context.Background()
 	for k, ex := range experts {
@@ -28,10 +28,10 @@ func answerExperts(t *testing.T, e *testEnv, experts []store.Annotator) (plaus, 
 			t.Fatalf("assignments of %s: %v %v", ex.Name, as, err)
 		}
 		for pos, sc := range mustScreens(t, e, as[0].ID) {
-			j := store.Judgement{Plausible: "yes", CancellationCorrect: "yes"}
+			j := domain.Judgement{Plausible: "yes", CancellationCorrect: "yes"}
 			if k == 0 {
 				v := answerFor(sc.Item)
-				j = store.Judgement{Plausible: v.Get("plausible"), CancellationCorrect: v.Get("cancellation_correct"),
+				j = domain.Judgement{Plausible: v.Get("plausible"), CancellationCorrect: v.Get("cancellation_correct"),
 					AltImplicature: v.Get("alt_implicature"), AltCancellation: v.Get("alt_cancellation")}
 				if sc.Item.Check == "" {
 					row := 0
@@ -329,15 +329,15 @@ func TestContextAnalysisPage(t *testing.T) {
 	for k, r := range raters {
 		for _, q := range qs {
 			if q.Position > 30 && k > 0 {
-				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextMore, 5, 0); err != nil {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextMore, 5, 0); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, store.ContextSufficient, 5, 0); err != nil {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, domain.ContextSufficient, 5, 0); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, store.ContextSufficient, 5, 0); err != nil {
+			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextSufficient, 5, 0); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -11,14 +11,13 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/store"
 	"pragmalab/studies"
 )
 
 // expertStudy sets up, through the admin pages, an expert study with the
 // demo items (16 + 4 checks), one batch of 20, and two invited experts
 // assigned round 1. It returns the study and the two experts.
-func expertStudy(t *testing.T, e *testEnv, admin *client) (*domain.Study, []store.Annotator) {
+func expertStudy(t *testing.T, e *testEnv, admin *client) (*domain.Study, []domain.Annotator) {
 	t.Helper()
 	ctx := context.Background()
 	resp := admin.post("/admin/studies", url.Values{"name": {"Validation"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusSeeOther)
@@ -235,7 +234,7 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 		as, _ := e.db.AnnotatorAssignments(ctx, ex.ID)
 		for _, sc := range mustScreens(t, e, as[0].ID) {
 			a := answerFor(sc.Item)
-			j := store.Judgement{Plausible: a.Get("plausible"), CancellationCorrect: a.Get("cancellation_correct"), AltImplicature: a.Get("alt_implicature"), AltCancellation: a.Get("alt_cancellation")}
+			j := domain.Judgement{Plausible: a.Get("plausible"), CancellationCorrect: a.Get("cancellation_correct"), AltImplicature: a.Get("alt_implicature"), AltCancellation: a.Get("alt_cancellation")}
 			if err := e.db.SaveJudgement(ctx, ex.ID, as[0].ID, sc.Position, j); err != nil {
 				t.Fatal(err)
 			}
@@ -453,7 +452,7 @@ func TestExpertPilot(t *testing.T) {
 		t.Fatalf("pilot link → %s", loc)
 	}
 	pilot.get(loc).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="definitions"`)
-	var pa store.Annotator
+	var pa domain.Annotator
 	if a, err := e.db.AnnotatorByToken(ctx, strings.TrimPrefix(loc, "/e/")); err != nil || !a.Pilot {
 		t.Fatalf("pilot expert %+v %v", a, err)
 	} else {

@@ -84,7 +84,7 @@ func TestPassageUploadAllOrNothing(t *testing.T) {
 // contextSetup imports the sample, builds the surveys and invites one
 // expert to the survey holding passage 14739 (six sentences: five can be
 // revealed). It returns the expert's token, assignment and questions.
-func contextSetup(t *testing.T, e *testEnv, admin *client) (string, int64, []store.ContextQuestion, *domain.Study, string) {
+func contextSetup(t *testing.T, e *testEnv, admin *client) (string, int64, []domain.ContextQuestion, *domain.Study, string) {
 	t.Helper()
 	ctx := context.Background()
 	s, path := newImpaqtsStudy(t, e, admin, domain.KindContext)
@@ -120,7 +120,7 @@ func contextSetup(t *testing.T, e *testEnv, admin *client) (string, int64, []sto
 	}
 	admin.post(path+"/context/experts", url.Values{"name": {"Giulia"}, "survey": {fmt.Sprint(target)}}).mustStatus(t, http.StatusSeeOther)
 	as, _ := e.db.Annotators(ctx, s.ID)
-	var giulia store.Annotator
+	var giulia domain.Annotator
 	for _, a := range as {
 		if a.Name == "Giulia" {
 			giulia = a

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"pragmalab/domain"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,8 +17,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-
-	"pragmalab/store"
 )
 
 // login posts a login form from a fresh client with extra headers.
@@ -188,7 +187,7 @@ func TestViewerChangesNothing(t *testing.T) {
 	e := newTestEnv(t)
 	owner := e.adminClient()
 	s, _ := expertStudy(t, e, owner)
-	viewer := e.accountClient("reader", store.RoleViewer)
+	viewer := e.accountClient("reader", domain.RoleViewer)
 	before, _ := e.db.AuditLog(context.Background(), s.ID, 0)
 
 	n := 0
@@ -223,7 +222,7 @@ func TestViewerChangesNothing(t *testing.T) {
 	}
 	admins, _ := e.db.Admins(context.Background())
 	for _, a := range admins {
-		if a.Username == "reader" && a.Role != store.RoleViewer {
+		if a.Username == "reader" && a.Role != domain.RoleViewer {
 			t.Errorf("the viewer made itself %s", a.Role)
 		}
 	}

@@ -76,7 +76,7 @@ func (e *testEnv) newClient() *client {
 // adminClient creates an admin (an owner) and logs in.
 func (e *testEnv) adminClient() *client {
 	e.t.Helper()
-	return e.accountClient("researcher", store.RoleOwner)
+	return e.accountClient("researcher", domain.RoleOwner)
 }
 
 // accountClient creates an admin with the role and logs in.
