@@ -98,13 +98,7 @@ func Wilson(hits, n int) *CI {
 	if n <= 0 {
 		return nil
 	}
-	fn, p := float64(n), float64(hits)/float64(n)
-	z2 := z975 * z975
-	centre := (p + z2/(2*fn)) / (1 + z2/fn)
-	half := z975 / (1 + z2/fn) * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn))
-	// Mathematically the bounds hold p; min/max keep rounding (at p = 1,
-	// centre + half can come out a hair below 1) from breaking that.
-	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
+	return wilsonN(float64(hits)/float64(n), float64(n))
 }
 
 // nanIfNil turns an undefined statistic into NaN for a replicate vector.
@@ -416,6 +410,8 @@ func wilsonN(p, n float64) *CI {
 	z2 := z975 * z975
 	centre := (p + z2/(2*n)) / (1 + z2/n)
 	half := z975 / (1 + z2/n) * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	// Mathematically the bounds hold p; min/max keep rounding (at p = 1,
+	// centre + half can come out a hair below 1) from breaking that.
 	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
 }
 
