@@ -38,10 +38,7 @@ type CoverageRow struct {
 	// Covered counts the data sets whose interval held the truth, out of
 	// Reported (the interval was given) out of the cell's replicates.
 	Covered, Reported int
-	// Contains counts the reported intervals that hold their estimate.
-	Contains  int
-	WidthSum  float64
-	Estimates float64 // sum of the estimates, for the mean
+	WidthSum          float64
 }
 
 // Coverage is Covered / Reported (NaN when nothing was reported).
@@ -55,9 +52,6 @@ func (r CoverageRow) MCError() float64 {
 
 // MeanWidth is the mean width of the reported intervals.
 func (r CoverageRow) MeanWidth() float64 { return r.WidthSum / float64(r.Reported) }
-
-// MeanEstimate is the mean of the estimates where the interval was given.
-func (r CoverageRow) MeanEstimate() float64 { return r.Estimates / float64(r.Reported) }
 
 // Approximate reports whether the coverage falls outside 0.93–0.97.
 func (r CoverageRow) Approximate() bool {
@@ -112,12 +106,8 @@ func (t *coverageTally) add(os []obs) {
 		}
 		r.Reported++
 		r.WidthSum += o.ci[1] - o.ci[0]
-		r.Estimates += *o.point
 		if o.ci[0] <= o.truth && o.truth <= o.ci[1] {
 			r.Covered++
-		}
-		if o.ci[0] <= *o.point && *o.point <= o.ci[1] {
-			r.Contains++
 		}
 	}
 }
