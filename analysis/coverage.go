@@ -162,7 +162,7 @@ func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
 		o := DefaultOptions()
 		o.Bootstrap = Bootstrap{}
 		t := ComputeToplines(rs, o)
-		tr := toplinesReplicates(rs, participantStats(rs, o), t, Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1}, true)
+		tr := toplinesReplicates(rs, participantStats(rs, o), t, Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1}, toplinesCandidates)
 		var out []obs
 		for g, name := range groups {
 			tt, want := t.ByType[name], truth[name]
