@@ -208,6 +208,15 @@ type Explanations struct {
 	ModelOrder []string
 }
 
+// pooledKind is the kind that pools every rating: "all", or the only
+// kind when there is one (then there is no "all").
+func (e *Explanations) pooledKind() string {
+	if e.Table[domain.TypeAll] == nil && len(e.KindOrder) > 0 {
+		return e.KindOrder[0]
+	}
+	return domain.TypeAll
+}
+
 // ByModelKey is the JSON key of the per-model tables, beside the kinds.
 const ByModelKey = "by_model"
 
