@@ -174,13 +174,8 @@ func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
 				for _, m := range toplinesCandidates {
 					out = append(out, obs{label, m.String(), m == toplinesMethods[s], tv, tr.points[g][s], tr.ci(m, g, s)})
 				}
-				if stat == "pearson_r" {
-					c := Correlate(pearsonPairs(t.Items, name))
-					var ci *CI
-					if c.Lo != nil {
-						ci = withPoint(&CI{*c.Lo, *c.Hi}, tt.PearsonR)
-					}
-					out = append(out, obs{label, "Fisher z", false, tv, tt.PearsonR, ci})
+				if stat == "pearson_r" { // Fisher's z over the items, as the replicates' floor has it
+					out = append(out, obs{label, "Fisher z", false, tv, tt.PearsonR, withPoint(tr.itemsCI[g][s], tt.PearsonR)})
 				}
 			}
 		}
