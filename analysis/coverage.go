@@ -221,10 +221,7 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 					est, want = a.Cancellation, truth.Cancellation
 				}
 				key := g + "/" + q[:1]
-				stats := []struct {
-					name, key  string
-					point, tru *float64
-				}{
+				stats := []covStat{
 					{"raw", key + "/raw", est.Raw, want.Raw},
 					{"pabak", key + "/pabak", est.PABAK, want.PABAK},
 					{"kappa", key + "/kappa", est.Kappa, want.Kappa},
@@ -233,10 +230,7 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 					{"krippendorff_alpha", key + "/alpha", est.KrippendorffAlpha, want.KrippendorffAlpha},
 				}
 				if d.Annotators > 2 {
-					stats = append(stats, struct {
-						name, key  string
-						point, tru *float64
-					}{"pair a0–a1 kappa", key + "/0/kappa", pairBinary(a, qi).Kappa, pairBinary(truth, qi).Kappa})
+					stats = append(stats, covStat{"pair a0–a1 kappa", key + "/0/kappa", pairBinary(a, qi).Kappa, pairBinary(truth, qi).Kappa})
 				}
 				for _, s := range stats {
 					label := "agreement " + g + "/" + q + "/" + s.name
@@ -256,6 +250,13 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 		}
 		return out
 	})
+}
+
+// covStat is one statistic of the agreement and context cells: its
+// label, its replicates' key, the estimate and the truth.
+type covStat struct {
+	name, key  string
+	point, tru *float64
 }
 
 // isShareKey reports whether a context statistic is a share (its interval
@@ -284,10 +285,7 @@ func CoverageContext(d ContextDesign, opt CoverageOptions) CoverageCell {
 			if g != "overall" {
 				s = c.Surveys["s1"]
 			}
-			stats := []struct {
-				name, key  string
-				point, tru *float64
-			}{
+			stats := []covStat{
 				{"fleiss_kappa", "/fleiss", s.FleissKappa, truth.FleissKappa},
 				{"krippendorff_alpha_nominal", "/alpha_n", s.KrippendorffAlphaNominal, truth.KrippendorffAlphaNominal},
 				{"krippendorff_alpha_ordinal", "/alpha_o", s.KrippendorffAlphaOrdinal, truth.KrippendorffAlphaOrdinal},
@@ -296,14 +294,8 @@ func CoverageContext(d ContextDesign, opt CoverageOptions) CoverageCell {
 			}
 			for _, k := range []int{0, 3, 5} {
 				ks := strconv.Itoa(k)
-				stats = append(stats, struct {
-					name, key  string
-					point, tru *float64
-				}{"cumulative_judgements[" + ks + "]", "/cj" + ks, s.CumulativeJudgements[k], truth.CumulativeJudgements[k]},
-					struct {
-						name, key  string
-						point, tru *float64
-					}{"cumulative_items[" + ks + "]", "/ci" + ks, s.CumulativeItems[k], truth.CumulativeItems[k]})
+				stats = append(stats, covStat{"cumulative_judgements[" + ks + "]", "/cj" + ks, s.CumulativeJudgements[k], truth.CumulativeJudgements[k]},
+					covStat{"cumulative_items[" + ks + "]", "/ci" + ks, s.CumulativeItems[k], truth.CumulativeItems[k]})
 			}
 			for _, st := range stats {
 				label := "context " + strings.TrimPrefix(g, "survey/") + "/" + st.name
