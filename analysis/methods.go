@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"pragmalab/domain"
+	"strconv"
 	"strings"
 )
 
@@ -175,12 +176,7 @@ func (p prose) onThe(n int, one, many string) string {
 }
 
 // n prints a count with its noun: "1 participant", "3 participants".
-func (p prose) n(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func (p prose) n(n int, one, many string) string { return strconv.Itoa(n) + " " + p.pl(n, one, many) }
 
 // pl picks the singular or plural form for a count.
 func (p prose) pl(n int, one, many string) string {
