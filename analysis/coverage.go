@@ -38,10 +38,7 @@ type CoverageRow struct {
 	// Covered counts the data sets whose interval held the truth, out of
 	// Reported (the interval was given) out of the cell's replicates.
 	Covered, Reported int
-	// Contains counts the reported intervals that hold their estimate.
-	Contains  int
-	WidthSum  float64
-	Estimates float64 // sum of the estimates, for the mean
+	WidthSum          float64
 }
 
 // Coverage is Covered / Reported (NaN when nothing was reported).
@@ -55,9 +52,6 @@ func (r CoverageRow) MCError() float64 {
 
 // MeanWidth is the mean width of the reported intervals.
 func (r CoverageRow) MeanWidth() float64 { return r.WidthSum / float64(r.Reported) }
-
-// MeanEstimate is the mean of the estimates where the interval was given.
-func (r CoverageRow) MeanEstimate() float64 { return r.Estimates / float64(r.Reported) }
 
 // Approximate reports whether the coverage falls outside 0.93–0.97.
 func (r CoverageRow) Approximate() bool {
@@ -112,12 +106,8 @@ func (t *coverageTally) add(os []obs) {
 		}
 		r.Reported++
 		r.WidthSum += o.ci[1] - o.ci[0]
-		r.Estimates += *o.point
 		if o.ci[0] <= o.truth && o.truth <= o.ci[1] {
 			r.Covered++
-		}
-		if o.ci[0] <= *o.point && *o.point <= o.ci[1] {
-			r.Contains++
 		}
 	}
 }
@@ -172,7 +162,7 @@ func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
 		o := DefaultOptions()
 		o.Bootstrap = Bootstrap{}
 		t := ComputeToplines(rs, o)
-		tr := toplinesReplicates(rs, participantStats(rs, o), t, Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1}, true)
+		tr := toplinesReplicates(rs, participantStats(rs, o), t, Bootstrap{Replicates: opt.Bootstrap, Seed: uint64(rep) + 1}, toplinesCandidates)
 		var out []obs
 		for g, name := range groups {
 			tt, want := t.ByType[name], truth[name]
@@ -184,13 +174,8 @@ func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
 				for _, m := range toplinesCandidates {
 					out = append(out, obs{label, m.String(), m == toplinesMethods[s], tv, tr.points[g][s], tr.ci(m, g, s)})
 				}
-				if stat == "pearson_r" {
-					c := Correlate(pearsonPairs(t.Items, name))
-					var ci *CI
-					if c.Lo != nil {
-						ci = withPoint(&CI{*c.Lo, *c.Hi}, tt.PearsonR)
-					}
-					out = append(out, obs{label, "Fisher z", false, tv, tt.PearsonR, ci})
+				if stat == "pearson_r" { // Fisher's z over the items, as the replicates' floor has it
+					out = append(out, obs{label, "Fisher z", false, tv, tt.PearsonR, withPoint(tr.itemsCI[g][s], tt.PearsonR)})
 				}
 			}
 		}
@@ -236,10 +221,7 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 					est, want = a.Cancellation, truth.Cancellation
 				}
 				key := g + "/" + q[:1]
-				stats := []struct {
-					name, key  string
-					point, tru *float64
-				}{
+				stats := []covStat{
 					{"raw", key + "/raw", est.Raw, want.Raw},
 					{"pabak", key + "/pabak", est.PABAK, want.PABAK},
 					{"kappa", key + "/kappa", est.Kappa, want.Kappa},
@@ -248,10 +230,7 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 					{"krippendorff_alpha", key + "/alpha", est.KrippendorffAlpha, want.KrippendorffAlpha},
 				}
 				if d.Annotators > 2 {
-					stats = append(stats, struct {
-						name, key  string
-						point, tru *float64
-					}{"pair a0–a1 kappa", key + "/0/kappa", pairBinary(a, qi).Kappa, pairBinary(truth, qi).Kappa})
+					stats = append(stats, covStat{"pair a0–a1 kappa", key + "/0/kappa", pairBinary(a, qi).Kappa, pairBinary(truth, qi).Kappa})
 				}
 				for _, s := range stats {
 					label := "agreement " + g + "/" + q + "/" + s.name
@@ -271,6 +250,13 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 		}
 		return out
 	})
+}
+
+// covStat is one statistic of the agreement and context cells: its
+// label, its replicates' key, the estimate and the truth.
+type covStat struct {
+	name, key  string
+	point, tru *float64
 }
 
 // isShareKey reports whether a context statistic is a share (its interval
@@ -299,10 +285,7 @@ func CoverageContext(d ContextDesign, opt CoverageOptions) CoverageCell {
 			if g != "overall" {
 				s = c.Surveys["s1"]
 			}
-			stats := []struct {
-				name, key  string
-				point, tru *float64
-			}{
+			stats := []covStat{
 				{"fleiss_kappa", "/fleiss", s.FleissKappa, truth.FleissKappa},
 				{"krippendorff_alpha_nominal", "/alpha_n", s.KrippendorffAlphaNominal, truth.KrippendorffAlphaNominal},
 				{"krippendorff_alpha_ordinal", "/alpha_o", s.KrippendorffAlphaOrdinal, truth.KrippendorffAlphaOrdinal},
@@ -311,14 +294,8 @@ func CoverageContext(d ContextDesign, opt CoverageOptions) CoverageCell {
 			}
 			for _, k := range []int{0, 3, 5} {
 				ks := strconv.Itoa(k)
-				stats = append(stats, struct {
-					name, key  string
-					point, tru *float64
-				}{"cumulative_judgements[" + ks + "]", "/cj" + ks, s.CumulativeJudgements[k], truth.CumulativeJudgements[k]},
-					struct {
-						name, key  string
-						point, tru *float64
-					}{"cumulative_items[" + ks + "]", "/ci" + ks, s.CumulativeItems[k], truth.CumulativeItems[k]})
+				stats = append(stats, covStat{"cumulative_judgements[" + ks + "]", "/cj" + ks, s.CumulativeJudgements[k], truth.CumulativeJudgements[k]},
+					covStat{"cumulative_items[" + ks + "]", "/ci" + ks, s.CumulativeItems[k], truth.CumulativeItems[k]})
 			}
 			for _, st := range stats {
 				label := "context " + strings.TrimPrefix(g, "survey/") + "/" + st.name

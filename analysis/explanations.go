@@ -106,28 +106,34 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 type JudgmentShares struct {
 	N      int
 	Counts [5]int
-	// passages counts the cell's ratings per passage (kind and item): the
-	// ratings of one passage — several strategies' or models' outputs —
-	// are correlated, and the intervals take that into account.
-	passages map[[2]string]*[5]int
+	// passages counts the cell's ratings per passage (kind and item), in
+	// first-seen order (passage indexes them): the ratings of one passage
+	// — several strategies' or models' outputs — are correlated, and the
+	// intervals take that into account.
+	passages [][5]int
+	passage  map[[2]string]int
 }
 
 func (s *JudgmentShares) add(kind, item string, j int) {
 	s.N++
 	s.Counts[j]++
-	if s.passages == nil {
-		s.passages = map[[2]string]*[5]int{}
+	if s.passage == nil {
+		s.passage = map[[2]string]int{}
 	}
-	c := s.passages[[2]string{kind, item}]
-	if c == nil {
-		c = new([5]int)
-		s.passages[[2]string{kind, item}] = c
+	k := [2]string{kind, item}
+	i, ok := s.passage[k]
+	if !ok {
+		i = len(s.passages)
+		s.passage[k] = i
+		s.passages = append(s.passages, [5]int{})
 	}
-	c[j]++
+	s.passages[i][j]++
 }
 
 // interval is the clustered Wilson interval of the share of the judgments
-// js, the passages the clusters (docs/statistics.md#explanation-ratings).
+// js, the passages the clusters (docs/statistics.md#explanation-ratings),
+// summed in a fixed order so the same ratings give the same interval to
+// the last bit.
 func (s *JudgmentShares) interval(js ...int) *CI {
 	if s.passages == nil {
 		hits := 0
@@ -206,6 +212,15 @@ type Explanations struct {
 	// ModelOrder lists them in first-seen order.
 	ByModel    map[string]*Explanations
 	ModelOrder []string
+}
+
+// pooledKind is the kind that pools every rating: "all", or the only
+// kind when there is one (then there is no "all").
+func (e *Explanations) pooledKind() string {
+	if e.Table[domain.TypeAll] == nil && len(e.KindOrder) > 0 {
+		return e.KindOrder[0]
+	}
+	return domain.TypeAll
 }
 
 // ByModelKey is the JSON key of the per-model tables, beside the kinds.

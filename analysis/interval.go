@@ -68,22 +68,16 @@ func quantile7(xs []float64, p float64) float64 {
 
 // percentileCI returns the 2.5 and 97.5 percentiles of the replicate
 // values that are defined (not NaN), or nil when the point estimate is
-// undefined, there are no replicates, or fewer than minDefinedShare of them
-// are defined. vals is sorted in place.
+// undefined or definedSorted finds too few defined replicates. vals is not
+// changed.
 func percentileCI(point *float64, vals []float64) *CI {
-	if point == nil || len(vals) == 0 {
+	if point == nil {
 		return nil
 	}
-	def := vals[:0:0]
-	for _, v := range vals {
-		if !math.IsNaN(v) {
-			def = append(def, v)
-		}
-	}
-	if float64(len(def)) < minDefinedShare*float64(len(vals)) {
+	def := definedSorted(vals)
+	if def == nil {
 		return nil
 	}
-	slices.Sort(def)
 	return &CI{quantile7(def, 0.025), quantile7(def, 0.975)}
 }
 
@@ -98,13 +92,7 @@ func Wilson(hits, n int) *CI {
 	if n <= 0 {
 		return nil
 	}
-	fn, p := float64(n), float64(hits)/float64(n)
-	z2 := z975 * z975
-	centre := (p + z2/(2*fn)) / (1 + z2/fn)
-	half := z975 / (1 + z2/fn) * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn))
-	// Mathematically the bounds hold p; min/max keep rounding (at p = 1,
-	// centre + half can come out a hair below 1) from breaking that.
-	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
+	return wilsonN(float64(hits)/float64(n), float64(n))
 }
 
 // nanIfNil turns an undefined statistic into NaN for a replicate vector.
@@ -367,7 +355,7 @@ func intervalOf(m ciMethod, point *float64, vals, jack []float64, rScale bool, l
 			ci = basicCI(point, vals, nil, nil, lo, hi)
 		}
 	default:
-		ci = percentileCI(point, slices.Clone(vals))
+		ci = percentileCI(point, vals)
 	}
 	return withPoint(ci, point)
 }
@@ -416,6 +404,8 @@ func wilsonN(p, n float64) *CI {
 	z2 := z975 * z975
 	centre := (p + z2/(2*n)) / (1 + z2/n)
 	half := z975 / (1 + z2/n) * math.Sqrt(p*(1-p)/n+z2/(4*n*n))
+	// Mathematically the bounds hold p; min/max keep rounding (at p = 1,
+	// centre + half can come out a hair below 1) from breaking that.
 	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
 }
 

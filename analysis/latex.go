@@ -462,8 +462,9 @@ func (t *Table) plan(page latexPage) latexPlan {
 	var notes []string
 	notesH := 0.0
 	for _, n := range t.Notes {
-		notes = append(notes, latexWrapped(n, page.width))
-		notesH += float64(paragraphLines(n, page.width)) * texLine
+		tex, lines := texWrap(texTokens(n), page.width)
+		notes = append(notes, tex)
+		notesH += float64(lines) * texLine
 	}
 	if len(notes) > 0 {
 		notesH += 8
@@ -593,12 +594,6 @@ func (t *Table) WriteLaTeX(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// latexWrapped writes a note for a paragraph of the given width.
-func latexWrapped(s string, width float64) string {
-	tex, _ := texWrap(texTokens(s), width)
-	return tex
 }
 
 // writeLaTeXFloat writes rows start…end-1 as one float, each column part a

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"pragmalab/domain"
+	"strconv"
 	"strings"
 )
 
@@ -175,12 +176,7 @@ func (p prose) onThe(n int, one, many string) string {
 }
 
 // n prints a count with its noun: "1 participant", "3 participants".
-func (p prose) n(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func (p prose) n(n int, one, many string) string { return strconv.Itoa(n) + " " + p.pl(n, one, many) }
 
 // pl picks the singular or plural form for a count.
 func (p prose) pl(n int, one, many string) string {
@@ -483,10 +479,7 @@ func ContextMethods(c *Context, l Lang) *Methods {
 func ExplanationsMethods(e *Explanations, ratings int, l Lang) *Methods {
 	p := prose{l}
 	m := &Methods{Lang: l, Title: p.say("Methods: ratings of model explanations", "Metodi: giudizi sulle spiegazioni dei modelli")}
-	kind := domain.TypeAll
-	if e.Table[domain.TypeAll] == nil && len(e.KindOrder) > 0 {
-		kind = e.KindOrder[0]
-	}
+	kind := e.pooledKind()
 	var s strings.Builder
 	s.WriteString(p.say(
 		fmt.Sprintf("Experts gave %s of model explanations on a five-point scale (totally correct, correct among various options, partially correct, totally wrong, answer not given).", p.n(ratings, "rating", "ratings")),
@@ -514,11 +507,7 @@ func ExplanationsMethods(e *Explanations, ratings int, l Lang) *Methods {
 		var ms []string
 		for _, name := range e.ModelOrder {
 			x := e.ByModel[name]
-			k := domain.TypeAll
-			if x.Table[domain.TypeAll] == nil && len(x.KindOrder) > 0 {
-				k = x.KindOrder[0]
-			}
-			if c := x.Table[k][domain.TypeAll]; c != nil && c.N > 0 {
+			if c := x.Table[x.pooledKind()][domain.TypeAll]; c != nil && c.N > 0 {
 				ms = append(ms, name+" "+p.shareN(c))
 			}
 		}

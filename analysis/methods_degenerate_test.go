@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"pragmalab/domain"
 	"regexp"
 	"strings"
@@ -27,6 +28,20 @@ func checkProse(t *testing.T, what string, m *Methods, want ...string) {
 func readRatingsT(t *testing.T, csv string) *Ratings {
 	t.Helper()
 	rs, err := ReadRatings(strings.NewReader(ratingsHeader + csv))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// syntheticRatingsT reads WriteSyntheticRatings' rows.
+func syntheticRatingsT(t *testing.T, rows, participants int, seed uint64) *Ratings {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteSyntheticRatings(&buf, rows, participants, seed); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ReadRatings(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

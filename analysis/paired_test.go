@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"bytes"
 	"math"
 	"pragmalab/domain"
 	"testing"
@@ -48,14 +47,7 @@ func TestPairedSharesByHand(t *testing.T) {
 // TestItemHitIsTheToplinesRule: the per-item verdicts add up to the
 // toplines' shares.
 func TestItemHitIsTheToplinesRule(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteSyntheticRatings(&buf, 4000, 60, 3); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := ReadRatings(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := syntheticRatingsT(t, 4000, 60, 3)
 	top := ComputeToplines(rs, DefaultOptions())
 	all := top.ByType[domain.TypeAll]
 	for m, want := range map[string]*float64{MImplicature: all.ImplicatureRecognition, MCancellation: all.CancellationRecognition,

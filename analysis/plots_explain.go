@@ -1,7 +1,5 @@
 package analysis
 
-import "pragmalab/domain"
-
 // ExplanationFigures are the explanation study's figures: per kind, the
 // share of acceptable explanations (totally correct, correct among
 // options or partially correct) and of totally correct ones for each
@@ -36,14 +34,11 @@ func ExplanationFigures(e *Explanations) ([]Figure, error) {
 		var series []IntervalSeries
 		for _, model := range e.ModelOrder {
 			s := IntervalSeries{Name: model}
+			x := e.ByModel[model]
 			for _, st := range strategies {
 				v, ci := (*float64)(nil), (*CI)(nil)
-				if c := e.ByModel[model].Table[domain.TypeAll][st]; c != nil && len(e.ByModel[model].KindOrder) > 1 {
+				if c := x.Table[x.pooledKind()][st]; c != nil {
 					v, ci = c.Acceptable(), c.AcceptableCI()
-				} else if len(e.ByModel[model].KindOrder) == 1 {
-					if c := e.ByModel[model].Table[e.ByModel[model].KindOrder[0]][st]; c != nil {
-						v, ci = c.Acceptable(), c.AcceptableCI()
-					}
 				}
 				s.Values, s.CIs = append(s.Values, v), append(s.CIs, ci)
 			}

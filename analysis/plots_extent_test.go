@@ -55,14 +55,7 @@ func extremeFigures(t *testing.T) []Figure {
 	tt := typeToplines(items, "scalar")
 	add(one(HistogramPlot(items, "scalar")))
 	add(one(ScatterPlot(items, "scalar", tt)))
-	var buf bytes.Buffer
-	if err := WriteSyntheticRatings(&buf, 3000, 40, 5); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := ReadRatings(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := syntheticRatingsT(t, 3000, 40, 5)
 	opt := DefaultOptions()
 	opt.Bootstrap.Replicates = 200
 	add(one(ToplinesIntervalFigure(ComputeToplines(rs, opt))))

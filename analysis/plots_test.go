@@ -53,14 +53,7 @@ func checkFigure(t *testing.T, f Figure, wantText ...string) {
 }
 
 func TestToplinesFigures(t *testing.T) {
-	var buf bytes.Buffer
-	if err := WriteSyntheticRatings(&buf, 20_000, 200, 7); err != nil {
-		t.Fatal(err)
-	}
-	rs, err := ReadRatings(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs := syntheticRatingsT(t, 20_000, 200, 7)
 	top := ComputeToplines(rs, DefaultOptions())
 	figs, err := ToplinesFigures(top)
 	if err != nil {

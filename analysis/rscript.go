@@ -5,6 +5,7 @@ import (
 	"pragmalab/domain"
 	"slices"
 	"strconv"
+	"strings"
 
 	"pragmalab/csvsafe"
 )
@@ -85,10 +86,7 @@ var ParticipantsColumns = []string{"participant_id", "item_ratings", "checks", "
 // order: counts, the researcher's decision (exclude, include or empty,
 // from opt) and the status and reasons t gave.
 func WriteParticipants(w io.Writer, t *Toplines, opt Options) error {
-	cw := csvsafe.NewWriter(w)
-	if err := cw.Write(ParticipantsColumns); err != nil {
-		return err
-	}
+	recs := [][]string{ParticipantsColumns}
 	for _, p := range t.Participants.Details {
 		decision := ""
 		switch {
@@ -97,58 +95,34 @@ func WriteParticipants(w io.Writer, t *Toplines, opt Options) error {
 		case slices.Contains(opt.Include, p.ID):
 			decision = "include"
 		}
-		reasons := ""
-		for i, r := range p.Reasons {
-			if i > 0 {
-				reasons += "; "
-			}
-			reasons += r
-		}
-		rec := []string{p.ID, strconv.Itoa(p.Ratings), strconv.Itoa(p.Checks), strconv.Itoa(p.FailedChecks), decision, p.Status(), reasons}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
+		recs = append(recs, []string{p.ID, strconv.Itoa(p.Ratings), strconv.Itoa(p.Checks), strconv.Itoa(p.FailedChecks), decision, p.Status(), strings.Join(p.Reasons, "; ")})
 	}
-	cw.Flush()
-	return cw.Error()
+	return csvsafe.NewWriter(w).WriteAll(recs)
 }
 
 // WriteJudgements writes judgements in the columns of a judgements file
 // (docs/formats.md#judgements-file), as read.
 func WriteJudgements(w io.Writer, js []Judgement) error {
-	cw := csvsafe.NewWriter(w)
-	if err := cw.Write(JudgementsColumns); err != nil {
-		return err
-	}
+	recs := [][]string{JudgementsColumns}
 	for _, j := range js {
 		canc := ""
 		if j.HasCancellation {
 			canc = yesNoString(j.CancellationCorrect)
 		}
-		if err := cw.Write([]string{j.Annotator, j.Item, j.Type, yesNoString(j.Plausible), canc}); err != nil {
-			return err
-		}
+		recs = append(recs, []string{j.Annotator, j.Item, j.Type, yesNoString(j.Plausible), canc})
 	}
-	cw.Flush()
-	return cw.Error()
+	return csvsafe.NewWriter(w).WriteAll(recs)
 }
 
 // WriteContextAnswers writes answers in the columns of a context answers
 // file (docs/formats.md#context-answers-file), as read (without
 // max_sentences, which only checks the input).
 func WriteContextAnswers(w io.Writer, as []ContextAnswer) error {
-	cw := csvsafe.NewWriter(w)
-	if err := cw.Write(ContextColumns); err != nil {
-		return err
-	}
+	recs := [][]string{ContextColumns}
 	for _, a := range as {
-		rec := []string{a.Annotator, a.Survey, a.Item, a.Kind, a.Period, strconv.Itoa(a.Sentences), yesNoString(a.Sufficient)}
-		if err := cw.Write(rec); err != nil {
-			return err
-		}
+		recs = append(recs, []string{a.Annotator, a.Survey, a.Item, a.Kind, a.Period, strconv.Itoa(a.Sentences), yesNoString(a.Sufficient)})
 	}
-	cw.Flush()
-	return cw.Error()
+	return csvsafe.NewWriter(w).WriteAll(recs)
 }
 
 func yesNoString(v bool) string {

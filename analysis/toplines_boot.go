@@ -106,11 +106,7 @@ func drawToplines(rng *rand.Rand, nP int, strata [][]int, wp, wi []int32) {
 }
 
 func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
-	second := false
-	for _, m := range toplinesMethods {
-		second = second || m.method == ciExtrapolated
-	}
-	tr := toplinesReplicates(rs, ps, t, bs, second)
+	tr := toplinesReplicates(rs, ps, t, bs, toplinesMethods)
 	for g, name := range tr.groups {
 		tt := t.ByType[name]
 		cis := []**CI{&tt.ImplicatureRecognitionCI, &tt.CancellationRecognitionCI, &tt.BeliefUpdateCI,
@@ -122,20 +118,22 @@ func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
 	t.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ToplinesScheme}
 }
 
-// toplinesReps holds what every candidate interval of the toplines is
+// toplinesReps holds what the candidate intervals of the toplines are
 // read from: the two-way replicates, the items-only replicates (item means
 // fixed at the estimate), and the jackknife over items, per group (domain.TableTypes,
-// then all) and statistic.
+// then all) and statistic. Only what the methods it was made for read is
+// there: the second level for the extrapolated interval, the items-only
+// replicates for an items-only method, the jackknife for BCa.
 type toplinesReps struct {
 	groups  []string
 	points  [][]*float64 // [group][stat]
 	twoWay  []float64    // [b][group][stat]
-	oneWay  []float64    // [b][group][stat]
+	oneWay  []float64    // [b][group][stat] (nil unless needed)
 	twoWay2 []float64    // [b][group][stat], the second level (nil unless needed)
 	// itemsCI is, per group and statistic, the interval from the items
 	// alone: Wilson's for a share over its items, Fisher's z for r.
 	itemsCI [][]*CI
-	jack    [][][]float64 // [group][stat][item left out]
+	jack    [][][]float64 // [group][stat][item left out] (nil unless needed)
 	B       int
 }
 
@@ -203,17 +201,31 @@ func (tr *toplinesReps) replicateCI(m toplinesMethod, g, s int) *CI {
 		}
 		return withPoint(extrapolatedCI(tr.points[g][s], vals, column(tr.twoWay2), isR, lo, hi), tr.points[g][s])
 	}
-	return intervalOf(m.method, tr.points[g][s], vals, tr.jack[g][s], isR, lo, hi)
+	var jack []float64
+	if tr.jack != nil {
+		jack = tr.jack[g][s]
+	}
+	return intervalOf(m.method, tr.points[g][s], vals, jack, isR, lo, hi)
 }
 
-func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, secondLevel bool) *toplinesReps {
+// toplinesReplicates draws the replicates the methods read.
+func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, methods []toplinesMethod) *toplinesReps {
+	var secondLevel, itemsOnly, jackknife bool
+	for _, m := range methods {
+		secondLevel = secondLevel || m.method == ciExtrapolated
+		itemsOnly = itemsOnly || m.oneWay
+		jackknife = jackknife || m.method == ciBCa
+	}
 	cells := newBootCells(rs, ps)
 	strata := itemStrata(rs)
 	groups := append(append([]string{}, domain.TableTypes...), domain.TypeAll)
 	nG, nS, B := len(groups), len(toplinesStats), bs.Replicates
-	tr := &toplinesReps{groups: groups, B: B, twoWay: make([]float64, B*nG*nS), oneWay: make([]float64, B*nG*nS)}
+	tr := &toplinesReps{groups: groups, B: B, twoWay: make([]float64, B*nG*nS)}
 	if secondLevel {
 		tr.twoWay2 = make([]float64, B*nG*nS)
+	}
+	if itemsOnly {
+		tr.oneWay = make([]float64, B*nG*nS)
 	}
 	for _, name := range groups {
 		tt := t.ByType[name]
@@ -240,20 +252,28 @@ func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, seco
 						second = tr.twoWay2[b*nG*nS : (b+1)*nG*nS]
 					}
 					r.run(replicateRand(bs.Seed, b), tr.twoWay[b*nG*nS:(b+1)*nG*nS], second)
-					r.runItems(itemsRand(bs.Seed, b), means, has, tr.oneWay[b*nG*nS:(b+1)*nG*nS])
+					if tr.oneWay != nil {
+						r.runItems(itemsRand(bs.Seed, b), means, has, tr.oneWay[b*nG*nS:(b+1)*nG*nS])
+					}
 				}
 			}()
 		}
 		wg.Wait()
 	} else {
-		for i := range tr.twoWay {
-			tr.twoWay[i], tr.oneWay[i] = math.NaN(), math.NaN()
-		}
-		for i := range tr.twoWay2 {
-			tr.twoWay2[i] = math.NaN()
+		for _, vs := range [][]float64{tr.twoWay, tr.oneWay, tr.twoWay2} {
+			for i := range vs {
+				vs[i] = math.NaN()
+			}
 		}
 	}
-	tr.jack = toplinesJackknife(rs.itemType, means, has, nG, nS)
+	full := make([]groupAcc, nG)
+	for i := range means {
+		full[rs.itemType[i]].addItem(&means[i], &has[i], 1)
+		full[nG-1].addItem(&means[i], &has[i], 1)
+	}
+	if jackknife {
+		tr.jack = toplinesJackknife(rs.itemType, means, has, full, nS)
+	}
 	tr.itemsCI = make([][]*CI, nG)
 	for g, name := range groups {
 		tr.itemsCI[g] = make([]*CI, nS)
@@ -262,11 +282,6 @@ func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, seco
 		if c.Lo != nil && c.Hi != nil {
 			tr.itemsCI[g][nS-1] = &CI{*c.Lo, *c.Hi}
 		}
-	}
-	full := make([]groupAcc, nG)
-	for i := range means {
-		full[rs.itemType[i]].addItem(&means[i], &has[i], 1)
-		full[nG-1].addItem(&means[i], &has[i], 1)
 	}
 	for g := range full {
 		for k := range 6 {
@@ -309,13 +324,10 @@ func (r *toplinesReplicator) runItems(rng *rand.Rand, means [][numConditions]flo
 }
 
 // toplinesJackknife returns, per group and statistic, the statistic with
-// each of the group's items left out in turn (BCa's acceleration).
-func toplinesJackknife(itemType []int8, means [][numConditions]float64, has [][numConditions]bool, nG, nS int) [][][]float64 {
-	full := make([]groupAcc, nG)
-	for i := range means {
-		full[itemType[i]].addItem(&means[i], &has[i], 1)
-		full[nG-1].addItem(&means[i], &has[i], 1)
-	}
+// each of the group's items left out in turn (BCa's acceleration); full
+// holds every item, per group.
+func toplinesJackknife(itemType []int8, means [][numConditions]float64, has [][numConditions]bool, full []groupAcc, nS int) [][][]float64 {
+	nG := len(full)
 	jack := make([][][]float64, nG)
 	for g := range jack {
 		jack[g] = make([][]float64, nS)
