@@ -40,6 +40,9 @@ type Handler struct {
 	// PublicEndpointsOnly refuses job endpoints on this machine or a
 	// private network (serve --public-endpoints-only).
 	PublicEndpointsOnly bool
+	// OIDC signs admins in through an identity provider; nil when not
+	// configured (admin_oidc.go).
+	OIDC *studies.OIDC
 
 	logins  *loginThrottle
 	entries *loginThrottle // new arrivals at the crowd entry URL

@@ -96,3 +96,14 @@ func (db *DB) EndSessions(ctx context.Context, adminID int64) error {
 	}
 	return nil
 }
+
+// SessionCount is the number of admin sessions stored, live or not yet
+// cleared: what tests of the logins read to see that a refused login
+// opened none.
+func (db *DB) SessionCount(ctx context.Context) (int, error) {
+	var n int
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM admin_sessions`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("session count: %w", err)
+	}
+	return n, nil
+}

@@ -35,6 +35,8 @@ var AuditActions = map[string]string{
 	"/admin/accounts/{admin}/role":                                      ActionChangeRole,
 	"/admin/accounts/{admin}/password":                                  ActionResetPassword,
 	"/admin/accounts/{admin}/sessions":                                  ActionEndSessions,
+	"/admin/accounts/sign-in":                                           "allow institutional sign-in",
+	"/admin/accounts/sign-in/{rule}/delete":                             "remove institutional sign-in rule",
 	"/admin/studies/{study}/items":                                      "import items",
 	"/admin/studies/{study}/state":                                      "change study state",
 	"/admin/studies/{study}/pilot":                                      "pilot link",

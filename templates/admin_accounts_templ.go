@@ -549,7 +549,7 @@ func Accounts(v AccountsView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, " ")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 51, " <p><a href=\"/admin/accounts/sign-in\" data-testid=\"oidc-rules-link\">Institutional sign-in</a>: who may sign in through the university's identity provider, with which role.</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

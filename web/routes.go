@@ -28,9 +28,12 @@ func (s *Server) routes() http.Handler {
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 
 	// Admin login.
-	r.Get("/admin/login", h.LoginPage)
-	r.Post("/admin/login", h.Login)
+	r.With(h.OfferOIDC).Get("/admin/login", h.LoginPage)
+	r.With(h.OfferOIDC).Post("/admin/login", h.Login)
 	r.Post("/admin/logout", h.Logout)
+	// Institutional sign-in (docs/deploy.md#institutional-sign-in-openid-connect).
+	r.Get("/admin/oidc/login", h.OIDCLogin)
+	r.Get("/admin/oidc/callback", h.OIDCCallback)
 
 	// Admin area: everything below needs a logged-in admin; a viewer may
 	// only read, and every change an owner makes goes to the audit log.
@@ -46,6 +49,9 @@ func (s *Server) routes() http.Handler {
 		r.Post("/accounts/{admin}/password", h.ResetAccountPassword)
 		r.Post("/accounts/{admin}/sessions", h.EndAccountSessions)
 		r.Get("/audit.csv", h.ExportAccountsAudit)
+		r.Get("/accounts/sign-in", h.OIDCRulesPage)
+		r.Post("/accounts/sign-in", h.AddOIDCRule)
+		r.Post("/accounts/sign-in/{rule}/delete", h.DeleteOIDCRule)
 
 		// the operator's view (docs/deploy.md#monitoring): owner only
 		r.Group(func(r chi.Router) {

@@ -75,6 +75,13 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
 	}
+	oidc, err := studies.OIDCConfigFromEnv(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if oidc != nil {
+		h.OIDC = h.Service.NewOIDC(*oidc, nil)
+	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
