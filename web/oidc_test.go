@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -35,6 +36,48 @@ func oidcEnv(t *testing.T) (*testEnv, *oidctest.Provider) {
 		studies.EnvOIDCName:         "Test University",
 	}
 	return newTestEnvWith(t, func(k string) string { return env[k] }), idp
+}
+
+// oidcEnvLogged is oidcEnv with every log line, at the most verbose level,
+// kept in log.
+func oidcEnvLogged(t *testing.T, log *syncBuffer) (*testEnv, *oidctest.Provider) {
+	t.Helper()
+	idp := oidctest.New(oidcClientID, oidcSecret)
+	t.Cleanup(idp.Close)
+	env := map[string]string{studies.EnvOIDCIssuer: idp.URL, studies.EnvOIDCClientID: oidcClientID, studies.EnvOIDCClientSecret: oidcSecret}
+	return newTestEnvConfig(t, func(c *Config) {
+		c.Getenv = func(k string) string { return env[k] }
+		c.Log = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}), idp
+}
+
+// TestOIDCNothingSecretLogged: the client secret, the state, the code and
+// the nonce of a sign-in, accepted or refused, appear in no log line.
+func TestOIDCNothingSecretLogged(t *testing.T) {
+	var log syncBuffer
+	e, idp := oidcEnvLogged(t, &log)
+	e.allow(domain.OIDCDomain, "uni.edu", domain.RoleViewer)
+	idp.SignIn(oidctest.Person{Subject: "u-7007", Email: "ada@uni.edu", EmailVerified: true})
+	var secrets []string
+	for i, tamper := range []func(oidctest.Claims){nil, func(c oidctest.Claims) { c["aud"] = "x" }} {
+		idp.Tamper(tamper)
+		c := e.newClient()
+		u := c.toProvider(t, "")
+		q := u.Query()
+		secrets = append(secrets, q.Get("state"), q.Get("code"))
+		want := []int{http.StatusSeeOther, http.StatusForbidden}[i]
+		c.follow(t, u.String()).mustStatus(t, want)
+	}
+	idp.Tamper(nil)
+	out := log.String()
+	if !strings.Contains(out, "login") || !strings.Contains(out, "institutional sign-in refused") {
+		t.Fatalf("the log lacks the sign-in and the refusal:\n%s", out)
+	}
+	for _, s := range append(secrets, oidcSecret) {
+		if s != "" && strings.Contains(out, s) {
+			t.Errorf("the log shows a secret %q:\n%s", s, out)
+		}
+	}
 }
 
 func (e *testEnv) allow(kind, value, role string) {
