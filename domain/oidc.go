@@ -3,6 +3,7 @@ package domain
 import (
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -63,7 +64,7 @@ func (r *OIDCRule) Validate() error {
 	if v == "" {
 		return Errorf(EINVALID, "the %s is empty", r.Kind)
 	}
-	if !utf8.ValidString(v) || len(v) > 254 || strings.IndexFunc(v, func(c rune) bool { return c <= ' ' || c == 0x7f }) >= 0 {
+	if !utf8.ValidString(v) || len(v) > 254 || strings.IndexFunc(v, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsControl(c) }) >= 0 {
 		return Errorf(EINVALID, "the %s must be at most 254 characters, without spaces or control characters", r.Kind)
 	}
 	switch r.Kind {

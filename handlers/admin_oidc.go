@@ -96,6 +96,14 @@ func (h *Handler) OIDCCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess, _ := h.Sessions.New(r, adminSession)
+	// The browser's earlier session, if any, ends: one browser, one
+	// session, and a token known before the sign-in is worth nothing after.
+	if old, _ := sess.Values["token"].(string); old != "" {
+		if err := h.Service.Logout(r.Context(), old); err != nil {
+			h.Error(w, r, err)
+			return
+		}
+	}
 	sess.Values["token"] = token
 	if err := sess.Save(r, w); err != nil {
 		h.Error(w, r, err)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -114,7 +116,7 @@ func (db *DB) OIDCSignIn(ctx context.Context, p domain.OIDCPerson, role string, 
 	if p.EmailVerified && p.Email != "" {
 		username = p.Email
 	}
-	if username == "" || len(username) > 64 || strings.IndexFunc(username, func(c rune) bool { return c <= ' ' || c == 0x7f }) >= 0 {
+	if username == "" || len(username) > 64 || !utf8.ValidString(username) || strings.IndexFunc(username, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsControl(c) }) >= 0 {
 		return nil, "", domain.Errorf(domain.EFORBIDDEN, "%q cannot be an account name here (at most 64 characters, no spaces); ask an owner to create an account and sign in with a password", username)
 	}
 	// A new account needs a password hash; bcrypt runs before the write

@@ -134,6 +134,18 @@ func (c *client) cookie(name string) *http.Cookie {
 	return nil
 }
 
+func (c *client) adminCookie(t *testing.T) *http.Cookie {
+	t.Helper()
+	u, _ := url.Parse(c.env.srv.URL + "/admin")
+	for _, k := range c.hc.Jar.Cookies(u) {
+		if k.Name == "pragmalab_admin" {
+			return &http.Cookie{Name: k.Name, Value: k.Value}
+		}
+	}
+	t.Fatal("no admin cookie")
+	return nil
+}
+
 func (e *testEnv) counts() (accounts, sessions int) {
 	e.t.Helper()
 	as, err := e.db.Admins(context.Background())
@@ -180,6 +192,22 @@ func TestOIDCSignInCreatesAccountAndSession(t *testing.T) {
 	a2, s2 := e.counts()
 	if a2 != accounts || s2 != sessions+1 {
 		t.Errorf("second sign-in: accounts %d → %d, sessions %d → %d; want the same account and one more session", accounts, a2, sessions, s2)
+	}
+	// Signing in again in the same browser rotates its session: the old
+	// cookie is worth nothing afterwards.
+	oldCookie := c2.adminCookie(t)
+	c2.oidcSignIn(t, "").mustStatus(t, http.StatusSeeOther)
+	if _, s3 := e.counts(); s3 != s2 {
+		t.Errorf("signing in again: sessions %d → %d, want the old one ended", s2, s3)
+	}
+	if c2.adminCookie(t).Value == oldCookie.Value {
+		t.Error("the admin cookie did not change at the new sign-in")
+	}
+	thief := e.newClient()
+	u, _ := url.Parse(e.srv.URL)
+	thief.hc.Jar.SetCookies(u, []*http.Cookie{oldCookie})
+	if got := thief.get("/admin"); got.StatusCode != http.StatusSeeOther {
+		t.Errorf("the cookie of the session before the sign-in still opens /admin (%d)", got.StatusCode)
 	}
 	log, _ := e.db.AuditLog(context.Background(), 0, 0)
 	n := 0
