@@ -74,6 +74,7 @@ Usage:
   pragmalab backup   --out FILE     online backup of the database
   pragmalab bench    NAME [options] run a performance benchmark
   pragmalab prolific ACTION --study ID  Prolific's API: check, sync, approve, reject, bonus, pay
+  pragmalab sign-in  list|allow|remove|check  who may sign in through the identity provider
 
 Every subcommand has --help.
 `
@@ -109,6 +110,8 @@ func Run(ctx context.Context, args []string, env *Env) error {
 		return runBench(ctx, args, env)
 	case "prolific":
 		return runProlific(ctx, args, env)
+	case "sign-in":
+		return runSignIn(ctx, args, env)
 	case "help":
 		fmt.Fprint(env.stdout, topUsage)
 		return nil

@@ -315,6 +315,24 @@ func (v *Service) DeleteOIDCRule(ctx context.Context, id int64) (*domain.OIDCRul
 	return v.db.DeleteOIDCRule(ctx, id)
 }
 
+// The audit log's actions for the sign-in rules, from the web or the
+// command line.
+const (
+	ActionAllowSignIn  = "allow institutional sign-in"
+	ActionRemoveSignIn = "remove institutional sign-in rule"
+)
+
+// Check reads the provider's discovery document (and so its keys' address)
+// and returns its authorization endpoint: that the issuer answers as an
+// OpenID Connect provider.
+func (o *OIDC) Check(ctx context.Context) (string, error) {
+	p, err := o.discover(ctx)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", o.cfg.Issuer, errors.Unwrap(err))
+	}
+	return p.Endpoint().AuthURL, nil
+}
+
 // AuditOIDCRule is the entry's detail for a rule added or deleted.
 func AuditOIDCRule(added bool, r domain.OIDCRule) string {
 	if added {

@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"pragmalab/domain"
+	"pragmalab/studies"
+)
+
+const signInUsage = `Usage: pragmalab sign-in list|allow|remove|check [options] [--db FILE]
+
+Institutional sign-in through an OpenID Connect provider
+(docs/deploy.md#institutional-sign-in-openid-connect): who may sign in, with
+which role for a new account. The same rules as the page Accounts ›
+Institutional sign-in.
+
+  list                                          every rule
+  allow --email ADDRESS|--domain DOMAIN|--subject ID --role owner|viewer
+                                                admit one verified address,
+                                                every verified address of a
+                                                domain, or one subject (an
+                                                ORCID iD)
+  remove --id N                                 delete a rule (see list)
+  check                                         read the provider's discovery
+                                                document with the PRAGMALAB_OIDC_*
+                                                variables, as serve would
+
+Every change is written to the audit log as done by "command line".
+
+`
+
+// runSignIn is `pragmalab sign-in`.
+func runSignIn(ctx context.Context, args []string, env *Env) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(env.stderr, signInUsage)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return nil
+		}
+		return usagef("sign-in: say list, allow, remove or check")
+	}
+	action := args[0]
+	switch action {
+	case "list", "allow", "remove", "check":
+	default:
+		return usagef("sign-in: unknown action %q (list, allow, remove, check)", action)
+	}
+	fs := newFlagSet("sign-in "+action, signInUsage, env)
+	email := fs.String("email", "", "one e-mail address")
+	dom := fs.String("domain", "", "every address of one domain")
+	subject := fs.String("subject", "", "one subject (the provider's id of a person)")
+	role := fs.String("role", "", "owner or viewer: the role of an account made at the first sign-in")
+	id := fs.Int64("id", 0, "the rule to remove (see list)")
+	dbPath := dbFlag(fs, env)
+	if err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	}
+	if action == "check" {
+		return signInCheck(ctx, env)
+	}
+	var rule domain.OIDCRule
+	if action == "allow" {
+		n := 0
+		for _, f := range []struct{ kind, value string }{{domain.OIDCEmail, *email}, {domain.OIDCDomain, *dom}, {domain.OIDCSubject, *subject}} {
+			if f.value != "" {
+				rule.Kind, rule.Value = f.kind, f.value
+				n++
+			}
+		}
+		if n != 1 {
+			return usagef("sign-in allow: give one of --email, --domain or --subject")
+		}
+		if *role == "" {
+			return usagef("sign-in allow: --role is required (owner or viewer)")
+		}
+		rule.Role = *role
+	}
+	if action == "remove" && *id <= 0 {
+		return usagef("sign-in remove: --id is required (see pragmalab sign-in list)")
+	}
+	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	switch action {
+	case "list":
+		rules, err := svc.OIDCRules(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range rules {
+			fmt.Fprintf(env.stdout, "%d\t%s\t%s\t%s\t%s by %s\n", r.ID, r.Kind, r.Value, r.Role, r.CreatedAt.Format("2006-01-02"), r.CreatedBy)
+		}
+		return nil
+	case "allow":
+		got, err := svc.AddOIDCRule(ctx, rule, cliActor)
+		if err != nil {
+			return signInFailed(action, err)
+		}
+		if err := svc.Audit(ctx, cliActor, 0, studies.ActionAllowSignIn, studies.AuditOIDCRule(true, *got)); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "rule %d: the %s %s may sign in (new accounts: %s)\n", got.ID, got.Kind, got.Value, got.Role)
+	case "remove":
+		got, err := svc.DeleteOIDCRule(ctx, *id)
+		if err != nil {
+			return signInFailed(action, err)
+		}
+		if err := svc.Audit(ctx, cliActor, 0, studies.ActionRemoveSignIn, studies.AuditOIDCRule(false, *got)); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "removed rule %d (the %s %s)\n", got.ID, got.Kind, got.Value)
+	}
+	return nil
+}
+
+func signInFailed(action string, err error) error {
+	if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
+		return usagef("sign-in %s: %s", action, domain.ErrorMessage(err))
+	}
+	return err
+}
+
+// signInCheck reads the provider's configuration from the environment and
+// its discovery document, and says what to register with it.
+func signInCheck(ctx context.Context, env *Env) error {
+	cfg, err := studies.OIDCConfigFromEnv(env.getenv)
+	if err != nil {
+		return usagef("sign-in check: %v", err)
+	}
+	if cfg == nil {
+		return usagef("sign-in check: institutional sign-in is not configured (set %s, %s and %s)", studies.EnvOIDCIssuer, studies.EnvOIDCClientID, studies.EnvOIDCClientSecret)
+	}
+	// No database is needed to read the provider's document.
+	auth, err := studies.New(nil, nil).NewOIDC(*cfg, nil).Check(ctx)
+	if err != nil {
+		return fmt.Errorf("sign-in check: %w", err)
+	}
+	callback := cfg.RedirectURL
+	if callback == "" {
+		callback = "https://YOUR-SITE" + studies.OIDCCallbackPath
+	}
+	fmt.Fprintf(env.stdout, "%s answers as an OpenID Connect provider (sign-in at %s).\nLogin page: \"Sign in with %s\". Register the callback address %s with it.\n", cfg.Issuer, auth, cfg.Name, callback)
+	return nil
+}

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pragmalab/studies"
+	"pragmalab/studies/oidctest"
+)
+
+// TestSignInCLI: the rules of institutional sign-in from the command line,
+// audited, with clear refusals, and the provider checked as serve would.
+func TestSignInCLI(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	run := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, "", nil, append(append([]string{"sign-in"}, args...), "--db", db)...)
+	}
+	if code, out, errOut := run("allow", "--domain", "@Uni.EDU", "--role", "viewer"); code != 0 || !strings.Contains(out, "the domain uni.edu may sign in (new accounts: viewer)") {
+		t.Fatalf("allow: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := run("allow", "--email", "pi@uni.edu", "--domain", "uni.edu", "--role", "owner"); code != 2 || !strings.Contains(errOut, "one of --email, --domain or --subject") {
+		t.Errorf("two kinds at once: %d %q", code, errOut)
+	}
+	if code, _, errOut := run("allow", "--email", "not-an-address", "--role", "owner"); code != 2 || !strings.Contains(errOut, "not of the form name@domain") {
+		t.Errorf("bad address: %d %q", code, errOut)
+	}
+	if code, _, errOut := run("allow", "--domain", "uni.edu", "--role", "owner"); code != 2 || !strings.Contains(errOut, "already a rule") {
+		t.Errorf("duplicate: %d %q", code, errOut)
+	}
+	if code, out, _ := run("list"); code != 0 || !strings.HasPrefix(out, "1\tdomain\tuni.edu\tviewer\t") || !strings.Contains(out, "by command line") {
+		t.Errorf("list: %d %q", code, out)
+	}
+	if code, out, errOut := run("remove", "--id", "1"); code != 0 || !strings.Contains(out, "removed rule 1") {
+		t.Errorf("remove: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := run("remove", "--id", "1"); code != 2 || !strings.Contains(errOut, "no such sign-in rule") {
+		t.Errorf("remove again: %d %q", code, errOut)
+	}
+	svc, err := studies.Open(t.Context(), db, studies.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _ := svc.AuditLog(t.Context(), 0, 0)
+	svc.Close()
+	if len(log) != 2 || log[1].Action != studies.ActionAllowSignIn || log[0].Action != studies.ActionRemoveSignIn || log[0].Actor != studies.CLIActor {
+		t.Errorf("audit log: %+v", log)
+	}
+
+	idp := oidctest.New("pragmalab", "secret")
+	defer idp.Close()
+	env := map[string]string{studies.EnvOIDCIssuer: idp.URL, studies.EnvOIDCClientID: "pragmalab", studies.EnvOIDCClientSecret: "secret", studies.EnvOIDCName: "Uni"}
+	code, out, errOut := runCLI(t, "", env, "sign-in", "check")
+	if code != 0 || !strings.Contains(out, idp.URL+"/authorize") || !strings.Contains(out, "/admin/oidc/callback") {
+		t.Errorf("check: %d %q %q", code, out, errOut)
+	}
+	if strings.Contains(out+errOut, "secret") {
+		t.Errorf("check shows the secret: %q %q", out, errOut)
+	}
+	code, _, errOut = runCLI(t, "", map[string]string{studies.EnvOIDCIssuer: idp.URL}, "sign-in", "check")
+	if code != 2 || !strings.Contains(errOut, studies.EnvOIDCClientSecret) {
+		t.Errorf("check half-configured: %d %q", code, errOut)
+	}
+}
