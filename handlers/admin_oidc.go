@@ -78,11 +78,7 @@ func (h *Handler) OIDCCallback(w http.ResponseWriter, r *http.Request) {
 	flow, next := h.takeOIDCFlow(w, r)
 	q := r.URL.Query()
 	if e := q.Get("error"); e != "" {
-		msg := h.OIDC.Name() + " did not sign you in (" + e + ")."
-		if d := q.Get("error_description"); d != "" {
-			msg = h.OIDC.Name() + " did not sign you in: " + d
-		}
-		h.oidcRefused(w, r, domain.Errorf(domain.EFORBIDDEN, "%s", msg))
+		h.oidcRefused(w, r, h.OIDC.ProviderError(flow, q.Get("state"), e, q.Get("error_description")))
 		return
 	}
 	a, err := h.OIDC.Finish(r.Context(), flow, q.Get("state"), q.Get("code"))

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
@@ -194,6 +196,34 @@ func (o *OIDC) Begin(ctx context.Context, redirectURL string) (OIDCFlow, string,
 	return f, u, nil
 }
 
+// Matches reports whether the state the provider sent back is the flow's.
+func (f OIDCFlow) Matches(state string) bool {
+	return f.State != "" && subtle.ConstantTimeCompare([]byte(f.State), []byte(state)) == 1
+}
+
+func errNotThisBrowser() error {
+	return refused(nil, "This sign-in was not started in this browser, or it took longer than %d minutes. Start again from the login page.", int(OIDCFlowMaxAge.Minutes()))
+}
+
+// ProviderError is the refusal of a provider that sent the browser back
+// with an error instead of a code. Its description is shown only when the
+// state is the browser's own, so a link made by someone else cannot put
+// their words on this site's page.
+func (o *OIDC) ProviderError(f OIDCFlow, state, code, description string) error {
+	if !f.Matches(state) {
+		return errNotThisBrowser()
+	}
+	if description == "" || len(description) > 300 || !utf8.ValidString(description) {
+		description = code
+	}
+	return refused(nil, "%s did not sign you in: %s", o.cfg.Name, strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, description))
+}
+
 // refused is a sign-in refused: 403 with a message for the person, the
 // cause for the log.
 func refused(err error, format string, a ...any) error {
@@ -208,8 +238,8 @@ func refused(err error, format string, a ...any) error {
 // found, linked or created (docs/deploy.md#institutional-sign-in-openid-connect).
 // Every refusal is EFORBIDDEN, and nothing is stored.
 func (o *OIDC) Finish(ctx context.Context, f OIDCFlow, state, code string) (*domain.Admin, error) {
-	if f.State == "" || subtle.ConstantTimeCompare([]byte(f.State), []byte(state)) != 1 {
-		return nil, refused(nil, "This sign-in was not started in this browser, or it took longer than %d minutes. Start again from the login page.", int(OIDCFlowMaxAge.Minutes()))
+	if !f.Matches(state) {
+		return nil, errNotThisBrowser()
 	}
 	if code == "" {
 		return nil, refused(nil, "%s sent no sign-in code. Start again from the login page.", o.cfg.Name)

@@ -296,6 +296,9 @@ func TestOIDCRefusals(t *testing.T) {
 			u.RawQuery = q.Encode()
 			return c.follow(t, u.String())
 		}, want: "did not sign you in: The user cancelled"},
+		{name: "provider error not of this browser", walk: func(t *testing.T, c *client) page {
+			return c.get(studies.OIDCCallbackPath + "?error=access_denied&error_description=Call+0800+to+unlock&state=x")
+		}, want: "not started in this browser"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
