@@ -392,3 +392,18 @@ func TestOIDCRulesPage(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestOIDCProviderDown: a provider that does not answer gets a page
+// saying so (502) and the password login stays; nothing is stored.
+func TestOIDCProviderDown(t *testing.T) {
+	e, idp := oidcEnv(t)
+	idp.Close()
+	c := e.newClient()
+	c.get("/admin/oidc/login").mustStatus(t, http.StatusBadGateway).mustContain(t, "Test University could not be reached", "log in with your password")
+	if c.cookie(oidcCookieName) != nil {
+		t.Error("a sign-in that never started left its cookie")
+	}
+	if a, s := e.counts(); a != 0 || s != 0 {
+		t.Errorf("accounts %d, sessions %d after a failed start", a, s)
+	}
+}
