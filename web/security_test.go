@@ -196,7 +196,7 @@ func TestViewerChangesNothing(t *testing.T) {
 			return nil
 		}
 		path := route
-		for _, p := range []string{"{study}", "{item}", "{round}", "{participant}", "{annotator}", "{job}", "{admin}", "{upload}"} {
+		for _, p := range []string{"{study}", "{item}", "{round}", "{participant}", "{annotator}", "{job}", "{admin}", "{upload}", "{rule}"} {
 			path = strings.ReplaceAll(path, p, "1")
 		}
 		if strings.Contains(path, "{") {
