@@ -165,6 +165,8 @@ func TestOIDCSignInCreatesAccountAndSession(t *testing.T) {
 	idp.SignIn(oidctest.Person{Subject: "u-1001", Email: "Ada@Uni.edu", EmailVerified: true, Name: "Ada"})
 	c := e.newClient()
 	c.get("/admin/login").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="oidc-sign-in"`, "Sign in with Test University")
+	// A wrong password's page offers it too.
+	c.post("/admin/login", url.Values{"username": {"nobody"}, "password": {"wrong password"}}).mustStatus(t, http.StatusUnauthorized).mustContain(t, `data-testid="oidc-sign-in"`)
 
 	got := c.oidcSignIn(t, "/admin/accounts").mustStatus(t, http.StatusSeeOther)
 	if got.location() != "/admin/accounts" {
