@@ -93,8 +93,12 @@ func TestProlificWebhookFreesPlaceOnce(t *testing.T) {
 		},
 		"wrong secret": func() (int, error) { return prolifictest.Deliver(target, "not-the-secret", "evt-1", time.Now(), body) },
 		"unsigned":     func() (int, error) { return prolifictest.DeliverSigned(target, "evt-1", ts, "", body) },
-		"stale":        func() (int, error) { return prolifictest.Deliver(target, hookSecret, "evt-1", time.Now().Add(-6*time.Minute), body) },
-		"future":       func() (int, error) { return prolifictest.Deliver(target, hookSecret, "evt-1", time.Now().Add(6*time.Minute), body) },
+		"stale": func() (int, error) {
+			return prolifictest.Deliver(target, hookSecret, "evt-1", time.Now().Add(-6*time.Minute), body)
+		},
+		"future": func() (int, error) {
+			return prolifictest.Deliver(target, hookSecret, "evt-1", time.Now().Add(6*time.Minute), body)
+		},
 	} {
 		if code, err := send(); err != nil || code != http.StatusUnauthorized {
 			t.Errorf("%s delivery: %d %v, want 401", name, code, err)
