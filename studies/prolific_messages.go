@@ -49,9 +49,9 @@ type MessagePlan struct {
 	Body       string
 }
 
-// PlanMessage chooses the recipients and checks the message; nothing is
-// sent. Every recipient must have a submission in the linked study (a
-// sync reads them), as Prolific requires.
+// PlanMessage syncs, then chooses the recipients and checks the message;
+// nothing is sent. Every recipient must have a submission in the linked
+// study, as Prolific requires.
 func (p *Prolific) PlanMessage(ctx context.Context, studyID int64, selection, pid, body string) (*MessagePlan, error) {
 	body = strings.TrimSpace(body)
 	switch n := len([]rune(body)); {
@@ -59,6 +59,9 @@ func (p *Prolific) PlanMessage(ctx context.Context, studyID int64, selection, pi
 		return nil, domain.Errorf(domain.EINVALID, "the message is empty: write one or choose a template")
 	case n > prolific.MaxMessage:
 		return nil, domain.Errorf(domain.EINVALID, "the message has %d characters; at most %d", n, prolific.MaxMessage)
+	}
+	if _, err := p.Sync(ctx, studyID); err != nil {
+		return nil, err
 	}
 	rev, err := p.Review(ctx, studyID)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -163,5 +164,50 @@ func TestProlificWebhookWithoutSecretRefuses(t *testing.T) {
 	code, err := prolifictest.Deliver(e.srv.URL+"/webhooks/prolific", "", "evt", time.Now(), []byte(`{"event_type":"study.status.change"}`))
 	if err != nil || code != http.StatusUnauthorized {
 		t.Fatalf("%d %v", code, err)
+	}
+}
+
+// TestProlificPageLife: the page's places preview, transition, cost and
+// message forms: each previews first, sends only with the box ticked, and
+// once.
+func TestProlificPageLife(t *testing.T) {
+	e, fake, cs, c := hookEnv(t)
+	base := fmt.Sprintf("/admin/studies/%d/prolific", cs.ID)
+	c.get(base).mustContain(t, `data-testid="prolific-life"`, `data-testid="life-checklist"`, "training items", `data-testid="polling-on"`)
+
+	c.get(base+"/places?add=3").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="places-to">13`, `data-testid="quota-raise"`, "from 5 to")
+	c.post(base+"/places", url.Values{"add": {"3"}}).mustStatus(t, http.StatusBadRequest).mustContain(t, "tick the confirmation")
+	if _, places := fake.StudyState(webProlificStudy); places != 10 {
+		t.Fatal("places added without confirmation")
+	}
+	c.post(base+"/places", url.Values{"add": {"3"}, "confirm": {"yes"}}).mustStatus(t, http.StatusSeeOther)
+	c.get(base).mustContain(t, "Places on Prolific raised from 10 to 13")
+	c.get(base+"/cost").mustStatus(t, http.StatusOK).mustContain(t, `data-testid="reward-total">19.50`, `data-testid="cost-total">26.00`)
+
+	c.post(base+"/transition", url.Values{"action": {"publish"}, "confirm": {"yes"}}).mustStatus(t, http.StatusConflict).mustContain(t, "go-live checklist")
+	c.post(base+"/transition", url.Values{"action": {"pause"}, "confirm": {"yes"}}).mustStatus(t, http.StatusSeeOther)
+	c.get(base).mustContain(t, `data-testid="prolific-status">PAUSED`)
+
+	prev := c.post(base+"/message/preview", url.Values{"to": {"completed"}, "template": {"thanks"}}).mustStatus(t, http.StatusOK).
+		mustContain(t, `data-testid="message-recipients"`, prolifictest.PID(1), prolifictest.PID(2), "Thank you for taking part")
+	plan := regexp.MustCompile(`name="plan" value="([0-9a-f]+)"`).FindStringSubmatch(prev.Body)
+	if plan == nil || len(fake.Messages()) != 0 {
+		t.Fatal("the preview carries no plan, or sent something")
+	}
+	form := url.Values{"plan": {plan[1]}, "to": {"completed"}, "template": {"thanks"}, "confirm": {"yes"}}
+	c.post(base+"/message", form).mustStatus(t, http.StatusSeeOther)
+	c.post(base+"/message", form).mustStatus(t, http.StatusConflict).mustContain(t, "already sent")
+	if len(fake.Messages()) != 1 {
+		t.Fatalf("%d messages sent", len(fake.Messages()))
+	}
+	log, _ := e.db.AuditLog(context.Background(), cs.ID, 0)
+	var all []string
+	for _, a := range log {
+		all = append(all, a.Action+": "+a.Detail)
+	}
+	for _, want := range []string{"add Prolific places: Places on Prolific raised", "Prolific study transition: Prolific: pause sent", "message on Prolific: Message sent"} {
+		if !strings.Contains(strings.Join(all, "\n"), want) {
+			t.Errorf("the audit log lacks %q", want)
+		}
 	}
 }
