@@ -374,13 +374,13 @@ func (c *prolificCmd) group() error {
 
 func printReview(w io.Writer, rev *studies.Review) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "participant\there\tprolific\texcluded\tchecks failed")
+	fmt.Fprintln(tw, "participant\there\tprolific\texcluded\tchecks failed\tscreened out")
 	for _, r := range rev.Rows {
 		st := r.ProlificStatus
 		if st == "" {
 			st = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\t%s\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered, orNone(r.ScreenOut))
 	}
 	tw.Flush()
 	printDisagreements(w, rev)

@@ -872,7 +872,7 @@ func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Du
 			if ctx.Err() != nil {
 				return
 			}
-			if !active(ctx, l.StudyID) || HookFresh(l, p.Now()) {
+			if !active(ctx, l.StudyID) || HookFresh(l, p.now()) {
 				continue
 			}
 			if res, err := p.Sync(ctx, l.StudyID); err != nil {

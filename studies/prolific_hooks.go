@@ -71,11 +71,7 @@ type hookPayload struct {
 // ReceiveHook verifies and applies one delivery.
 func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, error) {
 	var res HookResult
-	now := time.Now()
-	if p.Now != nil {
-		now = p.Now()
-	}
-	if err := prolific.VerifyWebhook(p.HookSecret, d.Timestamp, d.Signature, d.Body, now); err != nil {
+	if err := prolific.VerifyWebhook(p.HookSecret, d.Timestamp, d.Signature, d.Body, p.now()); err != nil {
 		return res, &HookError{Status: http.StatusUnauthorized, Msg: err.Error()}
 	}
 	id := strings.TrimSpace(d.EventID)

@@ -327,3 +327,44 @@ func TestProlificPollingOnlyWhileNoDelivery(t *testing.T) {
 		}
 	}
 }
+
+// TestProlificTrainingScreenOutMovedAtReview: a participant screened out
+// by the training is listed with why and moved to SCREENED OUT.
+func TestProlificTrainingScreenOutMovedAtReview(t *testing.T) {
+	db, cs, srv, p := readyStudy(t)
+	ctx := context.Background()
+	if err := OpenStudy(ctx, db, cs.ID, "researcher"); err != nil {
+		t.Fatal(err)
+	}
+	_, set, _ := db.CrowdStudy(ctx, cs.ID)
+	set.ScreenOutCode = "TRAINFAIL"
+	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
+		t.Fatal(err)
+	}
+	part, err := db.EnterCrowd(ctx, cs.ID, store.CrowdArrival{PID: pid(7), StudyID: prolificStud, SessionID: "sub7"}, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part, err = db.ConsentCrowd(ctx, cs.ID, part.Token, set); err != nil {
+		t.Fatal(err)
+	}
+	for attempt := range 2 {
+		if _, err := db.AnswerCrowdTraining(ctx, cs.ID, part.Token, 1, attempt, 1, 0, set); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.AddSubmission(prolificStud, "sub7", pid(7), "AWAITING REVIEW")
+	srv.SetScreenOutCode(prolificStud, "TRAINFAIL")
+	res, err := p.ScreenOut(ctx, cs.ID, "researcher")
+	if err != nil || len(res.Moved) != 1 || srv.Status("sub7") != prolific.StatusScreenedOut {
+		t.Fatalf("screen-out %+v %v; sub7 is %s", res, err, srv.Status("sub7"))
+	}
+	rev, _ := p.Review(ctx, cs.ID)
+	if so := rev.ScreenedOut(); len(so) != 1 || so[0].ScreenOut != ReasonTraining {
+		t.Fatalf("screened out: %+v", so)
+	}
+	calls, _ := db.ProlificCalls(ctx, cs.ID)
+	if len(calls) != 1 || calls[0].Kind != domain.CallScreenOut || calls[0].State != domain.CallDone || !strings.Contains(calls[0].Request, "TRAINFAIL") {
+		t.Fatalf("recorded: %+v", calls)
+	}
+}
