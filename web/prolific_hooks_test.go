@@ -211,3 +211,32 @@ func TestProlificPageLife(t *testing.T) {
 		}
 	}
 }
+
+// TestProlificWebhookConcurrentReplays: the same event delivered several
+// times at once is applied once.
+func TestProlificWebhookConcurrentReplays(t *testing.T) {
+	e, fake, cs, _ := hookEnv(t)
+	fake.SetSubmissionStatus("sub3", "TIMED-OUT")
+	body := []byte(`{"resource_id":"sub3","event_type":"submission.status.change","status":"TIMED-OUT"}`)
+	codes := make(chan int, 6)
+	for range 6 {
+		go func() {
+			code, err := prolifictest.Deliver(e.srv.URL+"/webhooks/prolific", hookSecret, "evt-same", time.Now(), body)
+			if err != nil {
+				code = 0
+			}
+			codes <- code
+		}()
+	}
+	for range 6 {
+		if c := <-codes; c != http.StatusOK {
+			t.Errorf("a delivery got %d", c)
+		}
+	}
+	if a := hookAudits(t, e, cs.ID); len(a) != 1 {
+		t.Fatalf("%d audit entries for one event: %q", len(a), a)
+	}
+	if got := status3(t, e, cs.ID); got != store.CrowdMovedOn {
+		t.Fatalf("participant 3 is %s", got)
+	}
+}
