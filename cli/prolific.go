@@ -221,6 +221,14 @@ func (c *prolificCmd) approve() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "approved %d submissions; %d were approved before\n", len(res.Approved), len(res.Already))
+	if so := res.ScreenedOut; len(so.Moved) > 0 {
+		fmt.Fprintf(c.out, "moved %d screened-out submissions to SCREENED OUT\n", len(so.Moved))
+		if err := c.audit("screen out on Prolific", "moved %d submissions to SCREENED OUT: %s", len(so.Moved), strings.Join(so.Moved, ", ")); err != nil {
+			return err
+		}
+	} else if so.NotPaid {
+		fmt.Fprintf(c.out, "%d screened out, but the study on Prolific has no FIXED_SCREENOUT code %q: nothing sent for them; do not reject them\n", so.Due, so.ScreenOutCd)
+	}
 	if err := c.audit("approve Prolific submissions", "approved %d submissions: %s", len(res.Approved), strings.Join(res.Approved, ", ")); err != nil {
 		return err
 	}

@@ -167,7 +167,11 @@ func (h *Handler) ApproveProlific(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := p.Approve(r.Context(), s.ID, actor(r), ids)
-	h.prolificDone(w, r, s, p, err, "Approved "+itoa(len(res.Approved))+" submissions on Prolific.")
+	msg := "Approved " + itoa(len(res.Approved)) + " submissions on Prolific."
+	if res.ScreenedOut.Due > 0 {
+		msg += " " + screenOutMessage(res.ScreenedOut)
+	}
+	h.prolificDone(w, r, s, p, err, msg)
 }
 
 // ProlificRejectPage handles GET /admin/studies/{study}/prolific/reject?pid=:
