@@ -227,7 +227,7 @@ func (c *prolificCmd) approve() error {
 			return err
 		}
 	} else if so.NotPaid {
-		fmt.Fprintf(c.out, "%d screened out, but the study on Prolific has no FIXED_SCREENOUT code %q: nothing sent for them; do not reject them\n", so.Due, so.ScreenOutCd)
+		fmt.Fprintf(c.out, "%d screened out, but the study on Prolific has no FIXED_SCREENOUT code %q: nothing sent for them; do not reject them\n", so.Due, so.Code)
 	}
 	if err := c.audit("approve Prolific submissions", "approved %d submissions: %s", len(res.Approved), strings.Join(res.Approved, ", ")); err != nil {
 		return err

@@ -103,7 +103,7 @@ func (c *prolificCmd) screenOut() error {
 		fmt.Fprintln(c.out, "no screened-out submission awaits review on Prolific")
 		return nil
 	case res.NotPaid:
-		fmt.Fprintf(c.out, "%d screened out, but the study on Prolific has no FIXED_SCREENOUT code %q: nothing sent; do not reject them\n", res.Due, res.ScreenOutCd)
+		fmt.Fprintf(c.out, "%d screened out, but the study on Prolific has no FIXED_SCREENOUT code %q: nothing sent; do not reject them\n", res.Due, res.Code)
 		return nil
 	}
 	fmt.Fprintf(c.out, "moved %d submissions to SCREENED OUT\n", len(res.Moved))

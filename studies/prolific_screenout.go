@@ -48,10 +48,10 @@ func (s *Service) RecordConsentRefusal(ctx context.Context, studyID int64, token
 
 // ScreenOutResult says what a review did of the screened-out.
 type ScreenOutResult struct {
-	Due         int      // screened out here, with a submission awaiting review on Prolific
-	Moved       []string // submission ids moved to SCREENED OUT by this review
-	NotPaid     bool     // the study does not use Prolific's screen-out with payment: nothing sent
-	ScreenOutCd string   // the code used
+	Due     int      // screened out here, with a submission awaiting review on Prolific
+	Moved   []string // submission ids moved to SCREENED OUT by this review
+	NotPaid bool     // the study does not use Prolific's screen-out with payment: nothing sent
+	Code    string   // the code used
 }
 
 // ScreenOut syncs, then moves every screened-out participant's
@@ -101,7 +101,7 @@ func (p *Prolific) screenOut(ctx context.Context, studyID int64, actor string, r
 	if err != nil {
 		return res, apiErr(err)
 	}
-	res.ScreenOutCd = set.ScreenOutCode
+	res.Code = set.ScreenOutCode
 	if !st.PaysScreenOut(set.ScreenOutCode) {
 		res.NotPaid = true
 		return res, nil

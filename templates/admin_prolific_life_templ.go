@@ -556,7 +556,7 @@ func prolificMessages(v ProlificView) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "\"><fieldset><legend>To</legend> <label><input type=\"radio\" name=\"to\" value=\"one\" checked> one participant: <input name=\"pid\" maxlength=\"64\" aria-label=\"Participant's Prolific id\"></label> <label><input type=\"radio\" name=\"to\" value=\"completed\"> all who completed</label> <label><input type=\"radio\" name=\"to\" value=\"excluded\"> all completed and excluded</label> <label><input type=\"radio\" name=\"to\" value=\"unfinished\"> all who never finished</label></fieldset><label>Template <select name=\"template\"><option value=\"\">— write my own —</option> ")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 50, "\" class=\"stack\"><fieldset><legend>To</legend> <label><input type=\"radio\" name=\"to\" value=\"one\" checked> one participant: <input name=\"pid\" maxlength=\"64\" aria-label=\"Participant's Prolific id\"></label> <label><input type=\"radio\" name=\"to\" value=\"completed\"> all who completed</label> <label><input type=\"radio\" name=\"to\" value=\"excluded\"> all completed and excluded</label> <label><input type=\"radio\" name=\"to\" value=\"unfinished\"> all who never finished</label></fieldset><label>Template <select name=\"template\"><option value=\"\">— write my own —</option> ")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
@@ -594,7 +594,7 @@ func prolificMessages(v ProlificView) templ.Component {
 				}
 			}
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "</select></label> <label>Message (used when no template is chosen)<textarea name=\"body\" rows=\"4\" maxlength=\"5000\"></textarea></label> <button type=\"submit\">Preview</button></form></section>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 54, "</select></label> <label>Message (used when no template is chosen) <textarea name=\"body\" rows=\"4\" maxlength=\"5000\" class=\"wide\"></textarea></label> <button type=\"submit\">Preview</button></form></section>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
