@@ -33,6 +33,16 @@ Actions:
   pay       --setup ID: pay bonuses set up before
   create    --url URL --reward-cents N --minutes M: create the study as a draft
   group     --group ID: add the study's participants to a participant group
+  publish, pause, resume
+            the study on Prolific (publish and resume need the go-live checklist)
+  places    --add N: raise the places on Prolific, and pragmalab's quota with them
+  cost      the study's cost with Prolific's fees
+  screen-out
+            move the screened-out's submissions to SCREENED OUT (paid)
+  message   --to one --participant PID | --to completed|excluded|unfinished,
+            --template thanks|bonus|question | --message TEXT: write through Prolific
+  hooks     [--url https://SERVER] [--remove SUBSCRIPTION]: list, create or remove
+            the webhook subscriptions
 
 `
 
@@ -43,7 +53,7 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group)")
+		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks)")
 	}
 	action := args[0]
 	fs := newFlagSet("prolific "+action, prolificUsage, env)
@@ -63,6 +73,10 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 	minutes := fs.Int("minutes", 0, "create: the estimated time in minutes")
 	description := fs.String("description", "", "create: the description participants read")
 	group := fs.String("group", "", "group: the participant group id")
+	add := fs.Int("add", 0, "places: how many places to add")
+	to := fs.String("to", "", "message: one, completed, excluded or unfinished")
+	template := fs.String("template", "", "message: thanks, bonus or question")
+	remove := fs.String("remove", "", "hooks: the subscription id to remove")
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
@@ -81,18 +95,27 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 	}
 	c := &prolificCmd{ctx: ctx, svc: svc, p: p, actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes,
 		psid: *psid, pid: *pid, category: *category, message: *message, csvFile: *csvFile, amount: *amount, setup: *setup,
-		notSent: *notSent, studyURL: *studyURL, reward: *reward, minutes: *minutes, description: *description, groupID: *group}
+		notSent: *notSent, studyURL: *studyURL, reward: *reward, minutes: *minutes, description: *description, groupID: *group,
+		add: *add, to: *to, template: *template, remove: *remove}
 	run, ok := map[string]func() error{
-		"check":   c.check,
-		"link":    c.link,
-		"sync":    c.sync,
-		"review":  c.review,
-		"approve": c.approve,
-		"reject":  c.reject,
-		"bonus":   c.bonus,
-		"pay":     c.pay,
-		"create":  c.create,
-		"group":   c.group,
+		"check":      c.check,
+		"link":       c.link,
+		"sync":       c.sync,
+		"review":     c.review,
+		"approve":    c.approve,
+		"reject":     c.reject,
+		"bonus":      c.bonus,
+		"pay":        c.pay,
+		"create":     c.create,
+		"group":      c.group,
+		"publish":    c.transition,
+		"pause":      c.transition,
+		"resume":     c.transition,
+		"places":     c.places,
+		"cost":       c.cost,
+		"screen-out": c.screenOut,
+		"message":    c.sendMessage,
+		"hooks":      c.hooks,
 	}[action]
 	if !ok {
 		return usagef("prolific: unknown action %q", action)
@@ -112,6 +135,8 @@ type prolificCmd struct {
 	psid, pid, category, message, csvFile, amount string
 	setup, studyURL, description, groupID         string
 	reward, minutes                               int
+	add                                           int
+	to, template, remove                          string
 }
 
 // audit records a change in the study's record of researcher actions, as
@@ -156,7 +181,7 @@ func (c *prolificCmd) sync() error {
 	if err != nil {
 		return c.fail(err)
 	}
-	fmt.Fprintf(c.out, "%d submissions read; %d slots freed (returned or timed c.out): %s\n", res.Submissions, len(res.Freed), strings.Join(res.Freed, ", "))
+	fmt.Fprintf(c.out, "%d submissions read; %d slots freed (returned or timed out): %s\n", res.Submissions, len(res.Freed), strings.Join(res.Freed, ", "))
 	rev, err := c.p.Review(c.ctx, c.studyID)
 	if err != nil {
 		return c.fail(err)
@@ -196,6 +221,14 @@ func (c *prolificCmd) approve() error {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "approved %d submissions; %d were approved before\n", len(res.Approved), len(res.Already))
+	if so := res.ScreenedOut; len(so.Moved) > 0 {
+		fmt.Fprintf(c.out, "moved %d screened-out submissions to SCREENED OUT\n", len(so.Moved))
+		if err := c.audit("screen out on Prolific", "moved %d submissions to SCREENED OUT: %s", len(so.Moved), strings.Join(so.Moved, ", ")); err != nil {
+			return err
+		}
+	} else if so.NotPaid {
+		fmt.Fprintf(c.out, "%d screened out, but the study on Prolific has no FIXED_SCREENOUT code %q: nothing sent for them; do not reject them\n", so.Due, so.Code)
+	}
 	if err := c.audit("approve Prolific submissions", "approved %d submissions: %s", len(res.Approved), strings.Join(res.Approved, ", ")); err != nil {
 		return err
 	}
@@ -349,13 +382,13 @@ func (c *prolificCmd) group() error {
 
 func printReview(w io.Writer, rev *studies.Review) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "participant\there\tprolific\texcluded\tchecks failed")
+	fmt.Fprintln(tw, "participant\there\tprolific\texcluded\tchecks failed\tscreened out")
 	for _, r := range rev.Rows {
 		st := r.ProlificStatus
 		if st == "" {
 			st = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\t%s\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered, orNone(r.ScreenOut))
 	}
 	tw.Flush()
 	printDisagreements(w, rev)

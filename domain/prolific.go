@@ -7,12 +7,17 @@ import (
 
 // The kinds of recorded Prolific calls (docs/prolific.md#what-each-button-sends).
 const (
-	CallApprove     = "approve"      // one submission, sent in a bulk approval
-	CallReject      = "reject"       // one submission
-	CallBonusSetup  = "bonus_setup"  // sets bonuses up; pays nothing
-	CallBonusPay    = "bonus_pay"    // pays a setup: never sent twice
-	CallCreateStudy = "create_study" // a draft study
-	CallGroupAdd    = "group_add"    // participants added to a group
+	CallApprove     = "approve"          // one submission, sent in a bulk approval
+	CallReject      = "reject"           // one submission
+	CallBonusSetup  = "bonus_setup"      // sets bonuses up; pays nothing
+	CallBonusPay    = "bonus_pay"        // pays a setup: never sent twice
+	CallCreateStudy = "create_study"     // a draft study
+	CallGroupAdd    = "group_add"        // participants added to a group
+	CallTransition  = "study_transition" // publish, pause or resume the study
+	CallPlaces      = "places"           // raise the study's places
+	CallScreenOut   = "screen_out"       // one submission moved to SCREENED OUT
+	CallMessage     = "message"          // a message to one or more participants
+	CallHook        = "hook"             // a hook subscription created or removed
 )
 
 // The states of a recorded call.
@@ -28,6 +33,11 @@ type ProlificLink struct {
 	ProlificStudyID string
 	SyncedAt        time.Time
 	SyncError       string
+	// ProlificStatus is the study's status on Prolific as last read
+	// (a delivery, a check, a transition); "" before any.
+	ProlificStatus string
+	// HookAt is when the last webhook delivery about the study arrived.
+	HookAt time.Time
 }
 
 // ProlificCall is one recorded call to Prolific.

@@ -53,6 +53,12 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *doma
 	if st.Review != nil {
 		v.Review = &templates.ProlificReview{Rows: prolificRows(st.Review.Rows), NeverReached: prolificRows(st.Review.NeverReached),
 			Disagreements: prolificRows(st.Review.Disagreements()), Approvable: len(st.Review.Approvable())}
+		life, err := p.Life(ctx, s.ID)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		v.Life = prolificLifeView(life, st.Review)
 	}
 	h.render(w, r, status, templates.Prolific(v))
 }
@@ -161,7 +167,11 @@ func (h *Handler) ApproveProlific(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := p.Approve(r.Context(), s.ID, actor(r), ids)
-	h.prolificDone(w, r, s, p, err, "Approved "+itoa(len(res.Approved))+" submissions on Prolific.")
+	msg := "Approved " + itoa(len(res.Approved)) + " submissions on Prolific."
+	if res.ScreenedOut.Due > 0 {
+		msg += " " + screenOutMessage(res.ScreenedOut)
+	}
+	h.prolificDone(w, r, s, p, err, msg)
 }
 
 // ProlificRejectPage handles GET /admin/studies/{study}/prolific/reject?pid=:
@@ -248,7 +258,7 @@ func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
 func prolificRow(r studies.ReviewRow) templates.ProlificRow {
 	return templates.ProlificRow{PID: r.PID, Here: r.Here, SubmissionID: r.SubmissionID, ProlificStatus: r.ProlificStatus,
 		Excluded: r.Excluded, ChecksAnswered: r.ChecksAnswered, ChecksFailed: r.ChecksFailed, FailedChecks: r.FailedChecks,
-		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview}
+		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview, ScreenOut: r.ScreenOut}
 }
 
 func prolificRows(rs []studies.ReviewRow) []templates.ProlificRow {

@@ -131,11 +131,17 @@ const maxErrorBody = 300
 // do sends one request with a JSON body (nil for none) and decodes a JSON
 // answer into out (nil to ignore it).
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
+	_, err := c.doHeader(ctx, method, path, body, out)
+	return err
+}
+
+// doHeader is do that also returns the answer's headers.
+func (c *Client) doHeader(ctx context.Context, method, path string, body, out any) (http.Header, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rd = bytes.NewReader(b)
 	}
@@ -145,7 +151,7 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Authorization", "Token "+c.token)
 	req.Header.Set("Accept", "application/json")
@@ -155,23 +161,23 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		// The transport error may quote the URL, never the header.
-		return fmt.Errorf("prolific API %s %s: %w", method, path, err)
+		return nil, fmt.Errorf("prolific API %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
-		return fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
+		return nil, fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return c.apiError(method, path, resp.StatusCode, data)
+		return nil, c.apiError(method, path, resp.StatusCode, data)
 	}
 	if out == nil || len(bytes.TrimSpace(data)) == 0 {
-		return nil
+		return resp.Header, nil
 	}
 	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("prolific API %s %s: unreadable answer: %w", method, path, err)
+		return nil, fmt.Errorf("prolific API %s %s: unreadable answer: %w", method, path, err)
 	}
-	return nil
+	return resp.Header, nil
 }
 
 func (c *Client) apiError(method, path string, status int, body []byte) error {
@@ -196,6 +202,20 @@ type Study struct {
 	ExternalStudyURL     string `json:"external_study_url"`
 	TotalAvailablePlaces int    `json:"total_available_places"`
 	Reward               int    `json:"reward"`
+	// CompletionCodes are the study's codes and what Prolific does with
+	// each (a FIXED_SCREENOUT code pays the screen-out payment).
+	CompletionCodes []CompletionCode `json:"completion_codes,omitempty"`
+}
+
+// PaysScreenOut reports whether the study has code as a FIXED_SCREENOUT
+// completion code: the study uses Prolific's screen-out with payment.
+func (s *Study) PaysScreenOut(code string) bool {
+	for _, c := range s.CompletionCodes {
+		if code != "" && c.Code == code && c.CodeType == "FIXED_SCREENOUT" {
+			return true
+		}
+	}
+	return false
 }
 
 // Study reads a study; ErrUnknownStudy when Prolific has none by that id.

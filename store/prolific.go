@@ -13,26 +13,26 @@ import (
 // ProlificLink returns the study's link; domain.ENOTFOUND when it has none.
 func (db *DB) ProlificLink(ctx context.Context, studyID int64) (*domain.ProlificLink, error) {
 	var l domain.ProlificLink
-	var synced string
-	err := db.read.QueryRowContext(ctx, `SELECT study_id, prolific_study_id, synced_at, sync_error FROM prolific_links WHERE study_id = ?`, studyID).
-		Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError)
+	var synced, hook string
+	err := db.read.QueryRowContext(ctx, `SELECT study_id, prolific_study_id, synced_at, sync_error, prolific_status, hook_at FROM prolific_links WHERE study_id = ?`, studyID).
+		Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError, &l.ProlificStatus, &hook)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.Errorf(domain.ENOTFOUND, "the study is not linked to a Prolific study")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("prolific link: %w", err)
 	}
-	l.SyncedAt = parseTime(synced)
+	l.SyncedAt, l.HookAt = parseTime(synced), parseTime(hook)
 	return &l, nil
 }
 
 // ProlificLinks lists every linked study.
 func (db *DB) ProlificLinks(ctx context.Context) ([]domain.ProlificLink, error) {
-	return queryRows(ctx, db, "prolific links", `SELECT study_id, prolific_study_id, synced_at, sync_error FROM prolific_links ORDER BY study_id`, nil,
+	return queryRows(ctx, db, "prolific links", `SELECT study_id, prolific_study_id, synced_at, sync_error, prolific_status, hook_at FROM prolific_links ORDER BY study_id`, nil,
 		func(rows *sql.Rows, l *domain.ProlificLink) error {
-			var synced string
-			err := rows.Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError)
-			l.SyncedAt = parseTime(synced)
+			var synced, hook string
+			err := rows.Scan(&l.StudyID, &l.ProlificStudyID, &synced, &l.SyncError, &l.ProlificStatus, &hook)
+			l.SyncedAt, l.HookAt = parseTime(synced), parseTime(hook)
 			return err
 		})
 }
@@ -114,25 +114,11 @@ func (db *DB) SaveProlificSync(ctx context.Context, studyID int64, subs []Prolif
 			return err
 		}
 		for _, s := range subs {
-			if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO prolific_submissions
-				(study_id, submission_id, participant_id, status, started_at, completed_at, entered_code, synced_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, studyID, s.SubmissionID, strings.ToLower(s.PID), s.Status,
-				s.StartedAt, s.CompletedAt, s.EnteredCode, now); err != nil {
-				return fmt.Errorf("save prolific submission: %w", err)
-			}
-			if !frees(s.Status) {
-				continue
-			}
-			freed, err := moveOnByPID(ctx, tx, studyID, s.PID)
+			freed, err := db.saveSubmission(ctx, tx, studyID, s, frees, now)
 			if err != nil {
 				return err
 			}
-			for _, batchID := range freed {
-				if err := db.freeSlot(ctx, tx, batchID); err != nil {
-					return err
-				}
-			}
-			if len(freed) > 0 {
+			if freed {
 				res.Freed = append(res.Freed, strings.ToLower(s.PID))
 			}
 		}
@@ -144,6 +130,31 @@ func (db *DB) SaveProlificSync(ctx context.Context, studyID int64, subs []Prolif
 		return SyncResult{}, err
 	}
 	return res, nil
+}
+
+// saveSubmission stores one submission as Prolific gave it and, when its
+// status has left the study for good, frees the participant's batch slot;
+// it reports whether a slot was freed.
+func (db *DB) saveSubmission(ctx context.Context, tx *sql.Tx, studyID int64, s ProlificSubmission, frees func(string) bool, now string) (bool, error) {
+	if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO prolific_submissions
+		(study_id, submission_id, participant_id, status, started_at, completed_at, entered_code, synced_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, studyID, s.SubmissionID, strings.ToLower(s.PID), s.Status,
+		s.StartedAt, s.CompletedAt, s.EnteredCode, now); err != nil {
+		return false, fmt.Errorf("save prolific submission: %w", err)
+	}
+	if !frees(s.Status) {
+		return false, nil
+	}
+	freed, err := moveOnByPID(ctx, tx, studyID, s.PID)
+	if err != nil {
+		return false, err
+	}
+	for _, batchID := range freed {
+		if err := db.freeSlot(ctx, tx, batchID); err != nil {
+			return false, err
+		}
+	}
+	return len(freed) > 0, nil
 }
 
 // moveOnByPID ends the active session of a PROLIFIC_PID as moved on and

@@ -31,12 +31,17 @@ type Prolific struct {
 	API *prolific.Client // nil when no token is set
 	// APIError is why API is nil (prolific.ErrNoToken or a bad base URL).
 	APIError error
+	// HookSecret is the workspace's webhook secret, from
+	// PRAGMALAB_PROLIFIC_WEBHOOK_SECRET ("" when webhooks are not set up).
+	HookSecret string
+	// Now is the clock deliveries' timestamps are checked against.
+	Now func() time.Time
 }
 
 // NewProlific builds the use cases with a client from the environment.
 func NewProlific(db *store.DB, getenv func(string) string) *Prolific {
 	c, err := prolific.New(getenv, nil)
-	return &Prolific{DB: db, API: c, APIError: err}
+	return &Prolific{DB: db, API: c, APIError: err, HookSecret: getenv(prolific.WebhookSecretEnv), Now: time.Now}
 }
 
 func (p *Prolific) api() (*prolific.Client, error) {
@@ -63,7 +68,7 @@ func (p *Prolific) Check(ctx context.Context, studyID int64) (*prolific.Study, e
 	if err != nil {
 		return nil, apiErr(err)
 	}
-	return st, nil
+	return st, p.DB.SetProlificStatus(ctx, studyID, st.Status)
 }
 
 // apiErr makes an API error one the pages show as it is: what Prolific
@@ -145,6 +150,9 @@ type ReviewRow struct {
 	ChecksFailed   int
 	FailedChecks   []string // the item ids of the failed attention checks
 	BonusCents     int      // already set up in earlier bonus batches
+	// ScreenOut says why the person was sent back with the screen-out
+	// code ("" when not): they are screened out on Prolific, never rejected.
+	ScreenOut string
 }
 
 // Disagrees reports whether the two sides tell different stories: completed
@@ -240,17 +248,37 @@ func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.Proli
 	for _, s := range subs {
 		byPID[strings.ToLower(s.PID)] = s
 	}
+	refused, err := p.DB.ProlificScreenOuts(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
 	v := &Review{Link: link}
 	seen := map[string]bool{}
 	for _, pr := range parts {
 		key := strings.ToLower(pr.PID)
 		seen[key] = true
 		s := byPID[key]
-		v.Rows = append(v.Rows, ReviewRow{
+		row := ReviewRow{
 			PID: pr.PID, Here: pr.Status, SubmissionID: s.SubmissionID, ProlificStatus: s.Status,
 			Excluded: pr.Excluded, ChecksAnswered: pr.ChecksAnswered, ChecksFailed: pr.ChecksFailed,
 			FailedChecks: failed[key], BonusCents: bonused[key],
-		})
+		}
+		if pr.Status == store.CrowdScreenedOut {
+			row.ScreenOut = ReasonTraining
+		}
+		if r := refused[key]; r != "" {
+			row.ScreenOut = r
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	for key, reason := range refused {
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		s := byPID[key]
+		v.Rows = append(v.Rows, ReviewRow{PID: key, Here: store.CrowdScreenedOut, SubmissionID: s.SubmissionID,
+			ProlificStatus: s.Status, ScreenOut: reason, BonusCents: bonused[key]})
 	}
 	for _, s := range subs {
 		if !seen[strings.ToLower(s.PID)] {
@@ -327,6 +355,8 @@ func jsonText(v any) string {
 type ApproveResult struct {
 	Approved []string // submission ids approved by this call
 	Already  []string // approved before (recorded, or APPROVED on Prolific)
+	// ScreenedOut is what the review did of the screened-out.
+	ScreenedOut ScreenOutResult
 }
 
 // Approve approves, in one bulk call, the given submissions of the
@@ -344,6 +374,10 @@ func (p *Prolific) Approve(ctx context.Context, studyID int64, actor string, ids
 	}
 	rev, err := p.Review(ctx, studyID)
 	if err != nil {
+		return res, err
+	}
+	// The review moves the screened-out to SCREENED OUT, never rejected.
+	if res.ScreenedOut, err = p.screenOut(ctx, studyID, actor, rev); err != nil {
 		return res, err
 	}
 	want := map[string]bool{}
@@ -435,6 +469,8 @@ func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, catego
 	switch {
 	case r == nil || r.SubmissionID == "":
 		return domain.Errorf(domain.ENOTFOUND, "Prolific has no submission of participant %s in the linked study", pid)
+	case r.ScreenOut != "":
+		return domain.Errorf(domain.ECONFLICT, "participant %s was screened out (%s): a screen-out is never rejected; it is moved to SCREENED OUT at the review", pid, r.ScreenOut)
 	case r.ProlificStatus == prolific.StatusRejected:
 		return domain.Errorf(domain.ECONFLICT, "participant %s is already rejected on Prolific", pid)
 	case r.ProlificStatus != prolific.StatusAwaitingReview:
@@ -815,7 +851,8 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 }
 
 // SyncLoop syncs every linked study that active accepts (a study being run)
-// every interval until ctx ends; failures are recorded on the link and
+// and that no webhook delivery has reached for HookQuiet, every interval
+// until ctx ends; failures are recorded on the link and
 // logged, and the loop goes on.
 func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Duration, active func(context.Context, int64) bool) {
 	t := time.NewTicker(every)
@@ -835,7 +872,7 @@ func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Du
 			if ctx.Err() != nil {
 				return
 			}
-			if !active(ctx, l.StudyID) {
+			if !active(ctx, l.StudyID) || HookFresh(l, p.now()) {
 				continue
 			}
 			if res, err := p.Sync(ctx, l.StudyID); err != nil {

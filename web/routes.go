@@ -27,6 +27,9 @@ func (s *Server) routes() http.Handler {
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/admin", http.StatusSeeOther) })
 	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
 
+	// Prolific's webhooks (docs/prolific.md#webhooks): signed, no session.
+	r.Post("/webhooks/prolific", h.ProlificWebhook)
+
 	// Admin login.
 	r.With(h.OfferOIDC).Get("/admin/login", h.LoginPage)
 	r.With(h.OfferOIDC).Post("/admin/login", h.Login)
@@ -121,6 +124,13 @@ func (s *Server) routes() http.Handler {
 			r.Post("/prolific/bonus/not-sent", h.ProlificPaymentNotSent)
 			r.Post("/prolific/create", h.CreateProlificDraft)
 			r.Post("/prolific/group", h.AddProlificGroup)
+			r.Post("/prolific/transition", h.TransitionProlific)
+			r.Get("/prolific/cost", h.ProlificCostPage)
+			r.Get("/prolific/places", h.ProlificPlacesPage)
+			r.Post("/prolific/places", h.AddProlificPlaces)
+			r.Post("/prolific/screen-out", h.ScreenOutProlific)
+			r.Post("/prolific/message/preview", h.ProlificMessagePreview)
+			r.Post("/prolific/message", h.SendProlificMessage)
 
 			// context-expansion and explanation-rating studies admin (docs/studies.md)
 			r.Post("/surveys", h.BuildContextSurveys)

@@ -30,6 +30,11 @@ type Server struct {
 	// PageSize is the number of submissions per page (default 2, so tests
 	// exercise the pagination).
 	PageSize int
+	// life: the study's transitions, places, hooks and messages (life.go).
+	screenOutCodes map[string]string // FIXED_SCREENOUT code by study
+	projects       map[string]string // workspace by project
+	subscriptions  map[string]map[string]any
+	messages       []Message
 	// AfterPay, if set, runs once a pay request has been carried out and
 	// before it is answered: a test may kill its client there, or panic
 	// with http.ErrAbortHandler to drop the answer.
@@ -45,7 +50,8 @@ type setup struct {
 // NewServer starts a fake API that accepts the given token.
 func NewServer(token string) *Server {
 	s := &Server{Token: token, studies: map[string]map[string]any{}, submissions: map[string][]map[string]any{},
-		setups: map[string]setup{}, pays: map[string]int{}, groups: map[string][]string{}, calls: map[string]int{}, PageSize: 2}
+		setups: map[string]setup{}, pays: map[string]int{}, groups: map[string][]string{}, calls: map[string]int{}, PageSize: 2,
+		screenOutCodes: map[string]string{}, projects: map[string]string{}, subscriptions: map[string]map[string]any{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -54,7 +60,7 @@ func NewServer(token string) *Server {
 func (s *Server) AddStudy(id, name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.studies[id] = map[string]any{"id": id, "name": name, "status": "ACTIVE", "total_available_places": 10, "reward": 150}
+	s.studies[id] = map[string]any{"id": id, "name": name, "status": "ACTIVE", "total_available_places": 10, "reward": 150, "project": ProjectID}
 }
 
 // AddSubmission adds a submission of a study.
@@ -143,7 +149,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	p := parts[2:]
 	var body map[string]any
-	if r.Method == http.MethodPost {
+	if r.Method == http.MethodPost || r.Method == http.MethodPatch {
 		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 			fail(w, http.StatusBadRequest, "JSON parse error")
 			return
@@ -212,8 +218,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		id := fmt.Sprintf("%024x", 0xab0000+len(s.created)+1)
 		s.created = append(s.created, body)
-		st := map[string]any{"id": id, "name": body["name"], "status": "UNPUBLISHED",
-			"external_study_url": body["external_study_url"], "total_available_places": body["total_available_places"], "reward": body["reward"]}
+		st := map[string]any{"id": id, "name": body["name"], "status": "UNPUBLISHED", "project": ProjectID,
+			"external_study_url": body["external_study_url"], "total_available_places": body["total_available_places"], "reward": body["reward"],
+			"completion_codes": body["completion_codes"]}
+		if codes, ok := body["completion_codes"].([]any); ok {
+			for _, c := range codes {
+				if m, ok := c.(map[string]any); ok && m["code_type"] == "FIXED_SCREENOUT" {
+					s.screenOutCodes[id], _ = m["code"].(string)
+				}
+			}
+		}
 		s.studies[id] = st
 		s.mu.Unlock()
 		writeJSON(w, http.StatusCreated, st)
@@ -249,7 +263,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"results": members})
 	default:
-		fail(w, http.StatusNotFound, "Not found.")
+		if !s.serveLife(w, r, p, body, route) {
+			fail(w, http.StatusNotFound, "Not found.")
+		}
 	}
 }
 
@@ -313,6 +329,21 @@ func (s *Server) transition(w http.ResponseWriter, id string, body map[string]an
 			return
 		}
 		sub["status"] = "REJECTED"
+	case "COMPLETE":
+		code, _ := body["completion_code"].(string)
+		if s.screenOutCodes[sub["study_id"].(string)] != code || code == "" {
+			fail(w, http.StatusBadRequest, "The completion code is not one of the study's researcher codes.")
+			return
+		}
+		if sub["status"] == "SCREENED OUT" {
+			writeJSON(w, http.StatusOK, sub)
+			return
+		}
+		if sub["status"] != "AWAITING REVIEW" && sub["status"] != "ACTIVE" {
+			fail(w, http.StatusBadRequest, "Submission cannot be screened out.")
+			return
+		}
+		sub["status"] = "SCREENED OUT"
 	default:
 		fail(w, http.StatusBadRequest, "Unknown action.")
 		return
