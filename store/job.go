@@ -236,33 +236,36 @@ func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []domain.JobRe
 		return nil
 	}
 	now := db.now()
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		ans, err := tx.PrepareContext(ctx, `
-			UPDATE scoring_prompts SET answer = ?, error = '', attempts = attempts + 1, answered_at = ?
-			WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+	return db.tx(ctx, func(tx *sql.Tx) error { return saveJobResults(ctx, tx, jobID, rs, now) })
+}
+
+// saveJobResults is SaveJobResults inside the caller's transaction.
+func saveJobResults(ctx context.Context, tx *sql.Tx, jobID int64, rs []domain.JobResult, now string) error {
+	ans, err := tx.PrepareContext(ctx, `
+		UPDATE scoring_prompts SET answer = ?, error = '', attempts = attempts + 1, answered_at = ?
+		WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+	if err != nil {
+		return fmt.Errorf("save job results: %w", err)
+	}
+	defer ans.Close()
+	fail, err := tx.PrepareContext(ctx, `
+		UPDATE scoring_prompts SET error = ?, attempts = attempts + 1
+		WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+	if err != nil {
+		return fmt.Errorf("save job results: %w", err)
+	}
+	defer fail.Close()
+	for _, r := range rs {
+		if r.Answer != nil {
+			_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
+		} else {
+			_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
+		}
 		if err != nil {
-			return fmt.Errorf("save job results: %w", err)
+			return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
 		}
-		defer ans.Close()
-		fail, err := tx.PrepareContext(ctx, `
-			UPDATE scoring_prompts SET error = ?, attempts = attempts + 1
-			WHERE job_id = ? AND seq = ? AND answer IS NULL`)
-		if err != nil {
-			return fmt.Errorf("save job results: %w", err)
-		}
-		defer fail.Close()
-		for _, r := range rs {
-			if r.Answer != nil {
-				_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
-			} else {
-				_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
-			}
-			if err != nil {
-				return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // SetJobStatus moves a job to running or a final status (with a job-level
