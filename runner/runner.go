@@ -54,6 +54,11 @@ type Runner struct {
 	// ClientOptions are passed to every model client (tests shorten the
 	// back-off with them).
 	ClientOptions []scoring.ClientOption
+	// BatchPoll is the first wait between two status reads of a job's
+	// batches, doubling up to BatchPollMax; BatchMaxLines and
+	// BatchMaxBytes bound one batch file (the OpenAI limits by default).
+	BatchPoll, BatchPollMax      time.Duration
+	BatchMaxLines, BatchMaxBytes int
 
 	wake   chan struct{}
 	mu     sync.Mutex
@@ -80,6 +85,8 @@ func New(db *store.DB, log *slog.Logger, getenv func(string) string, hc *http.Cl
 		db: db, log: log, getenv: getenv, hc: hc, owner: store.RandomToken()[:16],
 		MaxJobs: 2, FlushEvery: 64, FlushInterval: 100 * time.Millisecond, Lease: DefaultLease,
 		GiveUpAfter: 25, ProbeTimeout: 3 * time.Second,
+		BatchPoll: 5 * time.Second, BatchPollMax: 2 * time.Minute,
+		BatchMaxLines: scoring.BatchMaxRequests, BatchMaxBytes: scoring.BatchMaxBytes,
 		wake: make(chan struct{}, 1), active: map[int64]*activeJob{},
 	}
 }
@@ -250,6 +257,16 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 	scorer, workers, err := r.scorer(j)
 	if err != nil {
 		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, domain.JobFailed, err.Error())
+	}
+	if c, ok := scorer.(*scoring.Client); ok {
+		done, err := r.executeEngine(ctx, j, c, progress)
+		if done || err != nil {
+			return err
+		}
+		if before, err = r.db.JobProgress(ctx, j.ID); err != nil {
+			return err
+		}
+		pending = before.Total - before.Answered
 	}
 	var items map[string]*scoring.MCItem
 	if task := scoring.Task(j.Task); task != scoring.TrueFalse && pending > 0 {

@@ -125,29 +125,6 @@ func (c *Client) BatchAnswer(p Prompt, out BatchOutput) (Answer, error) {
 	return c.fromSamples(p, samples[:q.n])
 }
 
-// SplitBatch cuts encoded lines (each ending in a newline) into files of
-// at most maxLines lines and maxBytes bytes; it returns the line counts of
-// the files in order. A line longer than maxBytes is an error.
-func SplitBatch(sizes []int, maxLines, maxBytes int) ([]int, error) {
-	var parts []int
-	n, b := 0, 0
-	for i, sz := range sizes {
-		if sz > maxBytes {
-			return nil, fmt.Errorf("request %d is %d bytes, more than the %d a batch file may hold", i+1, sz, maxBytes)
-		}
-		if n > 0 && (n+1 > maxLines || b+sz > maxBytes) {
-			parts = append(parts, n)
-			n, b = 0, 0
-		}
-		n++
-		b += sz
-	}
-	if n > 0 {
-		parts = append(parts, n)
-	}
-	return parts, nil
-}
-
 // EncodeBatchLine is l as one JSON line ending in a newline.
 func EncodeBatchLine(l BatchLine) ([]byte, error) {
 	var buf bytes.Buffer

@@ -102,9 +102,11 @@ func (db *DB) StudyJobs(ctx context.Context, studyID int64) ([]*domain.Job, erro
 }
 
 // ActiveJobs lists the queued and running jobs, oldest first: what the
-// runner has to do, also after a restart.
+// runner has to do, also after a restart. A job waiting for an offline
+// runner's output (engine "offline") is left out: nothing here runs it.
 func (db *DB) ActiveJobs(ctx context.Context) ([]*domain.Job, error) {
-	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE status IN ('queued', 'running') ORDER BY id`)
+	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE status IN ('queued', 'running')
+		AND COALESCE(json_extract(config, '$.engine'), '') <> 'offline' ORDER BY id`)
 }
 
 func (db *DB) jobs(ctx context.Context, q string, args ...any) ([]*domain.Job, error) {
