@@ -31,43 +31,46 @@ func (db *DB) CreateJob(ctx context.Context, j *domain.Job, prompts []domain.Job
 	if len(prompts) > MaxJobPrompts {
 		return domain.Errorf(domain.EINVALID, "the job has %d prompts, more than %d", len(prompts), MaxJobPrompts)
 	}
+	return db.tx(ctx, func(tx *sql.Tx) error { return db.createJob(ctx, tx, j, prompts) })
+}
+
+// createJob is CreateJob inside the caller's transaction.
+func (db *DB) createJob(ctx context.Context, tx *sql.Tx, j *domain.Job, prompts []domain.JobPrompt) error {
 	j.Status, j.CreatedAt = domain.JobQueued, db.Now()
 	var compare any
 	if j.CompareStudyID != 0 {
 		compare = j.CompareStudyID
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM studies WHERE id = ?`, j.StudyID).Scan(&n); err != nil {
-			return fmt.Errorf("create job: %w", err)
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM studies WHERE id = ?`, j.StudyID).Scan(&n); err != nil {
+		return fmt.Errorf("create job: %w", err)
+	}
+	if n == 0 {
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", j.StudyID)
+	}
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO scoring_jobs (study_id, task, scorer, config, strategy, seed, compare_study_id, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		j.StudyID, j.Task, j.Scorer, string(j.Config), j.Strategy, j.Seed, compare, j.Status, j.CreatedAt.Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("create job: %w", err)
+	}
+	j.ID, _ = res.LastInsertId()
+	stmt, err := tx.PrepareContext(ctx, `
+		INSERT INTO scoring_prompts (job_id, seq, key, item_key, condition, option_order, text)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("create job: %w", err)
+	}
+	defer stmt.Close()
+	for i := range prompts {
+		p := &prompts[i]
+		p.Seq = i + 1
+		if _, err := stmt.ExecContext(ctx, j.ID, p.Seq, p.Key, p.ItemKey, p.Condition, p.Order, p.Text); err != nil {
+			return fmt.Errorf("create job: prompt %s: %w", p.Key, err)
 		}
-		if n == 0 {
-			return domain.Errorf(domain.ENOTFOUND, "study %d not found", j.StudyID)
-		}
-		res, err := tx.ExecContext(ctx, `
-			INSERT INTO scoring_jobs (study_id, task, scorer, config, strategy, seed, compare_study_id, status, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			j.StudyID, j.Task, j.Scorer, string(j.Config), j.Strategy, j.Seed, compare, j.Status, j.CreatedAt.Format(time.RFC3339Nano))
-		if err != nil {
-			return fmt.Errorf("create job: %w", err)
-		}
-		j.ID, _ = res.LastInsertId()
-		stmt, err := tx.PrepareContext(ctx, `
-			INSERT INTO scoring_prompts (job_id, seq, key, item_key, condition, option_order, text)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("create job: %w", err)
-		}
-		defer stmt.Close()
-		for i := range prompts {
-			p := &prompts[i]
-			p.Seq = i + 1
-			if _, err := stmt.ExecContext(ctx, j.ID, p.Seq, p.Key, p.ItemKey, p.Condition, p.Order, p.Text); err != nil {
-				return fmt.Errorf("create job: prompt %s: %w", p.Key, err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 const jobColumns = `id, study_id, task, scorer, config, strategy, seed, COALESCE(compare_study_id, 0), status, error, created_at, started_at, finished_at`
