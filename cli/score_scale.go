@@ -234,7 +234,7 @@ func (o *scoreOpts) exportBatch(ctx context.Context, svc *studies.Service, jobs 
 	}
 	model := runner.ScorerName(j)
 	fmt.Fprintf(env.stderr, "%d requests of job %d written to %s (OpenAI batch JSONL, custom_id = prompt key)\n", n, id, o.scale.exportFile)
-	fmt.Fprintf(env.stderr, "run them, e.g.:  python -m vllm.entrypoints.openai.run_batch -i %s -o results.jsonl --model %s\n", o.scale.exportFile, model)
+	fmt.Fprintf(env.stderr, "run them, e.g.:  vllm run-batch -i %s -o results.jsonl --model %s\n", o.scale.exportFile, model)
 	fmt.Fprintf(env.stderr, "then read them back:  pragmalab score --job %d --import-batch results.jsonl\n", id)
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 	"pragmalab/store"
 )
 
-// Size and cost before a run (docs/scoring.md#size-and-cost). No tokenizer
+// Size and cost before a run (docs/scoring.md#size-and-cost-before-the-run). No tokenizer
 // of the model is known here, so tokens are estimated by one published
 // rule of thumb and labelled so: a token is about 4 characters of English
 // text (OpenAI's guide), counted as 4 bytes of UTF-8 so accented Italian

@@ -12,7 +12,7 @@ import (
 	"pragmalab/store"
 )
 
-// Offline engines (docs/scoring.md#offline-runners): a job's prompts
+// Offline engines (docs/scoring.md#offline-runners-vllm-run-batch): a job's prompts
 // written as OpenAI batch JSONL for `vllm run-batch` or any runner of the
 // format, and the runner's output read back into the job.
 
