@@ -392,3 +392,81 @@ func fakeRunner(t *testing.T, srv *scoringtest.Server, input []byte) []byte {
 	}
 	return out
 }
+
+// waitBatchInProgress waits until the job's first batch is in progress at
+// the engine.
+func waitBatchInProgress(t *testing.T, db *store.DB, job int64) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		bs, _ := db.JobBatches(context.Background(), job)
+		if len(bs) > 0 && bs[0].RemoteStatus == "in_progress" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d: no batch in progress: %+v", job, bs)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Cancelling a batch job asks the engine to cancel its open batch, so it
+// costs nothing more.
+func TestCancelledBatchJobCancelsTheBatch(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	study := itemStudy(t, db, 2)
+	srv := scoringtest.NewServer(0)
+	defer srv.Close()
+	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1 << 30})
+	job, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
+	r := batchRunner(db)
+	done := make(chan error, 1)
+	go func() { done <- r.RunJob(ctx, job.ID, nil) }()
+	waitBatchInProgress(t, db, job.ID)
+	if err := r.Cancel(ctx, job.ID); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if st := srv.BatchStatuses(); len(st) != 1 || st[0] != "cancelled" {
+		t.Errorf("engine's batches %v; want the one cancelled", st)
+	}
+	if j, _ := db.Job(ctx, job.ID); j.Status != domain.JobCancelled {
+		t.Errorf("status %s", j.Status)
+	}
+}
+
+// A batch job waiting for its engine does not hold back live jobs: with
+// one place for jobs, a live job runs to the end beside it.
+func TestWaitingBatchJobLeavesLiveJobsRunning(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	study := itemStudy(t, db, 2)
+	srv := scoringtest.NewServer(0)
+	defer srv.Close()
+	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1 << 30})
+	batch, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
+	live, _ := Create(ctx, db, modelSpec(study, srv.URL, 2), noEnv)
+	r := batchRunner(db)
+	r.MaxJobs = 1
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { r.Run(runCtx); close(done) }()
+	defer func() { stop(); <-done }()
+	waitBatchInProgress(t, db, batch.ID)
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j, _ := db.Job(ctx, live.ID)
+		if j.Status == domain.JobDone {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the live job is %s while the batch job waits", j.Status)
+		}
+		r.Wake()
+		time.Sleep(5 * time.Millisecond)
+	}
+	if j, _ := db.Job(ctx, batch.ID); j.Status != domain.JobRunning {
+		t.Errorf("the batch job is %s, want still running", j.Status)
+	}
+}

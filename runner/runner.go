@@ -69,6 +69,27 @@ type Runner struct {
 type activeJob struct {
 	cancel    context.CancelFunc
 	cancelled bool // by the researcher, not by a shutdown
+	batch     bool // runs on the batch engine
+}
+
+// liveJobs counts the active jobs that are not batch jobs (r.mu held).
+func (r *Runner) liveJobs() int {
+	n := 0
+	for _, a := range r.active {
+		if !a.batch {
+			n++
+		}
+	}
+	return n
+}
+
+// isBatchJob reports whether a job runs on the batch engine.
+func isBatchJob(j *domain.Job) bool {
+	if j.Scorer != ModelScorer {
+		return false
+	}
+	cfg, err := JobConfig(j)
+	return err == nil && cfg.Engine == scoring.EngineBatch
 }
 
 // DefaultLease is the lease of a running job: short, so a job whose runner
@@ -126,15 +147,18 @@ func (r *Runner) startJobs(ctx context.Context) {
 		return
 	}
 	for _, j := range jobs {
+		// A batch job mostly waits for its engine (up to a day): it does
+		// not take one of the MaxJobs places of the jobs that ask live.
+		waits := isBatchJob(j)
 		r.mu.Lock()
 		_, busy := r.active[j.ID]
-		full := len(r.active) >= max(1, r.MaxJobs)
+		full := r.liveJobs() >= max(1, r.MaxJobs)
 		r.mu.Unlock()
 		if busy {
 			continue
 		}
-		if full {
-			return
+		if full && !waits {
+			continue
 		}
 		ok, err := r.db.ClaimJob(ctx, j.ID, r.owner, r.db.Now().Add(r.Lease))
 		if err != nil || !ok {
@@ -142,7 +166,7 @@ func (r *Runner) startJobs(ctx context.Context) {
 		}
 		jctx, cancel := context.WithCancel(ctx)
 		r.mu.Lock()
-		r.active[j.ID] = &activeJob{cancel: cancel}
+		r.active[j.ID] = &activeJob{cancel: cancel, batch: waits}
 		r.mu.Unlock()
 		r.wg.Add(1)
 		go func() {

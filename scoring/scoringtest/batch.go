@@ -330,3 +330,14 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request) {
 	}
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "has_more": more})
 }
+
+// BatchStatuses lists the status of each batch created, in order.
+func (s *Server) BatchStatuses() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, b := range s.batch.batches {
+		out = append(out, b.Status)
+	}
+	return out
+}
