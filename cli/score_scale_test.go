@@ -195,3 +195,28 @@ func TestSideBySideWithHumans(t *testing.T) {
 		t.Errorf("header:\n%s", out.String())
 	}
 }
+
+// A live job whose prompts failed is finished in a new batch: --job with
+// --batch switches its engine and asks only what is unanswered.
+func TestScoreResumeInABatch(t *testing.T) {
+	path, study := scoreDB(t)
+	srv := scoringtest.NewServer(0)
+	defer srv.Close()
+	code, _, errOut := runCLI(t, "", nil, "score", "--db", path, "--study", strconv.FormatInt(study, 10),
+		"--base-url", srv.URL+"/missing", "--model", "fake-1b", "--retries", "0", "--quiet")
+	if code != 1 || !strings.Contains(errOut, "96 failed") {
+		t.Fatalf("the first run should fail every prompt: exit %d\n%s", code, errOut)
+	}
+	job := strconv.FormatInt(jobsOf(t, path, study)[0].ID, 10)
+	code, _, errOut = runCLI(t, "", nil, "score", "--db", path, "--job", job, "--base-url", srv.URL, "--batch", "--batch-poll", "1ms", "--quiet")
+	if code != 0 || !strings.Contains(errOut, "batch engine") || !strings.Contains(errOut, "96 of 96 prompts answered") {
+		t.Fatalf("resumed in a batch: exit %d\n%s", code, errOut)
+	}
+	if srv.BatchCreates() != 1 || srv.BatchSizes()[0] != 96 {
+		t.Errorf("batches %v", srv.BatchSizes())
+	}
+	code, _, errOut = runCLI(t, "", nil, "score", "--db", path, "--job", job, "--batch", "--live")
+	if code != 2 || !strings.Contains(errOut, "--batch and --live") {
+		t.Errorf("both engines: exit %d, %s", code, errOut)
+	}
+}

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"pragmalab/domain"
+	"pragmalab/runner"
+	"pragmalab/scoring"
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
 )
@@ -119,6 +121,25 @@ func TestBatchJobFromAdmin(t *testing.T) {
 	for _, want := range []string{`data-testid="job-batches"`, "collected, expired", "batch_", `data-testid="job-estimate-table"`, ">36<", "<dd>batch</dd>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the job page lacks %q", want)
+		}
+	}
+}
+
+// A job waiting for an offline runner says how to feed it.
+func TestOfflineJobPage(t *testing.T) {
+	env := newFastBatchEnv(t, func(string) string { return "" })
+	c := env.adminClient()
+	study := itemsStudy(t, env.db, 2)
+	spec := runner.Spec{StudyID: study, Task: scoring.TrueFalse, Scorer: runner.ModelScorer,
+		Config: scoring.Config{Model: "llama-8b", Engine: scoring.EngineOffline}}
+	j, err := runner.Create(context.Background(), env.db, spec, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := c.get("/admin/studies/" + strconv.FormatInt(study, 10) + "/jobs/" + strconv.FormatInt(j.ID, 10)).Body
+	for _, want := range []string{`data-testid="job-offline"`, "--export-batch in.jsonl", "--model llama-8b", "--import-batch out.jsonl", "<dd>offline</dd>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the offline job's page lacks %q", want)
 		}
 	}
 }
