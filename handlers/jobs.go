@@ -179,6 +179,7 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 	}
 	for _, j := range js {
 		h.Log.Info("scoring job created", "study", s.ID, "job", j.ID, "task", j.Task, "scorer", j.Scorer)
+		auditf(r, "job #%d: %s, %s", j.ID, j.Task, runner.ScorerName(j))
 	}
 	if len(js) > 1 {
 		h.flash(w, r, launchedMany(js))

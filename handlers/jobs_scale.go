@@ -89,8 +89,11 @@ func estimateRow(e runner.Estimate) templates.EstimateRow {
 }
 
 // estimateLaunch renders the launch form with the size and cost of the
-// jobs it would create; nothing is created.
+// jobs it would create; nothing is created, so nothing is audited.
 func (h *Handler) estimateLaunch(w http.ResponseWriter, r *http.Request, s *domain.Study, specs []runner.Spec, form templates.JobForm) {
+	if n, ok := r.Context().Value(auditKey).(*auditNote); ok {
+		n.written = true // a look, not a change
+	}
 	es, err := h.Service.EstimateLaunch(r.Context(), specs, h.getenv, h.prices())
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND {

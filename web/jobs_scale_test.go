@@ -81,6 +81,9 @@ func TestEstimateAndManyModelsFromAdmin(t *testing.T) {
 	if js, _ := env.db.StudyJobs(context.Background(), study); len(js) != 0 {
 		t.Fatalf("an estimate created %d jobs", len(js))
 	}
+	if log := c.get(base).Body; strings.Contains(log, "start scoring job") {
+		t.Error("an estimate was audited as a job start")
+	}
 
 	form.Del("estimate")
 	p = c.post(base+"/jobs", form)
@@ -90,6 +93,9 @@ func TestEstimateAndManyModelsFromAdmin(t *testing.T) {
 	js, _ := env.db.StudyJobs(context.Background(), study)
 	if len(js) != 2 {
 		t.Fatalf("%d jobs, want one per model", len(js))
+	}
+	if log := c.get(base).Body; !strings.Contains(log, "start scoring job") || !strings.Contains(log, "fake-b") {
+		t.Error("the launch of two models is not in the study's audit log")
 	}
 	for _, j := range js {
 		waitJob(t, env.db, j.ID, domain.JobDone)
