@@ -5,6 +5,7 @@ import (
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/studies"
+	"time"
 )
 
 // jobRunner runs scoring jobs to the end in this process (not in a
@@ -13,6 +14,9 @@ import (
 type jobRunner struct {
 	svc    *studies.Service
 	getenv func(string) string
+	// batchPoll, when set, is the first wait between status reads of a
+	// batch job (score --batch-poll).
+	batchPoll time.Duration
 }
 
 // create makes the job of spec, queued.
@@ -23,7 +27,7 @@ func (j jobRunner) create(ctx context.Context, spec runner.Spec) (*domain.Job, e
 // run runs the job to its end in the caller's goroutine (progress as
 // studies.Service.RunJob).
 func (j jobRunner) run(ctx context.Context, jobID int64, progress func(answered, total, failed int)) error {
-	return j.svc.RunJob(ctx, jobID, j.getenv, progress)
+	return j.svc.RunJobWith(ctx, jobID, j.getenv, progress, studies.RunOptions{BatchPoll: j.batchPoll})
 }
 
 // results reads a finished job's results.

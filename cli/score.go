@@ -22,9 +22,20 @@ import (
 )
 
 const scoreUsage = `Usage: pragmalab score --study ID [options]
+       pragmalab score --study ID --model A --model B …   one job per model over
+                                           the same prompts, compared side by side
        pragmalab score --job ID [--base-url URL] [--concurrency N] [--timeout D]
+                                [--live | --batch]
                                            resume an unfinished job, optionally
-                                           against other endpoints
+                                           against other endpoints or engines
+       pragmalab score … --batch           send the prompts through the OpenAI
+                                           Batch API of the base URL
+       pragmalab score (--study ID … | --job ID) --export-batch FILE
+       pragmalab score --job ID --import-batch FILE
+                                           OpenAI batch JSONL for vllm run-batch
+                                           or any offline runner, and its output
+       pragmalab score (--study ID … | --job ID) --dry-run
+                                           prompts, tokens and cost; runs nothing
 
 Runs a model-scoring job (docs/scoring.md) on a study's items (truefalse) or
 passages (multiplechoice, generation) and prints the metrics. The job and
@@ -40,6 +51,10 @@ it is never stored or printed. Only variables whose names start with
 PRAGMALAB_KEY_ (or OPENAI_API_KEY and a few more, see docs/scoring.md) may
 hold a key. Base URLs may not point to link-local or cloud-metadata
 addresses.
+
+Prices for the cost estimate come from --price MODEL=IN/OUT[/BATCH_IN/BATCH_OUT]
+(USD per million tokens, repeatable) or PRAGMALAB_PRICES (the same,
+comma-separated); without batch prices the batch engine costs half.
 
 The exit status is 0 when every prompt was answered, 1 when the job ended
 partial (some prompts failed or were not asked) or failed (none answered),
@@ -82,7 +97,10 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer svc.Close()
-	jobs := jobRunner{svc: svc, getenv: env.getenv}
+	jobs := jobRunner{svc: svc, getenv: env.getenv, batchPoll: o.scale.batchPoll}
+	if done, err := o.scale.run(ctx, o, svc, jobs, env); done {
+		return err
+	}
 	id, err := o.createOrRepoint(ctx, svc, jobs, env)
 	if err != nil {
 		return err
@@ -97,6 +115,12 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
+	return o.finish(ctx, svc, jobs, env, id, start)
+}
+
+// finish reports how job id ended, delivers and prints its results, and
+// returns the exit error of a job that is not done.
+func (o *scoreOpts) finish(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, id int64, start time.Time) error {
 	res, err := jobs.results(ctx, id)
 	if err != nil {
 		return err
@@ -128,6 +152,7 @@ type scoreOpts struct {
 	asJSON, quiet  bool
 	csvOut         string
 	set            map[string]bool
+	scale          scaleOpts
 }
 
 // parseScoreFlags reads and checks the flags: a new job or a job to resume,
@@ -141,7 +166,7 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	task := fs.String("task", "truefalse", "truefalse, multiplechoice or generation")
 	scorer := fs.String("scorer", runner.ModelScorer, "\"model\" for an endpoint, or a built-in scorer")
 	fs.Var(&o.urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
-	model := fs.String("model", "", "model name as the server knows it")
+	fs.Var(&o.scale.models, "model", "model name as the server knows it (repeat for one job per model over the same prompts)")
 	keyEnv := fs.String("api-key-env", "", "NAME of the environment variable holding the API key (not the key)")
 	api := fs.String("api", "chat", "chat (/v1/chat/completions) or completions (/v1/completions)")
 	mode := fs.String("mode", "logprobs", "logprobs (top log-probabilities) or sampling (parse sampled replies)")
@@ -159,6 +184,7 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	fs.BoolVar(&o.asJSON, "json", false, "print the results as JSON")
 	fs.StringVar(&o.csvOut, "csv", "", "write the per-item results to this CSV file")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	o.scale.flags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return nil, err
 	}
@@ -171,14 +197,17 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	if o.jobID != 0 {
 		for name := range o.set {
 			if !resumeFlags[name] {
-				return nil, usagef("score: --%s cannot change a job that exists; resuming with --job accepts --base-url, --concurrency and --timeout", name)
+				return nil, usagef("score: --%s cannot change a job that exists; resuming with --job accepts --base-url, --concurrency, --timeout, --live and --batch", name)
 			}
 		}
 	}
 	o.spec = runner.Spec{StudyID: o.studyID, Task: scoring.Task(*task), Scorer: *scorer, Strategy: scoring.Strategy(*strategy),
 		Seed: *seed, CompareStudyID: *compare,
-		Config: scoring.Config{BaseURLs: o.urls, Model: *model, APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
+		Config: scoring.Config{BaseURLs: o.urls, Model: o.scale.model(), Engine: o.scale.engine(), APIKeyEnv: *keyEnv, API: scoring.API(*api), Mode: scoring.Mode(*mode),
 			Concurrency: o.conc, Timeout: o.timeout, MaxRetries: *retries, Samples: *samples, TopLogprobs: *topK, MaxTokens: *maxTok, GenMaxTokens: *genTok}}
+	if err := o.scale.check(o, env); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -199,8 +228,8 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, j
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
 		return j.ID, nil
 	}
-	if o.set["base-url"] || o.set["concurrency"] || o.set["timeout"] {
-		if err := repoint(ctx, svc, env, o.jobID, o.urls, o.set, o.conc, o.timeout); err != nil {
+	if o.set["base-url"] || o.set["concurrency"] || o.set["timeout"] || o.set["batch"] || o.set["live"] {
+		if err := repoint(ctx, svc, env, o.jobID, o.urls, o.set, o.conc, o.timeout, o.scale.engine()); err != nil {
 			return 0, err
 		}
 	}
@@ -285,11 +314,12 @@ func (o *scoreOpts) print(ctx context.Context, svc *studies.Service, env *Env, r
 // resumeFlags are the flags `score --job` accepts: where and how fast to
 // ask, and what to do with the results; what is asked stays the job's.
 var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "concurrency": true, "timeout": true,
-	"json": true, "csv": true, "quiet": true, "outputs-to": true}
+	"json": true, "csv": true, "quiet": true, "outputs-to": true,
+	"batch": true, "live": true, "batch-poll": true, "export-batch": true, "import-batch": true, "dry-run": true, "price": true}
 
 // repoint changes the endpoints, concurrency or time-out of a model job
 // before it is resumed (the old endpoint moved, or was too slow).
-func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration) error {
+func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration, engine scoring.Engine) error {
 	j, err := svc.ScoringJob(ctx, id)
 	if err != nil {
 		return err
@@ -310,6 +340,9 @@ func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls
 	if set["timeout"] {
 		cfg.Timeout = timeout
 	}
+	if set["batch"] || set["live"] {
+		cfg.Engine = engine
+	}
 	spec := runner.Spec{StudyID: j.StudyID, Task: scoring.Task(j.Task), Scorer: j.Scorer, Strategy: scoring.Strategy(j.Strategy), Config: cfg}
 	if err := spec.Validate(env.getenv); err != nil {
 		return usagef("score: %s", domain.ErrorMessage(err))
@@ -321,7 +354,7 @@ func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls
 	if err := svc.SetJobConfig(ctx, id, b); err != nil {
 		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
-	fmt.Fprintf(env.stderr, "job %d now asks %s (concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Concurrency, spec.Config.Timeout)
+	fmt.Fprintf(env.stderr, "job %d now asks %s (%s engine, concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Engine, spec.Config.Concurrency, spec.Config.Timeout)
 	return nil
 }
 

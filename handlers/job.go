@@ -108,6 +108,10 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	if err := h.fillScale(r, &v, j, res.Progress); err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	h.render(w, r, http.StatusOK, templates.Job(v))
 }
 

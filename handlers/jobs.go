@@ -83,6 +83,7 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 		Timeout: r.PostFormValue("timeout"), Retries: r.PostFormValue("retries"), Samples: r.PostFormValue("samples"),
 		Strategy: r.PostFormValue("strategy"), Seed: r.PostFormValue("seed"), Compare: r.PostFormValue("compare"),
 		MaxTokens: r.PostFormValue("max_tokens"), GenMaxTokens: r.PostFormValue("gen_max_tokens"),
+		Engine: r.PostFormValue("engine"),
 	}
 	spec := runner.Spec{StudyID: s.ID, Task: scoring.Task(f.Task), Scorer: f.Scorer, Strategy: scoring.Strategy(f.Strategy)}
 	num := func(field, v string, lo, hi int) (int, error) {
@@ -108,7 +109,7 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 	if f.Scorer != runner.ModelScorer {
 		return spec, f, nil
 	}
-	c := scoring.Config{Model: f.Model, APIKeyEnv: f.APIKeyEnv, API: scoring.API(f.API), Mode: scoring.Mode(f.Mode)}
+	c := scoring.Config{Model: firstLine(f.Model), APIKeyEnv: f.APIKeyEnv, API: scoring.API(f.API), Mode: scoring.Mode(f.Mode), Engine: scoring.Engine(f.Engine)}
 	for _, ln := range strings.Split(f.BaseURLs, "\n") {
 		if ln = strings.TrimSpace(ln); ln != "" {
 			c.BaseURLs = append(c.BaseURLs, ln)
@@ -155,11 +156,14 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	spec, form, err := jobSpec(r, s)
-	spec.PublicEndpointsOnly = h.PublicEndpointsOnly
-	var j *domain.Job
+	specs, form, err := jobSpecs(r, s, h.PublicEndpointsOnly)
+	if err == nil && r.PostFormValue("estimate") != "" {
+		h.estimateLaunch(w, r, s, specs, form)
+		return
+	}
+	var js []*domain.Job
 	if err == nil {
-		j, err = h.Service.LaunchJob(r.Context(), spec, h.getenv)
+		js, err = h.Service.LaunchJobs(r.Context(), specs, h.getenv)
 	}
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND {
@@ -173,7 +177,16 @@ func (h *Handler) CreateJob(w http.ResponseWriter, r *http.Request) {
 	if h.Jobs != nil {
 		h.Jobs.Wake()
 	}
-	h.Log.Info("scoring job created", "study", s.ID, "job", j.ID, "task", j.Task, "scorer", j.Scorer)
+	for _, j := range js {
+		h.Log.Info("scoring job created", "study", s.ID, "job", j.ID, "task", j.Task, "scorer", j.Scorer)
+		auditf(r, "job #%d: %s, %s", j.ID, j.Task, runner.ScorerName(j))
+	}
+	if len(js) > 1 {
+		h.flash(w, r, launchedMany(js))
+		redirect(w, r, templates.StudyURL(s.ID, "/jobs"))
+		return
+	}
+	j := js[0]
 	h.flash(w, r, fmt.Sprintf("Job #%d queued.", j.ID))
 	redirect(w, r, templates.JobURL(s.ID, j.ID, ""))
 }

@@ -71,9 +71,57 @@ func (s *Spec) Validate(getenv func(string) string) error {
 // Create validates spec, builds every prompt from the study's data and
 // templates, and stores the job, queued.
 func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) string) (*domain.Job, error) {
-	if err := spec.Validate(getenv); err != nil {
+	jobs, err := CreateGroup(ctx, db, []Spec{spec}, getenv)
+	if err != nil {
 		return nil, err
 	}
+	return jobs[0], nil
+}
+
+// CreateGroup creates one job per spec over the same prompts, all or
+// nothing: the specs differ only in their scorer configuration (one model
+// each; docs/scoring.md#many-models-in-one-go). Jobs created together are
+// compared side by side.
+func CreateGroup(ctx context.Context, db *store.DB, specs []Spec, getenv func(string) string) ([]*domain.Job, error) {
+	if len(specs) == 0 {
+		return nil, domain.Errorf(domain.EINVALID, "model: at least one model is needed")
+	}
+	for i := range specs {
+		if err := specs[i].Validate(getenv); err != nil {
+			if len(specs) > 1 && specs[i].Scorer == ModelScorer {
+				return nil, domain.Errorf(domain.EINVALID, "model %s: %s", specs[i].Config.Model, domain.ErrorMessage(err))
+			}
+			return nil, err
+		}
+		s, first := specs[i], specs[0]
+		if s.StudyID != first.StudyID || s.Task != first.Task || s.Strategy != first.Strategy || s.CompareStudyID != first.CompareStudyID {
+			return nil, domain.Errorf(domain.EINVALID, "jobs launched together share the study, task, strategy and comparison")
+		}
+	}
+	sp, err := BuildPrompts(ctx, db, specs[0])
+	if err != nil {
+		return nil, err
+	}
+	var jobs []*domain.Job
+	for _, spec := range specs {
+		cfg := json.RawMessage(`{}`)
+		if spec.Scorer == ModelScorer {
+			if cfg, err = json.Marshal(spec.Config); err != nil {
+				return nil, fmt.Errorf("job config: %w", err)
+			}
+		}
+		jobs = append(jobs, &domain.Job{StudyID: spec.StudyID, Task: string(spec.Task), Scorer: spec.Scorer, Config: cfg,
+			Strategy: string(spec.Strategy), Seed: int64(spec.Seed), CompareStudyID: spec.CompareStudyID})
+	}
+	if err := db.CreateJobGroup(ctx, jobs, sp); err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// BuildPrompts renders every prompt of a (validated) spec from the study's
+// current data and templates, without storing anything.
+func BuildPrompts(ctx context.Context, db *store.DB, spec Spec) ([]domain.JobPrompt, error) {
 	if spec.CompareStudyID != 0 {
 		cs, err := db.Study(ctx, spec.CompareStudyID)
 		if err != nil {
@@ -110,22 +158,11 @@ func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) st
 		}
 		return nil, domain.Errorf(domain.EINVALID, "the study has no %s", what)
 	}
-	cfg := json.RawMessage(`{}`)
-	if spec.Scorer == ModelScorer {
-		if cfg, err = json.Marshal(spec.Config); err != nil {
-			return nil, fmt.Errorf("job config: %w", err)
-		}
-	}
-	j := &domain.Job{StudyID: spec.StudyID, Task: string(spec.Task), Scorer: spec.Scorer, Config: cfg,
-		Strategy: string(spec.Strategy), Seed: int64(spec.Seed), CompareStudyID: spec.CompareStudyID}
 	sp := make([]domain.JobPrompt, len(prompts))
 	for i, p := range prompts {
 		sp[i] = domain.JobPrompt{Key: p.Key, ItemKey: p.ItemKey, Condition: string(p.Condition), Order: string(p.Order), Text: p.Text}
 	}
-	if err := db.CreateJob(ctx, j, sp); err != nil {
-		return nil, err
-	}
-	return j, nil
+	return sp, nil
 }
 
 // JobConfig decodes a job's endpoint configuration.

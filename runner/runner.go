@@ -54,6 +54,11 @@ type Runner struct {
 	// ClientOptions are passed to every model client (tests shorten the
 	// back-off with them).
 	ClientOptions []scoring.ClientOption
+	// BatchPoll is the first wait between two status reads of a job's
+	// batches, doubling up to BatchPollMax; BatchMaxLines and
+	// BatchMaxBytes bound one batch file (the OpenAI limits by default).
+	BatchPoll, BatchPollMax      time.Duration
+	BatchMaxLines, BatchMaxBytes int
 
 	wake   chan struct{}
 	mu     sync.Mutex
@@ -64,6 +69,27 @@ type Runner struct {
 type activeJob struct {
 	cancel    context.CancelFunc
 	cancelled bool // by the researcher, not by a shutdown
+	batch     bool // runs on the batch engine
+}
+
+// liveJobs counts the active jobs that are not batch jobs (r.mu held).
+func (r *Runner) liveJobs() int {
+	n := 0
+	for _, a := range r.active {
+		if !a.batch {
+			n++
+		}
+	}
+	return n
+}
+
+// isBatchJob reports whether a job runs on the batch engine.
+func isBatchJob(j *domain.Job) bool {
+	if j.Scorer != ModelScorer {
+		return false
+	}
+	cfg, err := JobConfig(j)
+	return err == nil && cfg.Engine == scoring.EngineBatch
 }
 
 // DefaultLease is the lease of a running job: short, so a job whose runner
@@ -80,6 +106,8 @@ func New(db *store.DB, log *slog.Logger, getenv func(string) string, hc *http.Cl
 		db: db, log: log, getenv: getenv, hc: hc, owner: store.RandomToken()[:16],
 		MaxJobs: 2, FlushEvery: 64, FlushInterval: 100 * time.Millisecond, Lease: DefaultLease,
 		GiveUpAfter: 25, ProbeTimeout: 3 * time.Second,
+		BatchPoll: 5 * time.Second, BatchPollMax: 2 * time.Minute,
+		BatchMaxLines: scoring.BatchMaxRequests, BatchMaxBytes: scoring.BatchMaxBytes,
 		wake: make(chan struct{}, 1), active: map[int64]*activeJob{},
 	}
 }
@@ -119,15 +147,18 @@ func (r *Runner) startJobs(ctx context.Context) {
 		return
 	}
 	for _, j := range jobs {
+		// A batch job mostly waits for its engine (up to a day): it does
+		// not take one of the MaxJobs places of the jobs that ask live.
+		waits := isBatchJob(j)
 		r.mu.Lock()
 		_, busy := r.active[j.ID]
-		full := len(r.active) >= max(1, r.MaxJobs)
+		full := r.liveJobs() >= max(1, r.MaxJobs)
 		r.mu.Unlock()
 		if busy {
 			continue
 		}
-		if full {
-			return
+		if full && !waits {
+			continue
 		}
 		ok, err := r.db.ClaimJob(ctx, j.ID, r.owner, r.db.Now().Add(r.Lease))
 		if err != nil || !ok {
@@ -135,7 +166,7 @@ func (r *Runner) startJobs(ctx context.Context) {
 		}
 		jctx, cancel := context.WithCancel(ctx)
 		r.mu.Lock()
-		r.active[j.ID] = &activeJob{cancel: cancel}
+		r.active[j.ID] = &activeJob{cancel: cancel, batch: waits}
 		r.mu.Unlock()
 		r.wg.Add(1)
 		go func() {
@@ -250,6 +281,16 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 	scorer, workers, err := r.scorer(j)
 	if err != nil {
 		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, domain.JobFailed, err.Error())
+	}
+	if c, ok := scorer.(*scoring.Client); ok {
+		done, err := r.executeEngine(ctx, j, c, progress)
+		if done || err != nil {
+			return err
+		}
+		if before, err = r.db.JobProgress(ctx, j.ID); err != nil {
+			return err
+		}
+		pending = before.Total - before.Answered
 	}
 	var items map[string]*scoring.MCItem
 	if task := scoring.Task(j.Task); task != scoring.TrueFalse && pending > 0 {

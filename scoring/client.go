@@ -138,44 +138,98 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // Score asks one prompt in the configured mode.
 func (c *Client) Score(ctx context.Context, p Prompt) (Answer, error) {
+	q, err := c.askOf(p)
+	if err != nil {
+		return Answer{}, err
+	}
+	if q.logprobs {
+		rb, path := c.logprobsRequest(p.Text)
+		var resp responseBody
+		if err := c.post(ctx, path, rb, &resp); err != nil {
+			return Answer{}, err
+		}
+		return c.fromLogprobs(p, q, resp)
+	}
+	samples, err := c.sample(ctx, p.Text, q.n, q.temp, q.maxTokens)
+	if err != nil {
+		return Answer{}, err
+	}
+	return c.fromSamples(p, samples)
+}
+
+// ask is what a prompt's request asks for: one greedy token with its top
+// log-probabilities over the allowed letters, or n replies at temperature
+// temp of at most maxTokens tokens. The live client and the batch lines
+// (batch.go) ask the same.
+type ask struct {
+	logprobs  bool
+	allowed   []string
+	n         int
+	temp      float64
+	maxTokens int
+}
+
+// askOf is the request of prompt p in the configured mode.
+func (c *Client) askOf(p Prompt) (ask, error) {
 	switch {
 	case p.Task == TrueFalse && c.cfg.Mode == Logprobs:
-		return c.tfLogprobs(ctx, p)
+		return ask{logprobs: true, allowed: letters[:2], n: 1}, nil
 	case p.Task == TrueFalse:
-		return c.tfSampling(ctx, p)
+		return ask{n: c.cfg.Samples, temp: c.cfg.Temperature, maxTokens: c.cfg.MaxTokens}, nil
 	case p.Task == MultipleChoice && c.cfg.Mode == Logprobs:
-		return c.mcLogprobs(ctx, p)
+		return ask{logprobs: true, allowed: letters[:], n: 1}, nil
 	case p.Task == MultipleChoice:
-		return c.mcReply(ctx, p)
+		return ask{n: 1, maxTokens: c.cfg.MaxTokens}, nil
 	case p.Task == Generation:
-		return c.generate(ctx, p)
+		return ask{n: 1, maxTokens: c.cfg.GenMaxTokens}, nil
 	}
-	return Answer{}, fmt.Errorf("prompt %s: unknown task %q", p.Key, p.Task)
+	return ask{}, fmt.Errorf("prompt %s: unknown task %q", p.Key, p.Task)
 }
 
-func (c *Client) tfLogprobs(ctx context.Context, p Prompt) (Answer, error) {
-	lp, tok, err := c.optionLogprobs(ctx, p.Text, letters[:2])
+// fromLogprobs reads a log-probability reply to prompt p.
+func (c *Client) fromLogprobs(p Prompt, q ask, resp responseBody) (Answer, error) {
+	lp, tok, err := readLogprobs(resp, q.allowed)
 	if err != nil {
 		return Answer{}, err
 	}
-	pt, ok := pTrueFromLogprobs(lp, p.Order)
-	if !ok {
-		return Answer{}, fmt.Errorf("neither A nor B among the top %d next tokens (model began %q)", c.cfg.TopLogprobs, tok)
+	if p.Task == TrueFalse {
+		pt, ok := pTrueFromLogprobs(lp, p.Order)
+		if !ok {
+			return Answer{}, fmt.Errorf("neither A nor B among the top %d next tokens (model began %q)", c.cfg.TopLogprobs, tok)
+		}
+		return Answer{PTrue: pt, Logprobs: lp}, nil
 	}
-	return Answer{PTrue: pt, Logprobs: lp}, nil
+	best, bestLP := Refusal, math.Inf(-1)
+	for _, l := range letters {
+		if v, ok := lp[l]; ok && v > bestLP {
+			best, bestLP = l, v
+		}
+	}
+	return Answer{Letter: best, Reply: tok, Logprobs: lp}, nil
 }
 
-func (c *Client) tfSampling(ctx context.Context, p Prompt) (Answer, error) {
-	samples, err := c.sample(ctx, p.Text, c.cfg.Samples, c.cfg.Temperature, c.cfg.MaxTokens)
-	if err != nil {
-		return Answer{}, err
+// fromSamples reads the sampled replies to prompt p.
+func (c *Client) fromSamples(p Prompt, samples []string) (Answer, error) {
+	switch p.Task {
+	case TrueFalse:
+		return tfFromSamples(samples, p.Order)
+	case MultipleChoice:
+		return Answer{Letter: ParseLetter(samples[0], letters[:]), Reply: samples[0]}, nil
 	}
-	// The share of True among the samples that answer True or False; a
-	// sample answering neither is unparseable, counted and kept, never read
-	// as False.
+	a := Answer{Reply: ExtractExplanation(samples[0])}
+	if a.Reply != strings.TrimSpace(samples[0]) {
+		a.Samples = samples
+	}
+	return a, nil
+}
+
+// tfFromSamples is P(True) as the share of True among the samples that
+// answer True or False; a sample answering neither is unparseable, counted
+// and kept, never read as False.
+func tfFromSamples(samples []string, o Order) (Answer, error) {
 	trues, unparsed := 0, 0
 	for _, s := range samples {
-		t, ok := ParseTrueFalse(s, p.Order)
+		t, ok := ParseTrueFalse(s, o)
 		switch {
 		case !ok:
 			unparsed++
@@ -199,40 +253,6 @@ func clipText(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-func (c *Client) mcLogprobs(ctx context.Context, p Prompt) (Answer, error) {
-	lp, tok, err := c.optionLogprobs(ctx, p.Text, letters[:])
-	if err != nil {
-		return Answer{}, err
-	}
-	best, bestLP := Refusal, math.Inf(-1)
-	for _, l := range letters {
-		if v, ok := lp[l]; ok && v > bestLP {
-			best, bestLP = l, v
-		}
-	}
-	return Answer{Letter: best, Reply: tok, Logprobs: lp}, nil
-}
-
-func (c *Client) mcReply(ctx context.Context, p Prompt) (Answer, error) {
-	s, err := c.sample(ctx, p.Text, 1, 0, c.cfg.MaxTokens)
-	if err != nil {
-		return Answer{}, err
-	}
-	return Answer{Letter: ParseLetter(s[0], letters[:]), Reply: s[0]}, nil
-}
-
-func (c *Client) generate(ctx context.Context, p Prompt) (Answer, error) {
-	s, err := c.sample(ctx, p.Text, 1, 0, c.cfg.GenMaxTokens)
-	if err != nil {
-		return Answer{}, err
-	}
-	a := Answer{Reply: ExtractExplanation(s[0])}
-	if a.Reply != strings.TrimSpace(s[0]) {
-		a.Samples = s
-	}
-	return a, nil
-}
-
 // Wire types of the two OpenAI endpoints (only the fields we use).
 type (
 	chatMessage struct {
@@ -254,6 +274,7 @@ type (
 		TopLogprobs int `json:"top_logprobs,omitempty"`
 	}
 	responseBody struct {
+		Model   string `json:"model"`
 		Choices []struct {
 			Text    string `json:"text"`
 			Message struct {
@@ -289,20 +310,21 @@ func (c *Client) newRequest(text string, maxTokens int, temp float64, n int) (re
 	return rb, "chat/completions"
 }
 
-// optionLogprobs asks for one greedy token with its top candidates and folds
-// them into one log-probability per allowed letter, from the first position
-// whose candidates name any. tok is the token the model produced, for errors.
-func (c *Client) optionLogprobs(ctx context.Context, text string, allowed []string) (map[string]float64, string, error) {
+// logprobsRequest asks for one greedy token with its top candidates.
+func (c *Client) logprobsRequest(text string) (requestBody, string) {
 	rb, path := c.newRequest(text, 1, 0, 1)
 	if c.cfg.API == CompletionsAPI {
 		rb.Logprobs = c.cfg.TopLogprobs
 	} else {
 		rb.Logprobs, rb.TopLogprobs = true, c.cfg.TopLogprobs
 	}
-	var resp responseBody
-	if err := c.post(ctx, path, rb, &resp); err != nil {
-		return nil, "", err
-	}
+	return rb, path
+}
+
+// readLogprobs folds a reply's top candidates into one log-probability per
+// allowed letter, from the first position whose candidates name any. tok
+// is the token the model produced, for errors.
+func readLogprobs(resp responseBody, allowed []string) (map[string]float64, string, error) {
 	if len(resp.Choices) == 0 || resp.Choices[0].Logprobs == nil {
 		return nil, "", errors.New("the server returned no log-probabilities (does it support logprobs? try sampling mode)")
 	}
@@ -340,6 +362,19 @@ func (c *Client) optionLogprobs(ctx context.Context, text string, allowed []stri
 	return map[string]float64{}, first, nil
 }
 
+// choiceTexts are the replies of a response, in order.
+func (c *Client) choiceTexts(resp responseBody) []string {
+	out := make([]string, 0, len(resp.Choices))
+	for _, ch := range resp.Choices {
+		if c.cfg.API == CompletionsAPI {
+			out = append(out, ch.Text)
+		} else {
+			out = append(out, ch.Message.Content)
+		}
+	}
+	return out
+}
+
 // sample draws n replies. Servers that ignore n (some llama.cpp and Ollama
 // versions answer with one choice) are asked again for the rest, at most n
 // requests in all.
@@ -351,15 +386,11 @@ func (c *Client) sample(ctx context.Context, text string, n int, temp float64, m
 		if err := c.post(ctx, path, rb, &resp); err != nil {
 			return nil, err
 		}
-		for _, ch := range resp.Choices {
+		for _, t := range c.choiceTexts(resp) {
 			if len(out) == n {
 				break
 			}
-			if c.cfg.API == CompletionsAPI {
-				out = append(out, ch.Text)
-			} else {
-				out = append(out, ch.Message.Content)
-			}
+			out = append(out, t)
 		}
 	}
 	if len(out) < n {

@@ -50,7 +50,23 @@ type Config struct {
 	// GenMaxTokens bounds generation replies.
 	MaxTokens    int `json:"max_tokens"`
 	GenMaxTokens int `json:"gen_max_tokens"`
+	// Engine is how the prompts are sent: live requests (EngineLive, the
+	// default), the Batch API of the first base URL (EngineBatch), or an
+	// offline runner the researcher runs on a file (EngineOffline, which
+	// needs no base URL).
+	Engine Engine `json:"engine,omitempty"`
 }
+
+// Engine is how a model job's prompts reach the model
+// (docs/scoring.md#engines).
+type Engine string
+
+// The engines.
+const (
+	EngineLive    Engine = "live"
+	EngineBatch   Engine = "batch"
+	EngineOffline Engine = "offline"
+)
 
 // Limits on configuration values; forms and flags are checked against them.
 const (
@@ -65,6 +81,9 @@ const (
 func (c Config) WithDefaults() Config {
 	if c.API == "" {
 		c.API = ChatAPI
+	}
+	if c.Engine == "" {
+		c.Engine = EngineLive
 	}
 	if c.Mode == "" {
 		c.Mode = Logprobs
@@ -104,7 +123,12 @@ func (c Config) Validate() error {
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
 	}
-	if len(c.BaseURLs) == 0 {
+	switch c.Engine {
+	case EngineLive, EngineBatch, EngineOffline, "":
+	default:
+		bad("engine", "must be %q, %q or %q", EngineLive, EngineBatch, EngineOffline)
+	}
+	if len(c.BaseURLs) == 0 && c.Engine != EngineOffline {
 		bad("base_urls", "at least one base URL is needed")
 	}
 	if len(c.BaseURLs) > MaxBaseURLs {

@@ -31,43 +31,46 @@ func (db *DB) CreateJob(ctx context.Context, j *domain.Job, prompts []domain.Job
 	if len(prompts) > MaxJobPrompts {
 		return domain.Errorf(domain.EINVALID, "the job has %d prompts, more than %d", len(prompts), MaxJobPrompts)
 	}
+	return db.tx(ctx, func(tx *sql.Tx) error { return db.createJob(ctx, tx, j, prompts) })
+}
+
+// createJob is CreateJob inside the caller's transaction.
+func (db *DB) createJob(ctx context.Context, tx *sql.Tx, j *domain.Job, prompts []domain.JobPrompt) error {
 	j.Status, j.CreatedAt = domain.JobQueued, db.Now()
 	var compare any
 	if j.CompareStudyID != 0 {
 		compare = j.CompareStudyID
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM studies WHERE id = ?`, j.StudyID).Scan(&n); err != nil {
-			return fmt.Errorf("create job: %w", err)
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM studies WHERE id = ?`, j.StudyID).Scan(&n); err != nil {
+		return fmt.Errorf("create job: %w", err)
+	}
+	if n == 0 {
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", j.StudyID)
+	}
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO scoring_jobs (study_id, task, scorer, config, strategy, seed, compare_study_id, status, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		j.StudyID, j.Task, j.Scorer, string(j.Config), j.Strategy, j.Seed, compare, j.Status, j.CreatedAt.Format(time.RFC3339Nano))
+	if err != nil {
+		return fmt.Errorf("create job: %w", err)
+	}
+	j.ID, _ = res.LastInsertId()
+	stmt, err := tx.PrepareContext(ctx, `
+		INSERT INTO scoring_prompts (job_id, seq, key, item_key, condition, option_order, text)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("create job: %w", err)
+	}
+	defer stmt.Close()
+	for i := range prompts {
+		p := &prompts[i]
+		p.Seq = i + 1
+		if _, err := stmt.ExecContext(ctx, j.ID, p.Seq, p.Key, p.ItemKey, p.Condition, p.Order, p.Text); err != nil {
+			return fmt.Errorf("create job: prompt %s: %w", p.Key, err)
 		}
-		if n == 0 {
-			return domain.Errorf(domain.ENOTFOUND, "study %d not found", j.StudyID)
-		}
-		res, err := tx.ExecContext(ctx, `
-			INSERT INTO scoring_jobs (study_id, task, scorer, config, strategy, seed, compare_study_id, status, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			j.StudyID, j.Task, j.Scorer, string(j.Config), j.Strategy, j.Seed, compare, j.Status, j.CreatedAt.Format(time.RFC3339Nano))
-		if err != nil {
-			return fmt.Errorf("create job: %w", err)
-		}
-		j.ID, _ = res.LastInsertId()
-		stmt, err := tx.PrepareContext(ctx, `
-			INSERT INTO scoring_prompts (job_id, seq, key, item_key, condition, option_order, text)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`)
-		if err != nil {
-			return fmt.Errorf("create job: %w", err)
-		}
-		defer stmt.Close()
-		for i := range prompts {
-			p := &prompts[i]
-			p.Seq = i + 1
-			if _, err := stmt.ExecContext(ctx, j.ID, p.Seq, p.Key, p.ItemKey, p.Condition, p.Order, p.Text); err != nil {
-				return fmt.Errorf("create job: prompt %s: %w", p.Key, err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 const jobColumns = `id, study_id, task, scorer, config, strategy, seed, COALESCE(compare_study_id, 0), status, error, created_at, started_at, finished_at`
@@ -102,9 +105,11 @@ func (db *DB) StudyJobs(ctx context.Context, studyID int64) ([]*domain.Job, erro
 }
 
 // ActiveJobs lists the queued and running jobs, oldest first: what the
-// runner has to do, also after a restart.
+// runner has to do, also after a restart. A job waiting for an offline
+// runner's output (engine "offline") is left out: nothing here runs it.
 func (db *DB) ActiveJobs(ctx context.Context) ([]*domain.Job, error) {
-	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE status IN ('queued', 'running') ORDER BY id`)
+	return db.jobs(ctx, `SELECT `+jobColumns+` FROM scoring_jobs WHERE status IN ('queued', 'running')
+		AND COALESCE(json_extract(config, '$.engine'), '') <> 'offline' ORDER BY id`)
 }
 
 func (db *DB) jobs(ctx context.Context, q string, args ...any) ([]*domain.Job, error) {
@@ -236,33 +241,36 @@ func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []domain.JobRe
 		return nil
 	}
 	now := db.now()
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		ans, err := tx.PrepareContext(ctx, `
-			UPDATE scoring_prompts SET answer = ?, error = '', attempts = attempts + 1, answered_at = ?
-			WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+	return db.tx(ctx, func(tx *sql.Tx) error { return saveJobResults(ctx, tx, jobID, rs, now) })
+}
+
+// saveJobResults is SaveJobResults inside the caller's transaction.
+func saveJobResults(ctx context.Context, tx *sql.Tx, jobID int64, rs []domain.JobResult, now string) error {
+	ans, err := tx.PrepareContext(ctx, `
+		UPDATE scoring_prompts SET answer = ?, error = '', attempts = attempts + 1, answered_at = ?
+		WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+	if err != nil {
+		return fmt.Errorf("save job results: %w", err)
+	}
+	defer ans.Close()
+	fail, err := tx.PrepareContext(ctx, `
+		UPDATE scoring_prompts SET error = ?, attempts = attempts + 1
+		WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+	if err != nil {
+		return fmt.Errorf("save job results: %w", err)
+	}
+	defer fail.Close()
+	for _, r := range rs {
+		if r.Answer != nil {
+			_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
+		} else {
+			_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
+		}
 		if err != nil {
-			return fmt.Errorf("save job results: %w", err)
+			return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
 		}
-		defer ans.Close()
-		fail, err := tx.PrepareContext(ctx, `
-			UPDATE scoring_prompts SET error = ?, attempts = attempts + 1
-			WHERE job_id = ? AND seq = ? AND answer IS NULL`)
-		if err != nil {
-			return fmt.Errorf("save job results: %w", err)
-		}
-		defer fail.Close()
-		for _, r := range rs {
-			if r.Answer != nil {
-				_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
-			} else {
-				_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
-			}
-			if err != nil {
-				return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // SetJobStatus moves a job to running or a final status (with a job-level

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"time"
 
 	"pragmalab/analysis"
 	"pragmalab/domain"
@@ -102,11 +103,27 @@ func (s *Service) LaunchJob(ctx context.Context, spec runner.Spec, getenv func(s
 // the prompts answered, in all and failed after every batch of answers is
 // saved.
 func (s *Service) RunJob(ctx context.Context, jobID int64, getenv func(string) string, progress func(answered, total, failed int)) error {
+	return s.RunJobWith(ctx, jobID, getenv, progress, RunOptions{})
+}
+
+// RunOptions adjust a foreground run: BatchPoll, when set, is the first
+// wait between two status reads of a batch job's batches.
+type RunOptions struct {
+	BatchPoll time.Duration
+}
+
+// RunJobWith is RunJob with options.
+func (s *Service) RunJobWith(ctx context.Context, jobID int64, getenv func(string) string, progress func(answered, total, failed int), o RunOptions) error {
 	var saved func(domain.JobProgress)
 	if progress != nil {
 		saved = func(p domain.JobProgress) { progress(p.Answered, p.Total, p.Failed) }
 	}
-	return runner.New(s.db, nil, getenv, nil).RunJob(ctx, jobID, saved)
+	r := runner.New(s.db, nil, getenv, nil)
+	if o.BatchPoll > 0 {
+		r.BatchPoll = o.BatchPoll
+		r.BatchPollMax = max(r.BatchPollMax, o.BatchPoll)
+	}
+	return r.RunJob(ctx, jobID, saved)
 }
 
 // JobProgress counts a job's prompts.
@@ -176,7 +193,8 @@ type JobComparison struct {
 }
 
 // CompareJob puts a True/False job's results beside those of the study's
-// other finished (done or partial) jobs of the same task, by id, at most
+// other finished (done or partial) jobs of the same task — the jobs
+// launched with it first, then the others by id — at most
 // maxComparedJobs columns in all, and beside the human toplines of the
 // job's crowd study.
 func (s *Service) CompareJob(ctx context.Context, res *runner.Results) (*JobComparison, error) {
@@ -185,7 +203,10 @@ func (s *Service) CompareJob(ctx context.Context, res *runner.Results) (*JobComp
 	if err != nil {
 		return nil, err
 	}
-	for _, j := range runner.SortedJobs(jobs) {
+	if jobs, err = s.groupFirst(ctx, res.Job.ID, jobs); err != nil {
+		return nil, err
+	}
+	for _, j := range jobs {
 		if j.ID == res.Job.ID || j.Task != res.Job.Task || (j.Status != domain.JobDone && j.Status != domain.JobPartial) || len(all) >= maxComparedJobs {
 			continue
 		}

@@ -8,6 +8,7 @@ package scoringtest
 import (
 	"encoding/json"
 	"hash/fnv"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -27,6 +28,7 @@ type Server struct {
 	mu       sync.Mutex
 	asked    map[string]int
 	auth     map[string]bool
+	batch    batchState
 }
 
 // NewServer starts a fake server with the given latency.
@@ -72,31 +74,22 @@ func PTrue(prompt string) float64 {
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.requests.Add(1)
+	if s.serveBatchAPI(w, r) {
+		return
+	}
 	if r.URL.Path != "/v1/chat/completions" && r.URL.Path != "/v1/completions" {
 		// Echo the credentials as careless servers do, to test that
 		// clients keep them out of errors.
 		http.Error(w, `{"error":"no such endpoint for `+r.Header.Get("Authorization")+`"}`, http.StatusNotFound)
 		return
 	}
-	var req struct {
-		Prompt   string `json:"prompt"`
-		Messages []struct {
-			Content string `json:"content"`
-		} `json:"messages"`
-		N        int `json:"n"`
-		Logprobs any `json:"logprobs"`
-	}
-	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<20)).Decode(&req); err != nil {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 1<<20))
+	if err != nil {
 		http.Error(w, `{"error":"bad request"}`, http.StatusBadRequest)
 		return
 	}
-	chat := r.URL.Path == "/v1/chat/completions"
-	prompt := req.Prompt
-	if chat && len(req.Messages) > 0 {
-		prompt = req.Messages[0].Content
-	}
 	s.mu.Lock()
-	s.asked[prompt]++
+	s.asked[promptOf(r.URL.Path, body)]++
 	s.auth[r.Header.Get("Authorization")] = true
 	s.mu.Unlock()
 	if s.Latency > 0 {
@@ -105,6 +98,52 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		}
+	}
+	status, out := s.reply(r.URL.Path, body)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(out)
+}
+
+// request is the part of a completion request the fake reads.
+type request struct {
+	Model    string `json:"model"`
+	Prompt   string `json:"prompt"`
+	Messages []struct {
+		Content string `json:"content"`
+	} `json:"messages"`
+	N        int `json:"n"`
+	Logprobs any `json:"logprobs"`
+}
+
+// promptOf is the prompt text of a completion request ("" if unreadable).
+func promptOf(path string, body []byte) string {
+	var req request
+	json.Unmarshal(body, &req)
+	if path == "/v1/chat/completions" && len(req.Messages) > 0 {
+		return req.Messages[0].Content
+	}
+	return req.Prompt
+}
+
+// reply answers one completion request, a live one or a line of a batch.
+func (s *Server) reply(path string, body []byte) (int, []byte) {
+	var req struct {
+		Model    string `json:"model"`
+		Prompt   string `json:"prompt"`
+		Messages []struct {
+			Content string `json:"content"`
+		} `json:"messages"`
+		N        int `json:"n"`
+		Logprobs any `json:"logprobs"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		return http.StatusBadRequest, []byte(`{"error":{"message":"bad request"}}`)
+	}
+	chat := path == "/v1/chat/completions"
+	prompt := req.Prompt
+	if chat && len(req.Messages) > 0 {
+		prompt = req.Messages[0].Content
 	}
 	p := PTrue(prompt)
 	trueLetter, falseLetter := "A", "B"
@@ -141,6 +180,6 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"object": "chat.completion", "choices": choices})
+	out, _ := json.Marshal(map[string]any{"object": "chat.completion", "model": req.Model, "choices": choices})
+	return http.StatusOK, out
 }
