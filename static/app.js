@@ -14,15 +14,16 @@
 		if (f && shownAt !== null) f.value = String(Math.max(1, Math.round(performance.now() - shownAt)));
 	}
 	document.addEventListener("submit", function (e) { stamp(e.target); }, true);
-	// The keyboard hints: only where a keyboard is likely (the main pointer
-	// is not a finger) or once Tab is pressed; without this script they stay
-	// hidden, since the keys need it.
+	// The keyboard hints: only where the keys work — with this script, and
+	// where the main pointer is fine (a mouse or a trackpad, so a keyboard
+	// is likely) or once Tab is pressed. Without this script they stay
+	// hidden ([hidden] wins in style.css).
 	function showHints() {
 		var hs = document.querySelectorAll("[data-keys-hint]");
 		for (var i = 0; i < hs.length; i++) hs[i].hidden = false;
 	}
 	document.addEventListener("DOMContentLoaded", function () {
-		if (window.matchMedia && !window.matchMedia("(pointer: coarse)").matches) showHints();
+		if (window.matchMedia && window.matchMedia("(pointer: fine)").matches) showHints();
 	});
 	document.addEventListener("keydown", function (e) { if (e.key === "Tab") showHints(); });
 	function typing(e) {
