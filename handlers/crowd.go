@@ -233,7 +233,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case studies.PageDone:
 		// The completion code and a button back to Prolific; nothing leaves
 		// by itself, so the participant can read and copy the code
-		// (docs/prolific.md#completion).
+		// (docs/studies.md#crowd-completion).
 		v := templates.CrowdDoneView{Lang: lang, Code: c.Settings.CompletionCode, Total: next.Total}
 		if v.Code != "" {
 			v.URL = ProlificCompleteURL(v.Code)

@@ -35,7 +35,7 @@ func (a addrTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // TestCrowdPlacesPerAddress: one address holds at most the study's
 // places_per_address consented, unfinished places; the next arrival is
-// told so before the consent text (issue 22), and so is one that had the
+// told so before the consent text (docs/studies.md#no-hoarding), and so is one that had the
 // consent page open when the limit was reached. A place unanswered past
 // the hold no longer counts.
 func TestCrowdPlacesPerAddress(t *testing.T) {

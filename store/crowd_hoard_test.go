@@ -12,7 +12,7 @@ import (
 
 // TestCrowdAddressLimitConcurrent: 200 arrivals at once, 50 of them from
 // one address with a limit of 3 places per address: that address gets 3
-// places, never more, and the others are unaffected (issue 22).
+// places, never more, and the others are unaffected (docs/studies.md#no-hoarding).
 func TestCrowdAddressLimitConcurrent(t *testing.T) {
 	f := newCrowdFixture(t, 18, 2)
 	ctx := context.Background()

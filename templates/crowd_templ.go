@@ -978,7 +978,7 @@ type CrowdDoneView struct {
 
 // CrowdDone shows the completion code and a button back to Prolific with
 // it; nothing sends the participant away by itself, so the code can be
-// read and copied (docs/prolific.md#completion).
+// read and copied (docs/studies.md#crowd-completion).
 func CrowdDone(v CrowdDoneView) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
