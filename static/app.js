@@ -15,15 +15,15 @@
 	}
 	document.addEventListener("submit", function (e) { stamp(e.target); }, true);
 	// The keyboard hints: only where the keys work — with this script, and
-	// where the main pointer is fine (a mouse or a trackpad, so a keyboard
-	// is likely) or once Tab is pressed. Without this script they stay
-	// hidden ([hidden] wins in style.css).
+	// where the main pointer is not a finger (a mouse, a trackpad, or none:
+	// a keyboard is likely) or once Tab is pressed. Without this script
+	// they stay hidden ([hidden] wins in style.css).
 	function showHints() {
 		var hs = document.querySelectorAll("[data-keys-hint]");
 		for (var i = 0; i < hs.length; i++) hs[i].hidden = false;
 	}
 	document.addEventListener("DOMContentLoaded", function () {
-		if (window.matchMedia && window.matchMedia("(pointer: fine)").matches) showHints();
+		if (window.matchMedia && !window.matchMedia("(pointer: coarse)").matches) showHints();
 	});
 	document.addEventListener("keydown", function (e) { if (e.key === "Tab") showHints(); });
 	function typing(e) {
