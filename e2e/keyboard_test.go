@@ -99,6 +99,11 @@ func TestKeyboardOnlyCrowd(t *testing.T) {
 	step(t, ctx, "arrive", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
 		chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se", ts.URL, studyID, pid)),
 		chromedp.WaitVisible(testID("consent")), pageLoaded())
+	fits(t, ctx, 390)
+	screenshot(t, ctx, "crowd-consent-390")
+	step(t, ctx, "desktop", chromedp.EmulateViewport(1280, 900))
+	screenshot(t, ctx, "crowd-consent-1280")
+	step(t, ctx, "phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
 	send(t, ctx, "consent", `[data-testid="agree"]`)
 	for i, sc := range training {
 		waitScreen(t, ctx, i+1)
@@ -115,6 +120,10 @@ func TestKeyboardOnlyCrowd(t *testing.T) {
 	p := crowdParticipant(t, db, studyID, pid)
 	for pos := 1; pos <= p.Screens; pos++ {
 		waitScreen(t, ctx, pos)
+		if pos == 1 {
+			fits(t, ctx, 390)
+			screenshot(t, ctx, "crowd-item-keyboard-390")
+		}
 		progressAnnounced(t, ctx, fmt.Sprintf("screen %d", pos))
 		title := get(t, ctx, "heading", chromedp.Evaluate[string](`document.querySelector("h1").textContent`))
 		if want := fmt.Sprintf("Item %d of %d", pos, p.Screens); title != want {
