@@ -285,3 +285,37 @@ func TestCrowdPilotBanner(t *testing.T) {
 		t.Fatal("a real participant sees the pilot banner")
 	}
 }
+
+// TestCrowdConsentSettingsForm: the study page's settings form saves the
+// consent page's facts and the no-hoarding limits, and refuses a bad one
+// with the field named.
+func TestCrowdConsentSettingsForm(t *testing.T) {
+	e := newCrowdEnv(t, 40, 10, nil)
+	a := e.admin()
+	study := fmt.Sprintf("/admin/studies/%d", e.study)
+	form := url.Values{
+		"batch_size": {"10"}, "quota": {"5"}, "timeout_minutes": {"60"}, "check_high_min": {"5"},
+		"check_low_max": {"3"}, "max_failed_checks": {"3"}, "lang": {"en"}, "completion_code": {"C0MPLETE"},
+		"hold_minutes": {"15"}, "places_per_address": {"0"}, "researcher": {"Dr Ada Rossi"},
+		"contact": {"ada@example.edu"}, "ethics_ref": {"CE-7"}, "minutes": {"12"}, "no_consent_code": {"NOC1"},
+	}
+	a.post(study+"/crowd/settings", form)
+	a.must("flash")
+	_, set, err := e.db.CrowdStudy(context.Background(), e.study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.HoldMinutes != 15 || set.PlacesPerAddress != 0 || set.Researcher != "Dr Ada Rossi" || set.Contact != "ada@example.edu" ||
+		set.EthicsRef != "CE-7" || set.Minutes != 12 || set.NoConsentCode != "NOC1" {
+		t.Fatalf("saved %+v", set)
+	}
+	a.get(study)
+	for _, id := range []string{"hold-minutes", "places-per-address", "researcher", "contact", "ethics-ref"} {
+		a.must(id)
+	}
+	form.Set("hold_minutes", "0")
+	a.post(study+"/crowd/settings", form)
+	if !strings.Contains(a.body, "hold before the first answer (minutes) must be 1–10080, got 0") {
+		t.Fatalf("a hold of 0 was not refused by name:\n%s", a.body)
+	}
+}
