@@ -184,9 +184,9 @@ func TestKeyboardOnlyExpert(t *testing.T) {
 	}
 }
 
-func TestKeyboardOnlyContextAndExplain(t *testing.T) {
+func TestKeyboardOnlyContext(t *testing.T) {
 	ctx := newBrowser(t)
-	ts, db, survey, aid, rater, annaID := startImpaqts(t)
+	ts, db, survey, aid, _, _ := startImpaqts(t)
 	// The context survey: every question answered "sufficient".
 	step(t, ctx, "open the survey", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
 		chromedp.Navigate(ts.URL+survey+"/1"), chromedp.WaitVisible(testID("context-form")), pageLoaded())
@@ -203,8 +203,13 @@ func TestKeyboardOnlyContextAndExplain(t *testing.T) {
 			t.Fatalf("question %d stored %q", q.Position, q.Sufficient)
 		}
 	}
+}
+
+func TestKeyboardOnlyExplain(t *testing.T) {
+	ctx := newBrowser(t)
+	ts, db, _, _, rater, annaID := startImpaqts(t)
 	// The explanation ratings: each screen rated 2 (one arrow from 1).
-	step(t, ctx, "open the ratings", chromedp.Navigate(ts.URL+rater+"/1"), chromedp.WaitVisible(testID("explain-form")), pageLoaded())
+	step(t, ctx, "open the ratings", chromedp.EmulateViewport(1280, 900), chromedp.Navigate(ts.URL+rater+"/1"), chromedp.WaitVisible(testID("explain-form")), pageLoaded())
 	screens, _ := db.ExplainScreens(context.Background(), annaID)
 	for pos := 1; pos <= len(screens); pos++ {
 		step(t, ctx, fmt.Sprintf("explanation %d", pos), chromedp.WaitVisible(fmt.Sprintf(`form[action$="/%d"]`, pos)), pageLoaded())
