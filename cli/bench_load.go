@@ -273,6 +273,8 @@ func setupLoadStudy(ctx context.Context, svc *studies.Service, n int) (loadStudy
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Load benchmark", Lang: "en", Seed: 1}
 	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "BENCH"
+	// Every virtual participant comes from this machine's one address.
+	set.PlacesPerAddress = 0
 	sets := (n + 2*set.Quota - 1) / (2 * set.Quota) // two batches of 5 participants per set
 	types := domain.ItemTypes
 	var items []domain.Item

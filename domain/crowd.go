@@ -15,6 +15,14 @@ type CrowdSettings struct {
 	BatchSize      int `json:"batch_size"`      // items per batch, checks not counted
 	Quota          int `json:"quota"`           // participants per batch
 	TimeoutMinutes int `json:"timeout_minutes"` // idle time after which a slot is free
+	// HoldMinutes is how long a place is held for a participant who has
+	// consented but not answered anything yet; past it the place is free
+	// as after the time-out (docs/studies.md#no-hoarding).
+	HoldMinutes int `json:"hold_minutes"`
+	// PlacesPerAddress is how many consented, unfinished places one client
+	// address may hold at once; 0 is no limit (a lab room behind one
+	// address).
+	PlacesPerAddress int `json:"places_per_address"`
 	// A high check passes at a rating >= CheckHighMin, a low one at <=
 	// CheckLowMax; a participant failing MaxFailedChecks or more is excluded.
 	CheckHighMin    int `json:"check_high_min"`
@@ -51,6 +59,15 @@ type CrowdSettings struct {
 	Title   string `json:"title"`
 	Intro   string `json:"intro"`
 	Consent string `json:"consent"`
+	// What the consent page names beside the consent text
+	// (docs/studies.md#consent): the researcher responsible, how to reach
+	// them, the ethics approval's reference, and the estimated minutes
+	// (0: estimated from the batch length, EstimatedMinutes).
+	Researcher    string `json:"researcher"`
+	Contact       string `json:"contact"`
+	EthicsRef     string `json:"ethics_ref"`
+	Minutes       int    `json:"minutes"`
+	NoConsentCode string `json:"no_consent_code"` // given on "I do not agree"; "" falls back to the screen-out code
 }
 
 // CrowdTrainingSpec names one training item and whether it is shown with
@@ -64,7 +81,7 @@ type CrowdTrainingSpec struct {
 // 60 minutes, checks at ≥ 5 / ≤ 3, exclusion at 3 failed checks.
 func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{
-		BatchSize: 30, Quota: 5, TimeoutMinutes: 60,
+		BatchSize: 30, Quota: 5, TimeoutMinutes: 60, HoldMinutes: 10, PlacesPerAddress: 3,
 		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: 1000,
 		Conditions:       []string{ConditionTrigger, ConditionCancel},
 		FinishWhenPaused: true,
@@ -83,6 +100,9 @@ func (s *CrowdSettings) Validate() error {
 		{"batch size", s.BatchSize, 2, 1000},
 		{"quota", s.Quota, 1, 1000},
 		{"time-out (minutes)", s.TimeoutMinutes, 1, 7 * 24 * 60},
+		{"hold before the first answer (minutes)", s.HoldMinutes, 1, 7 * 24 * 60},
+		{"places per address", s.PlacesPerAddress, 0, 1000},
+		{"estimated minutes", s.Minutes, 0, 24 * 60},
 		{"high check threshold", s.CheckHighMin, 1, 7},
 		{"low check threshold", s.CheckLowMax, 1, 7},
 		{"failed checks for exclusion", s.MaxFailedChecks, 1, 1000},
@@ -131,16 +151,46 @@ func (s *CrowdSettings) Validate() error {
 	if !prolificCode.MatchString(s.ScreenOutCode) {
 		return Errorf(EINVALID, "screen-out code must be up to 64 letters, digits, - or _")
 	}
+	s.NoConsentCode = strings.TrimSpace(s.NoConsentCode)
+	if !prolificCode.MatchString(s.NoConsentCode) {
+		return Errorf(EINVALID, "no-consent code must be up to 64 letters, digits, - or _")
+	}
 	for _, f := range []struct {
 		name string
 		v    string
 		max  int
-	}{{"title", s.Title, 200}, {"intro", s.Intro, 10000}, {"consent", s.Consent, 10000}} {
+	}{{"title", s.Title, 200}, {"intro", s.Intro, 10000}, {"consent", s.Consent, 10000},
+		{"researcher", s.Researcher, 200}, {"contact", s.Contact, 500}, {"ethics approval reference", s.EthicsRef, 200}} {
 		if !utf8.ValidString(f.v) || utf8.RuneCountInString(f.v) > f.max {
 			return Errorf(EINVALID, "%s must be at most %d characters", f.name, f.max)
 		}
 	}
 	return nil
+}
+
+// Hold is how long a consented place waits for its first answer.
+func (s CrowdSettings) Hold() time.Duration {
+	return time.Duration(s.HoldMinutes) * time.Minute
+}
+
+// SecondsPerScreen is the documented estimate of one screen's time when
+// the study has no measured answers yet (docs/studies.md#consent).
+const SecondsPerScreen = 20
+
+// EstimatedMinutes is the study's length as the consent page states it:
+// the researcher's figure when set, else screens × seconds per screen
+// (the measured median when perScreen > 0, else SecondsPerScreen),
+// rounded up, at least 1.
+func (s CrowdSettings) EstimatedMinutes(screens int, perScreen time.Duration) int {
+	if s.Minutes > 0 {
+		return s.Minutes
+	}
+	if perScreen <= 0 {
+		perScreen = SecondsPerScreen * time.Second
+	}
+	total := time.Duration(screens) * perScreen
+	m := int((total + time.Minute - 1) / time.Minute)
+	return max(m, 1)
 }
 
 // Timeout is the idle time after which an active session frees its slot.
@@ -160,13 +210,14 @@ func (s CrowdSettings) CheckPasses(check string, rating int) bool {
 }
 
 // TrainingPasses is the feedback rule of docs/studies.md#crowd-training: a
-// rating of 1–3 on an item without cancellation, or 5–7 on one with, must be
-// tried again.
+// practice answer is right only on the expected side of the scale — 5–7
+// on an item shown without its cancellation (the implicature holds), 1–3
+// on one shown with it; the midpoint 4 is right for neither.
 func TrainingPasses(condition string, rating int) bool {
 	if condition == ConditionCancel {
-		return rating < 5
+		return rating <= 3
 	}
-	return rating > 3
+	return rating >= 5
 }
 
 // QuestionnaireSettings turn the fields of a crowd study's post-study

@@ -13,6 +13,10 @@ var (
 	ErrNotYourSession = Errorf(ECONFLICT, "This Prolific ID already has a session in another browser.")
 	// ErrNoBatches: the researcher has not built the batches yet.
 	ErrNoBatches = Errorf(ECONFLICT, "The study is not open yet.")
+	// ErrAddressLimit: the client address already holds the study's
+	// places_per_address consented, unfinished places
+	// (docs/studies.md#no-hoarding).
+	ErrAddressLimit = Errorf(ECONFLICT, "Too many sessions of this study are in progress from your address.")
 )
 
 // ErrRatingRange refuses a rating off the scale (RatingMin–RatingMax):

@@ -71,7 +71,8 @@ func waitScreen(t *testing.T, ctx context.Context, pos int) {
 // TestCrowdParticipantInBrowser is a Prolific participant's whole visit on a
 // phone-sized screen: arrival with the Prolific parameters, consent, a
 // wrong training answer and its retry, the batch answered with keys 1–7, a
-// reload half-way, and the completion redirect back to Prolific.
+// reload half-way, the completion code (which stays on the page) and the
+// button back to Prolific.
 func TestCrowdParticipantInBrowser(t *testing.T) {
 	ts, db, studyID, _ := startCrowdStudy(t)
 	ctx := newBrowser(t)
@@ -134,6 +135,9 @@ func TestCrowdParticipantInBrowser(t *testing.T) {
 	if strings.TrimSpace(code) != "E2ECODE7" {
 		t.Fatalf("completion code %q", code)
 	}
+	// The page stays (nothing leaves by itself) until the participant
+	// takes the code back to Prolific with the button.
+	step(t, ctx, "back to Prolific", chromedp.Click(testID("to-prolific")))
 	u := trap.wait(t, "https://app.prolific.com/submissions/complete")
 	if u != "https://app.prolific.com/submissions/complete?cc=E2ECODE7" {
 		t.Fatalf("sent to %s", u)

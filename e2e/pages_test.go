@@ -66,7 +66,8 @@ func TestCrowdPagesLayout(t *testing.T) {
 			step(t, ctx, "begin", chromedp.Click(testID("begin")), chromedp.WaitVisible(testID("rating-form")), pageLoaded())
 			fits(t, ctx, c.width)
 			screenshot(t, ctx, "crowd-item-"+c.name)
-			hint := get(t, ctx, "keyboard hint", chromedp.Evaluate[bool](`!document.querySelector("[data-keys-hint]").hidden`))
+			// Shown means seen: the hidden attribute must win over the CSS.
+			hint := get(t, ctx, "keyboard hint", chromedp.Evaluate[bool](`document.querySelector("[data-keys-hint]").offsetParent !== null`))
 			if want := c.js && c.width > 500; hint != want {
 				coarse := get(t, ctx, "pointer", chromedp.Evaluate[bool](`matchMedia("(pointer: coarse)").matches`))
 				t.Errorf("keyboard hint shown = %v, want %v (pointer coarse: %v)", hint, want, coarse)

@@ -132,6 +132,29 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		}
 		*n.dst = v
 	}
+	// No hoarding and the consent page's length (docs/studies.md#no-hoarding,
+	// #consent): empty keeps the hold and the limit, and estimates the minutes.
+	for _, n := range []struct {
+		field, label string
+		dst          *int
+		empty        int
+	}{
+		{"hold_minutes", "hold before the first answer", &set.HoldMinutes, set.HoldMinutes},
+		{"places_per_address", "places per address", &set.PlacesPerAddress, set.PlacesPerAddress},
+		{"minutes", "estimated minutes", &set.Minutes, 0},
+	} {
+		v, err := strconv.Atoi(strings.TrimSpace(f(n.field)))
+		switch {
+		case strings.TrimSpace(f(n.field)) == "":
+			v = n.empty
+		case err != nil:
+			fail(fmt.Sprintf("%s must be a whole number, got %q", n.label, f(n.field)))
+			return
+		}
+		*n.dst = v
+	}
+	set.Researcher, set.Contact, set.EthicsRef = strings.TrimSpace(f("researcher")), strings.TrimSpace(f("contact")), strings.TrimSpace(f("ethics_ref"))
+	set.NoConsentCode = f("no_consent_code")
 	set.Conditions = append([]string{"trigger", "cancel"}, r.PostForm["conditions"]...)
 	set.CompletionCode, set.ScreenOutCode = f("completion_code"), f("screen_out_code")
 	set.AllowPreview = f("allow_preview") == "yes"

@@ -25,7 +25,7 @@ func TestEveryChangeHasAnAuditName(t *testing.T) {
 	}
 	for _, m := range re.FindAllStringSubmatch(string(src), -1) {
 		p := m[1]
-		if strings.HasPrefix(p, "/admin/log") || strings.HasPrefix(p, "/b/") || strings.HasPrefix(p, "/s/") || p == "/{pos}" || p == "/consent" || p == "/training" || p == "/answer" || p == "/questionnaire" ||
+		if strings.HasPrefix(p, "/admin/log") || strings.HasPrefix(p, "/b/") || strings.HasPrefix(p, "/s/") || p == "/{pos}" || p == "/consent" || p == "/decline" || p == "/training" || p == "/answer" || p == "/questionnaire" ||
 			strings.HasPrefix(p, "/webhooks/") { // Prolific's deliveries: audited by the use case, by event
 			continue
 		}

@@ -54,6 +54,7 @@ func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	c.base = crowdBase(id)
+	c.From(clientAddr(r, h.TrustedProxyHeader))
 	return &c, true
 }
 
@@ -78,7 +79,7 @@ func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdC
 	lang := c.Study.Lang
 	v := templates.CrowdMessageView{Lang: lang, Kind: kind, Body: body}
 	switch kind {
-	case "full", "moved", "foreign", "screened", "closed", "missing", "incomplete", "busy", "rating":
+	case "full", "limit", "moved", "foreign", "screened", "declined", "closed", "missing", "incomplete", "busy", "rating":
 		v.Title = templates.CT(lang, kind+"_title")
 	case "preview_done":
 		v.Title = templates.CT(lang, "preview_done")
@@ -89,6 +90,16 @@ func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdC
 	if kind == "screened" && c.Settings.ScreenOutCode != "" {
 		v.Code, v.URL = c.Settings.ScreenOutCode, ProlificCompleteURL(c.Settings.ScreenOutCode)
 	}
+	if kind == "limit" {
+		v.Body = fmt.Sprintf(templates.CT(lang, "limit_body"), c.Settings.HoldMinutes)
+	}
+	if kind == "declined" {
+		if code := c.NoConsentCode(); code != "" {
+			v.Code, v.URL = code, ProlificCompleteURL(code)
+		} else {
+			v.Body = templates.CT(lang, "declined_nocode")
+		}
+	}
 	h.render(w, r, status, templates.CrowdMessage(v))
 }
 
@@ -98,7 +109,9 @@ func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdC
 func (h *Handler) crowdFailed(w http.ResponseWriter, r *http.Request, c *crowdCtx, err error) {
 	switch {
 	case errors.Is(err, studies.ErrCrowdUnavailable):
-		h.studyUnavailable(w, r, c.Study)
+		h.crowdUnavailable(w, r, c)
+	case errors.Is(err, domain.ErrAddressLimit):
+		h.crowdMessage(w, r, c, http.StatusTooManyRequests, "limit", "")
 	case errors.Is(err, domain.ErrRatingRange):
 		h.crowdMessage(w, r, c, http.StatusBadRequest, "rating", templates.CrowdRatingRange(c.Study.Lang))
 	case errors.Is(err, domain.ErrStudyFull):
@@ -135,7 +148,7 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	switch e.Outcome {
 	case studies.EntryUnavailable:
-		h.studyUnavailable(w, r, c.Study)
+		h.crowdUnavailable(w, r, c)
 	case studies.EntryIncomplete:
 		// Never the preview, which stores nothing (docs/studies.md#crowd-entry).
 		h.crowdMessage(w, r, c, http.StatusBadRequest, "incomplete", templates.CT(c.Study.Lang, "incomplete_"+problem))
@@ -194,26 +207,36 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	lang := c.Study.Lang
+	if next.Pilot {
+		templates.MarkPilot(r.Context())
+	}
 	switch next.Page {
 	case studies.PageStart:
 		h.crowdMessage(w, r, c, http.StatusForbidden, "missing", "")
 	case studies.PageUnavailable:
-		h.studyUnavailable(w, r, c.Study)
+		h.crowdUnavailable(w, r, c)
+	case studies.PageCannotStart:
+		h.crowdFailed(w, r, c, next.Refusal)
+	case studies.PageDeclined:
+		h.crowdMessage(w, r, c, http.StatusOK, "declined", "")
 	case studies.PageLanding:
-		h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
-			Lang: lang, Base: c.base, Title: c.Settings.Title, Intro: c.Settings.Intro, Consent: c.Settings.Consent,
-		}))
+		v, err := h.crowdLanding(r, c)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		h.render(w, r, http.StatusOK, templates.CrowdLanding(v))
 	case studies.PageQuestionnaire:
 		h.render(w, r, http.StatusOK, templates.CrowdQuestionnaire(templates.CrowdQuestionnaireView{
 			Lang: lang, Action: c.base + "/questionnaire", Ask: c.Settings.Questionnaire,
 		}))
 	case studies.PageDone:
-		// The completion code, and the browser sent on to Prolific after a
-		// few seconds (a Refresh header: no JavaScript needed).
+		// The completion code and a button back to Prolific; nothing leaves
+		// by itself, so the participant can read and copy the code
+		// (docs/studies.md#crowd-completion).
 		v := templates.CrowdDoneView{Lang: lang, Code: c.Settings.CompletionCode, Total: next.Total}
 		if v.Code != "" {
 			v.URL = ProlificCompleteURL(v.Code)
-			w.Header().Set("Refresh", "3; url="+v.URL)
 		}
 		h.render(w, r, http.StatusOK, templates.CrowdDone(v))
 	case studies.PageMovedOn:
@@ -222,7 +245,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		h.crowdMessage(w, r, c, http.StatusOK, "screened", "")
 	case studies.PageTraining:
 		v := crowdItemView(next.Screen)
-		v.Lang, v.Action, v.Training = lang, c.base+"/training", true
+		v.Lang, v.Action, v.Training, v.Condition = lang, c.base+"/training", true, next.Screen.Condition
 		v.Total, v.Attempt, v.Retry = next.Total, next.Attempt, next.Attempt > 0
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	case studies.PagePracticeEnd:
@@ -333,10 +356,13 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 	lang := c.Study.Lang
 	switch {
 	case p.Landing:
-		h.render(w, r, http.StatusOK, templates.CrowdLanding(templates.CrowdLandingView{
-			Lang: lang, Base: c.base, Title: c.Settings.Title, Intro: c.Settings.Intro, Consent: c.Settings.Consent,
-			Preview: true, Action: c.base + "/preview?step=1",
-		}))
+		v, err := h.crowdLanding(r, c)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		v.Preview, v.Action = true, c.base+"/preview?step=1"
+		h.render(w, r, http.StatusOK, templates.CrowdLanding(v))
 	case p.End:
 		h.crowdMessage(w, r, c, http.StatusOK, "preview_done", " ")
 	default:

@@ -23,6 +23,9 @@ func (h *Handler) expert(w http.ResponseWriter, r *http.Request) (*studies.Invit
 		h.studyClosed(w, r, in.Study.Lang)
 		return nil, false
 	}
+	if in.Annotator.Pilot {
+		templates.MarkPilot(r.Context())
+	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
 	if in.Unavailable() {

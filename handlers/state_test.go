@@ -81,6 +81,10 @@ func TestStudyStateCrowd(t *testing.T) {
 	if newcomer.resp.StatusCode != http.StatusServiceUnavailable || !newcomer.has("study-paused") {
 		t.Fatalf("newcomer in a paused study: %d\n%s", newcomer.resp.StatusCode, newcomer.body)
 	}
+	// One instruction: come back later — not also "return the study".
+	if !strings.Contains(newcomer.body, "come back later") || strings.Contains(strings.ToLower(newcomer.body), "return") {
+		t.Fatalf("the paused page does not give one instruction:\n%s", newcomer.body)
+	}
 	// By default those under way finish.
 	under.post(e.base()+"/answer", url.Values{"position": {"2"}, "rating": {"5"}})
 	if under.position() != 3 {
@@ -104,7 +108,7 @@ func TestStudyStateCrowd(t *testing.T) {
 	// Closed: nobody goes on.
 	a.post(study+"/state", url.Values{"state": {"closed"}})
 	under.get(e.base() + "/screen")
-	if under.resp.StatusCode != http.StatusForbidden || !under.has("study-closed") || !strings.Contains(under.body, "return the study there") {
+	if under.resp.StatusCode != http.StatusForbidden || !under.has("study-closed") || !strings.Contains(under.body, "Please return it on Prolific") || strings.Contains(under.body, "later") {
 		t.Fatalf("closed: %d\n%s", under.resp.StatusCode, under.body)
 	}
 	e.browser().get(e.entry(pidN(5), "s5")).must("study-closed")

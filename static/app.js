@@ -14,9 +14,10 @@
 		if (f && shownAt !== null) f.value = String(Math.max(1, Math.round(performance.now() - shownAt)));
 	}
 	document.addEventListener("submit", function (e) { stamp(e.target); }, true);
-	// The keyboard hints: only where a keyboard is likely (the main pointer
-	// is not a finger) or once Tab is pressed; without this script they stay
-	// hidden, since the keys need it.
+	// The keyboard hints: only where the keys work — with this script, and
+	// where the main pointer is not a finger (a mouse, a trackpad, or none:
+	// a keyboard is likely) or once Tab is pressed. Without this script
+	// they stay hidden ([hidden] wins in style.css).
 	function showHints() {
 		var hs = document.querySelectorAll("[data-keys-hint]");
 		for (var i = 0; i < hs.length; i++) hs[i].hidden = false;

@@ -248,8 +248,10 @@ func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a Crow
 
 // takeSlot takes a place for a new participant and returns its batch: the
 // batch with the fewest places taken (lowest number first) if it is under
-// the quota; when every batch is full, the place of the participant idle
-// the longest past the time-out, who is moved on. Otherwise ErrStudyFull.
+// the quota; when every batch is full, a place freePlace finds — the
+// participant idle the longest past the time-out, else one consented but
+// unanswered past the hold time — whose holder is moved on. Otherwise
+// ErrStudyFull.
 // Both are index lookups (batches_slots, crowd_participants_idle): the
 // cost does not grow with the number of batches or participants.
 //
@@ -275,17 +277,12 @@ func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s domain.
 		}
 		return batchID, nil
 	}
-	var idle int64
-	cutoff := db.Now().Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
-	err = db.q(tx).QueryRowContext(ctx, `
-		SELECT id, batch_id FROM crowd_participants
-		WHERE study_id = ? AND status = 'active' AND last_seen_at < ? AND pilot = 0
-		ORDER BY last_seen_at LIMIT 1`, studyID, cutoff).Scan(&idle, &batchID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, domain.ErrStudyFull
-	}
+	idle, batchID, err := db.freePlace(ctx, db.q(tx), studyID, s)
 	if err != nil {
-		return 0, fmt.Errorf("take a crowd slot: %w", err)
+		return 0, err
+	}
+	if idle == 0 {
+		return 0, domain.ErrStudyFull
 	}
 	if _, err := db.q(tx).ExecContext(ctx, `UPDATE crowd_participants SET status = 'moved_on' WHERE id = ?`, idle); err != nil {
 		return 0, fmt.Errorf("take a crowd slot: %w", err)
@@ -356,12 +353,25 @@ func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s dom
 // transaction. When the PID got a session meanwhile (consent in another
 // browser), the entry gets it only with the same SESSION_ID, else
 // ErrNotYourSession; the returned Token is then that session's cookie.
+// The client's address is not known here (ConsentCrowdFrom).
 func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
+	return db.ConsentCrowdFrom(ctx, studyID, token, "", s)
+}
+
+// ConsentCrowdFrom is ConsentCrowd from a known client: clientKey (a hash
+// of the client's address, "" when unknown) is stored with a new
+// participant, and a newcomer whose key holds the study's
+// places_per_address places already is refused with ErrAddressLimit
+// (docs/studies.md#no-hoarding).
+func (db *DB) ConsentCrowdFrom(ctx context.Context, studyID int64, token, clientKey string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
 	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if domain.ErrorCode(err) == domain.ENOTFOUND {
-			p, err = db.admitCrowdEntry(ctx, tx, studyID, token, s)
+			if err = db.checkAddress(ctx, db.q(tx), studyID, clientKey, s); err != nil {
+				return err
+			}
+			p, err = db.admitCrowdEntry(ctx, tx, studyID, token, clientKey, s)
 		}
 		if err != nil {
 			return err
@@ -384,7 +394,7 @@ func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s d
 
 // admitCrowdEntry turns the entry of a token into a participant: the one
 // place where a crowd batch is assigned.
-func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
+func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, token, clientKey string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	e, err := crowdEntry(ctx, db.q(tx), studyID, token)
 	if err != nil {
 		return nil, err
@@ -401,6 +411,11 @@ func (db *DB) admitCrowdEntry(ctx context.Context, tx *sql.Tx, studyID int64, to
 		a := CrowdArrival{PID: e.PID, StudyID: e.ProlificStudyID, SessionID: e.SessionID, Token: e.Token}
 		if p, err = db.assignCrowd(ctx, tx, studyID, a, s); err != nil {
 			return nil, err
+		}
+		if clientKey != "" {
+			if _, err := db.q(tx).ExecContext(ctx, `UPDATE crowd_participants SET client_key = ? WHERE id = ?`, clientKey, p.ID); err != nil {
+				return nil, fmt.Errorf("consent: %w", err)
+			}
 		}
 	}
 	if _, err := db.q(tx).ExecContext(ctx, `DELETE FROM crowd_entries WHERE token = ?`, token); err != nil {

@@ -31,6 +31,7 @@ type CrowdSession struct {
 	Study    *domain.Study
 	Settings domain.CrowdSettings
 	token    string
+	client   string // a hash of the client's address ("" unknown): From
 }
 
 // CrowdSession opens the visit of the browser holding token to the crowd
@@ -157,12 +158,13 @@ func (c *CrowdSession) known(ctx context.Context) bool {
 
 // Consent records the participant's consent, which takes their place on a
 // batch, and returns the session cookie to set ("" to keep the browser's).
-// Refusals are those of Enter, and ErrCrowdUnavailable.
+// Refusals are those of Enter, ErrCrowdUnavailable and
+// domain.ErrAddressLimit.
 func (c *CrowdSession) Consent(ctx context.Context) (string, error) {
 	if err := c.gate(ctx); err != nil {
 		return "", err
 	}
-	p, err := c.db.ConsentCrowd(ctx, c.Study.ID, c.token, c.Settings)
+	p, err := c.db.ConsentCrowdFrom(ctx, c.Study.ID, c.token, c.client, c.Settings)
 	if err != nil {
 		return "", err
 	}
@@ -240,6 +242,8 @@ const (
 	PageDone                               // the completion code
 	PageMovedOn                            // idle past the time-out, and the place was given away
 	PageScreenedOut                        // a practice item answered wrongly twice
+	PageCannotStart                        // a newcomer who could not take a place now (CrowdNext.Refusal)
+	PageDeclined                           // the participant did not agree to the consent
 )
 
 // CrowdNext is what the participant sees next, with what its page shows.
@@ -252,6 +256,11 @@ type CrowdNext struct {
 	Total   int
 	Done    int // PageItem: screens answered
 	Attempt int // PageTraining: wrong answers so far on this item
+	// Refusal is why a newcomer cannot start (PageCannotStart):
+	// domain.ErrStudyFull, ErrAddressLimit or ErrNoBatches.
+	Refusal error
+	// Pilot marks a session opened with the study's pilot link.
+	Pilot bool
 }
 
 // Next tells what the participant sees next. Reloading resumes: the state
@@ -277,6 +286,12 @@ func (c *CrowdSession) Next(ctx context.Context, begin bool) (CrowdNext, error) 
 		}
 		switch read {
 		case readNothing:
+			if f.p != nil {
+				next.Pilot = f.p.Pilot
+			}
+			if next, err = c.beforeConsent(ctx, next, f.p); err != nil {
+				return CrowdNext{}, err
+			}
 			return next, c.recordShown(ctx, record, f.p, next.Screen.Position)
 		case readRenew:
 			f.renewed = true

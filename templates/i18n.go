@@ -34,6 +34,7 @@ var texts = map[string]map[string]string{
 		"study_closed_title": "This study is closed",
 		"study_closed_body":  "The study has ended and takes no more answers. Thank you for your interest.",
 		"study_prolific":     "If you came from Prolific, please return the study there; you will not be penalised.",
+		"pilot_banner":       "Pilot — this is the study's pilot link: answers are kept apart from the live study's.",
 	},
 	"it": {
 		"yes": "Sì", "no": "No", "next": "Salva e continua", "back": "Indietro", "start": "Inizia",
@@ -64,6 +65,7 @@ var texts = map[string]map[string]string{
 		"study_closed_title": "Questo studio è chiuso",
 		"study_closed_body":  "Lo studio è terminato e non accetta più risposte. Grazie per l'interesse.",
 		"study_prolific":     "Se sei arrivato da Prolific, restituisci lo studio su Prolific; non sarai penalizzato.",
+		"pilot_banner":       "Pilota — questo è il link pilota dello studio: le risposte sono tenute separate da quelle dello studio vero e proprio.",
 	},
 }
 

@@ -451,7 +451,9 @@ func TestExpertPilot(t *testing.T) {
 	if !strings.HasPrefix(loc, "/e/") {
 		t.Fatalf("pilot link → %s", loc)
 	}
-	pilot.get(loc).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="definitions"`)
+	// Every page of the pilot expert carries the pilot banner
+	// (docs/studies.md#pilots); a real expert's never does.
+	pilot.get(loc).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="definitions"`, `data-testid="pilot-banner"`)
 	var pa domain.Annotator
 	if a, err := e.db.AnnotatorByToken(ctx, strings.TrimPrefix(loc, "/e/")); err != nil || !a.Pilot {
 		t.Fatalf("pilot expert %+v %v", a, err)
@@ -461,7 +463,13 @@ func TestExpertPilot(t *testing.T) {
 	as, _ := e.db.AnnotatorAssignments(ctx, pa.ID)
 	screens, _ := e.db.Screens(ctx, as[0].ID)
 	for pos := 1; pos <= len(screens); pos++ {
+		pilot.get(fmt.Sprintf("%s/b/%d/%d?intro=seen", loc, as[0].ID, pos)).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="pilot-banner"`)
 		pilot.post(fmt.Sprintf("%s/b/%d/%d", loc, as[0].ID, pos), answerFor(screens[pos-1].Item)).mustStatus(t, http.StatusSeeOther)
+	}
+	pilot.get(fmt.Sprintf("%s/b/%d/done", loc, as[0].ID)).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="pilot-banner"`)
+	real, _ := e.db.Annotators(ctx, s.ID)
+	if page := e.newClient().get("/e/" + real[0].Token); strings.Contains(page.Body, "pilot-banner") {
+		t.Fatal("a real expert sees the pilot banner")
 	}
 	if rows, _ := e.db.JudgementRows(ctx, s.ID); len(rows) != 0 {
 		t.Fatalf("pilot judgements in the rows: %+v", rows)
