@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"pragmalab/domain"
@@ -118,9 +119,11 @@ func (db *DB) CrowdCanStart(ctx context.Context, studyID int64, key string, s do
 
 // RefuseCrowdConsent records "I do not agree" from the browser holding
 // token: its entry is deleted and the refusal (the PROLIFIC_PID and the
-// time) is all that is kept. A token that is no entry (already consented,
-// or unknown) is ENOTFOUND; a second refusal changes nothing.
-func (db *DB) RefuseCrowdConsent(ctx context.Context, studyID int64, token string) error {
+// time) is all that is kept, with, in the same transaction, the
+// screen-out the Prolific review acts on (docs/prolific.md#screen-outs,
+// reason as the review page says it). A token that is no entry (already
+// consented, or unknown) is ENOTFOUND; a second refusal changes nothing.
+func (db *DB) RefuseCrowdConsent(ctx context.Context, studyID int64, token, reason string) error {
 	if token == "" || len(token) > 100 {
 		return domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
@@ -138,6 +141,13 @@ func (db *DB) RefuseCrowdConsent(ctx context.Context, studyID int64, token strin
 		if _, err := db.q(tx).ExecContext(ctx, `
 			INSERT INTO crowd_refusals (token, study_id, prolific_pid, created_at) VALUES (?, ?, ?, ?)`,
 			token, studyID, e.PID, db.now()); err != nil {
+			return fmt.Errorf("consent refusal: %w", err)
+		}
+		if e.PID == "" {
+			return nil
+		}
+		if _, err := db.q(tx).ExecContext(ctx, `INSERT INTO prolific_screen_outs (study_id, participant_id, reason, created_at)
+			VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`, studyID, strings.ToLower(e.PID), reason, db.now()); err != nil {
 			return fmt.Errorf("consent refusal: %w", err)
 		}
 		return nil

@@ -125,10 +125,10 @@ func TestCrowdRefusalStoresOnlyTheRefusal(t *testing.T) {
 	f := newCrowdFixture(t, 1, 3)
 	ctx := context.Background()
 	e, _ := f.db.EnterCrowd(ctx, f.study, CrowdArrival{PID: pid(1), SessionID: "s"}, f.s)
-	if err := f.db.RefuseCrowdConsent(ctx, f.study, e.Token); err != nil {
+	if err := f.db.RefuseCrowdConsent(ctx, f.study, e.Token, "declined consent"); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.RefuseCrowdConsent(ctx, f.study, e.Token); err != nil {
+	if err := f.db.RefuseCrowdConsent(ctx, f.study, e.Token, "declined consent"); err != nil {
 		t.Fatalf("a second refusal: %v", err)
 	}
 	var entries, parts, refusals int
@@ -141,7 +141,7 @@ func TestCrowdRefusalStoresOnlyTheRefusal(t *testing.T) {
 		t.Fatal("consent after the refusal took a place")
 	}
 	p := f.enter(t, CrowdArrival{PID: pid(2)})
-	if err := f.db.RefuseCrowdConsent(ctx, f.study, p.Token); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if err := f.db.RefuseCrowdConsent(ctx, f.study, p.Token, "declined consent"); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Fatalf("refusing after consent: %v", err)
 	}
 }

@@ -55,13 +55,14 @@ func (c *CrowdSession) beforeConsent(ctx context.Context, next CrowdNext, p *sto
 
 // Decline records "I do not agree" from a participant who has not
 // consented: their entry is deleted and only the refusal is kept; the
-// next page is PageDeclined with the no-consent code. A browser that is
+// next page is PageDeclined with the no-consent code, and the Prolific
+// review screens the person out (RecordConsentRefusal). A browser that is
 // no entry (a session already, or none) is ENOTFOUND.
 func (c *CrowdSession) Decline(ctx context.Context) error {
 	if err := c.gate(ctx); err != nil {
 		return err
 	}
-	return c.db.RefuseCrowdConsent(ctx, c.Study.ID, c.token)
+	return c.db.RefuseCrowdConsent(ctx, c.Study.ID, c.token, ReasonConsent)
 }
 
 // NoConsentCode is the code a participant who does not agree takes back

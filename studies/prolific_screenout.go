@@ -20,28 +20,22 @@ const (
 )
 
 // RecordConsentRefusal records that the browser holding token declined
-// the consent of crowd study studyID, so the Prolific review screens the
+// the consent of crowd study studyID — what the consent page's "I do not
+// agree" does (CrowdSession.Decline) — so the Prolific review screens the
 // person out (with payment, when the study uses it) instead of counting
-// them as never reached. It returns the screen-out code to send them
-// back with ("" when the study has none). Calling it again changes
-// nothing. The consent page calls it when the participant says no.
+// them as never reached. It returns the code to send them back with: the
+// no-consent code, else the screen-out code, else "". Calling it again
+// changes nothing.
 func (s *Service) RecordConsentRefusal(ctx context.Context, studyID int64, token string) (string, error) {
 	_, set, err := s.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return "", err
 	}
-	p, err := s.db.CrowdEntry(ctx, studyID, token)
-	if domain.ErrorCode(err) == domain.ENOTFOUND {
-		p, err = s.db.CrowdParticipantByToken(ctx, studyID, token)
-	}
-	if err != nil {
+	if err := s.db.RefuseCrowdConsent(ctx, studyID, token, ReasonConsent); err != nil {
 		return "", err
 	}
-	if p.Status == store.CrowdCompleted {
-		return "", domain.Errorf(domain.ECONFLICT, "this session is completed: consent can no longer be declined")
-	}
-	if err := s.db.RecordProlificScreenOut(ctx, studyID, p.PID, ReasonConsent); err != nil {
-		return "", err
+	if set.NoConsentCode != "" {
+		return set.NoConsentCode, nil
 	}
 	return set.ScreenOutCode, nil
 }
