@@ -13,9 +13,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 )
 
-// The roles, as domain names them.
-const ()
-
 // domain.Roles lists the roles in the order the pages offer them.
 
 func validateRole(role string) error {

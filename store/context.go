@@ -10,16 +10,8 @@ import (
 	"strconv"
 )
 
-// The context study's value types live in domain (domain/context.go).
-type ()
-
 // DefaultContextSettings are the paper's (domain.DefaultContextSettings).
 func DefaultContextSettings() domain.ContextSettings { return domain.DefaultContextSettings() }
-
-// domain.MaxContextSentences is the most preceding sentences a question reveals.
-
-// Context actions an expert can take on a question (domain.ContextSufficient…).
-const ()
 
 // SaveContextSurveys replaces a study's surveys with the given lists of
 // passage keys. Once an expert is assigned a survey the surveys are fixed.

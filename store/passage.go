@@ -12,9 +12,6 @@ import (
 // domain.Passage is an IMPAQTS-style passage item; it and its rules live in
 // domain (domain/context.go).
 
-// domain.Passage kinds and periods (domain.PassageImpl…).
-const ()
-
 // PeriodOfSource derives a passage's period from its speech file id.
 func PeriodOfSource(source string) string { return domain.PeriodOfSource(source) }
 
