@@ -69,7 +69,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, c t
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	if err := c.Render(r.Context(), w); err != nil {
-		h.Log.Error("render", "path", r.URL.Path, "err", err)
+		h.Log.Error("render", "route", routeOf(r), "err", err)
 	}
 }
 
@@ -94,7 +94,7 @@ func (h *Handler) Error(w http.ResponseWriter, r *http.Request, err error) {
 		if errors.Is(err, context.Canceled) {
 			return
 		}
-		h.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		h.Log.Error("request failed", "method", r.Method, "route", routeOf(r), "err", err)
 	}
 	h.render(w, r, status, templates.ErrorPage("en", status, msg))
 }
@@ -166,4 +166,13 @@ func rtParam(r *http.Request) int {
 		return 0
 	}
 	return n
+}
+
+// routeOf is the route pattern a request matched (/e/{token}/b/…), what
+// the log names instead of the path, which may hold a token.
+func routeOf(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+		return rc.RoutePattern()
+	}
+	return "(no route)"
 }

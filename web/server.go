@@ -68,13 +68,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Secure:   cfg.SecureCookies,
 		SameSite: http.SameSiteLaxMode,
 	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	// No secret reaches the log, whoever logs (docs/deploy.md#security).
+	cfg.Log = slog.New(maskSecrets(cfg.Log.Handler(), cfg.Getenv, secretEnvNames()))
 	h := handlers.New(studies.New(cfg.DB, nil), cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader
-	if cfg.Getenv == nil {
-		cfg.Getenv = os.Getenv
-	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
