@@ -111,10 +111,11 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	username := strings.TrimSpace(r.PostFormValue("username"))
 	next := safeNext(r.PostFormValue("next"))
 	client := clientAddr(r, h.TrustedProxyHeader)
-	keys := loginKeys(client, username)
 	// The attempt is counted before the password is checked, so parallel
-	// attempts cannot all slip under the limit while bcrypt runs.
-	if wait := h.logins.reserve(h.Now(), keys...); wait > 0 {
+	// attempts cannot all slip under the limit while bcrypt runs; a
+	// browser with a device cookie counts on its own (device.go).
+	keys, wait := h.reserveLogin(r, client, username)
+	if wait > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 		h.Log.Warn("login throttled", "username", username, "client", client)
 		h.render(w, r, http.StatusTooManyRequests, templates.Login(templates.LoginView{Username: username, Next: next,
@@ -132,6 +133,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logins.release(keys...)
+	h.trustDevice(w, a.Username)
 	token, err := h.Service.StartSession(r.Context(), a.ID)
 	if err != nil {
 		h.Error(w, r, err)

@@ -40,8 +40,12 @@ type Handler struct {
 	// PublicEndpointsOnly refuses job endpoints on this machine or a
 	// private network (serve --public-endpoints-only).
 	PublicEndpointsOnly bool
+	// DeviceKey signs the device cookies of browsers that logged in
+	// before (device.go); nil: no device cookie is issued or believed.
+	DeviceKey []byte
 
 	logins  *loginThrottle
+	locks   lockAudit
 	entries *loginThrottle // new arrivals at the crowd entry URL
 }
 

@@ -80,6 +80,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	h.SecureCookies = cfg.SecureCookies
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader
+	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {
+		return nil, err
+	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
