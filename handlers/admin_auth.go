@@ -64,6 +64,8 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		ctx := context.WithValue(context.WithValue(r.Context(), adminKey, a), scopeKey, &adminScope{})
+		// The pages show a viewer no form and no token (templates/viewer.go).
+		ctx = templates.WithViewer(ctx, !a.CanChange())
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -46,7 +46,7 @@ func (db *DB) RenameAnnotator(ctx context.Context, studyID, id int64, name strin
 // the token is replaced by one nobody is given. Their answers stay.
 func (db *DB) RevokeAnnotator(ctx context.Context, studyID, id int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = ? WHERE study_id = ? AND id = ?`,
+		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = ?, link_no = link_no + 1 WHERE study_id = ? AND id = ?`,
 			RandomToken(), db.now())
 	})
 }
@@ -56,7 +56,7 @@ func (db *DB) RevokeAnnotator(ctx context.Context, studyID, id int64) error {
 func (db *DB) ReissueAnnotator(ctx context.Context, studyID, id int64) (*domain.Annotator, error) {
 	token := RandomToken()
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = '' WHERE study_id = ? AND id = ?`, token)
+		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = '', link_no = link_no + 1 WHERE study_id = ? AND id = ?`, token)
 	})
 	if err != nil {
 		return nil, err

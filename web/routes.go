@@ -153,6 +153,7 @@ func (s *Server) routes() http.Handler {
 
 	// Expert participants: the invitation token is the credential.
 	r.Route("/e/{token}", func(r chi.Router) {
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.ExpertLanding)
 		r.Get("/b/{assignment}", h.ExpertResume)
 		r.Get("/b/{assignment}/done", h.ExpertDone)
@@ -163,6 +164,7 @@ func (s *Server) routes() http.Handler {
 	// Crowd participants from Prolific (docs/studies.md#crowd-entry): the
 	// session cookie is the credential once the entry URL has admitted them.
 	r.Route("/s/{study}", func(r chi.Router) {
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.CrowdEntry)
 		r.Get("/screen", h.CrowdScreen)
 		r.Post("/consent", h.CrowdConsent)
@@ -175,6 +177,7 @@ func (s *Server) routes() http.Handler {
 	// IMPAQTS participants: context-survey experts (/c) and
 	// explanation raters (/x); the invitation token is the credential.
 	r.Route("/c/{token}", func(r chi.Router) {
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.ContextLanding)
 		r.Get("/s/{assignment}", h.ContextResume)
 		r.Get("/s/{assignment}/done", h.ContextDone)
@@ -182,6 +185,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/s/{assignment}/{pos}", h.ContextAnswer)
 	})
 	r.Route("/x/{token}", func(r chi.Router) {
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.ExplainLanding)
 		r.Get("/done", h.ExplainDone)
 		r.Get("/{pos}", h.ExplainScreenPage)
