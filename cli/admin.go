@@ -85,7 +85,7 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 			return err
 		}
 		for _, a := range as {
-			fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", a.Username, a.Role, a.CreatedAt.Format("2006-01-02"))
+			fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", domain.TerminalSafe(a.Username), a.Role, a.CreatedAt.Format("2006-01-02"))
 		}
 		return nil
 	case "create":

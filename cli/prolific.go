@@ -355,7 +355,7 @@ func printReview(w io.Writer, rev *studies.Review) {
 		if st == "" {
 			st = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\n", domain.TerminalSafe(r.PID), r.Here, domain.TerminalSafe(st), r.Excluded, r.ChecksFailed, r.ChecksAnswered)
 	}
 	tw.Flush()
 	printDisagreements(w, rev)
