@@ -13,8 +13,8 @@ import (
 // Encoding names a file's encoding from its first bytes (complete: they
 // are the whole file): "" for UTF-8 (with or without a byte-order mark),
 // else a name for a message — "UTF-16 (little-endian)", "UTF-32
-// (big-endian)", "Windows-1252 or Latin-1" (bytes that are not UTF-8) or
-// "binary (it holds NUL bytes)". latin reports the 8-bit case; callers
+// (big-endian)" or "Windows-1252 or Latin-1" (bytes that are not UTF-8).
+// latin reports the 8-bit case; callers
 // that repair such text may ignore it.
 func Encoding(head []byte, complete bool) (name string, latin bool) {
 	switch {
@@ -41,13 +41,14 @@ func Encoding(head []byte, complete bool) (name string, latin bool) {
 			}
 		}
 	}
+	// Without a byte-order mark UTF-16 shows as a NUL beside every ASCII
+	// character; a stray NUL is left to the field checks, which name its
+	// line and field.
 	switch {
 	case odd > 0 && odd*4 >= len(head) && even*8 < odd:
 		return "UTF-16 (little-endian)", false
 	case even > 0 && even*4 >= len(head) && odd*8 < even:
 		return "UTF-16 (big-endian)", false
-	case even+odd > 0:
-		return "binary (it holds NUL bytes)", false
 	}
 	if !complete {
 		// A character cut by the end of the sample is not an error.
@@ -74,5 +75,18 @@ func CheckEncoding(what string, head []byte, complete, allowLatin bool) error {
 	if name == "" || latin && allowLatin {
 		return nil
 	}
-	return Errorf(EINVALID, "the %s is %s, not UTF-8: save it as UTF-8 (in Excel: Save As › CSV UTF-8; in LibreOffice: character set Unicode (UTF-8)) and upload it again", what, name)
+	const fix = "save it as UTF-8 (in Excel: Save As › CSV UTF-8; in LibreOffice: character set Unicode (UTF-8)) and upload it again"
+	if latin {
+		// The line of the first byte that is not UTF-8, to look at.
+		i := 0
+		for i < len(head) {
+			r, n := utf8.DecodeRune(head[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return Errorf(EINVALID, "line %d: the %s is %s, not UTF-8: %s", bytes.Count(head[:i], []byte("\n"))+1, what, name, fix)
+	}
+	return Errorf(EINVALID, "the %s is %s, not UTF-8: %s", what, name, fix)
 }
