@@ -135,7 +135,6 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logins.release(keys...)
-	h.trustDevice(w, a.Username)
 	token, err := h.Service.StartSession(r.Context(), a.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -147,6 +146,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	h.trustDevice(w, a.Username)
 	h.Log.Info("login", "admin", a.Username, "client", client)
 	redirect(w, r, next)
 }
