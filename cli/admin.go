@@ -14,7 +14,7 @@ import (
 	"pragmalab/studies"
 )
 
-const adminUsage = `Usage: pragmalab admin create|reset-password|set-role|list [options] [--db FILE]
+const adminUsage = `Usage: pragmalab admin create|reset-password|set-role|unlock|list [options] [--db FILE]
 
   create --username NAME [--role owner|viewer]   a new account (owner by default)
   reset-password --username NAME                 a new password; the account's
@@ -22,6 +22,10 @@ const adminUsage = `Usage: pragmalab admin create|reset-password|set-role|list [
   set-role --username NAME --role owner|viewer   an owner changes everything and
                                                  manages accounts; a viewer reads
                                                  everything and changes nothing
+  unlock --username NAME                         clear the account's login lock
+                                                 (too many failed logins); a
+                                                 running server honours it at
+                                                 the next attempt
   list                                           every account with its role
 
 The password is read from standard input (one line); typed on a terminal it
@@ -40,13 +44,13 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("admin: say create, reset-password, set-role or list")
+		return usagef("admin: say create, reset-password, set-role, unlock or list")
 	}
 	action := args[0]
 	switch action {
-	case "create", "reset-password", "set-role", "list":
+	case "create", "reset-password", "set-role", "unlock", "list":
 	default:
-		return usagef("admin: unknown action %q (create, reset-password, set-role, list)", action)
+		return usagef("admin: unknown action %q (create, reset-password, set-role, unlock, list)", action)
 	}
 	fs := newFlagSet("admin "+action, adminUsage, env)
 	username := fs.String("username", "", "the admin's username")
@@ -81,7 +85,7 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 			return err
 		}
 		for _, a := range as {
-			fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", a.Username, a.Role, a.CreatedAt.Format("2006-01-02"))
+			fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", domain.TerminalSafe(a.Username), a.Role, a.CreatedAt.Format("2006-01-02"))
 		}
 		return nil
 	case "create":
@@ -90,6 +94,8 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		err = svc.ResetAdminPassword(ctx, cliActor, *username, password)
 	case "set-role":
 		err = svc.SetAdminRole(ctx, cliActor, *username, *role)
+	case "unlock":
+		err = svc.UnlockLogin(ctx, cliActor, *username)
 	}
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {

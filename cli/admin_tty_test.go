@@ -123,4 +123,15 @@ func TestAdminRolesCLI(t *testing.T) {
 	if len(es) != 3 || es[0].Action != "change role" || es[0].Actor != "command line" || es[0].Detail != "ben is now owner" {
 		t.Fatalf("audit log %+v", es)
 	}
+	if code, _, errOut := runCLI(t, "", nil, "admin", "unlock", "--username", "ben", "--db", dbPath); code != 0 {
+		t.Fatalf("unlock: %d %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "admin", "unlock", "--username", "nobody", "--db", dbPath); code != 2 || !bytes.Contains([]byte(errOut), []byte("no admin named")) {
+		t.Fatalf("unlocking an unknown account: %d %s", code, errOut)
+	}
+	at, err := db.LoginUnlockedAt(context.Background(), "BEN")
+	es, _ = db.AuditLog(context.Background(), 0, 0)
+	if err != nil || at.IsZero() || es[0].Action != "login unlock" || es[0].Actor != "command line" {
+		t.Fatalf("after unlock: at %v, %v; audit %+v", at, err, es[0])
+	}
 }

@@ -122,6 +122,24 @@ func TestExportRatingsCLI(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--out", ratings); code != 0 {
 		t.Fatalf("export ratings: exit %d: %s", code, errOut)
 	}
+	// The file holds participants' answers: readable by its owner only, and
+	// never replaced without --force.
+	if fi, err := os.Stat(ratings); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("export --out: mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	os.WriteFile(ratings, []byte("kept\n"), 0o644)
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--out", ratings); code == 0 || !strings.Contains(errOut, "already exists; give --force") {
+		t.Fatalf("export over an existing file: exit %d: %s", code, errOut)
+	}
+	if data, _ := os.ReadFile(ratings); string(data) != "kept\n" {
+		t.Fatalf("export without --force changed the existing file: %q", data)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--out", ratings, "--force"); code != 0 {
+		t.Fatalf("export --force: exit %d: %s", code, errOut)
+	}
+	if fi, _ := os.Stat(ratings); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("export --force left mode %v; want 0600", fi.Mode().Perm())
+	}
 	data, _ := os.ReadFile(ratings)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms" || len(lines) != 1+3*study.Screens {

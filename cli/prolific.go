@@ -388,7 +388,7 @@ func printReview(w io.Writer, rev *studies.Review) {
 		if st == "" {
 			st = "—"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\t%s\n", r.PID, r.Here, st, r.Excluded, r.ChecksFailed, r.ChecksAnswered, orNone(r.ScreenOut))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%d of %d\t%s\n", domain.TerminalSafe(r.PID), r.Here, domain.TerminalSafe(st), r.Excluded, r.ChecksFailed, r.ChecksAnswered, domain.TerminalSafe(orNone(r.ScreenOut)))
 	}
 	tw.Flush()
 	printDisagreements(w, rev)

@@ -244,12 +244,12 @@ func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.
 	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", res.Job.ID, res.Job.Status,
 		took.Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
 	if res.Job.Error != "" {
-		fmt.Fprintf(env.stderr, "%s\n", res.Job.Error)
+		fmt.Fprintf(env.stderr, "%s\n", domain.TerminalSafe(res.Job.Error))
 	}
 	if reasons, _ := svc.JobFailures(ctx, res.Job.ID, 5); len(reasons) > 0 {
 		fmt.Fprintf(env.stderr, "why prompts failed:\n")
 		for _, f := range reasons {
-			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, f.Error, f.First)
+			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, domain.TerminalSafe(f.Error), domain.TerminalSafe(f.First))
 		}
 	}
 	if res.Unparsed > 0 {

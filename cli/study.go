@@ -102,7 +102,9 @@ func listStudies(ctx context.Context, svc *studies.Service, env *Env, archived b
 		if o.Study.Archived() && !archived {
 			continue
 		}
-		state, last, name := o.State, "-", o.Study.Name
+		// Names are escaped: a line break must not break the table, nor
+		// an escape sequence reach the terminal.
+		state, last, name := o.State, "-", domain.TerminalSafe(o.Study.Name)
 		if state == "" {
 			state = "-"
 		}
@@ -169,7 +171,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 		if a.Revoked {
 			link = "(revoked: re-issue a link on the study page)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\n", a.Name, link)
+		fmt.Fprintf(tw, "%s\t%s\n", domain.TerminalSafe(a.Name), link)
 	}
 	return tw.Flush()
 }

@@ -139,6 +139,9 @@ func (s *CrowdSettings) Validate() error {
 		if t.Key == "" || utf8.RuneCountInString(t.Key) > 100 {
 			return Errorf(EINVALID, "training line %d: item id must be 1–100 characters", i+1)
 		}
+		if err := CheckText(fmt.Sprintf("training line %d: item id", i+1), t.Key, 100, OneLine); err != nil {
+			return err
+		}
 		if t.Condition != ConditionTrigger && t.Condition != ConditionCancel {
 			return Errorf(EINVALID, "training line %d (%s): condition must be trigger or cancel, got %q", i+1, t.Key, t.Condition)
 		}
@@ -156,13 +159,14 @@ func (s *CrowdSettings) Validate() error {
 		return Errorf(EINVALID, "no-consent code must be up to 64 letters, digits, - or _")
 	}
 	for _, f := range []struct {
-		name string
-		v    string
-		max  int
-	}{{"title", s.Title, 200}, {"intro", s.Intro, 10000}, {"consent", s.Consent, 10000},
-		{"researcher", s.Researcher, 200}, {"contact", s.Contact, 500}, {"ethics approval reference", s.EthicsRef, 200}} {
-		if !utf8.ValidString(f.v) || utf8.RuneCountInString(f.v) > f.max {
-			return Errorf(EINVALID, "%s must be at most %d characters", f.name, f.max)
+		name  string
+		v     string
+		max   int
+		multi bool
+	}{{"title", s.Title, 200, OneLine}, {"intro", s.Intro, 10000, MultiLine}, {"consent", s.Consent, 10000, MultiLine},
+		{"researcher", s.Researcher, 200, OneLine}, {"contact", s.Contact, 500, OneLine}, {"ethics approval reference", s.EthicsRef, 200, OneLine}} {
+		if err := CheckText(f.name, f.v, f.max, f.multi); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -263,15 +267,17 @@ func (q *Questionnaire) Validate(s QuestionnaireSettings) error {
 	if !s.Comments {
 		q.Comments = ""
 	}
+	if err := CheckText("native languages", q.NativeLanguages, 200, OneLine); err != nil {
+		return err
+	}
+	if err := CheckText("comments", q.Comments, 2000, MultiLine); err != nil {
+		return err
+	}
 	switch {
-	case !utf8.ValidString(q.NativeLanguages) || utf8.RuneCountInString(q.NativeLanguages) > 200:
-		return Errorf(EINVALID, "native languages: at most 200 characters")
 	case q.AgeRange != "" && !slices.Contains(AgeRanges, q.AgeRange):
 		return Errorf(EINVALID, "age range: choose one of the ranges")
 	case q.Gender != "" && !slices.Contains(Genders, q.Gender):
 		return Errorf(EINVALID, "gender: choose one of the answers")
-	case !utf8.ValidString(q.Comments) || utf8.RuneCountInString(q.Comments) > 2000:
-		return Errorf(EINVALID, "comments: at most 2000 characters")
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // The value types of expert validation studies (docs/studies.md#expert-flow):
@@ -96,11 +95,10 @@ func (j *Judgement) Validate(itemType string) error {
 	default:
 		return FieldErrorf("cancellation_correct", "answer yes or no")
 	}
-	if utf8.RuneCountInString(j.AltImplicature) > MaxAltLen {
-		return FieldErrorf("alt_implicature", "is longer than %d characters", MaxAltLen)
-	}
-	if utf8.RuneCountInString(j.AltCancellation) > MaxAltLen {
-		return FieldErrorf("alt_cancellation", "is longer than %d characters", MaxAltLen)
+	for _, f := range []struct{ field, v string }{{"alt_implicature", j.AltImplicature}, {"alt_cancellation", j.AltCancellation}} {
+		if err := CheckText("the alternative", f.v, MaxAltLen, MultiLine); err != nil {
+			return FieldErrorf(f.field, "%s", ErrorMessage(err))
+		}
 	}
 	// Alternatives are only asked where an answer is no, and never for
 	// natural items; anything else sent is not kept.

@@ -61,8 +61,8 @@ func (j *Job) Validate() error {
 	if len(j.Config) > MaxJobConfig || !json.Valid(j.Config) {
 		return Errorf(EINVALID, "the scorer configuration must be JSON of at most %d bytes", MaxJobConfig)
 	}
-	if utf8.RuneCountInString(j.Strategy) > 32 {
-		return Errorf(EINVALID, "strategy must be at most 32 characters")
+	if err := CheckText("strategy", j.Strategy, 32, OneLine); err != nil {
+		return err
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // Study kinds (docs/studies.md#common-rules).
@@ -62,8 +61,8 @@ func (s *Study) Validate() error {
 		return Errorf(EINVALID, "kind must be expert, crowd, context or explain")
 	}
 	s.Name = strings.TrimSpace(s.Name)
-	if s.Name == "" || utf8.RuneCountInString(s.Name) > 200 {
-		return Errorf(EINVALID, "name must be 1–200 characters")
+	if err := CheckStudyName(s.Name); err != nil {
+		return err
 	}
 	if s.Lang != "en" && s.Lang != "it" {
 		return Errorf(EINVALID, "language must be en or it")
@@ -87,4 +86,13 @@ func (s *Study) DecodeSettings(v any) error {
 		return fmt.Errorf("study %d settings: %w", s.ID, err)
 	}
 	return nil
+}
+
+// CheckStudyName checks a study's name as typed (trimmed): one line of
+// 1–200 characters.
+func CheckStudyName(name string) error {
+	if name == "" {
+		return Errorf(EINVALID, "name must be 1–200 characters")
+	}
+	return CheckText("name", name, 200, OneLine)
 }

@@ -1,6 +1,11 @@
 package domain
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // checkControl refuses C0 control characters (U+0000–U+001F) in a field:
 // NUL and the like corrupt exports and confuse the programs that read
@@ -37,6 +42,10 @@ func controlName(r rune) string {
 		return "U+000A (line feed)"
 	case '\r':
 		return "U+000D (carriage return)"
+	case 0x1b:
+		return "U+001B (ESC)"
+	case 0x7f:
+		return "U+007F (DEL)"
 	}
 	return fmt.Sprintf("U+%04X", r)
 }
@@ -62,4 +71,83 @@ type NamedValue struct{ Name, V string }
 
 func FieldErrorf(field, format string, a ...any) error {
 	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// The one rule for text a person types or uploads (docs/deploy.md#security):
+// valid UTF-8, no control character (C0, DEL, C1) but line breaks and tabs
+// in a multi-line field, at most a number of characters; the message names
+// the field. Every name, title, settings text, answer, comment and username
+// passes CheckText on its way to the store.
+
+// Text kinds for CheckText.
+const (
+	OneLine   = false // a name, a title, a username: no control character
+	MultiLine = true  // prose: tabs and line breaks (LF, CR) allowed
+)
+
+// CheckText checks one field's text; label is the field as the form or
+// file names it ("study name", "comments"). The error is EINVALID.
+func CheckText(label, s string, max int, multiLine bool) error {
+	if !utf8.ValidString(s) {
+		i := 0
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			i += n
+		}
+		return Errorf(EINVALID, "%s is not valid UTF-8 text (byte %d is 0x%02X); type it again, or save the file as UTF-8", label, i+1, s[i])
+	}
+	pos := 0
+	for _, r := range s {
+		pos++
+		if !isControl(r) || multiLine && (r == '\t' || r == '\n' || r == '\r') {
+			continue
+		}
+		what := "a one-line field may hold none"
+		if multiLine {
+			what = "only line breaks and tabs are allowed"
+		}
+		return Errorf(EINVALID, "%s: character %d is the control character %s; %s", label, pos, controlName(r), what)
+	}
+	if n := utf8.RuneCountInString(s); n > max {
+		return Errorf(EINVALID, "%s must be at most %d characters (this one has %d)", label, max, n)
+	}
+	return nil
+}
+
+// isControl reports a control character: C0, DEL or C1.
+func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f }
+
+// TerminalSafe is s as a terminal may print it in a table cell: control
+// characters (ESC among them, so no escape sequence reaches the terminal;
+// line breaks and tabs, which would break the table) are written as Go
+// escapes (\n, \x1b), and invalid UTF-8 bytes as \xNN.
+func TerminalSafe(s string) string {
+	clean := true
+	for _, r := range s {
+		if r == utf8.RuneError || isControl(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n <= 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case isControl(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }

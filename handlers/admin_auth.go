@@ -64,6 +64,8 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 		}
 		w.Header().Set("Cache-Control", "no-store")
 		ctx := context.WithValue(context.WithValue(r.Context(), adminKey, a), scopeKey, &adminScope{})
+		// The pages show a viewer no form and no token (templates/viewer.go).
+		ctx = templates.WithViewer(ctx, !a.CanChange())
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
 }
@@ -111,10 +113,11 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 	username := strings.TrimSpace(r.PostFormValue("username"))
 	next := safeNext(r.PostFormValue("next"))
 	client := clientAddr(r, h.TrustedProxyHeader)
-	keys := loginKeys(client, username)
 	// The attempt is counted before the password is checked, so parallel
-	// attempts cannot all slip under the limit while bcrypt runs.
-	if wait := h.logins.reserve(h.Now(), keys...); wait > 0 {
+	// attempts cannot all slip under the limit while bcrypt runs; a
+	// browser with a device cookie counts on its own (device.go).
+	keys, wait := h.reserveLogin(r, client, username)
+	if wait > 0 {
 		w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 		h.Log.Warn("login throttled", "username", username, "client", client)
 		h.render(w, r, http.StatusTooManyRequests, templates.Login(templates.LoginView{Username: username, Next: next,
@@ -143,6 +146,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	h.trustDevice(w, a.Username)
 	h.Log.Info("login", "admin", a.Username, "client", client)
 	redirect(w, r, next)
 }

@@ -43,8 +43,12 @@ type Handler struct {
 	// OIDC signs admins in through an identity provider; nil when not
 	// configured (admin_oidc.go).
 	OIDC *studies.OIDC
+	// DeviceKey signs the device cookies of browsers that logged in
+	// before (device.go); nil: no device cookie is issued or believed.
+	DeviceKey []byte
 
 	logins  *loginThrottle
+	locks   lockAudit
 	entries *loginThrottle // new arrivals at the crowd entry URL
 }
 
@@ -72,7 +76,7 @@ func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, c t
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
 	if err := c.Render(r.Context(), w); err != nil {
-		h.Log.Error("render", "path", r.URL.Path, "err", err)
+		h.Log.Error("render", "route", routeOf(r), "err", err)
 	}
 }
 
@@ -97,7 +101,7 @@ func (h *Handler) Error(w http.ResponseWriter, r *http.Request, err error) {
 		if errors.Is(err, context.Canceled) {
 			return
 		}
-		h.Log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		h.Log.Error("request failed", "method", r.Method, "route", routeOf(r), "err", err)
 	}
 	h.render(w, r, status, templates.ErrorPage("en", status, msg))
 }
@@ -169,4 +173,13 @@ func rtParam(r *http.Request) int {
 		return 0
 	}
 	return n
+}
+
+// routeOf is the route pattern a request matched (/e/{token}/b/…), what
+// the log names instead of the path, which may hold a token.
+func routeOf(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil && rc.RoutePattern() != "" {
+		return rc.RoutePattern()
+	}
+	return "(no route)"
 }

@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"pragmalab/domain"
 )
 
 // The environment variables the client reads. The token is never stored,
@@ -104,7 +106,11 @@ func New(getenv func(string) string, hc *http.Client) (*Client, error) {
 		return nil, fmt.Errorf("%s %q is not an http(s) URL", APIEnv, base)
 	}
 	if hc == nil {
-		hc = &http.Client{Timeout: 30 * time.Second}
+		// The environment's proxy (HTTPS_PROXY, NO_PROXY) read through
+		// getenv, like every outgoing request of pragmalab.
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.Proxy = domain.ProxyForRequest(getenv)
+		hc = &http.Client{Timeout: 30 * time.Second, Transport: tr}
 	}
 	return &Client{base: base, token: token, hc: hc}, nil
 }
@@ -168,6 +174,9 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 	if err != nil {
 		return nil, fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
 	}
+	// Whatever Prolific sends back is shown and stored: any 8-character
+	// run of the token in it is blanked first.
+	data = []byte(domain.Redact(string(data), c.token))
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil, c.apiError(method, path, resp.StatusCode, data)
 	}
@@ -181,7 +190,7 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 }
 
 func (c *Client) apiError(method, path string, status int, body []byte) error {
-	text := strings.ReplaceAll(strings.TrimSpace(string(body)), c.token, "[token]")
+	text := strings.TrimSpace(string(body))
 	if r := []rune(text); len(r) > maxErrorBody {
 		text = string(r[:maxErrorBody]) + "…"
 	}

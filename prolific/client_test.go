@@ -3,6 +3,8 @@ package prolific_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -99,5 +101,36 @@ func TestErrorsNeverCarryTheToken(t *testing.T) {
 	var ae *prolific.APIError
 	if !errors.As(err, &ae) || ae.Status != 404 {
 		t.Errorf("err %v is not a 404 APIError", err)
+	}
+}
+
+// TestAnswersNeverCarryPartOfTheToken: a fragment of the token that
+// Prolific echoes, in a study's name or in an error, is blanked before it
+// can be shown or stored.
+func TestAnswersNeverCarryPartOfTheToken(t *testing.T) {
+	fragment := token[2:19] // 17 characters
+	srv := prolifictest.NewServer(token)
+	defer srv.Close()
+	srv.AddStudy(studyID, "pilot "+fragment)
+	st, err := client(t, srv, token).Study(context.Background(), studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(st.Name, token[5:13]) || !strings.Contains(st.Name, "[redacted]") {
+		t.Errorf("study name %q carries part of the token", st.Name)
+	}
+
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, `{"error":"token '`+fragment+`' is not valid here"}`, http.StatusBadRequest)
+	}))
+	defer echo.Close()
+	env := map[string]string{prolific.TokenEnv: token, prolific.APIEnv: echo.URL}
+	c, err := prolific.New(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Study(context.Background(), studyID)
+	if err == nil || strings.Contains(err.Error(), token[5:13]) {
+		t.Fatalf("error %v carries part of the token", err)
 	}
 }

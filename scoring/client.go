@@ -11,10 +11,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"pragmalab/domain"
 )
 
 // Client asks a model behind OpenAI-compatible endpoints (vLLM, llama.cpp
@@ -43,8 +46,10 @@ type Client struct {
 	cooldownMax  time.Duration
 	// publicOnly refuses loopback and private addresses when dialling.
 	publicOnly bool
-	sleep      func(context.Context, time.Duration) error
-	now        func() time.Time
+	// proxy is the environment's proxy rule (domain.ProxyFunc).
+	proxy func(*url.URL) (*url.URL, error)
+	sleep func(context.Context, time.Duration) error
+	now   func() time.Time
 }
 
 // ClientOption adjusts a Client; tests use them to avoid real waiting.
@@ -106,11 +111,9 @@ func NewClient(cfg Config, getenv func(string) string, opts ...ClientOption) (*C
 	for _, o := range opts {
 		o(c)
 	}
+	c.proxy = domain.ProxyFunc(getenv)
 	if c.hc == nil {
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.MaxIdleConnsPerHost = cfg.Concurrency
-		tr.DialContext = c.dialer().DialContext
-		c.hc = &http.Client{Transport: tr}
+		c.hc = &http.Client{Transport: c.transport()}
 	}
 	return c, nil
 }
@@ -557,7 +560,7 @@ func (c *Client) redact(err error) string {
 }
 
 // redactString blanks the key, and any 8-character run of it, in s.
-func (c *Client) redactString(s string) string { return redactKey(s, c.key) }
+func (c *Client) redactString(s string) string { return domain.Redact(s, c.key) }
 
 // backoff is the wait before retry attempt+1: exponential, capped, with
 // "equal jitter" (half fixed, half random) so concurrent workers hitting the

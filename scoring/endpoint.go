@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -134,7 +135,21 @@ func (c *Client) Probe(ctx context.Context, timeout time.Duration) []EndpointSta
 			}
 			dctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
-			conn, err := c.dialer().DialContext(dctx, "tcp", host)
+			// Through a proxy the probe reaches the proxy, as the requests
+			// will, after the same check of the endpoint's own address.
+			dial := c.dialer().DialContext
+			if pu, perr := c.proxy(u); perr != nil || pu != nil {
+				if perr == nil {
+					perr = c.checkProxied(dctx, u.Hostname())
+				}
+				if perr != nil {
+					out[i].Error = perr.Error()
+					return
+				}
+				host = proxyAddr(pu)
+				dial = (&net.Dialer{Timeout: 10 * time.Second}).DialContext
+			}
+			conn, err := dial(dctx, "tcp", host)
 			if err != nil {
 				msg := err.Error()
 				if errors.Is(err, syscall.ECONNREFUSED) {
@@ -253,51 +268,6 @@ func keyEnvAllowed(name string) bool {
 // MaxErrorBody is how much of a server's error reply is kept in a message.
 const MaxErrorBody = 300
 
-// redactKey blanks every run of 8 or more characters of s that also occurs
-// in key (a server may echo the key cut, quoted or wrapped), and the whole
-// key when it is shorter than 8.
-func redactKey(s, key string) string {
-	if key == "" || s == "" {
-		return s
-	}
-	const run = 8
-	if len(key) < run {
-		return strings.ReplaceAll(s, key, "[redacted]")
-	}
-	hide := make([]bool, len(s))
-	any := false
-	for i := 0; i+run <= len(key); i++ {
-		w := key[i : i+run]
-		for off := 0; ; {
-			j := strings.Index(s[off:], w)
-			if j < 0 {
-				break
-			}
-			for k := off + j; k < off+j+run; k++ {
-				hide[k] = true
-			}
-			any = true
-			off += j + 1
-		}
-	}
-	if !any {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if !hide[i] {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		b.WriteString("[redacted]")
-		for i < len(s) && hide[i] {
-			i++
-		}
-	}
-	return strings.ToValidUTF8(b.String(), "")
-}
-
 // clipBody cuts a server's error reply to MaxErrorBody characters.
 func clipBody(s string) string {
 	s = strings.TrimSpace(s)
@@ -321,4 +291,75 @@ func (e *TransientError) Unwrap() error { return e.Err }
 func IsTransient(err error) bool {
 	var t *TransientError
 	return errors.As(err, &t)
+}
+
+// proxyAddr is the host:port a proxy URL names (port 80 or 443 by default).
+func proxyAddr(u *url.URL) string {
+	if u.Port() != "" {
+		return u.Host
+	}
+	port := "80"
+	if u.Scheme == "https" {
+		port = "443"
+	}
+	return net.JoinHostPort(u.Hostname(), port)
+}
+
+// checkProxied checks where a proxied request goes, since the dialer then
+// only sees the proxy: the name as CheckHost does, and the addresses it
+// resolves to here as the dialer would. A name that does not resolve here
+// (the proxy may see a DNS this machine does not) passes on the name check
+// alone.
+func (c *Client) checkProxied(ctx context.Context, host string) error {
+	if err := CheckHost("http://"+net.JoinHostPort(host, "1"), c.publicOnly); err != nil {
+		return err
+	}
+	if _, err := netip.ParseAddr(host); err == nil {
+		return nil
+	}
+	addrs, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
+	if err != nil {
+		return nil
+	}
+	for _, ip := range addrs {
+		if err := checkAddr(ip, c.publicOnly); err != nil {
+			return fmt.Errorf("refusing to send a request for %s through the proxy: %w", host, err)
+		}
+	}
+	return nil
+}
+
+// transport is the client's own transport: requests go through the proxy
+// the environment names (HTTPS_PROXY, HTTP_PROXY, NO_PROXY), checked by
+// checkProxied; direct connections through the checking dialer. The
+// connection to the proxy itself, which the operator configured, is not
+// checked.
+func (c *Client) transport() *http.Transport {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConnsPerHost = c.cfg.Concurrency
+	proxies := map[string]bool{}
+	tr.Proxy = func(r *http.Request) (*url.URL, error) {
+		pu, err := c.proxy(r.URL)
+		if err != nil || pu == nil {
+			return pu, err
+		}
+		if err := c.checkProxied(r.Context(), r.URL.Hostname()); err != nil {
+			return nil, err
+		}
+		return pu, nil
+	}
+	for _, scheme := range []string{"http", "https"} {
+		if pu, err := c.proxy(&url.URL{Scheme: scheme, Host: "pragmalab.invalid"}); err == nil && pu != nil {
+			proxies[proxyAddr(pu)] = true
+		}
+	}
+	checked := c.dialer()
+	plain := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		if proxies[addr] {
+			return plain.DialContext(ctx, network, addr)
+		}
+		return checked.DialContext(ctx, network, addr)
+	}
+	return tr
 }

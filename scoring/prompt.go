@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"text/template"
+
+	"pragmalab/domain"
 )
 
 // Templates are the prompt templates of a study (Go text/template syntax).
@@ -198,6 +200,10 @@ func (t Templates) compile() (*compiled, error) {
 	var out []*template.Template
 	var errs []error
 	for _, f := range t.fields() {
+		if err := domain.CheckText("template "+f.name, f.text, MaxTemplateLen, domain.MultiLine); err != nil {
+			errs = append(errs, errors.New(domain.ErrorMessage(err)))
+			continue
+		}
 		if len(f.text) > MaxTemplateLen {
 			errs = append(errs, fmt.Errorf("template %s: longer than %d characters", f.name, MaxTemplateLen))
 			continue

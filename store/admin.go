@@ -27,6 +27,9 @@ func validateCredentials(username, password string) error {
 	if username == "" || utf8.RuneCountInString(username) > 64 || strings.ContainsAny(username, " \t\r\n") {
 		return domain.Errorf(domain.EINVALID, "username must be 1–64 characters without spaces")
 	}
+	if err := domain.CheckText("username", username, 64, domain.OneLine); err != nil {
+		return err
+	}
 	if n := len(password); n < 10 || n > 72 {
 		return domain.Errorf(domain.EINVALID, "password must be 10–72 bytes long")
 	}

@@ -240,13 +240,14 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO context_answers (assignment_id, position, passage_id, shown, sufficient, updated_at,
-				answered_at, rt_ms, shown_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`)
+				answered_at, rt_ms, shown_at, link_no)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, (SELECT n.link_no FROM context_assignments ca
+				JOIN annotators n ON n.id = ca.annotator_id WHERE ca.id = ?))
 			ON CONFLICT (assignment_id, position) DO UPDATE SET
-				shown = excluded.shown, sufficient = excluded.sufficient, updated_at = excluded.updated_at,
+				link_no = excluded.link_no, shown = excluded.shown, sufficient = excluded.sufficient, updated_at = excluded.updated_at,
 				answered_at = excluded.answered_at, rt_ms = excluded.rt_ms, shown_at = excluded.shown_at`,
 			assignmentID, position, q.Passage.ID, q.Shown, q.Sufficient, db.now(), answered, rtv,
-			FlowContext, assignmentID, position)
+			FlowContext, assignmentID, position, assignmentID)
 		if err != nil {
 			return fmt.Errorf("context answer: %w", err)
 		}

@@ -318,9 +318,10 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO judgements (assignment_id, position, item_id, item_version, plausible,
-				cancellation_correct, alt_implicature, alt_cancellation, answered_at, shown_at, rt_ms)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, ?)
+				cancellation_correct, alt_implicature, alt_cancellation, answered_at, shown_at, rt_ms, link_no)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, ?, (SELECT link_no FROM annotators WHERE id = ?))
 			ON CONFLICT (assignment_id, position) DO UPDATE SET
+				link_no = excluded.link_no,
 				plausible = excluded.plausible,
 				cancellation_correct = excluded.cancellation_correct,
 				alt_implicature = excluded.alt_implicature,
@@ -330,7 +331,7 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 				shown_at = excluded.shown_at,
 				rt_ms = excluded.rt_ms`,
 			assignmentID, position, itemID, version, j.Plausible, j.CancellationCorrect, j.AltImplicature, j.AltCancellation, db.now(),
-			FlowExpert, assignmentID, position, RT(j.RTms))
+			FlowExpert, assignmentID, position, RT(j.RTms), annotatorID)
 		if err != nil {
 			return fmt.Errorf("save judgement: %w", err)
 		}

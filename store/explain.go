@@ -267,11 +267,12 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 			return fmt.Errorf("save rating: %w", err)
 		}
 		_, err = tx.ExecContext(ctx, `
-			INSERT INTO explain_ratings (assignment_id, judgment, answered_at, rt_ms, shown_at)
-			VALUES (?, ?, ?, ?, `+qShownAt+`)
+			INSERT INTO explain_ratings (assignment_id, judgment, answered_at, rt_ms, shown_at, link_no)
+			VALUES (?, ?, ?, ?, `+qShownAt+`, (SELECT link_no FROM annotators WHERE id = ?))
 			ON CONFLICT (assignment_id) DO UPDATE SET judgment = excluded.judgment, answered_at = excluded.answered_at,
+				link_no = excluded.link_no,
 				rt_ms = excluded.rt_ms, shown_at = excluded.shown_at`,
-			id, judgment, db.now(), RT(rt), FlowExplain, annotatorID, position)
+			id, judgment, db.now(), RT(rt), FlowExplain, annotatorID, position, annotatorID)
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}

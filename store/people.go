@@ -19,6 +19,9 @@ func annotatorName(name string) (string, error) {
 	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
 		return "", domain.Errorf(domain.EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
 	}
+	if err := domain.CheckText("the expert's name", name, 100, domain.OneLine); err != nil {
+		return "", err
+	}
 	return name, nil
 }
 
@@ -46,7 +49,7 @@ func (db *DB) RenameAnnotator(ctx context.Context, studyID, id int64, name strin
 // the token is replaced by one nobody is given. Their answers stay.
 func (db *DB) RevokeAnnotator(ctx context.Context, studyID, id int64) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = ? WHERE study_id = ? AND id = ?`,
+		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = ?, link_no = link_no + 1 WHERE study_id = ? AND id = ?`,
 			RandomToken(), db.now())
 	})
 }
@@ -56,7 +59,7 @@ func (db *DB) RevokeAnnotator(ctx context.Context, studyID, id int64) error {
 func (db *DB) ReissueAnnotator(ctx context.Context, studyID, id int64) (*domain.Annotator, error) {
 	token := RandomToken()
 	err := db.tx(ctx, func(tx *sql.Tx) error {
-		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = '' WHERE study_id = ? AND id = ?`, token)
+		return annotatorUpdate(ctx, tx, studyID, id, `UPDATE annotators SET token = ?, revoked_at = '', link_no = link_no + 1 WHERE study_id = ? AND id = ?`, token)
 	})
 	if err != nil {
 		return nil, err

@@ -16,8 +16,8 @@ import (
 // RenameStudy gives a study a new name.
 func (db *DB) RenameStudy(ctx context.Context, id int64, name string) error {
 	name = strings.TrimSpace(name)
-	if name == "" || utf8.RuneCountInString(name) > 200 {
-		return domain.Errorf(domain.EINVALID, "name must be 1–200 characters")
+	if err := domain.CheckStudyName(name); err != nil {
+		return err
 	}
 	res, err := db.exec(ctx, `UPDATE studies SET name = ? WHERE id = ?`, name, id)
 	if err != nil {

@@ -165,6 +165,9 @@ func reviewDecision(c ReviewChoice, flags []domain.Flag) (decision, impl, canc, 
 			if own == "" {
 				return "", "You chose to write your own " + field + ": type it in the box below that choice, then press Accept."
 			}
+			if err := domain.CheckText("your own "+field, own, domain.MaxTextLen, domain.MultiLine); err != nil {
+				return "", domain.ErrorMessage(err)
+			}
 			decision = domain.ReviewOwn
 			note += "own " + field + "; "
 			return own, ""

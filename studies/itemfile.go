@@ -77,6 +77,9 @@ func isItemField(name string) bool {
 // field.
 func ParseItemsCSV(r io.Reader) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
+	if err := checkEncoding("file", br, false); err != nil {
+		return nil, err
+	}
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
 		br.Discard(3) // spreadsheet programs write a byte-order mark
 	}
@@ -169,7 +172,11 @@ func csvError(err error) error {
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
 // with the item's field names as keys (docs/formats.md#items-json-lines).
 func ParseItemsJSONL(r io.Reader) ([]domain.Item, error) {
-	sc := bufio.NewScanner(r)
+	br := bufio.NewReader(r)
+	if err := checkEncoding("file", br, false); err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)
 	var items []domain.Item
 	seen := map[string]int{}
@@ -296,6 +303,9 @@ func newFieldError(field, format string, a ...any) error {
 // says so or its first character opens an object, else as CSV.
 func ParseItemFile(name string, r io.Reader) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
+	if err := checkEncoding("file "+name, br, false); err != nil {
+		return nil, err
+	}
 	ext := strings.ToLower(filepath.Ext(name))
 	first, _ := br.Peek(8)
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")

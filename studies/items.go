@@ -82,6 +82,9 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 // changes (ECONFLICT if the items changed since the preview), each changed
 // item getting a new version with the note, and forgets the upload.
 func (v *Service) ApplyItemUpdate(ctx context.Context, studyID int64, p PendingItemUpdate, digest, note string) (domain.ItemUpdate, error) {
+	if err := domain.CheckText("the note", note, 2000, domain.MultiLine); err != nil {
+		return domain.ItemUpdate{}, err
+	}
 	done, err := v.db.ApplyItemUpdate(ctx, studyID, p.Items, digest, note)
 	if err != nil {
 		return done, err

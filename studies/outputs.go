@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"bufio"
 	"encoding/csv"
 	"io"
 	"pragmalab/domain"
@@ -15,7 +16,11 @@ import (
 // item_id, strategy, model and output, in any order), all or nothing; the
 // error names the line and column.
 func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
-	cr := csv.NewReader(r)
+	br := bufio.NewReader(r)
+	if err := checkEncoding("outputs file", br, false); err != nil {
+		return nil, err
+	}
+	cr := csv.NewReader(br)
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	if err == io.EOF {

@@ -78,6 +78,10 @@ func ParsePassagesTSV(r io.Reader) ([]domain.Passage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
+	// 8-bit text is repaired below; UTF-16 and the like are named.
+	if err := domain.CheckEncoding("passages file", data, true, true); err != nil {
+		return nil, err
+	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	tr := &tsvReader{data: data, line: 1}
 	header, hline, err := tr.record(0)

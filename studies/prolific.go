@@ -448,6 +448,9 @@ func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, catego
 	if err != nil {
 		return err
 	}
+	if err := domain.CheckText("the rejection message", message, 10000, domain.MultiLine); err != nil {
+		return err
+	}
 	if err := prolific.CheckRejection(category, message); err != nil {
 		return domain.Errorf(domain.EINVALID, "%v", err)
 	}
@@ -779,6 +782,12 @@ func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string,
 	}
 	if strings.TrimSpace(in.Name) == "" {
 		in.Name = s.Name
+	}
+	if err := domain.CheckText("the Prolific study's name", in.Name, 200, domain.OneLine); err != nil {
+		return nil, err
+	}
+	if err := domain.CheckText("the description", in.Description, 10000, domain.MultiLine); err != nil {
+		return nil, err
 	}
 	sep := "?"
 	if strings.Contains(in.StudyURL, "?") {

@@ -29,19 +29,21 @@ func securityHeaders(hsts bool) func(http.Handler) http.Handler {
 	}
 }
 
-// logRequests logs one line per request. Paths with secrets in them
-// (invitation tokens) are logged by their route pattern only.
+// logRequests logs one line per request, by its route pattern only: paths
+// may hold secrets (invitation tokens).
 func logRequests(log *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 			start := time.Now()
 			next.ServeHTTP(ww, r)
-			path := r.URL.Path
-			if rc := chiRoutePattern(r); rc != "" {
-				path = rc
+			// The pattern, never the path: a path may hold an invitation
+			// token; a path no route matched is not logged at all.
+			route := chiRoutePattern(r)
+			if route == "" {
+				route = "(no route)"
 			}
-			log.Debug("http", "method", r.Method, "route", path, "status", ww.Status(),
+			log.Debug("http", "method", r.Method, "route", route, "status", ww.Status(),
 				"bytes", ww.BytesWritten(), "ms", time.Since(start).Milliseconds(), "id", middleware.GetReqID(r.Context()))
 		})
 	}

@@ -170,6 +170,7 @@ func (s *Server) routes() http.Handler {
 	// Expert participants: the invitation token is the credential.
 	r.Route("/e/{token}", func(r chi.Router) {
 		r.Use(h.ParticipantPages)
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.ExpertLanding)
 		r.Get("/b/{assignment}", h.ExpertResume)
 		r.Get("/b/{assignment}/done", h.ExpertDone)
@@ -181,6 +182,7 @@ func (s *Server) routes() http.Handler {
 	// session cookie is the credential once the entry URL has admitted them.
 	r.Route("/s/{study}", func(r chi.Router) {
 		r.Use(h.ParticipantPages)
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.CrowdEntry)
 		r.Get("/screen", h.CrowdScreen)
 		r.Post("/consent", h.CrowdConsent)
@@ -195,6 +197,7 @@ func (s *Server) routes() http.Handler {
 	// explanation raters (/x); the invitation token is the credential.
 	r.Route("/c/{token}", func(r chi.Router) {
 		r.Use(h.ParticipantPages)
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.ContextLanding)
 		r.Get("/s/{assignment}", h.ContextResume)
 		r.Get("/s/{assignment}/done", h.ContextDone)
@@ -203,6 +206,7 @@ func (s *Server) routes() http.Handler {
 	})
 	r.Route("/x/{token}", func(r chi.Router) {
 		r.Use(h.ParticipantPages)
+		r.Use(h.NoViewerAnswers) // a viewer's browser answers nothing
 		r.Get("/", h.ExplainLanding)
 		r.Get("/done", h.ExplainDone)
 		r.Get("/{pos}", h.ExplainScreenPage)

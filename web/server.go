@@ -68,12 +68,20 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		Secure:   cfg.SecureCookies,
 		SameSite: http.SameSiteLaxMode,
 	}
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	// No secret reaches the log, whoever logs (docs/deploy.md#security).
+	cfg.Log = slog.New(maskSecrets(cfg.Log.Handler(), cfg.Getenv, secretEnvNames()))
 	h := handlers.New(studies.New(cfg.DB, nil), cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader
-	if cfg.Getenv == nil {
-		cfg.Getenv = os.Getenv
+	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {
+		return nil, err
 	}
 	oidc, err := studies.OIDCConfigFromEnv(cfg.Getenv)
 	if err != nil {
