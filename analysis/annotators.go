@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // Annotator models (docs/statistics.md#annotator-models): Dawid & Skene
@@ -209,9 +211,12 @@ type maceFit struct {
 // constants above), keeping the best of MACERestarts seeded starts.
 func mace(s *labelSet) *maceFit {
 	k, na := s.k, s.annotators
+	// The starts' initial values are drawn in order from the seed, then
+	// the starts run side by side; the best is the highest likelihood,
+	// the earliest start on a tie, whatever order they finish in.
 	rng := newRand(MACESeed)
-	var best *maceState
-	for range MACERestarts {
+	starts := make([]*maceState, MACERestarts)
+	for r := range starts {
 		st := newMACEState(s)
 		for a := range na {
 			g, kn := 1+MACENoise*rng.Float64(), 1+MACENoise*rng.Float64()
@@ -225,12 +230,29 @@ func mace(s *labelSet) *maceFit {
 				st.strat[a*k+l] /= tot
 			}
 		}
-		for range MACEIterations {
-			st.eStep()
-			st.variationalM()
-		}
-		st.eStep()
-		if best == nil || st.logLik > best.logLik {
+		starts[r] = st
+	}
+	var wg sync.WaitGroup
+	next := make(chan *maceState)
+	for range min(runtime.GOMAXPROCS(0), len(starts)) {
+		wg.Go(func() {
+			for st := range next {
+				for range MACEIterations {
+					st.eStep(false)
+					st.variationalM()
+				}
+				st.eStep(true)
+			}
+		})
+	}
+	for _, st := range starts {
+		next <- st
+	}
+	close(next)
+	wg.Wait()
+	best := starts[0]
+	for _, st := range starts[1:] {
+		if st.logLik > best.logLik {
 			best = st
 		}
 	}
@@ -250,52 +272,65 @@ func mace(s *labelSet) *maceFit {
 
 // maceState is one start of MACE's training.
 type maceState struct {
-	s                *labelSet
-	guess, know      []float64 // P(guessing), P(knowing) per annotator (variational weights)
-	strat            []float64 // [a*k+l]
-	guessN, knowN    []float64 // expected counts
-	stratN           []float64
-	post             []float64 // [i*k+l]
-	logLik           float64
-	gold, denomByLab []float64
+	s             *labelSet
+	guess, know   []float64 // P(guessing), P(knowing) per annotator (variational weights)
+	strat         []float64 // [a*k+l]
+	guessN, knowN []float64 // expected counts
+	stratN        []float64
+	post          []float64 // [i*k+l]
+	logLik        float64
+	gold          []float64
+	g, hit, kd    []float64 // [a*k+x], see eStep
 }
 
 func newMACEState(s *labelSet) *maceState {
 	na, k := s.annotators, s.k
 	return &maceState{s: s, guess: make([]float64, na), know: make([]float64, na), strat: make([]float64, na*k),
 		guessN: make([]float64, na), knowN: make([]float64, na), stratN: make([]float64, na*k),
-		post: make([]float64, s.items()*k), gold: make([]float64, k), denomByLab: make([]float64, k)}
+		post: make([]float64, s.items()*k), gold: make([]float64, k),
+		g: make([]float64, na*k), hit: make([]float64, na*k), kd: make([]float64, na*k)}
 }
 
 // eStep computes each item's posterior over the true label and the expected
-// counts of knowing, guessing and guessed labels; the products are rescaled
-// as they shrink so that many annotators on one item cannot underflow.
-func (st *maceState) eStep() {
+// counts of knowing, guessing and guessed labels (and, with withLL, the log
+// marginal likelihood, which only the choice of the best start needs); the
+// products are rescaled as they shrink so that many annotators on one item
+// cannot underflow.
+func (st *maceState) eStep(withLL bool) {
 	s, k := st.s, st.s.k
 	clear(st.guessN)
 	clear(st.knowN)
 	clear(st.stratN)
+	// Per annotator and answer x: g = P(guess)·ξ(x), the factor of every
+	// true label but x; hit = g + P(know), the factor of true label x;
+	// kd = P(know)/hit, so P(knowing | T = x) is kd.
+	for a := range s.annotators {
+		for x := range k {
+			g := st.guess[a] * st.strat[a*k+x]
+			st.g[a*k+x], st.hit[a*k+x] = g, g+st.know[a]
+			st.kd[a*k+x] = st.know[a] / (g + st.know[a])
+		}
+	}
 	st.logLik = 0
 	const tiny, huge = 1e-200, 1e200
+	gold := st.gold
 	for i := range s.items() {
-		gold := st.gold
 		var logScale float64
 		for l := range k {
 			gold[l] = 1 / float64(k)
 		}
 		for j := s.start[i]; j < s.start[i+1]; j++ {
-			a, x := int(s.ann[j]), int(s.lab[j])
-			g := st.guess[a] * st.strat[a*k+x]
+			ax := int(s.ann[j])*k + int(s.lab[j])
+			g := st.g[ax]
 			top := 0.0
 			for l := range k {
-				p := g
-				if l == x {
-					p += st.know[a]
-				}
-				gold[l] *= p
-				top = max(top, gold[l])
+				gold[l] *= g
 			}
-			if top < tiny && top > 0 {
+			gold[s.lab[j]] *= st.hit[ax] / g
+			for _, v := range gold {
+				top = max(top, v)
+			}
+			if top < tiny {
 				for l := range k {
 					gold[l] *= huge
 				}
@@ -306,17 +341,18 @@ func (st *maceState) eStep() {
 		for _, v := range gold {
 			marg += v
 		}
-		st.logLik += math.Log(marg) + logScale
+		if withLL {
+			st.logLik += math.Log(marg) + logScale
+		}
 		post := st.post[i*k : i*k+k]
 		for l := range k {
 			post[l] = gold[l] / marg
 		}
 		for j := s.start[i]; j < s.start[i+1]; j++ {
 			a, x := int(s.ann[j]), int(s.lab[j])
-			g := st.guess[a] * st.strat[a*k+x]
 			// P(knowing | answers) = P(T = x)·know / (g + know); the rest
 			// of the mass is guessing, which also counts label x.
-			pk := post[x] * st.know[a] / (g + st.know[a])
+			pk := post[x] * st.kd[a*k+x]
 			st.knowN[a] += pk
 			st.guessN[a] += 1 - pk
 			st.stratN[a*k+x] += 1 - pk
