@@ -243,6 +243,20 @@ type CrowdQuality struct {
 	// LongestRun is the longest run of identical ratings on consecutive
 	// screens.
 	LongestRun int
+	// Traces sums the behavioural traces of the participant's answers
+	// (docs/studies.md#behavioural-traces).
+	Traces TraceSummary
+}
+
+// TraceSummary is a participant's behavioural traces over their answers:
+// Answers counts the answers with a trace (0 without JavaScript), Changes
+// and HiddenMS sum them, MedianFirstInputMS is the median time from first
+// paint to first interaction.
+type TraceSummary struct {
+	Answers            int
+	Changes            int
+	HiddenMS           int
+	MedianFirstInputMS int
 }
 
 // answerRT is one answer's response time in ms: the browser's, else the

@@ -60,15 +60,18 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		pid    int64
 		rating int
 		AnswerTimes
+		trace domain.AnswerTrace
 	}
 	rows, err := queryRows(ctx, db, "crowd quality", `
-		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms
+		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND (p.pilot = 0 OR ?)
 		ORDER BY r.participant_id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *row) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.pid, &r.rating}, times...)...)
+		trace, traced := traceDest(&r.trace)
+		err := rows.Scan(append(append([]any{&r.pid, &r.rating}, times...), trace...)...)
 		done()
+		traced()
 		return err
 	})
 	if err != nil {
@@ -76,10 +79,12 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 	}
 	ratings := map[int64][]int{}
 	times := map[int64][]AnswerTimes{}
+	traces := map[int64][]domain.AnswerTrace{}
 	last := map[int64]time.Time{}
 	for _, r := range rows {
 		ratings[r.pid] = append(ratings[r.pid], r.rating)
 		times[r.pid] = append(times[r.pid], r.AnswerTimes)
+		traces[r.pid] = append(traces[r.pid], r.trace)
 		if r.AnsweredAt.After(last[r.pid]) {
 			last[r.pid] = r.AnsweredAt
 		}
@@ -90,6 +95,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			continue
 		}
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
+		q.Traces = summariseTraces(traces[p.ID])
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]
