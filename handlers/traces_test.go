@@ -34,7 +34,9 @@ func TestCrowdAnswerTraces(t *testing.T) {
 	walk(pidN(1), func(pos int) url.Values {
 		return url.Values{"answer_changes": {strconv.Itoa(pos % 3)}, "hidden_ms": {"1000"}, "first_input_ms": {strconv.Itoa(600 + pos)}}
 	})
-	walk(pidN(2), func(int) url.Values { return url.Values{"answer_changes": {""}, "hidden_ms": {""}, "first_input_ms": {""}} })
+	walk(pidN(2), func(int) url.Values {
+		return url.Values{"answer_changes": {""}, "hidden_ms": {""}, "first_input_ms": {""}}
+	})
 	walk(pidN(3), func(int) url.Values {
 		return url.Values{"answer_changes": {"-2"}, "hidden_ms": {"99999999999"}, "first_input_ms": {"12"}}
 	})
