@@ -273,8 +273,8 @@ var CrowdParticipantsHeader = []string{
 	"started_at", "last_seen_at", "completed_at", "answered", "screens", "training_wrong",
 	"checks_answered", "checks_failed", "auto_excluded", "override", "excluded",
 	"total_seconds", "median_rt_ms", "fast_share", "longest_identical_run", "exclusion_reasons",
-	"native_languages", "age_range", "gender", "comments",
 	"traced_answers", "answer_changes", "hidden_ms", "median_first_input_ms",
+	"native_languages", "age_range", "gender", "comments",
 }
 
 // ExportCrowdParticipants writes one row per participant: Prolific ids,
@@ -302,9 +302,9 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 			yesNo(r.AutoExcluded), r.Override, yesNo(r.Excluded),
 			optInt(r.TotalSeconds), optInt(r.MedianRT), fastShare(r.CrowdQuality), optInt(r.LongestRun),
 			strings.Join(r.Reasons, "; "),
-			q.NativeLanguages, q.AgeRange, q.Gender, q.Comments,
 			strconv.Itoa(r.Traces.Answers), traceSum(r.Traces, r.Traces.Changes), traceSum(r.Traces, r.Traces.HiddenMS),
 			traceSum(r.Traces, r.Traces.MedianFirstInputMS),
+			q.NativeLanguages, q.AgeRange, q.Gender, q.Comments,
 		}
 	})
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"math"
 	"pragmalab/domain"
 	"slices"
 	"time"
@@ -105,5 +106,36 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		}
 		out[p.ID] = q
 	}
+	markExceptionallyFast(reps, out)
 	return out, nil
+}
+
+// markExceptionallyFast flags the participants whose total time is more than
+// domain.ExceptionallyFastSD standard deviations below the mean total time
+// of the completed participants (three or more).
+func markExceptionallyFast(reps []CrowdParticipantReport, qs map[int64]domain.CrowdQuality) {
+	var totals []float64
+	for _, p := range reps {
+		if q, ok := qs[p.ID]; ok && p.Status == CrowdCompleted && q.TotalSeconds > 0 {
+			totals = append(totals, float64(q.TotalSeconds))
+		}
+	}
+	if len(totals) < 3 {
+		return
+	}
+	var mean, ss float64
+	for _, t := range totals {
+		mean += t
+	}
+	mean /= float64(len(totals))
+	for _, t := range totals {
+		ss += (t - mean) * (t - mean)
+	}
+	cut := mean - domain.ExceptionallyFastSD*math.Sqrt(ss/float64(len(totals)-1))
+	for id, q := range qs {
+		if q.TotalSeconds > 0 && float64(q.TotalSeconds) < cut {
+			q.ExceptionallyFast = true
+			qs[id] = q
+		}
+	}
 }
