@@ -248,7 +248,8 @@ func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
 func prolificRow(r studies.ReviewRow) templates.ProlificRow {
 	return templates.ProlificRow{PID: r.PID, Here: r.Here, SubmissionID: r.SubmissionID, ProlificStatus: r.ProlificStatus,
 		Excluded: r.Excluded, ChecksAnswered: r.ChecksAnswered, ChecksFailed: r.ChecksFailed, FailedChecks: r.FailedChecks,
-		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview}
+		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview,
+		ExcludedReasons: r.ExcludedReasons, QualityOnly: r.QualityOnly}
 }
 
 func prolificRows(rs []studies.ReviewRow) []templates.ProlificRow {
