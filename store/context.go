@@ -11,7 +11,8 @@ import (
 )
 
 // The context study's value types live in domain (domain/context.go).
-type ()
+type (
+)
 
 // DefaultContextSettings are the paper's (domain.DefaultContextSettings).
 func DefaultContextSettings() domain.ContextSettings { return domain.DefaultContextSettings() }
@@ -19,7 +20,8 @@ func DefaultContextSettings() domain.ContextSettings { return domain.DefaultCont
 // domain.MaxContextSentences is the most preceding sentences a question reveals.
 
 // Context actions an expert can take on a question (domain.ContextSufficient…).
-const ()
+const (
+)
 
 // SaveContextSurveys replaces a study's surveys with the given lists of
 // passage keys. Once an expert is assigned a survey the surveys are fixed.

@@ -12,7 +12,8 @@ import (
 
 // The expert study's value types live in domain (domain/expert.go); these
 // names stay for the store's own code and the callers not yet moved.
-type ()
+type (
+)
 
 // DefaultExpertSettings are the paper's (domain.DefaultExpertSettings).
 func DefaultExpertSettings() domain.ExpertSettings { return domain.DefaultExpertSettings() }
