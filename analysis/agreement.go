@@ -179,6 +179,10 @@ type Agreement struct {
 	ByType    map[string]*Agreement `json:"by_type,omitempty"`
 	TypeOrder []string              `json:"-"`
 	Bootstrap *BootstrapInfo        `json:"bootstrap,omitempty"`
+	// AnnotatorModels are Dawid–Skene and MACE per question
+	// ("plausibility", "cancellation"), on the whole only; absent with
+	// fewer than two annotators.
+	AnnotatorModels map[string]*AnnotatorModels `json:"annotator_models,omitempty"`
 }
 
 // AgreementScheme describes the agreement bootstrap for the JSON and the
@@ -404,7 +408,28 @@ func mean(xs []float64) float64 {
 // pooled, per item type, with bootstrap intervals.
 func ComputeAgreementWith(js []Judgement, bs Bootstrap) *Agreement {
 	ag, _ := computeAgreement(js, bs)
+	ag.AnnotatorModels = AnnotatorModelsOf(js)
 	return ag
+}
+
+// AnnotatorModelsOf fits Dawid–Skene and MACE to both questions, over every
+// item and per item type (docs/statistics.md#annotator-models).
+func AnnotatorModelsOf(js []Judgement) map[string]*AnnotatorModels {
+	d := newAgreeData(js)
+	all := make([]int, len(d.items))
+	byType := map[string][]int{}
+	var named []string
+	for i, t := range d.types {
+		all[i] = i
+		if t == "" {
+			continue
+		}
+		if _, ok := byType[t]; !ok {
+			named = append(named, t)
+		}
+		byType[t] = append(byType[t], i)
+	}
+	return d.computeAnnotatorModels(all, OrderTypes(named), byType)
 }
 
 // agreementMethod is the interval method in use for an agreement

@@ -53,3 +53,15 @@ func BenchmarkReadRatings100k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnnotatorModels100k fits Dawid–Skene and MACE to 100,000
+// judgements by 50 annotators (the target of `bench quality`: under 2 s).
+func BenchmarkAnnotatorModels100k(b *testing.B) {
+	js := SyntheticJudgements(100_000, 50, 10, 1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if m := AnnotatorModelsOf(js)["plausibility"]; m == nil || m.Judgements != 100_000 {
+			b.Fatal("no model over the 100,000 judgements")
+		}
+	}
+}

@@ -387,12 +387,18 @@ func AgreementMethods(a *Agreement, judgements int, l Lang) *Methods {
 	if nA >= 2 {
 		m.Paragraphs = append(m.Paragraphs, last)
 	}
+	if para := annotatorParagraph(p, a); para != "" {
+		m.Paragraphs = append(m.Paragraphs, para)
+	}
 	m.Sources = []string{"annotators"}
 	for _, key := range []string{"plausibility", "cancellation"} {
 		m.Sources = append(m.Sources, key+".raw(_ci95)", key+".items", key+".pabak(_ci95)", key+".kappa(_ci95)", key+".lights_kappa(_ci95)",
 			key+".fleiss_kappa(_ci95)", key+".krippendorff_alpha(_ci95)", key+".krippendorff_items")
 	}
 	m.Sources = append(m.Sources, "bootstrap")
+	if a.AnnotatorModels != nil {
+		m.Sources = append(m.Sources, "annotator_models")
+	}
 	return m
 }
 

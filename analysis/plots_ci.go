@@ -182,7 +182,11 @@ func AgreementFigures(a *Agreement) ([]Figure, error) {
 			figs = append(figs, Figure{Name: "confusion_" + q.name + "_" + safeName(pr.A) + "_" + safeName(pr.B), Title: p.Title.Text, Plot: p})
 		}
 	}
-	return figs, nil
+	models, err := AnnotatorFigures(a)
+	if err != nil {
+		return nil, err
+	}
+	return append(figs, models...), nil
 }
 
 // safeName keeps letters, digits, '-' and '_' of an id for a file name.

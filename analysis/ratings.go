@@ -138,7 +138,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, Read
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
-	t, err := newTable(r, RatingsColumns, ItemVersionColumn)
+	t, err := newTable(r, RatingsColumns, append([]string{ItemVersionColumn}, TraceColumns...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -149,6 +149,9 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 			break
 		}
 		if err != nil {
+			return nil, err
+		}
+		if err := t.checkTraces(len(RatingsColumns) + 1); err != nil {
 			return nil, err
 		}
 		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {

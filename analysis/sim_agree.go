@@ -60,7 +60,8 @@ func simulateAgreement(rng *rand.Rand, d AgreementDesign) []Judgement {
 // of the population (n large: the statistics are consistent).
 func agreementTruth(seed uint64, d AgreementDesign, n int) *Agreement {
 	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
-	return ComputeAgreementWith(simulateAgreement(rng, AgreementDesign{d.Annotators, n}), Bootstrap{})
+	ag, _ := computeAgreement(simulateAgreement(rng, AgreementDesign{d.Annotators, n}), Bootstrap{})
+	return ag
 }
 
 // ContextDesign is surveys × items, each item answered by Annotators.

@@ -57,7 +57,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 // tableNames lists the tables of each command for --table's help.
 var tableNames = map[string]string{
 	"toplines":     "toplines, toplines_intervals, item_means",
-	"agreement":    "agreement, agreement_intervals",
+	"agreement":    "agreement, agreement_intervals, annotator_models, annotator_review",
 	"context":      "context, context_agreement, context_cumulative, context_intervals, context_kind_period",
 	"explanations": "explanations, explanations_intervals",
 }
@@ -311,7 +311,7 @@ func analyzeAgreement(args []string, env *Env) error {
 			return err
 		}
 	}
-	all := []*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}
+	all := append([]*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}, analysis.AnnotatorTables(a)...)
 	tables, err := o.pick(all, all[:1])
 	if err != nil {
 		return err

@@ -30,11 +30,12 @@ type CrowdSettings struct {
 	MaxFailedChecks int `json:"max_failed_checks"`
 	// Data-quality flags (docs/studies.md#data-quality-flags): an answer
 	// faster than FastMS counts as fast; each Exclude… rule is off at 0.
-	FastMS              int `json:"fast_ms"`
-	ExcludeFastPercent  int `json:"exclude_fast_percent"`  // exclude at this share (%) of fast answers or more
-	ExcludeMedianRT     int `json:"exclude_median_rt_ms"`  // exclude when the median response time is below (ms)
-	ExcludeRun          int `json:"exclude_identical_run"` // exclude at this many identical ratings in a row or more
-	ExcludeTotalSeconds int `json:"exclude_total_below_s"` // exclude when the total time is below (s)
+	FastMS               int `json:"fast_ms"`
+	ExcludeFastPercent   int `json:"exclude_fast_percent"`  // exclude at this share (%) of fast answers or more
+	ExcludeMedianRT      int `json:"exclude_median_rt_ms"`  // exclude when the median response time is below (ms)
+	ExcludeRun           int `json:"exclude_identical_run"` // exclude at this many identical ratings in a row or more
+	ExcludeTotalSeconds  int `json:"exclude_total_below_s"` // exclude when the total time is below (s)
+	ExcludeHiddenSeconds int `json:"exclude_hidden_s"`      // exclude when the page was hidden this long or longer in all (s)
 	// Conditions of the batches: trigger and cancel, and optionally
 	// negation, strengthen, neutral.
 	Conditions []string `json:"conditions"`
@@ -82,7 +83,7 @@ type CrowdTrainingSpec struct {
 func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{
 		BatchSize: 30, Quota: 5, TimeoutMinutes: 60, HoldMinutes: 10, PlacesPerAddress: 3,
-		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: 1000,
+		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: DefaultFastMS,
 		Conditions:       []string{ConditionTrigger, ConditionCancel},
 		FinishWhenPaused: true,
 	}
@@ -111,6 +112,7 @@ func (s *CrowdSettings) Validate() error {
 		{"median response time for exclusion (ms)", s.ExcludeMedianRT, 0, 600000},
 		{"identical ratings in a row for exclusion", s.ExcludeRun, 0, 1000},
 		{"total time for exclusion (s)", s.ExcludeTotalSeconds, 0, 7 * 24 * 3600},
+		{"hidden time for exclusion (s)", s.ExcludeHiddenSeconds, 0, 7 * 24 * 3600},
 	} {
 		if r.v < r.min || r.v > r.max {
 			return Errorf(EINVALID, "%s must be %d–%d, got %d", r.name, r.min, r.max, r.v)
@@ -300,6 +302,25 @@ type CrowdQuality struct {
 	// LongestRun is the longest run of identical ratings on consecutive
 	// screens.
 	LongestRun int
+	// ExceptionallyFast: the total time is more than ExceptionallyFastSD
+	// standard deviations below the mean of the completed participants
+	// (Prolific's "exceptionally fast"; at least three completed needed).
+	// A flag only: speed alone is no reason to reject on Prolific.
+	ExceptionallyFast bool
+	// Traces sums the behavioural traces of the participant's answers
+	// (docs/studies.md#behavioural-traces).
+	Traces TraceSummary
+}
+
+// TraceSummary is a participant's behavioural traces over their answers:
+// Answers counts the answers with a trace (0 without JavaScript), Changes
+// and HiddenMS sum them, MedianFirstInputMS is the median time from first
+// paint to first interaction.
+type TraceSummary struct {
+	Answers            int
+	Changes            int
+	HiddenMS           int
+	MedianFirstInputMS int
 }
 
 // answerRT is one answer's response time in ms: the browser's, else the
@@ -320,6 +341,9 @@ func (s CrowdSettings) QualityReasons(q CrowdQuality) []string {
 	}
 	if s.ExcludeTotalSeconds > 0 && q.TotalSeconds < s.ExcludeTotalSeconds {
 		out = append(out, fmt.Sprintf("total time %d s (rule: under %d s)", q.TotalSeconds, s.ExcludeTotalSeconds))
+	}
+	if s.ExcludeHiddenSeconds > 0 && q.Traces.HiddenMS >= s.ExcludeHiddenSeconds*1000 {
+		out = append(out, fmt.Sprintf("page hidden %d s (rule: %d s or more)", q.Traces.HiddenMS/1000, s.ExcludeHiddenSeconds))
 	}
 	return out
 }

@@ -110,17 +110,19 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		}
 		*n.dst = v
 	}
-	// The data-quality rules: empty is off (the fast threshold: 1000 ms).
+	// The data-quality rules: empty is off (the fast threshold: its sourced
+	// default, domain.DefaultFastMS).
 	for _, n := range []struct {
 		field, label string
 		dst          *int
 		empty        int
 	}{
-		{"fast_ms", "fast answer threshold", &set.FastMS, 1000},
+		{"fast_ms", "fast answer threshold", &set.FastMS, domain.DefaultFastMS},
 		{"exclude_fast_percent", "share of fast answers", &set.ExcludeFastPercent, 0},
 		{"exclude_median_rt_ms", "median response time", &set.ExcludeMedianRT, 0},
 		{"exclude_identical_run", "identical ratings in a row", &set.ExcludeRun, 0},
 		{"exclude_total_below_s", "total time", &set.ExcludeTotalSeconds, 0},
+		{"exclude_hidden_s", "hidden time", &set.ExcludeHiddenSeconds, 0},
 	} {
 		v, err := strconv.Atoi(strings.TrimSpace(f(n.field)))
 		switch {

@@ -142,12 +142,21 @@ func (h *Handler) ReviewPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, posted templates.ReviewChoice, errs map[int64]string) {
-	flagged, err := h.Service.Flagged(r.Context(), s.ID)
+	var flagged []domain.FlaggedItem
+	var post map[string]float64
+	var err error
+	byPosterior := r.URL.Query().Get("sort") == "posterior"
+	if byPosterior {
+		flagged, post, err = h.Service.FlaggedByPosterior(r.Context(), s.ID)
+	} else {
+		flagged, err = h.Service.Flagged(r.Context(), s.ID)
+	}
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	h.render(w, r, status, templates.Review(templates.ReviewView{Nav: h.nav(w, r, s), Study: s, Items: flagged, Posted: posted, Errors: errs}))
+	h.render(w, r, status, templates.Review(templates.ReviewView{Nav: h.nav(w, r, s), Study: s, Items: flagged, Posted: posted, Errors: errs,
+		ByPosterior: byPosterior, Posterior: post}))
 }
 
 // ReviewItem handles POST /admin/studies/{study}/review/{item}: accept

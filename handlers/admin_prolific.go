@@ -258,7 +258,8 @@ func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
 func prolificRow(r studies.ReviewRow) templates.ProlificRow {
 	return templates.ProlificRow{PID: r.PID, Here: r.Here, SubmissionID: r.SubmissionID, ProlificStatus: r.ProlificStatus,
 		Excluded: r.Excluded, ChecksAnswered: r.ChecksAnswered, ChecksFailed: r.ChecksFailed, FailedChecks: r.FailedChecks,
-		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview, ScreenOut: r.ScreenOut}
+		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview, ScreenOut: r.ScreenOut,
+		ExcludedReasons: r.ExcludedReasons, QualityOnly: r.QualityOnly}
 }
 
 func prolificRows(rs []studies.ReviewRow) []templates.ProlificRow {

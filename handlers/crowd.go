@@ -326,7 +326,7 @@ func (h *Handler) crowdAnswer(w http.ResponseWriter, r *http.Request, training b
 		err = c.AnswerTraining(r.Context(), v[0], v[1], v[2], rtParam(r))
 	} else {
 		v := formInts(r, "position", "rating")
-		err = c.Answer(r.Context(), v[0], v[1], rtParam(r))
+		err = c.AnswerTraced(r.Context(), v[0], v[1], rtParam(r), h.traceParam(r))
 	}
 	if err != nil {
 		h.crowdFailed(w, r, c, err)

@@ -67,7 +67,7 @@ func TestCrowdQualityFlags(t *testing.T) {
 	a := e.admin()
 	study := fmt.Sprintf("/admin/studies/%d", e.study)
 	a.get(study)
-	if !strings.Contains(a.body, "100% of answers faster than 1000 ms (rule: 50%)") || !strings.Contains(a.body, "identical ratings in a row (rule: 5)") ||
+	if !strings.Contains(a.body, "100% of answers faster than 2000 ms (rule: 50%)") || !strings.Contains(a.body, "identical ratings in a row (rule: 5)") ||
 		!strings.Contains(a.body, `data-testid="median-rt">300 ms<`) {
 		t.Fatalf("participants table without the flags:\n%s", a.body)
 	}
@@ -95,7 +95,7 @@ func TestCrowdQualityFlags(t *testing.T) {
 		return analysis.ComputeToplines(rs, opt)
 	}
 	tl := toplines()
-	if got := tl.Participants.Reasons[pidN(1)]; len(got) != 2 || !strings.Contains(strings.Join(got, ";"), "faster than 1000 ms") {
+	if got := tl.Participants.Reasons[pidN(1)]; len(got) != 2 || !strings.Contains(strings.Join(got, ";"), "faster than 2000 ms") {
 		t.Fatalf("analysis reasons %v (excluded %v)", got, tl.Participants.Excluded)
 	}
 	if tl.Participants.Analysed != 1 {

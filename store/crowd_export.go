@@ -180,7 +180,7 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 // (docs/formats.md#ratings-export). item_version, then the answer times
 // (docs/formats.md#answer-times), come last: files written before they
 // existed read the same.
-var RatingsHeader = append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...)
+var RatingsHeader = append(append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...), TraceColumns...)
 
 // RatingRow is one crowd rating as the ratings file holds it: the
 // participant (PID is the PROLIFIC_PID), the batch number, the item's own
@@ -196,6 +196,8 @@ type RatingRow struct {
 	// Version is the version of the item the rating was given on.
 	Version int
 	AnswerTimes
+	// Trace is how the answer was given (docs/studies.md#behavioural-traces).
+	Trace domain.AnswerTrace
 }
 
 // RatingRows lists every rating of the participants of a crowd study who
@@ -219,7 +221,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
 		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version,
-			r.shown_at, r.answered_at, r.rt_ms
+			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
@@ -227,8 +229,10 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		WHERE p.study_id = ? AND p.status = 'completed' AND (p.pilot = 0 OR ?)
 		ORDER BY p.id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *RatingRow) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...)...)
+		trace, traced := traceDest(&r.Trace)
+		err := rows.Scan(append(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...), trace...)...)
 		done()
+		traced()
 		return err
 	})
 	if err != nil || len(skip) == 0 {
@@ -259,7 +263,7 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 		return err
 	}
 	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
-		return append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...)
+		return append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), traceFields(r.Trace)...)
 	})
 }
 
@@ -269,6 +273,7 @@ var CrowdParticipantsHeader = []string{
 	"started_at", "last_seen_at", "completed_at", "answered", "screens", "training_wrong",
 	"checks_answered", "checks_failed", "auto_excluded", "override", "excluded",
 	"total_seconds", "median_rt_ms", "fast_share", "longest_identical_run", "exclusion_reasons",
+	"traced_answers", "answer_changes", "hidden_ms", "median_first_input_ms",
 	"native_languages", "age_range", "gender", "comments",
 }
 
@@ -297,6 +302,8 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 			yesNo(r.AutoExcluded), r.Override, yesNo(r.Excluded),
 			optInt(r.TotalSeconds), optInt(r.MedianRT), fastShare(r.CrowdQuality), optInt(r.LongestRun),
 			strings.Join(r.Reasons, "; "),
+			strconv.Itoa(r.Traces.Answers), traceSum(r.Traces, r.Traces.Changes), traceSum(r.Traces, r.Traces.HiddenMS),
+			traceSum(r.Traces, r.Traces.MedianFirstInputMS),
 			q.NativeLanguages, q.AgeRange, q.Gender, q.Comments,
 		}
 	})

@@ -99,9 +99,10 @@ const (
 			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
 		RETURNING id, batch_id, screens, status`
 	qInsertRating = `
-		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version, shown_at, rt_ms)
+		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version, shown_at, rt_ms,
+			answer_changes, hidden_ms, first_input_ms)
 		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, i.version,
-			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6
+			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6, ?7, ?8, ?9
 		FROM batch_items bi JOIN items i ON i.id = bi.item_id WHERE bi.batch_id = ?4 AND bi.position = ?5
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
@@ -135,6 +136,13 @@ type CrowdAnswerState struct {
 // the last screen completes the session in the same transaction. rt is the
 // response time the browser measured, in ms (0: not measured).
 func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, position, rating, rt int, s domain.CrowdSettings) (CrowdAnswerState, error) {
+	return db.SaveCrowdRatingTraced(ctx, studyID, token, position, rating, rt, domain.AnswerTrace{}, s)
+}
+
+// SaveCrowdRatingTraced is SaveCrowdRating with the answer's behavioural
+// trace, stored in the same statement as the rating (NULL when tr.Set is
+// false: the page's script did not run).
+func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token string, position, rating, rt int, tr domain.AnswerTrace, s domain.CrowdSettings) (CrowdAnswerState, error) {
 	if !domain.ValidRating(rating) {
 		return CrowdAnswerState{}, domain.ErrRatingRange
 	}
@@ -176,7 +184,8 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 			return fmt.Errorf("save rating: %w", err)
 		}
 		out.Answered = position
-		res, err := db.q(tx).ExecContext(ctx, qInsertRating, id, rating, now.UTC().Format(time.RFC3339Nano), batchID, position, RT(rt))
+		res, err := db.q(tx).ExecContext(ctx, qInsertRating, id, rating, now.UTC().Format(time.RFC3339Nano), batchID, position, RT(rt),
+			traceValue(tr, tr.Changes), traceValue(tr, tr.HiddenMS), traceValue(tr, tr.FirstInputMS))
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}

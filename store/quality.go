@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"math"
 	"pragmalab/domain"
 	"slices"
 	"time"
@@ -60,15 +61,18 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		pid    int64
 		rating int
 		AnswerTimes
+		trace domain.AnswerTrace
 	}
 	rows, err := queryRows(ctx, db, "crowd quality", `
-		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms
+		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND (p.pilot = 0 OR ?)
 		ORDER BY r.participant_id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *row) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.pid, &r.rating}, times...)...)
+		trace, traced := traceDest(&r.trace)
+		err := rows.Scan(append(append([]any{&r.pid, &r.rating}, times...), trace...)...)
 		done()
+		traced()
 		return err
 	})
 	if err != nil {
@@ -76,10 +80,12 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 	}
 	ratings := map[int64][]int{}
 	times := map[int64][]AnswerTimes{}
+	traces := map[int64][]domain.AnswerTrace{}
 	last := map[int64]time.Time{}
 	for _, r := range rows {
 		ratings[r.pid] = append(ratings[r.pid], r.rating)
 		times[r.pid] = append(times[r.pid], r.AnswerTimes)
+		traces[r.pid] = append(traces[r.pid], r.trace)
 		if r.AnsweredAt.After(last[r.pid]) {
 			last[r.pid] = r.AnsweredAt
 		}
@@ -90,6 +96,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			continue
 		}
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
+		q.Traces = summariseTraces(traces[p.ID])
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]
@@ -99,5 +106,36 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		}
 		out[p.ID] = q
 	}
+	markExceptionallyFast(reps, out)
 	return out, nil
+}
+
+// markExceptionallyFast flags the participants whose total time is more than
+// domain.ExceptionallyFastSD standard deviations below the mean total time
+// of the completed participants (three or more).
+func markExceptionallyFast(reps []CrowdParticipantReport, qs map[int64]domain.CrowdQuality) {
+	var totals []float64
+	for _, p := range reps {
+		if q, ok := qs[p.ID]; ok && p.Status == CrowdCompleted && q.TotalSeconds > 0 {
+			totals = append(totals, float64(q.TotalSeconds))
+		}
+	}
+	if len(totals) < 3 {
+		return
+	}
+	var mean, ss float64
+	for _, t := range totals {
+		mean += t
+	}
+	mean /= float64(len(totals))
+	for _, t := range totals {
+		ss += (t - mean) * (t - mean)
+	}
+	cut := mean - domain.ExceptionallyFastSD*math.Sqrt(ss/float64(len(totals)-1))
+	for id, q := range qs {
+		if q.TotalSeconds > 0 && float64(q.TotalSeconds) < cut {
+			q.ExceptionallyFast = true
+			qs[id] = q
+		}
+	}
 }

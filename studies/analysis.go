@@ -323,7 +323,7 @@ func AgreementAnalysis(js []analysis.Judgement) *Analysis {
 	a := &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv"}
 	ag := analysis.ComputeAgreement(js)
 	a.Result = ag
-	a.Tables = []*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}
+	a.Tables = append([]*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}, analysis.AnnotatorTables(ag)...)
 	a.Methods = analysis.AgreementMethods(ag, len(js), analysis.English)
 	a.figures = func() ([]analysis.Figure, error) { return analysis.AgreementFigures(ag) }
 	a.Summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}

@@ -182,6 +182,7 @@ type crowdAnswer struct {
 	attempt  int // training: the wrong answers the page was showing
 	rating   int
 	rt       int // the browser's response time in ms, 0: not measured
+	trace    domain.AnswerTrace
 }
 
 // Answer stores the rating of screen position of the batch (durable when
@@ -190,6 +191,12 @@ type crowdAnswer struct {
 // stands. A rating off the scale is refused with domain.ErrRatingRange.
 func (c *CrowdSession) Answer(ctx context.Context, position, rating, rt int) error {
 	return c.answer(ctx, crowdAnswer{position: position, rating: rating, rt: rt})
+}
+
+// AnswerTraced is Answer with the answer's behavioural trace, stored in the
+// same write as the rating (docs/studies.md#behavioural-traces).
+func (c *CrowdSession) AnswerTraced(ctx context.Context, position, rating, rt int, tr domain.AnswerTrace) error {
+	return c.answer(ctx, crowdAnswer{position: position, rating: rating, rt: rt, trace: tr})
 }
 
 // AnswerTraining stores the answer to practice item position; attempt is
@@ -213,7 +220,7 @@ func (c *CrowdSession) answer(ctx context.Context, a crowdAnswer) error {
 	if a.training {
 		_, err = c.db.AnswerCrowdTraining(ctx, c.Study.ID, c.token, a.position, a.attempt, a.rating, a.rt, c.Settings)
 	} else {
-		_, err = c.db.SaveCrowdRating(ctx, c.Study.ID, c.token, a.position, a.rating, a.rt, c.Settings)
+		_, err = c.db.SaveCrowdRatingTraced(ctx, c.Study.ID, c.token, a.position, a.rating, a.rt, a.trace, c.Settings)
 	}
 	if domain.ErrorCode(err) == domain.ENOTFOUND {
 		return nil // no session: the next screen says to start from Prolific

@@ -153,6 +153,13 @@ type ReviewRow struct {
 	// ScreenOut says why the person was sent back with the screen-out
 	// code ("" when not): they are screened out on Prolific, never rejected.
 	ScreenOut string
+	// ExcludedReasons are the rules that exclude the participant from the
+	// analysis; QualityOnly: excluded by data-quality flags alone (speed,
+	// identical runs, hidden time), not by failed checks nor by the
+	// researcher — no reason to reject on Prolific
+	// (docs/studies.md#quality-rules-and-their-sources).
+	ExcludedReasons []string
+	QualityOnly     bool
 }
 
 // Disagrees reports whether the two sides tell different stories: completed
@@ -261,7 +268,8 @@ func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.Proli
 		row := ReviewRow{
 			PID: pr.PID, Here: pr.Status, SubmissionID: s.SubmissionID, ProlificStatus: s.Status,
 			Excluded: pr.Excluded, ChecksAnswered: pr.ChecksAnswered, ChecksFailed: pr.ChecksFailed,
-			FailedChecks: failed[key], BonusCents: bonused[key],
+			FailedChecks: failed[key], BonusCents: bonused[key], ExcludedReasons: pr.Reasons,
+			QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < set.MaxFailedChecks,
 		}
 		if pr.Status == store.CrowdScreenedOut {
 			row.ScreenOut = ReasonTraining

@@ -248,6 +248,14 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 	if strings.Contains(review.Body, `data-testid="flag-ck1"`) {
 		t.Fatal("an attention check is listed for review")
 	}
+	// Sorted by the annotator models: the same items, each with the
+	// posterior of its majority label (the two experts agree: 1.00).
+	review.mustContain(t, `data-testid="sort-posterior"`)
+	sorted := admin.get(fmt.Sprintf("/admin/studies/%d/review?sort=posterior", s.ID)).mustStatus(t, 200)
+	sorted.mustContain(t, `data-testid="sort-default"`, `data-testid="posterior">Posterior of the majority label (Dawid–Skene): 1.00<`)
+	for _, k := range []string{"sc1", "sc2", "sy1", "di2", "na1", "na2"} {
+		sorted.mustContain(t, `data-testid="flag-`+k+`"`)
+	}
 	items, _ := e.db.ListItems(ctx, s.ID)
 	id := map[string]int64{}
 	for _, it := range items {

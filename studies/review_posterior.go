@@ -1,0 +1,46 @@
+package studies
+
+import (
+	"context"
+	"slices"
+
+	"pragmalab/analysis"
+	"pragmalab/domain"
+)
+
+// FlaggedByPosterior is Flagged with each item's lowest Dawid–Skene
+// posterior of its majority label (over plausibility and cancellation,
+// docs/statistics.md#annotator-models), taken from the study's cached
+// analysis, and the items sorted by it, lowest first; items the models do
+// not cover (no two experts) come last, in their usual order, absent
+// from the map.
+func (s *Service) FlaggedByPosterior(ctx context.Context, studyID int64) ([]domain.FlaggedItem, map[string]float64, error) {
+	items, err := s.Flagged(ctx, studyID)
+	if err != nil {
+		return nil, nil, err
+	}
+	post := map[string]float64{}
+	if _, a, err := s.Analysis(ctx, studyID); err == nil && a != nil {
+		if ag, ok := a.Result.(*analysis.Agreement); ok {
+			for _, m := range ag.AnnotatorModels {
+				for _, p := range m.DawidSkene.Items {
+					if v, seen := post[p.Item]; !seen || p.PosteriorMajority < v {
+						post[p.Item] = p.PosteriorMajority
+					}
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(items, func(a, b domain.FlaggedItem) int {
+		pa, okA := post[a.Item.Key]
+		pb, okB := post[b.Item.Key]
+		switch {
+		case okA && okB && pa < pb, okA && !okB:
+			return -1
+		case okA && okB && pa > pb, !okA && okB:
+			return 1
+		}
+		return 0
+	})
+	return items, post, nil
+}
