@@ -16,6 +16,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   scoring    a 3,252-prompt True/False job against a 20 ms fake model server
   analysis   an Analysis page and its figures against one analysis of a crowd study
   coverage   the coverage of every 95 % interval on simulated studies with a known truth
+  replication  the replica's lag and the answers at risk under bench load's participants
 
 Run "pragmalab bench NAME --help" for the options of each.
 `
@@ -45,7 +46,9 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return benchAnalysis(ctx, rest, env)
 	case "coverage":
 		return benchCoverage(ctx, rest, env)
+	case "replication":
+		return benchReplication(ctx, rest, env)
 	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage)", name)
+		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, replication)", name)
 	}
 }

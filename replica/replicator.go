@@ -33,6 +33,10 @@ type Options struct {
 	MaxLag time.Duration
 	// Poll is how often the replica's position is asked (0: Poll).
 	Poll time.Duration
+	// OnPoll, if set, is told every answered poll: sent and answered at,
+	// Litestream's newest local transaction and the replica's (bench
+	// replication measures the lag with it).
+	OnPoll func(sent, answered time.Time, local, replicated uint64)
 }
 
 // DefaultMaxLag is the documented recovery point (docs/deploy.md#recovery-point):
@@ -146,9 +150,7 @@ func (r *Replicator) spawn() (<-chan error, error) {
 	cmd := exec.Command(r.bin, "replicate", "-config", r.cfg)
 	cmd.Env = childEnv(r.o.Getenv)
 	cmd.Dir = r.dir
-	// Its own process group: a Ctrl-C in the terminal reaches pragmalab,
-	// which stops Litestream after the last writes are committed.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = childAttr()
 	out, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -246,17 +248,21 @@ func (r *Replicator) poll() {
 	}
 	now := time.Now()
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	s := &r.state
 	if err != nil {
 		if s.pollErr == "" {
 			s.pollErrSince = now
 		}
 		s.pollErr = "asking litestream for the replica's position: " + err.Error()
+		r.mu.Unlock()
 		return
 	}
 	s.pollErr = ""
 	s.advance(sample{sent: sent, local: sr.TXID}, sr.ReplicatedTXID, now)
+	r.mu.Unlock()
+	if r.o.OnPoll != nil {
+		r.o.OnPoll(sent, now, sr.TXID, sr.ReplicatedTXID)
+	}
 }
 
 // advance records a poll: the transactions local exist, the replica holds
