@@ -74,13 +74,14 @@ func (r *replication) status() func() domain.Replication {
 	return r.r.Status
 }
 
-// stop stops Litestream once the database is closed, giving it time to
-// upload the last transactions.
+// stop stops Litestream once the database is closed, giving it 10 s to
+// upload the last transactions (fly.toml's kill_timeout leaves room for
+// the server's 15 s and these).
 func (r *replication) stop(log *slog.Logger) {
 	if r.r == nil {
 		return
 	}
-	if err := r.r.Stop(30 * time.Second); err != nil {
+	if err := r.r.Stop(10 * time.Second); err != nil {
 		log.Error(err.Error())
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -43,9 +42,6 @@ func Find(getenv func(string) string) (string, error) {
 				return p, nil
 			}
 		}
-	}
-	if p, err := exec.LookPath("litestream"); err == nil {
-		return p, nil
 	}
 	return "", errors.New("replication needs Litestream, and no litestream program is on PATH: install it with `go install github.com/benbjohnson/litestream/cmd/litestream@" + Version + "` (it lands in $(go env GOPATH)/bin) or name it with PRAGMALAB_LITESTREAM")
 }

@@ -1,6 +1,7 @@
 package replica
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -133,5 +134,24 @@ func TestFindMissing(t *testing.T) {
 	_, err := Find(envOf(map[string]string{"PATH": t.TempDir()}))
 	if err == nil || !strings.Contains(err.Error(), "go install github.com/benbjohnson/litestream/cmd/litestream@"+Version) {
 		t.Fatalf("Find: %v", err)
+	}
+}
+
+// The Docker image builds the Litestream this package is tested with, and
+// .ci/run reads the version from the line it expects.
+func TestLitestreamVersionPinned(t *testing.T) {
+	docker, err := os.ReadFile("../Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(docker), "github.com/benbjohnson/litestream/cmd/litestream@"+Version) {
+		t.Errorf("the Dockerfile does not build litestream@%s", Version)
+	}
+	src, err := os.ReadFile("litestream.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "\nconst Version = \""+Version+"\"\n") {
+		t.Error(".ci/run reads the version from a line `const Version = \"vX.Y.Z\"` in litestream.go, which is gone")
 	}
 }
