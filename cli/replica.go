@@ -50,6 +50,29 @@ func (f replicaFlags) target(env *Env, log *slog.Logger) (*replica.Target, error
 	return &t, nil
 }
 
+// restoreIfMissing brings the database back from the replica when serve
+// starts with a replica and no database file: a new machine, or a lost
+// volume (docs/deploy.md#moving-a-study-to-a-new-machine). A replica with
+// no backup yet means a first start.
+func restoreIfMissing(ctx context.Context, t *replica.Target, dbPath string, env *Env, log *slog.Logger) error {
+	if t == nil {
+		return nil
+	}
+	if _, err := os.Lstat(dbPath); err == nil {
+		return nil
+	}
+	msg, err := restoreInto(ctx, *t, dbPath, time.Time{}, env)
+	if errors.Is(err, replica.ErrNoBackup) {
+		log.Info("no database here and none in the replica yet: starting a new one", "replica", t.Display)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("serve: no database at %s, and restoring it from the replica failed: %w", dbPath, err)
+	}
+	log.Info("no database here: " + msg)
+	return nil
+}
+
 // replication is serve's running replica, nil-safe.
 type replication struct{ r *replica.Replicator }
 
@@ -127,44 +150,55 @@ func runRestore(ctx context.Context, args []string, env *Env) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return usagef("restore: the directory %s does not exist", dir)
 	}
+	when := "latest state"
+	if !at.IsZero() {
+		when = "state at " + at.Format(time.RFC3339)
+	}
+	fmt.Fprintf(env.stdout, "restoring the %s of %s …\n", when, t.Display)
+	msg, err := restoreInto(ctx, t, *out, at, env)
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	fmt.Fprintln(env.stdout, msg)
+	return nil
+}
+
+// restoreInto restores the replica t (at a time, or the latest) into the
+// new file out, checked, and says what it brought back.
+func restoreInto(ctx context.Context, t replica.Target, out string, at time.Time, env *Env) (string, error) {
+	dir := filepath.Dir(out)
 	// Restored and checked under a temporary name beside the target, then
 	// linked into place, so FILE is either absent or whole and checked.
-	tmp := filepath.Join(dir, fmt.Sprintf(".%s.restoring-%d", filepath.Base(*out), os.Getpid()))
+	tmp := filepath.Join(dir, fmt.Sprintf(".%s.restoring-%d", filepath.Base(out), os.Getpid()))
 	removeTmp := func() {
 		for _, f := range []string{tmp, tmp + "-wal", tmp + "-shm"} {
 			os.Remove(f)
 		}
 	}
 	defer removeTmp()
-	when := "latest state"
-	if !at.IsZero() {
-		when = "state at " + at.Format(time.RFC3339)
-	}
-	fmt.Fprintf(env.stdout, "restoring the %s of %s …\n", when, t.Display)
 	res, err := replica.Restore(ctx, t, tmp, at, env.getenv)
 	if err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return "", err
 	}
 	check, err := studies.CheckDatabase(ctx, tmp)
 	if err != nil {
-		return fmt.Errorf("restore: checking the restored file: %w", err)
+		return "", fmt.Errorf("checking the restored file: %w", err)
 	}
 	if !check.OK() {
-		return fmt.Errorf("restore: the restored file failed its checks, and was removed: %s", checkText(check))
+		return "", fmt.Errorf("the restored file failed its checks, and was removed: %s", checkText(check))
 	}
 	if err := os.Chmod(tmp, 0o600); err != nil {
-		return fmt.Errorf("restore: %w", err)
+		return "", err
 	}
 	for _, f := range []string{"-wal", "-shm"} {
 		if _, err := os.Stat(tmp + f); err == nil {
-			return fmt.Errorf("restore: the restored file left a %s file behind; it was not put in place", f)
+			return "", fmt.Errorf("the restored file left a %s file behind; it was not put in place", f)
 		}
 	}
-	if err := os.Link(tmp, *out); err != nil {
-		return fmt.Errorf("restore: putting the restored file in place: %w", err)
+	if err := os.Link(tmp, out); err != nil {
+		return "", fmt.Errorf("putting the restored file in place: %w", err)
 	}
-	fmt.Fprintf(env.stdout, "restored to %s (Litestream transaction %s): %s\n", *out, res.TXID, checkText(check))
-	return nil
+	return fmt.Sprintf("restored to %s (Litestream transaction %s): %s", out, res.TXID, checkText(check)), nil
 }
 
 // checkText says what the checks of a restored file found.

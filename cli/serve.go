@@ -42,6 +42,9 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
+	if err := restoreIfMissing(ctx, target, *dbPath, env, log); err != nil {
+		return err
+	}
 	svc, newServer, err := openService(ctx, *dbPath, studies.OpenOptions{Replicated: target != nil})
 	if err != nil {
 		return err

@@ -13,6 +13,9 @@ import (
 	"time"
 )
 
+// ErrNoBackup: the replica holds no backup (of that time).
+var ErrNoBackup = errors.New("no backup in the replica")
+
 // Restored says what a restore brought back.
 type Restored struct {
 	// TXID is Litestream's transaction the restored file ends with.
@@ -56,9 +59,9 @@ func Restore(ctx context.Context, t Target, out string, at time.Time, getenv fun
 		}
 		if strings.Contains(msg, "no matching backup files available") {
 			if at.IsZero() {
-				return Restored{}, fmt.Errorf("the replica %s holds no backup of a database", t.Display)
+				return Restored{}, fmt.Errorf("%w: the replica %s holds no backup of a database", ErrNoBackup, t.Display)
 			}
-			return Restored{}, fmt.Errorf("the replica %s holds no state of the database at %s (is it before the first backup, or beyond the retention?)", t.Display, at.UTC().Format(time.RFC3339))
+			return Restored{}, fmt.Errorf("%w: the replica %s holds no state of the database at %s (is it before the first backup, or beyond the retention?)", ErrNoBackup, t.Display, at.UTC().Format(time.RFC3339))
 		}
 		return Restored{}, fmt.Errorf("litestream restore from %s: %v: %s", t.Display, err, lastLines(msg, 5))
 	}
