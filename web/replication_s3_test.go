@@ -42,7 +42,7 @@ func TestReplicationBadCredentials(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	p := owner.get("/admin/metrics")
-	if p.StatusCode != 200 || !strings.Contains(p.Body, `class="error" role="alert" data-testid="replication-error">Replication is failing: `) || !strings.Contains(p.Body, "InvalidAccessKeyId") {
+	if p.StatusCode != 200 || !strings.Contains(p.Body, `class="error wrap" role="alert" data-testid="replication-error">Replication is failing: `) || !strings.Contains(p.Body, "InvalidAccessKeyId") {
 		t.Fatalf("metrics page: %d, no error in red naming the refusal:\n%s", p.StatusCode, p.Body)
 	}
 	if strings.Contains(p.Body, "S3CRETz9") {

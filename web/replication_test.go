@@ -19,7 +19,7 @@ func TestReplicationOnMetricsAndHealth(t *testing.T) {
 	owner := e.adminClient()
 
 	p := owner.get("/admin/metrics")
-	for _, want := range []string{`data-testid="replication-replica">s3://bucket/pragmalab<`, `data-testid="replication-txid">41 (0000000000000029) of 42 (`, `data-testid="replication-lag"`, "2.0 s"} {
+	for _, want := range []string{`data-testid="replication-replica">s3://bucket/pragmalab<`, `data-testid="replication-txid">41 (0000000000000029) of 42 (`, `data-testid="replication-lag"`, "2.0 s: answers younger"} {
 		if !strings.Contains(p.Body, want) {
 			t.Errorf("metrics page lacks %q", want)
 		}
@@ -44,7 +44,7 @@ func TestReplicationOnMetricsAndHealth(t *testing.T) {
 
 	rep.Lag, rep.Error, rep.ErrorAt = 3*time.Second, "monitor error: operation error S3: PutObject, https response error StatusCode: 403, InvalidAccessKeyId", time.Now()
 	p = owner.get("/admin/metrics")
-	if !strings.Contains(p.Body, `class="error" role="alert" data-testid="replication-error">Replication is failing: monitor error: operation error S3: PutObject`) {
+	if !strings.Contains(p.Body, `class="error wrap" role="alert" data-testid="replication-error">Replication is failing: monitor error: operation error S3: PutObject`) {
 		t.Errorf("the failure is not shown as an error on the metrics page")
 	}
 	h = e.newClient().get("/healthz")
