@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -78,6 +79,7 @@ type state struct {
 	errAt             time.Time
 	pollErr           string
 	pollErrSince      time.Time
+	lastPlain         string // Litestream's latest line outside its JSON log
 }
 
 // sample is one poll: every commit before sent is in Litestream's
@@ -304,6 +306,9 @@ func (r *Replicator) fail(msg string) {
 func (r *Replicator) lastErr() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.state.err == "" {
+		return r.state.lastPlain
+	}
 	return r.state.err
 }
 
@@ -324,7 +329,14 @@ func (r *Replicator) readLog(out io.Reader) {
 		line := sc.Bytes()
 		var l logLine
 		if json.Unmarshal(line, &l) != nil {
-			r.o.Log.Debug("litestream", "line", string(line))
+			// Litestream prints a bad configuration as a plain line
+			// before its log starts, then exits: kept as the error.
+			if text := strings.TrimSpace(string(line)); text != "" {
+				r.mu.Lock()
+				r.state.lastPlain = text
+				r.mu.Unlock()
+				r.o.Log.Debug("litestream", "line", text)
+			}
 			continue
 		}
 		msg := l.Msg

@@ -20,7 +20,9 @@ import (
 // binary does not know was made by a newer pragmalab.
 func Verify(ctx context.Context, file string) (domain.DatabaseCheck, error) {
 	var c domain.DatabaseCheck
-	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)&_pragma=query_only(ON)")
+	// Only read from (no migration runs), but not query_only: closing the
+	// last connection must be free to fold and remove a -wal file.
+	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		return c, fmt.Errorf("verify %s: %w", file, err)
 	}
