@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,5 +87,66 @@ func TestS3ReplicaRoundTrip(t *testing.T) {
 	code, _, errOut = runCLI(t, "", env, "restore", "--replica", url, "--db", filepath.Join(dir, "again.db"))
 	if code == 0 || !strings.Contains(errOut, "InvalidAccessKeyId") && !strings.Contains(errOut, "403") {
 		t.Fatalf("restore with a wrong key: exit %d %s", code, errOut)
+	}
+}
+
+// serve on a new machine — a replica, no database file — restores the
+// database before starting; with an empty replica it starts a new one.
+func TestServeRestoresMissingDatabase(t *testing.T) {
+	bin := replicatest.Litestream(t)
+	env := map[string]string{"PRAGMALAB_LITESTREAM": bin}
+	e := &Env{getenv: func(k string) string { return env[k] }, stdout: io.Discard, stderr: io.Discard}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ctx := context.Background()
+	dir := t.TempDir()
+	target, err := replica.Parse("file://"+filepath.Join(dir, "replica"), e.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := filepath.Join(dir, "fresh.db")
+	if err := restoreIfMissing(ctx, &target, fresh, e, log); err != nil {
+		t.Fatalf("empty replica: %v", err)
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Fatal("an empty replica made a database file")
+	}
+
+	old := filepath.Join(dir, "old.db")
+	svc, err := studies.Open(ctx, old, studies.OpenOptions{Replicated: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := replica.Start(ctx, replica.Options{Target: target, DB: old, Getenv: e.getenv, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	study, err := setupLoadStudy(ctx, svc, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := time.Now()
+	waitFor(t, time.Minute, "the replica to hold the study", func() bool { return rep.Status().SyncedThrough.After(written) })
+	svc.Close()
+	rep.Stop(10 * time.Second)
+
+	moved := filepath.Join(dir, "new-machine.db")
+	if err := restoreIfMissing(ctx, &target, moved, e, log); err != nil {
+		t.Fatal(err)
+	}
+	back, err := studies.Open(ctx, moved, studies.OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	if cond, err := back.CrowdTrainingConditions(ctx, study.ID); err != nil || len(cond) != len(study.Training) {
+		t.Fatalf("the study on the new machine: %v %v", cond, err)
+	}
+	// An existing file is left alone.
+	before, _ := os.ReadFile(old)
+	if err := restoreIfMissing(ctx, &target, old, e, log); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(old); string(after) != string(before) {
+		t.Fatal("an existing database was replaced")
 	}
 }
