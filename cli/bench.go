@@ -17,6 +17,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   analysis   an Analysis page and its figures against one analysis of a crowd study
   coverage   the coverage of every 95 % interval on simulated studies with a known truth
   quality    Dawid–Skene and MACE on 100,000 judgements by 50 annotators
+  replication  the replica's lag and the answers at risk under bench load's participants
 
 Run "pragmalab bench NAME --help" for the options of each.
 `
@@ -48,7 +49,9 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return benchCoverage(ctx, rest, env)
 	case "quality":
 		return benchQuality(ctx, rest, env)
+	case "replication":
+		return benchReplication(ctx, rest, env)
 	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality)", name)
+		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication)", name)
 	}
 }

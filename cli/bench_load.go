@@ -332,16 +332,19 @@ type loadRun struct {
 	// resumed records, per participant, the first screen shown after a
 	// failure, and the last acknowledged position before it.
 	resumed []resumeCheck
+	// ackAt: per participant, position → when its answer was acknowledged
+	// (the replication benchmark and test count what a loss would take).
+	ackAt []map[int]time.Time
 }
 
 type resumeCheck struct{ lastAcked, shown int }
 
 func newLoadRun(base string, study loadStudy, n int) *loadRun {
-	r := &loadRun{base: base, study: study, n: n, acked: make([]map[int]int, n),
+	r := &loadRun{base: base, study: study, n: n, acked: make([]map[int]int, n), ackAt: make([]map[int]time.Time, n),
 		firstOf: make([]time.Time, n), lastOf: make([]time.Time, n),
 		client: &http.Transport{MaxIdleConnsPerHost: n + 10, MaxIdleConns: n + 10, DisableCompression: true, IdleConnTimeout: time.Minute}}
 	for i := range r.acked {
-		r.acked[i] = map[int]int{}
+		r.acked[i], r.ackAt[i] = map[int]int{}, map[int]time.Time{}
 	}
 	return r
 }
@@ -552,6 +555,7 @@ func (p *loadParticipant) answer(posText string, pos int) error {
 	}
 	r.lastOf[p.i] = done
 	r.acked[p.i][pos] = rating
+	r.ackAt[p.i][pos] = done
 	if r.firstAns.IsZero() || t1.Before(r.firstAns) {
 		r.firstAns = t1
 	}

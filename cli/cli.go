@@ -72,6 +72,7 @@ Usage:
   pragmalab links    --study ID     list a study's invitation links again
   pragmalab admin    create|reset-password [options]
   pragmalab backup   --out FILE     online backup of the database
+  pragmalab restore  --replica URL  restore the database from its Litestream replica
   pragmalab bench    NAME [options] run a performance benchmark
   pragmalab prolific ACTION --study ID  Prolific's API: check, sync, approve, reject, bonus, pay
   pragmalab sign-in  list|allow|remove|check  who may sign in through the identity provider
@@ -106,6 +107,8 @@ func Run(ctx context.Context, args []string, env *Env) error {
 		return runLinks(ctx, args, env)
 	case "backup":
 		return runBackup(ctx, args, env)
+	case "restore":
+		return runRestore(ctx, args, env)
 	case "bench":
 		return runBench(ctx, args, env)
 	case "prolific":

@@ -24,7 +24,7 @@ type newServerFunc func(ctx context.Context, cfg web.Config) (*web.Server, error
 // same store when the command is ready to. Closing the Service closes the
 // store.
 func openService(ctx context.Context, path string, o studies.OpenOptions) (*studies.Service, newServerFunc, error) {
-	db, err := store.OpenWith(ctx, path, store.Options{Synchronous: o.Synchronous})
+	db, err := store.OpenWith(ctx, path, store.Options{Synchronous: o.Synchronous, Replicated: o.Replicated})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -20,6 +20,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	proxyHeader := fs.String("trusted-proxy-header", env.getenv("PRAGMALAB_TRUSTED_PROXY_HEADER"), "header a trusted reverse proxy sets to the client's address, e.g. Fly-Client-IP; only then is a header believed (env PRAGMALAB_TRUSTED_PROXY_HEADER)")
 	verbose := fs.Bool("v", false, "log every request")
 	entryLimit := fs.Int("entry-limit", 30, "new crowd arrivals one client address may make in 10 minutes (0: no limit, for load tests)")
+	repl := addReplicaFlags(fs, env)
 	publicOnly := fs.Bool("public-endpoints-only", false, "refuse model-scoring endpoints on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7); link-local and cloud-metadata addresses are refused always")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -37,11 +38,25 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	}
 	log := slog.New(slog.NewTextHandler(env.stderr, &slog.HandlerOptions{Level: level}))
 
-	svc, newServer, err := openService(ctx, *dbPath, studies.OpenOptions{})
+	target, err := repl.target(env, log)
 	if err != nil {
 		return err
 	}
-	defer svc.Close()
+	if err := restoreIfMissing(ctx, target, *dbPath, env, log); err != nil {
+		return err
+	}
+	svc, newServer, err := openService(ctx, *dbPath, studies.OpenOptions{Replicated: target != nil})
+	if err != nil {
+		return err
+	}
+	rep, err := startReplication(ctx, target, repl, *dbPath, env, log)
+	if err != nil {
+		svc.Close()
+		return err
+	}
+	// Litestream stops after the database is closed, so it uploads the
+	// last answers too.
+	defer func() { svc.Close(); rep.stop(log) }()
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -59,7 +74,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	case limit == 0:
 		limit = -1 // web.Config: negative is no limit
 	}
-	srv, err := newServer(ctx, web.Config{Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly, EntryLimit: limit})
+	srv, err := newServer(ctx, web.Config{Log: log, SecureCookies: *secure, TrustedProxyHeader: *proxyHeader, PublicEndpointsOnly: *publicOnly, EntryLimit: limit, Replication: rep.status()})
 	if err != nil {
 		ln.Close()
 		return err

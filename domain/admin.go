@@ -157,4 +157,6 @@ type Metrics struct {
 	// LogSyncs: the time spent syncing the log after commits, beside the
 	// writer (Options.Synchronous PIPELINED only).
 	LogSyncs time.Duration
+	// Replication is the state of the replica (docs/deploy.md#replication).
+	Replication Replication
 }

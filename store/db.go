@@ -49,7 +49,17 @@ type Options struct {
 	//   - "NORMAL": no sync at commit; only for measuring what durability
 	//     costs (a power cut can lose acknowledged answers).
 	Synchronous string
+	// Replicated: Litestream replicates the file and owns the checkpoints
+	// (docs/architecture.md#replica): the writer's automatic checkpoint
+	// waits for ReplicatedCheckpointPages pages of log instead of SQLite's
+	// 1,000, a safety net for when Litestream is not running.
+	Replicated bool
 }
+
+// ReplicatedCheckpointPages is the writer's wal_autocheckpoint when
+// Litestream replicates the database: Litestream checkpoints at 1,000
+// pages and every minute, so this only fires while it is not running.
+const ReplicatedCheckpointPages = 10000
 
 // DSN builds the connection string. The pragmas live here so that every
 // pooled connection gets them, not just the first one. synchronous is
@@ -92,7 +102,11 @@ func OpenWith(ctx context.Context, file string, o Options) (*DB, error) {
 	if err := private(file); err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}
-	w, err := sql.Open("sqlite", DSN(file, false, sync))
+	dsn := DSN(file, false, sync)
+	if o.Replicated {
+		dsn += "&_pragma=" + url.QueryEscape("wal_autocheckpoint("+strconv.Itoa(ReplicatedCheckpointPages)+")")
+	}
+	w, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", file, err)
 	}

@@ -170,5 +170,7 @@ func (v *Service) WriteAuditCSV(ctx context.Context, studyID int64, w io.Writer)
 
 // Metrics reports the figures of the operator's metrics page.
 func (v *Service) Metrics(ctx context.Context) (domain.Metrics, error) {
-	return v.db.Metrics(ctx)
+	m, err := v.db.Metrics(ctx)
+	m.Replication = v.Replication()
+	return m, err
 }

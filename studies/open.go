@@ -15,6 +15,9 @@ type OpenOptions struct {
 	Synchronous string
 	// Now is the clock (UTC); nil: time.Now.
 	Now func() time.Time
+	// Replicated: Litestream replicates the file and owns its checkpoints
+	// (store.Options.Replicated).
+	Replicated bool
 }
 
 // Open opens (creating and migrating it if need be) the database file at

@@ -3,6 +3,7 @@ package studies
 import (
 	"time"
 
+	"pragmalab/domain"
 	"pragmalab/store"
 )
 
@@ -17,6 +18,8 @@ type Service struct {
 	now func() time.Time
 	// analyses keeps the studies' analyses (analysis_cache.go).
 	analyses *analysisCache
+	// replication reports the replica's state (replication.go); nil: none.
+	replication func() domain.Replication
 }
 
 // New returns the Service over db; now is the clock (UTC), so tests can

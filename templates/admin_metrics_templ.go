@@ -223,7 +223,15 @@ func Metrics(v MetricsView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, ")</td></tr></tbody></table><p>Go's profiles of this server: <a href=\"/admin/debug/pprof/\" data-testid=\"pprof-link\">/admin/debug/pprof/</a> (for example <code>go tool pprof -top https://HOST/admin/debug/pprof/profile?seconds=30</code> with your session cookie, or download the profile and read it locally).</p>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 13, ")</td></tr></tbody></table>")
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = replicationPanel(v.M.Replication).Render(ctx, templ_7745c5c3_Buffer)
+			if templ_7745c5c3_Err != nil {
+				return templ_7745c5c3_Err
+			}
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 14, "<p>Go's profiles of this server: <a href=\"/admin/debug/pprof/\" data-testid=\"pprof-link\">/admin/debug/pprof/</a> (for example <code>go tool pprof -top https://HOST/admin/debug/pprof/profile?seconds=30</code> with your session cookie, or download the profile and read it locally).</p>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

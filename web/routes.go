@@ -25,7 +25,7 @@ func (s *Server) routes() http.Handler {
 
 	r.Handle("/static/*", http.StripPrefix("/static/", fileServer(static.FS)))
 	r.Get("/", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/admin", http.StatusSeeOther) })
-	r.Get("/healthz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok\n")) })
+	r.Get("/healthz", h.Healthz)
 
 	// Prolific's webhooks (docs/prolific.md#webhooks): signed, no session.
 	r.Post("/webhooks/prolific", h.ProlificWebhook)

@@ -38,6 +38,9 @@ type Config struct {
 	// PublicEndpointsOnly refuses scoring endpoints on loopback or private
 	// addresses (link-local and metadata ones are refused always).
 	PublicEndpointsOnly bool
+	// Replication reports the state of the database's replica (serve
+	// --replica); nil: none.
+	Replication func() domain.Replication
 }
 
 // Server is pragmalab's HTTP server.
@@ -76,7 +79,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	}
 	// No secret reaches the log, whoever logs (docs/deploy.md#security).
 	cfg.Log = slog.New(maskSecrets(cfg.Log.Handler(), cfg.Getenv, secretEnvNames()))
-	h := handlers.New(studies.New(cfg.DB, nil), cs, cfg.Log)
+	svc := studies.New(cfg.DB, nil)
+	svc.WatchReplication(cfg.Replication)
+	h := handlers.New(svc, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader
