@@ -14,7 +14,10 @@ import (
 )
 
 const (
-	testToken    = "prolific-test-token-abcdef"
+	// Random, as Prolific's tokens are: every 8-character run of the token
+	// is blanked in what Prolific sends back (docs/deploy.md#security), so a
+	// token of plain words would blank them in the answers too.
+	testToken    = "pl7Hq2Vx9RkT4mWz3NcBd8"
 	prolificStud = "64aaaaaaaaaaaaaaaaaaaaaa"
 )
 
