@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"pragmalab/domain"
@@ -68,6 +69,15 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 	}
 	if kinds[domain.KindExplain].UnderWay != 1 {
 		t.Errorf("explain demo: %d raters under way, want 1 (invited with screens)", kinds[domain.KindExplain].UnderWay)
+	}
+	// The start-up text counts the expert study's items as the dashboard
+	// and the study page do (16, the 4 attention checks apart), and the
+	// crowd study's training items as drawn.
+	if ov := kinds[domain.KindExpert]; !strings.Contains(printed, fmt.Sprintf(": %d items and 4 attention checks in 1 batch.", ov.Items)) || ov.Items != 16 {
+		t.Errorf("the dashboard counts %d items; the start-up text says:\n%s", ov.Items, printed)
+	}
+	if tr, _ := db.CrowdTraining(ctx, kinds[domain.KindCrowd].Study.ID); len(tr) != 6 || !strings.Contains(printed, " and 6 training items.") {
+		t.Errorf("%d training items drawn; the start-up text says:\n%s", len(tr), printed)
 	}
 	// The links printed can be listed again.
 	for _, s := range all {
