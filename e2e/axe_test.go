@@ -41,20 +41,41 @@ func axeRun(t *testing.T, ctx context.Context, what string) []axeViolation {
 	if err != nil {
 		t.Fatalf("read axe-core: %v", err)
 	}
-	if !get(t, ctx, "is axe loaded on "+what, chromedp.Evaluate[bool](`typeof window.axe === "object"`)) {
-		// Evaluated by the DevTools protocol, so the page's
-		// Content-Security-Policy does not block it.
-		get(t, ctx, "load axe-core on "+what, chromedp.Evaluate[bool](src+";\ntypeof window.axe === \"object\""))
-	}
 	tags := `["` + strings.Join(axeTags, `","`) + `"]`
-	return get(t, ctx, "run axe on "+what, chromedp.Evaluate[[]axeViolation](`axe.run(document, {
+	run := chromedp.Evaluate[[]axeViolation](`axe.run(document, {
 		runOnly: {type: "tag", values: `+tags+`},
 		resultTypes: ["violations"],
 	}).then(r => r.violations.map(v => ({
 		id: v.id, impact: v.impact || "", help: v.help,
 		targets: v.nodes.map(n => n.target.join(" ")),
 		summary: v.nodes.length ? (v.nodes[0].failureSummary || "") : "",
-	})))`, chromedp.EvalAwaitPromise))
+	})))`, chromedp.EvalAwaitPromise)
+	// Evaluated by the DevTools protocol, so the page's
+	// Content-Security-Policy does not block it.
+	load := chromedp.Evaluate[bool](`typeof window.axe === "object" || (function () {` + src + "\n;return typeof window.axe === \"object\"; })()")
+	for attempt := 1; ; attempt++ {
+		sctx, cancel := context.WithTimeout(ctx, stepLimit)
+		loaded, err := chromedp.Run(sctx, load)
+		var vs []axeViolation
+		if err == nil && !loaded {
+			err = fmt.Errorf("axe-core did not load")
+		}
+		if err == nil {
+			vs, err = chromedp.Run(sctx, run)
+		}
+		cancel()
+		if err == nil {
+			return vs
+		}
+		// A page that refreshes itself (the crowd progress, the metrics,
+		// the completion page's Refresh) may replace the document while
+		// axe runs: audit the new one.
+		if attempt < 3 {
+			t.Logf("axe on %s: %v; again", what, err)
+			continue
+		}
+		t.Fatalf("axe on %s: %v", what, err)
+	}
 }
 
 // axeAudit fails the test (without stopping it) when the page breaks any
