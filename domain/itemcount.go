@@ -14,17 +14,19 @@ func (c ItemCounts) Checks() int { return c.High + c.Low }
 
 // IsCountedData reports whether an item counts as a data item: active,
 // not an attention check, not a training item. The store's dashboard query
-// counts with the same rule (store.dataItemSQL).
+// counts with the same rule (store.dataItemSQL). An item not yet stored
+// (no status) counts as active.
 func IsCountedData(it Item) bool {
-	return it.Status == ItemActive && it.Check == "" && it.Training == ""
+	return (it.Status == ItemActive || it.Status == "") && it.Check == "" && it.Training == ""
 }
 
-// CountItems counts items as ItemCounts says.
+// CountItems counts items as ItemCounts says; an item read from a file
+// and not yet stored (no status) counts as active.
 func CountItems(items []Item) ItemCounts {
 	var c ItemCounts
 	for _, it := range items {
 		switch {
-		case it.Status != ItemActive:
+		case it.Status != ItemActive && it.Status != "":
 			c.Dropped++
 		case it.Training != "":
 			c.Training++
