@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -207,6 +208,23 @@ var downloadLink = regexp.MustCompile(`\.(csv|json|jsonl|svg|png|pdf|tex|txt|R|z
 // pageKey names the page a path shows: numbers are one page of many.
 var numberInPath = regexp.MustCompile(`/\d+`)
 
+var audited = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+// auditedOnce says whether the page is audited for the first time in
+// this run of the tests, and remembers it.
+func auditedOnce(page string) bool {
+	audited.Lock()
+	defer audited.Unlock()
+	if audited.m[page] {
+		return false
+	}
+	audited.m[page] = true
+	return true
+}
+
 // crawlAdmin visits every admin page reachable by links from the
 // dashboard (one of each kind: /items/5/edit stands for every item's),
 // plus extra paths, at both widths: each is audited by axe and, at
@@ -231,6 +249,14 @@ func crawlAdmin(t *testing.T, ctx context.Context, base string, extra ...string)
 			`Array.from(document.querySelectorAll('a[href^="/admin"]')).map(a => a.getAttribute("href").split("#")[0])`))
 		sort.Strings(links)
 		queue = append(queue, links...)
+		// A page another crawl of this run audited already (the accounts,
+		// the metrics: the same page whatever the studies) is not audited
+		// twice; pages of a study are told apart by their title, which
+		// names the study.
+		title := get(t, ctx, "title of "+p, chromedp.Evaluate[string](`document.title`))
+		if !auditedOnce(key + "|" + title) {
+			continue
+		}
 		for _, w := range widths {
 			setWidth(t, ctx, w)
 			if w < 500 {
