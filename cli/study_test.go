@@ -125,7 +125,7 @@ func TestStudyCommands(t *testing.T) {
 		t.Fatalf("an archived study is listed without --archived:\n%s", out)
 	}
 	_, out, _ = runCLI(t, "", nil, "study", "list", "--archived", "--db", path)
-	if !regexp.MustCompile(`(?m)^` + id[1] + `\s+expert\s+draft\s+20\s+0/0\s+0\s+0\s+-\s+Re-run \(archived\)$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^` + id[1] + `\s+expert\s+draft\s+16\s+0/0\s+0\s+0\s+-\s+Re-run \(archived\)$`).MatchString(out) {
 		t.Fatalf("archived clone not listed as such:\n%s", out)
 	}
 	if code, _, _ := runCLI(t, "", nil, "study", "archive", "--study", id[1], "--restore", "--db", path); code != 0 {
