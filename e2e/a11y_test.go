@@ -326,6 +326,7 @@ func TestAccessibilityAdminPages(t *testing.T) {
 	ctx := newBrowser(t)
 	logIn(t, ctx, ts.URL)
 	pages := crawlAdmin(t, ctx, ts.URL,
+		fmt.Sprintf("/admin/studies/%d", studyID),
 		fmt.Sprintf("/admin/studies/%d/items/reimport/%d", studyID, upload),
 		fmt.Sprintf("/admin/studies/%d/review/%d/drop", studyID, flaggedItem(items)),
 		fmt.Sprintf("/admin/studies/%d/jobs/%d", studyID, job.ID))
