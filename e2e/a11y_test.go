@@ -9,9 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"pragmalab/domain"
@@ -245,12 +243,8 @@ func crawlAdmin(t *testing.T, ctx context.Context, base string, extra ...string)
 		}
 		seen[key] = true
 		pages = append(pages, p)
-		// Each page in a tab of its own, so nothing of the page before (a
-		// self-refreshing page's timer, a polling script) reaches it.
-		tab, closeTab := chromedp.NewContext(ctx)
-		ctx := tab
 		setWidth(t, ctx, 1280)
-		openPage(t, ctx, base+p)
+		step(t, ctx, "open "+p, chromedp.Navigate(base+p), chromedp.WaitVisible("main"), pageLoaded())
 		links := get(t, ctx, "links of "+p, chromedp.Evaluate[[]string](
 			`Array.from(document.querySelectorAll('a[href^="/admin"]')).map(a => a.getAttribute("href").split("#")[0])`))
 		sort.Strings(links)
@@ -261,7 +255,6 @@ func crawlAdmin(t *testing.T, ctx context.Context, base string, extra ...string)
 		// names the study.
 		title := get(t, ctx, "title of "+p, chromedp.Evaluate[string](`document.title`))
 		if !auditedOnce(key + "|" + title) {
-			closeTab()
 			continue
 		}
 		for _, w := range widths {
@@ -272,21 +265,8 @@ func crawlAdmin(t *testing.T, ctx context.Context, base string, extra ...string)
 			axeAudit(t, ctx, fmt.Sprintf("%s at %d px", p, w))
 		}
 		screenshot(t, ctx, "a11y"+strings.ReplaceAll(p, "/", "_"))
-		closeTab()
 	}
 	return pages
-}
-
-// openPage opens an admin page and waits for its document, not for every
-// image of it: a figure drawn on demand may take long on a busy machine,
-// and the audit reads the document.
-func openPage(t *testing.T, ctx context.Context, u string) {
-	t.Helper()
-	if _, err := chromedp.Call(ctx, page.Navigate, page.NavigateParams{URL: u}); err != nil {
-		t.Fatalf("open %s: %v", u, err)
-	}
-	step(t, ctx, "open "+u, chromedp.WaitVisible("main"), chromedp.Poll[chromedp.Void](`document.readyState !== "loading"`,
-		chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(stepLimit)))
 }
 
 // logIn opens the login page (audited too) and logs in as researcher.
