@@ -53,21 +53,11 @@ func seedExpertDemo(ctx context.Context, svc *studies.Service, env *Env, base st
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items in %s.\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
-		s.Name, countData(items), batchesLabel(d.Batches), base, d.Experts[0].Token, base, d.Experts[1].Token)
+	c := domain.CountItems(items)
+	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items and %d attention checks in %s.\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
+		s.Name, c.Data, c.Checks(), batchesLabel(d.Batches), base, d.Experts[0].Token, base, d.Experts[1].Token)
 	linksAgain(env, s.ID)
 	return nil
-}
-
-// countData is the number of data items, attention checks left out.
-func countData(items []domain.Item) int {
-	n := 0
-	for _, it := range items {
-		if it.Check == "" {
-			n++
-		}
-	}
-	return n
 }
 
 // batchesLabel is "1 batch" or "N batches".

@@ -11,12 +11,20 @@ import (
 )
 
 const importUsage = `Usage: pragmalab import --study ID --file FILE [--format csv|jsonl|impaqts|outputs] [--db FILE]
+       pragmalab import --study ID --file FILE --update [--clear-missing] [--dry-run] [--note TEXT] [--db FILE]
 
 Imports implicature items (CSV or JSON Lines) into a study, all or nothing:
 one bad row rejects the file with a message naming its line and field.
 Context and explain studies take the IMPAQTS-PID TSV as published
 (--format impaqts, their default) and explain studies also model outputs
 (--format outputs: CSV with item_id, strategy, model, output).
+
+With --update the file corrects the study's items instead: items matched
+by id get a new version, new ids are added, items left out stay; the
+optional fields the file leaves out (context, negation, strengthening,
+neutral, check, training) keep their text unless --clear-missing is given.
+It prints every change and every kept or cleared field, then applies all
+of it in one transaction, or nothing with --dry-run.
 
 `
 
@@ -26,12 +34,19 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 	studyID := fs.Int64("study", 0, "the study to import into")
 	file := fs.String("file", "", "the file to import")
 	format := fs.String("format", "", "csv, jsonl, impaqts or outputs (default: impaqts for context and explain studies, else from the file name)")
+	update := fs.Bool("update", false, "correct the study's items with the file (matched by id) instead of importing new ones")
+	clear := fs.Bool("clear-missing", false, "with --update: empty the optional fields the file leaves out instead of keeping them")
+	dryRun := fs.Bool("dry-run", false, "with --update: print the changes, apply nothing")
+	note := fs.String("note", "", "with --update: why, kept with each new version")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *studyID <= 0 || *file == "" {
 		return usagef("import: --study and --file are required")
+	}
+	if !*update && (*clear || *dryRun || *note != "") {
+		return usagef("import: --clear-missing, --dry-run and --note go with --update")
 	}
 	f, err := os.Open(*file)
 	if err != nil {
@@ -51,6 +66,9 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		return importImpaqts(ctx, svc, s, *format, *file, f, env)
 	}
 	name := filepath.Base(*file)
+	if *update {
+		return updateItems(ctx, svc, s, name, *format, f, *clear, *dryRun, *note, env)
+	}
 	switch *format {
 	case "":
 	case "csv", "jsonl":

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"pragmalab/domain"
@@ -69,6 +70,15 @@ func TestDemoSeedsEveryKind(t *testing.T) {
 	if kinds[domain.KindExplain].UnderWay != 1 {
 		t.Errorf("explain demo: %d raters under way, want 1 (invited with screens)", kinds[domain.KindExplain].UnderWay)
 	}
+	// The start-up text counts the expert study's items as the dashboard
+	// and the study page do (16, the 4 attention checks apart), and the
+	// crowd study's training items as drawn.
+	if ov := kinds[domain.KindExpert]; !strings.Contains(printed, fmt.Sprintf(": %d items and 4 attention checks in 1 batch.", ov.Items)) || ov.Items != 16 {
+		t.Errorf("the dashboard counts %d items; the start-up text says:\n%s", ov.Items, printed)
+	}
+	if tr, _ := db.CrowdTraining(ctx, kinds[domain.KindCrowd].Study.ID); len(tr) != 6 || !strings.Contains(printed, " and 6 training items.") {
+		t.Errorf("%d training items drawn; the start-up text says:\n%s", len(tr), printed)
+	}
 	// The links printed can be listed again.
 	for _, s := range all {
 		if !strings.Contains(printed, "pragmalab links --study "+itoa64(s.Study.ID)) {
@@ -115,7 +125,7 @@ func TestStudyCommands(t *testing.T) {
 		t.Fatalf("an archived study is listed without --archived:\n%s", out)
 	}
 	_, out, _ = runCLI(t, "", nil, "study", "list", "--archived", "--db", path)
-	if !regexp.MustCompile(`(?m)^` + id[1] + `\s+expert\s+draft\s+20\s+0/0\s+0\s+0\s+-\s+Re-run \(archived\)$`).MatchString(out) {
+	if !regexp.MustCompile(`(?m)^` + id[1] + `\s+expert\s+draft\s+16\s+0/0\s+0\s+0\s+-\s+Re-run \(archived\)$`).MatchString(out) {
 		t.Fatalf("archived clone not listed as such:\n%s", out)
 	}
 	if code, _, _ := runCLI(t, "", nil, "study", "archive", "--study", id[1], "--restore", "--db", path); code != 0 {

@@ -75,7 +75,9 @@ type StudyOverview struct {
 	// State is the study's state (draft, open, paused, closed); "" where
 	// studies have no state.
 	State string
-	// Items counts its items or, for IMPAQTS studies, its passages.
+	// Items counts its data items (domain.IsCountedData: attention checks,
+	// training and dropped items left out, as the study page counts them)
+	// or, for IMPAQTS studies, its passages.
 	Items int
 	// Done and UnderWay count the people who finished everything given to
 	// them and those who have not yet: experts by their assignments, crowd

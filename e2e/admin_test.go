@@ -80,7 +80,7 @@ func TestAdminPagesInBrowser(t *testing.T) {
 		step(t, ctx, "open the dashboard", chromedp.EmulateViewport(width, 900, opts...), chromedp.Navigate(ts.URL+"/admin"),
 			chromedp.WaitVisible(chromedp.CSS(row)))
 		text := get(t, ctx, "read the row", chromedp.Text(chromedp.CSS(row)))
-		for _, want := range []string{"Keyboard study", "Expert validation", "Open", "20", "2 / 0", "40", "Progress", "Analysis", "Scoring"} {
+		for _, want := range []string{"Keyboard study", "Expert validation", "Open", "16", "2 / 0", "40", "Progress", "Analysis", "Scoring"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("%d px: dashboard row %q lacks %q", width, text, want)
 			}

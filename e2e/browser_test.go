@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -69,8 +70,20 @@ func newBrowser(t *testing.T) context.Context {
 // waits for by then is broken. It is a bound, not a wait: a step ends as
 // soon as its state is reached, and the bound is wide so that a saturated
 // 2-core machine (the whole suite, Chromium and the server on it) still
-// passes.
-const stepLimit = 60 * time.Second
+// passes. PRAGMALAB_TEST_SLOWDOWN multiplies it (and every other bound of
+// the browser tests) on a machine slower still: PRAGMALAB_TEST_SLOWDOWN=3
+// gives each step 3 minutes.
+var stepLimit = slowdown(os.Getenv("PRAGMALAB_TEST_SLOWDOWN")) * 60 * time.Second
+
+// slowdown reads the factor of PRAGMALAB_TEST_SLOWDOWN: a number of at
+// least 1, else 1.
+func slowdown(v string) time.Duration {
+	f, err := strconv.Atoi(v)
+	if err != nil || f < 1 {
+		return 1
+	}
+	return time.Duration(f)
+}
 
 // step runs actions with a time limit, failing the test with what was being
 // done.
@@ -134,12 +147,27 @@ func testID(id string) chromedp.CSS {
 type prolificTrap struct {
 	mu   sync.Mutex
 	urls []string
+	// hold leaves the requests unanswered: the page that sent the browser
+	// there (the completion page, whose Refresh leaves after 3 seconds)
+	// stays on screen for as long as the test reads it.
+	hold bool
 }
 
 // trapProlific installs the interception on the tab.
 func trapProlific(t *testing.T, ctx context.Context) *prolificTrap {
 	t.Helper()
-	trap := &prolificTrap{}
+	return installProlificTrap(t, ctx, &prolificTrap{})
+}
+
+// holdProlific installs the interception on the tab, holding the requests
+// unanswered.
+func holdProlific(t *testing.T, ctx context.Context) *prolificTrap {
+	t.Helper()
+	return installProlificTrap(t, ctx, &prolificTrap{hold: true})
+}
+
+func installProlificTrap(t *testing.T, ctx context.Context, trap *prolificTrap) *prolificTrap {
+	t.Helper()
 	paused := chromedp.Events(ctx, fetch.RequestPaused)
 	if _, err := chromedp.Call(ctx, fetch.Enable, fetch.EnableParams{
 		Patterns: []*fetch.RequestPattern{{URLPattern: "https://app.prolific.com/*"}},
@@ -154,6 +182,9 @@ func trapProlific(t *testing.T, ctx context.Context) *prolificTrap {
 			trap.mu.Lock()
 			trap.urls = append(trap.urls, ev.Request.URL)
 			trap.mu.Unlock()
+			if trap.hold {
+				continue
+			}
 			chromedp.Call(ctx, fetch.FulfillRequest, fetch.FulfillRequestParams{
 				RequestID:       ev.RequestID,
 				ResponseCode:    200,
@@ -166,10 +197,10 @@ func trapProlific(t *testing.T, ctx context.Context) *prolificTrap {
 }
 
 // wait returns the first trapped URL starting with prefix, failing the test
-// after a few seconds.
+// when the browser has not gone there within a step's bound.
 func (p *prolificTrap) wait(t *testing.T, prefix string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(stepLimit)
 	for time.Now().Before(deadline) {
 		p.mu.Lock()
 		for _, u := range p.urls {

@@ -76,7 +76,9 @@ func waitScreen(t *testing.T, ctx context.Context, pos int) {
 func TestCrowdParticipantInBrowser(t *testing.T) {
 	ts, db, studyID, _ := startCrowdStudy(t)
 	ctx := newBrowser(t)
-	trap := trapProlific(t, ctx)
+	// Held: the completion page stays while its code is read, however
+	// slowly, instead of leaving after its 3-second Refresh.
+	trap := holdProlific(t, ctx)
 	bctx := context.Background()
 	training, err := db.CrowdTraining(bctx, studyID)
 	if err != nil || len(training) != 6 {
@@ -220,8 +222,10 @@ func TestResponseTimeInBrowser(t *testing.T) {
 	}
 	for i, min := range []int{800, 400} {
 		r := rs[i]
-		if r.RTms < min || r.RTms > min+5000 {
-			t.Errorf("screen %d: rt_ms %d, want at least %d (the wait) and not much more", i+1, r.RTms, min)
+		// At least the wait; the bound above is the server's own measure
+		// (below), not a number of seconds a busy machine may exceed.
+		if r.RTms < min {
+			t.Errorf("screen %d: rt_ms %d, want at least %d (the wait)", i+1, r.RTms, min)
 		}
 		if r.ShownAt.IsZero() || r.AnsweredAt.Before(r.ShownAt) {
 			t.Errorf("screen %d: shown %v, answered %v", i+1, r.ShownAt, r.AnsweredAt)

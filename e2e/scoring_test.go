@@ -57,10 +57,14 @@ func TestScoringJobLiveProgress(t *testing.T) {
 		n, _ := strconv.Atoi(get(t, ctx, "read the count", chromedp.Text(testID("job-answered"))))
 		return n
 	}
+	// The count grows on the page: wait for that state (the job takes
+	// ~15 s, so it is reached long before the job ends, however busy the
+	// machine), then check it came without a reload.
 	first := answered()
-	time.Sleep(2500 * time.Millisecond)
-	later := answered()
-	if later <= first {
+	step(t, ctx, "the count grows", chromedp.Poll[chromedp.Void](
+		`parseInt(document.querySelector('[data-testid="job-answered"]').textContent, 10) > `+strconv.Itoa(first),
+		chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(stepLimit)))
+	if later := answered(); later <= first {
 		t.Fatalf("the answered count did not move on the page: %d then %d", first, later)
 	}
 	if !get(t, ctx, "check the mark", chromedp.Evaluate[bool](`window.__notReloaded === true`)) {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -93,40 +90,13 @@ func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
 	}
 	detail := strings.Join(note.details, " ")
 	if detail == "" {
-		detail = formSummary(params, r.PostForm)
+		detail = h.Service.AuditDetail(r.Context(), study, params, r.PostForm)
 	}
 	who := actor(r)
 	// The action is done: record it even if the client has gone.
 	if err := h.Service.Audit(context.WithoutCancel(r.Context()), who, study, action, detail); err != nil {
 		h.Log.Error("audit log not written", "actor", who, "study", study, "action", action, "err", err)
 	}
-}
-
-// urlCredentials matches the user:password part of a URL (an endpoint's
-// base URL may carry one), which the log leaves out.
-var urlCredentials = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/\s@]+@`)
-
-// formSummary lists URL parameters and form fields as name=value, sorted,
-// each value cut to 200 characters; passwords, tokens and credentials in
-// URLs are left out.
-func formSummary(params map[string]string, form url.Values) string {
-	var parts []string
-	for k, v := range params {
-		parts = append(parts, k+"="+v)
-	}
-	for k, vs := range form {
-		lk := strings.ToLower(k)
-		if strings.Contains(lk, "password") || strings.Contains(lk, "secret") || lk == "token" || strings.HasSuffix(lk, "_token") || lk == "api_key" || lk == "next" {
-			continue
-		}
-		v := urlCredentials.ReplaceAllString(strings.Join(vs, ","), "$1…@")
-		if len(v) > 200 {
-			v = v[:200] + "…"
-		}
-		parts = append(parts, k+"="+strconv.Quote(v))
-	}
-	sort.Strings(parts)
-	return strings.Join(parts, " ")
 }
 
 // ExportAudit handles GET /admin/studies/{study}/export/audit.csv: the

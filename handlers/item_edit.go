@@ -111,7 +111,11 @@ func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	auditf(r, "%s kept for preview (upload #%d)", name, id)
-	redirect(w, r, templates.StudyURL(s.ID, fmt.Sprintf("/items/reimport/%d", id)))
+	preview := fmt.Sprintf("/items/reimport/%d", id)
+	if clearMissing(r) {
+		preview += "?clear=1"
+	}
+	redirect(w, r, templates.StudyURL(s.ID, preview))
 }
 
 // pendingUpdate reads the kept {upload} again and diffs it with the items
@@ -121,8 +125,12 @@ func (h *Handler) pendingUpdate(r *http.Request, s *domain.Study) (studies.Pendi
 	if err != nil {
 		return studies.PendingItemUpdate{}, err
 	}
-	return h.Service.PendingItemUpdate(r.Context(), s.ID, id)
+	return h.Service.PendingItemUpdate(r.Context(), s.ID, id, clearMissing(r))
 }
+
+// clearMissing reads the "clear missing fields" box (clear=1), of the
+// upload form, the preview's query or the apply form.
+func clearMissing(r *http.Request) bool { return r.FormValue("clear") == "1" }
 
 // ReimportPreview handles GET /admin/studies/{study}/items/reimport/{upload}.
 func (h *Handler) ReimportPreview(w http.ResponseWriter, r *http.Request) {
@@ -140,7 +148,8 @@ func (h *Handler) ReimportPreview(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, p studies.PendingItemUpdate, msg string) {
-	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: p.ID, Filename: p.Filename, Update: p.Update}
+	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: p.ID, Filename: p.Filename, Update: p.Update,
+		ClearMissing: p.ClearMissing, Kept: studies.MissingSummary(p.Kept), Cleared: studies.MissingSummary(p.Cleared)}
 	v.Nav.Error = msg
 	h.render(w, r, status, templates.Reimport(v))
 }
@@ -180,6 +189,9 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Log.Info("items updated", "study", s.ID, "changed", done.Changed(), "added", done.Added())
 	auditf(r, "%s applied: %d items changed, %d added", name, done.Changed(), done.Added())
+	if len(p.Cleared) > 0 {
+		auditf(r, "(%d fields the file leaves out cleared)", len(p.Cleared))
+	}
 	h.flash(w, r, fmt.Sprintf("Applied %s: %d items changed (a new version each), %d added.", name, done.Changed(), done.Added()))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

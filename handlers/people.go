@@ -32,11 +32,12 @@ func (h *Handler) RenameAnnotator(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	old := h.Service.ExpertName(r.Context(), s.ID, id)
 	if err := h.Service.RenameAnnotator(r.Context(), s.ID, id, r.PostFormValue("name")); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
-	auditf(r, "expert #%d renamed to %q", id, strings.TrimSpace(r.PostFormValue("name")))
+	auditf(r, "%s renamed to %s", old, strings.TrimSpace(r.PostFormValue("name")))
 	h.flash(w, r, "Expert renamed.")
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -52,7 +53,7 @@ func (h *Handler) RevokeAnnotator(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "link of expert #%d revoked", id)
+	auditf(r, "link of %s revoked", h.Service.ExpertName(r.Context(), s.ID, id))
 	h.flash(w, r, "Link revoked: it no longer opens anything. Re-issue one to let the expert in again.")
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -69,7 +70,7 @@ func (h *Handler) ReissueAnnotator(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "new link for %s (expert #%d)", name, id)
+	auditf(r, "new link for %s", name)
 	h.flash(w, r, fmt.Sprintf("New link for %s: copy it from the table below; the old one no longer works.", name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }

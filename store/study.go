@@ -146,6 +146,12 @@ func (db *DB) StudyStateChanges(ctx context.Context, id int64) ([]domain.StateCh
 		})
 }
 
+// dataItemSQL selects the items counted as data items — active, neither
+// attention check nor training item — by the dashboard and the go-live
+// checklist, as domain.IsCountedData does for the pages and the command
+// line.
+const dataItemSQL = `status = 'active' AND check_kind = '' AND training = ''`
+
 // StudyCounts are the counts the go-live checklist and the study pages
 // read: what has been imported and built.
 type StudyCounts struct {
@@ -164,7 +170,7 @@ func (db *DB) StudyCounts(ctx context.Context, id int64) (StudyCounts, error) {
 	var c StudyCounts
 	err := db.read.QueryRowContext(ctx, `
 		SELECT
-			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind = '' AND training = ''),
+			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND `+dataItemSQL+`),
 			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind != ''),
 			(SELECT COUNT(*) FROM batches WHERE study_id = ?1),
 			(SELECT COUNT(*) FROM batch_items bi JOIN batches b ON b.id = bi.batch_id JOIN items i ON i.id = bi.item_id

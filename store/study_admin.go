@@ -173,7 +173,7 @@ func (db *DB) Dashboard(ctx context.Context) ([]domain.StudyOverview, error) {
 		return rows.Err()
 	}
 	if err := each("items", `
-		SELECT study_id, COUNT(*) FROM items GROUP BY study_id
+		SELECT study_id, COUNT(*) FROM items WHERE `+dataItemSQL+` GROUP BY study_id
 		UNION ALL
 		SELECT study_id, COUNT(*) FROM passages GROUP BY study_id`); err != nil {
 		return nil, err

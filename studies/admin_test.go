@@ -136,7 +136,7 @@ func TestCorrectedItemsPreviewThenApply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := v.PendingItemUpdate(ctx, s.ID, id)
+	p, err := v.PendingItemUpdate(ctx, s.ID, id, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestCorrectedItemsPreviewThenApply(t *testing.T) {
 	if len(items) != 4 {
 		t.Errorf("%d items after applying, want 4", len(items))
 	}
-	if _, err := v.PendingItemUpdate(ctx, s.ID, id); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if _, err := v.PendingItemUpdate(ctx, s.ID, id, false); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("the applied upload is still kept: %v", err)
 	}
 }

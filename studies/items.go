@@ -47,6 +47,10 @@ type PendingItemUpdate struct {
 	Items    []domain.Item
 	// Update is what applying the file would change now.
 	Update domain.ItemUpdate
+	// ClearMissing empties the optional fields the file leaves out
+	// (Cleared); otherwise they keep their text (Kept).
+	ClearMissing  bool
+	Kept, Cleared []MissingField
 }
 
 // UploadCorrectedItems checks a corrected items file against the study's
@@ -64,8 +68,10 @@ func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name 
 
 // PendingItemUpdate reads a kept upload again and compares it with the
 // study's items now.
-func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64) (PendingItemUpdate, error) {
-	p := PendingItemUpdate{ID: uploadID}
+// clear says what becomes of the optional fields the file leaves out of an
+// item that has them: kept (false) or emptied.
+func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64, clear bool) (PendingItemUpdate, error) {
+	p := PendingItemUpdate{ID: uploadID, ClearMissing: clear}
 	name, data, err := v.db.PendingImport(ctx, studyID, uploadID)
 	if err != nil {
 		return p, err
@@ -74,6 +80,11 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 	if p.Items, err = ParseItemFile(name, bytes.NewReader(data)); err != nil {
 		return p, err
 	}
+	current, err := v.db.ListItems(ctx, studyID)
+	if err != nil {
+		return p, err
+	}
+	p.Kept, p.Cleared = FillMissingFields(current, p.Items, clear)
 	p.Update, err = v.db.PreviewItemUpdate(ctx, studyID, p.Items)
 	return p, err
 }

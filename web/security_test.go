@@ -259,11 +259,13 @@ func TestAuditLogOfAStudy(t *testing.T) {
 	if d := es[len(es)-2].Detail; d != "20 items from items.jsonl" {
 		t.Errorf("import detail %q", d)
 	}
-	if d := es[0].Detail; d != `state="open"` {
-		t.Errorf("state detail %q", d)
+	// In words: the experts' names and the batch's number, not the ids
+	// of the form (expert="5,6").
+	if d := es[0].Detail; d != `state: open` {
+		t.Errorf("state detail %q, want %q", d, "state: open")
 	}
-	if d := es[1].Detail; !strings.Contains(d, fmt.Sprintf("expert=%q", fmt.Sprintf("%d,%d", experts[0].ID, experts[1].ID))) || !strings.Contains(d, "round=1") {
-		t.Errorf("assign detail %q", d)
+	if d, want := es[1].Detail, fmt.Sprintf("batch 1; experts: %s, %s; round 1", experts[0].Name, experts[1].Name); d != want {
+		t.Errorf("assign detail %q, want %q", d, want)
 	}
 
 	owner.get(path).mustStatus(t, http.StatusOK).mustContain(t, `data-testid="audit-log"`, "build expert batches", "20 items from items.jsonl")
