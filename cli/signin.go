@@ -91,7 +91,7 @@ func runSignIn(ctx context.Context, args []string, env *Env) error {
 			return err
 		}
 		for _, r := range rules {
-			fmt.Fprintf(env.stdout, "%d\t%s\t%s\t%s\t%s by %s\n", r.ID, r.Kind, r.Value, r.Role, r.CreatedAt.Format("2006-01-02"), r.CreatedBy)
+			fmt.Fprintf(env.stdout, "%d\t%s\t%s\t%s\t%s by %s\n", r.ID, r.Kind, domain.TerminalSafe(r.Value), r.Role, r.CreatedAt.Format("2006-01-02"), domain.TerminalSafe(r.CreatedBy))
 		}
 		return nil
 	case "allow":
