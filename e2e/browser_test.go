@@ -115,15 +115,23 @@ func get[T any](t *testing.T, ctx context.Context, what string, action chromedp.
 // screen is simply tried again.
 func answerScreen(t *testing.T, ctx context.Context, what string, screen chromedp.CSS, rating, send string) {
 	t.Helper()
+	stepRetry(t, ctx, what, chromedp.WaitVisible(screen), pageLoaded(), chromedp.Click(testID(rating)), chromedp.Click(testID(send)))
+}
+
+// stepRetry is step for actions that find a node and then act on it: when
+// Chromium swaps the document in between ("given id"), nothing was done,
+// so the actions are tried again, up to three times.
+func stepRetry(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
 	for attempt := 1; ; attempt++ {
 		sctx, cancel := context.WithTimeout(ctx, stepLimit)
-		err := chromedp.Do(sctx, chromedp.WaitVisible(screen), pageLoaded(), chromedp.Click(testID(rating)), chromedp.Click(testID(send)))
+		err := chromedp.Do(sctx, actions...)
 		cancel()
 		if err == nil {
 			return
 		}
 		if attempt < 3 && strings.Contains(err.Error(), "given id") {
-			t.Logf("%s: %v; trying the screen again", what, err)
+			t.Logf("%s: %v; trying again", what, err)
 			continue
 		}
 		t.Fatalf("%s: %v", what, err)

@@ -111,7 +111,7 @@ func TestCrowdParticipantInBrowser(t *testing.T) {
 		}
 		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
 	}
-	step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
+	stepRetry(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
 
 	// The batch, by keyboard; the scale fits the phone's width.
 	p := crowdParticipant(t, db, studyID, pid)
@@ -205,7 +205,7 @@ func TestResponseTimeInBrowser(t *testing.T) {
 		}
 		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
 	}
-	step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
+	stepRetry(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
 	// Screen 1 by key after 800 ms; screen 2 by mouse after 400 ms.
 	waitScreen(t, ctx, 1)
 	time.Sleep(800 * time.Millisecond)
