@@ -73,7 +73,7 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 			return usagef("admin %s: %v", action, err)
 		}
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func runBackup(ctx context.Context, args []string, env *Env) error {
 	if _, err := os.Stat(*dbPath); err != nil {
 		return usagef("backup: no database at %s", *dbPath)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

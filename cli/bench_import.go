@@ -48,7 +48,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	svc, err := studies.Open(ctx, filepath.Join(dir, "bench.db"), studies.OpenOptions{})
+	svc, err := openApp(ctx, filepath.Join(dir, "bench.db"), studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

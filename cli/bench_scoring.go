@@ -81,7 +81,7 @@ type scoringBenchResult struct {
 // every answer was persisted.
 func runScoringBench(ctx context.Context, dir string, items, concurrency int, latency time.Duration) (scoringBenchResult, error) {
 	var res scoringBenchResult
-	svc, err := studies.Open(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
+	svc, err := openApp(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
 	if err != nil {
 		return res, err
 	}

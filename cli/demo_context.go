@@ -19,7 +19,7 @@ var demoPassages []byte
 
 // seedContextDemo makes an Italian context-expansion survey study from the
 // sample: the paper's 3 surveys of 42, one expert invited to the first.
-func seedContextDemo(ctx context.Context, svc *studies.Service, env *Env, base string) error {
+func seedContextDemo(ctx context.Context, svc *app, env *Env, base string) error {
 	ps, err := studies.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)

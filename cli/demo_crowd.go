@@ -19,7 +19,7 @@ var demoCrowdChecks []byte
 // seedCrowdDemo makes a crowd likelihood study from the demo items: six
 // training items, two batches of ten items (half with the cancellation) plus
 // the six checks, a preview allowed, and prints a Prolific-style link.
-func seedCrowdDemo(ctx context.Context, svc *studies.Service, env *Env, base string, items []domain.Item) error {
+func seedCrowdDemo(ctx context.Context, svc *app, env *Env, base string, items []domain.Item) error {
 	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 // sentence as its own "explanation", the floor any model should beat) is
 // run to the end, its outputs become the rating screens, and one expert is
 // invited with the default number of screens.
-func seedExplainDemo(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, base string) error {
+func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
 	ps, err := studies.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)

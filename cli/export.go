@@ -45,7 +45,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if *studyID <= 0 || *what == "" {
 		return usagef("export: --study and --what are required")
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

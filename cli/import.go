@@ -53,7 +53,7 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		return usagef("import: %v", err)
 	}
 	defer f.Close()
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 
 // importImpaqts is `pragmalab import` for the IMPAQTS studies: passages
 // (the IMPAQTS-PID TSV) or, with --format outputs, model outputs to rate.
-func importImpaqts(ctx context.Context, svc *studies.Service, s *domain.Study, format, file string, r io.Reader, env *Env) error {
+func importImpaqts(ctx context.Context, svc *app, s *domain.Study, format, file string, r io.Reader, env *Env) error {
 	fail := func(err error) error {
 		if domain.ErrorCode(err) == domain.EINTERNAL && !isImportError(err) {
 			return err

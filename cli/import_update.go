@@ -12,7 +12,7 @@ import (
 // updateItems is `pragmalab import --update`: a corrected items file
 // applied to a study's items as the admin pages' re-import does, the
 // fields it leaves out kept unless clear (docs/items.md#correcting-items).
-func updateItems(ctx context.Context, svc *studies.Service, s *domain.Study, name, format string, r io.Reader, clear, dryRun bool, note string, env *Env) error {
+func updateItems(ctx context.Context, svc *app, s *domain.Study, name, format string, r io.Reader, clear, dryRun bool, note string, env *Env) error {
 	if s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd {
 		return usagef("import --update: a %s study has passages, not implicature items, to correct", s.Kind)
 	}

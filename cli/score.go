@@ -92,7 +92,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	svc, err := studies.Open(ctx, o.db, studies.OpenOptions{})
+	svc, err := openApp(ctx, o.db, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 
 // finish reports how job id ended, delivers and prints its results, and
 // returns the exit error of a job that is not done.
-func (o *scoreOpts) finish(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, id int64, start time.Time) error {
+func (o *scoreOpts) finish(ctx context.Context, svc *app, jobs jobRunner, env *Env, id int64, start time.Time) error {
 	res, err := jobs.results(ctx, id)
 	if err != nil {
 		return err
@@ -213,7 +213,7 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 
 // createOrRepoint creates the job, or re-points and requeues the one to
 // resume, and returns its id.
-func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env) (int64, error) {
+func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *app, jobs jobRunner, env *Env) (int64, error) {
 	if o.jobID == 0 {
 		j, err := jobs.create(ctx, o.spec)
 		if err != nil {
@@ -240,7 +240,7 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, j
 }
 
 // reportJob says on stderr how the job ended and why prompts failed.
-func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results, took time.Duration) {
+func reportJob(ctx context.Context, svc *app, env *Env, res *runner.Results, took time.Duration) {
 	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", res.Job.ID, res.Job.Status,
 		took.Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
 	if res.Job.Error != "" {
@@ -259,7 +259,7 @@ func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.
 
 // deliver writes the per-item CSV and hands a generation job's outputs to
 // an explanation-rating study, as asked.
-func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results) error {
+func (o *scoreOpts) deliver(ctx context.Context, svc *app, env *Env, res *runner.Results) error {
 	if o.csvOut != "" {
 		if err := writeFileAtomic(o.csvOut, res.WriteCSV); err != nil {
 			return err
@@ -283,7 +283,7 @@ func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env,
 
 // print writes the results, with the humans beside the model when the job
 // compares with a crowd study, as a table or as JSON.
-func (o *scoreOpts) print(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results) error {
+func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.Results) error {
 	var human *runner.Comparison
 	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
@@ -319,7 +319,7 @@ var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "co
 
 // repoint changes the endpoints, concurrency or time-out of a model job
 // before it is resumed (the old endpoint moved, or was too slow).
-func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration, engine scoring.Engine) error {
+func repoint(ctx context.Context, svc *app, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration, engine scoring.Engine) error {
 	j, err := svc.ScoringJob(ctx, id)
 	if err != nil {
 		return err

@@ -79,7 +79,7 @@ func runSignIn(ctx context.Context, args []string, env *Env) error {
 	if action == "remove" && *id <= 0 {
 		return usagef("sign-in remove: --id is required (see pragmalab sign-in list)")
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

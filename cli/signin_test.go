@@ -38,7 +38,7 @@ func TestSignInCLI(t *testing.T) {
 	if code, _, errOut := run("remove", "--id", "1"); code != 2 || !strings.Contains(errOut, "no such sign-in rule") {
 		t.Errorf("remove again: %d %q", code, errOut)
 	}
-	svc, err := studies.Open(t.Context(), db, studies.OpenOptions{})
+	svc, err := openApp(t.Context(), db, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	if studyID != nil && *studyID <= 0 {
 		return usagef("study %s: --study is required", action)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 }
 
 // listStudies prints the dashboard as a table.
-func listStudies(ctx context.Context, svc *studies.Service, env *Env, archived bool) error {
+func listStudies(ctx context.Context, svc *app, env *Env, archived bool) error {
 	all, err := svc.StudyListings(ctx)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 	if !strings.HasPrefix(b, "http://") && !strings.HasPrefix(b, "https://") {
 		return usagef("links: --base %q must start with http:// or https://", *base)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/recruit"
 	"strconv"
 	"time"
 
@@ -23,7 +24,9 @@ import (
 type Handler struct {
 	// Service is the use-case layer every handler calls
 	// (docs/architecture.md#handlers).
-	Service  *studies.Service
+	Service *studies.Service
+	// Recruit drives Prolific for crowd studies (recruit/).
+	Recruit  *recruit.Service
 	Sessions sessions.Store
 	Log      *slog.Logger
 	Now      func() time.Time

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/recruit"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -98,6 +99,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
+	h.Recruit = recruit.New(cfg.DB, cfg.Getenv)
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
@@ -136,7 +138,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer func() { stopJobs(); <-jobsDone }()
 	// Linked Prolific studies are synced every minute while they run, so a
 	// returned submission frees its slot within a minute (docs/prolific.md).
-	if p := studies.NewProlific(s.cfg.DB, s.cfg.Getenv); p.API != nil {
+	if p := s.Handler.Recruit; p.Connected() {
 		syncDone := make(chan struct{})
 		go func() { p.SyncLoop(jobsCtx, s.cfg.Log, time.Minute, s.prolificActive); close(syncDone) }()
 		defer func() { stopJobs(); <-syncDone }()
