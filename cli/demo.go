@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // demoItems is a small implicature data set we wrote ourselves: four items
@@ -20,7 +20,7 @@ var demoItems []byte
 // seedDemo creates the demo studies and prints where to start; jobs runs
 // the explanation demo's generation job.
 func seedDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
-	items, err := studies.ParseItemsJSONL(bytes.NewReader(demoItems))
+	items, err := itemfiles.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		return fmt.Errorf("demo items: %w", err)
 	}

@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // seedExplainDemo makes an explanation-rating study from the IMPAQTS-PID
@@ -17,7 +17,7 @@ import (
 // run to the end, its outputs become the rating screens, and one expert is
 // invited with the default number of screens.
 func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(demoPassages))
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/studies"
 )
 
@@ -72,9 +73,9 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 		}
 		write = func(w io.Writer) error {
 			if *what == "items" {
-				return studies.WriteItemsCSV(w, items)
+				return itemfiles.WriteItemsCSV(w, items)
 			}
-			return studies.WriteItemsJSONL(w, items)
+			return itemfiles.WriteItemsJSONL(w, items)
 		}
 	default:
 		return usagef("export: unknown --what %q", *what)

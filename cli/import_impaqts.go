@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // importImpaqts is `pragmalab import` for the IMPAQTS studies: passages
@@ -37,6 +37,6 @@ func importImpaqts(ctx context.Context, svc *app, s *domain.Study, format, file 
 
 // isImportError reports whether err names a bad row of an import file.
 func isImportError(err error) bool {
-	var ie *studies.ImportError
+	var ie *itemfiles.ImportError
 	return errors.As(err, &ie)
 }

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // updateItems is `pragmalab import --update`: a corrected items file
@@ -45,10 +45,10 @@ func updateItems(ctx context.Context, svc *app, s *domain.Study, name, format st
 			fmt.Fprintf(w, "  %s: %q → %q\n", f.Field, f.Old, f.New)
 		}
 	}
-	for _, l := range studies.MissingSummary(u.Kept) {
+	for _, l := range itemfiles.MissingSummary(u.Kept) {
 		fmt.Fprintf(w, "kept (the file leaves them out): %s\n", l)
 	}
-	for _, l := range studies.MissingSummary(u.Cleared) {
+	for _, l := range itemfiles.MissingSummary(u.Cleared) {
 		fmt.Fprintf(w, "cleared (the file leaves them out): %s\n", l)
 	}
 	done := "applied"

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -276,10 +277,10 @@ func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
 	switch chi.URLParam(r, "format") {
 	case "csv":
 		attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("items-study%d.csv", s.ID))
-		err = studies.WriteItemsCSV(w, items)
+		err = itemfiles.WriteItemsCSV(w, items)
 	case "jsonl":
 		attachment(w, "application/x-ndjson; charset=utf-8", fmt.Sprintf("items-study%d.jsonl", s.ID))
-		err = studies.WriteItemsJSONL(w, items)
+		err = itemfiles.WriteItemsJSONL(w, items)
 	default:
 		h.NotFound(w, r)
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 
 	"pragmalab/studies"
@@ -149,7 +150,7 @@ func (h *Handler) ReimportPreview(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, p studies.PendingItemUpdate, msg string) {
 	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: p.ID, Filename: p.Filename, Update: p.Update,
-		ClearMissing: p.ClearMissing, Kept: studies.MissingSummary(p.Kept), Cleared: studies.MissingSummary(p.Cleared)}
+		ClearMissing: p.ClearMissing, Kept: itemfiles.MissingSummary(p.Kept), Cleared: itemfiles.MissingSummary(p.Cleared)}
 	v.Nav.Error = msg
 	h.render(w, r, status, templates.Reimport(v))
 }

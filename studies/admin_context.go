@@ -6,6 +6,7 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // PassageCounts counts a study's passages: in all, and by kind × period.
@@ -56,7 +57,7 @@ func (s *Service) ContextStudy(ctx context.Context, st *domain.Study) (*ContextS
 // into a context or explanation study, all or nothing, and returns how
 // many passages it imported.
 func (s *Service) ImportPassages(ctx context.Context, studyID int64, name string, r io.Reader) (int, error) {
-	ps, err := ParsePassagesTSV(r)
+	ps, err := itemfiles.ParsePassagesTSV(r)
 	if err != nil {
 		return 0, domain.Errorf(domain.EINVALID, "Nothing was imported from %s: %v", name, err)
 	}

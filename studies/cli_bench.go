@@ -23,7 +23,7 @@ func (s *Service) AddItems(ctx context.Context, studyID int64, items []domain.It
 	return s.db.ImportItems(ctx, studyID, items)
 }
 
-// AddPassages imports passages already read (ParsePassagesTSV) into the
+// AddPassages imports passages already read (itemfiles.ParsePassagesTSV) into the
 // study, all or nothing.
 func (s *Service) AddPassages(ctx context.Context, studyID int64, ps []domain.Passage) error {
 	return s.db.ImportPassages(ctx, studyID, ps)

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"pragmalab/domain"
-	"pragmalab/store"
 )
 
 // What `pragmalab score` (docs/cli.md#score) needs of the database beside
@@ -25,6 +24,6 @@ func (s *Service) SetJobConfig(ctx context.Context, id int64, cfg json.RawMessag
 
 // AddJobOutputs adds a generation job's outputs to the rating screens of
 // the explanation-rating study, all or nothing.
-func (s *Service) AddJobOutputs(ctx context.Context, studyID int64, outs []store.Output) error {
+func (s *Service) AddJobOutputs(ctx context.Context, studyID int64, outs []domain.Output) error {
 	return s.db.ImportOutputs(ctx, studyID, outs)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/store"
 )
 
@@ -112,7 +113,7 @@ func TestAdminAccountChangesAreAudited(t *testing.T) {
 	}
 }
 
-// TestImportPassageFileAllOrNothing: a bad row is an *ImportError, imports
+// TestImportPassageFileAllOrNothing: a bad row is an *itemfiles.ImportError, imports
 // nothing and writes no audit entry; a good file is imported and audited
 // by its base name.
 func TestImportPassageFileAllOrNothing(t *testing.T) {
@@ -123,14 +124,14 @@ func TestImportPassageFileAllOrNothing(t *testing.T) {
 	if err := svc.AddStudy(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	sample, err := os.ReadFile("testdata/impaqts-pid-sample.tsv")
+	sample, err := os.ReadFile(samplePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(sample), "\n")
 	bad := lines[0] + lines[1] + "only\tthree\tcolumns\n"
 	_, err = svc.ImportPassageFile(ctx, "command line", st, "/tmp/bad.tsv", strings.NewReader(bad))
-	var ie *ImportError
+	var ie *itemfiles.ImportError
 	if !errors.As(err, &ie) {
 		t.Fatalf("bad row: %v, want an *ImportError", err)
 	}

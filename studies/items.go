@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // A study's implicature items (docs/items.md): importing a file, and
@@ -14,7 +15,7 @@ import (
 // ImportItemFile imports an items file (CSV or JSON Lines, by its name)
 // into a study, all or nothing, and returns how many items it held.
 func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string, data []byte) (int, error) {
-	items, err := ParseItemFile(name, bytes.NewReader(data))
+	items, err := itemfiles.ParseItemFile(name, bytes.NewReader(data))
 	if err != nil {
 		return 0, err
 	}
@@ -50,13 +51,13 @@ type PendingItemUpdate struct {
 	// ClearMissing empties the optional fields the file leaves out
 	// (Cleared); otherwise they keep their text (Kept).
 	ClearMissing  bool
-	Kept, Cleared []MissingField
+	Kept, Cleared []itemfiles.MissingField
 }
 
 // UploadCorrectedItems checks a corrected items file against the study's
 // items and keeps it for the preview; it returns the kept upload's id.
 func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name string, data []byte) (int64, error) {
-	items, err := ParseItemFile(name, bytes.NewReader(data))
+	items, err := itemfiles.ParseItemFile(name, bytes.NewReader(data))
 	if err != nil {
 		return 0, err
 	}
@@ -77,14 +78,14 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 		return p, err
 	}
 	p.Filename = name
-	if p.Items, err = ParseItemFile(name, bytes.NewReader(data)); err != nil {
+	if p.Items, err = itemfiles.ParseItemFile(name, bytes.NewReader(data)); err != nil {
 		return p, err
 	}
 	current, err := v.db.ListItems(ctx, studyID)
 	if err != nil {
 		return p, err
 	}
-	p.Kept, p.Cleared = FillMissingFields(current, p.Items, clear)
+	p.Kept, p.Cleared = itemfiles.FillMissingFields(current, p.Items, clear)
 	p.Update, err = v.db.PreviewItemUpdate(ctx, studyID, p.Items)
 	return p, err
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,7 +19,6 @@ import (
 
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 func jobIDOf(loc string) int64 {
@@ -114,7 +114,7 @@ func TestGenerationOutputsToAnotherStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := studies.ParsePassagesTSV(bytes.NewReader(data))
+	ps, _ := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 	var ids []int64
 	for _, name := range []string{"scoring", "experts rate"} {
 		s := &domain.Study{Kind: domain.KindExplain, Name: name, Lang: "it"}
