@@ -31,7 +31,7 @@ func runBackup(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer svc.Close()
-	if err := svc.Backup(ctx, *out); err != nil {
+	if err := svc.store.Backup(ctx, *out); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "backup written to %s\n", *out)

@@ -55,7 +55,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 	}
 	defer svc.Close()
 	study := &domain.Study{Kind: domain.KindContext, Name: "bench import", Lang: "it"}
-	if err := svc.AddStudy(ctx, study); err != nil {
+	if err := svc.store.CreateStudy(ctx, study); err != nil {
 		return err
 	}
 
@@ -65,7 +65,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("bench import: %w", err)
 	}
 	parsed := time.Now()
-	if err := svc.AddPassages(ctx, study.ID, ps); err != nil {
+	if err := svc.store.ImportPassages(ctx, study.ID, ps); err != nil {
 		return fmt.Errorf("bench import: %w", err)
 	}
 	done := time.Now()

@@ -58,7 +58,7 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer svc.Close()
-	s, err := svc.Study(ctx, *studyID)
+	s, err := svc.store.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("import: %s", domain.ErrorMessage(err))
 	}

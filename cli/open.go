@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"pragmalab/recruit"
+	"pragmalab/signin"
 	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/web"
@@ -41,6 +42,9 @@ func openApp(ctx context.Context, path string, o studies.OpenOptions) (*app, err
 func newApp(db *store.DB, now func() time.Time) *app {
 	return &app{Service: studies.New(db, now), store: db, db: db}
 }
+
+// signin is the accounts' and sign-in's use cases.
+func (a *app) signin() *signin.Service { return signin.New(a.db, nil) }
 
 // recruit is the Prolific use cases, with the token read by getenv.
 func (a *app) recruit(getenv func(string) string) *recruit.Service {

@@ -143,7 +143,7 @@ type prolificCmd struct {
 // audit records a change in the study's record of researcher actions, as
 // the pages do.
 func (c *prolificCmd) audit(action, format string, a ...any) error {
-	return c.svc.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
+	return c.svc.store.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
 }
 
 // fail shows a domain error as the action's message.

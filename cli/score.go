@@ -222,7 +222,7 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *app, jobs jobRunne
 			}
 			return 0, err
 		}
-		if err := svc.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
+		if err := svc.store.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
@@ -233,7 +233,7 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *app, jobs jobRunne
 			return 0, err
 		}
 	}
-	if err := svc.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
+	if err := svc.store.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
 		return 0, err
 	}
 	return o.jobID, nil
@@ -246,7 +246,7 @@ func reportJob(ctx context.Context, svc *app, env *Env, res *runner.Results, too
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", domain.TerminalSafe(res.Job.Error))
 	}
-	if reasons, _ := svc.JobFailures(ctx, res.Job.ID, 5); len(reasons) > 0 {
+	if reasons, _ := svc.store.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
 		fmt.Fprintf(env.stderr, "why prompts failed:\n")
 		for _, f := range reasons {
 			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, domain.TerminalSafe(f.Error), domain.TerminalSafe(f.First))
@@ -271,10 +271,10 @@ func (o *scoreOpts) deliver(ctx context.Context, svc *app, env *Env, res *runner
 	if res.Job.Task != string(scoring.Generation) {
 		return usagef("score: --outputs-to needs a generation job")
 	}
-	if err := svc.AddJobOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
+	if err := svc.store.ImportOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
 		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
 	}
-	if err := svc.Audit(ctx, cliActor, o.outputsTo, studies.ActionImportJobOutputs, studies.AuditJobOutputsSent(len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
+	if err := svc.store.Audit(ctx, cliActor, o.outputsTo, studies.ActionImportJobOutputs, studies.AuditJobOutputsSent(len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)
@@ -320,7 +320,7 @@ var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "co
 // repoint changes the endpoints, concurrency or time-out of a model job
 // before it is resumed (the old endpoint moved, or was too slow).
 func repoint(ctx context.Context, svc *app, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration, engine scoring.Engine) error {
-	j, err := svc.ScoringJob(ctx, id)
+	j, err := svc.store.Job(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -351,7 +351,7 @@ func repoint(ctx context.Context, svc *app, env *Env, id int64, urls []string, s
 	if err != nil {
 		return err
 	}
-	if err := svc.SetJobConfig(ctx, id, b); err != nil {
+	if err := svc.store.UpdateJobConfig(ctx, id, b); err != nil {
 		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
 	fmt.Fprintf(env.stderr, "job %d now asks %s (%s engine, concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Engine, spec.Config.Concurrency, spec.Config.Timeout)

@@ -141,7 +141,7 @@ func (s *scaleOpts) run(ctx context.Context, o *scoreOpts, svc *app, jobs jobRun
 func (o *scoreOpts) dryRun(ctx context.Context, svc *app, env *Env) error {
 	var es []runner.Estimate
 	if o.jobID != 0 {
-		j, err := svc.ScoringJob(ctx, o.jobID)
+		j, err := svc.store.Job(ctx, o.jobID)
 		if err != nil {
 			return usagef("score: %s", domain.ErrorMessage(err))
 		}
@@ -227,7 +227,7 @@ func (o *scoreOpts) exportBatch(ctx context.Context, svc *app, jobs jobRunner, e
 		fmt.Fprintf(env.stderr, "job %d has no unanswered prompt: %s is empty\n", id, o.scale.exportFile)
 		return nil
 	}
-	j, err := svc.ScoringJob(ctx, id)
+	j, err := svc.store.Job(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -250,8 +250,8 @@ func (o *scoreOpts) importBatch(ctx context.Context, svc *app, jobs jobRunner, e
 	if err != nil {
 		return fmt.Errorf("score: %s: %s", o.scale.importFile, domain.ErrorMessage(err))
 	}
-	j, _ := svc.ScoringJob(ctx, o.jobID)
-	if err := svc.Audit(ctx, cliActor, j.StudyID, "import batch results", fmt.Sprintf("job #%d: %d results from %s", o.jobID, rep.Lines, o.scale.importFile)); err != nil {
+	j, _ := svc.store.Job(ctx, o.jobID)
+	if err := svc.store.Audit(ctx, cliActor, j.StudyID, "import batch results", fmt.Sprintf("job #%d: %d results from %s", o.jobID, rep.Lines, o.scale.importFile)); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "%d results read from %s: %d answered, %d failed, %d for prompts answered before (kept)\n", rep.Lines, o.scale.importFile, rep.Answered, rep.Failed, rep.Kept)
@@ -268,7 +268,7 @@ func (o *scoreOpts) launch(ctx context.Context, svc *app, env *Env) ([]*domain.J
 		return nil, err
 	}
 	for _, j := range js {
-		if err := svc.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, runner.ScorerName(j))); err != nil {
+		if err := svc.store.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, runner.ScorerName(j))); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d (%s)\n", j.ID, o.studyID, runner.ScorerName(j))

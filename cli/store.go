@@ -1,13 +1,17 @@
 package cli
 
-import (
-	"context"
-)
+import "pragmalab/domain"
 
 // cliStore is what the commands read and write directly, with no rule of
 // a use case between them and the database (docs/architecture.md#rules):
 // the store satisfies it, and cli/open.go hands it over. Everything that
 // decides something goes through studies.Service instead.
 type cliStore interface {
-	LinkProlific(ctx context.Context, studyID int64, prolificStudyID string) error
+	domain.AccountStore
+	domain.StudyStore
+	domain.ItemStore
+	domain.AnnotatorStore
+	domain.ExportStore
+	domain.AuditStore
+	domain.JobStore
 }

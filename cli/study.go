@@ -63,7 +63,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	}
 	defer svc.Close()
 	if studyID != nil {
-		if _, err := svc.Study(ctx, *studyID); err != nil {
+		if _, err := svc.store.Study(ctx, *studyID); err != nil {
 			return usagef("study %s: %s", action, domain.ErrorMessage(err))
 		}
 	}
@@ -92,7 +92,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 
 // listStudies prints the dashboard as a table.
 func listStudies(ctx context.Context, svc *app, env *Env, archived bool) error {
-	all, err := svc.StudyListings(ctx)
+	all, err := svc.store.Dashboard(ctx)
 	if err != nil {
 		return err
 	}
@@ -149,7 +149,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer svc.Close()
-	s, err := svc.Study(ctx, *studyID)
+	s, err := svc.store.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("links: %s", domain.ErrorMessage(err))
 	}
@@ -157,7 +157,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "Prolific study URL of %q:\n%s\n", s.Name, templates.CrowdStudyEntryURL(b, s.ID))
 		return nil
 	}
-	people, err := svc.StudyExperts(ctx, s.ID)
+	people, err := svc.store.Annotators(ctx, s.ID)
 	if err != nil {
 		return err
 	}

@@ -97,9 +97,3 @@ func (s *Service) InviteContextExpert(ctx context.Context, studyID int64, name s
 	}
 	return a, nil
 }
-
-// ExportContextAnswers writes the context answers
-// (docs/formats.md#context-answers-export).
-func (s *Service) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error {
-	return s.db.ExportContextAnswers(ctx, studyID, w)
-}

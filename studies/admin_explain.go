@@ -103,9 +103,3 @@ func (s *Service) AssignExplainScreens(ctx context.Context, st *domain.Study, an
 	}
 	return s.db.AssignExplainScreens(ctx, st.ID, annotatorID, set.PerExpert, set.Overlap)
 }
-
-// ExportExplanationRatings writes the explanation ratings
-// (docs/formats.md#explanation-ratings-export).
-func (s *Service) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
-	return s.db.ExportExplanationRatings(ctx, studyID, w)
-}

@@ -25,22 +25,6 @@ func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string
 	return len(items), nil
 }
 
-// Item returns one item of a study (ENOTFOUND if the study has no such item).
-func (v *Service) Item(ctx context.Context, studyID, itemID int64) (domain.Item, error) {
-	return v.db.ItemByID(ctx, studyID, itemID)
-}
-
-// ItemRevisions lists an item's earlier versions, newest first.
-func (v *Service) ItemRevisions(ctx context.Context, itemID int64) ([]domain.Revision, error) {
-	return v.db.ItemRevisions(ctx, itemID)
-}
-
-// EditItem makes next the item's new version, with a note; it reports
-// whether anything changed (nothing changed: no new version).
-func (v *Service) EditItem(ctx context.Context, studyID, itemID int64, next domain.Item, note string) (bool, error) {
-	return v.db.EditItem(ctx, studyID, itemID, next, note)
-}
-
 // PendingItemUpdate is a corrected items file kept for its preview.
 type PendingItemUpdate struct {
 	ID       int64
@@ -102,9 +86,4 @@ func (v *Service) ApplyItemUpdate(ctx context.Context, studyID int64, p PendingI
 		return done, err
 	}
 	return done, v.db.DropPendingImport(ctx, studyID, p.ID)
-}
-
-// CancelItemUpdate forgets a kept upload; nothing changes.
-func (v *Service) CancelItemUpdate(ctx context.Context, studyID, uploadID int64) error {
-	return v.db.DropPendingImport(ctx, studyID, uploadID)
 }

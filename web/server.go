@@ -12,6 +12,7 @@ import (
 	"os"
 	"pragmalab/domain"
 	"pragmalab/recruit"
+	"pragmalab/signin"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -89,17 +90,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {
 		return nil, err
 	}
-	oidc, err := studies.OIDCConfigFromEnv(cfg.Getenv)
+	oidc, err := signin.OIDCConfigFromEnv(cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}
+	h.SignIn = signin.New(cfg.DB, nil)
 	if oidc != nil {
-		h.OIDC = h.Service.NewOIDC(*oidc, nil)
+		h.OIDC = h.SignIn.NewOIDC(*oidc, nil)
 	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
-	h.Recruit = recruit.New(cfg.DB, cfg.Getenv)
+	h.Store, h.Recruit = cfg.DB, recruit.New(cfg.DB, cfg.Getenv)
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
