@@ -26,7 +26,7 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 	t.Helper()
 	ctx := context.Background()
 	db := openStore(t)
-	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
