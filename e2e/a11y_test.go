@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pragmalab/domain"
-	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -321,17 +320,10 @@ func TestAccessibilityProlificPages(t *testing.T) {
 	bg := context.Background()
 	db := openStore(t)
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
-	cs, err := prolifictest.SeedCrowdStudy(bg, db, psid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, _, vars := fakeProlific(t, db, psid)
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	fake := prolifictest.NewServer("e2e-token-0123456789")
-	t.Cleanup(fake.Close)
-	fake.AddFixtureSubmissions(psid)
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	base := fmt.Sprintf("/admin/studies/%d/prolific", cs.ID)
 	logIn(t, ctx, ts.URL)
