@@ -65,8 +65,7 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.C
 func waitScreen(t *testing.T, ctx context.Context, pos int) {
 	t.Helper()
 	step(t, ctx, fmt.Sprintf("screen %d", pos),
-		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))),
-		chromedp.Poll[chromedp.Void](`document.readyState === "complete"`))
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))), pageLoaded())
 }
 
 // TestCrowdParticipantInBrowser is a Prolific participant's whole visit on a
