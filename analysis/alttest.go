@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -195,6 +196,8 @@ type altData struct {
 	byHuman [][]altAnswer
 	byItem  [][]altAnswer
 	firstLn map[int32]int // first line of each item in the humans' file
+	// constant names who gave every item the same label (z-scores all 0).
+	constant []string
 }
 
 type altAnswer struct {
@@ -236,7 +239,7 @@ func ComputeAltTest(humans, models []AltLabel, opt AltTestOptions) (*AltTest, er
 	}
 	res := &AltTest{Models: map[string]*AltTestModel{}, Order: order, Options: opt}
 	for _, name := range order {
-		ans, err := modelAnswers(name, perModel[name], itemIdx, labels, opt)
+		ans, err := modelAnswers(name, perModel[name], itemIdx, labels, opt, &d.constant)
 		if err != nil {
 			return nil, err
 		}
@@ -247,6 +250,9 @@ func ComputeAltTest(humans, models []AltLabel, opt AltTestOptions) (*AltTest, er
 		res.Models[name] = mt
 	}
 	res.Notes = altNotes(res)
+	if len(d.constant) > 0 {
+		res.Notes = append(res.Notes, "Same label on every item, so every z-score is 0 (no spread to scale by): "+strings.Join(d.constant, ", "))
+	}
 	return res, nil
 }
 
@@ -287,9 +293,8 @@ func newAltData(humans []AltLabel, labels map[string]int32, opt AltTestOptions) 
 	}
 	if opt.ZScore {
 		for h, ans := range d.byHuman {
-			if err := zscoreAnswers(ans, &InputError{Line: firstLine[h], Column: "label",
-				Msg: fmt.Sprintf("annotator %q gives every item the same label: it cannot be z-scored (drop --zscore or the annotator)", d.humans[h])}); err != nil {
-				return nil, &AltFileError{"humans", err}
+			if !zscoreAnswers(ans) {
+				d.constant = append(d.constant, fmt.Sprintf("annotator %q (line %d)", d.humans[h], firstLine[h]))
 			}
 		}
 		// byItem holds copies: refresh them from the z-scored byHuman.
@@ -329,9 +334,10 @@ func internLabel(labels map[string]int32, s string) int32 {
 }
 
 // zscoreAnswers z-scores the values with their mean and population SD
-// (as docs/statistics.md#z-scores does for the crowd); constant values
-// are the error given.
-func zscoreAnswers(ans []altAnswer, constant *InputError) *InputError {
+// (as docs/statistics.md#z-scores does for the crowd). Constant values have
+// no SD: they become 0, the annotator's own centre, and ok is false so the
+// result can say so.
+func zscoreAnswers(ans []altAnswer) (ok bool) {
 	var s, s2 float64
 	for _, a := range ans {
 		s += a.value
@@ -341,16 +347,19 @@ func zscoreAnswers(ans []altAnswer, constant *InputError) *InputError {
 	m := s / n
 	sd := math.Sqrt(max(0, s2/n-m*m))
 	if sd <= 1e-12*max(1, math.Abs(m)) {
-		return constant
+		for i := range ans {
+			ans[i].value = 0
+		}
+		return false
 	}
 	for i := range ans {
 		ans[i].value = (ans[i].value - m) / sd
 	}
-	return nil
+	return true
 }
 
 // modelAnswers is a model's answer per item index (-1 label: none).
-func modelAnswers(name string, rows []AltLabel, itemIdx map[string]int32, labels map[string]int32, opt AltTestOptions) ([]altAnswer, error) {
+func modelAnswers(name string, rows []AltLabel, itemIdx map[string]int32, labels map[string]int32, opt AltTestOptions, constant *[]string) ([]altAnswer, error) {
 	ans := make([]altAnswer, len(itemIdx))
 	has := make([]int, len(itemIdx)) // line of the answer, 0: none
 	var own []altAnswer
@@ -380,11 +389,8 @@ func modelAnswers(name string, rows []AltLabel, itemIdx map[string]int32, labels
 		return nil, &AltFileError{"models", &InputError{Line: rows[0].Line, Column: "item_id",
 			Msg: fmt.Sprintf("model %q labels %d items, none of them an item of the humans' file (are the item ids the same?)", name, len(rows))}}
 	}
-	if opt.ZScore {
-		if err := zscoreAnswers(own, &InputError{Line: rows[0].Line, Column: "label",
-			Msg: fmt.Sprintf("model %q gives every item the same label: it cannot be z-scored (drop --zscore)", name)}); err != nil {
-			return nil, &AltFileError{"models", err}
-		}
+	if opt.ZScore && !zscoreAnswers(own) {
+		*constant = append(*constant, fmt.Sprintf("model %q (line %d)", name, rows[0].Line))
 	}
 	for i := range ans {
 		ans[i].label = -1

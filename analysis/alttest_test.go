@@ -235,3 +235,26 @@ func TestAltTestBadInput(t *testing.T) {
 		t.Errorf("thin design: got %v, want an error naming the model and the most items a human has", err)
 	}
 }
+
+// TestAltTestConstantZScore: a model with one label throughout has no SD;
+// under --zscore its z-scores are 0 and a note says so.
+func TestAltTestConstantZScore(t *testing.T) {
+	var h, m strings.Builder
+	h.WriteString("annotator,item_id,label\n")
+	m.WriteString("model,item_id,label\n")
+	for i := range 30 {
+		for k, a := range []string{"A", "B", "C"} {
+			h.WriteString(a + ",item" + itoa(i) + "," + itoa(1+(i+k)%7) + "\n")
+		}
+		m.WriteString("flat,item" + itoa(i) + ",4\n")
+	}
+	opt := DefaultAltTestOptions()
+	opt.Scoring, opt.ZScore = AltNegRMSE, true
+	res, err := ComputeAltTest(altRows(t, readH, h.String()), altRows(t, readM, m.String()), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), `model "flat" (line 2)`) {
+		t.Errorf("notes %q lack the constant model", res.Notes)
+	}
+}

@@ -28,6 +28,8 @@ Commands:
   agreement     --judgements FILE   expert agreement (raw, Cohen's κ, PABAK, Fleiss' κ)
   context       --answers FILE      context-expansion surveys (Fleiss' κ, consensus, curves)
   explanations  --ratings FILE      shares of each judgment per kind × strategy
+  alt-test      --humans FILE --models FILE --scoring S --epsilon E
+                                    can a model stand in for the annotators? (the alt-test)
 
 Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
 `
@@ -37,7 +39,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
-			return usagef("analyze: name a command (toplines, agreement, context, explanations)")
+			return usagef("analyze: name a command (toplines, agreement, context, explanations, alt-test)")
 		}
 		return flag.ErrHelp
 	}
@@ -50,8 +52,10 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 		return analyzeContext(args[1:], env)
 	case "explanations":
 		return analyzeExplanations(args[1:], env)
+	case "alt-test":
+		return analyzeAltTest(args[1:], env)
 	}
-	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations)", args[0])
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, alt-test)", args[0])
 }
 
 // tableNames lists the tables of each command for --table's help.
