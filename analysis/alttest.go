@@ -196,7 +196,8 @@ type altData struct {
 	byHuman [][]altAnswer
 	byItem  [][]altAnswer
 	firstLn map[int32]int // first line of each item in the humans' file
-	// constant names who gave every item the same label (z-scores all 0).
+	// constant names the humans left out under z-scores for giving every
+	// item the same label.
 	constant []string
 }
 
@@ -239,7 +240,7 @@ func ComputeAltTest(humans, models []AltLabel, opt AltTestOptions) (*AltTest, er
 	}
 	res := &AltTest{Models: map[string]*AltTestModel{}, Order: order, Options: opt}
 	for _, name := range order {
-		ans, err := modelAnswers(name, perModel[name], itemIdx, labels, opt, &d.constant)
+		ans, err := modelAnswers(name, perModel[name], itemIdx, labels, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -251,7 +252,7 @@ func ComputeAltTest(humans, models []AltLabel, opt AltTestOptions) (*AltTest, er
 	}
 	res.Notes = altNotes(res)
 	if len(d.constant) > 0 {
-		res.Notes = append(res.Notes, "Same label on every item, so every z-score is 0 (no spread to scale by): "+strings.Join(d.constant, ", "))
+		res.Notes = append(res.Notes, "Left out for giving every item the same label (no z-scores): annotators "+strings.Join(d.constant, ", "))
 	}
 	return res, nil
 }
@@ -292,9 +293,12 @@ func newAltData(humans []AltLabel, labels map[string]int32, opt AltTestOptions) 
 		}
 	}
 	if opt.ZScore {
+		// A human with one label throughout has no z-scores: left out, as
+		// the crowd's constant raters are (docs/statistics.md#z-scores).
 		for h, ans := range d.byHuman {
 			if !zscoreAnswers(ans) {
-				d.constant = append(d.constant, fmt.Sprintf("annotator %q (line %d)", d.humans[h], firstLine[h]))
+				d.constant = append(d.constant, fmt.Sprintf("%q (line %d)", d.humans[h], firstLine[h]))
+				d.byHuman[h] = nil
 			}
 		}
 		// byItem holds copies: refresh them from the z-scored byHuman.
@@ -335,8 +339,7 @@ func internLabel(labels map[string]int32, s string) int32 {
 
 // zscoreAnswers z-scores the values with their mean and population SD
 // (as docs/statistics.md#z-scores does for the crowd). Constant values have
-// no SD: they become 0, the annotator's own centre, and ok is false so the
-// result can say so.
+// no SD: ok is false and the values are left as they are.
 func zscoreAnswers(ans []altAnswer) (ok bool) {
 	var s, s2 float64
 	for _, a := range ans {
@@ -347,9 +350,6 @@ func zscoreAnswers(ans []altAnswer) (ok bool) {
 	m := s / n
 	sd := math.Sqrt(max(0, s2/n-m*m))
 	if sd <= 1e-12*max(1, math.Abs(m)) {
-		for i := range ans {
-			ans[i].value = 0
-		}
 		return false
 	}
 	for i := range ans {
@@ -359,7 +359,7 @@ func zscoreAnswers(ans []altAnswer) (ok bool) {
 }
 
 // modelAnswers is a model's answer per item index (-1 label: none).
-func modelAnswers(name string, rows []AltLabel, itemIdx map[string]int32, labels map[string]int32, opt AltTestOptions, constant *[]string) ([]altAnswer, error) {
+func modelAnswers(name string, rows []AltLabel, itemIdx map[string]int32, labels map[string]int32, opt AltTestOptions) ([]altAnswer, error) {
 	ans := make([]altAnswer, len(itemIdx))
 	has := make([]int, len(itemIdx)) // line of the answer, 0: none
 	var own []altAnswer
@@ -389,8 +389,12 @@ func modelAnswers(name string, rows []AltLabel, itemIdx map[string]int32, labels
 		return nil, &AltFileError{"models", &InputError{Line: rows[0].Line, Column: "item_id",
 			Msg: fmt.Sprintf("model %q labels %d items, none of them an item of the humans' file (are the item ids the same?)", name, len(rows))}}
 	}
+	// A model with one label throughout cannot be z-scored; setting its
+	// z-scores to 0 would make it predict every human's own mean, a strong
+	// −RMSE baseline it did not earn.
 	if opt.ZScore && !zscoreAnswers(own) {
-		*constant = append(*constant, fmt.Sprintf("model %q (line %d)", name, rows[0].Line))
+		return nil, &AltFileError{"models", &InputError{Line: rows[0].Line, Column: "label",
+			Msg: fmt.Sprintf("model %q gives every item the same label %q: it has no z-scores (drop --zscore, or the model)", name, rows[0].Label)}}
 	}
 	for i := range ans {
 		ans[i].label = -1

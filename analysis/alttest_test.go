@@ -236,8 +236,9 @@ func TestAltTestBadInput(t *testing.T) {
 	}
 }
 
-// TestAltTestConstantZScore: a model with one label throughout has no SD;
-// under --zscore its z-scores are 0 and a note says so.
+// TestAltTestConstantZScore: under --zscore a human with one label
+// throughout is left out with a note; a model with one label is an error
+// naming its first line.
 func TestAltTestConstantZScore(t *testing.T) {
 	var h, m strings.Builder
 	h.WriteString("annotator,item_id,label\n")
@@ -246,15 +247,22 @@ func TestAltTestConstantZScore(t *testing.T) {
 		for k, a := range []string{"A", "B", "C"} {
 			h.WriteString(a + ",item" + itoa(i) + "," + itoa(1+(i+k)%7) + "\n")
 		}
-		m.WriteString("flat,item" + itoa(i) + ",4\n")
+		h.WriteString("D,item" + itoa(i) + ",5\n")
+		m.WriteString("good,item" + itoa(i) + "," + itoa(1+(i+1)%7) + "\n")
 	}
 	opt := DefaultAltTestOptions()
 	opt.Scoring, opt.ZScore = AltNegRMSE, true
-	res, err := ComputeAltTest(altRows(t, readH, h.String()), altRows(t, readM, m.String()), opt)
+	hr := altRows(t, readH, h.String())
+	res, err := ComputeAltTest(hr, altRows(t, readM, m.String()), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(strings.Join(res.Notes, "\n"), `model "flat" (line 2)`) {
-		t.Errorf("notes %q lack the constant model", res.Notes)
+	if g := res.Models["good"]; g.Humans != 3 || !strings.Contains(strings.Join(res.Notes, "\n"), `"D" (line 5)`) {
+		t.Errorf("humans tested %d (want 3, D left out), notes %q", g.Humans, res.Notes)
+	}
+	_, err = ComputeAltTest(hr, altRows(t, readM, "model,item_id,label\nflat,item0,4\nflat,item1,4\n"), opt)
+	var fe *AltFileError
+	if !errors.As(err, &fe) || fe.File != "models" || fe.Err.Line != 2 || !strings.Contains(err.Error(), `model "flat" gives every item the same label "4"`) {
+		t.Errorf("constant model: %v, want an error on line 2 of the models file", err)
 	}
 }

@@ -42,10 +42,32 @@ func analyzeAltTest(args []string, env *Env) error {
 	fs.IntVar(&opt.MinHumans, "min-humans", opt.MinHumans, "use only items with at least this many humans")
 	fs.BoolVar(&opt.ZScore, "zscore", false, "z-score each annotator and model over their items first (neg-rmse; advised for Likert ratings)")
 	asJSON := fs.Bool("json", false, "print the result as JSON (docs/formats.md#alt-test-json)")
+	asCSV := fs.Bool("csv", false, "print the per-model table as CSV")
+	asLaTeX := fs.Bool("latex", false, "print the tables as LaTeX (booktabs)")
+	methods := fs.String("methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	lang := analysis.English
+	fs.Func("lang", `language of the --methods paragraph: "en" (default) or "it"`, func(v string) error {
+		l, ok := analysis.ParseLang(v)
+		if !ok {
+			return fmt.Errorf("want en or it")
+		}
+		lang = l
+		return nil
+	})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	chosen := 0
+	for _, b := range []bool{*asJSON, *asCSV, *asLaTeX, *methods != ""} {
+		if b {
+			chosen++
+		}
+	}
 	switch {
+	case chosen > 1:
+		return usagef("analyze alt-test: choose one of --json, --csv, --latex and --methods")
+	case *methods != "" && *methods != "text" && *methods != "markdown":
+		return usagef("analyze alt-test: --methods %q: want text or markdown", *methods)
 	case *humansPath == "" || *modelsPath == "":
 		return usagef("analyze alt-test: --humans FILE and --models FILE are required")
 	case *humansPath == "-" && *modelsPath == "-":
@@ -85,14 +107,30 @@ func analyzeAltTest(args []string, env *Env) error {
 		return usagef("analyze alt-test: %v", err)
 	}
 	var out bytes.Buffer
-	if *asJSON {
+	tables := analysis.AltTestTable(res)
+	switch {
+	case *asJSON:
 		enc := json.NewEncoder(&out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
 			return fmt.Errorf("analyze alt-test: encode JSON: %w", err)
 		}
-	} else {
-		for _, t := range analysis.AltTestTable(res) {
+	case *asCSV:
+		if err := tables[0].WriteCSV(&out); err != nil {
+			return err
+		}
+	case *asLaTeX:
+		for _, t := range tables {
+			if err := t.WriteLaTeX(&out); err != nil {
+				return err
+			}
+		}
+	case *methods == "text":
+		out.WriteString(analysis.AltTestMethods(res, lang).Text())
+	case *methods == "markdown":
+		out.WriteString(analysis.AltTestMethods(res, lang).Markdown())
+	default:
+		for _, t := range tables {
 			if err := t.WriteText(&out); err != nil {
 				return err
 			}

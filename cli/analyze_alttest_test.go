@@ -123,3 +123,29 @@ func TestBenchAltTestSmall(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
+
+func TestAnalyzeAltTestMethods(t *testing.T) {
+	hp, mp := altFiles(t)
+	for lang, want := range map[string][]string{
+		"en": {"alternative annotator test", "ε = 0.10", "consensus was tested against 3 humans on 40 items", "it passed", "four was tested", "it did not pass"},
+		"it": {"test dell'annotatore alternativo", "ε = 0,10", "consensus è stato confrontato con 3 annotatori su 40 item", "ha superato il test", "non ha superato il test"},
+	} {
+		out, errs, code := analyzeCLI(t, "", "analyze", "alt-test", "--humans", hp, "--models", mp, "--scoring", "neg-rmse", "--epsilon", "0.1", "--methods", "text", "--lang", lang)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", lang, code, errs)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%s: methods lack %q:\n%s", lang, w, out)
+			}
+		}
+	}
+	out, _, code := analyzeCLI(t, "", "analyze", "alt-test", "--humans", hp, "--models", mp, "--scoring", "accuracy", "--epsilon", "0.2", "--latex")
+	if code != 0 || !strings.Contains(out, `\toprule`) {
+		t.Errorf("--latex: exit %d:\n%s", code, out)
+	}
+	_, errs, code := analyzeCLI(t, "", "analyze", "alt-test", "--humans", hp, "--models", mp, "--scoring", "accuracy", "--epsilon", "0.2", "--json", "--csv")
+	if code != 2 || !strings.Contains(errs, "choose one of") {
+		t.Errorf("--json --csv: exit %d, %q", code, errs)
+	}
+}
