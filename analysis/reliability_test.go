@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +152,44 @@ func TestCalibrationByHand(t *testing.T) {
 		t.Error(err)
 	} else if b, err := PlotBytes(p, "svg"); err != nil || len(b) < 1000 {
 		t.Errorf("reliability diagram: %d bytes, %v", len(b), err)
+	}
+}
+
+// TestModelHumanCorrelationCeiling: a model that knows each item's true
+// score reaches the whole ceiling (share ≈ 1); one that guesses, none.
+func TestModelHumanCorrelationCeiling(t *testing.T) {
+	rng := newRand(11)
+	var rows []CrowdRating
+	truth, noise := map[UnitKey]float64{}, map[UnitKey]float64{}
+	for i := range 600 {
+		k := UnitKey{"it" + itoa(i), "trigger"}
+		tr := rng.NormFloat64()
+		truth[k], noise[k] = tr, rng.NormFloat64()
+		for p := range 6 {
+			v := int(math.Round(4 + 0.8*tr + 1.2*rng.NormFloat64()))
+			rows = append(rows, CrowdRating{"p" + itoa(p), k.Item, k.Condition, max(1, min(7, v))})
+		}
+	}
+	knows, err := ComputeModelHumanCorrelation(rows, truth, 200, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	guesses, _ := ComputeModelHumanCorrelation(rows, noise, 200, 1)
+	t.Logf("knowing: r %.3f, ceiling %.3f, share %.3f; guessing: share %.3f", *knows.R, *knows.Ceiling, *knows.Share, *guesses.Share)
+	if knows.Units != 600 || math.Abs(*knows.Share-1) > 0.08 || math.Abs(*guesses.Share) > 0.15 {
+		t.Errorf("knowing model: r %v ceiling %v share %v (want ≈ 1); guessing: share %v (want ≈ 0)", *knows.R, *knows.Ceiling, *knows.Share, *guesses.Share)
+	}
+	// The distributions' units gather the same ratings.
+	model := map[UnitKey][]float64{}
+	for k := range truth {
+		model[k] = []float64{0, 0, 0, 1, 0, 0, 0}
+	}
+	units, err := DistUnitsFromRatings(rows, model)
+	if err != nil || len(units) != 600 || len(units[0].Human) != 6 {
+		t.Errorf("units %d (first with %d ratings), %v; want 600 of 6", len(units), len(units[0].Human), err)
+	}
+	delete(model, UnitKey{"it5", "trigger"})
+	if _, err := DistUnitsFromRatings(rows, model); err == nil || !strings.Contains(err.Error(), `item "it5"`) {
+		t.Errorf("a unit without a model distribution: %v", err)
 	}
 }
