@@ -93,3 +93,23 @@ func ComputeModelHumanCorrelation(rows []CrowdRating, model map[UnitKey]float64,
 	res.CorrelationCeiling = NewCorrelationCeiling(r, res.SplitHalf.Reliability)
 	return res, nil
 }
+
+// CrowdRatingsOf returns the item ratings (no attention checks) of the
+// participants the toplines t kept, the rows the crowd's reliability is
+// computed on: a participant excluded by the checks or by the researcher is
+// left out here too.
+func CrowdRatingsOf(rs *Ratings, t *Toplines) []CrowdRating {
+	excluded := map[string]bool{}
+	for _, id := range t.Participants.Excluded {
+		excluded[id] = true
+	}
+	out := make([]CrowdRating, 0, rs.NumRows())
+	rs.each(func(rt *rating) {
+		pid := rs.participants[rt.participant]
+		if rt.check != checkNone || excluded[pid] {
+			return
+		}
+		out = append(out, CrowdRating{Participant: pid, Item: rs.items[rt.item], Condition: rt.cond.String(), Rating: int(rt.value)})
+	})
+	return out
+}

@@ -193,3 +193,20 @@ func TestModelHumanCorrelationCeiling(t *testing.T) {
 		t.Errorf("a unit without a model distribution: %v", err)
 	}
 }
+
+// TestCrowdRatingsOf: the reliability's rows leave out attention checks and
+// the participants the toplines excluded.
+func TestCrowdRatingsOf(t *testing.T) {
+	rs, err := ReadRatings(strings.NewReader("participant_id,batch_id,item_id,item_type,condition,rating,check\n" +
+		"p1,B1,s1,scalar,trigger,6,\np1,B1,s2,scalar,cancel,2,\np1,B1,c1,,trigger,6,high\n" +
+		"p2,B1,s2,scalar,trigger,7,\np2,B1,s1,scalar,cancel,3,\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := DefaultOptions()
+	opt.Exclude = []string{"p2"}
+	rows := CrowdRatingsOf(rs, ComputeToplines(rs, opt))
+	if len(rows) != 2 || rows[0] != (CrowdRating{"p1", "s1", "trigger", 6}) || rows[1] != (CrowdRating{"p1", "s2", "cancel", 2}) {
+		t.Errorf("rows %+v, want p1's two item ratings", rows)
+	}
+}
