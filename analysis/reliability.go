@@ -196,10 +196,13 @@ func crowdAlpha(rows []CrowdRating, in func(CrowdRating) bool, g string, opt Rel
 		}
 		w := make([]int32, len(counts))
 		iv, ov := make([]float64, B), make([]float64, B)
+		co := newCoincidences(counts)
+		o := make([]float64, opt.Points*opt.Points)
 		for b := range B {
 			drawStrata(rng, [][]int{all}, w)
-			iv[b] = alphaOrNaN(krippendorffWeighted(counts, w, Interval, values))
-			ov[b] = alphaOrNaN(krippendorffWeighted(counts, w, Ordinal, values))
+			co.sum(w, o)
+			iv[b] = alphaOrNaN(alphaFromCoincidences(o, opt.Points, Interval, values))
+			ov[b] = alphaOrNaN(alphaFromCoincidences(o, opt.Points, Ordinal, values))
 		}
 		ca.IntervalCI = withPoint(percentileCI(ca.Interval, iv), ca.Interval)
 		ca.OrdinalCI = withPoint(percentileCI(ca.Ordinal, ov), ca.Ordinal)
@@ -311,4 +314,108 @@ func CrowdReliabilityTables(c *CrowdReliability) []*Table {
 		s.Rows = append(s.Rows, []any{r.Condition, r.Units, r.Splits, r.R, Est{r.Reliability, r.CI}})
 	}
 	return []*Table{a, s}
+}
+
+// coincidences holds each unit's nonzero entries of Krippendorff's
+// coincidence matrix, so a bootstrap replicate sums them with the unit
+// weights once and reads both metrics' α off the same matrix: the matrix
+// is linear in the weights (Krippendorff 2011, section C).
+type coincidences struct {
+	k     int
+	start []int     // unit u's entries are cells[start[u]:start[u+1]]
+	cells []int     // c·k + d
+	vals  []float64 // the unit's contribution to o[c][d]
+}
+
+func newCoincidences(counts [][]int) *coincidences {
+	co := &coincidences{k: len(counts[0]), start: make([]int, len(counts)+1)}
+	for u, row := range counts {
+		co.start[u] = len(co.cells)
+		mu := 0
+		for _, c := range row {
+			mu += c
+		}
+		if mu < 2 {
+			continue
+		}
+		f := 1 / float64(mu-1)
+		for c, nc := range row {
+			if nc == 0 {
+				continue
+			}
+			for d, nd := range row {
+				var v float64
+				if c == d {
+					v = f * float64(nc*(nc-1))
+				} else if nd > 0 {
+					v = f * float64(nc*nd)
+				}
+				if v != 0 {
+					co.cells = append(co.cells, c*co.k+d)
+					co.vals = append(co.vals, v)
+				}
+			}
+		}
+	}
+	co.start[len(counts)] = len(co.cells)
+	return co
+}
+
+// sum writes Σᵤ w[u]·oᵤ into o.
+func (co *coincidences) sum(w []int32, o []float64) {
+	clear(o)
+	for u := range len(co.start) - 1 {
+		if w[u] == 0 {
+			continue
+		}
+		wu := float64(w[u])
+		for i := co.start[u]; i < co.start[u+1]; i++ {
+			o[co.cells[i]] += wu * co.vals[i]
+		}
+	}
+}
+
+// alphaFromCoincidences is α from a coincidence matrix o (k × k), as
+// krippendorffSubset computes it after building o.
+func alphaFromCoincidences(o []float64, k int, m Metric, values []float64) (float64, bool) {
+	marg := make([]float64, k)
+	var total float64
+	for c := range k {
+		for d := range k {
+			marg[c] += o[c*k+d]
+		}
+		total += marg[c]
+	}
+	if total <= 1 {
+		return math.NaN(), false
+	}
+	var do, de float64
+	for c := range k {
+		for d := range k {
+			if c == d {
+				continue
+			}
+			var dl float64
+			switch m {
+			case Ordinal:
+				lo, hi := min(c, d), max(c, d)
+				var s float64
+				for g := lo; g <= hi; g++ {
+					s += marg[g]
+				}
+				s -= (marg[c] + marg[d]) / 2
+				dl = s * s
+			case Interval:
+				dl = (values[c] - values[d]) * (values[c] - values[d])
+			default:
+				dl = 1
+			}
+			do += o[c*k+d] * dl
+			de += marg[c] * marg[d] * dl
+		}
+	}
+	if de == 0 {
+		return math.NaN(), false
+	}
+	return 1 - (total-1)*do/de, true
 }

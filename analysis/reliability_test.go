@@ -210,3 +210,53 @@ func TestCrowdRatingsOf(t *testing.T) {
 		t.Errorf("rows %+v, want p1's two item ratings", rows)
 	}
 }
+
+// BenchmarkCrowdReliability: the paper's crowd (271 items in two
+// conditions, 5 raters each: 2,710 ratings), α with 2,000 bootstrap
+// replicates and 1,000 split-half splits.
+func BenchmarkCrowdReliability(b *testing.B) {
+	rng := newRand(1)
+	var rows []CrowdRating
+	for i := range 271 {
+		for c, cond := range []string{"trigger", "cancel"} {
+			for p := range 5 {
+				rows = append(rows, CrowdRating{"p" + itoa(p+5*((i+c)%18)), "it" + itoa(i), cond, 1 + rng.IntN(7)})
+			}
+		}
+	}
+	for b.Loop() {
+		if _, err := ComputeCrowdReliability(rows, DefaultReliabilityOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestCoincidencesMatchKrippendorff: the bootstrap's shortcut gives the α
+// of krippendorffWeighted for any weights and every metric.
+func TestCoincidencesMatchKrippendorff(t *testing.T) {
+	rng := newRand(5)
+	counts := make([][]int, 60)
+	for u := range counts {
+		counts[u] = make([]int, 7)
+		for range 1 + rng.IntN(6) {
+			counts[u][rng.IntN(7)]++
+		}
+	}
+	values := []float64{1, 2, 3, 4, 5, 6, 7}
+	co := newCoincidences(counts)
+	o := make([]float64, 49)
+	w := make([]int32, len(counts))
+	for range 50 {
+		for u := range w {
+			w[u] = int32(rng.IntN(3))
+		}
+		co.sum(w, o)
+		for _, m := range []Metric{Nominal, Ordinal, Interval} {
+			want, ok1 := krippendorffWeighted(counts, w, m, values)
+			got, ok2 := alphaFromCoincidences(o, 7, m, values)
+			if ok1 != ok2 || (ok1 && math.Abs(got-want) > 1e-12) {
+				t.Fatalf("metric %d: %v %v, want %v %v", m, got, ok2, want, ok1)
+			}
+		}
+	}
+}
