@@ -149,3 +149,35 @@ func TestAnalyzeAltTestMethods(t *testing.T) {
 		t.Errorf("--json --csv: exit %d, %q", code, errs)
 	}
 }
+
+func TestAnalyzeReliability(t *testing.T) {
+	path := writeAnalyzeInput(t, "ratings.csv", cliRatings)
+	out, errs, code := analyzeCLI(t, "", "analyze", "reliability", "--within-participant", "--ratings", path, "--json", "--bootstrap", "200")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Alpha []struct {
+			Condition string   `json:"condition"`
+			Units     int      `json:"units"`
+			Ratings   int      `json:"ratings"`
+			Interval  *float64 `json:"alpha_interval"`
+		} `json:"alpha"`
+		SplitHalf []struct {
+			Condition string `json:"condition"`
+			Units     int    `json:"units"`
+		} `json:"split_half"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// cliRatings: p3 fails 3 checks and is left out; p1 and p2 rate s1 and
+	// n1 in both conditions, p4 s1 in trigger: 4 units, 9 item ratings.
+	if len(got.Alpha) != 3 || got.Alpha[2].Condition != "all" || got.Alpha[2].Ratings != 9 || got.Alpha[2].Units != 4 {
+		t.Errorf("alpha rows %+v, want trigger, cancel and all (4 units, 9 ratings)", got.Alpha)
+	}
+	out, _, code = analyzeCLI(t, "", "analyze", "reliability", "--within-participant", "--ratings", path)
+	if code != 0 || !strings.Contains(out, "Krippendorff's α of the crowd ratings") || !strings.Contains(out, "Split-half reliability") {
+		t.Errorf("text: exit %d\n%s", code, out)
+	}
+}
