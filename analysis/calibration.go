@@ -150,3 +150,38 @@ func CalibrationTable(c *Calibration) *Table {
 	t.Notes = []string{"Expected calibration error: " + Text(Est{c.ECE, c.ECECI}) + " over " + itoa(c.Items) + " items."}
 	return t
 }
+
+// CrowdCalibration is the calibration of a model's P(True) per item ×
+// condition against the share of the crowd rating the unit above the
+// scale's midpoint (on 1–7: 5, 6 or 7), over the units both have.
+func CrowdCalibration(rows []CrowdRating, points int, model map[UnitKey]float64, bins int, bs Bootstrap) (*Calibration, error) {
+	type acc struct{ above, n int }
+	by := map[UnitKey]*acc{}
+	var keys []UnitKey
+	mid := float64(points+1) / 2
+	for _, r := range rows {
+		k := UnitKey{r.Item, r.Condition}
+		if _, ok := model[k]; !ok {
+			continue
+		}
+		a := by[k]
+		if a == nil {
+			a = &acc{}
+			by[k] = a
+			keys = append(keys, k)
+		}
+		a.n++
+		if float64(r.Rating) > mid {
+			a.above++
+		}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("calibration: no item × condition has both crowd ratings and the model's P(True)")
+	}
+	p, h := make([]float64, len(keys)), make([]float64, len(keys))
+	for i, k := range keys {
+		p[i] = model[k]
+		h[i] = float64(by[k].above) / float64(by[k].n)
+	}
+	return ComputeCalibration(p, h, bins, bs)
+}

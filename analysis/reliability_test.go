@@ -260,3 +260,26 @@ func TestCoincidencesMatchKrippendorff(t *testing.T) {
 		}
 	}
 }
+
+// TestCrowdCalibration: the human share is the share rating above the
+// midpoint (4 on 1–7 is not above); units without a model P(True) are
+// left out.
+func TestCrowdCalibration(t *testing.T) {
+	rows := []CrowdRating{
+		{"p1", "a", "trigger", 7}, {"p2", "a", "trigger", 4}, {"p3", "a", "trigger", 5}, {"p4", "a", "trigger", 1},
+		{"p1", "b", "trigger", 2}, {"p2", "b", "trigger", 6},
+		{"p1", "c", "trigger", 7},
+	}
+	model := map[UnitKey]float64{{"a", "trigger"}: 0.55, {"b", "trigger"}: 0.95}
+	c, err := CrowdCalibration(rows, 7, model, 10, Bootstrap{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a: share 2/4 at p 0.55; b: share 1/2 at p 0.95: ECE = ½·0.05 + ½·0.45.
+	if c.Items != 2 || math.Abs(*c.ECE-0.25) > 1e-12 {
+		t.Errorf("items %d ECE %v, want 2 and 0.25", c.Items, *c.ECE)
+	}
+	if _, err := CrowdCalibration(rows, 7, map[UnitKey]float64{{"z", "cancel"}: 0.5}, 10, Bootstrap{}); err == nil {
+		t.Error("no shared unit accepted")
+	}
+}
