@@ -46,8 +46,8 @@ func ParseAltScoring(s string) (AltScoring, bool) {
 	return 0, false
 }
 
-// The paper's guidance for ε (its FAQ and §3.3): what an annotator's work
-// costs against the model's.
+// The paper's guidance for ε (its discussion of the threshold and its FAQ):
+// what an annotator's work costs against the model's.
 const (
 	AltEpsilonExperts = 0.2  // expert annotators
 	AltEpsilonSkilled = 0.15 // skilled annotators (trained students, workers)
@@ -609,7 +609,15 @@ func altNotes(res *AltTest) []string {
 			notes = append(notes, fmt.Sprintf("%s: only %d humans tested; the authors advise at least 3 (with 2 the test asks only which one the model is closer to)", name, m.Humans))
 		}
 		if len(m.Skipped) > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d humans left out for having fewer than %d items", name, len(m.Skipped), res.Options.MinItems))
+			var who []string
+			for i, sk := range m.Skipped {
+				if i == 10 {
+					who = append(who, fmt.Sprintf("and %d more", len(m.Skipped)-10))
+					break
+				}
+				who = append(who, fmt.Sprintf("%s (%d)", sk.Annotator, sk.Items))
+			}
+			notes = append(notes, fmt.Sprintf("%s: %d humans left out for having fewer than %d usable items: %s", name, len(m.Skipped), res.Options.MinItems, strings.Join(who, ", ")))
 		}
 		if res.Options.MinItems < 30 {
 			notes = append(notes, fmt.Sprintf("%s: humans with fewer than 30 items are tested (--min-items %d); the authors advise 30 for the t-test and a Wilcoxon signed-rank test below that", name, res.Options.MinItems))

@@ -64,8 +64,8 @@ func TestAltTestAccuracyByHand(t *testing.T) {
 			t.Errorf("%s: mean W_m %v, want 0.75 (ties count for both)", h.Annotator, h.RhoModel)
 		}
 	}
-	if len(m.Skipped) != 1 || m.Skipped[0] != (AltSkipped{"D", 1}) {
-		t.Errorf("skipped %v, want D with 1 item", m.Skipped)
+	if len(m.Skipped) != 1 || m.Skipped[0] != (AltSkipped{"D", 1}) || !strings.Contains(strings.Join(res.Notes, "\n"), "fewer than 2 usable items: D (1)") {
+		t.Errorf("skipped %v, notes %q; want D with 1 item, named in a note", m.Skipped, res.Notes)
 	}
 	if !closeTo(m.AdvantageProbability, 0.75) || m.WinningRate != 0 || m.Passed {
 		t.Errorf("ρ %v ω %v passed %v, want 0.75, 0, false", m.AdvantageProbability, m.WinningRate, m.Passed)
