@@ -62,3 +62,8 @@ func AltTestMethods(a *AltTest, l Lang) *Methods {
 	m.Sources = []string{"models.<model>.humans", "models.<model>.items", "models.<model>.winning_rate", "models.<model>.advantage_probability", "models.<model>.passed", "models.<model>.epsilon"}
 	return m
 }
+
+// AltTestLatinSquareNote explains to a crowd study's page what its
+// Latin-square batches mean for the alt-test
+// (docs/statistics.md#when-the-design-is-too-thin).
+const AltTestLatinSquareNote = "Each participant rated one batch of about 30 items, half with the cancelling utterance and half without, each item in one condition only, and each batch was rated by 5 participants. So a participant has about 30 items in all and about 15 per condition: the whole batch just reaches the 30 items the t-test wants, a condition on its own does not, and each item is compared against the 4 other participants of its batch only."
