@@ -31,6 +31,8 @@ Commands:
   reliability   --ratings FILE      the crowd's own reliability: α and split-half
   alt-test      --humans FILE --models FILE --scoring S --epsilon E
                                     can a model stand in for the annotators? (the alt-test)
+  plan          --ratings PILOT --participants N
+                                    each topline's predicted 95 % interval with N participants
 
 Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
 `
@@ -40,7 +42,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
-			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test)")
+			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test, plan)")
 		}
 		return flag.ErrHelp
 	}
@@ -57,8 +59,10 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 		return analyzeAltTest(args[1:], env)
 	case "reliability":
 		return analyzeReliability(args[1:], env)
+	case "plan":
+		return analyzePlan(args[1:], env)
 	}
-	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test)", args[0])
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test, plan)", args[0])
 }
 
 // tableNames lists the tables of each command for --table's help.
