@@ -12,6 +12,9 @@ type Prompt struct {
 	Condition Condition `json:"condition,omitempty"` // True/False only
 	Order     Order     `json:"order,omitempty"`     // True/False only
 	Strategy  Strategy  `json:"strategy,omitempty"`  // generation only
+	// Points is how many options a human-task prompt lists (the scale's
+	// points for likert); 0 for the other tasks.
+	Points int `json:"-"`
 	Text      string    `json:"text"`
 	// MC is the passage item behind a multiple-choice or generation prompt;
 	// built-in scorers read it instead of the rendered text.
@@ -39,6 +42,12 @@ type Answer struct {
 	// them (log-probability mode; summed over tokens spelling the same
 	// letter, e.g. " A" and "A").
 	Logprobs map[string]float64 `json:"logprobs,omitempty"`
+	// Dist is a human-task answer (task_human.go) as a distribution over
+	// the task's options in their canonical order (likert: the scale's
+	// points 1…k), whatever order the prompt listed them in; Choice is the
+	// 1-based canonical option with the highest probability.
+	Dist   []float64 `json:"dist,omitempty"`
+	Choice int       `json:"choice,omitempty"`
 }
 
 // Scorer answers prompts. The model Client and the built-in baselines both
