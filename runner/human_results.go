@@ -136,7 +136,6 @@ func (r *Results) ContextNeeded() map[string]int {
 	return scoring.ContextNeeded(r.Human, r.lastStep)
 }
 
-
 // Options are a human-task job's options in their canonical order (a
 // likert job's points as numbers).
 func (r *Results) Options() []string {
