@@ -67,7 +67,7 @@ func humanStudyFixture(t *testing.T, db *store.DB, c humanCase) int64 {
 		t.Fatal(err)
 	}
 	if c.kind == domain.KindExplain {
-		outs := []store.Output{{ItemKey: "P0", Strategy: "zero-shot", Model: "m1", Output: "Una spiegazione."},
+		outs := []domain.Output{{ItemKey: "P0", Strategy: "zero-shot", Model: "m1", Output: "Una spiegazione."},
 			{ItemKey: "P0", Strategy: "zero-shot", Model: "m2", Output: ""},
 			{ItemKey: "P1", Strategy: "few-shot", Model: "m1", Output: "Un'altra spiegazione."}}
 		if err := db.ImportOutputs(ctx, s.ID, outs); err != nil {
