@@ -296,8 +296,8 @@ func TestHumanTaskResumes(t *testing.T) {
 	}
 }
 
-// Offline export and import of a human-task job: the imported answers are
-// those a live run stores; a file with bad lines is refused naming each
+// Offline export and import of a human-task job, and its Batch API run:
+// the imported and the batch answers are those a live run stores; a file with bad lines is refused naming each
 // line, and stores nothing.
 func TestHumanTaskExportImportRoundTrip(t *testing.T) {
 	for _, c := range humanCases {
@@ -340,13 +340,23 @@ func TestHumanTaskExportImportRoundTrip(t *testing.T) {
 			if err := New(db, nil, noEnv, nil).RunJob(ctx, live.ID, nil); err != nil {
 				t.Fatal(err)
 			}
-			a, b := answersByKey(t, db, job.ID), answersByKey(t, db, live.ID)
-			if len(a) != c.prompts || len(b) != c.prompts {
-				t.Fatalf("imported %d, live %d answers", len(a), len(b))
+			// The Batch API engine stores the same answers too.
+			bspec := humanSpec(study, c, srv.URL, scoring.Logprobs)
+			bspec.Config.Engine = scoring.EngineBatch
+			bjob, err := Create(ctx, db, bspec, noEnv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := batchRunner(db).RunJob(ctx, bjob.ID, nil); err != nil {
+				t.Fatal(err)
+			}
+			a, b, bb := answersByKey(t, db, job.ID), answersByKey(t, db, live.ID), answersByKey(t, db, bjob.ID)
+			if len(a) != c.prompts || len(b) != c.prompts || len(bb) != c.prompts {
+				t.Fatalf("imported %d, live %d, batch %d answers of %d", len(a), len(b), len(bb), c.prompts)
 			}
 			for k, v := range b {
-				if a[k] != v {
-					t.Fatalf("prompt %s: imported %s, live %s", k, a[k], v)
+				if a[k] != v || bb[k] != v {
+					t.Fatalf("prompt %s: imported %s, batch %s, live %s", k, a[k], bb[k], v)
 				}
 			}
 		})
