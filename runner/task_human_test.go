@@ -403,3 +403,34 @@ func TestHumanTaskNeedsItsStudyKind(t *testing.T) {
 		t.Fatalf("likert on an expert study: %v", err)
 	}
 }
+
+// The prompts are in the study's language: the expert form in Italian,
+// the crowd screen in English.
+func TestHumanPromptsInTheStudysLanguage(t *testing.T) {
+	for _, c := range []humanCase{
+		{scoring.Expert, domain.KindExpert, "it", 12, []string{"L'implicatura è plausibile?", "A) Sì", "B) No", "Cancellazione proposta:",
+			"Un'implicatura è una credenza b", "Rispondi solo con la lettera A o B."}},
+		{scoring.Likert, domain.KindCrowd, "en", 12, []string{"Given what was said, how likely is it that the following is true? You can help by doing task x001 for C.",
+			"1 = absolutely impossible\n7 = absolutely certain\nAnswer with one number from 1 to 7 only.\nAnswer:"}},
+	} {
+		ctx := context.Background()
+		db := openDB(t)
+		study := humanStudyFixture(t, db, c)
+		job, err := Create(ctx, db, Spec{StudyID: study, Task: c.task, Scorer: "uniform"}, noEnv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, _ := db.JobPrompts(ctx, job.ID)
+		for _, w := range c.want {
+			if !strings.Contains(rows[0].Text, w) {
+				t.Errorf("%s (%s): the first prompt lacks %q:\n%s", c.task, c.lang, w, rows[0].Text)
+			}
+		}
+		// The reversed order lists the options the other way round.
+		rev := rows[1].Text
+		if rows[1].Order != string(scoring.Reversed) || (c.task == scoring.Likert && !strings.Contains(rev, "1 = absolutely certain\n7 = absolutely impossible")) ||
+			(c.task == scoring.Expert && !strings.Contains(rev, "A) No\nB) Sì")) {
+			t.Errorf("%s: the reversed prompt:\n%s", c.task, rev)
+		}
+	}
+}
