@@ -343,8 +343,8 @@ func BuildExplanationPrompts(outs []RatedOutput, tx HumanTexts) []Prompt {
 	return out
 }
 
-// humanAsk is what a human-task prompt's request reads: the tokens naming
-// its shown options, in place order.
+// humanTokens are the tokens naming a human-task prompt's shown options,
+// in the order they are listed: the numbers 1…k, or the letters A and B.
 func humanTokens(p Prompt) []string {
 	if numbered(p.Task) {
 		out := make([]string, p.Points)
