@@ -68,7 +68,7 @@ func humanStudy(ctx context.Context, db *store.DB, spec Spec) (*domain.Study, er
 		return nil, err
 	}
 	if want := spec.Task.StudyKind(); s.Kind != want {
-		return nil, domain.Errorf(domain.EINVALID, "task: %s asks what the participants of a %s study are asked; study %d is a %s study", spec.Task, want, s.ID, s.Kind)
+		return nil, domain.Errorf(domain.EINVALID, "task: %s asks what the participants of %s study are asked; study %d is %s study", spec.Task, aKind(want), s.ID, aKind(s.Kind))
 	}
 	return s, nil
 }
@@ -151,4 +151,12 @@ func humanEmpty(t scoring.Task) string {
 		return "passages with an implicit content (import IMPAQTS passages into this study)"
 	}
 	return "model outputs to rate (import outputs into this study, or send a generation job's outputs to it)"
+}
+
+// aKind is a study kind with its indefinite article: "an expert", "a crowd".
+func aKind(kind string) string {
+	if kind == domain.KindExpert || kind == domain.KindExplain {
+		return "an " + kind
+	}
+	return "a " + kind
 }
