@@ -12,13 +12,13 @@ type Prompt struct {
 	Condition Condition `json:"condition,omitempty"` // True/False only
 	Order     Order     `json:"order,omitempty"`     // True/False only
 	Strategy  Strategy  `json:"strategy,omitempty"`  // generation only
-	// Points is how many options a human-task prompt lists (the scale's
-	// points for likert); 0 for the other tasks.
-	Points int `json:"-"`
 	Text      string    `json:"text"`
 	// MC is the passage item behind a multiple-choice or generation prompt;
 	// built-in scorers read it instead of the rendered text.
 	MC *MCItem `json:"-"`
+	// Points is how many options a human-task prompt lists (the scale's
+	// points for likert); 0 for the other tasks.
+	Points int `json:"-"`
 }
 
 // Answer is what a scorer returned for one prompt.

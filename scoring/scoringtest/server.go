@@ -7,13 +7,13 @@ package scoringtest
 
 import (
 	"encoding/json"
-	"regexp"
-	"strconv"
 	"hash/fnv"
 	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
