@@ -399,8 +399,8 @@ func humanFromSamples(p Prompt, samples []string) (Answer, error) {
 		var place int
 		if numbered(p.Task) {
 			place = ParsePoint(s, k)
-		} else if l := ParseLetter(s, toks); l != Refusal {
-			place = int(l[0]-'A') + 1
+		} else {
+			place = parseBinary(s, p.Text, toks)
 		}
 		if place == 0 {
 			continue
@@ -467,6 +467,35 @@ func ParsePoint(reply string, k int) int {
 		}
 	}
 	return 0
+}
+
+// parseBinary reads a reply to a lettered prompt: the letter A or B as
+// ParseLetter reads it, or failing that the text of exactly one of the two
+// options as the prompt lists them ("Yes", "Sì", "More context is
+// needed"), as a whole word or phrase in any case; 0 when neither or both.
+func parseBinary(reply, prompt string, toks []string) int {
+	if l := ParseLetter(reply, toks); l != Refusal {
+		return int(l[0]-'A') + 1
+	}
+	found := 0
+	for i, t := range toks {
+		label := ""
+		for _, ln := range strings.Split(prompt, "\n") {
+			if rest, ok := strings.CutPrefix(ln, t+") "); ok {
+				label = strings.TrimSpace(rest)
+			}
+		}
+		if label == "" {
+			continue
+		}
+		if regexp.MustCompile(`(?i)(^|[^\pL])` + regexp.QuoteMeta(label) + `($|[^\pL])`).MatchString(reply) {
+			if found != 0 {
+				return 0
+			}
+			found = i + 1
+		}
+	}
+	return found
 }
 
 func argmax(d []float64) int {

@@ -87,3 +87,14 @@ func TestContextNeeded(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// A sampled reply to a lettered question counts by its letter, or by the
+// words of exactly one option ("Sì", "no."), never by both.
+func TestParseBinaryByLetterOrOptionText(t *testing.T) {
+	prompt := "L'implicatura è plausibile?\nA) No\nB) Sì\nRispondi solo con la lettera A o B.\nRisposta:"
+	for reply, want := range map[string]int{"B": 2, "Risposta: A": 1, "Sì.": 2, "no": 1, "sì, direi di sì": 2, "Sì o no?": 0, "Non saprei": 0, "Nope": 0} {
+		if got := parseBinary(reply, prompt, letters[:2]); got != want {
+			t.Errorf("parseBinary(%q) = %d, want %d", reply, got, want)
+		}
+	}
+}
