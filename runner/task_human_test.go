@@ -107,6 +107,33 @@ func fakeDist(c humanCase, text string, o scoring.Order, k int) []float64 {
 	return []float64{pa, 1 - pa}
 }
 
+// fakeSampleShares are the shares of the canonical options among the n
+// replies the fake gives a prompt: the i-th reply is the shown option
+// where the cumulative distribution passes (i+0.5)/n (for a lettered
+// prompt, A while i+0.5 < P(A)·n, else B).
+func fakeSampleShares(c humanCase, text string, o scoring.Order, k, n int) []float64 {
+	shown := []float64{scoringtest.PTrue(text), 1 - scoringtest.PTrue(text)}
+	if c.task == scoring.Likert || c.task == scoring.ExplanationRating {
+		shown = scoringtest.PointDist(text, k)
+	}
+	out := make([]float64, k)
+	for i := range n {
+		u, acc, pick := (float64(i)+0.5)/float64(n), 0.0, k
+		for j, p := range shown {
+			acc += p
+			if u < acc {
+				pick = j + 1
+				break
+			}
+		}
+		if o == scoring.Reversed {
+			pick = k + 1 - pick
+		}
+		out[pick-1] += 1 / float64(n)
+	}
+	return out
+}
+
 func close6(a, b float64) bool { return math.Abs(a-b) < 1e-6 }
 
 // Each human task: the prompts are the participants' screen in the
@@ -212,7 +239,7 @@ func TestHumanTasksPromptsParseStoreAndOrderBias(t *testing.T) {
 // Sampling mode: the distribution is the shares of the k sampled answers
 // (--samples), read from the number or letter of each reply.
 func TestHumanTasksFromSamples(t *testing.T) {
-	for _, c := range []humanCase{humanCases[0], humanCases[1]} {
+	for _, c := range humanCases {
 		t.Run(string(c.task), func(t *testing.T) {
 			ctx := context.Background()
 			db := openDB(t)
@@ -232,15 +259,11 @@ func TestHumanTasksFromSamples(t *testing.T) {
 				if err := json.Unmarshal(r.Answer, &a); err != nil || len(a.Samples) != 4 {
 					t.Fatalf("prompt %s: %s (%v)", r.Key, r.Answer, err)
 				}
-				total := 0.0
-				for _, p := range a.Dist {
-					if q := p * 4; !close6(q, math.Round(q)) {
-						t.Fatalf("prompt %s: %v is not shares of 4 samples", r.Key, a.Dist)
+				want := fakeSampleShares(c, r.Text, scoring.Order(r.Order), len(a.Dist), 4)
+				for i := range want {
+					if !close6(a.Dist[i], want[i]) {
+						t.Fatalf("prompt %s: shares %v, the fake's 4 replies give %v", r.Key, a.Dist, want)
 					}
-					total += p
-				}
-				if !close6(total, 1) {
-					t.Fatalf("prompt %s: shares sum to %v", r.Key, total)
 				}
 			}
 		})
