@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pragmalab/domain"
+	"pragmalab/runner"
 )
 
 // An expert study's page offers the expert task; a job of the built-in
@@ -42,5 +43,33 @@ func TestHumanTaskJobPage(t *testing.T) {
 	csv := c.get(p.location() + "/results.csv")
 	if !strings.HasPrefix(csv.Body, "model,item_id,item_type,condition,label,number,mean,not_asked,p_1,p_2,number_fwd,number_rev") {
 		t.Errorf("CSV: %.200s", csv.Body)
+	}
+}
+
+// A crowd study's likert job shows the model's distribution over the
+// seven points of the scale and cancellation recognition.
+func TestLikertJobPage(t *testing.T) {
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	c := env.adminClient()
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "crowd", Lang: "it"}
+	ctx := context.Background()
+	if err := env.db.CreateStudy(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.db.ImportItems(ctx, s.ID, runner.SyntheticItems(3)); err != nil {
+		t.Fatal(err)
+	}
+	base := "/admin/studies/" + strconv.FormatInt(s.ID, 10)
+	p := c.post(base+"/jobs", url.Values{"task": {"likert"}, "scorer": {"uniform"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}})
+	if p.StatusCode != http.StatusSeeOther {
+		t.Fatalf("launch: %d\n%s", p.StatusCode, p.Body)
+	}
+	id, _ := strconv.ParseInt(p.location()[strings.LastIndex(p.location(), "/")+1:], 10, 64)
+	waitJob(t, env.db, id, domain.JobDone)
+	page := c.get(p.location())
+	for _, want := range []string{"likert 7-point", "<th class=\"num\">P(7)</th>", "Cancellation recognition", "<td>trigger</td>", "0.143"} {
+		if !strings.Contains(page.Body, want) {
+			t.Errorf("the likert job page lacks %s", want)
+		}
 	}
 }
