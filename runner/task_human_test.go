@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -231,6 +232,20 @@ func TestHumanTasksPromptsParseStoreAndOrderBias(t *testing.T) {
 			}
 			if got := strings.Count(csv.String(), "\nfake-7b,"); got < len(res.Human) {
 				t.Errorf("CSV has %d rows for %d questions", got, len(res.Human))
+			}
+			if c.task == scoring.ContextTask {
+				// The survey's rule over the steps: one "needed" row per passage.
+				needed := res.ContextNeeded()
+				if len(needed) != 2 || strings.Count(csv.String(), ",needed,") != 2 {
+					t.Errorf("context: needed %v, CSV\n%s", needed, csv.String())
+				}
+				for _, h := range res.Human {
+					n := needed[h.Item]
+					step, _ := strconv.Atoi(strings.TrimPrefix(h.Condition, "step-"))
+					if (n >= 0 && step < n || n < 0) && h.Label == "sufficient" || step == n && h.Label != "sufficient" {
+						t.Errorf("passage %s needs %d sentences, but step %d reads %s", h.Item, n, step, h.Label)
+					}
+				}
 			}
 		})
 	}
