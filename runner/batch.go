@@ -135,7 +135,7 @@ func batchLine(j *domain.Job, c *scoring.Client, p domain.JobPrompt) ([]byte, er
 // scoringPrompt is a stored prompt as the scorer reads it.
 func scoringPrompt(j *domain.Job, p domain.JobPrompt) scoring.Prompt {
 	return scoring.Prompt{Key: p.Key, Task: scoring.Task(j.Task), ItemKey: p.ItemKey, Condition: scoring.Condition(p.Condition),
-		Order: scoring.Order(p.Order), Strategy: scoring.Strategy(j.Strategy), Text: p.Text}
+		Order: scoring.Order(p.Order), Strategy: scoring.Strategy(j.Strategy), Text: p.Text, Points: jobPoints(j)}
 }
 
 // submitPending sends the job's prompts that are neither answered nor in
