@@ -76,7 +76,7 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	}
 	defer svc.Close()
 	start := time.Now()
-	crowd, err := svc.SeedBenchCrowd(ctx, *items, *seed)
+	crowd, err := svc.seed().SeedBenchCrowd(ctx, *items, *seed)
 	if err != nil {
 		return err
 	}
