@@ -81,9 +81,7 @@ func (p *serverProfile) stop() error {
 			return fmt.Errorf("cpu profile: %w", err)
 		}
 		all := sampleTotal(prof, 1)
-		prof.FilterSamplesByTag(nil, func(s *profile.Sample) bool {
-			return slicesContain(s.Label[benchLabel], participantsLabel)
-		})
+		dropParticipantsCPU(prof)
 		p.serverCPU = time.Duration(sampleTotal(prof, 1))
 		p.participantsCPU = time.Duration(all) - p.serverCPU
 		if err := writeProfile(p.cpuFile, prof); err != nil {
@@ -101,14 +99,28 @@ func (p *serverProfile) stop() error {
 		if err != nil {
 			return fmt.Errorf("memory profile: %w", err)
 		}
-		run.FilterSamplesByName(nil, participantFrames, nil, nil)
-		run = run.Compact()
+		run = dropParticipantsAllocs(run)
 		p.allocObjects, p.allocBytes = sampleTotal(run, 0), sampleTotal(run, 1)
 		if err := writeProfile(p.memFile, run); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// dropParticipantsCPU leaves out of a CPU profile the samples of the
+// participants' goroutines.
+func dropParticipantsCPU(p *profile.Profile) {
+	p.FilterSamplesByTag(nil, func(s *profile.Sample) bool {
+		return slicesContain(s.Label[benchLabel], participantsLabel)
+	})
+}
+
+// dropParticipantsAllocs leaves out of a heap profile the allocations
+// made on the participants' stacks.
+func dropParticipantsAllocs(p *profile.Profile) *profile.Profile {
+	p.FilterSamplesByName(nil, participantFrames, nil, nil)
+	return p.Compact()
 }
 
 // sampleTotal sums value i of every sample.
