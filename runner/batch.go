@@ -246,6 +246,13 @@ func (r *Runner) sendBatch(ctx context.Context, j *domain.Job, c *scoring.Client
 		if st, err = api.CreateBatch(ctx, b.InputFileID, c.BatchEndpoint(), meta); err != nil {
 			return r.refuse(ctx, b, "creating the batch", err)
 		}
+		if ctx.Err() != nil {
+			// The run ended while the engine was creating the batch (a
+			// shutdown): its answer may still have come back, but the run
+			// records nothing more, as a killed one could not; the next
+			// start finds the batch by its file.
+			return "", ctx.Err()
+		}
 	}
 	if err := r.db.BatchSubmitted(context.WithoutCancel(ctx), b.ID, st.ID, st.Status); err != nil {
 		return "", err
