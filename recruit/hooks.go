@@ -198,11 +198,7 @@ type HookList struct {
 
 // ListHooks reads the subscriptions of the linked study's workspace.
 func (p *Service) ListHooks(ctx context.Context, studyID int64) (*HookList, error) {
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}

@@ -39,11 +39,7 @@ func (p *Service) TransitionStudy(ctx context.Context, studyID int64, actor, wha
 	if !ok {
 		return res, domain.Errorf(domain.EINVALID, "unknown action %q: publish, pause or resume", what)
 	}
-	api, err := p.api()
-	if err != nil {
-		return res, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return res, err
 	}
@@ -155,11 +151,7 @@ func (p *Service) PlanPlaces(ctx context.Context, studyID int64, n int) (*Places
 	if n <= 0 || n > 10000 {
 		return nil, domain.Errorf(domain.EINVALID, "the places to add must be a number from 1 to 10000 (Prolific only allows increases)")
 	}
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -267,17 +259,9 @@ type CostPreview struct {
 
 // Cost previews the linked study's cost before publishing (reads only).
 func (p *Service) Cost(ctx context.Context, studyID int64) (*CostPreview, error) {
-	api, err := p.api()
+	api, _, st, err := p.linkedStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := api.Study(ctx, link.ProlificStudyID)
-	if err != nil {
-		return nil, apiErr(err)
 	}
 	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {

@@ -128,11 +128,7 @@ func (rev *Review) oneRecipient(pid string) ([]string, error) {
 // the same plan twice sends it once; a message whose answer never came is
 // not sent again (Prolific does not make messages idempotent).
 func (p *Service) SendMessage(ctx context.Context, studyID int64, actor string, plan *MessagePlan) error {
-	api, err := p.api()
-	if err != nil {
-		return err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return err
 	}

@@ -75,6 +75,33 @@ func (p *Service) ConfigError() string {
 	return ""
 }
 
+// linked is the one preamble of every call about a linked study: the
+// client (or why there is none) and the study's link.
+func (p *Service) linked(ctx context.Context, studyID int64) (*prolific.Client, *domain.ProlificLink, error) {
+	api, err := p.api()
+	if err != nil {
+		return nil, nil, err
+	}
+	link, err := p.db.ProlificLink(ctx, studyID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return api, link, nil
+}
+
+// linkedStudy is linked with the study as Prolific has it now.
+func (p *Service) linkedStudy(ctx context.Context, studyID int64) (*prolific.Client, *domain.ProlificLink, *prolific.Study, error) {
+	api, link, err := p.linked(ctx, studyID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := api.Study(ctx, link.ProlificStudyID)
+	if err != nil {
+		return nil, nil, nil, apiErr(err)
+	}
+	return api, link, st, nil
+}
+
 func (p *Service) api() (*prolific.Client, error) {
 	c, err := p.client()
 	if err != nil {
@@ -85,17 +112,9 @@ func (p *Service) api() (*prolific.Client, error) {
 
 // Check tests the connection: the token, and that the linked study exists.
 func (p *Service) Check(ctx context.Context, studyID int64) (*prolific.Study, error) {
-	api, err := p.api()
+	_, _, st, err := p.linkedStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := api.Study(ctx, link.ProlificStudyID)
-	if err != nil {
-		return nil, apiErr(err)
 	}
 	return st, p.db.SetProlificStatus(ctx, studyID, st.Status)
 }
@@ -116,11 +135,7 @@ func apiErr(err error) error {
 // Sync reads the linked study's submissions, stores them and frees the
 // batch slot of every returned or timed-out participant at once.
 func (p *Service) Sync(ctx context.Context, studyID int64) (store.SyncResult, error) {
-	api, err := p.api()
-	if err != nil {
-		return store.SyncResult{}, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return store.SyncResult{}, err
 	}
@@ -739,11 +754,7 @@ func newPlanID() string {
 // and returns Prolific's answer with its total, fees included, for the
 // second confirmation. Confirming the same plan twice sets it up once.
 func (p *Service) SetUpBonuses(ctx context.Context, studyID int64, actor string, plan *BonusPlan) (*prolific.BonusSetup, error) {
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
