@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -11,7 +12,7 @@ import (
 	"pragmalab/templates"
 )
 
-const studyUsage = `Usage: pragmalab study list|archive|clone [options]
+const studyUsage = `Usage: pragmalab study list|archive|clone|design|create [options]
 
   study list    [--archived] [--db FILE]
       every study in use (with --archived: the archived ones too) with its
@@ -20,6 +21,12 @@ const studyUsage = `Usage: pragmalab study list|archive|clone [options]
       archive a study (hidden from the dashboard, read-only) or restore it
   study clone   --study ID [--name NAME] [--db FILE]
       a new study with the same design, settings and items, and no answers
+  study design  --study ID [--db FILE]
+      print the study's design as JSON: kind, name, language, every
+      setting with the texts, the items, how batches are built
+      (docs/studies.md#design-file)
+  study create  --design FILE [--name NAME] [--db FILE]
+      a new draft study from a design file, all or nothing
 
 `
 
@@ -30,14 +37,14 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("study: say list, archive or clone")
+		return usagef("study: say list, archive, clone, design or create")
 	}
 	action := args[0]
 	fs := newFlagSet("study "+action, studyUsage, env)
 	dbPath := dbFlag(fs, env)
 	var studyID *int64
 	var archived, restore *bool
-	var name *string
+	var name, designFile *string
 	switch action {
 	case "list":
 		archived = fs.Bool("archived", false, "list the archived studies too")
@@ -47,15 +54,30 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	case "clone":
 		studyID = fs.Int64("study", 0, "the study to copy")
 		name = fs.String("name", "", `name of the copy (default "Copy of …")`)
+	case "design":
+		studyID = fs.Int64("study", 0, "the study whose design to print")
+	case "create":
+		designFile = fs.String("design", "", "the design file (JSON)")
+		name = fs.String("name", "", "name of the new study (default: the file's)")
 	default:
 		fmt.Fprint(env.stderr, studyUsage)
-		return usagef("study: unknown action %q (list, archive, clone)", action)
+		return usagef("study: unknown action %q (list, archive, clone, design, create)", action)
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	if studyID != nil && *studyID <= 0 {
 		return usagef("study %s: --study is required", action)
+	}
+	var design []byte
+	if designFile != nil {
+		if *designFile == "" {
+			return usagef("study create: --design is required")
+		}
+		var err error
+		if design, err = os.ReadFile(*designFile); err != nil {
+			return usagef("study create: %v", err)
+		}
 	}
 	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
@@ -70,6 +92,22 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	switch action {
 	case "list":
 		return listStudies(ctx, svc, env, *archived)
+	case "design":
+		d, err := svc.StudyDesign(ctx, *studyID)
+		if err != nil {
+			return err
+		}
+		return studies.WriteDesign(env.stdout, d)
+	case "create":
+		st, err := svc.CreateStudyFromDesign(ctx, cliActor, design, *name)
+		if err != nil {
+			if domain.ErrorCode(err) == domain.EINVALID {
+				return usagef("study create: %s: %s; nothing was created", *designFile, domain.ErrorMessage(err))
+			}
+			return err
+		}
+		fmt.Fprintf(env.stdout, "Study %d %q created from %s: a %s study in draft.\n", st.ID, st.Name, *designFile, st.Kind)
+		return nil
 	case "archive":
 		if err := svc.ArchiveOrRestoreStudy(ctx, cliActor, *studyID, *restore); err != nil {
 			return err
