@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -99,14 +100,17 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		}
 		return studies.WriteDesign(env.stdout, d)
 	case "create":
-		st, err := svc.CreateStudyFromDesign(ctx, cliActor, design, *name)
+		st, n, err := svc.CreateStudyFromDesign(ctx, design, *name)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.EINVALID {
 				return usagef("study create: %s: %s; nothing was created", *designFile, domain.ErrorMessage(err))
 			}
 			return err
 		}
-		fmt.Fprintf(env.stdout, "Study %d %q created from %s: a %s study in draft.\n", st.ID, st.Name, *designFile, st.Kind)
+		if err := svc.store.Audit(ctx, cliActor, st.ID, "create study from design", studies.AuditStudyFromDesign(st, filepath.Base(*designFile), n)); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "Study %d %q created from %s: a %s study in draft, %s.\n", st.ID, st.Name, *designFile, st.Kind, n)
 		return nil
 	case "archive":
 		if err := svc.ArchiveOrRestoreStudy(ctx, cliActor, *studyID, *restore); err != nil {

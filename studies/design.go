@@ -225,20 +225,49 @@ const maxDesignBytes = 64 << 20
 
 // CreateStudyFromDesign creates a draft study from a design file, named
 // name ("" keeps the file's name). It refuses, naming the field, any value
-// the admin forms would refuse, and stores nothing then.
-func (s *Service) CreateStudyFromDesign(ctx context.Context, actor string, data []byte, name string) (*domain.Study, error) {
+// the admin forms would refuse, and stores nothing then. The caller
+// writes the audit entry (AuditStudyFromDesign): the pages' is written by
+// their middleware.
+func (s *Service) CreateStudyFromDesign(ctx context.Context, data []byte, name string) (*domain.Study, DesignCounts, error) {
 	st, items, ps, outs, err := ParseDesign(data)
 	if err != nil {
-		return nil, err
+		return nil, DesignCounts{}, err
 	}
 	if name = strings.TrimSpace(name); name != "" {
 		st.Name = name
 	}
+	n := DesignCounts{Items: len(items), Passages: len(ps), Outputs: len(outs)}
 	if err := s.db.CreateStudyWithContent(ctx, st, items, ps, outs); err != nil {
-		return nil, err
+		return nil, n, err
 	}
-	return st, s.db.Audit(ctx, actor, st.ID, "create study from design",
-		fmt.Sprintf("%q, %s, language %s, %d items, %d passages, %d outputs", st.Name, st.Kind, st.Lang, len(items), len(ps), len(outs)))
+	return st, n, nil
+}
+
+// DesignCounts is what a design file held.
+type DesignCounts struct{ Items, Passages, Outputs int }
+
+// String words the counts for a message: "16 items", "40 passages and
+// 40 outputs".
+func (n DesignCounts) String() string {
+	var parts []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{n.Items, "items"}, {n.Passages, "passages"}, {n.Outputs, "outputs"}} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.what))
+		}
+	}
+	if len(parts) == 0 {
+		return "no items"
+	}
+	return strings.Join(parts, " and ")
+}
+
+// AuditStudyFromDesign is the audit log's wording of a study created from
+// a design file.
+func AuditStudyFromDesign(st *domain.Study, file string, n DesignCounts) string {
+	return fmt.Sprintf("%q, %s, language %s, from the design file %s: %s", st.Name, st.Kind, st.Lang, file, n)
 }
 
 // ParseDesign reads and checks a design file whole: the study, its items,
