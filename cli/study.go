@@ -13,7 +13,7 @@ import (
 	"pragmalab/templates"
 )
 
-const studyUsage = `Usage: pragmalab study list|archive|clone|design|create [options]
+const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|open|pause|close [options]
 
   study list    [--archived] [--db FILE]
       every study in use (with --archived: the archived ones too) with its
@@ -28,6 +28,9 @@ const studyUsage = `Usage: pragmalab study list|archive|clone|design|create [opt
       (docs/studies.md#design-file)
   study create  --design FILE [--name NAME] [--db FILE]
       a new draft study from a design file, all or nothing
+  study open|pause|close --study ID [--db FILE]
+      change the study's state; open runs the go-live checklist of the
+      study's page and prints what is missing
 
 `
 
@@ -38,7 +41,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("study: say list, archive, clone, design or create")
+		return usagef("study: say list, archive, clone, design, create, open, pause or close")
 	}
 	action := args[0]
 	fs := newFlagSet("study "+action, studyUsage, env)
@@ -57,12 +60,14 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		name = fs.String("name", "", `name of the copy (default "Copy of …")`)
 	case "design":
 		studyID = fs.Int64("study", 0, "the study whose design to print")
+	case domain.StateOpen, "pause", "close":
+		studyID = fs.Int64("study", 0, "the study whose state to change")
 	case "create":
 		designFile = fs.String("design", "", "the design file (JSON)")
 		name = fs.String("name", "", "name of the new study (default: the file's)")
 	default:
 		fmt.Fprint(env.stderr, studyUsage)
-		return usagef("study: unknown action %q (list, archive, clone, design, create)", action)
+		return usagef("study: unknown action %q (list, archive, clone, design, create, open, pause, close)", action)
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
@@ -93,6 +98,8 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	switch action {
 	case "list":
 		return listStudies(ctx, svc, env, *archived)
+	case domain.StateOpen, "pause", "close":
+		return setStudyState(ctx, svc, env, *studyID, map[string]string{domain.StateOpen: domain.StateOpen, "pause": domain.StatePaused, "close": domain.StateClosed}[action])
 	case "design":
 		d, err := svc.StudyDesign(ctx, *studyID)
 		if err != nil {
@@ -130,6 +137,36 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "Study %d %q created from study %d: same design and items, no answers.\n", c.ID, c.Name, *studyID)
 		return nil
 	}
+}
+
+// setStudyState moves a study to state as the page's buttons do: to open
+// only through the go-live checklist, whose open points it prints.
+func setStudyState(ctx context.Context, svc *app, env *Env, id int64, state string) error {
+	st, err := svc.store.Study(ctx, id)
+	if err != nil {
+		return err
+	}
+	if state == domain.StateOpen {
+		panel, err := svc.StudyState(ctx, st)
+		if err != nil {
+			return err
+		}
+		if len(panel.Missing) > 0 {
+			fmt.Fprintf(env.stdout, "Study %d %q cannot open yet. Missing:\n", id, domain.TerminalSafe(st.Name))
+			for _, m := range panel.Missing {
+				fmt.Fprintf(env.stdout, "  - %s\n", m)
+			}
+			return domain.Errorf(domain.ECONFLICT, "study %d stays %s: %d point(s) of the checklist missing", id, st.State, len(panel.Missing))
+		}
+	}
+	if err := svc.SetStudyState(ctx, st, state, cliActor); err != nil {
+		return err
+	}
+	if err := svc.store.Audit(ctx, cliActor, id, "change study state", fmt.Sprintf("%s → %s", st.State, state)); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "Study %d %q is %s.\n", id, domain.TerminalSafe(st.Name), state)
+	return nil
 }
 
 // listStudies prints the dashboard as a table.
