@@ -13,7 +13,7 @@ import (
 	"pragmalab/templates"
 )
 
-const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|open|pause|close [options]
+const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|batches|pilot|open|pause|close [options]
 
   study list    [--archived] [--db FILE]
       every study in use (with --archived: the archived ones too) with its
@@ -28,6 +28,10 @@ const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|open
       (docs/studies.md#design-file)
   study create  --design FILE [--name NAME] [--db FILE]
       a new draft study from a design file, all or nothing
+  study batches --study ID [--db FILE]
+      build the study's batches (or surveys) from its settings and seed
+  study pilot   --study ID [--base URL] [--db FILE]
+      a new pilot link: the real flow in any state, answers kept apart
   study open|pause|close --study ID [--db FILE]
       change the study's state; open runs the go-live checklist of the
       study's page and prints what is missing
@@ -41,14 +45,14 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("study: say list, archive, clone, design, create, open, pause or close")
+		return usagef("study: say list, archive, clone, design, create, batches, pilot, open, pause or close")
 	}
 	action := args[0]
 	fs := newFlagSet("study "+action, studyUsage, env)
 	dbPath := dbFlag(fs, env)
 	var studyID *int64
 	var archived, restore *bool
-	var name, designFile *string
+	var name, designFile, base *string
 	switch action {
 	case "list":
 		archived = fs.Bool("archived", false, "list the archived studies too")
@@ -62,12 +66,17 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		studyID = fs.Int64("study", 0, "the study whose design to print")
 	case domain.StateOpen, "pause", "close":
 		studyID = fs.Int64("study", 0, "the study whose state to change")
+	case "batches":
+		studyID = fs.Int64("study", 0, "the study whose batches to build")
+	case "pilot":
+		studyID = fs.Int64("study", 0, "the study to pilot")
+		base = fs.String("base", "http://localhost:8080", "the server's public address")
 	case "create":
 		designFile = fs.String("design", "", "the design file (JSON)")
 		name = fs.String("name", "", "name of the new study (default: the file's)")
 	default:
 		fmt.Fprint(env.stderr, studyUsage)
-		return usagef("study: unknown action %q (list, archive, clone, design, create, open, pause, close)", action)
+		return usagef("study: unknown action %q (list, archive, clone, design, create, batches, pilot, open, pause, close)", action)
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
@@ -98,6 +107,10 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	switch action {
 	case "list":
 		return listStudies(ctx, svc, env, *archived)
+	case "batches":
+		return buildBatches(ctx, svc, env, *studyID)
+	case "pilot":
+		return pilotLink(ctx, svc, env, *studyID, *base)
 	case domain.StateOpen, "pause", "close":
 		return setStudyState(ctx, svc, env, *studyID, map[string]string{domain.StateOpen: domain.StateOpen, "pause": domain.StatePaused, "close": domain.StateClosed}[action])
 	case "design":
