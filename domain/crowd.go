@@ -113,6 +113,16 @@ func (s *CrowdSettings) checkScale() error {
 	return CheckText("question", s.Question, 500, MultiLine)
 }
 
+// ValidRating reports whether r is a point of the study's scale
+// (1–ScalePoints; 0 points is the 7-point scale).
+func (s CrowdSettings) ValidRating(r int) bool {
+	n := s.ScalePoints
+	if n == 0 {
+		n = RatingMax
+	}
+	return r >= 1 && r <= n
+}
+
 // PracticePasses is TrainingPasses on the study's own scale: a practice
 // answer is right above the midpoint for an item shown without its
 // cancellation, below it for one shown with it; an odd scale's midpoint
@@ -179,8 +189,11 @@ func (s *CrowdSettings) Validate() error {
 	if err := s.checkScale(); err != nil {
 		return err
 	}
-	if s.CheckHighMin > s.ScalePoints || s.CheckLowMax > s.ScalePoints {
-		return Errorf(EINVALID, "check thresholds must be on the scale of %d points", s.ScalePoints)
+	if s.CheckHighMin > s.ScalePoints {
+		return Errorf(EINVALID, "high check threshold must be 1–%d (the scale's points), got %d", s.ScalePoints, s.CheckHighMin)
+	}
+	if s.CheckLowMax > s.ScalePoints {
+		return Errorf(EINVALID, "low check threshold must be 1–%d (the scale's points), got %d", s.ScalePoints, s.CheckLowMax)
 	}
 	if len(s.Conditions) == 0 {
 		s.Conditions = []string{ConditionTrigger, ConditionCancel}
