@@ -85,3 +85,39 @@ func TestCrowdFivePointScale(t *testing.T) {
 		t.Fatalf("a rating of 5 on 5 points was not taken: screen %d, was %d", b.position(), pos)
 	}
 }
+
+// TestCrowdScaleSettingsForm: the settings form sets the scale; a label
+// for a point off the scale is refused by name and nothing is saved; the
+// saved scale is what the participant's screens show.
+func TestCrowdScaleSettingsForm(t *testing.T) {
+	e := newCrowdEnv(t, 40, 10, nil)
+	a := e.admin()
+	study := "/admin/studies/" + strconv.FormatInt(e.study, 10)
+	a.get(study)
+	a.must("scale-settings")
+	form := url.Values{
+		"batch_size": {"10"}, "quota": {"5"}, "timeout_minutes": {"60"}, "check_high_min": {"4"},
+		"check_low_max": {"2"}, "max_failed_checks": {"3"}, "lang": {"en"}, "completion_code": {"C0MPLETE"},
+		"places_per_address": {"0"},
+		"scale_points": {"5"}, "scale_labels": {"1 = surely not\n9 = surely so"}, "question": {"How sure are you?"},
+	}
+	a.post(study+"/crowd/settings", form)
+	if !strings.Contains(a.body, "scale labels: point 9 is outside the scale of 5 points") {
+		t.Fatalf("a label for point 9 of 5 was not refused by name:\n%s", a.body)
+	}
+	if _, set, _ := e.db.CrowdStudy(t.Context(), e.study); set.ScalePoints != 7 || set.Question != "" {
+		t.Fatalf("a refused form saved the scale: %+v", set)
+	}
+	form.Set("scale_labels", "1 = surely not\n5 = surely so")
+	a.post(study+"/crowd/settings", form)
+	a.must("flash")
+	_, set, err := e.db.CrowdStudy(t.Context(), e.study)
+	if err != nil || set.ScalePoints != 5 || set.ScaleLabels["5"] != "surely so" || set.Question != "How sure are you?" {
+		t.Fatalf("saved %+v %v", set, err)
+	}
+	b := e.browser().get(e.entry(pidN(1), "s1"))
+	b.post(e.base()+"/consent", nil).must("training")
+	if !strings.Contains(b.body, `name="rating" value="5"`) || strings.Contains(b.body, `name="rating" value="6"`) || !strings.Contains(b.body, "5 = surely so") {
+		t.Fatalf("the participant's screen does not show the saved scale:\n%s", b.body)
+	}
+}

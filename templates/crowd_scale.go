@@ -2,7 +2,9 @@ package templates
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"pragmalab/domain"
 )
@@ -77,4 +79,23 @@ func (s CrowdScale) keysHint(lang string) string {
 func (s CrowdScale) sides() (lowTo, highFrom int) {
 	n := s.points()
 	return n / 2, n/2 + 1 + n%2
+}
+
+// ScaleLabelsText writes a scale's labels as the form's lines, in the
+// order of the points.
+func ScaleLabelsText(labels map[string]string) string {
+	keys := make([]string, 0, len(labels))
+	for k := range labels {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int {
+		x, _ := strconv.Atoi(a)
+		y, _ := strconv.Atoi(b)
+		return x - y
+	})
+	var b strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%s = %s\n", k, labels[k])
+	}
+	return b.String()
 }
