@@ -5,7 +5,10 @@ import (
 	"net/http"
 	"path/filepath"
 
+	"github.com/go-chi/chi/v5"
+
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -60,4 +63,32 @@ func (h *Handler) CreateStudyFromDesign(w http.ResponseWriter, r *http.Request) 
 	auditf(r, "%s", studies.AuditStudyFromDesign(s, filepath.Base(name), n))
 	h.flash(w, r, fmt.Sprintf("Study %q created from %s: %s. Build its batches on this page.", s.Name, filepath.Base(name), n))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// ItemsTemplate handles GET /admin/studies/{study}/template/{file}: the
+// file to fill in for the study's kind (docs/items.md#fields) — items.csv
+// for expert and crowd studies, passages.tsv for context and explain
+// studies, outputs.csv for explain studies.
+func (h *Handler) ItemsTemplate(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	var data []byte
+	switch file := chi.URLParam(r, "file"); {
+	case file == "items.csv" && (s.Kind == domain.KindExpert || s.Kind == domain.KindCrowd):
+		attachment(w, "text/csv; charset=utf-8", "items-template.csv")
+		data = itemfiles.ItemsTemplateCSV()
+	case file == "passages.tsv" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain):
+		attachment(w, "text/tab-separated-values; charset=utf-8", "passages-template.tsv")
+		data = itemfiles.PassagesTemplateTSV()
+	case file == "outputs.csv" && s.Kind == domain.KindExplain:
+		attachment(w, "text/csv; charset=utf-8", "outputs-template.csv")
+		data = itemfiles.OutputsTemplateCSV()
+	default:
+		h.NotFound(w, r)
+		return
+	}
+	w.Write(data)
 }

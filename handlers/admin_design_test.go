@@ -64,3 +64,28 @@ func TestDesignDownloadAndNewStudy(t *testing.T) {
 		t.Errorf("the new study's design differs:\nfile: %.1500s\nnew:  %.1500s", design, a.body)
 	}
 }
+
+// TestItemsTemplateDownload: a crowd study's page links the items
+// template, which imports into the study as it stands; a template of
+// another kind's material is not found.
+func TestItemsTemplateDownload(t *testing.T) {
+	e := newCrowdEnv(t, 12, 6, nil)
+	a := e.admin()
+	study := fmt.Sprintf("/admin/studies/%d", e.study)
+	a.get(study)
+	a.must("items-template")
+	a.get(study + "/template/items.csv")
+	if a.resp.StatusCode != 200 || !strings.HasPrefix(a.body, "id,type,context,utterance,implicature,cancellation,negation,strengthening,neutral,check,training\n") {
+		t.Fatalf("items template: %d\n%s", a.resp.StatusCode, a.body)
+	}
+	tmpl := []byte(a.body)
+	a.upload(study+"/items", "items-template.csv", tmpl)
+	a.must("flash")
+	if !strings.Contains(a.body, "Imported 6 items") {
+		t.Fatalf("the template did not import as it stands:\n%.2000s", a.body)
+	}
+	a.get(study + "/template/passages.tsv")
+	if a.resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("a crowd study's passages template: %d", a.resp.StatusCode)
+	}
+}
