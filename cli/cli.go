@@ -68,7 +68,7 @@ Usage:
   pragmalab score    [options]      run a model-scoring job
   pragmalab import   [options]      import items or passages into a study
   pragmalab export   [options]      export a study's data
-  pragmalab study    list|archive|clone [options]
+  pragmalab study    list|archive|clone|design|create|batches|pilot|open|pause|close [options]
   pragmalab links    --study ID     list a study's invitation links again
   pragmalab admin    create|reset-password [options]
   pragmalab backup   --out FILE     online backup of the database

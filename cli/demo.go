@@ -39,6 +39,7 @@ func seedDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base stri
 		return fmt.Errorf("demo explanation rating: %w", err)
 	}
 	fmt.Fprintf(env.stdout, "These links are listed again on each study's page, or with `pragmalab links --study ID --base %s` (every study with `pragmalab study list`).\n", base)
+	fmt.Fprintln(env.stdout, "No binary built? Every command runs as `go run .` from the checkout, e.g. `go run . links --study 1` (your first study: README.md, \"Your first study in ten minutes\").")
 	return nil
 }
 

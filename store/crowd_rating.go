@@ -143,7 +143,7 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 // trace, stored in the same statement as the rating (NULL when tr.Set is
 // false: the page's script did not run).
 func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token string, position, rating, rt int, tr domain.AnswerTrace, s domain.CrowdSettings) (CrowdAnswerState, error) {
-	if !domain.ValidRating(rating) {
+	if !s.ValidRating(rating) {
 		return CrowdAnswerState{}, domain.ErrRatingRange
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
@@ -212,7 +212,7 @@ type CrowdTrainingResult struct {
 // participant keeps trying. rt is the browser's response time in ms (0:
 // not measured).
 func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating, rt int, s domain.CrowdSettings) (CrowdTrainingResult, error) {
-	if !domain.ValidRating(rating) {
+	if !s.ValidRating(rating) {
 		return CrowdTrainingResult{}, domain.ErrRatingRange
 	}
 	var out CrowdTrainingResult
@@ -230,7 +230,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 			studyID, position).Scan(&cond); err != nil {
 			return fmt.Errorf("training answer: %w", err)
 		}
-		passed := domain.TrainingPasses(cond, rating)
+		passed := s.PracticePasses(cond, rating)
 		now := db.now()
 		if _, err := db.q(tx).ExecContext(ctx, `
 			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at, shown_at, rt_ms)

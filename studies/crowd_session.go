@@ -213,7 +213,7 @@ func (c *CrowdSession) answer(ctx context.Context, a crowdAnswer) error {
 	if err := c.gate(ctx); err != nil {
 		return err
 	}
-	if !domain.ValidRating(a.rating) {
+	if !c.Settings.ValidRating(a.rating) {
 		return domain.ErrRatingRange
 	}
 	var err error
