@@ -184,10 +184,15 @@ const (
 	// three noise levels: the estimate (1), the replicates (2) and
 	// second-level replicates drawn from the replicates' participants (3).
 	ciExtrapolated
+	// ciDisattenuated and ciDisattenuatedZ: the basic interval of the
+	// corrected r around the observed r as the bootstrap's truth
+	// (disattenuatedCI), on r's scale and on its atanh.
+	ciDisattenuated
+	ciDisattenuatedZ
 )
 
 func (m ciMethod) String() string {
-	return [...]string{"percentile", "BCa", "basic", "extrapolated"}[m]
+	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)"}[m]
 }
 
 // extrapolatedCI is the ciExtrapolated interval: on the scale of r's
