@@ -153,3 +153,54 @@ func TestDisattenuatedCoverage(t *testing.T) {
 	}
 	t.Logf("truth %.4f; corrected r covers %.3f (width %.3f), observed %.3f", dis.Truth, dis.Coverage(), dis.MeanWidth(), obs.Coverage())
 }
+
+// TestDisattenuatedInTables: the tables, methods text and LaTeX show the
+// corrected r beside the observed one, the mark on an approximate interval
+// and "n/a" with the reason where the correction is undefined.
+func TestDisattenuatedInTables(t *testing.T) {
+	rs := simulateCrowd(rand.New(rand.NewPCG(2, 3)), CrowdDesign{Items: 60, Batches: 10, PerBatch: 10, CancelMean: 1.2, CancelSD: 0.114})
+	opt := DefaultOptions()
+	opt.Bootstrap = Bootstrap{Replicates: 100, Seed: 1}
+	top := ComputeToplines(rs, opt)
+	all := top.ByType[domain.TypeAll]
+	if all.PearsonRDisattenuated == nil || all.PearsonRDisattenuatedCI == nil || *all.PearsonRDisattenuated <= *all.PearsonR {
+		t.Fatalf("corrected r %v %v not above the observed %v", all.PearsonRDisattenuated, all.PearsonRDisattenuatedCI, *all.PearsonR)
+	}
+	if a := all.Approximate["pearson_r_ci95"]; a == nil || !a.Approximate || !strings.Contains(a.Reason, "attenuated") {
+		t.Fatalf("observed r's interval not flagged: %+v", all.Approximate)
+	}
+	var b strings.Builder
+	tb := ToplinesIntervalsTable(top)
+	tb.WriteText(&b)
+	txt := b.String()
+	for _, want := range []string{"Pearson r, observed †", "Pearson r corrected for attenuation", "† Approximate interval of the observed r in", Text(Est{all.PearsonRDisattenuated, all.PearsonRDisattenuatedCI})} {
+		if !strings.Contains(txt, want) {
+			t.Errorf("intervals table lacks %q:\n%s", want, txt)
+		}
+	}
+	b.Reset()
+	tb.WriteLaTeX(&b)
+	if !strings.Contains(b.String(), `\dag{}`) {
+		t.Errorf("LaTeX lacks the mark:\n%s", b.String())
+	}
+	m := ToplinesMethods(top, 3000, English)
+	if !strings.Contains(strings.Join(m.Paragraphs, " "), "Corrected for attenuation") || !strings.Contains(strings.Join(m.Paragraphs, " "), "approximate") {
+		t.Errorf("methods text lacks the corrected r or the warning: %v", m.Paragraphs)
+	}
+
+	// One rating per item and condition: n/a with the reason.
+	rs = simulateCrowd(rand.New(rand.NewPCG(2, 3)), CrowdDesign{Items: 60, Batches: 10, PerBatch: 1})
+	top = ComputeToplines(rs, opt)
+	all = top.ByType[domain.TypeAll]
+	if all.PearsonR == nil || all.PearsonRDisattenuated != nil || all.PearsonRDisattenuatedNA == "" {
+		t.Fatalf("one rating per cell: observed %v, corrected %v (%q)", all.PearsonR, all.PearsonRDisattenuated, all.PearsonRDisattenuatedNA)
+	}
+	b.Reset()
+	ToplinesTable(top).WriteText(&b)
+	if !strings.Contains(b.String(), "n/a") || !strings.Contains(b.String(), "two ratings") {
+		t.Errorf("point table lacks n/a and its reason:\n%s", b.String())
+	}
+	if p := strings.Join(ToplinesMethods(top, 3000, English).Paragraphs, " "); !strings.Contains(p, "could not be applied") {
+		t.Errorf("methods text lacks why the correction is n/a: %s", p)
+	}
+}

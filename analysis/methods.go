@@ -306,7 +306,8 @@ func ToplinesMethods(t *Toplines, rows int, l Lang) *Methods {
 	}
 	m.Sources = []string{"participants.total", "participants.excluded", "settings", "participants.checks_only", "participants.zero_variance",
 		"participants.analysed", "by_type.all.items", "by_type.all.implicature_recognition(_ci95)", "by_type.all.cancellation_recognition(_ci95)",
-		"by_type.all.belief_update(_ci95)", "by_type.all.pearson_r(_ci95)", "by_type.all.pearson_p", "by_type.all.pearson_n", "bootstrap"}
+		"by_type.all.belief_update(_ci95)", "by_type.all.pearson_r(_ci95)", "by_type.all.pearson_p", "by_type.all.pearson_n",
+		"by_type.all.pearson_r_disattenuated(_ci95, _na)", "by_type.all.reliability_trigger", "by_type.all.reliability_cancel", "by_type.all.approximate_intervals", "bootstrap"}
 	return m
 }
 
@@ -354,6 +355,7 @@ func toplinesItemsParagraph(p prose, all *TypeToplines) string {
 		}
 		s.WriteString(p.say(fmt.Sprintf(" Item means without and with cancellation correlated with r = %s%s, n = %s).", r, pv, p.n(all.PearsonN, "item", "items")),
 			fmt.Sprintf(" Le medie degli item senza e con cancellazione hanno una correlazione r = %s%s, n = %s).", r, pv, p.n(all.PearsonN, "item", "item"))))
+		s.WriteString(disattenuatedSentence(p, all))
 	}
 	return s.String()
 }

@@ -189,6 +189,7 @@ func ToplinesTable(t *Toplines) *Table {
 	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return x.PearsonR })
 	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
 	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
+	disattenuatedRows(t, row)
 	for _, m := range []struct{ key, label string }{
 		{MImplicature, "Left out: no trigger rating"},
 		{MCancellation, "Left out: no trigger or cancel rating"},
@@ -208,6 +209,7 @@ func ToplinesTable(t *Toplines) *Table {
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
 		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
 	}
+	tb.Notes = append(tb.Notes, disattenuatedNotes(t)...)
 	return tb
 }
 
@@ -520,12 +522,14 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
 	row("Strengthening", func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
 	row("Unchanged (neutral)", func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
-	row("Pearson r", func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row(observedRLabel(t), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {
 		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
 	} else {
 		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
 	}
+	tb.Notes = append(tb.Notes, disattenuatedNotes(t)...)
 	return tb
 }
 
