@@ -15,6 +15,10 @@ import (
 // is printed for people.
 const NotAvailable = "n/a"
 
+// KappaNoVariation is how a κ of an annotator who gave one answer on every
+// item is printed: it is 0 by construction.
+const KappaNoVariation = "n/a (no variation)"
+
 // approxMark marks an approximate interval in the tables.
 const approxMark = "†"
 

@@ -189,10 +189,14 @@ const (
 	// (disattenuatedCI), on r's scale and on its atanh.
 	ciDisattenuated
 	ciDisattenuatedZ
+	// ciDisattenuatedUnion: the union of the two, which covers where
+	// either does (the coverage study: r's scale falls short with few
+	// items, the atanh scale when the replicates pass 1).
+	ciDisattenuatedUnion
 )
 
 func (m ciMethod) String() string {
-	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)"}[m]
+	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)", "basic vs observed r (r ∪ atanh)"}[m]
 }
 
 // extrapolatedCI is the ciExtrapolated interval: on the scale of r's

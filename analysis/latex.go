@@ -256,7 +256,7 @@ func (t *Table) numericColumn(i int) bool {
 		}
 		if numericCell(r[i]) {
 			num = true
-		} else if r[i] != Missing && r[i] != NotAvailable {
+		} else if r[i] != Missing && r[i] != NotAvailable && r[i] != KappaNoVariation {
 			return false
 		}
 	}

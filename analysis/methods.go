@@ -412,7 +412,10 @@ func agreementQuestion(p prose, en, it string, q Question, experts int) string {
 	ms := measures{p: p}
 	ms.add(p.say("raw agreement", "l'accordo osservato"), q.Raw, q.RawCI, p.say(fmt.Sprintf("over %s", p.n(q.Items, "item pair", "item pairs")), fmt.Sprintf("su %s", p.n(q.Items, "coppia di giudizi", "coppie di giudizi"))))
 	ms.add("PABAK", q.PABAK, q.PABAKCI, "")
-	if experts == 2 {
+	if experts == 2 && q.KappaNA != "" {
+		ms.defined = append(ms.defined, p.say("Cohen's κ n/a (no variation: an expert gave the same answer on every item, so κ is 0 by construction)",
+			"il κ di Cohen n/d (nessuna variazione: un esperto ha dato la stessa risposta su ogni item, quindi κ è 0 per costruzione)"))
+	} else if experts == 2 {
 		ms.add(p.say("Cohen's κ", "il κ di Cohen"), q.Kappa, q.KappaCI, "")
 	} else {
 		ms.add(p.say("Light's κ (mean pairwise Cohen's κ)", "il κ di Light (media dei κ di Cohen delle coppie)"), q.LightsKappa, q.LightsKappaCI, "")

@@ -281,7 +281,11 @@ func AgreementTable(a *Agreement) *Table {
 		if whole != nil {
 			lk, ka = whole.LightsKappa, whole.KrippendorffAlpha
 		}
-		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, b.Kappa, b.PABAK, confusionString(b.Confusion), fk, fi, lk, ka})
+		var kappa any = b.Kappa
+		if b.KappaNA != "" {
+			kappa = KappaNoVariation
+		}
+		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, kappa, b.PABAK, confusionString(b.Confusion), fk, fi, lk, ka})
 	}
 	add("Plausibility", pooled, a.Plausibility.Binary, &a.Plausibility)
 	add("Cancellation correctness", pooled, a.Cancellation.Binary, &a.Cancellation)
@@ -294,7 +298,7 @@ func AgreementTable(a *Agreement) *Table {
 	tb.Notes = []string{
 		"Confusion [[yes/yes, yes/no], [no/yes, no/no]]: rows the first annotator's answer, columns the second's.",
 		"Cancellation correctness counts only items both annotators judged plausible and answered.",
-		"PABAK = 2 × raw − 1. Cohen's κ is undefined (–) when both annotators give every item the same single answer.",
+		"PABAK = 2 × raw − 1. Cohen's κ is undefined (–) when both annotators give every item the same single answer, and shown as n/a (no variation) when one of them does: it is then 0 by construction.",
 		"With more than two annotators the pooled row sums the pairs' confusion matrices for raw agreement and PABAK; Cohen's κ is given per pair, and Light's κ is their mean.",
 		"Fleiss' κ is over the items judged by the most annotators (an equal number per item). Krippendorff's α (nominal) uses every item with two or more values.",
 	}
@@ -312,7 +316,10 @@ func AgreementIntervalsTable(a *Agreement) *Table {
 			label string
 			q     Question
 		}{{"Plausibility", g.Plausibility}, {"Cancellation correctness", g.Cancellation}} {
-			k := Est{q.q.LightsKappa, q.q.LightsKappaCI}
+			var k any = Est{q.q.LightsKappa, q.q.LightsKappaCI}
+			if len(a.Annotators) == 2 && q.q.KappaNA != "" {
+				k = KappaNoVariation
+			}
 			var fk any = Missing
 			if q.q.FleissRaters > 0 {
 				fk = Est{q.q.FleissKappa, q.q.FleissKappaCI}

@@ -171,13 +171,13 @@ func (m toplinesMethod) String() string {
 var toplinesCandidates = []toplinesMethod{
 	{ciPercentile, false, false}, {ciBCa, false, false}, {ciBasic, false, false}, {ciExtrapolated, false, false},
 	{ciBasic, false, true}, {ciExtrapolated, false, true}, {ciPercentile, true, false}, {ciBCa, true, false},
-	{ciDisattenuated, false, false}, {ciDisattenuatedZ, false, false},
+	{ciDisattenuated, false, false}, {ciDisattenuatedZ, false, false}, {ciDisattenuatedUnion, false, false},
 }
 
 // corrected reports whether m is made for the corrected r, statRDis (the
 // others read the replicates as estimates of the statistic itself).
 func (m toplinesMethod) corrected() bool {
-	return m.method == ciDisattenuated || m.method == ciDisattenuatedZ
+	return m.method == ciDisattenuated || m.method == ciDisattenuatedZ || m.method == ciDisattenuatedUnion
 }
 
 // ci is the interval of statistic s of group g by method m, widened to
@@ -205,9 +205,17 @@ func (tr *toplinesReps) replicateCI(m toplinesMethod, g, s int) *CI {
 		return vals
 	}
 	vals := column(src)
-	if m.method == ciDisattenuated || m.method == ciDisattenuatedZ {
+	if m.corrected() {
 		if s != statRDis {
 			return nil
+		}
+		if m.method == ciDisattenuatedUnion {
+			a := disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, false)
+			z := disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, true)
+			if a == nil || z == nil {
+				return nil
+			}
+			return &CI{min(a[0], z[0]), max(a[1], z[1])}
 		}
 		return disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, m.method == ciDisattenuatedZ)
 	}
@@ -542,5 +550,5 @@ func weightedR(a *groupAcc) float64 {
 var toplinesMethods = []toplinesMethod{
 	{ciExtrapolated, false, true}, {ciExtrapolated, false, true}, {ciBasic, false, true}, {ciExtrapolated, false, true},
 	{ciExtrapolated, false, true}, {ciExtrapolated, false, true}, {ciExtrapolated, false, true},
-	{ciDisattenuated, false, false},
+	{ciDisattenuatedUnion, false, false},
 }

@@ -1,0 +1,46 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestKappaConstantAnnotator: when one annotator says yes to every item,
+// κ is 0 by construction; the JSON keeps the number with the reason, and
+// the tables and methods text show "n/a (no variation)", never
+// 0.00 [0.00, 0.00].
+func TestKappaConstantAnnotator(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("annotator_id,item_id,item_type,plausible,cancellation_correct\n")
+	for i := range 40 {
+		other := "yes"
+		if i%3 == 0 {
+			other = "no"
+		}
+		fmt.Fprintf(&b, "yes-sayer,i%d,scalar,yes,yes\nA2,i%d,scalar,%s,\n", i, i, other)
+	}
+	js, err := ReadJudgements(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := ComputeAgreementWith(js, Bootstrap{Replicates: 200, Seed: 1})
+	q := ag.Plausibility
+	if q.Kappa == nil || *q.Kappa != 0 || q.KappaNA == "" {
+		t.Fatalf("κ %v, reason %q", q.Kappa, q.KappaNA)
+	}
+	for _, tb := range []*Table{AgreementTable(ag), AgreementIntervalsTable(ag)} {
+		var out strings.Builder
+		tb.WriteText(&out)
+		if !strings.Contains(out.String(), "n/a (no variation)") || strings.Contains(out.String(), "0.00 [0.00, 0.00]") {
+			t.Errorf("%s:\n%s", tb.Name, out.String())
+		}
+	}
+	if m := strings.Join(AgreementMethods(ag, len(js), English).Paragraphs, " "); !strings.Contains(m, "n/a (no variation") {
+		t.Errorf("methods: %s", m)
+	}
+	// A pair whose annotators both vary keeps its κ.
+	if b := BinaryFromConfusion([2][2]int{{43, 4}, {4, 3}}); b.KappaNA != "" {
+		t.Errorf("varying pair flagged: %q", b.KappaNA)
+	}
+}
