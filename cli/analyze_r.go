@@ -193,8 +193,11 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 			"compares them with pragmalab's (toplines_pragmalab.csv). Then fits the",
 			"cumulative link mixed model",
 			"  ordered(rating) ~ condition * type + (1 | participant) + (1 | item)",
-			"on the analysed participants' ratings (a one-level factor is dropped), prints",
-			"its summary and convergence, writes clmm.csv and clmm_coefficients.csv.",
+			"on the analysed participants' ratings (a one-level factor is dropped, and a",
+			"random intercept the design cannot support), falling back in printed steps",
+			"to simpler models where it does not converge; prints the summary of the",
+			"model the numbers come from and its convergence, writes clmm.csv and",
+			"clmm_coefficients.csv.",
 		},
 		data: map[string]func(io.Writer) error{
 			"ratings.csv":      func(w io.Writer) error { return analysis.WriteAnalysedRatings(w, rs, t) },
