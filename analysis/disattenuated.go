@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"pragmalab/domain"
 )
 
 // The correlation corrected for attenuation
@@ -129,9 +130,62 @@ func disattenuatedCI(point, observed *float64, vals []float64, fisher bool) *CI 
 // for its interval to miss (docs/statistics.md#disattenuated-correlation).
 const minReliability = 0.99
 
-// flagApproximate marks the observed r's interval as approximate when the
-// item means are noisy enough to attenuate it.
-func flagApproximate(tt *TypeToplines) {
+// minRatingsPerCell is the mean number of ratings per item and condition
+// below which the strengthening and unchanged intervals are flagged: the
+// coverage study measured them at 0.72–0.89 with 10 and 20 ratings (and
+// 0.39–0.92 with 5), at 0.92 or more with 50
+// (docs/statistics.md#the-hard-cells-of-r).
+const minRatingsPerCell = 50
+
+// shareFlags are the share intervals flagged with few ratings per cell.
+var shareFlags = []struct {
+	key string
+	ci  func(*TypeToplines) *CI
+}{
+	{MStrengthen + "_ci95", func(tt *TypeToplines) *CI { return tt.StrengtheningCI }},
+	{MUnchanged + "_ci95", func(tt *TypeToplines) *CI { return tt.UnchangedCI }},
+}
+
+// ratingsPerCell is the mean number of ratings per (item, condition) over
+// the items of typ (or all) and the conditions they were rated in.
+func ratingsPerCell(items []ItemMeans, typ string) float64 {
+	var n, cells int
+	for i := range items {
+		if typ != domain.TypeAll && items[i].Type != typ {
+			continue
+		}
+		for _, k := range items[i].N {
+			if k > 0 {
+				n += k
+				cells++
+			}
+		}
+	}
+	if cells == 0 {
+		return 0
+	}
+	return float64(n) / float64(cells)
+}
+
+func (tt *TypeToplines) flag(key, why string) {
+	if tt.Approximate == nil {
+		tt.Approximate = map[string]*Approximation{}
+	}
+	tt.Approximate[key] = &Approximation{Approximate: true, Reason: why}
+}
+
+// flagApproximate marks the intervals of typ's toplines that the coverage
+// study found short for data like these: strengthening and unchanged with
+// few ratings per item and condition, and the observed r when the item
+// means are noisy enough to attenuate it.
+func flagApproximate(tt *TypeToplines, items []ItemMeans, typ string) {
+	if per := ratingsPerCell(items, typ); per < minRatingsPerCell {
+		for _, f := range shareFlags {
+			if f.ci(tt) != nil {
+				tt.flag(f.key, fmt.Sprintf("%.0f ratings per item and condition on average, fewer than %d: with 10–20 the coverage study measured this interval at 0.72–0.89, with 5 at 0.39–0.92", per, minRatingsPerCell))
+			}
+		}
+	}
 	if tt.PearsonRCI == nil {
 		return
 	}
@@ -144,8 +198,5 @@ func flagApproximate(tt *TypeToplines) {
 	default:
 		return
 	}
-	if tt.Approximate == nil {
-		tt.Approximate = map[string]*Approximation{}
-	}
-	tt.Approximate["pearson_r_ci95"] = &Approximation{Approximate: true, Reason: why}
+	tt.flag("pearson_r_ci95", why)
 }

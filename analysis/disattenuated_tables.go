@@ -42,22 +42,22 @@ func disattenuatedRows(t *Toplines, row func(string, func(*TypeToplines) any)) {
 	row("Reliability of the item means with cancellation", func(x *TypeToplines) any { return x.ReliabilityCancel })
 }
 
-// observedRLabel is the observed r's row label, marked when its interval
-// is approximate in some column.
-func observedRLabel(t *Toplines) string {
+// approxLabel is a row label, marked when the interval under key is
+// approximate in some column.
+func approxLabel(t *Toplines, key, label string) string {
 	for _, typ := range allTypes() {
-		if x := t.ByType[typ]; x != nil && x.Approximate["pearson_r_ci95"] != nil {
-			return "Pearson r, observed " + approxMark
+		if x := t.ByType[typ]; x != nil && x.Approximate[key] != nil {
+			return label + " " + approxMark
 		}
 	}
-	return "Pearson r, observed"
+	return label
 }
 
 // disattenuatedNotes explain the corrected r, its n/a cells and the
 // approximate intervals, by column.
-func disattenuatedNotes(t *Toplines) []string {
+func disattenuatedNotes(t *Toplines, intervals bool) []string {
 	notes := []string{"Pearson r corrected for attenuation: the observed r divided by the square root of the two sets of item means' reliabilities (docs/statistics.md#disattenuated-correlation); it estimates the correlation of the items' population mean z-scores, which the observed r underestimates."}
-	var approx, na []string
+	var approx, shares, na []string
 	for _, typ := range allTypes() {
 		x := t.ByType[typ]
 		if x == nil {
@@ -66,12 +66,21 @@ func disattenuatedNotes(t *Toplines) []string {
 		if x.Approximate["pearson_r_ci95"] != nil {
 			approx = append(approx, typ)
 		}
+		if x.Approximate[MStrengthen+"_ci95"] != nil || x.Approximate[MUnchanged+"_ci95"] != nil {
+			shares = append(shares, typ)
+		}
 		if x.PearsonRDisattenuated == nil && x.PearsonRDisattenuatedNA != "" {
 			na = append(na, fmt.Sprintf("%s (%s)", typ, x.PearsonRDisattenuatedNA))
 		}
 	}
+	if !intervals {
+		approx, shares = nil, nil
+	}
 	if len(approx) > 0 {
 		notes = append(notes, fmt.Sprintf("%s Approximate interval of the observed r in %s: the rating noise of the item means (reliability below %.2f) attenuates the observed r, so its interval can miss the correlation of the items' population means (down to 0 %% coverage in the coverage study at a true r of 0.99); the corrected r's interval covers it.", approxMark, strings.Join(approx, ", "), minReliability))
+	}
+	if len(shares) > 0 {
+		notes = append(notes, fmt.Sprintf("%s Approximate intervals of strengthening and unchanged in %s: fewer than %d ratings per item and condition on average, where the coverage study measured them at 0.72–0.89 (10–20 ratings) and 0.39–0.92 (5 ratings); see result.json's approximate_intervals.", approxMark, strings.Join(shares, ", "), minRatingsPerCell))
 	}
 	if len(na) > 0 {
 		notes = append(notes, "n/a: the correction is undefined in "+strings.Join(na, "; ")+".")

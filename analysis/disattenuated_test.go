@@ -204,3 +204,31 @@ func TestDisattenuatedInTables(t *testing.T) {
 		t.Errorf("methods text lacks why the correction is n/a: %s", p)
 	}
 }
+
+// TestApproximateShares: with 10 ratings per item and condition the
+// strengthening and unchanged intervals, which the coverage study found
+// short there, are flagged in the JSON and marked in the table.
+func TestApproximateShares(t *testing.T) {
+	rs := simulateCrowd(rand.New(rand.NewPCG(4, 5)), CrowdDesign{Items: 60, Batches: 10, PerBatch: 10})
+	opt := DefaultOptions()
+	opt.Bootstrap = Bootstrap{Replicates: 50, Seed: 1}
+	top := ComputeToplines(rs, opt)
+	for _, typ := range []string{domain.TypeAll, domain.TypeSynthetic} {
+		for _, key := range []string{"strengthening_ci95", "unchanged_ci95"} {
+			if a := top.ByType[typ].Approximate[key]; a == nil || !strings.Contains(a.Reason, "10 ratings per item and condition") {
+				t.Errorf("%s %s not flagged: %+v", typ, key, a)
+			}
+		}
+	}
+	var b strings.Builder
+	ToplinesIntervalsTable(top).WriteText(&b)
+	if !strings.Contains(b.String(), "Strengthening †") || !strings.Contains(b.String(), "Approximate intervals of strengthening and unchanged") {
+		t.Errorf("table lacks the marks:\n%s", b.String())
+	}
+	// 50 ratings per item and condition: not flagged.
+	rs = simulateCrowd(rand.New(rand.NewPCG(4, 5)), CrowdDesign{Items: 20, Batches: 10, PerBatch: 50})
+	top = ComputeToplines(rs, opt)
+	if a := top.ByType[domain.TypeAll].Approximate["strengthening_ci95"]; a != nil {
+		t.Errorf("50 ratings flagged: %+v", a)
+	}
+}

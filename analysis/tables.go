@@ -209,7 +209,7 @@ func ToplinesTable(t *Toplines) *Table {
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
 		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
 	}
-	tb.Notes = append(tb.Notes, disattenuatedNotes(t)...)
+	tb.Notes = append(tb.Notes, disattenuatedNotes(t, false)...)
 	return tb
 }
 
@@ -527,16 +527,16 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 	row("Cancellation recognition", func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
 	row("Belief update", func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
 	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
-	row("Strengthening", func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
-	row("Unchanged (neutral)", func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
-	row(observedRLabel(t), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row(approxLabel(t, MStrengthen+"_ci95", "Strengthening"), func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
+	row(approxLabel(t, MUnchanged+"_ci95", "Unchanged (neutral)"), func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
+	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
 	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {
 		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
 	} else {
 		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
 	}
-	tb.Notes = append(tb.Notes, disattenuatedNotes(t)...)
+	tb.Notes = append(tb.Notes, disattenuatedNotes(t, true)...)
 	return tb
 }
 

@@ -120,7 +120,7 @@ func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
 		for s := range toplinesStats {
 			*cis[s] = tr.ci(toplinesMethods[s], g, s)
 		}
-		flagApproximate(tt)
+		flagApproximate(tt, t.Items, name)
 	}
 	t.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ToplinesScheme}
 }
