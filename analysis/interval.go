@@ -425,7 +425,8 @@ func wilsonN(p, n float64) *CI {
 // cluster-robust variance of the share, at most the number of trials. With
 // one trial per cluster it is Wilson's interval over n − 1 trials (the
 // variance's C/(C − 1)); when trials of a cluster agree more than chance
-// it widens. nil with no trial.
+// it widens. At a share of 0 or 1 the variance is 0 and says nothing of the
+// clustering, so n_eff is the number of clusters. nil with no trial.
 func clusterWilson(hits, trials []float64) *CI {
 	var H, N float64
 	c := 0
@@ -441,6 +442,12 @@ func clusterWilson(hits, trials []float64) *CI {
 	}
 	p := H / N
 	neff := N
+	if p == 0 || p == 1 {
+		// No variance to estimate the design effect from: count the
+		// clusters, never the trials (40 items, not their 120 pairs), as
+		// when every cluster's trials agree perfectly.
+		return wilsonN(p, float64(c))
+	}
 	if c > 1 {
 		var ss float64
 		for i := range hits {

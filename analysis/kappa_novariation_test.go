@@ -44,3 +44,16 @@ func TestKappaConstantAnnotator(t *testing.T) {
 		t.Errorf("varying pair flagged: %q", b.KappaNA)
 	}
 }
+
+// TestClusterWilsonAtOne: at a share of 1 the clustered Wilson interval
+// counts the clusters (40 items), never the trials (120 pairs).
+func TestClusterWilsonAtOne(t *testing.T) {
+	hits, trials := make([]float64, 40), make([]float64, 40)
+	for i := range hits {
+		hits[i], trials[i] = 3, 3
+	}
+	got, want := clusterWilson(hits, trials), Wilson(40, 40)
+	if got == nil || *got != *want {
+		t.Fatalf("p = 1 over 40 items × 3 pairs: %v, want Wilson over 40 %v (over 120: %v)", got, want, Wilson(120, 120))
+	}
+}
