@@ -57,3 +57,33 @@ func TestClusterWilsonAtOne(t *testing.T) {
 		t.Fatalf("p = 1 over 40 items × 3 pairs: %v, want Wilson over 40 %v (over 120: %v)", got, want, Wilson(120, 120))
 	}
 }
+
+// TestYesSayerWarning: an annotator answering yes on every item is named
+// in a warning giving both models' view, in the JSON, the annotator table
+// and the methods text.
+func TestYesSayerWarning(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("annotator_id,item_id,item_type,plausible,cancellation_correct\n")
+	for i := range 40 {
+		v := []string{"yes", "no"}[min(1, i%3)]
+		w := []string{"yes", "no"}[min(1, i%4)]
+		fmt.Fprintf(&b, "yes-sayer,i%d,scalar,yes,yes\nA2,i%d,scalar,%s,\nA3,i%d,scalar,%s,\n", i, i, v, i, w)
+	}
+	js, err := ReadJudgements(strings.NewReader(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag := ComputeAgreementWith(js, Bootstrap{})
+	m := ag.AnnotatorModels["plausibility"]
+	if m == nil || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0], "yes-sayer answered yes on every one of 40 items") || !strings.Contains(m.Warnings[0], "MACE competence") {
+		t.Fatalf("warnings: %+v", m)
+	}
+	var out strings.Builder
+	AnnotatorModelsTable(ag).WriteText(&out)
+	if !strings.Contains(out.String(), "Warning (plausibility): yes-sayer") {
+		t.Errorf("table:\n%s", out.String())
+	}
+	if p := strings.Join(AgreementMethods(ag, len(js), English).Paragraphs, " "); !strings.Contains(p, "yes-sayer answered yes") {
+		t.Errorf("methods: %s", p)
+	}
+}
