@@ -74,11 +74,12 @@ func TestRCompanionOneParticipant(t *testing.T) {
 	}
 }
 
-// TestRCompanionOneItemOneCondition: one item (rated in every condition)
+// TestRCompanionOneItemOneCondition: one item (rated by each participant in
+// every condition, --within-participant)
 // and one condition run clean, each factor of one level dropped.
 func TestRCompanionOneItemOneCondition(t *testing.T) {
 	needR(t, true)
-	dir, printed, _, _ := runToplinesR(t, latinRatings(30, 1, 5, 2))
+	dir, printed, _, _ := runToplinesR(t, latinRatings(30, 1, 5, 2), "--within-participant")
 	if st := clmmStatus(t, dir, printed); st["fitted"] != "TRUE" || strings.Contains(st["formula"], "| item") {
 		t.Errorf("one item: %v\n%s", st, printed)
 	}

@@ -182,8 +182,12 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
     }
     steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, nlminb, started from clm)", formula = f,
       fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "nlminb")))
-    steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, ucminf, started from clm)", formula = f,
-      fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "ucminf")))
+    # ordinal uses nlminb for crossed random effects whatever is asked, so
+    # ucminf is a step of its own only with one grouping factor.
+    if (length(grouping) == 1) {
+      steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, ucminf, started from clm)", formula = f,
+        fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "ucminf")))
+    }
     if (length(grouping) > 1) {
       f1 <- formula_of("(1 | participant)")
       steps[[length(steps) + 1]] <- list(label = "clmm with a random intercept for participants only", formula = f1,
