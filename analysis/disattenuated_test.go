@@ -232,3 +232,25 @@ func TestApproximateShares(t *testing.T) {
 		t.Errorf("50 ratings flagged: %+v", a)
 	}
 }
+
+// TestFigureTicks: tick labels carry the true minus sign, and the
+// scatter's ticks include 0 and 1.
+func TestFigureTicks(t *testing.T) {
+	rs := simulateCrowd(rand.New(rand.NewPCG(2, 3)), CrowdDesign{Items: 60, Batches: 10, PerBatch: 10})
+	top := ComputeToplines(rs, DefaultOptions())
+	p, err := ScatterPlot(top.Items, domain.TypeAll, top.ByType[domain.TypeAll])
+	if err != nil {
+		t.Fatal(err)
+	}
+	trueMinus(p)
+	labels := map[string]bool{}
+	for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		labels[tk.Label] = true
+		if strings.HasPrefix(tk.Label, "-") {
+			t.Errorf("hyphen for minus: %q", tk.Label)
+		}
+	}
+	if !labels["0.0"] || !labels["1.0"] || !labels["−1.0"] {
+		t.Errorf("scatter ticks %v lack 0, 1 or −1 (axis %.2f…%.2f)", labels, p.X.Min, p.X.Max)
+	}
+}

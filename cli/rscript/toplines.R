@@ -52,17 +52,35 @@ item_type <- rows$item_type[match(item_ids, rows$item_id)]
 # (A file of attention checks only, or with nobody analysed, has no item
 # mean: every cell stays NA and every topline undefined.)
 item_means <- matrix(NA_real_, nrow = length(item_ids), ncol = length(conditions), dimnames = list(item_ids, conditions))
+# item_n and item_ss: the ratings per item and condition and the sum of
+# squared deviations of their z-scores from the mean (the rating noise of
+# the mean, for the correction for attenuation).
+item_n <- matrix(0, nrow = length(item_ids), ncol = length(conditions), dimnames = list(item_ids, conditions))
+item_ss <- item_n
 if (nrow(analysed) > 0 && length(item_ids) > 0) {
-  item_means[] <- tapply(analysed$z,
-                         list(factor(analysed$item_id, levels = item_ids), factor(analysed$condition, levels = conditions)),
-                         mean)
+  by_cell <- list(factor(analysed$item_id, levels = item_ids), factor(analysed$condition, levels = conditions))
+  item_means[] <- tapply(analysed$z, by_cell, mean)
+  item_n[] <- tapply(analysed$z, by_cell, length, default = 0)
+  item_ss[] <- tapply(analysed$z, by_cell, function(z) sum((z - mean(z))^2), default = 0)
 }
 
 # a beyond b: mean z-scores closer than 1e-12 count as equal.
 above <- function(a, b) a - b > 1e-12
 share <- function(ok, hit) if (any(ok)) sum(hit[ok]) / sum(ok) else NA
 
-toplines_of <- function(m) {
+# disattenuated: Spearman's correction of r between x and y for the rating
+# noise of the item means (docs/statistics.md#disattenuated-correlation):
+# reliability 1 - (pooled within-cell variance × mean(1/n)) / var(means),
+# r / sqrt(rel_T rel_C), capped at ±1, NA when a reliability is 0 or less.
+disattenuated <- function(x, y, nT, nC, ssT, ssC) {
+  if (length(x) < 3 || var(x) <= 0 || var(y) <= 0 || sum(nT - 1) <= 0 || sum(nC - 1) <= 0) return(c(NA, NA, NA))
+  relT <- 1 - sum(ssT) / sum(nT - 1) * mean(1 / nT) / var(x)
+  relC <- 1 - sum(ssC) / sum(nC - 1) * mean(1 / nC) / var(y)
+  r <- if (relT > 0 && relC > 0) max(-1, min(1, cov(x, y) / sqrt(var(x) * relT * var(y) * relC))) else NA
+  c(r, relT, relC)
+}
+
+toplines_of <- function(m, nn, ss) {
   zT <- m[, "trigger"]; zC <- m[, "cancel"]; zN <- m[, "negation"]
   zS <- m[, "strengthen"]; zU <- m[, "neutral"]
   hasT <- !is.na(zT); hasC <- !is.na(zC)
@@ -74,6 +92,8 @@ toplines_of <- function(m) {
     df <- length(x) - 2
     p <- if (abs(r) == 1) 0 else 2 * pt(-abs(r * sqrt(df / (1 - r^2))), df)
   }
+  dis <- disattenuated(x, y, nn[both, "trigger"], nn[both, "cancel"], ss[both, "trigger"], ss[both, "cancel"])
+  if (is.na(r)) dis[1] <- NA
   c(items = nrow(m),
     implicature_recognition = share(hasT, above(zT, 0)),
     cancellation_recognition = share(both, above(zT, zC)),
@@ -81,13 +101,14 @@ toplines_of <- function(m) {
     negation_cancellation = share(hasT & !is.na(zN), above(zT, zN)),
     strengthening = share(hasT & !is.na(zS), above(zS, zT)),
     unchanged = share(hasT & !is.na(zU), above(zU, 0) == above(zT, 0)),
-    pearson_r = r, pearson_p = p, pearson_n = length(x))
+    pearson_r = r, pearson_p = p, pearson_n = length(x),
+    pearson_r_disattenuated = dis[1], reliability_trigger = dis[2], reliability_cancel = dis[3])
 }
 
 groups <- c(types, "all")
 toplines <- do.call(rbind, lapply(groups, function(g) {
   keep <- if (g == "all") rep(TRUE, length(item_ids)) else item_type == g
-  v <- toplines_of(item_means[keep, , drop = FALSE])
+  v <- toplines_of(item_means[keep, , drop = FALSE], item_n[keep, , drop = FALSE], item_ss[keep, , drop = FALSE])
   data.frame(group = g, measure = names(v), value = unname(v), stringsAsFactors = FALSE)
 }))
 counts <- c(total = length(pid), analysed = sum(status == "analysed"), excluded = sum(status == "excluded"),
