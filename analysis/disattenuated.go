@@ -132,8 +132,8 @@ const minReliability = 0.99
 
 // minRatingsPerCell is the mean number of ratings per item and condition
 // below which the strengthening and unchanged intervals are flagged: the
-// coverage study measured them at 0.72–0.89 with 10 and 20 ratings (and
-// 0.39–0.92 with 5), at 0.92 or more with 50
+// coverage study measured them at 0.72–0.97 with 10 and 20 ratings (and
+// 0.39–0.92 with 5), at 0.918–0.964 with 50
 // (docs/statistics.md#the-hard-cells-of-r).
 const minRatingsPerCell = 50
 
@@ -182,7 +182,7 @@ func flagApproximate(tt *TypeToplines, items []ItemMeans, typ string) {
 	if per := ratingsPerCell(items, typ); per < minRatingsPerCell {
 		for _, f := range shareFlags {
 			if f.ci(tt) != nil {
-				tt.flag(f.key, fmt.Sprintf("%.0f ratings per item and condition on average, fewer than %d: with 10–20 the coverage study measured this interval at 0.72–0.89, with 5 at 0.39–0.92", per, minRatingsPerCell))
+				tt.flag(f.key, fmt.Sprintf("%.0f ratings per item and condition on average, fewer than %d: with 10–20 the coverage study measured this interval at 0.72–0.97 (below 0.90 in several cells), with 5 at 0.39–0.92", per, minRatingsPerCell))
 			}
 		}
 	}

@@ -80,7 +80,7 @@ func disattenuatedNotes(t *Toplines, intervals bool) []string {
 		notes = append(notes, fmt.Sprintf("%s Approximate interval of the observed r in %s: the rating noise of the item means (reliability below %.2f) attenuates the observed r, so its interval can miss the correlation of the items' population means (down to 0 %% coverage in the coverage study at a true r of 0.99); the corrected r's interval covers it.", approxMark, strings.Join(approx, ", "), minReliability))
 	}
 	if len(shares) > 0 {
-		notes = append(notes, fmt.Sprintf("%s Approximate intervals of strengthening and unchanged in %s: fewer than %d ratings per item and condition on average, where the coverage study measured them at 0.72–0.89 (10–20 ratings) and 0.39–0.92 (5 ratings); see result.json's approximate_intervals.", approxMark, strings.Join(shares, ", "), minRatingsPerCell))
+		notes = append(notes, fmt.Sprintf("%s Approximate intervals of strengthening and unchanged in %s: fewer than %d ratings per item and condition on average, where the coverage study measured them at 0.72–0.97 (10–20 ratings) and 0.39–0.92 (5 ratings); see result.json's approximate_intervals.", approxMark, strings.Join(shares, ", "), minRatingsPerCell))
 	}
 	if len(na) > 0 {
 		notes = append(notes, "n/a: the correction is undefined in "+strings.Join(na, "; ")+".")

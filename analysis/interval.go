@@ -193,10 +193,13 @@ const (
 	// either does (the coverage study: r's scale falls short with few
 	// items, the atanh scale when the replicates pass 1).
 	ciDisattenuatedUnion
+	// ciDisattenuatedAuto: the atanh scale unless more than 2.5 % of the
+	// replicates reach ±1 (where atanh is undefined), then r's scale.
+	ciDisattenuatedAuto
 )
 
 func (m ciMethod) String() string {
-	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)", "basic vs observed r (r ∪ atanh)"}[m]
+	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)", "basic vs observed r (r ∪ atanh)", "basic vs observed r (atanh unless replicates reach ±1)"}[m]
 }
 
 // extrapolatedCI is the ciExtrapolated interval: on the scale of r's

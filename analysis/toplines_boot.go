@@ -172,12 +172,13 @@ var toplinesCandidates = []toplinesMethod{
 	{ciPercentile, false, false}, {ciBCa, false, false}, {ciBasic, false, false}, {ciExtrapolated, false, false},
 	{ciBasic, false, true}, {ciExtrapolated, false, true}, {ciPercentile, true, false}, {ciBCa, true, false},
 	{ciDisattenuated, false, false}, {ciDisattenuatedZ, false, false}, {ciDisattenuatedUnion, false, false},
+	{ciDisattenuatedAuto, false, false},
 }
 
 // corrected reports whether m is made for the corrected r, statRDis (the
 // others read the replicates as estimates of the statistic itself).
 func (m toplinesMethod) corrected() bool {
-	return m.method == ciDisattenuated || m.method == ciDisattenuatedZ || m.method == ciDisattenuatedUnion
+	return m.method >= ciDisattenuated
 }
 
 // ci is the interval of statistic s of group g by method m, widened to
@@ -208,6 +209,15 @@ func (tr *toplinesReps) replicateCI(m toplinesMethod, g, s int) *CI {
 	if m.corrected() {
 		if s != statRDis {
 			return nil
+		}
+		if m.method == ciDisattenuatedAuto {
+			edge := 0
+			for _, v := range vals {
+				if v >= 1 || v <= -1 {
+					edge++
+				}
+			}
+			return disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, float64(edge) <= 0.025*float64(len(vals)))
 		}
 		if m.method == ciDisattenuatedUnion {
 			a := disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, false)
