@@ -37,7 +37,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
-			return usagef("analyze: name a command (toplines, agreement, context, explanations)")
+			return usagef("analyze: name a command (toplines, agreement, context, explanations, plan)")
 		}
 		return flag.ErrHelp
 	}
@@ -50,8 +50,10 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 		return analyzeContext(args[1:], env)
 	case "explanations":
 		return analyzeExplanations(args[1:], env)
+	case "plan":
+		return analyzePlan(args[1:], env)
 	}
-	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations)", args[0])
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, plan)", args[0])
 }
 
 // tableNames lists the tables of each command for --table's help.

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"pragmalab/cli/seed"
 	"pragmalab/studies"
 )
 
@@ -207,7 +208,7 @@ func (cs *ceilingServer) mux() http.Handler {
 // answerRows reads back every answer stored, as the load benchmark reads
 // a crowd study's: a participant has completed when all their screens are
 // there.
-func (cs *ceilingServer) answerRows(ctx context.Context) ([]studies.CrowdAnswerRow, error) {
+func (cs *ceilingServer) answerRows(ctx context.Context) ([]seed.CrowdAnswerRow, error) {
 	rows, err := cs.read.QueryContext(ctx, `
 		SELECT pid, COUNT(*) OVER (PARTITION BY pid) = ?, position, rating
 		FROM ceiling_answers`, ceilingScreens)
@@ -215,9 +216,9 @@ func (cs *ceilingServer) answerRows(ctx context.Context) ([]studies.CrowdAnswerR
 		return nil, err
 	}
 	defer rows.Close()
-	var out []studies.CrowdAnswerRow
+	var out []seed.CrowdAnswerRow
 	for rows.Next() {
-		var r studies.CrowdAnswerRow
+		var r seed.CrowdAnswerRow
 		if err := rows.Scan(&r.PID, &r.Completed, &r.Position, &r.Rating); err != nil {
 			return nil, err
 		}

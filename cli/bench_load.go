@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"pragmalab/cli/seed"
 	"pragmalab/domain"
 	"runtime/pprof"
 	"slices"
@@ -293,14 +294,14 @@ func setupLoadStudy(ctx context.Context, svc *app, n int) (loadStudy, error) {
 		}
 		items = append(items, domain.Item{Key: fmt.Sprintf("check%d", i), Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: c})
 	}
-	b, err := svc.SeedCrowdStudy(ctx, s, items, set)
+	b, err := svc.seed().SeedCrowdStudy(ctx, s, items, set)
 	if err != nil {
 		return loadStudy{}, err
 	}
 	if b.Sizes[set.BatchSize] != b.Batches {
 		return loadStudy{}, fmt.Errorf("bench load: batches %v, want all of %d items", b.Sizes, set.BatchSize)
 	}
-	training, err := svc.CrowdTrainingConditions(ctx, s.ID)
+	training, err := svc.seed().CrowdTrainingConditions(ctx, s.ID)
 	if err != nil {
 		return loadStudy{}, err
 	}
@@ -613,7 +614,7 @@ type loadReport struct {
 // verifyStudy compares the acknowledged answers with the load study's
 // participants and ratings as the database holds them.
 func (r *loadRun) verifyStudy(ctx context.Context, svc *app, studyID int64) (loadReport, error) {
-	rows, err := svc.CrowdAnswerRows(ctx, studyID)
+	rows, err := svc.seed().CrowdAnswerRows(ctx, studyID)
 	if err != nil {
 		return loadReport{}, err
 	}
@@ -622,7 +623,7 @@ func (r *loadRun) verifyStudy(ctx context.Context, svc *app, studyID int64) (loa
 
 // verify compares the acknowledged answers with the rows read back from
 // the database: each must be there once, with the rating sent.
-func (r *loadRun) verify(rows []studies.CrowdAnswerRow) loadReport {
+func (r *loadRun) verify(rows []seed.CrowdAnswerRow) loadReport {
 	var rep loadReport
 	stored := map[string]map[int][]int{}
 	completed := map[string]bool{}

@@ -49,7 +49,7 @@ func linksAgain(env *Env, studyID int64) {
 // attention checks included) assigned to two experts, as round 1.
 func seedExpertDemo(ctx context.Context, svc *app, env *Env, base string, items []domain.Item) error {
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
-	d, err := svc.SeedExpertDemo(ctx, s, items, domain.ExpertSettings{BatchSize: 20, Checks: 4}, []string{"Expert A", "Expert B"})
+	d, err := svc.seed().SeedExpertDemo(ctx, s, items, domain.ExpertSettings{BatchSize: 20, Checks: 4}, []string{"Expert A", "Expert B"})
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func seedContextDemo(ctx context.Context, svc *app, env *Env, base string) error
 		return fmt.Errorf("demo passages: %w", err)
 	}
 	s := &domain.Study{Kind: domain.KindContext, Name: "Demo: context-expansion survey (IMPAQTS-PID sample)", Lang: "it", Seed: 11}
-	d, err := svc.SeedContextDemo(ctx, s, ps, domain.DefaultContextSettings(), "Esperta A")
+	d, err := svc.seed().SeedContextDemo(ctx, s, ps, domain.DefaultContextSettings(), "Esperta A")
 	if err != nil {
 		return err
 	}

@@ -27,7 +27,7 @@ func seedCrowdDemo(ctx context.Context, svc *app, env *Env, base string, items [
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Demo: crowd likelihood study (Prolific)", Lang: "en", Seed: 11}
 	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode, set.AllowPreview = 10, "DEMO1234", true
-	b, err := svc.SeedCrowdStudy(ctx, s, append(append([]domain.Item(nil), items...), checks...), set)
+	b, err := svc.seed().SeedCrowdStudy(ctx, s, append(append([]domain.Item(nil), items...), checks...), set)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, ba
 		return fmt.Errorf("demo passages: %w", err)
 	}
 	s := &domain.Study{Kind: domain.KindExplain, Name: "Demo: rating model explanations (IMPAQTS-PID sample)", Lang: "it", Seed: 13}
-	if err := svc.SeedExplainDemoPassages(ctx, s, ps); err != nil {
+	if err := svc.seed().SeedExplainDemoPassages(ctx, s, ps); err != nil {
 		return err
 	}
 	job, err := jobs.create(ctx, runner.Spec{StudyID: s.ID, Task: scoring.Generation, Scorer: "copy-target",
@@ -38,7 +38,7 @@ func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, ba
 		return err
 	}
 	outs := res.Outputs()
-	a, n, err := svc.SeedExplainDemoOutputs(ctx, s, outs, "Valutatore A")
+	a, n, err := svc.seed().SeedExplainDemoOutputs(ctx, s, outs, "Valutatore A")
 	if err != nil {
 		return err
 	}

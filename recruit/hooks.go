@@ -87,7 +87,7 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, 
 	} else if seen {
 		return HookResult{Duplicate: true, Outcome: "already processed"}, nil
 	}
-	ev := store.ProlificEvent{EventID: id, EventType: pl.EventType, ResourceID: pl.ResourceID}
+	ev := domain.ProlificEvent{EventID: id, EventType: pl.EventType, ResourceID: pl.ResourceID}
 	var ch store.ProlificEventChange
 	unavailable := func(err error) error {
 		return &HookError{Status: http.StatusServiceUnavailable, Msg: "could not read it back from Prolific: " + domain.ErrorMessage(apiErr(err))}
@@ -158,9 +158,9 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, 
 // HookView is what the page shows of the webhooks.
 type HookView struct {
 	SecretSet     bool // PRAGMALAB_PROLIFIC_WEBHOOK_SECRET is set (never shown)
-	Subscriptions []store.HookSubscription
-	Last          *store.ProlificEvent // the last delivery about the study
-	Polling       bool                 // the minute's sync runs (no delivery for HookQuiet)
+	Subscriptions []domain.HookSubscription
+	Last          *domain.ProlificEvent // the last delivery about the study
+	Polling       bool                  // the minute's sync runs (no delivery for HookQuiet)
 }
 
 // Hooks returns the webhooks' state for a study.
@@ -260,7 +260,7 @@ func (p *Service) Subscribe(ctx context.Context, studyID int64, actor, base stri
 		}); err != nil {
 			return made, err
 		}
-		if err := p.db.SaveHookSubscription(ctx, studyID, store.HookSubscription{ID: sub.ID, WorkspaceID: list.WorkspaceID, EventType: et, TargetURL: target}); err != nil {
+		if err := p.db.SaveHookSubscription(ctx, studyID, domain.HookSubscription{ID: sub.ID, WorkspaceID: list.WorkspaceID, EventType: et, TargetURL: target}); err != nil {
 			return made, err
 		}
 		made = append(made, *sub)
