@@ -57,7 +57,7 @@ func approxLabel(t *Toplines, key, label string) string {
 // approximate intervals, by column.
 func disattenuatedNotes(t *Toplines, intervals bool) []string {
 	notes := []string{"Pearson r corrected for attenuation: the observed r divided by the square root of the two sets of item means' reliabilities (docs/statistics.md#disattenuated-correlation); it estimates the correlation of the items' population mean z-scores, which the observed r underestimates."}
-	var approx, shares, na []string
+	var approx, shares, near, na []string
 	for _, typ := range allTypes() {
 		x := t.ByType[typ]
 		if x == nil {
@@ -69,12 +69,18 @@ func disattenuatedNotes(t *Toplines, intervals bool) []string {
 		if x.Approximate[MStrengthen+"_ci95"] != nil || x.Approximate[MUnchanged+"_ci95"] != nil {
 			shares = append(shares, typ)
 		}
+		if x.Approximate[MCancellation+"_ci95"] != nil || x.Approximate[MBeliefUpdate+"_ci95"] != nil {
+			near = append(near, typ)
+		}
 		if x.PearsonRDisattenuated == nil && x.PearsonRDisattenuatedNA != "" {
 			na = append(na, fmt.Sprintf("%s (%s)", typ, x.PearsonRDisattenuatedNA))
 		}
 	}
 	if !intervals {
-		approx, shares = nil, nil
+		approx, shares, near = nil, nil, nil
+	}
+	if len(near) > 0 {
+		notes = append(notes, fmt.Sprintf("%s Approximate intervals of cancellation recognition and belief update in %s: most items' differences between the mean z without and with cancellation are within one standard error of 0, so the rating noise decides the comparison (coverage 0.27–0.91 in the coverage study's cell with such items).", approxMark, strings.Join(near, ", ")))
 	}
 	if len(approx) > 0 {
 		notes = append(notes, fmt.Sprintf("%s Approximate interval of the observed r in %s: the rating noise of the item means (reliability below %.2f) attenuates the observed r, so its interval can miss the correlation of the items' population means (down to 0 %% coverage in the coverage study at a true r of 0.99); the corrected r's interval covers it.", approxMark, strings.Join(approx, ", "), minReliability))
@@ -86,6 +92,20 @@ func disattenuatedNotes(t *Toplines, intervals bool) []string {
 		notes = append(notes, "n/a: the correction is undefined in "+strings.Join(na, "; ")+".")
 	}
 	return notes
+}
+
+// nearThresholdSentence warns, in the methods text, of approximate
+// cancellation recognition and belief update intervals.
+func nearThresholdSentence(p prose, all *TypeToplines) string {
+	a := all.Approximate[MCancellation+"_ci95"]
+	if a == nil {
+		a = all.Approximate[MBeliefUpdate+"_ci95"]
+	}
+	if a == nil {
+		return ""
+	}
+	return p.say(" The intervals of cancellation recognition and belief update are approximate: "+a.Reason+".",
+		" Gli intervalli del riconoscimento della cancellazione e dell'aggiornamento delle credenze sono approssimati: la maggior parte delle differenze tra le medie degli item è entro un errore standard da 0 (copertura 0,27–0,91 nello studio di copertura).")
 }
 
 // disattenuatedSentence is the methods text of the corrected r, after the

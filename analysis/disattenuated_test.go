@@ -254,3 +254,40 @@ func TestFigureTicks(t *testing.T) {
 		t.Errorf("scatter ticks %v lack 0, 1 or −1 (axis %.2f…%.2f)", labels, p.X.Min, p.X.Max)
 	}
 }
+
+// TestApproximateNearThreshold: where the cancellation effects are near 0
+// (the coverage study's crowd-r99-shares cell) the cancellation
+// recognition and belief update intervals are flagged; with the default
+// effects they are not.
+func TestApproximateNearThreshold(t *testing.T) {
+	opt := DefaultOptions()
+	opt.Bootstrap = Bootstrap{Replicates: 50, Seed: 1}
+	rs := simulateCrowd(rand.New(rand.NewPCG(6, 7)), CrowdDesign{Items: 120, Batches: 10, PerBatch: 20, CancelMean: 0.1, CancelSD: 0.114})
+	all := ComputeToplines(rs, opt).ByType[domain.TypeAll]
+	for _, key := range []string{"cancellation_recognition_ci95", "belief_update_ci95"} {
+		if a := all.Approximate[key]; a == nil || !strings.Contains(a.Reason, "within one standard error") {
+			t.Errorf("%s not flagged: %+v", key, a)
+		}
+	}
+	rs = simulateCrowd(rand.New(rand.NewPCG(6, 7)), CrowdDesign{Items: 120, Batches: 10, PerBatch: 20})
+	all = ComputeToplines(rs, opt).ByType[domain.TypeAll]
+	if a := all.Approximate["cancellation_recognition_ci95"]; a != nil {
+		t.Errorf("default effects flagged: %+v", a)
+	}
+	// The ImplicatureX design (5 ratings), where these intervals cover.
+	rs = simulateCrowd(rand.New(rand.NewPCG(6, 7)), CrowdDesign{Items: 271, Batches: 18, PerBatch: 5})
+	top := ComputeToplines(rs, opt)
+	if a := top.ByType[domain.TypeAll].Approximate["cancellation_recognition_ci95"]; a != nil {
+		t.Errorf("crowd-small flagged: %+v", a)
+	}
+	var b strings.Builder
+	rs = simulateCrowd(rand.New(rand.NewPCG(6, 7)), CrowdDesign{Items: 120, Batches: 10, PerBatch: 20, CancelMean: 0.1, CancelSD: 0.114})
+	top = ComputeToplines(rs, opt)
+	ToplinesIntervalsTable(top).WriteText(&b)
+	if !strings.Contains(b.String(), "Cancellation recognition †") {
+		t.Errorf("table lacks the mark:\n%s", b.String())
+	}
+	if m := strings.Join(ToplinesMethods(top, 12000, English).Paragraphs, " "); !strings.Contains(m, "approximate") || !strings.Contains(m, "within one standard error") {
+		t.Errorf("methods lack the warning: %s", m)
+	}
+}

@@ -336,6 +336,7 @@ func toplinesItemsParagraph(p prose, all *TypeToplines) string {
 			p.pct(all.CancellationRecognition, all.CancellationRecognitionCI), p.pct(all.BeliefUpdate, all.BeliefUpdateCI), p.ofThe(nTC, "", "", "", "")),
 			fmt.Sprintf("la cancellazione è stata riconosciuta (z medio più basso con essa) per %s ed entrambi i riconoscimenti (aggiornamento delle credenze) per %s %s in entrambe le condizioni.",
 				p.the(all.CancellationRecognition, all.CancellationRecognitionCI), p.the(all.BeliefUpdate, all.BeliefUpdateCI), p.ofThe(nTC, "", "", "giudicato", "giudicati"))))
+		s.WriteString(nearThresholdSentence(p, all))
 	}
 	if all.PearsonR == nil {
 		s.WriteString(p.say(fmt.Sprintf(" The correlation of item means without and with cancellation could not be computed (it needs at least 3 items rated in both conditions, with means that vary; there %s).",

@@ -524,8 +524,8 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 	}
 	row("Items", func(x *TypeToplines) any { return x.Items })
 	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
-	row("Cancellation recognition", func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
-	row("Belief update", func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
+	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
+	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
 	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
 	row(approxLabel(t, MStrengthen+"_ci95", "Strengthening"), func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
 	row(approxLabel(t, MUnchanged+"_ci95", "Unchanged (neutral)"), func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
