@@ -112,4 +112,3 @@ func cleanValue(v any, changed *bool, secrets []string) any {
 	}
 	return v
 }
-
