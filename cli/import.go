@@ -83,6 +83,6 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		}
 		return usagef("import %s: nothing was imported: %s", *file, domain.ErrorMessage(err))
 	}
-	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", n, s.ID, s.Name)
+	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", n, s.ID, domain.TerminalSafe(s.Name))
 	return nil
 }

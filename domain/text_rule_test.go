@@ -110,3 +110,51 @@ func TestQuestionnaireCommentMessages(t *testing.T) {
 		t.Errorf("a two-line comment: %v", err)
 	}
 }
+
+// TestFormatCharacters (issue 37, item 4): bidi and other format
+// characters are refused in names and usernames; item texts and prose keep
+// only those a language needs (ZWJ, ZWNJ); command-line tables show them
+// escaped.
+func TestFormatCharacters(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		multi    bool
+		want     string
+	}{
+		{"RLO in a name", "Evil\u202Egnp.exe", OneLine, "character 5 is the format character U+202E (RIGHT-TO-LEFT OVERRIDE); a one-line field may hold none"},
+		{"isolate in a name", "a\u2066b", OneLine, "U+2066 (LEFT-TO-RIGHT ISOLATE)"},
+		{"ZWJ in a name", "ab\u200Dc", OneLine, "character 3 is the format character U+200D (ZERO WIDTH JOINER)"},
+		{"line separator in a name", "a\u2028b", OneLine, "U+2028 (LINE SEPARATOR)"},
+		{"BOM in a name", "\uFEFFname", OneLine, "U+FEFF (BYTE ORDER MARK)"},
+		{"ZWNJ in Persian prose", "می\u200Cخواهم", MultiLine, ""},
+		{"ZWJ in prose", "क्\u200Dष", MultiLine, ""},
+		{"PDI in prose", "a\u2069b", MultiLine, "U+2069 (POP DIRECTIONAL ISOLATE); only ZWJ and ZWNJ"},
+		{"paragraph separator in prose", "a\u2029b", MultiLine, "U+2029 (PARAGRAPH SEPARATOR)"},
+	} {
+		err := CheckText("name", c.in, 200, c.multi)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(ErrorMessage(err), c.want)):
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	if err := CheckControls([]NamedValue{{"id", "x\uFEFF1"}}, nil); err == nil || !strings.Contains(err.Error(), "U+FEFF") {
+		t.Errorf("an item id with a BOM: %v", err)
+	}
+	if err := CheckControls(nil, []NamedValue{{"utterance", "Some\u202E students"}}); err == nil || !strings.Contains(err.Error(), "utterance") || !strings.Contains(err.Error(), "U+202E") {
+		t.Errorf("an utterance with RLO: %v", err)
+	}
+	if err := CheckControls(nil, []NamedValue{{"utterance", "می\u200Cخواهم क्\u200Dष"}}); err != nil {
+		t.Errorf("an utterance with ZWNJ and ZWJ: %v", err)
+	}
+	for in, want := range map[string]string{
+		"Evil\u202Egnp": `Evil\u202egnp`,
+		"a\u200Db":      `a\u200db`,
+		"\uFEFFx\u2028": `\ufeffx\u2028`,
+	} {
+		if got := TerminalSafe(in); got != want {
+			t.Errorf("TerminalSafe(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
