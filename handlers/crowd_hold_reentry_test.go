@@ -57,3 +57,23 @@ func TestCrowdHoldNotRenewedByReentry(t *testing.T) {
 	fourth.must("consent")
 	fourth.post(e.base()+"/consent", nil).must("training")
 }
+
+// TestCrowdPlacesPerAddressIPv6 (issue 37, item 5): one IPv6 host has a
+// whole /64 to choose addresses from, so the per-address cap counts the
+// /64: three places from three addresses of one /64 fill it, a fourth from
+// a fourth address of it is refused, and the next /64 is not concerned.
+func TestCrowdPlacesPerAddressIPv6(t *testing.T) {
+	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) { s.PlacesPerAddress = 3 })
+	e.web.Handler.TrustedProxyHeader = "X-Test-Client"
+	for i, addr := range []string{"2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:aaaa:bbbb:cccc:dddd"} {
+		b := e.fromAddr(addr).get(e.entry(pidN(i), fmt.Sprint("s", i)))
+		b.post(e.base()+"/consent", nil).must("training")
+	}
+	fourth := e.fromAddr("2001:db8:1:2:ffff::9").get(e.entry(pidN(3), "s3"))
+	if fourth.resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("a fourth address of the same /64: status %d, want 429", fourth.resp.StatusCode)
+	}
+	e.fromAddr("2001:db8:1:3::1").get(e.entry(pidN(4), "s4")).must("consent")
+	// IPv4 keeps counting the address itself.
+	e.fromAddr("192.0.2.1").get(e.entry(pidN(5), "s5")).must("consent")
+}
