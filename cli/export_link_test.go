@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestExportForceOntoSymlink (issue 37, item 9): export --out LINK --force
+// TestExportForceOntoSymlink (docs/deploy.md#outgoing-requests-and-exported-files): export --out LINK --force
 // replaces the link with the export (mode 0600) and leaves the file the
 // link pointed at, its content and its mode, as they were; without
 // --force a link, even a dangling one, is an existing file and refused.

@@ -34,7 +34,7 @@ func TestStudyListEscapesNames(t *testing.T) {
 	}
 }
 
-// TestTablesEscapeFormatCharacters (issue 37, item 4): a study name and a
+// TestTablesEscapeFormatCharacters (docs/deploy.md#one-rule-for-text): a study name and a
 // username stored with bidi characters before the rule are printed
 // escaped by study list, admin list and import; the rule now refuses them.
 func TestTablesEscapeFormatCharacters(t *testing.T) {

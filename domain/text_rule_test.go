@@ -111,7 +111,7 @@ func TestQuestionnaireCommentMessages(t *testing.T) {
 	}
 }
 
-// TestFormatCharacters (issue 37, item 4): bidi and other format
+// TestFormatCharacters (docs/deploy.md#one-rule-for-text): bidi and other format
 // characters are refused in names and usernames; item texts and prose keep
 // only those a language needs (ZWJ, ZWNJ); command-line tables show them
 // escaped.

@@ -10,7 +10,7 @@ import (
 	"pragmalab/domain"
 )
 
-// TestCrowdHoldNotRenewedByReentry (issue 37, item 1): re-opening the
+// TestCrowdHoldNotRenewedByReentry (docs/studies.md#no-hoarding): re-opening the
 // Prolific entry link of a consented, unanswered place does not renew its
 // hold, which counts from consent (docs/studies.md#no-hoarding). Three
 // places from one address, their links reloaded every 20 s: after the
@@ -58,7 +58,7 @@ func TestCrowdHoldNotRenewedByReentry(t *testing.T) {
 	fourth.post(e.base()+"/consent", nil).must("training")
 }
 
-// TestCrowdPlacesPerAddressIPv6 (issue 37, item 5): one IPv6 host has a
+// TestCrowdPlacesPerAddressIPv6 (docs/studies.md#no-hoarding): one IPv6 host has a
 // whole /64 to choose addresses from, so the per-address cap counts the
 // /64: three places from three addresses of one /64 fill it, a fourth from
 // a fourth address of it is refused, and the next /64 is not concerned.

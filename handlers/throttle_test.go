@@ -76,7 +76,7 @@ func TestClientAddr(t *testing.T) {
 	}
 }
 
-// TestAddrKeyGroupsIPv6 (issue 37, item 5): the limits per address count
+// TestAddrKeyGroupsIPv6 (docs/deploy.md#security): the limits per address count
 // an IPv6 /64 as one address, since one host may hold all of it; IPv4 and
 // IPv4-mapped addresses count alone.
 func TestAddrKeyGroupsIPv6(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"pragmalab/scoring/scoringtest"
 )
 
-// TestImportBatchCleansOutsideText (issue 37, item 2): an offline
+// TestImportBatchCleansOutsideText (docs/deploy.md#no-secret-in-a-log-or-page): an offline
 // runner's output is text from outside: an error that echoes an API key
 // is stored with the key blanked, and a generation's control characters
 // (ESC, NUL) are not stored raw (docs/deploy.md#no-secret-in-a-log-or-page).

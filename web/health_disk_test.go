@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// TestHealthzDegradedWhenDiskFull (issue 37, item 8): while writes are
+// TestHealthzDegradedWhenDiskFull (docs/deploy.md#monitoring): while writes are
 // answered 503 for lack of space, /healthz says degraded and why, as it
 // does for a lagging replica; the first write that commits again clears it.
 func TestHealthzDegradedWhenDiskFull(t *testing.T) {

@@ -1,5 +1,5 @@
--- The hold counts from consent, never from a page view (issue 37;
--- docs/studies.md#no-hoarding): the consented places waiting for their
+-- The hold counts from consent, never from a page view
+-- (docs/studies.md#no-hoarding): the consented places waiting for their
 -- first answer, taken longest ago first.
 DROP INDEX crowd_participants_unanswered;
 
