@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"pragmalab/domain"
+	"pragmalab/signin"
 	"pragmalab/studies"
 )
 
@@ -73,14 +74,14 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 			return usagef("admin %s: %v", action, err)
 		}
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
 	switch action {
 	case "list":
-		as, err := svc.Accounts(ctx)
+		as, err := svc.store.Admins(ctx)
 		if err != nil {
 			return err
 		}
@@ -89,13 +90,13 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		}
 		return nil
 	case "create":
-		err = svc.CreateAdminAccount(ctx, cliActor, *username, password, *role)
+		err = svc.signin().CreateAdminAccount(ctx, cliActor, *username, password, *role)
 	case "reset-password":
-		err = svc.ResetAdminPassword(ctx, cliActor, *username, password)
+		err = svc.signin().ResetAdminPassword(ctx, cliActor, *username, password)
 	case "set-role":
-		err = svc.SetAdminRole(ctx, cliActor, *username, *role)
+		err = svc.signin().SetAdminRole(ctx, cliActor, *username, *role)
 	case "unlock":
-		err = svc.UnlockLogin(ctx, cliActor, *username)
+		err = svc.signin().UnlockLogin(ctx, cliActor, *username)
 	}
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
@@ -115,7 +116,7 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 // echo and twice, else as the first line of standard input.
 func readPassword(env *Env, generate bool) (string, error) {
 	if generate {
-		return studies.NewPassword(), nil
+		return signin.NewPassword(), nil
 	}
 	if f, ok := env.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		return readTerminalPassword(int(f.Fd()), env.stderr)

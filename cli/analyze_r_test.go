@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +19,6 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
-	"pragmalab/studies"
 )
 
 // needR skips the test without Rscript (and, when asked, the ordinal
@@ -126,11 +126,11 @@ func (c *checker) same(key string, want any) {
 // everything 4.
 func demoCrowdRatings(t *testing.T, participants int, conds []string, types ...string) string {
 	t.Helper()
-	items, err := studies.ParseItemsJSONL(bytes.NewReader(demoItems))
+	items, err := itemfiles.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		t.Fatal(err)
 	}
-	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
+	checks, err := itemfiles.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 	"testing"
 
 	"pragmalab/csvsafe"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 // TestExpertExportRoundTrip stores two experts' judgements on the demo
@@ -61,7 +61,7 @@ func expertRoundTrip(t *testing.T, names []string, keyPrefix string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := studies.ParseItemFile("items.jsonl", f)
+	items, err := itemfiles.ParseItemFile("items.jsonl", f)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

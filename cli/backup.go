@@ -26,12 +26,12 @@ func runBackup(ctx context.Context, args []string, env *Env) error {
 	if _, err := os.Stat(*dbPath); err != nil {
 		return usagef("backup: no database at %s", *dbPath)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	if err := svc.Backup(ctx, *out); err != nil {
+	if err := svc.store.Backup(ctx, *out); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "backup written to %s\n", *out)

@@ -82,7 +82,7 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	}
 	fmt.Fprintf(env.stdout, "analysis benchmark: crowd study of %d items, %d participants, %d ratings (seeded in %.1f s); %d CPUs\n",
 		crowd.Items, crowd.Participants, crowd.Ratings, time.Since(start).Seconds(), runtime.NumCPU())
-	if _, err := svc.CreateAccount(ctx, "bench", "bench analysis password", domain.RoleOwner); err != nil {
+	if _, err := svc.store.CreateAdminWithRole(ctx, "bench", "bench analysis password", domain.RoleOwner); err != nil {
 		return err
 	}
 	var computes, pages, computesCPU, pagesCPU []time.Duration

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/studies"
 )
 
@@ -19,7 +20,7 @@ import (
 func benchImport(ctx context.Context, args []string, env *Env) error {
 	fs := flag.NewFlagSet("bench import", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
-	rows := fs.Int("rows", studies.PublishedPassageRows, "rows in the synthetic file")
+	rows := fs.Int("rows", itemfiles.PublishedPassageRows, "rows in the synthetic file")
 	sample := fs.String("sample", "", "the IMPAQTS-PID sample TSV to repeat (default: the sample built into the binary for the demo)")
 	target := fs.Duration("target", 10*time.Second, "the time the whole import must stay under")
 	fs.Usage = func() {
@@ -39,7 +40,7 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	file, err := studies.SynthesizePassagesTSV(data, *rows)
+	file, err := itemfiles.SynthesizePassagesTSV(data, *rows)
 	if err != nil {
 		return err
 	}
@@ -48,23 +49,23 @@ func benchImport(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	svc, err := studies.Open(ctx, filepath.Join(dir, "bench.db"), studies.OpenOptions{})
+	svc, err := openApp(ctx, filepath.Join(dir, "bench.db"), studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
 	study := &domain.Study{Kind: domain.KindContext, Name: "bench import", Lang: "it"}
-	if err := svc.AddStudy(ctx, study); err != nil {
+	if err := svc.store.CreateStudy(ctx, study); err != nil {
 		return err
 	}
 
 	start := time.Now()
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(file))
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(file))
 	if err != nil {
 		return fmt.Errorf("bench import: %w", err)
 	}
 	parsed := time.Now()
-	if err := svc.AddPassages(ctx, study.ID, ps); err != nil {
+	if err := svc.store.ImportPassages(ctx, study.ID, ps); err != nil {
 		return fmt.Errorf("bench import: %w", err)
 	}
 	done := time.Now()

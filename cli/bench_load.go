@@ -222,7 +222,7 @@ func printRatio(w io.Writer, load, ceil loadFigures) {
 
 // benchLoadCrash is bench load with the server in a child process that is
 // killed mid-run and restarted.
-func benchLoadCrash(ctx context.Context, env *Env, svc *studies.Service, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
+func benchLoadCrash(ctx context.Context, env *Env, svc *app, file string, study loadStudy, n int, think, ramp time.Duration, killAfter int) error {
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -269,7 +269,7 @@ type loadStudy struct {
 
 // setupLoadStudy makes a crowd study with enough batches of 30 items + 10
 // checks for n participants at the default quota of 5.
-func setupLoadStudy(ctx context.Context, svc *studies.Service, n int) (loadStudy, error) {
+func setupLoadStudy(ctx context.Context, svc *app, n int) (loadStudy, error) {
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Load benchmark", Lang: "en", Seed: 1}
 	set := domain.DefaultCrowdSettings()
 	set.CompletionCode = "BENCH"
@@ -612,7 +612,7 @@ type loadReport struct {
 
 // verifyStudy compares the acknowledged answers with the load study's
 // participants and ratings as the database holds them.
-func (r *loadRun) verifyStudy(ctx context.Context, svc *studies.Service, studyID int64) (loadReport, error) {
+func (r *loadRun) verifyStudy(ctx context.Context, svc *app, studyID int64) (loadReport, error) {
 	rows, err := svc.CrowdAnswerRows(ctx, studyID)
 	if err != nil {
 		return loadReport{}, err
@@ -827,7 +827,7 @@ func (r *loadRun) checkResumed() error {
 }
 
 // printWriteQueue prints what the write queue did during the run.
-func printWriteQueue(ctx context.Context, w io.Writer, svc *studies.Service, wall time.Duration) {
+func printWriteQueue(ctx context.Context, w io.Writer, svc *app, wall time.Duration) {
 	m, err := svc.Metrics(ctx)
 	if err != nil || m.Groups == 0 {
 		return

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 // TestCrashChildServer is the server process of TestAnswersSurviveKill: the
@@ -41,7 +40,7 @@ func TestAnswersSurviveKill(t *testing.T) {
 	}
 	defer db.Close()
 	const n = 30
-	study, err := setupLoadStudy(ctx, studies.New(db, nil), n)
+	study, err := setupLoadStudy(ctx, newApp(db, nil), n)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +61,7 @@ func TestAnswersSurviveKill(t *testing.T) {
 	if !strings.Contains(log.String(), "killed the server") {
 		t.Fatal("the run ended before the kill")
 	}
-	rep, err := r.verifyStudy(ctx, studies.New(db, nil), study.ID)
+	rep, err := r.verifyStudy(ctx, newApp(db, nil), study.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +91,7 @@ func TestExportRatingsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	study, err := setupLoadStudy(ctx, studies.New(db, nil), 10)
+	study, err := setupLoadStudy(ctx, newApp(db, nil), 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,16 +81,16 @@ type scoringBenchResult struct {
 // every answer was persisted.
 func runScoringBench(ctx context.Context, dir string, items, concurrency int, latency time.Duration) (scoringBenchResult, error) {
 	var res scoringBenchResult
-	svc, err := studies.Open(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
+	svc, err := openApp(ctx, filepath.Join(dir, "bench-scoring.db"), studies.OpenOptions{})
 	if err != nil {
 		return res, err
 	}
 	defer svc.Close()
 	s := &domain.Study{Kind: domain.KindExpert, Name: "bench scoring", Lang: "en"}
-	if err := svc.AddStudy(ctx, s); err != nil {
+	if err := svc.store.CreateStudy(ctx, s); err != nil {
 		return res, err
 	}
-	if err := svc.AddItems(ctx, s.ID, runner.SyntheticItems(items)); err != nil {
+	if err := svc.store.ImportItems(ctx, s.ID, runner.SyntheticItems(items)); err != nil {
 		return res, err
 	}
 	srv := scoringtest.NewServer(latency)
@@ -107,7 +107,7 @@ func runScoringBench(ctx context.Context, dir string, items, concurrency int, la
 		return res, err
 	}
 	res.Elapsed = time.Since(start)
-	p, err := svc.JobProgress(ctx, job.ID)
+	p, err := svc.store.JobProgress(ctx, job.ID)
 	if err != nil {
 		return res, err
 	}

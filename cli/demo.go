@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // demoItems is a small implicature data set we wrote ourselves: four items
@@ -19,8 +19,8 @@ var demoItems []byte
 
 // seedDemo creates the demo studies and prints where to start; jobs runs
 // the explanation demo's generation job.
-func seedDemo(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, base string) error {
-	items, err := studies.ParseItemsJSONL(bytes.NewReader(demoItems))
+func seedDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
+	items, err := itemfiles.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		return fmt.Errorf("demo items: %w", err)
 	}
@@ -47,7 +47,7 @@ func linksAgain(env *Env, studyID int64) {
 
 // seedExpertDemo makes an expert validation study with one batch (its
 // attention checks included) assigned to two experts, as round 1.
-func seedExpertDemo(ctx context.Context, svc *studies.Service, env *Env, base string, items []domain.Item) error {
+func seedExpertDemo(ctx context.Context, svc *app, env *Env, base string, items []domain.Item) error {
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
 	d, err := svc.SeedExpertDemo(ctx, s, items, domain.ExpertSettings{BatchSize: 20, Checks: 4}, []string{"Expert A", "Expert B"})
 	if err != nil {

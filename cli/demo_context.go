@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // demoPassages is the IMPAQTS-PID sample by Paci, Panunzi and Pezzelle
@@ -19,8 +19,8 @@ var demoPassages []byte
 
 // seedContextDemo makes an Italian context-expansion survey study from the
 // sample: the paper's 3 surveys of 42, one expert invited to the first.
-func seedContextDemo(ctx context.Context, svc *studies.Service, env *Env, base string) error {
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(demoPassages))
+func seedContextDemo(ctx context.Context, svc *app, env *Env, base string) error {
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}

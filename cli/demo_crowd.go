@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // demoCrowdChecks are two attention checks expected to be rated high; the
@@ -19,8 +19,8 @@ var demoCrowdChecks []byte
 // seedCrowdDemo makes a crowd likelihood study from the demo items: six
 // training items, two batches of ten items (half with the cancellation) plus
 // the six checks, a preview allowed, and prints a Prolific-style link.
-func seedCrowdDemo(ctx context.Context, svc *studies.Service, env *Env, base string, items []domain.Item) error {
-	checks, err := studies.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
+func seedCrowdDemo(ctx context.Context, svc *app, env *Env, base string, items []domain.Item) error {
+	checks, err := itemfiles.ParseItemsJSONL(bytes.NewReader(demoCrowdChecks))
 	if err != nil {
 		return err
 	}

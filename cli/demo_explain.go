@@ -6,9 +6,9 @@ import (
 	"fmt"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // seedExplainDemo makes an explanation-rating study from the IMPAQTS-PID
@@ -16,8 +16,8 @@ import (
 // sentence as its own "explanation", the floor any model should beat) is
 // run to the end, its outputs become the rating screens, and one expert is
 // invited with the default number of screens.
-func seedExplainDemo(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, base string) error {
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(demoPassages))
+func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}

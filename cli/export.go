@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/studies"
 )
 
@@ -47,36 +48,36 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if *studyID <= 0 || *what == "" {
 		return usagef("export: --study and --what are required")
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	if _, err := svc.Study(ctx, *studyID); err != nil {
+	if _, err := svc.store.Study(ctx, *studyID); err != nil {
 		return usagef("export: %s", domain.ErrorMessage(err))
 	}
 	var write func(io.Writer) error
 	switch *what {
 	case "judgements":
-		write = func(w io.Writer) error { return svc.ExportJudgements(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.store.ExportJudgements(ctx, *studyID, w) }
 	case "ratings":
-		write = func(w io.Writer) error { return svc.ExportCrowdRatings(ctx, *studyID, w, false) }
+		write = func(w io.Writer) error { return svc.store.ExportCrowdRatings(ctx, *studyID, w, false) }
 	case "participants":
-		write = func(w io.Writer) error { return svc.ExportCrowdParticipants(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.store.ExportCrowdParticipants(ctx, *studyID, w) }
 	case "context-answers":
-		write = func(w io.Writer) error { return svc.ExportContextAnswers(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.store.ExportContextAnswers(ctx, *studyID, w) }
 	case "explanation-ratings":
-		write = func(w io.Writer) error { return svc.ExportExplanationRatings(ctx, *studyID, w) }
+		write = func(w io.Writer) error { return svc.store.ExportExplanationRatings(ctx, *studyID, w) }
 	case "items", "items-jsonl":
-		items, err := svc.CleanedItems(ctx, *studyID)
+		items, err := svc.store.CleanedItems(ctx, *studyID)
 		if err != nil {
 			return err
 		}
 		write = func(w io.Writer) error {
 			if *what == "items" {
-				return studies.WriteItemsCSV(w, items)
+				return itemfiles.WriteItemsCSV(w, items)
 			}
-			return studies.WriteItemsJSONL(w, items)
+			return itemfiles.WriteItemsJSONL(w, items)
 		}
 	default:
 		return usagef("export: unknown --what %q", *what)
@@ -91,7 +92,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if *what != "items" && *what != "items-jsonl" {
 		// The study's answers up to now are in a file: deleting the study
 		// no longer asks twice for them.
-		return svc.MarkExported(ctx, *studyID)
+		return svc.store.MarkExported(ctx, *studyID)
 	}
 	return nil
 }

@@ -53,12 +53,12 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 		return usagef("import: %v", err)
 	}
 	defer f.Close()
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	s, err := svc.Study(ctx, *studyID)
+	s, err := svc.store.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("import: %s", domain.ErrorMessage(err))
 	}

@@ -7,12 +7,12 @@ import (
 	"io"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // importImpaqts is `pragmalab import` for the IMPAQTS studies: passages
 // (the IMPAQTS-PID TSV) or, with --format outputs, model outputs to rate.
-func importImpaqts(ctx context.Context, svc *studies.Service, s *domain.Study, format, file string, r io.Reader, env *Env) error {
+func importImpaqts(ctx context.Context, svc *app, s *domain.Study, format, file string, r io.Reader, env *Env) error {
 	fail := func(err error) error {
 		if domain.ErrorCode(err) == domain.EINTERNAL && !isImportError(err) {
 			return err
@@ -37,6 +37,6 @@ func importImpaqts(ctx context.Context, svc *studies.Service, s *domain.Study, f
 
 // isImportError reports whether err names a bad row of an import file.
 func isImportError(err error) bool {
-	var ie *studies.ImportError
+	var ie *itemfiles.ImportError
 	return errors.As(err, &ie)
 }

@@ -6,13 +6,13 @@ import (
 	"io"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/itemfiles"
 )
 
 // updateItems is `pragmalab import --update`: a corrected items file
 // applied to a study's items as the admin pages' re-import does, the
 // fields it leaves out kept unless clear (docs/items.md#correcting-items).
-func updateItems(ctx context.Context, svc *studies.Service, s *domain.Study, name, format string, r io.Reader, clear, dryRun bool, note string, env *Env) error {
+func updateItems(ctx context.Context, svc *app, s *domain.Study, name, format string, r io.Reader, clear, dryRun bool, note string, env *Env) error {
 	if s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd {
 		return usagef("import --update: a %s study has passages, not implicature items, to correct", s.Kind)
 	}
@@ -45,10 +45,10 @@ func updateItems(ctx context.Context, svc *studies.Service, s *domain.Study, nam
 			fmt.Fprintf(w, "  %s: %q → %q\n", f.Field, f.Old, f.New)
 		}
 	}
-	for _, l := range studies.MissingSummary(u.Kept) {
+	for _, l := range itemfiles.MissingSummary(u.Kept) {
 		fmt.Fprintf(w, "kept (the file leaves them out): %s\n", domain.TerminalSafe(l))
 	}
-	for _, l := range studies.MissingSummary(u.Cleared) {
+	for _, l := range itemfiles.MissingSummary(u.Cleared) {
 		fmt.Fprintf(w, "cleared (the file leaves them out): %s\n", domain.TerminalSafe(l))
 	}
 	done := "applied"

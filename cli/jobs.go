@@ -12,7 +12,7 @@ import (
 // server's background runner): for score, the demo's copy-target job and
 // the scoring benchmark. getenv reads the API keys.
 type jobRunner struct {
-	svc    *studies.Service
+	svc    *app
 	getenv func(string) string
 	// batchPoll, when set, is the first wait between status reads of a
 	// batch job (score --batch-poll).

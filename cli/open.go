@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"time"
 
+	"pragmalab/recruit"
+	"pragmalab/signin"
 	"pragmalab/store"
 	"pragmalab/studies"
 	"pragmalab/web"
@@ -15,6 +18,39 @@ import (
 // sessions, metrics and background job runner), is handed it, here: no
 // other cli file holds the store.
 
+// app is what a command works with: the use cases (studies.Service, whose
+// Close closes the database), the plain reads and writes the command line
+// declares in store.go, which the store answers itself, and Prolific.
+type app struct {
+	*studies.Service
+	store cliStore
+	db    *store.DB
+}
+
+// openApp opens (creating and migrating it if need be) the database file
+// at path for a command that does not start the web server.
+func openApp(ctx context.Context, path string, o studies.OpenOptions) (*app, error) {
+	db, err := store.OpenWith(ctx, path, store.Options{Synchronous: o.Synchronous, Replicated: o.Replicated})
+	if err != nil {
+		return nil, err
+	}
+	return newApp(db, o.Now), nil
+}
+
+// newApp is the app over an open store (tests and benchmarks that open
+// the store themselves).
+func newApp(db *store.DB, now func() time.Time) *app {
+	return &app{Service: studies.New(db, now), store: db, db: db}
+}
+
+// signin is the accounts' and sign-in's use cases.
+func (a *app) signin() *signin.Service { return signin.New(a.db, nil) }
+
+// recruit is the Prolific use cases, with the token read by getenv.
+func (a *app) recruit(getenv func(string) string) *recruit.Service {
+	return recruit.New(a.db, getenv)
+}
+
 // newServerFunc builds the web server over the store openService opened;
 // the Config's DB is filled in.
 type newServerFunc func(ctx context.Context, cfg web.Config) (*web.Server, error)
@@ -23,7 +59,7 @@ type newServerFunc func(ctx context.Context, cfg web.Config) (*web.Server, error
 // the web server: the Service, and newServer to build the server over the
 // same store when the command is ready to. Closing the Service closes the
 // store.
-func openService(ctx context.Context, path string, o studies.OpenOptions) (*studies.Service, newServerFunc, error) {
+func openService(ctx context.Context, path string, o studies.OpenOptions) (*app, newServerFunc, error) {
 	db, err := store.OpenWith(ctx, path, store.Options{Synchronous: o.Synchronous, Replicated: o.Replicated})
 	if err != nil {
 		return nil, nil, err
@@ -32,5 +68,5 @@ func openService(ctx context.Context, path string, o studies.OpenOptions) (*stud
 		cfg.DB = db
 		return web.New(ctx, cfg)
 	}
-	return studies.New(db, o.Now), newServer, nil
+	return newApp(db, o.Now), newServer, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/recruit"
 	"strings"
 	"text/tabwriter"
 
@@ -83,12 +84,12 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 	if *studyID <= 0 {
 		return usagef("prolific %s: --study is required", action)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	p := svc.Prolific(env.getenv)
+	p := svc.recruit(env.getenv)
 	actor := "cli"
 	if u := env.getenv("USER"); u != "" {
 		actor = "cli:" + u
@@ -126,8 +127,8 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 // prolificCmd is one `pragmalab prolific` action with its flags.
 type prolificCmd struct {
 	ctx                                           context.Context
-	svc                                           *studies.Service
-	p                                             *studies.Prolific
+	svc                                           *app
+	p                                             *recruit.Service
 	actor, action                                 string
 	out                                           io.Writer
 	studyID                                       int64
@@ -142,7 +143,7 @@ type prolificCmd struct {
 // audit records a change in the study's record of researcher actions, as
 // the pages do.
 func (c *prolificCmd) audit(action, format string, a ...any) error {
-	return c.svc.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
+	return c.svc.store.Audit(c.ctx, cliActor, c.studyID, action, c.actor+": "+fmt.Sprintf(format, a...))
 }
 
 // fail shows a domain error as the action's message.
@@ -161,12 +162,12 @@ func (c *prolificCmd) check() error {
 	if err != nil {
 		return c.fail(err)
 	}
-	fmt.Fprintf(c.out, "connected to %s: study %s %q (%s, %d places)\n", c.p.API.BaseURL(), st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
+	fmt.Fprintf(c.out, "connected to %s: study %s %q (%s, %d places)\n", c.p.APIBase(), st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
 	return nil
 }
 
 func (c *prolificCmd) link() error {
-	if err := c.svc.LinkProlificStudy(c.ctx, c.studyID, c.psid); err != nil {
+	if err := c.svc.store.LinkProlific(c.ctx, c.studyID, c.psid); err != nil {
 		return c.fail(err)
 	}
 	fmt.Fprintf(c.out, "study %d linked to Prolific study %s\n", c.studyID, strings.ToLower(c.psid))
@@ -251,7 +252,7 @@ func (c *prolificCmd) reject() error {
 		if r == nil {
 			return c.fail(domain.Errorf(domain.ENOTFOUND, "participant %s never reached the study: write the message with --message", c.pid))
 		}
-		msg = studies.RejectionMessage(studies.DefaultRejectionTemplate, *r)
+		msg = recruit.RejectionMessage(recruit.DefaultRejectionTemplate, *r)
 	}
 	if !c.yes {
 		fmt.Fprintf(c.out, "would reject %s (%s) with the message:\n%s\nnothing sent: add --yes to reject\n", c.pid, c.category, msg)
@@ -268,7 +269,7 @@ func (c *prolificCmd) reject() error {
 }
 
 func (c *prolificCmd) bonus() error {
-	var lines []studies.BonusLine
+	var lines []recruit.BonusLine
 	switch {
 	case (c.csvFile == "") == (c.amount == ""):
 		return usagef("prolific bonus: give --csv FILE or --amount X")
@@ -277,7 +278,7 @@ func (c *prolificCmd) bonus() error {
 		if err != nil {
 			return usagef("prolific bonus: %v", err)
 		}
-		lines, err = studies.ParseBonusCSV(f)
+		lines, err = recruit.ParseBonusCSV(f)
 		f.Close()
 		if err != nil {
 			return &usageError{c.fail(err)}
@@ -298,11 +299,11 @@ func (c *prolificCmd) bonus() error {
 	for _, l := range plan.Lines {
 		note := ""
 		if l.Before > 0 {
-			note = fmt.Sprintf("  (had %s before)", studies.FormatCents(l.Before))
+			note = fmt.Sprintf("  (had %s before)", recruit.FormatCents(l.Before))
 		}
-		fmt.Fprintf(c.out, "  %s  %s%s\n", l.PID, studies.FormatCents(l.AmountCents), note)
+		fmt.Fprintf(c.out, "  %s  %s%s\n", l.PID, recruit.FormatCents(l.AmountCents), note)
 	}
-	fmt.Fprintf(c.out, "%d bonuses, total %s before Prolific's fees\n", len(plan.Lines), studies.FormatCents(plan.TotalCents))
+	fmt.Fprintf(c.out, "%d bonuses, total %s before Prolific's fees\n", len(plan.Lines), recruit.FormatCents(plan.TotalCents))
 	if !c.yes {
 		fmt.Fprintln(c.out, "nothing sent: add --yes to set them up (this pays nothing yet)")
 		return nil
@@ -348,7 +349,7 @@ func (c *prolificCmd) pay() error {
 }
 
 func (c *prolificCmd) create() error {
-	in := studies.DraftInput{Description: c.description, StudyURL: c.studyURL, RewardCents: c.reward, Minutes: c.minutes}
+	in := recruit.DraftInput{Description: c.description, StudyURL: c.studyURL, RewardCents: c.reward, Minutes: c.minutes}
 	if !c.yes {
 		fmt.Fprintf(c.out, "would create a draft study on Prolific for study %d (reward %d, %d minutes, URL %s)\nnothing sent: add --yes\n", c.studyID, c.reward, c.minutes, c.studyURL)
 		return nil
@@ -380,7 +381,7 @@ func (c *prolificCmd) group() error {
 	return nil
 }
 
-func printReview(w io.Writer, rev *studies.Review) {
+func printReview(w io.Writer, rev *recruit.Review) {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "participant\there\tprolific\texcluded\tchecks failed\tscreened out")
 	for _, r := range rev.Rows {
@@ -394,7 +395,7 @@ func printReview(w io.Writer, rev *studies.Review) {
 	printDisagreements(w, rev)
 }
 
-func printDisagreements(w io.Writer, rev *studies.Review) {
+func printDisagreements(w io.Writer, rev *recruit.Review) {
 	for _, r := range rev.NeverReached {
 		fmt.Fprintf(w, "never reached pragmalab: %s (%s on Prolific)\n", r.PID, r.ProlificStatus)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/recruit"
 )
 
 // The study's life on Prolific, screen-outs, messages and webhooks from
@@ -113,7 +113,7 @@ func (c *prolificCmd) screenOut() error {
 func (c *prolificCmd) sendMessage() error {
 	body := c.message
 	if c.template != "" {
-		b, ok := studies.MessageTemplateBody(c.template)
+		b, ok := recruit.MessageTemplateBody(c.template)
 		if !ok {
 			return usagef("prolific message: --template is thanks, bonus or question")
 		}
@@ -158,7 +158,7 @@ func (c *prolificCmd) hooks() error {
 			fmt.Fprintln(c.out, "already subscribed: nothing created")
 			return nil
 		}
-		return c.audit("Prolific hooks", "subscribed %d event types to %s", len(made), studies.HookTarget(c.studyURL))
+		return c.audit("Prolific hooks", "subscribed %d event types to %s", len(made), recruit.HookTarget(c.studyURL))
 	}
 	list, err := c.p.ListHooks(c.ctx, c.studyID)
 	if err != nil {
@@ -176,7 +176,7 @@ func (c *prolificCmd) hooks() error {
 	case c.remove != "":
 		fmt.Fprintf(c.out, "nothing sent: add --yes to remove %s\n", c.remove)
 	case c.studyURL != "":
-		fmt.Fprintf(c.out, "nothing sent: add --yes to subscribe %s to %s\n", studies.HookTarget(c.studyURL), "submission.status.change and study.status.change")
+		fmt.Fprintf(c.out, "nothing sent: add --yes to subscribe %s to %s\n", recruit.HookTarget(c.studyURL), "submission.status.change and study.status.change")
 	}
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 
 	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
+	"pragmalab/recruit"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 const cliProlificStudy = "64dddddddddddddddddddddd"
@@ -54,11 +54,11 @@ func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 	if err := db.LinkProlific(ctx, cs.ID, cliProlificStudy); err != nil {
 		t.Fatal(err)
 	}
-	p := studies.NewProlific(db, getenv)
+	p := recruit.New(db, getenv)
 	if _, err := p.Sync(ctx, cs.ID); err != nil {
 		t.Fatal(err)
 	}
-	plan, err := p.PlanBonuses(ctx, cs.ID, []studies.BonusLine{{PID: prolifictest.PID(1), AmountCents: 50}})
+	plan, err := p.PlanBonuses(ctx, cs.ID, []recruit.BonusLine{{PID: prolifictest.PID(1), AmountCents: 50}})
 	if err != nil {
 		t.Fatal(err)
 	}

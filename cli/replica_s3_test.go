@@ -37,7 +37,7 @@ func TestS3ReplicaRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "live.db")
-	svc, err := studies.Open(ctx, file, studies.OpenOptions{Replicated: true})
+	svc, err := openApp(ctx, file, studies.OpenOptions{Replicated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestS3ReplicaRoundTrip(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "quick_check ok, foreign keys ok") || !strings.Contains(out, "1 studies") {
 		t.Fatalf("restore: exit %d\n%s%s", code, out, errOut)
 	}
-	back, err := studies.Open(ctx, restored, studies.OpenOptions{})
+	back, err := openApp(ctx, restored, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestServeRestoresMissingDatabase(t *testing.T) {
 	}
 
 	old := filepath.Join(dir, "old.db")
-	svc, err := studies.Open(ctx, old, studies.OpenOptions{Replicated: true})
+	svc, err := openApp(ctx, old, studies.OpenOptions{Replicated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestServeRestoresMissingDatabase(t *testing.T) {
 	if err := restoreIfMissing(ctx, &target, moved, e, log); err != nil {
 		t.Fatal(err)
 	}
-	back, err := studies.Open(ctx, moved, studies.OpenOptions{})
+	back, err := openApp(ctx, moved, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func TestReplicaSurvivesMachineLoss(t *testing.T) {
 	}
 	file := filepath.Join(machine, "pragmalab.db")
 	replicaURL := "file://" + filepath.Join(dir, "replica")
-	svc, err := studies.Open(ctx, file, studies.OpenOptions{})
+	svc, err := openApp(ctx, file, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestReplicaSurvivesMachineLoss(t *testing.T) {
 	if !strings.Contains(out, "quick_check ok, foreign keys ok") {
 		t.Fatalf("restore output: %s", out)
 	}
-	svc, err = studies.Open(ctx, restored, studies.OpenOptions{})
+	svc, err = openApp(ctx, restored, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

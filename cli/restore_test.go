@@ -56,7 +56,7 @@ func TestRestoreRefuses(t *testing.T) {
 func TestCheckDatabase(t *testing.T) {
 	ctx := context.Background()
 	file := filepath.Join(t.TempDir(), "a.db")
-	svc, err := studies.Open(ctx, file, studies.OpenOptions{})
+	svc, err := openApp(ctx, file, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestCheckDatabase(t *testing.T) {
 	if !strings.Contains(checkText(c), "quick_check ok, foreign keys ok") {
 		t.Fatalf("check text: %s", checkText(c))
 	}
-	db, err := studies.Open(ctx, file, studies.OpenOptions{})
+	db, err := openApp(ctx, file, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

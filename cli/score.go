@@ -92,7 +92,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	svc, err := studies.Open(ctx, o.db, studies.OpenOptions{})
+	svc, err := openApp(ctx, o.db, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func runScore(ctx context.Context, args []string, env *Env) error {
 
 // finish reports how job id ended, delivers and prints its results, and
 // returns the exit error of a job that is not done.
-func (o *scoreOpts) finish(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, id int64, start time.Time) error {
+func (o *scoreOpts) finish(ctx context.Context, svc *app, jobs jobRunner, env *Env, id int64, start time.Time) error {
 	res, err := jobs.results(ctx, id)
 	if err != nil {
 		return err
@@ -213,7 +213,7 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 
 // createOrRepoint creates the job, or re-points and requeues the one to
 // resume, and returns its id.
-func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env) (int64, error) {
+func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *app, jobs jobRunner, env *Env) (int64, error) {
 	if o.jobID == 0 {
 		j, err := jobs.create(ctx, o.spec)
 		if err != nil {
@@ -222,7 +222,7 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, j
 			}
 			return 0, err
 		}
-		if err := svc.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
+		if err := svc.store.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, j.Scorer)); err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d\n", j.ID, o.studyID)
@@ -233,20 +233,20 @@ func (o *scoreOpts) createOrRepoint(ctx context.Context, svc *studies.Service, j
 			return 0, err
 		}
 	}
-	if err := svc.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
+	if err := svc.store.RequeueJob(ctx, o.jobID); err != nil && domain.ErrorCode(err) != domain.ECONFLICT {
 		return 0, err
 	}
 	return o.jobID, nil
 }
 
 // reportJob says on stderr how the job ended and why prompts failed.
-func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results, took time.Duration) {
+func reportJob(ctx context.Context, svc *app, env *Env, res *runner.Results, took time.Duration) {
 	fmt.Fprintf(env.stderr, "job %d %s in %s: %d of %d prompts answered, %d failed\n", res.Job.ID, res.Job.Status,
 		took.Round(time.Millisecond), res.Progress.Answered, res.Progress.Total, res.Progress.Failed)
 	if res.Job.Error != "" {
 		fmt.Fprintf(env.stderr, "%s\n", domain.TerminalSafe(res.Job.Error))
 	}
-	if reasons, _ := svc.JobFailures(ctx, res.Job.ID, 5); len(reasons) > 0 {
+	if reasons, _ := svc.store.JobFailureReasons(ctx, res.Job.ID, 5); len(reasons) > 0 {
 		fmt.Fprintf(env.stderr, "why prompts failed:\n")
 		for _, f := range reasons {
 			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, domain.TerminalSafe(f.Error), domain.TerminalSafe(f.First))
@@ -259,7 +259,7 @@ func reportJob(ctx context.Context, svc *studies.Service, env *Env, res *runner.
 
 // deliver writes the per-item CSV and hands a generation job's outputs to
 // an explanation-rating study, as asked.
-func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results) error {
+func (o *scoreOpts) deliver(ctx context.Context, svc *app, env *Env, res *runner.Results) error {
 	if o.csvOut != "" {
 		if err := writeFileAtomic(o.csvOut, res.WriteCSV); err != nil {
 			return err
@@ -271,10 +271,10 @@ func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env,
 	if res.Job.Task != string(scoring.Generation) {
 		return usagef("score: --outputs-to needs a generation job")
 	}
-	if err := svc.AddJobOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
+	if err := svc.store.ImportOutputs(ctx, o.outputsTo, res.Outputs()); err != nil {
 		return fmt.Errorf("score: adding outputs to study %d: %w", o.outputsTo, err)
 	}
-	if err := svc.Audit(ctx, cliActor, o.outputsTo, studies.ActionImportJobOutputs, studies.AuditJobOutputsSent(len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
+	if err := svc.store.Audit(ctx, cliActor, o.outputsTo, studies.ActionImportJobOutputs, studies.AuditJobOutputsSent(len(res.Gen), res.Job.ID, res.Job.StudyID)); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "%d outputs added to study %d\n", len(res.Gen), o.outputsTo)
@@ -283,7 +283,7 @@ func (o *scoreOpts) deliver(ctx context.Context, svc *studies.Service, env *Env,
 
 // print writes the results, with the humans beside the model when the job
 // compares with a crowd study, as a table or as JSON.
-func (o *scoreOpts) print(ctx context.Context, svc *studies.Service, env *Env, res *runner.Results) error {
+func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.Results) error {
 	var human *runner.Comparison
 	var corr *runner.HumanCorrelation
 	if res.Job.Task == string(scoring.TrueFalse) && res.Job.CompareStudyID != 0 {
@@ -319,8 +319,8 @@ var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "co
 
 // repoint changes the endpoints, concurrency or time-out of a model job
 // before it is resumed (the old endpoint moved, or was too slow).
-func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration, engine scoring.Engine) error {
-	j, err := svc.ScoringJob(ctx, id)
+func repoint(ctx context.Context, svc *app, env *Env, id int64, urls []string, set map[string]bool, conc int, timeout time.Duration, engine scoring.Engine) error {
+	j, err := svc.store.Job(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -351,7 +351,7 @@ func repoint(ctx context.Context, svc *studies.Service, env *Env, id int64, urls
 	if err != nil {
 		return err
 	}
-	if err := svc.SetJobConfig(ctx, id, b); err != nil {
+	if err := svc.store.UpdateJobConfig(ctx, id, b); err != nil {
 		return fmt.Errorf("score: %s", domain.ErrorMessage(err))
 	}
 	fmt.Fprintf(env.stderr, "job %d now asks %s (%s engine, concurrency %d per endpoint, time-out %s)\n", id, strings.Join(spec.Config.BaseURLs, ", "), spec.Config.Engine, spec.Config.Concurrency, spec.Config.Timeout)

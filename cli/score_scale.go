@@ -16,7 +16,6 @@ import (
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // The flags of `pragmalab score` for scoring at scale
@@ -123,7 +122,7 @@ func (o *scoreOpts) specs() []runner.Spec {
 
 // run handles what is not one job run: a dry run, an export, an import,
 // several models. done is false when the caller runs one job as before.
-func (s *scaleOpts) run(ctx context.Context, o *scoreOpts, svc *studies.Service, jobs jobRunner, env *Env) (done bool, _ error) {
+func (s *scaleOpts) run(ctx context.Context, o *scoreOpts, svc *app, jobs jobRunner, env *Env) (done bool, _ error) {
 	switch {
 	case s.dryRun:
 		return true, o.dryRun(ctx, svc, env)
@@ -139,10 +138,10 @@ func (s *scaleOpts) run(ctx context.Context, o *scoreOpts, svc *studies.Service,
 
 // dryRun prints the size and cost of the new jobs, or of what a job has
 // left to ask.
-func (o *scoreOpts) dryRun(ctx context.Context, svc *studies.Service, env *Env) error {
+func (o *scoreOpts) dryRun(ctx context.Context, svc *app, env *Env) error {
 	var es []runner.Estimate
 	if o.jobID != 0 {
-		j, err := svc.ScoringJob(ctx, o.jobID)
+		j, err := svc.store.Job(ctx, o.jobID)
 		if err != nil {
 			return usagef("score: %s", domain.ErrorMessage(err))
 		}
@@ -206,7 +205,7 @@ func printEstimates(w io.Writer, es []runner.Estimate, left bool) {
 
 // exportBatch writes the JSONL of a job (a new one waiting for an offline
 // runner, or one that exists) for an offline runner.
-func (o *scoreOpts) exportBatch(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env) error {
+func (o *scoreOpts) exportBatch(ctx context.Context, svc *app, jobs jobRunner, env *Env) error {
 	id := o.jobID
 	if id == 0 {
 		js, err := o.launch(ctx, svc, env)
@@ -228,7 +227,7 @@ func (o *scoreOpts) exportBatch(ctx context.Context, svc *studies.Service, jobs 
 		fmt.Fprintf(env.stderr, "job %d has no unanswered prompt: %s is empty\n", id, o.scale.exportFile)
 		return nil
 	}
-	j, err := svc.ScoringJob(ctx, id)
+	j, err := svc.store.Job(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -241,7 +240,7 @@ func (o *scoreOpts) exportBatch(ctx context.Context, svc *studies.Service, jobs 
 
 // importBatch reads an offline runner's output into the job and prints its
 // results as a run would.
-func (o *scoreOpts) importBatch(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env) error {
+func (o *scoreOpts) importBatch(ctx context.Context, svc *app, jobs jobRunner, env *Env) error {
 	start := time.Now()
 	data, err := os.ReadFile(o.scale.importFile)
 	if err != nil {
@@ -251,8 +250,8 @@ func (o *scoreOpts) importBatch(ctx context.Context, svc *studies.Service, jobs 
 	if err != nil {
 		return fmt.Errorf("score: %s: %s", o.scale.importFile, domain.ErrorMessage(err))
 	}
-	j, _ := svc.ScoringJob(ctx, o.jobID)
-	if err := svc.Audit(ctx, cliActor, j.StudyID, "import batch results", fmt.Sprintf("job #%d: %d results from %s", o.jobID, rep.Lines, o.scale.importFile)); err != nil {
+	j, _ := svc.store.Job(ctx, o.jobID)
+	if err := svc.store.Audit(ctx, cliActor, j.StudyID, "import batch results", fmt.Sprintf("job #%d: %d results from %s", o.jobID, rep.Lines, o.scale.importFile)); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stderr, "%d results read from %s: %d answered, %d failed, %d for prompts answered before (kept)\n", rep.Lines, o.scale.importFile, rep.Answered, rep.Failed, rep.Kept)
@@ -260,7 +259,7 @@ func (o *scoreOpts) importBatch(ctx context.Context, svc *studies.Service, jobs 
 }
 
 // launch creates the jobs of the flags (one per model) and audits them.
-func (o *scoreOpts) launch(ctx context.Context, svc *studies.Service, env *Env) ([]*domain.Job, error) {
+func (o *scoreOpts) launch(ctx context.Context, svc *app, env *Env) ([]*domain.Job, error) {
 	js, err := svc.LaunchJobs(ctx, o.specs(), env.getenv)
 	if err != nil {
 		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ENOTFOUND {
@@ -269,7 +268,7 @@ func (o *scoreOpts) launch(ctx context.Context, svc *studies.Service, env *Env) 
 		return nil, err
 	}
 	for _, j := range js {
-		if err := svc.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, runner.ScorerName(j))); err != nil {
+		if err := svc.store.Audit(ctx, cliActor, o.studyID, "start scoring job", fmt.Sprintf("job #%d: %s, %s", j.ID, j.Task, runner.ScorerName(j))); err != nil {
 			return nil, err
 		}
 		fmt.Fprintf(env.stderr, "job %d created for study %d (%s)\n", j.ID, o.studyID, runner.ScorerName(j))
@@ -279,7 +278,7 @@ func (o *scoreOpts) launch(ctx context.Context, svc *studies.Service, env *Env) 
 
 // runMany runs one job per model over the same prompts, at once, and
 // prints them side by side (with the humans when --compare is given).
-func (o *scoreOpts) runMany(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env) error {
+func (o *scoreOpts) runMany(ctx context.Context, svc *app, jobs jobRunner, env *Env) error {
 	js, err := o.launch(ctx, svc, env)
 	if err != nil {
 		return err
@@ -341,7 +340,7 @@ func (o *scoreOpts) runMany(ctx context.Context, svc *studies.Service, jobs jobR
 // printMany prints several jobs over the same prompts side by side: the
 // True/False measures with their 95 % intervals beside the humans', the
 // multiple-choice accuracies, or the generation counts.
-func (o *scoreOpts) printMany(ctx context.Context, svc *studies.Service, env *Env, all []*runner.Results) error {
+func (o *scoreOpts) printMany(ctx context.Context, svc *app, env *Env, all []*runner.Results) error {
 	first := all[0]
 	var cmp runner.Comparison
 	if first.Job.Task == string(scoring.TrueFalse) {

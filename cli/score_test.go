@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strconv"
 	"strings"
 	"testing"
@@ -14,7 +15,6 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 func scoreDB(t *testing.T) (string, int64) {
@@ -107,11 +107,11 @@ func TestScorePassages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestScorePassages(t *testing.T) {
 		t.Fatalf("generation: exit %d %s", code, errOut)
 	}
 	b, _ := os.ReadFile(csv)
-	if outs, err := studies.ParseOutputsCSV(bytes.NewReader(b)); err != nil || len(outs) != 130 || outs[0].Strategy != "chain-of-thought" {
+	if outs, err := itemfiles.ParseOutputsCSV(bytes.NewReader(b)); err != nil || len(outs) != 130 || outs[0].Strategy != "chain-of-thought" {
 		t.Errorf("the CSV should be an outputs file: %v", err)
 	}
 }

@@ -97,8 +97,8 @@ func displayAddr(a string) string {
 
 // firstStart creates the first admin (printing its password once) and the
 // demo data when the database is new; jobs runs the demo's scoring job.
-func firstStart(ctx context.Context, svc *studies.Service, jobs jobRunner, env *Env, base string, demo bool) error {
-	password, err := svc.FirstAdmin(ctx, "admin")
+func firstStart(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string, demo bool) error {
+	password, err := svc.signin().FirstAdmin(ctx, "admin")
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"pragmalab/domain"
+	"pragmalab/signin"
 	"pragmalab/studies"
 )
 
@@ -79,14 +80,14 @@ func runSignIn(ctx context.Context, args []string, env *Env) error {
 	if action == "remove" && *id <= 0 {
 		return usagef("sign-in remove: --id is required (see pragmalab sign-in list)")
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
 	switch action {
 	case "list":
-		rules, err := svc.OIDCRules(ctx)
+		rules, err := svc.store.OIDCRules(ctx)
 		if err != nil {
 			return err
 		}
@@ -95,20 +96,20 @@ func runSignIn(ctx context.Context, args []string, env *Env) error {
 		}
 		return nil
 	case "allow":
-		got, err := svc.AddOIDCRule(ctx, rule, cliActor)
+		got, err := svc.signin().AddOIDCRule(ctx, rule, cliActor)
 		if err != nil {
 			return signInFailed(action, err)
 		}
-		if err := svc.Audit(ctx, cliActor, 0, studies.ActionAllowSignIn, studies.AuditOIDCRule(true, *got)); err != nil {
+		if err := svc.store.Audit(ctx, cliActor, 0, studies.ActionAllowSignIn, signin.AuditOIDCRule(true, *got)); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "rule %d: the %s %s may sign in (new accounts: %s)\n", got.ID, got.Kind, got.Value, got.Role)
 	case "remove":
-		got, err := svc.DeleteOIDCRule(ctx, *id)
+		got, err := svc.store.DeleteOIDCRule(ctx, *id)
 		if err != nil {
 			return signInFailed(action, err)
 		}
-		if err := svc.Audit(ctx, cliActor, 0, studies.ActionRemoveSignIn, studies.AuditOIDCRule(false, *got)); err != nil {
+		if err := svc.store.Audit(ctx, cliActor, 0, studies.ActionRemoveSignIn, signin.AuditOIDCRule(false, *got)); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "removed rule %d (the %s %s)\n", got.ID, got.Kind, got.Value)
@@ -126,21 +127,21 @@ func signInFailed(action string, err error) error {
 // signInCheck reads the provider's configuration from the environment and
 // its discovery document, and says what to register with it.
 func signInCheck(ctx context.Context, env *Env) error {
-	cfg, err := studies.OIDCConfigFromEnv(env.getenv)
+	cfg, err := signin.OIDCConfigFromEnv(env.getenv)
 	if err != nil {
 		return usagef("sign-in check: %v", err)
 	}
 	if cfg == nil {
-		return usagef("sign-in check: institutional sign-in is not configured (set %s, %s and %s)", studies.EnvOIDCIssuer, studies.EnvOIDCClientID, studies.EnvOIDCClientSecret)
+		return usagef("sign-in check: institutional sign-in is not configured (set %s, %s and %s)", signin.EnvOIDCIssuer, signin.EnvOIDCClientID, signin.EnvOIDCClientSecret)
 	}
 	// No database is needed to read the provider's document.
-	auth, err := studies.New(nil, nil).NewOIDC(*cfg, nil).Check(ctx)
+	auth, err := signin.New(nil, nil).NewOIDC(*cfg, nil).Check(ctx)
 	if err != nil {
 		return fmt.Errorf("sign-in check: %w", err)
 	}
 	callback := cfg.RedirectURL
 	if callback == "" {
-		callback = "https://YOUR-SITE" + studies.OIDCCallbackPath
+		callback = "https://YOUR-SITE" + signin.OIDCCallbackPath
 	}
 	fmt.Fprintf(env.stdout, "%s answers as an OpenID Connect provider (sign-in at %s).\nLogin page: \"Sign in with %s\". Register the callback address %s with it.\n", cfg.Issuer, auth, cfg.Name, callback)
 	return nil

@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"pragmalab/signin"
+	"pragmalab/signin/oidctest"
 	"pragmalab/studies"
-	"pragmalab/studies/oidctest"
 )
 
 // TestSignInCLI: the rules of institutional sign-in from the command line,
@@ -38,11 +39,11 @@ func TestSignInCLI(t *testing.T) {
 	if code, _, errOut := run("remove", "--id", "1"); code != 2 || !strings.Contains(errOut, "no such sign-in rule") {
 		t.Errorf("remove again: %d %q", code, errOut)
 	}
-	svc, err := studies.Open(t.Context(), db, studies.OpenOptions{})
+	svc, err := openApp(t.Context(), db, studies.OpenOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _ := svc.AuditLog(t.Context(), 0, 0)
+	log, _ := svc.store.AuditLog(t.Context(), 0, 0)
 	svc.Close()
 	if len(log) != 2 || log[1].Action != studies.ActionAllowSignIn || log[0].Action != studies.ActionRemoveSignIn || log[0].Actor != studies.CLIActor {
 		t.Errorf("audit log: %+v", log)
@@ -50,7 +51,7 @@ func TestSignInCLI(t *testing.T) {
 
 	idp := oidctest.New("pragmalab", "secret")
 	defer idp.Close()
-	env := map[string]string{studies.EnvOIDCIssuer: idp.URL, studies.EnvOIDCClientID: "pragmalab", studies.EnvOIDCClientSecret: "secret", studies.EnvOIDCName: "Uni"}
+	env := map[string]string{signin.EnvOIDCIssuer: idp.URL, signin.EnvOIDCClientID: "pragmalab", signin.EnvOIDCClientSecret: "secret", signin.EnvOIDCName: "Uni"}
 	code, out, errOut := runCLI(t, "", env, "sign-in", "check")
 	if code != 0 || !strings.Contains(out, idp.URL+"/authorize") || !strings.Contains(out, "/admin/oidc/callback") {
 		t.Errorf("check: %d %q %q", code, out, errOut)
@@ -58,8 +59,8 @@ func TestSignInCLI(t *testing.T) {
 	if strings.Contains(out+errOut, "secret") {
 		t.Errorf("check shows the secret: %q %q", out, errOut)
 	}
-	code, _, errOut = runCLI(t, "", map[string]string{studies.EnvOIDCIssuer: idp.URL}, "sign-in", "check")
-	if code != 2 || !strings.Contains(errOut, studies.EnvOIDCClientSecret) {
+	code, _, errOut = runCLI(t, "", map[string]string{signin.EnvOIDCIssuer: idp.URL}, "sign-in", "check")
+	if code != 2 || !strings.Contains(errOut, signin.EnvOIDCClientSecret) {
 		t.Errorf("check half-configured: %d %q", code, errOut)
 	}
 }

@@ -57,13 +57,13 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	if studyID != nil && *studyID <= 0 {
 		return usagef("study %s: --study is required", action)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
 	if studyID != nil {
-		if _, err := svc.Study(ctx, *studyID); err != nil {
+		if _, err := svc.store.Study(ctx, *studyID); err != nil {
 			return usagef("study %s: %s", action, domain.ErrorMessage(err))
 		}
 	}
@@ -91,8 +91,8 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 }
 
 // listStudies prints the dashboard as a table.
-func listStudies(ctx context.Context, svc *studies.Service, env *Env, archived bool) error {
-	all, err := svc.StudyListings(ctx)
+func listStudies(ctx context.Context, svc *app, env *Env, archived bool) error {
+	all, err := svc.store.Dashboard(ctx)
 	if err != nil {
 		return err
 	}
@@ -144,12 +144,12 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 	if !strings.HasPrefix(b, "http://") && !strings.HasPrefix(b, "https://") {
 		return usagef("links: --base %q must start with http:// or https://", *base)
 	}
-	svc, err := studies.Open(ctx, *dbPath, studies.OpenOptions{})
+	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
 	}
 	defer svc.Close()
-	s, err := svc.Study(ctx, *studyID)
+	s, err := svc.store.Study(ctx, *studyID)
 	if err != nil {
 		return usagef("links: %s", domain.ErrorMessage(err))
 	}
@@ -157,7 +157,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "Prolific study URL of %q:\n%s\n", s.Name, templates.CrowdStudyEntryURL(b, s.ID))
 		return nil
 	}
-	people, err := svc.StudyExperts(ctx, s.ID)
+	people, err := svc.store.Annotators(ctx, s.ID)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 // seededDB is a database holding the demo studies, as the first start
@@ -28,7 +27,7 @@ func seededDB(t *testing.T) (string, string) {
 	defer db.Close()
 	var out strings.Builder
 	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: &out, stderr: io.Discard}
-	svc := studies.New(db, nil)
+	svc := newApp(db, nil)
 	if err := seedDemo(ctx, svc, jobRunner{svc: svc, getenv: env.getenv}, env, "http://lab.example"); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strconv"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.C
 		if err != nil {
 			t.Fatal(err)
 		}
-		its, err := studies.ParseItemsJSONL(bytes.NewReader(data))
+		its, err := itemfiles.ParseItemsJSONL(bytes.NewReader(data))
 		if err != nil {
 			t.Fatal(err)
 		}

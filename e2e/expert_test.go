@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -31,7 +32,7 @@ func startExpertStudy(t *testing.T) (*httptest.Server, *store.DB, string, int64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	items, err := studies.ParseItemsJSONL(bytes.NewReader(data))
+	items, err := itemfiles.ParseItemsJSONL(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}

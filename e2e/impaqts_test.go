@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"testing"
 	"time"
 
@@ -25,14 +26,14 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 	t.Helper()
 	ctx := context.Background()
 	db := openStore(t)
-	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
 	byKind := map[string]*domain.Study{}
 	for _, kind := range []string{domain.KindContext, domain.KindExplain} {
 		s := &domain.Study{Kind: kind, Name: "IMPAQTS " + kind, Lang: "it", Seed: 5}
-		ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
+		ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 		if err == nil {
 			err = db.CreateStudy(ctx, s)
 		}
@@ -54,7 +55,7 @@ func startImpaqts(t *testing.T) (*httptest.Server, *store.DB, string, int64, str
 		t.Fatal(err)
 	}
 	es := byKind[domain.KindExplain]
-	if err := db.ImportOutputs(ctx, es.ID, []store.Output{
+	if err := db.ImportOutputs(ctx, es.ID, []domain.Output{
 		{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "Gli altri partiti hanno svenduto i loro ideali."},
 		{ItemKey: "37246", Strategy: "zero-shot", Model: "m", Output: "Il governo è diviso."},
 	}); err != nil {

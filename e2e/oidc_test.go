@@ -9,8 +9,8 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
-	"pragmalab/studies/oidctest"
+	"pragmalab/signin"
+	"pragmalab/signin/oidctest"
 	"pragmalab/web"
 )
 
@@ -24,10 +24,10 @@ func TestOIDCSignInInTheBrowser(t *testing.T) {
 	idp := oidctest.New("pragmalab-e2e", "e2e-client-secret")
 	t.Cleanup(idp.Close)
 	env := map[string]string{
-		studies.EnvOIDCIssuer:       idp.URL,
-		studies.EnvOIDCClientID:     "pragmalab-e2e",
-		studies.EnvOIDCClientSecret: "e2e-client-secret",
-		studies.EnvOIDCName:         "Test University",
+		signin.EnvOIDCIssuer:       idp.URL,
+		signin.EnvOIDCClientID:     "pragmalab-e2e",
+		signin.EnvOIDCClientSecret: "e2e-client-secret",
+		signin.EnvOIDCName:         "Test University",
 	}
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return env[k] }})
 	if _, err := db.AddOIDCRule(context.Background(), domain.OIDCRule{Kind: domain.OIDCDomain, Value: "uni.edu", Role: domain.RoleOwner, CreatedBy: "test"}); err != nil {

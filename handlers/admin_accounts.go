@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/signin"
 	"pragmalab/studies"
 	"strings"
 
@@ -17,7 +18,7 @@ func (h *Handler) AccountsPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderAccounts(w http.ResponseWriter, r *http.Request, status int, v templates.AccountsView) {
-	as, err := h.Service.Accounts(r.Context())
+	as, err := h.Store.Admins(r.Context())
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -38,8 +39,8 @@ func (h *Handler) CreateAccount(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := templates.AccountForm{Username: strings.TrimSpace(r.PostFormValue("username")), Role: r.PostFormValue("role")}
-	password := studies.NewPassword()
-	a, err := h.Service.CreateAccount(r.Context(), form.Username, password, form.Role)
+	password := signin.NewPassword()
+	a, err := h.Store.CreateAdminWithRole(r.Context(), form.Username, password, form.Role)
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
 			form.Error = domain.ErrorMessage(err)
@@ -62,7 +63,7 @@ func (h *Handler) account(r *http.Request) (*domain.Admin, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.Service.Account(r.Context(), id)
+	return h.Store.AdminByID(r.Context(), id)
 }
 
 // SetAccountRole handles POST /admin/accounts/{admin}/role.
@@ -73,7 +74,7 @@ func (h *Handler) SetAccountRole(w http.ResponseWriter, r *http.Request) {
 	}
 	role := r.PostFormValue("role")
 	if err == nil {
-		err = h.Service.SetRole(r.Context(), a.Username, role)
+		err = h.Store.SetRole(r.Context(), a.Username, role)
 	}
 	if err != nil {
 		h.accountFailed(w, r, err)
@@ -88,9 +89,9 @@ func (h *Handler) SetAccountRole(w http.ResponseWriter, r *http.Request) {
 // random password, shown once; the account's sessions all end.
 func (h *Handler) ResetAccountPassword(w http.ResponseWriter, r *http.Request) {
 	a, err := h.account(r)
-	password := studies.NewPassword()
+	password := signin.NewPassword()
 	if err == nil {
-		err = h.Service.SetPassword(r.Context(), a.Username, password)
+		err = h.Store.SetPassword(r.Context(), a.Username, password)
 	}
 	if err != nil {
 		h.accountFailed(w, r, err)
@@ -106,7 +107,7 @@ func (h *Handler) ResetAccountPassword(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) EndAccountSessions(w http.ResponseWriter, r *http.Request) {
 	a, err := h.account(r)
 	if err == nil {
-		err = h.Service.EndSessions(r.Context(), a.ID)
+		err = h.Store.EndSessions(r.Context(), a.ID)
 	}
 	if err != nil {
 		h.accountFailed(w, r, err)

@@ -53,7 +53,7 @@ func (h *Handler) RequireAdmin(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sess, _ := h.Sessions.Get(r, adminSession)
 		token, _ := sess.Values["token"].(string)
-		a, err := h.Service.SessionAdmin(r.Context(), token)
+		a, err := h.Store.SessionAdmin(r.Context(), token)
 		if err != nil {
 			if domain.ErrorCode(err) == domain.ENOTFOUND {
 				h.toLogin(w, r)
@@ -124,7 +124,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("Too many failed logins for this account or from your address. Try again in %d minutes.", int(wait.Minutes())+1)}))
 		return
 	}
-	a, err := h.Service.Authenticate(r.Context(), username, r.PostFormValue("password"))
+	a, err := h.Store.Authenticate(r.Context(), username, r.PostFormValue("password"))
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
@@ -135,7 +135,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.logins.release(keys...)
-	token, err := h.Service.StartSession(r.Context(), a.ID)
+	token, err := h.Store.CreateSession(r.Context(), a.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -156,7 +156,7 @@ func (h *Handler) Login(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) Logout(w http.ResponseWriter, r *http.Request) {
 	sess, _ := h.Sessions.Get(r, adminSession)
 	if token, _ := sess.Values["token"].(string); token != "" {
-		if err := h.Service.Logout(r.Context(), token); err != nil {
+		if err := h.Store.EndSession(r.Context(), token); err != nil {
 			h.Error(w, r, err)
 			return
 		}

@@ -122,7 +122,7 @@ func (h *Handler) ExportContextAnswers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("context-answers-study%d.csv", s.ID))
-	if err := h.Service.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
+	if err := h.Store.ExportContextAnswers(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export context answers", "study", s.ID, "err", err)
 		return
 	}

@@ -170,7 +170,7 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		// The service validates the settings, then the language.
 		set.Training = training
-		err = h.Service.SaveCrowdSettings(r.Context(), s.ID, f("lang"), set)
+		err = h.Store.SaveCrowdStudy(r.Context(), s.ID, f("lang"), set)
 	}
 	if err != nil {
 		if domain.ErrorCode(err) == domain.EINVALID {
@@ -236,7 +236,7 @@ func (h *Handler) SetCrowdExclusion(w http.ResponseWriter, r *http.Request) {
 	}
 	pid, err := idParam(r, "participant")
 	if err == nil {
-		err = h.Service.SetCrowdExclusion(r.Context(), s.ID, pid, r.PostFormValue("override"))
+		err = h.Store.SetCrowdExclusion(r.Context(), s.ID, pid, r.PostFormValue("override"))
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -273,7 +273,7 @@ func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
 	}
 	apply := r.URL.Query().Get("exclusions") == "apply"
 	h.sendCSV(w, r, fmt.Sprintf("ratings-study%d.csv", s.ID), func(b *bytes.Buffer) error {
-		return h.Service.ExportCrowdRatings(r.Context(), s.ID, b, apply)
+		return h.Store.ExportCrowdRatings(r.Context(), s.ID, b, apply)
 	})
 }
 
@@ -285,7 +285,7 @@ func (h *Handler) ExportCrowdParticipants(w http.ResponseWriter, r *http.Request
 		return
 	}
 	h.sendCSV(w, r, fmt.Sprintf("participants-study%d.csv", s.ID), func(b *bytes.Buffer) error {
-		return h.Service.ExportCrowdParticipants(r.Context(), s.ID, b)
+		return h.Store.ExportCrowdParticipants(r.Context(), s.ID, b)
 	})
 }
 

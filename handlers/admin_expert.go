@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strconv"
 
 	"github.com/go-chi/chi/v5"
@@ -40,7 +41,7 @@ func (h *Handler) SetItemCheck(w http.ResponseWriter, r *http.Request) {
 	}
 	itemID, err := idParam(r, "item")
 	if err == nil {
-		err = h.Service.SetItemCheck(r.Context(), s.ID, itemID, r.PostFormValue("check"))
+		err = h.Store.SetItemCheck(r.Context(), s.ID, itemID, r.PostFormValue("check"))
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -78,7 +79,7 @@ func (h *Handler) InviteExpert(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	a, err := h.Service.InviteExpert(r.Context(), s.ID, r.PostFormValue("name"))
+	a, err := h.Store.CreateAnnotator(r.Context(), s.ID, r.PostFormValue("name"))
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -114,11 +115,11 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 			err = domain.Errorf(domain.EINVALID, "choose a batch for round 1")
 			break
 		}
-		err = h.Service.AssignRound1(r.Context(), s.ID, batch, experts)
+		err = h.Store.AssignRound1(r.Context(), s.ID, batch, experts)
 		msg = fmt.Sprintf("Round 1 assigned to %d experts.", len(experts))
 	case "2":
 		var n int
-		n, err = h.Service.AssignRound2(r.Context(), s.ID, experts)
+		n, err = h.Store.AssignRound2(r.Context(), s.ID, experts)
 		msg = fmt.Sprintf("Round 2: %d batches split among %d experts.", n, len(experts))
 	default:
 		err = domain.Errorf(domain.ENOTFOUND, "no such round")
@@ -149,7 +150,7 @@ func (h *Handler) renderReview(w http.ResponseWriter, r *http.Request, s *domain
 	if byPosterior {
 		flagged, post, err = h.Service.FlaggedByPosterior(r.Context(), s.ID)
 	} else {
-		flagged, err = h.Service.Flagged(r.Context(), s.ID)
+		flagged, err = h.Store.Flagged(r.Context(), s.ID)
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -203,10 +204,10 @@ func (h *Handler) ReviewItem(w http.ResponseWriter, r *http.Request) {
 			h.render(w, r, http.StatusOK, templates.ConfirmDrop(templates.ConfirmDropView{Nav: h.nav(w, r, s), StudyID: s.ID, Item: f.Item}))
 			return
 		}
-		err = h.Service.DecideReview(ctx, s.ID, itemID, domain.ReviewDropped, "", "", "")
+		err = h.Store.DecideReview(ctx, s.ID, itemID, domain.ReviewDropped, "", "", "")
 		msg = fmt.Sprintf("Item %s dropped from the cleaned data set.", f.Item.Key)
 	case "undo":
-		err = h.Service.UndoReview(ctx, s.ID, itemID)
+		err = h.Store.UndoReview(ctx, s.ID, itemID)
 		msg = fmt.Sprintf("Item %s: decision undone; it is back in the flagged list.", f.Item.Key)
 	default:
 		err = domain.Errorf(domain.EINVALID, "unknown action")
@@ -240,7 +241,7 @@ func (h *Handler) ExportAlternatives(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("alternatives-study%d.csv", s.ID))
-	if err := h.Service.ExportAlternatives(r.Context(), s.ID, w); err != nil {
+	if err := h.Store.ExportAlternatives(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export alternatives", "study", s.ID, "err", err)
 	}
 }
@@ -253,7 +254,7 @@ func (h *Handler) ExportJudgements(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("judgements-study%d.csv", s.ID))
-	if err := h.Service.ExportJudgements(r.Context(), s.ID, w); err != nil {
+	if err := h.Store.ExportJudgements(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export judgements", "study", s.ID, "err", err)
 		return
 	}
@@ -268,7 +269,7 @@ func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	items, err := h.Service.CleanedItems(r.Context(), s.ID)
+	items, err := h.Store.CleanedItems(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -276,10 +277,10 @@ func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
 	switch chi.URLParam(r, "format") {
 	case "csv":
 		attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("items-study%d.csv", s.ID))
-		err = studies.WriteItemsCSV(w, items)
+		err = itemfiles.WriteItemsCSV(w, items)
 	case "jsonl":
 		attachment(w, "application/x-ndjson; charset=utf-8", fmt.Sprintf("items-study%d.jsonl", s.ID))
-		err = studies.WriteItemsJSONL(w, items)
+		err = itemfiles.WriteItemsJSONL(w, items)
 	default:
 		h.NotFound(w, r)
 		return

@@ -129,7 +129,7 @@ func (h *Handler) ExportExplanationRatings(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("explanation-ratings-study%d.csv", s.ID))
-	if err := h.Service.ExportExplanationRatings(r.Context(), s.ID, w); err != nil {
+	if err := h.Store.ExportExplanationRatings(r.Context(), s.ID, w); err != nil {
 		h.Log.Error("export explanation ratings", "study", s.ID, "err", err)
 		return
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/gorilla/sessions"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
+	"pragmalab/signin"
 	"pragmalab/templates"
 )
 
@@ -52,7 +52,7 @@ func (h *Handler) OIDCLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sess := sessions.NewSession(h.Sessions, oidcCookie)
-	sess.Options = h.oidcCookieOptions(int(studies.OIDCFlowMaxAge.Seconds()))
+	sess.Options = h.oidcCookieOptions(int(signin.OIDCFlowMaxAge.Seconds()))
 	sess.Values["state"], sess.Values["nonce"], sess.Values["verifier"], sess.Values["redirect"] = f.State, f.Nonce, f.Verifier, f.RedirectURL
 	sess.Values["next"] = safeNext(r.URL.Query().Get("next"))
 	sess.Values["started"] = h.Now().Unix()
@@ -86,7 +86,7 @@ func (h *Handler) OIDCCallback(w http.ResponseWriter, r *http.Request) {
 		h.oidcRefused(w, r, err)
 		return
 	}
-	token, err := h.Service.StartSession(r.Context(), a.ID)
+	token, err := h.Store.CreateSession(r.Context(), a.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -95,7 +95,7 @@ func (h *Handler) OIDCCallback(w http.ResponseWriter, r *http.Request) {
 	// The browser's earlier session, if any, ends: one browser, one
 	// session, and a token known before the sign-in is worth nothing after.
 	if old, _ := sess.Values["token"].(string); old != "" {
-		if err := h.Service.Logout(r.Context(), old); err != nil {
+		if err := h.Store.EndSession(r.Context(), old); err != nil {
 			h.Error(w, r, err)
 			return
 		}
@@ -112,14 +112,14 @@ func (h *Handler) OIDCCallback(w http.ResponseWriter, r *http.Request) {
 // takeOIDCFlow reads the browser's sign-in under way and deletes its
 // cookie; a missing, unreadable or stale one gives an empty flow, which
 // Finish refuses.
-func (h *Handler) takeOIDCFlow(w http.ResponseWriter, r *http.Request) (studies.OIDCFlow, string) {
+func (h *Handler) takeOIDCFlow(w http.ResponseWriter, r *http.Request) (signin.OIDCFlow, string) {
 	sess, err := h.Sessions.New(r, oidcCookie)
 	str := func(k string) string { s, _ := sess.Values[k].(string); return s }
-	var f studies.OIDCFlow
+	var f signin.OIDCFlow
 	next := safeNext(str("next"))
 	started, _ := sess.Values["started"].(int64)
-	if err == nil && !sess.IsNew && h.Now().Sub(time.Unix(started, 0)) <= studies.OIDCFlowMaxAge {
-		f = studies.OIDCFlow{State: str("state"), Nonce: str("nonce"), Verifier: str("verifier"), RedirectURL: str("redirect")}
+	if err == nil && !sess.IsNew && h.Now().Sub(time.Unix(started, 0)) <= signin.OIDCFlowMaxAge {
+		f = signin.OIDCFlow{State: str("state"), Nonce: str("nonce"), Verifier: str("verifier"), RedirectURL: str("redirect")}
 	}
 	gone := sessions.NewSession(h.Sessions, oidcCookie)
 	gone.Options = h.oidcCookieOptions(-1)
@@ -153,7 +153,7 @@ func (h *Handler) OIDCRulesPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderOIDCRules(w http.ResponseWriter, r *http.Request, status int, form templates.OIDCRuleForm) {
-	rules, err := h.Service.OIDCRules(r.Context())
+	rules, err := h.Store.OIDCRules(r.Context())
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -172,7 +172,7 @@ func (h *Handler) AddOIDCRule(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	form := templates.OIDCRuleForm{Kind: r.PostFormValue("kind"), Value: strings.TrimSpace(r.PostFormValue("value")), Role: r.PostFormValue("role")}
-	rule, err := h.Service.AddOIDCRule(r.Context(), domain.OIDCRule{Kind: form.Kind, Value: form.Value, Role: form.Role}, actor(r))
+	rule, err := h.SignIn.AddOIDCRule(r.Context(), domain.OIDCRule{Kind: form.Kind, Value: form.Value, Role: form.Role}, actor(r))
 	if err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
 			form.Error = domain.ErrorMessage(err)
@@ -182,7 +182,7 @@ func (h *Handler) AddOIDCRule(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "%s", studies.AuditOIDCRule(true, *rule))
+	auditf(r, "%s", signin.AuditOIDCRule(true, *rule))
 	h.flash(w, r, "Allowed "+rule.Value+" to sign in as "+rule.Role+".")
 	redirect(w, r, "/admin/accounts/sign-in")
 }
@@ -194,12 +194,12 @@ func (h *Handler) DeleteOIDCRule(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	rule, err := h.Service.DeleteOIDCRule(r.Context(), id)
+	rule, err := h.Store.DeleteOIDCRule(r.Context(), id)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	auditf(r, "%s", studies.AuditOIDCRule(false, *rule))
+	auditf(r, "%s", signin.AuditOIDCRule(false, *rule))
 	h.flash(w, r, "Removed "+rule.Value+" from institutional sign-in.")
 	redirect(w, r, "/admin/accounts/sign-in")
 }

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/recruit"
 	"strconv"
 	"strings"
 
 	"pragmalab/prolific"
-	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -17,12 +17,12 @@ import (
 // the use cases record each call before it is sent.
 
 // prolificStudy loads the crowd {study} and its Prolific use cases.
-func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *studies.Prolific, bool) {
+func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *recruit.Service, bool) {
 	s, ok := h.studyOfKind(w, r, domain.KindCrowd)
 	if !ok {
 		return nil, nil, false
 	}
-	return s, h.Service.Prolific(h.getenv), true
+	return s, h.Recruit, true
 }
 
 // ProlificPage handles GET /admin/studies/{study}/prolific.
@@ -34,16 +34,12 @@ func (h *Handler) ProlificPage(w http.ResponseWriter, r *http.Request) {
 	h.renderProlific(w, r, s, p, http.StatusOK, "")
 }
 
-func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *domain.Study, p *studies.Prolific, status int, errMsg string) {
+func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *domain.Study, p *recruit.Service, status int, errMsg string) {
 	ctx := r.Context()
-	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.API != nil, EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID),
+	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.Connected(), EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID),
 		TokenEnv: prolific.TokenEnv}
 	v.Nav.Error = errMsg
-	if p.API != nil {
-		v.APIBase = p.API.BaseURL()
-	} else if p.APIError != nil && !strings.Contains(p.APIError.Error(), prolific.TokenEnv) {
-		v.APIError = p.APIError.Error()
-	}
+	v.APIBase, v.APIError = p.APIBase(), p.ConfigError()
 	st, err := p.Status(ctx, s.ID)
 	if err != nil {
 		h.Error(w, r, err)
@@ -65,7 +61,7 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *doma
 
 // prolificDone shows a domain error on the Prolific page, or flashes msg
 // and goes back to it.
-func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *domain.Study, p *studies.Prolific, err error, msg string) {
+func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *domain.Study, p *recruit.Service, err error, msg string) {
 	if err != nil {
 		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ENOTFOUND || c == domain.ECONFLICT {
 			status := http.StatusBadRequest
@@ -85,7 +81,7 @@ func (h *Handler) prolificDone(w http.ResponseWriter, r *http.Request, s *domain
 
 // prolificForm opens a Prolific POST: the study, the use cases and the
 // form; with confirm, the form must carry confirm=yes.
-func (h *Handler) prolificForm(w http.ResponseWriter, r *http.Request, confirm bool) (*domain.Study, *studies.Prolific, bool) {
+func (h *Handler) prolificForm(w http.ResponseWriter, r *http.Request, confirm bool) (*domain.Study, *recruit.Service, bool) {
 	s, p, ok := h.prolificStudy(w, r)
 	if !ok {
 		return nil, nil, false
@@ -192,7 +188,7 @@ func (h *Handler) ProlificRejectPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.render(w, r, http.StatusOK, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s, Row: prolificRow(*row),
-		Category: "FAILED_CHECK", Message: studies.RejectionMessage(studies.DefaultRejectionTemplate, *row),
+		Category: "FAILED_CHECK", Message: recruit.RejectionMessage(recruit.DefaultRejectionTemplate, *row),
 		Categories: prolific.RejectionCategories, MinMessage: prolific.MinRejectMessage}))
 }
 
@@ -236,14 +232,14 @@ func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	var lines []studies.BonusLine
+	var lines []recruit.BonusLine
 	var err error
 	if r.PostFormValue("source") == "csv" {
-		lines, err = studies.ParseBonusCSV(strings.NewReader(r.PostFormValue("csv")))
+		lines, err = recruit.ParseBonusCSV(strings.NewReader(r.PostFormValue("csv")))
 	} else {
 		lines, err = p.BonusRule(ctx, s.ID, r.PostFormValue("amount"))
 	}
-	var plan *studies.BonusPlan
+	var plan *recruit.BonusPlan
 	if err == nil {
 		plan, err = p.PlanBonuses(ctx, s.ID, lines)
 	}
@@ -255,14 +251,14 @@ func (h *Handler) PlanProlificBonus(w http.ResponseWriter, r *http.Request) {
 }
 
 // prolificRow lays a participant's review row out for the pages.
-func prolificRow(r studies.ReviewRow) templates.ProlificRow {
+func prolificRow(r recruit.ReviewRow) templates.ProlificRow {
 	return templates.ProlificRow{PID: r.PID, Here: r.Here, SubmissionID: r.SubmissionID, ProlificStatus: r.ProlificStatus,
 		Excluded: r.Excluded, ChecksAnswered: r.ChecksAnswered, ChecksFailed: r.ChecksFailed, FailedChecks: r.FailedChecks,
 		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview, ScreenOut: r.ScreenOut,
 		ExcludedReasons: r.ExcludedReasons, QualityOnly: r.QualityOnly}
 }
 
-func prolificRows(rs []studies.ReviewRow) []templates.ProlificRow {
+func prolificRows(rs []recruit.ReviewRow) []templates.ProlificRow {
 	var out []templates.ProlificRow
 	for _, r := range rs {
 		out = append(out, prolificRow(r))
@@ -271,7 +267,7 @@ func prolificRows(rs []studies.ReviewRow) []templates.ProlificRow {
 }
 
 // bonusPlanView lays a bonus plan out for the confirmation page.
-func bonusPlanView(p *studies.BonusPlan) *templates.ProlificBonusPlan {
+func bonusPlanView(p *recruit.BonusPlan) *templates.ProlificBonusPlan {
 	v := &templates.ProlificBonusPlan{ID: p.ID, TotalCents: p.TotalCents, Repeats: p.Repeats}
 	for _, l := range p.Lines {
 		v.Lines = append(v.Lines, templates.ProlificBonusLine{PID: l.PID, AmountCents: l.AmountCents, Before: l.Before})
@@ -280,10 +276,10 @@ func bonusPlanView(p *studies.BonusPlan) *templates.ProlificBonusPlan {
 }
 
 // bonusCSV writes a plan's lines as the bonus file format.
-func bonusCSV(p *studies.BonusPlan) string {
+func bonusCSV(p *recruit.BonusPlan) string {
 	var b strings.Builder
 	for _, l := range p.Lines {
-		b.WriteString(l.PID + "," + studies.FormatCents(l.AmountCents) + "\n")
+		b.WriteString(l.PID + "," + recruit.FormatCents(l.AmountCents) + "\n")
 	}
 	return b.String()
 }
@@ -297,8 +293,8 @@ func (h *Handler) SetUpProlificBonus(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	lines, err := studies.ParseBonusCSV(strings.NewReader(r.PostFormValue("csv")))
-	var plan *studies.BonusPlan
+	lines, err := recruit.ParseBonusCSV(strings.NewReader(r.PostFormValue("csv")))
+	var plan *recruit.BonusPlan
 	if err == nil {
 		plan, err = p.PlanBonuses(ctx, s.ID, lines)
 	}
@@ -357,7 +353,7 @@ func (h *Handler) CreateProlificDraft(w http.ResponseWriter, r *http.Request) {
 		h.prolificDone(w, r, s, p, domain.Errorf(domain.EINVALID, "the reward and the time must be whole numbers"), "")
 		return
 	}
-	st, err := p.CreateDraft(r.Context(), s.ID, actor(r), studies.DraftInput{
+	st, err := p.CreateDraft(r.Context(), s.ID, actor(r), recruit.DraftInput{
 		Name: r.PostFormValue("name"), Description: r.PostFormValue("description"),
 		StudyURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID), RewardCents: reward, Minutes: minutes})
 	msg := ""

@@ -3,11 +3,11 @@ package handlers
 import (
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/recruit"
 	"strconv"
 	"strings"
 
 	"pragmalab/prolific"
-	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -16,7 +16,7 @@ import (
 // a ticked box, recorded before it is sent, and audited.
 
 // prolificLifeView lays the study's life out for the Prolific page.
-func prolificLifeView(l *studies.Life, rev *studies.Review) *templates.ProlificLife {
+func prolificLifeView(l *recruit.Life, rev *recruit.Review) *templates.ProlificLife {
 	v := &templates.ProlificLife{Status: l.Status, Missing: l.Missing, Open: l.Open, SecretEnv: prolific.WebhookSecretEnv}
 	if l.Hooks != nil {
 		v.SecretSet, v.Polling = l.Hooks.SecretSet, l.Hooks.Polling
@@ -30,7 +30,7 @@ func prolificLifeView(l *studies.Life, rev *studies.Review) *templates.ProlificL
 	if rev != nil {
 		v.ScreenedOut = prolificRows(rev.ScreenedOut())
 	}
-	for _, t := range studies.MessageTemplates {
+	for _, t := range recruit.MessageTemplates {
 		v.Templates = append(v.Templates, templates.ProlificTemplate{Name: t.Name, Label: t.Label, Body: t.Body})
 	}
 	return v
@@ -123,7 +123,7 @@ func (h *Handler) ScreenOutProlific(w http.ResponseWriter, r *http.Request) {
 }
 
 // screenOutMessage says what a review did of the screened-out.
-func screenOutMessage(res studies.ScreenOutResult) string {
+func screenOutMessage(res recruit.ScreenOutResult) string {
 	switch {
 	case res.Due == 0:
 		return "No screened-out submission awaits review on Prolific."
@@ -134,10 +134,10 @@ func screenOutMessage(res studies.ScreenOutResult) string {
 }
 
 // messagePlan reads a message form into a plan.
-func (h *Handler) messagePlan(r *http.Request, s *domain.Study, p *studies.Prolific) (*studies.MessagePlan, error) {
+func (h *Handler) messagePlan(r *http.Request, s *domain.Study, p *recruit.Service) (*recruit.MessagePlan, error) {
 	body := r.PostFormValue("body")
 	if t := r.PostFormValue("template"); t != "" {
-		b, ok := studies.MessageTemplateBody(t)
+		b, ok := recruit.MessageTemplateBody(t)
 		if !ok {
 			return nil, domain.Errorf(domain.EINVALID, "unknown message template %q", t)
 		}

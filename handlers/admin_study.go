@@ -38,7 +38,7 @@ func (h *Handler) CreateStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s := &domain.Study{Kind: r.PostFormValue("kind"), Name: r.PostFormValue("name"), Lang: r.PostFormValue("lang")}
-	if err := h.Service.CreateStudy(r.Context(), s); err != nil {
+	if err := h.Store.CreateStudy(r.Context(), s); err != nil {
 		if domain.ErrorCode(err) == domain.EINVALID {
 			h.renderStudies(w, r, http.StatusBadRequest, templates.StudyForm{Name: s.Name, Kind: s.Kind, Lang: s.Lang, Error: domain.ErrorMessage(err)})
 			return
@@ -63,7 +63,7 @@ func (h *Handler) study(r *http.Request) (*domain.Study, error) {
 		c := *sc.study
 		return &c, nil
 	}
-	return h.Service.Study(r.Context(), id)
+	return h.Store.Study(r.Context(), id)
 }
 
 // StudyPage handles GET /admin/studies/{study}: each kind has its own page.

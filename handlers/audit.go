@@ -94,7 +94,7 @@ func (h *Handler) writeAudit(r *http.Request, note *auditNote) {
 	}
 	who := actor(r)
 	// The action is done: record it even if the client has gone.
-	if err := h.Service.Audit(context.WithoutCancel(r.Context()), who, study, action, detail); err != nil {
+	if err := h.Store.Audit(context.WithoutCancel(r.Context()), who, study, action, detail); err != nil {
 		h.Log.Error("audit log not written", "actor", who, "study", study, "action", action, "err", err)
 	}
 }
@@ -118,7 +118,7 @@ func (h *Handler) ExportAccountsAudit(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) writeAuditCSV(w http.ResponseWriter, r *http.Request, studyID int64, filename string) {
 	var buf strings.Builder
-	if err := h.Service.WriteAuditCSV(r.Context(), studyID, &buf); err != nil {
+	if err := h.Store.WriteAuditCSV(r.Context(), studyID, &buf); err != nil {
 		h.Error(w, r, err)
 		return
 	}
@@ -129,7 +129,7 @@ func (h *Handler) writeAuditCSV(w http.ResponseWriter, r *http.Request, studyID 
 
 // auditLog is the latest entries of a study for its page.
 func (h *Handler) auditLog(ctx context.Context, studyID int64) templates.AuditView {
-	es, err := h.Service.AuditLog(ctx, studyID, auditOnPage+1)
+	es, err := h.Store.AuditLog(ctx, studyID, auditOnPage+1)
 	if err != nil {
 		h.Log.Error("audit log", "study", studyID, "err", err)
 	}

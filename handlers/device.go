@@ -112,7 +112,7 @@ func (h *Handler) reserveLogin(r *http.Request, client, username string) ([]stri
 	if !locked {
 		return keys, wait
 	}
-	if at, err := h.Service.LoginUnlockedAt(r.Context(), username); err == nil && at.After(first) {
+	if at, err := h.Store.LoginUnlockedAt(r.Context(), username); err == nil && at.After(first) {
 		h.logins.forgetBefore(account, at)
 		if wait = h.logins.reserve(now, keys...); wait == 0 {
 			return keys, 0
@@ -132,7 +132,7 @@ func (h *Handler) reserveLogin(r *http.Request, client, username string) ([]stri
 	}
 	h.locks.mu.Unlock()
 	if fresh {
-		if err := h.Service.AuditLoginLockout(r.Context(), username, client, wait); err != nil {
+		if err := h.SignIn.AuditLoginLockout(r.Context(), username, client, wait); err != nil {
 			h.Log.Error("audit log not written", "action", "login lockout", "err", err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/recruit"
+	"pragmalab/signin"
 	"strconv"
 	"time"
 
@@ -23,7 +25,13 @@ import (
 type Handler struct {
 	// Service is the use-case layer every handler calls
 	// (docs/architecture.md#handlers).
-	Service  *studies.Service
+	Service *studies.Service
+	// Store is the plain reads and writes (store.go).
+	Store Store
+	// SignIn is the login lock's audit and institutional sign-in's rules.
+	SignIn *signin.Service
+	// Recruit drives Prolific for crowd studies (recruit/).
+	Recruit  *recruit.Service
 	Sessions sessions.Store
 	Log      *slog.Logger
 	Now      func() time.Time
@@ -42,7 +50,7 @@ type Handler struct {
 	PublicEndpointsOnly bool
 	// OIDC signs admins in through an identity provider; nil when not
 	// configured (admin_oidc.go).
-	OIDC *studies.OIDC
+	OIDC *signin.OIDC
 	// DeviceKey signs the device cookies of browsers that logged in
 	// before (device.go); nil: no device cookie is issued or believed.
 	DeviceKey []byte

@@ -18,7 +18,7 @@ func (h *Handler) Healthz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	rep := h.Service.Replication()
-	since, full := h.Service.DiskFull()
+	since, full := h.Store.DiskFull()
 	if !rep.Degraded() && !full {
 		w.Header().Set("X-Pragmalab-Health", "ok")
 		w.Write([]byte("ok\n"))

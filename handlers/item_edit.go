@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 
 	"pragmalab/studies"
@@ -24,7 +25,7 @@ func (h *Handler) EditItemPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderEditItem(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, v templates.EditItemView) {
-	revs, err := h.Service.ItemRevisions(r.Context(), v.Item.ID)
+	revs, err := h.Store.ItemRevisions(r.Context(), v.Item.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -47,7 +48,7 @@ func (h *Handler) EditItem(w http.ResponseWriter, r *http.Request) {
 	f := r.PostFormValue
 	next := domain.Item{Type: f("type"), Context: f("context"), Utterance: f("utterance"), Implicature: f("implicature"),
 		Cancellation: f("cancellation"), Negation: f("negation"), Strengthening: f("strengthening"), Neutral: f("neutral"), Check: f("check")}
-	changed, err := h.Service.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
+	changed, err := h.Store.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)
@@ -80,7 +81,7 @@ func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*domain.Stu
 	if err == nil {
 		var id int64
 		if id, err = idParam(r, "item"); err == nil {
-			it, err = h.Service.Item(r.Context(), s.ID, id)
+			it, err = h.Store.ItemByID(r.Context(), s.ID, id)
 		}
 	}
 	if err != nil {
@@ -149,7 +150,7 @@ func (h *Handler) ReimportPreview(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderReimport(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, p studies.PendingItemUpdate, msg string) {
 	v := templates.ReimportView{Nav: h.nav(w, r, s), StudyID: s.ID, UploadID: p.ID, Filename: p.Filename, Update: p.Update,
-		ClearMissing: p.ClearMissing, Kept: studies.MissingSummary(p.Kept), Cleared: studies.MissingSummary(p.Cleared)}
+		ClearMissing: p.ClearMissing, Kept: itemfiles.MissingSummary(p.Kept), Cleared: itemfiles.MissingSummary(p.Cleared)}
 	v.Nav.Error = msg
 	h.render(w, r, status, templates.Reimport(v))
 }
@@ -169,7 +170,7 @@ func (h *Handler) ApplyReimport(w http.ResponseWriter, r *http.Request) {
 	}
 	name := p.Filename
 	if r.PostFormValue("action") != "apply" {
-		if err := h.Service.CancelItemUpdate(r.Context(), s.ID, p.ID); err != nil {
+		if err := h.Store.DropPendingImport(r.Context(), s.ID, p.ID); err != nil {
 			h.Error(w, r, err)
 			return
 		}

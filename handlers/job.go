@@ -183,7 +183,7 @@ func (h *Handler) JobProgressJSON(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	p, err := h.Service.JobProgress(r.Context(), j.ID)
+	p, err := h.Store.JobProgress(r.Context(), j.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return
@@ -203,7 +203,7 @@ func (h *Handler) CancelJob(w http.ResponseWriter, r *http.Request) {
 	if h.Jobs != nil {
 		err = h.Jobs.Cancel(r.Context(), j.ID)
 	} else {
-		err = h.Service.CancelJob(r.Context(), j.ID)
+		err = h.Store.CancelJob(r.Context(), j.ID)
 	}
 	if err != nil {
 		h.Error(w, r, err)
@@ -221,7 +221,7 @@ func (h *Handler) RetryJob(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	if err := h.Service.RequeueJob(r.Context(), j.ID); err != nil {
+	if err := h.Store.RequeueJob(r.Context(), j.ID); err != nil {
 		h.Error(w, r, err)
 		return
 	}

@@ -16,7 +16,7 @@ func (h *Handler) DeleteJob(w http.ResponseWriter, r *http.Request) {
 	}
 	id, err := idParam(r, "job")
 	if err == nil {
-		err = h.Service.DeleteJob(r.Context(), s.ID, id)
+		err = h.Store.DeleteJob(r.Context(), s.ID, id)
 	}
 	if err != nil {
 		h.Error(w, r, err)

@@ -133,7 +133,7 @@ func (h *Handler) fillScale(r *http.Request, v *templates.JobView, j *domain.Job
 		v.Scale.Estimate = &row
 		v.Scale.TokenRule = runner.TokenRule
 	}
-	bs, err := h.Service.JobBatches(ctx, j.ID)
+	bs, err := h.Store.JobBatches(ctx, j.ID)
 	if err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func (h *Handler) fillTrust(r *http.Request, v *templates.JobView, res *runner.R
 	ctx := r.Context()
 	j := res.Job
 	var err error
-	if v.Trust.Reasons, err = h.Service.JobFailures(ctx, j.ID, 10); err != nil {
+	if v.Trust.Reasons, err = h.Store.JobFailureReasons(ctx, j.ID, 10); err != nil {
 		return err
 	}
 	v.Trust.Unasked = res.Progress.Unasked()
@@ -128,7 +128,7 @@ func (h *Handler) promptPage(r *http.Request, j *domain.Job, p domain.JobProgres
 	page, _ := strconv.Atoi(r.URL.Query().Get("page"))
 	pages := max(1, (counts[filter]+promptsPerPage-1)/promptsPerPage)
 	page = min(max(page, 1), pages)
-	rows, total, err := h.Service.JobPrompts(r.Context(), j.ID, filter, (page-1)*promptsPerPage, promptsPerPage)
+	rows, total, err := h.Store.JobPromptsPage(r.Context(), j.ID, filter, (page-1)*promptsPerPage, promptsPerPage)
 	if err != nil {
 		return nil, err
 	}

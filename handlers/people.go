@@ -33,7 +33,7 @@ func (h *Handler) RenameAnnotator(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	old := h.Service.ExpertName(r.Context(), s.ID, id)
-	if err := h.Service.RenameAnnotator(r.Context(), s.ID, id, r.PostFormValue("name")); err != nil {
+	if err := h.Store.RenameAnnotator(r.Context(), s.ID, id, r.PostFormValue("name")); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
@@ -49,7 +49,7 @@ func (h *Handler) RevokeAnnotator(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.Service.RevokeAnnotator(r.Context(), s.ID, id); err != nil {
+	if err := h.Store.RevokeAnnotator(r.Context(), s.ID, id); err != nil {
 		h.Error(w, r, err)
 		return
 	}

@@ -66,11 +66,11 @@ func (h *Handler) Pilot(w http.ResponseWriter, r *http.Request) {
 		err = h.Service.NewPilotLink(r.Context(), s.ID)
 		msg = "A new pilot link is ready; any earlier one no longer works."
 	case "revoke":
-		err = h.Service.RevokePilotLink(r.Context(), s.ID)
+		err = h.Store.RevokePilotLink(r.Context(), s.ID)
 		msg = "The pilot link is revoked; the pilot answers are kept apart until you wipe them."
 	case "wipe":
 		var n int
-		n, err = h.Service.WipePilot(r.Context(), s.ID)
+		n, err = h.Store.WipePilot(r.Context(), s.ID)
 		msg = fmt.Sprintf("Wiped the pilot sessions and their %d answers.", n)
 	default:
 		err = domain.Errorf(domain.EINVALID, "unknown pilot action")

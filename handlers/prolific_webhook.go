@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"pragmalab/prolific"
-	"pragmalab/studies"
+	"pragmalab/recruit"
 )
 
 // ProlificWebhook handles POST /webhooks/prolific: Prolific's deliveries
@@ -18,13 +18,13 @@ func (h *Handler) ProlificWebhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the delivery is over 64 KB or could not be read", http.StatusBadRequest)
 		return
 	}
-	res, err := h.Service.Prolific(h.getenv).ReceiveHook(r.Context(), studies.HookDelivery{
+	res, err := h.Recruit.ReceiveHook(r.Context(), recruit.HookDelivery{
 		EventID:   r.Header.Get("X-Event-ID"),
 		Timestamp: r.Header.Get("X-Prolific-Request-Timestamp"),
 		Signature: r.Header.Get("X-Prolific-Request-Signature"),
 		Body:      body,
 	})
-	if he, ok := studies.AsHookError(err); ok {
+	if he, ok := recruit.AsHookError(err); ok {
 		h.Log.Warn("prolific webhook refused", "status", he.Status, "why", he.Msg)
 		http.Error(w, he.Msg, he.Status)
 		return

@@ -60,7 +60,7 @@ func (h *Handler) studyClosed(w http.ResponseWriter, r *http.Request, lang strin
 // exported records that a file of the study's responses was sent, so that
 // deleting the study knows which answers are safe elsewhere.
 func (h *Handler) exported(r *http.Request, studyID int64) {
-	if err := h.Service.MarkExported(context.WithoutCancel(r.Context()), studyID); err != nil {
+	if err := h.Store.MarkExported(context.WithoutCancel(r.Context()), studyID); err != nil {
 		h.Log.Error("mark exported", "study", studyID, "err", err)
 	}
 }
@@ -71,7 +71,7 @@ func (h *Handler) RenameStudy(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if err := h.Service.RenameStudy(r.Context(), s.ID, r.PostFormValue("name")); err != nil {
+	if err := h.Store.RenameStudy(r.Context(), s.ID, r.PostFormValue("name")); err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
@@ -88,7 +88,7 @@ func (h *Handler) ArchiveStudy(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	archive := r.PostFormValue("archived") == "1"
-	if err := h.Service.SetStudyArchived(r.Context(), s.ID, archive); err != nil {
+	if err := h.Store.SetStudyArchived(r.Context(), s.ID, archive); err != nil {
 		h.Error(w, r, err)
 		return
 	}
@@ -109,7 +109,7 @@ func (h *Handler) CloneStudy(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	c, err := h.Service.CloneStudy(r.Context(), s.ID, r.PostFormValue("name"))
+	c, err := h.Store.CloneStudy(r.Context(), s.ID, r.PostFormValue("name"))
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)
 		return
@@ -132,7 +132,7 @@ func (h *Handler) DeleteStudyPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) renderDelete(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, v templates.DeleteStudyView) {
-	resp, err := h.Service.StudyResponses(r.Context(), s.ID)
+	resp, err := h.Store.StudyResponses(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return

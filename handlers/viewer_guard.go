@@ -20,7 +20,7 @@ func (h *Handler) NoViewerAnswers(next http.Handler) http.Handler {
 		if _, err := r.Cookie(adminSession); err == nil {
 			sess, _ := h.Sessions.Get(r, adminSession)
 			token, _ := sess.Values["token"].(string)
-			if a, err := h.Service.SessionAdmin(r.Context(), token); err == nil && !a.CanChange() {
+			if a, err := h.Store.SessionAdmin(r.Context(), token); err == nil && !a.CanChange() {
 				h.Error(w, r, domain.Errorf(domain.EFORBIDDEN, "This browser is logged in as a viewer account, which changes nothing, participants' answers included. Log out (or use another browser) to answer."))
 				return
 			}

@@ -2,7 +2,7 @@
 // pragmalab makes to read a study's submissions and to approve, reject and
 // pay its participants (docs/prolific.md). It knows nothing of the store:
 // recording each call before it is sent, so that no retry pays twice, is
-// the caller's part (studies.Prolific).
+// the caller's part (recruit.Service).
 package prolific
 
 import (

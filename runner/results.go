@@ -213,10 +213,10 @@ func (r *Results) JSON() any {
 
 // Outputs are a generation job's outputs as an explanation-rating study
 // imports them.
-func (r *Results) Outputs() []store.Output {
-	out := make([]store.Output, 0, len(r.Gen))
+func (r *Results) Outputs() []domain.Output {
+	out := make([]domain.Output, 0, len(r.Gen))
 	for _, g := range r.Gen {
-		out = append(out, store.Output{ItemKey: g.ItemKey, Strategy: g.Strategy, Model: r.Scorer, Output: g.Output})
+		out = append(out, domain.Output{ItemKey: g.ItemKey, Strategy: g.Strategy, Model: r.Scorer, Output: g.Output})
 	}
 	return out
 }

@@ -10,8 +10,6 @@ import (
 	"math/rand/v2"
 	"pragmalab/domain"
 	"slices"
-	"strings"
-	"unicode/utf8"
 )
 
 // DefaultExplainSettings are the paper's (domain.DefaultExplainSettings).
@@ -22,67 +20,12 @@ func DefaultExplainSettings() domain.ExplainSettings { return domain.DefaultExpl
 // IsJudgment reports whether s is one of domain.Judgments.
 func IsJudgment(s string) bool { return domain.IsJudgment(s) }
 
-// Output is a model's explanation of a passage's implicit content, to be
-// rated by experts; ItemKey is the passage's own id.
-type Output struct {
-	ID       int64
-	StudyID  int64
-	ItemKey  string
-	Strategy string // e.g. zero-shot, few-shot, chain-of-thought
-	Model    string
-	Output   string
-}
-
-// Limits on an output's fields.
-const (
-	maxOutputName = 128
-	maxOutputText = 20000
-)
-
-// Validate checks an output; the error is a *domain.FieldError named after the
-// CSV column. An empty output is valid: "answer not given" rates it.
-func (o *Output) Validate() error {
-	if err := domain.CheckControls([]domain.NamedValue{{Name: "item_id", V: o.ItemKey}, {Name: "strategy", V: o.Strategy}, {Name: "model", V: o.Model}}, []domain.NamedValue{{Name: "output", V: o.Output}}); err != nil {
-		return err
-	}
-	o.ItemKey = strings.TrimSpace(o.ItemKey)
-	o.Strategy = strings.TrimSpace(o.Strategy)
-	o.Model = strings.TrimSpace(o.Model)
-	o.Output = domain.LineBreaks.Replace(o.Output)
-	for _, f := range []domain.NamedValue{{Name: "item_id", V: o.ItemKey}, {Name: "strategy", V: o.Strategy}, {Name: "model", V: o.Model}, {Name: "output", V: o.Output}} {
-		// Invalid bytes would be stored, rendered and exported as they
-		// are, and come back as U+FFFD from any JSON round trip.
-		if !utf8.ValidString(f.V) {
-			return domain.FieldErrorf(f.Name, "is not valid UTF-8")
-		}
-	}
-	switch {
-	case o.ItemKey == "":
-		return domain.FieldErrorf("item_id", "is empty")
-	case utf8.RuneCountInString(o.ItemKey) > domain.MaxPassageKey:
-		return domain.FieldErrorf("item_id", "is longer than %d characters", domain.MaxPassageKey)
-	case o.Strategy == "" || utf8.RuneCountInString(o.Strategy) > maxOutputName || strings.ContainsAny(o.Strategy, "\r\n"):
-		return domain.FieldErrorf("strategy", "must be 1–%d characters on one line", maxOutputName)
-	case domain.IsPooledName(o.Strategy):
-		// The explanation table pools the strategies under "all".
-		return domain.FieldErrorf("strategy", "%q is reserved for the pooled rows of the tables (all, overall)", o.Strategy)
-	case o.Model == "" || utf8.RuneCountInString(o.Model) > maxOutputName || strings.ContainsAny(o.Model, "\r\n"):
-		return domain.FieldErrorf("model", "must be 1–%d characters on one line", maxOutputName)
-	case domain.IsPooledName(o.Model):
-		// The explanation analysis pools the models under "all".
-		return domain.FieldErrorf("model", "%q is reserved for the pooled rows of the tables (all, overall)", o.Model)
-	case utf8.RuneCountInString(o.Output) > maxOutputText:
-		return domain.FieldErrorf("output", "is longer than %d characters", maxOutputText)
-	}
-	return nil
-}
-
 // ImportOutputs stores model outputs for an explanation-rating study, all
 // or nothing: each must name a passage of the study by its id, and a
 // passage × strategy × model already present rejects the import. Both the
 // CSV upload and model-scoring generation jobs come through here; the error
 // names the output's position (1-based) as its row.
-func (db *DB) ImportOutputs(ctx context.Context, studyID int64, outs []Output) error {
+func (db *DB) ImportOutputs(ctx context.Context, studyID int64, outs []domain.Output) error {
 	if len(outs) == 0 {
 		return domain.Errorf(domain.EINVALID, "no outputs to import")
 	}

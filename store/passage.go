@@ -12,16 +12,6 @@ import (
 // domain.Passage is an IMPAQTS-style passage item; it and its rules live in
 // domain (domain/context.go).
 
-// PeriodOfSource derives a passage's period from its speech file id.
-func PeriodOfSource(source string) string { return domain.PeriodOfSource(source) }
-
-// NormalizePeriod reads an explicit period value.
-func NormalizePeriod(s string) (string, bool) { return domain.NormalizePeriod(s) }
-
-// PassageKeyColumn is the import file's column holding a passage's own id;
-// import errors name it.
-const PassageKeyColumn = "IMPAQTS_id"
-
 // ImportPassages stores a study's passages, all or nothing: every passage is
 // validated first, and a key already in the study rejects the whole import
 // (the error names the passage's position, 1-based, as the row of its file).
@@ -36,7 +26,7 @@ func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []domain.Pas
 			return domain.Errorf(domain.EINVALID, "row %d: %s", i+1, err)
 		}
 		if first, dup := seen[ps[i].Key]; dup {
-			return domain.Errorf(domain.EINVALID, "row %d, field %q: duplicate id %q (first on row %d)", i+1, PassageKeyColumn, ps[i].Key, first)
+			return domain.Errorf(domain.EINVALID, "row %d, field %q: duplicate id %q (first on row %d)", i+1, domain.PassageKeyColumn, ps[i].Key, first)
 		}
 		seen[ps[i].Key] = i + 1
 	}
@@ -50,7 +40,7 @@ func (db *DB) ImportPassages(ctx context.Context, studyID int64, ps []domain.Pas
 		}
 		for i := range ps {
 			if _, ok := existing[ps[i].Key]; ok {
-				return domain.Errorf(domain.ECONFLICT, "row %d, field %q: the study already has passage %q", i+1, PassageKeyColumn, ps[i].Key)
+				return domain.Errorf(domain.ECONFLICT, "row %d, field %q: the study already has passage %q", i+1, domain.PassageKeyColumn, ps[i].Key)
 			}
 		}
 		stmt, err := tx.PrepareContext(ctx, `

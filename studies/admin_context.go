@@ -6,6 +6,7 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // PassageCounts counts a study's passages: in all, and by kind × period.
@@ -56,7 +57,7 @@ func (s *Service) ContextStudy(ctx context.Context, st *domain.Study) (*ContextS
 // into a context or explanation study, all or nothing, and returns how
 // many passages it imported.
 func (s *Service) ImportPassages(ctx context.Context, studyID int64, name string, r io.Reader) (int, error) {
-	ps, err := ParsePassagesTSV(r)
+	ps, err := itemfiles.ParsePassagesTSV(r)
 	if err != nil {
 		return 0, domain.Errorf(domain.EINVALID, "Nothing was imported from %s: %v", name, err)
 	}
@@ -95,10 +96,4 @@ func (s *Service) InviteContextExpert(ctx context.Context, studyID int64, name s
 		return nil, err
 	}
 	return a, nil
-}
-
-// ExportContextAnswers writes the context answers
-// (docs/formats.md#context-answers-export).
-func (s *Service) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error {
-	return s.db.ExportContextAnswers(ctx, studyID, w)
 }

@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"io"
 	"time"
 
 	"pragmalab/domain"
@@ -97,12 +96,6 @@ func (v *Service) CrowdAdmin(ctx context.Context, s *domain.Study, set domain.Cr
 	return a, nil
 }
 
-// SaveCrowdSettings stores a crowd study's settings and the language of its
-// participant pages in one transaction: both or neither.
-func (v *Service) SaveCrowdSettings(ctx context.Context, id int64, lang string, set domain.CrowdSettings) error {
-	return v.db.SaveCrowdStudy(ctx, id, lang, set)
-}
-
 // BuildCrowdBatches builds and stores a crowd study's training items and
 // batches with the seed (refused once a participant has arrived).
 func (v *Service) BuildCrowdBatches(ctx context.Context, id int64, set domain.CrowdSettings, seed int64) (CrowdBuild, error) {
@@ -115,21 +108,4 @@ func (v *Service) CrowdProgress(ctx context.Context, id int64, set domain.CrowdS
 	at := v.db.Now()
 	ps, err := v.db.CrowdProgress(ctx, id, set)
 	return ps, at, err
-}
-
-// SetCrowdExclusion records the researcher's decision on a participant:
-// "include", "exclude", or "" for the rules' own.
-func (v *Service) SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error {
-	return v.db.SetCrowdExclusion(ctx, studyID, participantID, override)
-}
-
-// ExportCrowdRatings writes the ratings export (docs/formats.md#ratings-export);
-// applyExclusions leaves out the participants the decisions exclude.
-func (v *Service) ExportCrowdRatings(ctx context.Context, id int64, w io.Writer, applyExclusions bool) error {
-	return v.db.ExportCrowdRatings(ctx, id, w, applyExclusions)
-}
-
-// ExportCrowdParticipants writes the participants export.
-func (v *Service) ExportCrowdParticipants(ctx context.Context, id int64, w io.Writer) error {
-	return v.db.ExportCrowdParticipants(ctx, id, w)
 }

@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"io"
 	"strconv"
 	"strings"
 
@@ -68,39 +67,10 @@ func (s *Service) ExpertStudy(ctx context.Context, st *domain.Study) (*ExpertStu
 	return v, nil
 }
 
-// SetItemCheck makes an item of the study an attention check of the given
-// kind, or a data item again ("").
-func (s *Service) SetItemCheck(ctx context.Context, studyID, itemID int64, check string) error {
-	return s.db.SetItemCheck(ctx, studyID, itemID, check)
-}
-
 // BuildExpertBatches builds the study's batches with the given settings
 // (BuildExpertBatches) and returns how many it made.
 func (s *Service) BuildExpertBatches(ctx context.Context, st *domain.Study, set domain.ExpertSettings) (int, error) {
 	return BuildExpertBatches(ctx, s.db, st, set)
-}
-
-// InviteExpert invites a named expert into the study, with a new
-// invitation link.
-func (s *Service) InviteExpert(ctx context.Context, studyID int64, name string) (*domain.Annotator, error) {
-	return s.db.CreateAnnotator(ctx, studyID, name)
-}
-
-// AssignRound1 gives one batch to every chosen expert (round 1 measures
-// their agreement).
-func (s *Service) AssignRound1(ctx context.Context, studyID, batchID int64, experts []int64) error {
-	return s.db.AssignRound1(ctx, studyID, batchID, experts)
-}
-
-// AssignRound2 splits the remaining batches among the chosen experts and
-// returns how many batches it gave.
-func (s *Service) AssignRound2(ctx context.Context, studyID int64, experts []int64) (int, error) {
-	return s.db.AssignRound2(ctx, studyID, experts)
-}
-
-// Flagged lists the study's flagged items with every expert's objections.
-func (s *Service) Flagged(ctx context.Context, studyID int64) ([]domain.FlaggedItem, error) {
-	return s.db.Flagged(ctx, studyID)
 }
 
 // FlaggedItem is one flagged item of the study; an item nobody flagged is
@@ -116,13 +86,6 @@ func (s *Service) FlaggedItem(ctx context.Context, studyID, itemID int64) (*doma
 		}
 	}
 	return nil, domain.Errorf(domain.ENOTFOUND, "this item is not flagged")
-}
-
-// DecideReview records the review's decision on a flagged item
-// (domain.ReviewAccepted…); for accepted and own fixes, implicature and
-// cancellation (either may be empty: kept) become the item's new version.
-func (s *Service) DecideReview(ctx context.Context, studyID, itemID int64, decision, implicature, cancellation, note string) error {
-	return s.db.DecideReview(ctx, studyID, itemID, decision, implicature, cancellation, note)
 }
 
 // ReviewChoice is what the researcher chose for one flagged item: for the
@@ -191,25 +154,4 @@ func reviewDecision(c ReviewChoice, flags []domain.Flag) (decision, impl, canc, 
 		return "", "", "", "", problem
 	}
 	return decision, impl, canc, strings.TrimSuffix(note, "; "), ""
-}
-
-// UndoReview takes back the decision on a flagged item.
-func (s *Service) UndoReview(ctx context.Context, studyID, itemID int64) error {
-	return s.db.UndoReview(ctx, studyID, itemID)
-}
-
-// ExportAlternatives writes every alternative text the experts typed
-// (docs/formats.md#alternatives-export).
-func (s *Service) ExportAlternatives(ctx context.Context, studyID int64, w io.Writer) error {
-	return s.db.ExportAlternatives(ctx, studyID, w)
-}
-
-// ExportJudgements writes the experts' judgements.
-func (s *Service) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) error {
-	return s.db.ExportJudgements(ctx, studyID, w)
-}
-
-// CleanedItems is the study's data set after the review's decisions.
-func (s *Service) CleanedItems(ctx context.Context, studyID int64) ([]domain.Item, error) {
-	return s.db.CleanedItems(ctx, studyID)
 }

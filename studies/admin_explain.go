@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // ExplainStudyReport is what the admin page of an explanation-rating study
@@ -53,7 +54,7 @@ func (s *Service) ImportOutputs(ctx context.Context, st *domain.Study, name stri
 	if err := TakesOutputs(st); err != nil {
 		return 0, err
 	}
-	outs, err := ParseOutputsCSV(r)
+	outs, err := itemfiles.ParseOutputsCSV(r)
 	if err == nil {
 		err = s.db.ImportOutputs(ctx, st.ID, outs)
 	}
@@ -101,10 +102,4 @@ func (s *Service) AssignExplainScreens(ctx context.Context, st *domain.Study, an
 		return 0, err
 	}
 	return s.db.AssignExplainScreens(ctx, st.ID, annotatorID, set.PerExpert, set.Overlap)
-}
-
-// ExportExplanationRatings writes the explanation ratings
-// (docs/formats.md#explanation-ratings-export).
-func (s *Service) ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error {
-	return s.db.ExportExplanationRatings(ctx, studyID, w)
 }

@@ -10,11 +10,6 @@ import (
 // creating, renaming, archiving, cloning and deleting a study, its state
 // and the people invited to it.
 
-// Study returns the study with the given id (ENOTFOUND if there is none).
-func (v *Service) Study(ctx context.Context, id int64) (*domain.Study, error) {
-	return v.db.Study(ctx, id)
-}
-
 // Dashboard lists every study with its counts, newest first: those in use,
 // then the archived ones apart.
 func (v *Service) Dashboard(ctx context.Context) (inUse, archived []domain.StudyOverview, err error) {
@@ -32,33 +27,6 @@ func (v *Service) Dashboard(ctx context.Context) (inUse, archived []domain.Study
 	return inUse, archived, nil
 }
 
-// CreateStudy stores a new study (a draft) and sets its ID.
-func (v *Service) CreateStudy(ctx context.Context, s *domain.Study) error {
-	return v.db.CreateStudy(ctx, s)
-}
-
-// RenameStudy gives a study a new name.
-func (v *Service) RenameStudy(ctx context.Context, id int64, name string) error {
-	return v.db.RenameStudy(ctx, id, name)
-}
-
-// SetStudyArchived archives a study (read-only, folded away on the
-// dashboard) or restores it.
-func (v *Service) SetStudyArchived(ctx context.Context, id int64, archived bool) error {
-	return v.db.SetStudyArchived(ctx, id, archived)
-}
-
-// CloneStudy makes a new study with the same design, settings and items,
-// and no answers.
-func (v *Service) CloneStudy(ctx context.Context, id int64, name string) (*domain.Study, error) {
-	return v.db.CloneStudy(ctx, id, name)
-}
-
-// StudyResponses sums up a study's answers, and those never exported.
-func (v *Service) StudyResponses(ctx context.Context, id int64) (domain.Responses, error) {
-	return v.db.StudyResponses(ctx, id)
-}
-
 // DeleteStudy deletes a study and everything in it once confirmName is its
 // name; answers never exported also need force (ECONFLICT without). It
 // returns the answers the study held, for the record.
@@ -68,12 +36,6 @@ func (v *Service) DeleteStudy(ctx context.Context, id int64, confirmName string,
 		return resp, err
 	}
 	return resp, v.db.DeleteStudy(ctx, id, confirmName, force)
-}
-
-// MarkExported records that a file of the study's responses was sent, so
-// that deleting the study knows which answers are safe elsewhere.
-func (v *Service) MarkExported(ctx context.Context, id int64) error {
-	return v.db.MarkExported(ctx, id)
 }
 
 // StudyState is a study's state panel: what it lacks to open, its changes
@@ -114,16 +76,6 @@ func (v *Service) SetStudyState(ctx context.Context, st *domain.Study, state, by
 		return openStudy(ctx, v.db, st, by)
 	}
 	return v.db.SetStudyState(ctx, st.ID, state, by)
-}
-
-// RenameAnnotator changes an expert's name; their answers follow.
-func (v *Service) RenameAnnotator(ctx context.Context, studyID, id int64, name string) error {
-	return v.db.RenameAnnotator(ctx, studyID, id, name)
-}
-
-// RevokeAnnotator makes an expert's link stop working; the answers stay.
-func (v *Service) RevokeAnnotator(ctx context.Context, studyID, id int64) error {
-	return v.db.RevokeAnnotator(ctx, studyID, id)
 }
 
 // ReissueAnnotator gives an expert a new link, the old one dead, and

@@ -3,7 +3,6 @@ package studies
 import (
 	"context"
 	"fmt"
-	"io"
 
 	"pragmalab/domain"
 )
@@ -24,6 +23,13 @@ const (
 	ActionResetPassword    = "reset password"
 	ActionEndSessions      = "end sessions"
 	ActionImportJobOutputs = "import job outputs"
+)
+
+// The audit log's actions for the sign-in rules, from the web or the
+// command line.
+const (
+	ActionAllowSignIn  = "allow institutional sign-in"
+	ActionRemoveSignIn = "remove institutional sign-in rule"
 )
 
 // AuditActions names the state-changing admin routes, by route pattern, for
@@ -148,24 +154,6 @@ func AuditPassagesImported(n int, filename string) string {
 // imported.
 func AuditOutputsImported(n int, filename string) string {
 	return fmt.Sprintf("%d model outputs from %s", n, filename)
-}
-
-// Audit records that actor did action on the study (0: no study), in the
-// given words.
-func (v *Service) Audit(ctx context.Context, actor string, studyID int64, action, detail string) error {
-	return v.db.Audit(ctx, actor, studyID, action, detail)
-}
-
-// AuditLog is the latest entries of a study (0: of no study, such as the
-// account changes), newest first, at most limit.
-func (v *Service) AuditLog(ctx context.Context, studyID int64, limit int) ([]domain.AuditEntry, error) {
-	return v.db.AuditLog(ctx, studyID, limit)
-}
-
-// WriteAuditCSV writes a study's whole audit log (0: the entries of no
-// study) as CSV, oldest first (docs/formats.md).
-func (v *Service) WriteAuditCSV(ctx context.Context, studyID int64, w io.Writer) error {
-	return v.db.WriteAuditCSV(ctx, studyID, w)
 }
 
 // Metrics reports the figures of the operator's metrics page.

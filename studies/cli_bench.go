@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"pragmalab/domain"
 	"pragmalab/store"
 )
 
@@ -12,22 +11,6 @@ import (
 // docs/cli.md#bench) need beyond the use cases: a bare study to fill, the
 // raw imports they time apart from parsing, the read-back that checks no
 // acknowledged answer was lost, and the write queue's figures.
-
-// AddStudy creates the study st (its ID is set), with no items yet.
-func (s *Service) AddStudy(ctx context.Context, st *domain.Study) error {
-	return s.db.CreateStudy(ctx, st)
-}
-
-// AddItems imports items already read into the study, all or nothing.
-func (s *Service) AddItems(ctx context.Context, studyID int64, items []domain.Item) error {
-	return s.db.ImportItems(ctx, studyID, items)
-}
-
-// AddPassages imports passages already read (ParsePassagesTSV) into the
-// study, all or nothing.
-func (s *Service) AddPassages(ctx context.Context, studyID int64, ps []domain.Passage) error {
-	return s.db.ImportPassages(ctx, studyID, ps)
-}
 
 // CrowdTrainingConditions lists a crowd study's training screens in order,
 // each by its condition (trigger or cancel).

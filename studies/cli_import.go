@@ -6,13 +6,14 @@ import (
 	"path/filepath"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // The command line's imports (pragmalab import, docs/cli.md#import): each
 // reads a whole file, imports it all or nothing, and records it in the
 // audit log in the actor's name, with the same wording as the admin
 // pages. Errors come back as the parser or the store made them — a bad
-// row is an *ImportError or an EINVALID/ECONFLICT error — so the command
+// row is an *itemfiles.ImportError or an EINVALID/ECONFLICT error — so the command
 // can word them itself.
 
 // ImportItemFileAs imports implicature items from a CSV or JSON Lines file
@@ -31,9 +32,9 @@ func (s *Service) ImportItemFileAs(ctx context.Context, actor string, st *domain
 }
 
 // ImportPassageFile imports the passages of an IMPAQTS-PID TSV file
-// (ParsePassagesTSV) and returns how many.
+// (itemfiles.ParsePassagesTSV) and returns how many.
 func (s *Service) ImportPassageFile(ctx context.Context, actor string, st *domain.Study, file string, r io.Reader) (int, error) {
-	ps, err := ParsePassagesTSV(r)
+	ps, err := itemfiles.ParsePassagesTSV(r)
 	if err == nil {
 		err = s.db.ImportPassages(ctx, st.ID, ps)
 	}
@@ -44,9 +45,9 @@ func (s *Service) ImportPassageFile(ctx context.Context, actor string, st *domai
 }
 
 // ImportOutputFile imports the model outputs of a CSV file
-// (ParseOutputsCSV) to rate, and returns how many.
+// (itemfiles.ParseOutputsCSV) to rate, and returns how many.
 func (s *Service) ImportOutputFile(ctx context.Context, actor string, st *domain.Study, file string, r io.Reader) (int, error) {
-	outs, err := ParseOutputsCSV(r)
+	outs, err := itemfiles.ParseOutputsCSV(r)
 	if err == nil {
 		err = s.db.ImportOutputs(ctx, st.ID, outs)
 	}

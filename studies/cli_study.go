@@ -11,12 +11,6 @@ import (
 // Changes are written to the audit log in the actor's name, worded as the
 // admin pages word them.
 
-// StudyListings lists every study, newest first, archived ones among
-// them, with the dashboard's counts (`pragmalab study list`).
-func (s *Service) StudyListings(ctx context.Context) ([]domain.StudyOverview, error) {
-	return s.db.Dashboard(ctx)
-}
-
 // ArchiveOrRestoreStudy archives a study (hidden from the dashboard, read-only) or,
 // with restore, restores it.
 func (s *Service) ArchiveOrRestoreStudy(ctx context.Context, actor string, studyID int64, restore bool) error {
@@ -35,10 +29,4 @@ func (s *Service) CopyStudy(ctx context.Context, actor string, studyID int64, na
 		return nil, err
 	}
 	return c, s.db.Audit(ctx, actor, studyID, "clone study", AuditStudyCloned(c.ID, c.Name))
-}
-
-// StudyExperts lists the experts invited to a study (pilots left out),
-// with their tokens and whether their link was revoked.
-func (s *Service) StudyExperts(ctx context.Context, studyID int64) ([]domain.Annotator, error) {
-	return s.db.Annotators(ctx, studyID)
 }

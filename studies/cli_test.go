@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/store"
 )
 
@@ -24,14 +25,14 @@ func TestOpenBackupAndReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := &domain.Study{Kind: domain.KindExpert, Name: "kept", Lang: "en"}
-	if err := svc.AddStudy(ctx, st); err != nil {
+	if err := svc.db.CreateStudy(ctx, st); err != nil {
 		t.Fatal(err)
 	}
 	copyFile := filepath.Join(dir, "copy.db")
-	if err := svc.Backup(ctx, copyFile); err != nil {
+	if err := svc.db.Backup(ctx, copyFile); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.Backup(ctx, copyFile); err == nil {
+	if err := svc.db.Backup(ctx, copyFile); err == nil {
 		t.Fatal("a second backup over the first one was not refused")
 	}
 	if err := svc.Close(); err != nil {
@@ -45,74 +46,16 @@ func TestOpenBackupAndReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer back.Close()
-	got, err := back.Study(ctx, st.ID)
+	got, err := back.db.Study(ctx, st.ID)
 	if err != nil || got.Name != "kept" {
 		t.Fatalf("the backup's study %d: %+v, %v", st.ID, got, err)
 	}
-	if _, err := back.Study(ctx, st.ID+1); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if _, err := back.db.Study(ctx, st.ID+1); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Fatalf("a study that does not exist: %v, want ENOTFOUND", err)
 	}
 }
 
-// TestFirstAdminOnlyOnce: the first start creates the owner "admin" with a
-// generated password; a later start creates nothing.
-func TestFirstAdminOnlyOnce(t *testing.T) {
-	ctx := context.Background()
-	svc := New(mustOpenDB(t), nil)
-	pw, err := svc.FirstAdmin(ctx, "admin")
-	if err != nil || len(pw) != 20 || strings.ToLower(pw) != pw {
-		t.Fatalf("first admin's password %q, %v; want 20 lower-case characters", pw, err)
-	}
-	if again, err := svc.FirstAdmin(ctx, "admin"); err != nil || again != "" {
-		t.Fatalf("second start: %q, %v; want nothing created", again, err)
-	}
-	as, err := svc.Accounts(ctx)
-	if err != nil || len(as) != 1 || as[0].Username != "admin" || as[0].Role != "owner" {
-		t.Fatalf("accounts %+v, %v; want the one owner admin", as, err)
-	}
-}
-
-// TestAdminAccountChangesAreAudited: each account change is in the audit
-// log under the actor, worded as the admin pages word it, and a refused
-// change writes nothing.
-func TestAdminAccountChangesAreAudited(t *testing.T) {
-	ctx := context.Background()
-	db := mustOpenDB(t)
-	svc := New(db, nil)
-	for _, name := range []string{"root", "ada"} {
-		if err := svc.CreateAdminAccount(ctx, "command line", name, "a long password", ""); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := svc.SetAdminRole(ctx, "command line", "ada", "viewer"); err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.ResetAdminPassword(ctx, "command line", "ada", "another long one"); err != nil {
-		t.Fatal(err)
-	}
-	if err := svc.SetAdminRole(ctx, "command line", "nobody", "viewer"); domain.ErrorCode(err) != domain.ENOTFOUND {
-		t.Fatalf("role of an unknown account: %v, want ENOTFOUND", err)
-	}
-	log, err := db.AuditLog(ctx, 0, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range log {
-		got = append(got, e.Actor+": "+e.Action+": "+e.Detail)
-	}
-	want := []string{
-		"command line: reset password: new password for ada; its sessions ended",
-		"command line: change role: ada is now viewer",
-		"command line: create account: created ada as owner",
-		"command line: create account: created root as owner",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("audit log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-}
-
-// TestImportPassageFileAllOrNothing: a bad row is an *ImportError, imports
+// TestImportPassageFileAllOrNothing: a bad row is an *itemfiles.ImportError, imports
 // nothing and writes no audit entry; a good file is imported and audited
 // by its base name.
 func TestImportPassageFileAllOrNothing(t *testing.T) {
@@ -120,17 +63,17 @@ func TestImportPassageFileAllOrNothing(t *testing.T) {
 	db := mustOpenDB(t)
 	svc := New(db, nil)
 	st := &domain.Study{Kind: domain.KindContext, Name: "ctx", Lang: "it"}
-	if err := svc.AddStudy(ctx, st); err != nil {
+	if err := svc.db.CreateStudy(ctx, st); err != nil {
 		t.Fatal(err)
 	}
-	sample, err := os.ReadFile("testdata/impaqts-pid-sample.tsv")
+	sample, err := os.ReadFile(samplePath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(sample), "\n")
 	bad := lines[0] + lines[1] + "only\tthree\tcolumns\n"
 	_, err = svc.ImportPassageFile(ctx, "command line", st, "/tmp/bad.tsv", strings.NewReader(bad))
-	var ie *ImportError
+	var ie *itemfiles.ImportError
 	if !errors.As(err, &ie) {
 		t.Fatalf("bad row: %v, want an *ImportError", err)
 	}

@@ -98,3 +98,30 @@ func (c *CrowdSession) ConsentFacts(ctx context.Context) (ConsentFacts, error) {
 	f.Minutes = c.Settings.EstimatedMinutes(f.Screens, median)
 	return f, nil
 }
+
+// Why someone was screened out, as the review page says it.
+const (
+	ReasonTraining = "failed the training twice"
+	ReasonConsent  = "declined consent"
+)
+
+// RecordConsentRefusal records that the browser holding token declined
+// the consent of crowd study studyID — what the consent page's "I do not
+// agree" does (CrowdSession.Decline) — so the Prolific review screens the
+// person out (with payment, when the study uses it) instead of counting
+// them as never reached. It returns the code to send them back with: the
+// no-consent code, else the screen-out code, else "". Calling it again
+// changes nothing.
+func (s *Service) RecordConsentRefusal(ctx context.Context, studyID int64, token string) (string, error) {
+	_, set, err := s.db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return "", err
+	}
+	if err := s.db.RefuseCrowdConsent(ctx, studyID, token, ReasonConsent); err != nil {
+		return "", err
+	}
+	if set.NoConsentCode != "" {
+		return set.NoConsentCode, nil
+	}
+	return set.ScreenOutCode, nil
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"pragmalab/domain"
-	"pragmalab/store"
 )
 
 // The demo seeding of the first start (pragmalab serve on a new database,
@@ -122,7 +121,7 @@ func (s *Service) SeedExplainDemoPassages(ctx context.Context, st *domain.Study,
 // study made by SeedExplainDemoPassages, invites the named expert with
 // the default number of screens, and opens the study; it returns the
 // expert and the screens given.
-func (s *Service) SeedExplainDemoOutputs(ctx context.Context, st *domain.Study, outs []store.Output, expert string) (*domain.Annotator, int, error) {
+func (s *Service) SeedExplainDemoOutputs(ctx context.Context, st *domain.Study, outs []domain.Output, expert string) (*domain.Annotator, int, error) {
 	if err := s.db.ImportOutputs(ctx, st.ID, outs); err != nil {
 		return nil, 0, err
 	}

@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"pragmalab/domain"
-	"pragmalab/store"
 )
 
 func TestExplainSession(t *testing.T) {
 	db, s := explainFixture(t)
 	ctx := context.Background()
-	outs := []store.Output{{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "x"}, {ItemKey: "37246", Strategy: "zero-shot", Model: "m", Output: "y"}}
+	outs := []domain.Output{{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "x"}, {ItemKey: "37246", Strategy: "zero-shot", Model: "m", Output: "y"}}
 	if err := db.ImportOutputs(ctx, s.ID, outs); err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func explainFixture(t *testing.T) (*store.DB, *domain.Study) {
 }
 
 func TestParseOutputsCSV(t *testing.T) {
-	outs, err := ParseOutputsCSV(strings.NewReader("model,item_id,strategy,output\nm1,22185,zero-shot,\"Gli altri, dice, svendono.\"\nm1,37246,few-shot,\n"))
+	outs, err := itemfiles.ParseOutputsCSV(strings.NewReader("model,item_id,strategy,output\nm1,22185,zero-shot,\"Gli altri, dice, svendono.\"\nm1,37246,few-shot,\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestParseOutputsCSV(t *testing.T) {
 		"item_id,strategy,model,output\n1,a\x07,m,b\n":   `line 2, field "strategy": character 2`,
 	}
 	for in, want := range bad {
-		if _, err := ParseOutputsCSV(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
+		if _, err := itemfiles.ParseOutputsCSV(strings.NewReader(in)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err = %v, want %q", in, err, want)
 		}
 	}
@@ -56,7 +57,7 @@ func TestOutputsRoundTripFormulaTexts(t *testing.T) {
 	var buf bytes.Buffer
 	cw := csvsafe.NewWriter(&buf)
 	cw.WriteAll([][]string{{"item_id", "strategy", "model", "output"}, {"-7", "zero-shot", "=m", "=1+1"}, {"8", "few-shot", "m", "-foo"}})
-	outs, err := ParseOutputsCSV(&buf)
+	outs, err := itemfiles.ParseOutputsCSV(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +69,7 @@ func TestOutputsRoundTripFormulaTexts(t *testing.T) {
 func TestImportOutputsAllOrNothing(t *testing.T) {
 	db, s := explainFixture(t)
 	ctx := context.Background()
-	outs := []store.Output{{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "x"}, {ItemKey: "nope", Strategy: "zero-shot", Model: "m", Output: "y"}}
+	outs := []domain.Output{{ItemKey: "22185", Strategy: "zero-shot", Model: "m", Output: "x"}, {ItemKey: "nope", Strategy: "zero-shot", Model: "m", Output: "y"}}
 	err := db.ImportOutputs(ctx, s.ID, outs)
 	if err == nil || !strings.Contains(err.Error(), `row 2, field "item_id": no passage "nope"`) {
 		t.Fatalf("err = %v", err)
@@ -90,10 +91,10 @@ func TestExplainAssignRateExport(t *testing.T) {
 	db, s := explainFixture(t)
 	ctx := context.Background()
 	ps := mustParseSample(t)
-	var outs []store.Output
+	var outs []domain.Output
 	for _, strat := range []string{"zero-shot", "few-shot", "cot"} {
 		for _, p := range ps[:50] {
-			outs = append(outs, store.Output{ItemKey: p.Key, Strategy: strat, Model: "m", Output: "spiegazione di " + p.Key})
+			outs = append(outs, domain.Output{ItemKey: p.Key, Strategy: strat, Model: "m", Output: "spiegazione di " + p.Key})
 		}
 	}
 	if err := db.ImportOutputs(ctx, s.ID, outs); err != nil {

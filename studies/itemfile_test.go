@@ -5,17 +5,16 @@ import (
 	"context"
 	"fmt"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 	"testing"
 
 	"pragmalab/store"
 )
 
-const goodCSV = `id,type,context,utterance,implicature,cancellation,negation,strengthening,neutral,check
-s1,scalar,,Some guests left.,Not all guests left.,In fact all did.,,,,
-d1,discourse,Rates rose.,Sales fell.,Sales fell because rates rose.,Another cause.,,,,
-c1,scalar,,Some windows were open.,All windows were closed.,Some were open.,,,,low
-`
+// goodCSV is a small valid items file (three items, one a check), shared
+// with itemfiles' tests.
+var goodCSV = mustReadFile("../itemfiles/testdata/items-good.csv")
 
 func mustStudy(t *testing.T, db *store.DB, kind string) *domain.Study {
 	t.Helper()
@@ -38,7 +37,7 @@ func countItems(t *testing.T, db *store.DB) int {
 func TestImportItemsCSV(t *testing.T) {
 	db := mustOpenDB(t)
 	s := mustStudy(t, db, domain.KindExpert)
-	items, err := ParseItemsCSV(strings.NewReader(goodCSV))
+	items, err := itemfiles.ParseItemsCSV(strings.NewReader(goodCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,9 +99,9 @@ func TestImportBadFiles(t *testing.T) {
 			var items []domain.Item
 			var err error
 			if tt.jsonl {
-				items, err = ParseItemsJSONL(strings.NewReader(tt.file))
+				items, err = itemfiles.ParseItemsJSONL(strings.NewReader(tt.file))
 			} else {
-				items, err = ParseItemsCSV(strings.NewReader(tt.file))
+				items, err = itemfiles.ParseItemsCSV(strings.NewReader(tt.file))
 			}
 			if err == nil {
 				err = db.ImportItems(context.Background(), s.ID, items)
@@ -126,7 +125,7 @@ func TestImportBadFiles(t *testing.T) {
 }
 
 func TestItemsRoundTrip(t *testing.T) {
-	items, err := ParseItemsCSV(strings.NewReader("\xef\xbb\xbf" + goodCSV))
+	items, err := itemfiles.ParseItemsCSV(strings.NewReader("\xef\xbb\xbf" + goodCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,11 +134,11 @@ func TestItemsRoundTrip(t *testing.T) {
 		var buf bytes.Buffer
 		var back []domain.Item
 		if format == "csv" {
-			WriteItemsCSV(&buf, items)
-			back, err = ParseItemsCSV(&buf)
+			itemfiles.WriteItemsCSV(&buf, items)
+			back, err = itemfiles.ParseItemsCSV(&buf)
 		} else {
-			WriteItemsJSONL(&buf, items)
-			back, err = ParseItemsJSONL(&buf)
+			itemfiles.WriteItemsJSONL(&buf, items)
+			back, err = itemfiles.ParseItemsJSONL(&buf)
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", format, err)
@@ -154,7 +153,7 @@ func TestItemsRoundTrip(t *testing.T) {
 // hold are still accepted.
 func TestTextsMayHoldTabsAndLineBreaks(t *testing.T) {
 	header := "id,type,context,utterance,implicature,cancellation\n"
-	items, err := ParseItemsCSV(strings.NewReader(header + "s1,scalar,\"A: hi\r\nB:\tho\",u,i,c\n"))
+	items, err := itemfiles.ParseItemsCSV(strings.NewReader(header + "s1,scalar,\"A: hi\r\nB:\tho\",u,i,c\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +166,7 @@ func TestTextsMayHoldTabsAndLineBreaks(t *testing.T) {
 // are written neutralised, numbers as they are, and the import reads every
 // one back unchanged.
 func TestItemsRoundTripFormulaTexts(t *testing.T) {
-	items, err := ParseItemsCSV(strings.NewReader(goodCSV))
+	items, err := itemfiles.ParseItemsCSV(strings.NewReader(goodCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +179,7 @@ func TestItemsRoundTripFormulaTexts(t *testing.T) {
 	}
 	items[0].Key = "-s1"
 	var buf bytes.Buffer
-	if err := WriteItemsCSV(&buf, items); err != nil {
+	if err := itemfiles.WriteItemsCSV(&buf, items); err != nil {
 		t.Fatal(err)
 	}
 	raw := buf.String()
@@ -189,7 +188,7 @@ func TestItemsRoundTripFormulaTexts(t *testing.T) {
 			t.Errorf("the export lacks %q:\n%s", cell, raw)
 		}
 	}
-	back, err := ParseItemsCSV(&buf)
+	back, err := itemfiles.ParseItemsCSV(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

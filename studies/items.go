@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // A study's implicature items (docs/items.md): importing a file, and
@@ -14,7 +15,7 @@ import (
 // ImportItemFile imports an items file (CSV or JSON Lines, by its name)
 // into a study, all or nothing, and returns how many items it held.
 func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string, data []byte) (int, error) {
-	items, err := ParseItemFile(name, bytes.NewReader(data))
+	items, err := itemfiles.ParseItemFile(name, bytes.NewReader(data))
 	if err != nil {
 		return 0, err
 	}
@@ -22,22 +23,6 @@ func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string
 		return 0, err
 	}
 	return len(items), nil
-}
-
-// Item returns one item of a study (ENOTFOUND if the study has no such item).
-func (v *Service) Item(ctx context.Context, studyID, itemID int64) (domain.Item, error) {
-	return v.db.ItemByID(ctx, studyID, itemID)
-}
-
-// ItemRevisions lists an item's earlier versions, newest first.
-func (v *Service) ItemRevisions(ctx context.Context, itemID int64) ([]domain.Revision, error) {
-	return v.db.ItemRevisions(ctx, itemID)
-}
-
-// EditItem makes next the item's new version, with a note; it reports
-// whether anything changed (nothing changed: no new version).
-func (v *Service) EditItem(ctx context.Context, studyID, itemID int64, next domain.Item, note string) (bool, error) {
-	return v.db.EditItem(ctx, studyID, itemID, next, note)
 }
 
 // PendingItemUpdate is a corrected items file kept for its preview.
@@ -50,13 +35,13 @@ type PendingItemUpdate struct {
 	// ClearMissing empties the optional fields the file leaves out
 	// (Cleared); otherwise they keep their text (Kept).
 	ClearMissing  bool
-	Kept, Cleared []MissingField
+	Kept, Cleared []itemfiles.MissingField
 }
 
 // UploadCorrectedItems checks a corrected items file against the study's
 // items and keeps it for the preview; it returns the kept upload's id.
 func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name string, data []byte) (int64, error) {
-	items, err := ParseItemFile(name, bytes.NewReader(data))
+	items, err := itemfiles.ParseItemFile(name, bytes.NewReader(data))
 	if err != nil {
 		return 0, err
 	}
@@ -77,14 +62,14 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 		return p, err
 	}
 	p.Filename = name
-	if p.Items, err = ParseItemFile(name, bytes.NewReader(data)); err != nil {
+	if p.Items, err = itemfiles.ParseItemFile(name, bytes.NewReader(data)); err != nil {
 		return p, err
 	}
 	current, err := v.db.ListItems(ctx, studyID)
 	if err != nil {
 		return p, err
 	}
-	p.Kept, p.Cleared = FillMissingFields(current, p.Items, clear)
+	p.Kept, p.Cleared = itemfiles.FillMissingFields(current, p.Items, clear)
 	p.Update, err = v.db.PreviewItemUpdate(ctx, studyID, p.Items)
 	return p, err
 }
@@ -101,9 +86,4 @@ func (v *Service) ApplyItemUpdate(ctx context.Context, studyID int64, p PendingI
 		return done, err
 	}
 	return done, v.db.DropPendingImport(ctx, studyID, p.ID)
-}
-
-// CancelItemUpdate forgets a kept upload; nothing changes.
-func (v *Service) CancelItemUpdate(ctx context.Context, studyID, uploadID int64) error {
-	return v.db.DropPendingImport(ctx, studyID, uploadID)
 }

@@ -55,9 +55,3 @@ func (s *Service) SavePromptTemplates(ctx context.Context, studyID int64, t scor
 func (s *Service) ResetPromptTemplates(ctx context.Context, studyID int64) error {
 	return s.db.SaveScoringTemplates(ctx, studyID, nil)
 }
-
-// DeleteJob deletes a job of the study that is not running, with its
-// prompts and answers.
-func (s *Service) DeleteJob(ctx context.Context, studyID, jobID int64) error {
-	return s.db.DeleteJob(ctx, studyID, jobID)
-}

@@ -126,23 +126,6 @@ func (s *Service) RunJobWith(ctx context.Context, jobID int64, getenv func(strin
 	return r.RunJob(ctx, jobID, saved)
 }
 
-// JobProgress counts a job's prompts.
-func (s *Service) JobProgress(ctx context.Context, jobID int64) (domain.JobProgress, error) {
-	return s.db.JobProgress(ctx, jobID)
-}
-
-// CancelJob cancels a queued or running job in the database, keeping its
-// answers; a running runner is told by its own Cancel, which does this.
-func (s *Service) CancelJob(ctx context.Context, jobID int64) error {
-	return s.db.CancelJob(ctx, jobID)
-}
-
-// RequeueJob queues a job that is not queued or running again, to ask its
-// unanswered prompts (ECONFLICT when it is).
-func (s *Service) RequeueJob(ctx context.Context, jobID int64) error {
-	return s.db.RequeueJob(ctx, jobID)
-}
-
 // JobResults reads a job's answers folded into its task's metrics, over
 // the study's current items.
 func (s *Service) JobResults(ctx context.Context, jobID int64) (*runner.Results, error) {
@@ -223,19 +206,6 @@ func (s *Service) CompareJob(ctx context.Context, res *runner.Results) (*JobComp
 	}
 	c.Comparison = runner.Compare(c.Toplines, all...)
 	return c, nil
-}
-
-// JobFailures lists the distinct errors of a job's failed prompts, most
-// frequent first, at most limit.
-func (s *Service) JobFailures(ctx context.Context, jobID int64, limit int) ([]domain.FailureReason, error) {
-	return s.db.JobFailureReasons(ctx, jobID, limit)
-}
-
-// JobPrompts returns one page of a job's prompts (filter: one of
-// domain.PromptsAll, PromptsAnswered, PromptsFailed, PromptsPending) and
-// how many the filter keeps.
-func (s *Service) JobPrompts(ctx context.Context, jobID int64, filter string, offset, limit int) ([]domain.JobPromptRow, int, error) {
-	return s.db.JobPromptsPage(ctx, jobID, filter, offset, limit)
 }
 
 // ExplainStudies lists the explanation-rating studies, where a generation

@@ -35,11 +35,6 @@ func (s *Service) EstimateJob(ctx context.Context, j *domain.Job, prices map[str
 	return runner.EstimateJob(ctx, s.db, j, prices)
 }
 
-// JobBatches lists a job's batches, oldest first.
-func (s *Service) JobBatches(ctx context.Context, jobID int64) ([]domain.JobBatch, error) {
-	return s.db.JobBatches(ctx, jobID)
-}
-
 // ExportJobBatch writes a job's unanswered prompts as OpenAI batch JSONL
 // and returns how many.
 func (s *Service) ExportJobBatch(ctx context.Context, jobID int64, w io.Writer) (int, error) {

@@ -4,16 +4,17 @@ import (
 	"bytes"
 	"context"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 	"testing"
 )
 
 func TestSynthesizePassagesTSV(t *testing.T) {
-	data, err := SynthesizePassagesTSV(readSample(t), 300)
+	data, err := itemfiles.SynthesizePassagesTSV(readSample(t), 300)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := ParsePassagesTSV(bytes.NewReader(data))
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,16 +33,16 @@ func TestSynthesizePassagesTSV(t *testing.T) {
 
 // BenchmarkParsePassagesTSV parses (and splits into sentences) a file of
 // the published size, 31,822 rows. Target: well under 10 s for the whole
-// import; run: go test ./store -run '^$' -bench ParsePassagesTSV -benchmem
+// import; run: go test ./store -run '^$' -bench itemfiles.ParsePassagesTSV -benchmem
 func BenchmarkParsePassagesTSV(b *testing.B) {
-	data, err := SynthesizePassagesTSV(readSample(b), PublishedPassageRows)
+	data, err := itemfiles.SynthesizePassagesTSV(readSample(b), itemfiles.PublishedPassageRows)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		ps, err := ParsePassagesTSV(bytes.NewReader(data))
-		if err != nil || len(ps) != PublishedPassageRows {
+		ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
+		if err != nil || len(ps) != itemfiles.PublishedPassageRows {
 			b.Fatalf("%d passages, %v", len(ps), err)
 		}
 	}
@@ -51,7 +52,7 @@ func BenchmarkParsePassagesTSV(b *testing.B) {
 // parse, sentence splitting and the insert into a fresh database.
 // Run: go test ./store -run '^$' -bench ImportPassages -benchtime 3x
 func BenchmarkImportPassages(b *testing.B) {
-	data, err := SynthesizePassagesTSV(readSample(b), PublishedPassageRows)
+	data, err := itemfiles.SynthesizePassagesTSV(readSample(b), itemfiles.PublishedPassageRows)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -64,7 +65,7 @@ func BenchmarkImportPassages(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		ps, err := ParsePassagesTSV(bytes.NewReader(data))
+		ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestImportPassagesRejectsBadFilesStoringNothing(t *testing.T) {
 	}
 	for name, in := range bad {
 		t.Run(name, func(t *testing.T) {
-			ps, err := ParsePassagesTSV(strings.NewReader(in))
+			ps, err := itemfiles.ParsePassagesTSV(strings.NewReader(in))
 			if err == nil {
 				err = db.ImportPassages(ctx, s.ID, ps)
 			}

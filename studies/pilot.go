@@ -69,15 +69,3 @@ func (s *Service) NewPilotLink(ctx context.Context, studyID int64) error {
 	_, err := s.db.NewPilotLink(ctx, studyID)
 	return err
 }
-
-// RevokePilotLink ends the study's pilot link and the sessions opened with
-// it; their answers stay, apart, until WipePilot.
-func (s *Service) RevokePilotLink(ctx context.Context, studyID int64) error {
-	return s.db.RevokePilotLink(ctx, studyID)
-}
-
-// WipePilot deletes the study's pilot sessions and experts with their
-// answers, and returns how many answers went.
-func (s *Service) WipePilot(ctx context.Context, studyID int64) (int, error) {
-	return s.db.WipePilot(ctx, studyID)
-}

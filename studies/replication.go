@@ -2,7 +2,6 @@ package studies
 
 import (
 	"context"
-	"time"
 
 	"pragmalab/domain"
 	"pragmalab/store"
@@ -20,10 +19,6 @@ func (s *Service) Replication() domain.Replication {
 	}
 	return s.replication()
 }
-
-// DiskFull reports whether the last write found the disk full, and since
-// when (store.DB.DiskFull), for /healthz.
-func (s *Service) DiskFull() (since time.Time, full bool) { return s.db.DiskFull() }
 
 // CheckDatabase checks a database file from elsewhere — a restored replica
 // or a backup — without changing it: quick_check, the foreign keys and its

@@ -15,7 +15,7 @@ import (
 // not cover (no two experts) come last, in their usual order, absent
 // from the map.
 func (s *Service) FlaggedByPosterior(ctx context.Context, studyID int64) ([]domain.FlaggedItem, map[string]float64, error) {
-	items, err := s.Flagged(ctx, studyID)
+	items, err := s.db.Flagged(ctx, studyID)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"pragmalab/studies"
 )
 
@@ -29,7 +30,7 @@ func TestCountsAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if *dst, err = studies.ParseItemsJSONL(bytes.NewReader(data)); err != nil {
+		if *dst, err = itemfiles.ParseItemsJSONL(bytes.NewReader(data)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"pragmalab/signin"
 	"pragmalab/studies"
 )
 
@@ -68,7 +69,7 @@ func TestNoLockoutByStrangers(t *testing.T) {
 	entries, _ := e.db.AuditLog(ctx, 0, 100)
 	locks := 0
 	for _, en := range entries {
-		if en.Action == studies.ActionLoginLockout {
+		if en.Action == signin.ActionLoginLockout {
 			locks++
 		}
 	}
@@ -77,13 +78,13 @@ func TestNoLockoutByStrangers(t *testing.T) {
 	}
 
 	// pragmalab admin unlock: the fresh browser gets in at once.
-	svc := studies.New(e.db, nil)
+	svc := signin.New(e.db, nil)
 	if err := svc.UnlockLogin(ctx, studies.CLIActor, "Admin"); err != nil {
 		t.Fatal(err)
 	}
 	e.newClient().loginFrom("198.51.100.9", "admin", "correct horse battery").mustStatus(t, http.StatusSeeOther)
 	entries, _ = e.db.AuditLog(ctx, 0, 100)
-	if len(entries) == 0 || entries[0].Action != studies.ActionLoginUnlock || entries[0].Actor != studies.CLIActor {
+	if len(entries) == 0 || entries[0].Action != signin.ActionLoginUnlock || entries[0].Actor != studies.CLIActor {
 		t.Errorf("the unlock is not the latest audit entry: %+v", entries[0])
 	}
 	if err := svc.UnlockLogin(ctx, studies.CLIActor, "nobody"); err == nil {

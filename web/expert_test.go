@@ -8,10 +8,9 @@ import (
 	"net/url"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strings"
 	"testing"
-
-	"pragmalab/studies"
 )
 
 // expertStudy sets up, through the admin pages, an expert study with the
@@ -273,7 +272,7 @@ func TestReviewAcceptAndDrop(t *testing.T) {
 		mustContain(t, `data-testid="review-error"`, "keep as is", `data-testid="flag-sc2"`)
 
 	cleaned := admin.get(fmt.Sprintf("/admin/studies/%d/export/items.csv", s.ID)).mustStatus(t, 200)
-	back, err := studies.ParseItemsCSV(strings.NewReader(cleaned.Body))
+	back, err := itemfiles.ParseItemsCSV(strings.NewReader(cleaned.Body))
 	if err != nil {
 		t.Fatalf("cleaned export does not import again: %v", err)
 	}

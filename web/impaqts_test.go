@@ -18,7 +18,7 @@ import (
 
 func readPassageSample(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}

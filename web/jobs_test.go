@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,6 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 // newJobsEnv is a test server whose job runner runs, as under Serve.
@@ -223,11 +223,11 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := studies.ParsePassagesTSV(bytes.NewReader(data))
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 		t.Fatalf("%d outputs for %d passages", len(res.Gen), len(ps))
 	}
 	res.WriteCSV(&buf)
-	outs, err := studies.ParseOutputsCSV(&buf)
+	outs, err := itemfiles.ParseOutputsCSV(&buf)
 	if err != nil || len(outs) != len(ps) || outs[0].Strategy != "few-shot" || outs[0].Model != "copy-target" {
 		t.Errorf("the CSV export should be an outputs file: %v %+v", err, outs[:1])
 	}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 	"regexp"
 	"strconv"
 	"strings"
@@ -18,7 +19,6 @@ import (
 
 	"pragmalab/scoring/scoringtest"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 func jobIDOf(loc string) int64 {
@@ -110,11 +110,11 @@ func TestGenerationOutputsToAnotherStudy(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../studies/testdata/impaqts-pid-sample.tsv")
+	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, _ := studies.ParsePassagesTSV(bytes.NewReader(data))
+	ps, _ := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
 	var ids []int64
 	for _, name := range []string{"scoring", "experts rate"} {
 		s := &domain.Study{Kind: domain.KindExplain, Name: name, Lang: "it"}

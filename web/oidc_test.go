@@ -11,12 +11,12 @@ import (
 	"time"
 
 	"pragmalab/domain"
-	"pragmalab/studies"
-	"pragmalab/studies/oidctest"
+	"pragmalab/signin"
+	"pragmalab/signin/oidctest"
 )
 
 // Institutional sign-in (docs/deploy.md#institutional-sign-in-openid-connect)
-// against the in-process identity provider of studies/oidctest, through
+// against the in-process identity provider of signin/oidctest, through
 // the real router, middleware, cookies and session store.
 
 const (
@@ -30,10 +30,10 @@ func oidcEnv(t *testing.T) (*testEnv, *oidctest.Provider) {
 	idp := oidctest.New(oidcClientID, oidcSecret)
 	t.Cleanup(idp.Close)
 	env := map[string]string{
-		studies.EnvOIDCIssuer:       idp.URL,
-		studies.EnvOIDCClientID:     oidcClientID,
-		studies.EnvOIDCClientSecret: oidcSecret,
-		studies.EnvOIDCName:         "Test University",
+		signin.EnvOIDCIssuer:       idp.URL,
+		signin.EnvOIDCClientID:     oidcClientID,
+		signin.EnvOIDCClientSecret: oidcSecret,
+		signin.EnvOIDCName:         "Test University",
 	}
 	return newTestEnvWith(t, func(k string) string { return env[k] }), idp
 }
@@ -44,7 +44,7 @@ func oidcEnvLogged(t *testing.T, log *syncBuffer) (*testEnv, *oidctest.Provider)
 	t.Helper()
 	idp := oidctest.New(oidcClientID, oidcSecret)
 	t.Cleanup(idp.Close)
-	env := map[string]string{studies.EnvOIDCIssuer: idp.URL, studies.EnvOIDCClientID: oidcClientID, studies.EnvOIDCClientSecret: oidcSecret}
+	env := map[string]string{signin.EnvOIDCIssuer: idp.URL, signin.EnvOIDCClientID: oidcClientID, signin.EnvOIDCClientSecret: oidcSecret}
 	return newTestEnvConfig(t, func(c *Config) {
 		c.Getenv = func(k string) string { return env[k] }
 		c.Log = slog.New(slog.NewTextHandler(log, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -105,7 +105,7 @@ func (c *client) toProvider(t *testing.T, next string) *url.URL {
 	start := c.get(templatesOIDCLoginURL(next)).mustStatus(t, http.StatusSeeOther)
 	back := c.follow(t, start.Header.Get("Location")).mustStatus(t, http.StatusFound)
 	u, err := url.Parse(back.Header.Get("Location"))
-	if err != nil || u.Path != studies.OIDCCallbackPath {
+	if err != nil || u.Path != signin.OIDCCallbackPath {
 		t.Fatalf("the provider sent the browser to %q", back.Header.Get("Location"))
 	}
 	return u
@@ -181,7 +181,7 @@ func TestOIDCSignInCreatesAccountAndSession(t *testing.T) {
 		}
 	}
 	page := c.get("/admin/accounts").mustStatus(t, http.StatusOK)
-	page.mustContain(t, `data-testid="account-ada@uni.edu"`, `data-testid="nav-viewer"`, studies.ActionOIDCFirstSignIn, "created ada@uni.edu as viewer")
+	page.mustContain(t, `data-testid="account-ada@uni.edu"`, `data-testid="nav-viewer"`, signin.ActionOIDCFirstSignIn, "created ada@uni.edu as viewer")
 	// A viewer's session: changes are refused like any viewer's.
 	c.post("/admin/studies", url.Values{"name": {"x"}, "kind": {domain.KindExpert}, "lang": {"en"}}).mustStatus(t, http.StatusForbidden)
 
@@ -214,7 +214,7 @@ func TestOIDCSignInCreatesAccountAndSession(t *testing.T) {
 	log, _ := e.db.AuditLog(context.Background(), 0, 0)
 	n := 0
 	for _, l := range log {
-		if l.Action == studies.ActionOIDCFirstSignIn {
+		if l.Action == signin.ActionOIDCFirstSignIn {
 			n++
 		}
 	}
@@ -299,7 +299,7 @@ func TestOIDCRefusals(t *testing.T) {
 			return c.follow(t, u.String())
 		}, want: "did not sign you in: The user cancelled"},
 		{name: "provider error not of this browser", walk: func(t *testing.T, c *client) page {
-			return c.get(studies.OIDCCallbackPath + "?error=access_denied&error_description=Call+0800+to+unlock&state=x")
+			return c.get(signin.OIDCCallbackPath + "?error=access_denied&error_description=Call+0800+to+unlock&state=x")
 		}, want: "not started in this browser"},
 	}
 	for _, tc := range cases {
@@ -353,12 +353,12 @@ func TestOIDCNotConfigured(t *testing.T) {
 
 	// Half a configuration stops the server with the missing variable named.
 	_, err := New(context.Background(), Config{DB: e.db, Log: e.server.cfg.Log, Getenv: func(k string) string {
-		if k == studies.EnvOIDCIssuer {
+		if k == signin.EnvOIDCIssuer {
 			return "https://idp.example.org"
 		}
 		return ""
 	}})
-	if err == nil || !strings.Contains(err.Error(), studies.EnvOIDCClientID) || !strings.Contains(err.Error(), studies.EnvOIDCClientSecret) {
+	if err == nil || !strings.Contains(err.Error(), signin.EnvOIDCClientID) || !strings.Contains(err.Error(), signin.EnvOIDCClientSecret) {
 		t.Fatalf("half-configured: %v", err)
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"os"
 	"pragmalab/domain"
+	"pragmalab/recruit"
+	"pragmalab/signin"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -88,16 +90,18 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {
 		return nil, err
 	}
-	oidc, err := studies.OIDCConfigFromEnv(cfg.Getenv)
+	oidc, err := signin.OIDCConfigFromEnv(cfg.Getenv)
 	if err != nil {
 		return nil, err
 	}
+	h.SignIn = signin.New(cfg.DB, nil)
 	if oidc != nil {
-		h.OIDC = h.Service.NewOIDC(*oidc, nil)
+		h.OIDC = h.SignIn.NewOIDC(*oidc, nil)
 	}
 	jobs := runner.New(cfg.DB, cfg.Log, cfg.Getenv, nil)
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
+	h.Store, h.Recruit = cfg.DB, recruit.New(cfg.DB, cfg.Getenv)
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
@@ -136,7 +140,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer func() { stopJobs(); <-jobsDone }()
 	// Linked Prolific studies are synced every minute while they run, so a
 	// returned submission frees its slot within a minute (docs/prolific.md).
-	if p := studies.NewProlific(s.cfg.DB, s.cfg.Getenv); p.API != nil {
+	if p := s.Handler.Recruit; p.Connected() {
 		syncDone := make(chan struct{})
 		go func() { p.SyncLoop(jobsCtx, s.cfg.Log, time.Minute, s.prolificActive); close(syncDone) }()
 		defer func() { stopJobs(); <-syncDone }()

@@ -1,4 +1,4 @@
-package studies
+package itemfiles
 
 // Fuzz tests of the file importers. `go test ./studies` replays the seeds
 // (the f.Add calls and testdata/fuzz/FuzzXxx/); docs/testing.md says how to

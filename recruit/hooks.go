@@ -1,4 +1,4 @@
-package studies
+package recruit
 
 import (
 	"context"
@@ -69,9 +69,9 @@ type hookPayload struct {
 }
 
 // ReceiveHook verifies and applies one delivery.
-func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, error) {
+func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, error) {
 	var res HookResult
-	if err := prolific.VerifyWebhook(p.HookSecret, d.Timestamp, d.Signature, d.Body, p.now()); err != nil {
+	if err := prolific.VerifyWebhook(p.hookSecret(), d.Timestamp, d.Signature, d.Body, p.now()); err != nil {
 		return res, &HookError{Status: http.StatusUnauthorized, Msg: err.Error()}
 	}
 	id := strings.TrimSpace(d.EventID)
@@ -82,7 +82,7 @@ func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult,
 	if err := json.Unmarshal(d.Body, &pl); err != nil || pl.EventType == "" {
 		return res, &HookError{Status: http.StatusBadRequest, Msg: "the delivery's body is not a Prolific event (JSON with event_type and resource_id)"}
 	}
-	if seen, err := p.DB.ProlificEventSeen(ctx, id); err != nil {
+	if seen, err := p.db.ProlificEventSeen(ctx, id); err != nil {
 		return res, err
 	} else if seen {
 		return HookResult{Duplicate: true, Outcome: "already processed"}, nil
@@ -94,14 +94,15 @@ func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult,
 	}
 	switch pl.EventType {
 	case prolific.EventSubmissionStatus:
-		if p.API == nil {
-			return res, unavailable(prolific.ErrNoToken)
-		}
-		sub, err := p.API.Submission(ctx, pl.ResourceID)
+		api, err := p.client()
 		if err != nil {
 			return res, unavailable(err)
 		}
-		link, err := p.DB.ProlificLinkOf(ctx, sub.StudyID)
+		sub, err := api.Submission(ctx, pl.ResourceID)
+		if err != nil {
+			return res, unavailable(err)
+		}
+		link, err := p.db.ProlificLinkOf(ctx, sub.StudyID)
 		if err != nil && domain.ErrorCode(err) != domain.ENOTFOUND {
 			return res, err
 		}
@@ -114,10 +115,11 @@ func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult,
 		ch.Submission = &store.ProlificSubmission{SubmissionID: sub.ID, PID: sub.PID(), Status: sub.Status,
 			StartedAt: sub.StartedAt, CompletedAt: sub.CompletedAt, EnteredCode: sub.EnteredCode}
 	case prolific.EventStudyStatus:
-		if p.API == nil {
-			return res, unavailable(prolific.ErrNoToken)
+		api, err := p.client()
+		if err != nil {
+			return res, unavailable(err)
 		}
-		link, err := p.DB.ProlificLinkOf(ctx, pl.ResourceID)
+		link, err := p.db.ProlificLinkOf(ctx, pl.ResourceID)
 		if err != nil && domain.ErrorCode(err) != domain.ENOTFOUND {
 			return res, err
 		}
@@ -125,7 +127,7 @@ func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult,
 			ev.Outcome = "study " + pl.ResourceID + " is not linked here"
 			break
 		}
-		st, err := p.API.Study(ctx, link.ProlificStudyID)
+		st, err := api.Study(ctx, link.ProlificStudyID)
 		if err != nil {
 			return res, unavailable(err)
 		}
@@ -134,7 +136,7 @@ func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult,
 	default:
 		ev.Outcome = "event type " + pl.EventType + " is not used"
 	}
-	applied, freed, err := p.DB.ApplyProlificEvent(ctx, ev, ch, prolific.FreesSlot)
+	applied, freed, err := p.db.ApplyProlificEvent(ctx, ev, ch, prolific.FreesSlot)
 	if err != nil {
 		return res, err
 	}
@@ -146,7 +148,7 @@ func (p *Prolific) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult,
 		if freed {
 			detail += "; place freed"
 		}
-		if err := p.DB.Audit(ctx, HookActor, ev.StudyID, ActionProlificHook, detail); err != nil {
+		if err := p.db.Audit(ctx, HookActor, ev.StudyID, ActionProlificHook, detail); err != nil {
 			return res, err
 		}
 	}
@@ -162,27 +164,31 @@ type HookView struct {
 }
 
 // Hooks returns the webhooks' state for a study.
-func (p *Prolific) Hooks(ctx context.Context, studyID int64) (*HookView, error) {
-	v := &HookView{SecretSet: p.HookSecret != "", Polling: true}
+func (p *Service) Hooks(ctx context.Context, studyID int64) (*HookView, error) {
+	v := &HookView{SecretSet: p.hookSecret() != "", Polling: true}
 	var err error
-	if v.Subscriptions, err = p.DB.HookSubscriptions(ctx, studyID); err != nil {
+	if v.Subscriptions, err = p.db.HookSubscriptions(ctx, studyID); err != nil {
 		return nil, err
 	}
-	if v.Last, err = p.DB.LastProlificEvent(ctx, studyID); err != nil {
+	if v.Last, err = p.db.LastProlificEvent(ctx, studyID); err != nil {
 		return nil, err
 	}
-	if link, err := p.DB.ProlificLink(ctx, studyID); err == nil {
+	if link, err := p.db.ProlificLink(ctx, studyID); err == nil {
 		v.Polling = !HookFresh(*link, p.now())
 	}
 	return v, nil
 }
 
-func (p *Prolific) now() time.Time {
-	if p.Now != nil {
-		return p.Now()
+func (p *Service) now() time.Time {
+	if p.clock != nil {
+		return p.clock()
 	}
 	return time.Now()
 }
+
+// hookSecret is the workspace's webhook secret, from
+// PRAGMALAB_PROLIFIC_WEBHOOK_SECRET ("" when webhooks are not set up).
+func (p *Service) hookSecret() string { return p.getenv(prolific.WebhookSecretEnv) }
 
 // HookList is the workspace's subscriptions on Prolific.
 type HookList struct {
@@ -191,12 +197,12 @@ type HookList struct {
 }
 
 // ListHooks reads the subscriptions of the linked study's workspace.
-func (p *Prolific) ListHooks(ctx context.Context, studyID int64) (*HookList, error) {
+func (p *Service) ListHooks(ctx context.Context, studyID int64) (*HookList, error) {
 	api, err := p.api()
 	if err != nil {
 		return nil, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -217,12 +223,16 @@ func HookTarget(base string) string { return strings.TrimRight(base, "/") + "/we
 // Subscribe subscribes the server at base (https) to the events pragmalab
 // uses, skipping those already subscribed to that address: repeating it
 // creates nothing twice.
-func (p *Prolific) Subscribe(ctx context.Context, studyID int64, actor, base string) ([]prolific.Subscription, error) {
+func (p *Service) Subscribe(ctx context.Context, studyID int64, actor, base string) ([]prolific.Subscription, error) {
 	if !strings.HasPrefix(base, "https://") {
 		return nil, domain.Errorf(domain.EINVALID, "--url must be the server's public https:// address (Prolific delivers only to https)")
 	}
 	target := HookTarget(base)
 	list, err := p.ListHooks(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	api, err := p.api()
 	if err != nil {
 		return nil, err
 	}
@@ -245,12 +255,12 @@ func (p *Prolific) Subscribe(ctx context.Context, studyID int64, actor, base str
 		var sub *prolific.Subscription
 		if err := p.send(ctx, c, func() (string, error) {
 			var err error
-			sub, err = p.API.Subscribe(ctx, list.WorkspaceID, et, target)
+			sub, err = api.Subscribe(ctx, list.WorkspaceID, et, target)
 			return jsonText(sub), err
 		}); err != nil {
 			return made, err
 		}
-		if err := p.DB.SaveHookSubscription(ctx, studyID, store.HookSubscription{ID: sub.ID, WorkspaceID: list.WorkspaceID, EventType: et, TargetURL: target}); err != nil {
+		if err := p.db.SaveHookSubscription(ctx, studyID, store.HookSubscription{ID: sub.ID, WorkspaceID: list.WorkspaceID, EventType: et, TargetURL: target}); err != nil {
 			return made, err
 		}
 		made = append(made, *sub)
@@ -260,7 +270,7 @@ func (p *Prolific) Subscribe(ctx context.Context, studyID int64, actor, base str
 
 // Unsubscribe removes a subscription on Prolific (removing one already
 // gone is no error) and forgets it here.
-func (p *Prolific) Unsubscribe(ctx context.Context, studyID int64, actor, id string) error {
+func (p *Service) Unsubscribe(ctx context.Context, studyID int64, actor, id string) error {
 	api, err := p.api()
 	if err != nil {
 		return err
@@ -275,7 +285,7 @@ func (p *Prolific) Unsubscribe(ctx context.Context, studyID int64, actor, id str
 	if err := p.send(ctx, c, func() (string, error) { return "removed", api.Unsubscribe(ctx, id) }); err != nil {
 		return err
 	}
-	return p.DB.DeleteHookSubscription(ctx, id)
+	return p.db.DeleteHookSubscription(ctx, id)
 }
 
 // AsHookError returns the HookError in err, if any.

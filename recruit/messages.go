@@ -1,4 +1,4 @@
-package studies
+package recruit
 
 import (
 	"context"
@@ -52,7 +52,7 @@ type MessagePlan struct {
 // PlanMessage syncs, then chooses the recipients and checks the message;
 // nothing is sent. Every recipient must have a submission in the linked
 // study, as Prolific requires.
-func (p *Prolific) PlanMessage(ctx context.Context, studyID int64, selection, pid, body string) (*MessagePlan, error) {
+func (p *Service) PlanMessage(ctx context.Context, studyID int64, selection, pid, body string) (*MessagePlan, error) {
 	body = strings.TrimSpace(body)
 	switch n := len([]rune(body)); {
 	case n == 0:
@@ -109,12 +109,12 @@ func (p *Prolific) PlanMessage(ctx context.Context, studyID int64, selection, pi
 // It is recorded under "message:<plan>" before it is sent, so confirming
 // the same plan twice sends it once; a message whose answer never came is
 // not sent again (Prolific does not make messages idempotent).
-func (p *Prolific) SendMessage(ctx context.Context, studyID int64, actor string, plan *MessagePlan) error {
+func (p *Service) SendMessage(ctx context.Context, studyID int64, actor string, plan *MessagePlan) error {
 	api, err := p.api()
 	if err != nil {
 		return err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package studies
+package signin
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package studies
+package recruit
 
 import (
 	"context"
@@ -25,7 +25,7 @@ func pid(i int) string { return prolifictest.PID(i) }
 
 // prolificFixture is prolifictest's crowd study, linked to a fake Prolific
 // that holds its submissions.
-func prolificFixture(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *Prolific) {
+func prolificFixture(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *Service) {
 	t.Helper()
 	ctx := context.Background()
 	db := mustOpenDB(t)
@@ -40,7 +40,7 @@ func prolificFixture(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Serv
 		t.Fatal(err)
 	}
 	env := map[string]string{prolific.TokenEnv: testToken, prolific.APIEnv: srv.URL}
-	return db, cs, srv, NewProlific(db, func(k string) string { return env[k] })
+	return db, cs, srv, New(db, func(k string) string { return env[k] })
 }
 
 func TestProlificSyncFreesReturnedSlotsAndLists(t *testing.T) {
@@ -208,11 +208,11 @@ func TestProlificCheckSaysWhatIsWrong(t *testing.T) {
 	if st, err := p.Check(ctx, cs.ID); err != nil || st.Name != "crowd on Prolific" {
 		t.Fatalf("check %+v %v", st, err)
 	}
-	noToken := NewProlific(db, func(string) string { return "" })
+	noToken := New(db, func(string) string { return "" })
 	if _, err := noToken.Check(ctx, cs.ID); err == nil || !strings.Contains(err.Error(), prolific.TokenEnv) {
 		t.Errorf("no token: %v", err)
 	}
-	bad := NewProlific(db, func(k string) string {
+	bad := New(db, func(k string) string {
 		return map[string]string{prolific.TokenEnv: "nope", prolific.APIEnv: srv.URL}[k]
 	})
 	if _, err := bad.Check(ctx, cs.ID); err == nil || !strings.Contains(err.Error(), "refused the token") || strings.Contains(err.Error(), "nope") {
@@ -246,7 +246,11 @@ func TestProlificCreateDraftAndGroup(t *testing.T) {
 	if _, err := p.AddToGroup(ctx, cs.ID, "alice", "not-a-group"); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("bad group id: %v", err)
 	}
-	g, err := p.API.CreateParticipantGroup(ctx, "ws1", "did the crowd study")
+	api, err := p.api()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := api.CreateParticipantGroup(ctx, "ws1", "did the crowd study")
 	if err != nil {
 		t.Fatal(err)
 	}

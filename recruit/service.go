@@ -1,4 +1,4 @@
-package studies
+package recruit
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"math"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,46 +22,74 @@ import (
 	"pragmalab/store"
 )
 
-// Prolific ties Prolific's API to what pragmalab knows of a crowd study:
+// Service ties Prolific's API to what pragmalab knows of a crowd study:
 // who completed, who failed the checks, who was excluded
 // (docs/prolific.md). Every call that approves, rejects, pays or changes
 // something is recorded before it is sent and updated with the answer, so
-// a crash or a retry never does it twice.
-type Prolific struct {
-	DB  *store.DB
-	API *prolific.Client // nil when no token is set
-	// APIError is why API is nil (prolific.ErrNoToken or a bad base URL).
-	APIError error
-	// HookSecret is the workspace's webhook secret, from
-	// PRAGMALAB_PROLIFIC_WEBHOOK_SECRET ("" when webhooks are not set up).
-	HookSecret string
-	// Now is the clock deliveries' timestamps are checked against.
-	Now func() time.Time
+// a crash or a retry never does it twice. Its fields are its own: the
+// pages and commands reach Prolific only through its methods.
+type Service struct {
+	db *store.DB
+	// getenv reads the token, the base URL and the webhook secret at each
+	// call, so a token set while the server runs is taken up.
+	getenv func(string) string
+	// clock is what deliveries' timestamps are checked against.
+	clock func() time.Time
 }
 
-// NewProlific builds the use cases with a client from the environment.
-func NewProlific(db *store.DB, getenv func(string) string) *Prolific {
-	c, err := prolific.New(getenv, nil)
-	return &Prolific{DB: db, API: c, APIError: err, HookSecret: getenv(prolific.WebhookSecretEnv), Now: time.Now}
+// New builds the Prolific use cases over db, with a client from the
+// environment (getenv reads PRAGMALAB_PROLIFIC_TOKEN and friends).
+func New(db *store.DB, getenv func(string) string) *Service {
+	return &Service{db: db, getenv: getenv, clock: time.Now}
 }
 
-func (p *Prolific) api() (*prolific.Client, error) {
-	if p.API == nil {
-		if p.APIError != nil {
-			return nil, domain.Errorf(domain.EINVALID, "%v", p.APIError)
-		}
-		return nil, domain.Errorf(domain.EINVALID, "%v", prolific.ErrNoToken)
+// SetClock sets the clock webhook timestamps are checked against (tests).
+func (p *Service) SetClock(now func() time.Time) { p.clock = now }
+
+// client is Prolific's API client, or why there is none (no token, or a
+// bad base URL).
+func (p *Service) client() (*prolific.Client, error) {
+	return prolific.New(p.getenv, nil)
+}
+
+// Connected reports whether a Prolific token is set and usable.
+func (p *Service) Connected() bool {
+	_, err := p.client()
+	return err == nil
+}
+
+// APIBase is the base URL of Prolific's API in use ("" without a token).
+func (p *Service) APIBase() string {
+	if c, err := p.client(); err == nil {
+		return c.BaseURL()
 	}
-	return p.API, nil
+	return ""
+}
+
+// ConfigError is what is wrong with the Prolific configuration other
+// than a missing token (a bad base URL), "" when nothing is.
+func (p *Service) ConfigError() string {
+	if _, err := p.client(); err != nil && !errors.Is(err, prolific.ErrNoToken) {
+		return err.Error()
+	}
+	return ""
+}
+
+func (p *Service) api() (*prolific.Client, error) {
+	c, err := p.client()
+	if err != nil {
+		return nil, domain.Errorf(domain.EINVALID, "%v", err)
+	}
+	return c, nil
 }
 
 // Check tests the connection: the token, and that the linked study exists.
-func (p *Prolific) Check(ctx context.Context, studyID int64) (*prolific.Study, error) {
+func (p *Service) Check(ctx context.Context, studyID int64) (*prolific.Study, error) {
 	api, err := p.api()
 	if err != nil {
 		return nil, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +97,7 @@ func (p *Prolific) Check(ctx context.Context, studyID int64) (*prolific.Study, e
 	if err != nil {
 		return nil, apiErr(err)
 	}
-	return st, p.DB.SetProlificStatus(ctx, studyID, st.Status)
+	return st, p.db.SetProlificStatus(ctx, studyID, st.Status)
 }
 
 // apiErr makes an API error one the pages show as it is: what Prolific
@@ -86,19 +115,19 @@ func apiErr(err error) error {
 
 // Sync reads the linked study's submissions, stores them and frees the
 // batch slot of every returned or timed-out participant at once.
-func (p *Prolific) Sync(ctx context.Context, studyID int64) (store.SyncResult, error) {
+func (p *Service) Sync(ctx context.Context, studyID int64) (store.SyncResult, error) {
 	api, err := p.api()
 	if err != nil {
 		return store.SyncResult{}, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return store.SyncResult{}, err
 	}
 	subs, err := api.Submissions(ctx, link.ProlificStudyID)
 	if err != nil {
 		err = apiErr(err)
-		p.DB.SetProlificSyncError(ctx, studyID, domain.ErrorMessage(err))
+		p.db.SetProlificSyncError(ctx, studyID, domain.ErrorMessage(err))
 		return store.SyncResult{}, err
 	}
 	in := make([]store.ProlificSubmission, len(subs))
@@ -106,7 +135,7 @@ func (p *Prolific) Sync(ctx context.Context, studyID int64) (store.SyncResult, e
 		in[i] = store.ProlificSubmission{SubmissionID: s.ID, PID: s.PID(), Status: s.Status,
 			StartedAt: s.StartedAt, CompletedAt: s.CompletedAt, EnteredCode: s.EnteredCode}
 	}
-	res, err := p.DB.SaveProlificSync(ctx, studyID, in, prolific.FreesSlot)
+	res, err := p.db.SaveProlificSync(ctx, studyID, in, prolific.FreesSlot)
 	if err != nil {
 		return res, err
 	}
@@ -115,12 +144,12 @@ func (p *Prolific) Sync(ctx context.Context, studyID int64) (store.SyncResult, e
 
 // reconcile closes the approvals and rejections recorded as sent whose
 // answer never came but which Prolific shows carried out.
-func (p *Prolific) reconcile(ctx context.Context, studyID int64, subs []prolific.Submission) error {
+func (p *Service) reconcile(ctx context.Context, studyID int64, subs []prolific.Submission) error {
 	status := map[string]string{}
 	for _, s := range subs {
 		status[s.ID] = s.Status
 	}
-	calls, err := p.DB.ProlificCalls(ctx, studyID)
+	calls, err := p.db.ProlificCalls(ctx, studyID)
 	if err != nil {
 		return err
 	}
@@ -130,7 +159,7 @@ func (p *Prolific) reconcile(ctx context.Context, studyID int64, subs []prolific
 		}
 		if (c.Kind == domain.CallApprove && status[c.Target] == prolific.StatusApproved) ||
 			(c.Kind == domain.CallReject && status[c.Target] == prolific.StatusRejected) {
-			if err := p.DB.FinishProlificCall(ctx, c.ID, domain.CallDone, "carried out, as a later sync showed"); err != nil {
+			if err := p.db.FinishProlificCall(ctx, c.ID, domain.CallDone, "carried out, as a later sync showed"); err != nil {
 				return err
 			}
 		}
@@ -221,12 +250,12 @@ func (v *Review) Row(pid string) *ReviewRow {
 // Review joins the study's participants, their check results and
 // exclusions with the synced submissions (matched on PROLIFIC_PID,
 // case-insensitively).
-func (p *Prolific) Review(ctx context.Context, studyID int64) (*Review, error) {
-	link, err := p.DB.ProlificLink(ctx, studyID)
+func (p *Service) Review(ctx context.Context, studyID int64) (*Review, error) {
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -234,12 +263,12 @@ func (p *Prolific) Review(ctx context.Context, studyID int64) (*Review, error) {
 }
 
 // review is Review of the study's link and settings, read by the caller.
-func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.ProlificLink, set domain.CrowdSettings) (*Review, error) {
-	parts, err := p.DB.CrowdParticipants(ctx, studyID, set)
+func (p *Service) review(ctx context.Context, studyID int64, link *domain.ProlificLink, set domain.CrowdSettings) (*Review, error) {
+	parts, err := p.db.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
 		return nil, err
 	}
-	subs, err := p.DB.ProlificSubmissions(ctx, studyID)
+	subs, err := p.db.ProlificSubmissions(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -247,7 +276,7 @@ func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.Proli
 	if err != nil {
 		return nil, err
 	}
-	bonused, err := p.DB.BonusedBefore(ctx, studyID)
+	bonused, err := p.db.BonusedBefore(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +284,7 @@ func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.Proli
 	for _, s := range subs {
 		byPID[strings.ToLower(s.PID)] = s
 	}
-	refused, err := p.DB.ProlificScreenOuts(ctx, studyID)
+	refused, err := p.db.ProlificScreenOuts(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +301,7 @@ func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.Proli
 			QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < set.MaxFailedChecks,
 		}
 		if pr.Status == store.CrowdScreenedOut {
-			row.ScreenOut = ReasonTraining
+			row.ScreenOut = studies.ReasonTraining
 		}
 		if r := refused[key]; r != "" {
 			row.ScreenOut = r
@@ -298,8 +327,8 @@ func (p *Prolific) review(ctx context.Context, studyID int64, link *domain.Proli
 
 // failedChecks lists, per lower-cased PID, the attention checks a
 // completed participant failed.
-func (p *Prolific) failedChecks(ctx context.Context, studyID int64, set domain.CrowdSettings) (map[string][]string, error) {
-	rows, err := p.DB.RatingRows(ctx, studyID, false)
+func (p *Service) failedChecks(ctx context.Context, studyID int64, set domain.CrowdSettings) (map[string][]string, error) {
+	rows, err := p.db.RatingRows(ctx, studyID, false)
 	if err != nil {
 		return nil, err
 	}
@@ -314,13 +343,13 @@ func (p *Prolific) failedChecks(ctx context.Context, studyID int64, set domain.C
 }
 
 // record records a call before it is sent; request is stored as JSON.
-func (p *Prolific) record(ctx context.Context, studyID int64, kind, key, target, actor string, request any) (*domain.ProlificCall, error) {
+func (p *Service) record(ctx context.Context, studyID int64, kind, key, target, actor string, request any) (*domain.ProlificCall, error) {
 	b, err := json.Marshal(request)
 	if err != nil {
 		return nil, err
 	}
 	c := &domain.ProlificCall{StudyID: studyID, Kind: kind, Key: key, Target: target, Request: string(b), Actor: actor}
-	if err := p.DB.RecordProlificCall(ctx, c); err != nil {
+	if err := p.db.RecordProlificCall(ctx, c); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -329,20 +358,20 @@ func (p *Prolific) record(ctx context.Context, studyID int64, kind, key, target,
 // finish records the answer to a sent call. A call Prolific refused with a
 // 4xx did nothing and is marked failed; a call whose answer never came
 // (transport error, 5xx) stays pending: it may have been carried out.
-func (p *Prolific) finish(ctx context.Context, c *domain.ProlificCall, sendErr error, answer string) error {
+func (p *Service) finish(ctx context.Context, c *domain.ProlificCall, sendErr error, answer string) error {
 	if sendErr == nil {
-		return p.DB.FinishProlificCall(ctx, c.ID, domain.CallDone, answer)
+		return p.db.FinishProlificCall(ctx, c.ID, domain.CallDone, answer)
 	}
 	var ae *prolific.APIError
 	if errors.As(sendErr, &ae) && ae.Status >= 400 && ae.Status < 500 || errors.Is(sendErr, prolific.ErrBadToken) {
-		return p.DB.FinishProlificCall(ctx, c.ID, domain.CallFailed, sendErr.Error())
+		return p.db.FinishProlificCall(ctx, c.ID, domain.CallFailed, sendErr.Error())
 	}
 	return nil
 }
 
 // send makes one recorded call, records Prolific's answer, and turns an
 // API error into one the pages show.
-func (p *Prolific) send(ctx context.Context, c *domain.ProlificCall, call func() (answer string, err error)) error {
+func (p *Service) send(ctx context.Context, c *domain.ProlificCall, call func() (answer string, err error)) error {
 	answer, sendErr := call()
 	if err := p.finish(ctx, c, sendErr, answer); err != nil {
 		return err
@@ -371,7 +400,7 @@ type ApproveResult struct {
 // approvable participants (all of them when ids is empty). Each approval
 // is recorded before the call; an approval recorded earlier whose answer
 // never came is checked on Prolific first.
-func (p *Prolific) Approve(ctx context.Context, studyID int64, actor string, ids []string) (ApproveResult, error) {
+func (p *Service) Approve(ctx context.Context, studyID int64, actor string, ids []string) (ApproveResult, error) {
 	var res ApproveResult
 	api, err := p.api()
 	if err != nil {
@@ -451,7 +480,7 @@ func RejectionMessage(template string, r ReviewRow) string {
 
 // Reject rejects one participant's submission with a category and message
 // (checked before anything is recorded or sent).
-func (p *Prolific) Reject(ctx context.Context, studyID int64, actor, pid, category, message string) error {
+func (p *Service) Reject(ctx context.Context, studyID int64, actor, pid, category, message string) error {
 	api, err := p.api()
 	if err != nil {
 		return err
@@ -592,7 +621,7 @@ func FormatCents(c int) string { return domain.FormatCents(c) }
 
 // BonusRule gives a fixed bonus to every completed participant the rules
 // do not exclude.
-func (p *Prolific) BonusRule(ctx context.Context, studyID int64, amount string) ([]BonusLine, error) {
+func (p *Service) BonusRule(ctx context.Context, studyID int64, amount string) ([]BonusLine, error) {
 	cents, err := parseAmount(amount)
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "%v", err)
@@ -616,7 +645,7 @@ func (p *Prolific) BonusRule(ctx context.Context, studyID int64, amount string) 
 // PlanBonuses checks a batch against the study — every participant must
 // have a Prolific submission in the linked study — and marks those bonused
 // before. Nothing is sent.
-func (p *Prolific) PlanBonuses(ctx context.Context, studyID int64, lines []BonusLine) (*BonusPlan, error) {
+func (p *Service) PlanBonuses(ctx context.Context, studyID int64, lines []BonusLine) (*BonusPlan, error) {
 	rev, err := p.Review(ctx, studyID)
 	if err != nil {
 		return nil, err
@@ -657,12 +686,12 @@ func newPlanID() string {
 // SetUpBonuses sets a confirmed plan up on Prolific (this pays nothing)
 // and returns Prolific's answer with its total, fees included, for the
 // second confirmation. Confirming the same plan twice sets it up once.
-func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string, plan *BonusPlan) (*prolific.BonusSetup, error) {
+func (p *Service) SetUpBonuses(ctx context.Context, studyID int64, actor string, plan *BonusPlan) (*prolific.BonusSetup, error) {
 	api, err := p.api()
 	if err != nil {
 		return nil, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -690,7 +719,7 @@ func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string
 	for i, l := range plan.Lines {
 		lines[i] = store.ProlificBonus{PID: l.PID, AmountCents: l.AmountCents}
 	}
-	if err := p.DB.SaveProlificBonuses(ctx, c.ID, lines); err != nil {
+	if err := p.db.SaveProlificBonuses(ctx, c.ID, lines); err != nil {
 		return nil, err
 	}
 	var setup *prolific.BonusSetup
@@ -706,12 +735,12 @@ func (p *Prolific) SetUpBonuses(ctx context.Context, studyID int64, actor string
 // is never sent twice: when an earlier payment of this setup was recorded
 // and its answer never came, nothing is sent and the researcher is told to
 // check on Prolific (MarkPaymentNotSent undoes that once checked).
-func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID string) error {
+func (p *Service) PayBonuses(ctx context.Context, studyID int64, actor, setupID string) error {
 	api, err := p.api()
 	if err != nil {
 		return err
 	}
-	calls, err := p.DB.ProlificCalls(ctx, studyID)
+	calls, err := p.db.ProlificCalls(ctx, studyID)
 	if err != nil {
 		return err
 	}
@@ -743,15 +772,15 @@ func (p *Prolific) PayBonuses(ctx context.Context, studyID int64, actor, setupID
 // MarkPaymentNotSent records the researcher's word, after checking on
 // Prolific, that a payment whose answer was never recorded was not made,
 // so that it may be paid again.
-func (p *Prolific) MarkPaymentNotSent(ctx context.Context, studyID int64, actor, setupID string) error {
-	c, err := p.DB.ProlificCallByKey(ctx, "bonus_pay:"+setupID)
+func (p *Service) MarkPaymentNotSent(ctx context.Context, studyID int64, actor, setupID string) error {
+	c, err := p.db.ProlificCallByKey(ctx, "bonus_pay:"+setupID)
 	if err != nil {
 		return err
 	}
 	if c.StudyID != studyID || c.State != domain.CallPending {
 		return domain.Errorf(domain.ECONFLICT, "payment %s is %s: only a payment whose answer never came can be marked as not sent", setupID, c.State)
 	}
-	return p.DB.FinishProlificCall(ctx, c.ID, domain.CallFailed, "marked as not sent by "+actor+" after checking on Prolific")
+	return p.db.FinishProlificCall(ctx, c.ID, domain.CallFailed, "marked as not sent by "+actor+" after checking on Prolific")
 }
 
 // DraftInput is what the researcher enters to create the study on Prolific.
@@ -765,16 +794,16 @@ type DraftInput struct {
 // CreateDraft creates the study on Prolific as a draft — the study URL
 // with Prolific's placeholders, the completion and screen-out codes, places
 // = batches × quota — and links the crowd study to it.
-func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string, in DraftInput) (*prolific.Study, error) {
+func (p *Service) CreateDraft(ctx context.Context, studyID int64, actor string, in DraftInput) (*prolific.Study, error) {
 	api, err := p.api()
 	if err != nil {
 		return nil, err
 	}
-	s, set, err := p.DB.CrowdStudy(ctx, studyID)
+	s, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	batches, err := p.DB.CrowdProgress(ctx, studyID, set)
+	batches, err := p.db.CrowdProgress(ctx, studyID, set)
 	if err != nil {
 		return nil, err
 	}
@@ -825,7 +854,7 @@ func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string,
 	}); err != nil {
 		return nil, err
 	}
-	if err := p.DB.LinkProlific(ctx, studyID, st.ID); err != nil {
+	if err := p.db.LinkProlific(ctx, studyID, st.ID); err != nil {
 		return st, err
 	}
 	return st, nil
@@ -833,7 +862,7 @@ func (p *Prolific) CreateDraft(ctx context.Context, studyID int64, actor string,
 
 // AddToGroup adds every participant who reached the study (consented or
 // not) to a Prolific participant group, so other studies can exclude them.
-func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID string) (int, error) {
+func (p *Service) AddToGroup(ctx context.Context, studyID int64, actor, groupID string) (int, error) {
 	api, err := p.api()
 	if err != nil {
 		return 0, err
@@ -841,11 +870,11 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 	if !prolific.ValidID(groupID) {
 		return 0, domain.Errorf(domain.EINVALID, "the participant group id must be 24 hexadecimal characters")
 	}
-	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return 0, err
 	}
-	parts, err := p.DB.CrowdParticipants(ctx, studyID, set)
+	parts, err := p.db.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
 		return 0, err
 	}
@@ -871,7 +900,7 @@ func (p *Prolific) AddToGroup(ctx context.Context, studyID int64, actor, groupID
 // and that no webhook delivery has reached for HookQuiet, every interval
 // until ctx ends; failures are recorded on the link and
 // logged, and the loop goes on.
-func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Duration, active func(context.Context, int64) bool) {
+func (p *Service) SyncLoop(ctx context.Context, log *slog.Logger, every time.Duration, active func(context.Context, int64) bool) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -880,7 +909,7 @@ func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Du
 			return
 		case <-t.C:
 		}
-		links, err := p.DB.ProlificLinks(ctx)
+		links, err := p.db.ProlificLinks(ctx)
 		if err != nil {
 			log.Warn("prolific sync", "err", err)
 			continue
@@ -901,10 +930,6 @@ func (p *Prolific) SyncLoop(ctx context.Context, log *slog.Logger, every time.Du
 	}
 }
 
-// Prolific returns the Prolific use cases, with a client from the
-// environment (getenv reads the token).
-func (s *Service) Prolific(getenv func(string) string) *Prolific { return NewProlific(s.db, getenv) }
-
 // ProlificStatus is what a crowd study's Prolific page shows of it.
 type ProlificStatus struct {
 	// Places is what the study's batches hold: batches × quota.
@@ -918,17 +943,17 @@ type ProlificStatus struct {
 }
 
 // Status returns what the Prolific page shows of a crowd study.
-func (p *Prolific) Status(ctx context.Context, studyID int64) (*ProlificStatus, error) {
-	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+func (p *Service) Status(ctx context.Context, studyID int64) (*ProlificStatus, error) {
+	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := p.DB.CrowdProgress(ctx, studyID, set)
+	prog, err := p.db.CrowdProgress(ctx, studyID, set)
 	if err != nil {
 		return nil, err
 	}
 	st := &ProlificStatus{Places: len(prog) * set.Quota}
-	if link, err := p.DB.ProlificLink(ctx, studyID); err == nil {
+	if link, err := p.db.ProlificLink(ctx, studyID); err == nil {
 		st.Link = link
 		if st.Review, err = p.review(ctx, studyID, link, set); err != nil {
 			return nil, err
@@ -936,13 +961,13 @@ func (p *Prolific) Status(ctx context.Context, studyID int64) (*ProlificStatus, 
 	} else if domain.ErrorCode(err) != domain.ENOTFOUND {
 		return nil, err
 	}
-	if st.Calls, err = p.DB.ProlificCalls(ctx, studyID); err != nil {
+	if st.Calls, err = p.db.ProlificCalls(ctx, studyID); err != nil {
 		return nil, err
 	}
 	return st, nil
 }
 
 // Link links a crowd study to its Prolific study (by Prolific's id).
-func (p *Prolific) Link(ctx context.Context, studyID int64, prolificStudyID string) error {
-	return p.DB.LinkProlific(ctx, studyID, prolificStudyID)
+func (p *Service) Link(ctx context.Context, studyID int64, prolificStudyID string) error {
+	return p.db.LinkProlific(ctx, studyID, prolificStudyID)
 }

@@ -1,4 +1,4 @@
-package studies
+package signin
 
 import (
 	"context"
@@ -128,11 +128,11 @@ type OIDC struct {
 // NewOIDC returns the sign-in use cases for cfg; client makes the calls to
 // the provider (nil: a client with a 15-second time-out that honours the
 // proxy variables).
-func (v *Service) NewOIDC(cfg OIDCConfig, client *http.Client) *OIDC {
+func (s *Service) NewOIDC(cfg OIDCConfig, client *http.Client) *OIDC {
 	if client == nil {
 		client = &http.Client{Timeout: 15 * time.Second, Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
-	return &OIDC{svc: v, cfg: cfg, client: client}
+	return &OIDC{svc: s, cfg: cfg, client: client}
 }
 
 // Name is the provider's name for the login page.
@@ -286,8 +286,8 @@ func (o *OIDC) Finish(ctx context.Context, f OIDCFlow, state, code string) (*dom
 }
 
 // oidcSignIn lets a verified person in if a rule admits them.
-func (v *Service) oidcSignIn(ctx context.Context, p domain.OIDCPerson, provider string) (*domain.Admin, error) {
-	rules, err := v.db.OIDCRules(ctx)
+func (s *Service) oidcSignIn(ctx context.Context, p domain.OIDCPerson, provider string) (*domain.Admin, error) {
+	rules, err := s.db.OIDCRules(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +295,7 @@ func (v *Service) oidcSignIn(ctx context.Context, p domain.OIDCPerson, provider 
 	if rule == nil {
 		return nil, refused(nil, "%s may not sign in here. Ask an owner of this pragmalab to allow your address or domain, or to give you an account with a password.", oidcWho(p))
 	}
-	a, _, err := v.db.OIDCSignIn(ctx, p, rule.Role, func(a *domain.Admin, how string) (string, string) {
+	a, _, err := s.db.OIDCSignIn(ctx, p, rule.Role, func(a *domain.Admin, how string) (string, string) {
 		return ActionOIDCFirstSignIn, AuditOIDCFirstSignIn(a.Username, a.Role, how, provider, p.Subject, *rule)
 	})
 	return a, err
@@ -329,28 +329,11 @@ func AuditOIDCFirstSignIn(username, role, how, provider, subject string, rule do
 
 // The sign-in rules (owners manage them on the accounts' sign-in page).
 
-// OIDCRules lists the rules of who may sign in through the provider.
-func (v *Service) OIDCRules(ctx context.Context) ([]domain.OIDCRule, error) {
-	return v.db.OIDCRules(ctx)
-}
-
 // AddOIDCRule stores a rule made by the admin named by.
-func (v *Service) AddOIDCRule(ctx context.Context, r domain.OIDCRule, by string) (*domain.OIDCRule, error) {
+func (s *Service) AddOIDCRule(ctx context.Context, r domain.OIDCRule, by string) (*domain.OIDCRule, error) {
 	r.CreatedBy = by
-	return v.db.AddOIDCRule(ctx, r)
+	return s.db.AddOIDCRule(ctx, r)
 }
-
-// DeleteOIDCRule deletes a rule and returns it.
-func (v *Service) DeleteOIDCRule(ctx context.Context, id int64) (*domain.OIDCRule, error) {
-	return v.db.DeleteOIDCRule(ctx, id)
-}
-
-// The audit log's actions for the sign-in rules, from the web or the
-// command line.
-const (
-	ActionAllowSignIn  = "allow institutional sign-in"
-	ActionRemoveSignIn = "remove institutional sign-in rule"
-)
 
 // Check reads the provider's discovery document (and so its keys' address)
 // and returns its authorization endpoint: that the issuer answers as an

@@ -1,4 +1,4 @@
-package studies
+package itemfiles
 
 import (
 	"bytes"
@@ -9,8 +9,6 @@ import (
 	"pragmalab/domain"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 const sampleHeader = "IMPAQTS_id\tIMPAQTS_file\tIMPAQTS_Implicit_content_tag\ttag_simpl_IMPAQTS-PID\ttopic\ttext\tright_answer\tright_answer_id\tMCs\n"
@@ -215,8 +213,8 @@ func TestPeriodOfSource(t *testing.T) {
 		"XXXX30-A": "", "ABCD-A1.xmi": "", "": "", "12": "", "A1-B": "",
 	}
 	for src, want := range tests {
-		if got := store.PeriodOfSource(src); got != want {
-			t.Errorf("store.PeriodOfSource(%q) = %q, want %q", src, got, want)
+		if got := domain.PeriodOfSource(src); got != want {
+			t.Errorf("domain.PeriodOfSource(%q) = %q, want %q", src, got, want)
 		}
 	}
 }
@@ -285,3 +283,12 @@ func TestParsePassagesTSVReportsEveryBadRow(t *testing.T) {
 		t.Errorf("message lacks the first row or the stop note:\n%s", msg)
 	}
 }
+
+// goodCSV is a small valid items file (three items, one a check).
+var goodCSV = func() string {
+	b, err := os.ReadFile("testdata/items-good.csv")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()

@@ -1,4 +1,4 @@
-package studies
+package itemfiles
 
 import (
 	"bytes"
@@ -10,15 +10,13 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"pragmalab/store"
-
 	"golang.org/x/text/encoding/charmap"
 )
 
 // Column names of the IMPAQTS-PID TSV as published (data/IMPAQTS-PID.csv),
 // plus the optional explicit "period" column.
 const (
-	colID      = store.PassageKeyColumn
+	colID      = domain.PassageKeyColumn
 	colFile    = "IMPAQTS_file"
 	colTag     = "IMPAQTS_Implicit_content_tag"
 	colKind    = "tag_simpl_IMPAQTS-PID"
@@ -215,9 +213,9 @@ func (c *passageCols) passage(rec []string, width int) (domain.Passage, error) {
 		}
 		p.Topic = n
 	}
-	p.Period = store.PeriodOfSource(p.Source)
+	p.Period = domain.PeriodOfSource(p.Source)
 	if v := get(c.period); v != "" {
-		per, ok := store.NormalizePeriod(v)
+		per, ok := domain.NormalizePeriod(v)
 		if !ok {
 			return p, newFieldError(colPeriod, "%q is not one of %s, %s, %s or a year", v, domain.Period1946, domain.Period1973, domain.Period1994)
 		}

@@ -1,4 +1,4 @@
-package studies
+package itemfiles
 
 import (
 	"bufio"
@@ -9,13 +9,12 @@ import (
 	"strings"
 
 	"pragmalab/csvsafe"
-	"pragmalab/store"
 )
 
 // ParseOutputsCSV reads a model outputs file (CSV with a header naming
 // item_id, strategy, model and output, in any order), all or nothing; the
 // error names the line and column.
-func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
+func ParseOutputsCSV(r io.Reader) ([]domain.Output, error) {
 	br := bufio.NewReader(r)
 	if err := checkEncoding("outputs file", br, false); err != nil {
 		return nil, err
@@ -44,7 +43,7 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 			return nil, domain.Errorf(domain.EINVALID, "line 1: missing column %q (the header needs %s)", c, strings.Join(domain.OutputColumns, ", "))
 		}
 	}
-	var out []store.Output
+	var out []domain.Output
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -59,7 +58,7 @@ func ParseOutputsCSV(r io.Reader) ([]store.Output, error) {
 		}
 		// Exports neutralise formula cells; the import undoes it.
 		cell := func(c string) string { return csvsafe.Unquote(rec[idx[c]]) }
-		o := store.Output{ItemKey: cell("item_id"), Strategy: cell("strategy"), Model: cell("model"), Output: strings.TrimSpace(cell("output"))}
+		o := domain.Output{ItemKey: cell("item_id"), Strategy: cell("strategy"), Model: cell("model"), Output: strings.TrimSpace(cell("output"))}
 		if err := o.Validate(); err != nil {
 			fe := err.(*domain.FieldError)
 			return nil, lineError(line, fe.Field, "%s", fe.Msg)

@@ -1,4 +1,4 @@
-package studies
+package recruit
 
 import (
 	"context"
@@ -13,33 +13,6 @@ import (
 // participant sent back with the screen-out code is moved to SCREENED OUT
 // at the next review when the study pays screen-outs, and never rejected.
 
-// Why someone was screened out, as the review page says it.
-const (
-	ReasonTraining = "failed the training twice"
-	ReasonConsent  = "declined consent"
-)
-
-// RecordConsentRefusal records that the browser holding token declined
-// the consent of crowd study studyID — what the consent page's "I do not
-// agree" does (CrowdSession.Decline) — so the Prolific review screens the
-// person out (with payment, when the study uses it) instead of counting
-// them as never reached. It returns the code to send them back with: the
-// no-consent code, else the screen-out code, else "". Calling it again
-// changes nothing.
-func (s *Service) RecordConsentRefusal(ctx context.Context, studyID int64, token string) (string, error) {
-	_, set, err := s.db.CrowdStudy(ctx, studyID)
-	if err != nil {
-		return "", err
-	}
-	if err := s.db.RefuseCrowdConsent(ctx, studyID, token, ReasonConsent); err != nil {
-		return "", err
-	}
-	if set.NoConsentCode != "" {
-		return set.NoConsentCode, nil
-	}
-	return set.ScreenOutCode, nil
-}
-
 // ScreenOutResult says what a review did of the screened-out.
 type ScreenOutResult struct {
 	Due     int      // screened out here, with a submission awaiting review on Prolific
@@ -50,7 +23,7 @@ type ScreenOutResult struct {
 
 // ScreenOut syncs, then moves every screened-out participant's
 // submission to SCREENED OUT (see screenOut).
-func (p *Prolific) ScreenOut(ctx context.Context, studyID int64, actor string) (ScreenOutResult, error) {
+func (p *Service) ScreenOut(ctx context.Context, studyID int64, actor string) (ScreenOutResult, error) {
 	if _, err := p.api(); err != nil {
 		return ScreenOutResult{}, err
 	}
@@ -71,7 +44,7 @@ func (p *Prolific) ScreenOut(ctx context.Context, studyID int64, actor string) (
 // it was carried out). Nothing is sent when no one is due, or when the
 // study on Prolific has no FIXED_SCREENOUT code equal to pragmalab's
 // screen-out code (NotPaid: the researcher decides on Prolific).
-func (p *Prolific) screenOut(ctx context.Context, studyID int64, actor string, rev *Review) (ScreenOutResult, error) {
+func (p *Service) screenOut(ctx context.Context, studyID int64, actor string, rev *Review) (ScreenOutResult, error) {
 	var res ScreenOutResult
 	var due []ReviewRow
 	for _, r := range rev.Rows {
@@ -87,7 +60,7 @@ func (p *Prolific) screenOut(ctx context.Context, studyID int64, actor string, r
 	if err != nil {
 		return res, err
 	}
-	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return res, err
 	}

@@ -1,4 +1,4 @@
-package studies
+package recruit
 
 import (
 	"context"
@@ -10,12 +10,13 @@ import (
 	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // readyStudy is a crowd study whose go-live checklist passes (items,
 // checks, two batches with training), opened here and linked to an
 // unpublished study on the fake.
-func readyStudy(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *Prolific) {
+func readyStudy(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *Service) {
 	t.Helper()
 	ctx := context.Background()
 	db := mustOpenDB(t)
@@ -53,7 +54,7 @@ func readyStudy(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *
 		t.Fatal(err)
 	}
 	env := map[string]string{prolific.TokenEnv: testToken, prolific.APIEnv: srv.URL}
-	return db, cs, srv, NewProlific(db, func(k string) string { return env[k] })
+	return db, cs, srv, New(db, func(k string) string { return env[k] })
 }
 
 func TestProlificPublishRefusedUntilReadyThenOnce(t *testing.T) {
@@ -63,7 +64,7 @@ func TestProlificPublishRefusedUntilReadyThenOnce(t *testing.T) {
 	if _, err := p.TransitionStudy(ctx, cs.ID, "researcher", "publish"); domain.ErrorCode(err) != domain.ECONFLICT || !strings.Contains(err.Error(), "open it first") {
 		t.Fatalf("publish of a draft study: %v", err)
 	}
-	if err := OpenStudy(ctx, db, cs.ID, "researcher"); err != nil {
+	if err := studies.OpenStudy(ctx, db, cs.ID, "researcher"); err != nil {
 		t.Fatal(err)
 	}
 	res, err := p.TransitionStudy(ctx, cs.ID, "researcher", "publish")
@@ -177,7 +178,7 @@ func TestProlificCostPreview(t *testing.T) {
 func TestProlificConsentRefusalScreenedOutNeverRejected(t *testing.T) {
 	db, cs, srv, p := prolificFixture(t)
 	ctx := context.Background()
-	svc := New(db, nil)
+	svc := studies.New(db, nil)
 	_, set, _ := db.CrowdStudy(ctx, cs.ID)
 	set.ScreenOutCode = "NOCONSENT1"
 	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
@@ -218,7 +219,7 @@ func TestProlificConsentRefusalScreenedOutNeverRejected(t *testing.T) {
 	n := srv.Calls("POST transition")
 	rev, _ := p.Review(ctx, cs.ID)
 	so := rev.ScreenedOut()
-	if len(so) != 1 || so[0].ScreenOut != ReasonConsent || so[0].ProlificStatus != prolific.StatusScreenedOut {
+	if len(so) != 1 || so[0].ScreenOut != studies.ReasonConsent || so[0].ProlificStatus != prolific.StatusScreenedOut {
 		t.Fatalf("review's screened out: %+v", so)
 	}
 	for _, r := range rev.NeverReached {
@@ -333,7 +334,7 @@ func TestProlificPollingOnlyWhileNoDelivery(t *testing.T) {
 func TestProlificTrainingScreenOutMovedAtReview(t *testing.T) {
 	db, cs, srv, p := readyStudy(t)
 	ctx := context.Background()
-	if err := OpenStudy(ctx, db, cs.ID, "researcher"); err != nil {
+	if err := studies.OpenStudy(ctx, db, cs.ID, "researcher"); err != nil {
 		t.Fatal(err)
 	}
 	_, set, _ := db.CrowdStudy(ctx, cs.ID)
@@ -360,7 +361,7 @@ func TestProlificTrainingScreenOutMovedAtReview(t *testing.T) {
 		t.Fatalf("screen-out %+v %v; sub7 is %s", res, err, srv.Status("sub7"))
 	}
 	rev, _ := p.Review(ctx, cs.ID)
-	if so := rev.ScreenedOut(); len(so) != 1 || so[0].ScreenOut != ReasonTraining {
+	if so := rev.ScreenedOut(); len(so) != 1 || so[0].ScreenOut != studies.ReasonTraining {
 		t.Fatalf("screened out: %+v", so)
 	}
 	calls, _ := db.ProlificCalls(ctx, cs.ID)

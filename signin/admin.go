@@ -1,8 +1,9 @@
-package studies
+package signin
 
 import (
 	"context"
 	"pragmalab/domain"
+	"pragmalab/studies"
 )
 
 // The admin accounts as the command line manages them (pragmalab admin,
@@ -34,7 +35,7 @@ func (s *Service) CreateAdminAccount(ctx context.Context, actor, username, passw
 	if _, err := s.db.CreateAdminWithRole(ctx, username, password, role); err != nil {
 		return err
 	}
-	return s.db.Audit(ctx, actor, 0, ActionCreateAccount, AuditAccountCreated(username, role))
+	return s.db.Audit(ctx, actor, 0, studies.ActionCreateAccount, studies.AuditAccountCreated(username, role))
 }
 
 // ResetAdminPassword gives the account a new password; its sessions all
@@ -43,7 +44,7 @@ func (s *Service) ResetAdminPassword(ctx context.Context, actor, username, passw
 	if err := s.db.SetPassword(ctx, username, password); err != nil {
 		return err
 	}
-	return s.db.Audit(ctx, actor, 0, ActionResetPassword, AuditPasswordReset(username))
+	return s.db.Audit(ctx, actor, 0, studies.ActionResetPassword, studies.AuditPasswordReset(username))
 }
 
 // SetAdminRole changes the account's role (owner or viewer).
@@ -51,5 +52,5 @@ func (s *Service) SetAdminRole(ctx context.Context, actor, username, role string
 	if err := s.db.SetRole(ctx, username, role); err != nil {
 		return err
 	}
-	return s.db.Audit(ctx, actor, 0, ActionChangeRole, AuditRoleChanged(username, "", role))
+	return s.db.Audit(ctx, actor, 0, studies.ActionChangeRole, studies.AuditRoleChanged(username, "", role))
 }

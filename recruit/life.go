@@ -1,10 +1,11 @@
-package studies
+package recruit
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"pragmalab/domain"
+	"pragmalab/studies"
 	"strings"
 
 	"pragmalab/prolific"
@@ -32,7 +33,7 @@ type TransitionResult struct {
 // answer never came is closed by that reading or sent again under the same
 // record — Prolific refuses a transition from the wrong status, so none is
 // carried out twice.
-func (p *Prolific) TransitionStudy(ctx context.Context, studyID int64, actor, what string) (TransitionResult, error) {
+func (p *Service) TransitionStudy(ctx context.Context, studyID int64, actor, what string) (TransitionResult, error) {
 	res := TransitionResult{Action: what}
 	action, ok := studyActions[what]
 	if !ok {
@@ -42,16 +43,16 @@ func (p *Prolific) TransitionStudy(ctx context.Context, studyID int64, actor, wh
 	if err != nil {
 		return res, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return res, err
 	}
 	if action != prolific.ActionPause {
-		st, err := p.DB.Study(ctx, studyID)
+		st, err := p.db.Study(ctx, studyID)
 		if err != nil {
 			return res, err
 		}
-		missing, err := Checklist(ctx, p.DB, st)
+		missing, err := studies.Checklist(ctx, p.db, st)
 		if err != nil {
 			return res, err
 		}
@@ -73,12 +74,12 @@ func (p *Prolific) TransitionStudy(ctx context.Context, studyID int64, actor, wh
 	}
 	if cur.Status == target {
 		if pending != nil {
-			if err := p.DB.FinishProlificCall(ctx, pending.ID, domain.CallDone, "carried out, as Prolific's status showed"); err != nil {
+			if err := p.db.FinishProlificCall(ctx, pending.ID, domain.CallDone, "carried out, as Prolific's status showed"); err != nil {
 				return res, err
 			}
 		}
 		res.Status, res.Already = cur.Status, true
-		return res, p.DB.SetProlificStatus(ctx, studyID, cur.Status)
+		return res, p.db.SetProlificStatus(ctx, studyID, cur.Status)
 	}
 	c := pending
 	if c == nil {
@@ -99,13 +100,13 @@ func (p *Prolific) TransitionStudy(ctx context.Context, studyID int64, actor, wh
 	if after != nil && after.Status != "" {
 		res.Status = after.Status
 	}
-	return res, p.DB.SetProlificStatus(ctx, studyID, res.Status)
+	return res, p.db.SetProlificStatus(ctx, studyID, res.Status)
 }
 
 // pendingCall returns the study's pending call of a kind and target, nil
 // if none.
-func (p *Prolific) pendingCall(ctx context.Context, studyID int64, kind, target string) (*domain.ProlificCall, error) {
-	calls, err := p.DB.ProlificCalls(ctx, studyID)
+func (p *Service) pendingCall(ctx context.Context, studyID int64, kind, target string) (*domain.ProlificCall, error) {
+	calls, err := p.db.ProlificCalls(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +136,7 @@ func (pl *PlacesPlan) QuotaRaised() bool { return pl.QuotaTo > pl.QuotaFrom }
 // its current number to that plus n, and pragmalab's quota rises to the
 // least that gives every place a slot (batches × quota ≥ places). Nothing
 // is sent but reads.
-func (p *Prolific) PlanPlaces(ctx context.Context, studyID int64, n int) (*PlacesPlan, error) {
+func (p *Service) PlanPlaces(ctx context.Context, studyID int64, n int) (*PlacesPlan, error) {
 	if n <= 0 || n > 10000 {
 		return nil, domain.Errorf(domain.EINVALID, "the places to add must be a number from 1 to 10000 (Prolific only allows increases)")
 	}
@@ -143,15 +144,15 @@ func (p *Prolific) PlanPlaces(ctx context.Context, studyID int64, n int) (*Place
 	if err != nil {
 		return nil, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := p.DB.CrowdProgress(ctx, studyID, set)
+	prog, err := p.db.CrowdProgress(ctx, studyID, set)
 	if err != nil {
 		return nil, err
 	}
@@ -179,13 +180,13 @@ func (p *Prolific) PlanPlaces(ctx context.Context, studyID int64, n int) (*Place
 // repeating it changes nothing; it is recorded under "places:<study>:<from>-<to>"
 // before it is sent, and a recorded call whose answer never came is
 // checked against Prolific's places before anything is sent again.
-func (p *Prolific) AddPlaces(ctx context.Context, studyID int64, actor string, n int) (*PlacesPlan, error) {
+func (p *Service) AddPlaces(ctx context.Context, studyID int64, actor string, n int) (*PlacesPlan, error) {
 	pl, err := p.PlanPlaces(ctx, studyID, n)
 	if err != nil {
 		return nil, err
 	}
 	api, _ := p.api()
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -195,13 +196,13 @@ func (p *Prolific) AddPlaces(ctx context.Context, studyID int64, actor string, n
 		var to int
 		fmt.Sscanf(pending.Target, "%d", &to)
 		if pl.From >= to {
-			if err := p.DB.FinishProlificCall(ctx, pending.ID, domain.CallDone, "carried out, as Prolific's places showed"); err != nil {
+			if err := p.db.FinishProlificCall(ctx, pending.ID, domain.CallDone, "carried out, as Prolific's places showed"); err != nil {
 				return nil, err
 			}
 			return nil, domain.Errorf(domain.ECONFLICT, "an earlier increase to %d places, whose answer was lost, was carried out: the study has %d places now. Nothing was sent; add more if you still need them", to, pl.From)
 		}
 		// Prolific shows fewer places: the lost call was not carried out.
-		if err := p.DB.FinishProlificCall(ctx, pending.ID, domain.CallFailed, fmt.Sprintf("not carried out: Prolific showed %d places", pl.From)); err != nil {
+		if err := p.db.FinishProlificCall(ctx, pending.ID, domain.CallFailed, fmt.Sprintf("not carried out: Prolific showed %d places", pl.From)); err != nil {
 			return nil, err
 		}
 	}
@@ -221,13 +222,13 @@ func (p *Prolific) AddPlaces(ctx context.Context, studyID int64, actor string, n
 		return nil, err
 	}
 	if pl.QuotaRaised() {
-		_, set, err := p.DB.CrowdStudy(ctx, studyID)
+		_, set, err := p.db.CrowdStudy(ctx, studyID)
 		if err != nil {
 			return pl, err
 		}
 		if set.Quota < pl.QuotaTo {
 			set.Quota = pl.QuotaTo
-			if err := p.DB.SaveCrowdSettings(ctx, studyID, set); err != nil {
+			if err := p.db.SaveCrowdSettings(ctx, studyID, set); err != nil {
 				return pl, err
 			}
 		}
@@ -250,12 +251,12 @@ type CostPreview struct {
 }
 
 // Cost previews the linked study's cost before publishing (reads only).
-func (p *Prolific) Cost(ctx context.Context, studyID int64) (*CostPreview, error) {
+func (p *Service) Cost(ctx context.Context, studyID int64) (*CostPreview, error) {
 	api, err := p.api()
 	if err != nil {
 		return nil, err
 	}
-	link, err := p.DB.ProlificLink(ctx, studyID)
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -263,11 +264,11 @@ func (p *Prolific) Cost(ctx context.Context, studyID int64) (*CostPreview, error
 	if err != nil {
 		return nil, apiErr(err)
 	}
-	_, set, err := p.DB.CrowdStudy(ctx, studyID)
+	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := p.DB.CrowdProgress(ctx, studyID, set)
+	prog, err := p.db.CrowdProgress(ctx, studyID, set)
 	if err != nil {
 		return nil, err
 	}
@@ -291,17 +292,17 @@ type Life struct {
 }
 
 // Life returns the study's life on Prolific for its page (no API call).
-func (p *Prolific) Life(ctx context.Context, studyID int64) (*Life, error) {
-	link, err := p.DB.ProlificLink(ctx, studyID)
+func (p *Service) Life(ctx context.Context, studyID int64) (*Life, error) {
+	link, err := p.db.ProlificLink(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	st, err := p.DB.Study(ctx, studyID)
+	st, err := p.db.Study(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
 	l := &Life{Status: link.ProlificStatus, Open: st.State == domain.StateOpen}
-	if l.Missing, err = Checklist(ctx, p.DB, st); err != nil {
+	if l.Missing, err = studies.Checklist(ctx, p.db, st); err != nil {
 		return nil, err
 	}
 	if l.Hooks, err = p.Hooks(ctx, studyID); err != nil {

@@ -1,4 +1,4 @@
-package studies
+package signin
 
 import (
 	"context"
@@ -20,19 +20,13 @@ const (
 // AuditLoginLockout records that an account's logins are refused for a
 // while after too many failed attempts; client is the address of the
 // attempt that hit the limit.
-func (v *Service) AuditLoginLockout(ctx context.Context, username, client string, wait time.Duration) error {
-	return v.db.Audit(ctx, username, 0, ActionLoginLockout,
+func (s *Service) AuditLoginLockout(ctx context.Context, username, client string, wait time.Duration) error {
+	return s.db.Audit(ctx, username, 0, ActionLoginLockout,
 		fmt.Sprintf("too many failed logins for %s; logins without a trusted device refused for %d minutes (last attempt from %s)", username, int(wait.Minutes())+1, client))
 }
 
 // UnlockLogin clears the login lock of an account: the failed attempts
 // made before now no longer count, on the server too.
-func (v *Service) UnlockLogin(ctx context.Context, actor, username string) error {
-	return v.db.UnlockLogin(ctx, username, actor, ActionLoginUnlock, "login lock of "+username+" cleared")
-}
-
-// LoginUnlockedAt is when an account's login lock was last cleared (zero:
-// never).
-func (v *Service) LoginUnlockedAt(ctx context.Context, username string) (time.Time, error) {
-	return v.db.LoginUnlockedAt(ctx, username)
+func (s *Service) UnlockLogin(ctx context.Context, actor, username string) error {
+	return s.db.UnlockLogin(ctx, username, actor, ActionLoginUnlock, "login lock of "+username+" cleared")
 }

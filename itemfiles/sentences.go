@@ -1,4 +1,4 @@
-package studies
+package itemfiles
 
 import (
 	"strings"
