@@ -77,3 +77,51 @@ func TestImportBatchCleansOutsideText(t *testing.T) {
 		t.Fatalf("the test's lines were not read: error %v, sample %v", sawError, sawSample)
 	}
 }
+
+// TestImportBatchBOMAndLogprobs (docs/scoring.md#offline-runners-vllm-run-batch):
+// a UTF-8 byte-order mark before the first line is read past, a UTF-16
+// file is named as such, and a positive log-probability refuses the file,
+// naming its line.
+func TestImportBatchBOMAndLogprobs(t *testing.T) {
+	ctx := context.Background()
+	db := openDB(t)
+	study := itemStudy(t, db, 1)
+	srv := scoringtest.NewServer(0)
+	defer srv.Close()
+	spec := modelSpec(study, "", 1)
+	spec.Config.BaseURLs, spec.Config.Engine = nil, scoring.EngineOffline
+	job, err := Create(ctx, db, spec, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	if _, err := ExportBatch(ctx, db, job.ID, &file); err != nil {
+		t.Fatal(err)
+	}
+	api := string(fakeRunner(t, srv, file.Bytes()))
+	lines := strings.SplitAfter(api, "\n")
+	i := strings.Index(lines[1], `"logprob":`)
+	if i < 0 {
+		t.Fatalf("no logprob in %s", lines[1])
+	}
+	end := i + len(`"logprob":`) + strings.IndexAny(lines[1][i+len(`"logprob":`):], ",}")
+	lines[1] = lines[1][:i] + `"logprob":5.0` + lines[1][end:]
+	_, err = ImportBatch(ctx, db, job.ID, []byte(strings.Join(lines, "")))
+	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "positive") {
+		t.Fatalf("a positive logprob: %v", err)
+	}
+	var utf16 []byte
+	for _, r := range "\uFEFF" + api[:200] {
+		utf16 = append(utf16, byte(r), byte(r>>8))
+	}
+	if _, err := ImportBatch(ctx, db, job.ID, utf16); err == nil || !strings.Contains(err.Error(), "UTF-16") {
+		t.Fatalf("a UTF-16 file: %v", err)
+	}
+	if p, _ := db.JobProgress(ctx, job.ID); p.Answered != 0 {
+		t.Fatalf("refused files stored %d answers", p.Answered)
+	}
+	rep, err := ImportBatch(ctx, db, job.ID, []byte("\uFEFF"+api))
+	if err != nil || rep.Answered != rep.Lines || rep.Lines == 0 {
+		t.Fatalf("a file with a BOM: %+v %v", rep, err)
+	}
+}
