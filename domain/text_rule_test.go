@@ -80,6 +80,11 @@ func TestEncodingNamed(t *testing.T) {
 		{"UTF-16 BE without BOM", be, true, "UTF-16 (big-endian)"},
 		{"UTF-32", []byte{0xFF, 0xFE, 0, 0, 'i', 0, 0, 0}, true, "UTF-32 (little-endian)"},
 		{"Latin-1", []byte("id,utterance\nx1,perch\xe9 no\n"), true, "Windows-1252 or Latin-1"},
+		// Too short, or of an odd length, to be UTF-16: a stray NUL is
+		// left to the field checks, which name its line.
+		{"one NUL", []byte("\x00"), true, ""},
+		{"NUL and a digit", []byte("\x000"), true, ""},
+		{"NUL, digit, NUL", []byte("\x000\x00"), true, ""},
 	} {
 		got, _ := Encoding(c.head, c.complete)
 		if got != c.want {
@@ -87,7 +92,7 @@ func TestEncodingNamed(t *testing.T) {
 		}
 	}
 	err := CheckEncoding("file", utf16le(csv, true), true, false)
-	if err == nil || !strings.Contains(ErrorMessage(err), "the file is UTF-16 (little-endian), not UTF-8: save it as UTF-8") {
+	if err == nil || !strings.HasPrefix(ErrorMessage(err), "line 1: the file is UTF-16 (little-endian), not UTF-8: save it as UTF-8") {
 		t.Errorf("message %v", err)
 	}
 }
