@@ -43,30 +43,10 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 		if err := t.checkItemVersion(len(JudgementsColumns)); err != nil {
 			return nil, err
 		}
-		j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
-		if domain.IsPooledName(j.Type) {
-			return nil, t.errf(2, "%s", pooledNameMsg("item type", j.Type))
+		j, err := t.judgement(row, itemTypes)
+		if err != nil {
+			return nil, err
 		}
-		if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
-			return nil, t.errf(2, "item %q has type %q here but %q on an earlier line", j.Item, j.Type, typ)
-		}
-		itemTypes[j.Item] = j.Type
-		if j.Annotator == "" {
-			return nil, t.errf(0, "empty annotator id")
-		}
-		if j.Item == "" {
-			return nil, t.errf(1, "empty item id")
-		}
-		v, empty, ok := parseYesNo(row[3])
-		if !ok || empty {
-			return nil, t.errf(3, "plausible %q is not yes or no", row[3])
-		}
-		j.Plausible = v
-		v, empty, ok = parseYesNo(row[4])
-		if !ok {
-			return nil, t.errf(4, "cancellation_correct %q is not yes, no or empty", row[4])
-		}
-		j.CancellationCorrect, j.HasCancellation = v, !empty
 		key := [2]string{j.Annotator, j.Item}
 		if l, dup := seen[key]; dup {
 			return nil, t.errf(1, "annotator %q already judged item %q on line %d", j.Annotator, j.Item, l)
@@ -78,6 +58,36 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 		return nil, noRows("judgements")
 	}
 	return out, nil
+}
+
+// judgement reads one row of a judgements file; itemTypes holds the type
+// each item had on earlier lines, which must not change.
+func (t *table) judgement(row []string, itemTypes map[string]string) (Judgement, error) {
+	j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
+	if domain.IsPooledName(j.Type) {
+		return j, t.errf(2, "%s", pooledNameMsg("item type", j.Type))
+	}
+	if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
+		return j, t.errf(2, "item %q has type %q here but %q on an earlier line", j.Item, j.Type, typ)
+	}
+	itemTypes[j.Item] = j.Type
+	if j.Annotator == "" {
+		return j, t.errf(0, "empty annotator id")
+	}
+	if j.Item == "" {
+		return j, t.errf(1, "empty item id")
+	}
+	v, empty, ok := parseYesNo(row[3])
+	if !ok || empty {
+		return j, t.errf(3, "plausible %q is not yes or no", row[3])
+	}
+	j.Plausible = v
+	v, empty, ok = parseYesNo(row[4])
+	if !ok {
+		return j, t.errf(4, "cancellation_correct %q is not yes, no or empty", row[4])
+	}
+	j.CancellationCorrect, j.HasCancellation = v, !empty
+	return j, nil
 }
 
 // Binary is the agreement of two annotators on a yes/no question.
@@ -218,8 +228,35 @@ type yesNo struct {
 	spoiled bool
 }
 
+// newAgreeData lays the judgements out by item and annotator (annotators
+// sorted, items in order of first judgement) and counts each item's
+// answers to both questions.
 func newAgreeData(js []Judgement) *agreeData {
 	d := &agreeData{}
+	annIdx := d.indexAnnotators(js)
+	itemIdx := map[string]int{}
+	for _, j := range js {
+		i, ok := itemIdx[j.Item]
+		if !ok {
+			i = d.addItem(j)
+			itemIdx[j.Item] = i
+		}
+		a := annIdx[j.Annotator]
+		d.plaus[i][a] = int8(yesIndex(j.Plausible))
+		if j.Plausible && j.HasCancellation {
+			d.canc[i][a] = int8(yesIndex(j.CancellationCorrect))
+		}
+	}
+	d.plausCounts, d.cancCounts = make([]yesNo, len(d.items)), make([]yesNo, len(d.items))
+	for i := range d.items {
+		d.countItem(i)
+	}
+	return d
+}
+
+// indexAnnotators sets d.anns to the annotators, sorted, and returns each
+// one's index.
+func (d *agreeData) indexAnnotators(js []Judgement) map[string]int {
 	annIdx := map[string]int{}
 	for _, j := range js {
 		if _, ok := annIdx[j.Annotator]; !ok {
@@ -231,46 +268,43 @@ func newAgreeData(js []Judgement) *agreeData {
 	for i, a := range d.anns {
 		annIdx[a] = i
 	}
-	itemIdx := map[string]int{}
-	for _, j := range js {
-		i, ok := itemIdx[j.Item]
-		if !ok {
-			i = len(d.items)
-			itemIdx[j.Item] = i
-			d.items = append(d.items, j.Item)
-			d.types = append(d.types, j.Type)
-			p, c := make([]int8, len(d.anns)), make([]int8, len(d.anns))
-			for a := range p {
-				p[a], c[a] = -1, -1
-			}
-			d.plaus, d.canc = append(d.plaus, p), append(d.canc, c)
+	return annIdx
+}
+
+// addItem adds j's item with no answer yet (-1 for every annotator) and
+// returns its index.
+func (d *agreeData) addItem(j Judgement) int {
+	i := len(d.items)
+	d.items = append(d.items, j.Item)
+	d.types = append(d.types, j.Type)
+	p, c := make([]int8, len(d.anns)), make([]int8, len(d.anns))
+	for a := range p {
+		p[a], c[a] = -1, -1
+	}
+	d.plaus, d.canc = append(d.plaus, p), append(d.canc, c)
+	return i
+}
+
+// countItem counts item i's yes and no answers to each question; a
+// plausible judgement without a cancellation answer spoils the item's
+// cancellation counts.
+func (d *agreeData) countItem(i int) {
+	for a := range d.anns {
+		switch d.plaus[i][a] {
+		case 0:
+			d.plausCounts[i].yes++
+		case 1:
+			d.plausCounts[i].no++
 		}
-		a := annIdx[j.Annotator]
-		d.plaus[i][a] = int8(yesIndex(j.Plausible))
-		if j.Plausible && j.HasCancellation {
-			d.canc[i][a] = int8(yesIndex(j.CancellationCorrect))
+		switch {
+		case d.canc[i][a] == 0:
+			d.cancCounts[i].yes++
+		case d.canc[i][a] == 1:
+			d.cancCounts[i].no++
+		case d.plaus[i][a] >= 0:
+			d.cancCounts[i].spoiled = true
 		}
 	}
-	d.plausCounts, d.cancCounts = make([]yesNo, len(d.items)), make([]yesNo, len(d.items))
-	for i := range d.items {
-		for a := range d.anns {
-			switch d.plaus[i][a] {
-			case 0:
-				d.plausCounts[i].yes++
-			case 1:
-				d.plausCounts[i].no++
-			}
-			switch {
-			case d.canc[i][a] == 0:
-				d.cancCounts[i].yes++
-			case d.canc[i][a] == 1:
-				d.cancCounts[i].no++
-			case d.plaus[i][a] >= 0:
-				d.cancCounts[i].spoiled = true
-			}
-		}
-	}
-	return d
 }
 
 // questionStats are one question's figures over a set of items.

@@ -57,45 +57,9 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := ContextAnswer{Annotator: row[0], Survey: row[1], Item: row[2], Kind: row[3], Period: row[4]}
-		for k, what := range []string{"annotator id", "survey id", "item id"} {
-			if row[k] == "" {
-				return nil, t.errf(k, "empty %s", what)
-			}
-		}
-		n, err := strconv.Atoi(row[5])
-		if err != nil || n < 0 || n > MaxAddedSentences {
-			return nil, t.errf(5, "sentences %q is not an integer from 0 to %d", row[5], MaxAddedSentences)
-		}
-		a.Sentences = n
-		v, empty, ok := parseYesNo(row[6])
-		if !ok || empty {
-			return nil, t.errf(6, "sufficient %q is not yes or no", row[6])
-		}
-		a.Sufficient = v
-		// "no" is final only once every sentence was shown: 5, or fewer
-		// when the passage had no more before its target (IMPAQTS-PID
-		// passages hold four), which the max_sentences column says. Any
-		// other "no" is an unfinished or broken answer, not "insufficient".
-		most := MaxAddedSentences
-		if row[7] != "" {
-			m, err := strconv.Atoi(row[7])
-			if err != nil || m < 0 || m > MaxAddedSentences {
-				return nil, t.errf(7, "max_sentences %q is not an integer from 0 to %d", row[7], MaxAddedSentences)
-			}
-			most = m
-		}
-		if n > most {
-			return nil, t.errf(5, "sentences %d is more than the %d the passage can show (max_sentences)", n, most)
-		}
-		if !v && n < most {
-			return nil, t.errf(6, "sufficient is no after %d added sentences, but %d could be shown: an insufficient answer comes only after all of them (add a max_sentences column if the passage has fewer)", n, most)
-		}
-		if domain.IsPooledName(row[1]) {
-			return nil, t.errf(1, "%s", pooledNameMsg("survey", row[1]))
-		}
-		if domain.IsPooledName(row[4]) {
-			return nil, t.errf(4, "%s", pooledNameMsg("period", row[4]))
+		a, err := t.contextAnswer(row)
+		if err != nil {
+			return nil, err
 		}
 		key := [3]string{a.Annotator, a.Survey, a.Item}
 		if l, dup := seen[key]; dup {
@@ -108,6 +72,60 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 		return nil, noRows("answers")
 	}
 	return out, nil
+}
+
+// contextAnswer reads one row of a context answers file.
+func (t *table) contextAnswer(row []string) (ContextAnswer, error) {
+	a := ContextAnswer{Annotator: row[0], Survey: row[1], Item: row[2], Kind: row[3], Period: row[4]}
+	for k, what := range []string{"annotator id", "survey id", "item id"} {
+		if row[k] == "" {
+			return a, t.errf(k, "empty %s", what)
+		}
+	}
+	n, err := strconv.Atoi(row[5])
+	if err != nil || n < 0 || n > MaxAddedSentences {
+		return a, t.errf(5, "sentences %q is not an integer from 0 to %d", row[5], MaxAddedSentences)
+	}
+	a.Sentences = n
+	v, empty, ok := parseYesNo(row[6])
+	if !ok || empty {
+		return a, t.errf(6, "sufficient %q is not yes or no", row[6])
+	}
+	a.Sufficient = v
+	if err := t.contextFinal(n, v, row[7]); err != nil {
+		return a, err
+	}
+	if domain.IsPooledName(row[1]) {
+		return a, t.errf(1, "%s", pooledNameMsg("survey", row[1]))
+	}
+	if domain.IsPooledName(row[4]) {
+		return a, t.errf(4, "%s", pooledNameMsg("period", row[4]))
+	}
+	return a, nil
+}
+
+// contextFinal checks that an answer after n added sentences, sufficient
+// or not, could be given on a passage showing at most maxCell (empty: 5).
+// "no" is final only once every sentence was shown: 5, or fewer when the
+// passage had no more before its target (IMPAQTS-PID passages hold four),
+// which the max_sentences column says. Any other "no" is an unfinished or
+// broken answer, not "insufficient".
+func (t *table) contextFinal(n int, sufficient bool, maxCell string) error {
+	most := MaxAddedSentences
+	if maxCell != "" {
+		m, err := strconv.Atoi(maxCell)
+		if err != nil || m < 0 || m > MaxAddedSentences {
+			return t.errf(7, "max_sentences %q is not an integer from 0 to %d", maxCell, MaxAddedSentences)
+		}
+		most = m
+	}
+	if n > most {
+		return t.errf(5, "sentences %d is more than the %d the passage can show (max_sentences)", n, most)
+	}
+	if !sufficient && n < most {
+		return t.errf(6, "sufficient is no after %d added sentences, but %d could be shown: an insufficient answer comes only after all of them (add a max_sentences column if the passage has fewer)", n, most)
+	}
+	return nil
 }
 
 // ContextStats are the context measures of docs/statistics.md#context-analysis
@@ -221,69 +239,16 @@ const contextInUse = ciBCa
 
 // computeContext is ComputeContextWith, also returning the replicates.
 func computeContext(as []ContextAnswer, bs Bootstrap) (*Context, *replicates) {
-	const cats = MaxAddedSentences + 2
 	c := &Context{Surveys: map[string]*ContextStats{}, ByKindPeriod: map[string]map[string]*ContextStats{}}
-	type key struct{ survey, item string }
-	index := map[key]int{}
-	var items []contextItem
-	for _, a := range as {
-		k := key{a.Survey, a.Item}
-		i, ok := index[k]
-		if !ok {
-			i = len(items)
-			index[k] = i
-			items = append(items, contextItem{survey: a.Survey, kind: a.Kind, period: a.Period, counts: make([]int, cats)})
-			if !slices.Contains(c.SurveyOrder, a.Survey) {
-				c.SurveyOrder = append(c.SurveyOrder, a.Survey)
-			}
-			if !slices.Contains(c.KindOrder, a.Kind) {
-				c.KindOrder = append(c.KindOrder, a.Kind)
-			}
-			if !slices.Contains(c.PeriodOrder, a.Period) {
-				c.PeriodOrder = append(c.PeriodOrder, a.Period)
-			}
-		}
-		items[i].counts[a.Category()]++
-	}
-	slices.Sort(c.KindOrder)
-	slices.Sort(c.PeriodOrder)
-	groups := map[string][]int{"overall": {}}
-	var strata [][]int
-	for _, s := range c.SurveyOrder {
-		var idx []int
-		for i, it := range items {
-			if it.survey == s {
-				idx = append(idx, i)
-			}
-		}
-		groups["survey/"+s] = idx
-		strata = append(strata, idx)
-	}
-	for i, it := range items {
-		groups["overall"] = append(groups["overall"], i)
-		groups["kp/"+it.kind+"/"+it.period] = append(groups["kp/"+it.kind+"/"+it.period], i)
-		groups["kp/"+it.kind+"/"+domain.TypeAll] = append(groups["kp/"+it.kind+"/"+domain.TypeAll], i)
-	}
+	items := c.gatherItems(as)
+	groups, strata := contextGroups(c.SurveyOrder, items)
 	rows := make([][]int, len(items))
 	for i := range items {
 		rows[i] = items[i].counts
 	}
 	var reps *replicates
 	if bs.Replicates > 0 {
-		reps = newReplicates(bs.Replicates)
-		rng := newRand(bs.Seed)
-		w := make([]int32, len(items))
-		for b := range bs.Replicates {
-			drawStrata(rng, strata, w)
-			for g, idx := range groups {
-				recordContext(reps, g, b, contextStatsW(rows, idx, w))
-			}
-		}
-		// The jackknife over items, for BCa's acceleration.
-		reps.jack, reps.method = newReplicates(jackBlocks), contextMethod
-		jackknifeGroups(groups, w, func(g string, k int) {
-			recordContext(reps.jack, g, k, contextStatsW(rows, groups[g], w))
-		})
+		reps = contextReplicates(rows, groups, strata, bs)
 		c.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ContextScheme}
 	}
 	build := func(g string) *ContextStats {
@@ -307,99 +272,216 @@ func computeContext(as []ContextAnswer, bs Bootstrap) (*Context, *replicates) {
 	return c, reps
 }
 
+// gatherItems counts the answers' categories per item (a survey's item),
+// in order of first answer, and records the surveys in that order and the
+// kinds and periods sorted.
+func (c *Context) gatherItems(as []ContextAnswer) []contextItem {
+	const cats = MaxAddedSentences + 2
+	type key struct{ survey, item string }
+	index := map[key]int{}
+	var items []contextItem
+	for _, a := range as {
+		k := key{a.Survey, a.Item}
+		i, ok := index[k]
+		if !ok {
+			i = len(items)
+			index[k] = i
+			items = append(items, contextItem{survey: a.Survey, kind: a.Kind, period: a.Period, counts: make([]int, cats)})
+			c.SurveyOrder = appendNew(c.SurveyOrder, a.Survey)
+			c.KindOrder = appendNew(c.KindOrder, a.Kind)
+			c.PeriodOrder = appendNew(c.PeriodOrder, a.Period)
+		}
+		items[i].counts[a.Category()]++
+	}
+	slices.Sort(c.KindOrder)
+	slices.Sort(c.PeriodOrder)
+	return items
+}
+
+// appendNew appends v to list unless it is there already.
+func appendNew(list []string, v string) []string {
+	if slices.Contains(list, v) {
+		return list
+	}
+	return append(list, v)
+}
+
+// contextGroups are the item indices each statistic runs over, by key:
+// "overall", "survey/S", "kp/KIND/PERIOD" and "kp/KIND/all"; strata are
+// the surveys' items, which the bootstrap resamples apart.
+func contextGroups(surveys []string, items []contextItem) (map[string][]int, [][]int) {
+	groups := map[string][]int{"overall": {}}
+	var strata [][]int
+	for _, s := range surveys {
+		var idx []int
+		for i, it := range items {
+			if it.survey == s {
+				idx = append(idx, i)
+			}
+		}
+		groups["survey/"+s] = idx
+		strata = append(strata, idx)
+	}
+	for i, it := range items {
+		groups["overall"] = append(groups["overall"], i)
+		groups["kp/"+it.kind+"/"+it.period] = append(groups["kp/"+it.kind+"/"+it.period], i)
+		groups["kp/"+it.kind+"/"+domain.TypeAll] = append(groups["kp/"+it.kind+"/"+domain.TypeAll], i)
+	}
+	return groups, strata
+}
+
+// contextReplicates are the bootstrap replicates of every group's
+// statistics, items resampled within survey, and the jackknife over items
+// for BCa's acceleration.
+func contextReplicates(rows [][]int, groups map[string][]int, strata [][]int, bs Bootstrap) *replicates {
+	reps := newReplicates(bs.Replicates)
+	rng := newRand(bs.Seed)
+	w := make([]int32, len(rows))
+	for b := range bs.Replicates {
+		drawStrata(rng, strata, w)
+		for g, idx := range groups {
+			recordContext(reps, g, b, contextStatsW(rows, idx, w))
+		}
+	}
+	reps.jack, reps.method = newReplicates(jackBlocks), contextMethod
+	jackknifeGroups(groups, w, func(g string, k int) {
+		recordContext(reps.jack, g, k, contextStatsW(rows, groups[g], w))
+	})
+	return reps
+}
+
 // contextStatsW computes the measures over the items idx, item i counted
 // w[i] times (w nil: once).
 func contextStatsW(rows [][]int, idx []int, w []int32) *ContextStats {
-	weight := func(i int) int {
-		if w == nil {
-			return 1
-		}
-		return int(w[i])
-	}
 	s := &ContextStats{}
 	if w == nil {
 		s.clusters = &contextClusters{}
 	}
 	most := 0
 	for _, i := range idx {
-		if wi := weight(i); wi > 0 {
+		if wi := itemWeight(w, i); wi > 0 {
 			n := sum(rows[i])
 			s.Items += wi
 			s.Judgements += wi * n
 			most = max(most, n)
 		}
 	}
-	var fN, fP float64
-	var fCol [MaxAddedSentences + 2]float64
-	var full, major wshare
-	var jud, its [MaxAddedSentences + 1]wshare
+	acc := contextAcc{s: s, most: most}
 	for _, i := range idx {
-		wi := weight(i)
-		if wi == 0 {
-			continue
-		}
-		r, fw := rows[i], float64(wi)
-		n := sum(r)
-		if most >= 2 && n == most {
-			s.FleissItems += wi
-			fN += fw
-			var agree int
-			for j, c := range r {
-				agree += c * (c - 1)
-				fCol[j] += fw * float64(c)
-			}
-			fP += fw * float64(agree) / float64(n*(n-1))
-		}
-		if n >= 2 {
-			s.AlphaItems += wi
-			top := slices.Max(r)
-			full.add(int32(wi), top == n)
-			major.add(int32(wi), top < n && 2*top > n)
-			if w == nil {
-				s.clusters.full = append(s.clusters.full, b2f(top == n))
-				s.clusters.major = append(s.clusters.major, b2f(top < n && 2*top > n))
-			}
-		}
-		within := 0
-		for k := 0; k <= MaxAddedSentences; k++ {
-			within += r[k]
-			jud[k].hits += fw * float64(within)
-			jud[k].n += fw * float64(n)
-			its[k].add(int32(wi), 2*within > n)
-			if w == nil {
-				s.clusters.cj[k] = append(s.clusters.cj[k], float64(within))
-				s.clusters.ci[k] = append(s.clusters.ci[k], b2f(2*within > n))
-			}
-		}
-		if w == nil {
-			s.clusters.answers = append(s.clusters.answers, float64(n))
-			s.clusters.ones = append(s.clusters.ones, 1)
+		if wi := itemWeight(w, i); wi != 0 {
+			acc.add(rows[i], wi)
 		}
 	}
-	if most >= 2 {
-		s.FleissRaters = most
-		var pe float64
-		for _, t := range fCol {
-			p := t / (fN * float64(most))
-			pe += p * p
-		}
-		if pe < 1 {
-			s.FleissKappa = num((fP/fN - pe) / (1 - pe))
-		}
-	}
+	acc.finish()
 	if a, ok := krippendorffSubset(rows, idx, w, Nominal, nil); ok {
 		s.KrippendorffAlphaNominal = num(a)
 	}
 	if a, ok := krippendorffSubset(rows, idx, w, Ordinal, nil); ok {
 		s.KrippendorffAlphaOrdinal = num(a)
 	}
-	s.FullConsensus, s.MajorityConsensus, s.ConsensusItems = full.value(), major.value(), int(full.n)
+	return s
+}
+
+// itemWeight is how many times item i counts: w[i], or once for w nil.
+func itemWeight(w []int32, i int) int {
+	if w == nil {
+		return 1
+	}
+	return int(w[i])
+}
+
+// contextAcc gathers, item by item, the sums behind a ContextStats:
+// Fleiss' κ over the items with the most answers, the consensus shares
+// over items with two or more, and the cumulative shares. With s.clusters
+// set (no weights) it also keeps each item's values for the intervals.
+type contextAcc struct {
+	s           *ContextStats
+	most        int // the largest number of answers of an item
+	fN, fP      float64
+	fCol        [MaxAddedSentences + 2]float64
+	full, major wshare
+	jud, its    [MaxAddedSentences + 1]wshare
+}
+
+// add counts the item of answer counts r wi times.
+func (a *contextAcc) add(r []int, wi int) {
+	n := sum(r)
+	if a.most >= 2 && n == a.most {
+		a.addFleiss(r, n, wi)
+	}
+	if n >= 2 {
+		a.addConsensus(r, n, wi)
+	}
+	a.addCumulative(r, n, wi)
+	if c := a.s.clusters; c != nil {
+		c.answers = append(c.answers, float64(n))
+		c.ones = append(c.ones, 1)
+	}
+}
+
+// addFleiss adds an item with the most answers to Fleiss' κ sums.
+func (a *contextAcc) addFleiss(r []int, n, wi int) {
+	fw := float64(wi)
+	a.s.FleissItems += wi
+	a.fN += fw
+	var agree int
+	for j, c := range r {
+		agree += c * (c - 1)
+		a.fCol[j] += fw * float64(c)
+	}
+	a.fP += fw * float64(agree) / float64(n*(n-1))
+}
+
+// addConsensus adds an item of two or more answers to the full and
+// majority consensus shares.
+func (a *contextAcc) addConsensus(r []int, n, wi int) {
+	a.s.AlphaItems += wi
+	top := slices.Max(r)
+	a.full.add(int32(wi), top == n)
+	a.major.add(int32(wi), top < n && 2*top > n)
+	if c := a.s.clusters; c != nil {
+		c.full = append(c.full, b2f(top == n))
+		c.major = append(c.major, b2f(top < n && 2*top > n))
+	}
+}
+
+// addCumulative adds the item to the shares of judgements, and of items
+// by majority, sufficient within k added sentences.
+func (a *contextAcc) addCumulative(r []int, n, wi int) {
+	fw := float64(wi)
+	within := 0
+	for k := 0; k <= MaxAddedSentences; k++ {
+		within += r[k]
+		a.jud[k].hits += fw * float64(within)
+		a.jud[k].n += fw * float64(n)
+		a.its[k].add(int32(wi), 2*within > n)
+		if c := a.s.clusters; c != nil {
+			c.cj[k] = append(c.cj[k], float64(within))
+			c.ci[k] = append(c.ci[k], b2f(2*within > n))
+		}
+	}
+}
+
+// finish writes κ, the consensus and the cumulative shares into s.
+func (a *contextAcc) finish() {
+	s := a.s
+	if a.most >= 2 {
+		s.FleissRaters = a.most
+		var pe float64
+		for _, t := range a.fCol {
+			p := t / (a.fN * float64(a.most))
+			pe += p * p
+		}
+		if pe < 1 {
+			s.FleissKappa = num((a.fP/a.fN - pe) / (1 - pe))
+		}
+	}
+	s.FullConsensus, s.MajorityConsensus, s.ConsensusItems = a.full.value(), a.major.value(), int(a.full.n)
 	s.CumulativeJudgements = make([]*float64, MaxAddedSentences+1)
 	s.CumulativeItems = make([]*float64, MaxAddedSentences+1)
-	for k := range jud {
-		s.CumulativeJudgements[k], s.CumulativeItems[k] = jud[k].value(), its[k].value()
+	for k := range a.jud {
+		s.CumulativeJudgements[k], s.CumulativeItems[k] = a.jud[k].value(), a.its[k].value()
 	}
-	return s
 }
 
 // wshare is a share with weighted counts.

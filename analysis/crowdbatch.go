@@ -134,20 +134,8 @@ func validateCrowdSpec(spec *CrowdBatchSpec) ([]string, int, error) {
 	if len(conds) == 0 {
 		conds = []string{domain.ConditionTrigger, domain.ConditionCancel}
 	}
-	seen := map[string]bool{}
-	for i, c := range conds {
-		switch c {
-		case domain.ConditionTrigger, domain.ConditionCancel, domain.ConditionNegation, domain.ConditionStrengthen, domain.ConditionNeutral:
-		default:
-			return nil, 0, fmt.Errorf("crowd batches: conditions[%d]: unknown condition %q (trigger, cancel, negation, strengthen, neutral)", i, c)
-		}
-		if seen[c] {
-			return nil, 0, fmt.Errorf("crowd batches: conditions[%d]: %q given twice", i, c)
-		}
-		seen[c] = true
-	}
-	if !seen[domain.ConditionTrigger] || !seen[domain.ConditionCancel] {
-		return nil, 0, fmt.Errorf("crowd batches: conditions must include trigger and cancel")
+	if err := checkCrowdConditions(conds); err != nil {
+		return nil, 0, err
 	}
 	size := spec.Size
 	if size == 0 {
@@ -156,32 +144,62 @@ func validateCrowdSpec(spec *CrowdBatchSpec) ([]string, int, error) {
 	if size < len(conds) || size > maxCrowdBatchSize {
 		return nil, 0, fmt.Errorf("crowd batches: batch size %d out of range (%d–%d for %d conditions)", size, len(conds), maxCrowdBatchSize, len(conds))
 	}
-	keys := map[string]string{}
-	for i, it := range spec.Items {
-		if it.Key == "" {
-			return nil, 0, fmt.Errorf("crowd batches: items[%d]: empty key", i)
-		}
-		if _, dup := keys[it.Key]; dup {
-			return nil, 0, fmt.Errorf("crowd batches: items[%d]: key %q appears twice", i, it.Key)
-		}
-		keys[it.Key] = "item"
-	}
-	for i, c := range spec.Checks {
-		if c.Expect != "high" && c.Expect != "low" {
-			return nil, 0, fmt.Errorf("crowd batches: checks[%d] (%s): expected rating must be high or low, got %q", i, c.Key, c.Expect)
-		}
-		if c.Key == "" {
-			return nil, 0, fmt.Errorf("crowd batches: checks[%d]: empty key", i)
-		}
-		if what, dup := keys[c.Key]; dup {
-			return nil, 0, fmt.Errorf("crowd batches: checks[%d]: key %q is already used by an %s", i, c.Key, what)
-		}
-		keys[c.Key] = "attention check"
+	if err := checkCrowdKeys(spec); err != nil {
+		return nil, 0, err
 	}
 	if len(spec.Items) == 0 {
 		return nil, 0, fmt.Errorf("crowd batches: no items")
 	}
 	return conds, size, nil
+}
+
+// checkCrowdConditions accepts known conditions, each once, trigger and
+// cancel among them.
+func checkCrowdConditions(conds []string) error {
+	seen := map[string]bool{}
+	for i, c := range conds {
+		switch c {
+		case domain.ConditionTrigger, domain.ConditionCancel, domain.ConditionNegation, domain.ConditionStrengthen, domain.ConditionNeutral:
+		default:
+			return fmt.Errorf("crowd batches: conditions[%d]: unknown condition %q (trigger, cancel, negation, strengthen, neutral)", i, c)
+		}
+		if seen[c] {
+			return fmt.Errorf("crowd batches: conditions[%d]: %q given twice", i, c)
+		}
+		seen[c] = true
+	}
+	if !seen[domain.ConditionTrigger] || !seen[domain.ConditionCancel] {
+		return fmt.Errorf("crowd batches: conditions must include trigger and cancel")
+	}
+	return nil
+}
+
+// checkCrowdKeys accepts items and attention checks with keys, all of
+// them distinct, and checks that expect a high or low rating.
+func checkCrowdKeys(spec *CrowdBatchSpec) error {
+	keys := map[string]string{}
+	for i, it := range spec.Items {
+		if it.Key == "" {
+			return fmt.Errorf("crowd batches: items[%d]: empty key", i)
+		}
+		if _, dup := keys[it.Key]; dup {
+			return fmt.Errorf("crowd batches: items[%d]: key %q appears twice", i, it.Key)
+		}
+		keys[it.Key] = "item"
+	}
+	for i, c := range spec.Checks {
+		if c.Expect != "high" && c.Expect != "low" {
+			return fmt.Errorf("crowd batches: checks[%d] (%s): expected rating must be high or low, got %q", i, c.Key, c.Expect)
+		}
+		if c.Key == "" {
+			return fmt.Errorf("crowd batches: checks[%d]: empty key", i)
+		}
+		if what, dup := keys[c.Key]; dup {
+			return fmt.Errorf("crowd batches: checks[%d]: key %q is already used by an %s", i, c.Key, what)
+		}
+		keys[c.Key] = "attention check"
+	}
+	return nil
 }
 
 // dealGroups shuffles the items with the seed, orders them by type and deals

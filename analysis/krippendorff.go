@@ -56,7 +56,6 @@ func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values [
 		if idx != nil {
 			u = idx[j]
 		}
-		row := counts[u]
 		wu := 1.0
 		if w != nil {
 			if w[u] == 0 {
@@ -64,26 +63,7 @@ func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values [
 			}
 			wu = float64(w[u])
 		}
-		mu := 0
-		for _, c := range row {
-			mu += c
-		}
-		if mu < 2 {
-			continue
-		}
-		f := wu / float64(mu-1)
-		for c, nc := range row {
-			if nc == 0 {
-				continue
-			}
-			for d, nd := range row {
-				if c == d {
-					o[c*k+d] += f * float64(nc*(nc-1))
-				} else if nd > 0 {
-					o[c*k+d] += f * float64(nc*nd)
-				}
-			}
-		}
+		addCoincidences(o, k, counts[u], wu)
 	}
 	var mbuf [8]float64
 	var marg []float64
@@ -92,6 +72,45 @@ func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values [
 	} else {
 		marg = make([]float64, k)
 	}
+	total := marginals(o, k, marg)
+	if total <= 1 {
+		return math.NaN(), false
+	}
+	do, de := disagreements(o, k, marg, m, values)
+	if de == 0 {
+		return math.NaN(), false
+	}
+	return 1 - (total-1)*do/de, true
+}
+
+// addCoincidences adds a unit's pairable values, counted wu times, to the
+// coincidence matrix o (k×k); a unit with fewer than two values adds none.
+func addCoincidences(o []float64, k int, row []int, wu float64) {
+	mu := 0
+	for _, c := range row {
+		mu += c
+	}
+	if mu < 2 {
+		return
+	}
+	f := wu / float64(mu-1)
+	for c, nc := range row {
+		if nc == 0 {
+			continue
+		}
+		for d, nd := range row {
+			if c == d {
+				o[c*k+d] += f * float64(nc*(nc-1))
+			} else if nd > 0 {
+				o[c*k+d] += f * float64(nc*nd)
+			}
+		}
+	}
+}
+
+// marginals fills marg with the row sums of the coincidence matrix o and
+// returns their total, the number of pairable values.
+func marginals(o []float64, k int, marg []float64) float64 {
 	var total float64
 	for c := range k {
 		for d := range k {
@@ -99,46 +118,49 @@ func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values [
 		}
 		total += marg[c]
 	}
-	if total <= 1 {
-		return math.NaN(), false
-	}
-	delta := func(c, d int) float64 {
-		switch m {
-		case Ordinal:
-			lo, hi := min(c, d), max(c, d)
-			var s float64
-			for g := lo; g <= hi; g++ {
-				s += marg[g]
-			}
-			s -= (marg[c] + marg[d]) / 2
-			return s * s
-		case Interval:
-			vc, vd := float64(c), float64(d)
-			if values != nil {
-				vc, vd = values[c], values[d]
-			}
-			return (vc - vd) * (vc - vd)
-		}
-		if c == d {
-			return 0
-		}
-		return 1
-	}
-	var do, de float64
+	return total
+}
+
+// disagreements are the observed (do) and expected (de) disagreements of
+// the coincidence matrix o under the metric m.
+func disagreements(o []float64, k int, marg []float64, m Metric, values []float64) (do, de float64) {
 	for c := range k {
 		for d := range k {
 			if c == d {
 				continue
 			}
-			dl := delta(c, d)
+			dl := krippDelta(m, c, d, marg, values)
 			do += o[c*k+d] * dl
 			de += marg[c] * marg[d] * dl
 		}
 	}
-	if de == 0 {
-		return math.NaN(), false
+	return do, de
+}
+
+// krippDelta is the metric's squared difference δ² between categories c
+// and d: ordinal by the marginals between them, interval by the values
+// (the category's index without them), nominal 0 or 1.
+func krippDelta(m Metric, c, d int, marg, values []float64) float64 {
+	switch m {
+	case Ordinal:
+		lo, hi := min(c, d), max(c, d)
+		var s float64
+		for g := lo; g <= hi; g++ {
+			s += marg[g]
+		}
+		s -= (marg[c] + marg[d]) / 2
+		return s * s
+	case Interval:
+		vc, vd := float64(c), float64(d)
+		if values != nil {
+			vc, vd = values[c], values[d]
+		}
+		return (vc - vd) * (vc - vd)
 	}
-	return 1 - (total-1)*do/de, true
+	if c == d {
+		return 0
+	}
+	return 1
 }
 
 // KrippendorffAlphaData computes α from a reliability data matrix as the

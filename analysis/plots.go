@@ -240,56 +240,18 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	// A little beyond [0, 1] so points at 0 or 1 are not cut by the frame.
 	p.Y.Min, p.Y.Max = -0.02, 1.02
 	p.Legend.Top, p.Legend.Left = false, false
-	add := func(label string, vals []*float64, col color.Color, width vg.Length, dashed bool) error {
-		var xys plotter.XYs
-		for k, v := range vals {
-			if v != nil {
-				xys = append(xys, plotter.XY{X: float64(k), Y: *v})
-			}
-		}
-		if len(xys) == 0 {
-			return nil
-		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return err
-		}
-		l.Color, l.Width, pts.Color = col, width, col
-		if dashed {
-			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
-		}
-		p.Add(l, pts)
-		p.Legend.Add(label, l, pts)
-		return nil
-	}
 	for i, s := range c.SurveyOrder {
-		if err := add("survey "+s+" (judgements)", c.Surveys[s].CumulativeJudgements, palette[1+i%(len(palette)-1)], vg.Points(1), true); err != nil {
+		if err := addCurve(p, "survey "+s+" (judgements)", c.Surveys[s].CumulativeJudgements, palette[1+i%(len(palette)-1)], vg.Points(1), true); err != nil {
 			return nil, err
 		}
 	}
-	if err := add("overall (judgements)", c.Overall.CumulativeJudgements, palette[0], vg.Points(2), false); err != nil {
+	if err := addCurve(p, "overall (judgements)", c.Overall.CumulativeJudgements, palette[0], vg.Points(2), false); err != nil {
 		return nil, err
 	}
-	// The overall curve's 95 % intervals as error bars.
-	var eb errPoints
-	for k, v := range c.Overall.CumulativeJudgements {
-		if k >= len(c.Overall.CumulativeJudgementsCI) {
-			break
-		}
-		if ci := c.Overall.CumulativeJudgementsCI[k]; v != nil && ci != nil {
-			eb.xy = append(eb.xy, plotter.XY{X: float64(k), Y: *v})
-			eb.err = append(eb.err, struct{ Low, High float64 }{*v - ci[0], ci[1] - *v})
-		}
+	if err := addCurveCIs(p, c.Overall); err != nil {
+		return nil, err
 	}
-	if len(eb.xy) > 0 {
-		bars, err := plotter.NewYErrorBars(eb)
-		if err != nil {
-			return nil, err
-		}
-		bars.LineStyle.Color, bars.CapWidth = palette[0], vg.Points(5)
-		p.Add(bars)
-	}
-	if err := add("overall (items, by majority)", c.Overall.CumulativeItems, palette[0], vg.Points(1), true); err != nil {
+	if err := addCurve(p, "overall (items, by majority)", c.Overall.CumulativeItems, palette[0], vg.Points(1), true); err != nil {
 		return nil, err
 	}
 	p.NominalX("0", "1", "2", "3", "4", "5")
@@ -297,6 +259,55 @@ func ContextCurvePlot(c *Context) (*plot.Plot, error) {
 	// bars are not cut by the frame.
 	p.X.Min, p.X.Max = -0.25, 5.25
 	return p, nil
+}
+
+// addCurve adds a cumulative curve, its missing values skipped, with its
+// legend entry; a curve with no value adds nothing.
+func addCurve(p *plot.Plot, label string, vals []*float64, col color.Color, width vg.Length, dashed bool) error {
+	var xys plotter.XYs
+	for k, v := range vals {
+		if v != nil {
+			xys = append(xys, plotter.XY{X: float64(k), Y: *v})
+		}
+	}
+	if len(xys) == 0 {
+		return nil
+	}
+	l, pts, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width, pts.Color = col, width, col
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	}
+	p.Add(l, pts)
+	p.Legend.Add(label, l, pts)
+	return nil
+}
+
+// addCurveCIs draws the overall curve's 95 % intervals as error bars.
+func addCurveCIs(p *plot.Plot, s *ContextStats) error {
+	var eb errPoints
+	for k, v := range s.CumulativeJudgements {
+		if k >= len(s.CumulativeJudgementsCI) {
+			break
+		}
+		if ci := s.CumulativeJudgementsCI[k]; v != nil && ci != nil {
+			eb.xy = append(eb.xy, plotter.XY{X: float64(k), Y: *v})
+			eb.err = append(eb.err, struct{ Low, High float64 }{*v - ci[0], ci[1] - *v})
+		}
+	}
+	if len(eb.xy) == 0 {
+		return nil
+	}
+	bars, err := plotter.NewYErrorBars(eb)
+	if err != nil {
+		return err
+	}
+	bars.LineStyle.Color, bars.CapWidth = palette[0], vg.Points(5)
+	p.Add(bars)
+	return nil
 }
 
 // ModelSeries is one series' value per type, in the order of the types

@@ -57,26 +57,9 @@ func BuildContextSurveys(passages []SurveyPassage, nSurveys, perSurvey int, seed
 		return SurveyPlan{}, fmt.Errorf("build context surveys: need at least one survey of at least one passage (got %d × %d)", nSurveys, perSurvey)
 	}
 	var plan SurveyPlan
-	byCell := map[[2]string][]string{}
-	seen := map[string]bool{}
-	var kinds, periods []string
-	for _, p := range passages {
-		if seen[p.Key] {
-			return SurveyPlan{}, fmt.Errorf("build context surveys: passage %q given twice", p.Key)
-		}
-		seen[p.Key] = true
-		if p.Kind == "" || p.Period == "" {
-			plan.Unplaced = append(plan.Unplaced, p.Key)
-			continue
-		}
-		if !slices.Contains(kinds, p.Kind) {
-			kinds = append(kinds, p.Kind)
-		}
-		if !slices.Contains(periods, p.Period) {
-			periods = append(periods, p.Period)
-		}
-		c := [2]string{p.Kind, p.Period}
-		byCell[c] = append(byCell[c], p.Key)
+	byCell, kinds, periods, err := surveyCells(passages, &plan)
+	if err != nil {
+		return SurveyPlan{}, err
 	}
 	if len(byCell) == 0 {
 		return SurveyPlan{}, fmt.Errorf("build context surveys: no passage with a known kind and period")
@@ -97,7 +80,53 @@ func BuildContextSurveys(passages []SurveyPassage, nSurveys, perSurvey int, seed
 		total = avail
 	}
 
-	// Allocate per kind, then per period within each kind.
+	plan.Surveys = make([]ContextSurvey, nSurveys)
+	plan.allocate(byCell, kinds, periods, total, rng)
+	for s := range plan.Surveys {
+		plan.Surveys[s].Number = s + 1
+		keys := plan.Surveys[s].Keys
+		rng.Shuffle(len(keys), func(a, b int) { keys[a], keys[b] = keys[b], keys[a] })
+	}
+	plan.Shortfall = append(plan.Shortfall, cellShortfalls(plan.Cells)...)
+	if len(plan.Unplaced) > 0 {
+		plan.Shortfall = append(plan.Shortfall, fmt.Sprintf("%d passages left out: kind or period unknown (%s)",
+			len(plan.Unplaced), clipList(plan.Unplaced, 5)))
+	}
+	return plan, nil
+}
+
+// surveyCells groups the passages' keys by kind × period, with the kinds
+// and periods in order of first appearance; a passage without a kind or a
+// period goes to plan.Unplaced. A key given twice is an error.
+func surveyCells(passages []SurveyPassage, plan *SurveyPlan) (map[[2]string][]string, []string, []string, error) {
+	byCell := map[[2]string][]string{}
+	seen := map[string]bool{}
+	var kinds, periods []string
+	for _, p := range passages {
+		if seen[p.Key] {
+			return nil, nil, nil, fmt.Errorf("build context surveys: passage %q given twice", p.Key)
+		}
+		seen[p.Key] = true
+		if p.Kind == "" || p.Period == "" {
+			plan.Unplaced = append(plan.Unplaced, p.Key)
+			continue
+		}
+		if !slices.Contains(kinds, p.Kind) {
+			kinds = append(kinds, p.Kind)
+		}
+		if !slices.Contains(periods, p.Period) {
+			periods = append(periods, p.Period)
+		}
+		c := [2]string{p.Kind, p.Period}
+		byCell[c] = append(byCell[c], p.Key)
+	}
+	return byCell, kinds, periods, nil
+}
+
+// allocate shares total passages per kind, then per period within each
+// kind, as evenly as the cells allow, and deals each cell's shuffled
+// passages to the surveys, recording the cell.
+func (plan *SurveyPlan) allocate(byCell map[[2]string][]string, kinds, periods []string, total int, rng *rand.Rand) {
 	kindCaps := make([]int, len(kinds))
 	for i, k := range kinds {
 		for _, per := range periods {
@@ -106,8 +135,7 @@ func BuildContextSurveys(passages []SurveyPassage, nSurveys, perSurvey int, seed
 	}
 	kindTake := fill(kindCaps, total)
 	kindIdeal := fill(unbounded(len(kinds)), total)
-	sizes := make([]int, nSurveys)
-	plan.Surveys = make([]ContextSurvey, nSurveys)
+	sizes := make([]int, len(plan.Surveys))
 	for i, k := range kinds {
 		perCaps := make([]int, len(periods))
 		for j, per := range periods {
@@ -124,17 +152,6 @@ func BuildContextSurveys(passages []SurveyPassage, nSurveys, perSurvey int, seed
 			plan.Cells = append(plan.Cells, cell)
 		}
 	}
-	for s := range plan.Surveys {
-		plan.Surveys[s].Number = s + 1
-		keys := plan.Surveys[s].Keys
-		rng.Shuffle(len(keys), func(a, b int) { keys[a], keys[b] = keys[b], keys[a] })
-	}
-	plan.Shortfall = append(plan.Shortfall, cellShortfalls(plan.Cells)...)
-	if len(plan.Unplaced) > 0 {
-		plan.Shortfall = append(plan.Shortfall, fmt.Sprintf("%d passages left out: kind or period unknown (%s)",
-			len(plan.Unplaced), clipList(plan.Unplaced, 5)))
-	}
-	return plan, nil
 }
 
 // deal hands a cell's passages to the surveys, each time to the survey

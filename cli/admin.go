@@ -40,18 +40,9 @@ const cliActor = studies.CLIActor
 
 // runAdmin is `pragmalab admin`.
 func runAdmin(ctx context.Context, args []string, env *Env) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprint(env.stderr, adminUsage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return nil
-		}
-		return usagef("admin: say create, reset-password, set-role, unlock or list")
-	}
-	action := args[0]
-	switch action {
-	case "create", "reset-password", "set-role", "unlock", "list":
-	default:
-		return usagef("admin: unknown action %q (create, reset-password, set-role, unlock, list)", action)
+	action, help, err := adminAction(args, env)
+	if help || err != nil {
+		return err
 	}
 	fs := newFlagSet("admin "+action, adminUsage, env)
 	username := fs.String("username", "", "the admin's username")
@@ -61,16 +52,13 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
-	if *username == "" && action != "list" {
-		return usagef("admin %s: --username is required", action)
+	req := adminRequest{action: action, username: *username, role: *role, generate: *generate}
+	if err := req.check(); err != nil {
+		return err
 	}
-	if action == "set-role" && *role == "" {
-		return usagef("admin set-role: --role is required (owner or viewer)")
-	}
-	var password string
 	if action == "create" || action == "reset-password" {
 		var err error
-		if password, err = readPassword(env, *generate); err != nil {
+		if req.password, err = readPassword(env, *generate); err != nil {
 			return usagef("admin %s: %v", action, err)
 		}
 	}
@@ -79,35 +67,80 @@ func runAdmin(ctx context.Context, args []string, env *Env) error {
 		return err
 	}
 	defer svc.Close()
-	switch action {
-	case "list":
-		as, err := svc.store.Admins(ctx)
-		if err != nil {
-			return err
-		}
-		for _, a := range as {
-			fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", domain.TerminalSafe(a.Username), a.Role, a.CreatedAt.Format("2006-01-02"))
-		}
-		return nil
-	case "create":
-		err = svc.signin().CreateAdminAccount(ctx, cliActor, *username, password, *role)
-	case "reset-password":
-		err = svc.signin().ResetAdminPassword(ctx, cliActor, *username, password)
-	case "set-role":
-		err = svc.signin().SetAdminRole(ctx, cliActor, *username, *role)
-	case "unlock":
-		err = svc.signin().UnlockLogin(ctx, cliActor, *username)
+	if action == "list" {
+		return listAdmins(ctx, svc, env)
 	}
-	if err != nil {
+	if err := req.do(ctx, svc); err != nil {
 		if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ENOTFOUND || code == domain.ECONFLICT {
 			return usagef("admin %s: %s", action, domain.ErrorMessage(err))
 		}
 		return err
 	}
 	if *generate {
-		fmt.Fprintf(env.stdout, "username: %s\npassword: %s\n", *username, password)
+		fmt.Fprintf(env.stdout, "username: %s\npassword: %s\n", *username, req.password)
 	} else {
 		fmt.Fprintf(env.stdout, "done: %s\n", *username)
+	}
+	return nil
+}
+
+// adminAction is the action args start with; help is true when they ask
+// for the usage only, which is then printed.
+func adminAction(args []string, env *Env) (action string, help bool, err error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(env.stderr, adminUsage)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return "", true, nil
+		}
+		return "", false, usagef("admin: say create, reset-password, set-role, unlock or list")
+	}
+	switch args[0] {
+	case "create", "reset-password", "set-role", "unlock", "list":
+		return args[0], false, nil
+	}
+	return "", false, usagef("admin: unknown action %q (create, reset-password, set-role, unlock, list)", args[0])
+}
+
+// adminRequest is one `pragmalab admin` action on an account.
+type adminRequest struct {
+	action, username, role, password string
+	generate                         bool
+}
+
+// check asks for the flags the action needs.
+func (r adminRequest) check() error {
+	if r.username == "" && r.action != "list" {
+		return usagef("admin %s: --username is required", r.action)
+	}
+	if r.action == "set-role" && r.role == "" {
+		return usagef("admin set-role: --role is required (owner or viewer)")
+	}
+	return nil
+}
+
+// do runs an action on an account through the sign-in service.
+func (r adminRequest) do(ctx context.Context, svc *app) error {
+	switch r.action {
+	case "create":
+		return svc.signin().CreateAdminAccount(ctx, cliActor, r.username, r.password, r.role)
+	case "reset-password":
+		return svc.signin().ResetAdminPassword(ctx, cliActor, r.username, r.password)
+	case "set-role":
+		return svc.signin().SetAdminRole(ctx, cliActor, r.username, r.role)
+	case "unlock":
+		return svc.signin().UnlockLogin(ctx, cliActor, r.username)
+	}
+	return nil
+}
+
+// listAdmins prints the accounts, one a line.
+func listAdmins(ctx context.Context, svc *app, env *Env) error {
+	as, err := svc.store.Admins(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		fmt.Fprintf(env.stdout, "%s\t%s\t%s\n", domain.TerminalSafe(a.Username), a.Role, a.CreatedAt.Format("2006-01-02"))
 	}
 	return nil
 }

@@ -58,17 +58,11 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	if *items < 30 {
 		return usagef("bench analysis: --items must be at least 30 (one batch)")
 	}
-	file := *dbPath
-	if file == "" {
-		dir, err := os.MkdirTemp("", "pragmalab-bench-analysis-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		file = filepath.Join(dir, "bench.db")
-	} else if _, err := os.Stat(file); err == nil {
-		return usagef("bench analysis: %s exists; name a new file", file)
+	file, cleanup, err := benchAnalysisFile(*dbPath)
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	// Synchronous NORMAL: the seeding need not survive a power cut.
 	svc, newServer, err := openService(ctx, file, studies.OpenOptions{Synchronous: "NORMAL"})
 	if err != nil {
@@ -76,7 +70,7 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	}
 	defer svc.Close()
 	start := time.Now()
-	crowd, err := svc.SeedBenchCrowd(ctx, *items, *seed)
+	crowd, err := svc.seed().SeedBenchCrowd(ctx, *items, *seed)
 	if err != nil {
 		return err
 	}
@@ -85,66 +79,115 @@ func benchAnalysis(ctx context.Context, args []string, env *Env) error {
 	if _, err := svc.store.CreateAdminWithRole(ctx, "bench", "bench analysis password", domain.RoleOwner); err != nil {
 		return err
 	}
-	var computes, pages, computesCPU, pagesCPU []time.Duration
-	figures := 0
+	var t analysisTimes
 	for i := range *runs {
-		// One analysis, as a server that has not computed it yet does.
-		runtime.GC()
-		c0, t0 := cpuTime(), time.Now()
-		_, a, err := svc.Restarted().Analysis(ctx, crowd.StudyID)
+		compute, computeCPU, err := timeAnalysis(ctx, svc, crowd.StudyID)
 		if err != nil {
 			return err
 		}
-		if a.Problem != nil || a.Empty != "" {
-			return fmt.Errorf("bench analysis: the seeded study has no analysis: %v %s", a.Problem, a.Empty)
-		}
-		if _, err := a.Figures(); err != nil {
-			return err
-		}
-		compute, computeCPU := time.Since(t0), cpuTime()-c0
-		// The page and its figures, on a fresh server.
-		srv, err := newServer(ctx, web.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
+		page, pageCPU, err := timeAnalysisPage(ctx, newServer, crowd.StudyID)
 		if err != nil {
 			return err
-		}
-		cookies, err := benchLogin(srv)
-		if err != nil {
-			return err
-		}
-		runtime.GC()
-		c1, t1 := cpuTime(), time.Now()
-		body, err := benchGet(srv, fmt.Sprintf("/admin/studies/%d/analysis", crowd.StudyID), cookies, "text/html")
-		if err != nil {
-			return err
-		}
-		srcs := benchFigureSrc.FindAllStringSubmatch(body, -1)
-		for _, m := range srcs {
-			if _, err := benchGet(srv, m[1], cookies, "image/svg+xml"); err != nil {
-				return err
-			}
-		}
-		page, pageCPU := time.Since(t1), cpuTime()-c1
-		figures = len(srcs)
-		if figures == 0 {
-			return fmt.Errorf("bench analysis: the Analysis page shows no figure")
 		}
 		fmt.Fprintf(env.stdout, "  run %d: one analysis %.3f s wall, %.3f s CPU; page + %d figures %.3f s wall, %.3f s CPU (ratio %.2f wall, %.2f CPU)\n",
-			i+1, compute.Seconds(), computeCPU.Seconds(), figures, page.Seconds(), pageCPU.Seconds(),
-			page.Seconds()/compute.Seconds(), pageCPU.Seconds()/computeCPU.Seconds())
-		computes, pages = append(computes, compute), append(pages, page)
-		computesCPU, pagesCPU = append(computesCPU, computeCPU), append(pagesCPU, pageCPU)
+			i+1, compute.Seconds(), computeCPU.Seconds(), page.figures, page.wall.Seconds(), pageCPU.Seconds(),
+			page.wall.Seconds()/compute.Seconds(), pageCPU.Seconds()/computeCPU.Seconds())
+		t.figures = page.figures
+		t.computes, t.pages = append(t.computes, compute), append(t.pages, page.wall)
+		t.computesCPU, t.pagesCPU = append(t.computesCPU, computeCPU), append(t.pagesCPU, pageCPU)
 	}
-	c, p, cc, pc := median(computes), median(pages), median(computesCPU), median(pagesCPU)
+	t.report(env)
+	return nil
+}
+
+// benchAnalysisFile is the database file to seed: path, which must not
+// exist yet, or else a file in a temporary directory that cleanup removes.
+func benchAnalysisFile(path string) (file string, cleanup func(), err error) {
+	if path != "" {
+		if _, err := os.Stat(path); err == nil {
+			return "", nil, usagef("bench analysis: %s exists; name a new file", path)
+		}
+		return path, func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "pragmalab-bench-analysis-")
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.Join(dir, "bench.db"), func() { os.RemoveAll(dir) }, nil
+}
+
+// timeAnalysis times one analysis with its figures, as a server that has
+// not computed it yet does it: wall and CPU time.
+func timeAnalysis(ctx context.Context, svc *app, studyID int64) (wall, cpu time.Duration, err error) {
+	runtime.GC()
+	c0, t0 := cpuTime(), time.Now()
+	_, a, err := svc.Restarted().Analysis(ctx, studyID)
+	if err != nil {
+		return 0, 0, err
+	}
+	if a.Problem != nil || a.Empty != "" {
+		return 0, 0, fmt.Errorf("bench analysis: the seeded study has no analysis: %v %s", a.Problem, a.Empty)
+	}
+	if _, err := a.Figures(); err != nil {
+		return 0, 0, err
+	}
+	return time.Since(t0), cpuTime() - c0, nil
+}
+
+// pageTime is the wall time of the Analysis page with its figures, and
+// how many figures it shows.
+type pageTime struct {
+	wall    time.Duration
+	figures int
+}
+
+// timeAnalysisPage times the Analysis page and each of its figures on a
+// fresh server, logged in: wall and CPU time.
+func timeAnalysisPage(ctx context.Context, newServer newServerFunc, studyID int64) (pageTime, time.Duration, error) {
+	srv, err := newServer(ctx, web.Config{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), EntryLimit: -1})
+	if err != nil {
+		return pageTime{}, 0, err
+	}
+	cookies, err := benchLogin(srv)
+	if err != nil {
+		return pageTime{}, 0, err
+	}
+	runtime.GC()
+	c1, t1 := cpuTime(), time.Now()
+	body, err := benchGet(srv, fmt.Sprintf("/admin/studies/%d/analysis", studyID), cookies, "text/html")
+	if err != nil {
+		return pageTime{}, 0, err
+	}
+	srcs := benchFigureSrc.FindAllStringSubmatch(body, -1)
+	for _, m := range srcs {
+		if _, err := benchGet(srv, m[1], cookies, "image/svg+xml"); err != nil {
+			return pageTime{}, 0, err
+		}
+	}
+	page, pageCPU := time.Since(t1), cpuTime()-c1
+	if len(srcs) == 0 {
+		return pageTime{}, 0, fmt.Errorf("bench analysis: the Analysis page shows no figure")
+	}
+	return pageTime{wall: page, figures: len(srcs)}, pageCPU, nil
+}
+
+// analysisTimes are the timed runs of bench analysis.
+type analysisTimes struct {
+	computes, pages, computesCPU, pagesCPU []time.Duration
+	figures                                int
+}
+
+// report prints the medians and the verdict, which is on CPU time: on a
+// machine shared with other work the wall times mostly measure the others.
+func (t *analysisTimes) report(env *Env) {
+	c, p, cc, pc := median(t.computes), median(t.pages), median(t.computesCPU), median(t.pagesCPU)
 	ratio, ratioCPU := p.Seconds()/c.Seconds(), pc.Seconds()/cc.Seconds()
-	// The verdict is on CPU time: on a machine shared with other work the
-	// wall times mostly measure the others.
 	verdict := "within"
 	if ratioCPU >= benchAnalysisTarget {
 		verdict = "OVER"
 	}
 	fmt.Fprintf(env.stdout, "median: one analysis %.3f s wall, %.3f s CPU; Analysis page + %d figures %.3f s wall, %.3f s CPU: ratio %.2f wall, %.2f CPU (target < %.0f in CPU time): %s target\n",
-		c.Seconds(), cc.Seconds(), figures, p.Seconds(), pc.Seconds(), ratio, ratioCPU, benchAnalysisTarget, verdict)
-	return nil
+		c.Seconds(), cc.Seconds(), t.figures, p.Seconds(), pc.Seconds(), ratio, ratioCPU, benchAnalysisTarget, verdict)
 }
 
 // median returns the median of ds (sorting them).

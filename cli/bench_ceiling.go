@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"pragmalab/cli/seed"
 	"pragmalab/studies"
 )
 
@@ -76,20 +77,23 @@ func runCeiling(ctx context.Context, env *Env, f loadFlags) (loadFigures, error)
 	study := loadStudy{ID: 1, Screens: ceilingScreens}
 	run := newLoadRun("http://"+ln.Addr().String(), study, *f.n)
 	run.think, run.ramp = *f.think, *f.ramp
-	stopProfile, err := f.startProfile()
+	prof, err := f.startProfile()
 	if err != nil {
 		return loadFigures{}, err
 	}
 	start := time.Now()
 	run.runAll(ctx, false)
 	wall := time.Since(start)
-	stopProfile()
+	if err := prof.stop(); err != nil {
+		return loadFigures{}, err
+	}
 	rows, err := cs.answerRows(ctx)
 	if err != nil {
 		return loadFigures{}, err
 	}
 	rep := run.verify(rows)
 	fig := run.report(env.stdout, wall, rep)
+	prof.report(env.stdout, len(run.answerLat))
 	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 {
 		return fig, fmt.Errorf("bench ceiling: %d answers lost, %d duplicated, %d participants failed", rep.lost, rep.duplicated, run.failed.Load())
 	}
@@ -207,7 +211,7 @@ func (cs *ceilingServer) mux() http.Handler {
 // answerRows reads back every answer stored, as the load benchmark reads
 // a crowd study's: a participant has completed when all their screens are
 // there.
-func (cs *ceilingServer) answerRows(ctx context.Context) ([]studies.CrowdAnswerRow, error) {
+func (cs *ceilingServer) answerRows(ctx context.Context) ([]seed.CrowdAnswerRow, error) {
 	rows, err := cs.read.QueryContext(ctx, `
 		SELECT pid, COUNT(*) OVER (PARTITION BY pid) = ?, position, rating
 		FROM ceiling_answers`, ceilingScreens)
@@ -215,9 +219,9 @@ func (cs *ceilingServer) answerRows(ctx context.Context) ([]studies.CrowdAnswerR
 		return nil, err
 	}
 	defer rows.Close()
-	var out []studies.CrowdAnswerRow
+	var out []seed.CrowdAnswerRow
 	for rows.Next() {
-		var r studies.CrowdAnswerRow
+		var r seed.CrowdAnswerRow
 		if err := rows.Scan(&r.PID, &r.Completed, &r.Position, &r.Rating); err != nil {
 			return nil, err
 		}

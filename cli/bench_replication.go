@@ -46,13 +46,7 @@ func benchReplication(ctx context.Context, args []string, env *Env) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *n < 1 || *n > 100000 {
-		return usagef("bench replication: --participants must be 1–100000")
-	}
-	if *poll < 50*time.Millisecond {
-		return usagef("bench replication: --poll must be at least 50ms")
-	}
-	if _, err := replica.Find(env.getenv); err != nil {
+	if err := checkReplicationBench(*n, *poll, env); err != nil {
 		return err
 	}
 	dir, err := os.MkdirTemp("", "pragmalab-bench-replication-")
@@ -74,15 +68,10 @@ func benchReplication(ctx context.Context, args []string, env *Env) error {
 		svc.Close()
 		return err
 	}
-	var mu sync.Mutex
-	var polls []replPoll
+	var polls replPolls
 	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
 	rep, err := replica.Start(ctx, replica.Options{Target: target, DB: file, Getenv: env.getenv, Log: discard, Poll: *poll,
-		OnPoll: func(sent, answered time.Time, local, replicated uint64) {
-			mu.Lock()
-			polls = append(polls, replPoll{sent, answered, local, replicated})
-			mu.Unlock()
-		}})
+		OnPoll: polls.add})
 	if err != nil {
 		svc.Close()
 		return err
@@ -110,31 +99,80 @@ func benchReplication(ctx context.Context, args []string, env *Env) error {
 	wall := time.Since(start)
 	// Wait until the replica holds the last answer, so every answer's lag
 	// is known.
-	end := time.Now()
-	for deadline := end.Add(2 * time.Minute); ; {
-		mu.Lock()
-		caught := len(polls) > 0 && polls[len(polls)-1].sent.After(end) && polls[len(polls)-1].replicated >= polls[len(polls)-1].local
-		mu.Unlock()
-		if caught {
-			break
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("bench replication: the replica did not catch up within 2 minutes of the last answer: %+v", rep.Status())
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(*poll / 4):
-		}
+	if err := polls.waitCaughtUp(ctx, time.Now(), *poll, rep); err != nil {
+		return err
 	}
 	repResult, err := run.verifyStudy(ctx, svc, study.ID)
 	if err != nil {
 		return err
 	}
 	run.report(env.stdout, wall, repResult)
-	mu.Lock()
-	ps := slices.Clone(polls)
-	mu.Unlock()
+	return reportReplication(env, *poll, run, repResult, polls.snapshot())
+}
+
+// checkReplicationBench refuses flags out of range, and a machine without
+// Litestream.
+func checkReplicationBench(n int, poll time.Duration, env *Env) error {
+	if n < 1 || n > 100000 {
+		return usagef("bench replication: --participants must be 1–100000")
+	}
+	if poll < 50*time.Millisecond {
+		return usagef("bench replication: --poll must be at least 50ms")
+	}
+	_, err := replica.Find(env.getenv)
+	return err
+}
+
+// replPolls are the replica's positions as the server's polls saw them,
+// gathered while the participants answer.
+type replPolls struct {
+	mu    sync.Mutex
+	polls []replPoll
+}
+
+// add is replica.Options.OnPoll.
+func (r *replPolls) add(sent, answered time.Time, local, replicated uint64) {
+	r.mu.Lock()
+	r.polls = append(r.polls, replPoll{sent, answered, local, replicated})
+	r.mu.Unlock()
+}
+
+// caughtUp reports whether a poll sent after end found the replica
+// holding everything the database held.
+func (r *replPolls) caughtUp(end time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.polls) > 0 && r.polls[len(r.polls)-1].sent.After(end) && r.polls[len(r.polls)-1].replicated >= r.polls[len(r.polls)-1].local
+}
+
+// waitCaughtUp waits, for at most 2 minutes, until the replica holds what
+// the database held at end.
+func (r *replPolls) waitCaughtUp(ctx context.Context, end time.Time, poll time.Duration, rep *replica.Replicator) error {
+	for deadline := end.Add(2 * time.Minute); !r.caughtUp(end); {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bench replication: the replica did not catch up within 2 minutes of the last answer: %+v", rep.Status())
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(poll / 4):
+		}
+	}
+	return nil
+}
+
+// snapshot is a copy of the polls so far.
+func (r *replPolls) snapshot() []replPoll {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.polls)
+}
+
+// reportReplication prints the answers' replication lags, the answers at
+// risk at each poll, and whether every lag is within the documented
+// recovery point; it fails if an answer was lost or duplicated, or a
+// participant failed.
+func reportReplication(env *Env, poll time.Duration, run *loadRun, repResult loadReport, ps []replPoll) error {
 	var acks []time.Time
 	run.mu.Lock()
 	for _, m := range run.ackAt {
@@ -149,7 +187,7 @@ func benchReplication(ctx context.Context, args []string, env *Env) error {
 	}
 	rate := float64(len(acks)) / run.lastAns.Sub(run.firstAns).Seconds()
 	fmt.Fprintf(env.stdout, "replication lag, acknowledgement → known in the replica (to %s): p50 %s, p99 %s, max %s over %d answers (%.0f answers/s)\n",
-		*poll, secs(percentile(lags, .5)), secs(percentile(lags, .99)), secs(percentile(lags, 1)), len(lags), rate)
+		poll, secs(percentile(lags, .5)), secs(percentile(lags, .99)), secs(percentile(lags, 1)), len(lags), rate)
 	slices.Sort(risk)
 	fmt.Fprintf(env.stdout, "answers at risk at a loss (acknowledged, not yet in the replica), sampled at each of %d polls while answers came: p50 %d, p99 %d, max %d\n",
 		len(risk), risk[len(risk)/2], risk[min(len(risk)-1, len(risk)*99/100)], risk[len(risk)-1])
@@ -174,8 +212,14 @@ func secs(d time.Duration) string { return fmt.Sprintf("%.2f s", d.Seconds()) }
 // were acknowledged and not yet known to be in the replica.
 func replicationFigures(acks []time.Time, polls []replPoll, first, last time.Time) (lags []time.Duration, atRisk []int) {
 	sort.Slice(acks, func(i, j int) bool { return acks[i].Before(acks[j]) })
-	// safeAt[k]: when the replica was first seen holding poll k's local
-	// transactions (zero: never).
+	safeAt := replicaSafeTimes(polls)
+	replicatedAt, lags := replicationLags(acks, polls, safeAt)
+	return lags, answersAtRisk(acks, replicatedAt, polls, first, last)
+}
+
+// replicaSafeTimes are, for each poll k, when the replica was first seen
+// holding poll k's local transactions (zero: never).
+func replicaSafeTimes(polls []replPoll) []time.Time {
 	safeAt := make([]time.Time, len(polls))
 	j := 0
 	for k := range polls {
@@ -189,7 +233,13 @@ func replicationFigures(acks []time.Time, polls []replPoll, first, last time.Tim
 			safeAt[k] = polls[j].answered
 		}
 	}
-	replicatedAt := make([]time.Time, len(acks))
+	return safeAt
+}
+
+// replicationLags are when each acknowledged answer (acks, sorted) was
+// known to be in the replica (zero: never), and the lags of those known.
+func replicationLags(acks []time.Time, polls []replPoll, safeAt []time.Time) (replicatedAt []time.Time, lags []time.Duration) {
+	replicatedAt = make([]time.Time, len(acks))
 	k := 0
 	for i, a := range acks {
 		for k < len(polls) && polls[k].sent.Before(a) {
@@ -200,6 +250,13 @@ func replicationFigures(acks []time.Time, polls []replPoll, first, last time.Tim
 			lags = append(lags, safeAt[k].Sub(a))
 		}
 	}
+	return replicatedAt, lags
+}
+
+// answersAtRisk counts, at each poll answered between first and last, the
+// answers acknowledged and not yet known to be in the replica.
+func answersAtRisk(acks, replicatedAt []time.Time, polls []replPoll, first, last time.Time) []int {
+	var atRisk []int
 	for _, p := range polls {
 		t := p.answered
 		if t.Before(first) || t.After(last) {
@@ -216,5 +273,5 @@ func replicationFigures(acks []time.Time, polls []replPoll, first, last time.Tim
 		}
 		atRisk = append(atRisk, n)
 	}
-	return lags, atRisk
+	return atRisk
 }

@@ -64,7 +64,7 @@ const topUsage = `pragmalab — human studies and model scoring for pragmatics b
 
 Usage:
   pragmalab serve    [options]      the web application (the default command)
-  pragmalab analyze  toplines|agreement|context|explanations [options]
+  pragmalab analyze  toplines|agreement|context|explanations|reliability|alt-test|plan [options]
   pragmalab score    [options]      run a model-scoring job
   pragmalab import   [options]      import items or passages into a study
   pragmalab export   [options]      export a study's data

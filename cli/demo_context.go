@@ -8,6 +8,7 @@ import (
 
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
+	"pragmalab/scoring"
 )
 
 // demoPassages is the IMPAQTS-PID sample by Paci, Panunzi and Pezzelle
@@ -19,18 +20,18 @@ var demoPassages []byte
 
 // seedContextDemo makes an Italian context-expansion survey study from the
 // sample: the paper's 3 surveys of 42, one expert invited to the first.
-func seedContextDemo(ctx context.Context, svc *app, env *Env, base string) error {
+func seedContextDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
 	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
 	}
 	s := &domain.Study{Kind: domain.KindContext, Name: "Demo: context-expansion survey (IMPAQTS-PID sample)", Lang: "it", Seed: 11}
-	d, err := svc.SeedContextDemo(ctx, s, ps, domain.DefaultContextSettings(), "Esperta A")
+	d, err := svc.seed().SeedContextDemo(ctx, s, ps, domain.DefaultContextSettings(), "Esperta A")
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "Demo context survey %q: %d passages in %d surveys.\n  Esperta A's invitation link: %s/e/%s\n",
 		s.Name, len(ps), d.Surveys, base, d.Expert.Token)
 	linksAgain(env, s.ID)
-	return nil
+	return seedHumanJob(ctx, jobs, env, s.ID, scoring.ContextTask)
 }

@@ -22,7 +22,7 @@ func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, ba
 		return fmt.Errorf("demo passages: %w", err)
 	}
 	s := &domain.Study{Kind: domain.KindExplain, Name: "Demo: rating model explanations (IMPAQTS-PID sample)", Lang: "it", Seed: 13}
-	if err := svc.SeedExplainDemoPassages(ctx, s, ps); err != nil {
+	if err := svc.seed().SeedExplainDemoPassages(ctx, s, ps); err != nil {
 		return err
 	}
 	job, err := jobs.create(ctx, runner.Spec{StudyID: s.ID, Task: scoring.Generation, Scorer: "copy-target",
@@ -38,12 +38,12 @@ func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, ba
 		return err
 	}
 	outs := res.Outputs()
-	a, n, err := svc.SeedExplainDemoOutputs(ctx, s, outs, "Valutatore A")
+	a, n, err := svc.seed().SeedExplainDemoOutputs(ctx, s, outs, "Valutatore A")
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.stdout, "Demo explanation rating %q: %d outputs of the copy-target scorer (job #%d) to rate.\n  Valutatore A's invitation link: %s/x/%s (%d screens)\n",
 		s.Name, len(outs), job.ID, base, a.Token, n)
 	linksAgain(env, s.ID)
-	return nil
+	return seedHumanJob(ctx, jobs, env, s.ID, scoring.ExplanationRating)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -62,26 +63,39 @@ func runImport(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return usagef("import: %s", domain.ErrorMessage(err))
 	}
-	if *format == "impaqts" || *format == "outputs" || (*format == "" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain)) {
+	if importsPassages(*format, s.Kind) {
 		return importImpaqts(ctx, svc, s, *format, *file, f, env)
 	}
-	name := filepath.Base(*file)
 	if *update {
-		return updateItems(ctx, svc, s, name, *format, f, *clear, *dryRun, *note, env)
+		return updateItems(ctx, svc, s, filepath.Base(*file), *format, f, *clear, *dryRun, *note, env)
 	}
-	switch *format {
+	return importItems(ctx, svc, s, *format, *file, f, env)
+}
+
+// importsPassages reports whether the file holds passages or model
+// outputs rather than items: said by --format, or by default for context
+// and explain studies.
+func importsPassages(format, kind string) bool {
+	return format == "impaqts" || format == "outputs" || (format == "" && (kind == domain.KindContext || kind == domain.KindExplain))
+}
+
+// importItems adds the items of a CSV or JSONL file to the study, their
+// format given by --format or else by the file name.
+func importItems(ctx context.Context, svc *app, s *domain.Study, format, file string, f io.Reader, env *Env) error {
+	name := filepath.Base(file)
+	switch format {
 	case "":
 	case "csv", "jsonl":
-		name = "file." + *format
+		name = "file." + format
 	default:
-		return usagef("import: unknown --format %q", *format)
+		return usagef("import: unknown --format %q", format)
 	}
-	n, err := svc.ImportItemFileAs(ctx, cliActor, s, name, *file, f)
+	n, err := svc.ImportItemFileAs(ctx, cliActor, s, name, file, f)
 	if err != nil {
 		if domain.ErrorCode(err) == domain.EINTERNAL {
 			return err
 		}
-		return usagef("import %s: nothing was imported: %s", *file, domain.ErrorMessage(err))
+		return usagef("import %s: nothing was imported: %s", file, domain.ErrorMessage(err))
 	}
 	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", n, s.ID, domain.TerminalSafe(s.Name))
 	return nil

@@ -26,7 +26,7 @@ func TestImportImpaqtsCLI(t *testing.T) {
 		}
 	}
 	db.Close()
-	sample := filepath.Join("..", "studies", "testdata", "impaqts-pid-sample.tsv")
+	sample := filepath.Join("..", "itemfiles", "testdata", "impaqts-pid-sample.tsv")
 	bad := filepath.Join(t.TempDir(), "bad.tsv")
 	data, _ := os.ReadFile(sample)
 	os.WriteFile(bad, append(data, []byte("1\tX46-A\tImpl_cvrs\tImpl\t-1\t\"open\tA. x\tA\tA. x\n")...), 0o644)

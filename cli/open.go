@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"pragmalab/cli/seed"
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"pragmalab/store"
@@ -45,6 +46,10 @@ func newApp(db *store.DB, now func() time.Time) *app {
 
 // signin is the accounts' and sign-in's use cases.
 func (a *app) signin() *signin.Service { return signin.New(a.db, nil) }
+
+// seed fills the database as participants and researchers would (the demo
+// and the benchmarks' studies).
+func (a *app) seed() *seed.Seeder { return seed.New(a.db) }
 
 // recruit is the Prolific use cases, with the token read by getenv.
 func (a *app) recruit(getenv func(string) string) *recruit.Service {

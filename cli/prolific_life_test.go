@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 	"pragmalab/store"
 )
@@ -17,21 +15,8 @@ import (
 // with it.
 func TestProlificCLILife(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "prolific.db")
-	db, err := store.Open(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := prolifictest.SeedCrowdStudy(ctx, db, cliProlificStudy)
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := prolifictest.NewServer("cli-test-token-0123456789")
-	defer fake.Close()
-	fake.AddFixtureSubmissions(cliProlificStudy)
+	file, cs, fake, vars := prolificFixture(t)
 	study := strconv.FormatInt(cs.ID, 10)
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 	run := func(args ...string) (int, string, string) {
 		t.Helper()
 		return runCLI(t, "", vars, append(append([]string{"prolific"}, args...), "--study", study, "--db", file)...)
@@ -72,7 +57,7 @@ func TestProlificCLILife(t *testing.T) {
 	if code, out, _ := run("hooks"); code != 0 || !strings.Contains(out, "2 subscriptions") || strings.Contains(out, "not confirmed") {
 		t.Fatalf("hooks list: %s", out)
 	}
-	db, _ = store.Open(ctx, file)
+	db, _ := store.Open(ctx, file)
 	log, _ := db.AuditLog(ctx, cs.ID, 0)
 	db.Close()
 	var all []string

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"pragmalab/domain"
 	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 	"pragmalab/recruit"
@@ -17,6 +18,28 @@ import (
 )
 
 const cliProlificStudy = "64dddddddddddddddddddddd"
+
+// prolificFixture is a database file holding prolifictest's crowd study,
+// closed for the commands to open, and a fake Prolific holding the
+// study's submissions; vars point the commands at the fake.
+func prolificFixture(t *testing.T) (file string, cs *domain.Study, fake *prolifictest.Server, vars map[string]string) {
+	t.Helper()
+	ctx := context.Background()
+	file = filepath.Join(t.TempDir(), "prolific.db")
+	db, err := store.Open(ctx, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err = prolifictest.SeedCrowdStudy(ctx, db, cliProlificStudy)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake = prolifictest.NewServer("cli-test-token-0123456789")
+	t.Cleanup(fake.Close)
+	fake.AddFixtureSubmissions(cliProlificStudy)
+	return file, cs, fake, map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
+}
 
 // TestProlificChildPay is the process TestProlificPayKilledMidCallPaysOnce
 // kills: the test binary run again as `pragmalab prolific pay`.
@@ -37,19 +60,11 @@ func TestProlificChildPay(t *testing.T) {
 // the retry says why.
 func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "prolific.db")
+	file, cs, fake, vars := prolificFixture(t)
 	db, err := store.Open(ctx, file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := prolifictest.SeedCrowdStudy(ctx, db, cliProlificStudy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := prolifictest.NewServer("cli-test-token-0123456789")
-	defer fake.Close()
-	fake.AddFixtureSubmissions(cliProlificStudy)
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 	getenv := func(k string) string { return vars[k] }
 	if err := db.LinkProlific(ctx, cs.ID, cliProlificStudy); err != nil {
 		t.Fatal(err)
@@ -112,24 +127,12 @@ func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 
 func TestProlificCLICheckAndApprove(t *testing.T) {
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "prolific.db")
-	db, err := store.Open(ctx, file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := prolifictest.SeedCrowdStudy(ctx, db, cliProlificStudy)
-	db.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := prolifictest.NewServer("cli-test-token-0123456789")
-	defer fake.Close()
-	fake.AddFixtureSubmissions(cliProlificStudy)
+	file, cs, fake, vars := prolificFixture(t)
 	study := strconv.FormatInt(cs.ID, 10)
 	if code, _, errOut := runCLI(t, "", nil, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, prolific.TokenEnv) {
 		t.Errorf("check without a token: exit %d %s", code, errOut)
 	}
-	vars := map[string]string{prolific.TokenEnv: "wrong", prolific.APIEnv: fake.URL}
+	vars[prolific.TokenEnv] = "wrong"
 	runCLI(t, "", vars, "prolific", "link", "--study", study, "--prolific-study", cliProlificStudy, "--db", file)
 	if code, _, errOut := runCLI(t, "", vars, "prolific", "check", "--study", study, "--db", file); code != 1 || !strings.Contains(errOut, "refused the token") {
 		t.Errorf("check with a bad token: exit %d %s", code, errOut)
@@ -143,7 +146,7 @@ func TestProlificCLICheckAndApprove(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "approved 1 submissions") || fake.Status("sub1") != prolific.StatusApproved {
 		t.Fatalf("approve --yes: exit %d %s", code, out)
 	}
-	db, _ = store.Open(ctx, file)
+	db, _ := store.Open(ctx, file)
 	log, _ := db.AuditLog(ctx, cs.ID, 0)
 	db.Close()
 	if len(log) == 0 || log[0].Action != "approve Prolific submissions" || !strings.Contains(log[0].Detail, "sub1") {

@@ -77,7 +77,7 @@ func TestS3ReplicaRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer back.Close()
-	cond, err := back.CrowdTrainingConditions(ctx, study.ID)
+	cond, err := back.seed().CrowdTrainingConditions(ctx, study.ID)
 	if err != nil || len(cond) != len(study.Training) {
 		t.Fatalf("the restored study's training: %v %v, want %v", cond, err, study.Training)
 	}
@@ -138,7 +138,7 @@ func TestServeRestoresMissingDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer back.Close()
-	if cond, err := back.CrowdTrainingConditions(ctx, study.ID); err != nil || len(cond) != len(study.Training) {
+	if cond, err := back.seed().CrowdTrainingConditions(ctx, study.ID); err != nil || len(cond) != len(study.Training) {
 		t.Fatalf("the study on the new machine: %v %v", cond, err)
 	}
 	// An existing file is left alone.

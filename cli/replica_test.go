@@ -120,7 +120,7 @@ func TestReplicaSurvivesMachineLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer svc.Close()
-	rows, err := svc.CrowdAnswerRows(ctx, study.ID)
+	rows, err := svc.seed().CrowdAnswerRows(ctx, study.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,18 +34,9 @@ Every change is written to the audit log as done by "command line".
 
 // runSignIn is `pragmalab sign-in`.
 func runSignIn(ctx context.Context, args []string, env *Env) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprint(env.stderr, signInUsage)
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return nil
-		}
-		return usagef("sign-in: say list, allow, remove or check")
-	}
-	action := args[0]
-	switch action {
-	case "list", "allow", "remove", "check":
-	default:
-		return usagef("sign-in: unknown action %q (list, allow, remove, check)", action)
+	action, help, err := signInAction(args, env)
+	if help || err != nil {
+		return err
 	}
 	fs := newFlagSet("sign-in "+action, signInUsage, env)
 	email := fs.String("email", "", "one e-mail address")
@@ -62,20 +53,9 @@ func runSignIn(ctx context.Context, args []string, env *Env) error {
 	}
 	var rule domain.OIDCRule
 	if action == "allow" {
-		n := 0
-		for _, f := range []struct{ kind, value string }{{domain.OIDCEmail, *email}, {domain.OIDCDomain, *dom}, {domain.OIDCSubject, *subject}} {
-			if f.value != "" {
-				rule.Kind, rule.Value = f.kind, f.value
-				n++
-			}
+		if rule, err = allowRule(*email, *dom, *subject, *role); err != nil {
+			return err
 		}
-		if n != 1 {
-			return usagef("sign-in allow: give one of --email, --domain or --subject")
-		}
-		if *role == "" {
-			return usagef("sign-in allow: --role is required (owner or viewer)")
-		}
-		rule.Role = *role
 	}
 	if action == "remove" && *id <= 0 {
 		return usagef("sign-in remove: --id is required (see pragmalab sign-in list)")
@@ -87,33 +67,88 @@ func runSignIn(ctx context.Context, args []string, env *Env) error {
 	defer svc.Close()
 	switch action {
 	case "list":
-		rules, err := svc.store.OIDCRules(ctx)
-		if err != nil {
-			return err
-		}
-		for _, r := range rules {
-			fmt.Fprintf(env.stdout, "%d\t%s\t%s\t%s\t%s by %s\n", r.ID, r.Kind, domain.TerminalSafe(r.Value), r.Role, r.CreatedAt.Format("2006-01-02"), domain.TerminalSafe(r.CreatedBy))
-		}
-		return nil
+		return listSignInRules(ctx, svc, env)
 	case "allow":
-		got, err := svc.signin().AddOIDCRule(ctx, rule, cliActor)
-		if err != nil {
-			return signInFailed(action, err)
-		}
-		if err := svc.store.Audit(ctx, cliActor, 0, studies.ActionAllowSignIn, signin.AuditOIDCRule(true, *got)); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.stdout, "rule %d: the %s %s may sign in (new accounts: %s)\n", got.ID, got.Kind, got.Value, got.Role)
+		return signInAllow(ctx, svc, env, rule)
 	case "remove":
-		got, err := svc.store.DeleteOIDCRule(ctx, *id)
-		if err != nil {
-			return signInFailed(action, err)
-		}
-		if err := svc.store.Audit(ctx, cliActor, 0, studies.ActionRemoveSignIn, signin.AuditOIDCRule(false, *got)); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.stdout, "removed rule %d (the %s %s)\n", got.ID, got.Kind, got.Value)
+		return signInRemove(ctx, svc, env, *id)
 	}
+	return nil
+}
+
+// signInAction is the action args start with; help is true when they ask
+// for the usage only, which is then printed.
+func signInAction(args []string, env *Env) (action string, help bool, err error) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(env.stderr, signInUsage)
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return "", true, nil
+		}
+		return "", false, usagef("sign-in: say list, allow, remove or check")
+	}
+	switch args[0] {
+	case "list", "allow", "remove", "check":
+		return args[0], false, nil
+	}
+	return "", false, usagef("sign-in: unknown action %q (list, allow, remove, check)", args[0])
+}
+
+// allowRule is the rule `sign-in allow` adds: exactly one of the e-mail
+// address, the domain and the subject, and the role.
+func allowRule(email, dom, subject, role string) (domain.OIDCRule, error) {
+	var rule domain.OIDCRule
+	n := 0
+	for _, f := range []struct{ kind, value string }{{domain.OIDCEmail, email}, {domain.OIDCDomain, dom}, {domain.OIDCSubject, subject}} {
+		if f.value != "" {
+			rule.Kind, rule.Value = f.kind, f.value
+			n++
+		}
+	}
+	if n != 1 {
+		return rule, usagef("sign-in allow: give one of --email, --domain or --subject")
+	}
+	if role == "" {
+		return rule, usagef("sign-in allow: --role is required (owner or viewer)")
+	}
+	rule.Role = role
+	return rule, nil
+}
+
+// listSignInRules prints the sign-in rules, one a line.
+func listSignInRules(ctx context.Context, svc *app, env *Env) error {
+	rules, err := svc.store.OIDCRules(ctx)
+	if err != nil {
+		return err
+	}
+	for _, r := range rules {
+		fmt.Fprintf(env.stdout, "%d\t%s\t%s\t%s\t%s by %s\n", r.ID, r.Kind, domain.TerminalSafe(r.Value), r.Role, r.CreatedAt.Format("2006-01-02"), domain.TerminalSafe(r.CreatedBy))
+	}
+	return nil
+}
+
+// signInAllow adds the rule and audits it.
+func signInAllow(ctx context.Context, svc *app, env *Env, rule domain.OIDCRule) error {
+	got, err := svc.signin().AddOIDCRule(ctx, rule, cliActor)
+	if err != nil {
+		return signInFailed("allow", err)
+	}
+	if err := svc.store.Audit(ctx, cliActor, 0, studies.ActionAllowSignIn, signin.AuditOIDCRule(true, *got)); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "rule %d: the %s %s may sign in (new accounts: %s)\n", got.ID, got.Kind, got.Value, got.Role)
+	return nil
+}
+
+// signInRemove removes the rule id and audits it.
+func signInRemove(ctx context.Context, svc *app, env *Env, id int64) error {
+	got, err := svc.store.DeleteOIDCRule(ctx, id)
+	if err != nil {
+		return signInFailed("remove", err)
+	}
+	if err := svc.store.Audit(ctx, cliActor, 0, studies.ActionRemoveSignIn, signin.AuditOIDCRule(false, *got)); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "removed rule %d (the %s %s)\n", got.ID, got.Kind, got.Value)
 	return nil
 }
 

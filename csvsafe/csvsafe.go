@@ -84,7 +84,17 @@ func needsQuote(cell string) bool {
 // digits with at most one point, and an optional exponent. Words that
 // strconv accepts ("Inf", "NaN", hex) are not numbers here.
 func IsNumber(s string) bool {
-	i := 0
+	i, ok := mantissaEnd(s)
+	if !ok {
+		return false
+	}
+	i, ok = exponentEnd(s, i)
+	return ok && i == len(s)
+}
+
+// mantissaEnd returns where the signed mantissa at the start of s ends;
+// ok is false when it has no digit.
+func mantissaEnd(s string) (i int, ok bool) {
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
 	}
@@ -99,21 +109,22 @@ func IsNumber(s string) bool {
 			break
 		}
 	}
-	if digits == 0 {
-		return false
+	return i, digits > 0
+}
+
+// exponentEnd returns where the exponent starting at s[i] ends (i itself
+// when there is none); ok is false for an "e" without digits.
+func exponentEnd(s string, i int) (int, bool) {
+	if i >= len(s) || (s[i] != 'e' && s[i] != 'E') {
+		return i, true
 	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+	i++
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
 		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		exp := 0
-		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
-			exp++
-		}
-		if exp == 0 {
-			return false
-		}
 	}
-	return i == len(s)
+	exp := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		exp++
+	}
+	return i, exp > 0
 }

@@ -102,3 +102,17 @@ func TestEveryExportUsesThisWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestIsNumber pins the grammar IsNumber shares between its mantissa and
+// exponent scanners.
+func TestIsNumber(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "-1.5": true, "+.5": true, "3.": true, "1e9": true, "2.5E-3": true, "-7e+2": true,
+		"": false, "-": false, ".": false, "1.2.3": false, "1e": false, "1e+": false, "e5": false,
+		"Inf": false, "NaN": false, "0x1F": false, "1 ": false, "1e5x": false,
+	} {
+		if got := IsNumber(s); got != want {
+			t.Errorf("IsNumber(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -78,6 +78,18 @@ func (p Passage) Validate() error {
 	if err := CheckControls([]NamedValue{{Name: "IMPAQTS_id", V: p.Key}, {Name: "IMPAQTS_Implicit_content_tag", V: p.Tag}, {Name: "IMPAQTS_file", V: p.Source}, {Name: "right_answer_id", V: p.Answer}}, texts); err != nil {
 		return err
 	}
+	if err := p.validateLabels(); err != nil {
+		return err
+	}
+	if err := p.validateTexts(); err != nil {
+		return err
+	}
+	return p.validateOptions()
+}
+
+// validateLabels checks what names and classifies the passage: its key,
+// kind, tag, source file and period.
+func (p Passage) validateLabels() error {
 	switch {
 	case strings.TrimSpace(p.Key) == "":
 		return FieldErrorf("IMPAQTS_id", "is empty")
@@ -91,6 +103,14 @@ func (p Passage) Validate() error {
 		return FieldErrorf("IMPAQTS_file", "is longer than %d characters", maxPassageSrc)
 	case p.Period != "" && p.Period != Period1946 && p.Period != Period1973 && p.Period != Period1994:
 		return FieldErrorf("period", "%q is not one of %s, %s, %s", p.Period, Period1946, Period1973, Period1994)
+	}
+	return nil
+}
+
+// validateTexts checks what a participant reads: the passage, its
+// sentences and the explanation of its implicit content.
+func (p Passage) validateTexts() error {
+	switch {
 	case strings.TrimSpace(p.Text) == "":
 		return FieldErrorf("text", "is empty")
 	case len(p.Text) > maxPassageText:
@@ -102,7 +122,7 @@ func (p Passage) Validate() error {
 	case len(p.Explanation) > maxPassageExpl:
 		return FieldErrorf("right_answer", "is longer than %d bytes", maxPassageExpl)
 	}
-	return p.validateOptions()
+	return nil
 }
 
 func (p Passage) validateOptions() error {

@@ -69,6 +69,17 @@ func (it *Item) Validate() error {
 	it.Type = strings.ToLower(strings.TrimSpace(it.Type))
 	it.Check = strings.ToLower(strings.TrimSpace(it.Check))
 	it.Training = strings.ToLower(strings.TrimSpace(it.Training))
+	if err := it.validateKeyType(); err != nil {
+		return err
+	}
+	if err := it.validateTexts(); err != nil {
+		return err
+	}
+	return it.validateRole()
+}
+
+// validateKeyType checks the trimmed id and type.
+func (it *Item) validateKeyType() error {
 	if it.Key == "" {
 		return &FieldError{"id", "is empty"}
 	}
@@ -86,6 +97,12 @@ func (it *Item) Validate() error {
 	if !IsItemType(it.Type) {
 		return &FieldError{"type", fmt.Sprintf("unknown type %q (want scalar, discourse, synthetic or natural)", it.Type)}
 	}
+	return nil
+}
+
+// validateTexts normalizes the text fields (line breaks, surrounding
+// space) and checks their encoding, length and the three required ones.
+func (it *Item) validateTexts() error {
 	for _, f := range it.TextFields() {
 		if !utf8.ValidString(*f.V) {
 			return &FieldError{f.Name, "is not valid UTF-8"}
@@ -102,6 +119,12 @@ func (it *Item) Validate() error {
 			return &FieldError{f.name, "is empty"}
 		}
 	}
+	return nil
+}
+
+// validateRole checks the item's part in a session: an attention check,
+// a training item with its expected answer, or neither.
+func (it *Item) validateRole() error {
 	switch it.Check {
 	case "", "high", "low":
 	default:

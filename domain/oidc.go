@@ -67,6 +67,13 @@ func (r *OIDCRule) Validate() error {
 	if !utf8.ValidString(v) || len(v) > 254 || strings.IndexFunc(v, func(c rune) bool { return unicode.IsSpace(c) || unicode.IsControl(c) }) >= 0 {
 		return Errorf(EINVALID, "the %s must be at most 254 characters, without spaces or control characters", r.Kind)
 	}
+	return r.validateForm()
+}
+
+// validateForm checks that an e-mail rule's value reads name@domain and a
+// domain rule's value uni.edu; a subject is opaque.
+func (r *OIDCRule) validateForm() error {
+	v := r.Value
 	switch r.Kind {
 	case OIDCEmail:
 		at := strings.LastIndexByte(v, '@')

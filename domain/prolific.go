@@ -58,3 +58,19 @@ type ProlificCall struct {
 // FormatCents writes an amount in cents (or pence) as units with two
 // decimals, 0.50: as bonus files and Prolific's API write amounts.
 func FormatCents(c int) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+
+// ProlificEvent is one webhook delivery processed (docs/prolific.md#webhooks).
+type ProlificEvent struct {
+	EventID    string
+	EventType  string
+	ResourceID string
+	StudyID    int64 // the pragmalab study it concerned; 0 for none
+	Outcome    string
+	ReceivedAt time.Time
+}
+
+// HookSubscription is a hook subscription made from pragmalab.
+type HookSubscription struct {
+	ID, WorkspaceID, EventType, TargetURL string
+	CreatedAt                             time.Time
+}

@@ -15,7 +15,7 @@ import (
 // transaction of the store is a use case and lives in studies, recruit or
 // signin instead (docs/architecture.md#rules).
 
-// AccountStore is the admins' accounts, their sessions and who may sign in through the identity provider (docs/architecture.md#accounts).
+// AccountStore is the admins' accounts, their sessions and who may sign in through the identity provider (docs/architecture.md#signin).
 type AccountStore interface {
 	Admins(ctx context.Context) ([]Admin, error)
 	AdminByID(ctx context.Context, id int64) (*Admin, error)

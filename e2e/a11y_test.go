@@ -16,7 +16,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pragmalab/domain"
-	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -69,49 +68,16 @@ func TestAccessibilityEveryPage(t *testing.T) {
 		if err := db.SaveCrowdSettings(bg, studyID, set); err != nil {
 			t.Fatal(err)
 		}
-		training, _ := db.CrowdTraining(bg, studyID)
 		ctx := newBrowser(t)
 		holdProlific(t, ctx)
 		entry := func(pid string) string {
 			return fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se-%s", ts.URL, studyID, pid, pid)
 		}
-		const pid = "a11a11a11a11a11a11a11a11"
-		step(t, ctx, "arrive", chromedp.Navigate(entry(pid)), chromedp.WaitVisible(testID("agree")), pageLoaded())
-		auditHere(t, ctx, "crowd consent")
-		step(t, ctx, "agree", chromedp.Click(testID("agree")), chromedp.WaitVisible(testID("training")), pageLoaded())
-		auditHere(t, ctx, "crowd practice item")
-		wrong, right := "1", "6"
-		if training[0].Condition == domain.ConditionCancel {
-			wrong, right = "7", "2"
-		}
-		answerScreen(t, ctx, "a wrong practice answer", chromedp.CSS(`[data-testid="item"][data-position="1"]`), "rating-"+wrong, "next")
-		step(t, ctx, "try again", chromedp.WaitVisible(testID("try-again")), pageLoaded())
-		auditHere(t, ctx, "crowd practice, try again")
-		for k, sc := range training {
-			key := right
-			if k > 0 {
-				key = "6"
-				if sc.Condition == domain.ConditionCancel {
-					key = "2"
-				}
-			}
-			answerScreen(t, ctx, fmt.Sprintf("practice %d", k+1),
-				chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, k+1)), "rating-"+key, "next")
-		}
-		step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), pageLoaded())
-		auditHere(t, ctx, "crowd end of practice")
-		step(t, ctx, "begin", chromedp.Click(testID("begin")), chromedp.WaitVisible(testID("rating-form")), pageLoaded())
-		auditHere(t, ctx, "crowd rating screen")
-		p := crowdParticipant(t, db, studyID, pid)
-		for pos := 1; pos <= p.Screens; pos++ {
-			answerScreen(t, ctx, fmt.Sprintf("screen %d", pos),
-				chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos)), "rating-4", "next")
-		}
-		step(t, ctx, "questionnaire", chromedp.WaitVisible(testID("q-languages")), pageLoaded())
-		auditHere(t, ctx, "crowd questionnaire")
-		step(t, ctx, "send", chromedp.SendKeys(`input[name="native_languages"]`, "Italian"), chromedp.Click(testID("q-send")),
-			chromedp.WaitVisible(testID("completion-code")), pageLoaded())
-		auditHere(t, ctx, "crowd completion")
+		page := map[string]string{"consent": "crowd consent", "practice": "crowd practice item", "try-again": "crowd practice, try again",
+			"practice-end": "crowd end of practice", "screen": "crowd rating screen", "questionnaire": "crowd questionnaire", "completion": "crowd completion"}
+		walk := crowdWalk{ts: ts, db: db, studyID: studyID, pid: "a11a11a11a11a11a11a11a11", wrongFirst: true,
+			at: func(at string) { auditHere(t, ctx, page[at]) }}
+		walk.walk(t, ctx)
 
 		// A second participant takes the other batch; a third finds the
 		// study full (at the entry or, where consent comes first, after it).
@@ -354,17 +320,10 @@ func TestAccessibilityProlificPages(t *testing.T) {
 	bg := context.Background()
 	db := openStore(t)
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
-	cs, err := prolifictest.SeedCrowdStudy(bg, db, psid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, _, vars := fakeProlific(t, db, psid)
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	fake := prolifictest.NewServer("e2e-token-0123456789")
-	t.Cleanup(fake.Close)
-	fake.AddFixtureSubmissions(psid)
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	base := fmt.Sprintf("/admin/studies/%d/prolific", cs.ID)
 	logIn(t, ctx, ts.URL)

@@ -139,9 +139,25 @@ func stepRetry(t *testing.T, ctx context.Context, what string, actions ...chrome
 }
 
 // pageLoaded waits until the page has loaded: its scripts (app.js) have
-// run their DOMContentLoaded handlers.
+// run their DOMContentLoaded handlers. It asks from here rather than with
+// chromedp.Poll, whose polling runs on the page's own timers: where a test
+// turns the page's scripts off, those never fire, and a page not yet
+// loaded when the poll began was waited for until the step's bound.
 func pageLoaded() chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](`document.readyState === "complete"`, chromedp.WithPollingInterval(20*time.Millisecond), chromedp.WithPollingTimeout(stepLimit))
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		for {
+			// An error is a document being replaced: ask the next one.
+			done, err := chromedp.Evaluate[bool](`document.readyState === "complete"`)(ctx, tg)
+			if err == nil && done {
+				return chromedp.Void{}, nil
+			}
+			select {
+			case <-ctx.Done():
+				return chromedp.Void{}, ctx.Err()
+			case <-time.After(20 * time.Millisecond): // a poll interval, not a wait for a state
+			}
+		}
+	}
 }
 
 // testID selects the element with a data-testid attribute.

@@ -65,8 +65,7 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.C
 func waitScreen(t *testing.T, ctx context.Context, pos int) {
 	t.Helper()
 	step(t, ctx, fmt.Sprintf("screen %d", pos),
-		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))),
-		chromedp.Poll[chromedp.Void](`document.readyState === "complete"`))
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`[data-testid="item"][data-position="%d"]`, pos))), pageLoaded())
 }
 
 // TestCrowdParticipantInBrowser is a Prolific participant's whole visit on a
@@ -87,36 +86,17 @@ func TestCrowdParticipantInBrowser(t *testing.T) {
 	}
 
 	const pid = "60f1a2b3c4d5e6f7a8b9c0d1"
-	entry := fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st123&SESSION_ID=se456", ts.URL, studyID, pid)
-	step(t, ctx, "arrive from Prolific",
-		chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
-		chromedp.Navigate(entry),
-		chromedp.WaitVisible(testID("consent")),
-		chromedp.Click(testID("agree")),
-		chromedp.WaitVisible(testID("training")),
-	)
-
 	// Training: the first item is shown without its cancellation, so a 1 is
 	// wrong: "try again" on the same item, then a right answer.
 	if training[0].Condition != "trigger" {
 		t.Fatalf("first training item in condition %s", training[0].Condition)
 	}
-	waitScreen(t, ctx, 1)
-	step(t, ctx, "wrong training answer", chromedp.KeyEvent("1"), chromedp.WaitVisible(testID("try-again")))
-	waitScreen(t, ctx, 1)
-	for i, sc := range training {
-		waitScreen(t, ctx, i+1)
-		key := "6"
-		if sc.Condition == "cancel" {
-			key = "2"
-		}
-		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
-	}
-	stepRetry(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
+	step(t, ctx, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	walk := crowdWalk{ts: ts, db: db, studyID: studyID, pid: pid, query: "STUDY_ID=st123&SESSION_ID=se456", byKey: true, wrongFirst: true}
+	walk.toBatch(t, ctx)
 
 	// The batch, by keyboard; the scale fits the phone's width.
 	p := crowdParticipant(t, db, studyID, pid)
-	waitScreen(t, ctx, 1)
 	step(t, ctx, "the batch's first screen", chromedp.WaitVisible(testID("progress")))
 	width := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`))
 	if width > 390 {
@@ -189,24 +169,10 @@ func TestResponseTimeInBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	trapProlific(t, ctx)
 	bctx := context.Background()
-	training, _ := db.CrowdTraining(bctx, studyID)
 	const pid = "70f1a2b3c4d5e6f7a8b9c0d2"
-	step(t, ctx, "arrive and consent",
-		chromedp.EmulateViewport(1280, 900),
-		chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se", ts.URL, studyID, pid)),
-		chromedp.WaitVisible(testID("consent")),
-		chromedp.Click(testID("agree")),
-		chromedp.WaitVisible(testID("training")),
-	)
-	for i, sc := range training {
-		waitScreen(t, ctx, i+1)
-		key := "6"
-		if sc.Condition == "cancel" {
-			key = "2"
-		}
-		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
-	}
-	stepRetry(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
+	step(t, ctx, "a desktop", chromedp.EmulateViewport(1280, 900))
+	walk := crowdWalk{ts: ts, db: db, studyID: studyID, pid: pid, byKey: true}
+	walk.toBatch(t, ctx)
 	// Screen 1 by key after 800 ms; screen 2 by mouse after 400 ms.
 	waitScreen(t, ctx, 1)
 	time.Sleep(800 * time.Millisecond)

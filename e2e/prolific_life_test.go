@@ -21,20 +21,14 @@ func TestProlificLifeInBrowser(t *testing.T) {
 	bg := context.Background()
 	db := openStore(t)
 	const psid = "64ffffffffffffffffffffff"
-	cs, err := prolifictest.SeedCrowdStudy(bg, db, psid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, fake, vars := fakeProlific(t, db, psid)
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
 	if err := db.LinkProlific(bg, cs.ID, psid); err != nil {
 		t.Fatal(err)
 	}
-	fake := prolifictest.NewServer("e2e-token-0123456789")
-	t.Cleanup(fake.Close)
-	fake.AddFixtureSubmissions(psid)
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL, prolific.WebhookSecretEnv: "e2e-secret"}
+	vars[prolific.WebhookSecretEnv] = "e2e-secret"
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	page := ts.URL + "/admin/studies/" + strconv.FormatInt(cs.ID, 10) + "/prolific"
 

@@ -7,10 +7,27 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"pragmalab/domain"
 	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
+	"pragmalab/store"
 	"pragmalab/web"
 )
+
+// fakeProlific seeds prolifictest's crowd study in db and starts a fake
+// Prolific holding the submissions of its study psid; vars point a server
+// at the fake (add to them before serving).
+func fakeProlific(t *testing.T, db *store.DB, psid string) (cs *domain.Study, fake *prolifictest.Server, vars map[string]string) {
+	t.Helper()
+	cs, err := prolifictest.SeedCrowdStudy(context.Background(), db, psid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake = prolifictest.NewServer("e2e-prolific-token-QWERTYUIOP123")
+	t.Cleanup(fake.Close)
+	fake.AddFixtureSubmissions(psid)
+	return cs, fake, map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
+}
 
 // TestProlificPageInBrowser links a crowd study to a fake Prolific, syncs it
 // with the button and reads the page on a desktop and on a phone: the table
@@ -21,17 +38,10 @@ func TestProlificPageInBrowser(t *testing.T) {
 	bg := context.Background()
 	db := openStore(t)
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
-	cs, err := prolifictest.SeedCrowdStudy(bg, db, psid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, fake, vars := fakeProlific(t, db, psid)
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	fake := prolifictest.NewServer("e2e-token-0123456789")
-	t.Cleanup(fake.Close)
-	fake.AddFixtureSubmissions(psid)
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	page := ts.URL + "/admin/studies/" + strconv.FormatInt(cs.ID, 10) + "/prolific"
 

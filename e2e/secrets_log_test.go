@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"pragmalab/domain"
-	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 	"pragmalab/studies"
 	"pragmalab/web"
@@ -78,21 +77,15 @@ func TestNoSecretInTheLog(t *testing.T) {
 
 	// A crowd study linked to a fake Prolific, and an owner.
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
-	cs, err := prolifictest.SeedCrowdStudy(ctx, db, psid)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cs, fake, vars := fakeProlific(t, db, psid)
 	if err := db.SetStudyState(ctx, cs.ID, domain.StateOpen, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := db.CreateAdmin(ctx, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	fake := prolifictest.NewServer("e2e-prolific-token-QWERTYUIOP123")
-	t.Cleanup(fake.Close)
-	fake.AddFixtureSubmissions(psid)
 	const apiKey = "sk-e2e-secret-key-ZXCVBNM987654"
-	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL, "OPENAI_API_KEY": apiKey}
+	vars["OPENAI_API_KEY"] = apiKey
 	ts, _ := serve(t, db, web.Config{Log: log, Getenv: func(k string) string { return vars[k] }})
 
 	jar, _ := cookiejar.New(nil)

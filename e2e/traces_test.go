@@ -3,7 +3,6 @@ package e2e
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -18,25 +17,10 @@ func TestAnswerTracesInBrowser(t *testing.T) {
 	ctx := newBrowser(t)
 	trapProlific(t, ctx)
 	bctx := context.Background()
-	training, _ := db.CrowdTraining(bctx, studyID)
 	const pid = "70f1a2b3c4d5e6f7a8b9c0d3"
-	step(t, ctx, "arrive and consent",
-		chromedp.EmulateViewport(390, 844),
-		chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se", ts.URL, studyID, pid)),
-		chromedp.WaitVisible(testID("consent")),
-		chromedp.Click(testID("agree")),
-		chromedp.WaitVisible(testID("training")),
-	)
-	for i, sc := range training {
-		waitScreen(t, ctx, i+1)
-		key := "6"
-		if sc.Condition == "cancel" {
-			key = "2"
-		}
-		step(t, ctx, fmt.Sprintf("training %d", i+1), chromedp.KeyEvent(key))
-	}
-	step(t, ctx, "end of practice", chromedp.WaitVisible(testID("practice-end")), chromedp.Click(testID("begin")))
-	waitScreen(t, ctx, 1)
+	step(t, ctx, "a narrow window", chromedp.EmulateViewport(390, 844))
+	walk := crowdWalk{ts: ts, db: db, studyID: studyID, pid: pid, byKey: true}
+	walk.toBatch(t, ctx)
 	step(t, ctx, "answer 1: 3, changed to 5, then Next",
 		chromedp.Click(testID("rating-3")), chromedp.Click(testID("rating-5")), chromedp.Click(testID("next")))
 	waitScreen(t, ctx, 2)

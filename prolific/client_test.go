@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -120,16 +119,8 @@ func TestAnswersNeverCarryPartOfTheToken(t *testing.T) {
 		t.Errorf("study name %q carries part of the token", st.Name)
 	}
 
-	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, `{"error":"token '`+fragment+`' is not valid here"}`, http.StatusBadRequest)
-	}))
-	defer echo.Close()
-	env := map[string]string{prolific.TokenEnv: token, prolific.APIEnv: echo.URL}
-	c, err := prolific.New(func(k string) string { return env[k] }, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = c.Study(context.Background(), studyID)
+	srv.Fail("GET study", http.StatusBadRequest, "token '"+fragment+"' is not valid here")
+	_, err = client(t, srv, token).Study(context.Background(), studyID)
 	if err == nil || strings.Contains(err.Error(), token[5:13]) {
 		t.Fatalf("error %v carries part of the token", err)
 	}

@@ -102,7 +102,7 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (res HookResu
 	if !p.hooks.allow(pl.ResourceID, p.now()) {
 		return res, &HookError{Status: http.StatusTooManyRequests, Msg: fmt.Sprintf("more than %d deliveries about %s this minute; deliver it again later", HookPerMinute, pl.ResourceID)}
 	}
-	ev := store.ProlificEvent{EventID: id, EventType: pl.EventType, ResourceID: pl.ResourceID}
+	ev := domain.ProlificEvent{EventID: id, EventType: pl.EventType, ResourceID: pl.ResourceID}
 	var ch store.ProlificEventChange
 	unavailable := func(err error) error {
 		return &HookError{Status: http.StatusServiceUnavailable, Msg: "could not read it back from Prolific: " + domain.ErrorMessage(apiErr(err))}
@@ -260,9 +260,9 @@ func (g *hookGuard) allow(resource string, now time.Time) bool {
 // HookView is what the page shows of the webhooks.
 type HookView struct {
 	SecretSet     bool // PRAGMALAB_PROLIFIC_WEBHOOK_SECRET is set (never shown)
-	Subscriptions []store.HookSubscription
-	Last          *store.ProlificEvent // the last delivery about the study
-	Polling       bool                 // the minute's sync runs (no delivery for HookQuiet)
+	Subscriptions []domain.HookSubscription
+	Last          *domain.ProlificEvent // the last delivery about the study
+	Polling       bool                  // the minute's sync runs (no delivery for HookQuiet)
 }
 
 // Hooks returns the webhooks' state for a study.
@@ -300,11 +300,7 @@ type HookList struct {
 
 // ListHooks reads the subscriptions of the linked study's workspace.
 func (p *Service) ListHooks(ctx context.Context, studyID int64) (*HookList, error) {
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -362,7 +358,7 @@ func (p *Service) Subscribe(ctx context.Context, studyID int64, actor, base stri
 		}); err != nil {
 			return made, err
 		}
-		if err := p.db.SaveHookSubscription(ctx, studyID, store.HookSubscription{ID: sub.ID, WorkspaceID: list.WorkspaceID, EventType: et, TargetURL: target}); err != nil {
+		if err := p.db.SaveHookSubscription(ctx, studyID, domain.HookSubscription{ID: sub.ID, WorkspaceID: list.WorkspaceID, EventType: et, TargetURL: target}); err != nil {
 			return made, err
 		}
 		made = append(made, *sub)

@@ -46,15 +46,10 @@ func readyStudy(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Server, *
 	if err := db.SaveCrowdSettings(ctx, cs.ID, set); err != nil {
 		t.Fatal(err)
 	}
-	srv := prolifictest.NewServer(testToken)
-	t.Cleanup(srv.Close)
+	srv, p := linkedToFake(t, db, cs)
 	srv.AddStudy(prolificStud, "ready on Prolific")
 	srv.SetStudy(prolificStud, prolific.StudyUnpublished, 10)
-	if err := db.LinkProlific(ctx, cs.ID, prolificStud); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{prolific.TokenEnv: testToken, prolific.APIEnv: srv.URL}
-	return db, cs, srv, New(db, func(k string) string { return env[k] })
+	return db, cs, srv, p
 }
 
 func TestProlificPublishRefusedUntilReadyThenOnce(t *testing.T) {

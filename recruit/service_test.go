@@ -33,14 +33,23 @@ func prolificFixture(t *testing.T) (*store.DB, *domain.Study, *prolifictest.Serv
 	if err != nil {
 		t.Fatal(err)
 	}
+	srv, p := linkedToFake(t, db, cs)
+	srv.AddFixtureSubmissions(prolificStud)
+	return db, cs, srv, p
+}
+
+// linkedToFake starts the fake Prolific, links study cs to its study
+// prolificStud (which the caller adds), and returns the fake and a
+// Service that talks to it.
+func linkedToFake(t *testing.T, db *store.DB, cs *domain.Study) (*prolifictest.Server, *Service) {
+	t.Helper()
 	srv := prolifictest.NewServer(testToken)
 	t.Cleanup(srv.Close)
-	srv.AddFixtureSubmissions(prolificStud)
-	if err := db.LinkProlific(ctx, cs.ID, prolificStud); err != nil {
+	if err := db.LinkProlific(context.Background(), cs.ID, prolificStud); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{prolific.TokenEnv: testToken, prolific.APIEnv: srv.URL}
-	return db, cs, srv, New(db, func(k string) string { return env[k] })
+	return srv, New(db, func(k string) string { return env[k] })
 }
 
 func TestProlificSyncFreesReturnedSlotsAndLists(t *testing.T) {

@@ -43,20 +43,10 @@ var Schemes = []string{"file", "s3", "sftp"}
 func Parse(raw string, getenv func(string) string) (Target, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == TigrisKeyword {
-		bucket := getenv("BUCKET_NAME")
-		if bucket == "" {
-			return Target{}, ErrNoTigrisBucket
+		var err error
+		if raw, err = tigrisURL(getenv); err != nil {
+			return Target{}, err
 		}
-		endpoint := getenv("AWS_ENDPOINT_URL_S3")
-		if endpoint == "" {
-			endpoint = "https://fly.storage.tigris.dev"
-		}
-		region := getenv("AWS_REGION")
-		if region == "" {
-			region = "auto"
-		}
-		q := url.Values{"endpoint": {endpoint}, "region": {region}}
-		raw = "s3://" + bucket + "/pragmalab?" + q.Encode()
 	}
 	if raw == "" {
 		return Target{}, errors.New("replica URL is empty")
@@ -69,44 +59,87 @@ func Parse(raw string, getenv func(string) string) (Target, error) {
 	if err != nil {
 		return Target{}, fmt.Errorf("replica URL %q: %v", raw, err)
 	}
-	t := Target{URL: raw, Scheme: u.Scheme}
-	switch u.Scheme {
-	case "file":
-		if u.Host != "" || !filepath.IsAbs(u.Path) {
-			return Target{}, fmt.Errorf("replica URL %q: a file replica needs an absolute path, e.g. file:///var/backups/pragmalab", raw)
+	check, ok := schemeChecks[u.Scheme]
+	switch {
+	case ok:
+		display, err := check(raw, u)
+		if err != nil {
+			return Target{}, err
 		}
-		if u.User != nil || u.RawQuery != "" {
-			return Target{}, fmt.Errorf("replica URL %q: a file replica takes only a path", raw)
-		}
-		t.Display = "file://" + u.Path
-	case "s3":
-		if u.Host == "" {
-			return Target{}, fmt.Errorf("replica URL %q: name the bucket, e.g. s3://my-bucket/pragmalab", raw)
-		}
-		if u.User != nil {
-			return Target{}, fmt.Errorf("replica URL %q: no credentials in the URL; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment", redact(u))
-		}
-		if strings.Trim(u.Path, "/") == "" {
-			return Target{}, fmt.Errorf("replica URL %q: give a path inside the bucket, e.g. s3://%s/pragmalab", raw, u.Host)
-		}
-		t.Display = raw
-	case "sftp":
-		if u.Host == "" || u.User == nil || u.User.Username() == "" {
-			return Target{}, fmt.Errorf("replica URL %q: an SFTP replica needs a user and a host, e.g. sftp://backup@host.example/pragmalab", redact(u))
-		}
-		if _, has := u.User.Password(); has {
-			return Target{}, fmt.Errorf("replica URL %q: no password in the URL; set PRAGMALAB_REPLICA_SFTP_PASSWORD or PRAGMALAB_REPLICA_SFTP_KEY in the environment", redact(u))
-		}
-		if strings.Trim(u.Path, "/") == "" {
-			return Target{}, fmt.Errorf("replica URL %q: give a directory on the server, e.g. sftp://%s@%s/pragmalab", raw, u.User.Username(), u.Host)
-		}
-		t.Display = raw
-	case "":
+		return Target{URL: raw, Scheme: u.Scheme, Display: display}, nil
+	case u.Scheme == "":
 		return Target{}, fmt.Errorf("replica URL %q has no scheme: use one of file://, s3://, sftp://", raw)
 	default:
 		return Target{}, fmt.Errorf("replica URL %q: scheme %q is not supported; use one of file://, s3://, sftp://", redact(u), u.Scheme)
 	}
-	return t, nil
+}
+
+// tigrisURL is the s3:// URL of the Tigris bucket that `fly storage
+// create` set in the environment, with its endpoint and region.
+func tigrisURL(getenv func(string) string) (string, error) {
+	bucket := getenv("BUCKET_NAME")
+	if bucket == "" {
+		return "", ErrNoTigrisBucket
+	}
+	endpoint := getenv("AWS_ENDPOINT_URL_S3")
+	if endpoint == "" {
+		endpoint = "https://fly.storage.tigris.dev"
+	}
+	region := getenv("AWS_REGION")
+	if region == "" {
+		region = "auto"
+	}
+	q := url.Values{"endpoint": {endpoint}, "region": {region}}
+	return "s3://" + bucket + "/pragmalab?" + q.Encode(), nil
+}
+
+// schemeChecks holds, per supported scheme, the rules of its URL; each
+// returns the form of the URL that is safe to display.
+var schemeChecks = map[string]func(raw string, u *url.URL) (string, error){
+	"file": checkFileURL,
+	"s3":   checkS3URL,
+	"sftp": checkSFTPURL,
+}
+
+// checkFileURL: a file replica is an absolute local path, nothing more.
+func checkFileURL(raw string, u *url.URL) (string, error) {
+	if u.Host != "" || !filepath.IsAbs(u.Path) {
+		return "", fmt.Errorf("replica URL %q: a file replica needs an absolute path, e.g. file:///var/backups/pragmalab", raw)
+	}
+	if u.User != nil || u.RawQuery != "" {
+		return "", fmt.Errorf("replica URL %q: a file replica takes only a path", raw)
+	}
+	return "file://" + u.Path, nil
+}
+
+// checkS3URL: a bucket and a path inside it; credentials come from the
+// environment.
+func checkS3URL(raw string, u *url.URL) (string, error) {
+	if u.Host == "" {
+		return "", fmt.Errorf("replica URL %q: name the bucket, e.g. s3://my-bucket/pragmalab", raw)
+	}
+	if u.User != nil {
+		return "", fmt.Errorf("replica URL %q: no credentials in the URL; set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment", redact(u))
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		return "", fmt.Errorf("replica URL %q: give a path inside the bucket, e.g. s3://%s/pragmalab", raw, u.Host)
+	}
+	return raw, nil
+}
+
+// checkSFTPURL: a user, a host and a directory; the password or key
+// comes from the environment.
+func checkSFTPURL(raw string, u *url.URL) (string, error) {
+	if u.Host == "" || u.User == nil || u.User.Username() == "" {
+		return "", fmt.Errorf("replica URL %q: an SFTP replica needs a user and a host, e.g. sftp://backup@host.example/pragmalab", redact(u))
+	}
+	if _, has := u.User.Password(); has {
+		return "", fmt.Errorf("replica URL %q: no password in the URL; set PRAGMALAB_REPLICA_SFTP_PASSWORD or PRAGMALAB_REPLICA_SFTP_KEY in the environment", redact(u))
+	}
+	if strings.Trim(u.Path, "/") == "" {
+		return "", fmt.Errorf("replica URL %q: give a directory on the server, e.g. sftp://%s@%s/pragmalab", raw, u.User.Username(), u.Host)
+	}
+	return raw, nil
 }
 
 // redact is u without a password, for messages.

@@ -185,6 +185,10 @@ func (c *Client) askOf(p Prompt) (ask, error) {
 		return ask{n: 1, maxTokens: c.cfg.MaxTokens}, nil
 	case p.Task == Generation:
 		return ask{n: 1, maxTokens: c.cfg.GenMaxTokens}, nil
+	case IsHumanTask(p.Task) && c.cfg.Mode == Logprobs:
+		return ask{logprobs: true, allowed: humanTokens(p), n: 1}, nil
+	case IsHumanTask(p.Task):
+		return ask{n: c.cfg.Samples, temp: c.cfg.Temperature, maxTokens: c.cfg.MaxTokens}, nil
 	}
 	return ask{}, fmt.Errorf("prompt %s: unknown task %q", p.Key, p.Task)
 }
@@ -202,6 +206,9 @@ func (c *Client) fromLogprobs(p Prompt, q ask, resp responseBody) (Answer, error
 		}
 		return Answer{PTrue: pt, Logprobs: lp}, nil
 	}
+	if IsHumanTask(p.Task) {
+		return humanFromLogprobs(p, lp, c.cfg.TopLogprobs, tok)
+	}
 	best, bestLP := Refusal, math.Inf(-1)
 	for _, l := range letters {
 		if v, ok := lp[l]; ok && v > bestLP {
@@ -218,6 +225,8 @@ func (c *Client) fromSamples(p Prompt, samples []string) (Answer, error) {
 		return tfFromSamples(samples, p.Order)
 	case MultipleChoice:
 		return Answer{Letter: ParseLetter(samples[0], letters[:]), Reply: samples[0]}, nil
+	case Likert, Expert, ContextTask, ExplanationRating:
+		return humanFromSamples(p, samples)
 	}
 	a := Answer{Reply: ExtractExplanation(samples[0])}
 	if a.Reply != strings.TrimSpace(samples[0]) {

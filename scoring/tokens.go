@@ -218,25 +218,42 @@ func elision(reply string, j int) bool {
 // article before a word ("A good explanation").
 func standsAlone(reply string, i int) bool {
 	prev, _ := utf8.DecodeLastRuneInString(reply[:i])
-	if i > 0 && (unicode.IsLetter(prev) || unicode.IsDigit(prev) || prev == '-' || prev == '–' || prev == '\'' || prev == '’' || prev == '_') {
+	if i > 0 && joinsBefore(prev) {
 		return false
 	}
 	j := i + 1
 	next, size := utf8.DecodeRuneInString(reply[j:])
-	if unicode.IsLetter(next) || unicode.IsDigit(next) || next == '-' || next == '–' || next == '_' || elision(reply, j) {
+	if joinsAfter(next) || elision(reply, j) {
 		return false
 	}
-	if reply[i] == 'A' && size > 0 && unicode.IsSpace(next) {
-		word := strings.TrimLeftFunc(reply[j:], unicode.IsSpace)
-		if r, _ := utf8.DecodeRuneInString(word); unicode.IsLower(r) {
-			end := strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
-			if end < 0 {
-				end = len(word)
-			}
-			return slices.Contains(articleFollowers, strings.ToLower(word[:end]))
-		}
+	return reply[i] != 'A' || size == 0 || !unicode.IsSpace(next) || !readsAsArticle(reply[j:])
+}
+
+// joinsBefore reports whether a letter preceded by r is part of a word,
+// a hyphenated or dashed pair, an elision or an identifier.
+func joinsBefore(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '–' || r == '\'' || r == '’' || r == '_'
+}
+
+// joinsAfter reports whether a letter followed by r is part of a word,
+// a hyphenated or dashed pair or an identifier.
+func joinsAfter(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '–' || r == '_'
+}
+
+// readsAsArticle reports whether an "A" followed by rest (which starts
+// with a space) is the English article: a lower-case word follows, and
+// not one of the articleFollowers that make the "A" an option.
+func readsAsArticle(rest string) bool {
+	word := strings.TrimLeftFunc(rest, unicode.IsSpace)
+	if r, _ := utf8.DecodeRuneInString(word); !unicode.IsLower(r) {
+		return false
 	}
-	return true
+	end := strings.IndexFunc(word, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(word)
+	}
+	return !slices.Contains(articleFollowers, strings.ToLower(word[:end]))
 }
 
 var trueFalseRe = regexp.MustCompile(`(?i)\b(true|false|vero|falso|vera|falsa)\b`)

@@ -218,21 +218,8 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 		if seen != q.Shown && action != domain.ContextRestart {
 			return nil // sent from a page that is out of date
 		}
-		top := q.MaxShown(limit)
-		switch action {
-		case domain.ContextSufficient:
-			q.Sufficient = "yes"
-		case domain.ContextMore:
-			switch {
-			case q.Sufficient == "no":
-				return nil // already final at the limit
-			case q.Shown < top:
-				q.Shown, q.Sufficient = q.Shown+1, ""
-			default:
-				q.Sufficient = "no"
-			}
-		case domain.ContextRestart:
-			q.Shown, q.Sufficient = 0, ""
+		if !contextStep(&q, action, limit) {
+			return nil
 		}
 		answered, rtv := "", RT(0)
 		if q.Sufficient != "" {
@@ -254,6 +241,29 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 		return nil
 	})
 	return q, err
+}
+
+// contextStep moves the question q by the action: sufficient is final;
+// more reveals one sentence up to the limit, where it becomes the final
+// "no"; restart hides all again. It reports false when there is nothing
+// to write: more on a question already final at the limit.
+func contextStep(q *domain.ContextQuestion, action string, limit int) bool {
+	switch action {
+	case domain.ContextSufficient:
+		q.Sufficient = "yes"
+	case domain.ContextMore:
+		switch {
+		case q.Sufficient == "no":
+			return false // already final at the limit
+		case q.Shown < q.MaxShown(limit):
+			q.Shown, q.Sufficient = q.Shown+1, ""
+		default:
+			q.Sufficient = "no"
+		}
+	case domain.ContextRestart:
+		q.Shown, q.Sufficient = 0, ""
+	}
+	return true
 }
 
 // ContextAnswerColumns is the header of the context answers file;

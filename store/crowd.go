@@ -120,20 +120,8 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 		return domain.Errorf(domain.EINVALID, "no batches to save")
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
-		var kind string
-		err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)
-		if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != domain.KindCrowd) {
-			return domain.Errorf(domain.ENOTFOUND, "crowd study %d not found", studyID)
-		}
-		if err != nil {
-			return fmt.Errorf("save crowd batches: %w", err)
-		}
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM crowd_participants WHERE study_id = ?`, studyID).Scan(&n); err != nil {
-			return fmt.Errorf("save crowd batches: %w", err)
-		}
-		if n > 0 {
-			return domain.Errorf(domain.ECONFLICT, "%d participants have already started: the batches cannot be rebuilt", n)
+		if err := crowdBatchesRebuildable(ctx, tx, studyID); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM crowd_training WHERE study_id = ?`, studyID); err != nil {
 			return fmt.Errorf("save crowd batches: %w", err)
@@ -165,6 +153,27 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 		}
 		return nil
 	})
+}
+
+// crowdBatchesRebuildable refuses a study that is not a crowd study, or
+// whose participants have started.
+func crowdBatchesRebuildable(ctx context.Context, tx *sql.Tx, studyID int64) error {
+	var kind string
+	err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != domain.KindCrowd) {
+		return domain.Errorf(domain.ENOTFOUND, "crowd study %d not found", studyID)
+	}
+	if err != nil {
+		return fmt.Errorf("save crowd batches: %w", err)
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM crowd_participants WHERE study_id = ?`, studyID).Scan(&n); err != nil {
+		return fmt.Errorf("save crowd batches: %w", err)
+	}
+	if n > 0 {
+		return domain.Errorf(domain.ECONFLICT, "%d participants have already started: the batches cannot be rebuilt", n)
+	}
+	return nil
 }
 
 // insertCrowdSlot runs an INSERT … SELECT for one slot and fails when the

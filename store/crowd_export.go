@@ -76,67 +76,14 @@ type CrowdParticipantReport struct {
 // CrowdParticipants lists a study's participants in arrival order with their
 // check results.
 func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s domain.CrowdSettings) ([]CrowdParticipantReport, error) {
-	rows, err := db.read.QueryContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`
-		WHERE p.study_id = ? AND (p.pilot = 0 OR ?) ORDER BY p.id`, studyID, pilotIncluded(ctx))
+	out, index, err := db.crowdParticipantList(ctx, studyID)
 	if err != nil {
 		return nil, fmt.Errorf("crowd participants: %w", err)
 	}
-	var out []CrowdParticipantReport
-	index := map[int64]int{}
-	for rows.Next() {
-		p, err := scanCrowdParticipant(rows)
-		if err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("crowd participants: %w", err)
-		}
-		index[p.ID] = len(out)
-		out = append(out, CrowdParticipantReport{CrowdParticipant: p})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("crowd participants: %w", err)
-	}
-	checks, err := db.read.QueryContext(ctx, `
-		SELECT r.participant_id, i.check_kind, r.rating
-		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id JOIN items i ON i.id = r.item_id
-		WHERE p.study_id = ? AND i.check_kind != '' AND (p.pilot = 0 OR ?)`, studyID, pilotIncluded(ctx))
-	if err != nil {
+	if err := db.countCrowdChecks(ctx, studyID, s, out, index); err != nil {
 		return nil, fmt.Errorf("crowd check results: %w", err)
 	}
-	defer checks.Close()
-	for checks.Next() {
-		var pid int64
-		var kind string
-		var rating int
-		if err := checks.Scan(&pid, &kind, &rating); err != nil {
-			return nil, fmt.Errorf("crowd check results: %w", err)
-		}
-		r := &out[index[pid]]
-		r.ChecksAnswered++
-		if !s.CheckPasses(kind, rating) {
-			r.ChecksFailed++
-		}
-	}
-	if err := checks.Err(); err != nil {
-		return nil, fmt.Errorf("crowd check results: %w", err)
-	}
-	wrong, err := db.read.QueryContext(ctx, `
-		SELECT a.participant_id, COUNT(*) FROM crowd_training_answers a
-		JOIN crowd_participants p ON p.id = a.participant_id
-		WHERE p.study_id = ? AND NOT a.passed AND (p.pilot = 0 OR ?) GROUP BY a.participant_id`, studyID, pilotIncluded(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("crowd training results: %w", err)
-	}
-	defer wrong.Close()
-	for wrong.Next() {
-		var pid int64
-		var n int
-		if err := wrong.Scan(&pid, &n); err != nil {
-			return nil, fmt.Errorf("crowd training results: %w", err)
-		}
-		out[index[pid]].TrainingWrong = n
-	}
-	if err := wrong.Err(); err != nil {
+	if err := db.countTrainingWrong(ctx, studyID, out, index); err != nil {
 		return nil, fmt.Errorf("crowd training results: %w", err)
 	}
 	qs, err := db.crowdQualities(ctx, studyID, out, s)
@@ -144,18 +91,95 @@ func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s domain.Cro
 		return nil, err
 	}
 	for i := range out {
-		r := &out[i]
-		r.CrowdQuality = qs[r.ID]
-		if r.ChecksFailed >= s.MaxFailedChecks {
-			r.Reasons = append(r.Reasons, fmt.Sprintf("failed %d of %d attention checks (rule: %d)", r.ChecksFailed, r.ChecksAnswered, s.MaxFailedChecks))
-		}
-		if _, rated := qs[r.ID]; rated {
-			r.Reasons = append(r.Reasons, s.QualityReasons(r.CrowdQuality)...)
-		}
-		r.AutoExcluded = len(r.Reasons) > 0
-		r.Excluded = r.Override == domain.OverrideExclude || (r.Override == "" && r.AutoExcluded)
+		decideExclusion(&out[i], qs, s)
 	}
 	return out, nil
+}
+
+// crowdParticipantList is the study's participants in arrival order, and
+// the index of each one's report by participant id.
+func (db *DB) crowdParticipantList(ctx context.Context, studyID int64) ([]CrowdParticipantReport, map[int64]int, error) {
+	rows, err := db.read.QueryContext(ctx, `SELECT `+crowdParticipantColumns+crowdParticipantFrom+`
+		WHERE p.study_id = ? AND (p.pilot = 0 OR ?) ORDER BY p.id`, studyID, pilotIncluded(ctx))
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	var out []CrowdParticipantReport
+	index := map[int64]int{}
+	for rows.Next() {
+		p, err := scanCrowdParticipant(rows)
+		if err != nil {
+			return nil, nil, err
+		}
+		index[p.ID] = len(out)
+		out = append(out, CrowdParticipantReport{CrowdParticipant: p})
+	}
+	return out, index, rows.Err()
+}
+
+// countCrowdChecks counts, per participant, the attention checks answered
+// and those failed by the study's rule.
+func (db *DB) countCrowdChecks(ctx context.Context, studyID int64, s domain.CrowdSettings, out []CrowdParticipantReport, index map[int64]int) error {
+	checks, err := db.read.QueryContext(ctx, `
+		SELECT r.participant_id, i.check_kind, r.rating
+		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id JOIN items i ON i.id = r.item_id
+		WHERE p.study_id = ? AND i.check_kind != '' AND (p.pilot = 0 OR ?)`, studyID, pilotIncluded(ctx))
+	if err != nil {
+		return err
+	}
+	defer checks.Close()
+	for checks.Next() {
+		var pid int64
+		var kind string
+		var rating int
+		if err := checks.Scan(&pid, &kind, &rating); err != nil {
+			return err
+		}
+		r := &out[index[pid]]
+		r.ChecksAnswered++
+		if !s.CheckPasses(kind, rating) {
+			r.ChecksFailed++
+		}
+	}
+	return checks.Err()
+}
+
+// countTrainingWrong sets each participant's count of wrong training
+// answers.
+func (db *DB) countTrainingWrong(ctx context.Context, studyID int64, out []CrowdParticipantReport, index map[int64]int) error {
+	wrong, err := db.read.QueryContext(ctx, `
+		SELECT a.participant_id, COUNT(*) FROM crowd_training_answers a
+		JOIN crowd_participants p ON p.id = a.participant_id
+		WHERE p.study_id = ? AND NOT a.passed AND (p.pilot = 0 OR ?) GROUP BY a.participant_id`, studyID, pilotIncluded(ctx))
+	if err != nil {
+		return err
+	}
+	defer wrong.Close()
+	for wrong.Next() {
+		var pid int64
+		var n int
+		if err := wrong.Scan(&pid, &n); err != nil {
+			return err
+		}
+		out[index[pid]].TrainingWrong = n
+	}
+	return wrong.Err()
+}
+
+// decideExclusion gives r its quality flags (qs, by participant id), the
+// reasons the study's rules find, and the exclusion: the researcher's
+// override first, the rules otherwise.
+func decideExclusion(r *CrowdParticipantReport, qs map[int64]domain.CrowdQuality, s domain.CrowdSettings) {
+	r.CrowdQuality = qs[r.ID]
+	if r.ChecksFailed >= s.MaxFailedChecks {
+		r.Reasons = append(r.Reasons, fmt.Sprintf("failed %d of %d attention checks (rule: %d)", r.ChecksFailed, r.ChecksAnswered, s.MaxFailedChecks))
+	}
+	if _, rated := qs[r.ID]; rated {
+		r.Reasons = append(r.Reasons, s.QualityReasons(r.CrowdQuality)...)
+	}
+	r.AutoExcluded = len(r.Reasons) > 0
+	r.Excluded = r.Override == domain.OverrideExclude || (r.Override == "" && r.AutoExcluded)
 }
 
 // SetCrowdExclusion records the researcher's decision for a participant:

@@ -190,7 +190,7 @@ const minMeasured = 20
 // the median response time of the study's non-pilot answers measured by
 // the browser (0 when fewer than 20 are measured).
 func (db *DB) CrowdStudyLength(ctx context.Context, studyID int64) (screens, training int, median time.Duration, err error) {
-	err = db.read.QueryRowContext(ctx, `
+	err = db.q(nil).QueryRowContext(ctx, `
 		SELECT COALESCE((SELECT COUNT(*) FROM batch_items WHERE batch_id =
 				(SELECT id FROM batches WHERE study_id = ?1 ORDER BY number LIMIT 1)), 0),
 			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?1)`, studyID).Scan(&screens, &training)
@@ -200,14 +200,14 @@ func (db *DB) CrowdStudyLength(ctx context.Context, studyID int64) (screens, tra
 	const measured = `FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND p.pilot = 0 AND r.rt_ms > 0`
 	var n int
-	if err = db.read.QueryRowContext(ctx, `SELECT COUNT(*) `+measured, studyID).Scan(&n); err != nil {
+	if err = db.q(nil).QueryRowContext(ctx, `SELECT COUNT(*) `+measured, studyID).Scan(&n); err != nil {
 		return 0, 0, 0, fmt.Errorf("crowd study length: %w", err)
 	}
 	if n < minMeasured {
 		return screens, training, 0, nil
 	}
 	var ms int64
-	if err = db.read.QueryRowContext(ctx, `SELECT r.rt_ms `+measured+` ORDER BY r.rt_ms LIMIT 1 OFFSET ?`, studyID, n/2).Scan(&ms); err != nil {
+	if err = db.q(nil).QueryRowContext(ctx, `SELECT r.rt_ms `+measured+` ORDER BY r.rt_ms LIMIT 1 OFFSET ?`, studyID, n/2).Scan(&ms); err != nil {
 		return 0, 0, 0, fmt.Errorf("crowd study length: %w", err)
 	}
 	return screens, training, time.Duration(ms) * time.Millisecond, nil

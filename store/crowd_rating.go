@@ -298,13 +298,17 @@ func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRat
 }
 
 // qSessionScreen reads a session and the screen it is at — the next
-// training item, or the next item of the batch — in one query, since every
-// page a participant loads needs both.
+// training item, or the next item of the batch — and whether that screen
+// was shown before, in one query, since every page a participant loads
+// needs all three.
 const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
 		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
 		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, ''), COALESCE(i.training, '')
+		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, ''), COALESCE(i.training, ''),
+		EXISTS (SELECT 1 FROM screen_views v
+			WHERE v.flow = CASE WHEN p.training_done < p.training THEN 'training' ELSE 'crowd' END AND v.owner = p.id
+				AND v.position = CASE WHEN p.training_done < p.training THEN p.training_done ELSE p.answered END + 1)
 	` + crowdParticipantFrom + `
 	LEFT JOIN crowd_training t ON p.training_done < p.training
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1
@@ -322,7 +326,7 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	row := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token)
-	p, err := scanCrowdParticipant(row, append([]any{&sc.Condition}, itemDest(&sc.Item)...)...)
+	p, err := scanCrowdParticipant(row, append(append([]any{&sc.Condition}, itemDest(&sc.Item)...), &sc.Shown)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}

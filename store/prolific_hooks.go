@@ -7,18 +7,7 @@ import (
 	"fmt"
 	"pragmalab/domain"
 	"strings"
-	"time"
 )
-
-// ProlificEvent is one webhook delivery processed (docs/prolific.md#webhooks).
-type ProlificEvent struct {
-	EventID    string
-	EventType  string
-	ResourceID string
-	StudyID    int64 // the pragmalab study it concerned; 0 for none
-	Outcome    string
-	ReceivedAt time.Time
-}
 
 // ProlificEventSeen reports whether an event id was processed already.
 func (db *DB) ProlificEventSeen(ctx context.Context, eventID string) (bool, error) {
@@ -57,7 +46,7 @@ type ProlificEventChange struct {
 // same id (even one racing the first) changes nothing and reports
 // applied false. A change to a linked study also marks the delivery's
 // time on the link.
-func (db *DB) ApplyProlificEvent(ctx context.Context, ev ProlificEvent, ch ProlificEventChange, frees func(string) bool) (applied, freed bool, err error) {
+func (db *DB) ApplyProlificEvent(ctx context.Context, ev domain.ProlificEvent, ch ProlificEventChange, frees func(string) bool) (applied, freed bool, err error) {
 	now := db.now()
 	err = db.tx(ctx, func(tx *sql.Tx) error {
 		r, err := tx.ExecContext(ctx, `INSERT INTO prolific_events (event_id, event_type, resource_id, study_id, outcome, received_at)
@@ -89,10 +78,10 @@ func (db *DB) ApplyProlificEvent(ctx context.Context, ev ProlificEvent, ch Proli
 }
 
 // LastProlificEvent returns the last delivery about a study, nil if none.
-func (db *DB) LastProlificEvent(ctx context.Context, studyID int64) (*ProlificEvent, error) {
+func (db *DB) LastProlificEvent(ctx context.Context, studyID int64) (*domain.ProlificEvent, error) {
 	evs, err := queryRows(ctx, db, "prolific events", `SELECT event_id, event_type, resource_id, study_id, outcome, received_at
 		FROM prolific_events WHERE study_id = ? ORDER BY received_at DESC, rowid DESC LIMIT 1`, []any{studyID},
-		func(rows *sql.Rows, e *ProlificEvent) error {
+		func(rows *sql.Rows, e *domain.ProlificEvent) error {
 			var at string
 			err := rows.Scan(&e.EventID, &e.EventType, &e.ResourceID, &e.StudyID, &e.Outcome, &at)
 			e.ReceivedAt = parseTime(at)
@@ -113,14 +102,8 @@ func (db *DB) SetProlificStatus(ctx context.Context, studyID int64, status strin
 	})
 }
 
-// HookSubscription is a hook subscription made from pragmalab.
-type HookSubscription struct {
-	ID, WorkspaceID, EventType, TargetURL string
-	CreatedAt                             time.Time
-}
-
 // SaveHookSubscription keeps a subscription created on Prolific.
-func (db *DB) SaveHookSubscription(ctx context.Context, studyID int64, s HookSubscription) error {
+func (db *DB) SaveHookSubscription(ctx context.Context, studyID int64, s domain.HookSubscription) error {
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO prolific_hook_subscriptions (id, study_id, workspace_id, event_type, target_url, created_at)
 			VALUES (?, ?, ?, ?, ?, ?)`, s.ID, studyID, s.WorkspaceID, s.EventType, s.TargetURL, db.now())
@@ -137,10 +120,10 @@ func (db *DB) DeleteHookSubscription(ctx context.Context, id string) error {
 }
 
 // HookSubscriptions lists the subscriptions made for a study.
-func (db *DB) HookSubscriptions(ctx context.Context, studyID int64) ([]HookSubscription, error) {
+func (db *DB) HookSubscriptions(ctx context.Context, studyID int64) ([]domain.HookSubscription, error) {
 	return queryRows(ctx, db, "hook subscriptions", `SELECT id, workspace_id, event_type, target_url, created_at
 		FROM prolific_hook_subscriptions WHERE study_id = ? ORDER BY created_at, id`, []any{studyID},
-		func(rows *sql.Rows, s *HookSubscription) error {
+		func(rows *sql.Rows, s *domain.HookSubscription) error {
 			var at string
 			err := rows.Scan(&s.ID, &s.WorkspaceID, &s.EventType, &s.TargetURL, &at)
 			s.CreatedAt = parseTime(at)

@@ -28,43 +28,59 @@ func Verify(ctx context.Context, file string) (domain.DatabaseCheck, error) {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
-	rows, err := db.QueryContext(ctx, `PRAGMA quick_check`)
-	if err != nil {
-		return c, fmt.Errorf("verify %s: %w", file, err)
-	}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			rows.Close()
-			return c, fmt.Errorf("verify %s: %w", file, err)
-		}
-		c.QuickCheck = append(c.QuickCheck, s)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if c.QuickCheck, err = quickCheck(ctx, db); err != nil {
 		return c, fmt.Errorf("verify %s: %w", file, err)
 	}
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_foreign_key_check`).Scan(&c.ForeignKeyErrors); err != nil {
 		return c, fmt.Errorf("verify %s: foreign keys: %w", file, err)
 	}
-	known, err := migrationVersions()
-	if err != nil {
+	if err := verifyMigrations(ctx, db, file, &c); err != nil {
 		return c, err
 	}
-	var have []int
-	rows, err = db.QueryContext(ctx, `SELECT version FROM schema_migrations ORDER BY version`)
-	if err != nil {
-		return c, fmt.Errorf("verify %s: not a pragmalab database (no schema_migrations): %w", file, err)
-	}
-	for rows.Next() {
-		var v int
-		if err := rows.Scan(&v); err != nil {
-			rows.Close()
-			return c, err
+	for _, q := range []struct {
+		n   *int64
+		sql string
+	}{
+		{&c.Studies, `SELECT COUNT(*) FROM studies`},
+		{&c.Answers, `SELECT (SELECT COUNT(*) FROM crowd_ratings) + (SELECT COUNT(*) FROM judgements) + (SELECT COUNT(*) FROM context_answers) + (SELECT COUNT(*) FROM explain_ratings)`},
+	} {
+		if err := db.QueryRowContext(ctx, q.sql).Scan(q.n); err != nil {
+			return c, fmt.Errorf("verify %s: %w", file, err)
 		}
-		have = append(have, v)
 	}
-	rows.Close()
+	return c, nil
+}
+
+// quickCheck is SQLite's quick_check of db: "ok", or the problems found.
+func quickCheck(ctx context.Context, db *sql.DB) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `PRAGMA quick_check`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return out, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// verifyMigrations compares the migrations db ran with the ones this
+// binary carries: unknown ones (a newer pragmalab), pending ones, and the
+// schema version.
+func verifyMigrations(ctx context.Context, db *sql.DB, file string, c *domain.DatabaseCheck) error {
+	known, err := migrationVersions()
+	if err != nil {
+		return err
+	}
+	have, err := ranMigrations(ctx, db, file)
+	if err != nil {
+		return err
+	}
 	for _, v := range have {
 		if !slices.Contains(known, v) {
 			c.UnknownMigrations = append(c.UnknownMigrations, v)
@@ -79,18 +95,25 @@ func Verify(ctx context.Context, file string) (domain.DatabaseCheck, error) {
 	if len(have) > 0 {
 		c.SchemaVersion = have[len(have)-1]
 	}
-	for _, q := range []struct {
-		n   *int64
-		sql string
-	}{
-		{&c.Studies, `SELECT COUNT(*) FROM studies`},
-		{&c.Answers, `SELECT (SELECT COUNT(*) FROM crowd_ratings) + (SELECT COUNT(*) FROM judgements) + (SELECT COUNT(*) FROM context_answers) + (SELECT COUNT(*) FROM explain_ratings)`},
-	} {
-		if err := db.QueryRowContext(ctx, q.sql).Scan(q.n); err != nil {
-			return c, fmt.Errorf("verify %s: %w", file, err)
-		}
+	return nil
+}
+
+// ranMigrations are the versions in db's schema_migrations, in order.
+func ranMigrations(ctx context.Context, db *sql.DB, file string) ([]int, error) {
+	rows, err := db.QueryContext(ctx, `SELECT version FROM schema_migrations ORDER BY version`)
+	if err != nil {
+		return nil, fmt.Errorf("verify %s: not a pragmalab database (no schema_migrations): %w", file, err)
 	}
-	return c, nil
+	defer rows.Close()
+	var have []int
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		have = append(have, v)
+	}
+	return have, nil
 }
 
 // migrationVersions are the numbers of the embedded migrations.

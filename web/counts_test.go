@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"pragmalab/cli/seed"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
-	"pragmalab/studies"
 )
 
 // TestCountsAgree: the dashboard, the study page and the go-live
@@ -23,7 +23,7 @@ func TestCountsAgree(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
 	ctx := context.Background()
-	svc := studies.New(e.db, nil)
+	svc := seed.New(e.db)
 	var items, checks []domain.Item
 	for f, dst := range map[string]*[]domain.Item{"../cli/demo/items.jsonl": &items, "../cli/demo/crowd_checks.jsonl": &checks} {
 		data, err := os.ReadFile(f)

@@ -21,17 +21,8 @@ const hookSecret = "workspace-hook-secret-for-tests"
 // hookEnv is prolificEnv with the webhook secret set and the study linked.
 func hookEnv(t *testing.T) (*testEnv, *prolifictest.Server, *domain.Study, *client) {
 	t.Helper()
-	fake := prolifictest.NewServer("web-test-token-0123456789")
-	t.Cleanup(fake.Close)
-	fake.AddFixtureSubmissions(webProlificStudy)
+	e, fake, cs, c := prolificEnv(t, prolific.WebhookSecretEnv, hookSecret)
 	fake.SetSubmissionStatus("sub3", "ACTIVE")
-	env := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL, prolific.WebhookSecretEnv: hookSecret}
-	e := newTestEnvWith(t, func(k string) string { return env[k] })
-	cs, err := prolifictest.SeedCrowdStudy(context.Background(), e.db, webProlificStudy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := e.adminClient()
 	c.post(fmt.Sprintf("/admin/studies/%d/prolific/link", cs.ID), url.Values{"prolific_study_id": {webProlificStudy}}).mustStatus(t, http.StatusSeeOther)
 	return e, fake, cs, c
 }

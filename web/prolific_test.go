@@ -16,14 +16,18 @@ import (
 
 const webProlificStudy = "64cccccccccccccccccccccc"
 
-// prolificEnv is a server whose Prolific API is a fake, with the seeded
-// crowd study linked to it.
-func prolificEnv(t *testing.T) (*testEnv, *prolifictest.Server, *domain.Study, *client) {
+// prolificEnv is a server whose Prolific API is a fake holding the
+// fixture's submissions, with the seeded crowd study (not yet linked to
+// it). The variables in more are set as well.
+func prolificEnv(t *testing.T, more ...string) (*testEnv, *prolifictest.Server, *domain.Study, *client) {
 	t.Helper()
 	fake := prolifictest.NewServer("web-test-token-0123456789")
 	t.Cleanup(fake.Close)
 	fake.AddFixtureSubmissions(webProlificStudy)
 	env := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
+	for i := 0; i+1 < len(more); i += 2 {
+		env[more[i]] = more[i+1]
+	}
 	e := newTestEnvWith(t, func(k string) string { return env[k] })
 	cs, err := prolifictest.SeedCrowdStudy(context.Background(), e.db, webProlificStudy)
 	if err != nil {

@@ -121,13 +121,17 @@ func DeliverSigned(target, eventID, timestamp, signature string, body []byte) (i
 
 // serveLife answers the routes of the study's life; false when none
 // matched.
-func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, body map[string]any, route func(string)) bool {
+func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, body map[string]any, route func(string) bool) bool {
 	switch {
 	case r.Method == "POST" && len(p) == 3 && p[0] == "studies" && p[2] == "transition":
-		route("study-transition")
+		if !route("study-transition") {
+			return true
+		}
 		s.studyTransition(w, p[1], body)
 	case r.Method == "PATCH" && len(p) == 2 && p[0] == "studies":
-		route("study-update")
+		if !route("study-update") {
+			return true
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		st, ok := s.studies[p[1]]
@@ -150,20 +154,26 @@ func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, b
 		st["total_available_places"] = int(n)
 		writeJSON(w, http.StatusOK, st)
 	case r.Method == "POST" && len(p) == 1 && p[0] == "study-cost-calculator":
-		route("cost")
+		if !route("cost") {
+			return true
+		}
 		reward, _ := body["reward"].(float64)
 		places, _ := body["total_available_places"].(float64)
 		base := reward * places
 		writeJSON(w, http.StatusOK, map[string]any{"total_cost": base + base/3})
 	case r.Method == "GET" && len(p) == 2 && p[0] == "projects":
-		route("project")
+		if !route("project") {
+			return true
+		}
 		if p[1] != ProjectID {
 			fail(w, http.StatusNotFound, "Not found.")
 			return true
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"id": ProjectID, "workspace": WorkspaceID})
 	case r.Method == "GET" && len(p) == 2 && p[0] == "hooks" && p[1] == "subscriptions":
-		route("subscriptions")
+		if !route("subscriptions") {
+			return true
+		}
 		s.mu.Lock()
 		var out []map[string]any
 		for _, sub := range s.subscriptions {
@@ -174,7 +184,9 @@ func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, b
 		s.mu.Unlock()
 		writeJSON(w, http.StatusOK, map[string]any{"results": out})
 	case r.Method == "POST" && len(p) == 2 && p[0] == "hooks" && p[1] == "subscriptions":
-		route("subscribe")
+		if !route("subscribe") {
+			return true
+		}
 		s.mu.Lock()
 		id := fmt.Sprintf("%024x", 0x5b0000+len(s.subscriptions)+1)
 		sub := map[string]any{"id": id, "event_type": body["event_type"], "target_url": body["target_url"],
@@ -184,7 +196,9 @@ func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, b
 		w.Header().Set("X-Hook-Secret", "confirm-"+id)
 		writeJSON(w, http.StatusCreated, sub)
 	case r.Method == "POST" && len(p) == 3 && p[0] == "hooks" && p[1] == "subscriptions":
-		route("confirm")
+		if !route("confirm") {
+			return true
+		}
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		sub, ok := s.subscriptions[p[2]]
@@ -195,7 +209,9 @@ func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, b
 		sub["is_enabled"] = true
 		writeJSON(w, http.StatusOK, sub)
 	case r.Method == "DELETE" && len(p) == 3 && p[0] == "hooks" && p[1] == "subscriptions":
-		route("unsubscribe")
+		if !route("unsubscribe") {
+			return true
+		}
 		s.mu.Lock()
 		_, ok := s.subscriptions[p[2]]
 		delete(s.subscriptions, p[2])
@@ -206,11 +222,15 @@ func (s *Server) serveLife(w http.ResponseWriter, r *http.Request, p []string, b
 		}
 		w.WriteHeader(http.StatusNoContent)
 	case r.Method == "POST" && len(p) == 1 && p[0] == "messages":
-		route("message")
+		if !route("message") {
+			return true
+		}
 		id, _ := body["recipient_id"].(string)
 		s.message(w, body, []string{id})
 	case r.Method == "POST" && len(p) == 2 && p[0] == "messages" && p[1] == "bulk":
-		route("bulk-message")
+		if !route("bulk-message") {
+			return true
+		}
 		var ids []string
 		for _, x := range asList(body["ids"]) {
 			id, _ := x.(string)

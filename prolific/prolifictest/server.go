@@ -35,10 +35,17 @@ type Server struct {
 	projects       map[string]string // workspace by project
 	subscriptions  map[string]map[string]any
 	messages       []Message
+	failures       map[string]failure // by route, set by Fail
 	// AfterPay, if set, runs once a pay request has been carried out and
 	// before it is answered: a test may kill its client there, or panic
 	// with http.ErrAbortHandler to drop the answer.
 	AfterPay func(setupID string)
+}
+
+// failure is the error answer Fail set for a route.
+type failure struct {
+	status int
+	detail string
 }
 
 type setup struct {
@@ -51,7 +58,8 @@ type setup struct {
 func NewServer(token string) *Server {
 	s := &Server{Token: token, studies: map[string]map[string]any{}, submissions: map[string][]map[string]any{},
 		setups: map[string]setup{}, pays: map[string]int{}, groups: map[string][]string{}, calls: map[string]int{}, PageSize: 2,
-		screenOutCodes: map[string]string{}, projects: map[string]string{}, subscriptions: map[string]map[string]any{}}
+		screenOutCodes: map[string]string{}, projects: map[string]string{}, subscriptions: map[string]map[string]any{},
+		failures: map[string]failure{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -71,6 +79,21 @@ func (s *Server) AddSubmission(studyID, submissionID, pid, status string) {
 		"id": submissionID, "participant_id": pid, "status": status, "study_id": studyID,
 		"started_at": "2026-12-01T09:00:00Z", "completed_at": nil, "entered_code": nil,
 	})
+}
+
+// Fail makes the fake refuse every later request of a route (named as
+// Calls names it: "GET study", "POST transition", …) with status and an
+// error whose detail is detail, in Prolific's shape, as Prolific does when
+// it refuses one; the request is counted and changes nothing. A status of
+// 0 lifts it.
+func (s *Server) Fail(route string, status int, detail string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if status == 0 {
+		delete(s.failures, route)
+		return
+	}
+	s.failures[route] = failure{status: status, detail: detail}
 }
 
 // Status is a submission's status now.
@@ -155,14 +178,23 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	route := func(name string) {
+	// route counts the request and answers it with the error set by Fail,
+	// if any: false when it did, and the request must change nothing.
+	route := func(name string) bool {
 		s.mu.Lock()
 		s.calls[r.Method+" "+name]++
+		f, refused := s.failures[r.Method+" "+name]
 		s.mu.Unlock()
+		if refused {
+			fail(w, f.status, f.detail)
+		}
+		return !refused
 	}
 	switch {
 	case r.Method == "GET" && len(p) == 2 && p[0] == "studies":
-		route("study")
+		if !route("study") {
+			return
+		}
 		s.mu.Lock()
 		st, ok := s.studies[p[1]]
 		s.mu.Unlock()
@@ -172,10 +204,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, st)
 	case r.Method == "GET" && len(p) == 3 && p[0] == "studies" && p[2] == "submissions":
-		route("submissions")
+		if !route("submissions") {
+			return
+		}
 		s.listSubmissions(w, r, p[1])
 	case r.Method == "GET" && len(p) == 2 && p[0] == "submissions":
-		route("submission")
+		if !route("submission") {
+			return
+		}
 		s.mu.Lock()
 		sub := s.find(p[1])
 		var out map[string]any
@@ -189,16 +225,24 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, out)
 	case r.Method == "POST" && len(p) == 3 && p[0] == "submissions" && p[2] == "transition":
-		route("transition")
+		if !route("transition") {
+			return
+		}
 		s.transition(w, p[1], body)
 	case r.Method == "POST" && len(p) == 2 && p[0] == "submissions" && p[1] == "bulk-approve":
-		route("bulk-approve")
+		if !route("bulk-approve") {
+			return
+		}
 		s.bulkApprove(w, body)
 	case r.Method == "POST" && len(p) == 2 && p[0] == "submissions" && p[1] == "bonus-payments":
-		route("bonus-payments")
+		if !route("bonus-payments") {
+			return
+		}
 		s.setUpBonuses(w, body)
 	case r.Method == "POST" && len(p) == 3 && p[0] == "bulk-bonus-payments" && p[2] == "pay":
-		route("pay")
+		if !route("pay") {
+			return
+		}
 		s.mu.Lock()
 		_, ok := s.setups[p[1]]
 		if ok {
@@ -214,7 +258,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusAccepted, fmt.Sprintf("Bulk bonus payment with ID %s is being processed asynchronously.", p[1]))
 	case r.Method == "POST" && len(p) == 1 && p[0] == "studies":
-		route("studies")
+		if !route("studies") {
+			return
+		}
 		s.mu.Lock()
 		id := fmt.Sprintf("%024x", 0xab0000+len(s.created)+1)
 		s.created = append(s.created, body)
@@ -232,14 +278,18 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		s.mu.Unlock()
 		writeJSON(w, http.StatusCreated, st)
 	case r.Method == "POST" && len(p) == 1 && p[0] == "participant-groups":
-		route("participant-groups")
+		if !route("participant-groups") {
+			return
+		}
 		s.mu.Lock()
 		id := fmt.Sprintf("%024x", 0xcd0000+len(s.groups)+1)
 		s.groups[id] = nil
 		s.mu.Unlock()
 		writeJSON(w, http.StatusCreated, map[string]any{"id": id, "name": body["name"]})
 	case r.Method == "POST" && len(p) == 3 && p[0] == "participant-groups" && p[2] == "participants":
-		route("group-participants")
+		if !route("group-participants") {
+			return
+		}
 		s.mu.Lock()
 		members, ok := s.groups[p[1]]
 		if ok {

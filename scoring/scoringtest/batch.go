@@ -31,7 +31,9 @@ type BatchOptions struct {
 	// (0: 50,000, the OpenAI limit).
 	MaxLines int
 	// OnCreate is called when a batch has been created, before the reply
-	// is sent (a test stops its client there, as a kill would).
+	// is sent (a test stops its client there, as a kill would); the reply
+	// then waits until the client has gone, so the kill always lands
+	// before the client could read the batch's id.
 	OnCreate func()
 }
 
@@ -199,6 +201,8 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	if hook != nil {
 		hook()
+		<-r.Context().Done()
+		return
 	}
 	s.status(w, b.ID)
 }

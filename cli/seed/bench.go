@@ -1,4 +1,4 @@
-package studies
+package seed
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"pragmalab/domain"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // BenchCrowd is the crowd study SeedBenchCrowd made.
@@ -28,7 +29,7 @@ type BenchCrowd struct {
 // bias and a spread, an implicature is rated likely unless cancelled (less
 // so for the harder item types), the checks are mostly passed, and one
 // participant in twenty answers at random. seed fixes all of it.
-func (v *Service) SeedBenchCrowd(ctx context.Context, items int, seed uint64) (BenchCrowd, error) {
+func (v *Seeder) SeedBenchCrowd(ctx context.Context, items int, seed uint64) (BenchCrowd, error) {
 	db := v.db
 	if items < 30 {
 		return BenchCrowd{}, domain.Errorf(domain.EINVALID, "a crowd study needs at least 30 items (one batch), got %d", items)
@@ -58,11 +59,11 @@ func (v *Service) SeedBenchCrowd(ctx context.Context, items int, seed uint64) (B
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		return BenchCrowd{}, err
 	}
-	b, err := BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
+	b, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed)
 	if err != nil {
 		return BenchCrowd{}, err
 	}
-	if err := OpenStudy(ctx, db, s.ID, ""); err != nil {
+	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		return BenchCrowd{}, err
 	}
 	training, err := db.CrowdTraining(ctx, s.ID)

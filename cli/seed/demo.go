@@ -1,9 +1,10 @@
-package studies
+package seed
 
 import (
 	"context"
 
 	"pragmalab/domain"
+	"pragmalab/studies"
 )
 
 // The demo seeding of the first start (pragmalab serve on a new database,
@@ -21,7 +22,7 @@ type ExpertDemo struct {
 // SeedExpertDemo creates the expert validation study st with items, builds
 // its batches with set (attention checks included), invites the named
 // experts, assigns them the first batch as round 1 and opens the study.
-func (s *Service) SeedExpertDemo(ctx context.Context, st *domain.Study, items []domain.Item, set domain.ExpertSettings, experts []string) (ExpertDemo, error) {
+func (s *Seeder) SeedExpertDemo(ctx context.Context, st *domain.Study, items []domain.Item, set domain.ExpertSettings, experts []string) (ExpertDemo, error) {
 	var d ExpertDemo
 	if err := s.db.CreateStudy(ctx, st); err != nil {
 		return d, err
@@ -30,7 +31,7 @@ func (s *Service) SeedExpertDemo(ctx context.Context, st *domain.Study, items []
 		return d, err
 	}
 	var err error
-	if d.Batches, err = BuildExpertBatches(ctx, s.db, st, set); err != nil {
+	if d.Batches, err = studies.BuildExpertBatches(ctx, s.db, st, set); err != nil {
 		return d, err
 	}
 	bs, err := s.db.Batches(ctx, st.ID)
@@ -49,28 +50,28 @@ func (s *Service) SeedExpertDemo(ctx context.Context, st *domain.Study, items []
 	if err := s.db.AssignRound1(ctx, st.ID, bs[0].ID, ids); err != nil {
 		return d, err
 	}
-	return d, OpenStudy(ctx, s.db, st.ID, "")
+	return d, studies.OpenStudy(ctx, s.db, st.ID, "")
 }
 
 // SeedCrowdStudy creates the crowd study st with items (data and checks),
 // saves set, builds the batches with their training items and opens the
 // study; the build says what it made. The demo and the load benchmark
 // make their crowd studies with it.
-func (s *Service) SeedCrowdStudy(ctx context.Context, st *domain.Study, items []domain.Item, set domain.CrowdSettings) (CrowdBuild, error) {
+func (s *Seeder) SeedCrowdStudy(ctx context.Context, st *domain.Study, items []domain.Item, set domain.CrowdSettings) (studies.CrowdBuild, error) {
 	if err := s.db.CreateStudy(ctx, st); err != nil {
-		return CrowdBuild{}, err
+		return studies.CrowdBuild{}, err
 	}
 	if err := s.db.ImportItems(ctx, st.ID, items); err != nil {
-		return CrowdBuild{}, err
+		return studies.CrowdBuild{}, err
 	}
 	if err := s.db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
-		return CrowdBuild{}, err
+		return studies.CrowdBuild{}, err
 	}
-	b, err := BuildCrowdBatches(ctx, s.db, st.ID, set, st.Seed)
+	b, err := studies.BuildCrowdBatches(ctx, s.db, st.ID, set, st.Seed)
 	if err != nil {
-		return CrowdBuild{}, err
+		return studies.CrowdBuild{}, err
 	}
-	return b, OpenStudy(ctx, s.db, st.ID, "")
+	return b, studies.OpenStudy(ctx, s.db, st.ID, "")
 }
 
 // ContextDemo is what SeedContextDemo made.
@@ -82,7 +83,7 @@ type ContextDemo struct {
 // SeedContextDemo creates the context-expansion study st with the
 // passages, builds its surveys with set, invites the named expert to the
 // first survey and opens the study.
-func (s *Service) SeedContextDemo(ctx context.Context, st *domain.Study, ps []domain.Passage, set domain.ContextSettings, expert string) (ContextDemo, error) {
+func (s *Seeder) SeedContextDemo(ctx context.Context, st *domain.Study, ps []domain.Passage, set domain.ContextSettings, expert string) (ContextDemo, error) {
 	var d ContextDemo
 	if err := s.db.CreateStudy(ctx, st); err != nil {
 		return d, err
@@ -90,7 +91,7 @@ func (s *Service) SeedContextDemo(ctx context.Context, st *domain.Study, ps []do
 	if err := s.db.ImportPassages(ctx, st.ID, ps); err != nil {
 		return d, err
 	}
-	if _, err := BuildContextSurveys(ctx, s.db, st, set); err != nil {
+	if _, err := studies.BuildContextSurveys(ctx, s.db, st, set); err != nil {
 		return d, err
 	}
 	surveys, err := s.db.ContextSurveys(ctx, st.ID)
@@ -104,13 +105,13 @@ func (s *Service) SeedContextDemo(ctx context.Context, st *domain.Study, ps []do
 	if _, err := s.db.AssignContextSurvey(ctx, st.ID, d.Expert.ID, surveys[0].ID); err != nil {
 		return d, err
 	}
-	return d, OpenStudy(ctx, s.db, st.ID, "")
+	return d, studies.OpenStudy(ctx, s.db, st.ID, "")
 }
 
 // SeedExplainDemoPassages creates the explanation-rating study st with the
 // passages; a generation job over them then makes the outputs that
 // SeedExplainDemoOutputs takes.
-func (s *Service) SeedExplainDemoPassages(ctx context.Context, st *domain.Study, ps []domain.Passage) error {
+func (s *Seeder) SeedExplainDemoPassages(ctx context.Context, st *domain.Study, ps []domain.Passage) error {
 	if err := s.db.CreateStudy(ctx, st); err != nil {
 		return err
 	}
@@ -121,7 +122,7 @@ func (s *Service) SeedExplainDemoPassages(ctx context.Context, st *domain.Study,
 // study made by SeedExplainDemoPassages, invites the named expert with
 // the default number of screens, and opens the study; it returns the
 // expert and the screens given.
-func (s *Service) SeedExplainDemoOutputs(ctx context.Context, st *domain.Study, outs []domain.Output, expert string) (*domain.Annotator, int, error) {
+func (s *Seeder) SeedExplainDemoOutputs(ctx context.Context, st *domain.Study, outs []domain.Output, expert string) (*domain.Annotator, int, error) {
 	if err := s.db.ImportOutputs(ctx, st.ID, outs); err != nil {
 		return nil, 0, err
 	}
@@ -134,5 +135,5 @@ func (s *Service) SeedExplainDemoOutputs(ctx context.Context, st *domain.Study, 
 	if err != nil {
 		return nil, 0, err
 	}
-	return a, n, OpenStudy(ctx, s.db, st.ID, "")
+	return a, n, studies.OpenStudy(ctx, s.db, st.ID, "")
 }

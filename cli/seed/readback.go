@@ -1,4 +1,4 @@
-package studies
+package seed
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // CrowdTrainingConditions lists a crowd study's training screens in order,
 // each by its condition (trigger or cancel).
-func (s *Service) CrowdTrainingConditions(ctx context.Context, studyID int64) ([]string, error) {
+func (s *Seeder) CrowdTrainingConditions(ctx context.Context, studyID int64) ([]string, error) {
 	training, err := s.db.CrowdTraining(ctx, studyID)
 	if err != nil {
 		return nil, err
@@ -38,7 +38,7 @@ type CrowdAnswerRow struct {
 
 // CrowdAnswerRows reads back every participant of a crowd study with
 // every rating stored, duplicates included (there must be none).
-func (s *Service) CrowdAnswerRows(ctx context.Context, studyID int64) ([]CrowdAnswerRow, error) {
+func (s *Seeder) CrowdAnswerRows(ctx context.Context, studyID int64) ([]CrowdAnswerRow, error) {
 	rows, err := s.db.Reader().QueryContext(ctx, `
 		SELECT p.prolific_pid, p.status, r.position, r.rating
 		FROM crowd_participants p LEFT JOIN crowd_ratings r ON r.participant_id = p.id
