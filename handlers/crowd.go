@@ -54,7 +54,7 @@ func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	c.base = crowdBase(id)
-	c.From(clientAddr(r, h.TrustedProxyHeader))
+	c.From(addrKey(clientAddr(r, h.TrustedProxyHeader)))
 	return &c, true
 }
 
@@ -141,7 +141,7 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	pid, problem := prolificPID(r.URL.RawQuery)
 	e, err := c.Enter(r.Context(), studies.CrowdArrival{PID: pid, Problem: problem, StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID")},
-		func() time.Duration { return h.entries.reserve(h.Now(), clientAddr(r, h.TrustedProxyHeader)) })
+		func() time.Duration { return h.entries.reserve(h.Now(), addrKey(clientAddr(r, h.TrustedProxyHeader))) })
 	if err != nil {
 		h.crowdFailed(w, r, c, err)
 		return

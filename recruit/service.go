@@ -35,6 +35,9 @@ type Service struct {
 	getenv func(string) string
 	// clock is what deliveries' timestamps are checked against.
 	clock func() time.Time
+	// hooks remembers the signed deliveries seen and the work done per
+	// resource (hooks.go).
+	hooks hookGuard
 }
 
 // New builds the Prolific use cases over db, with a client from the

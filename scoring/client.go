@@ -298,7 +298,8 @@ type (
 				TopLogprobs []map[string]float64 `json:"top_logprobs"`
 				// chat
 				Content []struct {
-					Token       string `json:"token"`
+					Token       string  `json:"token"`
+					Logprob     float64 `json:"logprob"`
 					TopLogprobs []struct {
 						Token   string  `json:"token"`
 						Logprob float64 `json:"logprob"`
@@ -340,6 +341,9 @@ func readLogprobs(resp responseBody, allowed []string) (map[string]float64, stri
 	if len(resp.Choices) == 0 || resp.Choices[0].Logprobs == nil {
 		return nil, "", errors.New("the server returned no log-probabilities (does it support logprobs? try sampling mode)")
 	}
+	if err := positiveLogprob(resp); err != nil {
+		return nil, "", err
+	}
 	lps := resp.Choices[0].Logprobs
 	var positions [][]topLogprob
 	var first string
@@ -372,6 +376,38 @@ func readLogprobs(resp responseBody, allowed []string) (map[string]float64, stri
 		return nil, "", errors.New("the server returned no top log-probabilities (does it support top_logprobs? try sampling mode)")
 	}
 	return map[string]float64{}, first, nil
+}
+
+// positiveLogprob refuses a reply holding a log-probability above 0 (a
+// probability above 1): a broken server or an edited file, whose numbers
+// would make every share computed from them wrong.
+func positiveLogprob(resp responseBody) error {
+	bad := func(tok string, v float64) error {
+		return fmt.Errorf("the log-probability %g of token %q is positive; a log-probability is at most 0", v, tok)
+	}
+	for _, ch := range resp.Choices {
+		if ch.Logprobs == nil {
+			continue
+		}
+		for _, m := range ch.Logprobs.TopLogprobs {
+			for t, v := range m {
+				if v > 0 {
+					return bad(t, v)
+				}
+			}
+		}
+		for _, ct := range ch.Logprobs.Content {
+			if ct.Logprob > 0 {
+				return bad(ct.Token, ct.Logprob)
+			}
+			for _, t := range ct.TopLogprobs {
+				if t.Logprob > 0 {
+					return bad(t.Token, t.Logprob)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // choiceTexts are the replies of a response, in order.

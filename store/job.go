@@ -263,9 +263,9 @@ func saveJobResults(ctx context.Context, tx *sql.Tx, jobID int64, rs []domain.Jo
 	defer fail.Close()
 	for _, r := range rs {
 		if r.Answer != nil {
-			_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
+			_, err = ans.ExecContext(ctx, string(domain.CleanOutsideJSON(r.Answer)), now, jobID, r.Seq)
 		} else {
-			_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
+			_, err = fail.ExecContext(ctx, clipRunes(domain.CleanOutside(r.Error), maxJobError), jobID, r.Seq)
 		}
 		if err != nil {
 			return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
@@ -290,7 +290,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	default:
 		return domain.Errorf(domain.EINVALID, "unknown job status %q", status)
 	}
-	res, err := db.exec(ctx, q, status, clipRunes(msg, maxJobError), now, id)
+	res, err := db.exec(ctx, q, status, clipRunes(domain.CleanOutside(msg), maxJobError), now, id)
 	if err != nil {
 		return fmt.Errorf("set job status: %w", err)
 	}
