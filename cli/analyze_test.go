@@ -110,7 +110,7 @@ func TestAnalyzeBadInput(t *testing.T) {
 		name, cmd, flag, content string
 		want                     []string
 	}{
-		{"rating 8", "toplines", "--ratings", h + "p1,B,s1,scalar,trigger,5,\np1,B,s1,scalar,cancel,8,\n", []string{"line 3", `"rating"`}},
+		{"rating 12", "toplines", "--ratings", h + "p1,B,s1,scalar,trigger,5,\np1,B,s2,scalar,cancel,12,\n", []string{"line 3", `"rating"`}},
 		{"non-integer", "toplines", "--ratings", h + "p1,B,s1,scalar,trigger,five,\n", []string{"line 2", `"rating"`, "five"}},
 		{"unknown column", "toplines", "--ratings", strings.TrimSuffix(h, "\n") + ",age\n", []string{"line 1", `"age"`, "unknown column"}},
 		{"missing column", "toplines", "--ratings", "participant_id,item_id,item_type,condition,rating,check\n", []string{"line 1", `"batch_id"`, "missing"}},

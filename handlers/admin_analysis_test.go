@@ -86,9 +86,9 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot", `data-testid="figure-explanations_acceptable"`)
 
 	// Rows the analysis refuses are shown as a problem, with the line.
-	_, err = analysis.NewRatings([]analysis.RatingRow{{Participant: "p", Batch: "1", Item: "i", Type: "scalar", Condition: "trigger", Rating: 9}})
+	_, err = analysis.NewRatings([]analysis.RatingRow{{Participant: "p", Batch: "1", Item: "i", Type: "scalar", Condition: "trigger", Rating: 12}})
 	if err == nil {
-		t.Fatal("rating 9 accepted")
+		t.Fatal("rating 12 accepted")
 	}
 	body = renderAnalysis(t, domain.KindCrowd, &studies.Analysis{Problem: err})
 	mustContain(t, body, `data-testid="analysis-problem"`, "line 2")
