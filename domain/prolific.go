@@ -18,6 +18,7 @@ const (
 	CallScreenOut   = "screen_out"       // one submission moved to SCREENED OUT
 	CallMessage     = "message"          // a message to one or more participants
 	CallHook        = "hook"             // a hook subscription created or removed
+	CallReturn      = "return_request"   // a participant asked to return their submission
 )
 
 // The states of a recorded call.

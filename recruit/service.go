@@ -842,6 +842,9 @@ func (p *Service) CreateDraft(ctx context.Context, studyID int64, actor string, 
 	if set.ScreenOutCode != "" {
 		d.CompletionCodes = append(d.CompletionCodes, prolific.CompletionCode{Code: set.ScreenOutCode, CodeType: "FIXED_SCREENOUT", Actions: []prolific.CodeAction{{Action: "FIXED_SCREENOUT_PAYMENT"}}})
 	}
+	if err := p.withScreening(ctx, studyID, &d); err != nil {
+		return nil, err
+	}
 	c, err := p.record(ctx, studyID, domain.CallCreateStudy, "create_study:"+strconv.FormatInt(studyID, 10)+":"+newPlanID(), in.Name, actor, d)
 	if err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ type Server struct {
 	subscriptions  map[string]map[string]any
 	messages       []Message
 	failures       map[string]failure // by route, set by Fail
+	returns        map[string]int     // return requests by submission (filters.go)
 	// AfterPay, if set, runs once a pay request has been carried out and
 	// before it is answered: a test may kill its client there, or panic
 	// with http.ErrAbortHandler to drop the answer.
@@ -59,7 +60,7 @@ func NewServer(token string) *Server {
 	s := &Server{Token: token, studies: map[string]map[string]any{}, submissions: map[string][]map[string]any{},
 		setups: map[string]setup{}, pays: map[string]int{}, groups: map[string][]string{}, calls: map[string]int{}, PageSize: 2,
 		screenOutCodes: map[string]string{}, projects: map[string]string{}, subscriptions: map[string]map[string]any{},
-		failures: map[string]failure{}}
+		failures: map[string]failure{}, returns: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -313,7 +314,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"results": members})
 	default:
-		if !s.serveLife(w, r, p, body, route) {
+		if !s.serveLife(w, r, p, body, route) && !s.serveScreening(w, r, p, body, route) {
 			fail(w, http.StatusNotFound, "Not found.")
 		}
 	}
