@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"pragmalab/prolific/prolifictest"
+)
+
+func TestProlificCLIScreeningEligibleAndReturn(t *testing.T) {
+	file, cs, fake, vars := prolificFixture(t)
+	study := strconv.FormatInt(cs.ID, 10)
+	run := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, "", vars, append(append([]string{"prolific"}, args...), "--study", study, "--db", file)...)
+	}
+	if code, out, errOut := run("filters", "--add", "first-language=Italian,German", "--range", "age=18:20"); code != 0 ||
+		!strings.Contains(out, "would become:\n  first-language=Italian,German\n  age=18:20") || !strings.Contains(out, "nothing saved") {
+		t.Fatalf("preview: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := run("filters"); code != 0 || !strings.Contains(out, "none (everybody") {
+		t.Errorf("a preview saved: %q", out)
+	}
+	if code, _, errOut := run("filters", "--add", "first-langage=Italian", "--yes"); code != 1 || !strings.Contains(errOut, "did you mean first-language") {
+		t.Errorf("unknown filter: %d %q", code, errOut)
+	}
+	if code, _, errOut := run("filters", "--range", "age=40:18", "--yes"); code != 1 || !strings.Contains(errOut, "above the upper bound") {
+		t.Errorf("LO > HI: %d %q", code, errOut)
+	}
+	if code, out, errOut := run("filters", "--add", "first-language=Italian", "--range", "age=18:20", "--yes"); code != 0 || !strings.Contains(out, "screening saved") {
+		t.Fatalf("save: %d %q %q", code, out, errOut)
+	}
+	if code, out, errOut := run("eligible"); code != 0 || !strings.Contains(out, "eligible participants: fewer than 25") || !strings.Contains(out, "warning:") {
+		t.Errorf("eligible: %d %q %q", code, out, errOut)
+	}
+	run("link", "--prolific-study", cliProlificStudy)
+	run("sync")
+	if code, out, _ := run("return", "--participant", prolifictest.PID(1), "--reason", "Encountered technical problems"); code != 0 || !strings.Contains(out, "nothing sent") || fake.ReturnRequests("sub1") != 0 {
+		t.Errorf("return preview: %d %q", code, out)
+	}
+	if code, out, errOut := run("return", "--participant", prolifictest.PID(1), "--reason", "Encountered technical problems", "--yes"); code != 0 || fake.ReturnRequests("sub1") != 1 {
+		t.Errorf("return: %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := run("return", "--participant", prolifictest.PID(1), "--reason", "Encountered technical problems", "--yes"); code != 1 || !strings.Contains(errOut, "already asked") || fake.ReturnRequests("sub1") != 1 {
+		t.Errorf("return again: %d %q", code, errOut)
+	}
+}
