@@ -48,6 +48,9 @@ Actions:
             show or change the study's screening (who may take part)
   eligible  how many participants the screening admits
   return    --participant PID --reason TEXT: ask one to return their submission
+  inbox     the participants' messages about the study, unread first
+  test-participant
+            --email EMAIL: a Prolific test participant to try the study
 
 `
 
@@ -58,7 +61,7 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks, filters, eligible, return)")
+		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks, filters, eligible, return, inbox, test-participant)")
 	}
 	action := args[0]
 	if screeningActions[action] {

@@ -14,13 +14,18 @@ const prolificScreeningUsage = `Usage:
   pragmalab prolific filters --study ID [--add FILTER=VALUE[,VALUE…]]… [--range FILTER=LO:HI]… [--remove FILTER]… [--yes]
   pragmalab prolific eligible --study ID
   pragmalab prolific return --study ID --participant PID --reason TEXT [--yes]
+  pragmalab prolific inbox --study ID
+  pragmalab prolific test-participant --study ID --email EMAIL [--yes]
 
 filters shows the study's screening on Prolific; with changes, what it
 would become, saved with --yes (names are Prolific's filters and their
 choices, e.g. first-language=Italian, age=18:40). eligible asks Prolific how
 many participants the screening admits. return asks a participant to
-return their submission instead of rejecting it; it is sent once
-(docs/prolific.md#screening, #request-return).
+return their submission instead of rejecting it; it is sent once. inbox
+lists the participants' messages about the study, unread first (reply with
+message --to one). test-participant creates a Prolific test participant
+for your email, to try the study as a participant
+(docs/prolific.md#screening, #request-return, #inbound-messages).
 
 `
 
@@ -44,6 +49,7 @@ func runProlificScreening(ctx context.Context, action string, args []string, env
 	fs.Var(&removes, "remove", "filters: FILTER to remove (repeatable)")
 	pid := fs.String("participant", "", "return: the participant's PROLIFIC_PID")
 	reason := fs.String("reason", "", "return: why (sent to the participant)")
+	email := fs.String("email", "", "test-participant: an email not registered on Prolific")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -65,13 +71,17 @@ func runProlificScreening(ctx context.Context, action string, args []string, env
 		return c.filters(recruit.ScreeningChange{Add: adds, Range: ranges, Remove: removes})
 	case "eligible":
 		return c.eligible()
+	case "inbox":
+		return c.inbox()
+	case "test-participant":
+		return c.testParticipant(*email)
 	default:
 		return c.requestReturn(*reason)
 	}
 }
 
 // screeningActions are the actions runProlificScreening runs.
-var screeningActions = map[string]bool{"filters": true, "eligible": true, "return": true}
+var screeningActions = map[string]bool{"filters": true, "eligible": true, "return": true, "inbox": true, "test-participant": true}
 
 
 func (c *prolificCmd) filters(ch recruit.ScreeningChange) error {
@@ -161,4 +171,40 @@ func (c *prolificCmd) warnEligible() {
 	case e.Warning() != "":
 		fmt.Fprintf(c.out, "warning: %s\n", e.Warning())
 	}
+}
+
+func (c *prolificCmd) inbox() error {
+	msgs, err := c.p.Inbox(c.ctx, c.studyID)
+	if err != nil {
+		return c.fail(err)
+	}
+	if len(msgs) == 0 {
+		fmt.Fprintln(c.out, "no message from the study's participants in the last 30 days")
+		return nil
+	}
+	for _, m := range msgs {
+		state := "read"
+		if m.Unread {
+			state = "UNREAD"
+		}
+		fmt.Fprintf(c.out, "%s  %s  %s  %s\n  %s\n", state, m.SentAt.UTC().Format("2006-01-02 15:04"), m.PID, orNone(m.Category), strings.ReplaceAll(m.Body, "\n", "\n  "))
+	}
+	fmt.Fprintln(c.out, "reply: pragmalab prolific message --to one --participant PID --message TEXT --yes")
+	return nil
+}
+
+func (c *prolificCmd) testParticipant(email string) error {
+	if email == "" {
+		return usagef("prolific test-participant: --email is required")
+	}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would create a Prolific test participant for %s (POST /api/v1/researchers/participants/)\nnothing sent: add --yes\n", email)
+		return nil
+	}
+	id, err := c.p.CreateTestParticipant(c.ctx, c.studyID, c.actor, email)
+	if err != nil {
+		return c.fail(err)
+	}
+	fmt.Fprintf(c.out, "test participant %s for %s: reset its password on Prolific, log in with it, and add it to a participant group or allowlist the study admits\n", id, email)
+	return c.audit("Prolific test participant", "created test participant %s", id)
 }

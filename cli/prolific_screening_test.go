@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pragmalab/prolific/prolifictest"
 )
@@ -44,5 +45,28 @@ func TestProlificCLIScreeningEligibleAndReturn(t *testing.T) {
 	}
 	if code, _, errOut := run("return", "--participant", prolifictest.PID(1), "--reason", "Encountered technical problems", "--yes"); code != 1 || !strings.Contains(errOut, "already asked") || fake.ReturnRequests("sub1") != 1 {
 		t.Errorf("return again: %d %q", code, errOut)
+	}
+}
+
+func TestProlificCLIInboxAndTestParticipant(t *testing.T) {
+	file, cs, fake, vars := prolificFixture(t)
+	study := strconv.FormatInt(cs.ID, 10)
+	run := func(args ...string) (int, string, string) {
+		t.Helper()
+		return runCLI(t, "", vars, append(append([]string{"prolific"}, args...), "--study", study, "--db", file)...)
+	}
+	run("link", "--prolific-study", cliProlificStudy)
+	run("sync")
+	fake.AddInbound(prolifictest.PID(1), cliProlificStudy, "Old question", time.Now().Add(-time.Hour), false)
+	fake.AddInbound(prolifictest.PID(2), cliProlificStudy, "Did my answers save?", time.Now().Add(-2*time.Hour), true)
+	code, out, errOut := run("inbox")
+	if code != 0 || !strings.Contains(out, "UNREAD") || strings.Index(out, "Did my answers save?") > strings.Index(out, "Old question") {
+		t.Errorf("inbox: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := run("test-participant", "--email", "me@lab.example"); code != 0 || !strings.Contains(out, "nothing sent") || len(fake.TestParticipants()) != 0 {
+		t.Errorf("preview: %d %q", code, out)
+	}
+	if code, out, errOut := run("test-participant", "--email", "me@lab.example", "--yes"); code != 0 || !strings.Contains(out, "test participant") || len(fake.TestParticipants()) != 1 {
+		t.Errorf("create: %d %q %q", code, out, errOut)
 	}
 }
