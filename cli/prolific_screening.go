@@ -83,7 +83,6 @@ func runProlificScreening(ctx context.Context, action string, args []string, env
 // screeningActions are the actions runProlificScreening runs.
 var screeningActions = map[string]bool{"filters": true, "eligible": true, "return": true, "inbox": true, "test-participant": true}
 
-
 func (c *prolificCmd) filters(ch recruit.ScreeningChange) error {
 	if len(ch.Add)+len(ch.Range)+len(ch.Remove) == 0 {
 		sc, err := c.p.Screening(c.ctx, c.studyID)

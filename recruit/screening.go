@@ -322,7 +322,9 @@ func closeMatches(typed string, names []string) string {
 	if len(near) == 0 {
 		return ""
 	}
-	sort.SliceStable(near, func(i, k int) bool { return near[i].d < near[k].d || near[i].d == near[k].d && near[i].name < near[k].name })
+	sort.SliceStable(near, func(i, k int) bool {
+		return near[i].d < near[k].d || near[i].d == near[k].d && near[i].name < near[k].name
+	})
 	var out []string
 	for i := 0; i < len(near) && i < 5; i++ {
 		out = append(out, near[i].name)
