@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pragmalab/domain"
 	"pragmalab/prolific"
@@ -113,5 +114,40 @@ func TestProlificScreeningRefusedToViewers(t *testing.T) {
 	}
 	if sc, _ := e.db.ProlificScreening(context.Background(), e.study); len(sc) != 0 || fake.Calls("POST eligibility-count") != 0 || fake.ReturnRequests("sub1") != 0 {
 		t.Errorf("a viewer's requests reached Prolific or the database: %+v, %d counts", sc, fake.Calls("POST eligibility-count"))
+	}
+}
+
+func TestProlificInboxPageAndTestParticipant(t *testing.T) {
+	e, fake := prolificPageEnv(t)
+	a := e.admin()
+	page := "/admin/studies/" + strconv.FormatInt(e.study, 10) + "/prolific"
+	a.post(page+"/sync", nil)
+	fake.AddInbound(prolifictest.PID(1), "64eeeeeeeeeeeeeeeeeeeeee", "Old question", time.Now().Add(-time.Hour), false)
+	fake.AddInbound(prolifictest.PID(2), "64eeeeeeeeeeeeeeeeeeeeee", "Did my answers save?", time.Now().Add(-2*time.Hour), true)
+	a.get(page)
+	a.must("inbox-link")
+	a.get(page + "/inbox")
+	a.must("inbox-unread")
+	if strings.Index(a.body, "Did my answers save?") > strings.Index(a.body, "Old question") || !strings.Contains(a.body, "/prolific/message/preview") {
+		t.Errorf("unread not first, or no reply form:\n%s", a.body)
+	}
+	a.post(page+"/test-participant", url.Values{"email": {"me@lab.example"}, "confirm": {"yes"}})
+	a.must("test-participant-id")
+	if len(fake.TestParticipants()) != 1 {
+		t.Errorf("test participants %v", fake.TestParticipants())
+	}
+
+	if _, err := e.db.CreateAdminWithRole(context.Background(), "watcher", "correct horse battery", domain.RoleViewer); err != nil {
+		t.Fatal(err)
+	}
+	v := e.browser()
+	v.post("/admin/login", url.Values{"username": {"watcher"}, "password": {"correct horse battery"}})
+	v.get(page + "/inbox")
+	if v.resp.StatusCode != http.StatusOK || v.has("test-participant-create") || strings.Contains(v.body, "/prolific/message/preview") {
+		t.Errorf("a viewer sees forms on the inbox (status %d)", v.resp.StatusCode)
+	}
+	v.post(page+"/test-participant", url.Values{"email": {"other@lab.example"}, "confirm": {"yes"}})
+	if v.resp.StatusCode != http.StatusForbidden || len(fake.TestParticipants()) != 1 {
+		t.Errorf("a viewer created a test participant: %d", v.resp.StatusCode)
 	}
 }
