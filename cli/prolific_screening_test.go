@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 )
 
@@ -68,5 +71,50 @@ func TestProlificCLIInboxAndTestParticipant(t *testing.T) {
 	}
 	if code, out, errOut := run("test-participant", "--email", "me@lab.example", "--yes"); code != 0 || !strings.Contains(out, "test participant") || len(fake.TestParticipants()) != 1 {
 		t.Errorf("create: %d %q %q", code, out, errOut)
+	}
+}
+
+// TestProlificReturnKilledMidCallSentOnce kills `pragmalab prolific
+// return` after Prolific carried out the request and before its answer
+// reached pragmalab; the retry sends nothing and says why. The killed
+// process is TestProlificChildPay, which runs whatever command it is given.
+func TestProlificReturnKilledMidCallSentOnce(t *testing.T) {
+	file, cs, fake, vars := prolificFixture(t)
+	study := strconv.FormatInt(cs.ID, 10)
+	runCLI(t, "", vars, "prolific", "link", "--prolific-study", cliProlificStudy, "--study", study, "--db", file)
+	runCLI(t, "", vars, "prolific", "sync", "--study", study, "--db", file)
+
+	args := []string{"prolific", "return", "--study", study, "--participant", prolifictest.PID(2), "--reason", "Withdrew consent", "--yes", "--db", file}
+	child := exec.Command(os.Args[0], "-test.run=^TestProlificChildPay$")
+	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
+		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
+	killed := make(chan struct{})
+	fake.AfterReturn = func(string) {
+		child.Process.Kill()
+		<-killed
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		select {
+		case <-killed:
+		case <-time.After(60 * time.Second):
+			child.Process.Kill()
+		}
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- child.Wait(); close(killed) }()
+	err := <-waitErr
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || fake.ReturnRequests("sub2") != 1 {
+		t.Fatalf("child ended with %v after %d requests; want it killed after one", err, fake.ReturnRequests("sub2"))
+	}
+	fake.AfterReturn = nil
+	code, out, errOut := runCLI(t, "", vars, args...)
+	if code != 1 || !strings.Contains(errOut, "never came") || !strings.Contains(errOut, "nothing was sent again") {
+		t.Fatalf("retry: exit %d\n%s%s", code, out, errOut)
+	}
+	if fake.ReturnRequests("sub2") != 1 || fake.Calls("POST request-return") != 1 {
+		t.Fatalf("the retry asked again: %d requests", fake.ReturnRequests("sub2"))
 	}
 }

@@ -133,22 +133,29 @@ func (s *Server) eligible(body map[string]any) (int, string) {
 
 func (s *Server) requestReturn(w http.ResponseWriter, id string, body map[string]any) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	sub := s.find(id)
-	if sub == nil {
-		fail(w, http.StatusNotFound, "Not found.")
-		return
+	status, detail := http.StatusOK, ""
+	switch {
+	case sub == nil:
+		status, detail = http.StatusNotFound, "Not found."
+	case len(asList(body["request_return_reasons"])) == 0:
+		status, detail = http.StatusBadRequest, "request_return_reasons is required."
+	case sub["status"] != "ACTIVE" && sub["status"] != "AWAITING REVIEW":
+		status, detail = http.StatusBadRequest, "A return can only be requested for an active or awaiting review submission."
 	}
-	if len(asList(body["request_return_reasons"])) == 0 {
-		fail(w, http.StatusBadRequest, "request_return_reasons is required.")
-		return
-	}
-	if st := sub["status"]; st != "ACTIVE" && st != "AWAITING REVIEW" {
-		fail(w, http.StatusBadRequest, "A return can only be requested for an active or awaiting review submission.")
+	if status != http.StatusOK {
+		s.mu.Unlock()
+		fail(w, status, detail)
 		return
 	}
 	s.returns[id]++
 	now := time.Now().UTC().Format(time.RFC3339)
 	sub["return_requested"] = now
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "status": sub["status"], "participant": sub["participant_id"], "return_requested": now})
+	answer := map[string]any{"id": id, "status": sub["status"], "participant": sub["participant_id"], "return_requested": now}
+	after := s.AfterReturn
+	s.mu.Unlock()
+	if after != nil {
+		after(id)
+	}
+	writeJSON(w, http.StatusOK, answer)
 }

@@ -43,6 +43,9 @@ type Server struct {
 	// before it is answered: a test may kill its client there, or panic
 	// with http.ErrAbortHandler to drop the answer.
 	AfterPay func(setupID string)
+	// AfterReturn, if set, runs once a return request has been carried
+	// out and before it is answered (filters.go), as AfterPay does.
+	AfterReturn func(submissionID string)
 }
 
 // failure is the error answer Fail set for a route.
