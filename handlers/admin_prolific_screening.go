@@ -14,7 +14,12 @@ import (
 
 // prolificScreening is the page's view of the study's screening.
 func prolificScreening(sc *recruit.Screening) templates.ProlificScreening {
-	return templates.ProlificScreening{Filters: templates.ScreeningFilters(sc.Filters, recruit.FormatFilter), Proposed: sc.Proposed}
+	v := templates.ProlificScreening{Filters: templates.ScreeningFilters(sc.Filters, recruit.FormatFilter), Proposed: sc.Proposed}
+	if sc.Last != nil {
+		v.Count = sc.Last.Text() + " for " + itoa(sc.Last.Places) + " places, counted " + sc.CountedAt.UTC().Format("2 Jan 2006 15:04") + " UTC"
+		v.Warning = sc.Last.Warning()
+	}
+	return v
 }
 
 // formList splits a form field of changes written one per line or

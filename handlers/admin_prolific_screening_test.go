@@ -78,6 +78,15 @@ func TestProlificPageScreeningCountAndReturn(t *testing.T) {
 	if !strings.Contains(a.body, "Eligible participants on Prolific: fewer than 25") {
 		t.Errorf("count not shown:\n%s", a.body)
 	}
+	// The page keeps the count and warns before publishing, until the
+	// screening changes.
+	a.get(page)
+	a.must("screening-eligible")
+	a.must("screening-warning")
+	a.post(page+"/screening", url.Values{"remove": {"age"}})
+	if a.has("screening-eligible") || a.has("screening-warning") {
+		t.Errorf("a count of another screening is still shown:\n%s", a.body)
+	}
 	a.post(page+"/sync", nil)
 	a.post(page+"/return", url.Values{"pid": {prolifictest.PID(1)}, "reason": {"Encountered technical problems"}})
 	if a.resp.StatusCode != http.StatusBadRequest || fake.ReturnRequests("sub1") != 0 {

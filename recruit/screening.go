@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"pragmalab/domain"
 	"pragmalab/prolific"
@@ -34,6 +35,10 @@ type Screening struct {
 	// ("first-language=Italian" for a study in Italian) while the
 	// screening has no first-language filter: the researcher confirms it.
 	Proposed string
+	// Last is the last eligible count of this screening (nil: never
+	// counted, or the screening changed since), made at CountedAt.
+	Last      *Eligible
+	CountedAt time.Time
 }
 
 // firstLanguage is Prolific's first-language filter.
@@ -54,6 +59,19 @@ func (p *Service) Screening(ctx context.Context, studyID int64) (*Screening, err
 		return nil, err
 	}
 	sc := &Screening{Filters: fs}
+	if n, at, ok, err := p.db.ProlificEligible(ctx, studyID); err != nil {
+		return nil, err
+	} else if ok {
+		_, set, err := p.db.CrowdStudy(ctx, studyID)
+		if err != nil {
+			return nil, err
+		}
+		prog, err := p.db.CrowdProgress(ctx, studyID, set)
+		if err != nil {
+			return nil, err
+		}
+		sc.Last, sc.CountedAt = &Eligible{Count: n, Places: len(prog) * set.Quota}, at
+	}
 	if name := languageNames[st.Lang]; name != "" && !hasFilter(fs, firstLanguage) {
 		sc.Proposed = firstLanguage + "=" + name
 	}
@@ -242,7 +260,7 @@ func (p *Service) EligibleCount(ctx context.Context, studyID int64) (*Eligible, 
 	if err != nil {
 		return nil, apiErr(err)
 	}
-	return &Eligible{Count: n, Places: len(prog) * set.Quota}, nil
+	return &Eligible{Count: n, Places: len(prog) * set.Quota}, p.db.SaveProlificEligible(ctx, studyID, n)
 }
 
 // withScreening puts the study's screening in a draft's filters.

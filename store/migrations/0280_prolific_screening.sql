@@ -16,3 +16,12 @@ CREATE TABLE prolific_screening (
 	PRIMARY KEY (study_id, filter_id),
 	CHECK (is_range = 0 OR lower <= upper)
 );
+
+-- The last eligible count Prolific gave for the screening, so the page can
+-- show it (and warn when it is thin) without asking Prolific at each visit.
+-- A saved screening clears it: the count was of another screening.
+CREATE TABLE prolific_eligible (
+	study_id   INTEGER PRIMARY KEY REFERENCES studies (id) ON DELETE CASCADE,
+	count      INTEGER NOT NULL,
+	counted_at TEXT NOT NULL
+);
