@@ -22,10 +22,17 @@ func prolificScreening(sc *recruit.Screening) templates.ProlificScreening {
 	return v
 }
 
-// formList splits a form field of changes written one per line or
-// separated by spaces: values inside one change are separated by commas.
+// formList splits a form field of changes separated by semicolons or
+// lines (values inside one change are separated by commas, and may hold
+// spaces: "first-language=Brazilian Portuguese").
 func formList(v string) []string {
-	return strings.Fields(v)
+	var out []string
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ';' || r == '\n' || r == '\r' }) {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // SaveProlificScreening handles POST /admin/studies/{study}/prolific/screening:

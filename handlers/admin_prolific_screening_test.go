@@ -69,6 +69,11 @@ func TestProlificPageScreeningCountAndReturn(t *testing.T) {
 	if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, "did you mean first-language") {
 		t.Errorf("unknown filter: %d", a.resp.StatusCode)
 	}
+	a.post(page+"/screening", url.Values{"add": {"first-language=Italian ; first-language = German"}, "range": {"age=18:20"}})
+	if !strings.Contains(a.body, "first-language=Italian,German") {
+		t.Errorf("two changes in one field:\n%s", a.body)
+	}
+	a.post(page+"/screening", url.Values{"remove": {"first-language"}})
 	a.post(page+"/screening", url.Values{"add": {"first-language=Italian"}, "range": {"age=18:20"}})
 	a.must("screening-filters")
 	if !strings.Contains(a.body, "first-language=Italian") || a.has("screening-proposed") {

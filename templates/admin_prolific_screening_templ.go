@@ -51,7 +51,7 @@ func prolificScreening(v ProlificView) templ.Component {
 		}
 		ctx = templ.InitializeContext(ctx)
 		ctx = templ.ClearChildren(ctx)
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section data-testid=\"prolific-screening\"><h2>Who may take part</h2><p class=\"hint\">Prolific's filters: <strong>Create draft</strong> sends them with the study. Name a filter and its values as Prolific lists them (<code>first-language=Italian</code>, several values separated by commas); a range as <code>age=18:40</code>. Participant groups combine with them.</p>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section data-testid=\"prolific-screening\"><h2>Who may take part</h2><p class=\"hint\">Prolific's filters: <strong>Create draft</strong> sends them with the study. Name a filter and its values as Prolific lists them (<code>first-language=Italian</code>, several values separated by commas); a range as <code>age=18:40</code>; several changes in one field separated by semicolons. Participant groups combine with them.</p>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
