@@ -111,7 +111,15 @@ type Binary struct {
 	FleissKappaCI *CI      `json:"fleiss_kappa_ci95,omitempty"`
 	FleissItems   int      `json:"fleiss_items,omitempty"`
 	FleissRaters  int      `json:"fleiss_raters,omitempty"`
+	// KappaNA says why κ, though a number, is not shown: an annotator of
+	// the pair gave one answer on every item, so κ is 0 by construction
+	// (docs/statistics.md#cohens-kappa); the tables print "n/a (no
+	// variation)".
+	KappaNA string `json:"kappa_na,omitempty"`
 }
+
+// noVariation is KappaNA's reason.
+const noVariation = "no variation: an annotator gave the same answer on every item, so κ is 0 by construction and says nothing about agreement"
 
 // BinaryFromConfusion computes raw agreement, Cohen's κ and PABAK from a
 // 2×2 confusion matrix. With no items every measure is nil. When both
@@ -134,6 +142,9 @@ func BinaryFromConfusion(c [2][2]int) Binary {
 	b.PABAK = num(2*po - 1)
 	if pe < 1 {
 		b.Kappa = num((po - pe) / (1 - pe))
+		if aYes == 0 || aYes == 1 || bYes == 0 || bYes == 1 {
+			b.KappaNA = noVariation
+		}
 	}
 	return b
 }

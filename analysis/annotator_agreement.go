@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"pragmalab/domain"
 	"slices"
 )
@@ -23,6 +24,12 @@ type AnnotatorModels struct {
 	// posterior below ReviewThreshold, lowest first.
 	Review          []ItemPosterior `json:"review"`
 	ReviewThreshold float64         `json:"review_threshold"`
+	// Warnings name the annotators who gave one label on every item they
+	// judged, with both models' view of them: Dawid–Skene, fitted from the
+	// majority, can rate such a yes-sayer as accurate when the majority is
+	// mostly yes, while MACE separates a constant guesser
+	// (docs/statistics.md#annotator-models).
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // DawidSkene is a fitted Dawid–Skene model. Confusion rows are the true
@@ -114,14 +121,26 @@ func (d *agreeData) annotatorModels(idx []int, vals [][]int8) *AnnotatorModels {
 		MACE:   &MACE{Annotators: map[string]MACEAnnotator{}, LogLikelihood: mc.logLik, Training: MACETraining},
 		Review: []ItemPosterior{}}
 	judged := make([]int, len(anns))
-	for _, a := range s.ann {
+	yes := make([]int, len(anns))
+	for j, a := range s.ann {
 		judged[a]++
+		if s.lab[j] == 0 {
+			yes[a]++
+		}
 	}
 	for ai, a := range anns {
 		c := ds.confusion[ai]
 		m.DawidSkene.Annotators[d.anns[a]] = DSAnnotator{Accuracy: ds.accuracy(ai), Judgements: judged[ai],
 			Confusion: [2][2]float64{{c[0][0], c[0][1]}, {c[1][0], c[1][1]}}}
 		m.MACE.Annotators[d.anns[a]] = MACEAnnotator{Competence: mc.competence[ai], Judgements: judged[ai]}
+		if judged[ai] > 1 && (yes[ai] == 0 || yes[ai] == judged[ai]) {
+			label := "yes"
+			if yes[ai] == 0 {
+				label = "no"
+			}
+			m.Warnings = append(m.Warnings, fmt.Sprintf("%s answered %s on every one of %d items: Dawid–Skene gives accuracy %.2f (P(yes | yes) %.2f, P(no | no) %.2f), MACE competence %.2f; a constant answer carries no information about the items, whatever the accuracy says",
+				d.anns[a], label, judged[ai], ds.accuracy(ai), c[0][0], c[1][1], mc.competence[ai]))
+		}
 	}
 	for n, i := range items {
 		p := ItemPosterior{Item: d.items[i], Type: d.types[i], PosteriorYes: ds.posterior[n][0], MACEPosteriorYes: mc.posterior[n][0]}

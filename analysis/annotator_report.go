@@ -49,6 +49,13 @@ func AnnotatorModelsTable(a *Agreement) *Table {
 		"P(yes | yes) and P(no | no): the chance the annotator answers yes on an item whose true class is yes, and no on one that is no (0.50 when the model puts no item in that class).",
 		"MACE (Hovy et al. 2013): the chance the annotator knows the answer rather than guesses; " + MACETraining + ".",
 	}
+	for _, q := range annotatorQuestions {
+		if m := a.AnnotatorModels[q.key]; m != nil {
+			for _, w := range m.Warnings {
+				tb.Notes = append(tb.Notes, "Warning ("+q.en+"): "+w+".")
+			}
+		}
+	}
 	return tb
 }
 
@@ -129,8 +136,16 @@ func annotatorParagraph(p prose, a *Agreement) string {
 				p.pl(len(m.Review), fmt.Sprintf("%d item aveva l'etichetta di maggioranza con probabilità a posteriori", len(m.Review)),
 					fmt.Sprintf("%d item avevano l'etichetta di maggioranza con probabilità a posteriori", len(m.Review))), p.num(ReviewThreshold))))
 	}
+	var warn []string
+	for _, q := range annotatorQuestions {
+		if m := a.AnnotatorModels[q.key]; m != nil {
+			for _, w := range m.Warnings {
+				warn = append(warn, p.say(" On "+q.en+", "+w+".", " Sulla "+q.it+": "+w+"."))
+			}
+		}
+	}
 	return p.say(
 		"Each expert's reliability was also estimated with two annotator models: Dawid and Skene's (1979) model, fitted by EM from the majority vote without smoothing until the log-likelihood changed by less than 10⁻⁸ (at most 1,000 iterations), whose accuracy is the prior-weighted diagonal of the expert's confusion matrix, and MACE (Hovy et al. 2013), trained by variational-Bayes EM with a Beta(0.5, 0.5) prior on competence and a Dirichlet(10) prior on guessed labels (best of 10 seeded starts of 50 iterations). Over all items, ",
 		"L'affidabilità di ciascun esperto è stata stimata anche con due modelli degli annotatori: il modello di Dawid e Skene (1979), stimato con l'algoritmo EM a partire dal voto di maggioranza, senza smoothing, finché la log-verosimiglianza è variata di meno di 10⁻⁸ (al più 1.000 iterazioni), la cui accuratezza è la diagonale della matrice di confusione dell'esperto pesata per le probabilità a priori delle classi, e MACE (Hovy et al. 2013), stimato con EM variazionale bayesiano con a priori Beta(0,5; 0,5) sulla competenza e Dirichlet(10) sulle etichette tirate a indovinare (la migliore di 10 partenze con seme fisso, di 50 iterazioni ciascuna). Su tutti gli item, ") +
-		strings.Join(parts, "; ") + "."
+		strings.Join(parts, "; ") + "." + strings.Join(warn, "")
 }

@@ -26,6 +26,9 @@ type CoverageOptions struct {
 	Progress func(done int)
 	// Stop, when set and true, ends the cell early (an interrupted run).
 	Stop func() bool
+	// TruthItems, when not 0, is how many items the crowd truth is
+	// computed over instead of crowdTruthItems (fewer for a quick test).
+	TruthItems int
 }
 
 // CoverageRow is one interval's coverage by one method in one cell.
@@ -155,7 +158,11 @@ const crowdTruthItems = 100_000
 // CoverageCrowd runs the study on the crowd design d: every toplines share
 // and r, per type and pooled, by every candidate method.
 func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
-	truth := crowdTruth(opt.Seed, crowdTruthItems)
+	nTruth := crowdTruthItems
+	if opt.TruthItems > 0 {
+		nTruth = opt.TruthItems
+	}
+	truth := crowdTruth(opt.Seed, d, nTruth)
 	groups := append(append([]string{}, domain.TableTypes...), domain.TypeAll)
 	return runCoverage(opt, func(rep int, rng *rand.Rand) []obs {
 		rs := simulateCrowd(rng, d)
@@ -167,11 +174,14 @@ func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
 		for g, name := range groups {
 			tt, want := t.ByType[name], truth[name]
 			truths := []*float64{want.ImplicatureRecognition, want.CancellationRecognition, want.BeliefUpdate,
-				want.NegationCancellation, want.Strengthening, want.Unchanged, want.PearsonR}
+				want.NegationCancellation, want.Strengthening, want.Unchanged, want.PearsonR, want.PearsonR}
 			for s, stat := range toplinesStats {
 				label := "toplines " + name + "/" + stat
 				tv := nanIfNil(truths[s])
 				for _, m := range toplinesCandidates {
+					if m.corrected() != (s == statRDis) {
+						continue
+					}
 					out = append(out, obs{label, m.String(), m == toplinesMethods[s], tv, tr.points[g][s], tr.ci(m, g, s)})
 				}
 				if stat == "pearson_r" { // Fisher's z over the items, as the replicates' floor has it

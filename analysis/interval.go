@@ -184,10 +184,22 @@ const (
 	// three noise levels: the estimate (1), the replicates (2) and
 	// second-level replicates drawn from the replicates' participants (3).
 	ciExtrapolated
+	// ciDisattenuated and ciDisattenuatedZ: the basic interval of the
+	// corrected r around the observed r as the bootstrap's truth
+	// (disattenuatedCI), on r's scale and on its atanh.
+	ciDisattenuated
+	ciDisattenuatedZ
+	// ciDisattenuatedUnion: the union of the two, which covers where
+	// either does (the coverage study: r's scale falls short with few
+	// items, the atanh scale when the replicates pass 1).
+	ciDisattenuatedUnion
+	// ciDisattenuatedAuto: the atanh scale unless more than 2.5 % of the
+	// replicates reach ±1 (where atanh is undefined), then r's scale.
+	ciDisattenuatedAuto
 )
 
 func (m ciMethod) String() string {
-	return [...]string{"percentile", "BCa", "basic", "extrapolated"}[m]
+	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)", "basic vs observed r (r ∪ atanh)", "basic vs observed r (atanh unless replicates reach ±1)"}[m]
 }
 
 // extrapolatedCI is the ciExtrapolated interval: on the scale of r's
@@ -416,7 +428,8 @@ func wilsonN(p, n float64) *CI {
 // cluster-robust variance of the share, at most the number of trials. With
 // one trial per cluster it is Wilson's interval over n − 1 trials (the
 // variance's C/(C − 1)); when trials of a cluster agree more than chance
-// it widens. nil with no trial.
+// it widens. At a share of 0 or 1 the variance is 0 and says nothing of the
+// clustering, so n_eff is the number of clusters. nil with no trial.
 func clusterWilson(hits, trials []float64) *CI {
 	var H, N float64
 	c := 0
@@ -432,6 +445,12 @@ func clusterWilson(hits, trials []float64) *CI {
 	}
 	p := H / N
 	neff := N
+	if p == 0 || p == 1 {
+		// No variance to estimate the design effect from: count the
+		// clusters, never the trials (40 items, not their 120 pairs), as
+		// when every cluster's trials agree perfectly.
+		return wilsonN(p, float64(c))
+	}
 	if c > 1 {
 		var ss float64
 		for i := range hits {

@@ -68,6 +68,7 @@ var texSymbols = map[rune]texTok{
 	'\u00a0': {`~`, 2.9, true}, 'ß': {`\ss{}`, 4.8, false}, 'æ': {`\ae{}`, 6.2, false}, 'Æ': {`\AE{}`, 7.7, false},
 	'œ': {`\oe{}`, 6.7, false}, 'Œ': {`\OE{}`, 8.7, false}, 'ø': {`\o{}`, 4.3, false}, 'Ø': {`\O{}`, 6.7, false},
 	'ł': {`\l{}`, 2.4, false}, 'Ł': {`\L{}`, 5.4, false}, 'ı': {`\i{}`, 2.4, false}, '€': {`EUR`, 17.5, false},
+	'†': {`\dag{}`, 4.4, false},
 }
 
 // texAccents are the combining marks OT1 can set, as accent commands.
@@ -255,7 +256,7 @@ func (t *Table) numericColumn(i int) bool {
 		}
 		if numericCell(r[i]) {
 			num = true
-		} else if r[i] != Missing {
+		} else if r[i] != Missing && r[i] != NotAvailable && r[i] != KappaNoVariation {
 			return false
 		}
 	}

@@ -306,7 +306,8 @@ func ToplinesMethods(t *Toplines, rows int, l Lang) *Methods {
 	}
 	m.Sources = []string{"participants.total", "participants.excluded", "settings", "participants.checks_only", "participants.zero_variance",
 		"participants.analysed", "by_type.all.items", "by_type.all.implicature_recognition(_ci95)", "by_type.all.cancellation_recognition(_ci95)",
-		"by_type.all.belief_update(_ci95)", "by_type.all.pearson_r(_ci95)", "by_type.all.pearson_p", "by_type.all.pearson_n", "bootstrap"}
+		"by_type.all.belief_update(_ci95)", "by_type.all.pearson_r(_ci95)", "by_type.all.pearson_p", "by_type.all.pearson_n",
+		"by_type.all.pearson_r_disattenuated(_ci95, _na)", "by_type.all.reliability_trigger", "by_type.all.reliability_cancel", "by_type.all.approximate_intervals", "bootstrap"}
 	return m
 }
 
@@ -335,6 +336,7 @@ func toplinesItemsParagraph(p prose, all *TypeToplines) string {
 			p.pct(all.CancellationRecognition, all.CancellationRecognitionCI), p.pct(all.BeliefUpdate, all.BeliefUpdateCI), p.ofThe(nTC, "", "", "", "")),
 			fmt.Sprintf("la cancellazione è stata riconosciuta (z medio più basso con essa) per %s ed entrambi i riconoscimenti (aggiornamento delle credenze) per %s %s in entrambe le condizioni.",
 				p.the(all.CancellationRecognition, all.CancellationRecognitionCI), p.the(all.BeliefUpdate, all.BeliefUpdateCI), p.ofThe(nTC, "", "", "giudicato", "giudicati"))))
+		s.WriteString(nearThresholdSentence(p, all))
 	}
 	if all.PearsonR == nil {
 		s.WriteString(p.say(fmt.Sprintf(" The correlation of item means without and with cancellation could not be computed (it needs at least 3 items rated in both conditions, with means that vary; there %s).",
@@ -354,6 +356,7 @@ func toplinesItemsParagraph(p prose, all *TypeToplines) string {
 		}
 		s.WriteString(p.say(fmt.Sprintf(" Item means without and with cancellation correlated with r = %s%s, n = %s).", r, pv, p.n(all.PearsonN, "item", "items")),
 			fmt.Sprintf(" Le medie degli item senza e con cancellazione hanno una correlazione r = %s%s, n = %s).", r, pv, p.n(all.PearsonN, "item", "item"))))
+		s.WriteString(disattenuatedSentence(p, all))
 	}
 	return s.String()
 }
@@ -410,7 +413,10 @@ func agreementQuestion(p prose, en, it string, q Question, experts int) string {
 	ms := measures{p: p}
 	ms.add(p.say("raw agreement", "l'accordo osservato"), q.Raw, q.RawCI, p.say(fmt.Sprintf("over %s", p.n(q.Items, "item pair", "item pairs")), fmt.Sprintf("su %s", p.n(q.Items, "coppia di giudizi", "coppie di giudizi"))))
 	ms.add("PABAK", q.PABAK, q.PABAKCI, "")
-	if experts == 2 {
+	if experts == 2 && q.KappaNA != "" {
+		ms.defined = append(ms.defined, p.say("Cohen's κ n/a (no variation: an expert gave the same answer on every item, so κ is 0 by construction)",
+			"il κ di Cohen n/d (nessuna variazione: un esperto ha dato la stessa risposta su ogni item, quindi κ è 0 per costruzione)"))
+	} else if experts == 2 {
 		ms.add(p.say("Cohen's κ", "il κ di Cohen"), q.Kappa, q.KappaCI, "")
 	} else {
 		ms.add(p.say("Light's κ (mean pairwise Cohen's κ)", "il κ di Light (media dei κ di Cohen delle coppie)"), q.LightsKappa, q.LightsKappaCI, "")

@@ -60,6 +60,7 @@ func WritePlot(w io.Writer, p *plot.Plot, format string) error {
 		return fmt.Errorf("plot format %q: want pdf, svg or png", format)
 	}
 	dc := draw.New(c)
+	trueMinus(p)
 	p.Draw(draw.Crop(dc, figMargin, -figMargin, figMargin, -figMargin))
 	if _, err := c.WriteTo(w); err != nil {
 		return fmt.Errorf("render %s: %w", format, err)
@@ -212,7 +213,22 @@ func ScatterPlot(items []ItemMeans, typ string, tt *TypeToplines) (*plot.Plot, e
 	dx, dy := 0.06*max(p.X.Max-p.X.Min, 0.5), 0.06*max(p.Y.Max-p.Y.Min, 0.5)
 	p.X.Min, p.X.Max = p.X.Min-dx, p.X.Max+dx
 	p.Y.Min, p.Y.Max = p.Y.Min-dy, p.Y.Max+3*dy
-	p.Add(cornerText{[]string{PearsonLabel(tt.PearsonR, tt.PearsonP, tt.PearsonN)}})
+	// Ticks every 0.5 (every 1 on a wide axis), so 0 and 1 are marked.
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		step := 0.5
+		if ax.Max-ax.Min > 6 {
+			step = 1
+		}
+		ax.Tick.Marker = stepTicks(step)
+	}
+	corner := []string{PearsonLabel(tt.PearsonR, tt.PearsonP, tt.PearsonN)}
+	switch {
+	case tt.PearsonRDisattenuated != nil:
+		corner = append(corner, "corrected for attenuation: r = "+Fixed(*tt.PearsonRDisattenuated, 2))
+	case tt.PearsonRDisattenuatedNA != "":
+		corner = append(corner, "corrected r: n/a")
+	}
+	p.Add(cornerText{corner})
 	return p, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
@@ -41,6 +42,7 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 	lo, hi := yMin, yMax
 	width := 0.6 / float64(max(1, len(series)))
 	missing := make([][]bool, len(groups)) // per group, per series
+	var noCI plotter.XYs                   // estimates whose interval is undefined
 	for si, s := range series {
 		var pts errPoints
 		for g := range groups {
@@ -57,6 +59,9 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 			if g < len(s.CIs) && s.CIs[g] != nil {
 				el, eh = v-s.CIs[g][0], s.CIs[g][1]-v
 				lo, hi = min(lo, s.CIs[g][0]), max(hi, s.CIs[g][1])
+			} else if len(s.CIs) > 0 {
+				// The series has intervals but this one is undefined.
+				noCI = append(noCI, plotter.XY{X: x, Y: v})
 			}
 			pts.xy = append(pts.xy, plotter.XY{X: x, Y: v})
 			pts.err = append(pts.err, struct{ Low, High float64 }{el, eh})
@@ -105,6 +110,20 @@ func IntervalPlot(title, ylabel string, groups []string, series []IntervalSeries
 			labels.TextStyle[i].Color = color.Gray{Y: 0x66}
 			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = text.XCenter, text.YBottom
 		}
+		p.Add(labels)
+	}
+	if len(noCI) > 0 {
+		labels, err := plotter.NewLabels(plotter.XYLabels{XYs: noCI, Labels: slices.Repeat([]string{"CI n/a"}, len(noCI))})
+		if err != nil {
+			return nil, err
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].Font.Variant = "Sans"
+			labels.TextStyle[i].Font.Size = font.Length(7)
+			labels.TextStyle[i].Color = color.Gray{Y: 0x66}
+			labels.TextStyle[i].XAlign, labels.TextStyle[i].YAlign = text.XCenter, text.YBottom
+		}
+		labels.Offset = vg.Point{Y: vg.Points(4)}
 		p.Add(labels)
 	}
 	zero := plotter.NewFunction(func(float64) float64 { return 0 })

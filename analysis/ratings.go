@@ -131,7 +131,7 @@ type ReadOptions struct {
 }
 
 // ReadRatings reads a ratings file (docs/formats.md#ratings-file). Any bad row (unknown or missing
-// column, rating outside 1–7, unknown condition or type, an id that is not
+// column, rating outside 1–11, unknown condition or type, an id that is not
 // UTF-8, a participant rating the same item twice — in the same condition
 // or in two) fails the whole file with an *InputError naming line and column.
 func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, ReadOptions{}) }
@@ -250,7 +250,7 @@ func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[s
 	}
 	v, ok := parseRating(row[colRating])
 	if !ok {
-		return rt, errf(colRating, "rating %q is not an integer from 1 to 7", row[colRating])
+		return rt, errf(colRating, "rating %q is not an integer from 1 to %d", row[colRating], domain.MaxScalePoints)
 	}
 	rt.value = v
 	switch row[colCheck] {
@@ -302,13 +302,24 @@ func intern(index map[string]int32, list *[]string, s string) int32 {
 	return i
 }
 
-// parseRating reads a rating of the scale domain.RatingMin–RatingMax, a
-// single digit (the scale stays within 1–9).
+// parseRating reads a rating of any scale a study may have, 1 to
+// domain.MaxScalePoints (docs/studies.md#rating-scale): one or two digits.
+// The z-scores need no bounds; the file's own scale is the participants'.
 func parseRating(s string) (uint8, bool) {
-	if len(s) != 1 || s[0] < '0' || s[0] > '9' || !domain.ValidRating(int(s[0]-'0')) {
+	if len(s) == 0 || len(s) > 2 || s[0] < '1' || s[0] > '9' {
 		return 0, false
 	}
-	return s[0] - '0', true
+	v := int(s[0] - '0')
+	if len(s) == 2 {
+		if s[1] < '0' || s[1] > '9' {
+			return 0, false
+		}
+		v = v*10 + int(s[1]-'0')
+	}
+	if v > domain.MaxScalePoints {
+		return 0, false
+	}
+	return uint8(v), true
 }
 
 func parseCondition(s string) (Condition, bool) {

@@ -41,11 +41,12 @@ type crowdItem struct {
 	l   [numConditions]float64
 }
 
-func drawCrowdItem(rng *rand.Rand, typ int) crowdItem {
+func drawCrowdItem(rng *rand.Rand, typ int, d CrowdDesign) crowdItem {
 	b := crowdTriggerMean[typ] + crowdItemSD*rng.NormFloat64()
+	mu, sd := d.cancelEffect()
 	return crowdItem{typ: int8(typ), l: [numConditions]float64{
 		Trigger:    b,
-		Cancel:     b - (1.2 + 0.7*rng.NormFloat64()),
+		Cancel:     b - (mu + sd*rng.NormFloat64()),
 		Negation:   b - (1.6 + 0.6*rng.NormFloat64()),
 		Strengthen: b + (0.25 + 0.35*rng.NormFloat64()),
 		Neutral:    b + 0.3*rng.NormFloat64(),
@@ -82,6 +83,18 @@ func rate(offset, spread, l, noise float64) uint8 {
 // of the batch's (item, condition) pairs.
 type CrowdDesign struct {
 	Items, Batches, PerBatch int
+	// CancelMean and CancelSD are the mean and SD of δ_i, the effect of
+	// the cancellation; 0 and 0 stand for the default 1.2 and 0.7 (a true
+	// r near 0.75). A smaller CancelSD makes r higher; a CancelMean near 0
+	// keeps the cancellation shares away from 1.
+	CancelMean, CancelSD float64
+}
+
+func (d CrowdDesign) cancelEffect() (mu, sd float64) {
+	if d.CancelMean == 0 && d.CancelSD == 0 {
+		return 1.2, 0.7
+	}
+	return d.CancelMean, d.CancelSD
 }
 
 // Participants is the design's number of participants.
@@ -101,7 +114,7 @@ func simulateCrowd(rng *rand.Rand, d CrowdDesign) *Ratings {
 	}
 	items := make([]crowdItem, d.Items)
 	for i, t := range types {
-		items[i] = drawCrowdItem(rng, t)
+		items[i] = drawCrowdItem(rng, t, d)
 	}
 	// (item, condition) → batch: the items in random order, condition c
 	// shifted by c·off batches so one item's conditions fall apart.
@@ -136,12 +149,12 @@ func simulateCrowd(rng *rand.Rand, d CrowdDesign) *Ratings {
 // expectation over participants and noise of (rating − m_p)/s_p, m_p and
 // s_p a participant's mean and SD over the whole item population), and the
 // shares and r of typeToplines over truthItems such items.
-func crowdTruth(seed uint64, truthItems int) map[string]*TypeToplines {
+func crowdTruth(seed uint64, d CrowdDesign, truthItems int) map[string]*TypeToplines {
 	rng := rand.New(rand.NewPCG(seed, 0x7f4a7c159e3779b9))
 	types := crowdTypes(truthItems)
 	items := make([]crowdItem, truthItems)
 	for i, t := range types {
-		items[i] = drawCrowdItem(rng, t)
+		items[i] = drawCrowdItem(rng, t, d)
 	}
 	// Participants by a product midpoint rule over the quantiles of the
 	// offset and log spread; each node's expected rating (and square) on a

@@ -189,6 +189,7 @@ func ToplinesTable(t *Toplines) *Table {
 	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return x.PearsonR })
 	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
 	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
+	disattenuatedRows(t, row)
 	for _, m := range []struct{ key, label string }{
 		{MImplicature, "Left out: no trigger rating"},
 		{MCancellation, "Left out: no trigger or cancel rating"},
@@ -208,6 +209,7 @@ func ToplinesTable(t *Toplines) *Table {
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
 		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
 	}
+	tb.Notes = append(tb.Notes, disattenuatedNotes(t, false)...)
 	return tb
 }
 
@@ -279,7 +281,11 @@ func AgreementTable(a *Agreement) *Table {
 		if whole != nil {
 			lk, ka = whole.LightsKappa, whole.KrippendorffAlpha
 		}
-		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, b.Kappa, b.PABAK, confusionString(b.Confusion), fk, fi, lk, ka})
+		var kappa any = b.Kappa
+		if b.KappaNA != "" {
+			kappa = KappaNoVariation
+		}
+		tb.Rows = append(tb.Rows, []any{q, who, b.Items, b.Raw, kappa, b.PABAK, confusionString(b.Confusion), fk, fi, lk, ka})
 	}
 	add("Plausibility", pooled, a.Plausibility.Binary, &a.Plausibility)
 	add("Cancellation correctness", pooled, a.Cancellation.Binary, &a.Cancellation)
@@ -292,7 +298,7 @@ func AgreementTable(a *Agreement) *Table {
 	tb.Notes = []string{
 		"Confusion [[yes/yes, yes/no], [no/yes, no/no]]: rows the first annotator's answer, columns the second's.",
 		"Cancellation correctness counts only items both annotators judged plausible and answered.",
-		"PABAK = 2 × raw − 1. Cohen's κ is undefined (–) when both annotators give every item the same single answer.",
+		"PABAK = 2 × raw − 1. Cohen's κ is undefined (–) when both annotators give every item the same single answer, and shown as n/a (no variation) when one of them does: it is then 0 by construction.",
 		"With more than two annotators the pooled row sums the pairs' confusion matrices for raw agreement and PABAK; Cohen's κ is given per pair, and Light's κ is their mean.",
 		"Fleiss' κ is over the items judged by the most annotators (an equal number per item). Krippendorff's α (nominal) uses every item with two or more values.",
 	}
@@ -310,7 +316,10 @@ func AgreementIntervalsTable(a *Agreement) *Table {
 			label string
 			q     Question
 		}{{"Plausibility", g.Plausibility}, {"Cancellation correctness", g.Cancellation}} {
-			k := Est{q.q.LightsKappa, q.q.LightsKappaCI}
+			var k any = Est{q.q.LightsKappa, q.q.LightsKappaCI}
+			if len(a.Annotators) == 2 && q.q.KappaNA != "" {
+				k = KappaNoVariation
+			}
 			var fk any = Missing
 			if q.q.FleissRaters > 0 {
 				fk = Est{q.q.FleissKappa, q.q.FleissKappaCI}
@@ -515,17 +524,19 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 	}
 	row("Items", func(x *TypeToplines) any { return x.Items })
 	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
-	row("Cancellation recognition", func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
-	row("Belief update", func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
+	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
+	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
 	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
-	row("Strengthening", func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
-	row("Unchanged (neutral)", func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
-	row("Pearson r", func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row(approxLabel(t, MStrengthen+"_ci95", "Strengthening"), func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
+	row(approxLabel(t, MUnchanged+"_ci95", "Unchanged (neutral)"), func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
+	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {
 		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
 	} else {
 		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
 	}
+	tb.Notes = append(tb.Notes, disattenuatedNotes(t, true)...)
 	return tb
 }
 

@@ -107,6 +107,23 @@ type TypeToplines struct {
 	PearsonP                  *float64 `json:"pearson_p"`
 	// PearsonN is the number of items with both trigger and cancel means.
 	PearsonN int `json:"pearson_n"`
+	// The correlation corrected for attenuation
+	// (docs/statistics.md#disattenuated-correlation): the estimate of the
+	// correlation of the items' population mean z-scores, which PearsonR
+	// (the observed r) underestimates. Nil, with the reason in
+	// PearsonRDisattenuatedNA, where the correction is undefined.
+	PearsonRDisattenuated   *float64 `json:"pearson_r_disattenuated"`
+	PearsonRDisattenuatedCI *CI      `json:"pearson_r_disattenuated_ci95"`
+	PearsonRDisattenuatedNA string   `json:"pearson_r_disattenuated_na,omitempty"`
+	// ReliabilityTrigger and ReliabilityCancel are the reliabilities of
+	// the items' mean z without and with cancellation that the correction
+	// divides by.
+	ReliabilityTrigger *float64 `json:"reliability_trigger"`
+	ReliabilityCancel  *float64 `json:"reliability_cancel"`
+	// Approximate flags, by interval key (e.g. "pearson_r_ci95"), the
+	// intervals known to cover less than 0.90 in the coverage study for
+	// data like these, with the reason (docs/statistics.md#where-the-intervals-fall-short).
+	Approximate map[string]*Approximation `json:"approximate_intervals,omitempty"`
 	// LeftOut counts, per measure, the items lacking a condition it needs.
 	LeftOut map[string]int `json:"left_out"`
 }
@@ -128,6 +145,9 @@ type ItemMeans struct {
 	Type  string
 	MeanZ [numConditions]float64
 	N     [numConditions]int
+	// SS is the sum of squared deviations of the z-scores from MeanZ, per
+	// condition: the rating noise of the mean, for the disattenuation.
+	SS [numConditions]float64
 }
 
 // Has reports whether the item has ratings in condition c.
@@ -217,6 +237,7 @@ func set(ids []string) map[string]bool {
 
 func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 	sums := make([]float64, len(rs.items)*int(numConditions))
+	sqs := make([]float64, len(sums))
 	counts := make([]int, len(sums))
 	rs.each(func(rt *rating) {
 		p := &ps[rt.participant]
@@ -224,7 +245,9 @@ func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 			return
 		}
 		k := int(rt.item)*int(numConditions) + int(rt.cond)
-		sums[k] += (float64(rt.value) - p.mean) / p.sd
+		z := (float64(rt.value) - p.mean) / p.sd
+		sums[k] += z
+		sqs[k] += z * z
 		counts[k]++
 	})
 	items := make([]ItemMeans, len(rs.items))
@@ -237,6 +260,7 @@ func itemMeans(rs *Ratings, ps []pstat) []ItemMeans {
 			m.MeanZ[c] = math.NaN()
 			if counts[k] > 0 {
 				m.MeanZ[c] = sums[k] / float64(counts[k])
+				m.SS[c] = max(0, sqs[k]-sums[k]*m.MeanZ[c])
 			}
 		}
 	}
@@ -309,6 +333,7 @@ func above(a, b float64) bool { return a-b > zeroTol }
 func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 	var impl, canc, upd, neg, str, unch share
 	var xs, ys []float64
+	var da groupAcc
 	n := 0
 	for i := range items {
 		m := &items[i]
@@ -326,6 +351,7 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 		unch.add(hasT && m.Has(Neutral), above(m.MeanZ[Neutral], 0) == above(zt, 0))
 		if hasT && hasC {
 			xs, ys = append(xs, zt), append(ys, zc)
+			da.addItem(&m.MeanZ, &[numConditions]bool{Trigger: true, Cancel: true}, itemNoise(m), 1)
 		}
 	}
 	tt := &TypeToplines{
@@ -345,6 +371,7 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 	if r, p, ok := Pearson(xs, ys); ok {
 		tt.PearsonR, tt.PearsonP = num(r), num(p)
 	}
+	setDisattenuated(tt, &da)
 	return tt
 }
 

@@ -29,7 +29,13 @@ import (
 const ToplinesScheme = "two-way bootstrap (analysed participants and items within type resampled independently, z-scores fixed per participant), read as the extrapolated interval (SIMEX through second-level participant draws, the basic interval for belief update) to undo the rating noise the replicates add; widened to hold the items-only interval (Wilson over items; Fisher z for r) and the estimate"
 
 // toplinesStats are the bootstrapped measures, in this order.
-var toplinesStats = []string{MImplicature, MCancellation, MBeliefUpdate, MNegation, MStrengthen, MUnchanged, "pearson_r"}
+var toplinesStats = []string{MImplicature, MCancellation, MBeliefUpdate, MNegation, MStrengthen, MUnchanged, "pearson_r", "pearson_r_disattenuated"}
+
+// Indices of the two correlations in toplinesStats.
+const (
+	statR    = 6
+	statRDis = 7
+)
 
 // bootCells are the z-scores of the analysed participants' ratings, one
 // entry per rating, grouped by participant: participant p's cells are
@@ -110,10 +116,11 @@ func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
 	for g, name := range tr.groups {
 		tt := t.ByType[name]
 		cis := []**CI{&tt.ImplicatureRecognitionCI, &tt.CancellationRecognitionCI, &tt.BeliefUpdateCI,
-			&tt.NegationCancellationCI, &tt.StrengtheningCI, &tt.UnchangedCI, &tt.PearsonRCI}
+			&tt.NegationCancellationCI, &tt.StrengtheningCI, &tt.UnchangedCI, &tt.PearsonRCI, &tt.PearsonRDisattenuatedCI}
 		for s := range toplinesStats {
 			*cis[s] = tr.ci(toplinesMethods[s], g, s)
 		}
+		flagApproximate(tt, t.Items, name)
 	}
 	t.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ToplinesScheme}
 }
@@ -164,6 +171,14 @@ func (m toplinesMethod) String() string {
 var toplinesCandidates = []toplinesMethod{
 	{ciPercentile, false, false}, {ciBCa, false, false}, {ciBasic, false, false}, {ciExtrapolated, false, false},
 	{ciBasic, false, true}, {ciExtrapolated, false, true}, {ciPercentile, true, false}, {ciBCa, true, false},
+	{ciDisattenuated, false, false}, {ciDisattenuatedZ, false, false}, {ciDisattenuatedUnion, false, false},
+	{ciDisattenuatedAuto, false, false},
+}
+
+// corrected reports whether m is made for the corrected r, statRDis (the
+// others read the replicates as estimates of the statistic itself).
+func (m toplinesMethod) corrected() bool {
+	return m.method >= ciDisattenuated
 }
 
 // ci is the interval of statistic s of group g by method m, widened to
@@ -191,7 +206,30 @@ func (tr *toplinesReps) replicateCI(m toplinesMethod, g, s int) *CI {
 		return vals
 	}
 	vals := column(src)
-	lo, hi, isR := 0.0, 1.0, toplinesStats[s] == "pearson_r"
+	if m.corrected() {
+		if s != statRDis {
+			return nil
+		}
+		if m.method == ciDisattenuatedAuto {
+			edge := 0
+			for _, v := range vals {
+				if v >= 1 || v <= -1 {
+					edge++
+				}
+			}
+			return disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, float64(edge) <= 0.025*float64(len(vals)))
+		}
+		if m.method == ciDisattenuatedUnion {
+			a := disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, false)
+			z := disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, true)
+			if a == nil || z == nil {
+				return nil
+			}
+			return &CI{min(a[0], z[0]), max(a[1], z[1])}
+		}
+		return disattenuatedCI(tr.points[g][s], tr.points[g][statR], vals, m.method == ciDisattenuatedZ)
+	}
+	lo, hi, isR := 0.0, 1.0, s == statR || s == statRDis
 	if isR {
 		lo = -1
 	}
@@ -230,9 +268,9 @@ func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, meth
 	for _, name := range groups {
 		tt := t.ByType[name]
 		tr.points = append(tr.points, []*float64{tt.ImplicatureRecognition, tt.CancellationRecognition, tt.BeliefUpdate,
-			tt.NegationCancellation, tt.Strengthening, tt.Unchanged, tt.PearsonR})
+			tt.NegationCancellation, tt.Strengthening, tt.Unchanged, tt.PearsonR, tt.PearsonRDisattenuated})
 	}
-	means, has := itemMeanArrays(t.Items)
+	means, has, noise := itemMeanArrays(t.Items)
 	if cells.nP > 0 {
 		workers := max(1, min(runtime.GOMAXPROCS(0), B))
 		var wg sync.WaitGroup
@@ -253,7 +291,7 @@ func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, meth
 					}
 					r.run(replicateRand(bs.Seed, b), tr.twoWay[b*nG*nS:(b+1)*nG*nS], second)
 					if tr.oneWay != nil {
-						r.runItems(itemsRand(bs.Seed, b), means, has, tr.oneWay[b*nG*nS:(b+1)*nG*nS])
+						r.runItems(itemsRand(bs.Seed, b), means, has, noise, tr.oneWay[b*nG*nS:(b+1)*nG*nS])
 					}
 				}
 			}()
@@ -268,11 +306,11 @@ func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, meth
 	}
 	full := make([]groupAcc, nG)
 	for i := range means {
-		full[rs.itemType[i]].addItem(&means[i], &has[i], 1)
-		full[nG-1].addItem(&means[i], &has[i], 1)
+		full[rs.itemType[i]].addItem(&means[i], &has[i], &noise[i], 1)
+		full[nG-1].addItem(&means[i], &has[i], &noise[i], 1)
 	}
 	if jackknife {
-		tr.jack = toplinesJackknife(rs.itemType, means, has, full, nS)
+		tr.jack = toplinesJackknife(rs.itemType, means, has, noise, full, nS)
 	}
 	tr.itemsCI = make([][]*CI, nG)
 	for g, name := range groups {
@@ -280,7 +318,7 @@ func toplinesReplicates(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap, meth
 		xs, ys := pearsonPairs(t.Items, name)
 		c := Correlate(xs, ys)
 		if c.Lo != nil && c.Hi != nil {
-			tr.itemsCI[g][nS-1] = &CI{*c.Lo, *c.Hi}
+			tr.itemsCI[g][statR] = &CI{*c.Lo, *c.Hi}
 		}
 	}
 	for g := range full {
@@ -297,19 +335,21 @@ func itemsRand(seed uint64, b int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed^0x6a09e667f3bcc909, 0xbb67ae8584caa73b^uint64(b)))
 }
 
-func itemMeanArrays(items []ItemMeans) ([][numConditions]float64, [][numConditions]bool) {
+func itemMeanArrays(items []ItemMeans) ([][numConditions]float64, [][numConditions]bool, []cellNoise) {
 	means, has := make([][numConditions]float64, len(items)), make([][numConditions]bool, len(items))
+	noise := make([]cellNoise, len(items))
 	for i := range items {
 		for c := range numConditions {
 			means[i][c], has[i][c] = items[i].MeanZ[c], items[i].Has(c)
 		}
+		noise[i] = *itemNoise(&items[i])
 	}
-	return means, has
+	return means, has, noise
 }
 
 // runItems computes one items-only replicate: the items of each type drawn
 // with replacement, each with its estimated means.
-func (r *toplinesReplicator) runItems(rng *rand.Rand, means [][numConditions]float64, has [][numConditions]bool, out []float64) {
+func (r *toplinesReplicator) runItems(rng *rand.Rand, means [][numConditions]float64, has [][numConditions]bool, noise []cellNoise, out []float64) {
 	drawStrata(rng, r.strata, r.wi)
 	clear(r.acc)
 	all := &r.acc[len(domain.TableTypes)]
@@ -317,8 +357,8 @@ func (r *toplinesReplicator) runItems(rng *rand.Rand, means [][numConditions]flo
 		if wi == 0 {
 			continue
 		}
-		r.acc[r.itemType[i]].addItem(&means[i], &has[i], float64(wi))
-		all.addItem(&means[i], &has[i], float64(wi))
+		r.acc[r.itemType[i]].addItem(&means[i], &has[i], &noise[i], float64(wi))
+		all.addItem(&means[i], &has[i], &noise[i], float64(wi))
 	}
 	r.acc2out(out)
 }
@@ -326,7 +366,7 @@ func (r *toplinesReplicator) runItems(rng *rand.Rand, means [][numConditions]flo
 // toplinesJackknife returns, per group and statistic, the statistic with
 // each of the group's items left out in turn (BCa's acceleration); full
 // holds every item, per group.
-func toplinesJackknife(itemType []int8, means [][numConditions]float64, has [][numConditions]bool, full []groupAcc, nS int) [][][]float64 {
+func toplinesJackknife(itemType []int8, means [][numConditions]float64, has [][numConditions]bool, noise []cellNoise, full []groupAcc, nS int) [][][]float64 {
 	nG := len(full)
 	jack := make([][][]float64, nG)
 	for g := range jack {
@@ -338,7 +378,7 @@ func toplinesJackknife(itemType []int8, means [][numConditions]float64, has [][n
 		for _, g := range []int{int(itemType[i]), nG - 1} {
 			clear(r.acc)
 			r.acc[g] = full[g]
-			r.acc[g].addItem(&means[i], &has[i], -1)
+			r.acc[g].addItem(&means[i], &has[i], &noise[i], -1)
 			r.acc2out(one)
 			for s := range nS {
 				jack[g][s] = append(jack[g][s], one[g*nS+s])
@@ -355,6 +395,7 @@ type toplinesReplicator struct {
 	itemType []int8
 	wp, wi   []int32
 	num, den []float64
+	sq       []float64 // Σ w·z² per slot, for the rating noise
 	acc      []groupAcc
 	// wp2, drawn from the participants wp drew, is the second level of
 	// the extrapolated interval; pool lists wp's draws.
@@ -366,18 +407,22 @@ func newToplinesReplicator(rs *Ratings, cells *bootCells, strata [][]int) *topli
 	slots := len(rs.items) * int(numConditions)
 	return &toplinesReplicator{cells: cells, strata: strata, itemType: rs.itemType,
 		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.items)), wp2: make([]int32, cells.nP),
-		num: make([]float64, slots), den: make([]float64, slots), acc: make([]groupAcc, len(domain.TableTypes)+1)}
+		num: make([]float64, slots), den: make([]float64, slots), sq: make([]float64, slots), acc: make([]groupAcc, len(domain.TableTypes)+1)}
 }
 
 // groupAcc accumulates one group's weighted shares and r.
 type groupAcc struct {
 	hits, n                   [6]float64
 	sw, sx, sy, sxx, syy, sxy float64
+	// The rating noise of the items in r, without (0) and with (1)
+	// cancellation, for the corrected r: Σ w/n, Σ w·SS, Σ w·(n−1).
+	invN, ss, df [2]float64
 }
 
 // addItem adds one item's condition means (has: which it has) with weight
-// w; a negative w takes an item out, for the jackknife.
-func (a *groupAcc) addItem(m *[numConditions]float64, has *[numConditions]bool, w float64) {
+// w; a negative w takes an item out, for the jackknife. e, when not nil,
+// is the item's rating noise.
+func (a *groupAcc) addItem(m *[numConditions]float64, has *[numConditions]bool, e *cellNoise, w float64) {
 	zt, zc := m[Trigger], m[Cancel]
 	hasT, hasC := has[Trigger], has[Cancel]
 	a.share(0, w, hasT, above(zt, 0))
@@ -393,6 +438,7 @@ func (a *groupAcc) addItem(m *[numConditions]float64, has *[numConditions]bool, 
 		a.sxx += w * zt * zt
 		a.syy += w * zc * zc
 		a.sxy += w * zt * zc
+		a.addNoise(e, w)
 	}
 }
 
@@ -433,8 +479,9 @@ func (r *toplinesReplicator) run(rng *rand.Rand, out, out2 []float64) {
 func (r *toplinesReplicator) score(wp []int32, out []float64) {
 	clear(r.num)
 	clear(r.den)
+	clear(r.sq)
 	c := r.cells
-	num, den := r.num, r.den
+	num, den, sq := r.num, r.den, r.sq
 	for p, wi := range wp {
 		if wi == 0 {
 			continue
@@ -443,8 +490,10 @@ func (r *toplinesReplicator) score(wp []int32, out []float64) {
 		lo, hi := c.start[p], c.start[p+1]
 		slots, zs := c.slot[lo:hi], c.z[lo:hi]
 		for k, s := range slots {
-			num[s] += w * zs[k]
+			z := zs[k]
+			num[s] += w * z
 			den[s] += w
+			sq[s] += w * z * z
 		}
 	}
 	clear(r.acc)
@@ -461,9 +510,15 @@ func (r *toplinesReplicator) score(wp []int32, out []float64) {
 				m[cond], has[cond] = num[i*nc+cond]/d, true
 			}
 		}
+		var e cellNoise
+		for k, cond := range [2]int{int(Trigger), int(Cancel)} {
+			if d := den[i*nc+cond]; d > 0 {
+				e.n[k], e.ss[k] = d, max(0, sq[i*nc+cond]-num[i*nc+cond]*m[cond])
+			}
+		}
 		w := float64(wi)
-		r.acc[r.itemType[i]].addItem(&m, &has, w)
-		all.addItem(&m, &has, w)
+		r.acc[r.itemType[i]].addItem(&m, &has, &e, w)
+		all.addItem(&m, &has, &e, w)
 	}
 	r.acc2out(out)
 }
@@ -480,7 +535,8 @@ func (r *toplinesReplicator) acc2out(out []float64) {
 				o[k] = a.hits[k] / a.n[k]
 			}
 		}
-		o[6] = weightedR(a)
+		o[statR] = weightedR(a)
+		o[statRDis], _, _, _ = disattenuated(a)
 	}
 }
 
@@ -504,4 +560,5 @@ func weightedR(a *groupAcc) float64 {
 var toplinesMethods = []toplinesMethod{
 	{ciExtrapolated, false, true}, {ciExtrapolated, false, true}, {ciBasic, false, true}, {ciExtrapolated, false, true},
 	{ciExtrapolated, false, true}, {ciExtrapolated, false, true}, {ciExtrapolated, false, true},
+	{ciDisattenuatedUnion, false, false},
 }

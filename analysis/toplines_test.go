@@ -243,7 +243,9 @@ func TestReadRatingsErrors(t *testing.T) {
 		{"unknown column", "participant_id,batch_id,item_id,item_type,condition,rating,check,age\n", 1, "age"},
 		{"missing column", "participant_id,batch_id,item_id,item_type,condition,check\n", 1, "rating"},
 		{"twice in header", "participant_id,batch_id,item_id,item_type,condition,rating,rating\n", 1, "rating"},
-		{"rating 8", h + "p1,B,s1,scalar,trigger,6,\np1,B,s2,scalar,trigger,8,\n", 3, "rating"},
+		// A study's scale has 2–11 points (docs/studies.md#rating-scale): 12 is off every scale.
+		{"rating 12", h + "p1,B,s1,scalar,trigger,6,\np1,B,s2,scalar,trigger,12,\n", 3, "rating"},
+		{"rating 05", h + "p1,B,s1,scalar,trigger,05,\n", 2, "rating"},
 		{"rating 0", h + "p1,B,s1,scalar,trigger,0,\n", 2, "rating"},
 		{"non-integer", h + "p1,B,s1,scalar,trigger,5.5,\n", 2, "rating"},
 		{"empty rating", h + "p1,B,s1,scalar,trigger,,\n", 2, "rating"},

@@ -28,6 +28,11 @@ Commands:
   agreement     --judgements FILE   expert agreement (raw, Cohen's κ, PABAK, Fleiss' κ)
   context       --answers FILE      context-expansion surveys (Fleiss' κ, consensus, curves)
   explanations  --ratings FILE      shares of each judgment per kind × strategy
+  reliability   --ratings FILE      the crowd's own reliability: α and split-half
+  alt-test      --humans FILE --models FILE --scoring S --epsilon E
+                                    can a model stand in for the annotators? (the alt-test)
+  plan          --ratings PILOT --participants N
+                                    each topline's predicted 95 % interval with N participants
 
 Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
 `
@@ -37,7 +42,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
-			return usagef("analyze: name a command (toplines, agreement, context, explanations, plan)")
+			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test, plan)")
 		}
 		return flag.ErrHelp
 	}
@@ -50,10 +55,14 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 		return analyzeContext(args[1:], env)
 	case "explanations":
 		return analyzeExplanations(args[1:], env)
+	case "alt-test":
+		return analyzeAltTest(args[1:], env)
+	case "reliability":
+		return analyzeReliability(args[1:], env)
 	case "plan":
 		return analyzePlan(args[1:], env)
 	}
-	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, plan)", args[0])
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test, plan)", args[0])
 }
 
 // tableNames lists the tables of each command for --table's help.
@@ -62,6 +71,7 @@ var tableNames = map[string]string{
 	"agreement":    "agreement, agreement_intervals, annotator_models, annotator_review",
 	"context":      "context, context_agreement, context_cumulative, context_intervals, context_kind_period",
 	"explanations": "explanations, explanations_intervals",
+	"reliability":  "crowd_alpha, split_half",
 }
 
 // pick returns the tables to print: the one --table names (from all), or

@@ -189,12 +189,16 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 			"attention checks and the researcher's decisions, per-participant z-scores",
 			"(population SD), item means per condition, the six topline shares per item",
 			"type and for all items (differences within 1e-12 count as ties), Pearson r",
-			"and p between mean zT and mean zC. Prints them, writes toplines_r.csv and",
+			"and p between mean zT and mean zC, the reliabilities of the two sets of",
+			"item means and r corrected for attenuation. Prints them, writes toplines_r.csv and",
 			"compares them with pragmalab's (toplines_pragmalab.csv). Then fits the",
 			"cumulative link mixed model",
 			"  ordered(rating) ~ condition * type + (1 | participant) + (1 | item)",
-			"on the analysed participants' ratings (a one-level factor is dropped), prints",
-			"its summary and convergence, writes clmm.csv and clmm_coefficients.csv.",
+			"on the analysed participants' ratings (a one-level factor is dropped, and a",
+			"random intercept the design cannot support), falling back in printed steps",
+			"to simpler models where it does not converge; prints the summary of the",
+			"model the numbers come from and its convergence, writes clmm.csv and",
+			"clmm_coefficients.csv.",
 		},
 		data: map[string]func(io.Writer) error{
 			"ratings.csv":      func(w io.Writer) error { return analysis.WriteAnalysedRatings(w, rs, t) },
@@ -233,6 +237,9 @@ func writeToplinesLong(w io.Writer, t *analysis.Toplines) error {
 		l.num(tt.PearsonR, typ, "pearson_r")
 		l.num(tt.PearsonP, typ, "pearson_p")
 		l.int(tt.PearsonN, typ, "pearson_n")
+		l.num(tt.PearsonRDisattenuated, typ, "pearson_r_disattenuated")
+		l.num(tt.ReliabilityTrigger, typ, "reliability_trigger")
+		l.num(tt.ReliabilityCancel, typ, "reliability_cancel")
 	}
 	return l.close()
 }

@@ -204,12 +204,13 @@ func runToplinesR(t *testing.T, ratings string, extra ...string) (dir, printed s
 	c.same("participants|excluded", float64(len(got.Participants.Excluded)))
 	for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 		for _, m := range []string{"items", analysis.MImplicature, analysis.MCancellation, analysis.MBeliefUpdate,
-			analysis.MNegation, analysis.MStrengthen, analysis.MUnchanged, "pearson_r", "pearson_p", "pearson_n"} {
+			analysis.MNegation, analysis.MStrengthen, analysis.MUnchanged, "pearson_r", "pearson_p", "pearson_n",
+			"pearson_r_disattenuated", "reliability_trigger", "reliability_cancel"} {
 			c.same(typ+"|"+m, got.ByType[typ][m])
 		}
 	}
-	if c.n != 53 {
-		t.Errorf("compared %d values, want 53", c.n)
+	if c.n != 68 {
+		t.Errorf("compared %d values, want 68", c.n)
 	}
 	if !strings.Contains(printed, "0 differ by more than 1e-9") || strings.Contains(printed, "another status here") {
 		t.Errorf("the script disagrees with pragmalab's own file:\n%s", printed)

@@ -18,6 +18,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   coverage   the coverage of every 95 % interval on simulated studies with a known truth
   quality    Dawid–Skene and MACE on 100,000 judgements by 50 annotators
   replication  the replica's lag and the answers at risk under bench load's participants
+  alt-test   analyze alt-test on 200 humans × 2,000 items × 5 models
 
 Run "pragmalab bench NAME --help" for the options of each.
 `
@@ -51,7 +52,9 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return benchQuality(ctx, rest, env)
 	case "replication":
 		return benchReplication(ctx, rest, env)
+	case "alt-test":
+		return benchAltTest(ctx, rest, env)
 	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication)", name)
+		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication, alt-test)", name)
 	}
 }

@@ -77,20 +77,23 @@ func runCeiling(ctx context.Context, env *Env, f loadFlags) (loadFigures, error)
 	study := loadStudy{ID: 1, Screens: ceilingScreens}
 	run := newLoadRun("http://"+ln.Addr().String(), study, *f.n)
 	run.think, run.ramp = *f.think, *f.ramp
-	stopProfile, err := f.startProfile()
+	prof, err := f.startProfile()
 	if err != nil {
 		return loadFigures{}, err
 	}
 	start := time.Now()
 	run.runAll(ctx, false)
 	wall := time.Since(start)
-	stopProfile()
+	if err := prof.stop(); err != nil {
+		return loadFigures{}, err
+	}
 	rows, err := cs.answerRows(ctx)
 	if err != nil {
 		return loadFigures{}, err
 	}
 	rep := run.verify(rows)
 	fig := run.report(env.stdout, wall, rep)
+	prof.report(env.stdout, len(run.answerLat))
 	if rep.lost > 0 || rep.duplicated > 0 || run.failed.Load() > 0 {
 		return fig, fmt.Errorf("bench ceiling: %d answers lost, %d duplicated, %d participants failed", rep.lost, rep.duplicated, run.failed.Load())
 	}

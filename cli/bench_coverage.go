@@ -36,9 +36,21 @@ func coverageCells() []coverageCell {
 		return func(o analysis.CoverageOptions) analysis.CoverageCell { return analysis.CoverageExplanations(d, o) }
 	}
 	small, large := analysis.CrowdDesign{Items: 271, Batches: 18, PerBatch: 5}, analysis.CrowdDesign{Items: 2000, Batches: 100, PerBatch: 100}
+	// The hard cells of the correlation: 120 items, each participant rating
+	// 60 (item, condition) pairs, a true r near 0.9 or 0.99 (δ's SD 0.387
+	// or 0.114), k ratings per item and condition; "shares" moves δ's mean
+	// to 0.1 so the cancellation shares are near 0.8, not 1.
+	hardCrowd := func(name string, k int, sd, mu float64) coverageCell {
+		d := analysis.CrowdDesign{Items: 120, Batches: 10, PerBatch: k, CancelMean: mu, CancelSD: sd}
+		return coverageCell{name, fmt.Sprintf("crowd, 10 batches × %d participants on 120 items in 5 conditions (%d participants, %d ratings, %d per item and condition), δ ~ N(%g, %g²)",
+			k, d.Participants(), d.Ratings(), k, mu, sd), false, crowd(d)}
+	}
 	return []coverageCell{
 		{"crowd-small", fmt.Sprintf("crowd, 18 batches × 5 participants on 271 items in 5 conditions (%d participants, %d ratings, 5 per item and condition)", small.Participants(), small.Ratings()), false, crowd(small)},
 		{"crowd-large", fmt.Sprintf("crowd, 100 batches × 100 participants on 2,000 items in 5 conditions (%d participants, %d ratings, 100 per item and condition)", large.Participants(), large.Ratings()), true, crowd(large)},
+		hardCrowd("crowd-r90-10", 10, 0.387, 1.2), hardCrowd("crowd-r90-20", 20, 0.387, 1.2), hardCrowd("crowd-r90-50", 50, 0.387, 1.2),
+		hardCrowd("crowd-r99-10", 10, 0.114, 1.2), hardCrowd("crowd-r99-20", 20, 0.114, 1.2), hardCrowd("crowd-r99-50", 50, 0.114, 1.2),
+		hardCrowd("crowd-r99-shares", 20, 0.114, 0.1),
 		{"agreement-small", "expert agreement, 2 annotators × 54 items (ImplicatureX round 1)", false, agree(analysis.AgreementDesign{Annotators: 2, Items: 54})},
 		{"agreement-large", "expert agreement, 3 annotators × 2,000 items", true, agree(analysis.AgreementDesign{Annotators: 3, Items: 2000})},
 		{"context-small", "context, 3 surveys × 42 items × 3 annotators (IMPAQTS-PID)", false, ctx(analysis.ContextDesign{Surveys: 3, Items: 42, Annotators: 3})},

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"pragmalab/cli/seed"
 	"pragmalab/domain"
-	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +46,7 @@ type loadFlags struct {
 	ramp       *time.Duration
 	dbPath     *string
 	cpuprofile *string
+	memprofile *string
 	killAfter  *int
 	sync       *string
 	ceiling    *bool
@@ -59,7 +59,8 @@ func addLoadFlags(fs *flag.FlagSet) loadFlags {
 		think:      fs.Duration("think", 200*time.Millisecond, "a participant's pause before each answer (±50 %, random); 0: as fast as the server answers"),
 		ramp:       fs.Duration("ramp", time.Second, "participants arrive at random moments within this time (0: all at the same instant)"),
 		dbPath:     fs.String("db", "", "database file to create (default: a new file in a temporary directory, removed after)"),
-		cpuprofile: fs.String("cpuprofile", "", "write a CPU profile of the run to this file"),
+		cpuprofile: fs.String("cpuprofile", "", "write a CPU profile of the run to this file: the server's side only, the simulated participants' samples left out"),
+		memprofile: fs.String("memprofile", "", "write the allocations the server made during the run to this file (a heap profile: pprof -sample_index alloc_space or alloc_objects), and print them per answer"),
 		killAfter:  fs.Int("kill-after", 0, "crash test: run the server as a child process and kill it (SIGKILL) after this many acknowledged answers, then restart it on the same database"),
 		sync:       fs.String("synchronous", "FULL", "how the server makes an answer durable: FULL (SQLite synchronous=FULL, as pragmalab serve runs), PIPELINED (NORMAL, and the log synced beside the writer before the answer is acknowledged: the same guarantee) or NORMAL (no sync: to measure what durability costs); bench ceiling: FULL or NORMAL"),
 		ceiling:    fs.Bool("ceiling", false, "bench load: also run bench ceiling with the same flags after the run and print the figures as a ratio of it"),
@@ -106,23 +107,6 @@ func (f loadFlags) dbFile(prefix string) (string, func(), error) {
 	return filepath.Join(dir, "load.db"), func() { os.RemoveAll(dir) }, nil
 }
 
-// startProfile starts the CPU profile of --cpuprofile; the returned
-// function stops it.
-func (f loadFlags) startProfile() (func(), error) {
-	if *f.cpuprofile == "" {
-		return func() {}, nil
-	}
-	out, err := os.Create(*f.cpuprofile)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(out); err != nil {
-		out.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); out.Close() }, nil
-}
-
 // benchLoad is `pragmalab bench load`.
 func benchLoad(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("bench load", benchLoadUsage, env)
@@ -133,8 +117,11 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if err := f.check("bench load"); err != nil {
 		return err
 	}
-	if *f.ceiling && (*f.killAfter > 0 || *f.dbPath != "" || *f.cpuprofile != "") {
-		return usagef("bench load: --ceiling goes with neither --kill-after, --db nor --cpuprofile")
+	if *f.ceiling && (*f.killAfter > 0 || *f.dbPath != "" || *f.cpuprofile != "" || *f.memprofile != "") {
+		return usagef("bench load: --ceiling goes with neither --kill-after, --db, --cpuprofile nor --memprofile")
+	}
+	if *f.killAfter > 0 && (*f.cpuprofile != "" || *f.memprofile != "") {
+		return usagef("bench load: --kill-after runs the server in a child process, which --cpuprofile and --memprofile do not profile")
 	}
 	file, cleanup, err := f.dbFile("pragmalab-bench-load-")
 	if err != nil {
@@ -172,19 +159,22 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 		*f.n, *f.think, *f.ramp, *f.sync, ln.Addr(), file)
 	run := newLoadRun("http://"+ln.Addr().String(), study, *f.n)
 	run.think, run.ramp = *f.think, *f.ramp
-	stopProfile, err := f.startProfile()
+	prof, err := f.startProfile()
 	if err != nil {
 		return err
 	}
 	start := time.Now()
 	run.runAll(ctx, false)
 	wall := time.Since(start)
-	stopProfile()
+	if err := prof.stop(); err != nil {
+		return err
+	}
 	rep, err := run.verifyStudy(ctx, svc, study.ID)
 	if err != nil {
 		return err
 	}
 	fig := run.report(env.stdout, wall, rep)
+	prof.report(env.stdout, len(run.answerLat))
 	verdict := "met"
 	if fig.steadyRate < 2000 || fig.steadyP99 >= 100*time.Millisecond || rep.lost > 0 {
 		verdict = "NOT met"
@@ -362,6 +352,14 @@ func loadRating(i, pos int) int { return (i*7+pos)%7 + 1 }
 // retries until it is back, as a real browser's user would.
 func (r *loadRun) runAll(ctx context.Context, tolerateDown bool) {
 	var wg sync.WaitGroup
+	withParticipantsLabels(ctx, func() {
+		r.startAll(ctx, &wg, tolerateDown)
+	})
+	wg.Wait()
+}
+
+// startAll starts every participant's goroutine.
+func (r *loadRun) startAll(ctx context.Context, wg *sync.WaitGroup, tolerateDown bool) {
 	for i := range r.n {
 		wg.Go(func() {
 			if r.ramp > 0 {
@@ -375,7 +373,6 @@ func (r *loadRun) runAll(ctx context.Context, tolerateDown bool) {
 			}
 		})
 	}
-	wg.Wait()
 }
 
 // hiddenValue finds the value of the hidden input name in a page.

@@ -64,11 +64,11 @@ const topUsage = `pragmalab — human studies and model scoring for pragmatics b
 
 Usage:
   pragmalab serve    [options]      the web application (the default command)
-  pragmalab analyze  toplines|agreement|context|explanations [options]
+  pragmalab analyze  toplines|agreement|context|explanations|reliability|alt-test|plan [options]
   pragmalab score    [options]      run a model-scoring job
   pragmalab import   [options]      import items or passages into a study
   pragmalab export   [options]      export a study's data
-  pragmalab study    list|archive|clone [options]
+  pragmalab study    list|archive|clone|design|create|batches|pilot|open|pause|close [options]
   pragmalab links    --study ID     list a study's invitation links again
   pragmalab admin    create|reset-password [options]
   pragmalab backup   --out FILE     online backup of the database

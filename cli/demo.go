@@ -8,6 +8,7 @@ import (
 
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
+	"pragmalab/scoring"
 )
 
 // demoItems is a small implicature data set we wrote ourselves: four items
@@ -18,25 +19,27 @@ import (
 var demoItems []byte
 
 // seedDemo creates the demo studies and prints where to start; jobs runs
-// the explanation demo's generation job.
+// the explanation demo's generation job and, on each study, a baseline of
+// the task asking its own question.
 func seedDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
 	items, err := itemfiles.ParseItemsJSONL(bytes.NewReader(demoItems))
 	if err != nil {
 		return fmt.Errorf("demo items: %w", err)
 	}
-	if err := seedExpertDemo(ctx, svc, env, base, items); err != nil {
+	if err := seedExpertDemo(ctx, svc, jobs, env, base, items); err != nil {
 		return fmt.Errorf("demo expert study: %w", err)
 	}
-	if err := seedCrowdDemo(ctx, svc, env, base, items); err != nil {
+	if err := seedCrowdDemo(ctx, svc, jobs, env, base, items); err != nil {
 		return fmt.Errorf("demo crowd study: %w", err)
 	}
-	if err := seedContextDemo(ctx, svc, env, base); err != nil {
+	if err := seedContextDemo(ctx, svc, jobs, env, base); err != nil {
 		return fmt.Errorf("demo context survey: %w", err)
 	}
 	if err := seedExplainDemo(ctx, svc, jobs, env, base); err != nil {
 		return fmt.Errorf("demo explanation rating: %w", err)
 	}
 	fmt.Fprintf(env.stdout, "These links are listed again on each study's page, or with `pragmalab links --study ID --base %s` (every study with `pragmalab study list`).\n", base)
+	fmt.Fprintln(env.stdout, "No binary built? Every command runs as `go run .` from the checkout, e.g. `go run . links --study 1` (your first study: README.md, \"Your first study in ten minutes\").")
 	return nil
 }
 
@@ -47,7 +50,7 @@ func linksAgain(env *Env, studyID int64) {
 
 // seedExpertDemo makes an expert validation study with one batch (its
 // attention checks included) assigned to two experts, as round 1.
-func seedExpertDemo(ctx context.Context, svc *app, env *Env, base string, items []domain.Item) error {
+func seedExpertDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string, items []domain.Item) error {
 	s := &domain.Study{Kind: domain.KindExpert, Name: "Demo: expert validation", Lang: "en", Seed: 7}
 	d, err := svc.seed().SeedExpertDemo(ctx, s, items, domain.ExpertSettings{BatchSize: 20, Checks: 4}, []string{"Expert A", "Expert B"})
 	if err != nil {
@@ -57,7 +60,7 @@ func seedExpertDemo(ctx context.Context, svc *app, env *Env, base string, items 
 	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items and %d attention checks in %s.\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
 		s.Name, c.Data, c.Checks(), batchesLabel(d.Batches), base, d.Experts[0].Token, base, d.Experts[1].Token)
 	linksAgain(env, s.ID)
-	return nil
+	return seedHumanJob(ctx, jobs, env, s.ID, scoring.Expert)
 }
 
 // batchesLabel is "1 batch" or "N batches".

@@ -8,6 +8,7 @@ import (
 
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
+	"pragmalab/scoring"
 )
 
 // demoPassages is the IMPAQTS-PID sample by Paci, Panunzi and Pezzelle
@@ -19,7 +20,7 @@ var demoPassages []byte
 
 // seedContextDemo makes an Italian context-expansion survey study from the
 // sample: the paper's 3 surveys of 42, one expert invited to the first.
-func seedContextDemo(ctx context.Context, svc *app, env *Env, base string) error {
+func seedContextDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base string) error {
 	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(demoPassages))
 	if err != nil {
 		return fmt.Errorf("demo passages: %w", err)
@@ -32,5 +33,5 @@ func seedContextDemo(ctx context.Context, svc *app, env *Env, base string) error
 	fmt.Fprintf(env.stdout, "Demo context survey %q: %d passages in %d surveys.\n  Esperta A's invitation link: %s/e/%s\n",
 		s.Name, len(ps), d.Surveys, base, d.Expert.Token)
 	linksAgain(env, s.ID)
-	return nil
+	return seedHumanJob(ctx, jobs, env, s.ID, scoring.ContextTask)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
@@ -26,7 +27,8 @@ WHAT is one of:
 
 --out creates FILE readable by its owner only (mode 0600: the files hold
 participants' answers and ids) and refuses to replace an existing file
-unless --force is given.
+(a symbolic link too) unless --force is given; --force replaces FILE
+itself, never the file a link points at.
 
 The columns of each file are in docs/formats.md#exports.
 
@@ -97,36 +99,60 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 
 // writeOutFile writes an export to path, created with mode 0600 since it
 // holds participants' data. An existing file is refused unless force is
-// set; then it is replaced, and its mode narrowed to 0600 too. A failed
-// write is reported, and a file this call created is removed, so no half
-// export is left behind under the name asked for.
+// set — a symbolic link, even a dangling one, is an existing file. The
+// export is written to a temporary file beside path, then moved into
+// place: with force it replaces path itself (a link is replaced, never
+// written through, so the file it pointed at keeps its content and mode),
+// and a failed write leaves no half export and the old file whole.
 func writeOutFile(path string, force bool, write func(io.Writer) error) error {
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if _, err := os.Lstat(path); err == nil && !force {
+		return fmt.Errorf("export: %s already exists; give --force to replace it", path)
 	}
-	f, err := os.OpenFile(path, flags, 0o600)
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".pragmalab-export-*")
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("export: %w", err)
+	}
+	bw := bufio.NewWriter(tmp)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if force {
+		if err := os.Rename(tmp.Name(), path); err != nil {
+			return fmt.Errorf("export: %w", err)
+		}
+		return nil
+	}
+	// Without force, a hard link (not a rename) puts the file in place
+	// only if nothing took the name meanwhile; where the file system has
+	// no hard links, the name is checked again and the file renamed.
+	err = os.Link(tmp.Name(), path)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		if _, lerr := os.Lstat(path); lerr != nil {
+			err = os.Rename(tmp.Name(), path)
+		} else {
+			err = fs.ErrExist
+		}
+	}
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("export: %s already exists; give --force to replace it", path)
 	}
 	if err != nil {
 		return fmt.Errorf("export: %w", err)
-	}
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("export: %w", err)
-	}
-	bw := bufio.NewWriter(f)
-	err = write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return err
 	}
 	return nil
 }

@@ -97,6 +97,6 @@ func importItems(ctx context.Context, svc *app, s *domain.Study, format, file st
 		}
 		return usagef("import %s: nothing was imported: %s", file, domain.ErrorMessage(err))
 	}
-	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", n, s.ID, s.Name)
+	fmt.Fprintf(env.stdout, "imported %d items into study %d (%s)\n", n, s.ID, domain.TerminalSafe(s.Name))
 	return nil
 }

@@ -24,14 +24,14 @@ func importImpaqts(ctx context.Context, svc *app, s *domain.Study, format, file 
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(env.stdout, "imported %d model outputs into study %d (%s)\n", n, s.ID, s.Name)
+		fmt.Fprintf(env.stdout, "imported %d model outputs into study %d (%s)\n", n, s.ID, domain.TerminalSafe(s.Name))
 		return nil
 	}
 	n, err := svc.ImportPassageFile(ctx, cliActor, s, file, r)
 	if err != nil {
 		return fail(err)
 	}
-	fmt.Fprintf(env.stdout, "imported %d passages into study %d (%s)\n", n, s.ID, s.Name)
+	fmt.Fprintf(env.stdout, "imported %d passages into study %d (%s)\n", n, s.ID, domain.TerminalSafe(s.Name))
 	return nil
 }
 

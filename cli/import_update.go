@@ -37,19 +37,19 @@ func updateItems(ctx context.Context, svc *app, s *domain.Study, name, format st
 	w := env.stdout
 	for _, c := range u.Update.Changes {
 		if c.Old == nil {
-			fmt.Fprintf(w, "%s: new %s item\n", c.Key, c.New.Type)
+			fmt.Fprintf(w, "%s: new %s item\n", domain.TerminalSafe(c.Key), c.New.Type)
 			continue
 		}
-		fmt.Fprintf(w, "%s: version %d → %d\n", c.Key, c.Old.Version, c.Old.Version+1)
+		fmt.Fprintf(w, "%s: version %d → %d\n", domain.TerminalSafe(c.Key), c.Old.Version, c.Old.Version+1)
 		for _, f := range c.Fields {
 			fmt.Fprintf(w, "  %s: %q → %q\n", f.Field, f.Old, f.New)
 		}
 	}
 	for _, l := range itemfiles.MissingSummary(u.Kept) {
-		fmt.Fprintf(w, "kept (the file leaves them out): %s\n", l)
+		fmt.Fprintf(w, "kept (the file leaves them out): %s\n", domain.TerminalSafe(l))
 	}
 	for _, l := range itemfiles.MissingSummary(u.Cleared) {
-		fmt.Fprintf(w, "cleared (the file leaves them out): %s\n", l)
+		fmt.Fprintf(w, "cleared (the file leaves them out): %s\n", domain.TerminalSafe(l))
 	}
 	done := "applied"
 	switch {
@@ -58,6 +58,6 @@ func updateItems(ctx context.Context, svc *app, s *domain.Study, name, format st
 	case !u.Applied:
 		done = "nothing to apply"
 	}
-	fmt.Fprintf(w, "study %d (%s): %d items changed, %d added, %d unchanged (%s)\n", s.ID, s.Name, u.Update.Changed(), u.Update.Added(), u.Update.Unchanged, done)
+	fmt.Fprintf(w, "study %d (%s): %d items changed, %d added, %d unchanged (%s)\n", s.ID, domain.TerminalSafe(s.Name), u.Update.Changed(), u.Update.Added(), u.Update.Unchanged, done)
 	return nil
 }

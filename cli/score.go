@@ -38,7 +38,18 @@ const scoreUsage = `Usage: pragmalab score --study ID [options]
                                            prompts, tokens and cost; runs nothing
 
 Runs a model-scoring job (docs/scoring.md) on a study's items (truefalse) or
-passages (multiplechoice, generation) and prints the metrics. The job and
+passages (multiplechoice, generation) and prints the metrics. Four tasks put
+the participants' own questions to the model, built from their screens in
+the study's language, each option order asked:
+  likert              a crowd study's rating scale: the model's distribution
+                      over the points (from the point tokens' probabilities,
+                      or from --samples sampled answers)
+  expert              an expert study's form: is the implicature plausible,
+                      then is the cancellation correct
+  context             a context study's survey: "the context is sufficient" or
+                      "more context is needed", at each step
+  explanation-rating  an explanation-rating study's five-option judgement of
+                      each output The job and
 every answer are stored in the database, so an interrupted run resumes with
 --job without asking any prompt twice, and the admin pages show it.
 
@@ -163,7 +174,7 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	dbPath := dbFlag(fs, env)
 	fs.Int64Var(&o.studyID, "study", 0, "study whose items or passages are scored")
 	fs.Int64Var(&o.jobID, "job", 0, "resume this job instead of creating one")
-	task := fs.String("task", "truefalse", "truefalse, multiplechoice or generation")
+	task := fs.String("task", "truefalse", "truefalse, multiplechoice, generation, likert, expert, context or explanation-rating")
 	scorer := fs.String("scorer", runner.ModelScorer, "\"model\" for an endpoint, or a built-in scorer")
 	fs.Var(&o.urls, "base-url", "endpoint base URL, e.g. http://localhost:8000/v1 (repeat or comma-separate for several endpoints of one model)")
 	fs.Var(&o.scale.models, "model", "model name as the server knows it (repeat for one job per model over the same prompts)")
@@ -173,7 +184,7 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	fs.IntVar(&o.conc, "concurrency", 4, "requests in flight per endpoint")
 	fs.DurationVar(&o.timeout, "timeout", 60*time.Second, "time-out of each request")
 	retries := fs.Int("retries", 5, "retries of a request after 429, 5xx, time-out or network error")
-	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode")
+	samples := fs.Int("samples", 5, "samples per prompt and option order in sampling mode (likert: the k answers whose shares give the distribution)")
 	topK := fs.Int("top-logprobs", 0, "candidate tokens to ask for (default 20 on chat, 5 on completions)")
 	maxTok := fs.Int("max-tokens", 16, "token limit of a sampled True/False or multiple-choice reply (raise it for reasoning models)")
 	genTok := fs.Int("gen-max-tokens", 1024, "token limit of a generated explanation")
@@ -252,7 +263,9 @@ func reportJob(ctx context.Context, svc *app, env *Env, res *runner.Results, too
 			fmt.Fprintf(env.stderr, "  %d× %s (first: prompt %s)\n", f.Prompts, domain.TerminalSafe(f.Error), domain.TerminalSafe(f.First))
 		}
 	}
-	if res.Unparsed > 0 {
+	if res.Unparsed > 0 && scoring.IsHumanTask(scoring.Task(res.Job.Task)) {
+		fmt.Fprintf(env.stderr, "%d of %d sampled replies named none of the options; the distributions are over the others\n", res.Unparsed, res.Samples)
+	} else if res.Unparsed > 0 {
 		fmt.Fprintf(env.stderr, "%d of %d sampled replies answered neither True nor False; P(True) is over the others\n", res.Unparsed, res.Samples)
 	}
 }
@@ -459,6 +472,8 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr
 		}
 	case scoring.Generation:
 		fmt.Fprintf(tw, "%d outputs%s (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), nOfN(len(res.Gen), res.JobItems[scoring.AllTypes]), res.Job.Strategy)
+	case scoring.Likert, scoring.Expert, scoring.ContextTask, scoring.ExplanationRating:
+		printHumanTask(tw, res)
 	}
 }
 

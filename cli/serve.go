@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"pragmalab/signin"
 
 	"pragmalab/studies"
 	"pragmalab/web"
@@ -24,6 +25,11 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	publicOnly := fs.Bool("public-endpoints-only", false, "refuse model-scoring endpoints on this machine or a private network (loopback, 10/8, 172.16/12, 192.168/16, fc00::/7); link-local and cloud-metadata addresses are refused always")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	// A bad sign-in configuration is refused before anything is created:
+	// no database, no first admin's password printed.
+	if _, err := signin.OIDCConfigFromEnv(env.getenv); err != nil {
+		return usagef("serve: %v", err)
 	}
 	if port := env.getenv("PORT"); port != "" {
 		host, _, err := net.SplitHostPort(*addr)

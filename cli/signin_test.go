@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +64,23 @@ func TestSignInCLI(t *testing.T) {
 	code, _, errOut = runCLI(t, "", map[string]string{signin.EnvOIDCIssuer: idp.URL}, "sign-in", "check")
 	if code != 2 || !strings.Contains(errOut, signin.EnvOIDCClientSecret) {
 		t.Errorf("check half-configured: %d %q", code, errOut)
+	}
+}
+
+// TestServeRefusesBadOIDCBeforeFirstStart (docs/deploy.md#institutional-sign-in-openid-connect):
+// a half-set OpenID Connect configuration stops serve before the database
+// is created or the first admin's password printed, naming the variable.
+func TestServeRefusesBadOIDCBeforeFirstStart(t *testing.T) {
+	dbPath := filepath.Join(t.TempDir(), "first.db")
+	env := map[string]string{"PRAGMALAB_OIDC_ISSUER": "https://login.uni.example/realms/staff", "PRAGMALAB_OIDC_CLIENT_ID": "pragmalab"}
+	code, out, errOut := runCLI(t, "", env, "serve", "--db", dbPath, "--addr", "127.0.0.1:0", "--demo=false")
+	if code == 0 || !strings.Contains(errOut, "PRAGMALAB_OIDC_CLIENT_SECRET") {
+		t.Fatalf("serve with a half-set OIDC configuration: exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out, "password") {
+		t.Fatalf("a password was printed before the refusal:\n%s", out)
+	}
+	if _, err := os.Stat(dbPath); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the database was created before the refusal: %v", err)
 	}
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -11,7 +13,7 @@ import (
 	"pragmalab/templates"
 )
 
-const studyUsage = `Usage: pragmalab study list|archive|clone [options]
+const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|batches|pilot|open|pause|close [options]
 
   study list    [--archived] [--db FILE]
       every study in use (with --archived: the archived ones too) with its
@@ -20,6 +22,19 @@ const studyUsage = `Usage: pragmalab study list|archive|clone [options]
       archive a study (hidden from the dashboard, read-only) or restore it
   study clone   --study ID [--name NAME] [--db FILE]
       a new study with the same design, settings and items, and no answers
+  study design  --study ID [--db FILE]
+      print the study's design as JSON: kind, name, language, every
+      setting with the texts, the items, how batches are built
+      (docs/studies.md#design-file)
+  study create  --design FILE [--name NAME] [--db FILE]
+      a new draft study from a design file, all or nothing
+  study batches --study ID [--db FILE]
+      build the study's batches (or surveys) from its settings and seed
+  study pilot   --study ID [--base URL] [--db FILE]
+      a new pilot link: the real flow in any state, answers kept apart
+  study open|pause|close --study ID [--db FILE]
+      change the study's state; open runs the go-live checklist of the
+      study's page and prints what is missing
 
 `
 
@@ -30,14 +45,14 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("study: say list, archive or clone")
+		return usagef("study: say list, archive, clone, design, create, batches, pilot, open, pause or close")
 	}
 	action := args[0]
 	fs := newFlagSet("study "+action, studyUsage, env)
 	dbPath := dbFlag(fs, env)
 	var studyID *int64
 	var archived, restore *bool
-	var name *string
+	var name, designFile, base *string
 	switch action {
 	case "list":
 		archived = fs.Bool("archived", false, "list the archived studies too")
@@ -47,15 +62,37 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	case "clone":
 		studyID = fs.Int64("study", 0, "the study to copy")
 		name = fs.String("name", "", `name of the copy (default "Copy of …")`)
+	case "design":
+		studyID = fs.Int64("study", 0, "the study whose design to print")
+	case domain.StateOpen, "pause", "close":
+		studyID = fs.Int64("study", 0, "the study whose state to change")
+	case "batches":
+		studyID = fs.Int64("study", 0, "the study whose batches to build")
+	case "pilot":
+		studyID = fs.Int64("study", 0, "the study to pilot")
+		base = fs.String("base", "http://localhost:8080", "the server's public address")
+	case "create":
+		designFile = fs.String("design", "", "the design file (JSON)")
+		name = fs.String("name", "", "name of the new study (default: the file's)")
 	default:
 		fmt.Fprint(env.stderr, studyUsage)
-		return usagef("study: unknown action %q (list, archive, clone)", action)
+		return usagef("study: unknown action %q (list, archive, clone, design, create, batches, pilot, open, pause, close)", action)
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	}
 	if studyID != nil && *studyID <= 0 {
 		return usagef("study %s: --study is required", action)
+	}
+	var design []byte
+	if designFile != nil {
+		if *designFile == "" {
+			return usagef("study create: --design is required")
+		}
+		var err error
+		if design, err = os.ReadFile(*designFile); err != nil {
+			return usagef("study create: %v", err)
+		}
 	}
 	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
@@ -70,6 +107,31 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	switch action {
 	case "list":
 		return listStudies(ctx, svc, env, *archived)
+	case "batches":
+		return buildBatches(ctx, svc, env, *studyID)
+	case "pilot":
+		return pilotLink(ctx, svc, env, *studyID, *base)
+	case domain.StateOpen, "pause", "close":
+		return setStudyState(ctx, svc, env, *studyID, map[string]string{domain.StateOpen: domain.StateOpen, "pause": domain.StatePaused, "close": domain.StateClosed}[action])
+	case "design":
+		d, err := svc.StudyDesign(ctx, *studyID)
+		if err != nil {
+			return err
+		}
+		return studies.WriteDesign(env.stdout, d)
+	case "create":
+		st, n, err := svc.CreateStudyFromDesign(ctx, design, *name)
+		if err != nil {
+			if domain.ErrorCode(err) == domain.EINVALID {
+				return usagef("study create: %s: %s; nothing was created", *designFile, domain.ErrorMessage(err))
+			}
+			return err
+		}
+		if err := svc.store.Audit(ctx, cliActor, st.ID, "create study from design", studies.AuditStudyFromDesign(st, filepath.Base(*designFile), n)); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.stdout, "Study %d %q created from %s: a %s study in draft, %s.\n", st.ID, st.Name, *designFile, st.Kind, n)
+		return nil
 	case "archive":
 		if err := svc.ArchiveOrRestoreStudy(ctx, cliActor, *studyID, *restore); err != nil {
 			return err
@@ -88,6 +150,36 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		fmt.Fprintf(env.stdout, "Study %d %q created from study %d: same design and items, no answers.\n", c.ID, c.Name, *studyID)
 		return nil
 	}
+}
+
+// setStudyState moves a study to state as the page's buttons do: to open
+// only through the go-live checklist, whose open points it prints.
+func setStudyState(ctx context.Context, svc *app, env *Env, id int64, state string) error {
+	st, err := svc.store.Study(ctx, id)
+	if err != nil {
+		return err
+	}
+	if state == domain.StateOpen {
+		panel, err := svc.StudyState(ctx, st)
+		if err != nil {
+			return err
+		}
+		if len(panel.Missing) > 0 {
+			fmt.Fprintf(env.stdout, "Study %d %q cannot open yet. Missing:\n", id, domain.TerminalSafe(st.Name))
+			for _, m := range panel.Missing {
+				fmt.Fprintf(env.stdout, "  - %s\n", m)
+			}
+			return domain.Errorf(domain.ECONFLICT, "study %d stays %s: %d point(s) of the checklist missing", id, st.State, len(panel.Missing))
+		}
+	}
+	if err := svc.SetStudyState(ctx, st, state, cliActor); err != nil {
+		return err
+	}
+	if err := svc.store.Audit(ctx, cliActor, id, "change study state", fmt.Sprintf("%s → %s", st.State, state)); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "Study %d %q is %s.\n", id, domain.TerminalSafe(st.Name), state)
+	return nil
 }
 
 // listStudies prints the dashboard as a table.

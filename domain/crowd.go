@@ -2,8 +2,10 @@ package domain
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,6 +71,72 @@ type CrowdSettings struct {
 	EthicsRef     string `json:"ethics_ref"`
 	Minutes       int    `json:"minutes"`
 	NoConsentCode string `json:"no_consent_code"` // given on "I do not agree"; "" falls back to the screen-out code
+	// The rating scale (docs/studies.md#rating-scale): ScalePoints points
+	// (2–11; 0 is read as the default 7), ScaleLabels maps a point ("1"…)
+	// to its label, Question is the question above the scale ("": the
+	// default of the study's language).
+	ScalePoints int               `json:"scale_points"`
+	ScaleLabels map[string]string `json:"scale_labels,omitempty"`
+	Question    string            `json:"question"`
+}
+
+// Scale bounds (docs/studies.md#rating-scale).
+const (
+	MinScalePoints = 2
+	MaxScalePoints = 11
+)
+
+// checkScale checks the scale's points and labels; the message names the
+// field.
+func (s *CrowdSettings) checkScale() error {
+	if s.ScalePoints == 0 {
+		s.ScalePoints = RatingMax
+	}
+	if s.ScalePoints < MinScalePoints || s.ScalePoints > MaxScalePoints {
+		return Errorf(EINVALID, "scale points must be %d–%d, got %d", MinScalePoints, MaxScalePoints, s.ScalePoints)
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.ScaleLabels)) {
+		p, err := strconv.Atoi(k)
+		if err != nil || strconv.Itoa(p) != k {
+			return Errorf(EINVALID, "scale labels: %q is not a point of the scale (1–%d)", k, s.ScalePoints)
+		}
+		if p < 1 || p > s.ScalePoints {
+			return Errorf(EINVALID, "scale labels: point %d is outside the scale of %d points", p, s.ScalePoints)
+		}
+		if err := CheckText(fmt.Sprintf("scale labels: point %d", p), s.ScaleLabels[k], 100, OneLine); err != nil {
+			return err
+		}
+	}
+	if len(s.ScaleLabels) == 0 {
+		s.ScaleLabels = nil
+	}
+	return CheckText("question", s.Question, 500, MultiLine)
+}
+
+// ValidRating reports whether r is a point of the study's scale
+// (1–ScalePoints; 0 points is the 7-point scale).
+func (s CrowdSettings) ValidRating(r int) bool {
+	n := s.ScalePoints
+	if n == 0 {
+		n = RatingMax
+	}
+	return r >= 1 && r <= n
+}
+
+// PracticePasses is TrainingPasses on the study's own scale: a practice
+// answer is right above the midpoint for an item shown without its
+// cancellation, below it for one shown with it; an odd scale's midpoint
+// is right for neither.
+func (s CrowdSettings) PracticePasses(condition string, rating int) bool {
+	n := s.ScalePoints
+	if n == 0 {
+		n = RatingMax
+	}
+	// Twice the rating against points+1 keeps the midpoint exact.
+	if condition == ConditionCancel {
+		return 2*rating < n+1
+	}
+	return 2*rating > n+1
 }
 
 // CrowdTrainingSpec names one training item and whether it is shown with
@@ -83,7 +151,7 @@ type CrowdTrainingSpec struct {
 func DefaultCrowdSettings() CrowdSettings {
 	return CrowdSettings{
 		BatchSize: 30, Quota: 5, TimeoutMinutes: 60, HoldMinutes: 10, PlacesPerAddress: 3,
-		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: DefaultFastMS,
+		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: DefaultFastMS, ScalePoints: RatingMax,
 		Conditions:       []string{ConditionTrigger, ConditionCancel},
 		FinishWhenPaused: true,
 	}
@@ -104,8 +172,8 @@ func (s *CrowdSettings) Validate() error {
 		{"hold before the first answer (minutes)", s.HoldMinutes, 1, 7 * 24 * 60},
 		{"places per address", s.PlacesPerAddress, 0, 1000},
 		{"estimated minutes", s.Minutes, 0, 24 * 60},
-		{"high check threshold", s.CheckHighMin, 1, 7},
-		{"low check threshold", s.CheckLowMax, 1, 7},
+		{"high check threshold", s.CheckHighMin, 1, MaxScalePoints},
+		{"low check threshold", s.CheckLowMax, 1, MaxScalePoints},
 		{"failed checks for exclusion", s.MaxFailedChecks, 1, 1000},
 		{"fast answer threshold (ms)", s.FastMS, 1, 60000},
 		{"fast answers for exclusion (%)", s.ExcludeFastPercent, 0, 100},
@@ -117,6 +185,15 @@ func (s *CrowdSettings) Validate() error {
 		if r.v < r.min || r.v > r.max {
 			return Errorf(EINVALID, "%s must be %d–%d, got %d", r.name, r.min, r.max, r.v)
 		}
+	}
+	if err := s.checkScale(); err != nil {
+		return err
+	}
+	if s.CheckHighMin > s.ScalePoints {
+		return Errorf(EINVALID, "high check threshold must be 1–%d (the scale's points), got %d", s.ScalePoints, s.CheckHighMin)
+	}
+	if s.CheckLowMax > s.ScalePoints {
+		return Errorf(EINVALID, "low check threshold must be 1–%d (the scale's points), got %d", s.ScalePoints, s.CheckLowMax)
 	}
 	if len(s.Conditions) == 0 {
 		s.Conditions = []string{ConditionTrigger, ConditionCancel}

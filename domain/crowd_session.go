@@ -31,6 +31,9 @@ type CrowdScreen struct {
 	Position  int
 	Condition string
 	Item      Item
+	// Shown: the screen was shown before, its first showing is recorded
+	// (read with the session, so showing it again writes nothing).
+	Shown bool
 }
 
 // FollowUp is the utterance the screen's condition appends (u×, u⊥, u+,

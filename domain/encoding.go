@@ -2,6 +2,7 @@ package domain
 
 import (
 	"bytes"
+	"fmt"
 	"unicode/utf8"
 )
 
@@ -43,8 +44,10 @@ func Encoding(head []byte, complete bool) (name string, latin bool) {
 	}
 	// Without a byte-order mark UTF-16 shows as a NUL beside every ASCII
 	// character; a stray NUL is left to the field checks, which name its
-	// line and field.
+	// line and field. Fewer than two characters' worth of bytes, or a whole
+	// file of an odd length, is no UTF-16 (a one-byte NUL file is not).
 	switch {
+	case len(head) < 4 || complete && len(head)%2 == 1:
 	case odd > 0 && odd*4 >= len(head) && even*8 < odd:
 		return "UTF-16 (little-endian)", false
 	case even > 0 && even*4 >= len(head) && odd*8 < even:
@@ -68,25 +71,38 @@ func Encoding(head []byte, complete bool) (name string, latin bool) {
 }
 
 // CheckEncoding is EINVALID when the file whose first bytes are head is
-// not UTF-8, naming what it is; allowLatin lets 8-bit text through, for
-// readers that repair it.
+// not UTF-8, naming what it is and the line where it shows; allowLatin
+// lets 8-bit text through, for readers that repair it.
 func CheckEncoding(what string, head []byte, complete, allowLatin bool) error {
-	name, latin := Encoding(head, complete)
-	if name == "" || latin && allowLatin {
+	line, msg := EncodingProblem(what, head, complete, allowLatin)
+	if msg == "" {
 		return nil
 	}
-	const fix = "save it as UTF-8 (in Excel: Save As › CSV UTF-8; in LibreOffice: character set Unicode (UTF-8)) and upload it again"
-	if latin {
-		// The line of the first byte that is not UTF-8, to look at.
-		i := 0
-		for i < len(head) {
-			r, n := utf8.DecodeRune(head[i:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			i += n
-		}
-		return Errorf(EINVALID, "line %d: the %s is %s, not UTF-8: %s", bytes.Count(head[:i], []byte("\n"))+1, what, name, fix)
+	return Errorf(EINVALID, "line %d: %s", line, msg)
+}
+
+// EncodingProblem is CheckEncoding's verdict in parts, for readers whose
+// errors name lines their own way: the line (1 for UTF-16 and UTF-32,
+// which line 1 already shows; the first byte that is not UTF-8 for 8-bit
+// text) and the message, "" when the file is UTF-8.
+func EncodingProblem(what string, head []byte, complete, allowLatin bool) (line int, msg string) {
+	name, latin := Encoding(head, complete)
+	if name == "" || latin && allowLatin {
+		return 0, ""
 	}
-	return Errorf(EINVALID, "the %s is %s, not UTF-8: %s", what, name, fix)
+	const fix = "save it as UTF-8 (in Excel: Save As › CSV UTF-8; in LibreOffice: character set Unicode (UTF-8)) and upload it again"
+	msg = fmt.Sprintf("the %s is %s, not UTF-8: %s", what, name, fix)
+	if !latin {
+		return 1, msg
+	}
+	// The line of the first byte that is not UTF-8, to look at.
+	i := 0
+	for i < len(head) {
+		r, n := utf8.DecodeRune(head[i:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		i += n
+	}
+	return bytes.Count(head[:i], []byte("\n")) + 1, msg
 }

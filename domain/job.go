@@ -48,9 +48,9 @@ const MaxJobConfig = 16 << 10
 // Validate checks a job before it is stored.
 func (j *Job) Validate() error {
 	switch j.Task {
-	case "truefalse", "multiplechoice", "generation":
+	case "truefalse", "multiplechoice", "generation", "likert", "expert", "context", "explanation-rating":
 	default:
-		return Errorf(EINVALID, "task must be truefalse, multiplechoice or generation")
+		return Errorf(EINVALID, "task must be truefalse, multiplechoice, generation, likert, expert, context or explanation-rating")
 	}
 	if j.Scorer == "" || utf8.RuneCountInString(j.Scorer) > 64 {
 		return Errorf(EINVALID, "scorer must be 1–64 characters")

@@ -105,3 +105,9 @@ type JobStore interface {
 	JobProgress(ctx context.Context, id int64) (JobProgress, error)
 	JobPromptsPage(ctx context.Context, jobID int64, filter string, offset, limit int) ([]JobPromptRow, int, error)
 }
+
+// HealthStore is what /healthz asks the database: whether the last write
+// found the disk full, and since when (docs/deploy.md#monitoring).
+type HealthStore interface {
+	DiskFull() (since time.Time, full bool)
+}

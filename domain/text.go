@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,6 +17,13 @@ func checkControl(field, s string, text bool) error {
 	pos := 0
 	for _, r := range s {
 		pos++
+		if isFormat(r) && !(text && languageFormat(r)) {
+			what := "a name or id may hold none"
+			if text {
+				what = "only ZWJ and ZWNJ, which some scripts need, are allowed in a text"
+			}
+			return FieldErrorf(field, "character %d is the format character %s; %s", pos, formatName(r), what)
+		}
 		if r >= 0x20 {
 			continue
 		}
@@ -29,6 +37,39 @@ func checkControl(field, s string, text bool) error {
 		return FieldErrorf(field, "character %d is the control character %s; %s", pos, controlName(r), what)
 	}
 	return nil
+}
+
+// isFormat reports an invisible character that changes how text around it
+// is shown: the Unicode format characters (Cf: the bidi embeddings,
+// overrides, isolates and marks, the zero-width characters, the byte-order
+// mark, the soft hyphen…) and the line and paragraph separators. A name
+// holding one can show one thing and be another (docs/deploy.md#one-rule-for-text).
+func isFormat(r rune) bool {
+	return r == 0x2028 || r == 0x2029 || r >= 0xAD && unicode.Is(unicode.Cf, r)
+}
+
+// languageFormat reports the format characters a text may need to be
+// written right in its language: ZWNJ (Persian, the Indic scripts) and ZWJ
+// (the Indic scripts, emoji sequences).
+func languageFormat(r rune) bool { return r == 0x200C || r == 0x200D }
+
+// formatName is how a format character is written in a message.
+func formatName(r rune) string {
+	if n, ok := formatNames[r]; ok {
+		return fmt.Sprintf("U+%04X (%s)", r, n)
+	}
+	return fmt.Sprintf("U+%04X", r)
+}
+
+var formatNames = map[rune]string{
+	0x00AD: "SOFT HYPHEN", 0x061C: "ARABIC LETTER MARK",
+	0x200B: "ZERO WIDTH SPACE", 0x200C: "ZERO WIDTH NON-JOINER", 0x200D: "ZERO WIDTH JOINER",
+	0x200E: "LEFT-TO-RIGHT MARK", 0x200F: "RIGHT-TO-LEFT MARK",
+	0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR",
+	0x202A: "LEFT-TO-RIGHT EMBEDDING", 0x202B: "RIGHT-TO-LEFT EMBEDDING", 0x202C: "POP DIRECTIONAL FORMATTING",
+	0x202D: "LEFT-TO-RIGHT OVERRIDE", 0x202E: "RIGHT-TO-LEFT OVERRIDE",
+	0x2060: "WORD JOINER", 0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE",
+	0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE", 0xFEFF: "BYTE ORDER MARK",
 }
 
 // controlName is how a control character is written in a message.
@@ -102,6 +143,13 @@ func CheckText(label, s string, max int, multiLine bool) error {
 	pos := 0
 	for _, r := range s {
 		pos++
+		if isFormat(r) && !(multiLine && languageFormat(r)) {
+			what := "a one-line field may hold none"
+			if multiLine {
+				what = "only ZWJ and ZWNJ, which some scripts need, are allowed"
+			}
+			return Errorf(EINVALID, "%s: character %d is the format character %s; %s", label, pos, formatName(r), what)
+		}
 		if !isControl(r) || multiLine && (r == '\t' || r == '\n' || r == '\r') {
 			continue
 		}
@@ -122,12 +170,13 @@ func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r <= 0x9f }
 
 // TerminalSafe is s as a terminal may print it in a table cell: control
 // characters (ESC among them, so no escape sequence reaches the terminal;
-// line breaks and tabs, which would break the table) are written as Go
-// escapes (\n, \x1b), and invalid UTF-8 bytes as \xNN.
+// line breaks and tabs, which would break the table) and format characters
+// (a bidi override would reorder the row) are written as Go escapes (\n,
+// \x1b, \u202e), and invalid UTF-8 bytes as \xNN.
 func TerminalSafe(s string) string {
 	clean := true
 	for _, r := range s {
-		if r == utf8.RuneError || isControl(r) {
+		if r == utf8.RuneError || isControl(r) || isFormat(r) {
 			clean = false
 			break
 		}
@@ -144,6 +193,8 @@ func TerminalSafe(s string) string {
 		case isControl(r):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
+		case isFormat(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+n])
 		}

@@ -80,6 +80,11 @@ func TestEncodingNamed(t *testing.T) {
 		{"UTF-16 BE without BOM", be, true, "UTF-16 (big-endian)"},
 		{"UTF-32", []byte{0xFF, 0xFE, 0, 0, 'i', 0, 0, 0}, true, "UTF-32 (little-endian)"},
 		{"Latin-1", []byte("id,utterance\nx1,perch\xe9 no\n"), true, "Windows-1252 or Latin-1"},
+		// Too short, or of an odd length, to be UTF-16: a stray NUL is
+		// left to the field checks, which name its line.
+		{"one NUL", []byte("\x00"), true, ""},
+		{"NUL and a digit", []byte("\x000"), true, ""},
+		{"NUL, digit, NUL", []byte("\x000\x00"), true, ""},
 	} {
 		got, _ := Encoding(c.head, c.complete)
 		if got != c.want {
@@ -87,7 +92,7 @@ func TestEncodingNamed(t *testing.T) {
 		}
 	}
 	err := CheckEncoding("file", utf16le(csv, true), true, false)
-	if err == nil || !strings.Contains(ErrorMessage(err), "the file is UTF-16 (little-endian), not UTF-8: save it as UTF-8") {
+	if err == nil || !strings.HasPrefix(ErrorMessage(err), "line 1: the file is UTF-16 (little-endian), not UTF-8: save it as UTF-8") {
 		t.Errorf("message %v", err)
 	}
 }
@@ -108,5 +113,53 @@ func TestQuestionnaireCommentMessages(t *testing.T) {
 	q = &Questionnaire{Comments: "line one\r\nline two"}
 	if err := q.Validate(on); err != nil {
 		t.Errorf("a two-line comment: %v", err)
+	}
+}
+
+// TestFormatCharacters (docs/deploy.md#one-rule-for-text): bidi and other format
+// characters are refused in names and usernames; item texts and prose keep
+// only those a language needs (ZWJ, ZWNJ); command-line tables show them
+// escaped.
+func TestFormatCharacters(t *testing.T) {
+	for _, c := range []struct {
+		name, in string
+		multi    bool
+		want     string
+	}{
+		{"RLO in a name", "Evil\u202Egnp.exe", OneLine, "character 5 is the format character U+202E (RIGHT-TO-LEFT OVERRIDE); a one-line field may hold none"},
+		{"isolate in a name", "a\u2066b", OneLine, "U+2066 (LEFT-TO-RIGHT ISOLATE)"},
+		{"ZWJ in a name", "ab\u200Dc", OneLine, "character 3 is the format character U+200D (ZERO WIDTH JOINER)"},
+		{"line separator in a name", "a\u2028b", OneLine, "U+2028 (LINE SEPARATOR)"},
+		{"BOM in a name", "\uFEFFname", OneLine, "U+FEFF (BYTE ORDER MARK)"},
+		{"ZWNJ in Persian prose", "می\u200Cخواهم", MultiLine, ""},
+		{"ZWJ in prose", "क्\u200Dष", MultiLine, ""},
+		{"PDI in prose", "a\u2069b", MultiLine, "U+2069 (POP DIRECTIONAL ISOLATE); only ZWJ and ZWNJ"},
+		{"paragraph separator in prose", "a\u2029b", MultiLine, "U+2029 (PARAGRAPH SEPARATOR)"},
+	} {
+		err := CheckText("name", c.in, 200, c.multi)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(ErrorMessage(err), c.want)):
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	if err := CheckControls([]NamedValue{{"id", "x\uFEFF1"}}, nil); err == nil || !strings.Contains(err.Error(), "U+FEFF") {
+		t.Errorf("an item id with a BOM: %v", err)
+	}
+	if err := CheckControls(nil, []NamedValue{{"utterance", "Some\u202E students"}}); err == nil || !strings.Contains(err.Error(), "utterance") || !strings.Contains(err.Error(), "U+202E") {
+		t.Errorf("an utterance with RLO: %v", err)
+	}
+	if err := CheckControls(nil, []NamedValue{{"utterance", "می\u200Cخواهم क्\u200Dष"}}); err != nil {
+		t.Errorf("an utterance with ZWNJ and ZWJ: %v", err)
+	}
+	for in, want := range map[string]string{
+		"Evil\u202Egnp": `Evil\u202egnp`,
+		"a\u200Db":      `a\u200db`,
+		"\uFEFFx\u2028": `\ufeffx\u2028`,
+	} {
+		if got := TerminalSafe(in); got != want {
+			t.Errorf("TerminalSafe(%q) = %q, want %q", in, got, want)
+		}
 	}
 }

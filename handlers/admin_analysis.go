@@ -125,15 +125,36 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var buf bytes.Buffer
-	ctype := "text/csv; charset=utf-8"
-	switch format {
-	case "json":
-		ctype = "application/json"
-	case "tex", "txt":
-		ctype = "text/plain; charset=utf-8"
-	case "md":
-		ctype = "text/markdown; charset=utf-8"
+	found, err := writeAnalysisDownload(&buf, a, name, format)
+	if err != nil {
+		h.Error(w, r, err)
+		return
 	}
+	if !found {
+		h.NotFound(w, r)
+		return
+	}
+	ctype := downloadTypes[format]
+	if ctype == "" {
+		ctype = "text/csv; charset=utf-8"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="study-%d-%s.%s"`, s.ID, name, format))
+	w.Write(buf.Bytes())
+}
+
+// downloadTypes are the content types of the analysis downloads by file
+// extension; CSV is the default.
+var downloadTypes = map[string]string{
+	"json": "application/json",
+	"tex":  "text/plain; charset=utf-8",
+	"txt":  "text/plain; charset=utf-8",
+	"md":   "text/markdown; charset=utf-8",
+}
+
+// writeAnalysisDownload writes the download name.format of the analysis
+// a to buf; found is false when the analysis has no such download.
+func writeAnalysisDownload(buf *bytes.Buffer, a *studies.Analysis, name, format string) (found bool, err error) {
 	switch {
 	case name == "methods" && (format == "txt" || format == "md") && a.Methods != nil:
 		if format == "txt" {
@@ -141,41 +162,36 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 		} else {
 			buf.WriteString(a.Methods.Markdown())
 		}
+		return true, nil
 	case name == "tables" && format == "tex" && len(a.Tables) > 0:
 		for _, t := range a.Tables {
-			if err := t.WriteLaTeX(&buf); err != nil {
-				h.Error(w, r, err)
-				return
+			if err := t.WriteLaTeX(buf); err != nil {
+				return true, err
 			}
 		}
+		return true, nil
 	case name == "result" && format == "json" && a.Result != nil:
-		enc := json.NewEncoder(&buf)
+		enc := json.NewEncoder(buf)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(a.Result); err != nil {
-			h.Error(w, r, err)
-			return
-		}
-	default:
-		t := a.Table(name)
-		if t == nil || (format != "csv" && format != "json" && format != "tex") {
-			h.NotFound(w, r)
-			return
-		}
-		write := t.WriteCSV
-		switch format {
-		case "json":
-			write = t.WriteJSON
-		case "tex":
-			write = t.WriteLaTeX
-		}
-		if err := write(&buf); err != nil {
-			h.Error(w, r, err)
-			return
-		}
+		return true, enc.Encode(a.Result)
 	}
-	w.Header().Set("Content-Type", ctype)
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="study-%d-%s.%s"`, s.ID, name, format))
-	w.Write(buf.Bytes())
+	return writeTableDownload(buf, a.Table(name), format)
+}
+
+// writeTableDownload writes one table as CSV, JSON or LaTeX; found is
+// false for no table or another format.
+func writeTableDownload(buf *bytes.Buffer, t *analysis.Table, format string) (found bool, err error) {
+	if t == nil || (format != "csv" && format != "json" && format != "tex") {
+		return false, nil
+	}
+	write := t.WriteCSV
+	switch format {
+	case "json":
+		write = t.WriteJSON
+	case "tex":
+		write = t.WriteLaTeX
+	}
+	return true, write(buf)
 }
 
 // AnalysisPlot handles GET /admin/studies/{study}/analysis/plots/{figure}.{format}:

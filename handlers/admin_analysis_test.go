@@ -52,6 +52,7 @@ func TestRatingsAnalysisPage(t *testing.T) {
 	a := studies.RatingsAnalysis(rs, opt)
 	body := renderAnalysis(t, domain.KindCrowd, a)
 	mustContain(t, body, `data-testid="table-toplines"`, `data-testid="table-item_means"`, `data-testid="table-participants"`,
+		`data-testid="table-crowd_alpha"`, `data-testid="table-split_half"`, "α of the crowd ratings",
 		`data-testid="excluded-P100001"`, "excluded by the researcher", `data-testid="excluded-Pconst"`, "all 2 ratings equal",
 		`data-testid="figure-histogram_all"`, `src="/admin/studies/7/analysis/plots/scatter_natural.svg"`,
 		`href="/admin/studies/7/analysis/toplines.csv"`, `href="/admin/studies/7/analysis/result.json"`,

@@ -166,6 +166,10 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		Languages: f("q_languages") == "yes", Age: f("q_age") == "yes", Gender: f("q_gender") == "yes", Comments: f("q_comments") == "yes",
 	}
 	set.Title, set.Intro, set.Consent = strings.TrimSpace(f("title")), strings.TrimSpace(f("intro")), strings.TrimSpace(f("consent"))
+	if err := crowdScaleForm(r, &set); err != nil {
+		fail(domain.ErrorMessage(err))
+		return
+	}
 	training, err := parseTraining(f("training"))
 	if err == nil {
 		// The service validates the settings, then the language.

@@ -54,7 +54,7 @@ func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	c.base = crowdBase(id)
-	c.From(clientAddr(r, h.TrustedProxyHeader))
+	c.From(addrKey(clientAddr(r, h.TrustedProxyHeader)))
 	return &c, true
 }
 
@@ -113,7 +113,7 @@ func (h *Handler) crowdFailed(w http.ResponseWriter, r *http.Request, c *crowdCt
 	case errors.Is(err, domain.ErrAddressLimit):
 		h.crowdMessage(w, r, c, http.StatusTooManyRequests, "limit", "")
 	case errors.Is(err, domain.ErrRatingRange):
-		h.crowdMessage(w, r, c, http.StatusBadRequest, "rating", templates.CrowdRatingRange(c.Study.Lang))
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "rating", templates.CrowdRatingRange(c.Study.Lang, c.Settings.ScalePoints))
 	case errors.Is(err, domain.ErrStudyFull):
 		h.crowdMessage(w, r, c, http.StatusConflict, "full", "")
 	case errors.Is(err, domain.ErrNotYourSession):
@@ -141,7 +141,7 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	pid, problem := prolificPID(r.URL.RawQuery)
 	e, err := c.Enter(r.Context(), studies.CrowdArrival{PID: pid, Problem: problem, StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID")},
-		func() time.Duration { return h.entries.reserve(h.Now(), clientAddr(r, h.TrustedProxyHeader)) })
+		func() time.Duration { return h.entries.reserve(h.Now(), addrKey(clientAddr(r, h.TrustedProxyHeader))) })
 	if err != nil {
 		h.crowdFailed(w, r, c, err)
 		return
@@ -244,7 +244,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case studies.PageScreenedOut:
 		h.crowdMessage(w, r, c, http.StatusOK, "screened", "")
 	case studies.PageTraining:
-		v := crowdItemView(next.Screen)
+		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Training, v.Condition = lang, c.base+"/training", true, next.Screen.Condition
 		v.Total, v.Attempt, v.Retry = next.Total, next.Attempt, next.Attempt > 0
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
@@ -253,7 +253,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 			Lang: lang, Begin: c.base + "/screen?begin=1", Total: next.Total,
 		}))
 	case studies.PageItem:
-		v := crowdItemView(next.Screen)
+		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Total, v.Done = lang, c.base+"/answer", next.Total, next.Done
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	default:
@@ -262,9 +262,9 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 }
 
 // crowdItemView is the rating page of a screen, its item's texts filled in.
-func crowdItemView(sc domain.CrowdScreen) templates.CrowdItemView {
+func crowdItemView(sc domain.CrowdScreen, set domain.CrowdSettings) templates.CrowdItemView {
 	return templates.CrowdItemView{Position: sc.Position, Context: sc.Item.Context, Utterance: sc.Item.Utterance,
-		FollowUp: sc.FollowUp(), Belief: sc.Item.Implicature}
+		FollowUp: sc.FollowUp(), Belief: sc.Item.Implicature, Scale: templates.ScaleOf(set)}
 }
 
 // CrowdConsent handles POST /s/{study}/consent.
@@ -367,7 +367,7 @@ func (h *Handler) CrowdPreview(w http.ResponseWriter, r *http.Request) {
 		h.crowdMessage(w, r, c, http.StatusOK, "preview_done", " ")
 	default:
 		// The form is a GET to this page carrying the next step.
-		v := crowdItemView(p.Screen)
+		v := crowdItemView(p.Screen, c.Settings)
 		v.Lang, v.Preview, v.Action, v.NextStep = lang, true, c.base+"/preview", step+1
 		v.Training, v.Total, v.Done = p.Training, p.Total, p.Done
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))

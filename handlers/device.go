@@ -101,7 +101,7 @@ func (h *Handler) reserveLogin(r *http.Request, client, username string) ([]stri
 		keys := []string{"device " + id}
 		return keys, h.logins.reserve(h.Now(), keys...)
 	}
-	keys := loginKeys(client, username)
+	keys := loginKeys(addrKey(client), username)
 	now := h.Now()
 	wait := h.logins.reserve(now, keys...)
 	if wait == 0 {

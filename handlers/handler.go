@@ -3,6 +3,7 @@
 package handlers
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -11,6 +12,7 @@ import (
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/a-h/templ"
@@ -58,6 +60,7 @@ type Handler struct {
 	logins  *loginThrottle
 	locks   lockAudit
 	entries *loginThrottle // new arrivals at the crowd entry URL
+	pages   sync.Pool      // *bytes.Buffer: the buffers pages are rendered into (render)
 }
 
 // SetEntryLimit sets how many new arrivals a client address may make at
@@ -78,13 +81,35 @@ func New(svc *studies.Service, ss sessions.Store, log *slog.Logger) *Handler {
 // maxForm bounds an ordinary form post; uploads have their own limit.
 const maxForm = 64 << 10
 
-// render writes a component with the given status, logging failures: the
-// status is sent before the body, so a failed render can only be logged.
+// render writes a component with the given status, logging failures. The
+// page is rendered into a buffer first and sent in one write with its
+// Content-Length: templ would flush the response writer at the end,
+// which makes the response chunked and costs a second write (the closing
+// chunk) on every page; and a failed render can still answer 500 instead
+// of half a page.
 func (h *Handler) render(w http.ResponseWriter, r *http.Request, status int, c templ.Component) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	if err := c.Render(r.Context(), w); err != nil {
+	buf, _ := h.pages.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer h.putPage(buf)
+	buf.Reset()
+	if err := c.Render(r.Context(), buf); err != nil {
 		h.Log.Error("render", "route", routeOf(r), "err", err)
+		http.Error(w, "Internal error.", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// putPage gives a page's buffer back, unless a very large page grew it:
+// one report's megabytes are not worth keeping for every page.
+func (h *Handler) putPage(b *bytes.Buffer) {
+	if b.Cap() <= 1<<20 {
+		h.pages.Put(b)
 	}
 }
 

@@ -171,6 +171,8 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 		}
 		v.GenTotal = len(res.Gen)
 		v.CanImport = !res.Job.Active()
+	case scoring.Likert, scoring.Expert, scoring.ContextTask, scoring.ExplanationRating:
+		v.Human = humanTaskView(res)
 	}
 	return cmp, nil
 }

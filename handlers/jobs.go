@@ -67,6 +67,7 @@ func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *domain.S
 		v.DataNote = fmt.Sprintf("The data set is this study's %d passages.", l.Data)
 	}
 	v.Scorers = scorerChoices(studies.ScoresItems(s))
+	addHumanTask(&v, s.Kind)
 	v.Compares = []templates.Choice{{Value: "0", Label: "none"}}
 	for _, cs := range l.CrowdStudies {
 		v.Compares = append(v.Compares, templates.Choice{Value: strconv.FormatInt(cs.ID, 10), Label: fmt.Sprintf("#%d %s", cs.ID, cs.Name)})
@@ -103,7 +104,11 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 		return spec, f, domain.Errorf(domain.EINVALID, "compare: choose a crowd study or none")
 	}
 	spec.CompareStudyID = cmp
-	if (spec.Task == scoring.TrueFalse) != studies.ScoresItems(s) {
+	if scoring.IsHumanTask(spec.Task) {
+		if spec.Task.StudyKind() != s.Kind {
+			return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
+		}
+	} else if (spec.Task == scoring.TrueFalse) != studies.ScoresItems(s) {
 		return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
 	}
 	if f.Scorer != runner.ModelScorer {

@@ -70,7 +70,9 @@ func (h *Handler) fillTrust(r *http.Request, v *templates.JobView, res *runner.R
 		return err
 	}
 	v.Trust.Unasked = res.Progress.Unasked()
-	if res.Unparsed > 0 {
+	if res.Unparsed > 0 && scoring.IsHumanTask(scoring.Task(j.Task)) {
+		v.Trust.Unparsed = fmt.Sprintf("%d of %d sampled replies named none of the options; each prompt's distribution is over its other samples.", res.Unparsed, res.Samples)
+	} else if res.Unparsed > 0 {
 		v.Trust.Unparsed = fmt.Sprintf("%d of %d sampled replies answered neither True nor False; each prompt's P(True) is the share of True among its other samples.", res.Unparsed, res.Samples)
 	}
 	if j.Scorer == runner.ModelScorer {
@@ -180,6 +182,8 @@ func answerText(raw json.RawMessage) string {
 		}
 	case a.Reply != "":
 		s = a.Reply
+	case len(a.Dist) > 0:
+		s = humanAnswerText(a)
 	default:
 		s = "P(True) = " + strconv.FormatFloat(a.PTrue, 'f', 3, 64)
 		if len(a.Samples) > 0 {

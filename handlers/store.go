@@ -14,4 +14,5 @@ type Store interface {
 	domain.ExportStore
 	domain.AuditStore
 	domain.JobStore
+	domain.HealthStore
 }

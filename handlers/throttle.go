@@ -75,6 +75,23 @@ func clientAddr(r *http.Request, trustedHeader string) string {
 	return host
 }
 
+// addrKey is the address the limits per address count (the crowd's
+// places_per_address, the entry and login limits): an IPv6 address counts
+// as its /64, since one host is commonly given a whole /64 and may take a
+// new address from it for every request; an IPv4 address (IPv4-mapped
+// too) counts alone. Anything that is no address is its own key.
+func addrKey(addr string) string {
+	ip := net.ParseIP(addr)
+	if ip == nil {
+		return addr
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4.String()
+	}
+	n := net.IPNet{IP: ip.Mask(net.CIDRMask(64, 128)), Mask: net.CIDRMask(64, 128)}
+	return n.String()
+}
+
 // prune drops a key's attempts older than the window; it reports whether
 // any are left.
 func (t *loginThrottle) prune(a *attempts, now time.Time) bool {

@@ -75,3 +75,31 @@ func TestClientAddr(t *testing.T) {
 		t.Errorf("a malformed header gave %q", got)
 	}
 }
+
+// TestAddrKeyGroupsIPv6 (docs/deploy.md#security): the limits per address count
+// an IPv6 /64 as one address, since one host may hold all of it; IPv4 and
+// IPv4-mapped addresses count alone.
+func TestAddrKeyGroupsIPv6(t *testing.T) {
+	for in, want := range map[string]string{
+		"203.0.113.9":                  "203.0.113.9",
+		"::ffff:203.0.113.9":           "203.0.113.9",
+		"2001:db8:1:2::1":              "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff:0:0:9":      "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":              "2001:db8:1:3::/64",
+		"::1":                          "::/64",
+		"not an address (unix socket)": "not an address (unix socket)",
+	} {
+		if got := addrKey(in); got != want {
+			t.Errorf("addrKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// The login limit per address holds across a /64.
+	th := newLoginThrottle()
+	now := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	for i := range th.max {
+		th.reserve(now, loginKeys(addrKey(fmt.Sprintf("2001:db8:1:2::%x", i+1)), fmt.Sprint("user", i))...)
+	}
+	if th.reserve(now, loginKeys(addrKey("2001:db8:1:2::ff"), "other")...) == 0 {
+		t.Fatal("an eleventh attempt from the same /64 was let through")
+	}
+}

@@ -300,12 +300,11 @@ func newFieldError(field, format string, a ...any) error {
 }
 
 // ParseItemFile reads implicature items as JSON Lines when the file's name
-// says so or its first character opens an object, else as CSV.
+// says so or its first character opens an object, else as CSV. Both
+// parsers name a file that is not UTF-8 alike, so the message is the
+// parser's whichever is chosen.
 func ParseItemFile(name string, r io.Reader) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
-	if err := checkEncoding("file "+name, br, false); err != nil {
-		return nil, err
-	}
 	ext := strings.ToLower(filepath.Ext(name))
 	first, _ := br.Peek(8)
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")

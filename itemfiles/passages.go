@@ -77,8 +77,8 @@ func ParsePassagesTSV(r io.Reader) ([]domain.Passage, error) {
 		return nil, fmt.Errorf("read passages: %w", err)
 	}
 	// 8-bit text is repaired below; UTF-16 and the like are named.
-	if err := domain.CheckEncoding("passages file", data, true, true); err != nil {
-		return nil, err
+	if line, msg := domain.EncodingProblem("passages file", data, true, true); msg != "" {
+		return nil, &ImportError{Line: line, Msg: msg}
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	tr := &tsvReader{data: data, line: 1}

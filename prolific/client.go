@@ -175,11 +175,13 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 		return nil, fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
 	}
 	// Whatever Prolific sends back is shown and stored: any 8-character
-	// run of the token in it is blanked first.
-	data = []byte(domain.Redact(string(data), c.token))
+	// run of the token in it is blanked first — the whole of an error
+	// body, and every text of an answer but the ids pragmalab matches on
+	// (redactAnswer), which a weak token may share a run with.
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.apiError(method, path, resp.StatusCode, data)
+		return nil, c.apiError(method, path, resp.StatusCode, []byte(domain.Redact(string(data), c.token)))
 	}
+	data = redactAnswer(data, c.token)
 	if out == nil || len(bytes.TrimSpace(data)) == 0 {
 		return resp.Header, nil
 	}
@@ -187,6 +189,53 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 		return nil, fmt.Errorf("prolific API %s %s: unreadable answer: %w", method, path, err)
 	}
 	return resp.Header, nil
+}
+
+// redactAnswer blanks the token's runs (domain.Redact) in every string of
+// a JSON answer except the values of ids — "id", "…_id", "…_ids" — which
+// are Prolific's own random ids, never an echo of the token, and which
+// pragmalab matches submissions and studies on. An answer that is not
+// JSON is redacted whole.
+func redactAnswer(data []byte, token string) []byte {
+	if domain.Redact(string(data), token) == string(data) {
+		return data
+	}
+	d := json.NewDecoder(bytes.NewReader(data))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return []byte(domain.Redact(string(data), token))
+	}
+	out, err := json.Marshal(redactValue(v, false, token))
+	if err != nil {
+		return []byte(domain.Redact(string(data), token))
+	}
+	return out
+}
+
+func redactValue(v any, id bool, token string) any {
+	switch x := v.(type) {
+	case string:
+		if id {
+			return x
+		}
+		return domain.Redact(x, token)
+	case []any:
+		for i := range x {
+			x[i] = redactValue(x[i], id, token)
+		}
+	case map[string]any:
+		for k, e := range x {
+			x[k] = redactValue(e, idKey(k), token)
+		}
+	}
+	return v
+}
+
+// idKey reports a JSON key whose value is an id (or a list of ids).
+func idKey(k string) bool {
+	k = strings.ToLower(k)
+	return k == "id" || k == "ids" || strings.HasSuffix(k, "_id") || strings.HasSuffix(k, "_ids")
 }
 
 func (c *Client) apiError(method, path string, status int, body []byte) error {

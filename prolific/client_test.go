@@ -125,3 +125,38 @@ func TestAnswersNeverCarryPartOfTheToken(t *testing.T) {
 		t.Fatalf("error %v carries part of the token", err)
 	}
 }
+
+// TestWeakTokenLeavesIDsAlone (docs/deploy.md#no-secret-in-a-log-or-page):
+// a token that shares an 8-character run with a study id, a submission id
+// and a participant id still blanks a name that echoes it, but the ids
+// pragmalab matches on come back whole.
+func TestWeakTokenLeavesIDsAlone(t *testing.T) {
+	const (
+		sid = "65abcdef0123456789abcd01"
+		sub = "66ffff0123456789abcdffff"
+		pid = "5f0123456789abcdef012345"
+	)
+	weak := "tok-" + sid[2:12] + "-" + pid[6:16] + "-x" // shares runs with both ids
+	srv := prolifictest.NewServer(weak)
+	defer srv.Close()
+	srv.AddStudy(sid, "pilot "+weak[4:14])
+	srv.AddSubmission(sid, sub, pid, "APPROVED")
+	c := client(t, srv, weak)
+	st, err := c.Study(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ID != sid {
+		t.Fatalf("study id %q, want %q: the redactor blanked an id", st.ID, sid)
+	}
+	if strings.Contains(st.Name, weak[4:12]) || !strings.Contains(st.Name, "[redacted]") {
+		t.Errorf("study name %q carries part of the token", st.Name)
+	}
+	subs, err := c.Submissions(context.Background(), sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(subs) != 1 || subs[0].ParticipantID != pid || subs[0].ID != sub {
+		t.Fatalf("submissions %+v: ids blanked", subs)
+	}
+}

@@ -2,12 +2,14 @@ package recruit
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
 	"strings"
+	"sync"
 	"time"
 
 	"pragmalab/prolific"
@@ -69,8 +71,7 @@ type hookPayload struct {
 }
 
 // ReceiveHook verifies and applies one delivery.
-func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, error) {
-	var res HookResult
+func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (res HookResult, err error) {
 	if err := prolific.VerifyWebhook(p.hookSecret(), d.Timestamp, d.Signature, d.Body, p.now()); err != nil {
 		return res, &HookError{Status: http.StatusUnauthorized, Msg: err.Error()}
 	}
@@ -82,10 +83,24 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, 
 	if err := json.Unmarshal(d.Body, &pl); err != nil || pl.EventType == "" {
 		return res, &HookError{Status: http.StatusBadRequest, Msg: "the delivery's body is not a Prolific event (JSON with event_type and resource_id)"}
 	}
+	// X-Event-ID is not signed: a captured delivery replayed under new
+	// ids is known by what the signature covers, the timestamp and the
+	// body (with its resource id).
+	if !p.hooks.first(d.Timestamp, d.Body, p.now()) {
+		return HookResult{Duplicate: true, Outcome: "already processed"}, nil
+	}
+	defer func() {
+		if err != nil { // not processed: a redelivery must be
+			p.hooks.forget(d.Timestamp, d.Body)
+		}
+	}()
 	if seen, err := p.db.ProlificEventSeen(ctx, id); err != nil {
 		return res, err
 	} else if seen {
 		return HookResult{Duplicate: true, Outcome: "already processed"}, nil
+	}
+	if !p.hooks.allow(pl.ResourceID, p.now()) {
+		return res, &HookError{Status: http.StatusTooManyRequests, Msg: fmt.Sprintf("more than %d deliveries about %s this minute; deliver it again later", HookPerMinute, pl.ResourceID)}
 	}
 	ev := domain.ProlificEvent{EventID: id, EventType: pl.EventType, ResourceID: pl.ResourceID}
 	var ch store.ProlificEventChange
@@ -155,6 +170,93 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (HookResult, 
 	return HookResult{StudyID: ev.StudyID, Outcome: ev.Outcome, Freed: freed}, nil
 }
 
+// HookPerMinute bounds the deliveries about one resource (a study or a
+// submission) processed in a minute: each costs a read of Prolific's API,
+// an event row and an audit entry. Prolific delivers a refused one again.
+const HookPerMinute = 30
+
+// hookSeenFor is how long a signed delivery is remembered: past the five
+// minutes a timestamp is accepted for (prolific.VerifyWebhook), a replay is
+// refused by its signature.
+const hookSeenFor = 6 * time.Minute
+
+// hookGuard keeps, in memory, the signed deliveries seen within
+// hookSeenFor and the deliveries processed per resource in the current
+// minute.
+type hookGuard struct {
+	mu   sync.Mutex
+	seen map[[32]byte]time.Time
+	work map[string]*hookWork
+}
+
+type hookWork struct {
+	minute int64
+	n      int
+}
+
+func hookKey(ts string, body []byte) [32]byte {
+	h := sha256.New()
+	h.Write([]byte(ts))
+	h.Write([]byte{0})
+	h.Write(body)
+	var k [32]byte
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+// first records a signed delivery and reports whether it is new.
+func (g *hookGuard) first(ts string, body []byte, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.seen == nil {
+		g.seen = map[[32]byte]time.Time{}
+	}
+	for k, at := range g.seen {
+		if now.Sub(at) > hookSeenFor {
+			delete(g.seen, k)
+		}
+	}
+	k := hookKey(ts, body)
+	if _, ok := g.seen[k]; ok {
+		return false
+	}
+	g.seen[k] = now
+	return true
+}
+
+// forget drops a delivery refused for the bound, so its redelivery counts.
+func (g *hookGuard) forget(ts string, body []byte) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	delete(g.seen, hookKey(ts, body))
+}
+
+// allow counts one delivery about resource in now's minute, or refuses it
+// past HookPerMinute.
+func (g *hookGuard) allow(resource string, now time.Time) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.work == nil {
+		g.work = map[string]*hookWork{}
+	}
+	m := now.Unix() / 60
+	for r, w := range g.work {
+		if w.minute != m {
+			delete(g.work, r)
+		}
+	}
+	w := g.work[resource]
+	if w == nil {
+		w = &hookWork{minute: m}
+		g.work[resource] = w
+	}
+	if w.n >= HookPerMinute {
+		return false
+	}
+	w.n++
+	return true
+}
+
 // HookView is what the page shows of the webhooks.
 type HookView struct {
 	SecretSet     bool // PRAGMALAB_PROLIFIC_WEBHOOK_SECRET is set (never shown)
@@ -198,11 +300,7 @@ type HookList struct {
 
 // ListHooks reads the subscriptions of the linked study's workspace.
 func (p *Service) ListHooks(ctx context.Context, studyID int64) (*HookList, error) {
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}

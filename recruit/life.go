@@ -39,28 +39,13 @@ func (p *Service) TransitionStudy(ctx context.Context, studyID int64, actor, wha
 	if !ok {
 		return res, domain.Errorf(domain.EINVALID, "unknown action %q: publish, pause or resume", what)
 	}
-	api, err := p.api()
-	if err != nil {
-		return res, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return res, err
 	}
 	if action != prolific.ActionPause {
-		st, err := p.db.Study(ctx, studyID)
-		if err != nil {
+		if err := p.readyToGoLive(ctx, studyID); err != nil {
 			return res, err
-		}
-		missing, err := studies.Checklist(ctx, p.db, st)
-		if err != nil {
-			return res, err
-		}
-		if len(missing) > 0 {
-			return res, domain.Errorf(domain.ECONFLICT, "Nothing was sent: the study's go-live checklist fails. Missing: %s.", strings.Join(missing, "; "))
-		}
-		if st.State != domain.StateOpen {
-			return res, domain.Errorf(domain.ECONFLICT, "Nothing was sent: the study is %s here; open it first, or participants arriving from Prolific find it closed", st.State)
 		}
 	}
 	cur, err := api.Study(ctx, link.ProlificStudyID)
@@ -73,13 +58,8 @@ func (p *Service) TransitionStudy(ctx context.Context, studyID int64, actor, wha
 		return res, err
 	}
 	if cur.Status == target {
-		if pending != nil {
-			if err := p.db.FinishProlificCall(ctx, pending.ID, domain.CallDone, "carried out, as Prolific's status showed"); err != nil {
-				return res, err
-			}
-		}
 		res.Status, res.Already = cur.Status, true
-		return res, p.db.SetProlificStatus(ctx, studyID, cur.Status)
+		return res, p.transitionSeen(ctx, studyID, pending, cur.Status)
 	}
 	c := pending
 	if c == nil {
@@ -101,6 +81,37 @@ func (p *Service) TransitionStudy(ctx context.Context, studyID int64, actor, wha
 		res.Status = after.Status
 	}
 	return res, p.db.SetProlificStatus(ctx, studyID, res.Status)
+}
+
+// readyToGoLive refuses to publish or resume a study whose go-live
+// checklist fails or that is not open here.
+func (p *Service) readyToGoLive(ctx context.Context, studyID int64) error {
+	st, err := p.db.Study(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	missing, err := studies.Checklist(ctx, p.db, st)
+	if err != nil {
+		return err
+	}
+	if len(missing) > 0 {
+		return domain.Errorf(domain.ECONFLICT, "Nothing was sent: the study's go-live checklist fails. Missing: %s.", strings.Join(missing, "; "))
+	}
+	if st.State != domain.StateOpen {
+		return domain.Errorf(domain.ECONFLICT, "Nothing was sent: the study is %s here; open it first, or participants arriving from Prolific find it closed", st.State)
+	}
+	return nil
+}
+
+// transitionSeen records that Prolific's study already has the wanted
+// status: a pending transition call was carried out.
+func (p *Service) transitionSeen(ctx context.Context, studyID int64, pending *domain.ProlificCall, status string) error {
+	if pending != nil {
+		if err := p.db.FinishProlificCall(ctx, pending.ID, domain.CallDone, "carried out, as Prolific's status showed"); err != nil {
+			return err
+		}
+	}
+	return p.db.SetProlificStatus(ctx, studyID, status)
 }
 
 // pendingCall returns the study's pending call of a kind and target, nil
@@ -140,11 +151,7 @@ func (p *Service) PlanPlaces(ctx context.Context, studyID int64, n int) (*Places
 	if n <= 0 || n > 10000 {
 		return nil, domain.Errorf(domain.EINVALID, "the places to add must be a number from 1 to 10000 (Prolific only allows increases)")
 	}
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -252,17 +259,9 @@ type CostPreview struct {
 
 // Cost previews the linked study's cost before publishing (reads only).
 func (p *Service) Cost(ctx context.Context, studyID int64) (*CostPreview, error) {
-	api, err := p.api()
+	api, _, st, err := p.linkedStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := api.Study(ctx, link.ProlificStudyID)
-	if err != nil {
-		return nil, apiErr(err)
 	}
 	_, set, err := p.db.CrowdStudy(ctx, studyID)
 	if err != nil {

@@ -54,11 +54,8 @@ type MessagePlan struct {
 // study, as Prolific requires.
 func (p *Service) PlanMessage(ctx context.Context, studyID int64, selection, pid, body string) (*MessagePlan, error) {
 	body = strings.TrimSpace(body)
-	switch n := len([]rune(body)); {
-	case n == 0:
-		return nil, domain.Errorf(domain.EINVALID, "the message is empty: write one or choose a template")
-	case n > prolific.MaxMessage:
-		return nil, domain.Errorf(domain.EINVALID, "the message has %d characters; at most %d", n, prolific.MaxMessage)
+	if err := checkMessageBody(body); err != nil {
+		return nil, err
 	}
 	if _, err := p.Sync(ctx, studyID); err != nil {
 		return nil, err
@@ -67,22 +64,38 @@ func (p *Service) PlanMessage(ctx context.Context, studyID int64, selection, pid
 	if err != nil {
 		return nil, err
 	}
-	var to []string
+	to, err := rev.recipients(selection, pid)
+	if err != nil {
+		return nil, err
+	}
+	for i := range to {
+		to[i] = strings.ToLower(to[i])
+	}
+	sort.Strings(to)
+	return &MessagePlan{ID: newPlanID(), Selection: selection, Recipients: to, Body: body}, nil
+}
+
+// checkMessageBody refuses an empty message and one longer than Prolific
+// takes.
+func checkMessageBody(body string) error {
+	switch n := len([]rune(body)); {
+	case n == 0:
+		return domain.Errorf(domain.EINVALID, "the message is empty: write one or choose a template")
+	case n > prolific.MaxMessage:
+		return domain.Errorf(domain.EINVALID, "the message has %d characters; at most %d", n, prolific.MaxMessage)
+	}
+	return nil
+}
+
+// recipients are the Prolific ids of the selection: the participant pid,
+// or everyone with a submission who completed, was excluded, or never
+// finished.
+func (rev *Review) recipients(selection, pid string) ([]string, error) {
 	switch selection {
 	case ToOne:
-		r := rev.Row(strings.TrimSpace(pid))
-		if r == nil {
-			for i := range rev.NeverReached {
-				if strings.EqualFold(rev.NeverReached[i].PID, strings.TrimSpace(pid)) {
-					r = &rev.NeverReached[i]
-				}
-			}
-		}
-		if r == nil || r.SubmissionID == "" {
-			return nil, domain.Errorf(domain.EINVALID, "participant %q has no submission in the linked Prolific study (sync first, or check the id)", pid)
-		}
-		to = []string{r.PID}
+		return rev.oneRecipient(pid)
 	case ToCompleted, ToExcluded, ToUnfinished:
+		var to []string
 		for _, r := range rev.Rows {
 			if r.SubmissionID == "" {
 				continue
@@ -95,14 +108,19 @@ func (p *Service) PlanMessage(ctx context.Context, studyID int64, selection, pid
 		if len(to) == 0 {
 			return nil, domain.Errorf(domain.EINVALID, "no one with a Prolific submission is in the selection %q", selection)
 		}
-	default:
-		return nil, domain.Errorf(domain.EINVALID, "unknown selection %q: one, completed, excluded or unfinished", selection)
+		return to, nil
 	}
-	for i := range to {
-		to[i] = strings.ToLower(to[i])
+	return nil, domain.Errorf(domain.EINVALID, "unknown selection %q: one, completed, excluded or unfinished", selection)
+}
+
+// oneRecipient is the participant pid, among those who reached pragmalab
+// or never did, if they have a submission.
+func (rev *Review) oneRecipient(pid string) ([]string, error) {
+	r := rev.anyRow(strings.TrimSpace(pid))
+	if r == nil || r.SubmissionID == "" {
+		return nil, domain.Errorf(domain.EINVALID, "participant %q has no submission in the linked Prolific study (sync first, or check the id)", pid)
 	}
-	sort.Strings(to)
-	return &MessagePlan{ID: newPlanID(), Selection: selection, Recipients: to, Body: body}, nil
+	return []string{r.PID}, nil
 }
 
 // SendMessage sends a confirmed plan: one message, or one bulk message.
@@ -110,11 +128,7 @@ func (p *Service) PlanMessage(ctx context.Context, studyID int64, selection, pid
 // the same plan twice sends it once; a message whose answer never came is
 // not sent again (Prolific does not make messages idempotent).
 func (p *Service) SendMessage(ctx context.Context, studyID int64, actor string, plan *MessagePlan) error {
-	api, err := p.api()
-	if err != nil {
-		return err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return err
 	}

@@ -46,12 +46,7 @@ func (p *Service) ScreenOut(ctx context.Context, studyID int64, actor string) (S
 // screen-out code (NotPaid: the researcher decides on Prolific).
 func (p *Service) screenOut(ctx context.Context, studyID int64, actor string, rev *Review) (ScreenOutResult, error) {
 	var res ScreenOutResult
-	var due []ReviewRow
-	for _, r := range rev.Rows {
-		if r.ScreenOut != "" && r.SubmissionID != "" && (r.ProlificStatus == prolific.StatusAwaitingReview || r.ProlificStatus == prolific.StatusActive) {
-			due = append(due, r)
-		}
-	}
+	due := rev.screenOutsDue()
 	res.Due = len(due)
 	if len(due) == 0 {
 		return res, nil
@@ -74,23 +69,47 @@ func (p *Service) screenOut(ctx context.Context, studyID int64, actor string, re
 		return res, nil
 	}
 	for _, r := range due {
-		c, err := p.record(ctx, studyID, domain.CallScreenOut, "screen_out:"+r.SubmissionID, r.SubmissionID, actor,
-			map[string]string{"pid": r.PID, "submission_id": r.SubmissionID, "action": "COMPLETE", "completion_code": set.ScreenOutCode, "reason": r.ScreenOut})
-		var rec *store.ErrCallRecorded
-		switch {
-		case errors.As(err, &rec) && rec.Call.State == domain.CallPending:
-			c = &rec.Call
-		case errors.As(err, &rec):
-			continue
-		case err != nil:
+		moved, err := p.screenOutOne(ctx, api, studyID, actor, r, set.ScreenOutCode)
+		if err != nil {
 			return res, err
 		}
-		if err := p.send(ctx, c, func() (string, error) { return "screened out", api.ScreenOut(ctx, r.SubmissionID, set.ScreenOutCode) }); err != nil {
-			return res, err
+		if moved {
+			res.Moved = append(res.Moved, r.SubmissionID)
 		}
-		res.Moved = append(res.Moved, r.SubmissionID)
 	}
 	return res, nil
+}
+
+// screenOutsDue are the screened-out whose submission awaits review (or
+// is still active) on Prolific.
+func (v *Review) screenOutsDue() []ReviewRow {
+	var due []ReviewRow
+	for _, r := range v.Rows {
+		if r.ScreenOut != "" && r.SubmissionID != "" && (r.ProlificStatus == prolific.StatusAwaitingReview || r.ProlificStatus == prolific.StatusActive) {
+			due = append(due, r)
+		}
+	}
+	return due
+}
+
+// screenOutOne records and sends the screen-out of r's submission with
+// code; moved is false when it was recorded and carried out before.
+func (p *Service) screenOutOne(ctx context.Context, api *prolific.Client, studyID int64, actor string, r ReviewRow, code string) (moved bool, err error) {
+	c, err := p.record(ctx, studyID, domain.CallScreenOut, "screen_out:"+r.SubmissionID, r.SubmissionID, actor,
+		map[string]string{"pid": r.PID, "submission_id": r.SubmissionID, "action": "COMPLETE", "completion_code": code, "reason": r.ScreenOut})
+	var rec *store.ErrCallRecorded
+	switch {
+	case errors.As(err, &rec) && rec.Call.State == domain.CallPending:
+		c = &rec.Call
+	case errors.As(err, &rec):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	if err := p.send(ctx, c, func() (string, error) { return "screened out", api.ScreenOut(ctx, r.SubmissionID, code) }); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
 // ScreenedOut lists the review's screened-out rows.

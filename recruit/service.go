@@ -35,6 +35,9 @@ type Service struct {
 	getenv func(string) string
 	// clock is what deliveries' timestamps are checked against.
 	clock func() time.Time
+	// hooks remembers the signed deliveries seen and the work done per
+	// resource (hooks.go).
+	hooks hookGuard
 }
 
 // New builds the Prolific use cases over db, with a client from the
@@ -75,6 +78,33 @@ func (p *Service) ConfigError() string {
 	return ""
 }
 
+// linked is the one preamble of every call about a linked study: the
+// client (or why there is none) and the study's link.
+func (p *Service) linked(ctx context.Context, studyID int64) (*prolific.Client, *domain.ProlificLink, error) {
+	api, err := p.api()
+	if err != nil {
+		return nil, nil, err
+	}
+	link, err := p.db.ProlificLink(ctx, studyID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return api, link, nil
+}
+
+// linkedStudy is linked with the study as Prolific has it now.
+func (p *Service) linkedStudy(ctx context.Context, studyID int64) (*prolific.Client, *domain.ProlificLink, *prolific.Study, error) {
+	api, link, err := p.linked(ctx, studyID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := api.Study(ctx, link.ProlificStudyID)
+	if err != nil {
+		return nil, nil, nil, apiErr(err)
+	}
+	return api, link, st, nil
+}
+
 func (p *Service) api() (*prolific.Client, error) {
 	c, err := p.client()
 	if err != nil {
@@ -85,17 +115,9 @@ func (p *Service) api() (*prolific.Client, error) {
 
 // Check tests the connection: the token, and that the linked study exists.
 func (p *Service) Check(ctx context.Context, studyID int64) (*prolific.Study, error) {
-	api, err := p.api()
+	_, _, st, err := p.linkedStudy(ctx, studyID)
 	if err != nil {
 		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := api.Study(ctx, link.ProlificStudyID)
-	if err != nil {
-		return nil, apiErr(err)
 	}
 	return st, p.db.SetProlificStatus(ctx, studyID, st.Status)
 }
@@ -116,11 +138,7 @@ func apiErr(err error) error {
 // Sync reads the linked study's submissions, stores them and frees the
 // batch slot of every returned or timed-out participant at once.
 func (p *Service) Sync(ctx context.Context, studyID int64) (store.SyncResult, error) {
-	api, err := p.api()
-	if err != nil {
-		return store.SyncResult{}, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return store.SyncResult{}, err
 	}
@@ -288,25 +306,13 @@ func (p *Service) review(ctx context.Context, studyID int64, link *domain.Prolif
 	if err != nil {
 		return nil, err
 	}
+	in := reviewInputs{set: set, byPID: byPID, failed: failed, bonused: bonused, refused: refused}
 	v := &Review{Link: link}
 	seen := map[string]bool{}
 	for _, pr := range parts {
 		key := strings.ToLower(pr.PID)
 		seen[key] = true
-		s := byPID[key]
-		row := ReviewRow{
-			PID: pr.PID, Here: pr.Status, SubmissionID: s.SubmissionID, ProlificStatus: s.Status,
-			Excluded: pr.Excluded, ChecksAnswered: pr.ChecksAnswered, ChecksFailed: pr.ChecksFailed,
-			FailedChecks: failed[key], BonusCents: bonused[key], ExcludedReasons: pr.Reasons,
-			QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < set.MaxFailedChecks,
-		}
-		if pr.Status == store.CrowdScreenedOut {
-			row.ScreenOut = studies.ReasonTraining
-		}
-		if r := refused[key]; r != "" {
-			row.ScreenOut = r
-		}
-		v.Rows = append(v.Rows, row)
+		v.Rows = append(v.Rows, in.participantRow(pr, key))
 	}
 	for key, reason := range refused {
 		if seen[key] {
@@ -323,6 +329,34 @@ func (p *Service) review(ctx context.Context, studyID int64, link *domain.Prolif
 		}
 	}
 	return v, nil
+}
+
+// reviewInputs are what a review joins, keyed by lower-cased PID.
+type reviewInputs struct {
+	set     domain.CrowdSettings
+	byPID   map[string]store.ProlificSubmission
+	failed  map[string][]string
+	bonused map[string]int
+	refused map[string]string // the screen-outs' reasons
+}
+
+// participantRow is the review row of a participant who reached
+// pragmalab (key: their lower-cased PID).
+func (in reviewInputs) participantRow(pr store.CrowdParticipantReport, key string) ReviewRow {
+	s := in.byPID[key]
+	row := ReviewRow{
+		PID: pr.PID, Here: pr.Status, SubmissionID: s.SubmissionID, ProlificStatus: s.Status,
+		Excluded: pr.Excluded, ChecksAnswered: pr.ChecksAnswered, ChecksFailed: pr.ChecksFailed,
+		FailedChecks: in.failed[key], BonusCents: in.bonused[key], ExcludedReasons: pr.Reasons,
+		QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < in.set.MaxFailedChecks,
+	}
+	if pr.Status == store.CrowdScreenedOut {
+		row.ScreenOut = studies.ReasonTraining
+	}
+	if r := in.refused[key]; r != "" {
+		row.ScreenOut = r
+	}
+	return row
 }
 
 // failedChecks lists, per lower-cased PID, the attention checks a
@@ -421,6 +455,23 @@ func (p *Service) Approve(ctx context.Context, studyID int64, actor string, ids 
 	for _, id := range ids {
 		want[id] = true
 	}
+	calls, err := p.recordApprovals(ctx, studyID, actor, rev, want, &res)
+	if err != nil {
+		return res, err
+	}
+	if err := p.sendApprovals(ctx, api, calls, &res); err != nil {
+		return res, err
+	}
+	if len(want) > 0 && len(res.Approved)+len(res.Already) < len(want) {
+		return res, domain.Errorf(domain.EINVALID, "%d of the chosen submissions cannot be approved (not completed here, excluded, or not awaiting review on Prolific)", len(want)-len(res.Approved)-len(res.Already))
+	}
+	return res, nil
+}
+
+// recordApprovals records an approval of each approvable participant
+// wanted (all without want) and returns the calls to make; an approval
+// recorded and carried out before goes to res.Already.
+func (p *Service) recordApprovals(ctx context.Context, studyID int64, actor string, rev *Review, want map[string]bool, res *ApproveResult) ([]*domain.ProlificCall, error) {
 	var calls []*domain.ProlificCall
 	for _, r := range rev.Approvable() {
 		if len(want) > 0 && !want[r.SubmissionID] {
@@ -437,10 +488,16 @@ func (p *Service) Approve(ctx context.Context, studyID int64, actor string, ids 
 			res.Already = append(res.Already, r.SubmissionID)
 			continue
 		case err != nil:
-			return res, err
+			return calls, err
 		}
 		calls = append(calls, c)
 	}
+	return calls, nil
+}
+
+// sendApprovals makes the approval calls in bulk, 1000 at a time,
+// recording each answer; the approved go to res.Approved.
+func (p *Service) sendApprovals(ctx context.Context, api *prolific.Client, calls []*domain.ProlificCall, res *ApproveResult) error {
 	for i := 0; i < len(calls); i += 1000 {
 		chunk := calls[i:min(i+1000, len(calls))]
 		subIDs := make([]string, len(chunk))
@@ -450,18 +507,15 @@ func (p *Service) Approve(ctx context.Context, studyID int64, actor string, ids 
 		sendErr := api.BulkApprove(ctx, subIDs)
 		for _, c := range chunk {
 			if err := p.finish(ctx, c, sendErr, "bulk approve"); err != nil {
-				return res, err
+				return err
 			}
 		}
 		if sendErr != nil {
-			return res, apiErr(sendErr)
+			return apiErr(sendErr)
 		}
 		res.Approved = append(res.Approved, subIDs...)
 	}
-	if len(want) > 0 && len(res.Approved)+len(res.Already) < len(want) {
-		return res, domain.Errorf(domain.EINVALID, "%d of the chosen submissions cannot be approved (not completed here, excluded, or not awaiting review on Prolific)", len(want)-len(res.Approved)-len(res.Already))
-	}
-	return res, nil
+	return nil
 }
 
 // DefaultRejectionTemplate is the editable text sent with a rejection for
@@ -498,23 +552,9 @@ func (p *Service) Reject(ctx context.Context, studyID int64, actor, pid, categor
 	if err != nil {
 		return err
 	}
-	r := rev.Row(pid)
-	if r == nil {
-		for i := range rev.NeverReached {
-			if strings.EqualFold(rev.NeverReached[i].PID, pid) {
-				r = &rev.NeverReached[i]
-			}
-		}
-	}
-	switch {
-	case r == nil || r.SubmissionID == "":
-		return domain.Errorf(domain.ENOTFOUND, "Prolific has no submission of participant %s in the linked study", pid)
-	case r.ScreenOut != "":
-		return domain.Errorf(domain.ECONFLICT, "participant %s was screened out (%s): a screen-out is never rejected; it is moved to SCREENED OUT at the review", pid, r.ScreenOut)
-	case r.ProlificStatus == prolific.StatusRejected:
-		return domain.Errorf(domain.ECONFLICT, "participant %s is already rejected on Prolific", pid)
-	case r.ProlificStatus != prolific.StatusAwaitingReview:
-		return domain.Errorf(domain.ECONFLICT, "participant %s's submission is %s on Prolific: only one awaiting review can be rejected", pid, r.ProlificStatus)
+	r := rev.anyRow(pid)
+	if err := rejectable(r, pid); err != nil {
+		return err
 	}
 	c, err := p.record(ctx, studyID, domain.CallReject, "reject:"+r.SubmissionID, r.SubmissionID, actor,
 		map[string]string{"pid": r.PID, "submission_id": r.SubmissionID, "rejection_category": category, "message": message})
@@ -526,6 +566,36 @@ func (p *Service) Reject(ctx context.Context, studyID int64, actor, pid, categor
 		return err
 	}
 	return p.send(ctx, c, func() (string, error) { return "rejected", api.Reject(ctx, r.SubmissionID, category, message) })
+}
+
+// anyRow returns the row of a PID (case-insensitive) among those who
+// reached pragmalab, else among those who never did, or nil.
+func (v *Review) anyRow(pid string) *ReviewRow {
+	r := v.Row(pid)
+	if r == nil {
+		for i := range v.NeverReached {
+			if strings.EqualFold(v.NeverReached[i].PID, pid) {
+				r = &v.NeverReached[i]
+			}
+		}
+	}
+	return r
+}
+
+// rejectable refuses to reject a participant without a submission, a
+// screen-out, and a submission not awaiting review.
+func rejectable(r *ReviewRow, pid string) error {
+	switch {
+	case r == nil || r.SubmissionID == "":
+		return domain.Errorf(domain.ENOTFOUND, "Prolific has no submission of participant %s in the linked study", pid)
+	case r.ScreenOut != "":
+		return domain.Errorf(domain.ECONFLICT, "participant %s was screened out (%s): a screen-out is never rejected; it is moved to SCREENED OUT at the review", pid, r.ScreenOut)
+	case r.ProlificStatus == prolific.StatusRejected:
+		return domain.Errorf(domain.ECONFLICT, "participant %s is already rejected on Prolific", pid)
+	case r.ProlificStatus != prolific.StatusAwaitingReview:
+		return domain.Errorf(domain.ECONFLICT, "participant %s's submission is %s on Prolific: only one awaiting review can be rejected", pid, r.ProlificStatus)
+	}
+	return nil
 }
 
 // BonusLine is one bonus of a batch.
@@ -687,11 +757,7 @@ func newPlanID() string {
 // and returns Prolific's answer with its total, fees included, for the
 // second confirmation. Confirming the same plan twice sets it up once.
 func (p *Service) SetUpBonuses(ctx context.Context, studyID int64, actor string, plan *BonusPlan) (*prolific.BonusSetup, error) {
-	api, err := p.api()
-	if err != nil {
-		return nil, err
-	}
-	link, err := p.db.ProlificLink(ctx, studyID)
+	api, link, err := p.linked(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -807,41 +873,10 @@ func (p *Service) CreateDraft(ctx context.Context, studyID int64, actor string, 
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case len(batches) == 0:
-		return nil, domain.Errorf(domain.EINVALID, "build the batches first: the number of places is batches × quota")
-	case set.CompletionCode == "":
-		return nil, domain.Errorf(domain.EINVALID, "set the completion code first: participants return to Prolific with it")
-	case in.RewardCents <= 0 || in.Minutes <= 0:
-		return nil, domain.Errorf(domain.EINVALID, "the reward (in pence or cents) and the estimated time (in minutes) must be more than 0")
-	case !strings.HasPrefix(in.StudyURL, "https://") && !strings.HasPrefix(in.StudyURL, "http://"):
-		return nil, domain.Errorf(domain.EINVALID, "the study URL must be the address participants open (http or https)")
-	}
-	if strings.TrimSpace(in.Name) == "" {
-		in.Name = s.Name
-	}
-	if err := domain.CheckText("the Prolific study's name", in.Name, 200, domain.OneLine); err != nil {
+	if err := checkDraft(&in, s.Name, set, len(batches)); err != nil {
 		return nil, err
 	}
-	if err := domain.CheckText("the description", in.Description, 10000, domain.MultiLine); err != nil {
-		return nil, err
-	}
-	sep := "?"
-	if strings.Contains(in.StudyURL, "?") {
-		sep = "&"
-	}
-	d := prolific.DraftStudy{
-		Name: in.Name, InternalName: fmt.Sprintf("pragmalab study %d", studyID), Description: in.Description,
-		ExternalStudyURL:        in.StudyURL + sep + "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
-		ProlificIDOption:        "url_parameters",
-		CompletionCodes:         []prolific.CompletionCode{{Code: set.CompletionCode, CodeType: "COMPLETED", Actions: []prolific.CodeAction{{Action: "MANUALLY_REVIEW"}}}},
-		TotalAvailablePlaces:    len(batches) * set.Quota,
-		EstimatedCompletionTime: in.Minutes, Reward: in.RewardCents,
-		DeviceCompatibility: []string{"desktop", "tablet", "mobile"},
-	}
-	if set.ScreenOutCode != "" {
-		d.CompletionCodes = append(d.CompletionCodes, prolific.CompletionCode{Code: set.ScreenOutCode, CodeType: "FIXED_SCREENOUT", Actions: []prolific.CodeAction{{Action: "FIXED_SCREENOUT_PAYMENT"}}})
-	}
+	d := draftStudy(studyID, in, set, len(batches)*set.Quota)
 	if err := p.withScreening(ctx, studyID, &d); err != nil {
 		return nil, err
 	}
@@ -861,6 +896,51 @@ func (p *Service) CreateDraft(ctx context.Context, studyID int64, actor string, 
 		return st, err
 	}
 	return st, nil
+}
+
+// checkDraft checks what a draft needs — batches, a completion code, a
+// reward, a time and a study URL — and its texts; the name defaults to
+// the study's.
+func checkDraft(in *DraftInput, studyName string, set domain.CrowdSettings, batches int) error {
+	switch {
+	case batches == 0:
+		return domain.Errorf(domain.EINVALID, "build the batches first: the number of places is batches × quota")
+	case set.CompletionCode == "":
+		return domain.Errorf(domain.EINVALID, "set the completion code first: participants return to Prolific with it")
+	case in.RewardCents <= 0 || in.Minutes <= 0:
+		return domain.Errorf(domain.EINVALID, "the reward (in pence or cents) and the estimated time (in minutes) must be more than 0")
+	case !strings.HasPrefix(in.StudyURL, "https://") && !strings.HasPrefix(in.StudyURL, "http://"):
+		return domain.Errorf(domain.EINVALID, "the study URL must be the address participants open (http or https)")
+	}
+	if strings.TrimSpace(in.Name) == "" {
+		in.Name = studyName
+	}
+	if err := domain.CheckText("the Prolific study's name", in.Name, 200, domain.OneLine); err != nil {
+		return err
+	}
+	return domain.CheckText("the description", in.Description, 10000, domain.MultiLine)
+}
+
+// draftStudy is the draft sent to Prolific: the study URL with Prolific's
+// placeholders, the completion and screen-out codes, and the places.
+func draftStudy(studyID int64, in DraftInput, set domain.CrowdSettings, places int) prolific.DraftStudy {
+	sep := "?"
+	if strings.Contains(in.StudyURL, "?") {
+		sep = "&"
+	}
+	d := prolific.DraftStudy{
+		Name: in.Name, InternalName: fmt.Sprintf("pragmalab study %d", studyID), Description: in.Description,
+		ExternalStudyURL:        in.StudyURL + sep + "PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}",
+		ProlificIDOption:        "url_parameters",
+		CompletionCodes:         []prolific.CompletionCode{{Code: set.CompletionCode, CodeType: "COMPLETED", Actions: []prolific.CodeAction{{Action: "MANUALLY_REVIEW"}}}},
+		TotalAvailablePlaces:    places,
+		EstimatedCompletionTime: in.Minutes, Reward: in.RewardCents,
+		DeviceCompatibility: []string{"desktop", "tablet", "mobile"},
+	}
+	if set.ScreenOutCode != "" {
+		d.CompletionCodes = append(d.CompletionCodes, prolific.CompletionCode{Code: set.ScreenOutCode, CodeType: "FIXED_SCREENOUT", Actions: []prolific.CodeAction{{Action: "FIXED_SCREENOUT_PAYMENT"}}})
+	}
+	return d
 }
 
 // AddToGroup adds every participant who reached the study (consented or

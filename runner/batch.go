@@ -135,7 +135,7 @@ func batchLine(j *domain.Job, c *scoring.Client, p domain.JobPrompt) ([]byte, er
 // scoringPrompt is a stored prompt as the scorer reads it.
 func scoringPrompt(j *domain.Job, p domain.JobPrompt) scoring.Prompt {
 	return scoring.Prompt{Key: p.Key, Task: scoring.Task(j.Task), ItemKey: p.ItemKey, Condition: scoring.Condition(p.Condition),
-		Order: scoring.Order(p.Order), Strategy: scoring.Strategy(j.Strategy), Text: p.Text}
+		Order: scoring.Order(p.Order), Strategy: scoring.Strategy(j.Strategy), Text: p.Text, Points: jobPoints(j)}
 }
 
 // submitPending sends the job's prompts that are neither answered nor in
@@ -245,6 +245,13 @@ func (r *Runner) sendBatch(ctx context.Context, j *domain.Job, c *scoring.Client
 		meta := map[string]string{"pragmalab_job": strconv.FormatInt(j.ID, 10), "pragmalab_batch": strconv.FormatInt(b.ID, 10)}
 		if st, err = api.CreateBatch(ctx, b.InputFileID, c.BatchEndpoint(), meta); err != nil {
 			return r.refuse(ctx, b, "creating the batch", err)
+		}
+		if ctx.Err() != nil {
+			// The run ended while the engine was creating the batch (a
+			// shutdown): its answer may still have come back, but the run
+			// records nothing more, as a killed one could not; the next
+			// start finds the batch by its file.
+			return "", ctx.Err()
 		}
 	}
 	if err := r.db.BatchSubmitted(context.WithoutCancel(ctx), b.ID, st.ID, st.Status); err != nil {

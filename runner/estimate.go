@@ -106,7 +106,7 @@ func outputPerRequest(cfg scoring.Config, task scoring.Task) int {
 		return cfg.GenMaxTokens
 	case cfg.Mode == scoring.Logprobs:
 		return 1
-	case task == scoring.TrueFalse:
+	case task == scoring.TrueFalse || scoring.IsHumanTask(task):
 		return cfg.Samples * cfg.MaxTokens
 	}
 	return cfg.MaxTokens

@@ -36,14 +36,14 @@ type Spec struct {
 // set, so a missing key shows at launch rather than as 3,000 failed prompts.
 func (s *Spec) Validate(getenv func(string) string) error {
 	if _, ok := scoring.ParseTask(string(s.Task)); !ok {
-		return domain.Errorf(domain.EINVALID, "task: must be truefalse, multiplechoice or generation")
+		return domain.Errorf(domain.EINVALID, "task: must be truefalse, multiplechoice, generation, likert, expert, context or explanation-rating")
 	}
 	if s.Task == scoring.Generation {
 		if _, ok := scoring.ParseStrategy(string(s.Strategy)); !ok {
 			return domain.Errorf(domain.EINVALID, "strategy: must be zero-shot, few-shot or chain-of-thought")
 		}
-	} else {
-		s.Strategy = ""
+	} else if s.Task != scoring.Likert {
+		s.Strategy = "" // a likert job's strategy is its scale, set when its prompts are built
 	}
 	if s.Scorer == ModelScorer {
 		s.Config = s.Config.WithDefaults()
@@ -102,6 +102,15 @@ func CreateGroup(ctx context.Context, db *store.DB, specs []Spec, getenv func(st
 	if err != nil {
 		return nil, err
 	}
+	if specs[0].Task == scoring.Likert {
+		st, err := humanStudy(ctx, db, specs[0])
+		if err != nil {
+			return nil, err
+		}
+		for i := range specs {
+			specs[i].Strategy = scoring.Strategy(likertStrategy(CrowdScale(st).Points))
+		}
+	}
 	var jobs []*domain.Job
 	for _, spec := range specs {
 		cfg := json.RawMessage(`{}`)
@@ -131,6 +140,16 @@ func BuildPrompts(ctx context.Context, db *store.DB, spec Spec) ([]domain.JobPro
 			return nil, domain.Errorf(domain.EINVALID, "compare: study %d is a %s study; human toplines come from a crowd study", cs.ID, cs.Kind)
 		}
 	}
+	if scoring.IsHumanTask(spec.Task) {
+		prompts, err := buildHumanPrompts(ctx, db, spec)
+		if err != nil {
+			return nil, err
+		}
+		if len(prompts) == 0 {
+			return nil, domain.Errorf(domain.EINVALID, "the study has no %s", humanEmpty(spec.Task))
+		}
+		return jobPrompts(prompts), nil
+	}
 	ds, err := loadDataset(ctx, db, spec.StudyID, spec.Task)
 	if err != nil {
 		return nil, err
@@ -158,11 +177,16 @@ func BuildPrompts(ctx context.Context, db *store.DB, spec Spec) ([]domain.JobPro
 		}
 		return nil, domain.Errorf(domain.EINVALID, "the study has no %s", what)
 	}
+	return jobPrompts(prompts), nil
+}
+
+// jobPrompts are prompts as a job stores them.
+func jobPrompts(prompts []scoring.Prompt) []domain.JobPrompt {
 	sp := make([]domain.JobPrompt, len(prompts))
 	for i, p := range prompts {
 		sp[i] = domain.JobPrompt{Key: p.Key, ItemKey: p.ItemKey, Condition: string(p.Condition), Order: string(p.Order), Text: p.Text}
 	}
-	return sp, nil
+	return sp
 }
 
 // JobConfig decodes a job's endpoint configuration.

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -100,6 +101,12 @@ func ImportBatch(ctx context.Context, db *store.DB, jobID int64, data []byte) (*
 	if err != nil {
 		return nil, err
 	}
+	// A UTF-8 byte-order mark (Notepad, some runners) is read past; any
+	// other encoding is named (domain.CheckEncoding).
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if err := domain.CheckEncoding("file", data[:min(len(data), 4096)], len(data) <= 4096, false); err != nil {
+		return nil, domain.Errorf(domain.EINVALID, "nothing was imported into job %d: %s", jobID, domain.ErrorMessage(err))
+	}
 	rep := &ImportReport{}
 	var problems []string
 	problem := func(n int, format string, a ...any) {
@@ -132,6 +139,10 @@ func ImportBatch(ctx context.Context, db *store.DB, jobID int64, data []byte) (*
 		firstLine[o.CustomID] = n
 		if m := o.Model(); m != "" && !scoring.SameModel(m, cfg.Model) {
 			problem(n, "the reply is from model %q; job %d asks %q", clip(m, 80), jobID, cfg.Model)
+			return nil
+		}
+		if err := o.CheckLogprobs(); err != nil {
+			problem(n, "%s", domain.CleanOutside(clip(err.Error(), 200)))
 			return nil
 		}
 		rep.Lines++

@@ -25,6 +25,10 @@ type Results struct {
 	MC        []scoring.MCItemResult
 	MCMetrics map[string]scoring.MCMetrics
 	Gen       []GenOutput
+	// Human and HumanMetrics are a human task's results (human_results.go).
+	Human        []scoring.HumanResult
+	HumanMetrics *scoring.HumanMetrics
+	lastStep     map[string]int // a context job's last step asked per passage
 
 	// JobItems counts the items the job asks about, per type or kind and
 	// "all": the N of "n of N" beside every metric.
@@ -72,14 +76,17 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 		res.Samples += len(a.Samples)
 		res.Unparsed += a.Unparsed
 	}
-	if task := scoring.Task(j.Task); task != scoring.TrueFalse {
-		res.Samples, res.Unparsed = 0, 0 // only True/False samples are parsed into P(True)
+	if task := scoring.Task(j.Task); task != scoring.TrueFalse && !scoring.IsHumanTask(task) {
+		res.Samples, res.Unparsed = 0, 0 // only True/False and human-task samples are parsed into a probability
 	}
 	asked := make(map[string]bool, len(rows))
 	for _, r := range rows {
 		asked[r.Key] = true
 	}
 	task := scoring.Task(j.Task)
+	if scoring.IsHumanTask(task) {
+		return res, res.loadHuman(ctx, db, rows, answers)
+	}
 	ds, err := loadDataset(ctx, db, j.StudyID, task)
 	if err != nil {
 		return nil, err
@@ -179,6 +186,8 @@ func (r *Results) WriteCSV(w io.Writer) error {
 		for _, m := range r.MC {
 			cw.Write([]string{r.Scorer, m.Key, m.Kind, strconv.Itoa(m.Topic), m.Gold, m.Predicted, strconv.FormatBool(m.Correct)})
 		}
+	case scoring.Likert, scoring.Expert, scoring.ContextTask, scoring.ExplanationRating:
+		r.writeHumanCSV(cw)
 	case scoring.Generation:
 		cw.Write(domain.OutputColumns)
 		for _, g := range r.Gen {
@@ -207,6 +216,12 @@ func (r *Results) JSON() any {
 		out["by_kind"], out["items"] = r.MCMetrics, r.MC
 	case scoring.Generation:
 		out["strategy"], out["outputs"] = r.Job.Strategy, r.Gen
+	case scoring.Likert, scoring.Expert, scoring.ContextTask, scoring.ExplanationRating:
+		out["options"], out["metrics"], out["questions"] = scoring.OptionLabels(scoring.Task(r.Job.Task), jobPoints(r.Job)), r.HumanMetrics, r.Human
+		out["order_bias"] = r.HumanMetrics.OrderBias
+		if scoring.Task(r.Job.Task) == scoring.ContextTask {
+			out["needed"] = r.ContextNeeded()
+		}
 	}
 	return out
 }

@@ -293,7 +293,7 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 		pending = before.Total - before.Answered
 	}
 	var items map[string]*scoring.MCItem
-	if task := scoring.Task(j.Task); task != scoring.TrueFalse && pending > 0 {
+	if task := scoring.Task(j.Task); task != scoring.TrueFalse && !scoring.IsHumanTask(task) && pending > 0 {
 		ds, err := loadDataset(ctx, r.db, j.StudyID, task)
 		if err != nil {
 			return err
@@ -340,7 +340,7 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 			for sp := range in {
 				p := scoring.Prompt{Key: sp.Key, Task: scoring.Task(j.Task), ItemKey: sp.ItemKey,
 					Condition: scoring.Condition(sp.Condition), Order: scoring.Order(sp.Order),
-					Strategy: scoring.Strategy(j.Strategy), Text: sp.Text, MC: items[sp.ItemKey]}
+					Strategy: scoring.Strategy(j.Strategy), Text: sp.Text, MC: items[sp.ItemKey], Points: jobPoints(j)}
 				a, err := scorer.Score(ctx, p)
 				if ctx.Err() != nil {
 					return // stopped: the prompt stays unanswered, not failed

@@ -20,7 +20,8 @@ type Builtin struct {
 var Builtins = []Builtin{
 	{"always-true", "True/False: P(True) = 1 for every prompt (the majority answer: most implicatures hold).", []Task{TrueFalse}},
 	{"constant-0.5", "True/False: P(True) = 0.5 for every prompt (a scorer with no preference; 'P > 0.5' measures come out 0).", []Task{TrueFalse}},
-	{"random", "True/False: P(True) drawn uniformly from [0,1]; multiple choice: a letter drawn uniformly from A–D. Seeded per prompt, so a rerun gives the same answers.", []Task{TrueFalse, MultipleChoice}},
+	{"random", "True/False: P(True) drawn uniformly from [0,1]; multiple choice: a letter drawn uniformly from A–D; likert, expert, context, explanation-rating: one option drawn uniformly. Seeded per prompt, so a rerun gives the same answers.", []Task{TrueFalse, MultipleChoice, Likert, Expert, ContextTask, ExplanationRating}},
+	{"uniform", "Likert, expert, context, explanation-rating: the same probability for every option (no preference: the chance level of the distributions).", []Task{Likert, Expert, ContextTask, ExplanationRating}},
 	{"bleu4", "Multiple choice: the option with the highest smoothed BLEU-4 (BLEU+1) against the target sentence.", []Task{MultipleChoice}},
 	{"copy-target", "Generation: the target sentence itself as the explanation (a floor for the explanation-rating study).", []Task{Generation}},
 }
@@ -73,6 +74,8 @@ func (b *builtin) Score(ctx context.Context, p Prompt) (Answer, error) {
 		return Answer{Letter: BLEUChoice(*p.MC)}, nil
 	case b.name == "copy-target" && p.Task == Generation && p.MC != nil:
 		return Answer{Reply: p.MC.Target}, nil
+	case IsHumanTask(p.Task) && p.Points > 0 && (b.name == "random" || b.name == "uniform"):
+		return b.human(p), nil
 	}
 	return Answer{}, fmt.Errorf("built-in scorer %s cannot answer prompt %s (task %s)", b.name, p.Key, p.Task)
 }
@@ -106,4 +109,19 @@ func BLEUChoice(it MCItem) string {
 		}
 	}
 	return letters[best]
+}
+
+// human answers a human-task prompt: one option drawn uniformly (random),
+// or the same probability for each (uniform, whose Choice is the first).
+func (b *builtin) human(p Prompt) Answer {
+	d := make([]float64, p.Points)
+	if b.name == "uniform" {
+		for i := range d {
+			d[i] = 1 / float64(len(d))
+		}
+		return Answer{Dist: d, Choice: 1}
+	}
+	i := b.rng(p.Key).IntN(len(d))
+	d[i] = 1
+	return Answer{Dist: d, Choice: i + 1}
 }

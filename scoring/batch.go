@@ -43,6 +43,19 @@ type BatchOutput struct {
 	} `json:"error"`
 }
 
+// CheckLogprobs is an error naming the first positive log-probability of
+// the line's reply, nil when it has none (or no reply).
+func (o BatchOutput) CheckLogprobs() error {
+	if o.Response == nil || o.Response.StatusCode/100 != 2 {
+		return nil
+	}
+	var b responseBody
+	if json.Unmarshal(o.Response.Body, &b) != nil {
+		return nil
+	}
+	return positiveLogprob(b)
+}
+
 // Model is the model named by the line's reply ("" when it names none, or
 // the line carries an error).
 func (o BatchOutput) Model() string {

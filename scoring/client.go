@@ -185,6 +185,10 @@ func (c *Client) askOf(p Prompt) (ask, error) {
 		return ask{n: 1, maxTokens: c.cfg.MaxTokens}, nil
 	case p.Task == Generation:
 		return ask{n: 1, maxTokens: c.cfg.GenMaxTokens}, nil
+	case IsHumanTask(p.Task) && c.cfg.Mode == Logprobs:
+		return ask{logprobs: true, allowed: humanTokens(p), n: 1}, nil
+	case IsHumanTask(p.Task):
+		return ask{n: c.cfg.Samples, temp: c.cfg.Temperature, maxTokens: c.cfg.MaxTokens}, nil
 	}
 	return ask{}, fmt.Errorf("prompt %s: unknown task %q", p.Key, p.Task)
 }
@@ -202,6 +206,9 @@ func (c *Client) fromLogprobs(p Prompt, q ask, resp responseBody) (Answer, error
 		}
 		return Answer{PTrue: pt, Logprobs: lp}, nil
 	}
+	if IsHumanTask(p.Task) {
+		return humanFromLogprobs(p, lp, c.cfg.TopLogprobs, tok)
+	}
 	best, bestLP := Refusal, math.Inf(-1)
 	for _, l := range letters {
 		if v, ok := lp[l]; ok && v > bestLP {
@@ -218,6 +225,8 @@ func (c *Client) fromSamples(p Prompt, samples []string) (Answer, error) {
 		return tfFromSamples(samples, p.Order)
 	case MultipleChoice:
 		return Answer{Letter: ParseLetter(samples[0], letters[:]), Reply: samples[0]}, nil
+	case Likert, Expert, ContextTask, ExplanationRating:
+		return humanFromSamples(p, samples)
 	}
 	a := Answer{Reply: ExtractExplanation(samples[0])}
 	if a.Reply != strings.TrimSpace(samples[0]) {
@@ -289,7 +298,8 @@ type (
 				TopLogprobs []map[string]float64 `json:"top_logprobs"`
 				// chat
 				Content []struct {
-					Token       string `json:"token"`
+					Token       string  `json:"token"`
+					Logprob     float64 `json:"logprob"`
 					TopLogprobs []struct {
 						Token   string  `json:"token"`
 						Logprob float64 `json:"logprob"`
@@ -331,6 +341,9 @@ func readLogprobs(resp responseBody, allowed []string) (map[string]float64, stri
 	if len(resp.Choices) == 0 || resp.Choices[0].Logprobs == nil {
 		return nil, "", errors.New("the server returned no log-probabilities (does it support logprobs? try sampling mode)")
 	}
+	if err := positiveLogprob(resp); err != nil {
+		return nil, "", err
+	}
 	lps := resp.Choices[0].Logprobs
 	var positions [][]topLogprob
 	var first string
@@ -363,6 +376,38 @@ func readLogprobs(resp responseBody, allowed []string) (map[string]float64, stri
 		return nil, "", errors.New("the server returned no top log-probabilities (does it support top_logprobs? try sampling mode)")
 	}
 	return map[string]float64{}, first, nil
+}
+
+// positiveLogprob refuses a reply holding a log-probability above 0 (a
+// probability above 1): a broken server or an edited file, whose numbers
+// would make every share computed from them wrong.
+func positiveLogprob(resp responseBody) error {
+	bad := func(tok string, v float64) error {
+		return fmt.Errorf("the log-probability %g of token %q is positive; a log-probability is at most 0", v, tok)
+	}
+	for _, ch := range resp.Choices {
+		if ch.Logprobs == nil {
+			continue
+		}
+		for _, m := range ch.Logprobs.TopLogprobs {
+			for t, v := range m {
+				if v > 0 {
+					return bad(t, v)
+				}
+			}
+		}
+		for _, ct := range ch.Logprobs.Content {
+			if ct.Logprob > 0 {
+				return bad(ct.Token, ct.Logprob)
+			}
+			for _, t := range ct.TopLogprobs {
+				if t.Logprob > 0 {
+					return bad(t.Token, t.Logprob)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // choiceTexts are the replies of a response, in order.

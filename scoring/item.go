@@ -115,7 +115,7 @@ const (
 // ParseTask checks a task name from a form or flag.
 func ParseTask(s string) (Task, bool) {
 	switch t := Task(s); t {
-	case TrueFalse, MultipleChoice, Generation:
+	case TrueFalse, MultipleChoice, Generation, Likert, Expert, ContextTask, ExplanationRating:
 		return t, true
 	}
 	return "", false

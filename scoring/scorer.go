@@ -16,6 +16,9 @@ type Prompt struct {
 	// MC is the passage item behind a multiple-choice or generation prompt;
 	// built-in scorers read it instead of the rendered text.
 	MC *MCItem `json:"-"`
+	// Points is how many options a human-task prompt lists (the scale's
+	// points for likert); 0 for the other tasks.
+	Points int `json:"-"`
 }
 
 // Answer is what a scorer returned for one prompt.
@@ -39,6 +42,12 @@ type Answer struct {
 	// them (log-probability mode; summed over tokens spelling the same
 	// letter, e.g. " A" and "A").
 	Logprobs map[string]float64 `json:"logprobs,omitempty"`
+	// Dist is a human-task answer (task_human.go) as a distribution over
+	// the task's options in their canonical order (likert: the scale's
+	// points 1…k), whatever order the prompt listed them in; Choice is the
+	// 1-based canonical option with the highest probability.
+	Dist   []float64 `json:"dist,omitempty"`
+	Choice int       `json:"choice,omitempty"`
 }
 
 // Scorer answers prompts. The model Client and the built-in baselines both

@@ -121,9 +121,27 @@ type OIDC struct {
 	cfg    OIDCConfig
 	client *http.Client
 
-	mu       sync.Mutex
-	provider *oidc.Provider // discovered on first use, so a provider down at start-up does not stop the server
+	// discoverTimeout bounds one reading of the discovery document.
+	discoverTimeout time.Duration
+
+	// The provider, discovered on first use, so a provider down at
+	// start-up does not stop the server. mu guards these fields only; it
+	// is never held across the network call.
+	mu        sync.Mutex
+	provider  *oidc.Provider
+	discovery chan struct{} // closed when the discovery under way ends; nil: none
+	failedAt  time.Time     // the last discovery failed then …
+	failure   error         // … with this error
 }
+
+// Discovery's bounds (docs/deploy.md#institutional-sign-in): one reading of
+// the discovery document waits at most oidcDiscoverTimeout, and a failure
+// is answered from memory for oidcFailureTTL, so anonymous visitors to the
+// login page cannot queue on a hanging issuer or send it a request each.
+const (
+	oidcDiscoverTimeout = 5 * time.Second
+	oidcFailureTTL      = 30 * time.Second
+)
 
 // NewOIDC returns the sign-in use cases for cfg; client makes the calls to
 // the provider (nil: a client with a 15-second time-out that honours the
@@ -132,7 +150,7 @@ func (s *Service) NewOIDC(cfg OIDCConfig, client *http.Client) *OIDC {
 	if client == nil {
 		client = &http.Client{Timeout: 15 * time.Second, Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
-	return &OIDC{svc: s, cfg: cfg, client: client}
+	return &OIDC{svc: s, cfg: cfg, client: client, discoverTimeout: oidcDiscoverTimeout}
 }
 
 // Name is the provider's name for the login page.
@@ -155,20 +173,59 @@ func (o *OIDC) ctx(ctx context.Context) context.Context {
 }
 
 // discover returns the provider, reading its discovery document the first
-// time it is needed (and again after a failure).
+// time it is needed (and again once a failure is oidcFailureTTL old). One
+// reading at a time: callers arriving meanwhile wait for its outcome (at
+// most discoverTimeout) instead of each asking the issuer in turn.
 func (o *OIDC) discover(ctx context.Context) (*oidc.Provider, error) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.provider != nil {
-		return o.provider, nil
+	for {
+		o.mu.Lock()
+		switch {
+		case o.provider != nil:
+			p := o.provider
+			o.mu.Unlock()
+			return p, nil
+		case o.failure != nil && time.Since(o.failedAt) < oidcFailureTTL:
+			err := o.failure
+			o.mu.Unlock()
+			return nil, err
+		case o.discovery != nil:
+			wait := o.discovery
+			o.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return nil, o.unreachable(ctx.Err())
+			}
+		}
+		done := make(chan struct{})
+		o.discovery = done
+		o.mu.Unlock()
+
+		// Not the caller's context: its end must not fail the others.
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), o.discoverTimeout)
+		p, err := oidc.NewProvider(o.ctx(dctx), o.cfg.Issuer)
+		cancel()
+		if err != nil {
+			err = o.unreachable(err)
+		}
+		o.mu.Lock()
+		o.discovery = nil
+		if err != nil {
+			o.failure, o.failedAt = err, time.Now()
+		} else {
+			o.provider, o.failure = p, nil
+		}
+		close(done)
+		o.mu.Unlock()
+		return p, err
 	}
-	p, err := oidc.NewProvider(o.ctx(ctx), o.cfg.Issuer)
-	if err != nil {
-		return nil, &domain.Error{Code: domain.EINTERNAL, Err: err,
-			Message: fmt.Sprintf("%s could not be reached to sign you in. Try again later, or log in with your password.", o.cfg.Name)}
-	}
-	o.provider = p
-	return p, nil
+}
+
+// unreachable is the error of a sign-in whose provider could not be read.
+func (o *OIDC) unreachable(err error) error {
+	return &domain.Error{Code: domain.EINTERNAL, Err: err,
+		Message: fmt.Sprintf("%s could not be reached to sign you in. Try again later, or log in with your password.", o.cfg.Name)}
 }
 
 func (o *OIDC) oauth2(p *oidc.Provider, redirectURL string) *oauth2.Config {

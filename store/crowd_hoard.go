@@ -25,9 +25,10 @@ func (db *DB) cutoffs(s domain.CrowdSettings) (hold, idle string) {
 // freePlace returns the participant whose place a newcomer may take when
 // every batch is at its quota: first the participant idle the longest
 // past the time-out, then the oldest consented place that got no answer
-// within the hold time (counted from consent, or from coming back after
-// the time-out: last_seen_at); 0 when there is none. Both are index
-// lookups (crowd_participants_idle, crowd_participants_unanswered).
+// within the hold time, counted from consent (started_at: consent is when
+// the place is taken), never from a page view, so reloading the entry link
+// renews nothing; 0 when there is none. Both are index lookups
+// (crowd_participants_idle, crowd_participants_unheld).
 func (db *DB) freePlace(ctx context.Context, q querier, studyID int64, s domain.CrowdSettings) (id, batchID int64, err error) {
 	hold, idle := db.cutoffs(s)
 	err = q.QueryRowContext(ctx, `
@@ -38,8 +39,8 @@ func (db *DB) freePlace(ctx context.Context, q querier, studyID int64, s domain.
 		err = q.QueryRowContext(ctx, `
 			SELECT id, batch_id FROM crowd_participants
 			WHERE study_id = ? AND status = 'active' AND answered = 0 AND training_done = 0 AND training_wrong = 0 AND pilot = 0
-				AND last_seen_at < ?
-			ORDER BY last_seen_at LIMIT 1`, studyID, hold).Scan(&id, &batchID)
+				AND started_at < ?
+			ORDER BY started_at LIMIT 1`, studyID, hold).Scan(&id, &batchID)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, nil
@@ -52,7 +53,8 @@ func (db *DB) freePlace(ctx context.Context, q querier, studyID int64, s domain.
 
 // placesHeld counts the places the client key holds in the study: active,
 // consented sessions that are neither past their hold without an answer
-// nor idle past the time-out (those places are free for a newcomer).
+// nor idle past the time-out (those places are free for a newcomer). The
+// hold counts from consent, as in freePlace.
 func (db *DB) placesHeld(ctx context.Context, q querier, studyID int64, key string, s domain.CrowdSettings) (int, error) {
 	hold, idle := db.cutoffs(s)
 	var n int
@@ -60,7 +62,7 @@ func (db *DB) placesHeld(ctx context.Context, q querier, studyID int64, key stri
 		SELECT COUNT(*) FROM crowd_participants
 		WHERE study_id = ? AND client_key = ? AND client_key != '' AND status = 'active' AND pilot = 0
 			AND consented_at IS NOT NULL AND last_seen_at >= ?
-			AND NOT (answered = 0 AND training_done = 0 AND training_wrong = 0 AND last_seen_at < ?)`,
+			AND NOT (answered = 0 AND training_done = 0 AND training_wrong = 0 AND started_at < ?)`,
 		studyID, key, idle, hold).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("places held by an address: %w", err)
@@ -188,7 +190,7 @@ const minMeasured = 20
 // the median response time of the study's non-pilot answers measured by
 // the browser (0 when fewer than 20 are measured).
 func (db *DB) CrowdStudyLength(ctx context.Context, studyID int64) (screens, training int, median time.Duration, err error) {
-	err = db.read.QueryRowContext(ctx, `
+	err = db.q(nil).QueryRowContext(ctx, `
 		SELECT COALESCE((SELECT COUNT(*) FROM batch_items WHERE batch_id =
 				(SELECT id FROM batches WHERE study_id = ?1 ORDER BY number LIMIT 1)), 0),
 			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?1)`, studyID).Scan(&screens, &training)
@@ -198,14 +200,14 @@ func (db *DB) CrowdStudyLength(ctx context.Context, studyID int64) (screens, tra
 	const measured = `FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND p.pilot = 0 AND r.rt_ms > 0`
 	var n int
-	if err = db.read.QueryRowContext(ctx, `SELECT COUNT(*) `+measured, studyID).Scan(&n); err != nil {
+	if err = db.q(nil).QueryRowContext(ctx, `SELECT COUNT(*) `+measured, studyID).Scan(&n); err != nil {
 		return 0, 0, 0, fmt.Errorf("crowd study length: %w", err)
 	}
 	if n < minMeasured {
 		return screens, training, 0, nil
 	}
 	var ms int64
-	if err = db.read.QueryRowContext(ctx, `SELECT r.rt_ms `+measured+` ORDER BY r.rt_ms LIMIT 1 OFFSET ?`, studyID, n/2).Scan(&ms); err != nil {
+	if err = db.q(nil).QueryRowContext(ctx, `SELECT r.rt_ms `+measured+` ORDER BY r.rt_ms LIMIT 1 OFFSET ?`, studyID, n/2).Scan(&ms); err != nil {
 		return 0, 0, 0, fmt.Errorf("crowd study length: %w", err)
 	}
 	return screens, training, time.Duration(ms) * time.Millisecond, nil

@@ -143,7 +143,7 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 // trace, stored in the same statement as the rating (NULL when tr.Set is
 // false: the page's script did not run).
 func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token string, position, rating, rt int, tr domain.AnswerTrace, s domain.CrowdSettings) (CrowdAnswerState, error) {
-	if !domain.ValidRating(rating) {
+	if !s.ValidRating(rating) {
 		return CrowdAnswerState{}, domain.ErrRatingRange
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
@@ -212,7 +212,7 @@ type CrowdTrainingResult struct {
 // participant keeps trying. rt is the browser's response time in ms (0:
 // not measured).
 func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token string, position, attempt, rating, rt int, s domain.CrowdSettings) (CrowdTrainingResult, error) {
-	if !domain.ValidRating(rating) {
+	if !s.ValidRating(rating) {
 		return CrowdTrainingResult{}, domain.ErrRatingRange
 	}
 	var out CrowdTrainingResult
@@ -230,7 +230,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 			studyID, position).Scan(&cond); err != nil {
 			return fmt.Errorf("training answer: %w", err)
 		}
-		passed := domain.TrainingPasses(cond, rating)
+		passed := s.PracticePasses(cond, rating)
 		now := db.now()
 		if _, err := db.q(tx).ExecContext(ctx, `
 			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at, shown_at, rt_ms)
@@ -298,13 +298,17 @@ func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRat
 }
 
 // qSessionScreen reads a session and the screen it is at — the next
-// training item, or the next item of the batch — in one query, since every
-// page a participant loads needs both.
+// training item, or the next item of the batch — and whether that screen
+// was shown before, in one query, since every page a participant loads
+// needs all three.
 const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
 		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
 		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, ''), COALESCE(i.training, '')
+		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, ''), COALESCE(i.training, ''),
+		EXISTS (SELECT 1 FROM screen_views v
+			WHERE v.flow = CASE WHEN p.training_done < p.training THEN 'training' ELSE 'crowd' END AND v.owner = p.id
+				AND v.position = CASE WHEN p.training_done < p.training THEN p.training_done ELSE p.answered END + 1)
 	` + crowdParticipantFrom + `
 	LEFT JOIN crowd_training t ON p.training_done < p.training
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1
@@ -322,7 +326,7 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	row := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token)
-	p, err := scanCrowdParticipant(row, append([]any{&sc.Condition}, itemDest(&sc.Item)...)...)
+	p, err := scanCrowdParticipant(row, append(append([]any{&sc.Condition}, itemDest(&sc.Item)...), &sc.Shown)...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}

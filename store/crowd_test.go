@@ -644,13 +644,15 @@ func TestCrowdSlotCounts(t *testing.T) {
 	if late.BatchID != ps[1].BatchID {
 		t.Fatalf("the newcomer went to batch %d, not to the screened-out participant's %d", late.BatchID, ps[1].BatchID)
 	}
-	// Everybody but ps[5] comes back after 61 minutes; a newcomer takes
-	// ps[5]'s place, which moves ps[5] on.
+	// Everybody but ps[5] comes back after 61 minutes and answers (a page
+	// view alone renews no hold: docs/studies.md#no-hoarding); a newcomer
+	// takes ps[5]'s place, which moves ps[5] on.
 	*f.now = f.now.Add(61 * time.Minute)
 	for _, p := range []*CrowdParticipant{ps[2], ps[3], ps[4], late} {
 		if back, err := f.db.TouchCrowd(ctx, f.study, p.Token, f.s); err != nil || back.Status != CrowdActive {
 			t.Fatalf("returning participant: %+v %v", back, err)
 		}
+		f.ready(t, p)
 	}
 	c := f.enter(t, CrowdArrival{PID: pid(8)})
 	if c.BatchID != ps[5].BatchID {

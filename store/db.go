@@ -32,6 +32,8 @@ type DB struct {
 	// hot holds what the participants' hot paths keep between requests:
 	// prepared statements, the write queue, cached studies (stmt.go).
 	hot hotPath
+	// disk remembers whether writes find the disk full (disk.go).
+	disk diskState
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -255,17 +257,17 @@ func (db *DB) migrate(ctx context.Context) error {
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
-		return classify(fmt.Errorf("begin: %w", err))
+		return db.noteWrite(classify(fmt.Errorf("begin: %w", err)))
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
-		return classify(err)
+		return db.noteWrite(classify(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return classify(fmt.Errorf("commit: %w", err))
+		return db.noteWrite(classify(fmt.Errorf("commit: %w", err)))
 	}
 	db.hot.studies.Clear()
-	return nil
+	return db.noteWrite(nil)
 }
 
 // exec runs one statement as a write transaction of its own (tx).

@@ -247,8 +247,9 @@ func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []domain.JobRe
 // saveJobResults is SaveJobResults inside the caller's transaction.
 func saveJobResults(ctx context.Context, tx *sql.Tx, jobID int64, rs []domain.JobResult, now string) error {
 	ans, err := tx.PrepareContext(ctx, `
-		UPDATE scoring_prompts SET answer = ?, error = '', attempts = attempts + 1, answered_at = ?
-		WHERE job_id = ? AND seq = ? AND answer IS NULL`)
+		UPDATE scoring_prompts SET answer = ?1, error = '', attempts = attempts + 1, answered_at = ?2,
+			distribution = json_extract(?1, '$.dist')
+		WHERE job_id = ?3 AND seq = ?4 AND answer IS NULL`)
 	if err != nil {
 		return fmt.Errorf("save job results: %w", err)
 	}
@@ -262,9 +263,9 @@ func saveJobResults(ctx context.Context, tx *sql.Tx, jobID int64, rs []domain.Jo
 	defer fail.Close()
 	for _, r := range rs {
 		if r.Answer != nil {
-			_, err = ans.ExecContext(ctx, string(r.Answer), now, jobID, r.Seq)
+			_, err = ans.ExecContext(ctx, string(domain.CleanOutsideJSON(r.Answer)), now, jobID, r.Seq)
 		} else {
-			_, err = fail.ExecContext(ctx, clipRunes(r.Error, maxJobError), jobID, r.Seq)
+			_, err = fail.ExecContext(ctx, clipRunes(domain.CleanOutside(r.Error), maxJobError), jobID, r.Seq)
 		}
 		if err != nil {
 			return fmt.Errorf("save job results: prompt %d: %w", r.Seq, err)
@@ -289,7 +290,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	default:
 		return domain.Errorf(domain.EINVALID, "unknown job status %q", status)
 	}
-	res, err := db.exec(ctx, q, status, clipRunes(msg, maxJobError), now, id)
+	res, err := db.exec(ctx, q, status, clipRunes(domain.CleanOutside(msg), maxJobError), now, id)
 	if err != nil {
 		return fmt.Errorf("set job status: %w", err)
 	}
@@ -437,6 +438,27 @@ func (db *DB) JobAnswers(ctx context.Context, jobID int64) ([]JobAnswer, error) 
 			a.Answer = json.RawMessage(answer.String)
 		}
 		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// JobDistributions returns the distribution column of a job's answered
+// human-task prompts by prompt key (migration 0290): each a JSON array
+// over the task's options in their canonical order.
+func (db *DB) JobDistributions(ctx context.Context, jobID int64) (map[string]string, error) {
+	rows, err := db.read.QueryContext(ctx, `
+		SELECT key, distribution FROM scoring_prompts WHERE job_id = ? AND distribution IS NOT NULL ORDER BY seq`, jobID)
+	if err != nil {
+		return nil, fmt.Errorf("job distributions: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var k, d string
+		if err := rows.Scan(&k, &d); err != nil {
+			return nil, fmt.Errorf("job distributions: %w", err)
+		}
+		out[k] = d
 	}
 	return out, rows.Err()
 }

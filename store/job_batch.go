@@ -128,7 +128,7 @@ func (db *DB) CollectBatch(ctx context.Context, id int64, status, msg string, re
 		if _, err := tx.ExecContext(ctx, `
 			UPDATE scoring_prompts SET error = ?, attempts = attempts + 1
 			WHERE job_id = ? AND answer IS NULL AND error = ''
-			  AND seq IN (SELECT seq FROM scoring_batch_prompts WHERE batch = ?)`, clipRunes(missing, maxJobError), jobID, id); err != nil {
+			  AND seq IN (SELECT seq FROM scoring_batch_prompts WHERE batch = ?)`, clipRunes(domain.CleanOutside(missing), maxJobError), jobID, id); err != nil {
 			return fmt.Errorf("collect batch: %w", err)
 		}
 		_, err = tx.ExecContext(ctx, `
@@ -137,7 +137,7 @@ func (db *DB) CollectBatch(ctx context.Context, id int64, status, msg string, re
 				            WHERE bp.batch = ? AND p.job_id = ? AND p.answer IS NOT NULL),
 				failed = (SELECT COUNT(*) FROM scoring_prompts p JOIN scoring_batch_prompts bp ON bp.seq = p.seq
 				          WHERE bp.batch = ? AND p.job_id = ? AND p.answer IS NULL)
-			WHERE id = ?`, status, clipRunes(msg, maxJobError), now, id, jobID, id, jobID, id)
+			WHERE id = ?`, status, clipRunes(domain.CleanOutside(msg), maxJobError), now, id, jobID, id, jobID, id)
 		if err != nil {
 			return fmt.Errorf("collect batch: %w", err)
 		}

@@ -89,16 +89,32 @@ func (db *DB) ScreenShownNow(ctx context.Context, flow string, owner int64, posi
 	return db.screenShown(ctx, flow, owner, position, true)
 }
 
+// qScreenShown records a screen's first showing.
+const qScreenShown = `
+	INSERT INTO screen_views (flow, owner, position, shown_at) VALUES (?, ?, ?, ?)
+	ON CONFLICT DO NOTHING`
+
+// ScreenFirstShown is ScreenShown (wait: ScreenShownNow) for a screen the
+// caller knows was not shown before (domain.CrowdScreen.Shown), which
+// saves reading it again.
+func (db *DB) ScreenFirstShown(ctx context.Context, flow string, owner int64, position int, wait bool) error {
+	return db.recordShown(ctx, flow, owner, position, wait)
+}
+
 func (db *DB) screenShown(ctx context.Context, flow string, owner int64, position int, wait bool) error {
 	shown, err := db.ScreenWasShown(ctx, flow, owner, position)
 	if err != nil || shown {
 		return err
 	}
+	return db.recordShown(ctx, flow, owner, position, wait)
+}
+
+// recordShown queues the record of a screen's first showing; a second
+// record of the same screen changes nothing.
+func (db *DB) recordShown(ctx context.Context, flow string, owner int64, position int, wait bool) error {
 	at := db.now()
 	write := func(ctx context.Context, tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `
-			INSERT INTO screen_views (flow, owner, position, shown_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`, flow, owner, position, at)
+		_, err := db.q(tx).ExecContext(ctx, qScreenShown, flow, owner, position, at)
 		return err
 	}
 	if !wait {
@@ -114,7 +130,7 @@ func (db *DB) screenShown(ctx context.Context, flow string, owner int64, positio
 // ScreenWasShown tells whether a screen has been shown before.
 func (db *DB) ScreenWasShown(ctx context.Context, flow string, owner int64, position int) (bool, error) {
 	var one int
-	err := db.read.QueryRowContext(ctx, `SELECT 1 FROM screen_views WHERE flow = ? AND owner = ? AND position = ?`,
+	err := db.q(nil).QueryRowContext(ctx, `SELECT 1 FROM screen_views WHERE flow = ? AND owner = ? AND position = ?`,
 		flow, owner, position).Scan(&one)
 	if err == sql.ErrNoRows {
 		return false, nil

@@ -106,13 +106,13 @@ func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *s
 	}
 	select {
 	case <-w.done:
-		return classify(w.err)
+		return db.noteWrite(classify(w.err))
 	case <-ctx.Done():
 		if q.remove(w) {
 			return ctx.Err()
 		}
 		<-w.done
-		return classify(w.err)
+		return db.noteWrite(classify(w.err))
 	}
 }
 

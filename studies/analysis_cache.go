@@ -52,62 +52,83 @@ func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *
 func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
 	switch st.Kind {
 	case domain.KindCrowd:
-		set, err := CrowdSettings(st)
-		if err != nil {
-			return nil, err
-		}
-		opt, err := crowdOptions(ctx, s.db, st.ID, set)
-		if err != nil {
-			return nil, err
-		}
-		rows, err := crowdRatingRows(ctx, s.db, st.ID)
-		if err != nil {
-			return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
-		}
-		if rows == nil {
-			return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
-		}
-		rs, err := analysis.NewRatings(rows)
-		if err != nil {
-			return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
-		}
-		a := RatingsAnalysis(rs, opt)
-		a.ExportFile = "ratings.csv"
-		return a, nil
+		return s.crowdAnalysis(ctx, st)
 	case domain.KindExpert:
-		js, err := Judgements(ctx, s.db, st.ID)
-		if err != nil {
-			return nil, err
-		}
-		if len(js) == 0 {
-			return &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv",
-				Empty: "No expert has judged an item yet."}, nil
-		}
-		return AgreementAnalysis(js), nil
+		return s.expertAnalysis(ctx, st)
 	case domain.KindContext:
-		as, err := ContextAnswers(ctx, s.db, st.ID)
-		if err != nil {
-			return nil, err
-		}
-		if len(as) == 0 {
-			return &Analysis{Command: "pragmalab analyze context --answers answers.csv", Empty: "No expert has given a final answer yet."}, nil
-		}
-		a := ContextAnalysis(as)
-		a.ExportFile = "context_answers.csv"
-		return a, nil
+		return s.contextAnalysis(ctx, st)
 	case domain.KindExplain:
-		rs, err := ExplanationRatings(ctx, s.db, st.ID)
-		if err != nil {
-			return nil, err
-		}
-		if len(rs) == 0 {
-			return &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv", Empty: "No explanation has been rated yet."}, nil
-		}
-		a := ExplanationsAnalysis(rs)
-		a.ExportFile = "explanation_ratings.csv"
-		return a, nil
+		return s.explainAnalysis(ctx, st)
 	}
 	return &Analysis{Empty: "There is no analysis for this kind of study."}, nil
+}
+
+// crowdAnalysis is the toplines of a crowd study's completed batches.
+func (s *Service) crowdAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
+	set, err := CrowdSettings(st)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := crowdOptions(ctx, s.db, st.ID, set)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := crowdRatingRows(ctx, s.db, st.ID)
+	if err != nil {
+		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+	}
+	if rows == nil {
+		return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
+	}
+	rs, err := analysis.NewRatings(rows)
+	if err != nil {
+		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+	}
+	a := RatingsAnalysis(rs, opt)
+	a.ExportFile = "ratings.csv"
+	return a, nil
+}
+
+// expertAnalysis is the agreement of an expert study's judgements.
+func (s *Service) expertAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
+	js, err := Judgements(ctx, s.db, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(js) == 0 {
+		return &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv",
+			Empty: "No expert has judged an item yet."}, nil
+	}
+	return AgreementAnalysis(js), nil
+}
+
+// contextAnalysis is the context measures of a context study's final
+// answers.
+func (s *Service) contextAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
+	as, err := ContextAnswers(ctx, s.db, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(as) == 0 {
+		return &Analysis{Command: "pragmalab analyze context --answers answers.csv", Empty: "No expert has given a final answer yet."}, nil
+	}
+	a := ContextAnalysis(as)
+	a.ExportFile = "context_answers.csv"
+	return a, nil
+}
+
+// explainAnalysis is the analysis of an explain study's ratings.
+func (s *Service) explainAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
+	rs, err := ExplanationRatings(ctx, s.db, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	if len(rs) == 0 {
+		return &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv", Empty: "No explanation has been rated yet."}, nil
+	}
+	a := ExplanationsAnalysis(rs)
+	a.ExportFile = "explanation_ratings.csv"
+	return a, nil
 }
 
 // analysisKey is what a kept analysis was computed from: the study's data

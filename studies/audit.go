@@ -37,6 +37,7 @@ const (
 // none goes unrecorded.
 var AuditActions = map[string]string{
 	"/admin/studies":                                                    "create study",
+	"/admin/studies/design":                                             "create study from design",
 	"/admin/accounts":                                                   ActionCreateAccount,
 	"/admin/accounts/{admin}/role":                                      ActionChangeRole,
 	"/admin/accounts/{admin}/password":                                  ActionResetPassword,

@@ -86,63 +86,9 @@ func (v *Service) AuditDetail(ctx context.Context, studyID int64, params map[str
 // auditNames turns the values of field k into what a person calls them;
 // an id that names nothing (any more) stays "#id".
 func (v *Service) auditNames(ctx context.Context, studyID int64, k string, vals []string) []string {
-	var ids []int64
-	for _, s := range vals {
-		for _, f := range strings.Split(s, ",") {
-			if id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil {
-				ids = append(ids, id)
-			}
-		}
-	}
-	var name func(id int64) string
-	switch k {
-	case "expert", "annotator":
-		people, _ := v.db.Annotators(ctx, studyID)
-		name = func(id int64) string {
-			for _, a := range people {
-				if a.ID == id {
-					return a.Name
-				}
-			}
-			return ""
-		}
-	case "item":
-		name = func(id int64) string {
-			if it, err := v.db.ItemByID(ctx, studyID, id); err == nil {
-				return it.Key
-			}
-			return ""
-		}
-	case "batch":
-		bs, _ := v.db.Batches(ctx, studyID)
-		name = func(id int64) string {
-			for _, b := range bs {
-				if b.ID == id {
-					return strconv.Itoa(b.Number)
-				}
-			}
-			return ""
-		}
-	case "participant":
-		name = func(id int64) string {
-			if p, err := v.db.CrowdParticipant(ctx, studyID, id); err == nil {
-				return p.PID
-			}
-			return ""
-		}
-	case "admin":
-		name = func(id int64) string {
-			if a, err := v.db.AdminByID(ctx, id); err == nil {
-				return a.Username
-			}
-			return ""
-		}
-	case "job", "upload":
-		name = func(id int64) string { return "#" + strconv.FormatInt(id, 10) }
-	default:
-		return vals
-	}
-	if len(ids) == 0 {
+	ids := auditIDs(vals)
+	name := v.auditNamer(ctx, studyID, k)
+	if name == nil || len(ids) == 0 {
 		return vals
 	}
 	out := make([]string, 0, len(ids))
@@ -154,6 +100,70 @@ func (v *Service) auditNames(ctx context.Context, studyID int64, k string, vals 
 		out = append(out, n)
 	}
 	return out
+}
+
+// auditIDs are the ids in the values, each a comma-separated list.
+func auditIDs(vals []string) []int64 {
+	var ids []int64
+	for _, s := range vals {
+		for _, f := range strings.Split(s, ",") {
+			if id, err := strconv.ParseInt(strings.TrimSpace(f), 10, 64); err == nil {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+// auditNamer returns what names an id of field k ("" for none), nil when
+// the field holds no ids.
+func (v *Service) auditNamer(ctx context.Context, studyID int64, k string) func(id int64) string {
+	switch k {
+	case "expert", "annotator":
+		people, _ := v.db.Annotators(ctx, studyID)
+		return func(id int64) string {
+			for _, a := range people {
+				if a.ID == id {
+					return a.Name
+				}
+			}
+			return ""
+		}
+	case "item":
+		return func(id int64) string {
+			if it, err := v.db.ItemByID(ctx, studyID, id); err == nil {
+				return it.Key
+			}
+			return ""
+		}
+	case "batch":
+		bs, _ := v.db.Batches(ctx, studyID)
+		return func(id int64) string {
+			for _, b := range bs {
+				if b.ID == id {
+					return strconv.Itoa(b.Number)
+				}
+			}
+			return ""
+		}
+	case "participant":
+		return func(id int64) string {
+			if p, err := v.db.CrowdParticipant(ctx, studyID, id); err == nil {
+				return p.PID
+			}
+			return ""
+		}
+	case "admin":
+		return func(id int64) string {
+			if a, err := v.db.AdminByID(ctx, id); err == nil {
+				return a.Username
+			}
+			return ""
+		}
+	case "job", "upload":
+		return func(id int64) string { return "#" + strconv.FormatInt(id, 10) }
+	}
+	return nil
 }
 
 // ExpertName is what the audit log calls one of a study's experts: the

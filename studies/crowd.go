@@ -99,78 +99,105 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 	if err != nil {
 		return crowdPlan{}, err
 	}
-	byKey := map[string]domain.Item{}
-	var data []analysis.BatchItem
-	var checks []analysis.BatchCheck
-	var own []analysis.Slot
+	ci := sortCrowdItems(items)
+	training, from, err := ci.training(s, seed)
+	if err != nil {
+		return crowdPlan{}, err
+	}
+	batchItems, err := ci.batchItems(s, training)
+	if err != nil {
+		return crowdPlan{}, err
+	}
+	plan, err := analysis.BuildCrowdBatches(analysis.CrowdBatchSpec{
+		Items: batchItems, Checks: ci.checks, Conditions: s.Conditions, Size: s.BatchSize, Seed: seed,
+	})
+	if err != nil {
+		return crowdPlan{}, domain.Errorf(domain.EINVALID, "%v", err)
+	}
+	out := crowdPlan{build: CrowdBuild{Batches: len(plan.Batches), Sizes: map[int]int{}, Checks: len(ci.checks),
+		Training: len(training), TrainingFrom: from, Items: len(batchItems), Repeated: plan.Repeated}}
+	for _, t := range training {
+		out.training = append(out.training, store.CrowdSlot{ItemID: ci.byKey[t.Key].ID, Condition: t.Condition})
+	}
+	out.batches = make([][]store.CrowdSlot, len(plan.Batches))
+	for i, pb := range plan.Batches {
+		for _, sl := range pb.Slots {
+			out.batches[i] = append(out.batches[i], store.CrowdSlot{ItemID: ci.byKey[sl.Key].ID, Condition: sl.Condition})
+		}
+		out.build.Sizes[len(pb.Slots)-len(ci.checks)]++
+	}
+	return out, nil
+}
+
+// crowdItems are a study's active items by their part in the batches.
+type crowdItems struct {
+	byKey  map[string]domain.Item
+	data   []analysis.BatchItem
+	checks []analysis.BatchCheck
+	own    []analysis.Slot // the training items the items file marks
+}
+
+// sortCrowdItems sorts the active items into attention checks, marked
+// training items and data items.
+func sortCrowdItems(items []domain.Item) crowdItems {
+	ci := crowdItems{byKey: map[string]domain.Item{}}
 	for _, it := range items {
 		if it.Status != domain.ItemActive {
 			continue
 		}
-		byKey[it.Key] = it
+		ci.byKey[it.Key] = it
 		switch {
 		case it.Check != "":
-			checks = append(checks, analysis.BatchCheck{Key: it.Key, Type: it.Type, Expect: it.Check})
+			ci.checks = append(ci.checks, analysis.BatchCheck{Key: it.Key, Type: it.Type, Expect: it.Check})
 		case it.Training != "":
-			own = append(own, analysis.Slot{Key: it.Key, Type: it.Type, Condition: it.TrainingCondition()})
+			ci.own = append(ci.own, analysis.Slot{Key: it.Key, Type: it.Type, Condition: it.TrainingCondition()})
 		default:
-			data = append(data, analysis.BatchItem{Key: it.Key, Type: it.Type})
+			ci.data = append(ci.data, analysis.BatchItem{Key: it.Key, Type: it.Type})
 		}
 	}
-	var training []analysis.Slot
-	from := TrainingFromItems
+	return ci
+}
+
+// training is the training and where it comes from: the items file's
+// marked items, the settings' list, or drawn; not both of the first two.
+func (ci crowdItems) training(s domain.CrowdSettings, seed int64) ([]analysis.Slot, string, error) {
 	switch {
-	case len(own) > 0 && len(s.Training) > 0:
-		return crowdPlan{}, domain.Errorf(domain.EINVALID, "the items file marks %d training items, and the settings name others: empty the training list of the settings to use the marked ones", len(own))
-	case len(own) > 0:
-		training = own
-	default:
-		from = TrainingFromSettings
-		if len(s.Training) == 0 {
-			from = TrainingDrawn
-		}
-		if training, err = crowdTraining(s, data, byKey, seed); err != nil {
-			return crowdPlan{}, err
-		}
+	case len(ci.own) > 0 && len(s.Training) > 0:
+		return nil, "", domain.Errorf(domain.EINVALID, "the items file marks %d training items, and the settings name others: empty the training list of the settings to use the marked ones", len(ci.own))
+	case len(ci.own) > 0:
+		return ci.own, TrainingFromItems, nil
 	}
+	from := TrainingFromSettings
+	if len(s.Training) == 0 {
+		from = TrainingDrawn
+	}
+	training, err := crowdTraining(s, ci.data, ci.byKey, seed)
+	return training, from, err
+}
+
+// batchItems are the data items not in the training, each with the
+// follow-up texts the study's conditions need.
+func (ci crowdItems) batchItems(s domain.CrowdSettings, training []analysis.Slot) ([]analysis.BatchItem, error) {
 	inTraining := map[string]bool{}
 	for _, t := range training {
 		inTraining[t.Key] = true
 	}
 	var batchItems []analysis.BatchItem
-	for _, it := range data {
+	for _, it := range ci.data {
 		if inTraining[it.Key] {
 			continue
 		}
 		for _, c := range s.Conditions {
-			if f := domain.FollowUpField(c); f != "" && byKey[it.Key].FollowUp(c) == "" {
-				return crowdPlan{}, domain.Errorf(domain.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
+			if f := domain.FollowUpField(c); f != "" && ci.byKey[it.Key].FollowUp(c) == "" {
+				return nil, domain.Errorf(domain.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
 			}
 		}
 		batchItems = append(batchItems, it)
 	}
 	if len(batchItems) == 0 {
-		return crowdPlan{}, domain.Errorf(domain.EINVALID, "the study has no items to put in batches (import items first)")
+		return nil, domain.Errorf(domain.EINVALID, "the study has no items to put in batches (import items first)")
 	}
-	plan, err := analysis.BuildCrowdBatches(analysis.CrowdBatchSpec{
-		Items: batchItems, Checks: checks, Conditions: s.Conditions, Size: s.BatchSize, Seed: seed,
-	})
-	if err != nil {
-		return crowdPlan{}, domain.Errorf(domain.EINVALID, "%v", err)
-	}
-	out := crowdPlan{build: CrowdBuild{Batches: len(plan.Batches), Sizes: map[int]int{}, Checks: len(checks),
-		Training: len(training), TrainingFrom: from, Items: len(batchItems), Repeated: plan.Repeated}}
-	for _, t := range training {
-		out.training = append(out.training, store.CrowdSlot{ItemID: byKey[t.Key].ID, Condition: t.Condition})
-	}
-	out.batches = make([][]store.CrowdSlot, len(plan.Batches))
-	for i, pb := range plan.Batches {
-		for _, sl := range pb.Slots {
-			out.batches[i] = append(out.batches[i], store.CrowdSlot{ItemID: byKey[sl.Key].ID, Condition: sl.Condition})
-		}
-		out.build.Sizes[len(pb.Slots)-len(checks)]++
-	}
-	return out, nil
+	return batchItems, nil
 }
 
 // crowdTraining resolves the training items named in the settings, or picks

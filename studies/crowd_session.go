@@ -213,7 +213,7 @@ func (c *CrowdSession) answer(ctx context.Context, a crowdAnswer) error {
 	if err := c.gate(ctx); err != nil {
 		return err
 	}
-	if !domain.ValidRating(a.rating) {
+	if !c.Settings.ValidRating(a.rating) {
 		return domain.ErrRatingRange
 	}
 	var err error
@@ -299,7 +299,7 @@ func (c *CrowdSession) Next(ctx context.Context, begin bool) (CrowdNext, error) 
 			if next, err = c.beforeConsent(ctx, next, f.p); err != nil {
 				return CrowdNext{}, err
 			}
-			return next, c.recordShown(ctx, record, f.p, next.Screen.Position)
+			return next, c.recordShown(ctx, record, f.p, next.Screen, f.screen)
 		case readRenew:
 			f.renewed = true
 			if _, err = c.db.TouchCrowd(ctx, c.Study.ID, c.token, c.Settings); err == nil {
@@ -320,17 +320,28 @@ func (c *CrowdSession) Next(ctx context.Context, begin bool) (CrowdNext, error) 
 	}
 }
 
-// recordShown writes the record of a screen shown.
-func (c *CrowdSession) recordShown(ctx context.Context, rec crowdRecord, p *store.CrowdParticipant, position int) error {
+// recordShown writes the record of screen shown, unless read (the screen
+// read with the session) says it is recorded already; read answers for
+// shown when they are the same screen.
+func (c *CrowdSession) recordShown(ctx context.Context, rec crowdRecord, p *store.CrowdParticipant, shown, read domain.CrowdScreen) error {
+	flow, wait := store.FlowCrowd, rec == recordItemNow
 	switch rec {
+	case recordNone:
+		return nil
 	case recordTraining:
-		return c.db.ScreenShown(ctx, store.FlowTraining, p.ID, position)
-	case recordItem:
-		return c.db.ScreenShown(ctx, store.FlowCrowd, p.ID, position)
-	case recordItemNow:
-		return c.db.ScreenShownNow(ctx, store.FlowCrowd, p.ID, position)
+		flow = store.FlowTraining
 	}
-	return nil
+	// The session's screen is a training one while the training is not done.
+	if shown.Position != read.Position || (flow == store.FlowTraining) != (p.TrainingDone < p.Training) {
+		if wait {
+			return c.db.ScreenShownNow(ctx, flow, p.ID, shown.Position)
+		}
+		return c.db.ScreenShown(ctx, flow, p.ID, shown.Position)
+	}
+	if read.Shown {
+		return nil
+	}
+	return c.db.ScreenFirstShown(ctx, flow, p.ID, shown.Position, wait)
 }
 
 // known is a fact read on demand: not read yet, false or true.

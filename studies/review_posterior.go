@@ -22,16 +22,31 @@ func (s *Service) FlaggedByPosterior(ctx context.Context, studyID int64) ([]doma
 	post := map[string]float64{}
 	if _, a, err := s.Analysis(ctx, studyID); err == nil && a != nil {
 		if ag, ok := a.Result.(*analysis.Agreement); ok {
-			for _, m := range ag.AnnotatorModels {
-				for _, p := range m.DawidSkene.Items {
-					if v, seen := post[p.Item]; !seen || p.PosteriorMajority < v {
-						post[p.Item] = p.PosteriorMajority
-					}
-				}
+			post = lowestPosteriors(ag)
+		}
+	}
+	slices.SortStableFunc(items, byPosterior(post))
+	return items, post, nil
+}
+
+// lowestPosteriors is each item's lowest posterior of its majority label
+// over the agreement's annotator models.
+func lowestPosteriors(ag *analysis.Agreement) map[string]float64 {
+	post := map[string]float64{}
+	for _, m := range ag.AnnotatorModels {
+		for _, p := range m.DawidSkene.Items {
+			if v, seen := post[p.Item]; !seen || p.PosteriorMajority < v {
+				post[p.Item] = p.PosteriorMajority
 			}
 		}
 	}
-	slices.SortStableFunc(items, func(a, b domain.FlaggedItem) int {
+	return post
+}
+
+// byPosterior orders flagged items by their posterior, lowest first, the
+// items without one last.
+func byPosterior(post map[string]float64) func(a, b domain.FlaggedItem) int {
+	return func(a, b domain.FlaggedItem) int {
 		pa, okA := post[a.Item.Key]
 		pb, okB := post[b.Item.Key]
 		switch {
@@ -41,6 +56,5 @@ func (s *Service) FlaggedByPosterior(ctx context.Context, studyID int64) ([]doma
 			return 1
 		}
 		return 0
-	})
-	return items, post, nil
+	}
 }

@@ -2,8 +2,6 @@ package templates
 
 import (
 	"fmt"
-
-	"pragmalab/domain"
 )
 
 // crowdTexts are the participant-facing strings of the crowd study, per
@@ -24,8 +22,8 @@ var crowdTexts = map[string]map[string]string{
 		"practice_of":              "Practice item %d of %d",
 		"label_context":            "Context",
 		"label_utterance":          "What was said",
-		"try_again_trigger":        "Not quite. Nothing here takes the statement back, so what was said makes it likely: the answer belongs on the likely side, 5–7. Read the text once more and answer again.",
-		"try_again_cancel":         "Not quite. The last sentence takes the statement back, so it is unlikely: the answer belongs on the unlikely side, 1–3. Read the text once more and answer again.",
+		"try_again_trigger":        "Not quite. Nothing here takes the statement back, so what was said makes it likely: the answer belongs on the likely side, %d–%d. Read the text once more and answer again.",
+		"try_again_cancel":         "Not quite. The last sentence takes the statement back, so it is unlikely: the answer belongs on the unlikely side, %d–%d. Read the text once more and answer again.",
 		"limit_title":              "You cannot start now",
 		"limit_body":               "Several sessions of this study are already in progress from your internet connection. Please open the study again from Prolific in %d minutes.",
 		"declined_title":           "You did not agree",
@@ -99,8 +97,8 @@ var crowdTexts = map[string]map[string]string{
 		"practice_of":              "Esempio di prova %d di %d",
 		"label_context":            "Contesto",
 		"label_utterance":          "Che cosa è stato detto",
-		"try_again_trigger":        "Non proprio. Qui nulla ritratta l'affermazione, quindi ciò che è stato detto la rende probabile: la risposta va dal lato probabile, 5–7. Rileggi il testo e rispondi di nuovo.",
-		"try_again_cancel":         "Non proprio. L'ultima frase ritratta l'affermazione, quindi è improbabile: la risposta va dal lato improbabile, 1–3. Rileggi il testo e rispondi di nuovo.",
+		"try_again_trigger":        "Non proprio. Qui nulla ritratta l'affermazione, quindi ciò che è stato detto la rende probabile: la risposta va dal lato probabile, %d–%d. Rileggi il testo e rispondi di nuovo.",
+		"try_again_cancel":         "Non proprio. L'ultima frase ritratta l'affermazione, quindi è improbabile: la risposta va dal lato improbabile, %d–%d. Rileggi il testo e rispondi di nuovo.",
 		"limit_title":              "Non puoi iniziare ora",
 		"limit_body":               "Dalla tua connessione internet sono già in corso diverse sessioni di questo studio. Apri di nuovo lo studio da Prolific tra %d minuti.",
 		"declined_title":           "Non hai accettato",
@@ -162,9 +160,10 @@ var crowdTexts = map[string]map[string]string{
 	},
 }
 
-// CrowdRatingRange says a rating was off the scale, in lang.
-func CrowdRatingRange(lang string) string {
-	return fmt.Sprintf(CT(lang, "rating_body"), domain.RatingMin, domain.RatingMax)
+// CrowdRatingRange says a rating was off the study's scale of points
+// points (0: 7), in lang.
+func CrowdRatingRange(lang string, points int) string {
+	return fmt.Sprintf(CT(lang, "rating_body"), 1, CrowdScale{Points: points}.points())
 }
 
 // CT returns the crowd study's text for key in lang, English as fallback.

@@ -85,8 +85,9 @@ func TestExpertAnalysisPage(t *testing.T) {
 		!strings.Contains(got, fmt.Sprintf("[[%d,0],[%d,0]]", plaus[0][0], plaus[1][0])) {
 		t.Errorf("plausibility row: %s", got)
 	}
-	// Ben always says yes: Cohen's κ is 0, raw agreement the share of Ada's yes.
-	if got := rowText(t, p.Body, "agreement-row-0"); !strings.Contains(got, fmt.Sprintf(" %.2f 0.00 ", float64(plaus[0][0])/float64(items))) {
+	// Ben always says yes: Cohen's κ is 0 by construction, shown as n/a (no
+	// variation); raw agreement the share of Ada's yes.
+	if got := rowText(t, p.Body, "agreement-row-0"); !strings.Contains(got, fmt.Sprintf(" %.2f n/a (no variation) ", float64(plaus[0][0])/float64(items))) {
 		t.Errorf("plausibility row raw/κ: %s", got)
 	}
 	conf := regexp.MustCompile(`(?s)<table class="confusion" data-testid="confusion-plausibility-Ada-Ben">.*?</table>`).FindString(p.Body)

@@ -61,11 +61,23 @@ func secretEnvNames() []string {
 	return names
 }
 
-// maskString applies the masks to one string.
+// The shortest strings the token masks can match: a slash, the area's
+// letter, a slash and 16 characters; 40 characters.
+const minTokenPath, minTokenRun = 19, 40
+
+// maskString applies the masks to one string. The regular expressions run
+// only on a string long enough to hold what they match: most of a log
+// line's values (a method, a route pattern, a request id) are not, and
+// with `serve -v` every request writes a line.
 func maskString(s string, secrets []string) string {
 	s = domain.Redact(s, secrets...)
-	s = tokenPath.ReplaceAllString(s, "/$1/{token}")
-	return tokenRun.ReplaceAllString(s, "{token}")
+	if len(s) >= minTokenPath && strings.IndexByte(s, '/') >= 0 {
+		s = tokenPath.ReplaceAllString(s, "/$1/{token}")
+	}
+	if len(s) >= minTokenRun {
+		s = tokenRun.ReplaceAllString(s, "{token}")
+	}
+	return s
 }
 
 func (m *maskingHandler) Enabled(ctx context.Context, l slog.Level) bool {

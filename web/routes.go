@@ -44,6 +44,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(h.RequireAdmin, h.RequireOwnerForChanges, h.Audited)
 		r.Get("/", h.Studies)
 		r.Post("/studies", h.CreateStudy)
+		r.Post("/studies/design", h.CreateStudyFromDesign)
 
 		// accounts and roles (docs/deploy.md#admin-accounts)
 		r.Get("/accounts", h.AccountsPage)
@@ -69,6 +70,8 @@ func (s *Server) routes() http.Handler {
 			r.Use(h.Writable)
 			r.Get("/", h.StudyPage)
 			r.Get("/export/audit.csv", h.ExportAudit)
+			r.Get("/design.json", h.DownloadDesign)
+			r.Get("/template/{file}", h.ItemsTemplate)
 			r.Post("/items", h.ImportItems)
 			r.Post("/state", h.SetStudyState)
 			r.Post("/pilot", h.Pilot)

@@ -49,16 +49,38 @@ zscore <- function(x) (x - mean(x)) / sqrt(mean((x - mean(x))^2))
 analysed$z <- ave(as.numeric(analysed$rating), analysed$participant_id, FUN = zscore)
 item_ids <- unique(rows$item_id)
 item_type <- rows$item_type[match(item_ids, rows$item_id)]
-item_means <- tapply(analysed$z,
-                     list(factor(analysed$item_id, levels = item_ids), factor(analysed$condition, levels = conditions)),
-                     mean)
-item_means <- matrix(item_means, nrow = length(item_ids), dimnames = list(item_ids, conditions))
+# (A file of attention checks only, or with nobody analysed, has no item
+# mean: every cell stays NA and every topline undefined.)
+item_means <- matrix(NA_real_, nrow = length(item_ids), ncol = length(conditions), dimnames = list(item_ids, conditions))
+# item_n and item_ss: the ratings per item and condition and the sum of
+# squared deviations of their z-scores from the mean (the rating noise of
+# the mean, for the correction for attenuation).
+item_n <- matrix(0, nrow = length(item_ids), ncol = length(conditions), dimnames = list(item_ids, conditions))
+item_ss <- item_n
+if (nrow(analysed) > 0 && length(item_ids) > 0) {
+  by_cell <- list(factor(analysed$item_id, levels = item_ids), factor(analysed$condition, levels = conditions))
+  item_means[] <- tapply(analysed$z, by_cell, mean)
+  item_n[] <- tapply(analysed$z, by_cell, length, default = 0)
+  item_ss[] <- tapply(analysed$z, by_cell, function(z) sum((z - mean(z))^2), default = 0)
+}
 
 # a beyond b: mean z-scores closer than 1e-12 count as equal.
 above <- function(a, b) a - b > 1e-12
 share <- function(ok, hit) if (any(ok)) sum(hit[ok]) / sum(ok) else NA
 
-toplines_of <- function(m) {
+# disattenuated: Spearman's correction of r between x and y for the rating
+# noise of the item means (docs/statistics.md#disattenuated-correlation):
+# reliability 1 - (pooled within-cell variance × mean(1/n)) / var(means),
+# r / sqrt(rel_T rel_C), capped at ±1, NA when a reliability is 0 or less.
+disattenuated <- function(x, y, nT, nC, ssT, ssC) {
+  if (length(x) < 3 || var(x) <= 0 || var(y) <= 0 || sum(nT - 1) <= 0 || sum(nC - 1) <= 0) return(c(NA, NA, NA))
+  relT <- 1 - sum(ssT) / sum(nT - 1) * mean(1 / nT) / var(x)
+  relC <- 1 - sum(ssC) / sum(nC - 1) * mean(1 / nC) / var(y)
+  r <- if (relT > 0 && relC > 0) max(-1, min(1, cov(x, y) / sqrt(var(x) * relT * var(y) * relC))) else NA
+  c(r, relT, relC)
+}
+
+toplines_of <- function(m, nn, ss) {
   zT <- m[, "trigger"]; zC <- m[, "cancel"]; zN <- m[, "negation"]
   zS <- m[, "strengthen"]; zU <- m[, "neutral"]
   hasT <- !is.na(zT); hasC <- !is.na(zC)
@@ -70,6 +92,8 @@ toplines_of <- function(m) {
     df <- length(x) - 2
     p <- if (abs(r) == 1) 0 else 2 * pt(-abs(r * sqrt(df / (1 - r^2))), df)
   }
+  dis <- disattenuated(x, y, nn[both, "trigger"], nn[both, "cancel"], ss[both, "trigger"], ss[both, "cancel"])
+  if (is.na(r)) dis[1] <- NA
   c(items = nrow(m),
     implicature_recognition = share(hasT, above(zT, 0)),
     cancellation_recognition = share(both, above(zT, zC)),
@@ -77,13 +101,14 @@ toplines_of <- function(m) {
     negation_cancellation = share(hasT & !is.na(zN), above(zT, zN)),
     strengthening = share(hasT & !is.na(zS), above(zS, zT)),
     unchanged = share(hasT & !is.na(zU), above(zU, 0) == above(zT, 0)),
-    pearson_r = r, pearson_p = p, pearson_n = length(x))
+    pearson_r = r, pearson_p = p, pearson_n = length(x),
+    pearson_r_disattenuated = dis[1], reliability_trigger = dis[2], reliability_cancel = dis[3])
 }
 
 groups <- c(types, "all")
 toplines <- do.call(rbind, lapply(groups, function(g) {
   keep <- if (g == "all") rep(TRUE, length(item_ids)) else item_type == g
-  v <- toplines_of(item_means[keep, , drop = FALSE])
+  v <- toplines_of(item_means[keep, , drop = FALSE], item_n[keep, , drop = FALSE], item_ss[keep, , drop = FALSE])
   data.frame(group = g, measure = names(v), value = unname(v), stringsAsFactors = FALSE)
 }))
 counts <- c(total = length(pid), analysed = sum(status == "analysed"), excluded = sum(status == "excluded"),
@@ -99,10 +124,17 @@ compare_with_pragmalab(toplines, "toplines_pragmalab.csv", c("group", "measure")
 
 # The analysed participants' ratings (1-7, attention checks left out),
 # modelled as ordered: condition × item type with random intercepts for
-# participants and items. A factor with a single level is dropped from the
-# formula, so a study with one item type (or one condition) still fits; a
-# random intercept needs at least 3 groups (clmm's rule), and without any
-# the model is an ordinary cumulative link model (clm).
+# participants and items (docs/statistics.md#reproducing-in-r). The model
+# is fitted to the design: a factor with a single level is dropped from the
+# formula, and a random intercept is kept only for a grouping factor with
+# at least 3 levels (clmm's rule) while the ratings outnumber the random
+# effects. Where the mixed model does not converge the script falls back in
+# steps, each printed, down to the simplest model that converges, and says
+# which model the numbers come from.
+
+# The CPU seconds one fitting step may take before the next is tried.
+step_cpu_limit <- 300
+
 if (!requireNamespace("ordinal", quietly = TRUE)) {
   message("\nThe ordinal package is not installed: the mixed model is skipped (install.packages(\"ordinal\")).")
 } else {
@@ -111,44 +143,147 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
                   type = droplevels(factor(analysed$item_type, levels = types)),
                   participant = factor(analysed$participant_id),
                   item = factor(analysed$item_id))
-  fixed <- c(if (nlevels(d$condition) > 1) "condition", if (nlevels(d$type) > 1) "type")
-  random <- c(if (nlevels(d$participant) > 2) "(1 | participant)", if (nlevels(d$item) > 2) "(1 | item)")
-  rhs <- c(if (length(fixed) > 0) paste(fixed, collapse = " * ") else "1", random)
-  model <- as.formula(paste("ordered(rating) ~", paste(rhs, collapse = " + ")))
   cat("\n== Cumulative link mixed model ==\n")
-  cat("Model:", deparse(model, width.cutoff = 500L), "\n")
   cat("Data:", nrow(d), "ratings of", nlevels(d$participant), "participants on", nlevels(d$item), "items\n")
-  cpu <- system.time(fit <- tryCatch(
-    if (length(random) > 0) ordinal::clmm(model, data = d) else ordinal::clm(model, data = d),
-    error = function(e) e))[["user.self"]]
-  if (inherits(fit, "error")) {
-    cat("The model could not be fitted:", conditionMessage(fit), "\n")
-    status_rows <- data.frame(measure = c("fitted", "converged"), value = c("FALSE", "FALSE"))
+  fixed <- c(if (nlevels(d$condition) > 1) "condition", if (nlevels(d$type) > 1) "type")
+  fixed_rhs <- if (length(fixed) > 0) paste(fixed, collapse = " * ") else "1"
+  # Random intercepts the design supports: 3 or more groups, and more
+  # ratings than random effects (else each rating would have its own).
+  grouping <- c(participant = nlevels(d$participant), item = nlevels(d$item))
+  grouping <- grouping[grouping > 2]
+  while (length(grouping) > 0 && sum(grouping) >= nrow(d)) grouping <- grouping[-which.max(grouping)]
+  dropped <- setdiff(c("participant", "item"), names(grouping))
+  for (g in dropped) {
+    n <- nlevels(d[[g]])
+    if (n > 2) cat(sprintf("No random intercept for %ss: %d %ss and %d ratings leave too few ratings per random effect.\n", g, n, g, nrow(d)))
+    else if (n > 0) cat(sprintf("No random intercept for %ss: %d %s (a random intercept needs 3 or more).\n", g, n, if (n == 1) g else paste0(g, "s")))
+  }
+  formula_of <- function(terms) as.formula(paste("ordered(rating) ~", paste(c(fixed_rhs, terms), collapse = " + ")))
+  random_terms <- sprintf("(1 | %s)", names(grouping))
+
+  # Starting values: the fixed effects from clm, the random-intercept SDs
+  # from the spread of participants' and items' mean ratings, put on the
+  # logit scale by the residual SD (π/√3 over the SD of a rating around
+  # its condition's mean).
+  start_sd <- function(g) {
+    x <- as.numeric(d$rating)
+    res <- x - ave(x, d$condition)
+    k <- (pi / sqrt(3)) / max(sd(res), 1e-6)
+    max(0.05, sd(tapply(res, d[[g]], mean)) * k)
+  }
+
+  # check describes a fit: converged when the optimiser reports success,
+  # the Hessian is positive definite and the gradient scaled by the
+  # Hessian's Cholesky factor is below 0.002 (lme4's criterion; the raw
+  # gradient grows with the number of ratings); well defined when, on top,
+  # the Hessian's condition number is below 1e4 and the ratings outnumber
+  # the random effects.
+  check <- function(fit) {
+    code <- if (inherits(fit, "clmm")) fit$optRes$convergence else fit$convergence$code
+    g <- fit$gradient
+    max_grad <- max(abs(g))
+    H <- fit$Hessian
+    ev <- if (all(is.finite(H))) eigen(H, symmetric = TRUE, only.values = TRUE)$values else NA
+    pd <- all(is.finite(ev)) && min(ev) > 0
+    cond_h <- if (pd) max(ev) / min(ev) else Inf
+    scaled <- if (pd) tryCatch(max(abs(backsolve(chol(H), g, transpose = TRUE))), error = function(e) Inf) else Inf
+    n_re <- if (inherits(fit, "clmm")) sum(vapply(fit$ranef, length, 0L)) else 0
+    converged <- isTRUE(code == 0) && pd && scaled < 0.002
+    list(code = code, max_grad = max_grad, scaled = scaled, cond_h = cond_h, n_re = n_re, converged = converged,
+         well_defined = converged && cond_h < 1e4 && nrow(d) > n_re)
+  }
+
+  # The steps, from the model asked for down to the simplest.
+  steps <- list()
+  if (length(grouping) > 0) {
+    f <- formula_of(random_terms)
+    st <- function() {
+      fe <- coef(ordinal::clm(formula_of(character(0)), data = d))
+      list(fe, vapply(names(grouping), start_sd, 0))
+    }
+    steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, nlminb, started from clm)", formula = f,
+      fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "nlminb")))
+    # ordinal uses nlminb for crossed random effects whatever is asked, so
+    # ucminf is a step of its own only with one grouping factor.
+    if (length(grouping) == 1) {
+      steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, ucminf, started from clm)", formula = f,
+        fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "ucminf")))
+    }
+    if (length(grouping) > 1) {
+      f1 <- formula_of("(1 | participant)")
+      steps[[length(steps) + 1]] <- list(label = "clmm with a random intercept for participants only", formula = f1,
+        fit = function() ordinal::clmm(f1, data = d))
+    }
+  }
+  if (nlevels(d$participant) > 1) {
+    fp <- formula_of("participant")
+    steps[[length(steps) + 1]] <- list(label = "clm with participant fixed effects", formula = fp,
+      fit = function() ordinal::clm(fp, data = d))
+  }
+  f0 <- formula_of(character(0))
+  steps[[length(steps) + 1]] <- list(label = "clm without participant or item effects", formula = f0,
+    fit = function() ordinal::clm(f0, data = d))
+
+  fit <- NULL; chosen <- NULL; tried <- character(0); total_cpu <- 0
+  if (nrow(d) == 0 || length(unique(d$rating)) < 2) {
+    why <- if (nrow(d) == 0) "no analysed participant rated an item" else "every analysed rating is the same value"
+    cat("The model cannot be fitted:", why, "\n")
+    tried <- why
+  } else {
+    for (k in seq_along(steps)) {
+      s <- steps[[k]]
+      cat(sprintf("Step %d: %s: %s\n", k, s$label, deparse(s$formula, width.cutoff = 500L)))
+      cpu <- system.time(f <- tryCatch({
+        setTimeLimit(cpu = step_cpu_limit, transient = TRUE)
+        withCallingHandlers(s$fit(), warning = function(w) {
+          cat("  R warned:", conditionMessage(w), "\n")
+          invokeRestart("muffleWarning")
+        })
+      }, error = function(e) e))[["user.self"]]
+      setTimeLimit(cpu = Inf)
+      total_cpu <- total_cpu + cpu
+      if (inherits(f, "error")) {
+        msg <- conditionMessage(f)
+        cat(sprintf("  not fitted after %.1f s of CPU: %s\n", cpu, msg))
+        tried <- c(tried, sprintf("%s: not fitted (%s)", s$label, msg))
+        next
+      }
+      ck <- check(f)
+      verdict <- if (ck$converged) "converged" else "NOT converged"
+      cat(sprintf("  %.1f s of CPU: optimiser code %d, max |gradient| %.3g, scaled gradient %.3g, Hessian condition number %.3g: %s\n",
+                  cpu, ck$code, ck$max_grad, ck$scaled, ck$cond_h, verdict))
+      tried <- c(tried, sprintf("%s: %s", s$label, verdict))
+      if (ck$converged || k == length(steps)) {
+        fit <- f; chosen <- s; chk <- ck
+        if (ck$converged) break
+      }
+      cat("  falling back to the next step\n")
+    }
+  }
+  if (is.null(fit)) {
+    status_rows <- data.frame(measure = c("fitted", "converged", "well_defined", "model", "steps"),
+                              value = c("FALSE", "FALSE", "FALSE", "none", paste(tried, collapse = "; ")))
   } else {
     s <- summary(fit)
     print(s)
-    # Convergence: the optimiser's code (0 = converged), the largest
-    # absolute gradient at the optimum (lme4 warns above 0.002), and the
-    # condition number of the Hessian (positive definite, and below 1e4 for
-    # a well-defined optimum: ordinal's own rule of thumb).
-    code <- if (inherits(fit, "clmm")) fit$optRes$convergence else fit$convergence$code
-    max_grad <- max(abs(fit$gradient))
-    ev <- eigen(fit$Hessian, symmetric = TRUE, only.values = TRUE)$values
-    cond_h <- if (min(ev) > 0) max(ev) / min(ev) else Inf
-    converged <- code == 0 && max_grad < 0.002 && min(ev) > 0
-    cat(sprintf("\nConvergence (fitted in %.1f s of CPU): optimiser code %d, max |gradient| %.3g, Hessian condition number %.3g: %s\n",
-                cpu, code, max_grad, cond_h,
-                if (converged && cond_h < 1e4) "converged, well defined"
-                else if (converged) "converged, but the Hessian is ill-conditioned (some parameters poorly identified)"
-                else "NOT converged"))
+    cond_text <- if (chk$well_defined) "converged, well defined"
+      else if (chk$converged && chk$n_re >= nrow(d)) "converged, but the random effects outnumber the ratings (not well defined)"
+      else if (chk$converged) "converged, but the Hessian is ill-conditioned (some parameters poorly identified)"
+      else "NOT converged"
+    cat(sprintf("\nConvergence (fitted in %.1f s of CPU, %.1f s over all steps): optimiser code %d, max |gradient| %.3g, scaled gradient %.3g, Hessian condition number %.3g, %d random effects for %d ratings: %s\n",
+                cpu, total_cpu, chk$code, chk$max_grad, chk$scaled, chk$cond_h, chk$n_re, nrow(d), cond_text))
+    cat(sprintf("The numbers above come from: %s, %s\n", chosen$label, deparse(chosen$formula, width.cutoff = 500L)))
     coefs <- as.data.frame(s$coefficients)
     write_data(data.frame(term = rownames(coefs), coefs, check.names = FALSE), "clmm_coefficients.csv")
     status_rows <- data.frame(
       measure = c("fitted", "converged", "optimizer_code", "max_abs_gradient", "hessian_condition",
-                  "ratings", "participants", "items", "formula", "log_likelihood"),
-      value = c("TRUE", converged, code, sprintf("%.17g", max_grad), sprintf("%.17g", cond_h),
-                nrow(d), nlevels(d$participant), nlevels(d$item), deparse(model, width.cutoff = 500L),
-                sprintf("%.17g", as.numeric(logLik(fit)))))
+                  "ratings", "participants", "items", "formula", "log_likelihood",
+                  "well_defined", "scaled_gradient", "random_effects", "model", "steps", "cpu_seconds"),
+      value = c("TRUE", chk$converged, chk$code, sprintf("%.17g", chk$max_grad), sprintf("%.17g", chk$cond_h),
+                nrow(d), nlevels(d$participant), nlevels(d$item), deparse(chosen$formula, width.cutoff = 500L),
+                sprintf("%.17g", as.numeric(logLik(fit))),
+                chk$well_defined, sprintf("%.17g", chk$scaled), chk$n_re, chosen$label, paste(tried, collapse = "; "),
+                sprintf("%.3g", total_cpu)))
     cat("\nCite the package that fitted the model, ordinal (Christensen), in the version used:\n")
     print(citation("ordinal"), style = "text")
   }

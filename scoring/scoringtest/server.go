@@ -12,6 +12,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,6 +147,9 @@ func (s *Server) reply(path string, body []byte) (int, []byte) {
 	if chat && len(req.Messages) > 0 {
 		prompt = req.Messages[0].Content
 	}
+	if k := scalePoints(prompt); k > 0 {
+		return http.StatusOK, pointReply(req.Model, chat, req.Logprobs != nil && req.Logprobs != false, max(1, req.N), PointDist(prompt, k))
+	}
 	p := PTrue(prompt)
 	trueLetter, falseLetter := "A", "B"
 	if strings.Contains(prompt, "A) False") {
@@ -182,4 +187,86 @@ func (s *Server) reply(path string, body []byte) (int, []byte) {
 	}
 	out, _ := json.Marshal(map[string]any{"object": "chat.completion", "model": req.Model, "choices": choices})
 	return http.StatusOK, out
+}
+
+// scaleRe finds the instruction of a prompt answered with a number
+// ("Answer with one number from 1 to 7 only.", "… da 1 a 5.").
+var scaleRe = regexp.MustCompile(`(?:from|da) 1 (?:to|a) (\d)\b`)
+
+// scalePoints is the number of options of a prompt answered with a number
+// (0 for a letter).
+func scalePoints(prompt string) int {
+	m := scaleRe.FindStringSubmatch(prompt)
+	if m == nil {
+		return 0
+	}
+	k, _ := strconv.Atoi(m[1])
+	return k
+}
+
+// PointDist is the probability the fake gives each number 1…k as the
+// answer to a prompt (in the order the prompt lists them): weights from a
+// hash of the whole prompt, normalised.
+func PointDist(prompt string, k int) []float64 {
+	h := fnv.New64a()
+	h.Write([]byte(prompt))
+	v := h.Sum64()
+	d := make([]float64, k)
+	sum := 0.0
+	for i := range d {
+		d[i] = float64(v>>(6*i)&63) + 1
+		sum += d[i]
+	}
+	for i := range d {
+		d[i] /= sum
+	}
+	return d
+}
+
+// pointReply answers a numbered prompt: the number tokens with 0.9 of the
+// probability mass spread as d (and " The" with 0.1), or n sampled
+// numbers drawn deterministically from d.
+func pointReply(model string, chat, logprobs bool, n int, d []float64) []byte {
+	var choices []any
+	if logprobs {
+		best := 0
+		var tl []any
+		m := map[string]any{}
+		for i, p := range d {
+			if p > d[best] {
+				best = i
+			}
+			tok := " " + strconv.Itoa(i+1)
+			tl = append(tl, map[string]any{"token": tok, "logprob": math.Log(0.9 * p)})
+			m[tok] = math.Log(0.9 * p)
+		}
+		tl = append(tl, map[string]any{"token": " The", "logprob": math.Log(0.1)})
+		m[" The"] = math.Log(0.1)
+		first := " " + strconv.Itoa(best+1)
+		if chat {
+			choices = append(choices, map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": first},
+				"logprobs": map[string]any{"content": []any{map[string]any{"token": first, "logprob": math.Log(0.9 * d[best]), "top_logprobs": tl}}}})
+		} else {
+			choices = append(choices, map[string]any{"index": 0, "text": first, "logprobs": map[string]any{"tokens": []any{first}, "top_logprobs": []any{m}}})
+		}
+	} else {
+		for i := range n {
+			u, acc, pick := (float64(i)+0.5)/float64(n), 0.0, len(d)
+			for j, p := range d {
+				acc += p
+				if u < acc {
+					pick = j + 1
+					break
+				}
+			}
+			text := strconv.Itoa(pick)
+			if chat {
+				choices = append(choices, map[string]any{"index": i, "message": map[string]any{"role": "assistant", "content": text}})
+			} else {
+				choices = append(choices, map[string]any{"index": i, "text": text})
+			}
+		}
+	}
+	out, _ := json.Marshal(map[string]any{"object": "chat.completion", "model": model, "choices": choices})
+	return out
 }

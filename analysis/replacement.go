@@ -1,0 +1,147 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// ExpertReplacement is ΔA for a model among expert annotators: how
+// Krippendorff's α of the experts changes when the model's judgements
+// replace one expert's, each expert in turn
+// (docs/statistics.md#expert-replacement).
+type ExpertReplacement struct {
+	Metric string   `json:"metric"`
+	Units  int      `json:"units"`
+	Alpha  *float64 `json:"alpha_experts"`
+	// PerExpert is α with the model in place of each expert and the change.
+	PerExpert []ReplacedExpert `json:"per_expert"`
+	// DeltaA is the mean change over the experts, with its 95 % percentile
+	// bootstrap interval over units.
+	DeltaA   *float64 `json:"delta_a"`
+	DeltaACI *CI      `json:"delta_a_ci95"`
+}
+
+// ReplacedExpert is α with the model in one expert's place.
+type ReplacedExpert struct {
+	Expert  string   `json:"expert"`
+	Alpha   *float64 `json:"alpha"`
+	DeltaA  *float64 `json:"delta_a"`
+	Replace int      `json:"units_replaced"`
+}
+
+var metricNames = map[Metric]string{Nominal: "nominal", Ordinal: "ordinal", Interval: "interval"}
+
+// ComputeExpertReplacement computes ΔA from data[expert][unit] (NaN where
+// an expert did not judge a unit) and the model's judgement per unit (NaN
+// where it gave none). The model takes the expert's place on the units the
+// expert judged. Values are categories (sorted numerically for the
+// ordinal and interval metrics).
+func ComputeExpertReplacement(experts []string, data [][]float64, model []float64, m Metric, bs Bootstrap) (*ExpertReplacement, error) {
+	if len(experts) < 2 || len(data) != len(experts) {
+		return nil, fmt.Errorf("expert replacement: at least 2 experts, one row of judgements each")
+	}
+	n := len(model)
+	for e, row := range data {
+		if len(row) != n {
+			return nil, fmt.Errorf("expert replacement: expert %q has %d units, the model %d", experts[e], len(row), n)
+		}
+	}
+	var vals []float64
+	for _, row := range append(slices.Clone(data), model) {
+		for _, v := range row {
+			if !math.IsNaN(v) && !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+	}
+	slices.Sort(vals)
+	countsOf := func(rows [][]float64) [][]int {
+		c := make([][]int, n)
+		for u := range c {
+			c[u] = make([]int, len(vals))
+			for _, row := range rows {
+				if v := row[u]; !math.IsNaN(v) {
+					c[u][slices.Index(vals, v)]++
+				}
+			}
+		}
+		return c
+	}
+	base := countsOf(data)
+	res := &ExpertReplacement{Metric: metricNames[m], Units: n}
+	if a, ok := KrippendorffAlpha(base, m, vals); ok {
+		res.Alpha = &a
+	}
+	var reps [][][]int
+	for e := range experts {
+		rows := slices.Clone(data)
+		swapped := make([]float64, n)
+		k := 0
+		for u := range n {
+			swapped[u] = math.NaN()
+			if !math.IsNaN(data[e][u]) {
+				swapped[u] = model[u]
+				if !math.IsNaN(model[u]) {
+					k++
+				}
+			}
+		}
+		rows[e] = swapped
+		c := countsOf(rows)
+		reps = append(reps, c)
+		re := ReplacedExpert{Expert: experts[e], Replace: k}
+		if a, ok := KrippendorffAlpha(c, m, vals); ok {
+			re.Alpha = &a
+			if res.Alpha != nil {
+				re.DeltaA = num(a - *res.Alpha)
+			}
+		}
+		res.PerExpert = append(res.PerExpert, re)
+	}
+	delta := func(w []int32) float64 {
+		a0, ok := krippendorffWeighted(base, w, m, vals)
+		if !ok {
+			return math.NaN()
+		}
+		var s float64
+		for _, c := range reps {
+			a, ok := krippendorffWeighted(c, w, m, vals)
+			if !ok {
+				return math.NaN()
+			}
+			s += a - a0
+		}
+		return s / float64(len(reps))
+	}
+	res.DeltaA = num(delta(nil))
+	if B := bs.Replicates; B > 0 && res.DeltaA != nil && n > 1 {
+		rng := newRand(bs.Seed)
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		w := make([]int32, n)
+		vs := make([]float64, B)
+		for b := range B {
+			drawStrata(rng, [][]int{all}, w)
+			vs[b] = delta(w)
+		}
+		res.DeltaACI = withPoint(percentileCI(res.DeltaA, vs), res.DeltaA)
+	}
+	return res, nil
+}
+
+// ExpertReplacementTable lays ΔA out for people: α of the experts, then
+// one row per expert replaced, then the mean.
+func ExpertReplacementTable(r *ExpertReplacement) *Table {
+	t := &Table{Name: "expert_replacement", Title: "The model in each expert's place: Krippendorff's α (" + r.Metric + ") and ΔA",
+		Columns: []string{"experts", "units replaced", "α", "ΔA"},
+		Notes:   []string{"ΔA = α with the model in the expert's place − α of the experts; the mean's interval is a bootstrap over items."}}
+	t.Rows = append(t.Rows, []any{"all experts", r.Units, r.Alpha, Missing})
+	for _, e := range r.PerExpert {
+		t.Rows = append(t.Rows, []any{"model for " + e.Expert, e.Replace, e.Alpha, e.DeltaA})
+	}
+	t.Rows = append(t.Rows, []any{"mean ΔA", r.Units, Missing, Est{r.DeltaA, r.DeltaACI}})
+	return t
+}

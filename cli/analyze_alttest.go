@@ -1,0 +1,165 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+
+	"pragmalab/analysis"
+)
+
+const analyzeAltTestUsage = `Usage: pragmalab analyze alt-test --humans FILE --models FILE --scoring accuracy|neg-rmse --epsilon E [options]
+
+The alternative annotator test (Calderon, Reichart & Dror, ACL 2025): can a
+model stand in for the human annotators? Each human is left out in turn and
+both the human and the model are scored against the other humans on each
+item; a one-sided t-test per human asks whether the human's advantage is
+below ε, Benjamini–Yekutieli corrects across the humans, and the model
+passes when it wins against at least half of them (docs/statistics.md#alt-test).
+
+The humans' file has the columns annotator, item_id, label; the models'
+file model, item_id, label (docs/formats.md#alt-test-files). The paper's ε:
+0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd workers.
+
+Options:
+`
+
+// analyzeAltTest runs "analyze alt-test".
+func analyzeAltTest(args []string, env *Env) error {
+	fs := newFlagSet("analyze alt-test", analyzeAltTestUsage, env)
+	humansPath := fs.String("humans", "", `the humans' labels: annotator, item_id, label (CSV; "-" for standard input)`)
+	modelsPath := fs.String("models", "", "the models' labels: model, item_id, label (CSV)")
+	scoring := fs.String("scoring", "", `"accuracy" (labels compared as strings) or "neg-rmse" (labels read as numbers)`)
+	opt := analysis.DefaultAltTestOptions()
+	opt.Epsilon = math.NaN()
+	fs.Float64Var(&opt.Epsilon, "epsilon", math.NaN(), "ε, the humans' cost-benefit handicap (required; 0.2 experts, 0.15 skilled annotators, 0.1 crowd)")
+	fs.Float64Var(&opt.Q, "q", opt.Q, "false discovery rate of the Benjamini–Yekutieli correction")
+	fs.IntVar(&opt.MinItems, "min-items", opt.MinItems, "test only humans with at least this many usable items")
+	fs.IntVar(&opt.MinHumans, "min-humans", opt.MinHumans, "use only items with at least this many humans")
+	fs.BoolVar(&opt.ZScore, "zscore", false, "z-score each annotator and model over their items first (neg-rmse; advised for Likert ratings)")
+	asJSON := fs.Bool("json", false, "print the result as JSON (docs/formats.md#alt-test-json)")
+	asCSV := fs.Bool("csv", false, "print the per-model table as CSV")
+	asLaTeX := fs.Bool("latex", false, "print the tables as LaTeX (booktabs)")
+	methods := fs.String("methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	lang := analysis.English
+	fs.Func("lang", `language of the --methods paragraph: "en" (default) or "it"`, func(v string) error {
+		l, ok := analysis.ParseLang(v)
+		if !ok {
+			return fmt.Errorf("want en or it")
+		}
+		lang = l
+		return nil
+	})
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	chosen := 0
+	for _, b := range []bool{*asJSON, *asCSV, *asLaTeX, *methods != ""} {
+		if b {
+			chosen++
+		}
+	}
+	switch {
+	case chosen > 1:
+		return usagef("analyze alt-test: choose one of --json, --csv, --latex and --methods")
+	case *methods != "" && *methods != "text" && *methods != "markdown":
+		return usagef("analyze alt-test: --methods %q: want text or markdown", *methods)
+	case *humansPath == "" || *modelsPath == "":
+		return usagef("analyze alt-test: --humans FILE and --models FILE are required")
+	case *humansPath == "-" && *modelsPath == "-":
+		return usagef("analyze alt-test: only one of --humans and --models can read standard input")
+	case math.IsNaN(opt.Epsilon):
+		return usagef("analyze alt-test: --epsilon is required (the paper advises 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd workers)")
+	}
+	s, ok := analysis.ParseAltScoring(*scoring)
+	if !ok {
+		return usagef("analyze alt-test: --scoring %q: want accuracy or neg-rmse", *scoring)
+	}
+	opt.Scoring = s
+	if err := opt.Validate(); err != nil {
+		return usagef("analyze alt-test: --%v", err)
+	}
+	humans, err := readAltFile(*humansPath, env, analysis.ReadAltHumans)
+	if err != nil {
+		return err
+	}
+	models, err := readAltFile(*modelsPath, env, analysis.ReadAltModels)
+	if err != nil {
+		return err
+	}
+	res, err := analysis.ComputeAltTest(humans, models, opt)
+	var fe *analysis.AltFileError
+	if errors.As(err, &fe) {
+		name := *humansPath
+		if fe.File == "models" {
+			name = *modelsPath
+		}
+		if name == "-" {
+			name = "standard input"
+		}
+		return usagef("%s: %v", name, fe.Err)
+	}
+	if err != nil {
+		return usagef("analyze alt-test: %v", err)
+	}
+	var out bytes.Buffer
+	tables := analysis.AltTestTable(res)
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(&out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return fmt.Errorf("analyze alt-test: encode JSON: %w", err)
+		}
+	case *asCSV:
+		if err := tables[0].WriteCSV(&out); err != nil {
+			return err
+		}
+	case *asLaTeX:
+		for _, t := range tables {
+			if err := t.WriteLaTeX(&out); err != nil {
+				return err
+			}
+		}
+	case *methods == "text":
+		out.WriteString(analysis.AltTestMethods(res, lang).Text())
+	case *methods == "markdown":
+		out.WriteString(analysis.AltTestMethods(res, lang).Markdown())
+	default:
+		for _, t := range tables {
+			if err := t.WriteText(&out); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = env.stdout.Write(out.Bytes())
+	return err
+}
+
+// readAltFile reads one alt-test input; bad input is a usage error naming
+// the file and line.
+func readAltFile(path string, env *Env, read func(io.Reader) ([]analysis.AltLabel, error)) ([]analysis.AltLabel, error) {
+	var r io.Reader = env.stdin
+	name := "standard input"
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usagef("analyze alt-test: %v", err)
+		}
+		defer f.Close()
+		r, name = f, path
+	}
+	rows, err := read(r)
+	var ie *analysis.InputError
+	if errors.As(err, &ie) {
+		return nil, usagef("%s: %v", name, ie)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return rows, nil
+}

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"io"
+
+	"pragmalab/analysis"
+)
+
+// analyzeReliability runs "analyze reliability": the crowd's own
+// reliability from a ratings file (docs/statistics.md#crowd-reliability-and-the-correlation-ceiling).
+func analyzeReliability(args []string, env *Env) error {
+	o := newAnalyzeFlags("reliability", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
+		"Krippendorff's α (interval and ordinal) of the crowd ratings per condition and\npooled, and the split-half reliability of the item means (Spearman–Brown,\naveraged over random splits), over the participants analyze toplines keeps\nwith the same thresholds.", env, false)
+	opt := analysis.DefaultOptions()
+	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
+	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
+	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
+	var exclude, include string
+	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
+	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	splits := o.fs.Int("splits", 1000, "random half-splits of the split-half reliability")
+	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions")
+	if err := o.parse(args); err != nil {
+		return err
+	}
+	if o.methods != "" {
+		return usagef("analyze reliability: --methods is not available for this command")
+	}
+	if opt.HighPass < 1 || opt.HighPass > 7 || opt.LowPass < 1 || opt.LowPass > 7 || opt.MaxFailed < 1 || *splits < 1 {
+		return usagef("analyze reliability: --high-pass and --low-pass must be 1–7, --max-failed and --splits at least 1")
+	}
+	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
+	opt.Bootstrap = analysis.Bootstrap{} // the toplines only decide who is kept
+	rs, err := readInput(o, env, func(r io.Reader) (*analysis.Ratings, error) {
+		return analysis.ReadRatingsWith(r, analysis.ReadOptions{WithinParticipant: *within})
+	})
+	if err != nil {
+		return err
+	}
+	rows := analysis.CrowdRatingsOf(rs, analysis.ComputeToplines(rs, opt))
+	if len(rows) == 0 {
+		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
+	}
+	rel, err := analysis.ComputeCrowdReliability(rows, analysis.ReliabilityOptions{Points: 7, Splits: *splits, Bootstrap: o.boot})
+	if err != nil {
+		return usagef("analyze reliability: %v", err)
+	}
+	all := analysis.CrowdReliabilityTables(rel)
+	tables, err := o.pick(all, all[:1])
+	if err != nil {
+		return err
+	}
+	return o.emit(env, rel, tables, nil, nil)
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pragmalab/domain"
+	"pragmalab/store"
+)
+
+// TestReadmeFirstStudy follows README.md's "Your first study in ten
+// minutes" command by command, on a database as the first `go run .`
+// leaves it (the four demo studies): each `cat > FILE <<'EOF'` writes its
+// file, each `go run . …` runs in-process and must succeed. Where the
+// README waits for participants ("once participants have answered"), the
+// test has four of them complete their batches through the store's
+// participant writes, as the load benchmark's seeding does.
+func TestReadmeFirstStudy(t *testing.T) {
+	src, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(src)
+	start := strings.Index(readme, "\n## Your first study in ten minutes\n")
+	if start < 0 {
+		t.Fatal(`README.md has no section "Your first study in ten minutes"`)
+	}
+	if strings.Count(readme[:start], "\n") > 60 {
+		t.Errorf("the first-study section starts on line %d: not on the README's first screen", strings.Count(readme[:start], "\n")+2)
+	}
+	section := readme[start+1:]
+	section = section[:strings.Index(section, "\n## ")]
+
+	path, _ := seededDB(t)
+	t.Chdir(t.TempDir())
+	env := map[string]string{"PRAGMALAB_DB": path}
+	var ran []string
+	sc := bufio.NewScanner(strings.NewReader(section))
+	inSh := false
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case line == "```sh":
+			inSh = true
+			continue
+		case line == "```":
+			inSh = false
+			continue
+		case !inSh || strings.TrimSpace(line) == "":
+			continue
+		}
+		if file, ok := strings.CutPrefix(line, "cat > "); ok {
+			file, delim, _ := strings.Cut(file, " <<")
+			delim = strings.Trim(delim, `'"`)
+			var body strings.Builder
+			for sc.Scan() && sc.Text() != delim {
+				body.WriteString(sc.Text() + "\n")
+			}
+			if err := os.WriteFile(filepath.Join(".", file), []byte(body.String()), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			if strings.Contains(line, "once participants have answered") {
+				participantsAnswer(t, path, 5)
+			}
+			continue
+		}
+		args, ok := strings.CutPrefix(line, "go run . ")
+		if !ok {
+			t.Fatalf("README first study: a line that is neither a file nor `go run .`: %q", line)
+		}
+		code, out, errOut := runCLI(t, "", env, strings.Fields(args)...)
+		if code != 0 {
+			t.Fatalf("README first study: `go run . %s` exited %d:\n%s%s", args, code, out, errOut)
+		}
+		ran = append(ran, args)
+		switch {
+		case strings.HasPrefix(args, "study create"):
+			if !strings.HasPrefix(out, `Study 5 "My first study" created`) {
+				t.Fatalf("the README says the new study is 5; the command says:\n%s", out)
+			}
+		case strings.HasPrefix(args, "study pilot"):
+			if !strings.Contains(out, "http://localhost:8080/p/") {
+				t.Errorf("no pilot link:\n%s", out)
+			}
+		case strings.HasPrefix(args, "links"):
+			if !strings.Contains(out, "/s/5?PROLIFIC_PID=") {
+				t.Errorf("no Prolific URL:\n%s", out)
+			}
+		case strings.HasPrefix(args, "analyze toplines"):
+			if !strings.Contains(out, "Implicature recognition   1.00") {
+				t.Errorf("no toplines:\n%s", out)
+			}
+		}
+	}
+	want := []string{"study create", "import", "study batches", "study pilot", "study open", "links", "export", "analyze toplines"}
+	for i, w := range want {
+		if i >= len(ran) || !strings.HasPrefix(ran[i], w) {
+			t.Fatalf("the section ran %q; want the steps %q in order", ran, want)
+		}
+	}
+}
+
+// participantsAnswer has four Prolific participants complete a batch of
+// the study each: the practice on its expected side, the checks passed,
+// the items without cancellation rated high and with it low.
+func participantsAnswer(t *testing.T, path string, studyID int64) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := db.Study(ctx, studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := domain.DefaultCrowdSettings()
+	if err := st.DecodeSettings(&set); err != nil {
+		t.Fatal(err)
+	}
+	training, err := db.CrowdTraining(ctx, studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		a := store.CrowdArrival{PID: fmt.Sprintf("%024x", 0xf1a5700+i), StudyID: "readme", SessionID: fmt.Sprintf("readme%d", i)}
+		p, err := db.EnterCrowd(ctx, studyID, a, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p, err = db.ConsentCrowd(ctx, studyID, p.Token, set); err != nil {
+			t.Fatal(err)
+		}
+		for pos, tr := range training {
+			rating := 6
+			if tr.Condition == domain.ConditionCancel {
+				rating = 2
+			}
+			if _, err := db.AnswerCrowdTraining(ctx, studyID, p.Token, pos+1, 0, rating, 4000, set); err != nil {
+				t.Fatal(err)
+			}
+		}
+		screens, err := db.CrowdBatchScreens(ctx, p.BatchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, sc := range screens {
+			rating := 6 + i%2
+			if sc.Item.Check == "low" || sc.Item.Check == "" && sc.Condition == domain.ConditionCancel {
+				rating = 1 + i%3
+			}
+			if _, err := db.SaveCrowdRating(ctx, studyID, p.Token, sc.Position, rating, 3000, set); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}

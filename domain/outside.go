@@ -1,0 +1,114 @@
+package domain
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Text from outside (docs/deploy.md#no-secret-in-a-log-or-page): what a
+// model server or an offline runner's batch file sends back — errors,
+// generations, samples, reasons — is stored and shown only after
+// CleanOutside. A file read offline carries no key pragmalab knows, so
+// credentials are also blanked by their shape.
+
+// credentialShapes are the ways a server echoes a credential: an
+// Authorization value, a key=value or "key": "value" pair, and the
+// prefixes of the common providers' API keys.
+var credentialShapes = []*regexp.Regexp{
+	regexp.MustCompile(`(?i)\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{6,}`),
+	regexp.MustCompile(`(?i)(["']?\b(?:api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|secret|password|authorization)["']?\s*[:=]\s*["']?(?:(?:bearer|basic)\s+)?)[^\s"',;}]{4,}`),
+	regexp.MustCompile(`\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}|\b(?:hf|gsk|r8)_[A-Za-z0-9]{16,}|\bAIza[0-9A-Za-z_-]{30,}|\bxai-[A-Za-z0-9]{16,}`),
+}
+
+// CleanOutside is s fit to store and show: every run of the secrets
+// blanked (Redact), credentials blanked by their shape, invalid UTF-8
+// replaced by U+FFFD and every control character but tab and line breaks
+// written as a visible escape (ESC as \x1b), so nothing stored can send
+// an escape sequence to a terminal or a NUL to a CSV reader.
+func CleanOutside(s string, secrets ...string) string {
+	if s == "" {
+		return s
+	}
+	s = Redact(s, secrets...)
+	for i, re := range credentialShapes {
+		if i == len(credentialShapes)-1 {
+			s = re.ReplaceAllLiteralString(s, Redacted)
+		} else {
+			s = re.ReplaceAllString(s, "${1}"+Redacted)
+		}
+	}
+	return visibleControls(strings.ToValidUTF8(s, "\uFFFD"))
+}
+
+// visibleControls writes C0 (but tab, LF, CR), DEL and C1 as Go escapes.
+func visibleControls(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return isControl(r) && r != '\t' && r != '\n' && r != '\r' }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if isControl(r) && r != '\t' && r != '\n' && r != '\r' {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// CleanOutsideJSON is raw (a stored answer) with CleanOutside applied to
+// every string in it, keys included; raw comes back unchanged, byte for
+// byte, when no string needed it, and as it was when it is not JSON.
+func CleanOutsideJSON(raw json.RawMessage, secrets ...string) json.RawMessage {
+	if len(raw) == 0 {
+		return raw
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return raw
+	}
+	changed := false
+	v = cleanValue(v, &changed, secrets)
+	if !changed {
+		return raw
+	}
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return raw
+	}
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+func cleanValue(v any, changed *bool, secrets []string) any {
+	switch x := v.(type) {
+	case string:
+		c := CleanOutside(x, secrets...)
+		if c != x {
+			*changed = true
+		}
+		return c
+	case []any:
+		for i := range x {
+			x[i] = cleanValue(x[i], changed, secrets)
+		}
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			ck := CleanOutside(k, secrets...)
+			if ck != k {
+				*changed = true
+			}
+			out[ck] = cleanValue(e, changed, secrets)
+		}
+		return out
+	}
+	return v
+}

@@ -1,0 +1,94 @@
+package handlers
+
+import (
+	"fmt"
+	"net/http"
+	"path/filepath"
+
+	"github.com/go-chi/chi/v5"
+
+	"pragmalab/domain"
+	"pragmalab/itemfiles"
+	"pragmalab/studies"
+	"pragmalab/templates"
+)
+
+// A study's design as one file (docs/studies.md#design-file): downloaded
+// from the study's page, and a new study made from one on the dashboard.
+
+// DownloadDesign handles GET /admin/studies/{study}/design.json.
+func (h *Handler) DownloadDesign(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	d, err := h.Service.StudyDesign(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	attachment(w, "application/json; charset=utf-8", fmt.Sprintf("design-study%d.json", s.ID))
+	if err := studies.WriteDesign(w, d); err != nil {
+		h.Log.Error("download design", "study", s.ID, "err", err)
+	}
+}
+
+// CreateStudyFromDesign handles POST /admin/studies/design: a new draft
+// study from an uploaded design file, all or nothing; a refused file is
+// named on the dashboard with the field at fault.
+func (h *Handler) CreateStudyFromDesign(w http.ResponseWriter, r *http.Request) {
+	name, data, err := uploadedFile(w, r, "design")
+	fail := func(err error) {
+		if domain.ErrorCode(err) == domain.EINVALID {
+			msg := fmt.Sprintf("Nothing was created: %s", domain.ErrorMessage(err))
+			if name != "" {
+				msg = fmt.Sprintf("Nothing was created from %s: %s", filepath.Base(name), domain.ErrorMessage(err))
+			}
+			h.renderStudies(w, r, http.StatusBadRequest, templates.StudyForm{Lang: "en", DesignError: msg})
+			return
+		}
+		h.Error(w, r, err)
+	}
+	if err != nil {
+		fail(err)
+		return
+	}
+	s, n, err := h.Service.CreateStudyFromDesign(r.Context(), data, r.PostFormValue("name"))
+	if err != nil {
+		fail(err)
+		return
+	}
+	auditStudy(r, s.ID)
+	auditf(r, "%s", studies.AuditStudyFromDesign(s, filepath.Base(name), n))
+	h.flash(w, r, fmt.Sprintf("Study %q created from %s: %s. Build its batches on this page.", s.Name, filepath.Base(name), n))
+	redirect(w, r, templates.StudyURL(s.ID, ""))
+}
+
+// ItemsTemplate handles GET /admin/studies/{study}/template/{file}: the
+// file to fill in for the study's kind (docs/items.md#fields) — items.csv
+// for expert and crowd studies, passages.tsv for context and explain
+// studies, outputs.csv for explain studies.
+func (h *Handler) ItemsTemplate(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	var data []byte
+	switch file := chi.URLParam(r, "file"); {
+	case file == "items.csv" && (s.Kind == domain.KindExpert || s.Kind == domain.KindCrowd):
+		attachment(w, "text/csv; charset=utf-8", "items-template.csv")
+		data = itemfiles.ItemsTemplateCSV()
+	case file == "passages.tsv" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain):
+		attachment(w, "text/tab-separated-values; charset=utf-8", "passages-template.tsv")
+		data = itemfiles.PassagesTemplateTSV()
+	case file == "outputs.csv" && s.Kind == domain.KindExplain:
+		attachment(w, "text/csv; charset=utf-8", "outputs-template.csv")
+		data = itemfiles.OutputsTemplateCSV()
+	default:
+		h.NotFound(w, r)
+		return
+	}
+	w.Write(data)
+}
