@@ -44,6 +44,13 @@ Actions:
             --template thanks|bonus|question | --message TEXT: write through Prolific
   hooks     [--url https://SERVER] [--remove SUBSCRIPTION]: list, create or remove
             the webhook subscriptions
+  filters   [--add FILTER=VALUE[,VALUE…]] [--range FILTER=LO:HI] [--remove FILTER]:
+            show or change the study's screening (who may take part)
+  eligible  how many participants the screening admits
+  return    --participant PID --reason TEXT: ask one to return their submission
+  inbox     the participants' messages about the study, unread first
+  test-participant
+            --email EMAIL: a Prolific test participant to try the study
 
 `
 
@@ -54,9 +61,12 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks)")
+		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks, filters, eligible, return, inbox, test-participant)")
 	}
 	action := args[0]
+	if screeningActions[action] {
+		return runProlificScreening(ctx, action, args[1:], env)
+	}
 	fs := newFlagSet("prolific "+action, prolificUsage, env)
 	studyID := fs.Int64("study", 0, "the crowd study's id")
 	dbPath := dbFlag(fs, env)

@@ -22,6 +22,9 @@ func (c *prolificCmd) transition() error {
 		if c.action != "pause" && len(life.Missing) > 0 {
 			fmt.Fprintf(c.out, "%s would be refused: the go-live checklist misses %s\n", c.action, strings.Join(life.Missing, "; "))
 		}
+		if c.action == "publish" {
+			c.warnEligible()
+		}
 		fmt.Fprintf(c.out, "nothing sent: add --yes to %s the study on Prolific\n", c.action)
 		return nil
 	}

@@ -7,17 +7,19 @@ import (
 
 // The kinds of recorded Prolific calls (docs/prolific.md#what-each-button-sends).
 const (
-	CallApprove     = "approve"          // one submission, sent in a bulk approval
-	CallReject      = "reject"           // one submission
-	CallBonusSetup  = "bonus_setup"      // sets bonuses up; pays nothing
-	CallBonusPay    = "bonus_pay"        // pays a setup: never sent twice
-	CallCreateStudy = "create_study"     // a draft study
-	CallGroupAdd    = "group_add"        // participants added to a group
-	CallTransition  = "study_transition" // publish, pause or resume the study
-	CallPlaces      = "places"           // raise the study's places
-	CallScreenOut   = "screen_out"       // one submission moved to SCREENED OUT
-	CallMessage     = "message"          // a message to one or more participants
-	CallHook        = "hook"             // a hook subscription created or removed
+	CallApprove         = "approve"          // one submission, sent in a bulk approval
+	CallReject          = "reject"           // one submission
+	CallBonusSetup      = "bonus_setup"      // sets bonuses up; pays nothing
+	CallBonusPay        = "bonus_pay"        // pays a setup: never sent twice
+	CallCreateStudy     = "create_study"     // a draft study
+	CallGroupAdd        = "group_add"        // participants added to a group
+	CallTransition      = "study_transition" // publish, pause or resume the study
+	CallPlaces          = "places"           // raise the study's places
+	CallScreenOut       = "screen_out"       // one submission moved to SCREENED OUT
+	CallMessage         = "message"          // a message to one or more participants
+	CallHook            = "hook"             // a hook subscription created or removed
+	CallReturn          = "return_request"   // a participant asked to return their submission
+	CallTestParticipant = "test_participant" // a test participant created for the researcher
 )
 
 // The states of a recorded call.

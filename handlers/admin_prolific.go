@@ -46,6 +46,12 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *doma
 		return
 	}
 	v.Places, v.Link, v.Calls = st.Places, st.Link, st.Calls
+	sc, err := p.Screening(ctx, s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v.Screening = prolificScreening(sc)
 	if st.Review != nil {
 		v.Review = &templates.ProlificReview{Rows: prolificRows(st.Review.Rows), NeverReached: prolificRows(st.Review.NeverReached),
 			Disagreements: prolificRows(st.Review.Disagreements()), Approvable: len(st.Review.Approvable())}

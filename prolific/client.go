@@ -465,6 +465,8 @@ type DraftStudy struct {
 	EstimatedCompletionTime int              `json:"estimated_completion_time"`
 	Reward                  int              `json:"reward"`
 	DeviceCompatibility     []string         `json:"device_compatibility"`
+	// Filters is the study's screening (filters.go); none: everybody.
+	Filters []Filter `json:"filters,omitempty"`
 }
 
 // CompletionCode is a code participants return with, and what Prolific

@@ -877,6 +877,9 @@ func (p *Service) CreateDraft(ctx context.Context, studyID int64, actor string, 
 		return nil, err
 	}
 	d := draftStudy(studyID, in, set, len(batches)*set.Quota)
+	if err := p.withScreening(ctx, studyID, &d); err != nil {
+		return nil, err
+	}
 	c, err := p.record(ctx, studyID, domain.CallCreateStudy, "create_study:"+strconv.FormatInt(studyID, 10)+":"+newPlanID(), in.Name, actor, d)
 	if err != nil {
 		return nil, err

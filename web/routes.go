@@ -134,6 +134,11 @@ func (s *Server) routes() http.Handler {
 			r.Post("/prolific/screen-out", h.ScreenOutProlific)
 			r.Post("/prolific/message/preview", h.ProlificMessagePreview)
 			r.Post("/prolific/message", h.SendProlificMessage)
+			r.Post("/prolific/screening", h.SaveProlificScreening)
+			r.Post("/prolific/eligible", h.ProlificEligible)
+			r.Post("/prolific/return", h.RequestProlificReturn)
+			r.Get("/prolific/inbox", h.ProlificInboxPage)
+			r.Post("/prolific/test-participant", h.CreateProlificTestParticipant)
 
 			// context-expansion and explanation-rating studies admin (docs/studies.md)
 			r.Post("/surveys", h.BuildContextSurveys)

@@ -31,15 +31,21 @@ type Server struct {
 	// exercise the pagination).
 	PageSize int
 	// life: the study's transitions, places, hooks and messages (life.go).
-	screenOutCodes map[string]string // FIXED_SCREENOUT code by study
-	projects       map[string]string // workspace by project
-	subscriptions  map[string]map[string]any
-	messages       []Message
-	failures       map[string]failure // by route, set by Fail
+	screenOutCodes   map[string]string // FIXED_SCREENOUT code by study
+	projects         map[string]string // workspace by project
+	subscriptions    map[string]map[string]any
+	messages         []Message
+	failures         map[string]failure // by route, set by Fail
+	returns          map[string]int     // return requests by submission (filters.go)
+	inbox            []inbound          // participants' messages (inbox.go)
+	testParticipants []string           // emails of test participants (inbox.go)
 	// AfterPay, if set, runs once a pay request has been carried out and
 	// before it is answered: a test may kill its client there, or panic
 	// with http.ErrAbortHandler to drop the answer.
 	AfterPay func(setupID string)
+	// AfterReturn, if set, runs once a return request has been carried
+	// out and before it is answered (filters.go), as AfterPay does.
+	AfterReturn func(submissionID string)
 }
 
 // failure is the error answer Fail set for a route.
@@ -59,7 +65,7 @@ func NewServer(token string) *Server {
 	s := &Server{Token: token, studies: map[string]map[string]any{}, submissions: map[string][]map[string]any{},
 		setups: map[string]setup{}, pays: map[string]int{}, groups: map[string][]string{}, calls: map[string]int{}, PageSize: 2,
 		screenOutCodes: map[string]string{}, projects: map[string]string{}, subscriptions: map[string]map[string]any{},
-		failures: map[string]failure{}}
+		failures: map[string]failure{}, returns: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -313,7 +319,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"results": members})
 	default:
-		if !s.serveLife(w, r, p, body, route) {
+		if !s.serveLife(w, r, p, body, route) && !s.serveScreening(w, r, p, body, route) && !s.serveInbox(w, r, p, body, route) {
 			fail(w, http.StatusNotFound, "Not found.")
 		}
 	}
