@@ -49,7 +49,11 @@ type JobAltTest struct {
 // the humans of its own study with the task's default set-up, ε replaced
 // by epsilon when it is not nil. It returns nil when the task has no
 // alt-test set-up or the study no human answers.
-func JobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, epsilon *float64) (*JobAltTest, error) {
+func (s *Service) JobHumanAltTest(ctx context.Context, res *runner.Results, epsilon *float64) (*JobAltTest, error) {
+	return jobHumanAltTest(ctx, s.db, res, epsilon)
+}
+
+func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, epsilon *float64) (*JobAltTest, error) {
 	def, ok := analysis.AltTestDefaults[res.Job.Task]
 	if !ok || res.HumanMetrics == nil {
 		return nil, nil
