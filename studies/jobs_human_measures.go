@@ -135,3 +135,34 @@ func boolValue(b bool) float64 {
 	}
 	return 0
 }
+
+// HumanFigure renders one figure of a comparison by name: the
+// distributions' (analysis.DistributionFigures) or "reliability_diagram";
+// false when the comparison has no such figure.
+func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, error) {
+	if c == nil {
+		return nil, false, nil
+	}
+	if name == "reliability_diagram" && c.Calibration != nil {
+		p, err := analysis.ReliabilityDiagram(c.Calibration)
+		if err != nil {
+			return nil, false, err
+		}
+		b, err := analysis.PlotBytes(p, format)
+		return b, err == nil, err
+	}
+	if c.Distributions == nil {
+		return nil, false, nil
+	}
+	figs, err := analysis.DistributionFigures(c.Distributions)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, f := range figs {
+		if f.Name == name {
+			b, err := analysis.PlotBytes(f.Plot, format)
+			return b, err == nil, err
+		}
+	}
+	return nil, false, nil
+}
