@@ -1,15 +1,18 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"pragmalab/cli/seed"
 	"pragmalab/domain"
+	"pragmalab/itemfiles"
 )
 
 // A likert job of a crowd study with human ratings shows the alt-test's
@@ -66,5 +69,50 @@ func TestLikertJobAgainstHumans(t *testing.T) {
 		if !strings.Contains(js, want) {
 			t.Errorf("the JSON lacks %s", want)
 		}
+	}
+}
+
+// An expert job of a study whose two experts judged the demo items shows
+// the alt-test by accuracy with ε 0.2 and its source, and warns that two
+// experts on a few items are too thin a design for the test.
+func TestExpertJobAgainstHumans(t *testing.T) {
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	c := env.adminClient()
+	ctx := context.Background()
+	data, err := os.ReadFile("../cli/demo/items.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := itemfiles.ParseItemsJSONL(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &domain.Study{Kind: domain.KindExpert, Name: "Experts", Lang: "en", Seed: 7}
+	d, err := seed.New(env.db).SeedExpertDemo(ctx, st, items, domain.ExpertSettings{BatchSize: 20}, []string{"Ada", "Ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var experts []domain.Annotator
+	for _, a := range d.Experts {
+		experts = append(experts, *a)
+	}
+	answerExperts(t, env, experts)
+	base := "/admin/studies/" + strconv.FormatInt(st.ID, 10)
+	p := c.post(base+"/jobs", url.Values{"task": {"expert"}, "scorer": {"random"}, "seed": {"2"}, "compare": {"0"}, "strategy": {"zero-shot"}})
+	if p.StatusCode != http.StatusSeeOther {
+		t.Fatalf("launch: %d\n%s", p.StatusCode, p.Body)
+	}
+	job := p.location()
+	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
+	waitJob(t, env.db, id, domain.JobDone)
+	page := c.get(job).Body
+	for _, want := range []string{`data-testid="human-compare"`, "accuracy: the share of the other humans", `value="0.2"`,
+		"ε = 0.2 for expert annotators", `data-testid="alt-thin"`, "only 2 humans answered", `data-testid="human-replacement"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the expert job page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, `data-testid="alt-latin-square"`) {
+		t.Error("an expert study has no Latin-square batches")
 	}
 }
