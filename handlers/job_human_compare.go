@@ -85,6 +85,9 @@ func humanCompareView(c *studies.JobHumanComparison, base string) *templates.Hum
 				PValue: strconv.FormatFloat(p.PValue, 'g', 3, 64), Rejected: map[bool]string{true: "yes", false: "no"}[p.Rejected]})
 		}
 	}
+	if at.Methods != nil {
+		v.Methods = []templates.HumanMeasure{{Label: "English", Value: at.Methods["en"]}, {Label: "Italiano", Value: at.Methods["it"]}}
+	}
 	fillDistView(v, c, base)
 	for _, k := range slices.Sorted(maps.Keys(c.Errors)) {
 		v.Errors = append(v.Errors, k+": "+c.Errors[k])

@@ -43,6 +43,9 @@ type JobAltTest struct {
 	// LatinSquare is set for a crowd study: its batches' meaning for the test.
 	LatinSquare string   `json:"latin_square,omitempty"`
 	Notes       []string `json:"notes,omitempty"`
+	// Methods is the methods paragraph with the numbers filled in, per
+	// language ("en", "it"), as `analyze alt-test --methods` prints it.
+	Methods map[string]string `json:"methods,omitempty"`
 }
 
 // JobHumanAltTest runs the alt-test of a finished human-task job against
@@ -84,6 +87,10 @@ func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, eps
 		return out, nil
 	}
 	out.Result, out.Notes = at.Models[res.Scorer], at.Notes
+	out.Methods = map[string]string{}
+	for _, l := range analysis.Langs {
+		out.Methods[string(l)] = analysis.AltTestMethods(at, l).Text()
+	}
 	return out, nil
 }
 

@@ -31,6 +31,8 @@ type HumanCompareView struct {
 	Calibration []HumanMeasure
 	Replacement []HumanMeasure
 	Errors      []string
+	// Methods are the alt-test's methods paragraphs: English, Italian.
+	Methods []HumanMeasure
 }
 
 // AltHumanRow is one human's test.

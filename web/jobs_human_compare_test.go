@@ -65,7 +65,7 @@ func TestLikertJobAgainstHumans(t *testing.T) {
 		t.Error("ε 2 should be refused beside the form")
 	}
 	js := c.get(job + "/results.json").Body
-	for _, want := range []string{`"alt_test"`, `"winning_rate"`, `"distributions"`, `"epsilon_source"`} {
+	for _, want := range []string{`"alt_test"`, `"winning_rate"`, `"distributions"`, `"epsilon_source"`, "alternative annotator test", "test dell'annotatore alternativo"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("the JSON lacks %s", want)
 		}
