@@ -104,6 +104,10 @@ func (h *Handler) JobPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if err := h.fillHumanCompare(r, &v, res); err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	if err := h.fillTrust(r, &v, res, cmp); err != nil {
 		h.Error(w, r, err)
 		return

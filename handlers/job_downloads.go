@@ -51,6 +51,17 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 			out["human_correlation"] = res.CorrelateWithHumans(c.Toplines)
 		}
 	}
+	if scoring.IsHumanTask(scoring.Task(j.Task)) {
+		eps, _ := altEpsilon(r)
+		c, err := h.Service.CompareJobWithHumans(r.Context(), res, eps)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		if c != nil {
+			out["humans"] = c
+		}
+	}
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

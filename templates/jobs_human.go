@@ -16,6 +16,9 @@ type HumanTaskView struct {
 	OrderBias string
 	Rows      []HumanRow
 	RowsTotal int
+	// Compare is the job beside its study's humans, nil when the study has
+	// none.
+	Compare *HumanCompareView
 }
 
 // HumanCountRow is how often each option was the model's choice.

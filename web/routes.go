@@ -164,6 +164,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/jobs/{job}/retry", h.RetryJob)
 			r.Get("/jobs/{job}/results.{format}", h.JobResults)
 			r.Get("/jobs/{job}/bars/{measure}.{format}", h.JobBars)
+			r.Get("/jobs/{job}/human-figures/{name}.{format}", h.JobHumanFigure)
 			r.Post("/jobs/{job}/outputs", h.JobOutputs)
 			r.Get("/prompts", h.PromptsPage)
 			r.Post("/prompts", h.SavePrompts)

@@ -1,0 +1,182 @@
+package handlers
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+
+	"pragmalab/analysis"
+	"pragmalab/runner"
+	"pragmalab/studies"
+	"pragmalab/templates"
+)
+
+// altEpsilon reads the job page's ε (?epsilon=): nil for the task's
+// default, or the refusal to show beside the form.
+func altEpsilon(r *http.Request) (*float64, string) {
+	s := strings.TrimSpace(strings.ReplaceAll(r.URL.Query().Get("epsilon"), ",", "."))
+	if s == "" {
+		return nil, ""
+	}
+	e, err := strconv.ParseFloat(s, 64)
+	if err != nil || e < 0 || e >= 1 {
+		return nil, "ε must be a number from 0 to below 1; the default is used."
+	}
+	return &e, ""
+}
+
+// fillHumanCompare adds the job beside its study's humans to a human-task
+// job's page.
+func (h *Handler) fillHumanCompare(r *http.Request, v *templates.JobView, res *runner.Results) error {
+	if v.Human == nil {
+		return nil
+	}
+	eps, refused := altEpsilon(r)
+	c, err := h.Service.CompareJobWithHumans(r.Context(), res, eps)
+	if err != nil || c == nil {
+		return err
+	}
+	base := templates.JobURL(res.Job.StudyID, res.Job.ID, "")
+	cv := humanCompareView(c, base)
+	cv.EpsilonError = refused
+	v.Human.Compare = cv
+	return nil
+}
+
+func num3(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	return strconv.FormatFloat(*p, 'f', 3, 64)
+}
+
+// humanCompareView formats the comparison for the page.
+func humanCompareView(c *studies.JobHumanComparison, base string) *templates.HumanCompareView {
+	at := c.AltTest
+	scoringText := "accuracy: the share of the other humans giving the same answer"
+	if at.Options.Scoring == analysis.AltNegRMSE {
+		scoringText = "−RMSE against the other humans"
+		if at.ZScore {
+			scoringText += ", each annotator's ratings and the model's expected ratings z-scored first"
+		}
+	}
+	v := &templates.HumanCompareView{FormAction: base, Epsilon: strconv.FormatFloat(at.Epsilon, 'g', -1, 64),
+		DefaultEpsilon: strconv.FormatFloat(at.Default.Epsilon, 'g', -1, 64), Scoring: scoringText, Source: at.Source,
+		Error: at.Error, Thin: at.Thin, LatinSquare: at.LatinSquare, Notes: at.Notes}
+	if m := at.Result; m != nil {
+		v.Passed = m.Passed
+		v.Verdict = fmt.Sprintf("The model does not pass at ε = %s: it wins against %.0f%% of the humans, below half.", v.Epsilon, 100*m.WinningRate)
+		if m.Passed {
+			v.Verdict = fmt.Sprintf("The model passes at ε = %s: it wins against %.0f%% of the humans.", v.Epsilon, 100*m.WinningRate)
+		}
+		v.Measures = []templates.HumanMeasure{
+			{Label: "Winning rate ω (share of humans the model beats, up to ε)", Value: strconv.FormatFloat(m.WinningRate, 'f', 3, 64)},
+			{Label: "Advantage probability ρ (mean share of items where the model does at least as well)", Value: strconv.FormatFloat(m.AdvantageProbability, 'f', 3, 64)},
+			{Label: "Humans tested (of those who answered)", Value: fmt.Sprintf("%d of %d", m.Humans, at.Humans)},
+			{Label: "Items", Value: strconv.Itoa(m.Items)},
+		}
+		for _, p := range m.PerHuman {
+			v.PerHuman = append(v.PerHuman, templates.AltHumanRow{Annotator: p.Annotator, Items: strconv.Itoa(p.Items),
+				PValue: strconv.FormatFloat(p.PValue, 'g', 3, 64), Rejected: map[bool]string{true: "yes", false: "no"}[p.Rejected]})
+		}
+	}
+	if at.Methods != nil {
+		v.Methods = []templates.HumanMeasure{{Label: "English", Value: at.Methods["en"]}, {Label: "Italiano", Value: at.Methods["it"]}}
+	}
+	fillDistView(v, c, base)
+	for _, k := range slices.Sorted(maps.Keys(c.Errors)) {
+		v.Errors = append(v.Errors, k+": "+c.Errors[k])
+	}
+	return v
+}
+
+// fillDistView adds a likert job's distributions, correlation and
+// calibration, and an expert job's ΔA.
+func fillDistView(v *templates.HumanCompareView, c *studies.JobHumanComparison, base string) {
+	if d := c.Distributions; d != nil {
+		v.DistNote = fmt.Sprintf("Per item × condition, the model's distribution over the %d points against the humans' histogram; the ceiling is the mean distance between random halves of the humans (%d splits). JSD is the Jensen–Shannon divergence in bits (not its square root); KL(human ‖ model) smooths the model's distribution by %g per point; Wasserstein is divided by (points − 1); TV is the total variation.", d.Points, d.Splits, d.Smoothing)
+		for _, m := range analysis.Measures {
+			s := d.SummaryOf(m, "all")
+			if s == nil {
+				continue
+			}
+			within := "—"
+			if s.WithinShare != nil {
+				within = fmt.Sprintf("%.0f%% (%d)", 100**s.WithinShare, s.Within)
+			}
+			v.Dist = append(v.Dist, templates.DistRow{Measure: m, Units: strconv.Itoa(s.Units), Model: num3(s.MeanModel), Ceiling: num3(s.MeanCeiling), Within: within})
+		}
+		for _, f := range humanFigureNames(c) {
+			v.Figures = append(v.Figures, templates.FigureLink{Title: f.title, Base: base + "/human-figures/" + f.name, Alt: f.title})
+		}
+	}
+	if k := c.Correlation; k != nil {
+		v.Correlation = []templates.HumanMeasure{
+			{Label: "Pearson r of the model's expected rating with the crowd's mean z-score", Value: num3(k.R)},
+			{Label: "Split-half reliability of the crowd's means (Spearman–Brown)", Value: num3(k.Reliability)},
+			{Label: "Ceiling (√ reliability)", Value: num3(k.Ceiling)},
+			{Label: "Share of the ceiling reached", Value: num3(k.Share)},
+			{Label: "Items × conditions", Value: strconv.Itoa(k.Units)},
+		}
+	}
+	if k := c.Calibration; k != nil {
+		v.Calibration = []templates.HumanMeasure{{Label: "Expected calibration error", Value: num3(k.ECE)}, {Label: "Items × conditions", Value: strconv.Itoa(k.Items)}}
+	}
+	if k := c.Replacement; k != nil {
+		v.Replacement = []templates.HumanMeasure{{Label: "α of the experts (plausibility, nominal)", Value: num3(k.Alpha)},
+			{Label: "ΔA: mean change of α with the model in an expert's place", Value: num3(k.DeltaA)}}
+	}
+}
+
+type humanFigure struct{ name, title string }
+
+// humanFigureNames lists a comparison's figures: the distributions' and
+// the reliability diagram.
+func humanFigureNames(c *studies.JobHumanComparison) []humanFigure {
+	var out []humanFigure
+	if c.Distributions != nil {
+		out = append(out, humanFigure{"distance_ceiling_" + analysis.MeasureJSD, "Model JSD against the human ceiling, per item"},
+			humanFigure{"distance_ceiling_" + analysis.MeasureWasserstein, "Model Wasserstein distance against the human ceiling, per item"},
+			humanFigure{"distribution_panel", "Human and model distributions, the 12 items where they differ most"})
+	}
+	if c.Calibration != nil {
+		out = append(out, humanFigure{"reliability_diagram", "Reliability diagram: P(above the midpoint) against the crowd's share"})
+	}
+	return out
+}
+
+// JobHumanFigure handles GET
+// /admin/studies/{study}/jobs/{job}/human-figures/{name}.{format}.
+func (h *Handler) JobHumanFigure(w http.ResponseWriter, r *http.Request) {
+	_, res, err := h.jobResults(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	name, format := chi.URLParam(r, "name"), chi.URLParam(r, "format")
+	if !slices.Contains(analysis.PlotFormats, format) {
+		h.NotFound(w, r)
+		return
+	}
+	c, err := h.Service.CompareJobWithHumans(r.Context(), res, nil)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	b, ok, err := studies.HumanFigure(c, name, format)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	if !ok {
+		h.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}[format])
+	w.Write(b)
+}

@@ -1,0 +1,168 @@
+package studies
+
+import (
+	"context"
+	"math"
+	"slices"
+
+	"pragmalab/analysis"
+	"pragmalab/runner"
+	"pragmalab/scoring"
+)
+
+// JobHumanComparison is everything a human-task job's page and JSON say
+// about the model against its own study's humans: the alt-test, and for a
+// likert job the distributions against the human ceiling, the correlation
+// against the split-half ceiling and the calibration; for an expert job ΔA.
+type JobHumanComparison struct {
+	AltTest       *JobAltTest                     `json:"alt_test,omitempty"`
+	Distributions *analysis.Distributions         `json:"distributions,omitempty"`
+	Correlation   *analysis.ModelHumanCorrelation `json:"correlation,omitempty"`
+	Calibration   *analysis.Calibration           `json:"calibration,omitempty"`
+	Replacement   *analysis.ExpertReplacement     `json:"expert_replacement,omitempty"`
+	// Errors name the measures that could not be computed, and why.
+	Errors map[string]string `json:"errors,omitempty"`
+}
+
+// CompareJobWithHumans joins a human-task job's answers with its study's
+// human answers (docs/statistics.md); nil when the study has none.
+func (s *Service) CompareJobWithHumans(ctx context.Context, res *runner.Results, epsilon *float64) (*JobHumanComparison, error) {
+	at, err := jobHumanAltTest(ctx, s.db, res, epsilon)
+	if err != nil || at == nil {
+		return nil, err
+	}
+	c := &JobHumanComparison{AltTest: at, Errors: map[string]string{}}
+	switch scoring.Task(res.Job.Task) {
+	case scoring.Likert:
+		err = s.likertMeasures(ctx, res, c)
+	case scoring.Expert:
+		err = s.expertReplacement(ctx, res, c)
+	}
+	return c, err
+}
+
+func (s *Service) likertMeasures(ctx context.Context, res *runner.Results, c *JobHumanComparison) error {
+	rows, err := crowdRatingRows(ctx, s.db, res.Job.StudyID)
+	if err != nil {
+		return err
+	}
+	var crowd []analysis.CrowdRating
+	for _, r := range rows {
+		if r.Check == "" {
+			crowd = append(crowd, analysis.CrowdRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+		}
+	}
+	points := len(res.Options())
+	dist := map[analysis.UnitKey][]float64{}
+	mean := map[analysis.UnitKey]float64{}
+	above := map[analysis.UnitKey]float64{}
+	for _, h := range res.Human {
+		k := analysis.UnitKey{Item: h.Item, Condition: h.Condition}
+		dist[k], mean[k] = h.Dist, h.Mean
+		for i, p := range h.Dist {
+			if float64(i+1) > float64(points+1)/2 {
+				above[k] += p
+			}
+		}
+	}
+	// Units the model did not answer (yet) are left out of the distributions.
+	var rated []analysis.CrowdRating
+	for _, r := range crowd {
+		if _, ok := dist[analysis.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
+			rated = append(rated, r)
+		}
+	}
+	opt := analysis.DefaultDistOptions()
+	opt.Points = points
+	if units, err := analysis.DistUnitsFromRatings(rated, dist); err != nil {
+		c.Errors["distributions"] = err.Error()
+	} else if c.Distributions, err = analysis.CompareDistributions(units, opt); err != nil {
+		c.Errors["distributions"] = err.Error()
+	}
+	if c.Correlation, err = analysis.ComputeModelHumanCorrelation(rated, mean, analysis.MinSplits, analysis.DefaultSeed); err != nil {
+		c.Errors["correlation"] = err.Error()
+	}
+	if c.Calibration, err = analysis.CrowdCalibration(rated, points, above, 10, analysis.DefaultBootstrap()); err != nil {
+		c.Errors["calibration"] = err.Error()
+	}
+	return nil
+}
+
+// expertReplacement is ΔA on the plausibility question: the model's
+// choice in each expert's place in turn.
+func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c *JobHumanComparison) error {
+	js, err := Judgements(ctx, s.db, res.Job.StudyID)
+	if err != nil {
+		return err
+	}
+	var experts, items []string
+	for _, j := range js {
+		if !slices.Contains(experts, j.Annotator) {
+			experts = append(experts, j.Annotator)
+		}
+		if !slices.Contains(items, j.Item) {
+			items = append(items, j.Item)
+		}
+	}
+	data := make([][]float64, len(experts))
+	for e := range data {
+		data[e] = make([]float64, len(items))
+		for i := range data[e] {
+			data[e][i] = math.NaN()
+		}
+	}
+	for _, j := range js {
+		data[slices.Index(experts, j.Annotator)][slices.Index(items, j.Item)] = boolValue(j.Plausible)
+	}
+	model := make([]float64, len(items))
+	for i := range model {
+		model[i] = math.NaN()
+	}
+	for _, h := range res.Human {
+		if i := slices.Index(items, h.Item); i >= 0 && h.Condition == scoring.QPlausible {
+			model[i] = boolValue(h.Label == "yes")
+		}
+	}
+	if c.Replacement, err = analysis.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.DefaultBootstrap()); err != nil {
+		c.Errors["expert_replacement"] = err.Error()
+	}
+	return nil
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// HumanFigure renders one figure of a comparison by name: the
+// distributions' (analysis.DistributionFigures) or "reliability_diagram";
+// false when the comparison has no such figure.
+func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, error) {
+	if c == nil {
+		return nil, false, nil
+	}
+	if name == "reliability_diagram" && c.Calibration != nil {
+		p, err := analysis.ReliabilityDiagram(c.Calibration)
+		if err != nil {
+			return nil, false, err
+		}
+		b, err := analysis.PlotBytes(p, format)
+		return b, err == nil, err
+	}
+	if c.Distributions == nil {
+		return nil, false, nil
+	}
+	figs, err := analysis.DistributionFigures(c.Distributions)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, f := range figs {
+		if f.Name == name {
+			b, err := analysis.PlotBytes(f.Plot, format)
+			return b, err == nil, err
+		}
+	}
+	return nil, false, nil
+}
