@@ -153,7 +153,8 @@ func texQuote(prev rune) texTok {
 }
 
 // breaksLigature says r followed by next would set a ligature in OT1 and
-// needs a {} between: "--" an en dash, `` '' ,, quotes, !` ?` ¡ and ¿.
+// needs a {} between: "--" (an en dash), doubled backquotes, apostrophes
+// or commas (quotes), and a backquote after "!" or "?" (¡, ¿).
 func breaksLigature(r, next rune) bool {
 	if r == '-' {
 		return next == '-'
