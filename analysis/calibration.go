@@ -46,32 +46,7 @@ func ComputeCalibration(p, human []float64, bins int, bs Bootstrap) (*Calibratio
 			return nil, fmt.Errorf("calibration: item %d: probability %v or human share %v outside [0, 1]", i+1, p[i], human[i])
 		}
 	}
-	binOf := func(x float64) int { return min(int(x*float64(bins)), bins-1) }
-	ece := func(w []int32) (float64, []CalBin) {
-		sp, sh, nb := make([]float64, bins), make([]float64, bins), make([]float64, bins)
-		var total float64
-		for i := range p {
-			wi := 1.0
-			if w != nil {
-				wi = float64(w[i])
-			}
-			b := binOf(p[i])
-			sp[b] += wi * p[i]
-			sh[b] += wi * human[i]
-			nb[b] += wi
-			total += wi
-		}
-		var e float64
-		out := make([]CalBin, bins)
-		for b := range bins {
-			out[b] = CalBin{Lo: float64(b) / float64(bins), Hi: float64(b+1) / float64(bins), Items: int(nb[b])}
-			if nb[b] > 0 {
-				out[b].MeanModel, out[b].MeanHumans = num(sp[b]/nb[b]), num(sh[b]/nb[b])
-				e += nb[b] / total * math.Abs(sp[b]/nb[b]-sh[b]/nb[b])
-			}
-		}
-		return e, out
-	}
+	ece := func(w []int32) (float64, []CalBin) { return calibrationBins(p, human, bins, w) }
 	e, out := ece(nil)
 	c := &Calibration{Items: len(p), ECE: num(e), Bins: out}
 	if B := bs.Replicates; B > 0 && len(p) > 1 {
@@ -89,6 +64,34 @@ func ComputeCalibration(p, human []float64, bins int, bs Bootstrap) (*Calibratio
 		c.ECECI = withPoint(percentileCI(c.ECE, vs), c.ECE)
 	}
 	return c, nil
+}
+
+// calibrationBins are the ECE and the bins with the items weighted by w
+// (nil: once each).
+func calibrationBins(p, human []float64, bins int, w []int32) (float64, []CalBin) {
+	sp, sh, nb := make([]float64, bins), make([]float64, bins), make([]float64, bins)
+	var total float64
+	for i := range p {
+		wi := 1.0
+		if w != nil {
+			wi = float64(w[i])
+		}
+		b := min(int(p[i]*float64(bins)), bins-1)
+		sp[b] += wi * p[i]
+		sh[b] += wi * human[i]
+		nb[b] += wi
+		total += wi
+	}
+	var e float64
+	out := make([]CalBin, bins)
+	for b := range bins {
+		out[b] = CalBin{Lo: float64(b) / float64(bins), Hi: float64(b+1) / float64(bins), Items: int(nb[b])}
+		if nb[b] > 0 {
+			out[b].MeanModel, out[b].MeanHumans = num(sp[b]/nb[b]), num(sh[b]/nb[b])
+			e += nb[b] / total * math.Abs(sp[b]/nb[b]-sh[b]/nb[b])
+		}
+	}
+	return e, out
 }
 
 // ReliabilityDiagram draws each bin's mean human share against its mean

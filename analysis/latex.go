@@ -102,46 +102,70 @@ func texTokens(s string) []texTok {
 
 func texRune(r, prev, next rune) texTok {
 	if r < 0x80 {
-		w := 4.3
-		if r >= 32 && r < 127 {
-			w = latexWidths[r-32]
-		}
-		switch r {
-		case ' ', '\t', '\n', '\r':
-			return texTok{" ", latexWidths[0], true}
-		case '\\':
-			return texTok{`\textbackslash{}`, 4.3, false}
-		case '&', '%', '$', '#', '_', '{', '}':
-			return texTok{`\` + string(r), w, false}
-		case '~':
-			return texTok{`\textasciitilde{}`, 4.3, false}
-		case '^':
-			return texTok{`\textasciicircum{}`, 4.3, false}
-		case '<', '>', '|':
-			return texTok{"$" + string(r) + "$", 6.7, false}
-		case '"':
-			if unicode.IsSpace(prev) || strings.ContainsRune("([{", prev) {
-				return texTok{"``", 4.3, false}
-			}
-			return texTok{`''`, 4.3, false}
-		case '-':
-			if next == '-' { // "--" would set an en dash
-				return texTok{`-{}`, w, false}
-			}
-		case '`', '!', '?', '\'', ',':
-			// `` '' ,, !` ?` are ligatures in OT1 (quotes, ¡, ¿).
-			if next == '`' || (r == '\'' && next == '\'') || (r == ',' && next == ',') || (r == '`' && next == '`') {
-				return texTok{string(r) + "{}", w, false}
-			}
-		}
-		if r < 32 || r == 127 {
-			return texTok{" ", latexWidths[0], true}
-		}
-		return texTok{string(r), w, false}
+		return texASCII(r, prev, next)
 	}
 	if t, ok := texSymbols[r]; ok {
 		return t
 	}
+	return texDecomposed(r)
+}
+
+// texASCII sets an ASCII character: TeX's specials escaped, straight
+// quotes turned by the character before, ligatures broken, control
+// characters as spaces.
+func texASCII(r, prev, next rune) texTok {
+	w := 4.3
+	if r >= 32 && r < 127 {
+		w = latexWidths[r-32]
+	}
+	switch r {
+	case ' ', '\t', '\n', '\r':
+		return texTok{" ", latexWidths[0], true}
+	case '\\':
+		return texTok{`\textbackslash{}`, 4.3, false}
+	case '&', '%', '$', '#', '_', '{', '}':
+		return texTok{`\` + string(r), w, false}
+	case '~':
+		return texTok{`\textasciitilde{}`, 4.3, false}
+	case '^':
+		return texTok{`\textasciicircum{}`, 4.3, false}
+	case '<', '>', '|':
+		return texTok{"$" + string(r) + "$", 6.7, false}
+	case '"':
+		return texQuote(prev)
+	case '-', '`', '!', '?', '\'', ',':
+		if breaksLigature(r, next) {
+			return texTok{string(r) + "{}", w, false}
+		}
+	}
+	if r < 32 || r == 127 {
+		return texTok{" ", latexWidths[0], true}
+	}
+	return texTok{string(r), w, false}
+}
+
+// texQuote turns a straight double quote: opening after a space or an
+// opening bracket, closing elsewhere.
+func texQuote(prev rune) texTok {
+	if unicode.IsSpace(prev) || strings.ContainsRune("([{", prev) {
+		return texTok{"``", 4.3, false}
+	}
+	return texTok{`''`, 4.3, false}
+}
+
+// breaksLigature says r followed by next would set a ligature in OT1 and
+// needs a {} between: "--" (an en dash), doubled backquotes, apostrophes
+// or commas (quotes), and a backquote after "!" or "?" (¡, ¿).
+func breaksLigature(r, next rune) bool {
+	if r == '-' {
+		return next == '-'
+	}
+	return next == '`' || (r == '\'' && next == '\'') || (r == ',' && next == ',') || (r == '`' && next == '`')
+}
+
+// texDecomposed sets a letter with accents as its ASCII base under TeX
+// accents, or else as its code point.
+func texDecomposed(r rune) texTok {
 	if d := []rune(norm.NFD.String(string(r))); len(d) > 1 && d[0] < 0x80 {
 		tex, w := string(d[0]), latexWidths[max(0, min(94, int(d[0])-32))]
 		if d[0] == 'i' {
@@ -460,16 +484,7 @@ type latexFloat struct {
 func (t *Table) plan(page latexPage) latexPlan {
 	var best latexPlan
 	bestParts := 0
-	var notes []string
-	notesH := 0.0
-	for _, n := range t.Notes {
-		tex, lines := texWrap(texTokens(n), page.width)
-		notes = append(notes, tex)
-		notesH += float64(lines) * texLine
-	}
-	if len(notes) > 0 {
-		notesH += 8
-	}
+	notes, notesH := texNotes(t.Notes, page.width)
 	// The caption (10 pt on 12 pt, 10 pt above it) and the skip below it.
 	avail := page.height - 10 - float64(paragraphLines(t.Title+" (continued)", page.width/1.25))*12*1.25 - 8 - 12
 	keys := t.keyColumns()
@@ -477,25 +492,12 @@ func (t *Table) plan(page latexPage) latexPlan {
 		if !math.IsInf(keyCap, 1) && keyCap*float64(keys) > page.width*0.6 {
 			continue
 		}
-		cols := t.layoutColumns(keyCap)
-		parts := columnParts(cols, keys, page.width)
-		if partsWidth(cols, parts) > page.width {
-			continue
-		}
-		p := latexPlan{cols: cols, notes: notes}
-		p.floats, p.notesApart = packRows(cols, [][][]int{parts}, len(t.Rows), avail, notesH)
+		p, parts := t.planWith(keyCap, keys, page, avail, notes, notesH)
 		if p.floats == nil {
-			groups := make([][][]int, len(parts))
-			for i, part := range parts {
-				groups[i] = [][]int{part}
-			}
-			p.floats, p.notesApart = packRows(cols, groups, len(t.Rows), avail, notesH)
+			continue // too wide, or a row taller than a page
 		}
-		if p.floats == nil {
-			continue // a row taller than a page
-		}
-		if best.floats == nil || len(p.floats) < len(best.floats) || (len(p.floats) == len(best.floats) && len(parts) < bestParts) {
-			best, bestParts = p, len(parts)
+		if best.floats == nil || len(p.floats) < len(best.floats) || (len(p.floats) == len(best.floats) && parts < bestParts) {
+			best, bestParts = p, parts
 		}
 	}
 	if best.floats == nil {
@@ -510,6 +512,44 @@ func (t *Table) plan(page latexPage) latexPlan {
 	return best
 }
 
+// texNotes sets the notes as paragraphs of the page's width, and their
+// height with the skip above them.
+func texNotes(notes []string, width float64) ([]string, float64) {
+	var out []string
+	h := 0.0
+	for _, n := range notes {
+		tex, lines := texWrap(texTokens(n), width)
+		out = append(out, tex)
+		h += float64(lines) * texLine
+	}
+	if len(out) > 0 {
+		h += 8
+	}
+	return out, h
+}
+
+// planWith lays the table out with the name columns at most keyCap wide:
+// the column parts stacked in one float when they fit, else each part in
+// floats of its own. No floats when the parts are wider than the page or
+// a row is taller than it; parts is how many column parts there are.
+func (t *Table) planWith(keyCap float64, keys int, page latexPage, avail float64, notes []string, notesH float64) (p latexPlan, parts int) {
+	cols := t.layoutColumns(keyCap)
+	colParts := columnParts(cols, keys, page.width)
+	if partsWidth(cols, colParts) > page.width {
+		return latexPlan{}, len(colParts)
+	}
+	p = latexPlan{cols: cols, notes: notes}
+	p.floats, p.notesApart = packRows(cols, [][][]int{colParts}, len(t.Rows), avail, notesH)
+	if p.floats == nil {
+		groups := make([][][]int, len(colParts))
+		for i, part := range colParts {
+			groups[i] = [][]int{part}
+		}
+		p.floats, p.notesApart = packRows(cols, groups, len(t.Rows), avail, notesH)
+	}
+	return p, len(colParts)
+}
+
 // packRows fills floats with rows, group after group (a group is the
 // column parts stacked in one float). It returns nil when a single row
 // does not fit a page.
@@ -519,31 +559,12 @@ func packRows(cols []texColumn, groups [][][]int, rows int, avail, notesH float6
 	for g, parts := range groups {
 		room := avail
 		for _, part := range parts {
-			headLines := 1
-			for _, c := range part {
-				headLines = max(headLines, cols[c].header.lines)
-			}
-			// Header, three rules and the skip between parts.
-			room -= float64(headLines)*texLine + 16
-		}
-		rowH := func(r int) float64 {
-			h := 0.0
-			for _, part := range parts {
-				lines := 1
-				for _, c := range part {
-					lines = max(lines, cols[c].cells[r].lines)
-				}
-				h += float64(lines)*texLine + 1
-				if lines > 1 { // wrapped names: TeX may need a line more than the estimate
-					h += float64(lines) * texLine * 0.08
-				}
-			}
-			return h
+			room -= partHeadHeight(cols, part)
 		}
 		for start := 0; start < rows || start == 0; {
 			end, h := start, 0.0
-			for end < rows && h+rowH(end) <= room {
-				h += rowH(end)
+			for end < rows && h+partsRowHeight(cols, parts, end) <= room {
+				h += partsRowHeight(cols, parts, end)
 				end++
 			}
 			if end == start && rows > 0 {
@@ -560,6 +581,32 @@ func packRows(cols []texColumn, groups [][][]int, rows int, avail, notesH float6
 		}
 	}
 	return floats, apart
+}
+
+// partHeadHeight is the height a column part takes in a float besides
+// its rows: its header, three rules and the skip between parts.
+func partHeadHeight(cols []texColumn, part []int) float64 {
+	headLines := 1
+	for _, c := range part {
+		headLines = max(headLines, cols[c].header.lines)
+	}
+	return float64(headLines)*texLine + 16
+}
+
+// partsRowHeight is the height of row r in every column part stacked.
+func partsRowHeight(cols []texColumn, parts [][]int, r int) float64 {
+	h := 0.0
+	for _, part := range parts {
+		lines := 1
+		for _, c := range part {
+			lines = max(lines, cols[c].cells[r].lines)
+		}
+		h += float64(lines)*texLine + 1
+		if lines > 1 { // wrapped names: TeX may need a line more than the estimate
+			h += float64(lines) * texLine * 0.08
+		}
+	}
+	return h
 }
 
 // WriteLaTeX writes the table as booktabs table environments, ready to

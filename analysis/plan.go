@@ -393,63 +393,12 @@ func (s *planSim) cells(items []ItemMeans) {
 // noisier than they are.
 func (s *planSim) deattenuate(t int, items []ItemMeans, sq []float64) {
 	nc := int(numConditions)
-	var conds []int
-	for c := range nc {
-		rated := false
-		for i := range s.src.items {
-			if int(s.src.itemType[i]) == t && items[i].N[c] > 1 {
-				rated = true
-			}
-		}
-		if rated {
-			conds = append(conds, c)
-		}
-	}
-	var ids []int
-	for i := range s.src.items {
-		if int(s.src.itemType[i]) != t {
-			continue
-		}
-		ok := true
-		for _, c := range conds {
-			ok = ok && items[i].N[c] > 1
-		}
-		if ok {
-			ids = append(ids, i)
-		}
-	}
+	conds, ids := s.ratedIn(t, items)
 	k := len(conds)
 	if k == 0 || len(ids) <= k+1 {
 		return // too few items to estimate their covariance: left as they are
 	}
-	mu := make([]float64, k)
-	for _, i := range ids {
-		for j, c := range conds {
-			mu[j] += s.truth[i*nc+c] / float64(len(ids))
-		}
-	}
-	raw := mat.NewSymDense(k, nil)
-	noise := make([]float64, k)
-	for _, i := range ids {
-		for a, ca := range conds {
-			da := s.truth[i*nc+ca] - mu[a]
-			for b := a; b < k; b++ {
-				raw.SetSym(a, b, raw.At(a, b)+da*(s.truth[i*nc+conds[b]]-mu[b])/float64(len(ids)-1))
-			}
-			n := float64(items[i].N[ca])
-			noise[a] += sq[i*nc+ca] / (n - 1) / n / float64(len(ids))
-		}
-	}
-	trueCov := mat.NewSymDense(k, nil)
-	for a := range k {
-		for b := a; b < k; b++ {
-			v := raw.At(a, b)
-			if a == b {
-				v -= noise[a]
-			}
-			trueCov.SetSym(a, b, v)
-		}
-	}
+	mu, raw, trueCov := s.covariances(conds, ids, items, sq)
 	rootT, ok1 := symPow(trueCov, 0.5)
 	invRootS, ok2 := symPow(raw, -0.5)
 	if !ok1 || !ok2 {
@@ -468,6 +417,71 @@ func (s *planSim) deattenuate(t int, items []ItemMeans, sq []float64) {
 			s.truth[i*nc+c] = mu[j] + out.AtVec(j)
 		}
 	}
+}
+
+// ratedIn are the conditions some item of type t was rated in by more
+// than one participant, and the items of type t rated so in all of them.
+func (s *planSim) ratedIn(t int, items []ItemMeans) (conds, ids []int) {
+	for c := range int(numConditions) {
+		rated := false
+		for i := range s.src.items {
+			if int(s.src.itemType[i]) == t && items[i].N[c] > 1 {
+				rated = true
+			}
+		}
+		if rated {
+			conds = append(conds, c)
+		}
+	}
+	for i := range s.src.items {
+		if int(s.src.itemType[i]) != t {
+			continue
+		}
+		ok := true
+		for _, c := range conds {
+			ok = ok && items[i].N[c] > 1
+		}
+		if ok {
+			ids = append(ids, i)
+		}
+	}
+	return conds, ids
+}
+
+// covariances are the items' mean per condition μ, the raw means'
+// covariance Σ, and the true covariance T: Σ less the noise's mean
+// squared standard error on the diagonal.
+func (s *planSim) covariances(conds, ids []int, items []ItemMeans, sq []float64) (mu []float64, raw, trueCov *mat.SymDense) {
+	nc, k := int(numConditions), len(conds)
+	mu = make([]float64, k)
+	for _, i := range ids {
+		for j, c := range conds {
+			mu[j] += s.truth[i*nc+c] / float64(len(ids))
+		}
+	}
+	raw = mat.NewSymDense(k, nil)
+	noise := make([]float64, k)
+	for _, i := range ids {
+		for a, ca := range conds {
+			da := s.truth[i*nc+ca] - mu[a]
+			for b := a; b < k; b++ {
+				raw.SetSym(a, b, raw.At(a, b)+da*(s.truth[i*nc+conds[b]]-mu[b])/float64(len(ids)-1))
+			}
+			n := float64(items[i].N[ca])
+			noise[a] += sq[i*nc+ca] / (n - 1) / n / float64(len(ids))
+		}
+	}
+	trueCov = mat.NewSymDense(k, nil)
+	for a := range k {
+		for b := a; b < k; b++ {
+			v := raw.At(a, b)
+			if a == b {
+				v -= noise[a]
+			}
+			trueCov.SetSym(a, b, v)
+		}
+	}
+	return mu, raw, trueCov
 }
 
 // symPow is S^p of a symmetric matrix through its eigenvalues, those

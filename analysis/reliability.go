@@ -77,20 +77,9 @@ func ComputeCrowdReliability(rows []CrowdRating, opt ReliabilityOptions) (*Crowd
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("reliability: no rating")
 	}
-	var conds []string
-	seen := map[[3]string]bool{}
-	for _, r := range rows {
-		if r.Rating < 1 || r.Rating > opt.Points {
-			return nil, fmt.Errorf("reliability: participant %q, item %q: rating %d is off the 1–%d scale", r.Participant, r.Item, r.Rating, opt.Points)
-		}
-		k := [3]string{r.Participant, r.Item, r.Condition}
-		if seen[k] {
-			return nil, fmt.Errorf("reliability: participant %q rates item %q in condition %q twice", r.Participant, r.Item, r.Condition)
-		}
-		seen[k] = true
-		if !slices.Contains(conds, r.Condition) {
-			conds = append(conds, r.Condition)
-		}
+	conds, err := crowdConditions(rows, opt.Points)
+	if err != nil {
+		return nil, err
 	}
 	groups := conds
 	if len(conds) > 1 {
@@ -101,26 +90,54 @@ func ComputeCrowdReliability(rows []CrowdRating, opt ReliabilityOptions) (*Crowd
 	for gi, g := range groups {
 		in := func(r CrowdRating) bool { return g == "all" || r.Condition == g }
 		res.Alpha = append(res.Alpha, crowdAlpha(rows, in, g, opt, uint64(gi)))
-		var units [][]float64
-		idx := map[[2]string]int{}
-		for i, r := range rows {
-			if !in(r) || math.IsNaN(z[i]) {
-				continue
-			}
-			k := [2]string{r.Item, r.Condition}
-			u, ok := idx[k]
-			if !ok {
-				u = len(units)
-				idx[k] = u
-				units = append(units, nil)
-			}
-			units[u] = append(units[u], z[i])
-		}
-		sh := SplitHalfReliability(units, opt.Splits, opt.Bootstrap.Seed+uint64(gi))
+		sh := SplitHalfReliability(zUnits(rows, z, in), opt.Splits, opt.Bootstrap.Seed+uint64(gi))
 		sh.Condition = g
 		res.SplitHalf = append(res.SplitHalf, sh)
 	}
 	return res, nil
+}
+
+// crowdConditions checks each rating is on the scale and given once, and
+// returns the conditions in the order the rows first name them.
+func crowdConditions(rows []CrowdRating, points int) ([]string, error) {
+	var conds []string
+	seen := map[[3]string]bool{}
+	for _, r := range rows {
+		if r.Rating < 1 || r.Rating > points {
+			return nil, fmt.Errorf("reliability: participant %q, item %q: rating %d is off the 1–%d scale", r.Participant, r.Item, r.Rating, points)
+		}
+		k := [3]string{r.Participant, r.Item, r.Condition}
+		if seen[k] {
+			return nil, fmt.Errorf("reliability: participant %q rates item %q in condition %q twice", r.Participant, r.Item, r.Condition)
+		}
+		seen[k] = true
+		if !slices.Contains(conds, r.Condition) {
+			conds = append(conds, r.Condition)
+		}
+	}
+	return conds, nil
+}
+
+// zUnits gathers the z-scores of the rows in the group by item and
+// condition, in the order the rows first name them; ratings without a
+// z-score are left out.
+func zUnits(rows []CrowdRating, z []float64, in func(CrowdRating) bool) [][]float64 {
+	var units [][]float64
+	idx := map[[2]string]int{}
+	for i, r := range rows {
+		if !in(r) || math.IsNaN(z[i]) {
+			continue
+		}
+		k := [2]string{r.Item, r.Condition}
+		u, ok := idx[k]
+		if !ok {
+			u = len(units)
+			idx[k] = u
+			units = append(units, nil)
+		}
+		units[u] = append(units[u], z[i])
+	}
+	return units
 }
 
 // participantZ z-scores each participant's ratings with their own mean and

@@ -47,48 +47,16 @@ func ComputeExpertReplacement(experts []string, data [][]float64, model []float6
 			return nil, fmt.Errorf("expert replacement: expert %q has %d units, the model %d", experts[e], len(row), n)
 		}
 	}
-	var vals []float64
-	for _, row := range append(slices.Clone(data), model) {
-		for _, v := range row {
-			if !math.IsNaN(v) && !slices.Contains(vals, v) {
-				vals = append(vals, v)
-			}
-		}
-	}
-	slices.Sort(vals)
-	countsOf := func(rows [][]float64) [][]int {
-		c := make([][]int, n)
-		for u := range c {
-			c[u] = make([]int, len(vals))
-			for _, row := range rows {
-				if v := row[u]; !math.IsNaN(v) {
-					c[u][slices.Index(vals, v)]++
-				}
-			}
-		}
-		return c
-	}
-	base := countsOf(data)
+	vals := judgedValues(append(slices.Clone(data), model))
+	base := unitCounts(data, n, vals)
 	res := &ExpertReplacement{Metric: metricNames[m], Units: n}
 	if a, ok := KrippendorffAlpha(base, m, vals); ok {
 		res.Alpha = &a
 	}
 	var reps [][][]int
 	for e := range experts {
-		rows := slices.Clone(data)
-		swapped := make([]float64, n)
-		k := 0
-		for u := range n {
-			swapped[u] = math.NaN()
-			if !math.IsNaN(data[e][u]) {
-				swapped[u] = model[u]
-				if !math.IsNaN(model[u]) {
-					k++
-				}
-			}
-		}
-		rows[e] = swapped
-		c := countsOf(rows)
+		rows, k := replaceExpert(data, e, model)
+		c := unitCounts(rows, n, vals)
 		reps = append(reps, c)
 		re := ReplacedExpert{Expert: experts[e], Replace: k}
 		if a, ok := KrippendorffAlpha(c, m, vals); ok {
@@ -99,21 +67,7 @@ func ComputeExpertReplacement(experts []string, data [][]float64, model []float6
 		}
 		res.PerExpert = append(res.PerExpert, re)
 	}
-	delta := func(w []int32) float64 {
-		a0, ok := krippendorffWeighted(base, w, m, vals)
-		if !ok {
-			return math.NaN()
-		}
-		var s float64
-		for _, c := range reps {
-			a, ok := krippendorffWeighted(c, w, m, vals)
-			if !ok {
-				return math.NaN()
-			}
-			s += a - a0
-		}
-		return s / float64(len(reps))
-	}
+	delta := func(w []int32) float64 { return meanDeltaAlpha(base, reps, w, m, vals) }
 	res.DeltaA = num(delta(nil))
 	if B := bs.Replicates; B > 0 && res.DeltaA != nil && n > 1 {
 		rng := newRand(bs.Seed)
@@ -130,6 +84,72 @@ func ComputeExpertReplacement(experts []string, data [][]float64, model []float6
 		res.DeltaACI = withPoint(percentileCI(res.DeltaA, vs), res.DeltaA)
 	}
 	return res, nil
+}
+
+// judgedValues are the distinct values judged in rows, sorted.
+func judgedValues(rows [][]float64) []float64 {
+	var vals []float64
+	for _, row := range rows {
+		for _, v := range row {
+			if !math.IsNaN(v) && !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+	}
+	slices.Sort(vals)
+	return vals
+}
+
+// unitCounts counts, for each of the n units, the judgements of rows per
+// value of vals.
+func unitCounts(rows [][]float64, n int, vals []float64) [][]int {
+	c := make([][]int, n)
+	for u := range c {
+		c[u] = make([]int, len(vals))
+		for _, row := range rows {
+			if v := row[u]; !math.IsNaN(v) {
+				c[u][slices.Index(vals, v)]++
+			}
+		}
+	}
+	return c
+}
+
+// replaceExpert puts the model in expert e's place on the units e judged;
+// k counts those the model judged too.
+func replaceExpert(data [][]float64, e int, model []float64) (rows [][]float64, k int) {
+	rows = slices.Clone(data)
+	swapped := make([]float64, len(model))
+	for u := range model {
+		swapped[u] = math.NaN()
+		if !math.IsNaN(data[e][u]) {
+			swapped[u] = model[u]
+			if !math.IsNaN(model[u]) {
+				k++
+			}
+		}
+	}
+	rows[e] = swapped
+	return rows, k
+}
+
+// meanDeltaAlpha is ΔA with the units weighted by w (nil: once each): the
+// mean over the replacements of their α less the experts' own; NaN when
+// an α is undefined.
+func meanDeltaAlpha(base [][]int, reps [][][]int, w []int32, m Metric, vals []float64) float64 {
+	a0, ok := krippendorffWeighted(base, w, m, vals)
+	if !ok {
+		return math.NaN()
+	}
+	var s float64
+	for _, c := range reps {
+		a, ok := krippendorffWeighted(c, w, m, vals)
+		if !ok {
+			return math.NaN()
+		}
+		s += a - a0
+	}
+	return s / float64(len(reps))
 }
 
 // ExpertReplacementTable lays ΔA out for people: α of the experts, then

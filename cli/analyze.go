@@ -198,10 +198,25 @@ func readInput[T any](o *outputFlags, env *Env, read func(io.Reader) (T, error))
 // With --csv the first table is written.
 func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, methods *analysis.Methods, figures func() ([]analysis.Figure, error)) error {
 	var out bytes.Buffer
+	if err := o.write(&out, result, tables, methods); err != nil {
+		return err
+	}
+	if o.plots != "" {
+		if err := o.writePlots(&out, figures); err != nil {
+			return err
+		}
+	}
+	_, err := env.stdout.Write(out.Bytes())
+	return err
+}
+
+// write renders the result in the chosen form: LaTeX, the methods
+// paragraph, JSON, the first table as CSV, or the text tables.
+func (o *outputFlags) write(out *bytes.Buffer, result any, tables []*analysis.Table, methods *analysis.Methods) error {
 	switch {
 	case o.latex:
 		for _, t := range tables {
-			if err := t.WriteLaTeX(&out); err != nil {
+			if err := t.WriteLaTeX(out); err != nil {
 				return err
 			}
 		}
@@ -210,36 +225,37 @@ func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, metho
 	case o.methods == "markdown":
 		out.WriteString(methods.Markdown())
 	case o.json:
-		enc := json.NewEncoder(&out)
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(result); err != nil {
 			return fmt.Errorf("analyze: encode JSON: %w", err)
 		}
 	case o.csv:
-		if err := tables[0].WriteCSV(&out); err != nil {
-			return err
-		}
+		return tables[0].WriteCSV(out)
 	default:
 		for _, t := range tables {
-			if err := t.WriteText(&out); err != nil {
+			if err := t.WriteText(out); err != nil {
 				return err
 			}
 		}
 	}
-	if o.plots != "" {
-		figs, err := figures()
-		if err != nil {
-			return fmt.Errorf("analyze: plots: %w", err)
-		}
-		if err := writeFigures(o.plots, figs); err != nil {
-			return err
-		}
-		if !o.json && !o.csv && !o.latex && o.methods == "" {
-			fmt.Fprintf(&out, "Figures (%d, PDF, SVG and PNG) written to %s\n", len(figs), o.plots)
-		}
+	return nil
+}
+
+// writePlots writes the figures to the --plots directory; the text
+// tables end with a line saying where.
+func (o *outputFlags) writePlots(out *bytes.Buffer, figures func() ([]analysis.Figure, error)) error {
+	figs, err := figures()
+	if err != nil {
+		return fmt.Errorf("analyze: plots: %w", err)
 	}
-	_, err := env.stdout.Write(out.Bytes())
-	return err
+	if err := writeFigures(o.plots, figs); err != nil {
+		return err
+	}
+	if !o.json && !o.csv && !o.latex && o.methods == "" {
+		fmt.Fprintf(out, "Figures (%d, PDF, SVG and PNG) written to %s\n", len(figs), o.plots)
+	}
+	return nil
 }
 
 func writeFigures(dir string, figs []analysis.Figure) error {

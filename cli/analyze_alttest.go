@@ -31,8 +31,9 @@ Options:
 // analyzeAltTest runs "analyze alt-test".
 func analyzeAltTest(args []string, env *Env) error {
 	fs := newFlagSet("analyze alt-test", analyzeAltTestUsage, env)
-	humansPath := fs.String("humans", "", `the humans' labels: annotator, item_id, label (CSV; "-" for standard input)`)
-	modelsPath := fs.String("models", "", "the models' labels: model, item_id, label (CSV)")
+	var f altTestFlags
+	fs.StringVar(&f.humans, "humans", "", `the humans' labels: annotator, item_id, label (CSV; "-" for standard input)`)
+	fs.StringVar(&f.models, "models", "", "the models' labels: model, item_id, label (CSV)")
 	scoring := fs.String("scoring", "", `"accuracy" (labels compared as strings) or "neg-rmse" (labels read as numbers)`)
 	opt := analysis.DefaultAltTestOptions()
 	opt.Epsilon = math.NaN()
@@ -41,39 +42,24 @@ func analyzeAltTest(args []string, env *Env) error {
 	fs.IntVar(&opt.MinItems, "min-items", opt.MinItems, "test only humans with at least this many usable items")
 	fs.IntVar(&opt.MinHumans, "min-humans", opt.MinHumans, "use only items with at least this many humans")
 	fs.BoolVar(&opt.ZScore, "zscore", false, "z-score each annotator and model over their items first (neg-rmse; advised for Likert ratings)")
-	asJSON := fs.Bool("json", false, "print the result as JSON (docs/formats.md#alt-test-json)")
-	asCSV := fs.Bool("csv", false, "print the per-model table as CSV")
-	asLaTeX := fs.Bool("latex", false, "print the tables as LaTeX (booktabs)")
-	methods := fs.String("methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
-	lang := analysis.English
+	fs.BoolVar(&f.asJSON, "json", false, "print the result as JSON (docs/formats.md#alt-test-json)")
+	fs.BoolVar(&f.asCSV, "csv", false, "print the per-model table as CSV")
+	fs.BoolVar(&f.asLaTeX, "latex", false, "print the tables as LaTeX (booktabs)")
+	fs.StringVar(&f.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
+	f.lang = analysis.English
 	fs.Func("lang", `language of the --methods paragraph: "en" (default) or "it"`, func(v string) error {
 		l, ok := analysis.ParseLang(v)
 		if !ok {
 			return fmt.Errorf("want en or it")
 		}
-		lang = l
+		f.lang = l
 		return nil
 	})
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	chosen := 0
-	for _, b := range []bool{*asJSON, *asCSV, *asLaTeX, *methods != ""} {
-		if b {
-			chosen++
-		}
-	}
-	switch {
-	case chosen > 1:
-		return usagef("analyze alt-test: choose one of --json, --csv, --latex and --methods")
-	case *methods != "" && *methods != "text" && *methods != "markdown":
-		return usagef("analyze alt-test: --methods %q: want text or markdown", *methods)
-	case *humansPath == "" || *modelsPath == "":
-		return usagef("analyze alt-test: --humans FILE and --models FILE are required")
-	case *humansPath == "-" && *modelsPath == "-":
-		return usagef("analyze alt-test: only one of --humans and --models can read standard input")
-	case math.IsNaN(opt.Epsilon):
-		return usagef("analyze alt-test: --epsilon is required (the paper advises 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd workers)")
+	if err := f.check(opt.Epsilon); err != nil {
+		return err
 	}
 	s, ok := analysis.ParseAltScoring(*scoring)
 	if !ok {
@@ -83,61 +69,106 @@ func analyzeAltTest(args []string, env *Env) error {
 	if err := opt.Validate(); err != nil {
 		return usagef("analyze alt-test: --%v", err)
 	}
-	humans, err := readAltFile(*humansPath, env, analysis.ReadAltHumans)
+	humans, err := readAltFile(f.humans, env, analysis.ReadAltHumans)
 	if err != nil {
 		return err
 	}
-	models, err := readAltFile(*modelsPath, env, analysis.ReadAltModels)
+	models, err := readAltFile(f.models, env, analysis.ReadAltModels)
 	if err != nil {
 		return err
 	}
 	res, err := analysis.ComputeAltTest(humans, models, opt)
 	var fe *analysis.AltFileError
 	if errors.As(err, &fe) {
-		name := *humansPath
-		if fe.File == "models" {
-			name = *modelsPath
-		}
-		if name == "-" {
-			name = "standard input"
-		}
-		return usagef("%s: %v", name, fe.Err)
+		return usagef("%s: %v", f.fileName(fe.File), fe.Err)
 	}
 	if err != nil {
 		return usagef("analyze alt-test: %v", err)
 	}
 	var out bytes.Buffer
+	if err := f.write(&out, res); err != nil {
+		return err
+	}
+	_, err = env.stdout.Write(out.Bytes())
+	return err
+}
+
+// altTestFlags are the input files and the output choice of "analyze
+// alt-test".
+type altTestFlags struct {
+	humans, models         string
+	asJSON, asCSV, asLaTeX bool
+	methods                string
+	lang                   analysis.Lang
+}
+
+// check refuses more than one output, an unknown --methods, a missing
+// file, two files on standard input and a missing ε.
+func (f *altTestFlags) check(epsilon float64) error {
+	chosen := 0
+	for _, b := range []bool{f.asJSON, f.asCSV, f.asLaTeX, f.methods != ""} {
+		if b {
+			chosen++
+		}
+	}
+	switch {
+	case chosen > 1:
+		return usagef("analyze alt-test: choose one of --json, --csv, --latex and --methods")
+	case f.methods != "" && f.methods != "text" && f.methods != "markdown":
+		return usagef("analyze alt-test: --methods %q: want text or markdown", f.methods)
+	case f.humans == "" || f.models == "":
+		return usagef("analyze alt-test: --humans FILE and --models FILE are required")
+	case f.humans == "-" && f.models == "-":
+		return usagef("analyze alt-test: only one of --humans and --models can read standard input")
+	case math.IsNaN(epsilon):
+		return usagef("analyze alt-test: --epsilon is required (the paper advises 0.2 for experts, 0.15 for skilled annotators, 0.1 for crowd workers)")
+	}
+	return nil
+}
+
+// fileName names the input an error is about ("humans" or "models").
+func (f *altTestFlags) fileName(file string) string {
+	name := f.humans
+	if file == "models" {
+		name = f.models
+	}
+	if name == "-" {
+		name = "standard input"
+	}
+	return name
+}
+
+// write renders the result in the chosen form: JSON, the per-model CSV,
+// LaTeX, the methods paragraph, or the text tables.
+func (f *altTestFlags) write(out *bytes.Buffer, res *analysis.AltTest) error {
 	tables := analysis.AltTestTable(res)
 	switch {
-	case *asJSON:
-		enc := json.NewEncoder(&out)
+	case f.asJSON:
+		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(res); err != nil {
 			return fmt.Errorf("analyze alt-test: encode JSON: %w", err)
 		}
-	case *asCSV:
-		if err := tables[0].WriteCSV(&out); err != nil {
-			return err
-		}
-	case *asLaTeX:
+	case f.asCSV:
+		return tables[0].WriteCSV(out)
+	case f.asLaTeX:
 		for _, t := range tables {
-			if err := t.WriteLaTeX(&out); err != nil {
+			if err := t.WriteLaTeX(out); err != nil {
 				return err
 			}
 		}
-	case *methods == "text":
-		out.WriteString(analysis.AltTestMethods(res, lang).Text())
-	case *methods == "markdown":
-		out.WriteString(analysis.AltTestMethods(res, lang).Markdown())
+	case f.methods == "text":
+		out.WriteString(analysis.AltTestMethods(res, f.lang).Text())
+	case f.methods == "markdown":
+		out.WriteString(analysis.AltTestMethods(res, f.lang).Markdown())
 	default:
 		for _, t := range tables {
-			if err := t.WriteText(&out); err != nil {
+			if err := t.WriteText(out); err != nil {
 				return err
 			}
 		}
 	}
-	_, err = env.stdout.Write(out.Bytes())
-	return err
+	return nil
 }
 
 // readAltFile reads one alt-test input; bad input is a usage error naming

@@ -33,28 +33,24 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 		return flag.ErrHelp
 	}
 	name, rest := args[0], args[1:]
-	switch name {
-	case "toplines":
-		return benchToplines(ctx, rest, env)
-	case "import":
-		return benchImport(ctx, rest, env)
-	case "load":
-		return benchLoad(ctx, rest, env)
-	case "ceiling":
-		return benchCeiling(ctx, rest, env)
-	case "scoring":
-		return benchScoring(ctx, rest, env)
-	case "analysis":
-		return benchAnalysis(ctx, rest, env)
-	case "coverage":
-		return benchCoverage(ctx, rest, env)
-	case "quality":
-		return benchQuality(ctx, rest, env)
-	case "replication":
-		return benchReplication(ctx, rest, env)
-	case "alt-test":
-		return benchAltTest(ctx, rest, env)
-	default:
-		return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication, alt-test)", name)
+	if run, ok := benchmarks()[name]; ok {
+		return run(ctx, rest, env)
+	}
+	return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication, alt-test)", name)
+}
+
+// benchmarks are the benchmarks runBench dispatches to, by name.
+func benchmarks() map[string]func(context.Context, []string, *Env) error {
+	return map[string]func(context.Context, []string, *Env) error{
+		"toplines":    benchToplines,
+		"import":      benchImport,
+		"load":        benchLoad,
+		"ceiling":     benchCeiling,
+		"scoring":     benchScoring,
+		"analysis":    benchAnalysis,
+		"coverage":    benchCoverage,
+		"quality":     benchQuality,
+		"replication": benchReplication,
+		"alt-test":    benchAltTest,
 	}
 }

@@ -59,21 +59,9 @@ func benchAltTest(ctx context.Context, args []string, env *Env) error {
 	if *scoring == "neg-rmse" {
 		cmd = append(cmd, "--zscore")
 	}
-	var times, cpus []time.Duration
-	var out countWriter
-	for range *runs {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		out = 0
-		quiet := &Env{getenv: env.getenv, stdin: env.stdin, stdout: &out, stderr: env.stderr}
-		cpu0 := cpuTime()
-		start := time.Now()
-		if err := analyzeAltTest(cmd, quiet); err != nil {
-			return fmt.Errorf("bench alt-test: %w", err)
-		}
-		times = append(times, time.Since(start))
-		cpus = append(cpus, cpuTime()-cpu0)
+	times, cpus, out, err := timeAltTest(ctx, cmd, *runs, env)
+	if err != nil {
+		return err
 	}
 	med := median(times)
 	verdict := "met"
@@ -88,6 +76,28 @@ func benchAltTest(ctx context.Context, args []string, env *Env) error {
 		return fmt.Errorf("bench alt-test: %.3f s, over the %.0f s target", med.Seconds(), benchAltTestTarget.Seconds())
 	}
 	return nil
+}
+
+// timeAltTest runs "analyze alt-test" runs times, its output counted and
+// dropped, and returns each run's wall and CPU time and the last run's
+// output size.
+func timeAltTest(ctx context.Context, cmd []string, runs int, env *Env) (times, cpus []time.Duration, _ countWriter, _ error) {
+	var out countWriter
+	for range runs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, 0, err
+		}
+		out = 0
+		quiet := &Env{getenv: env.getenv, stdin: env.stdin, stdout: &out, stderr: env.stderr}
+		cpu0 := cpuTime()
+		start := time.Now()
+		if err := analyzeAltTest(cmd, quiet); err != nil {
+			return nil, nil, 0, fmt.Errorf("bench alt-test: %w", err)
+		}
+		times = append(times, time.Since(start))
+		cpus = append(cpus, cpuTime()-cpu0)
+	}
+	return times, cpus, out, nil
 }
 
 // countWriter counts what is written and keeps none of it.

@@ -88,38 +88,32 @@ func Run(ctx context.Context, args []string, env *Env) error {
 	} else if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		cmd, args = args[0], args[1:]
 	}
-	switch cmd {
-	case "serve":
-		return runServe(ctx, args, env)
-	case "analyze":
-		return runAnalyze(ctx, args, env)
-	case "score":
-		return runScore(ctx, args, env)
-	case "import":
-		return runImport(ctx, args, env)
-	case "export":
-		return runExport(ctx, args, env)
-	case "admin":
-		return runAdmin(ctx, args, env)
-	case "study":
-		return runStudy(ctx, args, env)
-	case "links":
-		return runLinks(ctx, args, env)
-	case "backup":
-		return runBackup(ctx, args, env)
-	case "restore":
-		return runRestore(ctx, args, env)
-	case "bench":
-		return runBench(ctx, args, env)
-	case "prolific":
-		return runProlific(ctx, args, env)
-	case "sign-in":
-		return runSignIn(ctx, args, env)
-	case "help":
+	if run, ok := subcommands()[cmd]; ok {
+		return run(ctx, args, env)
+	}
+	if cmd == "help" {
 		fmt.Fprint(env.stdout, topUsage)
 		return nil
-	default:
-		fmt.Fprint(env.stderr, topUsage)
-		return usagef("unknown command %q", cmd)
+	}
+	fmt.Fprint(env.stderr, topUsage)
+	return usagef("unknown command %q", cmd)
+}
+
+// subcommands are the commands Run hands over to, by name.
+func subcommands() map[string]func(context.Context, []string, *Env) error {
+	return map[string]func(context.Context, []string, *Env) error{
+		"serve":    runServe,
+		"analyze":  runAnalyze,
+		"score":    runScore,
+		"import":   runImport,
+		"export":   runExport,
+		"admin":    runAdmin,
+		"study":    runStudy,
+		"links":    runLinks,
+		"backup":   runBackup,
+		"restore":  runRestore,
+		"bench":    runBench,
+		"prolific": runProlific,
+		"sign-in":  runSignIn,
 	}
 }

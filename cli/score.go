@@ -426,54 +426,67 @@ func printResults(w io.Writer, res *runner.Results, cmp *runner.Comparison, corr
 	fmt.Fprintf(tw, "%s — %s, study %d, job %d\n\n", res.Scorer, res.Job.Task, res.Job.StudyID, res.Job.ID)
 	switch scoring.Task(res.Job.Task) {
 	case scoring.TrueFalse:
-		c := runner.Compare(nil, res)
-		if cmp != nil {
-			c = *cmp
-		}
-		fmt.Fprint(tw, "measure")
-		for _, t := range c.Types {
-			fmt.Fprintf(tw, "\t%s (n=%d)", t, res.TFMetrics[t].Items)
-		}
-		fmt.Fprintln(tw)
-		for _, m := range runner.Measures {
-			fmt.Fprint(tw, runner.MeasureLabels[m])
-			for _, t := range c.Types {
-				cell := "—"
-				if tm, ok := res.TFMetrics[t]; ok {
-					cell = pct(sharePtr(tfShare(tm, m))) + nOfN(runner.MeasureN(tm, m), tm.Items)
-				}
-				fmt.Fprintf(tw, "\t%s", cell)
-			}
-			fmt.Fprintln(tw)
-		}
-		if cmp != nil && cmp.Human != nil {
-			printHumanComparison(tw, c)
-		}
-		if b := res.OrderBias(); b.N > 0 {
-			fmt.Fprintf(tw, "\noption-order bias: mean |P(True | True first) − P(True | False first)| = %.3f (max %.3f) over %d item × condition pairs\n", *b.Mean, *b.Max, b.N)
-		}
-		if corr != nil {
-			fmt.Fprintf(tw, "item-level correlation of P(b) with the human mean z: %s (trigger); %s (all rated conditions)\n", corrText(corr.Trigger), corrText(corr.Conditions))
-		}
+		printTrueFalse(tw, res, cmp, corr)
 	case scoring.MultipleChoice:
-		fmt.Fprintln(tw, "kind\titems\taccuracy\thard negatives\teasy negatives\trefusals")
-		for _, k := range scoring.SortedTypes(res.MCMetrics) {
-			m := res.MCMetrics[k]
-			fmt.Fprintf(tw, "%s\t%d%s\t%s\t%s\t%s\t%d\n", k, m.Items, nOfN(m.Items, res.JobItems[k]), pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
-		}
-		all := res.MCMetrics[scoring.AllTypes]
-		fmt.Fprintln(tw, "\nconfusion (gold × predicted)\tA\tB\tC\tD\tX")
-		for i, row := range all.Confusion {
-			fmt.Fprintf(tw, "%c", 'A'+i)
-			for _, n := range row {
-				fmt.Fprintf(tw, "\t%d", n)
-			}
-			fmt.Fprintln(tw)
-		}
+		printMultipleChoice(tw, res)
 	case scoring.Generation:
 		fmt.Fprintf(tw, "%d outputs%s (%s); export them with --csv or add them to an explanation-rating study with --outputs-to\n", len(res.Gen), nOfN(len(res.Gen), res.JobItems[scoring.AllTypes]), res.Job.Strategy)
 	case scoring.Likert, scoring.Expert, scoring.ContextTask, scoring.ExplanationRating:
 		printHumanTask(tw, res)
+	}
+}
+
+// printTrueFalse prints a True/False job's measures per type, then beside
+// the humans (with a comparison), the option-order bias and the
+// item-level correlation with the humans (with one).
+func printTrueFalse(tw io.Writer, res *runner.Results, cmp *runner.Comparison, corr *runner.HumanCorrelation) {
+	c := runner.Compare(nil, res)
+	if cmp != nil {
+		c = *cmp
+	}
+	fmt.Fprint(tw, "measure")
+	for _, t := range c.Types {
+		fmt.Fprintf(tw, "\t%s (n=%d)", t, res.TFMetrics[t].Items)
+	}
+	fmt.Fprintln(tw)
+	for _, m := range runner.Measures {
+		fmt.Fprint(tw, runner.MeasureLabels[m])
+		for _, t := range c.Types {
+			cell := "—"
+			if tm, ok := res.TFMetrics[t]; ok {
+				cell = pct(sharePtr(tfShare(tm, m))) + nOfN(runner.MeasureN(tm, m), tm.Items)
+			}
+			fmt.Fprintf(tw, "\t%s", cell)
+		}
+		fmt.Fprintln(tw)
+	}
+	if cmp != nil && cmp.Human != nil {
+		printHumanComparison(tw, c)
+	}
+	if b := res.OrderBias(); b.N > 0 {
+		fmt.Fprintf(tw, "\noption-order bias: mean |P(True | True first) − P(True | False first)| = %.3f (max %.3f) over %d item × condition pairs\n", *b.Mean, *b.Max, b.N)
+	}
+	if corr != nil {
+		fmt.Fprintf(tw, "item-level correlation of P(b) with the human mean z: %s (trigger); %s (all rated conditions)\n", corrText(corr.Trigger), corrText(corr.Conditions))
+	}
+}
+
+// printMultipleChoice prints a multiple-choice job's accuracy per kind and
+// its confusion matrix.
+func printMultipleChoice(tw io.Writer, res *runner.Results) {
+	fmt.Fprintln(tw, "kind\titems\taccuracy\thard negatives\teasy negatives\trefusals")
+	for _, k := range scoring.SortedTypes(res.MCMetrics) {
+		m := res.MCMetrics[k]
+		fmt.Fprintf(tw, "%s\t%d%s\t%s\t%s\t%s\t%d\n", k, m.Items, nOfN(m.Items, res.JobItems[k]), pct(sharePtr(m.Accuracy)), pct(sharePtr(m.HardNegatives)), pct(sharePtr(m.EasyNegatives)), m.Refusals)
+	}
+	all := res.MCMetrics[scoring.AllTypes]
+	fmt.Fprintln(tw, "\nconfusion (gold × predicted)\tA\tB\tC\tD\tX")
+	for i, row := range all.Confusion {
+		fmt.Fprintf(tw, "%c", 'A'+i)
+		for _, n := range row {
+			fmt.Fprintf(tw, "\t%d", n)
+		}
+		fmt.Fprintln(tw)
 	}
 }
 

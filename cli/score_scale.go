@@ -67,23 +67,10 @@ func (s *scaleOpts) engine() scoring.Engine {
 
 // check refuses combinations that mean nothing, and reads the prices.
 func (s *scaleOpts) check(o *scoreOpts, env *Env) error {
-	switch {
-	case s.batch && s.live:
-		return usagef("score: --batch and --live are two engines; give one")
-	case s.exportFile != "" && s.importFile != "":
-		return usagef("score: --export-batch and --import-batch are two steps; run them one after the other")
-	case s.importFile != "" && o.jobID == 0:
-		return usagef("score: --import-batch needs --job ID, the job whose prompts the file answers")
-	case s.dryRun && (s.exportFile != "" || s.importFile != ""):
-		return usagef("score: --dry-run sends and writes nothing; leave out --export-batch and --import-batch")
-	case s.exportFile != "" && (s.batch || s.live):
-		return usagef("score: --export-batch writes a file for an offline runner; leave out --batch and --live")
-	case s.exportFile != "" && len(s.models) > 1:
-		return usagef("score: --export-batch writes one model's requests; export one model at a time")
-	case len(s.models) > 1 && o.set["scorer"] && o.spec.Scorer != runner.ModelScorer:
-		return usagef("score: several --model values need --scorer model")
-	case s.batchPoll < time.Millisecond:
-		return usagef("score: --batch-poll must be at least 1ms")
+	for _, r := range s.conflicts(o) {
+		if r.bad {
+			return usagef("%s", r.msg)
+		}
 	}
 	seen := map[string]bool{}
 	for _, m := range s.models {
@@ -92,6 +79,32 @@ func (s *scaleOpts) check(o *scoreOpts, env *Env) error {
 		}
 		seen[m] = true
 	}
+	return s.readPrices(env)
+}
+
+// flagRule is one combination of flags that means nothing, and what to
+// tell the user.
+type flagRule struct {
+	bad bool
+	msg string
+}
+
+// conflicts are check's rules, the first that holds reported.
+func (s *scaleOpts) conflicts(o *scoreOpts) []flagRule {
+	return []flagRule{
+		{s.batch && s.live, "score: --batch and --live are two engines; give one"},
+		{s.exportFile != "" && s.importFile != "", "score: --export-batch and --import-batch are two steps; run them one after the other"},
+		{s.importFile != "" && o.jobID == 0, "score: --import-batch needs --job ID, the job whose prompts the file answers"},
+		{s.dryRun && (s.exportFile != "" || s.importFile != ""), "score: --dry-run sends and writes nothing; leave out --export-batch and --import-batch"},
+		{s.exportFile != "" && (s.batch || s.live), "score: --export-batch writes a file for an offline runner; leave out --batch and --live"},
+		{s.exportFile != "" && len(s.models) > 1, "score: --export-batch writes one model's requests; export one model at a time"},
+		{len(s.models) > 1 && o.set["scorer"] && o.spec.Scorer != runner.ModelScorer, "score: several --model values need --scorer model"},
+		{s.batchPoll < time.Millisecond, "score: --batch-poll must be at least 1ms"},
+	}
+}
+
+// readPrices reads PRAGMALAB_PRICES, then the --price flags over it.
+func (s *scaleOpts) readPrices(env *Env) error {
 	var err error
 	if s.prices, err = runner.ParsePrices(env.getenv("PRAGMALAB_PRICES")); err != nil {
 		return usagef("score: PRAGMALAB_PRICES: %s", err)

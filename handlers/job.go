@@ -130,37 +130,9 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 			return nil, err
 		}
 		cmp = c
-		cv := &templates.ComparisonView{Types: c.Types, Human: c.Human != nil}
-		for _, m := range c.Models {
-			cv.Models = append(cv.Models, m.Name)
-		}
-		for _, m := range runner.Measures {
-			row := templates.ComparisonRow{Label: runner.MeasureLabels[m]}
-			for _, t := range c.Types {
-				cells := []string{"—"}
-				if c.Human != nil {
-					cells[0] = shareCI(c.Human[m][t], c.HumanCI[m][t]) + nOfN(c.HumanN[m][t])
-				}
-				for _, col := range c.Models {
-					cells = append(cells, shareCI(col.Values[m][t], col.CI[m][t])+nOfN(col.N[m][t]))
-				}
-				row.Cells = append(row.Cells, cells)
-			}
-			cv.Rows = append(cv.Rows, row)
-		}
-		v.Comparison = cv
+		v.Comparison = comparisonView(c)
 		v.Measures = []string{"implicature_recognition", "cancellation_recognition", "belief_update"}
-		for _, it := range res.TF {
-			row := templates.ItemRow{Key: it.Key, Type: it.Type}
-			for _, c := range scoring.Conditions {
-				if p, ok := it.P[c]; ok {
-					row.P = append(row.P, strconv.FormatFloat(p, 'f', 3, 64))
-				} else {
-					row.P = append(row.P, "—")
-				}
-			}
-			v.Items = append(v.Items, row)
-		}
+		v.Items = tfItemRows(res.TF)
 	case scoring.MultipleChoice:
 		for _, k := range scoring.SortedTypes(res.MCMetrics) {
 			m := res.MCMetrics[k]
@@ -179,6 +151,47 @@ func (h *Handler) fillResults(ctx context.Context, v *templates.JobView, res *ru
 		v.Human = humanTaskView(res)
 	}
 	return cmp, nil
+}
+
+// comparisonView is the table of measures by type: the humans (with a
+// crowd study to compare with) then each model, with intervals and n.
+func comparisonView(c *studies.JobComparison) *templates.ComparisonView {
+	cv := &templates.ComparisonView{Types: c.Types, Human: c.Human != nil}
+	for _, m := range c.Models {
+		cv.Models = append(cv.Models, m.Name)
+	}
+	for _, m := range runner.Measures {
+		row := templates.ComparisonRow{Label: runner.MeasureLabels[m]}
+		for _, t := range c.Types {
+			cells := []string{"—"}
+			if c.Human != nil {
+				cells[0] = shareCI(c.Human[m][t], c.HumanCI[m][t]) + nOfN(c.HumanN[m][t])
+			}
+			for _, col := range c.Models {
+				cells = append(cells, shareCI(col.Values[m][t], col.CI[m][t])+nOfN(col.N[m][t]))
+			}
+			row.Cells = append(row.Cells, cells)
+		}
+		cv.Rows = append(cv.Rows, row)
+	}
+	return cv
+}
+
+// tfItemRows are a True/False job's items with P(b) per condition.
+func tfItemRows(tf []scoring.TFItemResult) []templates.ItemRow {
+	var rows []templates.ItemRow
+	for _, it := range tf {
+		row := templates.ItemRow{Key: it.Key, Type: it.Type}
+		for _, c := range scoring.Conditions {
+			if p, ok := it.P[c]; ok {
+				row.P = append(row.P, strconv.FormatFloat(p, 'f', 3, 64))
+			} else {
+				row.P = append(row.P, "—")
+			}
+		}
+		rows = append(rows, row)
+	}
+	return rows
 }
 
 // JobProgressJSON handles GET /admin/studies/{study}/jobs/{job}/progress.json,

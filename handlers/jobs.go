@@ -87,14 +87,7 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 		Engine: r.PostFormValue("engine"),
 	}
 	spec := runner.Spec{StudyID: s.ID, Task: scoring.Task(f.Task), Scorer: f.Scorer, Strategy: scoring.Strategy(f.Strategy)}
-	num := func(field, v string, lo, hi int) (int, error) {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < lo || n > hi {
-			return 0, domain.Errorf(domain.EINVALID, "%s: must be a whole number from %d to %d", field, lo, hi)
-		}
-		return n, nil
-	}
-	seed, err := num("seed", f.Seed, 0, 1<<31-1)
+	seed, err := wholeIn("seed", f.Seed, 0, 1<<31-1)
 	if err != nil {
 		return spec, f, err
 	}
@@ -114,39 +107,55 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 	if f.Scorer != runner.ModelScorer {
 		return spec, f, nil
 	}
+	spec.Config, err = modelConfig(f)
+	return spec, f, err
+}
+
+// wholeIn reads a whole number from lo to hi; the error names the field.
+func wholeIn(field, v string, lo, hi int) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < lo || n > hi {
+		return 0, domain.Errorf(domain.EINVALID, "%s: must be a whole number from %d to %d", field, lo, hi)
+	}
+	return n, nil
+}
+
+// modelConfig reads the model's settings of the launch form: the base
+// URLs one a line, the limits each in its range, the token limits empty
+// for our defaults.
+func modelConfig(f templates.JobForm) (scoring.Config, error) {
 	c := scoring.Config{Model: firstLine(f.Model), APIKeyEnv: f.APIKeyEnv, API: scoring.API(f.API), Mode: scoring.Mode(f.Mode), Engine: scoring.Engine(f.Engine)}
 	for _, ln := range strings.Split(f.BaseURLs, "\n") {
 		if ln = strings.TrimSpace(ln); ln != "" {
 			c.BaseURLs = append(c.BaseURLs, ln)
 		}
 	}
-	if c.Concurrency, err = num("concurrency", f.Concurrency, 1, scoring.MaxConcurrency); err != nil {
-		return spec, f, err
+	var err error
+	if c.Concurrency, err = wholeIn("concurrency", f.Concurrency, 1, scoring.MaxConcurrency); err != nil {
+		return c, err
 	}
-	secs, err := num("timeout", f.Timeout, 1, int(scoring.MaxTimeout/time.Second))
+	secs, err := wholeIn("timeout", f.Timeout, 1, int(scoring.MaxTimeout/time.Second))
 	if err != nil {
-		return spec, f, err
+		return c, err
 	}
 	c.Timeout = time.Duration(secs) * time.Second
-	if c.MaxRetries, err = num("retries", f.Retries, 0, scoring.MaxRetriesCap); err != nil {
-		return spec, f, err
+	if c.MaxRetries, err = wholeIn("retries", f.Retries, 0, scoring.MaxRetriesCap); err != nil {
+		return c, err
 	}
-	if c.Samples, err = num("samples", f.Samples, 1, scoring.MaxSamples); err != nil {
-		return spec, f, err
+	if c.Samples, err = wholeIn("samples", f.Samples, 1, scoring.MaxSamples); err != nil {
+		return c, err
 	}
-	// The token limits may be left empty for our defaults.
 	if strings.TrimSpace(f.MaxTokens) != "" {
-		if c.MaxTokens, err = num("max_tokens", f.MaxTokens, 1, 32768); err != nil {
-			return spec, f, err
+		if c.MaxTokens, err = wholeIn("max_tokens", f.MaxTokens, 1, 32768); err != nil {
+			return c, err
 		}
 	}
 	if strings.TrimSpace(f.GenMaxTokens) != "" {
-		if c.GenMaxTokens, err = num("gen_max_tokens", f.GenMaxTokens, 1, 32768); err != nil {
-			return spec, f, err
+		if c.GenMaxTokens, err = wholeIn("gen_max_tokens", f.GenMaxTokens, 1, 32768); err != nil {
+			return c, err
 		}
 	}
-	spec.Config = c
-	return spec, f, nil
+	return c, nil
 }
 
 // CreateJob handles POST /admin/studies/{study}/jobs: validate, build and

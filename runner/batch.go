@@ -283,76 +283,102 @@ func (r *Runner) refuse(ctx context.Context, b *domain.JobBatch, step string, er
 // pollBatches asks the engine about each submitted batch, with back-off
 // between rounds, until none is left, collecting each as it ends.
 func (r *Runner) pollBatches(ctx context.Context, j *domain.Job, c *scoring.Client, api *scoring.BatchAPI, open []*domain.JobBatch, progress func(domain.JobProgress)) ([]string, error) {
-	var notes []string
+	bp := &batchPoll{r: r, j: j, c: c, api: api, progress: progress}
 	wait := max(time.Millisecond, r.BatchPoll)
-	failures := 0
 	for {
-		waiting := 0
-		var status []string
+		bp.waiting, bp.status = 0, nil
 		for _, b := range open {
 			if b.State != domain.BatchSubmitted {
 				continue
 			}
-			st, err := api.Batch(ctx, b.BatchID)
-			if err != nil {
-				if ctx.Err() != nil {
-					return notes, ctx.Err()
-				}
-				if !scoring.IsTransient(err) {
-					note, err := r.refuse(ctx, b, "reading the status of batch "+b.BatchID, err)
-					notes = append(notes, note)
-					if err != nil {
-						return notes, err
-					}
-					continue
-				}
-				if failures++; failures >= 10 {
-					return notes, fmt.Errorf("the batch engine did not answer 10 times in a row: %w", err)
-				}
-				waiting++
-				continue
-			}
-			failures = 0
-			if !scoring.BatchFinal(st.Status) {
-				waiting++
-				msg := fmt.Sprintf("%s, %d of %d requests done", st.Status, st.RequestCounts.Completed+st.RequestCounts.Failed, st.RequestCounts.Total)
-				status = append(status, st.ID+": "+msg)
-				if err := r.db.BatchPolled(ctx, b.ID, st.Status, msg); err != nil && ctx.Err() == nil {
-					return notes, err
-				}
-				continue
-			}
-			note, err := r.collectBatch(ctx, j, c, api, b, st)
-			if err != nil {
-				return notes, err
-			}
-			if note != "" {
-				notes = append(notes, note)
-			}
-			if progress != nil {
-				if p, err := r.db.JobProgress(ctx, j.ID); err == nil {
-					progress(p)
-				}
+			if err := bp.poll(ctx, b); err != nil {
+				return bp.notes, err
 			}
 		}
-		if waiting == 0 {
-			return notes, nil
+		if bp.waiting == 0 {
+			return bp.notes, nil
 		}
-		if len(status) > 0 {
-			msg := fmt.Sprintf("Waiting for %d batch(es) at %s — %s. Stopping pragmalab loses nothing: the next start collects them.", waiting, api.Base(), strings.Join(status, "; "))
+		if len(bp.status) > 0 {
+			msg := fmt.Sprintf("Waiting for %d batch(es) at %s — %s. Stopping pragmalab loses nothing: the next start collects them.", bp.waiting, api.Base(), strings.Join(bp.status, "; "))
 			if err := r.db.SetJobStatus(ctx, j.ID, domain.JobRunning, msg); err != nil && ctx.Err() == nil {
-				return notes, err
+				return bp.notes, err
 			}
 		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return notes, ctx.Err()
+			return bp.notes, ctx.Err()
 		case <-t.C:
 		}
 		wait = min(2*wait, max(r.BatchPoll, r.BatchPollMax))
 	}
+}
+
+// batchPoll is pollBatches' state: the notes for the job's message, the
+// engine's failures in a row, and, per round, the batches still waiting
+// and their status lines.
+type batchPoll struct {
+	r        *Runner
+	j        *domain.Job
+	c        *scoring.Client
+	api      *scoring.BatchAPI
+	progress func(domain.JobProgress)
+	notes    []string
+	failures int
+	waiting  int
+	status   []string
+}
+
+// poll asks about one submitted batch: an unreadable status refuses it,
+// a transient failure waits (up to 10 in a row), a running batch records
+// its counts, an ended one is collected.
+func (bp *batchPoll) poll(ctx context.Context, b *domain.JobBatch) error {
+	st, err := bp.api.Batch(ctx, b.BatchID)
+	if err != nil {
+		return bp.failed(ctx, b, err)
+	}
+	bp.failures = 0
+	if !scoring.BatchFinal(st.Status) {
+		bp.waiting++
+		msg := fmt.Sprintf("%s, %d of %d requests done", st.Status, st.RequestCounts.Completed+st.RequestCounts.Failed, st.RequestCounts.Total)
+		bp.status = append(bp.status, st.ID+": "+msg)
+		if err := bp.r.db.BatchPolled(ctx, b.ID, st.Status, msg); err != nil && ctx.Err() == nil {
+			return err
+		}
+		return nil
+	}
+	note, err := bp.r.collectBatch(ctx, bp.j, bp.c, bp.api, b, st)
+	if err != nil {
+		return err
+	}
+	if note != "" {
+		bp.notes = append(bp.notes, note)
+	}
+	if bp.progress != nil {
+		if p, err := bp.r.db.JobProgress(ctx, bp.j.ID); err == nil {
+			bp.progress(p)
+		}
+	}
+	return nil
+}
+
+// failed handles a batch whose status could not be read: a lasting error
+// refuses the batch, a transient one waits for the next round.
+func (bp *batchPoll) failed(ctx context.Context, b *domain.JobBatch, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if !scoring.IsTransient(err) {
+		note, err := bp.r.refuse(ctx, b, "reading the status of batch "+b.BatchID, err)
+		bp.notes = append(bp.notes, note)
+		return err
+	}
+	if bp.failures++; bp.failures >= 10 {
+		return fmt.Errorf("the batch engine did not answer 10 times in a row: %w", err)
+	}
+	bp.waiting++
+	return nil
 }
 
 // collectBatch downloads an ended batch's output and error files and
@@ -364,13 +390,10 @@ func (r *Runner) collectBatch(ctx context.Context, j *domain.Job, c *scoring.Cli
 	if err != nil {
 		return "", err
 	}
-	byKey := make(map[string]domain.JobPrompt, len(prompts))
+	out := batchOutputs{j: j, c: c, byKey: make(map[string]domain.JobPrompt, len(prompts)), seen: map[string]bool{}}
 	for _, p := range prompts {
-		byKey[p.Key] = p
+		out.byKey[p.Key] = p
 	}
-	seen := map[string]bool{}
-	var results []domain.JobResult
-	foreign, unreadable := 0, 0
 	for _, fid := range []string{st.OutputFileID, st.ErrorFileID} {
 		if fid == "" {
 			continue
@@ -382,29 +405,7 @@ func (r *Runner) collectBatch(ctx context.Context, j *domain.Job, c *scoring.Cli
 			}
 			return "", fmt.Errorf("downloading file %s of batch %s: %w", fid, st.ID, err)
 		}
-		err = eachLine(data, func(_ int, ln []byte) error {
-			var o scoring.BatchOutput
-			if json.Unmarshal(ln, &o) != nil {
-				unreadable++
-				return nil
-			}
-			p, ok := byKey[o.CustomID]
-			if !ok {
-				foreign++
-				return nil
-			}
-			if seen[o.CustomID] {
-				return nil
-			}
-			seen[o.CustomID] = true
-			res := resultOf(j, c, p, o)
-			if m := o.Model(); m != "" && !scoring.SameModel(m, c.Name()) {
-				res = domain.JobResult{Seq: p.Seq, Error: fmt.Sprintf("the reply is from model %q, not the job's %q", m, c.Name())}
-			}
-			results = append(results, res)
-			return nil
-		})
-		if err != nil {
+		if err := eachLine(data, out.read); err != nil {
 			return "", err
 		}
 	}
@@ -413,16 +414,16 @@ func (r *Runner) collectBatch(ctx context.Context, j *domain.Job, c *scoring.Cli
 		missing += " (" + p + ")"
 	}
 	answered := 0
-	for _, res := range results {
+	for _, res := range out.results {
 		if res.Answer != nil {
 			answered++
 		}
 	}
 	msg := fmt.Sprintf("%s: %d of %d prompts answered", st.Status, answered, b.Prompts)
-	if foreign+unreadable > 0 {
-		msg += fmt.Sprintf("; %d lines named no prompt of this batch and %d were not JSON (left out)", foreign, unreadable)
+	if out.foreign+out.unreadable > 0 {
+		msg += fmt.Sprintf("; %d lines named no prompt of this batch and %d were not JSON (left out)", out.foreign, out.unreadable)
 	}
-	if err := r.db.CollectBatch(context.WithoutCancel(ctx), b.ID, st.Status, msg, results, missing); err != nil {
+	if err := r.db.CollectBatch(context.WithoutCancel(ctx), b.ID, st.Status, msg, out.results, missing); err != nil {
 		return "", err
 	}
 	b.State = domain.BatchCollected
@@ -431,6 +432,43 @@ func (r *Runner) collectBatch(ctx context.Context, j *domain.Job, c *scoring.Cli
 		return "", nil
 	}
 	return fmt.Sprintf("Batch %s %s: %d of its %d prompts answered.", st.ID, st.Status, answered, b.Prompts), nil
+}
+
+// batchOutputs reads a batch's output lines into results, the first line
+// per prompt; it counts the lines that name no prompt of the batch
+// (foreign) and those that are not JSON (unreadable).
+type batchOutputs struct {
+	j                   *domain.Job
+	c                   *scoring.Client
+	byKey               map[string]domain.JobPrompt
+	seen                map[string]bool
+	results             []domain.JobResult
+	foreign, unreadable int
+}
+
+// read reads one output line; a reply from another model than the job's
+// fails its prompt.
+func (o *batchOutputs) read(_ int, ln []byte) error {
+	var out scoring.BatchOutput
+	if json.Unmarshal(ln, &out) != nil {
+		o.unreadable++
+		return nil
+	}
+	p, ok := o.byKey[out.CustomID]
+	if !ok {
+		o.foreign++
+		return nil
+	}
+	if o.seen[out.CustomID] {
+		return nil
+	}
+	o.seen[out.CustomID] = true
+	res := resultOf(o.j, o.c, p, out)
+	if m := out.Model(); m != "" && !scoring.SameModel(m, o.c.Name()) {
+		res = domain.JobResult{Seq: p.Seq, Error: fmt.Sprintf("the reply is from model %q, not the job's %q", m, o.c.Name())}
+	}
+	o.results = append(o.results, res)
+	return nil
 }
 
 // resultOf reads one output line for prompt p as the live client reads a

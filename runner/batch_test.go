@@ -27,6 +27,63 @@ func batchRunner(db *store.DB) *Runner {
 	return r
 }
 
+// batchFixture is the set-up every batch test shares: a database, a study
+// (of True/False items, 12 prompts each, unless made otherwise), and the fake model server with
+// its Batch API, closed when the test ends.
+type batchFixture struct {
+	ctx   context.Context
+	db    *store.DB
+	study int64
+	srv   *scoringtest.Server
+}
+
+// newBatchFixture sets up a study of items items; opts, if given, set the
+// fake's Batch API.
+func newBatchFixture(t *testing.T, items int, opts ...scoringtest.BatchOptions) *batchFixture {
+	t.Helper()
+	return batchFixtureOf(t, func(db *store.DB) int64 { return itemStudy(t, db, items) }, opts...)
+}
+
+// batchFixtureOf sets up the study that study makes (a human-task study,
+// say).
+func batchFixtureOf(t *testing.T, study func(*store.DB) int64, opts ...scoringtest.BatchOptions) *batchFixture {
+	t.Helper()
+	db := openDB(t)
+	f := &batchFixture{ctx: context.Background(), db: db, study: study(db), srv: scoringtest.NewServer(0)}
+	t.Cleanup(f.srv.Close)
+	for _, o := range opts {
+		f.srv.SetBatchOptions(o)
+	}
+	return f
+}
+
+// job creates a job of spec over the fixture's study.
+func (f *batchFixture) job(t *testing.T, spec Spec) *domain.Job {
+	t.Helper()
+	j, err := Create(f.ctx, f.db, spec, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// batchJob creates a job on the batch engine of the fake.
+func (f *batchFixture) batchJob(t *testing.T) *domain.Job {
+	t.Helper()
+	return f.job(t, batchSpec(f.study, f.srv.URL))
+}
+
+// runner is a runner polling at once.
+func (f *batchFixture) runner() *Runner { return batchRunner(f.db) }
+
+// run runs a job to its end with a runner polling at once.
+func (f *batchFixture) run(t *testing.T, job int64) {
+	t.Helper()
+	if err := f.runner().RunJob(f.ctx, job, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // answersByKey are a job's stored answers by prompt key.
 func answersByKey(t *testing.T, db *store.DB, job int64) map[string]string {
 	t.Helper()
@@ -61,24 +118,15 @@ func setEngine(t *testing.T, db *store.DB, job int64, e scoring.Engine) {
 // A batch job stores exactly what a live job stores: the same answers by
 // key, though the output comes back in reverse order and split over files.
 func TestBatchJobStoresWhatLiveStores(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 20) // 240 prompts
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
+	f := newBatchFixture(t, 20) // 240 prompts
+	ctx, db, srv := f.ctx, f.db, f.srv
 
-	live, err := Create(ctx, db, modelSpec(study, srv.URL, 8), noEnv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	live := f.job(t, modelSpec(f.study, srv.URL, 8))
 	if err := New(db, nil, noEnv, nil).RunJob(ctx, live.ID, nil); err != nil {
 		t.Fatal(err)
 	}
-	batch, err := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := batchRunner(db)
+	batch := f.batchJob(t)
+	r := f.runner()
 	r.BatchMaxLines = 100
 	if err := r.RunJob(ctx, batch.ID, nil); err != nil {
 		t.Fatal(err)
@@ -117,13 +165,10 @@ func TestBatchJobStoresWhatLiveStores(t *testing.T) {
 
 // The byte limit splits files too.
 func TestBatchFilesSplitAtTheByteLimit(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 2) // 24 prompts
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
-	job, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	r := batchRunner(db)
+	f := newBatchFixture(t, 2) // 24 prompts
+	ctx, db, srv := f.ctx, f.db, f.srv
+	job := f.batchJob(t)
+	r := f.runner()
 	r.BatchMaxBytes = 4000 // a line is about 700 bytes
 	if err := r.RunJob(ctx, job.ID, nil); err != nil {
 		t.Fatal(err)
@@ -144,16 +189,10 @@ func TestBatchFilesSplitAtTheByteLimit(t *testing.T) {
 // Lines of the error file fail their prompts (partial); they are asked
 // again live, each once, and nothing answered is asked again.
 func TestBatchErrorFileThenLive(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 5) // 60 prompts
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
-	srv.SetBatchOptions(scoringtest.BatchOptions{FailEvery: 6, Polls: 2})
-	job, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	if err := batchRunner(db).RunJob(ctx, job.ID, nil); err != nil {
-		t.Fatal(err)
-	}
+	f := newBatchFixture(t, 5, scoringtest.BatchOptions{FailEvery: 6, Polls: 2}) // 60 prompts
+	ctx, db, srv := f.ctx, f.db, f.srv
+	job := f.batchJob(t)
+	f.run(t, job.ID)
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
 	if j.Status != domain.JobPartial || p.Answered != 50 || p.Failed != 10 {
@@ -194,16 +233,10 @@ func TestBatchErrorFileThenLive(t *testing.T) {
 // An expired batch leaves the job partial; a new batch asks only the
 // prompts it did not answer.
 func TestExpiredBatchThenNewBatch(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 5) // 60 prompts
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
-	srv.SetBatchOptions(scoringtest.BatchOptions{Expire: true})
-	job, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	if err := batchRunner(db).RunJob(ctx, job.ID, nil); err != nil {
-		t.Fatal(err)
-	}
+	f := newBatchFixture(t, 5, scoringtest.BatchOptions{Expire: true}) // 60 prompts
+	ctx, db, srv := f.ctx, f.db, f.srv
+	job := f.batchJob(t)
+	f.run(t, job.ID)
 	j, _ := db.Job(ctx, job.ID)
 	p, _ := db.JobProgress(ctx, job.ID)
 	if j.Status != domain.JobPartial || p.Answered != 30 || p.Failed != 30 || !strings.Contains(j.Error, "expired") {
@@ -215,9 +248,7 @@ func TestExpiredBatchThenNewBatch(t *testing.T) {
 	}
 	srv.SetBatchOptions(scoringtest.BatchOptions{})
 	setEngine(t, db, job.ID, scoring.EngineBatch)
-	if err := batchRunner(db).RunJob(ctx, job.ID, nil); err != nil {
-		t.Fatal(err)
-	}
+	f.run(t, job.ID)
 	if got := srv.BatchSizes(); len(got) != 2 || got[1] != 30 {
 		t.Errorf("batches %v; the second should hold the 30 unanswered prompts", got)
 	}
@@ -231,17 +262,14 @@ func TestExpiredBatchThenNewBatch(t *testing.T) {
 // batch (by its recorded file, then by its recorded id) and collects it.
 // Nothing is uploaded, created or asked twice.
 func TestKilledBatchRunIsCollectedNextStart(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 5) // 60 prompts
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
-	job, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
+	f := newBatchFixture(t, 5) // 60 prompts
+	ctx, db, srv := f.ctx, f.db, f.srv
+	job := f.batchJob(t)
 
 	// 1: killed inside the create call.
 	kill1, stop1 := context.WithCancel(ctx)
 	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1000, OnCreate: stop1})
-	if err := batchRunner(db).RunJob(kill1, job.ID, nil); err == nil {
+	if err := f.runner().RunJob(kill1, job.ID, nil); err == nil {
 		t.Fatal("the killed run should report its end")
 	}
 	bs, _ := db.JobBatches(ctx, job.ID)
@@ -254,7 +282,7 @@ func TestKilledBatchRunIsCollectedNextStart(t *testing.T) {
 	kill2, stop2 := context.WithCancel(ctx)
 	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1000})
 	done := make(chan error, 1)
-	go func() { done <- batchRunner(db).RunJob(kill2, job.ID, nil) }()
+	go func() { done <- f.runner().RunJob(kill2, job.ID, nil) }()
 	for {
 		bs, _ = db.JobBatches(ctx, job.ID)
 		if bs[0].State == domain.BatchSubmitted && bs[0].RemoteStatus == "in_progress" {
@@ -274,9 +302,7 @@ func TestKilledBatchRunIsCollectedNextStart(t *testing.T) {
 
 	// 3: the batch ends; the next start collects it.
 	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1})
-	if err := batchRunner(db).RunJob(ctx, job.ID, nil); err != nil {
-		t.Fatal(err)
-	}
+	f.run(t, job.ID)
 	if srv.BatchUploads() != 1 || srv.BatchCreates() != 1 {
 		t.Errorf("%d uploads, %d batches; want 1 and 1", srv.BatchUploads(), srv.BatchCreates())
 	}
@@ -296,18 +322,12 @@ func TestKilledBatchRunIsCollectedNextStart(t *testing.T) {
 // fake's, out of order) imports as the batch engine stores it. Bad files
 // are refused whole, naming the line.
 func TestExportImportRoundTrip(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 3) // 36 prompts
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
+	f := newBatchFixture(t, 3) // 36 prompts
+	ctx, db, srv := f.ctx, f.db, f.srv
 
-	spec := modelSpec(study, "", 1)
+	spec := modelSpec(f.study, "", 1)
 	spec.Config.BaseURLs, spec.Config.Engine = nil, scoring.EngineOffline
-	job, err := Create(ctx, db, spec, noEnv)
-	if err != nil {
-		t.Fatal(err)
-	}
+	job := f.job(t, spec)
 	if active, _ := db.ActiveJobs(ctx); len(active) != 0 {
 		t.Errorf("an offline job is not for the runner: %d active", len(active))
 	}
@@ -346,10 +366,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Errorf("status %s", j.Status)
 	}
 	// The same prompts through the batch engine store the same answers.
-	bjob, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	if err := batchRunner(db).RunJob(ctx, bjob.ID, nil); err != nil {
-		t.Fatal(err)
-	}
+	bjob := f.batchJob(t)
+	f.run(t, bjob.ID)
 	a, b := answersByKey(t, db, job.ID), answersByKey(t, db, bjob.ID)
 	for k, v := range b {
 		if a[k] != v {
@@ -413,14 +431,10 @@ func waitBatchInProgress(t *testing.T, db *store.DB, job int64) {
 // Cancelling a batch job asks the engine to cancel its open batch, so it
 // costs nothing more.
 func TestCancelledBatchJobCancelsTheBatch(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 2)
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
-	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1 << 30})
-	job, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	r := batchRunner(db)
+	f := newBatchFixture(t, 2, scoringtest.BatchOptions{Polls: 1 << 30})
+	ctx, db, srv := f.ctx, f.db, f.srv
+	job := f.batchJob(t)
+	r := f.runner()
 	done := make(chan error, 1)
 	go func() { done <- r.RunJob(ctx, job.ID, nil) }()
 	waitBatchInProgress(t, db, job.ID)
@@ -439,15 +453,11 @@ func TestCancelledBatchJobCancelsTheBatch(t *testing.T) {
 // A batch job waiting for its engine does not hold back live jobs: with
 // one place for jobs, a live job runs to the end beside it.
 func TestWaitingBatchJobLeavesLiveJobsRunning(t *testing.T) {
-	ctx := context.Background()
-	db := openDB(t)
-	study := itemStudy(t, db, 2)
-	srv := scoringtest.NewServer(0)
-	defer srv.Close()
-	srv.SetBatchOptions(scoringtest.BatchOptions{Polls: 1 << 30})
-	batch, _ := Create(ctx, db, batchSpec(study, srv.URL), noEnv)
-	live, _ := Create(ctx, db, modelSpec(study, srv.URL, 2), noEnv)
-	r := batchRunner(db)
+	f := newBatchFixture(t, 2, scoringtest.BatchOptions{Polls: 1 << 30})
+	ctx, db := f.ctx, f.db
+	batch := f.batchJob(t)
+	live := f.job(t, modelSpec(f.study, f.srv.URL, 2))
+	r := f.runner()
 	r.MaxJobs = 1
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})

@@ -123,27 +123,7 @@ func compareColumn(r *Results, types []string, humanItems map[string]*analysis.I
 			if !ok {
 				continue
 			}
-			var ps analysis.PairedShares // A: the model, B: the humans
-			for _, it := range r.TF {
-				if t != scoring.AllTypes && it.Type != t {
-					continue
-				}
-				mh, ok := scoring.ItemHit(it, m)
-				if !ok {
-					continue
-				}
-				hh := false
-				if paired {
-					hm := humanItems[it.Key]
-					if hm == nil {
-						continue
-					}
-					if hh, ok = hm.Hit(m); !ok {
-						continue
-					}
-				}
-				ps.Add(mh, hh)
-			}
+			ps := pairHits(r.TF, t, m, humanItems, paired)
 			n := ps.N()
 			col.N[m][t] = [2]int{n, tm.Items}
 			if v, ok := ps.A(); ok {
@@ -162,6 +142,34 @@ func compareColumn(r *Results, types []string, humanItems map[string]*analysis.I
 		}
 	}
 	return col
+}
+
+// pairHits pairs the model's hit on measure m with the humans' on each
+// item of type t (every type for AllTypes); paired, an item without a
+// human hit is left out, unpaired the humans' side stays false.
+func pairHits(tf []scoring.TFItemResult, t, m string, humanItems map[string]*analysis.ItemMeans, paired bool) analysis.PairedShares {
+	var ps analysis.PairedShares // A: the model, B: the humans
+	for _, it := range tf {
+		if t != scoring.AllTypes && it.Type != t {
+			continue
+		}
+		mh, ok := scoring.ItemHit(it, m)
+		if !ok {
+			continue
+		}
+		hh := false
+		if paired {
+			hm := humanItems[it.Key]
+			if hm == nil {
+				continue
+			}
+			if hh, ok = hm.Hit(m); !ok {
+				continue
+			}
+		}
+		ps.Add(mh, hh)
+	}
+	return ps
 }
 
 func nanIfNil(v *float64) float64 {

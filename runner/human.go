@@ -82,19 +82,7 @@ func buildHumanPrompts(ctx context.Context, db *store.DB, spec Spec) ([]scoring.
 	tx := humanTexts(spec.Task, s.Lang)
 	switch spec.Task {
 	case scoring.Likert:
-		items, err := db.ListItems(ctx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		cs := domain.DefaultCrowdSettings()
-		if err := s.DecodeSettings(&cs); err != nil {
-			return nil, err
-		}
-		conds := make([]scoring.Condition, len(cs.Conditions))
-		for i, c := range cs.Conditions {
-			conds[i] = scoring.Condition(c)
-		}
-		return scoring.BuildLikertPrompts(TFItems(items), conds, CrowdScale(s), tx), nil
+		return likertPrompts(ctx, db, s, tx)
 	case scoring.Expert:
 		items, err := db.ListItems(ctx, s.ID)
 		if err != nil {
@@ -102,44 +90,73 @@ func buildHumanPrompts(ctx context.Context, db *store.DB, spec Spec) ([]scoring.
 		}
 		return scoring.BuildExpertPrompts(TFItems(items), templates.Definitions(s.Lang), tx), nil
 	case scoring.ContextTask:
-		ps, err := db.ListPassages(ctx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		cs := domain.DefaultContextSettings()
-		if err := s.DecodeSettings(&cs); err != nil {
-			return nil, err
-		}
-		sents := map[string][]string{}
-		for _, p := range ps {
-			sents[p.Key] = p.Sentences
-		}
-		return scoring.BuildContextPrompts(MCItems(ps), sents, cs.MaxSentences, tx), nil
+		return contextPrompts(ctx, db, s, tx)
 	case scoring.ExplanationRating:
-		ps, err := db.ListPassages(ctx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		byKey := map[string]domain.Passage{}
-		for _, p := range ps {
-			byKey[p.Key] = p
-		}
-		outs, err := db.ExplainOutputs(ctx, s.ID)
-		if err != nil {
-			return nil, err
-		}
-		var rated []scoring.RatedOutput
-		for _, o := range outs {
-			p, ok := byKey[o.ItemKey]
-			if !ok {
-				continue
-			}
-			rated = append(rated, scoring.RatedOutput{ID: o.ID, Passage: MCItems([]domain.Passage{p})[0], Sents: p.Sentences,
-				Strategy: o.Strategy, Model: o.Model, Output: o.Output})
-		}
-		return scoring.BuildExplanationPrompts(rated, tx), nil
+		return explanationPrompts(ctx, db, s, tx)
 	}
 	return nil, fmt.Errorf("task %s is not a human task", spec.Task)
+}
+
+// likertPrompts renders a crowd study's items in its conditions on its scale.
+func likertPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scoring.HumanTexts) ([]scoring.Prompt, error) {
+	items, err := db.ListItems(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	cs := domain.DefaultCrowdSettings()
+	if err := s.DecodeSettings(&cs); err != nil {
+		return nil, err
+	}
+	conds := make([]scoring.Condition, len(cs.Conditions))
+	for i, c := range cs.Conditions {
+		conds[i] = scoring.Condition(c)
+	}
+	return scoring.BuildLikertPrompts(TFItems(items), conds, CrowdScale(s), tx), nil
+}
+
+// contextPrompts renders a context study's passages with at most its
+// number of sentences.
+func contextPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scoring.HumanTexts) ([]scoring.Prompt, error) {
+	ps, err := db.ListPassages(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	cs := domain.DefaultContextSettings()
+	if err := s.DecodeSettings(&cs); err != nil {
+		return nil, err
+	}
+	sents := map[string][]string{}
+	for _, p := range ps {
+		sents[p.Key] = p.Sentences
+	}
+	return scoring.BuildContextPrompts(MCItems(ps), sents, cs.MaxSentences, tx), nil
+}
+
+// explanationPrompts renders each model output of an explanation study
+// beside its passage; an output whose passage is gone is left out.
+func explanationPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scoring.HumanTexts) ([]scoring.Prompt, error) {
+	ps, err := db.ListPassages(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]domain.Passage{}
+	for _, p := range ps {
+		byKey[p.Key] = p
+	}
+	outs, err := db.ExplainOutputs(ctx, s.ID)
+	if err != nil {
+		return nil, err
+	}
+	var rated []scoring.RatedOutput
+	for _, o := range outs {
+		p, ok := byKey[o.ItemKey]
+		if !ok {
+			continue
+		}
+		rated = append(rated, scoring.RatedOutput{ID: o.ID, Passage: MCItems([]domain.Passage{p})[0], Sents: p.Sentences,
+			Strategy: o.Strategy, Model: o.Model, Output: o.Output})
+	}
+	return scoring.BuildExplanationPrompts(rated, tx), nil
 }
 
 // humanEmpty says what a study lacks when a human task has no prompt.

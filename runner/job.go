@@ -83,20 +83,8 @@ func Create(ctx context.Context, db *store.DB, spec Spec, getenv func(string) st
 // each; docs/scoring.md#many-models-in-one-go). Jobs created together are
 // compared side by side.
 func CreateGroup(ctx context.Context, db *store.DB, specs []Spec, getenv func(string) string) ([]*domain.Job, error) {
-	if len(specs) == 0 {
-		return nil, domain.Errorf(domain.EINVALID, "model: at least one model is needed")
-	}
-	for i := range specs {
-		if err := specs[i].Validate(getenv); err != nil {
-			if len(specs) > 1 && specs[i].Scorer == ModelScorer {
-				return nil, domain.Errorf(domain.EINVALID, "model %s: %s", specs[i].Config.Model, domain.ErrorMessage(err))
-			}
-			return nil, err
-		}
-		s, first := specs[i], specs[0]
-		if s.StudyID != first.StudyID || s.Task != first.Task || s.Strategy != first.Strategy || s.CompareStudyID != first.CompareStudyID {
-			return nil, domain.Errorf(domain.EINVALID, "jobs launched together share the study, task, strategy and comparison")
-		}
+	if err := validateGroup(specs, getenv); err != nil {
+		return nil, err
 	}
 	sp, err := BuildPrompts(ctx, db, specs[0])
 	if err != nil {
@@ -126,6 +114,27 @@ func CreateGroup(ctx context.Context, db *store.DB, specs []Spec, getenv func(st
 		return nil, err
 	}
 	return jobs, nil
+}
+
+// validateGroup checks each spec of a group, naming the model when there
+// are several, and that they differ only in their scorer.
+func validateGroup(specs []Spec, getenv func(string) string) error {
+	if len(specs) == 0 {
+		return domain.Errorf(domain.EINVALID, "model: at least one model is needed")
+	}
+	for i := range specs {
+		if err := specs[i].Validate(getenv); err != nil {
+			if len(specs) > 1 && specs[i].Scorer == ModelScorer {
+				return domain.Errorf(domain.EINVALID, "model %s: %s", specs[i].Config.Model, domain.ErrorMessage(err))
+			}
+			return err
+		}
+		s, first := specs[i], specs[0]
+		if s.StudyID != first.StudyID || s.Task != first.Task || s.Strategy != first.Strategy || s.CompareStudyID != first.CompareStudyID {
+			return domain.Errorf(domain.EINVALID, "jobs launched together share the study, task, strategy and comparison")
+		}
+	}
+	return nil
 }
 
 // BuildPrompts renders every prompt of a (validated) spec from the study's

@@ -58,26 +58,9 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 		return nil, err
 	}
 	res := &Results{Job: j, Scorer: ScorerName(j)}
-	answers := make(map[string]scoring.Answer, len(rows))
-	for _, r := range rows {
-		res.Progress.Total++
-		if r.Answer == nil {
-			if r.Error != "" {
-				res.Progress.Failed++
-			}
-			continue
-		}
-		var a scoring.Answer
-		if err := json.Unmarshal(r.Answer, &a); err != nil {
-			return nil, fmt.Errorf("job %d prompt %s: %w", jobID, r.Key, err)
-		}
-		answers[r.Key] = a
-		res.Progress.Answered++
-		res.Samples += len(a.Samples)
-		res.Unparsed += a.Unparsed
-	}
-	if task := scoring.Task(j.Task); task != scoring.TrueFalse && !scoring.IsHumanTask(task) {
-		res.Samples, res.Unparsed = 0, 0 // only True/False and human-task samples are parsed into a probability
+	answers, err := res.tallyAnswers(rows)
+	if err != nil {
+		return nil, err
 	}
 	asked := make(map[string]bool, len(rows))
 	for _, r := range rows {
@@ -93,30 +76,9 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 	}
 	switch task {
 	case scoring.TrueFalse:
-		var items []scoring.TFItem
-		for _, it := range ds.tf {
-			if asked[scoring.TFPromptKey(it.Key, scoring.Trigger, scoring.TrueFirst)] {
-				items = append(items, it)
-			}
-		}
-		res.TF = scoring.AggregateTF(items, answers)
-		res.TFMetrics = scoring.ComputeTF(res.TF)
-		res.JobItems = map[string]int{}
-		for t, m := range res.TFMetrics {
-			res.JobItems[t] = m.Items
-		}
+		res.aggregateTF(ds, asked, answers)
 	case scoring.MultipleChoice:
-		res.MC = scoring.AggregateMC(ds.mc, answers)
-		res.MCMetrics = scoring.ComputeMC(res.MC)
-		res.JobItems = map[string]int{}
-		for _, it := range ds.mc {
-			if asked[scoring.MCPromptKey(it.Key)] {
-				res.JobItems[scoring.AllTypes]++
-				if it.Kind != "" && it.Kind != scoring.AllTypes {
-					res.JobItems[it.Kind]++
-				}
-			}
-		}
+		res.aggregateMC(ds, asked, answers)
 	case scoring.Generation:
 		res.JobItems = map[string]int{scoring.AllTypes: res.Progress.Total}
 		for _, it := range ds.mc {
@@ -126,6 +88,65 @@ func LoadResults(ctx context.Context, db *store.DB, jobID int64) (*Results, erro
 		}
 	}
 	return res, nil
+}
+
+// tallyAnswers decodes the job's answers by prompt key and counts its
+// progress, samples and unparsed replies.
+func (r *Results) tallyAnswers(rows []store.JobAnswer) (map[string]scoring.Answer, error) {
+	answers := make(map[string]scoring.Answer, len(rows))
+	for _, row := range rows {
+		r.Progress.Total++
+		if row.Answer == nil {
+			if row.Error != "" {
+				r.Progress.Failed++
+			}
+			continue
+		}
+		var a scoring.Answer
+		if err := json.Unmarshal(row.Answer, &a); err != nil {
+			return nil, fmt.Errorf("job %d prompt %s: %w", r.Job.ID, row.Key, err)
+		}
+		answers[row.Key] = a
+		r.Progress.Answered++
+		r.Samples += len(a.Samples)
+		r.Unparsed += a.Unparsed
+	}
+	if task := scoring.Task(r.Job.Task); task != scoring.TrueFalse && !scoring.IsHumanTask(task) {
+		r.Samples, r.Unparsed = 0, 0 // only True/False and human-task samples are parsed into a probability
+	}
+	return answers, nil
+}
+
+// aggregateTF scores the True/False items the job asked.
+func (r *Results) aggregateTF(ds *dataset, asked map[string]bool, answers map[string]scoring.Answer) {
+	var items []scoring.TFItem
+	for _, it := range ds.tf {
+		if asked[scoring.TFPromptKey(it.Key, scoring.Trigger, scoring.TrueFirst)] {
+			items = append(items, it)
+		}
+	}
+	r.TF = scoring.AggregateTF(items, answers)
+	r.TFMetrics = scoring.ComputeTF(r.TF)
+	r.JobItems = map[string]int{}
+	for t, m := range r.TFMetrics {
+		r.JobItems[t] = m.Items
+	}
+}
+
+// aggregateMC scores the multiple-choice items and counts those the job
+// asked, overall and per kind.
+func (r *Results) aggregateMC(ds *dataset, asked map[string]bool, answers map[string]scoring.Answer) {
+	r.MC = scoring.AggregateMC(ds.mc, answers)
+	r.MCMetrics = scoring.ComputeMC(r.MC)
+	r.JobItems = map[string]int{}
+	for _, it := range ds.mc {
+		if asked[scoring.MCPromptKey(it.Key)] {
+			r.JobItems[scoring.AllTypes]++
+			if it.Kind != "" && it.Kind != scoring.AllTypes {
+				r.JobItems[it.Kind]++
+			}
+		}
+	}
 }
 
 // ItemKeys are the items the job has results for: at least one condition
@@ -146,41 +167,9 @@ func (r *Results) ItemKeys() map[string]bool {
 // Missing values are empty cells.
 func (r *Results) WriteCSV(w io.Writer) error {
 	cw := csvsafe.NewWriter(w)
-	f := func(m map[scoring.Condition]float64, c scoring.Condition) string {
-		if v, ok := m[c]; ok {
-			return strconv.FormatFloat(v, 'f', 6, 64)
-		}
-		return ""
-	}
 	switch scoring.Task(r.Job.Task) {
 	case scoring.TrueFalse:
-		head := []string{"model", "item_id", "item_type"}
-		for _, c := range scoring.Conditions {
-			head = append(head, "p_"+string(c))
-		}
-		for _, c := range scoring.Conditions {
-			for _, o := range scoring.Orders {
-				head = append(head, "p_"+string(c)+"_"+string(o))
-			}
-		}
-		cw.Write(head)
-		for _, t := range r.TF {
-			row := []string{r.Scorer, t.Key, t.Type}
-			for _, c := range scoring.Conditions {
-				row = append(row, f(t.P, c))
-			}
-			for _, c := range scoring.Conditions {
-				for _, o := range scoring.Orders {
-					v, ok := t.ByOrder[c][o]
-					if ok {
-						row = append(row, strconv.FormatFloat(v, 'f', 6, 64))
-					} else {
-						row = append(row, "")
-					}
-				}
-			}
-			cw.Write(row)
-		}
+		r.writeTrueFalseCSV(cw)
 	case scoring.MultipleChoice:
 		cw.Write([]string{"model", "item_id", "kind", "topic", "gold", "predicted", "correct"})
 		for _, m := range r.MC {
@@ -196,6 +185,43 @@ func (r *Results) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// writeTrueFalseCSV writes one row per True/False item: P(b) per
+// condition (mean of both orders), then per condition and order.
+func (r *Results) writeTrueFalseCSV(cw *csvsafe.Writer) {
+	head := []string{"model", "item_id", "item_type"}
+	for _, c := range scoring.Conditions {
+		head = append(head, "p_"+string(c))
+	}
+	for _, c := range scoring.Conditions {
+		for _, o := range scoring.Orders {
+			head = append(head, "p_"+string(c)+"_"+string(o))
+		}
+	}
+	cw.Write(head)
+	for _, t := range r.TF {
+		row := []string{r.Scorer, t.Key, t.Type}
+		for _, c := range scoring.Conditions {
+			v, ok := t.P[c]
+			row = append(row, csvFloat(v, ok))
+		}
+		for _, c := range scoring.Conditions {
+			for _, o := range scoring.Orders {
+				v, ok := t.ByOrder[c][o]
+				row = append(row, csvFloat(v, ok))
+			}
+		}
+		cw.Write(row)
+	}
+}
+
+// csvFloat is a probability's cell: six decimals, or empty when missing.
+func csvFloat(v float64, ok bool) string {
+	if !ok {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', 6, 64)
 }
 
 // JSON is the results as the JSON export and `pragmalab score --json` give

@@ -282,45 +282,17 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 	if err != nil {
 		return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, domain.JobFailed, err.Error())
 	}
-	if c, ok := scorer.(*scoring.Client); ok {
-		done, err := r.executeEngine(ctx, j, c, progress)
-		if done || err != nil {
-			return err
-		}
-		if before, err = r.db.JobProgress(ctx, j.ID); err != nil {
-			return err
-		}
-		pending = before.Total - before.Answered
+	pending, done, err := r.runEngine(ctx, j, scorer, pending, progress)
+	if done || err != nil {
+		return err
 	}
-	var items map[string]*scoring.MCItem
-	if task := scoring.Task(j.Task); task != scoring.TrueFalse && !scoring.IsHumanTask(task) && pending > 0 {
-		ds, err := loadDataset(ctx, r.db, j.StudyID, task)
-		if err != nil {
-			return err
-		}
-		items = ds.mcByKey()
+	items, err := r.jobMCItems(ctx, j, pending)
+	if err != nil {
+		return err
 	}
-	note := ""
-	if c, ok := scorer.(*scoring.Client); ok && pending > 0 {
-		var dead []string
-		states := c.Probe(ctx, r.ProbeTimeout)
-		for _, st := range states {
-			if st.Error != "" {
-				dead = append(dead, fmt.Sprintf("%s (%s)", st.Base, st.Error))
-				r.log.Warn("scoring: endpoint does not answer", "job", j.ID, "endpoint", st.Base, "err", st.Error)
-			}
-		}
-		if len(dead) == len(states) {
-			msg := "No endpoint accepts connections: " + strings.Join(dead, "; ") + ". Nothing was asked; start the model server (or fix the base URL) and ask the prompts again."
-			p, err := r.db.JobProgress(ctx, j.ID)
-			if err != nil {
-				return err
-			}
-			return r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, store.FinalStatus(p), msg)
-		}
-		if len(dead) > 0 {
-			note = "Not answering at start, benched (its prompts go to the other endpoints; it is probed again later): " + strings.Join(dead, "; ") + "."
-		}
+	note, ended, err := r.probeEndpoints(ctx, j, scorer, pending)
+	if ended || err != nil {
+		return err
 	}
 	if err := r.db.SetJobStatus(ctx, j.ID, domain.JobRunning, note); err != nil {
 		return err
@@ -336,24 +308,7 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 	}()
 	var wg sync.WaitGroup
 	for range max(1, min(workers, pending)) {
-		wg.Go(func() {
-			for sp := range in {
-				p := scoring.Prompt{Key: sp.Key, Task: scoring.Task(j.Task), ItemKey: sp.ItemKey,
-					Condition: scoring.Condition(sp.Condition), Order: scoring.Order(sp.Order),
-					Strategy: scoring.Strategy(j.Strategy), Text: sp.Text, MC: items[sp.ItemKey], Points: jobPoints(j)}
-				a, err := scorer.Score(ctx, p)
-				if ctx.Err() != nil {
-					return // stopped: the prompt stays unanswered, not failed
-				}
-				res := domain.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
-				if err != nil {
-					res.Error = err.Error()
-				} else if res.Answer, err = json.Marshal(a); err != nil {
-					res.Answer, res.Error = nil, err.Error()
-				}
-				out <- res
-			}
-		})
+		wg.Go(func() { askPrompts(ctx, j, scorer, items, in, out) })
 	}
 	go func() { wg.Wait(); close(out) }()
 	gaveUp, err := r.collect(ctx, stop, j.ID, out, progress)
@@ -366,6 +321,12 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 	if ctx.Err() != nil && gaveUp == "" {
 		return nil // cancelled (status already set) or shutting down (resumes later)
 	}
+	return r.finish(ctx, j, gaveUp, note)
+}
+
+// finish sets a job's final status from its progress, with the message
+// saying what was left unanswered and why.
+func (r *Runner) finish(ctx context.Context, j *domain.Job, gaveUp, note string) error {
 	wctx := context.WithoutCancel(ctx)
 	p, err := r.db.JobProgress(wctx, j.ID)
 	if err != nil {
@@ -374,6 +335,89 @@ func (r *Runner) execute(ctx context.Context, j *domain.Job, progress func(domai
 	status := store.FinalStatus(p)
 	r.log.Info("scoring: job finished", "job", j.ID, "status", status, "answered", p.Answered, "failed", p.Failed, "unasked", p.Unasked())
 	return r.db.SetJobStatus(wctx, j.ID, status, finishMessage(p, gaveUp, note))
+}
+
+// runEngine runs a model job's batches first (executeEngine); done says
+// the engine finished the job, otherwise pending is what is left to ask live.
+func (r *Runner) runEngine(ctx context.Context, j *domain.Job, scorer scoring.Scorer, pending int, progress func(domain.JobProgress)) (_ int, done bool, _ error) {
+	c, ok := scorer.(*scoring.Client)
+	if !ok {
+		return pending, false, nil
+	}
+	done, err := r.executeEngine(ctx, j, c, progress)
+	if done || err != nil {
+		return pending, true, err
+	}
+	before, err := r.db.JobProgress(ctx, j.ID)
+	if err != nil {
+		return pending, true, err
+	}
+	return before.Total - before.Answered, false, nil
+}
+
+// jobMCItems are the multiple-choice items by key that a job of another
+// task than True/False or a human task needs to score its pending prompts.
+func (r *Runner) jobMCItems(ctx context.Context, j *domain.Job, pending int) (map[string]*scoring.MCItem, error) {
+	task := scoring.Task(j.Task)
+	if task == scoring.TrueFalse || scoring.IsHumanTask(task) || pending == 0 {
+		return nil, nil
+	}
+	ds, err := loadDataset(ctx, r.db, j.StudyID, task)
+	if err != nil {
+		return nil, err
+	}
+	return ds.mcByKey(), nil
+}
+
+// probeEndpoints checks a model client's endpoints before asking: with
+// none answering the job ends here (ended), with some down the note names
+// the benched ones.
+func (r *Runner) probeEndpoints(ctx context.Context, j *domain.Job, scorer scoring.Scorer, pending int) (note string, ended bool, _ error) {
+	c, ok := scorer.(*scoring.Client)
+	if !ok || pending <= 0 {
+		return "", false, nil
+	}
+	var dead []string
+	states := c.Probe(ctx, r.ProbeTimeout)
+	for _, st := range states {
+		if st.Error != "" {
+			dead = append(dead, fmt.Sprintf("%s (%s)", st.Base, st.Error))
+			r.log.Warn("scoring: endpoint does not answer", "job", j.ID, "endpoint", st.Base, "err", st.Error)
+		}
+	}
+	if len(dead) == len(states) {
+		msg := "No endpoint accepts connections: " + strings.Join(dead, "; ") + ". Nothing was asked; start the model server (or fix the base URL) and ask the prompts again."
+		p, err := r.db.JobProgress(ctx, j.ID)
+		if err != nil {
+			return "", true, err
+		}
+		return "", true, r.db.SetJobStatus(context.WithoutCancel(ctx), j.ID, store.FinalStatus(p), msg)
+	}
+	if len(dead) > 0 {
+		note = "Not answering at start, benched (its prompts go to the other endpoints; it is probed again later): " + strings.Join(dead, "; ") + "."
+	}
+	return note, false, nil
+}
+
+// askPrompts is one worker: it scores the prompts it receives until the
+// feed closes or the job stops.
+func askPrompts(ctx context.Context, j *domain.Job, scorer scoring.Scorer, items map[string]*scoring.MCItem, in <-chan domain.JobPrompt, out chan<- domain.JobResult) {
+	for sp := range in {
+		p := scoring.Prompt{Key: sp.Key, Task: scoring.Task(j.Task), ItemKey: sp.ItemKey,
+			Condition: scoring.Condition(sp.Condition), Order: scoring.Order(sp.Order),
+			Strategy: scoring.Strategy(j.Strategy), Text: sp.Text, MC: items[sp.ItemKey], Points: jobPoints(j)}
+		a, err := scorer.Score(ctx, p)
+		if ctx.Err() != nil {
+			return // stopped: the prompt stays unanswered, not failed
+		}
+		res := domain.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
+		if err != nil {
+			res.Error = err.Error()
+		} else if res.Answer, err = json.Marshal(a); err != nil {
+			res.Answer, res.Error = nil, err.Error()
+		}
+		out <- res
+	}
 }
 
 // finishMessage says what a finished job did not answer, and why.
@@ -422,70 +466,91 @@ func (r *Runner) feed(ctx context.Context, jobID int64, in chan<- domain.JobProm
 // a context that outlives a cancellation, so answers already back are kept.
 // After GiveUpAfter failures in a row it stops the job and returns why.
 func (r *Runner) collect(ctx context.Context, stop context.CancelFunc, jobID int64, out <-chan domain.JobResult, progress func(domain.JobProgress)) (gaveUp string, _ error) {
-	streak := 0
-	wctx := context.WithoutCancel(ctx)
 	every := max(1, r.FlushEvery)
-	batch := make([]domain.JobResult, 0, every)
+	c := &collector{r: r, ctx: ctx, wctx: context.WithoutCancel(ctx), stop: stop, jobID: jobID,
+		progress: progress, batch: make([]domain.JobResult, 0, every), lastRenew: time.Now()}
 	tick := time.NewTicker(max(time.Millisecond, r.FlushInterval))
 	defer tick.Stop()
-	lastRenew := time.Now()
-	var saveErr error
-	// renew keeps the lease and notices a cancellation made by another
-	// process (the admin page cancelling a CLI run).
-	renew := func() {
-		if time.Since(lastRenew) < r.Lease/3 || ctx.Err() != nil {
-			return
-		}
-		lastRenew = time.Now()
-		if ok, err := r.db.ClaimJob(wctx, jobID, r.owner, r.db.Now().Add(r.Lease)); err == nil && !ok {
-			stop()
-		}
-	}
-	flush := func() {
-		if len(batch) == 0 || saveErr != nil {
-			return
-		}
-		if err := r.db.SaveJobResults(wctx, jobID, batch); err != nil {
-			saveErr = err
-			return
-		}
-		batch = batch[:0]
-		if progress != nil {
-			if p, err := r.db.JobProgress(wctx, jobID); err == nil {
-				progress(p)
-			}
-		}
-	}
 	for {
 		select {
 		case res, ok := <-out:
 			if !ok {
-				flush()
-				return gaveUp, saveErr
+				c.flush()
+				return c.gaveUp, c.saveErr
 			}
-			batch = append(batch, res)
-			if !res.Transient {
-				streak = 0
-			} else if streak++; r.GiveUpAfter > 0 && streak >= r.GiveUpAfter && gaveUp == "" {
-				gaveUp = fmt.Sprintf("the last %d prompts all failed (latest: %s)", streak, res.Error)
-				r.log.Warn("scoring: giving up", "job", jobID, "failed_in_a_row", streak)
-				stop()
-			}
-			if len(batch) >= every {
-				flush()
+			c.add(res)
+			if len(c.batch) >= every {
+				c.flush()
 			}
 		case <-tick.C:
-			flush()
-			renew()
+			c.flush()
+			c.renew()
 		}
-		if saveErr != nil {
+		if c.saveErr != nil {
 			// Keep draining so the workers can finish, but stop asking.
 			go func() {
 				for range out {
 				}
 			}()
 			stop()
-			return gaveUp, errors.Join(errors.New("saving answers"), saveErr)
+			return c.gaveUp, errors.Join(errors.New("saving answers"), c.saveErr)
+		}
+	}
+}
+
+// collector is collect's state: the batch not yet written, the streak of
+// transient failures, the lease's last renewal and the first save error.
+type collector struct {
+	r         *Runner
+	ctx, wctx context.Context
+	stop      context.CancelFunc
+	jobID     int64
+	progress  func(domain.JobProgress)
+	batch     []domain.JobResult
+	streak    int
+	gaveUp    string
+	lastRenew time.Time
+	saveErr   error
+}
+
+// add queues a result and gives up after GiveUpAfter transient failures
+// in a row.
+func (c *collector) add(res domain.JobResult) {
+	c.batch = append(c.batch, res)
+	if !res.Transient {
+		c.streak = 0
+	} else if c.streak++; c.r.GiveUpAfter > 0 && c.streak >= c.r.GiveUpAfter && c.gaveUp == "" {
+		c.gaveUp = fmt.Sprintf("the last %d prompts all failed (latest: %s)", c.streak, res.Error)
+		c.r.log.Warn("scoring: giving up", "job", c.jobID, "failed_in_a_row", c.streak)
+		c.stop()
+	}
+}
+
+// renew keeps the lease and notices a cancellation made by another
+// process (the admin page cancelling a CLI run).
+func (c *collector) renew() {
+	if time.Since(c.lastRenew) < c.r.Lease/3 || c.ctx.Err() != nil {
+		return
+	}
+	c.lastRenew = time.Now()
+	if ok, err := c.r.db.ClaimJob(c.wctx, c.jobID, c.r.owner, c.r.db.Now().Add(c.r.Lease)); err == nil && !ok {
+		c.stop()
+	}
+}
+
+// flush writes the batch and reports the progress.
+func (c *collector) flush() {
+	if len(c.batch) == 0 || c.saveErr != nil {
+		return
+	}
+	if err := c.r.db.SaveJobResults(c.wctx, c.jobID, c.batch); err != nil {
+		c.saveErr = err
+		return
+	}
+	c.batch = c.batch[:0]
+	if c.progress != nil {
+		if p, err := c.r.db.JobProgress(c.wctx, c.jobID); err == nil {
+			c.progress(p)
 		}
 	}
 }

@@ -340,17 +340,11 @@ func TestHumanTaskResumes(t *testing.T) {
 func TestHumanTaskExportImportRoundTrip(t *testing.T) {
 	for _, c := range humanCases {
 		t.Run(string(c.task), func(t *testing.T) {
-			ctx := context.Background()
-			db := openDB(t)
-			study := humanStudyFixture(t, db, c)
-			srv := scoringtest.NewServer(0)
-			defer srv.Close()
+			f := batchFixtureOf(t, func(db *store.DB) int64 { return humanStudyFixture(t, db, c) })
+			ctx, db, srv, study := f.ctx, f.db, f.srv, f.study
 			spec := humanSpec(study, c, "", scoring.Logprobs)
 			spec.Config.BaseURLs, spec.Config.Engine = nil, scoring.EngineOffline
-			job, err := Create(ctx, db, spec, noEnv)
-			if err != nil {
-				t.Fatal(err)
-			}
+			job := f.job(t, spec)
 			var file bytes.Buffer
 			n, err := ExportBatch(ctx, db, job.ID, &file)
 			if err != nil || n != c.prompts {
@@ -371,23 +365,15 @@ func TestHumanTaskExportImportRoundTrip(t *testing.T) {
 			if err != nil || rep.Answered != c.prompts {
 				t.Fatalf("import %+v, %v", rep, err)
 			}
-			live, err := Create(ctx, db, humanSpec(study, c, srv.URL, scoring.Logprobs), noEnv)
-			if err != nil {
-				t.Fatal(err)
-			}
+			live := f.job(t, humanSpec(study, c, srv.URL, scoring.Logprobs))
 			if err := New(db, nil, noEnv, nil).RunJob(ctx, live.ID, nil); err != nil {
 				t.Fatal(err)
 			}
 			// The Batch API engine stores the same answers too.
 			bspec := humanSpec(study, c, srv.URL, scoring.Logprobs)
 			bspec.Config.Engine = scoring.EngineBatch
-			bjob, err := Create(ctx, db, bspec, noEnv)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := batchRunner(db).RunJob(ctx, bjob.ID, nil); err != nil {
-				t.Fatal(err)
-			}
+			bjob := f.job(t, bspec)
+			f.run(t, bjob.ID)
 			a, b, bb := answersByKey(t, db, job.ID), answersByKey(t, db, live.ID), answersByKey(t, db, bjob.ID)
 			if len(a) != c.prompts || len(b) != c.prompts || len(bb) != c.prompts {
 				t.Fatalf("imported %d, live %d, batch %d answers of %d", len(a), len(b), len(bb), c.prompts)

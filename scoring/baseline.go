@@ -61,23 +61,35 @@ func (b *builtin) Score(ctx context.Context, p Prompt) (Answer, error) {
 	if err := ctx.Err(); err != nil {
 		return Answer{}, err
 	}
-	switch {
-	case b.name == "always-true" && p.Task == TrueFalse:
-		return Answer{PTrue: 1}, nil
-	case b.name == "constant-0.5" && p.Task == TrueFalse:
-		return Answer{PTrue: 0.5}, nil
-	case b.name == "random" && p.Task == TrueFalse:
-		return Answer{PTrue: b.rng(p.Key).Float64()}, nil
-	case b.name == "random" && p.Task == MultipleChoice:
-		return Answer{Letter: letters[b.rng(p.Key).IntN(4)]}, nil
-	case b.name == "bleu4" && p.Task == MultipleChoice && p.MC != nil:
-		return Answer{Letter: BLEUChoice(*p.MC)}, nil
-	case b.name == "copy-target" && p.Task == Generation && p.MC != nil:
-		return Answer{Reply: p.MC.Target}, nil
-	case IsHumanTask(p.Task) && p.Points > 0 && (b.name == "random" || b.name == "uniform"):
+	for _, r := range builtinRules {
+		if r.name == b.name && r.task == p.Task && (!r.needsMC || p.MC != nil) {
+			return r.answer(b, p), nil
+		}
+	}
+	if IsHumanTask(p.Task) && p.Points > 0 && (b.name == "random" || b.name == "uniform") {
 		return b.human(p), nil
 	}
 	return Answer{}, fmt.Errorf("built-in scorer %s cannot answer prompt %s (task %s)", b.name, p.Key, p.Task)
+}
+
+// builtinRule is how one built-in scorer answers one task's prompts;
+// needsMC, only prompts that carry their item.
+type builtinRule struct {
+	name    string
+	task    Task
+	needsMC bool
+	answer  func(b *builtin, p Prompt) Answer
+}
+
+// builtinRules are the built-in scorers' answers to the model tasks (the
+// human tasks are answered by builtin.human).
+var builtinRules = []builtinRule{
+	{"always-true", TrueFalse, false, func(*builtin, Prompt) Answer { return Answer{PTrue: 1} }},
+	{"constant-0.5", TrueFalse, false, func(*builtin, Prompt) Answer { return Answer{PTrue: 0.5} }},
+	{"random", TrueFalse, false, func(b *builtin, p Prompt) Answer { return Answer{PTrue: b.rng(p.Key).Float64()} }},
+	{"random", MultipleChoice, false, func(b *builtin, p Prompt) Answer { return Answer{Letter: letters[b.rng(p.Key).IntN(4)]} }},
+	{"bleu4", MultipleChoice, true, func(_ *builtin, p Prompt) Answer { return Answer{Letter: BLEUChoice(*p.MC)} }},
+	{"copy-target", Generation, true, func(_ *builtin, p Prompt) Answer { return Answer{Reply: p.MC.Target} }},
 }
 
 // rng is a generator seeded by the scorer's seed and the prompt key, so an

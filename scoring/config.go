@@ -123,6 +123,19 @@ func (c Config) Validate() error {
 	bad := func(field, format string, a ...any) {
 		errs = append(errs, fmt.Errorf("%s: %s", field, fmt.Sprintf(format, a...)))
 	}
+	c.checkEndpoints(bad)
+	c.checkModel(bad)
+	for _, r := range c.ranges() {
+		if r.out {
+			bad(r.field, "%s", r.want)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkEndpoints checks the engine and the base URLs: at least one (but
+// offline), at most MaxBaseURLs, each a URL of an allowed host.
+func (c Config) checkEndpoints(bad func(field, format string, a ...any)) {
 	switch c.Engine {
 	case EngineLive, EngineBatch, EngineOffline, "":
 	default:
@@ -141,6 +154,11 @@ func (c Config) Validate() error {
 			bad("base_urls", "URL %d: %v", i+1, err)
 		}
 	}
+}
+
+// checkModel checks what names the model and how it is asked: the model,
+// the API key's variable, the API and the mode.
+func (c Config) checkModel(bad func(field, format string, a ...any)) {
 	if strings.TrimSpace(c.Model) == "" || len(c.Model) > 200 {
 		bad("model", "a model name of 1 to 200 characters is needed")
 	}
@@ -155,28 +173,27 @@ func (c Config) Validate() error {
 	if _, ok := ParseMode(string(c.Mode)); !ok {
 		bad("mode", "must be %q or %q", Logprobs, Sampling)
 	}
-	if c.Concurrency < 1 || c.Concurrency > MaxConcurrency {
-		bad("concurrency", "must be 1 to %d", MaxConcurrency)
+}
+
+// rangeRule is one numeric field's bounds: out when the value is outside
+// them, want saying what they are.
+type rangeRule struct {
+	field string
+	out   bool
+	want  string
+}
+
+// ranges are the numeric fields' rules, in the order Validate reports them.
+func (c Config) ranges() []rangeRule {
+	return []rangeRule{
+		{"concurrency", c.Concurrency < 1 || c.Concurrency > MaxConcurrency, fmt.Sprintf("must be 1 to %d", MaxConcurrency)},
+		{"timeout", c.Timeout < time.Second || c.Timeout > MaxTimeout, fmt.Sprintf("must be 1s to %s", MaxTimeout)},
+		{"max_retries", c.MaxRetries < 0 || c.MaxRetries > MaxRetriesCap, fmt.Sprintf("must be 0 to %d", MaxRetriesCap)},
+		{"top_logprobs", c.TopLogprobs < 2 || c.TopLogprobs > 20, "must be 2 to 20"},
+		{"samples", c.Samples < 1 || c.Samples > MaxSamples, fmt.Sprintf("must be 1 to %d", MaxSamples)},
+		{"temperature", c.Temperature < 0 || c.Temperature > 2, "must be 0 to 2"},
+		{"max_tokens", c.MaxTokens < 1 || c.MaxTokens > 32768 || c.GenMaxTokens < 1 || c.GenMaxTokens > 32768, "must be 1 to 32768"},
 	}
-	if c.Timeout < time.Second || c.Timeout > MaxTimeout {
-		bad("timeout", "must be 1s to %s", MaxTimeout)
-	}
-	if c.MaxRetries < 0 || c.MaxRetries > MaxRetriesCap {
-		bad("max_retries", "must be 0 to %d", MaxRetriesCap)
-	}
-	if c.TopLogprobs < 2 || c.TopLogprobs > 20 {
-		bad("top_logprobs", "must be 2 to 20")
-	}
-	if c.Samples < 1 || c.Samples > MaxSamples {
-		bad("samples", "must be 1 to %d", MaxSamples)
-	}
-	if c.Temperature < 0 || c.Temperature > 2 {
-		bad("temperature", "must be 0 to 2")
-	}
-	if c.MaxTokens < 1 || c.MaxTokens > 32768 || c.GenMaxTokens < 1 || c.GenMaxTokens > 32768 {
-		bad("max_tokens", "must be 1 to 32768")
-	}
-	return errors.Join(errs...)
 }
 
 // endpointURL joins a base URL and an API path ("completions" or

@@ -39,31 +39,7 @@ type HumanResult struct {
 // condition is applied: a cancellation judged where the implicature was
 // judged implausible is marked NotAsked and counts for no measure.
 func AggregateHuman(task Task, points int, answers map[string]Answer, itemOrder []string, itemType map[string]string) []HumanResult {
-	type qk struct{ item, q string }
-	byQ := map[qk]map[Order][]float64{}
-	var qs []qk
-	for key, a := range answers {
-		item, q, o, ok := SplitPromptKey(key)
-		if !ok || len(a.Dist) == 0 {
-			continue
-		}
-		k := qk{item, q}
-		if byQ[k] == nil {
-			byQ[k] = map[Order][]float64{}
-			qs = append(qs, k)
-		}
-		byQ[k][o] = a.Dist
-	}
-	rank := map[string]int{}
-	for i, it := range itemOrder {
-		rank[it] = i
-	}
-	sort.Slice(qs, func(i, j int) bool {
-		if qs[i].item != qs[j].item {
-			return rank[qs[i].item] < rank[qs[j].item]
-		}
-		return questionLess(qs[i].q, qs[j].q)
-	})
+	qs, byQ := groupByQuestion(answers, itemOrder)
 	labels := OptionLabels(task, points)
 	var out []HumanResult
 	for _, k := range qs {
@@ -82,19 +58,58 @@ func AggregateHuman(task Task, points int, answers map[string]Answer, itemOrder 
 			Label: labels[n-1], Mean: mean, ByOrder: byQ[k]})
 	}
 	if task == Expert {
-		plausible := map[string]bool{}
-		for _, r := range out {
-			if r.Condition == QPlausible {
-				plausible[r.Item] = r.Label == "yes"
-			}
-		}
-		for i := range out {
-			if out[i].Condition == QCancellation && !plausible[out[i].Item] {
-				out[i].NotAsked = true
-			}
-		}
+		markNotAsked(out)
 	}
 	return out
+}
+
+// humanQuestion is one question of one item, over both orders.
+type humanQuestion struct{ item, q string }
+
+// groupByQuestion gathers the answers' distributions by question and
+// order, the questions in the items' order and then questionLess.
+func groupByQuestion(answers map[string]Answer, itemOrder []string) ([]humanQuestion, map[humanQuestion]map[Order][]float64) {
+	byQ := map[humanQuestion]map[Order][]float64{}
+	var qs []humanQuestion
+	for key, a := range answers {
+		item, q, o, ok := SplitPromptKey(key)
+		if !ok || len(a.Dist) == 0 {
+			continue
+		}
+		k := humanQuestion{item, q}
+		if byQ[k] == nil {
+			byQ[k] = map[Order][]float64{}
+			qs = append(qs, k)
+		}
+		byQ[k][o] = a.Dist
+	}
+	rank := map[string]int{}
+	for i, it := range itemOrder {
+		rank[it] = i
+	}
+	sort.Slice(qs, func(i, j int) bool {
+		if qs[i].item != qs[j].item {
+			return rank[qs[i].item] < rank[qs[j].item]
+		}
+		return questionLess(qs[i].q, qs[j].q)
+	})
+	return qs, byQ
+}
+
+// markNotAsked applies the expert form's condition: a cancellation is
+// asked only where the implicature was judged plausible.
+func markNotAsked(out []HumanResult) {
+	plausible := map[string]bool{}
+	for _, r := range out {
+		if r.Condition == QPlausible {
+			plausible[r.Item] = r.Label == "yes"
+		}
+	}
+	for i := range out {
+		if out[i].Condition == QCancellation && !plausible[out[i].Item] {
+			out[i].NotAsked = true
+		}
+	}
 }
 
 // questionLess orders the questions of an item: conditions in their usual
@@ -270,35 +285,11 @@ func ComputeHuman(task Task, points int, rs []HumanResult, lastStep map[string]i
 	}
 	switch task {
 	case Likert:
-		var s Share
-		for _, qs := range byItem {
-			t, ok1 := qs[string(Trigger)]
-			c, ok2 := qs[string(Cancel)]
-			if ok1 && ok2 {
-				s.add(c.Mean < t.Mean)
-			}
-		}
-		m.CancellationRecognition = &s
+		m.CancellationRecognition = cancellationRecognition(byItem)
 	case Expert:
-		var p, c Share
-		for _, qs := range byItem {
-			if r, ok := qs[QPlausible]; ok {
-				p.add(r.Label == "yes")
-			}
-			if r, ok := qs[QCancellation]; ok {
-				c.add(r.Label == "yes")
-			}
-		}
-		m.Plausible, m.CancellationCorrect = &p, &c
+		m.Plausible, m.CancellationCorrect = expertShares(byItem)
 	case ContextTask:
-		m.Needed = map[string]int{}
-		for _, n := range ContextNeeded(rs, lastStep) {
-			if n < 0 {
-				m.Needed["not_sufficient"]++
-			} else {
-				m.Needed[strconv.Itoa(n)]++
-			}
-		}
+		m.Needed = neededCounts(rs, lastStep)
 	}
 	mean, mx, n := HumanOrderBias(rs)
 	m.OrderBias.N = n
@@ -306,4 +297,47 @@ func ComputeHuman(task Task, points int, rs []HumanResult, lastStep map[string]i
 		m.OrderBias.Mean, m.OrderBias.Max = &mean, &mx
 	}
 	return m
+}
+
+// cancellationRecognition (likert) is the share of items rated lower with
+// the cancellation than without, over the items with both.
+func cancellationRecognition(byItem map[string]map[string]HumanResult) *Share {
+	var s Share
+	for _, qs := range byItem {
+		t, ok1 := qs[string(Trigger)]
+		c, ok2 := qs[string(Cancel)]
+		if ok1 && ok2 {
+			s.add(c.Mean < t.Mean)
+		}
+	}
+	return &s
+}
+
+// expertShares (expert) are the shares of items judged plausible and of
+// those whose cancellation is judged correct.
+func expertShares(byItem map[string]map[string]HumanResult) (plausible, cancellation *Share) {
+	var p, c Share
+	for _, qs := range byItem {
+		if r, ok := qs[QPlausible]; ok {
+			p.add(r.Label == "yes")
+		}
+		if r, ok := qs[QCancellation]; ok {
+			c.add(r.Label == "yes")
+		}
+	}
+	return &p, &c
+}
+
+// neededCounts (context) counts the questions by the number of sentences
+// the model needed, "not_sufficient" for those sufficient at no step.
+func neededCounts(rs []HumanResult, lastStep map[string]int) map[string]int {
+	needed := map[string]int{}
+	for _, n := range ContextNeeded(rs, lastStep) {
+		if n < 0 {
+			needed["not_sufficient"]++
+		} else {
+			needed[strconv.Itoa(n)]++
+		}
+	}
+	return needed
 }
