@@ -172,7 +172,7 @@ func TestAccessibilityEveryPage(t *testing.T) {
 }
 
 // downloadLink is an admin link to a file, not a page.
-var downloadLink = regexp.MustCompile(`\.(csv|json|jsonl|svg|png|pdf|tex|txt|R|zip|md)$|/export/|/debug/pprof`)
+var downloadLink = regexp.MustCompile(`\.(csv|json|jsonl|svg|png|pdf|tex|tsv|txt|R|zip|md)$|/export/|/template/|/debug/pprof`)
 
 // pageKey names the page a path shows: numbers are one page of many.
 var numberInPath = regexp.MustCompile(`/\d+`)
