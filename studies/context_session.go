@@ -89,6 +89,8 @@ func (c *ContextSession) Next() int {
 }
 
 // Show records that the question at pos was shown.
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it binds the participant's own assignment, so no handler names another's.
 func (c *ContextSession) Show(ctx context.Context, pos int) error {
 	return c.svc.db.ScreenShown(ctx, store.FlowContext, c.Assignment.ID, pos)
 }

@@ -231,6 +231,8 @@ func (c *CrowdSession) answer(ctx context.Context, a crowdAnswer) error {
 // SaveQuestionnaire stores the post-study questionnaire of a participant
 // who completed, once; EINVALID names a field the study does not ask or a
 // value not offered.
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it binds the participant's own session and the study's questionnaire settings.
 func (c *CrowdSession) SaveQuestionnaire(ctx context.Context, q domain.Questionnaire) error {
 	return c.db.SaveQuestionnaire(ctx, c.Study.ID, c.token, c.Settings.Questionnaire, q)
 }

@@ -54,6 +54,8 @@ func (in *Invitation) OfKind(kind string) error {
 }
 
 // ExpertAssignments lists the expert's batches with their progress.
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it binds the invitation's own expert.
 func (in *Invitation) ExpertAssignments(ctx context.Context) ([]domain.Assignment, error) {
 	return in.svc.db.AnnotatorAssignments(ctx, in.Annotator.ID)
 }
@@ -123,6 +125,8 @@ func (e *ExpertSession) NeedsIntro(pos int) bool {
 
 // Show records that the screen at pos was shown (its first showing starts
 // the expert's time on it).
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it binds the expert's own assignment, so no handler names another's.
 func (e *ExpertSession) Show(ctx context.Context, pos int) error {
 	return e.svc.db.ScreenShown(ctx, store.FlowExpert, e.Assignment.ID, pos)
 }

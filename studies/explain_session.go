@@ -70,6 +70,8 @@ func (x *ExplainSession) Next() int {
 }
 
 // Show records that the screen at pos was shown.
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it binds the rater's own screens, so no handler names another's.
 func (x *ExplainSession) Show(ctx context.Context, pos int) error {
 	return x.svc.db.ScreenShown(ctx, store.FlowExplain, x.annotator, pos)
 }

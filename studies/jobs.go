@@ -52,6 +52,8 @@ func (s *Service) SavePromptTemplates(ctx context.Context, studyID int64, t scor
 
 // ResetPromptTemplates drops the study's own prompt templates: new jobs
 // use ours.
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it names what an empty template set means (the defaults).
 func (s *Service) ResetPromptTemplates(ctx context.Context, studyID int64) error {
 	return s.db.SaveScoringTemplates(ctx, studyID, nil)
 }

@@ -33,6 +33,8 @@ func Open(ctx context.Context, path string, o OpenOptions) (*Service, error) {
 }
 
 // Close closes the database under the Service; nothing may use it after.
+//
+// A deliberate single call of the store (docs/architecture.md#dependencies): it the database's lifecycle, owned by Open.
 func (s *Service) Close() error { return s.db.Close() }
 
 // DSN is the connection string Open gives SQLite for the file (readOnly:
