@@ -2,9 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"

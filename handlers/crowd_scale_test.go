@@ -99,7 +99,7 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 		"batch_size": {"10"}, "quota": {"5"}, "timeout_minutes": {"60"}, "check_high_min": {"4"},
 		"check_low_max": {"2"}, "max_failed_checks": {"3"}, "lang": {"en"}, "completion_code": {"C0MPLETE"},
 		"places_per_address": {"0"},
-		"scale_points": {"5"}, "scale_labels": {"1 = surely not\n9 = surely so"}, "question": {"How sure are you?"},
+		"scale_points":       {"5"}, "scale_labels": {"1 = surely not\n9 = surely so"}, "question": {"How sure are you?"},
 	}
 	a.post(study+"/crowd/settings", form)
 	if !strings.Contains(a.body, "scale labels: point 9 is outside the scale of 5 points") {

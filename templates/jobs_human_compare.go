@@ -9,7 +9,7 @@ type HumanCompareView struct {
 	// FormAction is the job page; Epsilon the ε in force, EpsilonError a
 	// refused value of the form.
 	FormAction, Epsilon, EpsilonError string
-	DefaultEpsilon, Scoring, Source  string
+	DefaultEpsilon, Scoring, Source   string
 	// Verdict is the alt-test's verdict ("" when it could not run: Error).
 	Verdict  string
 	Passed   bool
