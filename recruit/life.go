@@ -155,23 +155,19 @@ func (p *Service) PlanPlaces(ctx context.Context, studyID int64, n int) (*Places
 	if err != nil {
 		return nil, err
 	}
-	_, set, err := p.db.CrowdStudy(ctx, studyID)
+	cp, err := p.crowdPlaces(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := p.db.CrowdProgress(ctx, studyID, set)
-	if err != nil {
-		return nil, err
-	}
-	if len(prog) == 0 {
+	if cp.batches == 0 {
 		return nil, domain.Errorf(domain.EINVALID, "build the batches first: places need batches to go to")
 	}
 	st, err := api.Study(ctx, link.ProlificStudyID)
 	if err != nil {
 		return nil, apiErr(err)
 	}
-	pl := &PlacesPlan{From: st.TotalAvailablePlaces, To: st.TotalAvailablePlaces + n, Batches: len(prog),
-		QuotaFrom: set.Quota, QuotaTo: set.Quota, RewardCents: st.Reward, Status: st.Status}
+	pl := &PlacesPlan{From: st.TotalAvailablePlaces, To: st.TotalAvailablePlaces + n, Batches: cp.batches,
+		QuotaFrom: cp.set.Quota, QuotaTo: cp.set.Quota, RewardCents: st.Reward, Status: st.Status}
 	if need := (pl.To + pl.Batches - 1) / pl.Batches; need > pl.QuotaTo {
 		pl.QuotaTo = need
 	}
@@ -263,16 +259,12 @@ func (p *Service) Cost(ctx context.Context, studyID int64) (*CostPreview, error)
 	if err != nil {
 		return nil, err
 	}
-	_, set, err := p.db.CrowdStudy(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
-	prog, err := p.db.CrowdProgress(ctx, studyID, set)
+	cp, err := p.crowdPlaces(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
 	c := &CostPreview{Status: st.Status, RewardCents: st.Reward, Places: st.TotalAvailablePlaces,
-		RewardTotal: st.Reward * st.TotalAvailablePlaces, PragmalabCap: len(prog) * set.Quota}
+		RewardTotal: st.Reward * st.TotalAvailablePlaces, PragmalabCap: cp.places()}
 	total, err := api.StudyCost(ctx, st.Reward, st.TotalAvailablePlaces)
 	if err != nil {
 		c.CalculatorErr = domain.ErrorMessage(apiErr(err))

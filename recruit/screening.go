@@ -62,15 +62,11 @@ func (p *Service) Screening(ctx context.Context, studyID int64) (*Screening, err
 	if n, at, ok, err := p.db.ProlificEligible(ctx, studyID); err != nil {
 		return nil, err
 	} else if ok {
-		_, set, err := p.db.CrowdStudy(ctx, studyID)
+		cp, err := p.crowdPlaces(ctx, studyID)
 		if err != nil {
 			return nil, err
 		}
-		prog, err := p.db.CrowdProgress(ctx, studyID, set)
-		if err != nil {
-			return nil, err
-		}
-		sc.Last, sc.CountedAt = &Eligible{Count: n, Places: len(prog) * set.Quota}, at
+		sc.Last, sc.CountedAt = &Eligible{Count: n, Places: cp.places()}, at
 	}
 	if name := languageNames[st.Lang]; name != "" && !hasFilter(fs, firstLanguage) {
 		sc.Proposed = firstLanguage + "=" + name
@@ -244,11 +240,7 @@ func (p *Service) EligibleCount(ctx context.Context, studyID int64) (*Eligible, 
 	if err != nil {
 		return nil, err
 	}
-	_, set, err := p.db.CrowdStudy(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
-	prog, err := p.db.CrowdProgress(ctx, studyID, set)
+	cp, err := p.crowdPlaces(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +252,7 @@ func (p *Service) EligibleCount(ctx context.Context, studyID int64) (*Eligible, 
 	if err != nil {
 		return nil, apiErr(err)
 	}
-	return &Eligible{Count: n, Places: len(prog) * set.Quota}, p.db.SaveProlificEligible(ctx, studyID, n)
+	return &Eligible{Count: n, Places: cp.places()}, p.db.SaveProlificEligible(ctx, studyID, n)
 }
 
 // withScreening puts the study's screening in a draft's filters.

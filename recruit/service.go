@@ -78,6 +78,30 @@ func (p *Service) ConfigError() string {
 	return ""
 }
 
+// crowdPlaces is what a crowd study holds here: its record, its
+// settings and its number of batches.
+type crowdPlaces struct {
+	study   *domain.Study
+	set     domain.CrowdSettings
+	batches int
+}
+
+// places is how many participants the batches take: batches × quota.
+func (c crowdPlaces) places() int { return c.batches * c.set.Quota }
+
+// crowdPlaces reads a crowd study's settings and batches.
+func (p *Service) crowdPlaces(ctx context.Context, studyID int64) (crowdPlaces, error) {
+	st, set, err := p.db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return crowdPlaces{}, err
+	}
+	prog, err := p.db.CrowdProgress(ctx, studyID, set)
+	if err != nil {
+		return crowdPlaces{}, err
+	}
+	return crowdPlaces{study: st, set: set, batches: len(prog)}, nil
+}
+
 // linked is the one preamble of every call about a linked study: the
 // client (or why there is none) and the study's link.
 func (p *Service) linked(ctx context.Context, studyID int64) (*prolific.Client, *domain.ProlificLink, error) {
@@ -865,18 +889,15 @@ func (p *Service) CreateDraft(ctx context.Context, studyID int64, actor string, 
 	if err != nil {
 		return nil, err
 	}
-	s, set, err := p.db.CrowdStudy(ctx, studyID)
+	cp, err := p.crowdPlaces(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	batches, err := p.db.CrowdProgress(ctx, studyID, set)
-	if err != nil {
+	s, set, batches := cp.study, cp.set, cp.batches
+	if err := checkDraft(&in, s.Name, set, batches); err != nil {
 		return nil, err
 	}
-	if err := checkDraft(&in, s.Name, set, len(batches)); err != nil {
-		return nil, err
-	}
-	d := draftStudy(studyID, in, set, len(batches)*set.Quota)
+	d := draftStudy(studyID, in, set, cp.places())
 	if err := p.withScreening(ctx, studyID, &d); err != nil {
 		return nil, err
 	}
@@ -1027,15 +1048,12 @@ type ProlificStatus struct {
 
 // Status returns what the Prolific page shows of a crowd study.
 func (p *Service) Status(ctx context.Context, studyID int64) (*ProlificStatus, error) {
-	_, set, err := p.db.CrowdStudy(ctx, studyID)
+	cp, err := p.crowdPlaces(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	prog, err := p.db.CrowdProgress(ctx, studyID, set)
-	if err != nil {
-		return nil, err
-	}
-	st := &ProlificStatus{Places: len(prog) * set.Quota}
+	set := cp.set
+	st := &ProlificStatus{Places: cp.places()}
 	if link, err := p.db.ProlificLink(ctx, studyID); err == nil {
 		st.Link = link
 		if st.Review, err = p.review(ctx, studyID, link, set); err != nil {
