@@ -172,7 +172,7 @@ func (c *prolificCmd) check() error {
 	if err != nil {
 		return c.fail(err)
 	}
-	fmt.Fprintf(c.out, "connected to %s: study %s %q (%s, %d places)\n", c.p.APIBase(), st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
+	fmt.Fprintf(c.out, "connected to %s: study %s %q (%s, %d places)\n", c.p.Connection().APIBase, st.ID, st.Name, st.Status, st.TotalAvailablePlaces)
 	return nil
 }
 

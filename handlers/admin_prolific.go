@@ -36,10 +36,11 @@ func (h *Handler) ProlificPage(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *domain.Study, p *recruit.Service, status int, errMsg string) {
 	ctx := r.Context()
-	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: p.Connected(), EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID),
+	conn := p.Connection()
+	v := templates.ProlificView{Nav: h.nav(w, r, s), Study: s, TokenSet: conn.Connected, EntryURL: fmt.Sprintf("%s/s/%d", baseURL(r), s.ID),
 		TokenEnv: prolific.TokenEnv}
 	v.Nav.Error = errMsg
-	v.APIBase, v.APIError = p.APIBase(), p.ConfigError()
+	v.APIBase, v.APIError = conn.APIBase, conn.Problem
 	st, err := p.Status(ctx, s.ID)
 	if err != nil {
 		h.Error(w, r, err)

@@ -55,27 +55,26 @@ func (p *Service) client() (*prolific.Client, error) {
 	return prolific.New(p.getenv, nil)
 }
 
-// Connected reports whether a Prolific token is set and usable.
-func (p *Service) Connected() bool {
-	_, err := p.client()
-	return err == nil
+// Connection is how pragmalab reaches Prolific: whether a usable token is
+// set, the API's base URL in use, and what is wrong with the
+// configuration other than a missing token (a bad base URL).
+type Connection struct {
+	Connected bool
+	APIBase   string
+	Problem   string
 }
 
-// APIBase is the base URL of Prolific's API in use ("" without a token).
-func (p *Service) APIBase() string {
-	if c, err := p.client(); err == nil {
-		return c.BaseURL()
+// Connection reads the token and base URL once and says how Prolific is
+// reached.
+func (p *Service) Connection() Connection {
+	c, err := p.client()
+	switch {
+	case err == nil:
+		return Connection{Connected: true, APIBase: c.BaseURL()}
+	case errors.Is(err, prolific.ErrNoToken):
+		return Connection{}
 	}
-	return ""
-}
-
-// ConfigError is what is wrong with the Prolific configuration other
-// than a missing token (a bad base URL), "" when nothing is.
-func (p *Service) ConfigError() string {
-	if _, err := p.client(); err != nil && !errors.Is(err, prolific.ErrNoToken) {
-		return err.Error()
-	}
-	return ""
+	return Connection{Problem: err.Error()}
 }
 
 // crowdPlaces is what a crowd study holds here: its record, its

@@ -140,7 +140,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer func() { stopJobs(); <-jobsDone }()
 	// Linked Prolific studies are synced every minute while they run, so a
 	// returned submission frees its slot within a minute (docs/prolific.md).
-	if p := s.Handler.Recruit; p.Connected() {
+	if p := s.Handler.Recruit; p.Connection().Connected {
 		syncDone := make(chan struct{})
 		go func() { p.SyncLoop(jobsCtx, s.cfg.Log, time.Minute, s.prolificActive); close(syncDone) }()
 		defer func() { stopJobs(); <-syncDone }()
