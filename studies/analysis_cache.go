@@ -138,47 +138,53 @@ type analysisKey struct {
 	pilot   bool
 }
 
-// analysisCache keeps the last analysis of the studies looked at last, each
-// with the key of what it was computed from.
-type analysisCache struct {
+// keptCache keeps the last value computed for each of the ids looked at
+// last (studies for their analyses, jobs for their comparison with the
+// humans), each with the key of what it was computed from.
+type keptCache[K comparable, V any] struct {
 	mu      sync.Mutex
 	max     int
-	entries map[int64]*analysisEntry
-	order   []int64 // study ids, least recently used first
-	// computed counts the analyses computed (tests).
+	entries map[int64]*keptEntry[K, V]
+	order   []int64 // ids, least recently used first
+	// computed counts the values computed (tests).
 	computed int
 }
 
-type analysisEntry struct {
-	key   analysisKey
-	ready chan struct{} // closed once a or err is set
-	a     *Analysis
+type keptEntry[K comparable, V any] struct {
+	key   K
+	ready chan struct{} // closed once v or err is set
+	v     *V
 	err   error
 }
 
-func newAnalysisCache(max int) *analysisCache {
-	return &analysisCache{max: max, entries: map[int64]*analysisEntry{}}
+// analysisCache keeps the studies' analyses.
+type analysisCache = keptCache[analysisKey, Analysis]
+
+func newAnalysisCache(max int) *analysisCache { return newKeptCache[analysisKey, Analysis](max) }
+
+func newKeptCache[K comparable, V any](max int) *keptCache[K, V] {
+	return &keptCache[K, V]{max: max, entries: map[int64]*keptEntry[K, V]{}}
 }
 
-// get returns the study's analysis of that key, computing it unless it is
-// kept; requests of the same key while it is being computed wait for that
+// get returns id's value of that key, computing it unless it is kept;
+// requests of the same key while it is being computed wait for that
 // computation (a page's figures arrive together) instead of repeating it.
 // A computation that fails is not kept.
-func (c *analysisCache) get(studyID int64, key analysisKey, compute func() (*Analysis, error)) (*Analysis, error) {
+func (c *keptCache[K, V]) get(id int64, key K, compute func() (*V, error)) (*V, error) {
 	c.mu.Lock()
-	e := c.entries[studyID]
+	e := c.entries[id]
 	if e != nil && e.key == key {
-		c.touch(studyID)
+		c.touch(id)
 		c.mu.Unlock()
 		<-e.ready
-		if e.a == nil && e.err == nil { // the computation waited for panicked
+		if e.v == nil && e.err == nil { // the computation waited for panicked
 			return compute()
 		}
-		return e.a, e.err
+		return e.v, e.err
 	}
-	e = &analysisEntry{key: key, ready: make(chan struct{})}
-	c.entries[studyID] = e
-	c.touch(studyID)
+	e = &keptEntry[K, V]{key: key, ready: make(chan struct{})}
+	c.entries[id] = e
+	c.touch(id)
 	for len(c.order) > c.max {
 		delete(c.entries, c.order[0])
 		c.order = c.order[1:]
@@ -187,29 +193,29 @@ func (c *analysisCache) get(studyID int64, key analysisKey, compute func() (*Ana
 	c.mu.Unlock()
 	defer close(e.ready)
 	defer func() {
-		if e.a == nil { // failed: the next request tries again
+		if e.v == nil { // failed: the next request tries again
 			c.mu.Lock()
-			if c.entries[studyID] == e {
-				delete(c.entries, studyID)
-				c.order = slices.DeleteFunc(c.order, func(id int64) bool { return id == studyID })
+			if c.entries[id] == e {
+				delete(c.entries, id)
+				c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
 			}
 			c.mu.Unlock()
 		}
 	}()
-	e.a, e.err = compute()
+	e.v, e.err = compute()
 	if e.err != nil {
-		e.a = nil
+		e.v = nil
 	}
-	return e.a, e.err
+	return e.v, e.err
 }
 
-// touch makes studyID the most recently used; c.mu is held.
-func (c *analysisCache) touch(studyID int64) {
-	for i, id := range c.order {
-		if id == studyID {
+// touch makes id the most recently used; c.mu is held.
+func (c *keptCache[K, V]) touch(id int64) {
+	for i, x := range c.order {
+		if x == id {
 			c.order = append(c.order[:i], c.order[i+1:]...)
 			break
 		}
 	}
-	c.order = append(c.order, studyID)
+	c.order = append(c.order, id)
 }

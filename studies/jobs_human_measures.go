@@ -4,10 +4,13 @@ import (
 	"context"
 	"math"
 	"slices"
+	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
+	"pragmalab/store"
 )
 
 // JobHumanComparison is everything a human-task job's page and JSON say
@@ -24,9 +27,40 @@ type JobHumanComparison struct {
 	Errors map[string]string `json:"errors,omitempty"`
 }
 
+// comparisonKey is what a job's comparison with the humans was computed
+// from: the study's data version, the job's answers as far as they go,
+// and ε.
+type comparisonKey struct {
+	version  int64
+	pilot    bool
+	status   string
+	progress domain.JobProgress
+	finished time.Time
+	epsilon  float64
+	epsSet   bool
+}
+
 // CompareJobWithHumans joins a human-task job's answers with its study's
-// human answers (docs/statistics.md); nil when the study has none.
+// human answers (docs/statistics.md); nil when the study has none. The
+// comparison (200 half-splits, bootstraps) is kept while neither the
+// study's data nor the job's answers change, so the page and each of its
+// figures share one computation, as the Analysis page does.
 func (s *Service) CompareJobWithHumans(ctx context.Context, res *runner.Results, epsilon *float64) (*JobHumanComparison, error) {
+	v, err := s.db.StudyDataVersion(ctx, res.Job.StudyID)
+	if err != nil {
+		return nil, err
+	}
+	key := comparisonKey{version: v, pilot: store.PilotIncluded(ctx), status: res.Job.Status, progress: res.Progress, finished: res.Job.FinishedAt}
+	if epsilon != nil {
+		key.epsilon, key.epsSet = *epsilon, true
+	}
+	return s.comparisons.get(res.Job.ID, key, func() (*JobHumanComparison, error) {
+		return s.compareJobWithHumans(context.WithoutCancel(ctx), res, epsilon)
+	})
+}
+
+// compareJobWithHumans computes CompareJobWithHumans.
+func (s *Service) compareJobWithHumans(ctx context.Context, res *runner.Results, epsilon *float64) (*JobHumanComparison, error) {
 	at, err := jobHumanAltTest(ctx, s.db, res, epsilon)
 	if err != nil || at == nil {
 		return nil, err

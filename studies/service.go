@@ -18,6 +18,9 @@ type Service struct {
 	now func() time.Time
 	// analyses keeps the studies' analyses (analysis_cache.go).
 	analyses *analysisCache
+	// comparisons keeps the human-task jobs' comparisons with the humans
+	// (jobs_human_measures.go).
+	comparisons *keptCache[comparisonKey, JobHumanComparison]
 	// replication reports the replica's state (replication.go); nil: none.
 	replication func() domain.Replication
 }
@@ -28,7 +31,8 @@ func New(db *store.DB, now func() time.Time) *Service {
 	if now == nil {
 		now = func() time.Time { return time.Now().UTC() }
 	}
-	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies)}
+	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies),
+		comparisons: newKeptCache[comparisonKey, JobHumanComparison](analysisCacheStudies)}
 }
 
 // Restarted returns a Service over the same database with nothing kept in
