@@ -106,13 +106,19 @@ func New(getenv func(string) string, hc *http.Client) (*Client, error) {
 		return nil, fmt.Errorf("%s %q is not an http(s) URL", APIEnv, base)
 	}
 	if hc == nil {
-		// The environment's proxy (HTTPS_PROXY, NO_PROXY) read through
-		// getenv, like every outgoing request of pragmalab.
-		tr := http.DefaultTransport.(*http.Transport).Clone()
-		tr.Proxy = domain.ProxyForRequest(getenv)
-		hc = &http.Client{Timeout: 30 * time.Second, Transport: tr}
+		hc = NewHTTPClient(getenv)
 	}
 	return &Client{base: base, token: token, hc: hc}, nil
+}
+
+// NewHTTPClient is the HTTP client of calls to Prolific: a 30-second
+// time-out and the environment's proxy (HTTPS_PROXY, NO_PROXY) read
+// through getenv, like every outgoing request of pragmalab. A caller that
+// makes many clients shares one, so its connections are reused.
+func NewHTTPClient(getenv func(string) string) *http.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.Proxy = domain.ProxyForRequest(getenv)
+	return &http.Client{Timeout: 30 * time.Second, Transport: tr}
 }
 
 // BaseURL is the API the client talks to (shown on the page; never the

@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/http"
 	"pragmalab/domain"
 	"pragmalab/studies"
 	"sort"
@@ -35,6 +36,9 @@ type Service struct {
 	getenv func(string) string
 	// clock is what deliveries' timestamps are checked against.
 	clock func() time.Time
+	// hc carries every call, so the sync loop and the pages reuse its
+	// connections.
+	hc *http.Client
 	// hooks remembers the signed deliveries seen and the work done per
 	// resource (hooks.go).
 	hooks hookGuard
@@ -43,7 +47,7 @@ type Service struct {
 // New builds the Prolific use cases over db, with a client from the
 // environment (getenv reads PRAGMALAB_PROLIFIC_TOKEN and friends).
 func New(db *store.DB, getenv func(string) string) *Service {
-	return &Service{db: db, getenv: getenv, clock: time.Now}
+	return &Service{db: db, getenv: getenv, clock: time.Now, hc: prolific.NewHTTPClient(getenv)}
 }
 
 // SetClock sets the clock webhook timestamps are checked against (tests).
@@ -52,7 +56,7 @@ func (p *Service) SetClock(now func() time.Time) { p.clock = now }
 // client is Prolific's API client, or why there is none (no token, or a
 // bad base URL).
 func (p *Service) client() (*prolific.Client, error) {
-	return prolific.New(p.getenv, nil)
+	return prolific.New(p.getenv, p.hc)
 }
 
 // Connection is how pragmalab reaches Prolific: whether a usable token is
