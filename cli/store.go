@@ -6,12 +6,4 @@ import "pragmalab/domain"
 // a use case between them and the database (docs/architecture.md#rules):
 // the store satisfies it, and cli/open.go hands it over. Everything that
 // decides something goes through studies.Service instead.
-type cliStore interface {
-	domain.AccountStore
-	domain.StudyStore
-	domain.ItemStore
-	domain.AnnotatorStore
-	domain.ExportStore
-	domain.AuditStore
-	domain.JobStore
-}
+type cliStore = domain.Stores

@@ -111,3 +111,15 @@ type JobStore interface {
 type HealthStore interface {
 	DiskFull() (since time.Time, full bool)
 }
+
+// Stores is all of the above: what the pages (handlers.Store) and the
+// commands (cli's cliStore) are handed, each calling the parts it needs.
+type Stores interface {
+	AccountStore
+	StudyStore
+	ItemStore
+	AnnotatorStore
+	ExportStore
+	AuditStore
+	JobStore
+}
