@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"pragmalab/i18n"
 )
 
 // Study kinds (docs/studies.md#common-rules).
@@ -64,8 +66,8 @@ func (s *Study) Validate() error {
 	if err := CheckStudyName(s.Name); err != nil {
 		return err
 	}
-	if s.Lang != "en" && s.Lang != "it" {
-		return Errorf(EINVALID, "language must be en or it")
+	if !i18n.Has(s.Lang) {
+		return Errorf(EINVALID, "language %q has no message catalog: the language must be one of %s (docs/studies.md, \"Languages\", says how to add one)", s.Lang, strings.Join(i18n.Codes(), ", "))
 	}
 	if len(s.Settings) == 0 {
 		s.Settings = json.RawMessage(`{}`)

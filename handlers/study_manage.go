@@ -50,11 +50,7 @@ func (h *Handler) Writable(next http.Handler) http.Handler {
 
 // studyClosed tells a participant that an archived study takes no answers.
 func (h *Handler) studyClosed(w http.ResponseWriter, r *http.Request, lang string) {
-	msg := "This study is closed and no longer takes answers. Thank you for your help."
-	if lang == "it" {
-		msg = "Questo studio è chiuso e non accetta più risposte. Grazie per il tuo aiuto."
-	}
-	h.render(w, r, http.StatusGone, templates.ErrorPage(lang, http.StatusGone, msg))
+	h.render(w, r, http.StatusGone, templates.ErrorPage(lang, http.StatusGone, templates.T(lang, "study_archived")))
 }
 
 // exported records that a file of the study's responses was sent, so that
