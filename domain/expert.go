@@ -100,6 +100,12 @@ func (j *Judgement) Validate(itemType string) error {
 			return FieldErrorf(f.field, "%s", ErrorMessage(err))
 		}
 	}
+	// The cancellation is judged only when the implicature is plausible:
+	// an answer sent with No (a browser that still shows the question) is
+	// not kept.
+	if j.Plausible == "no" {
+		j.CancellationCorrect = ""
+	}
 	// Alternatives are only asked where an answer is no, and never for
 	// natural items; anything else sent is not kept.
 	if itemType == TypeNatural || j.Plausible == "yes" {
