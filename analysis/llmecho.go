@@ -18,10 +18,12 @@ type EchoRating struct {
 }
 
 // ModelAnswer is one model's rating of an item; an empty Condition
-// answers the item in every condition.
+// answers the item in every condition. Line is its line in the models
+// file (0 when not read from one).
 type ModelAnswer struct {
 	Model, Item, Condition string
 	Rating                 int
+	Line                   int
 }
 
 // EchoOptions are the thresholds of the LLM-echo flag.
@@ -258,36 +260,17 @@ func echoAgainst(d echoData, p string, m modelIndex, opt EchoOptions) EchoModel 
 	var div []divergence
 	for _, r := range d.ratings[p] {
 		mv, ok := m.answer(r.Item, r.Condition)
-		if !ok {
-			continue
-		}
 		raters := d.byKey[echoKey{r.Item, r.Condition}]
-		if len(raters) < 2 {
+		if !ok || len(raters) < 2 {
 			continue
 		}
 		res.Items++
 		if r.Rating == mv {
 			agreeModel++
 		}
-		same, onModel, dv := 0, 0, divergence{}
-		for q, y := range raters {
-			if q == p {
-				continue
-			}
-			if y == r.Rating {
-				same++
-			}
-			switch {
-			case y == mv:
-				onModel++
-			case y > mv:
-				dv.above++
-			case y < mv:
-				dv.below++
-			}
-		}
-		agreeHumans += float64(same) / float64(len(raters)-1)
-		othersModel += float64(onModel) / float64(len(raters)-1)
+		same, onModel, dv := othersOn(raters, p, r.Rating, mv)
+		agreeHumans += same
+		othersModel += onModel
 		if r.Rating != mv && mv > 1 && mv < opt.Points {
 			dv.up = r.Rating > mv
 			div = append(div, dv)
@@ -296,15 +279,39 @@ func echoAgainst(d echoData, p string, m modelIndex, opt EchoOptions) EchoModel 
 	if res.Items == 0 {
 		return res
 	}
-	res.AgreeModel = agreeModel / float64(res.Items)
-	res.AgreeHumans = agreeHumans / float64(res.Items)
+	n := float64(res.Items)
+	res.AgreeModel, res.AgreeHumans, res.OthersAgreeModel = agreeModel/n, agreeHumans/n, othersModel/n
 	res.Gap = res.AgreeModel - res.AgreeHumans
-	res.OthersAgreeModel = othersModel / float64(res.Items)
 	res.Excess = res.AgreeModel - res.OthersAgreeModel
 	res.Divergent = len(div)
 	res.divergence(div)
-	res.Flagged = res.Items >= opt.MinItems && res.Gap >= opt.MinGap && res.Excess >= opt.MinExcess && (res.PValue == nil || *res.PValue > opt.Alpha)
+	res.Flagged = res.Items >= opt.MinItems && res.Gap >= opt.MinGap && res.Excess >= opt.MinExcess &&
+		(res.PValue == nil || *res.PValue > opt.Alpha)
 	return res
+}
+
+// othersOn describes the humans other than p on one item: the share giving
+// p's rating x, the share giving the model's answer mv, and how many are
+// on each side of it.
+func othersOn(raters map[string]int, p string, x, mv int) (same, onModel float64, dv divergence) {
+	for q, y := range raters {
+		if q == p {
+			continue
+		}
+		if y == x {
+			same++
+		}
+		switch {
+		case y == mv:
+			onModel++
+		case y > mv:
+			dv.above++
+		default:
+			dv.below++
+		}
+	}
+	n := float64(len(raters) - 1)
+	return same / n, onModel / n, dv
 }
 
 // divergence is one item where the participant differs from the model:
