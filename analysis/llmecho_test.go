@@ -99,59 +99,70 @@ func cat(parts ...[]int) []int {
 	return out
 }
 
-// TestLLMEchoHandComputed: X agrees with the model on 10 of 20 items and
-// with neither other human on any; A and B never give the model's answer
-// and differ from it on the same side on every item where X differs.
-func TestLLMEchoHandComputed(t *testing.T) {
-	others := cat(repeat(2, 5), repeat(6, 5), repeat(6, 5), repeat(2, 5))
-	others2 := cat(repeat(6, 5), repeat(2, 5), repeat(6, 5), repeat(2, 5))
-	opt := DefaultEchoOptions()
+// The other humans A and B of the hand-computed cases: on 20 items, never
+// the model's 4; on items 10–19 both on one side of it, the same side.
+var (
+	handA = cat(repeat(2, 5), repeat(6, 5), repeat(6, 5), repeat(2, 5))
+	handB = cat(repeat(6, 5), repeat(2, 5), repeat(6, 5), repeat(2, 5))
+)
 
-	// X's differences go the humans' way every time: 20 agreeing pairs of
-	// 20, chance 10/20, p = 1/C(10,5): independent signal, no flag.
-	signal := cat(repeat(4, 10), repeat(5, 5), repeat(3, 5))
-	rs, ms := echoCase(map[string][]int{"X": signal, "A": others, "B": others2}, 20)
-	got := LLMEcho(rs, ms, opt)[0]
+// handCase assesses X's ratings against A, B and the model.
+func handCase(x []int) EchoResult {
+	n := len(x)
+	rs, ms := echoCase(map[string][]int{"X": x, "A": handA[:n], "B": handB[:n]}, n)
+	return LLMEcho(rs, ms, DefaultEchoOptions())[0]
+}
+
+func close12(a, b float64) bool { return math.Abs(a-b) < 1e-12 }
+
+// TestLLMEchoSignal: X agrees with the model on 10 of 20 items and with
+// neither other human anywhere; X's differences go the humans' way every
+// time: 20 agreeing pairs of 20, chance 10/20, p = 1/C(10,5) — independent
+// signal, no flag.
+func TestLLMEchoSignal(t *testing.T) {
+	got := handCase(cat(repeat(4, 10), repeat(5, 5), repeat(3, 5)))
 	m := got.Models[0]
-	want := EchoModel{Model: "m", Items: 20, AgreeModel: 0.5, AgreeHumans: 0, Gap: 0.5, OthersAgreeModel: 0, Excess: 0.5, Divergent: 10, Pairs: 20}
-	if m.Model != want.Model || m.Items != want.Items || m.AgreeModel != want.AgreeModel || m.AgreeHumans != want.AgreeHumans ||
-		m.Gap != want.Gap || m.OthersAgreeModel != 0 || m.Excess != 0.5 || m.Divergent != 10 || m.Pairs != 20 {
+	want := EchoModel{Model: "m", Items: 20, AgreeModel: 0.5, Gap: 0.5, Excess: 0.5, Divergent: 10, Pairs: 20}
+	plain := m
+	plain.AgreeDivergent, plain.ChanceDivergent, plain.PValue = nil, nil, nil
+	if plain != want {
 		t.Fatalf("X with signal: %+v, want %+v", m, want)
 	}
-	if *m.AgreeDivergent != 1 || math.Abs(*m.ChanceDivergent-0.5) > 1e-12 || math.Abs(*m.PValue-1.0/252) > 1e-12 {
-		t.Errorf("X with signal: divergent agreement %v, chance %v, p %v; want 1, 0.5, 1/252", *m.AgreeDivergent, *m.ChanceDivergent, *m.PValue)
+	if *m.AgreeDivergent != 1 || !close12(*m.ChanceDivergent, 0.5) || !close12(*m.PValue, 1.0/252) {
+		t.Errorf("divergent agreement %v, chance %v, p %v; want 1, 0.5, 1/252", *m.AgreeDivergent, *m.ChanceDivergent, *m.PValue)
 	}
 	if got.Flagged || m.Flagged || got.Echoes != "" {
 		t.Errorf("X with signal flagged: %+v", got)
 	}
+}
 
-	// The same agreement with the model, but X's differences go the
-	// humans' way in 12 pairs of 20, as chance would: P(S ≥ 2) = 126/252.
-	echo := cat(repeat(4, 10), repeat(5, 3), repeat(3, 2), repeat(5, 2), repeat(3, 3))
-	rs, ms = echoCase(map[string][]int{"X": echo, "A": others, "B": others2}, 20)
-	got = LLMEcho(rs, ms, opt)[0]
-	m = got.Models[0]
-	if *m.AgreeDivergent != 0.6 || math.Abs(*m.ChanceDivergent-0.5) > 1e-12 || math.Abs(*m.PValue-0.5) > 1e-12 {
-		t.Errorf("X echo: divergent agreement %v, chance %v, p %v; want 0.6, 0.5, 0.5", *m.AgreeDivergent, *m.ChanceDivergent, *m.PValue)
+// TestLLMEchoAtChance: the same agreement with the model, but X's
+// differences go the humans' way in 12 pairs of 20, as chance would:
+// P(S ≥ 2) = 126/252. Flagged; A, who never agrees with the model, not.
+func TestLLMEchoAtChance(t *testing.T) {
+	x := cat(repeat(4, 10), repeat(5, 3), repeat(3, 2), repeat(5, 2), repeat(3, 3))
+	got := handCase(x)
+	m := got.Models[0]
+	if *m.AgreeDivergent != 0.6 || !close12(*m.ChanceDivergent, 0.5) || !close12(*m.PValue, 0.5) {
+		t.Errorf("divergent agreement %v, chance %v, p %v; want 0.6, 0.5, 0.5", *m.AgreeDivergent, *m.ChanceDivergent, *m.PValue)
 	}
 	if !got.Flagged || got.Echoes != "m" || !strings.Contains(got.Reason, "agrees with m on 50% of 20 items against 0% with the other humans") {
-		t.Errorf("X echo not flagged as echo of m: %+v", got)
+		t.Errorf("X not flagged as echo of m: %+v", got)
 	}
-	// A agrees with the model nowhere: not flagged.
-	if a := LLMEcho(rs, ms, opt)[1]; a.Participant != "A" || a.Flagged || a.Models[0].AgreeModel != 0 {
+	rs, ms := echoCase(map[string][]int{"X": x, "A": handA, "B": handB}, 20)
+	if a := LLMEcho(rs, ms, DefaultEchoOptions())[1]; a.Participant != "A" || a.Flagged || a.Models[0].AgreeModel != 0 {
 		t.Errorf("A: %+v", a)
 	}
+}
 
-	// A perfect copy has no difference to test: flagged on the agreement.
-	rs, ms = echoCase(map[string][]int{"X": repeat(4, 20), "A": others, "B": others2}, 20)
-	got = LLMEcho(rs, ms, opt)[0]
+// TestLLMEchoPerfectCopy: no difference to test, flagged on the agreement;
+// nine items are too few to assess whatever the agreement.
+func TestLLMEchoPerfectCopy(t *testing.T) {
+	got := handCase(repeat(4, 20))
 	if !got.Flagged || got.Models[0].PValue != nil || got.Models[0].Pairs != 0 || !strings.Contains(got.Reason, "never differs") {
 		t.Errorf("perfect copy: %+v", got)
 	}
-
-	// Nine items: not assessed whatever the agreement.
-	rs, ms = echoCase(map[string][]int{"X": repeat(4, 9), "A": others[:9], "B": others2[:9]}, 9)
-	got = LLMEcho(rs, ms, opt)[0]
+	got = handCase(repeat(4, 9))
 	if got.Flagged || !strings.HasPrefix(got.Reason, "not assessed") {
 		t.Errorf("nine items: %+v", got)
 	}
