@@ -357,10 +357,17 @@ func (res *EchoModel) divergence(div []divergence) {
 	res.AgreeDivergent, res.ChanceDivergent, res.PValue = &r, &c, &p
 }
 
+// exactCells bounds the exact permutation recursion (its table of
+// chosen-count × sum cells); beyond it, as only with hundreds of humans
+// per item, the normal approximation is used.
+const exactCells = 1 << 22
+
 // permutationTail returns, for S the sum of w over a subset of k of its
-// elements drawn uniformly at random, E[S] and P(S ≥ obs), exactly: a
+// elements drawn uniformly at random, E[S] and P(S ≥ obs): exactly, by a
 // recursion over the elements in the probabilities of sequential sampling
-// without replacement, so nothing overflows however many items.
+// without replacement (nothing overflows however many items), or, past
+// exactCells, by the normal approximation with the finite-population
+// variance and a continuity correction.
 func permutationTail(w []int, k, obs int) (mean, tail float64) {
 	n := len(w)
 	lo, hi := 0, 0
@@ -369,6 +376,9 @@ func permutationTail(w []int, k, obs int) (mean, tail float64) {
 		hi += max(v, 0)
 	}
 	width := hi - lo + 1
+	if (k+1)*width > exactCells {
+		return normalTail(w, k, obs)
+	}
 	// prob[j][s-lo]: P(j chosen among the elements seen, sum s).
 	prob := make([][]float64, k+1)
 	for j := range prob {
@@ -399,4 +409,30 @@ func permutationTail(w []int, k, obs int) (mean, tail float64) {
 		}
 	}
 	return mean, math.Min(1, tail)
+}
+
+// normalTail is permutationTail's normal approximation: E[S] = k·w̄ and
+// Var S = k·σ²·(n − k)/(n − 1), σ² the population variance of w.
+func normalTail(w []int, k, obs int) (mean, tail float64) {
+	n := float64(len(w))
+	var sum, ss float64
+	for _, v := range w {
+		sum += float64(v)
+	}
+	bar := sum / n
+	for _, v := range w {
+		ss += (float64(v) - bar) * (float64(v) - bar)
+	}
+	mean = float64(k) * bar
+	sd := 0.0
+	if len(w) > 1 {
+		sd = math.Sqrt(float64(k) * ss / n * (n - float64(k)) / (n - 1))
+	}
+	if sd == 0 { // S is the same for every subset
+		if float64(obs) <= mean {
+			return mean, 1
+		}
+		return mean, 0
+	}
+	return mean, 1 - normCDF((float64(obs)-0.5-mean)/sd)
 }

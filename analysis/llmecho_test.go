@@ -199,3 +199,30 @@ func TestEchoOptionsValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalTail: the approximation used past exactCells stays near the
+// exact tail on a case both can compute, and a crowd of hundreds per item
+// takes it without building the exact table.
+func TestNormalTail(t *testing.T) {
+	w := make([]int, 40)
+	for i := range w {
+		w[i] = (i*7)%9 - 4
+	}
+	for _, obs := range []int{-10, 0, 5, 12} {
+		em, et := permutationTail(w, 15, obs)
+		nm, nt := normalTail(w, 15, obs)
+		if math.Abs(em-nm) > 1e-9 || math.Abs(et-nt) > 0.02 {
+			t.Errorf("obs %d: exact %v, %v; normal %v, %v", obs, em, et, nm, nt)
+		}
+	}
+	big := make([]int, 600)
+	for i := range big {
+		big[i] = 500 - (i*37)%1001
+	}
+	if m, p := permutationTail(big, 300, 1<<30); math.IsNaN(m) || p != 0 {
+		t.Errorf("large: mean %v, tail %v", m, p)
+	}
+	if _, p := normalTail([]int{2, 2}, 1, 2); p != 1 {
+		t.Errorf("constant w: tail %v, want 1", p)
+	}
+}
