@@ -31,22 +31,22 @@ type EchoOptions struct {
 	// Points is the scale's number of points (7): a model answer at 1 or
 	// Points leaves only one way to differ from it, so such items say
 	// nothing about the direction of a difference and are left out of it.
-	Points int
+	Points int `json:"points"`
 	// MinItems: a participant is assessed against a model only on at
 	// least this many items both rated that another human rated too.
-	MinItems int
+	MinItems int `json:"min_items"`
 	// MinGap: the agreement with the model must exceed the agreement with
 	// the other humans by at least this much.
-	MinGap float64
+	MinGap float64 `json:"min_gap"`
 	// MinExcess: and exceed the other humans' own agreement with the model
 	// on the same items by at least this much, so that a model that
 	// predicts people well (better than one noisy person predicts another)
 	// does not make every honest participant look like its echo.
-	MinExcess float64
+	MinExcess float64 `json:"min_excess"`
 	// Alpha: the divergences count as independent signal (no echo) when
 	// the exact permutation test puts their agreement with the other
 	// humans above chance at this level.
-	Alpha float64
+	Alpha float64 `json:"alpha"`
 }
 
 // DefaultEchoOptions are the thresholds docs/statistics.md#llm-echo
@@ -107,7 +107,7 @@ type EchoModel struct {
 type EchoResult struct {
 	Participant string      `json:"participant_id"`
 	Models      []EchoModel `json:"models"`
-	Flagged     bool        `json:"llm_echo"`
+	Flagged     bool        `json:"flagged"`
 	// Echoes is the flagged model with the largest gap ("" when none).
 	Echoes string `json:"echoes"`
 	// Reason says why in one sentence: the flag's evidence, or why the

@@ -141,7 +141,11 @@ func ReadModelAnswers(r io.Reader, points int) ([]ModelAnswer, error) {
 	if err != nil {
 		return nil, csvError(err)
 	}
-	header = slices.Clone(header) // the reader reuses its record
+	// The reader reuses its record; errors name the normalised header.
+	header = slices.Clone(header)
+	for i, h := range header {
+		header[i] = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
+	}
 	idx, err := modelHeader(header)
 	if err != nil {
 		return nil, err
@@ -185,17 +189,16 @@ func modelHeader(header []string) (map[string]int, error) {
 	for _, c := range modelsColumns {
 		idx[c] = -1
 	}
-	for pos, h := range header {
-		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
+	for pos, name := range header {
 		if slices.Contains(ignoredModelColumns, name) || isProbColumn(name) {
 			continue
 		}
 		p, ok := idx[name]
 		if !ok {
-			return nil, &InputError{Line: 1, Column: h, Msg: "unknown column (expected model, item_id, number or label, condition, or the other columns of a likert job's results)"}
+			return nil, &InputError{Line: 1, Column: name, Msg: "unknown column (expected model, item_id, number or label, condition, or the other columns of a likert job's results)"}
 		}
 		if p >= 0 {
-			return nil, &InputError{Line: 1, Column: h, Msg: "column appears twice in the header"}
+			return nil, &InputError{Line: 1, Column: name, Msg: "column appears twice in the header"}
 		}
 		idx[name] = pos
 	}

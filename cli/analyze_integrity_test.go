@@ -51,7 +51,7 @@ func TestAnalyzeIntegrityJSON(t *testing.T) {
 			Flags       []string          `json:"flags"`
 			Evidence    map[string]string `json:"evidence"`
 			LLMEcho     *struct {
-				Flagged bool   `json:"llm_echo"`
+				Flagged bool   `json:"flagged"`
 				Echoes  string `json:"echoes"`
 				Models  []struct {
 					Items      int     `json:"items"`
@@ -103,7 +103,7 @@ func TestAnalyzeIntegrityText(t *testing.T) {
 	}
 	// Without models: no llm_echo, the other flags still.
 	out, errs, code = analyzeCLI(t, "", "analyze", "integrity", "--ratings", rp, "--json")
-	if code != 0 || strings.Contains(out, `"llm_echo": {`) || !strings.Contains(out, `"synthetic_input"`) {
+	if code != 0 || !strings.Contains(out, `"llm_echo": null`) || !strings.Contains(out, `"synthetic_input"`) {
 		t.Errorf("without models: exit %d, %s\n%s", code, errs, out)
 	}
 }
@@ -143,7 +143,7 @@ func TestAnalyzeIntegrityBadInput(t *testing.T) {
 		{"models header only", good, "model,item_id,label\n", "models.csv: line 1: no model answers"},
 		{"model matching nothing", good, "model,item_id,label\nm1,it0,4\nm2,zz,4\n", `models.csv: line 3: model "m2" answers no item`},
 		{"models bad rating", good, "model,item_id,label\nm1,it0,likely\n", `models.csv: line 2, column "label": rating "likely"`},
-		{"models unknown column", good, "model,item_id,label,colour\nm1,it0,4\n", `models.csv: line 1, column "colour": unknown column`},
+		{"models unknown column", good, "model,item_id,label, Colour\nm1,it0,4\n", `models.csv: line 1, column "colour": unknown column`},
 		{"models twice", good, "model,item_id,label\nm1,it0,4\nm1,it0,5\n", `models.csv: line 3: model "m1" answers item "it0" in condition "" twice (lines 2 and 3)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
