@@ -1,10 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"pragmalab/store"
 )
 
 const integrityHeader = "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot\n"
@@ -163,5 +168,84 @@ func TestAnalyzeIntegrityBadInput(t *testing.T) {
 		if _, _, code := analyzeCLI(t, "", append([]string{"analyze", "integrity"}, args...)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestAnalyzeIntegrityLikertJob: a crowd study's ratings export and a
+// likert job's results CSV, as `score --csv` writes it, read as they are.
+func TestAnalyzeIntegrityLikertJob(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "integrity.db")
+	db, err := store.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	study, err := setupLoadStudy(ctx, newApp(db, nil), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, set, _ := db.CrowdStudy(ctx, study.ID)
+	for i := range 3 {
+		p, err := db.EnterCrowd(ctx, study.ID, store.CrowdArrival{PID: loadPID(i), StudyID: "st", SessionID: "se"}, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db.ConsentCrowd(ctx, study.ID, p.Token, set)
+		for pos, cond := range study.Training {
+			rating := 6
+			if cond == "cancel" {
+				rating = 2
+			}
+			db.AnswerCrowdTraining(ctx, study.ID, p.Token, pos+1, 0, rating, 0, set)
+		}
+		for pos := 1; pos <= study.Screens; pos++ {
+			if _, err := db.SaveCrowdRating(ctx, study.ID, p.Token, pos, loadRating(i, pos), 0, set); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db.Close()
+	crowd := strconv.FormatInt(study.ID, 10)
+	dir := t.TempDir()
+	ratings, models := filepath.Join(dir, "ratings.csv"), filepath.Join(dir, "likert.csv")
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", path, "--study", crowd, "--what", "ratings", "--out", ratings); code != 0 {
+		t.Fatalf("export ratings: exit %d: %s", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, "", nil, "score", "--db", path, "--study", crowd, "--task", "likert", "--scorer", "random", "--quiet", "--csv", models); code != 0 {
+		t.Fatalf("score likert: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out, errs, code := analyzeCLI(t, "", "analyze", "integrity", "--ratings", ratings, "--models", models, "--json")
+	if code != 0 {
+		t.Fatalf("analyze integrity: exit %d: %s", code, errs)
+	}
+	var got struct {
+		Participants []struct {
+			LLMEcho *struct {
+				Models []struct {
+					Model string `json:"model"`
+					Items int    `json:"items"`
+				} `json:"models"`
+			} `json:"llm_echo"`
+		} `json:"participants"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Participants) == 0 {
+		t.Fatalf("no participants:\n%s", out)
+	}
+	// Every participant is measured against the scorer; those who share a
+	// batch with another (two of the three) on every one of their items.
+	assessed := 0
+	for i, p := range got.Participants {
+		if p.LLMEcho == nil || len(p.LLMEcho.Models) != 1 || !strings.HasPrefix(p.LLMEcho.Models[0].Model, "random") {
+			t.Fatalf("participant %d: %+v", i, p.LLMEcho)
+		}
+		if p.LLMEcho.Models[0].Items > 0 {
+			assessed++
+		}
+	}
+	if assessed < 2 {
+		t.Errorf("%d participants measured on some item, want at least 2:\n%s", assessed, out)
 	}
 }
