@@ -33,6 +33,8 @@ Commands:
                                     can a model stand in for the annotators? (the alt-test)
   plan          --ratings PILOT --participants N
                                     each topline's predicted 95 % interval with N participants
+  integrity     --ratings FILE [--models FILE]
+                                    each participant's integrity flags, LLM-echo among them
 
 Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
 `
@@ -42,7 +44,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
-			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test, plan)")
+			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test, plan, integrity)")
 		}
 		return flag.ErrHelp
 	}
@@ -61,8 +63,10 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 		return analyzeReliability(args[1:], env)
 	case "plan":
 		return analyzePlan(args[1:], env)
+	case "integrity":
+		return analyzeIntegrity(args[1:], env)
 	}
-	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test, plan)", args[0])
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test, plan, integrity)", args[0])
 }
 
 // tableNames lists the tables of each command for --table's help.

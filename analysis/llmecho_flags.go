@@ -1,0 +1,277 @@
+package analysis
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"pragmalab/domain"
+)
+
+// The participant-level integrity flags that a ratings export
+// carries the evidence for (docs/statistics.md#integrity-flags), in the
+// order they are listed.
+const (
+	FlagHoneypot       = "honeypot"
+	FlagSyntheticInput = "synthetic_input"
+	FlagWebdriver      = "webdriver"
+	FlagPasteInText    = "paste_in_text"
+	FlagNoPointerOrKey = "no_pointer_or_key"
+	FlagLLMEcho        = "llm_echo"
+	FlagSpeed          = "speed"
+	FlagStraightLine   = "straight_line"
+)
+
+// IntegrityFlagNames lists every flag in its order.
+var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText, FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine}
+
+// IntegrityOptions are the thresholds of the flags: the LLM-echo's, and
+// the study's data-quality rules (FastMS, ExcludeFastPercent,
+// ExcludeMedianRT, ExcludeRun of domain.CrowdSettings, each off at 0 as in
+// a study's settings).
+type IntegrityOptions struct {
+	Echo    EchoOptions
+	Quality domain.CrowdSettings
+}
+
+// SignalSummary sums a participant's integrity signals over the answers
+// that carry each one.
+type SignalSummary struct {
+	UntrustedEvents    int    `json:"untrusted_events"`
+	Pastes             int    `json:"pastes"`
+	WebdriverAnswers   int    `json:"webdriver_answers"`
+	PointerOrKeyShown  int    `json:"pointer_or_key_measured"`
+	PointerOrKeyYes    int    `json:"pointer_or_key_answers"`
+	HoneypotAnswers    int    `json:"honeypot_answers"`
+	Honeypot           string `json:"honeypot"` // the first filled honeypot, as typed
+	AnswersWithSignals int    `json:"answers_with_signals"`
+}
+
+// ParticipantIntegrity is one participant's flags with their evidence.
+type ParticipantIntegrity struct {
+	Participant string `json:"participant_id"`
+	Answers     int    `json:"answers"`
+	// Flags are the flags met, in IntegrityFlagNames order; Evidence says,
+	// for each, what met it.
+	Flags    []string          `json:"flags"`
+	Evidence map[string]string `json:"evidence"`
+	Signals  SignalSummary     `json:"signals"`
+	// LongestRun, MedianRT (ms, 0 unknown) and FastShare (over Timed
+	// answers) are the data-quality measures of docs/studies.md#data-quality-flags.
+	LongestRun int     `json:"longest_identical_run"`
+	MedianRT   int     `json:"median_rt_ms"`
+	FastShare  float64 `json:"fast_share"`
+	Timed      int     `json:"timed_answers"`
+	// LLMEcho is nil without models.
+	LLMEcho *EchoResult `json:"llm_echo"`
+}
+
+// CrowdQualityOf computes the data-quality measures of one participant
+// from their ratings in screen order (checks included) and response times
+// in ms (0 unknown), as the participants table does
+// (docs/studies.md#data-quality-flags); the total time is not known from
+// the ratings alone and stays 0.
+func CrowdQualityOf(ratings, rts []int, fastMS int) domain.CrowdQuality {
+	var q domain.CrowdQuality
+	run := 0
+	for i, r := range ratings {
+		if i > 0 && r == ratings[i-1] {
+			run++
+		} else {
+			run = 1
+		}
+		q.LongestRun = max(q.LongestRun, run)
+	}
+	var timed []int
+	fast := 0
+	for _, rt := range rts {
+		if rt > 0 {
+			timed = append(timed, rt)
+			if rt < fastMS {
+				fast++
+			}
+		}
+	}
+	if n := len(timed); n > 0 {
+		slices.Sort(timed)
+		q.MedianRT = timed[n/2]
+		if n%2 == 0 {
+			q.MedianRT = (timed[n/2-1] + timed[n/2]) / 2
+		}
+		q.Timed = n
+		q.FastShare = float64(fast) / float64(n)
+	}
+	return q
+}
+
+// Integrity computes every participant's flags from a ratings file's rows
+// and, with answers, the LLM-echo against each model
+// (docs/statistics.md#integrity-flags). Participants come in the order the
+// rows first name them. An empty signal is never evidence.
+func Integrity(rows []IntegrityRow, answers []ModelAnswer, opt IntegrityOptions) []ParticipantIntegrity {
+	var order []string
+	byP := map[string][]IntegrityRow{}
+	var data []EchoRating
+	for _, r := range rows {
+		if _, ok := byP[r.Participant]; !ok {
+			order = append(order, r.Participant)
+		}
+		byP[r.Participant] = append(byP[r.Participant], r)
+		if r.Check == "" {
+			data = append(data, EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+		}
+	}
+	echo := map[string]*EchoResult{}
+	if len(answers) > 0 {
+		res := LLMEcho(data, answers, opt.Echo)
+		for i := range res {
+			echo[res[i].Participant] = &res[i]
+		}
+	}
+	out := make([]ParticipantIntegrity, 0, len(order))
+	for _, p := range order {
+		pi := participantIntegrity(p, byP[p], opt.Quality)
+		if e := echo[p]; e != nil {
+			pi.LLMEcho = e
+			if e.Flagged {
+				pi.add(FlagLLMEcho, e.Reason)
+			}
+		}
+		pi.sortFlags()
+		out = append(out, pi)
+	}
+	return out
+}
+
+// participantIntegrity sums one participant's signals and applies the
+// signal and data-quality flags.
+func participantIntegrity(p string, rows []IntegrityRow, set domain.CrowdSettings) ParticipantIntegrity {
+	pi := ParticipantIntegrity{Participant: p, Answers: len(rows), Evidence: map[string]string{}, Flags: []string{}}
+	ratings := make([]int, len(rows))
+	rts := make([]int, len(rows))
+	for i, r := range rows {
+		ratings[i], rts[i] = r.Rating, r.RT
+		pi.Signals.addRow(r)
+	}
+	pi.signalFlags()
+	q := CrowdQualityOf(ratings, rts, set.FastMS)
+	pi.LongestRun, pi.MedianRT, pi.FastShare, pi.Timed = q.LongestRun, q.MedianRT, q.FastShare, q.Timed
+	// The study's own rules, each on its own, so each names its flag.
+	speed := domain.CrowdSettings{FastMS: set.FastMS, ExcludeFastPercent: set.ExcludeFastPercent, ExcludeMedianRT: set.ExcludeMedianRT}
+	for _, reason := range speed.QualityReasons(q) {
+		pi.add(FlagSpeed, reason)
+	}
+	run := domain.CrowdSettings{ExcludeRun: set.ExcludeRun}
+	for _, reason := range run.QualityReasons(q) {
+		pi.add(FlagStraightLine, reason)
+	}
+	return pi
+}
+
+func (s *SignalSummary) addRow(r IntegrityRow) {
+	if r.UntrustedEvents >= 0 || r.Pastes >= 0 || r.Webdriver >= 0 || r.PointerOrKey >= 0 || r.Honeypot != "" {
+		s.AnswersWithSignals++
+	}
+	s.UntrustedEvents += max(r.UntrustedEvents, 0)
+	s.Pastes += max(r.Pastes, 0)
+	if r.Webdriver == 1 {
+		s.WebdriverAnswers++
+	}
+	if r.PointerOrKey >= 0 {
+		s.PointerOrKeyShown++
+		s.PointerOrKeyYes += r.PointerOrKey
+	}
+	if r.Honeypot != "" {
+		if s.HoneypotAnswers == 0 {
+			s.Honeypot = r.Honeypot
+		}
+		s.HoneypotAnswers++
+	}
+}
+
+// signalFlags applies the flags of the integrity signals: each needs a
+// signal that was measured and says so; an empty one says nothing.
+func (pi *ParticipantIntegrity) signalFlags() {
+	s := pi.Signals
+	if s.HoneypotAnswers > 0 {
+		pi.add(FlagHoneypot, fmt.Sprintf("the hidden field filled on %d of %d answers (%q)", s.HoneypotAnswers, pi.Answers, s.Honeypot))
+	}
+	if s.UntrustedEvents > 0 {
+		pi.add(FlagSyntheticInput, fmt.Sprintf("%d input events dispatched by a script", s.UntrustedEvents))
+	}
+	if s.WebdriverAnswers > 0 {
+		pi.add(FlagWebdriver, fmt.Sprintf("navigator.webdriver on %d of %d answers", s.WebdriverAnswers, pi.Answers))
+	}
+	if s.Pastes > 0 {
+		pi.add(FlagPasteInText, fmt.Sprintf("%d paste or drop events on text fields", s.Pastes))
+	}
+	if s.PointerOrKeyShown > 0 && s.PointerOrKeyYes == 0 {
+		pi.add(FlagNoPointerOrKey, fmt.Sprintf("no pointer or key event before any of the %d answers measured", s.PointerOrKeyShown))
+	}
+}
+
+// add records a flag (once) and its evidence.
+func (pi *ParticipantIntegrity) add(flag, evidence string) {
+	if prev, ok := pi.Evidence[flag]; ok {
+		pi.Evidence[flag] = prev + "; " + evidence
+		return
+	}
+	pi.Flags = append(pi.Flags, flag)
+	pi.Evidence[flag] = evidence
+}
+
+func (pi *ParticipantIntegrity) sortFlags() {
+	slices.SortFunc(pi.Flags, func(a, b string) int {
+		return slices.Index(IntegrityFlagNames, a) - slices.Index(IntegrityFlagNames, b)
+	})
+}
+
+// IntegrityTable is the participants' flags for people: one row each, the
+// LLM-echo's numbers against the model it echoes (or, unflagged, the model
+// with the largest gap), and the evidence of every flag as notes.
+func IntegrityTable(ps []ParticipantIntegrity) *Table {
+	t := &Table{Name: "integrity", Title: "Integrity flags per participant",
+		Columns: []string{"participant_id", "answers", "flags", "model", "agree model", "agree humans", "others agree model", "p divergent", "longest run", "median rt ms", "fast share"}}
+	for _, p := range ps {
+		flags := Missing
+		if len(p.Flags) > 0 {
+			flags = strings.Join(p.Flags, ";")
+		}
+		model, am, ah, om, pv := Missing, (*float64)(nil), (*float64)(nil), (*float64)(nil), PValue{}
+		if m := p.LLMEcho.closest(); m != nil {
+			model, am, ah, om, pv = m.Model, &m.AgreeModel, &m.AgreeHumans, &m.OthersAgreeModel, PValue{m.PValue}
+		}
+		rt, fs := Missing, Missing
+		if p.Timed > 0 {
+			rt, fs = strconv.Itoa(p.MedianRT), Fixed(p.FastShare, 2)
+		}
+		t.Rows = append(t.Rows, []any{p.Participant, p.Answers, flags, model, am, ah, om, pv, p.LongestRun, rt, fs})
+		for _, f := range p.Flags {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s %s: %s.", p.Participant, f, p.Evidence[f]))
+		}
+	}
+	return t
+}
+
+// closest is the model the participant echoes, else the assessed model
+// with the largest gap; nil when none was assessed.
+func (e *EchoResult) closest() *EchoModel {
+	if e == nil {
+		return nil
+	}
+	var best *EchoModel
+	for i := range e.Models {
+		m := &e.Models[i]
+		if m.Items == 0 {
+			continue
+		}
+		if m.Model == e.Echoes || best == nil || (e.Echoes == "" && m.Gap > best.Gap) {
+			best = m
+			if m.Model == e.Echoes {
+				return best
+			}
+		}
+	}
+	return best
+}
