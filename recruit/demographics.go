@@ -165,3 +165,9 @@ func (p *Service) KeepDemographics(ctx context.Context, studyID int64) (bool, er
 func (p *Service) SetKeepDemographics(ctx context.Context, studyID int64, keep bool, actor string) error {
 	return p.db.SetKeepDemographics(ctx, studyID, keep, actor)
 }
+
+// KeptDemographics counts the participants whose demographics the study
+// keeps.
+func (p *Service) KeptDemographics(ctx context.Context, studyID int64) (int, error) {
+	return p.db.KeptDemographics(ctx, studyID)
+}
