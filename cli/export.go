@@ -70,11 +70,8 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	case "ratings":
 		write = func(w io.Writer) error { return svc.store.ExportCrowdRatings(ctx, *studyID, w, false) }
 	case "participants":
-		write = func(w io.Writer) error { return svc.store.ExportCrowdParticipants(ctx, *studyID, w) }
-		if *demographics {
-			if write = demographicsExport(ctx, svc, *studyID, *yes, env); write == nil {
-				return nil
-			}
+		if write = participantsExport(ctx, svc, *studyID, *demographics, *yes, env); write == nil {
+			return nil
 		}
 	case "context-answers":
 		write = func(w io.Writer) error { return svc.store.ExportContextAnswers(ctx, *studyID, w) }
@@ -94,8 +91,8 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	default:
 		return usagef("export: unknown --what %q", *what)
 	}
-	if *demographics && *what != "participants" {
-		return usagef("export: --prolific-demographics goes with --what participants")
+	if err := demographicsFlag(*demographics, *what); err != nil {
+		return err
 	}
 	if *out == "" {
 		if err := write(env.stdout); err != nil {

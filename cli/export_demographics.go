@@ -6,6 +6,23 @@ import (
 	"io"
 )
 
+// participantsExport is the participants export, with Prolific's
+// demographics when asked (nil: nothing to write).
+func participantsExport(ctx context.Context, svc *app, studyID int64, demographics, yes bool, env *Env) func(io.Writer) error {
+	if demographics {
+		return demographicsExport(ctx, svc, studyID, yes, env)
+	}
+	return func(w io.Writer) error { return svc.store.ExportCrowdParticipants(ctx, studyID, w) }
+}
+
+// demographicsFlag refuses --prolific-demographics with another export.
+func demographicsFlag(demographics bool, what string) error {
+	if demographics && what != "participants" {
+		return usagef("export: --prolific-demographics goes with --what participants")
+	}
+	return nil
+}
+
 // demographicsExport is the participants export joined to Prolific's
 // demographic export (docs/prolific.md#demographics). Without yes it
 // prints the call it would make and returns nil: nothing is written.
