@@ -59,4 +59,3 @@ func TestPlanWidthFindsParticipants(t *testing.T) {
 		t.Error("a zero width was planned")
 	}
 }
-
