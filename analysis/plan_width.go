@@ -40,8 +40,10 @@ type WidthPlan struct {
 	// pilot's items: the items' share (0 when the fit finds none).
 	Floor float64 `json:"floor"`
 	// Reachable is false when the target is below the floor or needs more
-	// than MaxPlanParticipants.
-	Reachable bool `json:"reachable"`
+	// than MaxPlanParticipants; OutOfReach then says which: "items" (the
+	// width does not shrink to it with participants) or "participants".
+	Reachable  bool   `json:"reachable"`
+	OutOfReach string `json:"out_of_reach,omitempty"`
 	// Points are the simulated plans the fit went through.
 	Points []WidthPoint `json:"points"`
 	// PilotAnalysed is the pilot's analysed participants.
@@ -134,28 +136,37 @@ func (wp *WidthPlan) has(n int) bool {
 }
 
 // solve fits width² = a + b/N through the points (least squares in 1/N)
-// and sets the participants the target needs; false when out of reach.
+// and sets the participants the target needs; false when out of reach or
+// when the fewest simulated participants already reach it.
 func (wp *WidthPlan) solve() (int, bool) {
 	xs, ys := make([]float64, len(wp.Points)), make([]float64, len(wp.Points))
 	for i, p := range wp.Points {
 		xs[i], ys[i] = 1/float64(p.Participants), p.Width*p.Width
 	}
 	a, b := fitLine(xs, ys)
-	if a < 0 {
-		a = 0
+	wp.Floor = min(math.Sqrt(max(a, 0)), math.Sqrt(slices.Min(ys)))
+	wp.Participants, wp.Width, wp.Reachable, wp.OutOfReach = 0, 0, false, "items"
+	if first := wp.Points[0]; first.Width <= wp.Target {
+		// The fewest planned (the pilot's size) already reach it.
+		wp.Participants, wp.Width, wp.Reachable, wp.OutOfReach = first.Participants, first.Width, true, ""
+		return 0, false
 	}
-	wp.Floor = math.Sqrt(a)
-	wp.Participants, wp.Width, wp.Reachable = 0, 0, false
+	if b <= 0 {
+		// Widths that do not shrink with participants: all items.
+		wp.Floor = math.Sqrt(slices.Min(ys))
+		return 0, false
+	}
 	t2 := wp.Target * wp.Target
-	if b <= 0 || t2 <= a {
+	if t2 <= a {
 		return 0, false
 	}
 	n := int(math.Ceil(b / (t2 - a)))
 	if n > MaxPlanParticipants {
+		wp.OutOfReach = "participants"
 		return 0, false
 	}
 	n = max(n, 2)
-	wp.Participants, wp.Width, wp.Reachable = n, math.Sqrt(a+b/float64(n)), true
+	wp.Participants, wp.Width, wp.Reachable, wp.OutOfReach = n, math.Sqrt(a+b/float64(n)), true, ""
 	return n, true
 }
 
