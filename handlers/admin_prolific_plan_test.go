@@ -2,11 +2,8 @@ package handlers_test
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
-	"math"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -33,80 +30,9 @@ func planEnv(t *testing.T) (*crowdEnv, *prolifictest.Server) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	st := &domain.Study{Kind: domain.KindCrowd, Name: "Plan test", Lang: "en"}
-	if err := db.CreateStudy(ctx, st); err != nil {
+	st, err := prolifictest.SeedPlanStudy(ctx, db)
+	if err != nil {
 		t.Fatal(err)
-	}
-	var items []domain.Item
-	for i := range 96 {
-		items = append(items, domain.Item{Key: fmt.Sprintf("it%02d", i), Type: domain.TypeScalar, Utterance: fmt.Sprintf("u%d", i),
-			Implicature: fmt.Sprintf("b%d", i), Cancellation: fmt.Sprintf("c%d", i)})
-	}
-	items = append(items, domain.Item{Key: "chk-high", Type: domain.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
-		domain.Item{Key: "chk-low", Type: domain.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
-	if err := db.ImportItems(ctx, st.ID, items); err != nil {
-		t.Fatal(err)
-	}
-	stored, _ := db.ListItems(ctx, st.ID)
-	id := map[string]int64{}
-	for _, it := range stored {
-		id[it.Key] = it.ID
-	}
-	var batches [][]store.CrowdSlot
-	for b := range 4 {
-		var slots []store.CrowdSlot
-		for i := range 96 {
-			cond := "trigger"
-			if (i+b)%2 == 1 {
-				cond = "cancel"
-			}
-			if i%4 == b {
-				slots = append(slots, store.CrowdSlot{ItemID: id[fmt.Sprintf("it%02d", i)], Condition: cond})
-			}
-		}
-		slots = append(slots, store.CrowdSlot{ItemID: id["chk-high"], Condition: "trigger"}, store.CrowdSlot{ItemID: id["chk-low"], Condition: "trigger"})
-		batches = append(batches, slots)
-	}
-	if err := db.SaveCrowdBatches(ctx, st.ID, 1, nil, batches); err != nil {
-		t.Fatal(err)
-	}
-	set := domain.DefaultCrowdSettings()
-	set.CompletionCode, set.Quota, set.PlacesPerAddress = "DONE", 10, 0
-	if err := db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
-		t.Fatal(err)
-	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	// Each item has its own true rating; participants rate it with much
-	// noise, so that more participants narrow the intervals.
-	truth := map[string]float64{}
-	for i := range 96 {
-		truth[fmt.Sprintf("it%02d", i)] = 2 + 4*rng.Float64()
-	}
-	for p := range 16 {
-		part, err := db.EnterCrowd(ctx, st.ID, store.CrowdArrival{PID: prolifictest.PID(100 + p), StudyID: "x", SessionID: fmt.Sprint("s", p)}, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if part, err = db.ConsentCrowd(ctx, st.ID, part.Token, set); err != nil {
-			t.Fatal(err)
-		}
-		screens, _ := db.CrowdBatchScreens(ctx, part.BatchID)
-		for _, sc := range screens {
-			mean := truth[sc.Item.Key]
-			if sc.Condition == "cancel" {
-				mean -= 1.5
-			}
-			r := min(7, max(1, int(math.Round(mean+2*rng.NormFloat64()))))
-			switch sc.Item.Key {
-			case "chk-high":
-				r = 7
-			case "chk-low":
-				r = 1
-			}
-			if _, err := db.SaveCrowdRating(ctx, st.ID, part.Token, sc.Position, r, 0, set); err != nil {
-				t.Fatal(err)
-			}
-		}
 	}
 	const psid = "64cccccccccccccccccccccc"
 	fake := prolifictest.NewServer("plan-test-token-0123456789")
@@ -122,7 +48,7 @@ func planEnv(t *testing.T) (*crowdEnv, *prolifictest.Server) {
 	}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	return &crowdEnv{t: t, db: db, srv: srv, web: s, study: st.ID, set: set}, fake
+	return &crowdEnv{t: t, db: db, srv: srv, web: s, study: st.ID}, fake
 }
 
 var (
