@@ -30,26 +30,15 @@ func SeedPlanStudy(ctx context.Context, db *store.DB) (*domain.Study, error) {
 	if err := db.ImportItems(ctx, st.ID, items); err != nil {
 		return nil, err
 	}
-	stored, _ := db.ListItems(ctx, st.ID)
+	stored, err := db.ListItems(ctx, st.ID)
+	if err != nil {
+		return nil, err
+	}
 	id := map[string]int64{}
 	for _, it := range stored {
 		id[it.Key] = it.ID
 	}
-	var batches [][]store.CrowdSlot
-	for b := range 4 {
-		var slots []store.CrowdSlot
-		for i := range 96 {
-			cond := "trigger"
-			if (i+b)%2 == 1 {
-				cond = "cancel"
-			}
-			if i%4 == b {
-				slots = append(slots, store.CrowdSlot{ItemID: id[fmt.Sprintf("it%02d", i)], Condition: cond})
-			}
-		}
-		slots = append(slots, store.CrowdSlot{ItemID: id["chk-high"], Condition: "trigger"}, store.CrowdSlot{ItemID: id["chk-low"], Condition: "trigger"})
-		batches = append(batches, slots)
-	}
+	batches := planBatches(id)
 	if err := db.SaveCrowdBatches(ctx, st.ID, 1, nil, batches); err != nil {
 		return nil, err
 	}
@@ -66,30 +55,62 @@ func SeedPlanStudy(ctx context.Context, db *store.DB) (*domain.Study, error) {
 		truth[fmt.Sprintf("it%02d", i)] = 2 + 4*rng.Float64()
 	}
 	for p := range 16 {
-		part, err := db.EnterCrowd(ctx, st.ID, store.CrowdArrival{PID: PID(100 + p), StudyID: "x", SessionID: fmt.Sprint("s", p)}, set)
-		if err != nil {
+		if err := planParticipant(ctx, db, st.ID, p, set, truth, rng); err != nil {
 			return nil, err
-		}
-		if part, err = db.ConsentCrowd(ctx, st.ID, part.Token, set); err != nil {
-			return nil, err
-		}
-		screens, _ := db.CrowdBatchScreens(ctx, part.BatchID)
-		for _, sc := range screens {
-			mean := truth[sc.Item.Key]
-			if sc.Condition == "cancel" {
-				mean -= 1.5
-			}
-			r := min(7, max(1, int(math.Round(mean+2*rng.NormFloat64()))))
-			switch sc.Item.Key {
-			case "chk-high":
-				r = 7
-			case "chk-low":
-				r = 1
-			}
-			if _, err := db.SaveCrowdRating(ctx, st.ID, part.Token, sc.Position, r, 0, set); err != nil {
-				return nil, err
-			}
 		}
 	}
 	return st, nil
+}
+
+// planBatches puts the 96 items in 4 batches of 24, conditions
+// alternating, each with the two checks.
+func planBatches(id map[string]int64) [][]store.CrowdSlot {
+	var batches [][]store.CrowdSlot
+	for b := range 4 {
+		var slots []store.CrowdSlot
+		for i := range 96 {
+			cond := "trigger"
+			if (i+b)%2 == 1 {
+				cond = "cancel"
+			}
+			if i%4 == b {
+				slots = append(slots, store.CrowdSlot{ItemID: id[fmt.Sprintf("it%02d", i)], Condition: cond})
+			}
+		}
+		slots = append(slots, store.CrowdSlot{ItemID: id["chk-high"], Condition: "trigger"}, store.CrowdSlot{ItemID: id["chk-low"], Condition: "trigger"})
+		batches = append(batches, slots)
+	}
+	return batches
+}
+
+// planParticipant is participant p completing their batch.
+func planParticipant(ctx context.Context, db *store.DB, studyID int64, p int, set domain.CrowdSettings, truth map[string]float64, rng *rand.Rand) error {
+	part, err := db.EnterCrowd(ctx, studyID, store.CrowdArrival{PID: PID(100 + p), StudyID: "x", SessionID: fmt.Sprint("s", p)}, set)
+	if err != nil {
+		return err
+	}
+	if part, err = db.ConsentCrowd(ctx, studyID, part.Token, set); err != nil {
+		return err
+	}
+	screens, err := db.CrowdBatchScreens(ctx, part.BatchID)
+	if err != nil {
+		return err
+	}
+	for _, sc := range screens {
+		mean := truth[sc.Item.Key]
+		if sc.Condition == "cancel" {
+			mean -= 1.5
+		}
+		r := min(7, max(1, int(math.Round(mean+2*rng.NormFloat64()))))
+		switch sc.Item.Key {
+		case "chk-high":
+			r = 7
+		case "chk-low":
+			r = 1
+		}
+		if _, err := db.SaveCrowdRating(ctx, studyID, part.Token, sc.Position, r, 0, set); err != nil {
+			return err
+		}
+	}
+	return nil
 }
