@@ -32,6 +32,11 @@ itself, never the file a link points at.
 
 The columns of each file are in docs/formats.md#exports.
 
+--prolific-demographics (with --what participants) joins Prolific's
+demographic export of the linked study as columns prefixed prolific_
+(docs/prolific.md#demographics): without --yes it shows the call it would
+make and writes nothing; if Prolific fails, nothing is written.
+
 `
 
 // runExport is `pragmalab export`.
@@ -41,6 +46,8 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	what := fs.String("what", "", "what to export")
 	out := fs.String("out", "", "output file (default: standard output); created readable by its owner only (0600)")
 	force := fs.Bool("force", false, "replace --out if it exists")
+	demographics := fs.Bool("prolific-demographics", false, "participants: join Prolific's demographic export (prolific_ columns)")
+	yes := fs.Bool("yes", false, "with --prolific-demographics: make the call to Prolific (without: show it)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -63,7 +70,9 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	case "ratings":
 		write = func(w io.Writer) error { return svc.store.ExportCrowdRatings(ctx, *studyID, w, false) }
 	case "participants":
-		write = func(w io.Writer) error { return svc.store.ExportCrowdParticipants(ctx, *studyID, w) }
+		if write = participantsExport(ctx, svc, *studyID, *demographics, *yes, env); write == nil {
+			return nil
+		}
 	case "context-answers":
 		write = func(w io.Writer) error { return svc.store.ExportContextAnswers(ctx, *studyID, w) }
 	case "explanation-ratings":
@@ -81,6 +90,9 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 		}
 	default:
 		return usagef("export: unknown --what %q", *what)
+	}
+	if err := demographicsFlag(*demographics, *what); err != nil {
+		return err
 	}
 	if *out == "" {
 		if err := write(env.stdout); err != nil {

@@ -53,6 +53,10 @@ func (h *Handler) renderProlific(w http.ResponseWriter, r *http.Request, s *doma
 		return
 	}
 	v.Screening = prolificScreening(sc)
+	if v.Demographics, err = h.prolificDemographicsView(r, s.ID); err != nil {
+		h.Error(w, r, err)
+		return
+	}
 	if st.Review != nil {
 		v.Review = &templates.ProlificReview{Rows: prolificRows(st.Review.Rows), NeverReached: prolificRows(st.Review.NeverReached),
 			Disagreements: prolificRows(st.Review.Disagreements()), Approvable: len(st.Review.Approvable())}

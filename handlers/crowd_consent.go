@@ -17,9 +17,14 @@ func (h *Handler) crowdLanding(r *http.Request, c *crowdCtx) (templates.CrowdLan
 	if err != nil {
 		return templates.CrowdLandingView{}, err
 	}
+	keep, err := h.Recruit.KeepDemographics(r.Context(), c.Study.ID)
+	if err != nil {
+		return templates.CrowdLandingView{}, err
+	}
 	return templates.CrowdLandingView{
 		Lang: c.Study.Lang, Base: c.base, Title: c.Settings.Title, Intro: c.Settings.Intro, Consent: c.Settings.Consent,
 		Researcher: f.Researcher, Contact: f.Contact, EthicsRef: f.EthicsRef, Minutes: f.Minutes, Screens: f.Screens,
+		KeepsDemographics: keep,
 	}, nil
 }
 

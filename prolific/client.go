@@ -149,11 +149,24 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 
 // doHeader is do that also returns the answer's headers.
 func (c *Client) doHeader(ctx context.Context, method, path string, body, out any) (http.Header, error) {
+	h, data, err := c.doRaw(ctx, method, path, body)
+	if err != nil || out == nil || len(bytes.TrimSpace(data)) == 0 {
+		return h, err
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return nil, fmt.Errorf("prolific API %s %s: unreadable answer: %w", method, path, err)
+	}
+	return h, nil
+}
+
+// doRaw sends one request with a JSON body (nil for none) and returns the
+// answer's headers and its body, the token's runs blanked.
+func (c *Client) doRaw(ctx context.Context, method, path string, body any) (http.Header, []byte, error) {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		rd = bytes.NewReader(b)
 	}
@@ -163,7 +176,7 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u, rd)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req.Header.Set("Authorization", "Token "+c.token)
 	req.Header.Set("Accept", "application/json")
@@ -173,28 +186,21 @@ func (c *Client) doHeader(ctx context.Context, method, path string, body, out an
 	resp, err := c.hc.Do(req)
 	if err != nil {
 		// The transport error may quote the URL, never the header.
-		return nil, fmt.Errorf("prolific API %s %s: %w", method, path, err)
+		return nil, nil, fmt.Errorf("prolific API %s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
-		return nil, fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
+		return nil, nil, fmt.Errorf("prolific API %s %s: reading the answer: %w", method, path, err)
 	}
 	// Whatever Prolific sends back is shown and stored: any 8-character
 	// run of the token in it is blanked first — the whole of an error
 	// body, and every text of an answer but the ids pragmalab matches on
 	// (redactAnswer), which a weak token may share a run with.
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.apiError(method, path, resp.StatusCode, []byte(domain.Redact(string(data), c.token)))
+		return nil, nil, c.apiError(method, path, resp.StatusCode, []byte(domain.Redact(string(data), c.token)))
 	}
-	data = redactAnswer(data, c.token)
-	if out == nil || len(bytes.TrimSpace(data)) == 0 {
-		return resp.Header, nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return nil, fmt.Errorf("prolific API %s %s: unreadable answer: %w", method, path, err)
-	}
-	return resp.Header, nil
+	return resp.Header, redactAnswer(data, c.token), nil
 }
 
 // redactAnswer blanks the token's runs (domain.Redact) in every string of

@@ -224,6 +224,13 @@ func (db *DB) CrowdEntry(ctx context.Context, studyID int64, token string) (*Cro
 
 // assignCrowd creates a participant on the batch takeSlot chooses.
 func (db *DB) assignCrowd(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival, s domain.CrowdSettings) (*CrowdParticipant, error) {
+	test, err := isTestParticipant(ctx, db.q(tx), a.PID)
+	if err != nil {
+		return nil, err
+	}
+	if test {
+		return db.assignTestParticipant(ctx, tx, studyID, a) // kept apart (prolific_testers.go)
+	}
 	batchID, err := db.takeSlot(ctx, tx, studyID, s)
 	if err != nil {
 		return nil, err

@@ -75,6 +75,8 @@ var AuditActions = map[string]string{
 	"/admin/studies/{study}/prolific/eligible":                          "count Prolific eligible participants",
 	"/admin/studies/{study}/prolific/return":                            "Prolific return request",
 	"/admin/studies/{study}/prolific/test-participant":                  "Prolific test participant",
+	"/admin/studies/{study}/prolific/participants.csv":                  "Prolific demographics download",
+	"/admin/studies/{study}/prolific/demographics":                      "Prolific keep demographics",
 	"/admin/studies/{study}/surveys":                                    "build context surveys",
 	"/admin/studies/{study}/context/experts":                            "invite context expert",
 	"/admin/studies/{study}/outputs":                                    "import model outputs",

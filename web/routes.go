@@ -139,6 +139,9 @@ func (s *Server) routes() http.Handler {
 			r.Post("/prolific/return", h.RequestProlificReturn)
 			r.Get("/prolific/inbox", h.ProlificInboxPage)
 			r.Post("/prolific/test-participant", h.CreateProlificTestParticipant)
+			r.Post("/prolific/participants.csv", h.ProlificDemographicsCSV)
+			r.Post("/prolific/demographics", h.KeepProlificDemographics)
+			r.Get("/prolific/plan", h.ProlificPlanPage)
 
 			// context-expansion and explanation-rating studies admin (docs/studies.md)
 			r.Post("/surveys", h.BuildContextSurveys)

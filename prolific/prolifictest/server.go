@@ -35,10 +35,11 @@ type Server struct {
 	projects         map[string]string // workspace by project
 	subscriptions    map[string]map[string]any
 	messages         []Message
-	failures         map[string]failure // by route, set by Fail
-	returns          map[string]int     // return requests by submission (filters.go)
-	inbox            []inbound          // participants' messages (inbox.go)
-	testParticipants []string           // emails of test participants (inbox.go)
+	failures         map[string]failure           // by route, set by Fail
+	returns          map[string]int               // return requests by submission (filters.go)
+	inbox            []inbound                    // participants' messages (inbox.go)
+	testParticipants []string                     // emails of test participants (inbox.go)
+	demographics     map[string]map[string]string // by participant id (demographics.go)
 	// AfterPay, if set, runs once a pay request has been carried out and
 	// before it is answered: a test may kill its client there, or panic
 	// with http.ErrAbortHandler to drop the answer.
@@ -319,7 +320,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"results": members})
 	default:
-		if !s.serveLife(w, r, p, body, route) && !s.serveScreening(w, r, p, body, route) && !s.serveInbox(w, r, p, body, route) {
+		if !s.serveLife(w, r, p, body, route) && !s.serveScreening(w, r, p, body, route) && !s.serveInbox(w, r, p, body, route) &&
+			!s.serveDemographics(w, r, p, route) {
 			fail(w, http.StatusNotFound, "Not found.")
 		}
 	}

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// participantsExport is the participants export, with Prolific's
+// demographics when asked (nil: nothing to write).
+func participantsExport(ctx context.Context, svc *app, studyID int64, demographics, yes bool, env *Env) func(io.Writer) error {
+	if demographics {
+		return demographicsExport(ctx, svc, studyID, yes, env)
+	}
+	return func(w io.Writer) error { return svc.store.ExportCrowdParticipants(ctx, studyID, w) }
+}
+
+// demographicsFlag refuses --prolific-demographics with another export.
+func demographicsFlag(demographics bool, what string) error {
+	if demographics && what != "participants" {
+		return usagef("export: --prolific-demographics goes with --what participants")
+	}
+	return nil
+}
+
+// demographicsExport is the participants export joined to Prolific's
+// demographic export (docs/prolific.md#demographics). Without yes it
+// prints the call it would make and returns nil: nothing is written.
+func demographicsExport(ctx context.Context, svc *app, studyID int64, yes bool, env *Env) func(io.Writer) error {
+	if !yes {
+		fmt.Fprintf(env.stderr, "would send POST /api/v1/studies/{the study linked to study %d}/demographic-export/ {\"filters\": []} and join the answer as prolific_ columns\nnothing sent, nothing written: add --yes\n", studyID)
+		return nil
+	}
+	actor := "cli"
+	if u := env.getenv("USER"); u != "" {
+		actor = "cli:" + u
+	}
+	p := svc.recruit(env.getenv)
+	return func(w io.Writer) error { return p.ExportParticipantsWithDemographics(ctx, studyID, actor, w) }
+}

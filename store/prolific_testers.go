@@ -1,0 +1,60 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"pragmalab/domain"
+)
+
+// Prolific test participants kept apart as pilot sessions are
+// (docs/prolific.md#test-participant): a participant arriving with the
+// PROLIFIC_PID of a test participant created from pragmalab (*Try it as a
+// participant on Prolific*, recorded in the call journal) gets a pilot
+// session. Their answers are left out of every export and analysis
+// unless pilot answers are asked for (IncludePilot), they take no place of
+// the quota, and Wipe pilot data deletes them.
+
+// isTestParticipant reports whether pid is a test participant created
+// from pragmalab (the journal holds its id as Prolific's answer).
+func isTestParticipant(ctx context.Context, q querier, pid string) (bool, error) {
+	if pid == "" {
+		return false, nil
+	}
+	var yes bool
+	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM prolific_calls
+		WHERE kind = ? AND state = ? AND lower(response) = lower('"' || ? || '"'))`,
+		domain.CallTestParticipant, domain.CallDone, pid).Scan(&yes)
+	if err != nil {
+		return false, fmt.Errorf("test participant: %w", err)
+	}
+	return yes, nil
+}
+
+// assignTestParticipant gives a test participant a pilot session on the
+// batch with the fewest pilot sessions, as EnterCrowdPilot does, with
+// their Prolific ids and the entry's token. It takes no place.
+func (db *DB) assignTestParticipant(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival) (*CrowdParticipant, error) {
+	var batchID int64
+	err := tx.QueryRowContext(ctx, `
+		SELECT b.id FROM batches b WHERE b.study_id = ?
+		ORDER BY (SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 1), b.number
+		LIMIT 1`, studyID).Scan(&batchID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, domain.ErrNoBatches
+	}
+	if err != nil {
+		return nil, fmt.Errorf("test participant: %w", err)
+	}
+	now := db.now()
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO crowd_participants (study_id, batch_id, prolific_pid, prolific_study_id, prolific_session_id,
+			token, screens, training, started_at, last_seen_at, pilot)
+		VALUES (?, ?, ?, ?, ?, ?, (SELECT COUNT(*) FROM batch_items WHERE batch_id = ?), (SELECT COUNT(*) FROM crowd_training WHERE study_id = ?), ?, ?, 1)`,
+		studyID, batchID, a.PID, a.StudyID, a.SessionID, a.Token, batchID, studyID, now, now); err != nil {
+		return nil, fmt.Errorf("test participant: %w", err)
+	}
+	return crowdParticipantWhere(ctx, db.q(tx), `p.token = ?`, a.Token)
+}
