@@ -98,12 +98,16 @@ const (
 		WHERE study_id = ?3 AND token = ?4 AND status = 'active' AND consented_at IS NOT NULL
 			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
 		RETURNING id, batch_id, screens, status`
+	// qInsertRating reads the item's version in a subquery: with items
+	// joined instead, SQLite prepared the statement again at every run
+	// (sqlite3Reprepare in the profile), as for a plan that depends on the
+	// values bound.
 	qInsertRating = `
 		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version, shown_at, rt_ms,
 			answer_changes, hidden_ms, first_input_ms)
-		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, i.version,
+		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, (SELECT version FROM items WHERE id = bi.item_id),
 			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6, ?7, ?8, ?9
-		FROM batch_items bi JOIN items i ON i.id = bi.item_id WHERE bi.batch_id = ?4 AND bi.position = ?5
+		FROM batch_items bi WHERE bi.batch_id = ?4 AND bi.position = ?5
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
 
