@@ -47,6 +47,7 @@ func benchCeiling(ctx context.Context, args []string, env *Env) error {
 	if *f.killAfter > 0 || *f.ceiling {
 		return usagef("bench ceiling: --kill-after and --ceiling are bench load's")
 	}
+	tuneGC() // as bench load's server, for figures to compare
 	_, err := runCeiling(ctx, env, f)
 	return err
 }

@@ -123,6 +123,9 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if *f.killAfter > 0 && (*f.cpuprofile != "" || *f.memprofile != "") {
 		return usagef("bench load: --kill-after runs the server in a child process, which --cpuprofile and --memprofile do not profile")
 	}
+	// The server runs in this process, with pragmalab serve's collector
+	// settings (and so does the ceiling after it, with --ceiling).
+	tuneGC()
 	file, cleanup, err := f.dbFile("pragmalab-bench-load-")
 	if err != nil {
 		return err

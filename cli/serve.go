@@ -26,6 +26,7 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	tuneGC()
 	// A bad sign-in configuration is refused before anything is created:
 	// no database, no first admin's password printed.
 	if _, err := signin.OIDCConfigFromEnv(env.getenv); err != nil {

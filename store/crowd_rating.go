@@ -98,12 +98,16 @@ const (
 		WHERE study_id = ?3 AND token = ?4 AND status = 'active' AND consented_at IS NOT NULL
 			AND training_done >= training AND answered = ?1 - 1 AND ?1 <= screens AND last_seen_at >= ?5
 		RETURNING id, batch_id, screens, status`
+	// qInsertRating reads the item's version in a subquery: with items
+	// joined instead, SQLite prepared the statement again at every run
+	// (sqlite3Reprepare in the profile), as for a plan that depends on the
+	// values bound.
 	qInsertRating = `
 		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version, shown_at, rt_ms,
 			answer_changes, hidden_ms, first_input_ms)
-		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, i.version,
+		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, (SELECT version FROM items WHERE id = bi.item_id),
 			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6, ?7, ?8, ?9
-		FROM batch_items bi JOIN items i ON i.id = bi.item_id WHERE bi.batch_id = ?4 AND bi.position = ?5
+		FROM batch_items bi WHERE bi.batch_id = ?4 AND bi.position = ?5
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
 
@@ -297,15 +301,13 @@ func (db *DB) CrowdRatings(ctx context.Context, participantID int64) ([]CrowdRat
 	return out, rows.Err()
 }
 
-// qSessionScreen reads a session and the screen it is at — the next
-// training item, or the next item of the batch — and whether that screen
-// was shown before, in one query, since every page a participant loads
-// needs all three.
+// qSessionScreen reads a session, the screen it is at — the next
+// training item, or the next item of the batch: its condition and item id
+// — and whether that screen was shown before, in one query, since every
+// page a participant loads needs all three. The item itself comes from
+// the cache of screen items (screen_items.go).
 const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
-		COALESCE(t.condition, bi.condition, ''), COALESCE(i.id, 0), COALESCE(i.key, ''), COALESCE(i.type, ''),
-		COALESCE(i.context, ''), COALESCE(i.utterance, ''), COALESCE(i.implicature, ''), COALESCE(i.cancellation, ''),
-		COALESCE(i.negation, ''), COALESCE(i.strengthening, ''), COALESCE(i.neutral, ''), COALESCE(i.check_kind, ''),
-		COALESCE(i.status, ''), COALESCE(i.version, 0), COALESCE(i.review_decision, ''), COALESCE(i.training, ''),
+		COALESCE(t.condition, bi.condition, ''), COALESCE(t.item_id, bi.item_id, 0),
 		EXISTS (SELECT 1 FROM screen_views v
 			WHERE v.flow = CASE WHEN p.training_done < p.training THEN 'training' ELSE 'crowd' END AND v.owner = p.id
 				AND v.position = CASE WHEN p.training_done < p.training THEN p.training_done ELSE p.answered END + 1)
@@ -314,7 +316,6 @@ const qSessionScreen = `SELECT ` + crowdParticipantColumns + `,
 		AND t.study_id = p.study_id AND t.position = p.training_done + 1
 	LEFT JOIN batch_items bi ON p.training_done >= p.training
 		AND bi.batch_id = p.batch_id AND bi.position = p.answered + 1
-	LEFT JOIN items i ON i.id = COALESCE(t.item_id, bi.item_id)
 	WHERE p.study_id = ? AND p.token = ?`
 
 // CrowdSessionScreen returns the session bound to a token and the screen it
@@ -326,7 +327,8 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
 	row := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token)
-	p, err := scanCrowdParticipant(row, append(append([]any{&sc.Condition}, itemDest(&sc.Item)...), &sc.Shown)...)
+	var itemID int64
+	p, err := scanCrowdParticipant(row, &sc.Condition, &itemID, &sc.Shown)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
@@ -337,6 +339,13 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 		sc.Position = p.TrainingDone + 1
 	} else {
 		sc.Position = p.Answered + 1
+	}
+	if itemID != 0 {
+		it, err := db.screenItem(ctx, itemID)
+		if err != nil {
+			return nil, sc, fmt.Errorf("crowd session: %w", err)
+		}
+		sc.Item = *it
 	}
 	return p, sc, nil
 }

@@ -253,7 +253,8 @@ func (db *DB) migrate(ctx context.Context) error {
 // tx runs fn in one write transaction on the writer connection and
 // commits; after a commit the crowd studies cached for the participants'
 // pages are dropped, since fn may have changed a study's row (the next
-// participant request reads it again).
+// participant request reads it again), and so are the items cached for
+// their screens.
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
@@ -267,6 +268,7 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return db.noteWrite(classify(fmt.Errorf("commit: %w", err)))
 	}
 	db.hot.studies.Clear()
+	db.hot.items.forget()
 	return db.noteWrite(nil)
 }
 

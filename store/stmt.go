@@ -13,6 +13,7 @@ type hotPath struct {
 	stmts   sync.Map    // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
 	pending atomic.Bool // some statement waits to be prepared
 	studies sync.Map    // crowd study id → cachedCrowdStudy
+	items   screenItems // items shown on participants' screens (screen_items.go)
 	writes  writeQueue  // participants' writes, committed in groups (writer.go)
 }
 
