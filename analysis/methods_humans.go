@@ -149,3 +149,11 @@ func CrowdReliabilityMethods(c *CrowdReliability, l Lang) string {
 		fmt.Sprintf("Affidabilità della folla: l'α di Krippendorff sui giudizi (unità: item × condizione, %s) è stata %s con la metrica a intervalli e %s con quella ordinale; l'affidabilità split-half delle medie per item (punteggi z), corretta con Spearman–Brown e mediata su %d divisioni casuali a metà dei valutatori di ciascuna unità, è stata %s. La correlazione di un modello con le medie della folla va letta rispetto al suo tetto, la radice quadrata di questa affidabilità.",
 			p.n(a.Units, "unità", "unità"), p.maybe(a.Interval, a.IntervalCI), p.maybe(a.Ordinal, a.OrdinalCI), sh.Splits, p.maybe(sh.Reliability, sh.CI)))
 }
+
+// CrowdReliabilityMethodsOf is CrowdReliabilityMethods as a methods text
+// of its own (`analyze reliability --methods`).
+func CrowdReliabilityMethodsOf(c *CrowdReliability, l Lang) *Methods {
+	return &Methods{Lang: l, Title: say(l, "Methods: the crowd's reliability", "Metodi: l'affidabilità della folla"),
+		Paragraphs: []string{CrowdReliabilityMethods(c, l)},
+		Sources:    []string{"alpha[].alpha_interval(_ci95)", "alpha[].alpha_ordinal(_ci95)", "alpha[].units", "split_half[].reliability(_ci95)", "split_half[].splits"}}
+}
