@@ -5,8 +5,8 @@ package handlers
 import (
 	"bytes"
 	"context"
-	"io"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"pragmalab/domain"
