@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// A model against its study's humans beyond the alt-test (issue 31): the
+// A model against its study's humans beyond the alt-test (docs/statistics.md#where-each-shows): the
 // tables and the methods paragraphs of the distributions against the
 // human ceiling, the correlation against the split-half ceiling, the
 // calibration and ΔA, as the job page, `score --latex` and `score

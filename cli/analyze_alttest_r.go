@@ -9,7 +9,7 @@ import (
 )
 
 // altTestCompanion holds the two label files as read, the options and
-// pragmalab's alt-test, for `analyze alt-test --r DIR` (issue 31): R
+// pragmalab's alt-test, for `analyze alt-test --r DIR` (docs/formats.md#r-companion): R
 // recomputes every model's ω, ρ, verdict and each human's p-value and
 // rejection from the definitions (docs/statistics.md#reproducing-in-r).
 func altTestCompanion(args []string, humans, models []analysis.AltLabel, res *analysis.AltTest) *rCompanion {

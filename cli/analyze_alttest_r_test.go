@@ -46,7 +46,7 @@ func altTestFiles(numeric bool) (humans, models string) {
 // The alt-test's R companion recomputes, from its own reading of the
 // definition, every model's ω, ρ, verdict, humans and items and every
 // human's items, p-value and rejection, equal to pragmalab's to 1e-9, by
-// accuracy and by −RMSE on z-scores (issue 31).
+// accuracy and by −RMSE on z-scores (docs/statistics.md#where-each-shows).
 func TestRCompanionAltTest(t *testing.T) {
 	needR(t, false)
 	for _, c := range []struct {

@@ -19,7 +19,7 @@ import (
 // RCompanionZip writes a study's R companion — the data files and
 // analysis.R that `analyze toplines|agreement|context --r DIR` writes for
 // the study's export — as one zip, for the Analysis page's download beside
-// the LaTeX (issue 33 §7; docs/statistics.md#reproducing-in-r). A study
+// the LaTeX (docs/statistics.md#reproducing-in-r). A study
 // with nothing to analyse yet, or of a kind without a companion, is
 // EINVALID saying so.
 func RCompanionZip(db *store.DB) func(ctx context.Context, s *domain.Study, w io.Writer) error {

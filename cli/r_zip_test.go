@@ -16,7 +16,7 @@ import (
 
 // The Analysis page's R companion zip of a crowd study holds analysis.R
 // and its data; unzipped, the script runs and agrees with pragmalab's
-// toplines and the crowd's α to 1e-9 (issue 33 §7, issue 31). A study
+// toplines and the crowd's α to 1e-9 (docs/statistics.md#reproducing-in-r). A study
 // with nothing to analyse is refused, saying so.
 func TestRCompanionZipOfACrowdStudy(t *testing.T) {
 	path, study := crowdScoreDB(t)

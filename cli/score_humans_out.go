@@ -14,7 +14,7 @@ import (
 )
 
 // humansOut are score's outputs of a human-task job beside its study's
-// humans (docs/scoring.md#beside-the-studys-humans): the tables as
+// humans (docs/scoring.md#against-the-studys-own-humans): the tables as
 // booktabs LaTeX, or the methods text in English or Italian, with ε
 // changeable.
 type humansOut struct {
@@ -36,7 +36,7 @@ func (h *humansOut) flags(fs *flag.FlagSet) {
 		h.lang = l
 		return nil
 	})
-	fs.Float64Var(&h.epsilon, "epsilon", math.NaN(), "ε of the alt-test in --latex, --methods and --json (default: the task's, docs/statistics.md#choosing-ε)")
+	fs.Float64Var(&h.epsilon, "epsilon", math.NaN(), "ε of the alt-test in --latex, --methods and --json (default: the task's; docs/statistics.md#alt-test, Choosing ε)")
 }
 
 // check refuses two outputs at once, an unknown --methods and an ε out of [0, 1).

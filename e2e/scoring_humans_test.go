@@ -18,7 +18,7 @@ import (
 // TestLikertJobAndAnalysisOnPhoneAndDesktop runs a likert job and a
 // True/False job on a crowd study with human ratings and reads the job
 // pages and the study's Analysis page in Chromium at 390 px and 1280 px
-// (issue 31, issue 33 §7): the page never scrolls sideways (the "Models
+// (docs/scoring.md#the-launch-form, docs/statistics.md#where-each-shows): the page never scrolls sideways (the "Models
 // beside humans" table scrolls in its own box), every figure is a link to
 // itself at full size, shown at least 300 px wide on the desktop, and the
 // Analysis page shows the job's alt-test beside the crowd's reliability.
@@ -104,6 +104,9 @@ func TestLikertJobAndAnalysisOnPhoneAndDesktop(t *testing.T) {
 				}
 			}
 			screenshot(t, ctx, p.name+"-"+strconv.FormatInt(width, 10))
+			if width < 500 {
+				axeAudit(t, ctx, p.name+" at 390 px")
+			}
 		}
 	}
 	// The Analysis page: the likert job's row, and the R companion beside the LaTeX.

@@ -14,7 +14,7 @@ import (
 
 // AnalysisRCompanion handles GET /admin/studies/{study}/analysis/r-companion.zip:
 // the study's R companion (data files and analysis.R) as one zip, beside
-// the LaTeX (issue 33 §7).
+// the LaTeX (docs/formats.md#r-companion).
 func (h *Handler) AnalysisRCompanion(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
 	if err != nil {

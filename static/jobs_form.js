@@ -1,5 +1,5 @@
 // pragmalab: the scoring form shows only the fields the chosen task,
-// scorer and mode use (issue 33 §7). Without JavaScript every field shows
+// scorer and mode use (docs/scoring.md#the-launch-form). Without JavaScript every field shows
 // and the server ignores those that do not apply.
 (function () {
 	"use strict";

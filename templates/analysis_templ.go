@@ -40,7 +40,7 @@ type AnalysisView struct {
 	MethodsText     string
 	MethodsMarkdown string
 	// Models are the study's scoring jobs asking the humans' own question,
-	// beside the humans (issue 31).
+	// beside the humans (docs/statistics.md#where-each-shows).
 	Models []ModelHumanRow
 	// RCompanion is the URL of the R companion as a zip; empty: not offered.
 	RCompanion string
@@ -1206,7 +1206,7 @@ func numClass(numeric []bool, i int) string {
 }
 
 // modelsBesideHumans lists the study's scoring jobs that ask the humans'
-// own question, each beside the humans (issue 31).
+// own question, each beside the humans (docs/statistics.md#where-each-shows).
 func modelsBesideHumans(ms []ModelHumanRow) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context

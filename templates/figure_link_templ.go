@@ -13,7 +13,7 @@ import "pragmalab/domain"
 
 // JobTaskLabel is a job's task with its generation strategy, if any:
 // "truefalse", "generation zero-shot" (no stray space when the task has
-// no strategy; issue 33 §7).
+// no strategy).
 func JobTaskLabel(j *domain.Job) string {
 	if j.Strategy == "" {
 		return j.Task
@@ -23,7 +23,7 @@ func JobTaskLabel(j *domain.Job) string {
 
 // FigureAnchor shows a figure at a readable size, as a plain link to the
 // figure itself so a click (or Enter) opens it full size without
-// JavaScript (issue 33 §7).
+// JavaScript (docs/scoring.md#the-launch-form).
 func FigureAnchor(src, alt, testid string) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
 		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
