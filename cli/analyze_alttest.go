@@ -55,6 +55,7 @@ func analyzeAltTest(args []string, env *Env) error {
 		f.lang = l
 		return nil
 	})
+	rDir := fs.String("r", "", "also write the two files, the settings and an analysis.R recomputing the test with base R to this directory (docs/statistics.md#reproducing-in-r)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -84,6 +85,11 @@ func analyzeAltTest(args []string, env *Env) error {
 	}
 	if err != nil {
 		return usagef("analyze alt-test: %v", err)
+	}
+	if *rDir != "" {
+		if err := altTestCompanion(args, humans, models, res).write(*rDir, env); err != nil {
+			return err
+		}
 	}
 	var out bytes.Buffer
 	if err := f.write(&out, res); err != nil {

@@ -34,6 +34,8 @@ type rCompanion struct {
 	args    []string // the command's arguments, for the header
 	what    []string // the header's "What it does" lines
 	ordinal bool     // the script fits a model with the ordinal package
+	// parts are more script bodies after the command's own (rscript/NAME.R).
+	parts []string
 	// data are the files written beside analysis.R; outputs the files the
 	// script writes, removed so a reused directory holds no stale results.
 	data    map[string]func(io.Writer) error
@@ -101,7 +103,11 @@ func (c *rCompanion) script(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range []string{"rscript/common.R", "rscript/" + c.command + ".R"} {
+	parts := []string{"rscript/common.R", "rscript/" + c.command + ".R"}
+	for _, p := range c.parts {
+		parts = append(parts, "rscript/"+p+".R")
+	}
+	for _, part := range parts {
 		b, err := rScripts.ReadFile(part)
 		if err != nil {
 			return nil, err
@@ -199,6 +205,11 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 			"to simpler models where it does not converge; prints the summary of the",
 			"model the numbers come from and its convergence, writes clmm.csv and",
 			"clmm_coefficients.csv.",
+			"Last, the crowd's own reliability over the participants kept: Krippendorff's",
+			"α (interval, ordinal) per condition and pooled, compared with pragmalab's",
+			"(reliability_pragmalab.csv) to 1e-9, and the split-half reliability with",
+			"Spearman–Brown over R's own 1,000 random splits, compared with pragmalab's",
+			"(split_half_pragmalab.csv) within Monte Carlo error; writes reliability_r.csv.",
 		},
 		data: map[string]func(io.Writer) error{
 			"ratings.csv":      func(w io.Writer) error { return analysis.WriteAnalysedRatings(w, rs, t) },
@@ -211,9 +222,12 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 				l.cw.Write([]string{"within_participant", strconv.FormatBool(within)})
 				return l.close()
 			},
-			"toplines_pragmalab.csv": func(w io.Writer) error { return writeToplinesLong(w, t) },
+			"toplines_pragmalab.csv":    func(w io.Writer) error { return writeToplinesLong(w, t) },
+			"reliability_pragmalab.csv": func(w io.Writer) error { return writeReliabilityLong(w, rs, t, false) },
+			"split_half_pragmalab.csv":  func(w io.Writer) error { return writeReliabilityLong(w, rs, t, true) },
 		},
-		outputs: []string{"toplines_r.csv", "clmm.csv", "clmm_coefficients.csv"},
+		parts:   []string{"reliability"},
+		outputs: []string{"toplines_r.csv", "reliability_r.csv", "clmm.csv", "clmm_coefficients.csv"},
 	}
 }
 
@@ -341,6 +355,35 @@ func writeContextLong(w io.Writer, c *analysis.Context) error {
 				stats(s, "kind_period", "", kind, period)
 			}
 		}
+	}
+	return l.close()
+}
+
+// writeReliabilityLong writes the crowd's reliability over the
+// participants the toplines kept (as the Analysis page shows it): α, the
+// counts and the split-half units, which R recomputes exactly, or (split)
+// the split-half reliabilities, which R recomputes over its own random
+// splits.
+func writeReliabilityLong(w io.Writer, rs *analysis.Ratings, t *analysis.Toplines, split bool) error {
+	l := newLongWriter(w, "group", "measure")
+	opt := analysis.DefaultReliabilityOptions()
+	opt.Bootstrap.Replicates = 0
+	rel, err := analysis.ComputeCrowdReliability(analysis.CrowdRatingsOf(rs, t), opt)
+	if err != nil {
+		// No item rating kept: nothing to recompute.
+		return l.close()
+	}
+	for i, a := range rel.Alpha {
+		sh := rel.SplitHalf[i]
+		if split {
+			l.num(sh.Reliability, sh.Condition, "split_half_reliability")
+			continue
+		}
+		l.int(a.Units, a.Condition, "units")
+		l.int(a.Ratings, a.Condition, "ratings")
+		l.num(a.Interval, a.Condition, "alpha_interval")
+		l.num(a.Ordinal, a.Condition, "alpha_ordinal")
+		l.int(sh.Units, sh.Condition, "split_half_units")
 	}
 	return l.close()
 }

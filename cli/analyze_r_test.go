@@ -256,6 +256,7 @@ func TestRCompanionToplines(t *testing.T) {
 			t.Errorf("R's output lacks %q:\n%s", want, printed)
 		}
 	}
+	checkReliabilityR(t, dir, printed, ratings, "--include", "P006", "--exclude", "P002")
 	script, _ := os.ReadFile(filepath.Join(dir, "analysis.R"))
 	if !strings.Contains(string(script), "pragmalab analyze toplines --ratings ") || !strings.Contains(string(script), "--include P006 --exclude P002") {
 		t.Errorf("the header does not give the command:\n%.800s", script)
@@ -466,5 +467,46 @@ func TestRCompanionFiles(t *testing.T) {
 	}
 	if !strings.Contains(string(script), `--exclude "p2,x\nstop()" --r `) || strings.Contains(string(script), "\nstop()") {
 		t.Errorf("the header does not quote the arguments:\n%.900s", script)
+	}
+}
+
+// checkReliabilityR compares the R companion's crowd reliability with
+// `analyze reliability --json` on the same ratings and decisions (issue
+// 31): α (interval, ordinal), units and ratings per condition and pooled
+// to 1e-9, and the split-half reliability over R's own random splits
+// within 0.02 and within the Monte Carlo error the script reports.
+func checkReliabilityR(t *testing.T, dir, printed, ratings string, decisions ...string) {
+	t.Helper()
+	args := append([]string{"analyze", "reliability", "--ratings", writeAnalyzeInput(t, "ratings.csv", ratings), "--json", "--bootstrap", "0"}, decisions...)
+	out, errs, code := analyzeCLI(t, "", args...)
+	if code != 0 {
+		t.Fatalf("analyze reliability: exit %d: %s", code, errs)
+	}
+	var rel analysis.CrowdReliability
+	if err := json.Unmarshal([]byte(out), &rel); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rel.Alpha) < 3 {
+		t.Fatalf("want two conditions and the pool, got %d groups", len(rel.Alpha))
+	}
+	r := readLong(t, filepath.Join(dir, "reliability_r.csv"))
+	c := &checker{t: t, r: r}
+	for i, a := range rel.Alpha {
+		g := a.Condition
+		c.same(g+"|units", float64(a.Units))
+		c.same(g+"|ratings", float64(a.Ratings))
+		c.same(g+"|alpha_interval", *a.Interval)
+		c.same(g+"|alpha_ordinal", *a.Ordinal)
+		c.same(g+"|split_half_units", float64(rel.SplitHalf[i].Units))
+		got, err := strconv.ParseFloat(r[g+"|split_half_reliability"], 64)
+		if want := *rel.SplitHalf[i].Reliability; err != nil || math.Abs(got-want) > 0.02 {
+			t.Errorf("%s: R's split-half reliability %q, pragmalab's %.4f", g, r[g+"|split_half_reliability"], want)
+		}
+	}
+	if strings.Count(printed, "Split-half reliability, ") != len(rel.Alpha) || strings.Contains(printed, "NOT within") {
+		t.Errorf("the script's split-half comparison:\n%s", printed)
+	}
+	if strings.Count(printed, "0 differ by more than 1e-9") < 2 {
+		t.Errorf("the script's own comparison of α with pragmalab's file:\n%s", printed)
 	}
 }

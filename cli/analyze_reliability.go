@@ -23,9 +23,6 @@ func analyzeReliability(args []string, env *Env) error {
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	if o.methods != "" {
-		return usagef("analyze reliability: --methods is not available for this command")
-	}
 	if opt.HighPass < 1 || opt.HighPass > 7 || opt.LowPass < 1 || opt.LowPass > 7 || opt.MaxFailed < 1 || *splits < 1 {
 		return usagef("analyze reliability: --high-pass and --low-pass must be 1–7, --max-failed and --splits at least 1")
 	}
@@ -50,5 +47,5 @@ func analyzeReliability(args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	return o.emit(env, rel, tables, nil, nil)
+	return o.emit(env, rel, tables, analysis.CrowdReliabilityMethodsOf(rel, o.lang), nil)
 }

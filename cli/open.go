@@ -71,6 +71,9 @@ func openService(ctx context.Context, path string, o studies.OpenOptions) (*app,
 	}
 	newServer := func(ctx context.Context, cfg web.Config) (*web.Server, error) {
 		cfg.DB = db
+		if cfg.RCompanion == nil {
+			cfg.RCompanion = RCompanionZip(db)
+		}
 		return web.New(ctx, cfg)
 	}
 	return newApp(db, o.Now), newServer, nil

@@ -164,6 +164,7 @@ type scoreOpts struct {
 	csvOut         string
 	set            map[string]bool
 	scale          scaleOpts
+	humans         humansOut
 }
 
 // parseScoreFlags reads and checks the flags: a new job or a job to resume,
@@ -196,7 +197,11 @@ func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	fs.StringVar(&o.csvOut, "csv", "", "write the per-item results to this CSV file")
 	fs.BoolVar(&o.quiet, "quiet", false, "no progress bar")
 	o.scale.flags(fs)
+	o.humans.flags(fs)
 	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	if err := o.humans.check(o.asJSON); err != nil {
 		return nil, err
 	}
 	o.db = *dbPath
@@ -309,6 +314,13 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 		hc := res.CorrelateWithHumans(ht)
 		corr = &hc
 	}
+	if o.humans.wanted() {
+		c, err := o.humans.compare(ctx, svc, res)
+		if err != nil {
+			return err
+		}
+		return o.humans.write(env.stdout, res, c)
+	}
 	if !o.asJSON {
 		printResults(env.stdout, res, human, corr)
 		return nil
@@ -319,6 +331,12 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 		out["comparison"] = human.Models[0].JSON()
 		out["human_correlation"] = corr
 	}
+	// A human-task job beside its study's humans, as the job page's JSON.
+	if c, err := o.humans.compare(ctx, svc, res); err != nil {
+		return err
+	} else if c != nil {
+		out["humans"] = c
+	}
 	enc := json.NewEncoder(env.stdout)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
@@ -327,7 +345,7 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 // resumeFlags are the flags `score --job` accepts: where and how fast to
 // ask, and what to do with the results; what is asked stays the job's.
 var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "concurrency": true, "timeout": true,
-	"json": true, "csv": true, "quiet": true, "outputs-to": true,
+	"json": true, "csv": true, "quiet": true, "outputs-to": true, "latex": true, "methods": true, "lang": true, "epsilon": true,
 	"batch": true, "live": true, "batch-poll": true, "export-batch": true, "import-batch": true, "dry-run": true, "price": true}
 
 // repoint changes the endpoints, concurrency or time-out of a model job

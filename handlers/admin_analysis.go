@@ -47,6 +47,15 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	ms, err := h.Service.ModelsBesideHumans(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	v.Models = modelsView(s.ID, ms)
+	if h.rCompanionOffered(s, a) {
+		v.RCompanion = templates.StudyURL(s.ID, "/analysis/r-companion.zip")
+	}
 	h.render(w, r, http.StatusOK, templates.Analysis(v))
 }
 

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
 	"net/http"
 	"pragmalab/domain"
@@ -56,6 +57,9 @@ type Handler struct {
 	// DeviceKey signs the device cookies of browsers that logged in
 	// before (device.go); nil: no device cookie is issued or believed.
 	DeviceKey []byte
+	// RCompanion writes a study's R companion as a zip (Analysis page);
+	// nil: not offered.
+	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
 
 	logins  *loginThrottle
 	locks   lockAudit

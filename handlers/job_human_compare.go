@@ -44,6 +44,16 @@ func (h *Handler) fillHumanCompare(r *http.Request, v *templates.JobView, res *r
 	base := templates.JobURL(res.Job.StudyID, res.Job.ID, "")
 	cv := humanCompareView(c, base)
 	cv.EpsilonError = refused
+	// The whole comparison's methods text, as `score --methods` prints it.
+	if c.AltTest != nil && c.AltTest.Result != nil {
+		cv.Methods = nil
+		for _, l := range []struct {
+			label string
+			lang  analysis.Lang
+		}{{"English", analysis.English}, {"Italiano", analysis.Italian}} {
+			cv.Methods = append(cv.Methods, templates.HumanMeasure{Label: l.label, Value: strings.Join(c.Methods(res.Scorer, l.lang).Paragraphs, "\n\n")})
+		}
+	}
 	v.Human.Compare = cv
 	return nil
 }

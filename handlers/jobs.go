@@ -49,12 +49,21 @@ func (h *Handler) JobsPage(w http.ResponseWriter, r *http.Request) {
 	h.renderJobs(w, r, s, http.StatusOK, defaultJobForm(s))
 }
 
+// ownHumansDefault makes "Compare with" default to the study itself when
+// it is a crowd study with ratings and the form is the default one.
+func ownHumansDefault(f *templates.JobForm, s *domain.Study, l *studies.JobsList) {
+	if l.OwnHumans && f.Compare == "" {
+		f.Compare = strconv.FormatInt(s.ID, 10)
+	}
+}
+
 func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, form templates.JobForm) {
 	l, err := h.Service.StudyJobs(r.Context(), s)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
+	ownHumansDefault(&form, s, l)
 	v := templates.JobsView{Nav: h.nav(w, r, s), StudyID: s.ID, Form: form}
 	for _, j := range l.Jobs {
 		v.Jobs = append(v.Jobs, templates.JobRow{Job: j, Scorer: runner.ScorerName(j), Progress: l.Progress[j.ID]})

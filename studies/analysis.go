@@ -315,10 +315,14 @@ func RatingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *Analysis {
 	a.Tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
 	// The crowd's own reliability, over the participants the toplines keep
 	// (what `pragmalab analyze reliability` prints for the export).
-	if rel, err := analysis.ComputeCrowdReliability(analysis.CrowdRatingsOf(rs, t), analysis.DefaultReliabilityOptions()); err == nil {
+	rel, relErr := analysis.ComputeCrowdReliability(analysis.CrowdRatingsOf(rs, t), analysis.DefaultReliabilityOptions())
+	if relErr == nil {
 		a.Tables = append(a.Tables, analysis.CrowdReliabilityTables(rel)...)
 	}
 	a.Methods = analysis.ToplinesMethods(t, rs.NumRows(), analysis.English)
+	if relErr == nil {
+		a.Methods.Paragraphs = append(a.Methods.Paragraphs, analysis.CrowdReliabilityMethods(rel, analysis.English))
+	}
 	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) }
 	return a
 }

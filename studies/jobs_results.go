@@ -53,6 +53,9 @@ type JobsList struct {
 	// CrowdStudies are the studies whose humans a True/False job can be
 	// compared with (none for a study of passages).
 	CrowdStudies []*domain.Study
+	// OwnHumans is set for a crowd study some participant has rated: the
+	// launch form's "Compare with" defaults to the study itself.
+	OwnHumans bool
 }
 
 // StudyJobs lists a study's jobs with their progress, and what a new job
@@ -84,6 +87,19 @@ func (s *Service) StudyJobs(ctx context.Context, st *domain.Study) (*JobsList, e
 	for _, cs := range all {
 		if cs.Kind == domain.KindCrowd {
 			l.CrowdStudies = append(l.CrowdStudies, cs)
+		}
+	}
+	if st.Kind == domain.KindCrowd {
+		_, set, err := s.db.CrowdStudy(ctx, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		prog, err := s.db.CrowdProgress(ctx, st.ID, set)
+		if err != nil {
+			return nil, err
+		}
+		for _, b := range prog {
+			l.OwnHumans = l.OwnHumans || b.Answers > 0
 		}
 	}
 	return l, nil

@@ -3,6 +3,8 @@ package web
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -114,5 +116,186 @@ func TestExpertJobAgainstHumans(t *testing.T) {
 	}
 	if strings.Contains(page, `data-testid="alt-latin-square"`) {
 		t.Error("an expert study has no Latin-square batches")
+	}
+}
+
+// launchHumanJob starts a random-scorer job of the study's own human task
+// and returns its page's path once it is done.
+func launchHumanJob(t *testing.T, env *testEnv, c *client, studyID int64, task string) string {
+	t.Helper()
+	base := "/admin/studies/" + strconv.FormatInt(studyID, 10)
+	p := c.post(base+"/jobs", url.Values{"task": {task}, "scorer": {"random"}, "seed": {"3"}, "compare": {"0"}, "strategy": {"zero-shot"}})
+	if p.StatusCode != http.StatusSeeOther {
+		t.Fatalf("launch %s: %d\n%s", task, p.StatusCode, p.Body)
+	}
+	job := p.location()
+	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
+	waitJob(t, env.db, id, domain.JobDone)
+	return job
+}
+
+// altJSON reads a job's results.json comparison with the humans.
+type altJSON struct {
+	Humans struct {
+		AltTest struct {
+			Scoring string  `json:"scoring"`
+			Epsilon float64 `json:"epsilon"`
+			Source  string  `json:"epsilon_source"`
+			Humans  int     `json:"humans"`
+			Error   string  `json:"error"`
+			Result  *struct {
+				Humans   int `json:"humans"`
+				Items    int `json:"items"`
+				PerHuman []struct {
+					Items int `json:"items"`
+				} `json:"per_human"`
+			} `json:"result"`
+		} `json:"alt_test"`
+	} `json:"humans"`
+}
+
+// A context job of a survey three experts answered (42 passages each)
+// shows the alt-test by accuracy with ε 0.15 and its source, against all
+// three experts on the 42 passages, without the crowd's Latin-square
+// note; the JSON says the same, and the study's Analysis page lists the
+// job beside the humans.
+func TestContextJobAgainstHumans(t *testing.T) {
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	admin := env.adminClient()
+	ctx := context.Background()
+	_, aid, qs, s, _ := contextSetup(t, env, admin)
+	as, err := env.db.ContextAssignments(ctx, s.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var surveyID, firstID int64
+	for _, a := range as {
+		if a.ID == aid {
+			surveyID, firstID = a.SurveyID, a.AnnotatorID
+		}
+	}
+	type rater struct{ annotator, assignment int64 }
+	raters := []rater{{firstID, aid}}
+	for _, name := range []string{"Marco", "Luca"} {
+		a, err := env.db.CreateAnnotator(ctx, s.ID, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asg, err := env.db.AssignContextSurvey(ctx, s.ID, a.ID, surveyID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raters = append(raters, rater{a.ID, asg})
+	}
+	for k, r := range raters {
+		for _, q := range qs {
+			if q.Position%3 == k {
+				if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextMore, 5, 0); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, domain.ContextSufficient, 5, 0); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextSufficient, 5, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	job := launchHumanJob(t, env, admin, s.ID, "context")
+	page := admin.get(job).mustStatus(t, http.StatusOK).Body
+	for _, want := range []string{`data-testid="human-compare"`, "accuracy: the share of the other humans", `value="0.15"`,
+		"ε = 0.15 for skilled annotators", `data-testid="alt-verdict"`, `data-testid="alt-methods"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the context job page lacks %s", want)
+		}
+	}
+	if strings.Contains(page, `data-testid="alt-latin-square"`) {
+		t.Error("a context survey has no Latin-square batches")
+	}
+	var res altJSON
+	if err := json.Unmarshal([]byte(admin.get(job+"/results.json").Body), &res); err != nil {
+		t.Fatal(err)
+	}
+	at := res.Humans.AltTest
+	if at.Scoring != "accuracy" || at.Epsilon != 0.15 || at.Humans != 3 || at.Result == nil || at.Result.Humans != 3 || at.Result.Items != len(qs) {
+		t.Errorf("context alt-test JSON: %+v (result %+v), want 3 humans on %d passages", at, at.Result, len(qs))
+	}
+	an := admin.get("/admin/studies/"+strconv.FormatInt(s.ID, 10)+"/analysis").mustStatus(t, http.StatusOK).Body
+	for _, want := range []string{`data-testid="analysis-models"`, ">context<", ">0.15<", `data-testid="r-companion"`} {
+		if want == `data-testid="r-companion"` {
+			// The web package's test server has no R companion writer (cli sets it).
+			if strings.Contains(an, want) {
+				t.Error("the R companion is offered without a writer")
+			}
+			continue
+		}
+		if !strings.Contains(an, want) {
+			t.Errorf("the context study's Analysis page lacks %s", want)
+		}
+	}
+}
+
+// An explanation-rating job of a study whose two experts rated the same
+// ten explanations shows the alt-test by accuracy with ε 0.2 and its
+// source over those ten outputs, and says the design is too thin (two
+// humans, ten items each); the JSON says the same.
+func TestExplanationRatingJobAgainstHumans(t *testing.T) {
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	admin := env.adminClient()
+	ctx := context.Background()
+	s, path := newImpaqtsStudy(t, env, admin, domain.KindExplain)
+	admin.upload(path+"/items", "file", "impaqts.tsv", readPassageSample(t)).mustStatus(t, http.StatusSeeOther)
+	ps, _ := env.db.ListPassages(ctx, s.ID)
+	var b strings.Builder
+	b.WriteString("item_id,strategy,model,output\n")
+	for _, p := range ps[:10] {
+		fmt.Fprintf(&b, "%s,zero-shot,gemma,Spiegazione\n", p.Key)
+	}
+	admin.upload(path+"/outputs", "file", "outputs.csv", []byte(b.String())).mustStatus(t, http.StatusSeeOther)
+	admin.post(path+"/explain/settings", url.Values{"per_expert": {"10"}, "overlap": {"2"}}).mustStatus(t, http.StatusSeeOther)
+	for _, name := range []string{"Anna", "Bea"} {
+		admin.post(path+"/explain/experts", url.Values{"name": {name}}).mustStatus(t, http.StatusSeeOther)
+	}
+	as, _ := env.db.Annotators(ctx, s.ID)
+	if len(as) != 2 {
+		t.Fatalf("%d experts", len(as))
+	}
+	for k, a := range as {
+		screens, err := env.db.ExplainScreens(ctx, a.ID)
+		if err != nil || len(screens) == 0 {
+			t.Fatalf("%s's screens: %d, %v", a.Name, len(screens), err)
+		}
+		for _, sc := range screens {
+			j := []string{"totally_correct", "partially_correct", "answer_not_given"}[(sc.Position+k)%3]
+			if err := env.db.SaveExplainRating(ctx, a.ID, sc.Position, j, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	job := launchHumanJob(t, env, admin, s.ID, "explanation-rating")
+	page := admin.get(job).mustStatus(t, http.StatusOK).Body
+	for _, want := range []string{`data-testid="human-compare"`, "accuracy: the share of the other humans", `value="0.2"`,
+		"ε = 0.2 for expert annotators", `data-testid="alt-thin"`, "only 2 humans answered", "2 of 2 humans answered fewer than 30 items"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the explanation-rating job page lacks %s", want)
+		}
+	}
+	var res altJSON
+	if err := json.Unmarshal([]byte(admin.get(job+"/results.json").Body), &res); err != nil {
+		t.Fatal(err)
+	}
+	at := res.Humans.AltTest
+	if at.Scoring != "accuracy" || at.Epsilon != 0.2 || at.Humans != 2 || !strings.Contains(at.Source, "expert annotators") {
+		t.Errorf("explanation-rating alt-test JSON: %+v", at)
+	}
+	// Ten items each is below --min-items 30: no human can be tested, and
+	// the comparison says why rather than inventing a verdict.
+	if at.Result != nil && at.Result.Humans != 0 {
+		t.Errorf("humans with 10 items were tested: %+v", at.Result)
+	}
+	if at.Result == nil && at.Error == "" {
+		t.Error("no result and no reason")
 	}
 }

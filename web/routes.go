@@ -155,6 +155,7 @@ func (s *Server) routes() http.Handler {
 
 			// analysis pages (docs/statistics.md)
 			r.Get("/analysis", h.AnalysisPage)
+			r.Get("/analysis/r-companion.zip", h.AnalysisRCompanion)
 			r.Get("/analysis/{table}.{format}", h.AnalysisDownload)
 			r.Get("/analysis/plots/{figure}.{format}", h.AnalysisPlot)
 

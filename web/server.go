@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -43,6 +44,9 @@ type Config struct {
 	// Replication reports the state of the database's replica (serve
 	// --replica); nil: none.
 	Replication func() domain.Replication
+	// RCompanion writes a study's R companion as a zip for the Analysis
+	// page (cli.RCompanionZip); nil: the page does not offer it.
+	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
 }
 
 // Server is pragmalab's HTTP server.
@@ -85,6 +89,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	svc.WatchReplication(cfg.Replication)
 	h := handlers.New(svc, cs, cfg.Log)
 	h.SecureCookies = cfg.SecureCookies
+	h.RCompanion = cfg.RCompanion
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader
 	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {

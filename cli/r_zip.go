@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"archive/zip"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"pragmalab/analysis"
+	"pragmalab/domain"
+	"pragmalab/store"
+	"pragmalab/studies"
+)
+
+// RCompanionZip writes a study's R companion — the data files and
+// analysis.R that `analyze toplines|agreement|context --r DIR` writes for
+// the study's export — as one zip, for the Analysis page's download beside
+// the LaTeX (docs/statistics.md#reproducing-in-r). A study
+// with nothing to analyse yet, or of a kind without a companion, is
+// EINVALID saying so.
+func RCompanionZip(db *store.DB) func(ctx context.Context, s *domain.Study, w io.Writer) error {
+	return func(ctx context.Context, s *domain.Study, w io.Writer) error {
+		c, err := studyCompanion(ctx, db, s)
+		if err != nil {
+			return err
+		}
+		files, err := c.files("analysis.R")
+		if err != nil {
+			return err
+		}
+		zw := zip.NewWriter(w)
+		for _, name := range slices.Sorted(maps.Keys(files)) {
+			f, err := zw.Create(fmt.Sprintf("study-%d-r/%s", s.ID, name))
+			if err != nil {
+				return err
+			}
+			if _, err := f.Write(files[name]); err != nil {
+				return err
+			}
+		}
+		return zw.Close()
+	}
+}
+
+// studyCompanion builds the companion of the study's analysis from the
+// same data the Analysis page reads.
+func studyCompanion(ctx context.Context, db *store.DB, s *domain.Study) (*rCompanion, error) {
+	none := domain.Errorf(domain.EINVALID, "study %d has nothing to analyse yet, so no R companion", s.ID)
+	switch s.Kind {
+	case domain.KindCrowd:
+		rs, err := studies.CrowdRatings(ctx, db, s.ID)
+		if err != nil || rs == nil {
+			return nil, firstErr(err, none)
+		}
+		opt, err := studies.CrowdOptions(ctx, db, s.ID)
+		if err != nil {
+			return nil, err
+		}
+		opt.Bootstrap = analysis.Bootstrap{} // the companion recomputes the point estimates
+		t := analysis.ComputeToplines(rs, opt)
+		args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(opt), "pragmalab analyze toplines "))
+		return toplinesCompanion(args, rs, t, opt, false), nil
+	case domain.KindExpert:
+		js, err := studies.Judgements(ctx, db, s.ID)
+		if err != nil || len(js) == 0 {
+			return nil, firstErr(err, none)
+		}
+		return agreementCompanion([]string{"--judgements", "judgements.csv"}, js, analysis.ComputeAgreement(js)), nil
+	case domain.KindContext:
+		as, err := studies.ContextAnswers(ctx, db, s.ID)
+		if err != nil || len(as) == 0 {
+			return nil, firstErr(err, none)
+		}
+		return contextCompanion([]string{"--answers", "answers.csv"}, as, analysis.ComputeContext(as)), nil
+	}
+	return nil, domain.Errorf(domain.EINVALID, "a %s study has no R companion (docs/statistics.md#reproducing-in-r)", s.Kind)
+}
+
+func firstErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
+}
+
+// files renders the data files and analysis.R (its header naming the
+// script as scriptPath), by name.
+func (c *rCompanion) files(scriptPath string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for name, fill := range c.data {
+		var b bytes.Buffer
+		if err := fill(&b); err != nil {
+			return nil, fmt.Errorf("R companion: %s: %w", name, err)
+		}
+		out[name] = b.Bytes()
+	}
+	script, err := c.script(scriptPath)
+	if err != nil {
+		return nil, err
+	}
+	out["analysis.R"] = script
+	return out, nil
+}

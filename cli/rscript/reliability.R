@@ -1,0 +1,95 @@
+
+## ---- The crowd's own reliability (docs/statistics.md#crowd-reliability-and-the-correlation-ceiling)
+
+# Over the item ratings of every participant the toplines did not exclude
+# (constant raters included for α, left out of the split-half reliability
+# for having no z-scores): Krippendorff's α with the interval and the
+# ordinal metric (Krippendorff 2011), units item × condition, per condition
+# and pooled, computed by hand from the coincidence matrix (the irr
+# package's kripp.alpha gives the same where it is installed); and the
+# split-half reliability of the unit means of the z-scores, Spearman–Brown
+# corrected, averaged over random half-splits of each unit's raters.
+
+rel_rows <- rows[!(rows$participant_id %in% pid[status == "excluded"]), ]
+rel_conditions <- unique(rel_rows$condition)
+rel_groups <- if (length(rel_conditions) > 1) c(rel_conditions, "all") else rel_conditions
+points <- max(7, rel_rows$rating)
+
+kripp_alpha <- function(counts, metric) {
+  counts <- counts[rowSums(counts) >= 2, , drop = FALSE]
+  k <- ncol(counts)
+  o <- matrix(0, k, k)
+  for (u in seq_len(nrow(counts))) {
+    nu <- counts[u, ]
+    o <- o + (outer(nu, nu) - diag(nu)) / (sum(nu) - 1)
+  }
+  marg <- rowSums(o)
+  total <- sum(marg)
+  if (total <= 1) return(NA)
+  delta2 <- matrix(0, k, k)
+  for (c in 1:k) for (d in 1:k) {
+    if (c == d) next
+    delta2[c, d] <- if (metric == "interval") (c - d)^2 else {
+      g <- min(c, d):max(c, d)
+      (sum(marg[g]) - (marg[c] + marg[d]) / 2)^2
+    }
+  }
+  de <- sum(outer(marg, marg) * delta2)
+  if (de == 0) return(NA)
+  1 - (total - 1) * sum(o * delta2) / de
+}
+
+rel_z <- ave(as.numeric(rel_rows$rating), rel_rows$participant_id,
+             FUN = function(x) if (length(unique(x)) == 1) rep(NA, length(x)) else zscore(x))
+
+split_half <- function(units, splits) {
+  units <- units[vapply(units, length, 0L) >= 2]
+  if (length(units) < 3) return(c(units = length(units), reliability = NA))
+  sb <- vapply(seq_len(splits), function(s) {
+    halves <- vapply(units, function(u) {
+      u <- u[sample.int(length(u))]
+      h <- length(u) %/% 2
+      c(mean(u[seq_len(h)]), mean(u[(h + 1):length(u)]))
+    }, numeric(2))
+    r <- suppressWarnings(cor(halves[1, ], halves[2, ]))
+    2 * r / (1 + r)
+  }, 0)
+  c(units = length(units), reliability = mean(sb, na.rm = TRUE), mc_se = sd(sb, na.rm = TRUE) / sqrt(sum(!is.na(sb))))
+}
+
+if (nrow(rel_rows) == 0) {
+  cat("\nNo item rating kept: the crowd's reliability is not computed.\n")
+} else {
+  set.seed(20251)
+  reliability <- do.call(rbind, lapply(rel_groups, function(g) {
+    keep <- if (g == "all") rep(TRUE, nrow(rel_rows)) else rel_rows$condition == g
+    unit <- paste(rel_rows$item_id[keep], rel_rows$condition[keep], sep = "\r")
+    unit <- factor(unit, levels = unique(unit))
+    counts <- unclass(table(unit, factor(rel_rows$rating[keep], levels = 1:points)))
+    z <- rel_z[keep]
+    units <- split(z[!is.na(z)], unit[!is.na(z)], drop = TRUE)
+    sh <- split_half(units, 1000)
+    data.frame(group = g,
+               measure = c("units", "ratings", "alpha_interval", "alpha_ordinal", "split_half_units", "split_half_reliability", "split_half_mc_se"),
+               value = c(nrow(counts), sum(keep), kripp_alpha(counts, "interval"), kripp_alpha(counts, "ordinal"),
+                         sh[["units"]], sh[["reliability"]], if (length(sh) > 2) sh[["mc_se"]] else NA),
+               stringsAsFactors = FALSE)
+  }))
+  show(reliability[reliability$measure != "split_half_mc_se", ], "measure", "group", "The crowd's reliability (α over the ratings; split-half of the z-score means)")
+  write_results(reliability, "reliability_r.csv")
+  # α and the counts are exact; the split-half reliability averages random
+  # splits, so R's (its own 1,000 splits) and pragmalab's differ by Monte
+  # Carlo error only: compared within 4 standard errors of the two means.
+  exact <- c("units", "ratings", "alpha_interval", "alpha_ordinal", "split_half_units")
+  compare_with_pragmalab(reliability[reliability$measure %in% exact, ], "reliability_pragmalab.csv", c("group", "measure"))
+  theirs <- read_data("split_half_pragmalab.csv")
+  for (g in rel_groups) {
+    mine <- reliability$value[reliability$group == g & reliability$measure == "split_half_reliability"]
+    se <- reliability$value[reliability$group == g & reliability$measure == "split_half_mc_se"]
+    prag <- as.numeric(theirs$value[theirs$group == g & theirs$measure == "split_half_reliability"])
+    if (length(prag) == 1 && !is.na(mine) && !is.na(prag)) {
+      cat(sprintf("Split-half reliability, %s: R %.4f, pragmalab %.4f, difference %.4f (%s 4 Monte Carlo standard errors, %.4f)\n",
+                  g, mine, prag, abs(mine - prag), if (abs(mine - prag) <= 4 * sqrt(2) * se) "within" else "NOT within", 4 * sqrt(2) * se))
+    }
+  }
+}
