@@ -69,12 +69,13 @@ func openService(ctx context.Context, path string, o studies.OpenOptions) (*app,
 	if err != nil {
 		return nil, nil, err
 	}
+	a := newApp(db, o.Now)
 	newServer := func(ctx context.Context, cfg web.Config) (*web.Server, error) {
 		cfg.DB = db
 		if cfg.RCompanion == nil {
-			cfg.RCompanion = RCompanionZip(db)
+			cfg.RCompanion = RCompanionZip(a.Service)
 		}
 		return web.New(ctx, cfg)
 	}
-	return newApp(db, o.Now), newServer, nil
+	return a, newServer, nil
 }

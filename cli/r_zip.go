@@ -12,7 +12,6 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/domain"
-	"pragmalab/store"
 	"pragmalab/studies"
 )
 
@@ -22,9 +21,9 @@ import (
 // the LaTeX (docs/statistics.md#reproducing-in-r). A study
 // with nothing to analyse yet, or of a kind without a companion, is
 // EINVALID saying so.
-func RCompanionZip(db *store.DB) func(ctx context.Context, s *domain.Study, w io.Writer) error {
+func RCompanionZip(svc *studies.Service) func(ctx context.Context, s *domain.Study, w io.Writer) error {
 	return func(ctx context.Context, s *domain.Study, w io.Writer) error {
-		c, err := studyCompanion(ctx, db, s)
+		c, err := studyCompanion(ctx, svc, s)
 		if err != nil {
 			return err
 		}
@@ -48,43 +47,34 @@ func RCompanionZip(db *store.DB) func(ctx context.Context, s *domain.Study, w io
 
 // studyCompanion builds the companion of the study's analysis from the
 // same data the Analysis page reads.
-func studyCompanion(ctx context.Context, db *store.DB, s *domain.Study) (*rCompanion, error) {
+func studyCompanion(ctx context.Context, svc *studies.Service, s *domain.Study) (*rCompanion, error) {
 	none := domain.Errorf(domain.EINVALID, "study %d has nothing to analyse yet, so no R companion", s.ID)
+	in, err := svc.AnalysisInputs(ctx, s)
+	if err != nil {
+		return nil, err
+	}
 	switch s.Kind {
 	case domain.KindCrowd:
-		rs, err := studies.CrowdRatings(ctx, db, s.ID)
-		if err != nil || rs == nil {
-			return nil, firstErr(err, none)
+		if in.Ratings == nil {
+			return nil, none
 		}
-		opt, err := studies.CrowdOptions(ctx, db, s.ID)
-		if err != nil {
-			return nil, err
-		}
+		opt := in.Options
 		opt.Bootstrap = analysis.Bootstrap{} // the companion recomputes the point estimates
-		t := analysis.ComputeToplines(rs, opt)
+		t := analysis.ComputeToplines(in.Ratings, opt)
 		args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(opt), "pragmalab analyze toplines "))
-		return toplinesCompanion(args, rs, t, opt, false), nil
+		return toplinesCompanion(args, in.Ratings, t, opt, false), nil
 	case domain.KindExpert:
-		js, err := studies.Judgements(ctx, db, s.ID)
-		if err != nil || len(js) == 0 {
-			return nil, firstErr(err, none)
+		if len(in.Judgements) == 0 {
+			return nil, none
 		}
-		return agreementCompanion([]string{"--judgements", "judgements.csv"}, js, analysis.ComputeAgreement(js)), nil
+		return agreementCompanion([]string{"--judgements", "judgements.csv"}, in.Judgements, analysis.ComputeAgreement(in.Judgements)), nil
 	case domain.KindContext:
-		as, err := studies.ContextAnswers(ctx, db, s.ID)
-		if err != nil || len(as) == 0 {
-			return nil, firstErr(err, none)
+		if len(in.Context) == 0 {
+			return nil, none
 		}
-		return contextCompanion([]string{"--answers", "answers.csv"}, as, analysis.ComputeContext(as)), nil
+		return contextCompanion([]string{"--answers", "answers.csv"}, in.Context, analysis.ComputeContext(in.Context)), nil
 	}
 	return nil, domain.Errorf(domain.EINVALID, "a %s study has no R companion (docs/statistics.md#reproducing-in-r)", s.Kind)
-}
-
-func firstErr(err, otherwise error) error {
-	if err != nil {
-		return err
-	}
-	return otherwise
 }
 
 // files renders the data files and analysis.R (its header naming the

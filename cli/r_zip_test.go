@@ -12,6 +12,7 @@ import (
 
 	"pragmalab/domain"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // The Analysis page's R companion zip of a crowd study holds analysis.R
@@ -31,7 +32,7 @@ func TestRCompanionZipOfACrowdStudy(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := RCompanionZip(db)(ctx, s, &buf); err != nil {
+	if err := RCompanionZip(studies.New(db, nil))(ctx, s, &buf); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
@@ -68,7 +69,7 @@ func TestRCompanionZipOfACrowdStudy(t *testing.T) {
 	if err := db.CreateStudy(ctx, empty); err != nil {
 		t.Fatal(err)
 	}
-	if err := RCompanionZip(db)(ctx, empty, io.Discard); domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(domain.ErrorMessage(err), "nothing to analyse yet") {
+	if err := RCompanionZip(studies.New(db, nil))(ctx, empty, io.Discard); domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(domain.ErrorMessage(err), "nothing to analyse yet") {
 		t.Errorf("an empty study: %v", err)
 	}
 	needR(t, false)

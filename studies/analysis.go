@@ -373,3 +373,32 @@ func ExplanationsAnalysis(rs []analysis.ExplanationRating) *Analysis {
 	a.figures = func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) }
 	return a
 }
+
+// AnalysisInputs is what a study's analysis reads from the store, by kind:
+// a crowd study's ratings (nil when none) and options, an expert study's
+// judgements, a context study's final answers. The other fields are empty.
+type AnalysisInputs struct {
+	Ratings    *analysis.Ratings
+	Options    analysis.Options
+	Judgements []analysis.Judgement
+	Context    []analysis.ContextAnswer
+}
+
+// AnalysisInputs reads study st's analysis inputs, the same rows its
+// Analysis page reads (the R companion's zip is built from them).
+func (s *Service) AnalysisInputs(ctx context.Context, st *domain.Study) (AnalysisInputs, error) {
+	var in AnalysisInputs
+	var err error
+	switch st.Kind {
+	case domain.KindCrowd:
+		if in.Ratings, err = CrowdRatings(ctx, s.db, st.ID); err != nil || in.Ratings == nil {
+			return in, err
+		}
+		in.Options, err = CrowdOptions(ctx, s.db, st.ID)
+	case domain.KindExpert:
+		in.Judgements, err = Judgements(ctx, s.db, st.ID)
+	case domain.KindContext:
+		in.Context, err = ContextAnswers(ctx, s.db, st.ID)
+	}
+	return in, err
+}
