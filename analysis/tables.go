@@ -183,20 +183,12 @@ func ToplinesTable(t *Toplines) *Table {
 	row("Implicature recognition", func(x *TypeToplines) any { return x.ImplicatureRecognition })
 	row("Cancellation recognition", func(x *TypeToplines) any { return x.CancellationRecognition })
 	row("Belief update", func(x *TypeToplines) any { return x.BeliefUpdate })
-	row("Negation cancellation", func(x *TypeToplines) any { return x.NegationCancellation })
-	row("Strengthening", func(x *TypeToplines) any { return x.Strengthening })
-	row("Unchanged (neutral)", func(x *TypeToplines) any { return x.Unchanged })
+	controlRows(t, func(c control) { row(c.label, c.share) })
 	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return x.PearsonR })
 	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
 	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
 	disattenuatedRows(t, row)
-	for _, m := range []struct{ key, label string }{
-		{MImplicature, "Left out: no trigger rating"},
-		{MCancellation, "Left out: no trigger or cancel rating"},
-		{MNegation, "Left out: no negation rating"},
-		{MStrengthen, "Left out: no strengthen rating"},
-		{MUnchanged, "Left out: no neutral rating"},
-	} {
+	for _, m := range leftOutRows(t) {
 		row(m.label, func(x *TypeToplines) any { return x.LeftOut[m.key] })
 	}
 	ps := t.Participants
@@ -207,7 +199,11 @@ func ToplinesTable(t *Toplines) *Table {
 		"Constant ratings: " + listOrNone(ps.ZeroVariance),
 		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
-		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
+	}
+	for _, n := range []string{controlNote(t), conditionsNote(t)} {
+		if n != "" {
+			tb.Notes = append(tb.Notes, n)
+		}
 	}
 	tb.Notes = append(tb.Notes, disattenuatedNotes(t, false)...)
 	return tb
@@ -237,25 +233,28 @@ func ParticipantsTable(t *Toplines) *Table {
 	return tb
 }
 
-// ItemMeansTable lists every item's mean z and number of ratings per condition.
+// ItemMeansTable lists every item's mean z and number of ratings per
+// analysed condition, items sorted by id (numbers in ids compared as
+// numbers: s2 before s10).
 func ItemMeansTable(t *Toplines) *Table {
 	cols := []string{"Item", "Type"}
-	for _, c := range ConditionNames {
-		cols = append(cols, "Mean z ("+c+")", "n ("+c+")")
+	var conds []Condition
+	for c, name := range ConditionNames {
+		if t.HasCondition(name) {
+			conds = append(conds, Condition(c))
+			cols = append(cols, "Mean z ("+name+")", "n ("+name+")")
+		}
 	}
 	tb := &Table{Name: "item_means", Title: "Mean z-score per item and condition", Columns: cols}
-	// Items by type in the documented order, each type's in file order.
 	order := make([]int, len(t.Items))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return indexOf(domain.TableTypes, t.Items[a].Type) - indexOf(domain.TableTypes, t.Items[b].Type)
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return NaturalCompare(t.Items[a].ID, t.Items[b].ID) })
 	for _, i := range order {
 		m := &t.Items[i]
 		r := []any{m.ID, m.Type}
-		for c := range numConditions {
+		for _, c := range conds {
 			r = append(r, num(m.MeanZ[c]), m.N[c])
 		}
 		tb.Rows = append(tb.Rows, r)
@@ -526,9 +525,7 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
 	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
 	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
-	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
-	row(approxLabel(t, MStrengthen+"_ci95", "Strengthening"), func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
-	row(approxLabel(t, MUnchanged+"_ci95", "Unchanged (neutral)"), func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
+	controlRows(t, func(c control) { row(approxLabel(t, c.key+"_ci95", c.label), c.est) })
 	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
 	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {

@@ -307,7 +307,11 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 		if len(d.Passages) > 0 || len(d.Outputs) > 0 {
 			return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "passages: a %s study holds items, not passages or outputs", d.Kind)
 		}
-		if items, err = designItems(d.Items); err != nil {
+		var check itemfiles.ItemCheck
+		if cs, ok := v.(*domain.CrowdSettings); ok {
+			check = ConditionsCheck(cs.Conditions)
+		}
+		if items, err = designItems(d.Items, check); err != nil {
 			return nil, nil, nil, nil, err
 		}
 		if cs, ok := v.(*domain.CrowdSettings); ok {
@@ -338,7 +342,7 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 // designItems reads the items through the JSON Lines importer, one object
 // a line, so the file is held to the same rules as an import; the
 // importer's "line N" is the item's place in the list.
-func designItems(raw []json.RawMessage) ([]domain.Item, error) {
+func designItems(raw []json.RawMessage, check itemfiles.ItemCheck) ([]domain.Item, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
@@ -351,7 +355,7 @@ func designItems(raw []json.RawMessage) ([]domain.Item, error) {
 		b.Write(c.Bytes())
 		b.WriteByte('\n')
 	}
-	items, err := itemfiles.ParseItemsJSONL(&b)
+	items, err := itemfiles.ParseItemsJSONLChecked(&b, check)
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "items: %s", strings.Replace(domain.ErrorMessage(err), "line ", "item ", 1))
 	}
