@@ -38,16 +38,16 @@ func (v *Service) parseItemFile(ctx context.Context, studyID int64, name string,
 
 // itemCheck is the study's own rule on its items, nil for none.
 func (v *Service) itemCheck(ctx context.Context, studyID int64) (itemfiles.ItemCheck, error) {
-	conds, crowd, err := v.declaredConditions(ctx, studyID)
+	conds, crowd, err := v.DeclaredConditions(ctx, studyID)
 	if err != nil || !crowd {
 		return nil, err
 	}
 	return ConditionsCheck(conds), nil
 }
 
-// declaredConditions are the conditions a crowd study declares
+// DeclaredConditions are the conditions a crowd study declares
 // (docs/studies.md#conditions); crowd is false for the other kinds.
-func (v *Service) declaredConditions(ctx context.Context, studyID int64) (conds []string, crowd bool, err error) {
+func (v *Service) DeclaredConditions(ctx context.Context, studyID int64) (conds []string, crowd bool, err error) {
 	st, err := v.db.Study(ctx, studyID)
 	if err != nil || st.Kind != domain.KindCrowd {
 		return nil, false, err
@@ -63,7 +63,7 @@ func (v *Service) declaredConditions(ctx context.Context, studyID int64) (conds 
 // a crowd study refuses a new or changed follow-up text of a condition it
 // does not declare (domain.Item.CheckEditedConditions).
 func (v *Service) CheckItemEdit(ctx context.Context, studyID int64, old, next domain.Item) error {
-	conds, crowd, err := v.declaredConditions(ctx, studyID)
+	conds, crowd, err := v.DeclaredConditions(ctx, studyID)
 	if err != nil || !crowd {
 		return err
 	}
