@@ -31,7 +31,7 @@ func TestExpertJoinsRoundOne(t *testing.T) {
 	}
 	admin.get(path).mustStatus(t, 200).mustContain(t, "Round 1: batch #1, with Ada, Ben, Cy; add experts to it")
 	// Cy's landing page: the button reads "Start #1", one space.
-	landing := e.newClient().get("/e/" + cy.Token).mustStatus(t, 200)
+	landing := e.newClient().get("/e/"+cy.Token).mustStatus(t, 200)
 	landing.mustContain(t, `class="button">Start #1</a>`)
 	if strings.Contains(landing.Body, "Start  #") {
 		t.Error("the batch button has a double space")
