@@ -14,7 +14,8 @@ import (
 )
 
 // TestFivePointStudyAnalysis: on a 5-point study the ratings stored and
-// exported are on 1–5, and the Analysis page and its result.json
+// exported are on 1–5 (the export with the item texts too, and the items
+// export is linked from the page), and the Analysis page and its result.json
 // z-score them like any scale: three participants analysed, their
 // toplines computed, the study's check thresholds (4, 2) applied
 // (docs/studies.md#rating-scale).
@@ -73,6 +74,33 @@ func TestFivePointStudyAnalysis(t *testing.T) {
 	for _, r := range recs[1:] {
 		if v, err := strconv.Atoi(r[5]); err != nil || v < 1 || v > 5 {
 			t.Fatalf("a rating off the 5-point scale exported: %v", r)
+		}
+	}
+	// The page links the items export and the ratings with their texts;
+	// with texts, each rating carries what the participant read.
+	a.get(fmt.Sprintf("/admin/studies/%d", e.study))
+	a.must("export-items")
+	a.must("export-ratings-texts")
+	a.get(fmt.Sprintf("/admin/studies/%d/export/items.csv", e.study))
+	if !strings.HasPrefix(a.body, "id,type,context,utterance,implicature,cancellation") || !strings.Contains(a.body, "it000,") {
+		t.Fatalf("items export:\n%.300s", a.body)
+	}
+	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv?with_texts=1", e.study))
+	texts, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
+	if err != nil || len(texts) != len(recs) || strings.Join(texts[0][len(texts[0])-4:], ",") != "context,utterance,follow_up,implicature" {
+		t.Fatalf("ratings with texts: %v, %d rows (plain %d)\n%.300s", err, len(texts), len(recs), a.body)
+	}
+	for i, r := range texts[1:] {
+		n := len(r)
+		if strings.Join(r[:n-4], ",") != strings.Join(recs[i+1], ",") {
+			t.Fatalf("row %d: the texts export changes the other columns: %v vs %v", i+1, r, recs[i+1])
+		}
+		ctx, utt, follow, impl := r[n-4], r[n-3], r[n-2], r[n-1]
+		if r[6] == "" && (ctx != "S1: Are you coming?" || !strings.HasPrefix(utt, "S2: Item ") || !strings.HasPrefix(impl, "Belief ")) {
+			t.Fatalf("row %d: texts %q", i+1, r[n-4:])
+		}
+		if want := map[string]bool{"trigger": false, "cancel": true}[r[4]]; r[6] == "" && want != strings.HasPrefix(follow, "Cancel ") {
+			t.Fatalf("row %d (%s): follow-up %q", i+1, r[4], follow)
 		}
 	}
 	a.get(fmt.Sprintf("/admin/studies/%d/analysis", e.study))
