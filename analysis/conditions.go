@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -20,13 +21,17 @@ type control struct {
 var controls = []control{
 	{domain.ConditionNegation, MNegation, "Negation cancellation", "Negation cancellation: mean z(negation) < mean z(trigger).",
 		func(x *TypeToplines) any { return x.NegationCancellation },
-		func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} }},
+		func(x *TypeToplines) any {
+			return estOf(x.NegationCancellation, x.NegationCancellationCI, x.IntervalsNA[MNegation+"_ci95"])
+		}},
 	{domain.ConditionStrengthen, MStrengthen, "Strengthening", "Strengthening: mean z(strengthen) > mean z(trigger).",
 		func(x *TypeToplines) any { return x.Strengthening },
-		func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} }},
+		func(x *TypeToplines) any {
+			return estOf(x.Strengthening, x.StrengtheningCI, x.IntervalsNA[MStrengthen+"_ci95"])
+		}},
 	{domain.ConditionNeutral, MUnchanged, "Unchanged (neutral)", "Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
 		func(x *TypeToplines) any { return x.Unchanged },
-		func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} }},
+		func(x *TypeToplines) any { return estOf(x.Unchanged, x.UnchangedCI, x.IntervalsNA[MUnchanged+"_ci95"]) }},
 }
 
 // controlRows calls add for each control condition t analyses, in the
@@ -120,4 +125,26 @@ func conditionsNote(t *Toplines) string {
 		return ""
 	}
 	return "Conditions: " + strings.Join(t.Conditions, ", ") + "."
+}
+
+// fewItemsMark marks an r computed on fewer than MinIntervalItems items.
+const fewItemsMark = "‡"
+
+// pearsonCell is a type's observed r, marked when it rests on fewer than
+// MinIntervalItems items.
+func pearsonCell(x *TypeToplines) any {
+	if x.PearsonFewItems {
+		return Marked{x.PearsonR, fewItemsMark}
+	}
+	return x.PearsonR
+}
+
+// fewItemsNote explains the mark where some column has it.
+func fewItemsNote(t *Toplines) string {
+	for _, typ := range allTypes() {
+		if x := t.ByType[typ]; x != nil && x.PearsonFewItems {
+			return fmt.Sprintf("%s r on fewer than %d items: read it with care.", fewItemsMark, MinIntervalItems)
+		}
+	}
+	return ""
 }

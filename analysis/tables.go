@@ -37,6 +37,30 @@ type Est struct {
 	CI *CI
 }
 
+// EstNA is an estimate whose interval could not be computed, with the
+// reason in plain words ("too few items: 2"): printed "0.85 [n/a: too few
+// items: 2]", in CSV with empty bounds, in JSON with "<column>_ci95_na".
+type EstNA struct {
+	Est
+	NA string
+}
+
+// estOf is the cell of an estimate: with its interval, or with the reason
+// it has none (na) when the estimate exists.
+func estOf(v *float64, ci *CI, na string) any {
+	if v != nil && ci == nil && na != "" {
+		return EstNA{Est{v, nil}, na}
+	}
+	return Est{v, ci}
+}
+
+// Marked is a number with a mark after it for people ("0.77 ‡"); CSV and
+// JSON hold the number alone.
+type Marked struct {
+	V    any
+	Mark string
+}
+
 // Missing is how a measure that cannot be computed is printed for people.
 const Missing = "–"
 
@@ -65,9 +89,19 @@ func Text(v any) string {
 			return Text(x.V)
 		}
 		return Text(x.V) + " " + ciText(x.CI)
+	case EstNA:
+		return Text(x.V) + " " + naText(x.NA)
+	case Marked:
+		if t := Text(x.V); t != Missing && x.Mark != "" {
+			return t + " " + x.Mark
+		}
+		return Text(x.V)
 	}
 	return fmt.Sprint(v)
 }
+
+// naText is an interval that could not be computed, with the reason.
+func naText(reason string) string { return "[n/a: " + reason + "]" }
 
 // Raw formats a cell for CSV: full precision, empty when missing.
 func Raw(v any) string {
@@ -80,6 +114,10 @@ func Raw(v any) string {
 	case PValue:
 		return Raw(x.P)
 	case Est:
+		return Raw(x.V)
+	case EstNA:
+		return Raw(x.V)
+	case Marked:
 		return Raw(x.V)
 	}
 	return Text(v)
@@ -150,7 +188,9 @@ func (t *Table) estColumns() []bool {
 	est := make([]bool, len(t.Columns))
 	for _, r := range t.Rows {
 		for i, v := range r {
-			if _, ok := v.(Est); ok && i < len(est) {
+			_, isEst := v.(Est)
+			_, isNA := v.(EstNA)
+			if (isEst || isNA) && i < len(est) {
 				est[i] = true
 			}
 		}
@@ -184,7 +224,7 @@ func ToplinesTable(t *Toplines) *Table {
 	row("Cancellation recognition", func(x *TypeToplines) any { return x.CancellationRecognition })
 	row("Belief update", func(x *TypeToplines) any { return x.BeliefUpdate })
 	controlRows(t, func(c control) { row(c.label, c.share) })
-	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return x.PearsonR })
+	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return pearsonCell(x) })
 	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
 	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
 	disattenuatedRows(t, row)
@@ -200,7 +240,7 @@ func ToplinesTable(t *Toplines) *Table {
 		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
 	}
-	for _, n := range []string{controlNote(t), conditionsNote(t)} {
+	for _, n := range []string{controlNote(t), conditionsNote(t), fewItemsNote(t)} {
 		if n != "" {
 			tb.Notes = append(tb.Notes, n)
 		}
@@ -480,6 +520,12 @@ func (t *Table) WriteJSON(w io.Writer) error {
 				b.WriteString(": ")
 				b.WriteString(jsonCI(e))
 			}
+			if e, ok := v.(EstNA); ok {
+				key, _ := jsonMarshal(t.Columns[k] + "_ci95")
+				na, _ := jsonMarshal(t.Columns[k] + "_ci95_na")
+				reason, _ := jsonMarshal(e.NA)
+				fmt.Fprintf(&b, ", %s: null, %s: %s", key, na, reason)
+			}
 		}
 		b.WriteString("}")
 	}
@@ -498,6 +544,10 @@ func jsonCell(v any) string {
 		return jsonNum(x.P)
 	case Est:
 		return jsonNum(x.V)
+	case EstNA:
+		return jsonNum(x.V)
+	case Marked:
+		return jsonCell(x.V)
 	}
 	s, _ := jsonMarshal(Text(v))
 	return string(s)
@@ -522,14 +572,22 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 		tb.Rows = append(tb.Rows, r)
 	}
 	row("Items", func(x *TypeToplines) any { return x.Items })
-	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
-	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
-	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
+	row("Implicature recognition", func(x *TypeToplines) any {
+		return estOf(x.ImplicatureRecognition, x.ImplicatureRecognitionCI, x.IntervalsNA[MImplicature+"_ci95"])
+	})
+	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any {
+		return estOf(x.CancellationRecognition, x.CancellationRecognitionCI, x.IntervalsNA[MCancellation+"_ci95"])
+	})
+	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any {
+		return estOf(x.BeliefUpdate, x.BeliefUpdateCI, x.IntervalsNA[MBeliefUpdate+"_ci95"])
+	})
 	controlRows(t, func(c control) { row(approxLabel(t, c.key+"_ci95", c.label), c.est) })
-	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any {
+		return estOf(x.PearsonR, x.PearsonRCI, x.IntervalsNA["pearson_r_ci95"])
+	})
 	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {
-		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
+		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (n/a, with the reason, when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
 	} else {
 		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
 	}

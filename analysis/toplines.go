@@ -133,6 +133,13 @@ type TypeToplines struct {
 	// intervals known to cover less than 0.90 in the coverage study for
 	// data like these, with the reason (docs/statistics.md#where-the-intervals-fall-short).
 	Approximate map[string]*Approximation `json:"approximate_intervals,omitempty"`
+	// IntervalsNA says, by interval key (e.g. "pearson_r_ci95"), why the
+	// interval of a computed measure could not be computed, in plain
+	// words ("too few items: 2"; docs/statistics.md#toplines-intervals).
+	IntervalsNA map[string]string `json:"intervals_na,omitempty"`
+	// PearsonFewItems marks an r computed on fewer than
+	// MinIntervalItems items: read it with care.
+	PearsonFewItems bool `json:"pearson_r_few_items,omitempty"`
 	// LeftOut counts, per measure, the items lacking a condition it needs.
 	LeftOut map[string]int `json:"left_out"`
 }
@@ -411,6 +418,7 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 	}
 	if r, p, ok := Pearson(xs, ys); ok {
 		tt.PearsonR, tt.PearsonP = num(r), num(p)
+		tt.PearsonFewItems = len(xs) < MinIntervalItems
 	}
 	setDisattenuated(tt, &da)
 	return tt

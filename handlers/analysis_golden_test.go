@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
@@ -72,6 +73,22 @@ func TestTwoConditionTablesGolden(t *testing.T) {
 				t.Errorf("table %s shows %q, a condition the study does not run or a row leaving nothing out", tb.Name, absent)
 			}
 		}
+	}
+	// An interval that cannot be computed says why, and an r on fewer
+	// than 5 items is marked, in the JSON too
+	// (docs/statistics.md#toplines-intervals).
+	res, err := json.Marshal(a.Result)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"intervals_na":{"cancellation_recognition_ci95":"too few items: 3"`, `"pearson_r_few_items":true`, `"conditions":["trigger","cancel"]`} {
+		if !strings.Contains(string(res), want) {
+			t.Errorf("result JSON lacks %s", want)
+		}
+	}
+	var tj bytes.Buffer
+	if err := a.Tables[1].WriteJSON(&tj); err != nil || !strings.Contains(tj.String(), `"Scalar_ci95_na": "too few items: 3"`) {
+		t.Errorf("intervals table JSON (%v):\n%s", err, tj.String())
 	}
 	if !strings.Contains(body, "Left out: no trigger or cancel rating") {
 		t.Error("the toplines lack the left-out row of n1, never rated with its cancellation")
