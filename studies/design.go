@@ -307,17 +307,8 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 		if len(d.Passages) > 0 || len(d.Outputs) > 0 {
 			return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "passages: a %s study holds items, not passages or outputs", d.Kind)
 		}
-		var check itemfiles.ItemCheck
-		if cs, ok := v.(*domain.CrowdSettings); ok {
-			check = ConditionsCheck(cs.Conditions)
-		}
-		if items, err = designItems(d.Items, check); err != nil {
+		if items, err = designStudyItems(d.Items, v); err != nil {
 			return nil, nil, nil, nil, err
-		}
-		if cs, ok := v.(*domain.CrowdSettings); ok {
-			if err := checkDesignTraining(cs, items); err != nil {
-				return nil, nil, nil, nil, err
-			}
 		}
 	default:
 		if len(d.Items) > 0 {
@@ -337,6 +328,22 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 		}
 	}
 	return st, items, ps, outs, nil
+}
+
+// designStudyItems reads an expert or crowd design's items, held to the
+// crowd settings' rules: the declared conditions
+// (docs/studies.md#conditions) and the training items.
+func designStudyItems(raw []json.RawMessage, settings any) ([]domain.Item, error) {
+	cs, crowd := settings.(*domain.CrowdSettings)
+	var check itemfiles.ItemCheck
+	if crowd {
+		check = ConditionsCheck(cs.Conditions)
+	}
+	items, err := designItems(raw, check)
+	if err != nil || !crowd {
+		return items, err
+	}
+	return items, checkDesignTraining(cs, items)
 }
 
 // designItems reads the items through the JSON Lines importer, one object
