@@ -350,6 +350,11 @@ func latexEscapeToks(toks []texTok) string {
 // numberCell lays out a number; an estimate with an interval takes two
 // lines, the interval in \scriptsize under the value.
 func numberCell(v any) texCell {
+	if e, ok := v.(EstNA); ok {
+		val, na := Text(e.V), naText(e.NA)
+		w := math.Max(texWidth(texTokens(val)), 0.95*texWidth(texTokens(na)))
+		return texCell{`\begin{tabular}[t]{@{}r@{}}` + texNumber(val) + `\\{\scriptsize ` + latexEscape(na) + `}\end{tabular}`, w, 2}
+	}
 	if e, ok := v.(Est); ok && e.V != nil && e.CI != nil {
 		val, ci := Text(e.V), ciText(e.CI)
 		w := math.Max(texWidth(texTokens(val)), 0.95*texWidth(texTokens(ci)))

@@ -296,6 +296,10 @@ func ToplinesMethods(t *Toplines, rows int, l Lang) *Methods {
 			s.WriteString(p.say(" Each participant's ratings were z-scored (population standard deviation) and the z-scores averaged per item and condition.",
 				" I giudizi di ciascun partecipante sono stati standardizzati in punteggi z (deviazione standard della popolazione) e i punteggi z mediati per item e condizione."))
 		}
+		if len(t.Conditions) > 0 {
+			s.WriteString(p.say(fmt.Sprintf(" The items were rated in %s: %s.", p.n(len(t.Conditions), "condition", "conditions"), p.list(t.Conditions)),
+				fmt.Sprintf(" Gli item sono stati giudicati in %s: %s.", p.n(len(t.Conditions), "condizione", "condizioni"), p.list(t.Conditions))))
+		}
 	}
 	m.Paragraphs = append(m.Paragraphs, s.String())
 	if ps.Analysed > 0 {
@@ -304,7 +308,7 @@ func ToplinesMethods(t *Toplines, rows int, l Lang) *Methods {
 			"that resample the analysed participants and, independently, the items within each type, keeping each participant's z-scores; shares are over the items having the conditions compared",
 			"che ricampionano i partecipanti analizzati e, indipendentemente, gli item all'interno di ciascun tipo, mantenendo i punteggi z di ciascun partecipante; le proporzioni sono calcolate sugli item che hanno le condizioni confrontate")))
 	}
-	m.Sources = []string{"participants.total", "participants.excluded", "settings", "participants.checks_only", "participants.zero_variance",
+	m.Sources = []string{"participants.total", "participants.excluded", "settings", "conditions", "participants.checks_only", "participants.zero_variance",
 		"participants.analysed", "by_type.all.items", "by_type.all.implicature_recognition(_ci95)", "by_type.all.cancellation_recognition(_ci95)",
 		"by_type.all.belief_update(_ci95)", "by_type.all.pearson_r(_ci95)", "by_type.all.pearson_p", "by_type.all.pearson_n",
 		"by_type.all.pearson_r_disattenuated(_ci95, _na)", "by_type.all.reliability_trigger", "by_type.all.reliability_cancel", "by_type.all.approximate_intervals", "bootstrap"}

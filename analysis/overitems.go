@@ -14,7 +14,7 @@ import (
 // study's Analysis page does, and only then are items left out (a model
 // job scored fewer items). It returns nil when no kept item has ratings.
 func (t *Toplines) OverItems(keep func(itemKey string) bool) *Toplines {
-	out := &Toplines{Participants: t.Participants, Settings: t.Settings, ByType: map[string]*TypeToplines{}}
+	out := &Toplines{Participants: t.Participants, Settings: t.Settings, ByType: map[string]*TypeToplines{}, Conditions: t.Conditions}
 	for _, m := range t.Items {
 		if keep(m.ID) {
 			out.Items = append(out.Items, m)

@@ -37,6 +37,30 @@ type Est struct {
 	CI *CI
 }
 
+// EstNA is an estimate whose interval could not be computed, with the
+// reason in plain words ("too few items: 2"): printed "0.85 [n/a: too few
+// items: 2]", in CSV with empty bounds, in JSON with "<column>_ci95_na".
+type EstNA struct {
+	Est
+	NA string
+}
+
+// estOf is the cell of an estimate: with its interval, or with the reason
+// it has none (na) when the estimate exists.
+func estOf(v *float64, ci *CI, na string) any {
+	if v != nil && ci == nil && na != "" {
+		return EstNA{Est{v, nil}, na}
+	}
+	return Est{v, ci}
+}
+
+// Marked is a number with a mark after it for people ("0.77 ‡"); CSV and
+// JSON hold the number alone.
+type Marked struct {
+	V    any
+	Mark string
+}
+
 // Missing is how a measure that cannot be computed is printed for people.
 const Missing = "–"
 
@@ -65,9 +89,19 @@ func Text(v any) string {
 			return Text(x.V)
 		}
 		return Text(x.V) + " " + ciText(x.CI)
+	case EstNA:
+		return Text(x.V) + " " + naText(x.NA)
+	case Marked:
+		if t := Text(x.V); t != Missing && x.Mark != "" {
+			return t + " " + x.Mark
+		}
+		return Text(x.V)
 	}
 	return fmt.Sprint(v)
 }
+
+// naText is an interval that could not be computed, with the reason.
+func naText(reason string) string { return "[n/a: " + reason + "]" }
 
 // Raw formats a cell for CSV: full precision, empty when missing.
 func Raw(v any) string {
@@ -80,6 +114,10 @@ func Raw(v any) string {
 	case PValue:
 		return Raw(x.P)
 	case Est:
+		return Raw(x.V)
+	case EstNA:
+		return Raw(x.V)
+	case Marked:
 		return Raw(x.V)
 	}
 	return Text(v)
@@ -150,7 +188,9 @@ func (t *Table) estColumns() []bool {
 	est := make([]bool, len(t.Columns))
 	for _, r := range t.Rows {
 		for i, v := range r {
-			if _, ok := v.(Est); ok && i < len(est) {
+			_, isEst := v.(Est)
+			_, isNA := v.(EstNA)
+			if (isEst || isNA) && i < len(est) {
 				est[i] = true
 			}
 		}
@@ -183,20 +223,12 @@ func ToplinesTable(t *Toplines) *Table {
 	row("Implicature recognition", func(x *TypeToplines) any { return x.ImplicatureRecognition })
 	row("Cancellation recognition", func(x *TypeToplines) any { return x.CancellationRecognition })
 	row("Belief update", func(x *TypeToplines) any { return x.BeliefUpdate })
-	row("Negation cancellation", func(x *TypeToplines) any { return x.NegationCancellation })
-	row("Strengthening", func(x *TypeToplines) any { return x.Strengthening })
-	row("Unchanged (neutral)", func(x *TypeToplines) any { return x.Unchanged })
-	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return x.PearsonR })
+	controlRows(t, func(c control) { row(c.label, c.share) })
+	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return pearsonCell(x) })
 	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
 	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
 	disattenuatedRows(t, row)
-	for _, m := range []struct{ key, label string }{
-		{MImplicature, "Left out: no trigger rating"},
-		{MCancellation, "Left out: no trigger or cancel rating"},
-		{MNegation, "Left out: no negation rating"},
-		{MStrengthen, "Left out: no strengthen rating"},
-		{MUnchanged, "Left out: no neutral rating"},
-	} {
+	for _, m := range leftOutRows(t) {
 		row(m.label, func(x *TypeToplines) any { return x.LeftOut[m.key] })
 	}
 	ps := t.Participants
@@ -207,7 +239,11 @@ func ToplinesTable(t *Toplines) *Table {
 		"Constant ratings: " + listOrNone(ps.ZeroVariance),
 		"Attention checks only (no item rated): " + listOrNone(ps.ChecksOnly),
 		"Implicature recognition: mean z(trigger) > 0. Cancellation recognition: mean z(cancel) < mean z(trigger). Belief update: both.",
-		"Negation cancellation: mean z(negation) < mean z(trigger). Strengthening: mean z(strengthen) > mean z(trigger). Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
+	}
+	for _, n := range []string{controlNote(t), conditionsNote(t), fewItemsNote(t)} {
+		if n != "" {
+			tb.Notes = append(tb.Notes, n)
+		}
 	}
 	tb.Notes = append(tb.Notes, disattenuatedNotes(t, false)...)
 	return tb
@@ -237,25 +273,28 @@ func ParticipantsTable(t *Toplines) *Table {
 	return tb
 }
 
-// ItemMeansTable lists every item's mean z and number of ratings per condition.
+// ItemMeansTable lists every item's mean z and number of ratings per
+// analysed condition, items sorted by id (numbers in ids compared as
+// numbers: s2 before s10).
 func ItemMeansTable(t *Toplines) *Table {
 	cols := []string{"Item", "Type"}
-	for _, c := range ConditionNames {
-		cols = append(cols, "Mean z ("+c+")", "n ("+c+")")
+	var conds []Condition
+	for c, name := range ConditionNames {
+		if t.HasCondition(name) {
+			conds = append(conds, Condition(c))
+			cols = append(cols, "Mean z ("+name+")", "n ("+name+")")
+		}
 	}
 	tb := &Table{Name: "item_means", Title: "Mean z-score per item and condition", Columns: cols}
-	// Items by type in the documented order, each type's in file order.
 	order := make([]int, len(t.Items))
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return indexOf(domain.TableTypes, t.Items[a].Type) - indexOf(domain.TableTypes, t.Items[b].Type)
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return NaturalCompare(t.Items[a].ID, t.Items[b].ID) })
 	for _, i := range order {
 		m := &t.Items[i]
 		r := []any{m.ID, m.Type}
-		for c := range numConditions {
+		for _, c := range conds {
 			r = append(r, num(m.MeanZ[c]), m.N[c])
 		}
 		tb.Rows = append(tb.Rows, r)
@@ -481,6 +520,12 @@ func (t *Table) WriteJSON(w io.Writer) error {
 				b.WriteString(": ")
 				b.WriteString(jsonCI(e))
 			}
+			if e, ok := v.(EstNA); ok {
+				key, _ := jsonMarshal(t.Columns[k] + "_ci95")
+				na, _ := jsonMarshal(t.Columns[k] + "_ci95_na")
+				reason, _ := jsonMarshal(e.NA)
+				fmt.Fprintf(&b, ", %s: null, %s: %s", key, na, reason)
+			}
 		}
 		b.WriteString("}")
 	}
@@ -499,6 +544,10 @@ func jsonCell(v any) string {
 		return jsonNum(x.P)
 	case Est:
 		return jsonNum(x.V)
+	case EstNA:
+		return jsonNum(x.V)
+	case Marked:
+		return jsonCell(x.V)
 	}
 	s, _ := jsonMarshal(Text(v))
 	return string(s)
@@ -523,16 +572,22 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 		tb.Rows = append(tb.Rows, r)
 	}
 	row("Items", func(x *TypeToplines) any { return x.Items })
-	row("Implicature recognition", func(x *TypeToplines) any { return Est{x.ImplicatureRecognition, x.ImplicatureRecognitionCI} })
-	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any { return Est{x.CancellationRecognition, x.CancellationRecognitionCI} })
-	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any { return Est{x.BeliefUpdate, x.BeliefUpdateCI} })
-	row("Negation cancellation", func(x *TypeToplines) any { return Est{x.NegationCancellation, x.NegationCancellationCI} })
-	row(approxLabel(t, MStrengthen+"_ci95", "Strengthening"), func(x *TypeToplines) any { return Est{x.Strengthening, x.StrengtheningCI} })
-	row(approxLabel(t, MUnchanged+"_ci95", "Unchanged (neutral)"), func(x *TypeToplines) any { return Est{x.Unchanged, x.UnchangedCI} })
-	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any { return Est{x.PearsonR, x.PearsonRCI} })
+	row("Implicature recognition", func(x *TypeToplines) any {
+		return estOf(x.ImplicatureRecognition, x.ImplicatureRecognitionCI, x.IntervalsNA[MImplicature+"_ci95"])
+	})
+	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any {
+		return estOf(x.CancellationRecognition, x.CancellationRecognitionCI, x.IntervalsNA[MCancellation+"_ci95"])
+	})
+	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any {
+		return estOf(x.BeliefUpdate, x.BeliefUpdateCI, x.IntervalsNA[MBeliefUpdate+"_ci95"])
+	})
+	controlRows(t, func(c control) { row(approxLabel(t, c.key+"_ci95", c.label), c.est) })
+	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any {
+		return estOf(x.PearsonR, x.PearsonRCI, x.IntervalsNA["pearson_r_ci95"])
+	})
 	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {
-		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (null when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
+		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (n/a, with the reason, when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}
 	} else {
 		tb.Notes = []string{"No intervals: the bootstrap was turned off (--bootstrap 0)."}
 	}

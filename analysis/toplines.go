@@ -24,6 +24,11 @@ type Options struct {
 	// Bootstrap sets the intervals of the shares and of r; the zero value
 	// computes none.
 	Bootstrap Bootstrap
+	// Conditions are the conditions the study declares
+	// (docs/studies.md#conditions); empty means those rated in the file,
+	// trigger and cancel always included. The tables, methods and R
+	// companion show the measures of these conditions only.
+	Conditions []string
 }
 
 // DefaultOptions returns the defaults of docs/statistics.md#exclusion and
@@ -39,6 +44,10 @@ type Toplines struct {
 	ByType       map[string]*TypeToplines `json:"by_type"`
 	Settings     Settings                 `json:"settings"`
 	Bootstrap    *BootstrapInfo           `json:"bootstrap,omitempty"`
+	// Conditions are the conditions analysed, in the order of
+	// docs/items.md#conditions: the study's declared ones, or those rated
+	// in the file (Options.Conditions).
+	Conditions []string `json:"conditions"`
 	// Items holds every item's mean z per condition, in first-seen order,
 	// for plots and the per-item table.
 	Items []ItemMeans `json:"-"`
@@ -124,6 +133,13 @@ type TypeToplines struct {
 	// intervals known to cover less than 0.90 in the coverage study for
 	// data like these, with the reason (docs/statistics.md#where-the-intervals-fall-short).
 	Approximate map[string]*Approximation `json:"approximate_intervals,omitempty"`
+	// IntervalsNA says, by interval key (e.g. "pearson_r_ci95"), why the
+	// interval of a computed measure could not be computed, in plain
+	// words ("too few items: 2"; docs/statistics.md#toplines-intervals).
+	IntervalsNA map[string]string `json:"intervals_na,omitempty"`
+	// PearsonFewItems marks an r computed on fewer than
+	// MinIntervalItems items: read it with care.
+	PearsonFewItems bool `json:"pearson_r_few_items,omitempty"`
 	// LeftOut counts, per measure, the items lacking a condition it needs.
 	LeftOut map[string]int `json:"left_out"`
 }
@@ -165,6 +181,7 @@ func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 		ByType:       map[string]*TypeToplines{},
 		Settings:     Settings{opt.HighPass, opt.LowPass, opt.MaxFailed},
 		Items:        items,
+		Conditions:   analysedConditions(rs, opt.Conditions),
 	}
 	for _, typ := range append(slices.Clone(domain.TableTypes), domain.TypeAll) {
 		t.ByType[typ] = typeToplines(items, typ)
@@ -173,6 +190,37 @@ func ComputeToplines(rs *Ratings, opt Options) *Toplines {
 		bootstrapToplines(rs, parts, t, opt.Bootstrap)
 	}
 	return t
+}
+
+// analysedConditions are the declared conditions in the documented order,
+// or, with none declared, the conditions rated in rs; trigger and cancel
+// are always among them.
+func analysedConditions(rs *Ratings, declared []string) []string {
+	var rated [numConditions]bool
+	rated[Trigger], rated[Cancel] = true, true
+	if len(declared) > 0 {
+		for _, c := range declared {
+			if i := slices.Index(ConditionNames[:], c); i >= 0 {
+				rated[i] = true
+			}
+		}
+	} else {
+		rs.each(func(rt *rating) { rated[rt.cond] = true })
+	}
+	var out []string
+	for c, name := range ConditionNames {
+		if rated[c] {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// HasCondition reports whether the analysis covers condition c (a name of
+// docs/items.md#conditions); a result without its conditions (an older
+// JSON) covers them all.
+func (t *Toplines) HasCondition(c string) bool {
+	return len(t.Conditions) == 0 || slices.Contains(t.Conditions, c)
 }
 
 // pstat accumulates one participant's ratings; sums are exact integers so
@@ -370,6 +418,7 @@ func typeToplines(items []ItemMeans, typ string) *TypeToplines {
 	}
 	if r, p, ok := Pearson(xs, ys); ok {
 		tt.PearsonR, tt.PearsonP = num(r), num(p)
+		tt.PearsonFewItems = len(xs) < MinIntervalItems
 	}
 	setDisattenuated(tt, &da)
 	return tt

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"pragmalab/domain"
@@ -117,12 +118,55 @@ func bootstrapToplines(rs *Ratings, ps []pstat, t *Toplines, bs Bootstrap) {
 		tt := t.ByType[name]
 		cis := []**CI{&tt.ImplicatureRecognitionCI, &tt.CancellationRecognitionCI, &tt.BeliefUpdateCI,
 			&tt.NegationCancellationCI, &tt.StrengtheningCI, &tt.UnchangedCI, &tt.PearsonRCI, &tt.PearsonRDisattenuatedCI}
-		for s := range toplinesStats {
+		for s, stat := range toplinesStats {
 			*cis[s] = tr.ci(toplinesMethods[s], g, s)
+			if *cis[s] == nil && tr.points[g][s] != nil {
+				if tt.IntervalsNA == nil {
+					tt.IntervalsNA = map[string]string{}
+				}
+				tt.IntervalsNA[stat+"_ci95"] = tr.naReason(tt, g, s, stat)
+			}
 		}
 		flagApproximate(tt, t.Items, name)
 	}
 	t.Bootstrap = &BootstrapInfo{Replicates: bs.Replicates, Seed: bs.Seed, Scheme: ToplinesScheme}
+}
+
+// MinIntervalItems is the fewest items a measure's interval is read
+// with in plain words: below it the reason an interval could not be
+// computed is "too few items: n" (docs/statistics.md#toplines-intervals).
+const MinIntervalItems = 5
+
+// naReason says in plain words why the interval of statistic s in group g
+// could not be computed although its estimate was: too few items (below
+// MinIntervalItems items having the measure's conditions), else the share
+// of replicates where the measure is undefined, else that the bootstrap
+// could not place it.
+func (tr *toplinesReps) naReason(tt *TypeToplines, g, s int, stat string) string {
+	n := tt.Items - tt.LeftOut[stat]
+	if s == statR || s == statRDis {
+		n = tt.PearsonN
+	}
+	if n < MinIntervalItems {
+		return fmt.Sprintf("too few items: %d", n)
+	}
+	nG, nS, share := len(tr.groups), len(toplinesStats), 0.0
+	for _, src := range [][]float64{tr.twoWay, tr.twoWay2} {
+		if len(src) < tr.B*nG*nS {
+			continue
+		}
+		undef := 0
+		for b := range tr.B {
+			if math.IsNaN(src[(b*nG+g)*nS+s]) {
+				undef++
+			}
+		}
+		share = max(share, float64(undef)/float64(tr.B))
+	}
+	if share > 1-minDefinedShare {
+		return fmt.Sprintf("undefined in %d %% of the bootstrap replicates", int(math.Round(100*share)))
+	}
+	return "the bootstrap replicates give no interval"
 }
 
 // toplinesReps holds what the candidate intervals of the toplines are

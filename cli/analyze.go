@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"pragmalab/analysis"
+	"pragmalab/domain"
 )
 
 const analyzeUsage = `Usage: pragmalab analyze COMMAND [options]
@@ -291,13 +292,20 @@ func analyzeToplines(args []string, env *Env) error {
 	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
 	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
+	conds := o.fs.String("conditions", "", "comma-separated conditions the study declares (trigger and cancel always; default: those rated in the file); only their measures are reported")
 	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
 	rDir := rFlag(o)
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	if opt.HighPass < 1 || opt.HighPass > 7 || opt.LowPass < 1 || opt.LowPass > 7 || opt.MaxFailed < 1 {
-		return usagef("analyze toplines: --high-pass and --low-pass must be 1–7, --max-failed at least 1")
+	if opt.HighPass < 1 || opt.HighPass > domain.MaxScalePoints || opt.LowPass < 1 || opt.LowPass > domain.MaxScalePoints || opt.MaxFailed < 1 {
+		return usagef("analyze toplines: --high-pass and --low-pass must be 1–%d, --max-failed at least 1", domain.MaxScalePoints)
+	}
+	for _, c := range splitIDs(*conds) {
+		if !domain.IsCondition(c) {
+			return usagef("analyze toplines: --conditions: unknown condition %q (%s)", c, strings.Join(domain.Conditions, ", "))
+		}
+		opt.Conditions = append(opt.Conditions, c)
 	}
 	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
 	opt.Bootstrap = o.boot

@@ -193,7 +193,7 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 			"Re-computes pragmalab's toplines from ratings.csv (every row read, with its",
 			"line in the input file), participants.csv and settings.csv: exclusion by",
 			"attention checks and the researcher's decisions, per-participant z-scores",
-			"(population SD), item means per condition, the six topline shares per item",
+			"(population SD), item means per condition, the topline shares of the declared conditions per item",
 			"type and for all items (differences within 1e-12 count as ties), Pearson r",
 			"and p between mean zT and mean zC, the reliabilities of the two sets of",
 			"item means and r corrected for attenuation. Prints them, writes toplines_r.csv and",
@@ -220,6 +220,7 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 				l.int(opt.LowPass, "low_pass_at_most")
 				l.int(opt.MaxFailed, "excluded_when_failed_at_least")
 				l.cw.Write([]string{"within_participant", strconv.FormatBool(within)})
+				l.cw.Write([]string{"conditions", strings.Join(t.Conditions, " ")})
 				return l.close()
 			},
 			"toplines_pragmalab.csv":    func(w io.Writer) error { return writeToplinesLong(w, t) },
@@ -245,9 +246,16 @@ func writeToplinesLong(w io.Writer, t *analysis.Toplines) error {
 		l.num(tt.ImplicatureRecognition, typ, analysis.MImplicature)
 		l.num(tt.CancellationRecognition, typ, analysis.MCancellation)
 		l.num(tt.BeliefUpdate, typ, analysis.MBeliefUpdate)
-		l.num(tt.NegationCancellation, typ, analysis.MNegation)
-		l.num(tt.Strengthening, typ, analysis.MStrengthen)
-		l.num(tt.Unchanged, typ, analysis.MUnchanged)
+		for _, c := range []struct {
+			cond, key string
+			v         *float64
+		}{{domain.ConditionNegation, analysis.MNegation, tt.NegationCancellation},
+			{domain.ConditionStrengthen, analysis.MStrengthen, tt.Strengthening},
+			{domain.ConditionNeutral, analysis.MUnchanged, tt.Unchanged}} {
+			if t.HasCondition(c.cond) {
+				l.num(c.v, typ, c.key)
+			}
+		}
 		l.num(tt.PearsonR, typ, "pearson_r")
 		l.num(tt.PearsonP, typ, "pearson_p")
 		l.int(tt.PearsonN, typ, "pearson_n")

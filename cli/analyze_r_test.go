@@ -192,7 +192,8 @@ func runToplinesR(t *testing.T, ratings string, extra ...string) (dir, printed s
 			Analysed float64  `json:"analysed"`
 			Excluded []string `json:"excluded"`
 		} `json:"participants"`
-		ByType map[string]map[string]any `json:"by_type"`
+		ByType     map[string]map[string]any `json:"by_type"`
+		Conditions []string                  `json:"conditions"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
@@ -202,15 +203,26 @@ func runToplinesR(t *testing.T, ratings string, extra ...string) (dir, printed s
 	c.same("participants|total", got.Participants.Total)
 	c.same("participants|analysed", got.Participants.Analysed)
 	c.same("participants|excluded", float64(len(got.Participants.Excluded)))
+	// Only the measures of the conditions analysed: the R script reports
+	// no others (docs/studies.md#conditions).
+	measures := []string{"items", analysis.MImplicature, analysis.MCancellation, analysis.MBeliefUpdate}
+	for _, m := range []struct{ cond, key string }{{domain.ConditionNegation, analysis.MNegation},
+		{domain.ConditionStrengthen, analysis.MStrengthen}, {domain.ConditionNeutral, analysis.MUnchanged}} {
+		if slices.Contains(got.Conditions, m.cond) {
+			measures = append(measures, m.key)
+		}
+	}
+	measures = append(measures, "pearson_r", "pearson_p", "pearson_n", "pearson_r_disattenuated", "reliability_trigger", "reliability_cancel")
 	for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
-		for _, m := range []string{"items", analysis.MImplicature, analysis.MCancellation, analysis.MBeliefUpdate,
-			analysis.MNegation, analysis.MStrengthen, analysis.MUnchanged, "pearson_r", "pearson_p", "pearson_n",
-			"pearson_r_disattenuated", "reliability_trigger", "reliability_cancel"} {
+		for _, m := range measures {
 			c.same(typ+"|"+m, got.ByType[typ][m])
 		}
 	}
-	if c.n != 68 {
-		t.Errorf("compared %d values, want 68", c.n)
+	if want := 3 + 5*len(measures); c.n != want {
+		t.Errorf("compared %d values, want %d", c.n, want)
+	}
+	if _, extra := c.r["all|"+analysis.MNegation]; extra != slices.Contains(got.Conditions, domain.ConditionNegation) {
+		t.Errorf("R reported negation cancellation: %v, conditions analysed %v", extra, got.Conditions)
 	}
 	if !strings.Contains(printed, "0 differ by more than 1e-9") || strings.Contains(printed, "another status here") {
 		t.Errorf("the script disagrees with pragmalab's own file:\n%s", printed)
@@ -309,7 +321,8 @@ func TestRCompanionAgreement(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var got struct {
-		ByType map[string]map[string]any `json:"by_type"`
+		ByType     map[string]map[string]any `json:"by_type"`
+		Conditions []string                  `json:"conditions"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)

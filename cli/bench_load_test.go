@@ -144,7 +144,18 @@ func TestExportRatingsCLI(t *testing.T) {
 	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms" || len(lines) != 1+3*study.Screens {
 		t.Fatalf("ratings file: %d lines, header %q", len(lines), lines[0])
 	}
-	code, out, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "participants")
+	// --with-texts: the same rows, the item texts after them
+	// (docs/formats.md#ratings-export); refused with another --what.
+	code, out, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--with-texts")
+	withTexts := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(withTexts) != len(lines) || withTexts[0] != lines[0]+",context,utterance,follow_up,implicature" ||
+		!strings.HasPrefix(withTexts[1], lines[1]+",") || !strings.Contains(withTexts[1], "S2: I think C was looking for someone to do task") {
+		t.Fatalf("export ratings --with-texts: exit %d: %s\n%.400s", code, errOut, out)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "participants", "--with-texts"); code != 2 || !strings.Contains(errOut, "--with-texts goes with --what ratings only") {
+		t.Fatalf("--with-texts with participants: exit %d: %s", code, errOut)
+	}
+	code, out, errOut = runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "participants")
 	if code != 0 || strings.Count(out, ",completed,") != 3 {
 		t.Fatalf("export participants: exit %d\n%s%s", code, out, errOut)
 	}

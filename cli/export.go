@@ -15,11 +15,12 @@ import (
 	"pragmalab/studies"
 )
 
-const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--out FILE [--force]] [--db FILE]
+const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--with-texts] [--out FILE [--force]] [--db FILE]
 
 WHAT is one of:
   judgements   the expert judgements file, for analyze agreement
-  ratings      the crowd ratings file, for analyze toplines
+  ratings      the crowd ratings file, for analyze toplines (--with-texts:
+               with the item texts each rating was given on)
   participants the crowd participants (Prolific ids, times, status, failed checks)
   items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
   context-answers      the context answers file, for analyze context
@@ -48,12 +49,16 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	force := fs.Bool("force", false, "replace --out if it exists")
 	demographics := fs.Bool("prolific-demographics", false, "participants: join Prolific's demographic export (prolific_ columns)")
 	yes := fs.Bool("yes", false, "with --prolific-demographics: make the call to Prolific (without: show it)")
+	withTexts := fs.Bool("with-texts", false, "with --what ratings: add the item texts each rating was given on (context, utterance, follow_up, implicature)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *studyID <= 0 || *what == "" {
 		return usagef("export: --study and --what are required")
+	}
+	if *withTexts && *what != "ratings" {
+		return usagef("export: --with-texts goes with --what ratings only")
 	}
 	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
@@ -63,33 +68,14 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if _, err := svc.store.Study(ctx, *studyID); err != nil {
 		return usagef("export: %s", domain.ErrorMessage(err))
 	}
-	var write func(io.Writer) error
-	switch *what {
-	case "judgements":
-		write = func(w io.Writer) error { return svc.store.ExportJudgements(ctx, *studyID, w) }
-	case "ratings":
-		write = func(w io.Writer) error { return svc.store.ExportCrowdRatings(ctx, *studyID, w, false) }
-	case "participants":
-		if write = participantsExport(ctx, svc, *studyID, *demographics, *yes, env); write == nil {
+	write, err := exportWriter(ctx, svc, *studyID, *what, *withTexts)
+	if err != nil {
+		return err
+	}
+	if *what == "participants" && *demographics {
+		if write = participantsExport(ctx, svc, *studyID, true, *yes, env); write == nil {
 			return nil
 		}
-	case "context-answers":
-		write = func(w io.Writer) error { return svc.store.ExportContextAnswers(ctx, *studyID, w) }
-	case "explanation-ratings":
-		write = func(w io.Writer) error { return svc.store.ExportExplanationRatings(ctx, *studyID, w) }
-	case "items", "items-jsonl":
-		items, err := svc.store.CleanedItems(ctx, *studyID)
-		if err != nil {
-			return err
-		}
-		write = func(w io.Writer) error {
-			if *what == "items" {
-				return itemfiles.WriteItemsCSV(w, items)
-			}
-			return itemfiles.WriteItemsJSONL(w, items)
-		}
-	default:
-		return usagef("export: unknown --what %q", *what)
 	}
 	if err := demographicsFlag(*demographics, *what); err != nil {
 		return err
@@ -107,6 +93,38 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 		return svc.store.MarkExported(ctx, *studyID)
 	}
 	return nil
+}
+
+// exportWriter is what `pragmalab export --what` writes.
+func exportWriter(ctx context.Context, svc *app, studyID int64, what string, withTexts bool) (func(io.Writer) error, error) {
+	st := svc.store
+	switch what {
+	case "judgements":
+		return func(w io.Writer) error { return st.ExportJudgements(ctx, studyID, w) }, nil
+	case "ratings":
+		if withTexts {
+			return func(w io.Writer) error { return st.ExportCrowdRatingsWithTexts(ctx, studyID, w, false) }, nil
+		}
+		return func(w io.Writer) error { return st.ExportCrowdRatings(ctx, studyID, w, false) }, nil
+	case "participants":
+		return func(w io.Writer) error { return st.ExportCrowdParticipants(ctx, studyID, w) }, nil
+	case "context-answers":
+		return func(w io.Writer) error { return st.ExportContextAnswers(ctx, studyID, w) }, nil
+	case "explanation-ratings":
+		return func(w io.Writer) error { return st.ExportExplanationRatings(ctx, studyID, w) }, nil
+	case "items", "items-jsonl":
+		items, err := st.CleanedItems(ctx, studyID)
+		if err != nil {
+			return nil, err
+		}
+		return func(w io.Writer) error {
+			if what == "items" {
+				return itemfiles.WriteItemsCSV(w, items)
+			}
+			return itemfiles.WriteItemsJSONL(w, items)
+		}, nil
+	}
+	return nil, usagef("export: unknown --what %q", what)
 }
 
 // writeOutFile writes an export to path, created with mode 0600 since it

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -46,6 +47,32 @@ func (it Item) TrainingCondition() string {
 		return ConditionCancel
 	}
 	return ConditionTrigger
+}
+
+// CheckConditions refuses an item that fills the follow-up text of a
+// condition its study does not declare (docs/items.md#conditions): the
+// text would be stored but never shown, and the tables would promise a
+// measure the study does not run. trigger and cancel are always declared.
+func (it Item) CheckConditions(declared []string) error { return it.checkConditions(declared, nil) }
+
+// CheckEditedConditions is CheckConditions for a correction of old: only a
+// follow-up text the correction adds or changes is refused, so an item
+// stored before its study declared its conditions can still be corrected.
+func (it Item) CheckEditedConditions(old Item, declared []string) error {
+	return it.checkConditions(declared, &old)
+}
+
+func (it Item) checkConditions(declared []string, old *Item) error {
+	for _, c := range []string{ConditionNegation, ConditionStrengthen, ConditionNeutral} {
+		text := strings.TrimSpace(it.FollowUp(c))
+		if text == "" || slices.Contains(declared, c) || (old != nil && text == old.FollowUp(c)) {
+			continue
+		}
+		f := FollowUpField(c)
+		return &FieldError{f, fmt.Sprintf("item %q has a %s text, but the study does not declare the condition %s (its conditions: %s); add %s to the study's conditions first, or leave the field empty",
+			it.Key, f, c, strings.Join(declared, ", "), c)}
+	}
+	return nil
 }
 
 // FieldError names the field of an item that is wrong.

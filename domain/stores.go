@@ -80,6 +80,7 @@ type ExportStore interface {
 	ExportContextAnswers(ctx context.Context, studyID int64, w io.Writer) error
 	ExportCrowdParticipants(ctx context.Context, studyID int64, w io.Writer) error
 	ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error
+	ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error
 	ExportExplanationRatings(ctx context.Context, studyID int64, w io.Writer) error
 	ExportJudgements(ctx context.Context, studyID int64, w io.Writer) error
 	ExportAlternatives(ctx context.Context, studyID int64, w io.Writer) error

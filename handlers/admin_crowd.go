@@ -269,15 +269,20 @@ func (h *Handler) sendCSV(w http.ResponseWriter, r *http.Request, name string, w
 
 // ExportCrowdRatings handles GET /admin/studies/{study}/export/ratings.csv:
 // the ratings export (docs/formats.md#ratings-export); ?exclusions=apply
-// leaves out the participants the researcher's decisions exclude.
+// leaves out the participants the researcher's decisions exclude, and
+// ?with_texts=1 adds the item texts each rating was given on.
 func (h *Handler) ExportCrowdRatings(w http.ResponseWriter, r *http.Request) {
 	s, _, ok := h.crowdAdminStudy(w, r)
 	if !ok {
 		return
 	}
 	apply := r.URL.Query().Get("exclusions") == "apply"
-	h.sendCSV(w, r, fmt.Sprintf("ratings-study%d.csv", s.ID), func(b *bytes.Buffer) error {
-		return h.Store.ExportCrowdRatings(r.Context(), s.ID, b, apply)
+	export, name := h.Store.ExportCrowdRatings, "ratings-study%d.csv"
+	if r.URL.Query().Get("with_texts") == "1" {
+		export, name = h.Store.ExportCrowdRatingsWithTexts, "ratings-texts-study%d.csv"
+	}
+	h.sendCSV(w, r, fmt.Sprintf(name, s.ID), func(b *bytes.Buffer) error {
+		return export(r.Context(), s.ID, b, apply)
 	})
 }
 

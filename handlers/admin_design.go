@@ -78,8 +78,13 @@ func (h *Handler) ItemsTemplate(w http.ResponseWriter, r *http.Request) {
 	var data []byte
 	switch file := chi.URLParam(r, "file"); {
 	case file == "items.csv" && (s.Kind == domain.KindExpert || s.Kind == domain.KindCrowd):
+		conds, _, err := h.Service.DeclaredConditions(r.Context(), s.ID)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
 		attachment(w, "text/csv; charset=utf-8", "items-template.csv")
-		data = itemfiles.ItemsTemplateCSV()
+		data = itemfiles.ItemsTemplateCSV(conds)
 	case file == "passages.tsv" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain):
 		attachment(w, "text/tab-separated-values; charset=utf-8", "passages-template.tsv")
 		data = itemfiles.PassagesTemplateTSV()

@@ -16,7 +16,13 @@ import (
 // expertStudyPage renders the admin page of an expert study with the given
 // status and errMsg (if any) shown at the top.
 func (h *Handler) expertStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string) {
-	v := templates.ExpertStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r)}
+	h.expertStudyPageWith(w, r, s, status, errMsg, nil)
+}
+
+// expertStudyPageWith is expertStudyPage with a round form's refusal
+// shown beside that form (roundErr: round "1" or "2" → message).
+func (h *Handler) expertStudyPageWith(w http.ResponseWriter, r *http.Request, s *domain.Study, status int, errMsg string, roundErr map[string]string) {
+	v := templates.ExpertStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, BaseURL: baseURL(r), RoundError: roundErr}
 	v.Nav.Error = errMsg
 	rep, err := h.Service.ExpertStudy(r.Context(), s)
 	if err != nil {
@@ -123,6 +129,14 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 		msg = fmt.Sprintf("Round 2: %d batches split among %d experts.", n, len(experts))
 	default:
 		err = domain.Errorf(domain.ENOTFOUND, "no such round")
+	}
+	if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
+		status := http.StatusBadRequest
+		if code == domain.ECONFLICT {
+			status = http.StatusConflict
+		}
+		h.expertStudyPageWith(w, r, s, status, "", map[string]string{chi.URLParam(r, "round"): domain.ErrorMessage(err)})
+		return
 	}
 	if err != nil {
 		h.failOnStudyPage(w, r, s, err)

@@ -48,7 +48,11 @@ func (h *Handler) EditItem(w http.ResponseWriter, r *http.Request) {
 	f := r.PostFormValue
 	next := domain.Item{Type: f("type"), Context: f("context"), Utterance: f("utterance"), Implicature: f("implicature"),
 		Cancellation: f("cancellation"), Negation: f("negation"), Strengthening: f("strengthening"), Neutral: f("neutral"), Check: f("check")}
-	changed, err := h.Store.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
+	err := h.Service.CheckItemEdit(r.Context(), s.ID, it, next)
+	var changed bool
+	if err == nil {
+		changed, err = h.Store.EditItem(r.Context(), s.ID, it.ID, next, f("note"))
+	}
 	if err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
 			h.Error(w, r, err)

@@ -75,7 +75,14 @@ func isItemField(name string) bool {
 // ParseItemsCSV reads an implicature item CSV (header required, column order
 // free). Any bad row rejects the whole file with an error naming its line and
 // field.
-func ParseItemsCSV(r io.Reader) ([]domain.Item, error) {
+func ParseItemsCSV(r io.Reader) ([]domain.Item, error) { return parseItemsCSV(r, nil) }
+
+// ItemCheck is a study's own rule on an item read from a file (the
+// conditions it declares, say): its error, a *domain.FieldError or any
+// other, rejects the whole file, named by the item's line.
+type ItemCheck func(*domain.Item) error
+
+func parseItemsCSV(r io.Reader, check ItemCheck) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
 	if err := checkEncoding("file", br, false); err != nil {
 		return nil, err
@@ -130,7 +137,7 @@ func ParseItemsCSV(r io.Reader) ([]domain.Item, error) {
 			// Exports neutralise formula cells; the import undoes it.
 			setItemField(&it, name, csvsafe.Unquote(rec[i]))
 		}
-		if err := checkItem(&it, line, seen); err != nil {
+		if err := checkItem(&it, line, seen, check); err != nil {
 			return nil, err
 		}
 		items = append(items, it)
@@ -142,8 +149,12 @@ func ParseItemsCSV(r io.Reader) ([]domain.Item, error) {
 }
 
 // checkItem validates an item read at line and checks its id is new.
-func checkItem(it *domain.Item, line int, seen map[string]int) error {
-	if err := it.Validate(); err != nil {
+func checkItem(it *domain.Item, line int, seen map[string]int, check ItemCheck) error {
+	err := it.Validate()
+	if err == nil && check != nil {
+		err = check(it)
+	}
+	if err != nil {
 		var fe *domain.FieldError
 		if errors.As(err, &fe) {
 			return lineError(line, fe.Field, "%s", fe.Msg)
@@ -171,7 +182,14 @@ func csvError(err error) error {
 
 // ParseItemsJSONL reads implicature items as JSON Lines, one object a line
 // with the item's field names as keys (docs/formats.md#items-json-lines).
-func ParseItemsJSONL(r io.Reader) ([]domain.Item, error) {
+func ParseItemsJSONL(r io.Reader) ([]domain.Item, error) { return parseItemsJSONL(r, nil) }
+
+// ParseItemsJSONLChecked is ParseItemsJSONL with the study's own check.
+func ParseItemsJSONLChecked(r io.Reader, check ItemCheck) ([]domain.Item, error) {
+	return parseItemsJSONL(r, check)
+}
+
+func parseItemsJSONL(r io.Reader, check ItemCheck) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
 	if err := checkEncoding("file", br, false); err != nil {
 		return nil, err
@@ -224,7 +242,7 @@ func ParseItemsJSONL(r io.Reader) ([]domain.Item, error) {
 				return nil, lineError(line, f, "is missing")
 			}
 		}
-		if err := checkItem(&it, line, seen); err != nil {
+		if err := checkItem(&it, line, seen, check); err != nil {
 			return nil, err
 		}
 		items = append(items, it)
@@ -304,14 +322,20 @@ func newFieldError(field, format string, a ...any) error {
 // parsers name a file that is not UTF-8 alike, so the message is the
 // parser's whichever is chosen.
 func ParseItemFile(name string, r io.Reader) ([]domain.Item, error) {
+	return ParseItemFileChecked(name, r, nil)
+}
+
+// ParseItemFileChecked is ParseItemFile with the study's own check of
+// each item (nil: none).
+func ParseItemFileChecked(name string, r io.Reader, check ItemCheck) ([]domain.Item, error) {
 	br := bufio.NewReader(r)
 	ext := strings.ToLower(filepath.Ext(name))
 	first, _ := br.Peek(8)
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(first, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if ext == ".jsonl" || ext == ".json" || ext == ".ndjson" || (ext != ".csv" && len(trimmed) > 0 && trimmed[0] == '{') {
-		return ParseItemsJSONL(br)
+		return parseItemsJSONL(br, check)
 	}
-	return ParseItemsCSV(br)
+	return parseItemsCSV(br, check)
 }
 
 // duplicateKey finds a key that appears twice in one object of a JSON

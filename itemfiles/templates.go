@@ -2,6 +2,7 @@ package itemfiles
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"pragmalab/csvsafe"
@@ -13,8 +14,11 @@ import (
 // side — so the file imports as it stands and shows what goes where.
 
 // ItemsTemplateCSV is the implicature items template (expert and crowd
-// studies), in the import format of WriteItemsCSV.
-func ItemsTemplateCSV() []byte {
+// studies), in the import format of WriteItemsCSV. A crowd study passes
+// the conditions it declares (docs/studies.md#conditions): the data item
+// then fills only their follow-up texts, so the template imports into it;
+// nil (an expert study) fills all three.
+func ItemsTemplateCSV(conditions []string) []byte {
 	var b bytes.Buffer
 	// The examples are the pages' own (docs/items.md#implicature-items).
 	rows := [][]string{
@@ -24,6 +28,13 @@ func ItemsTemplateCSV() []byte {
 		{"chk-low", "synthetic", "", "S2: The sun rose this morning.", "The sun did not rise this morning.", "S2: As every day.", "", "", "", "low", ""},
 		{"train-high", "scalar", "", "Most of the cake is gone.", "Not all of the cake is gone.", "In fact all of it is.", "", "", "", "", "high"},
 		{"train-low", "synthetic", "S1: Is Ann home?", "S2: Her keys are gone.", "Ann is not home.", "S2: But she is home; she lost them.", "", "", "", "", "low"},
+	}
+	if conditions != nil {
+		for i, c := range []string{"negation", "strengthen", "neutral"} {
+			if !slices.Contains(conditions, c) {
+				rows[0][6+i] = ""
+			}
+		}
 	}
 	w := csvsafe.NewWriter(&b)
 	w.Write(itemFileFields)

@@ -28,17 +28,23 @@ func humanTexts(task scoring.Task, lang string) scoring.HumanTexts {
 	return scoring.HumanTexts{Lang: lang, Text: get}
 }
 
-// CrowdScale is the rating scale a crowd study's participants see: its
-// number of points and the label of each (empty for a bare number). Today
-// every study has the 7-point scale with the two end labels of its
-// language; this is the one place to read a study's own points and labels
-// once its settings carry them.
-func CrowdScale(s *domain.Study) scoring.LikertScale {
-	points := domain.RatingMax - domain.RatingMin + 1
+// CrowdScale is the rating scale a crowd study's participants see
+// (docs/studies.md#rating-scale): its scale_points, each point's label as
+// the screens show it (the researcher's scale_labels, else the language's
+// end labels, "" for a bare number) and its question. The model's likert
+// task asks with it.
+func CrowdScale(s *domain.Study) (scoring.LikertScale, error) {
+	cs := domain.DefaultCrowdSettings()
+	if err := s.DecodeSettings(&cs); err != nil {
+		return scoring.LikertScale{}, err
+	}
+	sc := templates.ScaleOf(cs)
+	points := sc.NumPoints()
 	labels := make([]string, points)
-	labels[0] = templates.CT(s.Lang, "scale_low")
-	labels[points-1] = templates.CT(s.Lang, "scale_high")
-	return scoring.LikertScale{Points: points, Labels: labels}
+	for i := range labels {
+		labels[i] = sc.PointLabel(s.Lang, i+1)
+	}
+	return scoring.LikertScale{Points: points, Labels: labels, Question: sc.QuestionIn(s.Lang)}, nil
 }
 
 // likertStrategy records a likert job's scale ("7-point") as its strategy,
@@ -111,7 +117,11 @@ func likertPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scorin
 	for i, c := range cs.Conditions {
 		conds[i] = scoring.Condition(c)
 	}
-	return scoring.BuildLikertPrompts(TFItems(items), conds, CrowdScale(s), tx), nil
+	scale, err := CrowdScale(s)
+	if err != nil {
+		return nil, err
+	}
+	return scoring.BuildLikertPrompts(TFItems(items), conds, scale, tx), nil
 }
 
 // contextPrompts renders a context study's passages with at most its

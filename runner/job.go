@@ -95,8 +95,15 @@ func CreateGroup(ctx context.Context, db *store.DB, specs []Spec, getenv func(st
 		if err != nil {
 			return nil, err
 		}
+		scale, err := CrowdScale(st)
+		if err != nil {
+			return nil, err
+		}
 		for i := range specs {
-			specs[i].Strategy = scoring.Strategy(likertStrategy(CrowdScale(st).Points))
+			if scale.Points > 9 && specs[i].Scorer == ModelScorer && specs[i].Config.WithDefaults().Mode == scoring.Logprobs {
+				return nil, domain.Errorf(domain.EINVALID, "mode: the study's scale has %d points, and log-probability mode reads one digit, so at most 9 points; use sampling mode", scale.Points)
+			}
+			specs[i].Strategy = scoring.Strategy(likertStrategy(scale.Points))
 		}
 	}
 	var jobs []*domain.Job

@@ -187,11 +187,13 @@ func field(b *strings.Builder, label, text string) {
 	fmt.Fprintf(b, "%s:\n%s\n\n", label, strings.TrimSpace(text))
 }
 
-// LikertScale is a crowd study's rating scale: its number of points and
-// the label of each (1-based; "" for a point shown as a bare number).
+// LikertScale is a crowd study's rating scale: its number of points, the
+// label of each (1-based; "" for a point shown as a bare number) and the
+// question above it ("": the language's default).
 type LikertScale struct {
-	Points int
-	Labels []string
+	Points   int
+	Labels   []string
+	Question string
 }
 
 // BuildLikertPrompts renders the crowd screen of every item in every
@@ -213,7 +215,11 @@ func BuildLikertPrompts(items []TFItem, conds []Condition, scale LikertScale, tx
 					said += "\n" + follow
 				}
 				field(&b, tx.Text("label_utterance"), said)
-				fmt.Fprintf(&b, "%s %s\n", tx.Text("question"), it.Belief)
+				question := scale.Question
+				if question == "" {
+					question = tx.Text("question")
+				}
+				fmt.Fprintf(&b, "%s %s\n", question, it.Belief)
 				text := finish(&b, Likert, tx.Lang, scale.Labels, o)
 				out = append(out, Prompt{Key: HumanPromptKey(it.Key, string(c), o), Task: Likert, ItemKey: it.Key,
 					Condition: c, Order: o, Text: text, Points: scale.Points})

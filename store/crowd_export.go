@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"pragmalab/domain"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -289,6 +290,60 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
 		return append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), traceFields(r.Trace)...)
 	})
+}
+
+// RatingTextColumns are the columns the ratings export adds with the item
+// texts (docs/formats.md#ratings-export): what the participant read — the
+// context, the utterance, the follow-up of the rating's condition (empty
+// for trigger) — and the statement they rated.
+var RatingTextColumns = []string{"context", "utterance", "follow_up", "implicature"}
+
+// ExportCrowdRatingsWithTexts is ExportCrowdRatings with RatingTextColumns
+// after the others, each rating's texts those of the item version it was
+// given on (a version kept before revisions held every field takes its
+// context and utterance from the current item).
+func (db *DB) ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error {
+	rows, err := db.RatingRows(ctx, studyID, applyExclusions)
+	if err != nil {
+		return err
+	}
+	texts, err := db.ratedTexts(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	return writeCSV(w, append(slices.Clone(RatingsHeader), RatingTextColumns...), rows, func(r RatingRow) []string {
+		it := texts[itemVersion{r.Item, r.Version}]
+		out := append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), traceFields(r.Trace)...)
+		return append(out, it.Context, it.Utterance, it.FollowUp(r.Condition), it.Implicature)
+	})
+}
+
+type itemVersion struct {
+	key     string
+	version int
+}
+
+// ratedTexts are a study's item texts by item id and version: the current
+// version of every item and each kept revision.
+func (db *DB) ratedTexts(ctx context.Context, studyID int64) (map[itemVersion]domain.Item, error) {
+	items, err := queryRows(ctx, db, "rated item texts", `
+		SELECT i.key, i.version, i.context, i.utterance, i.implicature, i.cancellation, i.negation, i.strengthening, i.neutral
+		FROM items i WHERE i.study_id = ?
+		UNION ALL
+		SELECT i.key, r.version, COALESCE(r.context, i.context), COALESCE(r.utterance, i.utterance), r.implicature, r.cancellation,
+			COALESCE(r.negation, i.negation), COALESCE(r.strengthening, i.strengthening), COALESCE(r.neutral, i.neutral)
+		FROM item_revisions r JOIN items i ON i.id = r.item_id WHERE i.study_id = ?`, []any{studyID, studyID},
+		func(rows *sql.Rows, it *domain.Item) error {
+			return rows.Scan(&it.Key, &it.Version, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation, &it.Negation, &it.Strengthening, &it.Neutral)
+		})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[itemVersion]domain.Item, len(items))
+	for _, it := range items {
+		out[itemVersion{it.Key, it.Version}] = it
+	}
+	return out, nil
 }
 
 // CrowdParticipantsHeader is the header of the participants CSV.

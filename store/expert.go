@@ -117,14 +117,31 @@ func (db *DB) Annotators(ctx context.Context, studyID int64) ([]domain.Annotator
 	return out, rows.Err()
 }
 
-// AssignRound1 gives one batch to two or more experts, for agreement.
+// AssignRound1 gives round 1's batch to the experts: two or more to start
+// the round on batchID; once round 1 has experts (pilots aside), the
+// experts added join its batch — one is enough — and another batch is
+// refused in a sentence naming round 1's (docs/studies.md#expert-rounds).
 func (db *DB) AssignRound1(ctx context.Context, studyID, batchID int64, annotatorIDs []int64) error {
-	if len(annotatorIDs) < 2 {
-		return domain.Errorf(domain.EINVALID, "round 1 needs two or more experts on the same batch")
-	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
 		if err := batchInStudy(ctx, tx, studyID, batchID); err != nil {
 			return err
+		}
+		var cur int64
+		var number int
+		err := tx.QueryRowContext(ctx, `
+			SELECT b.id, b.number FROM assignments a JOIN batches b ON b.id = a.batch_id JOIN annotators n ON n.id = a.annotator_id
+			WHERE b.study_id = ? AND a.round = 1 AND n.pilot = 0 ORDER BY a.id LIMIT 1`, studyID).Scan(&cur, &number)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			if len(annotatorIDs) < 2 {
+				return domain.Errorf(domain.EINVALID, "round 1 needs two or more experts on the same batch")
+			}
+		case err != nil:
+			return err
+		case cur != batchID:
+			return domain.Errorf(domain.EINVALID, "round 1 is on batch #%d: the experts you add join that batch, so choose #%d", number, number)
+		case len(annotatorIDs) == 0:
+			return domain.Errorf(domain.EINVALID, "choose the experts to add to round 1's batch #%d", number)
 		}
 		for _, aid := range annotatorIDs {
 			if err := assign(ctx, tx, studyID, aid, batchID, 1); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"pragmalab/domain"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,7 +34,7 @@ func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Op
 // crowdOptions is CrowdOptions with the study's settings already loaded.
 func crowdOptions(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings) (analysis.Options, error) {
 	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks,
-		Bootstrap: analysis.DefaultBootstrap()}
+		Bootstrap: analysis.DefaultBootstrap(), Conditions: slices.Clone(set.Conditions)}
 	parts, err := db.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
 		return analysis.Options{}, err
@@ -279,6 +280,9 @@ func ToplinesCommand(opt analysis.Options) string {
 	}
 	if len(opt.Include) > 0 {
 		cmd += " --include " + strings.Join(opt.Include, ",")
+	}
+	if len(opt.Conditions) > 0 {
+		cmd += " --conditions " + strings.Join(opt.Conditions, ",")
 	}
 	return cmd
 }

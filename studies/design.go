@@ -307,13 +307,8 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 		if len(d.Passages) > 0 || len(d.Outputs) > 0 {
 			return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "passages: a %s study holds items, not passages or outputs", d.Kind)
 		}
-		if items, err = designItems(d.Items); err != nil {
+		if items, err = designStudyItems(d.Items, v); err != nil {
 			return nil, nil, nil, nil, err
-		}
-		if cs, ok := v.(*domain.CrowdSettings); ok {
-			if err := checkDesignTraining(cs, items); err != nil {
-				return nil, nil, nil, nil, err
-			}
 		}
 	default:
 		if len(d.Items) > 0 {
@@ -335,10 +330,26 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 	return st, items, ps, outs, nil
 }
 
+// designStudyItems reads an expert or crowd design's items, held to the
+// crowd settings' rules: the declared conditions
+// (docs/studies.md#conditions) and the training items.
+func designStudyItems(raw []json.RawMessage, settings any) ([]domain.Item, error) {
+	cs, crowd := settings.(*domain.CrowdSettings)
+	var check itemfiles.ItemCheck
+	if crowd {
+		check = ConditionsCheck(cs.Conditions)
+	}
+	items, err := designItems(raw, check)
+	if err != nil || !crowd {
+		return items, err
+	}
+	return items, checkDesignTraining(cs, items)
+}
+
 // designItems reads the items through the JSON Lines importer, one object
 // a line, so the file is held to the same rules as an import; the
 // importer's "line N" is the item's place in the list.
-func designItems(raw []json.RawMessage) ([]domain.Item, error) {
+func designItems(raw []json.RawMessage, check itemfiles.ItemCheck) ([]domain.Item, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
@@ -351,7 +362,7 @@ func designItems(raw []json.RawMessage) ([]domain.Item, error) {
 		b.Write(c.Bytes())
 		b.WriteByte('\n')
 	}
-	items, err := itemfiles.ParseItemsJSONL(&b)
+	items, err := itemfiles.ParseItemsJSONLChecked(&b, check)
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "items: %s", strings.Replace(domain.ErrorMessage(err), "line ", "item ", 1))
 	}

@@ -15,7 +15,7 @@ import (
 // ImportItemFile imports an items file (CSV or JSON Lines, by its name)
 // into a study, all or nothing, and returns how many items it held.
 func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string, data []byte) (int, error) {
-	items, err := itemfiles.ParseItemFile(name, bytes.NewReader(data))
+	items, err := v.parseItemFile(ctx, studyID, name, data)
 	if err != nil {
 		return 0, err
 	}
@@ -23,6 +23,57 @@ func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string
 		return 0, err
 	}
 	return len(items), nil
+}
+
+// parseItemFile reads an items file for a study, holding each item to the
+// study's own rules: a crowd study refuses the follow-up texts of the
+// conditions it does not declare (docs/items.md#conditions).
+func (v *Service) parseItemFile(ctx context.Context, studyID int64, name string, data []byte) ([]domain.Item, error) {
+	check, err := v.itemCheck(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	return itemfiles.ParseItemFileChecked(name, bytes.NewReader(data), check)
+}
+
+// itemCheck is the study's own rule on its items, nil for none.
+func (v *Service) itemCheck(ctx context.Context, studyID int64) (itemfiles.ItemCheck, error) {
+	conds, crowd, err := v.DeclaredConditions(ctx, studyID)
+	if err != nil || !crowd {
+		return nil, err
+	}
+	return ConditionsCheck(conds), nil
+}
+
+// DeclaredConditions are the conditions a crowd study declares
+// (docs/studies.md#conditions); crowd is false for the other kinds.
+func (v *Service) DeclaredConditions(ctx context.Context, studyID int64) (conds []string, crowd bool, err error) {
+	st, err := v.db.Study(ctx, studyID)
+	if err != nil || st.Kind != domain.KindCrowd {
+		return nil, false, err
+	}
+	cs := domain.DefaultCrowdSettings()
+	if err := st.DecodeSettings(&cs); err != nil {
+		return nil, false, err
+	}
+	return cs.Conditions, true, nil
+}
+
+// CheckItemEdit holds a correction of item old to the study's own rules:
+// a crowd study refuses a new or changed follow-up text of a condition it
+// does not declare (domain.Item.CheckEditedConditions).
+func (v *Service) CheckItemEdit(ctx context.Context, studyID int64, old, next domain.Item) error {
+	conds, crowd, err := v.DeclaredConditions(ctx, studyID)
+	if err != nil || !crowd {
+		return err
+	}
+	return next.CheckEditedConditions(old, conds)
+}
+
+// ConditionsCheck refuses items filling the follow-up of a condition not
+// among declared (domain.Item.CheckConditions).
+func ConditionsCheck(declared []string) itemfiles.ItemCheck {
+	return func(it *domain.Item) error { return it.CheckConditions(declared) }
 }
 
 // PendingItemUpdate is a corrected items file kept for its preview.
@@ -41,7 +92,7 @@ type PendingItemUpdate struct {
 // UploadCorrectedItems checks a corrected items file against the study's
 // items and keeps it for the preview; it returns the kept upload's id.
 func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name string, data []byte) (int64, error) {
-	items, err := itemfiles.ParseItemFile(name, bytes.NewReader(data))
+	items, err := v.parseItemFile(ctx, studyID, name, data)
 	if err != nil {
 		return 0, err
 	}
@@ -62,7 +113,7 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 		return p, err
 	}
 	p.Filename = name
-	if p.Items, err = itemfiles.ParseItemFile(name, bytes.NewReader(data)); err != nil {
+	if p.Items, err = v.parseItemFile(ctx, studyID, name, data); err != nil {
 		return p, err
 	}
 	current, err := v.db.ListItems(ctx, studyID)

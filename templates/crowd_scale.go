@@ -54,6 +54,17 @@ func (s CrowdScale) label(lang string, k int) string {
 	return ""
 }
 
+// NumPoints is the scale's number of points (7 for a zero scale).
+func (s CrowdScale) NumPoints() int { return s.points() }
+
+// PointLabel is point k's label as the screens show it: the
+// researcher's, else the language's end label, else "".
+func (s CrowdScale) PointLabel(lang string, k int) string { return s.label(lang, k) }
+
+// QuestionIn is the question above the scale in lang: the researcher's,
+// else the language's default.
+func (s CrowdScale) QuestionIn(lang string) string { return s.question(lang) }
+
 // question is the question above the scale.
 func (s CrowdScale) question(lang string) string { return orDefault(lang, s.Question, "question") }
 

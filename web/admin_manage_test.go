@@ -373,7 +373,7 @@ func TestPeopleRenameRevokeReissue(t *testing.T) {
 	// The links are listed with a read-only field to copy from, and the
 	// round form says who already has which batch.
 	page.mustContain(t, `data-testid="people"`, `readonly value="`+e.srv.URL+`/e/`+ada.Token+`"`, "data-copy",
-		"assigned to Ada, Ben", "pragmalab links --study")
+		"Round 1: batch #1, with Ada, Ben; add experts to it", "pragmalab links --study")
 	if got := testidText(t, page.Body, "assignee-Ada"); !strings.Contains(got, "has #1 (round 1)") {
 		t.Errorf("round form entry of Ada: %q", got)
 	}

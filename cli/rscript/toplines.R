@@ -8,6 +8,10 @@ setting <- function(name) as.integer(settings$value[settings$setting == name])
 high_pass <- setting("high_pass_at_least")
 low_pass <- setting("low_pass_at_most")
 max_failed <- setting("excluded_when_failed_at_least")
+# The conditions the study declares (docs/studies.md#conditions): the
+# measures of the others are not reported.
+declared_value <- settings$value[settings$setting == "conditions"]
+declared <- if (length(declared_value)) strsplit(declared_value, " ", fixed = TRUE)[[1]] else conditions
 
 ratings <- read_data("ratings.csv")
 ratings$rating <- as.integer(ratings$rating)
@@ -94,7 +98,7 @@ toplines_of <- function(m, nn, ss) {
   }
   dis <- disattenuated(x, y, nn[both, "trigger"], nn[both, "cancel"], ss[both, "trigger"], ss[both, "cancel"])
   if (is.na(r)) dis[1] <- NA
-  c(items = nrow(m),
+  v <- c(items = nrow(m),
     implicature_recognition = share(hasT, above(zT, 0)),
     cancellation_recognition = share(both, above(zT, zC)),
     belief_update = share(both, above(zT, 0) & above(zT, zC)),
@@ -103,6 +107,8 @@ toplines_of <- function(m, nn, ss) {
     unchanged = share(hasT & !is.na(zU), above(zU, 0) == above(zT, 0)),
     pearson_r = r, pearson_p = p, pearson_n = length(x),
     pearson_r_disattenuated = dis[1], reliability_trigger = dis[2], reliability_cancel = dis[3])
+  control <- c(negation_cancellation = "negation", strengthening = "strengthen", unchanged = "neutral")
+  v[!(names(v) %in% names(control)[!(control %in% declared)])]
 }
 
 groups <- c(types, "all")

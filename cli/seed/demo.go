@@ -2,6 +2,7 @@ package seed
 
 import (
 	"context"
+	"slices"
 
 	"pragmalab/domain"
 	"pragmalab/studies"
@@ -56,11 +57,15 @@ func (s *Seeder) SeedExpertDemo(ctx context.Context, st *domain.Study, items []d
 // SeedCrowdStudy creates the crowd study st with items (data and checks),
 // saves set, builds the batches with their training items and opens the
 // study; the build says what it made. The demo and the load benchmark
-// make their crowd studies with it.
+// make their crowd studies with it. The items keep the follow-up texts of
+// the conditions set declares only, as an import into the study would
+// require (docs/studies.md#conditions): the demo's shared items carry
+// every control text, its crowd study runs trigger and cancel.
 func (s *Seeder) SeedCrowdStudy(ctx context.Context, st *domain.Study, items []domain.Item, set domain.CrowdSettings) (studies.CrowdBuild, error) {
 	if err := s.db.CreateStudy(ctx, st); err != nil {
 		return studies.CrowdBuild{}, err
 	}
+	items = declaredFollowUps(items, set.Conditions)
 	if err := s.db.ImportItems(ctx, st.ID, items); err != nil {
 		return studies.CrowdBuild{}, err
 	}
@@ -136,4 +141,23 @@ func (s *Seeder) SeedExplainDemoOutputs(ctx context.Context, st *domain.Study, o
 		return nil, 0, err
 	}
 	return a, n, studies.OpenStudy(ctx, s.db, st.ID, "")
+}
+
+// declaredFollowUps copies items without the control texts of the
+// conditions not in declared.
+func declaredFollowUps(items []domain.Item, declared []string) []domain.Item {
+	out := make([]domain.Item, len(items))
+	for i, it := range items {
+		if !slices.Contains(declared, domain.ConditionNegation) {
+			it.Negation = ""
+		}
+		if !slices.Contains(declared, domain.ConditionStrengthen) {
+			it.Strengthening = ""
+		}
+		if !slices.Contains(declared, domain.ConditionNeutral) {
+			it.Neutral = ""
+		}
+		out[i] = it
+	}
+	return out
 }

@@ -1,0 +1,150 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"pragmalab/domain"
+)
+
+// The control conditions in the tables (docs/statistics.md#toplines): a
+// study that does not declare a condition has no row for its measure.
+
+// control is one control condition's measure as the tables show it.
+type control struct {
+	cond, key, label, note string
+	share                  func(*TypeToplines) any
+	est                    func(*TypeToplines) any
+}
+
+var controls = []control{
+	{domain.ConditionNegation, MNegation, "Negation cancellation", "Negation cancellation: mean z(negation) < mean z(trigger).",
+		func(x *TypeToplines) any { return x.NegationCancellation },
+		func(x *TypeToplines) any {
+			return estOf(x.NegationCancellation, x.NegationCancellationCI, x.IntervalsNA[MNegation+"_ci95"])
+		}},
+	{domain.ConditionStrengthen, MStrengthen, "Strengthening", "Strengthening: mean z(strengthen) > mean z(trigger).",
+		func(x *TypeToplines) any { return x.Strengthening },
+		func(x *TypeToplines) any {
+			return estOf(x.Strengthening, x.StrengtheningCI, x.IntervalsNA[MStrengthen+"_ci95"])
+		}},
+	{domain.ConditionNeutral, MUnchanged, "Unchanged (neutral)", "Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
+		func(x *TypeToplines) any { return x.Unchanged },
+		func(x *TypeToplines) any { return estOf(x.Unchanged, x.UnchangedCI, x.IntervalsNA[MUnchanged+"_ci95"]) }},
+}
+
+// controlRows calls add for each control condition t analyses, in the
+// documented order.
+func controlRows(t *Toplines, add func(control)) {
+	for _, c := range controls {
+		if t.HasCondition(c.cond) {
+			add(c)
+		}
+	}
+}
+
+// controlNote defines the control measures shown ("" with none).
+func controlNote(t *Toplines) string {
+	var parts []string
+	controlRows(t, func(c control) { parts = append(parts, c.note) })
+	return strings.Join(parts, " ")
+}
+
+type leftOutRow struct{ key, label string }
+
+// leftOutRows are the "Left out" rows that leave something out: a
+// measure of an analysed condition with at least one item lacking it in
+// some column.
+func leftOutRows(t *Toplines) []leftOutRow {
+	all := []struct {
+		cond string
+		leftOutRow
+	}{
+		{domain.ConditionTrigger, leftOutRow{MImplicature, "Left out: no trigger rating"}},
+		{domain.ConditionCancel, leftOutRow{MCancellation, "Left out: no trigger or cancel rating"}},
+		{domain.ConditionNegation, leftOutRow{MNegation, "Left out: no negation rating"}},
+		{domain.ConditionStrengthen, leftOutRow{MStrengthen, "Left out: no strengthen rating"}},
+		{domain.ConditionNeutral, leftOutRow{MUnchanged, "Left out: no neutral rating"}},
+	}
+	var out []leftOutRow
+	for _, r := range all {
+		if !t.HasCondition(r.cond) {
+			continue
+		}
+		for _, typ := range allTypes() {
+			if x := t.ByType[typ]; x != nil && x.LeftOut[r.key] > 0 {
+				out = append(out, r.leftOutRow)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// NaturalCompare orders ids as people read them: runs of digits compare
+// as numbers (s2 < s10), the rest byte by byte; equal-reading ids fall
+// back to plain order so the sort is total.
+func NaturalCompare(a, b string) int {
+	x, y := a, b
+	for x != "" && y != "" {
+		dx, dy := digitRun(x), digitRun(y)
+		if dx > 0 && dy > 0 {
+			nx, ny := strings.TrimLeft(x[:dx], "0"), strings.TrimLeft(y[:dy], "0")
+			if c := len(nx) - len(ny); c != 0 {
+				return c
+			}
+			if c := strings.Compare(nx, ny); c != 0 {
+				return c
+			}
+			x, y = x[dx:], y[dy:]
+			continue
+		}
+		if x[0] != y[0] {
+			return int(x[0]) - int(y[0])
+		}
+		x, y = x[1:], y[1:]
+	}
+	if c := len(x) - len(y); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && s[n] < unicode.MaxASCII && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+// conditionsNote names the conditions analysed.
+func conditionsNote(t *Toplines) string {
+	if len(t.Conditions) == 0 {
+		return ""
+	}
+	return "Conditions: " + strings.Join(t.Conditions, ", ") + "."
+}
+
+// fewItemsMark marks an r computed on fewer than MinIntervalItems items.
+const fewItemsMark = "‡"
+
+// pearsonCell is a type's observed r, marked when it rests on fewer than
+// MinIntervalItems items.
+func pearsonCell(x *TypeToplines) any {
+	if x.PearsonFewItems {
+		return Marked{x.PearsonR, fewItemsMark}
+	}
+	return x.PearsonR
+}
+
+// fewItemsNote explains the mark where some column has it.
+func fewItemsNote(t *Toplines) string {
+	for _, typ := range allTypes() {
+		if x := t.ByType[typ]; x != nil && x.PearsonFewItems {
+			return fmt.Sprintf("%s r on fewer than %d items: read it with care.", fewItemsMark, MinIntervalItems)
+		}
+	}
+	return ""
+}
