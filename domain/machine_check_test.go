@@ -13,30 +13,7 @@ import (
 func TestMachineInstruction(t *testing.T) {
 	for points := MachineCheckMinPoints; points <= MaxScalePoints; points++ {
 		for n := MachineCheckScreens; n <= 60; n++ {
-			var asked []int
-			for j := 0; j < n; j++ {
-				p := MachineInstruction(j, n, points)
-				if p == 0 {
-					continue
-				}
-				if p < 1 || p > points || 2*p == points+1 {
-					t.Fatalf("%d points, %d screens: screen %d asks %d", points, n, j, p)
-				}
-				if n > 2*MachineCheckScreens && (j == 0 || j == n-1) {
-					t.Errorf("%d points, %d screens: the instruction is on screen %d", points, n, j)
-				}
-				asked = append(asked, p)
-			}
-			if len(asked) != MachineCheckScreens {
-				t.Fatalf("%d points, %d screens: %d instructed screens %v", points, n, len(asked), asked)
-			}
-			same := true
-			for _, p := range asked {
-				same = same && p == asked[0]
-			}
-			if same {
-				t.Errorf("%d points, %d screens: every instruction asks %d", points, n, asked[0])
-			}
+			checkBatch(t, n, points)
 		}
 	}
 	if p := MachineInstruction(5, 30, 7); p != 6 {
@@ -46,6 +23,36 @@ func TestMachineInstruction(t *testing.T) {
 		if p := MachineInstruction(c[0], c[1], c[2]); p != 0 {
 			t.Errorf("MachineInstruction%v = %d, want 0", c, p)
 		}
+	}
+}
+
+// checkBatch checks the instructions of a batch of n ordinary screens on
+// a scale of points.
+func checkBatch(t *testing.T, n, points int) {
+	t.Helper()
+	var asked []int
+	for j := 0; j < n; j++ {
+		p := MachineInstruction(j, n, points)
+		if p == 0 {
+			continue
+		}
+		if p < 1 || p > points || 2*p == points+1 {
+			t.Fatalf("%d points, %d screens: screen %d asks %d", points, n, j, p)
+		}
+		if n > 2*MachineCheckScreens && (j == 0 || j == n-1) {
+			t.Errorf("%d points, %d screens: the instruction is on screen %d", points, n, j)
+		}
+		asked = append(asked, p)
+	}
+	if len(asked) != MachineCheckScreens {
+		t.Fatalf("%d points, %d screens: %d instructed screens %v", points, n, len(asked), asked)
+	}
+	same := true
+	for _, p := range asked {
+		same = same && p == asked[0]
+	}
+	if same {
+		t.Errorf("%d points, %d screens: every instruction asks %d", points, n, asked[0])
 	}
 }
 

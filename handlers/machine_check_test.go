@@ -85,48 +85,11 @@ func TestCrowdMachineCheck(t *testing.T) {
 		return 4
 	})
 	liner := walkMachine(t, e, pidN(3), func(int) int { return 4 })
-	for name, asked := range map[string]map[int]int{"obeyer": obeyer, "straight-liner": liner} {
-		if len(asked) != domain.MachineCheckScreens {
-			t.Fatalf("%s met the instruction on %v, want %d screens", name, asked, domain.MachineCheckScreens)
-		}
-		points := map[int]bool{}
-		for _, n := range asked {
-			if n == 4 || n < 1 || n > 7 {
-				t.Errorf("%s: the instruction asks %d on a 7-point scale", name, n)
-			}
-			points[n] = true
-		}
-		if len(points) < 2 {
-			t.Errorf("%s: every instruction asks the same point %v", name, asked)
-		}
-	}
-	screens := map[string]int{}
-	for pid, want := range map[string]struct {
-		asked  map[int]int
-		obeyed int64
-	}{pidN(2): {obeyer, 1}, pidN(3): {liner, 0}} {
-		col := machineColumn(t, e, pid)
-		if len(col) < 14 {
-			t.Fatalf("%s: %d ratings stored, want at least 10 items and 4 checks", pid, len(col))
-		}
-		screens[pid] = len(col)
-		instructed, obeyed := 0, 0
-		for pos, v := range col {
-			_, on := want.asked[pos]
-			switch {
-			case on && (!v.Valid || v.Int64 != want.obeyed):
-				t.Errorf("%s screen %d: machine_instruction %v, want %d", pid, pos, v, want.obeyed)
-			case !on && v.Valid:
-				t.Errorf("%s screen %d without the instruction: machine_instruction %d, want NULL", pid, pos, v.Int64)
-			}
-			if v.Valid {
-				instructed++
-				obeyed += int(v.Int64)
-			}
-		}
-		if got := domain.FlagMachineInstruction(instructed, obeyed); got != (want.obeyed == 1) {
-			t.Errorf("%s: flagged %v from %d of %d obeyed", pid, got, obeyed, instructed)
-		}
+	checkAsked(t, "obeyer", obeyer)
+	checkAsked(t, "straight-liner", liner)
+	screens := map[string]int{
+		pidN(2): checkStored(t, e, pidN(2), obeyer, 1),
+		pidN(3): checkStored(t, e, pidN(3), liner, 0),
 	}
 	// The ratings export closes with machine_instruction.
 	var buf bytes.Buffer
@@ -148,6 +111,54 @@ func TestCrowdMachineCheck(t *testing.T) {
 	if want := fmt.Sprint(map[string]int{pidN(2) + ":": screens[pidN(2)] - 3, pidN(2) + ":1": 3, pidN(3) + ":": screens[pidN(3)] - 3, pidN(3) + ":0": 3}); fmt.Sprint(count) != want {
 		t.Errorf("exported machine_instruction %v, want %v", count, want)
 	}
+}
+
+// checkAsked: the instruction on three screens, asking points of the
+// 7-point scale other than the midpoint, not all the same.
+func checkAsked(t *testing.T, name string, asked map[int]int) {
+	t.Helper()
+	if len(asked) != domain.MachineCheckScreens {
+		t.Fatalf("%s met the instruction on %v, want %d screens", name, asked, domain.MachineCheckScreens)
+	}
+	points := map[int]bool{}
+	for _, n := range asked {
+		if n == 4 || n < 1 || n > 7 {
+			t.Errorf("%s: the instruction asks %d on a 7-point scale", name, n)
+		}
+		points[n] = true
+	}
+	if len(points) < 2 {
+		t.Errorf("%s: every instruction asks the same point %v", name, asked)
+	}
+}
+
+// checkStored: machine_instruction is obeyed (1 or 0) on the screens that
+// carried the instruction, NULL elsewhere, and the flag follows; it
+// returns the participant's number of screens.
+func checkStored(t *testing.T, e *crowdEnv, pid string, asked map[int]int, obeyed int64) int {
+	t.Helper()
+	col := machineColumn(t, e, pid)
+	if len(col) < 14 {
+		t.Fatalf("%s: %d ratings stored, want at least 10 items and 4 checks", pid, len(col))
+	}
+	instructed, sum := 0, 0
+	for pos, v := range col {
+		_, on := asked[pos]
+		switch {
+		case on && (!v.Valid || v.Int64 != obeyed):
+			t.Errorf("%s screen %d: machine_instruction %v, want %d", pid, pos, v, obeyed)
+		case !on && v.Valid:
+			t.Errorf("%s screen %d without the instruction: machine_instruction %d, want NULL", pid, pos, v.Int64)
+		}
+		if v.Valid {
+			instructed++
+			sum += int(v.Int64)
+		}
+	}
+	if got := domain.FlagMachineInstruction(instructed, sum); got != (obeyed == 1) {
+		t.Errorf("%s: flagged %v from %d of %d obeyed", pid, got, sum, instructed)
+	}
+	return len(col)
 }
 
 // TestCrowdMachineCheckOff: by default no screen carries the instruction,
