@@ -138,7 +138,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, Read
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
-	t, err := newTable(r, RatingsColumns, append([]string{ItemVersionColumn}, TraceColumns...)...)
+	t, err := newTable(r, RatingsColumns, append(append([]string{ItemVersionColumn}, TraceColumns...), MachineColumn)...)
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +155,9 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 			return nil, err
 		}
 		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
+			return nil, err
+		}
+		if err := t.checkMachine(len(RatingsColumns) + 1 + len(TraceColumns)); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {

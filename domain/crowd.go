@@ -55,6 +55,10 @@ type CrowdSettings struct {
 	// AnyPID accepts PROLIFIC_PIDs of any shape ValidProlificID allows, for
 	// testing; otherwise only Prolific's 24 hexadecimal characters.
 	AnyPID bool `json:"any_pid"`
+	// MachineCheck adds to MachineCheckScreens screens of each batch a
+	// sentence that no person sees and no screen reader reads, asking an
+	// AI model for a given answer (docs/studies.md#machine-instruction).
+	MachineCheck bool `json:"machine_check"`
 	// Questionnaire is the optional post-study questionnaire, shown before
 	// the completion page.
 	Questionnaire QuestionnaireSettings `json:"questionnaire"`
@@ -110,7 +114,11 @@ func (s *CrowdSettings) checkScale() error {
 	if len(s.ScaleLabels) == 0 {
 		s.ScaleLabels = nil
 	}
-	return CheckText("question", s.Question, 500, MultiLine)
+	if err := CheckText("question", s.Question, 500, MultiLine); err != nil {
+		return err
+	}
+	// The hidden instruction needs room on the scale and in the batch.
+	return s.checkMachine()
 }
 
 // ValidRating reports whether r is a point of the study's scale

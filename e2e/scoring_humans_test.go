@@ -12,6 +12,7 @@ import (
 	"pragmalab/cli"
 	"pragmalab/cli/seed"
 	"pragmalab/runner"
+	"pragmalab/studies"
 	"pragmalab/web"
 )
 
@@ -48,7 +49,7 @@ func TestLikertJobAndAnalysisOnPhoneAndDesktop(t *testing.T) {
 	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := serve(t, db, web.Config{RCompanion: cli.RCompanionZip(db)})
+	ts, _ := serve(t, db, web.Config{RCompanion: cli.RCompanionZip(studies.New(db, nil))})
 	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
 		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
 		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))

@@ -161,6 +161,7 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.CompletionCode, set.ScreenOutCode = f("completion_code"), f("screen_out_code")
 	set.AllowPreview = f("allow_preview") == "yes"
 	set.FinishWhenPaused = f("finish_when_paused") == "yes"
+	set.MachineCheck = f("machine_check") == "yes"
 	set.AnyPID = f("any_pid") == "yes"
 	set.Questionnaire = domain.QuestionnaireSettings{
 		Languages: f("q_languages") == "yes", Age: f("q_age") == "yes", Gender: f("q_gender") == "yes", Comments: f("q_comments") == "yes",

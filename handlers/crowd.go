@@ -255,6 +255,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case studies.PageItem:
 		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Total, v.Done = lang, c.base+"/answer", next.Total, next.Done
+		v.Instruct = next.Instruct
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	default:
 		h.Error(w, r, fmt.Errorf("crowd study %d: no page for %d", c.Study.ID, next.Page))

@@ -49,12 +49,13 @@ func TestCrowdAnswerTraces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if head := strings.Join(recs[0], ","); !strings.HasSuffix(head, ",shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms") {
+	if head := strings.Join(recs[0], ","); !strings.HasSuffix(head, ",shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,machine_instruction") {
 		t.Fatalf("ratings header %s", head)
 	}
 	rows := map[string]int{}
 	changes := 0
 	for _, r := range recs[1:] {
+		r = r[:len(r)-1] // machine_instruction closes the row (#32 §5)
 		pid, tr := r[0], strings.Join(r[len(r)-3:], ",")
 		rows[pid]++
 		switch pid {

@@ -205,7 +205,8 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 // (docs/formats.md#ratings-export). item_version, then the answer times
 // (docs/formats.md#answer-times), come last: files written before they
 // existed read the same.
-var RatingsHeader = append(append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...), TraceColumns...)
+// machine_instruction closes it (docs/formats.md#ratings-export).
+var RatingsHeader = append(append(append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...), TraceColumns...), "machine_instruction")
 
 // RatingRow is one crowd rating as the ratings file holds it: the
 // participant (PID is the PROLIFIC_PID), the batch number, the item's own
@@ -223,6 +224,9 @@ type RatingRow struct {
 	AnswerTimes
 	// Trace is how the answer was given (docs/studies.md#behavioural-traces).
 	Trace domain.AnswerTrace
+	// Machine is whether the hidden instruction of the screen was obeyed
+	// (docs/studies.md#machine-instruction): invalid on a screen without one.
+	Machine sql.NullInt64
 }
 
 // RatingRows lists every rating of the participants of a crowd study who
@@ -246,7 +250,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
 		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version,
-			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms
+			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, r.machine_instruction
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
@@ -255,7 +259,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		ORDER BY p.id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *RatingRow) error {
 		times, done := r.AnswerTimes.dest()
 		trace, traced := traceDest(&r.Trace)
-		err := rows.Scan(append(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...), trace...)...)
+		err := rows.Scan(append(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...), append(trace, &r.Machine)...)...)
 		done()
 		traced()
 		return err
@@ -288,7 +292,7 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 		return err
 	}
 	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
-		return append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), traceFields(r.Trace)...)
+		return append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), append(traceFields(r.Trace), nullInt(r.Machine))...)
 	})
 }
 

@@ -270,6 +270,9 @@ type CrowdNext struct {
 	Refusal error
 	// Pilot marks a session opened with the study's pilot link.
 	Pilot bool
+	// Instruct is the point the hidden instruction of PageItem's screen
+	// asks for, 0 for none (docs/studies.md#machine-instruction).
+	Instruct int
 }
 
 // Next tells what the participant sees next. Reloading resumes: the state
@@ -297,6 +300,11 @@ func (c *CrowdSession) Next(ctx context.Context, begin bool) (CrowdNext, error) 
 		case readNothing:
 			if f.p != nil {
 				next.Pilot = f.p.Pilot
+			}
+			if next.Page == PageItem {
+				if next.Instruct, err = c.db.CrowdMachineInstruction(ctx, f.p.BatchID, next.Screen.Position, c.Settings); err != nil {
+					return CrowdNext{}, err
+				}
 			}
 			if next, err = c.beforeConsent(ctx, next, f.p); err != nil {
 				return CrowdNext{}, err

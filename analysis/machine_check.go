@@ -1,0 +1,21 @@
+package analysis
+
+// MachineColumn is the optional last column of a ratings file
+// (docs/formats.md#ratings-export): 1 or 0 when the screen carried the
+// hidden instruction (docs/studies.md#machine-instruction) and the rating
+// obeyed it or not, empty elsewhere. The analysis does not use it; a
+// reader checks it, so a file from the platform reads back.
+const MachineColumn = "machine_instruction"
+
+// checkMachine checks the machine_instruction field at index k of the
+// current row: empty, 0 or 1.
+func (t *table) checkMachine(k int) error {
+	if k >= len(t.row) {
+		return nil
+	}
+	switch t.row[k] {
+	case "", "0", "1":
+		return nil
+	}
+	return t.errf(k, "%s %q is not 0, 1 or empty", MachineColumn, t.row[k])
+}
