@@ -25,7 +25,7 @@ func (h *Handler) crowdLanding(r *http.Request, c *crowdCtx) (templates.CrowdLan
 		Lang: c.Study.Lang, Base: c.base, Title: c.Settings.Title, Intro: c.Settings.Intro, Consent: c.Settings.Consent,
 		Researcher: f.Researcher, Contact: f.Contact, EthicsRef: f.EthicsRef, Minutes: f.Minutes, Screens: f.Screens,
 		KeepsDemographics: keep,
-		MachineCheck: c.Settings.MachineCheck,
+		MachineCheck:      c.Settings.MachineCheck,
 	}, nil
 }
 
