@@ -138,7 +138,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, Read
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
-	t, err := newTable(r, RatingsColumns, append([]string{ItemVersionColumn}, TraceColumns...)...)
+	t, err := newTable(r, RatingsColumns, append(append([]string{ItemVersionColumn}, TraceColumns...), SignalColumns...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -422,7 +422,7 @@ func TestCrowdAdmin(t *testing.T) {
 	// rt_ms is empty, since no browser measured it.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms" {
+	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot" {
 		t.Fatalf("ratings.csv: %v\n%s", err, a.body)
 	}
 	checks := 0

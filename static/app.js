@@ -101,3 +101,42 @@
 		}
 	});
 })();
+// Integrity signals of an answer (docs/studies.md#integrity-signals), put
+// in the form's hidden [data-signal] fields when it is sent: input events
+// a script dispatched (isTrusted false), paste and drop events on text
+// fields, navigator.webdriver, and whether any real pointer or key event
+// came first. Never the keys themselves. Without this script the fields
+// stay empty, and an empty signal is no evidence.
+(function () {
+	"use strict";
+	var untrusted = 0, pastes = 0, pointerOrKey = false;
+	function reset() { untrusted = 0; pastes = 0; pointerOrKey = false; }
+	window.addEventListener("pageshow", function (e) { if (e.persisted) reset(); });
+	["input", "beforeinput", "change", "click", "keydown", "keyup", "keypress",
+		"pointerdown", "pointerup", "mousedown", "mouseup", "touchstart", "paste", "drop"].forEach(function (t) {
+		document.addEventListener(t, function (e) { if (!e.isTrusted) untrusted++; }, { capture: true, passive: true });
+	});
+	["pointerdown", "mousedown", "touchstart", "keydown"].forEach(function (t) {
+		document.addEventListener(t, function (e) { if (e.isTrusted) pointerOrKey = true; }, { capture: true, passive: true });
+	});
+	function textField(t) {
+		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "radio" && t.type !== "checkbox"));
+	}
+	["paste", "drop"].forEach(function (t) {
+		document.addEventListener(t, function (e) { if (textField(e.target)) pastes++; }, { capture: true, passive: true });
+	});
+	document.addEventListener("submit", function (e) {
+		var form = e.target;
+		if (!form || !form.querySelectorAll) return;
+		var values = {
+			untrusted_events: untrusted,
+			pastes: pastes,
+			webdriver: navigator.webdriver ? 1 : 0,
+			pointer_or_key: pointerOrKey ? 1 : 0
+		};
+		var fs = form.querySelectorAll("input[data-signal]");
+		for (var i = 0; i < fs.length; i++) {
+			if (Object.prototype.hasOwnProperty.call(values, fs[i].name)) fs[i].value = String(values[fs[i].name]);
+		}
+	}, true);
+})();

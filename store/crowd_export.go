@@ -245,7 +245,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
 		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version,
-			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms
+			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
