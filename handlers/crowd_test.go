@@ -782,7 +782,7 @@ func TestCrowdAnswerTimes(t *testing.T) {
 	}
 	a := e.admin()
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
-	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234,,,\n") {
+	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234,,,,,,,,\n") {
 		t.Fatalf("export without the times of screen 1:\n%s", a.body)
 	}
 }
