@@ -83,3 +83,44 @@ func ParseHoneypot(v string) string {
 	}
 	return strings.ToValidUTF8(v, "\uFFFD")
 }
+
+// KeySummary summarises the keystrokes on a form's free-text fields
+// (docs/studies.md#keystroke-summaries), never the keys themselves: Typed,
+// the characters entered by key presses; Inserted, those that arrived
+// otherwise (paste, drop, autofill, a script setting the value);
+// IKIMedian and IKIIQR, the median and interquartile range of the
+// intervals between key presses, in ms. Each is invalid when the page's
+// script did not run or sent nonsense.
+type KeySummary struct {
+	Typed, Inserted, IKIMedian, IKIIQR Signal
+}
+
+// MaxKeyChars clamps the character counts: more than the longest free-text
+// field holds many times over.
+const MaxKeyChars = 1000000
+
+// MaxInterKeyMS clamps the inter-key intervals: ten minutes between two key
+// presses is already no typing.
+const MaxInterKeyMS = 600000
+
+// ParseKeySummary reads the four keystroke fields the page's script fills
+// (typed_chars, inserted_chars, iki_median_ms, iki_iqr_ms), each on its own
+// and as leniently as ParseSignal: nothing in them refuses the answer.
+func ParseKeySummary(typed, inserted, median, iqr string) KeySummary {
+	return KeySummary{
+		Typed:     ParseSignal(typed, MaxKeyChars),
+		Inserted:  ParseSignal(inserted, MaxKeyChars),
+		IKIMedian: ParseSignal(median, MaxInterKeyMS),
+		IKIIQR:    ParseSignal(iqr, MaxInterKeyMS),
+	}
+}
+
+// Integrity is what an answer form other than the crowd's rating screen
+// records beside the answer (docs/studies.md#integrity-signals): the
+// signals, the honeypot, and on forms with free text the keystroke
+// summary.
+type Integrity struct {
+	Signals  AnswerSignals
+	Honeypot string
+	Keys     KeySummary
+}

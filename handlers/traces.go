@@ -29,3 +29,14 @@ func signalParams(r *http.Request) (domain.AnswerSignals, string) {
 			r.PostFormValue("webdriver"), r.PostFormValue("pointer_or_key")),
 		domain.ParseHoneypot(r.PostFormValue(domain.HoneypotField))
 }
+
+// integrityParam reads what an expert, context, explanation or
+// questionnaire form records beside its answer
+// (docs/studies.md#integrity-signals): the signals, the honeypot and the
+// keystroke summary, each field on its own and leniently.
+func integrityParam(r *http.Request) domain.Integrity {
+	sig, hp := signalParams(r)
+	return domain.Integrity{Signals: sig, Honeypot: hp, Keys: domain.ParseKeySummary(
+		r.PostFormValue("typed_chars"), r.PostFormValue("inserted_chars"),
+		r.PostFormValue("iki_median_ms"), r.PostFormValue("iki_iqr_ms"))}
+}

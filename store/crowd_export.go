@@ -71,6 +71,10 @@ type CrowdParticipantReport struct {
 	Reasons      []string
 	AutoExcluded bool // by the rules: ChecksFailed >= MaxFailedChecks, or a quality rule
 	Excluded     bool // the final decision, the researcher's override first
+	// Flags are the participant's integrity flags with their evidence
+	// (domain.IntegrityFlags): for the researcher's review, never a
+	// reason of AutoExcluded.
+	Flags []domain.IntegrityFlag
 }
 
 // CrowdParticipants lists a study's participants in arrival order with their
@@ -179,6 +183,7 @@ func decideExclusion(r *CrowdParticipantReport, qs map[int64]domain.CrowdQuality
 		r.Reasons = append(r.Reasons, s.QualityReasons(r.CrowdQuality)...)
 	}
 	r.AutoExcluded = len(r.Reasons) > 0
+	r.Flags = domain.IntegrityFlags(r.Integrity, r.CrowdQuality, s)
 	r.Excluded = r.Override == domain.OverrideExclude || (r.Override == "" && r.AutoExcluded)
 }
 
@@ -299,6 +304,7 @@ var CrowdParticipantsHeader = []string{
 	"total_seconds", "median_rt_ms", "fast_share", "longest_identical_run", "exclusion_reasons",
 	"traced_answers", "answer_changes", "hidden_ms", "median_first_input_ms",
 	"native_languages", "age_range", "gender", "comments",
+	"typed_chars", "inserted_chars", "iki_median_ms", "iki_iqr_ms", "integrity_flags",
 }
 
 // ExportCrowdParticipants writes one row per participant: Prolific ids,
@@ -329,6 +335,9 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 			strconv.Itoa(r.Traces.Answers), traceSum(r.Traces, r.Traces.Changes), traceSum(r.Traces, r.Traces.HiddenMS),
 			traceSum(r.Traces, r.Traces.MedianFirstInputMS),
 			q.NativeLanguages, q.AgeRange, q.Gender, q.Comments,
+			signalField(q.Integrity.Keys.Typed), signalField(q.Integrity.Keys.Inserted),
+			signalField(q.Integrity.Keys.IKIMedian), signalField(q.Integrity.Keys.IKIIQR),
+			strings.Join(domain.FlagNames(r.Flags), ";"),
 		}
 	})
 }

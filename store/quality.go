@@ -90,6 +90,10 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			last[r.pid] = r.AnsweredAt
 		}
 	}
+	qs, err := db.questionnaires(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]domain.CrowdQuality, len(ratings))
 	for _, p := range reps {
 		if len(ratings[p.ID]) == 0 {
@@ -97,6 +101,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		}
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
 		q.Traces = summariseTraces(traces[p.ID])
+		q.Integrity = integrityEvidence(traces[p.ID], qs[p.ID])
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]

@@ -82,4 +82,33 @@ func SignalFields() templ.Component {
 	})
 }
 
+// KeyFields are the hidden fields static/app.js fills with the keystroke
+// summary of the form's free-text fields
+// (docs/studies.md#keystroke-summaries): characters typed and inserted,
+// median and IQR of the inter-key interval. Never the keys.
+func KeyFields() templ.Component {
+	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
+		templ_7745c5c3_W, ctx := templ_7745c5c3_Input.Writer, templ_7745c5c3_Input.Context
+		if templ_7745c5c3_CtxErr := ctx.Err(); templ_7745c5c3_CtxErr != nil {
+			return templ_7745c5c3_CtxErr
+		}
+		templ_7745c5c3_Buffer, templ_7745c5c3_IsBuffer := templruntime.GetBuffer(templ_7745c5c3_W)
+		if !templ_7745c5c3_IsBuffer {
+			defer func() {
+				templ_7745c5c3_BufErr := templruntime.ReleaseBuffer(templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err == nil {
+					templ_7745c5c3_Err = templ_7745c5c3_BufErr
+				}
+			}()
+		}
+		ctx = templ.InitializeContext(ctx)
+		ctx = templ.ClearChildren(ctx)
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "<input type=\"hidden\" name=\"typed_chars\" value=\"\" data-signal> <input type=\"hidden\" name=\"inserted_chars\" value=\"\" data-signal> <input type=\"hidden\" name=\"iki_median_ms\" value=\"\" data-signal> <input type=\"hidden\" name=\"iki_iqr_ms\" value=\"\" data-signal>")
+		if templ_7745c5c3_Err != nil {
+			return templ_7745c5c3_Err
+		}
+		return nil
+	})
+}
+
 var _ = templruntime.GeneratedTemplate
