@@ -324,4 +324,3 @@ func crowdParticipantRows(ps []studies.CrowdParticipantReport) []templates.Crowd
 // maxExclusionReason bounds the reason a researcher gives for an exclusion
 // decision, kept whole in the audit log (which cuts a field at 200).
 const maxExclusionReason = 200
-
