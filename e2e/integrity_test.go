@@ -72,6 +72,24 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 			t.Errorf("agent flagged %v: %s missing", got, f)
 		}
 	}
+
+	// The researcher's participants table shows the flags with their
+	// evidence, on a phone and a desktop, and passes the axe audit.
+	if _, err := db.CreateAdmin(context.Background(), "researcher", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	logIn(t, ctx, ts.URL)
+	for _, w := range widths {
+		setWidth(t, ctx, w)
+		step(t, ctx, "participants table", chromedp.Navigate(fmt.Sprintf("%s/admin/studies/%d", ts.URL, studyID)),
+			chromedp.WaitVisible(testID("participants")), pageLoaded())
+		ev := get(t, ctx, "flag evidence", chromedp.Text(`[data-testid="participant-`+walk.pid+`"] [data-testid="flag-synthetic_input"]`))
+		if !strings.Contains(ev, "synthetic events on") {
+			t.Errorf("synthetic_input shown as %q, without its evidence", ev)
+		}
+		screenshot(t, ctx, fmt.Sprintf("integrity-flags-%d", w))
+		auditHere(t, ctx, fmt.Sprintf("participants table with flags at %d px", w))
+	}
 }
 
 // TestIntegrityKeyboardWalkInBrowser: a person's walk with real key events
