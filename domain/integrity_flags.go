@@ -42,7 +42,7 @@ type IntegrityEvidence struct {
 	// (the questionnaire's), TextForms the free-text forms whose signal
 	// was sent.
 	TextPastes, TextForms int
-	// LLMEcho is the hook for the LLM-echo check (issue 32 part 4): the
+	// LLMEcho is the hook for the LLM-echo check (docs/studies.md#integrity-flags): the
 	// caller that compared the participant's answers with a model's sets
 	// it, with LLMEchoEvidence its explanation; the store never does.
 	LLMEcho         bool

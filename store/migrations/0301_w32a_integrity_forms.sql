@@ -1,5 +1,5 @@
 -- Integrity signals on every participant form, not only the crowd's rating
--- screens (docs/studies.md#integrity-signals, issue 32), stored in the same
+-- screens (docs/studies.md#integrity-signals), stored in the same
 -- write as the answer: the four signals (NULL when the page's script did
 -- not run or sent nonsense) and the honeypot ('' when left empty). Forms
 -- with free text also keep the keystroke summary
