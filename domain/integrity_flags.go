@@ -10,20 +10,19 @@ import (
 // participant for the researcher's review: nothing excludes or rejects on
 // it automatically.
 const (
-	FlagHoneypot          = "honeypot"
-	FlagSyntheticInput    = "synthetic_input"
-	FlagWebdriver         = "webdriver"
-	FlagPasteInText       = "paste_in_text"
-	FlagNoPointerOrKey    = "no_pointer_or_key"
-	FlagLLMEcho           = "llm_echo"
-	FlagExceptionallyFast = "exceptionally_fast"
-	FlagTooFast           = "too_fast"
-	FlagStraightLine      = "straight_line"
+	FlagHoneypot       = "honeypot"
+	FlagSyntheticInput = "synthetic_input"
+	FlagWebdriver      = "webdriver"
+	FlagPasteInText    = "paste_in_text"
+	FlagNoPointerOrKey = "no_pointer_or_key"
+	FlagLLMEcho        = "llm_echo"
+	FlagSpeed          = "speed"
+	FlagStraightLine   = "straight_line"
 )
 
 // IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
 var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
-	FlagNoPointerOrKey, FlagLLMEcho, FlagExceptionallyFast, FlagTooFast, FlagStraightLine}
+	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine}
 
 // IntegrityEvidence sums a participant's integrity signals over their
 // answers (rating screens and questionnaire). Every count is over signals
@@ -99,8 +98,8 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(e.SignalledAnswers > 0 && e.PointerOrKeyAnswers == 0, FlagNoPointerOrKey,
 		"no pointer or key event on any of %s measured", answers(e.SignalledAnswers))
 	add(e.LLMEcho, FlagLLMEcho, "%s", e.LLMEchoEvidence)
-	add(q.ExceptionallyFast, FlagExceptionallyFast, "total time %d s, over %.0f SD below the mean", q.TotalSeconds, ExceptionallyFastSD)
-	add(tooFast(q, s), FlagTooFast, "%s", strings.Join(speedReasons(q, s), "; "))
+	speed := speedReasons(q, s)
+	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
 	add(s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun, FlagStraightLine,
 		"%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun)
 	return out
@@ -122,13 +121,16 @@ func answers(n int) string {
 	return fmt.Sprintf("%d answers", n)
 }
 
-// speedReasons are the study's speed rules q meets, worded as
-// QualityReasons words them: the fast-answer share, the median response
-// time and the total time.
+// speedReasons are the speed evidence against q: exceptionally fast
+// (Prolific's definition, always on), then the study's own speed rules,
+// worded as QualityReasons words them (fast-answer share, median response
+// time, total time).
 func speedReasons(q CrowdQuality, s CrowdSettings) []string {
+	var out []string
+	if q.ExceptionallyFast {
+		out = append(out, fmt.Sprintf("total time %d s, over %.0f SD below the mean (exceptionally fast)", q.TotalSeconds, ExceptionallyFastSD))
+	}
 	only := CrowdSettings{FastMS: s.FastMS, ExcludeFastPercent: s.ExcludeFastPercent,
 		ExcludeMedianRT: s.ExcludeMedianRT, ExcludeTotalSeconds: s.ExcludeTotalSeconds}
-	return only.QualityReasons(q)
+	return append(out, only.QualityReasons(q)...)
 }
-
-func tooFast(q CrowdQuality, s CrowdSettings) bool { return len(speedReasons(q, s)) > 0 }

@@ -36,8 +36,9 @@ func TestIntegrityFlags(t *testing.T) {
 		}, CrowdQuality{}, CrowdSettings{}, []string{}},
 		{"llm echo hook", func(e *IntegrityEvidence) { e.LLMEcho, e.LLMEchoEvidence = true, "agrees with model m" }, CrowdQuality{}, CrowdSettings{}, []string{FlagLLMEcho}},
 		{"speed and run without rules", func(e *IntegrityEvidence) {}, CrowdQuality{Timed: 10, FastShare: 1, MedianRT: 100, LongestRun: 30}, CrowdSettings{FastMS: 2000}, []string{}},
+		{"exceptionally fast without rules", func(e *IntegrityEvidence) {}, CrowdQuality{ExceptionallyFast: true, TotalSeconds: 30}, CrowdSettings{}, []string{FlagSpeed}},
 		{"speed and run by the rules", func(e *IntegrityEvidence) {}, CrowdQuality{Timed: 10, FastShare: 1, MedianRT: 100, LongestRun: 30, ExceptionallyFast: true, Traces: TraceSummary{HiddenMS: 1e6}},
-			CrowdSettings{FastMS: 2000, ExcludeFastPercent: 50, ExcludeRun: 10, ExcludeHiddenSeconds: 1}, []string{FlagExceptionallyFast, FlagTooFast, FlagStraightLine}},
+			CrowdSettings{FastMS: 2000, ExcludeFastPercent: 50, ExcludeRun: 10, ExcludeHiddenSeconds: 1}, []string{FlagSpeed, FlagStraightLine}},
 	} {
 		got := names(c.add, c.q, c.s)
 		if !slices.Equal(got, c.want) {
