@@ -25,7 +25,7 @@ type Judgement struct {
 // (docs/formats.md#judgements-file). Bad values, and an annotator judging
 // the same item twice, fail the file with an *InputError.
 func ReadJudgements(r io.Reader) ([]Judgement, error) {
-	t, err := newTable(r, JudgementsColumns, ItemVersionColumn)
+	t, err := newTable(r, JudgementsColumns, append(append([]string{ItemVersionColumn}, SignalColumns...), KeyColumns...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func (a ContextAnswer) Category() int {
 // (docs/formats.md#context-answers-file); a bad value or an annotator
 // answering the same item of a survey twice fails it with an *InputError.
 func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
-	t, err := newTable(r, ContextColumns, ContextMaxColumn)
+	t, err := newTable(r, ContextColumns, append([]string{ContextMaxColumn}, SignalColumns...)...)
 	if err != nil {
 		return nil, err
 	}

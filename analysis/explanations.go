@@ -50,7 +50,7 @@ type ExplanationRating struct {
 // annotator rating the same item, kind and strategy twice fails it with an
 // *InputError.
 func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
-	t, err := newTable(r, ExplanationColumns, ExplanationModelColumn)
+	t, err := newTable(r, ExplanationColumns, append([]string{ExplanationModelColumn}, SignalColumns...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -138,7 +138,7 @@ func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, Read
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
-	t, err := newTable(r, RatingsColumns, append(append([]string{ItemVersionColumn}, TraceColumns...), MachineColumn)...)
+	t, err := newTable(r, RatingsColumns, append(append(append([]string{ItemVersionColumn}, TraceColumns...), SignalColumns...), MachineColumn)...)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
 			return nil, err
 		}
-		if err := t.checkMachine(len(RatingsColumns) + 1 + len(TraceColumns)); err != nil {
+		if err := t.checkMachine(len(RatingsColumns) + 1 + len(TraceColumns) + len(SignalColumns)); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {

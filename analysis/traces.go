@@ -9,6 +9,16 @@ import "strconv"
 // them; a reader checks them, so a file from the platform reads back.
 var TraceColumns = []string{"answer_changes", "hidden_ms", "first_input_ms"}
 
+// SignalColumns are the optional integrity-signal columns that follow the
+// trace in a ratings file (docs/formats.md#ratings-export). The analysis
+// does not use them; a file from the platform reads back.
+var SignalColumns = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
+
+// KeyColumns are the optional keystroke-summary columns of the judgements
+// file (docs/formats.md#judgements-file), after SignalColumns; the
+// analysis does not use them either.
+var KeyColumns = []string{"typed_chars", "inserted_chars", "iki_median_ms", "iki_iqr_ms"}
+
 // checkTraces checks the optional trace fields from index k of the current
 // row: empty or a whole number from 0 up (changes at most 1,000, times at
 // most a day).

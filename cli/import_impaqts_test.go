@@ -47,11 +47,11 @@ func TestImportImpaqtsCLI(t *testing.T) {
 		t.Errorf("outputs: exit %d, out %q, stderr %q", code, out, errOut)
 	}
 	code, out, _ = runCLI(t, "", nil, "export", "--study", "1", "--what", "context-answers", "--db", dbPath)
-	if code != 0 || out != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences,shown_at,answered_at,rt_ms\n" {
+	if code != 0 || out != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences,shown_at,answered_at,rt_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot\n" {
 		t.Errorf("export context answers: exit %d, %q", code, out)
 	}
 	code, out, _ = runCLI(t, "", nil, "export", "--study", "2", "--what", "explanation-ratings", "--db", dbPath)
-	if code != 0 || out != "annotator_id,item_id,kind,strategy,judgment,model,shown_at,answered_at,rt_ms\n" {
+	if code != 0 || out != "annotator_id,item_id,kind,strategy,judgment,model,shown_at,answered_at,rt_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot\n" {
 		t.Errorf("export explanation ratings: exit %d, %q", code, out)
 	}
 	db, _ = store.Open(ctx, dbPath)

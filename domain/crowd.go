@@ -336,6 +336,9 @@ type Questionnaire struct {
 	AgeRange        string
 	Gender          string
 	Comments        string
+	// Integrity is recorded with the answers, never validated against
+	// them (docs/studies.md#integrity-signals).
+	Integrity Integrity
 }
 
 // Validate checks the answers against the fields asked, dropping those not
@@ -395,6 +398,9 @@ type CrowdQuality struct {
 	// Traces sums the behavioural traces of the participant's answers
 	// (docs/studies.md#behavioural-traces).
 	Traces TraceSummary
+	// Integrity sums the integrity signals of the participant's answers
+	// and questionnaire (docs/studies.md#integrity-flags).
+	Integrity IntegrityEvidence
 }
 
 // TraceSummary is a participant's behavioural traces over their answers:

@@ -74,6 +74,9 @@ type Judgement struct {
 	// RTms is the browser's response time of the answer, in ms (0: not
 	// measured); it is stored, not compared.
 	RTms int
+	// Integrity is stored with the answer, never validated against it
+	// (docs/studies.md#integrity-signals).
+	Integrity Integrity
 }
 
 // MaxAltLen bounds an alternative typed by an expert.

@@ -13,6 +13,11 @@ type AnswerTrace struct {
 	Changes      int
 	HiddenMS     int
 	FirstInputMS int
+	// Signals and Honeypot are parsed apart from the three figures above
+	// (docs/studies.md#integrity-signals): a malformed trace never loses
+	// them, nor they the trace.
+	Signals  AnswerSignals
+	Honeypot string
 }
 
 // MaxAnswerChanges bounds the answer changes a page may report: far more

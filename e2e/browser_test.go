@@ -32,6 +32,13 @@ func chromiumPath() string {
 // since .ci/run installs it.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
+	return newBrowserWith(t)
+}
+
+// newBrowserWith is newBrowser with more allocator options (a flag left
+// off, say), applied after the usual ones.
+func newBrowserWith(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
 	path := chromiumPath()
 	if path == "" {
 		if os.Getenv("CI") != "" {
@@ -50,6 +57,7 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1024, 768),
 	)
+	opts = append(opts, extra...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	// Start the browser with a context without deadline, so that a timeout

@@ -240,6 +240,10 @@ func (h *Handler) SetCrowdExclusion(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pid, err := idParam(r, "participant")
+	reason := strings.TrimSpace(r.PostFormValue("reason"))
+	if err == nil && len(reason) > maxExclusionReason {
+		err = domain.Errorf(domain.EINVALID, "the reason for the exclusion decision is longer than %d characters", maxExclusionReason)
+	}
 	if err == nil {
 		err = h.Store.SetCrowdExclusion(r.Context(), s.ID, pid, r.PostFormValue("override"))
 	}
@@ -247,6 +251,8 @@ func (h *Handler) SetCrowdExclusion(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	// The audit entry names the participant, the decision and the
+	// researcher's reason (an integrity flag, say) from the form's fields.
 	h.flash(w, r, "Exclusion decision saved.")
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
@@ -316,7 +322,11 @@ func crowdParticipantRows(ps []studies.CrowdParticipantReport) []templates.Crowd
 		out[i] = templates.CrowdParticipantRow{ID: p.ID, PID: p.PID, BatchNumber: p.BatchNumber, Status: p.Status,
 			Answered: p.Answered, Screens: p.Screens, StartedAt: p.StartedAt, LastSeenAt: p.LastSeenAt,
 			ChecksFailed: p.ChecksFailed, ChecksAnswered: p.ChecksAnswered, Quality: p.CrowdQuality, Reasons: p.Reasons,
-			AutoExcluded: p.AutoExcluded, Excluded: p.Excluded, Override: p.Override}
+			AutoExcluded: p.AutoExcluded, Excluded: p.Excluded, Override: p.Override, Flags: p.Flags}
 	}
 	return out
 }
+
+// maxExclusionReason bounds the reason a researcher gives for an exclusion
+// decision, kept whole in the audit log (which cuts a field at 200).
+const maxExclusionReason = 200

@@ -198,6 +198,11 @@ func (h *Handler) ProlificRejectPage(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
+	if row.FlagsOnly { // docs/studies.md#integrity-flags: no rejection proposed on flags alone
+		h.Error(w, r, domain.Errorf(domain.ECONFLICT, "participant %s passed the attention checks and is excluded with integrity flags (%s): "+
+			"flags alone are no reason to reject on Prolific (exclude, do not reject); no rejection is proposed", row.PID, strings.Join(row.Flags, "; ")))
+		return
+	}
 	h.render(w, r, http.StatusOK, templates.ProlificReject(templates.ProlificRejectView{Nav: h.nav(w, r, s), Study: s, Row: prolificRow(*row),
 		Category: "FAILED_CHECK", Message: recruit.RejectionMessage(recruit.DefaultRejectionTemplate, *row),
 		Categories: prolific.RejectionCategories, MinMessage: prolific.MinRejectMessage}))
@@ -266,7 +271,7 @@ func prolificRow(r recruit.ReviewRow) templates.ProlificRow {
 	return templates.ProlificRow{PID: r.PID, Here: r.Here, SubmissionID: r.SubmissionID, ProlificStatus: r.ProlificStatus,
 		Excluded: r.Excluded, ChecksAnswered: r.ChecksAnswered, ChecksFailed: r.ChecksFailed, FailedChecks: r.FailedChecks,
 		BonusCents: r.BonusCents, AwaitingReview: r.ProlificStatus == prolific.StatusAwaitingReview, ScreenOut: r.ScreenOut,
-		ExcludedReasons: r.ExcludedReasons, QualityOnly: r.QualityOnly}
+		ExcludedReasons: r.ExcludedReasons, QualityOnly: r.QualityOnly, Flags: r.Flags, FlagsOnly: r.FlagsOnly}
 }
 
 func prolificRows(rs []recruit.ReviewRow) []templates.ProlificRow {

@@ -107,7 +107,7 @@ func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		seen = -1 // Act refuses the incomplete form
 	}
-	next, err := c.Act(r.Context(), pos, seen, r.PostFormValue("action"), rtParam(r))
+	next, err := c.Act(r.Context(), pos, seen, r.PostFormValue("action"), rtParam(r), integrityParam(r))
 	if err != nil {
 		h.Error(w, r, err)
 		return

@@ -390,6 +390,7 @@ func (h *Handler) CrowdQuestionnaireAnswer(w http.ResponseWriter, r *http.Reques
 	q := domain.Questionnaire{
 		NativeLanguages: r.PostFormValue("native_languages"), AgeRange: r.PostFormValue("age_range"),
 		Gender: r.PostFormValue("gender"), Comments: r.PostFormValue("comments"),
+		Integrity: integrityParam(r),
 	}
 	if err := c.SaveQuestionnaire(r.Context(), q); err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {

@@ -422,7 +422,7 @@ func TestCrowdAdmin(t *testing.T) {
 	// rt_ms is empty, since no browser measured it.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,machine_instruction" {
+	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction" {
 		t.Fatalf("ratings.csv: %v\n%s", err, a.body)
 	}
 	checks := 0
@@ -782,7 +782,7 @@ func TestCrowdAnswerTimes(t *testing.T) {
 	}
 	a := e.admin()
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
-	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234,,,,\n") {
+	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234,,,,,,,,,\n") {
 		t.Fatalf("export without the times of screen 1:\n%s", a.body)
 	}
 }
@@ -858,12 +858,12 @@ func TestCrowdQuestionnaire(t *testing.T) {
 	a := e.admin()
 	a.get(fmt.Sprintf("/admin/studies/%d/export/participants.csv", e.study))
 	recs, _ := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	h := recs[0]
+	h := recs[0][:len(recs[0])-5] // the keystroke summary and integrity_flags close the row
 	if strings.Join(h[len(h)-4:], ",") != "native_languages,age_range,gender,comments" {
 		t.Fatalf("header %v", h)
 	}
 	// gender was not asked: not stored, whatever the form sent.
-	if got := strings.Join(recs[1][len(h)-4:], "|"); got != `Italian, Friulian|25-34||Nice, "short" study` {
+	if got := strings.Join(recs[1][len(h)-4:len(h)], "|"); got != `Italian, Friulian|25-34||Nice, "short" study` {
 		t.Fatalf("answers %q", got)
 	}
 	// Italian texts.

@@ -163,6 +163,7 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 		AltImplicature:      r.PostFormValue("alt_implicature"),
 		AltCancellation:     r.PostFormValue("alt_cancellation"),
 		RTms:                rtParam(r),
+		Integrity:           integrityParam(r),
 	}
 	next, err := b.Answer(r.Context(), pos, j)
 	if err != nil {

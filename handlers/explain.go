@@ -80,7 +80,7 @@ func (h *Handler) ExplainAnswer(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		i = 0 // none chosen
 	}
-	next, err := x.Answer(r.Context(), pos, i, rtParam(r))
+	next, err := x.Answer(r.Context(), pos, i, rtParam(r), integrityParam(r))
 	if errors.Is(err, studies.ErrNoJudgment) {
 		v := explainScreenView(e, x, pos)
 		v.Error = templates.TI(e.Study.Lang, "ex_required")

@@ -15,7 +15,28 @@ func (h *Handler) traceParam(r *http.Request) domain.AnswerTrace {
 	tr, err := domain.ParseAnswerTrace(r.PostFormValue("answer_changes"), r.PostFormValue("hidden_ms"), r.PostFormValue("first_input_ms"))
 	if err != nil {
 		h.Log.Warn("answer trace left out", "path", r.URL.Path, "err", err)
-		return domain.AnswerTrace{}
+		tr = domain.AnswerTrace{}
 	}
+	tr.Signals, tr.Honeypot = signalParams(r)
 	return tr
+}
+
+// signalParams reads the integrity signals and the honeypot of an answer
+// form (docs/studies.md#integrity-signals), each field on its own and
+// leniently: nothing in them ever refuses the answer.
+func signalParams(r *http.Request) (domain.AnswerSignals, string) {
+	return domain.ParseAnswerSignals(r.PostFormValue("untrusted_events"), r.PostFormValue("pastes"),
+			r.PostFormValue("webdriver"), r.PostFormValue("pointer_or_key")),
+		domain.ParseHoneypot(r.PostFormValue(domain.HoneypotField))
+}
+
+// integrityParam reads what an expert, context, explanation or
+// questionnaire form records beside its answer
+// (docs/studies.md#integrity-signals): the signals, the honeypot and the
+// keystroke summary, each field on its own and leniently.
+func integrityParam(r *http.Request) domain.Integrity {
+	sig, hp := signalParams(r)
+	return domain.Integrity{Signals: sig, Honeypot: hp, Keys: domain.ParseKeySummary(
+		r.PostFormValue("typed_chars"), r.PostFormValue("inserted_chars"),
+		r.PostFormValue("iki_median_ms"), r.PostFormValue("iki_iqr_ms"))}
 }

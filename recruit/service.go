@@ -234,6 +234,14 @@ type ReviewRow struct {
 	// (docs/studies.md#quality-rules-and-their-sources).
 	ExcludedReasons []string
 	QualityOnly     bool
+	// Flags are the participant's integrity flags
+	// (docs/studies.md#integrity-flags). FlagsOnly: excluded by the
+	// researcher while the attention checks pass and flags are raised —
+	// the flags are then the evidence, and they are no reason to reject on
+	// Prolific (exclude, do not reject: Prolific's guidance), so the
+	// review proposes no rejection.
+	Flags     []string
+	FlagsOnly bool
 }
 
 // Disagrees reports whether the two sides tell different stories: completed
@@ -376,7 +384,9 @@ func (in reviewInputs) participantRow(pr store.CrowdParticipantReport, key strin
 		Excluded: pr.Excluded, ChecksAnswered: pr.ChecksAnswered, ChecksFailed: pr.ChecksFailed,
 		FailedChecks: in.failed[key], BonusCents: in.bonused[key], ExcludedReasons: pr.Reasons,
 		QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < in.set.MaxFailedChecks,
+		Flags:       domain.FlagNames(pr.Flags),
 	}
+	row.FlagsOnly = pr.Excluded && pr.ChecksFailed < in.set.MaxFailedChecks && len(row.Flags) > 0
 	if pr.Status == store.CrowdScreenedOut {
 		row.ScreenOut = studies.ReasonTraining
 	}

@@ -267,3 +267,33 @@ func TestProlificCreateDraftAndGroup(t *testing.T) {
 		t.Fatalf("added %d (%v); the group holds %v", n, err, srv.Group(g.ID))
 	}
 }
+
+// TestProlificReviewNeverProposesRejectingOnFlags: a participant who passes
+// the attention checks, whose answers carry integrity flags, and whom the
+// researcher excludes on them is not proposed for rejection
+// (docs/studies.md#integrity-flags: exclude, do not reject); one excluded
+// by failed checks still is.
+func TestProlificReviewNeverProposesRejectingOnFlags(t *testing.T) {
+	db, cs, _, p := prolificFixture(t)
+	ctx := context.Background()
+	p.Sync(ctx, cs.ID)
+	_, set, _ := db.CrowdStudy(ctx, cs.ID)
+	parts, _ := db.CrowdParticipants(ctx, cs.ID, set)
+	if _, err := db.Writer().ExecContext(ctx, `UPDATE crowd_ratings SET honeypot = 'http://bot.example', webdriver = 1 WHERE participant_id = ?`, parts[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	rev, _ := p.Review(ctx, cs.ID)
+	if r := rev.Row(pid(1)); r == nil || r.Excluded || r.FlagsOnly || strings.Join(r.Flags, ";") != "honeypot;webdriver" {
+		t.Fatalf("flagged, not excluded: %+v", r)
+	}
+	if err := db.SetCrowdExclusion(ctx, cs.ID, parts[0].ID, domain.OverrideExclude); err != nil {
+		t.Fatal(err)
+	}
+	rev, _ = p.Review(ctx, cs.ID)
+	if r := rev.Row(pid(1)); r == nil || !r.Excluded || !r.FlagsOnly {
+		t.Fatalf("excluded on its flags: %+v, want no rejection proposed", r)
+	}
+	if r := rev.Row(pid(2)); r == nil || r.FlagsOnly || r.ChecksFailed < set.MaxFailedChecks {
+		t.Fatalf("excluded by failed checks: %+v, want a rejection still possible", r)
+	}
+}

@@ -101,3 +101,92 @@
 		}
 	});
 })();
+// Integrity signals of an answer (docs/studies.md#integrity-signals), put
+// in the form's hidden [data-signal] fields when it is sent: input events
+// a script dispatched (isTrusted false), paste and drop events on text
+// fields, navigator.webdriver, and whether any real pointer or key event
+// came first. Never the keys themselves. Without this script the fields
+// stay empty, and an empty signal is no evidence.
+(function () {
+	"use strict";
+	var untrusted = 0, pastes = 0, pointerOrKey = false;
+	// Keystroke summary of the free-text fields
+	// (docs/studies.md#keystroke-summaries): characters typed (trusted
+	// key-driven input) and inserted (anything else, including a value a
+	// script set without an event), and the intervals between trusted key
+	// presses. Never the keys.
+	var typed = 0, inserted = 0, lastKey = null, intervals = [], lens = new Map();
+	function reset() {
+		untrusted = 0; pastes = 0; pointerOrKey = false;
+		typed = 0; inserted = 0; lastKey = null; intervals = []; lens = new Map();
+	}
+	window.addEventListener("pageshow", function (e) { if (e.persisted) reset(); });
+	["input", "beforeinput", "change", "click", "keydown", "keyup", "keypress",
+		"pointerdown", "pointerup", "mousedown", "mouseup", "touchstart", "paste", "drop"].forEach(function (t) {
+		document.addEventListener(t, function (e) { if (!e.isTrusted) untrusted++; }, { capture: true, passive: true });
+	});
+	["pointerdown", "mousedown", "touchstart", "keydown"].forEach(function (t) {
+		document.addEventListener(t, function (e) { if (e.isTrusted) pointerOrKey = true; }, { capture: true, passive: true });
+	});
+	function textField(t) {
+		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "radio" && t.type !== "checkbox"));
+	}
+	// freeText: a visible free-text field (not the honeypot, not hidden).
+	function freeText(t) {
+		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type === "text")) && t.name !== "website";
+	}
+	function lenOf(t) { return lens.has(t) ? lens.get(t) : t.defaultValue.length; }
+	var keyed = { insertText: 1, insertCompositionText: 1, insertLineBreak: 1, insertParagraph: 1 };
+	document.addEventListener("input", function (e) {
+		var t = e.target;
+		if (!freeText(t)) return;
+		var d = t.value.length - lenOf(t);
+		lens.set(t, t.value.length);
+		if (d <= 0) return;
+		if (e.isTrusted && keyed[e.inputType]) typed += d; else inserted += d;
+	}, { capture: true, passive: true });
+	document.addEventListener("keydown", function (e) {
+		if (!e.isTrusted || !freeText(e.target) || e.repeat) return;
+		var now = performance.now();
+		if (lastKey !== null && intervals.length < 10000) intervals.push(Math.round(now - lastKey));
+		lastKey = now;
+	}, { capture: true, passive: true });
+	// quantile of sorted xs at p, interpolated (R's type 7).
+	function quantile(xs, p) {
+		var h = (xs.length - 1) * p, lo = Math.floor(h);
+		return lo + 1 < xs.length ? xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo]) : xs[lo];
+	}
+	function keyValues(form) {
+		var fs = form.querySelectorAll("textarea, input[type=text]");
+		var ins = inserted;
+		for (var i = 0; i < fs.length; i++) {
+			if (freeText(fs[i])) ins += Math.max(0, fs[i].value.length - lenOf(fs[i])); // set without an event
+		}
+		var xs = intervals.slice().sort(function (a, b) { return a - b; });
+		return {
+			typed_chars: typed,
+			inserted_chars: ins,
+			iki_median_ms: xs.length ? Math.round(quantile(xs, 0.5)) : "",
+			iki_iqr_ms: xs.length ? Math.round(quantile(xs, 0.75) - quantile(xs, 0.25)) : ""
+		};
+	}
+	["paste", "drop"].forEach(function (t) {
+		document.addEventListener(t, function (e) { if (textField(e.target)) pastes++; }, { capture: true, passive: true });
+	});
+	document.addEventListener("submit", function (e) {
+		var form = e.target;
+		if (!form || !form.querySelectorAll) return;
+		var values = {
+			untrusted_events: untrusted,
+			pastes: pastes,
+			webdriver: navigator.webdriver ? 1 : 0,
+			pointer_or_key: pointerOrKey ? 1 : 0
+		};
+		var k = keyValues(form);
+		for (var n in k) values[n] = k[n];
+		var fs = form.querySelectorAll("input[data-signal]");
+		for (var i = 0; i < fs.length; i++) {
+			if (Object.prototype.hasOwnProperty.call(values, fs[i].name)) fs[i].value = String(values[fs[i].name]);
+		}
+	}, true);
+})();

@@ -190,7 +190,12 @@ func (db *DB) ContextQuestions(ctx context.Context, assignmentID int64) ([]domai
 // MaxSentences. The final answer gets its times: answered_at now, and rt,
 // the browser's response time in ms on the page it was given (0: not
 // measured).
-func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit, rt int) (domain.ContextQuestion, error) {
+//
+// in is the page's integrity record (docs/studies.md#integrity-signals),
+// added in the same write to what the question's earlier pages recorded:
+// the counts summed, webdriver and pointer_or_key the largest, the first
+// filled honeypot kept.
+func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, position, seen int, action string, limit, rt int, in domain.Integrity) (domain.ContextQuestion, error) {
 	var q domain.ContextQuestion
 	if action != domain.ContextSufficient && action != domain.ContextMore && action != domain.ContextRestart {
 		return q, domain.Errorf(domain.EINVALID, "unknown answer %q", action)
@@ -227,14 +232,14 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO context_answers (assignment_id, position, passage_id, shown, sufficient, updated_at,
-				answered_at, rt_ms, shown_at, link_no)
+				answered_at, rt_ms, shown_at, link_no, `+integrityCols(false)+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, (SELECT n.link_no FROM context_assignments ca
-				JOIN annotators n ON n.id = ca.annotator_id WHERE ca.id = ?))
+				JOIN annotators n ON n.id = ca.annotator_id WHERE ca.id = ?), ?, ?, ?, ?, ?)
 			ON CONFLICT (assignment_id, position) DO UPDATE SET
 				link_no = excluded.link_no, shown = excluded.shown, sufficient = excluded.sufficient, updated_at = excluded.updated_at,
-				answered_at = excluded.answered_at, rt_ms = excluded.rt_ms, shown_at = excluded.shown_at`,
-			assignmentID, position, q.Passage.ID, q.Shown, q.Sufficient, db.now(), answered, rtv,
-			FlowContext, assignmentID, position, assignmentID)
+				answered_at = excluded.answered_at, rt_ms = excluded.rt_ms, shown_at = excluded.shown_at,`+qIntegrityAdd+``,
+			append([]any{assignmentID, position, q.Passage.ID, q.Shown, q.Sufficient, db.now(), answered, rtv,
+				FlowContext, assignmentID, position, assignmentID}, integrityValues(in, false)...)...)
 		if err != nil {
 			return fmt.Errorf("context answer: %w", err)
 		}
@@ -271,7 +276,7 @@ func contextStep(q *domain.ContextQuestion, action string, limit int) bool {
 // (the study's limit, or fewer when the passage has fewer), so that
 // "insufficient" after fewer than 5 is told apart from a broken row; the
 // answer times (docs/formats.md#answer-times) close it.
-var ContextAnswerColumns = append([]string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}, TimeColumns...)
+var ContextAnswerColumns = concat([]string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}, TimeColumns, SignalColumns)
 
 // ContextAnswerRow is one final answer of a context survey: the expert's
 // name, the survey's number, the passage's own id, kind and period, how
@@ -285,6 +290,7 @@ type ContextAnswerRow struct {
 	Sufficient         string
 	MaxSentences       int
 	AnswerTimes
+	IntegrityRecord
 }
 
 // ContextAnswerRows lists the final answers of a study's context surveys,
@@ -299,7 +305,7 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		return nil, fmt.Errorf("context answers: %w", err)
 	}
 	return queryRows(ctx, db, "context answers", `
-		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient, p.sentences, c.shown_at, c.answered_at, c.rt_ms
+		SELECT n.name, s.number, p.key, p.kind, p.period, c.shown, c.sufficient, p.sentences, c.shown_at, c.answered_at, c.rt_ms, `+integritySQL("c", false)+`
 		FROM context_answers c
 		JOIN context_assignments a ON a.id = c.assignment_id
 		JOIN context_surveys s ON s.id = a.survey_id
@@ -309,8 +315,10 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		ORDER BY s.number, n.name, c.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *ContextAnswerRow) error {
 		var sents string
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient, &sents}, times...)...)
+		in, filled := r.IntegrityRecord.dest(false)
+		err := rows.Scan(concatAny([]any{&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient, &sents}, times, in)...)
 		done()
+		filled()
 		if err != nil {
 			return err
 		}
@@ -331,6 +339,6 @@ func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writ
 		return err
 	}
 	return writeCSV(w, ContextAnswerColumns, rows, func(r ContextAnswerRow) []string {
-		return append([]string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient, strconv.Itoa(r.MaxSentences)}, r.Fields()...)
+		return concat([]string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient, strconv.Itoa(r.MaxSentences)}, r.Fields(), r.IntegrityRecord.fields(false))
 	})
 }

@@ -72,6 +72,10 @@ type CrowdParticipantReport struct {
 	Reasons      []string
 	AutoExcluded bool // by the rules: ChecksFailed >= MaxFailedChecks, or a quality rule
 	Excluded     bool // the final decision, the researcher's override first
+	// Flags are the participant's integrity flags with their evidence
+	// (domain.IntegrityFlags): for the researcher's review, never a
+	// reason of AutoExcluded.
+	Flags []domain.IntegrityFlag
 }
 
 // CrowdParticipants lists a study's participants in arrival order with their
@@ -180,6 +184,7 @@ func decideExclusion(r *CrowdParticipantReport, qs map[int64]domain.CrowdQuality
 		r.Reasons = append(r.Reasons, s.QualityReasons(r.CrowdQuality)...)
 	}
 	r.AutoExcluded = len(r.Reasons) > 0
+	r.Flags = domain.IntegrityFlags(r.Integrity, r.CrowdQuality, s)
 	r.Excluded = r.Override == domain.OverrideExclude || (r.Override == "" && r.AutoExcluded)
 }
 
@@ -250,7 +255,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
 		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version,
-			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, r.machine_instruction
+			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`, r.machine_instruction
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
@@ -317,7 +322,7 @@ func (db *DB) ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w 
 	}
 	return writeCSV(w, append(slices.Clone(RatingsHeader), RatingTextColumns...), rows, func(r RatingRow) []string {
 		it := texts[itemVersion{r.Item, r.Version}]
-		out := append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), traceFields(r.Trace)...)
+		out := append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), append(traceFields(r.Trace), nullInt(r.Machine))...)
 		return append(out, it.Context, it.Utterance, it.FollowUp(r.Condition), it.Implicature)
 	})
 }
@@ -358,6 +363,7 @@ var CrowdParticipantsHeader = []string{
 	"total_seconds", "median_rt_ms", "fast_share", "longest_identical_run", "exclusion_reasons",
 	"traced_answers", "answer_changes", "hidden_ms", "median_first_input_ms",
 	"native_languages", "age_range", "gender", "comments",
+	"typed_chars", "inserted_chars", "iki_median_ms", "iki_iqr_ms", "integrity_flags",
 }
 
 // ExportCrowdParticipants writes one row per participant: Prolific ids,
@@ -388,6 +394,9 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 			strconv.Itoa(r.Traces.Answers), traceSum(r.Traces, r.Traces.Changes), traceSum(r.Traces, r.Traces.HiddenMS),
 			traceSum(r.Traces, r.Traces.MedianFirstInputMS),
 			q.NativeLanguages, q.AgeRange, q.Gender, q.Comments,
+			signalField(q.Integrity.Keys.Typed), signalField(q.Integrity.Keys.Inserted),
+			signalField(q.Integrity.Keys.IKIMedian), signalField(q.Integrity.Keys.IKIIQR),
+			strings.Join(domain.FlagNames(r.Flags), ";"),
 		}
 	})
 }

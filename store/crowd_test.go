@@ -407,7 +407,7 @@ func TestCrowdExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,machine_instruction" {
+	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 9 {
@@ -415,7 +415,7 @@ func TestCrowdExport(t *testing.T) {
 	}
 	// The store test shows no page, so shown_at is empty; answered_at is
 	// the clock's.
-	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,1,,2026-11-29T12:00:00.000Z,,,,," {
+	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,1,,2026-11-29T12:00:00.000Z,,,,,,,,,," {
 		t.Fatalf("row 4 = %s", got)
 	}
 	if got := strings.Join(recs[1][:8], ","); got != pid(1)+",1,it002,scalar,trigger,6,,1" {

@@ -335,8 +335,10 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 		}
 		_, err = tx.ExecContext(ctx, `
 			INSERT INTO judgements (assignment_id, position, item_id, item_version, plausible,
-				cancellation_correct, alt_implicature, alt_cancellation, answered_at, shown_at, rt_ms, link_no)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, ?, (SELECT link_no FROM annotators WHERE id = ?))
+				cancellation_correct, alt_implicature, alt_cancellation, answered_at, shown_at, rt_ms, link_no,
+				`+integrityCols(true)+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, `+qShownAt+`, ?, (SELECT link_no FROM annotators WHERE id = ?),
+				?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (assignment_id, position) DO UPDATE SET
 				link_no = excluded.link_no,
 				plausible = excluded.plausible,
@@ -346,9 +348,9 @@ func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64
 				item_version = excluded.item_version,
 				answered_at = excluded.answered_at,
 				shown_at = excluded.shown_at,
-				rt_ms = excluded.rt_ms`,
-			assignmentID, position, itemID, version, j.Plausible, j.CancellationCorrect, j.AltImplicature, j.AltCancellation, db.now(),
-			FlowExpert, assignmentID, position, RT(j.RTms), annotatorID)
+				rt_ms = excluded.rt_ms,`+integrityUpdate(true)+``,
+			append([]any{assignmentID, position, itemID, version, j.Plausible, j.CancellationCorrect, j.AltImplicature, j.AltCancellation, db.now(),
+				FlowExpert, assignmentID, position, RT(j.RTms), annotatorID}, integrityValues(j.Integrity, true)...)...)
 		if err != nil {
 			return fmt.Errorf("save judgement: %w", err)
 		}
@@ -364,18 +366,21 @@ type JudgementRow struct {
 	// Version is the version of the item the answer was given on.
 	Version int
 	AnswerTimes
+	IntegrityRecord
 }
 
 // JudgementsHeader is the header of the expert judgements file.
 // item_version, then the answer times (docs/formats.md#answer-times), come
 // last: files written before they existed read the same.
-var JudgementsHeader = append([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct", "item_version"}, TimeColumns...)
+// The integrity signals and the keystroke summary follow
+// (docs/studies.md#integrity-signals).
+var JudgementsHeader = concat([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct", "item_version"}, TimeColumns, SignalColumns, KeyColumns)
 
 // JudgementRows lists the answers of a study's experts on its data items
 // (attention checks left out), by expert and item.
 func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow, error) {
 	return queryRows(ctx, db, "judgements", `
-		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct, j.item_version, j.shown_at, j.answered_at, j.rt_ms
+		SELECT n.name, i.key, i.type, j.plausible, j.cancellation_correct, j.item_version, j.shown_at, j.answered_at, j.rt_ms, `+integritySQL("j", true)+`
 		FROM judgements j
 		JOIN assignments a ON a.id = j.assignment_id
 		JOIN annotators n ON n.id = a.annotator_id
@@ -383,8 +388,10 @@ func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow,
 		WHERE n.study_id = ? AND i.check_kind = '' AND (n.pilot = 0 OR ?)
 		ORDER BY n.name, i.key`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *JudgementRow) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect, &r.Version}, times...)...)
+		in, filled := r.IntegrityRecord.dest(true)
+		err := rows.Scan(concatAny([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect, &r.Version}, times, in)...)
 		done()
+		filled()
 		return err
 	})
 }
@@ -397,7 +404,7 @@ func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) 
 		return err
 	}
 	return writeCSV(w, JudgementsHeader, rows, func(r JudgementRow) []string {
-		return append([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect, strconv.Itoa(r.Version)}, r.Fields()...)
+		return concat([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect, strconv.Itoa(r.Version)}, r.Fields(), r.IntegrityRecord.fields(true))
 	})
 }
 

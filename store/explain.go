@@ -194,8 +194,9 @@ func (db *DB) ExplainScreens(ctx context.Context, annotatorID int64) ([]domain.E
 
 // SaveExplainRating stores an expert's judgment on one of their own
 // screens, as one write of the write queue (durable on return); sending it again replaces it. rt is the
-// browser's response time in ms (0: not measured).
-func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string, rt int) error {
+// browser's response time in ms (0: not measured); in, the page's integrity
+// record, is stored in the same write (docs/studies.md#integrity-signals).
+func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position int, judgment string, rt int, in domain.Integrity) error {
 	if !IsJudgment(judgment) {
 		return domain.Errorf(domain.EINVALID, "please choose one of the five answers")
 	}
@@ -210,12 +211,12 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 			return fmt.Errorf("save rating: %w", err)
 		}
 		_, err = tx.ExecContext(ctx, `
-			INSERT INTO explain_ratings (assignment_id, judgment, answered_at, rt_ms, shown_at, link_no)
-			VALUES (?, ?, ?, ?, `+qShownAt+`, (SELECT link_no FROM annotators WHERE id = ?))
+			INSERT INTO explain_ratings (assignment_id, judgment, answered_at, rt_ms, shown_at, link_no, `+integrityCols(false)+`)
+			VALUES (?, ?, ?, ?, `+qShownAt+`, (SELECT link_no FROM annotators WHERE id = ?), ?, ?, ?, ?, ?)
 			ON CONFLICT (assignment_id) DO UPDATE SET judgment = excluded.judgment, answered_at = excluded.answered_at,
 				link_no = excluded.link_no,
-				rt_ms = excluded.rt_ms, shown_at = excluded.shown_at`,
-			id, judgment, db.now(), RT(rt), FlowExplain, annotatorID, position, annotatorID)
+				rt_ms = excluded.rt_ms, shown_at = excluded.shown_at,`+integrityUpdate(false)+``,
+			append([]any{id, judgment, db.now(), RT(rt), FlowExplain, annotatorID, position, annotatorID}, integrityValues(in, false)...)...)
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}
@@ -258,7 +259,7 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 }
 
 // ExplanationRatingColumns is the header of the explanation ratings file.
-var ExplanationRatingColumns = append([]string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}, TimeColumns...)
+var ExplanationRatingColumns = concat([]string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}, TimeColumns, SignalColumns)
 
 // ExplanationRatingRow is one expert's judgment of a model output: the
 // expert's name, the passage's own id and kind, the prompting strategy, the
@@ -266,13 +267,14 @@ var ExplanationRatingColumns = append([]string{"annotator_id", "item_id", "kind"
 type ExplanationRatingRow struct {
 	Annotator, Item, Kind, Strategy, Judgment, Model string
 	AnswerTimes
+	IntegrityRecord
 }
 
 // ExplanationRatingRows lists the judgments of a study's experts, by
 // expert and position.
 func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]ExplanationRatingRow, error) {
 	return queryRows(ctx, db, "explanation ratings", `
-		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model, r.shown_at, r.answered_at, r.rt_ms
+		SELECT n.name, p.key, p.kind, o.strategy, r.judgment, o.model, r.shown_at, r.answered_at, r.rt_ms, `+integritySQL("r", false)+`
 		FROM explain_ratings r
 		JOIN explain_assignments x ON x.id = r.assignment_id
 		JOIN annotators n ON n.id = x.annotator_id
@@ -281,8 +283,10 @@ func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]Expla
 		WHERE o.study_id = ? AND (n.pilot = 0 OR ?)
 		ORDER BY n.name, x.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
 		times, done := r.AnswerTimes.dest()
-		err := rows.Scan(append([]any{&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model}, times...)...)
+		in, filled := r.IntegrityRecord.dest(false)
+		err := rows.Scan(concatAny([]any{&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model}, times, in)...)
 		done()
+		filled()
 		return err
 	})
 }
@@ -295,6 +299,6 @@ func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.
 		return err
 	}
 	return writeCSV(w, ExplanationRatingColumns, rows, func(r ExplanationRatingRow) []string {
-		return append([]string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}, r.Fields()...)
+		return concat([]string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}, r.Fields(), r.IntegrityRecord.fields(false))
 	})
 }

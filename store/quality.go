@@ -64,7 +64,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		trace domain.AnswerTrace
 	}
 	rows, err := queryRows(ctx, db, "crowd quality", `
-		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms
+		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND (p.pilot = 0 OR ?)
 		ORDER BY r.participant_id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *row) error {
@@ -90,6 +90,10 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			last[r.pid] = r.AnsweredAt
 		}
 	}
+	qs, err := db.questionnaires(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]domain.CrowdQuality, len(ratings))
 	for _, p := range reps {
 		if len(ratings[p.ID]) == 0 {
@@ -97,6 +101,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		}
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
 		q.Traces = summariseTraces(traces[p.ID])
+		q.Integrity = integrityEvidence(traces[p.ID], qs[p.ID])
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]

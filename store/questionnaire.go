@@ -9,16 +9,17 @@ import (
 )
 
 // SaveQuestionnaire stores a completed participant's answers, once: a
-// second send changes nothing.
+// second send changes nothing. The form's integrity record (signals,
+// honeypot, keystroke summary of its free text) goes in the same INSERT.
 func (db *DB) SaveQuestionnaire(ctx context.Context, studyID int64, token string, s domain.QuestionnaireSettings, q domain.Questionnaire) error {
 	if err := q.Validate(s); err != nil {
 		return err
 	}
 	res, err := db.exec(ctx, `
-		INSERT INTO crowd_questionnaires (participant_id, native_languages, age_range, gender, comments, answered_at)
-		SELECT id, ?, ?, ?, ?, ? FROM crowd_participants WHERE study_id = ? AND token = ? AND status = 'completed'
+		INSERT INTO crowd_questionnaires (participant_id, native_languages, age_range, gender, comments, answered_at, `+integrityCols(true)+`)
+		SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crowd_participants WHERE study_id = ? AND token = ? AND status = 'completed'
 		ON CONFLICT (participant_id) DO NOTHING`,
-		q.NativeLanguages, q.AgeRange, q.Gender, q.Comments, db.now(), studyID, token)
+		concatAny([]any{q.NativeLanguages, q.AgeRange, q.Gender, q.Comments, db.now()}, integrityValues(q.Integrity, true), []any{studyID, token})...)
 	if err != nil {
 		return fmt.Errorf("questionnaire: %w", err)
 	}
@@ -46,10 +47,15 @@ func (db *DB) questionnaires(ctx context.Context, studyID int64) (map[int64]doma
 		q  domain.Questionnaire
 	}
 	rows, err := queryRows(ctx, db, "questionnaires", `
-		SELECT q.participant_id, q.native_languages, q.age_range, q.gender, q.comments
+		SELECT q.participant_id, q.native_languages, q.age_range, q.gender, q.comments, `+integritySQL("q", true)+`
 		FROM crowd_questionnaires q JOIN crowd_participants p ON p.id = q.participant_id
 		WHERE p.study_id = ?`, []any{studyID}, func(rows *sql.Rows, r *row) error {
-		return rows.Scan(&r.id, &r.q.NativeLanguages, &r.q.AgeRange, &r.q.Gender, &r.q.Comments)
+		var in IntegrityRecord
+		dst, filled := in.dest(true)
+		err := rows.Scan(concatAny([]any{&r.id, &r.q.NativeLanguages, &r.q.AgeRange, &r.q.Gender, &r.q.Comments}, dst)...)
+		filled()
+		r.q.Integrity = in.Integrity
+		return err
 	})
 	if err != nil {
 		return nil, err

@@ -16,23 +16,61 @@ func traceValue(tr domain.AnswerTrace, v int) any {
 	return v
 }
 
-// TraceColumns close the ratings export (docs/formats.md#ratings-export).
-var TraceColumns = []string{"answer_changes", "hidden_ms", "first_input_ms"}
+// signalValue is one integrity signal as stored: NULL when not sent.
+func signalValue(s domain.Signal) any {
+	if !s.Valid {
+		return nil
+	}
+	return s.N
+}
+
+// signalValues are the stored values of SignalColumns, in their order.
+func signalValues(tr domain.AnswerTrace) []any {
+	s := tr.Signals
+	return []any{signalValue(s.UntrustedEvents), signalValue(s.Pastes), signalValue(s.Webdriver), signalValue(s.PointerOrKey), tr.Honeypot}
+}
+
+// TraceColumns close the ratings export (docs/formats.md#ratings-export):
+// the trace, then the integrity signals and the honeypot
+// (docs/studies.md#integrity-signals).
+var TraceColumns = append([]string{"answer_changes", "hidden_ms", "first_input_ms"}, SignalColumns...)
+
+// SignalColumns are the integrity signals' columns, in the table and in the
+// exports, after first_input_ms.
+var SignalColumns = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
+
+// signalSQL lists SignalColumns for a query on the table aliased r.
+const signalSQL = `r.untrusted_events, r.pastes, r.webdriver, r.pointer_or_key, r.honeypot`
+
+// signalField is one signal in an export: empty when not sent.
+func signalField(s domain.Signal) string {
+	if !s.Valid {
+		return ""
+	}
+	return strconv.Itoa(s.N)
+}
 
 // traceFields are the values of TraceColumns, empty without a trace.
 func traceFields(tr domain.AnswerTrace) []string {
+	s := tr.Signals
+	sig := []string{signalField(s.UntrustedEvents), signalField(s.Pastes), signalField(s.Webdriver), signalField(s.PointerOrKey), tr.Honeypot}
 	if !tr.Set {
-		return []string{"", "", ""}
+		return append([]string{"", "", ""}, sig...)
 	}
-	return []string{strconv.Itoa(tr.Changes), strconv.Itoa(tr.HiddenMS), strconv.Itoa(tr.FirstInputMS)}
+	return append([]string{strconv.Itoa(tr.Changes), strconv.Itoa(tr.HiddenMS), strconv.Itoa(tr.FirstInputMS)}, sig...)
 }
 
-// traceDest returns the scan destinations of answer_changes, hidden_ms and
-// first_input_ms, and the function that fills tr after the scan.
+// traceDest returns the scan destinations of answer_changes, hidden_ms,
+// first_input_ms and SignalColumns, and the function that fills tr after
+// the scan.
 func traceDest(tr *domain.AnswerTrace) ([]any, func()) {
-	var c, h, f sql.NullInt64
-	return []any{&c, &h, &f}, func() {
-		*tr = domain.AnswerTrace{Set: c.Valid, Changes: int(c.Int64), HiddenMS: int(h.Int64), FirstInputMS: int(f.Int64)}
+	var c, h, f, u, p, w, k sql.NullInt64
+	var hp sql.NullString
+	return []any{&c, &h, &f, &u, &p, &w, &k, &hp}, func() {
+		sig := func(n sql.NullInt64) domain.Signal { return domain.Signal{Valid: n.Valid, N: int(n.Int64)} }
+		*tr = domain.AnswerTrace{Set: c.Valid, Changes: int(c.Int64), HiddenMS: int(h.Int64), FirstInputMS: int(f.Int64),
+			Signals:  domain.AnswerSignals{UntrustedEvents: sig(u), Pastes: sig(p), Webdriver: sig(w), PointerOrKey: sig(k)},
+			Honeypot: hp.String}
 	}
 }
 

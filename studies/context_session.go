@@ -99,14 +99,15 @@ func (c *ContextSession) Show(ctx context.Context, pos int) error {
 // ContextRestart) to the question at pos, committed before it returns.
 // seen is the number of revealed sentences the page showed: an action sent
 // from an outdated page changes nothing. rt is the browser's response time
-// in ms (0: not measured). It returns the question to show next: the same
+// in ms (0: not measured); in is the page's integrity record
+// (docs/studies.md#integrity-signals), added to the question's. It returns the question to show next: the same
 // one while it is open (with one more sentence), else the next question;
 // after the last, the first still open; 0 when the survey is done.
-func (c *ContextSession) Act(ctx context.Context, pos, seen int, action string, rt int) (next int, err error) {
+func (c *ContextSession) Act(ctx context.Context, pos, seen int, action string, rt int, in domain.Integrity) (next int, err error) {
 	if seen < 0 || seen > domain.MaxContextSentences {
 		return 0, domain.Errorf(domain.EINVALID, "the form is incomplete: please answer again")
 	}
-	q, err := c.svc.db.ContextAct(ctx, c.annotator, c.Assignment.ID, pos, seen, action, c.Settings.MaxSentences, rt)
+	q, err := c.svc.db.ContextAct(ctx, c.annotator, c.Assignment.ID, pos, seen, action, c.Settings.MaxSentences, rt, in)
 	if err != nil {
 		return 0, err
 	}

@@ -32,22 +32,22 @@ func TestContextSession(t *testing.T) {
 	if c.MaxShown(1) != 4 || c.MaxShown(2) != 5 {
 		t.Errorf("max shown %d, %d; want 4, 5", c.MaxShown(1), c.MaxShown(2))
 	}
-	if _, err := c.Act(ctx, 1, -1, domain.ContextMore, 0); domain.ErrorCode(err) != domain.EINVALID {
+	if _, err := c.Act(ctx, 1, -1, domain.ContextMore, 0, domain.Integrity{}); domain.ErrorCode(err) != domain.EINVALID {
 		t.Fatalf("a form without what it showed: %v", err)
 	}
 	// "More" keeps the question open, one sentence further.
-	if next, err := c.Act(ctx, 1, 0, domain.ContextMore, 0); err != nil || next != 1 || c.Question(1).Shown != 1 {
+	if next, err := c.Act(ctx, 1, 0, domain.ContextMore, 0, domain.Integrity{}); err != nil || next != 1 || c.Question(1).Shown != 1 {
 		t.Fatalf("more: next %d, shown %d, %v; want 1, 1", next, c.Question(1).Shown, err)
 	}
 	// The second click of a double click changes nothing.
-	if next, err := c.Act(ctx, 1, 0, domain.ContextMore, 0); err != nil || next != 1 || c.Question(1).Shown != 1 {
+	if next, err := c.Act(ctx, 1, 0, domain.ContextMore, 0, domain.Integrity{}); err != nil || next != 1 || c.Question(1).Shown != 1 {
 		t.Fatalf("outdated more: next %d, shown %d, %v; want 1, 1", next, c.Question(1).Shown, err)
 	}
 	// Skipping question 1: after the last, back to the one still open.
-	if next, err := c.Act(ctx, 2, 0, domain.ContextSufficient, 0); err != nil || next != 1 {
+	if next, err := c.Act(ctx, 2, 0, domain.ContextSufficient, 0, domain.Integrity{}); err != nil || next != 1 {
 		t.Fatalf("sufficient on the last: next %d, %v; want 1", next, err)
 	}
-	if next, err := c.Act(ctx, 1, 1, domain.ContextSufficient, 0); err != nil || next != 2 {
+	if next, err := c.Act(ctx, 1, 1, domain.ContextSufficient, 0, domain.Integrity{}); err != nil || next != 2 {
 		t.Fatalf("sufficient on 1: next %d, %v; want 2", next, err)
 	}
 	c = open()

@@ -79,14 +79,15 @@ func (x *ExplainSession) Show(ctx context.Context, pos int) error {
 // Answer saves the judgment on the screen at pos, committed before it
 // returns; judgment is its number on the screen, 1…len(domain.Judgments)
 // (anything else is ErrNoJudgment and changes nothing). Sending it again
-// replaces it. It returns the screen to go on to: the next one; after the
+// replaces it, with in, the page's integrity record
+// (docs/studies.md#integrity-signals). It returns the screen to go on to: the next one; after the
 // last, the first still unrated; 0 when every screen is rated.
-func (x *ExplainSession) Answer(ctx context.Context, pos, judgment, rt int) (next int, err error) {
+func (x *ExplainSession) Answer(ctx context.Context, pos, judgment, rt int, in domain.Integrity) (next int, err error) {
 	if judgment < 1 || judgment > len(domain.Judgments) {
 		return 0, ErrNoJudgment
 	}
 	j := domain.Judgments[judgment-1]
-	if err := x.svc.db.SaveExplainRating(ctx, x.annotator, pos, j, rt); err != nil {
+	if err := x.svc.db.SaveExplainRating(ctx, x.annotator, pos, j, rt, in); err != nil {
 		return 0, err
 	}
 	x.Screens[pos-1].Judgment = j

@@ -37,19 +37,19 @@ func TestExplainSession(t *testing.T) {
 		t.Fatalf("new session: %d screens, next %d, %d rated", x.Len(), x.Next(), x.Rated())
 	}
 	for _, j := range []int{0, len(domain.Judgments) + 1} {
-		if _, err := x.Answer(ctx, 1, j, 0); !errors.Is(err, ErrNoJudgment) {
+		if _, err := x.Answer(ctx, 1, j, 0, domain.Integrity{}); !errors.Is(err, ErrNoJudgment) {
 			t.Fatalf("judgment %d: %v; want ErrNoJudgment", j, err)
 		}
 	}
 	// Skipping screen 1: after the last, back to the one left unrated.
-	if next, err := x.Answer(ctx, 2, 4, 0); err != nil || next != 1 {
+	if next, err := x.Answer(ctx, 2, 4, 0, domain.Integrity{}); err != nil || next != 1 {
 		t.Fatalf("rate 2: next %d, %v; want 1", next, err)
 	}
-	if next, err := x.Answer(ctx, 1, 1, 0); err != nil || next != 2 {
+	if next, err := x.Answer(ctx, 1, 1, 0, domain.Integrity{}); err != nil || next != 2 {
 		t.Fatalf("rate 1: next %d, %v; want 2", next, err)
 	}
 	// Rating again replaces the judgment.
-	if _, err := x.Answer(ctx, 1, 3, 0); err != nil {
+	if _, err := x.Answer(ctx, 1, 3, 0, domain.Integrity{}); err != nil {
 		t.Fatal(err)
 	}
 	x = open()

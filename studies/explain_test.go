@@ -138,16 +138,16 @@ func TestExplainAssignRateExport(t *testing.T) {
 		t.Errorf("overlap 2: %d, %v", n, err)
 	}
 	first := experts[0]
-	if err := db.SaveExplainRating(ctx, first.ID, 1, "partially_correct", 0); err != nil {
+	if err := db.SaveExplainRating(ctx, first.ID, 1, "partially_correct", 0, domain.Integrity{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 1, "totally_correct", 0); err != nil { // changed on Back
+	if err := db.SaveExplainRating(ctx, first.ID, 1, "totally_correct", 0, domain.Integrity{}); err != nil { // changed on Back
 		t.Fatal(err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe", 0); domain.ErrorCode(err) != domain.EINVALID {
+	if err := db.SaveExplainRating(ctx, first.ID, 2, "maybe", 0, domain.Integrity{}); domain.ErrorCode(err) != domain.EINVALID {
 		t.Errorf("bad judgment: %v", err)
 	}
-	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong", 0); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if err := db.SaveExplainRating(ctx, first.ID, 46, "totally_wrong", 0, domain.Integrity{}); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("screen beyond the assignment: %v", err)
 	}
 	screens, _ := db.ExplainScreens(ctx, first.ID)
@@ -156,9 +156,10 @@ func TestExplainAssignRateExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, _ := csv.NewReader(&buf).ReadAll()
-	// The answer times close every row: answered_at from the clock, no
-	// shown_at or rt_ms (no page showed the screen here).
-	if len(recs) != 2 || strings.Join(recs[0][6:], ",") != "shown_at,answered_at,rt_ms" || recs[1][7] != "2026-11-29T12:00:00.000Z" || recs[1][8] != "" {
+	// The answer times follow, then the integrity signals: answered_at
+	// from the clock, no shown_at or rt_ms (no page showed the screen
+	// here), and no signal (no page's script sent one).
+	if len(recs) != 2 || strings.Join(recs[0][6:], ",") != "shown_at,answered_at,rt_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot" || strings.Join(recs[1][9:], ",") != ",,,," || recs[1][7] != "2026-11-29T12:00:00.000Z" || recs[1][8] != "" {
 		t.Fatalf("export times = %q", recs)
 	}
 	for i := range recs {

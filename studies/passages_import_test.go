@@ -137,7 +137,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	ctx := context.Background()
 	act := func(pos, seen int, action string) domain.ContextQuestion {
 		t.Helper()
-		q, err := db.ContextAct(ctx, a.ID, asg, pos, seen, action, 5, 0)
+		q, err := db.ContextAct(ctx, a.ID, asg, pos, seen, action, 5, 0, domain.Integrity{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, r := range recs {
-		if len(r) != 11 || (i > 0 && r[9] == "") {
+		if len(r) != 16 || (i > 0 && r[9] == "") { // the times, then the integrity signals
 			t.Fatalf("row %d without its answer times: %q", i, r)
 		}
 		recs[i] = r[:8]
@@ -193,7 +193,7 @@ func TestContextActExpandAndAnswer(t *testing.T) {
 	}
 	// Another expert cannot answer this assignment.
 	b, _ := db.CreateAnnotator(ctx, s.ID, "Marco")
-	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, domain.ContextSufficient, 5, 0); domain.ErrorCode(err) != domain.ENOTFOUND {
+	if _, err := db.ContextAct(ctx, b.ID, asg, 1, 0, domain.ContextSufficient, 5, 0, domain.Integrity{}); domain.ErrorCode(err) != domain.ENOTFOUND {
 		t.Errorf("foreign expert: %v", err)
 	}
 	// Restart goes back to the target alone; the surveys are now fixed.
@@ -209,11 +209,11 @@ func TestContextActShortPassageEndsAtItsFirstSentence(t *testing.T) {
 	// 34103 has two sentences: one can be revealed, then the answer is final.
 	db, _, a, asg := contextFixture(t, "34103")
 	ctx := context.Background()
-	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, domain.ContextMore, 5, 0)
+	q, _ := db.ContextAct(ctx, a.ID, asg, 1, 0, domain.ContextMore, 5, 0, domain.Integrity{})
 	if q.Shown != 1 || q.Final() {
 		t.Fatalf("first more: %+v", q)
 	}
-	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, domain.ContextMore, 5, 0)
+	q, _ = db.ContextAct(ctx, a.ID, asg, 1, 1, domain.ContextMore, 5, 0, domain.Integrity{})
 	if q.Shown != 1 || q.Sufficient != "no" {
 		t.Fatalf("more with nothing left: %+v", q)
 	}

@@ -330,15 +330,15 @@ func TestContextAnalysisPage(t *testing.T) {
 	for k, r := range raters {
 		for _, q := range qs {
 			if q.Position > 30 && k > 0 {
-				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextMore, 5, 0); err != nil {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextMore, 5, 0, domain.Integrity{}); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, domain.ContextSufficient, 5, 0); err != nil {
+				if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, domain.ContextSufficient, 5, 0, domain.Integrity{}); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextSufficient, 5, 0); err != nil {
+			if _, err := e.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextSufficient, 5, 0, domain.Integrity{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -394,7 +394,7 @@ func TestExplainAnalysisPage(t *testing.T) {
 	as, _ := e.db.Annotators(ctx, s.ID)
 	for pos := 1; pos <= 10; pos++ {
 		j := []string{"totally_correct", "answer_not_given"}[pos%2]
-		if err := e.db.SaveExplainRating(ctx, as[0].ID, pos, j, 0); err != nil {
+		if err := e.db.SaveExplainRating(ctx, as[0].ID, pos, j, 0, domain.Integrity{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -169,7 +169,7 @@ func TestExpertFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct,item_version,shown_at,answered_at,rt_ms" {
+	if strings.Join(recs[0], ",") != "annotator_id,item_id,item_type,plausible,cancellation_correct,item_version,shown_at,answered_at,rt_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,typed_chars,inserted_chars,iki_median_ms,iki_iqr_ms" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 1+16 {

@@ -222,7 +222,7 @@ func TestContextSurveyWalk(t *testing.T) {
 	for _, r := range recs[1:] {
 		got[r[2]] = strings.Join([]string{r[0], r[5], r[6]}, " ")
 	}
-	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences,shown_at,answered_at,rt_ms" || len(recs) != 3 ||
+	if strings.Join(recs[0], ",") != "annotator_id,survey_id,item_id,kind,period,sentences,sufficient,max_sentences,shown_at,answered_at,rt_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot" || len(recs) != 3 ||
 		got[q1.Passage.Key] != "Giulia 2 yes" || got["14739"] != "Giulia 5 no" {
 		t.Errorf("export = %q", recs)
 	}
@@ -277,7 +277,7 @@ func TestExplainStudyWalk(t *testing.T) {
 	rater.post(base+"/1", url.Values{"judgment": {"1"}}).mustStatus(t, http.StatusSeeOther) // changed after Back
 	resp := admin.get(path+"/export/explanation_ratings.csv").mustStatus(t, http.StatusOK)
 	recs, _ := csv.NewReader(strings.NewReader(resp.Body)).ReadAll()
-	want := "annotator_id,item_id,kind,strategy,judgment,model,shown_at,answered_at,rt_ms|Anna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct," + screens[0].Model
+	want := "annotator_id,item_id,kind,strategy,judgment,model,shown_at,answered_at,rt_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot|Anna," + screens[0].Passage.Key + "," + screens[0].Passage.Kind + "," + screens[0].Strategy + ",totally_correct," + screens[0].Model
 	if len(recs) != 2 || strings.Join(recs[0], ",")+"|"+strings.Join(recs[1][:6], ",") != want || recs[1][6] == "" || recs[1][7] == "" {
 		t.Errorf("export =\n%s\nwant\n%s + the screen's shown_at and answered_at", resp.Body, want)
 	}

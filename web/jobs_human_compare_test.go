@@ -190,15 +190,15 @@ func TestContextJobAgainstHumans(t *testing.T) {
 	for k, r := range raters {
 		for _, q := range qs {
 			if q.Position%3 == k {
-				if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextMore, 5, 0); err != nil {
+				if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextMore, 5, 0, domain.Integrity{}); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, domain.ContextSufficient, 5, 0); err != nil {
+				if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 1, domain.ContextSufficient, 5, 0, domain.Integrity{}); err != nil {
 					t.Fatal(err)
 				}
 				continue
 			}
-			if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextSufficient, 5, 0); err != nil {
+			if _, err := env.db.ContextAct(ctx, r.annotator, r.assignment, q.Position, 0, domain.ContextSufficient, 5, 0, domain.Integrity{}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -269,7 +269,7 @@ func TestExplanationRatingJobAgainstHumans(t *testing.T) {
 		}
 		for _, sc := range screens {
 			j := []string{"totally_correct", "partially_correct", "answer_not_given"}[(sc.Position+k)%3]
-			if err := env.db.SaveExplainRating(ctx, a.ID, sc.Position, j, 0); err != nil {
+			if err := env.db.SaveExplainRating(ctx, a.ID, sc.Position, j, 0, domain.Integrity{}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -144,3 +144,30 @@ func TestProlificWithoutTokenSaysSo(t *testing.T) {
 	c.post(base+"/link", url.Values{"prolific_study_id": {webProlificStudy}}).mustStatus(t, http.StatusSeeOther)
 	c.post(base+"/check", nil).mustStatus(t, http.StatusBadRequest).mustContain(t, "no Prolific API token")
 }
+
+// TestProlificReviewNoRejectionOnFlags: a participant who passed the
+// checks, carries integrity flags and is excluded on them gets no
+// rejection link on the review page, and the rejection page refuses to
+// propose one (docs/studies.md#integrity-flags).
+func TestProlificReviewNoRejectionOnFlags(t *testing.T) {
+	e, _, cs, c := prolificEnv(t)
+	ctx := context.Background()
+	base := fmt.Sprintf("/admin/studies/%d/prolific", cs.ID)
+	c.post(base+"/link", url.Values{"prolific_study_id": {webProlificStudy}}).mustStatus(t, http.StatusSeeOther)
+	c.post(base+"/sync", nil).mustStatus(t, http.StatusSeeOther)
+	_, set, _ := e.db.CrowdStudy(ctx, cs.ID)
+	parts, _ := e.db.CrowdParticipants(ctx, cs.ID, set)
+	p1 := prolifictest.PID(1)
+	c.get(base).mustContain(t, `data-testid="reject-`+p1+`"`) // before: an ordinary participant awaiting review
+	if _, err := e.db.Writer().ExecContext(ctx, `UPDATE crowd_ratings SET untrusted_events = 3 WHERE participant_id = ?`, parts[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	c.post(fmt.Sprintf("/admin/studies/%d/crowd/participants/%d/exclusion", cs.ID, parts[0].ID),
+		url.Values{"override": {"exclude"}, "reason": {"synthetic input"}}).mustStatus(t, http.StatusSeeOther)
+	page := c.get(base).mustContain(t, `data-testid="no-reject-flags-`+p1+`"`, "synthetic_input")
+	if strings.Contains(page.Body, `data-testid="reject-`+p1+`"`) {
+		t.Fatal("the review proposes rejecting on integrity flags alone")
+	}
+	c.get(base+"/reject?pid="+p1).mustStatus(t, http.StatusConflict).mustContain(t, "no reason to reject")
+	c.get(base+"/reject?pid="+prolifictest.PID(2)).mustStatus(t, http.StatusOK) // failed checks: still proposed
+}

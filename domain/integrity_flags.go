@@ -1,0 +1,136 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The participant-level integrity flags (docs/studies.md#integrity-flags,
+// names in docs/formats.md#crowd-participants-export). A flag marks a
+// participant for the researcher's review: nothing excludes or rejects on
+// it automatically.
+const (
+	FlagHoneypot       = "honeypot"
+	FlagSyntheticInput = "synthetic_input"
+	FlagWebdriver      = "webdriver"
+	FlagPasteInText    = "paste_in_text"
+	FlagNoPointerOrKey = "no_pointer_or_key"
+	FlagLLMEcho        = "llm_echo"
+	FlagSpeed          = "speed"
+	FlagStraightLine   = "straight_line"
+)
+
+// IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
+var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
+	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine}
+
+// IntegrityEvidence sums a participant's integrity signals over their
+// answers (rating screens and questionnaire). Every count is over signals
+// that were sent: an answer without them (no JavaScript) adds nothing, so
+// a missing signal is never evidence.
+type IntegrityEvidence struct {
+	Answers          int // answers counted (rating screens and questionnaire)
+	HoneypotAnswers  int // answers with the honeypot filled
+	UntrustedEvents  int // input events dispatched by a script, summed
+	UntrustedAnswers int // answers with at least one
+	WebdriverAnswers int // answers sent with navigator.webdriver true
+	// SignalledAnswers have a pointer_or_key signal (the script ran);
+	// PointerOrKeyAnswers of them had a real pointer or key event.
+	SignalledAnswers, PointerOrKeyAnswers int
+	// TextPastes counts paste and drop events on the free-text fields
+	// (the questionnaire's), TextForms the free-text forms whose signal
+	// was sent.
+	TextPastes, TextForms int
+	// LLMEcho is the hook for the LLM-echo check (docs/studies.md#integrity-flags): the
+	// caller that compared the participant's answers with a model's sets
+	// it, with LLMEchoEvidence its explanation; the store never does.
+	LLMEcho         bool
+	LLMEchoEvidence string
+}
+
+// Add counts one answer's signals and honeypot; text says whether the form
+// had free-text fields (its pastes then count for paste_in_text).
+func (e *IntegrityEvidence) Add(s AnswerSignals, honeypot string, text bool) {
+	e.Answers++
+	if honeypot != "" {
+		e.HoneypotAnswers++
+	}
+	if s.UntrustedEvents.Valid && s.UntrustedEvents.N > 0 {
+		e.UntrustedEvents += s.UntrustedEvents.N
+		e.UntrustedAnswers++
+	}
+	if s.Webdriver.Valid && s.Webdriver.N > 0 {
+		e.WebdriverAnswers++
+	}
+	if s.PointerOrKey.Valid {
+		e.SignalledAnswers++
+		if s.PointerOrKey.N > 0 {
+			e.PointerOrKeyAnswers++
+		}
+	}
+	if text && s.Pastes.Valid {
+		e.TextForms++
+		e.TextPastes += s.Pastes.N
+	}
+}
+
+// IntegrityFlag is one flag with the evidence the review page shows.
+type IntegrityFlag struct {
+	Name, Evidence string
+}
+
+// IntegrityFlags are the flags a participant meets, in IntegrityFlagNames'
+// order (docs/studies.md#integrity-flags): e their integrity evidence, q
+// their data-quality figures, s the study's settings (the speed and
+// straight-line flags follow the study's own quality rules, as the
+// participants table does).
+func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []IntegrityFlag {
+	var out []IntegrityFlag
+	add := func(ok bool, name, format string, args ...any) {
+		if ok {
+			out = append(out, IntegrityFlag{Name: name, Evidence: fmt.Sprintf(format, args...)})
+		}
+	}
+	add(e.HoneypotAnswers > 0, FlagHoneypot, "hidden field filled on %s", answers(e.HoneypotAnswers))
+	add(e.UntrustedEvents > 0, FlagSyntheticInput, "%d synthetic events on %s", e.UntrustedEvents, answers(e.UntrustedAnswers))
+	add(e.WebdriverAnswers > 0, FlagWebdriver, "navigator.webdriver on %s", answers(e.WebdriverAnswers))
+	add(e.TextPastes > 0, FlagPasteInText, "%d pastes or drops in free text", e.TextPastes)
+	add(e.SignalledAnswers > 0 && e.PointerOrKeyAnswers == 0, FlagNoPointerOrKey,
+		"no pointer or key event on any of %s measured", answers(e.SignalledAnswers))
+	add(e.LLMEcho, FlagLLMEcho, "%s", e.LLMEchoEvidence)
+	speed := speedReasons(q, s)
+	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
+	add(s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun, FlagStraightLine,
+		"%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun)
+	return out
+}
+
+// FlagNames are the names of fs, as the participants export joins them.
+func FlagNames(fs []IntegrityFlag) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Name
+	}
+	return out
+}
+
+func answers(n int) string {
+	if n == 1 {
+		return "1 answer"
+	}
+	return fmt.Sprintf("%d answers", n)
+}
+
+// speedReasons are the speed evidence against q: exceptionally fast
+// (Prolific's definition, always on), then the study's own speed rules,
+// worded as QualityReasons words them (fast-answer share, median response
+// time, total time).
+func speedReasons(q CrowdQuality, s CrowdSettings) []string {
+	var out []string
+	if q.ExceptionallyFast {
+		out = append(out, fmt.Sprintf("total time %d s, over %.0f SD below the mean (exceptionally fast)", q.TotalSeconds, ExceptionallyFastSD))
+	}
+	only := CrowdSettings{FastMS: s.FastMS, ExcludeFastPercent: s.ExcludeFastPercent,
+		ExcludeMedianRT: s.ExcludeMedianRT, ExcludeTotalSeconds: s.ExcludeTotalSeconds}
+	return append(out, only.QualityReasons(q)...)
+}
