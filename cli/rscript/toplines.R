@@ -185,13 +185,13 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
   # bounded time: its nlminb takes finite-difference gradients of a
   # likelihood whose inner solve for the random effects' modes stops at
   # |gradient| < 1e-4 and starts from zero each time, so the gradients are
-  # noise and nlminb wanders (150 iterations, 7,000 evaluations, no
+  # noise and nlminb wanders (150 iterations, 7,125 evaluations, no
   # convergence on 12,000 ratings); its Hessian then takes 1,459 more
   # evaluations. Here the same likelihood (ordinal's getNLA on the model
   # environment clmm(doFit = FALSE) builds) is minimised by nlminb with
-  # the modes solved to 1e-7 and started from the last evaluation's; the
+  # the modes solved to 1e-10 and started from the last evaluation's; the
   # gradient (central differences) and the Hessian (forward differences
-  # of step 1e-4, diagonal central: 406 evaluations for 27 parameters)
+  # of step 1e-3, diagonal central: 406 evaluations for 27 parameters)
   # are computed at the optimum, over the parameters not on the boundary
   # (an SD below 1e-3), as clmm does, with up to three Newton steps where
   # the scaled gradient is not yet below the tolerance. The clmm object
