@@ -139,7 +139,7 @@ compare_with_pragmalab(toplines, "toplines_pragmalab.csv", c("group", "measure")
 # which model the numbers come from.
 
 # The CPU seconds one fitting step may take before the next is tried.
-step_cpu_limit <- 300
+step_cpu_limit <- 600
 
 if (!requireNamespace("ordinal", quietly = TRUE)) {
   message("\nThe ordinal package is not installed: the mixed model is skipped (install.packages(\"ordinal\")).")
@@ -167,16 +167,131 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
   formula_of <- function(terms) as.formula(paste("ordered(rating) ~", paste(c(fixed_rhs, terms), collapse = " + ")))
   random_terms <- sprintf("(1 | %s)", names(grouping))
 
-  # Starting values: the fixed effects from clm, the random-intercept SDs
-  # from the spread of participants' and items' mean ratings, put on the
-  # logit scale by the residual SD (π/√3 over the SD of a rating around
-  # its condition's mean).
+  # Starting values: the random-intercept SDs from the spread of
+  # participants' and items' mean ratings, put on the logit scale by the
+  # residual SD (π/√3 over the SD of a rating around its condition's
+  # mean); the thresholds and fixed effects from clm, which estimates them
+  # averaged over the random effects, so scaled up to the conditional scale
+  # by √(1 + 0.346 Σ SD²) (the logistic-normal approximation, 0.346 =
+  # (16√3 / 15π)²).
   start_sd <- function(g) {
     x <- as.numeric(d$rating)
     res <- x - ave(x, d$condition)
     k <- (pi / sqrt(3)) / max(sd(res), 1e-6)
     max(0.05, sd(tapply(res, d[[g]], mean)) * k)
   }
+  start_of <- function(groups) {
+    sds <- vapply(groups, start_sd, 0)
+    fe <- coef(ordinal::clm(formula_of(character(0)), data = d))
+    list(fe * sqrt(1 + 0.346 * sum(sds^2)), sds)
+  }
+
+  # fit_crossed fits clmm's model, by clmm's own Laplace likelihood, for
+  # crossed random intercepts, where ordinal's fitting does not finish in
+  # bounded time: its nlminb takes finite-difference gradients of a
+  # likelihood whose inner solve for the random effects' modes stops at
+  # |gradient| < 1e-4 and starts from zero each time, so the gradients are
+  # noise and nlminb wanders (150 iterations, 7,125 evaluations, no
+  # convergence on 12,000 ratings); its Hessian then takes 1,459 more
+  # evaluations. Here the same likelihood (ordinal's getNLA on the model
+  # environment clmm(doFit = FALSE) builds) is minimised by nlminb with
+  # the modes solved to 1e-10 and started from the last evaluation's; the
+  # gradient (central differences) and the Hessian (forward differences
+  # of step 1e-3, diagonal central: 406 evaluations for 27 parameters)
+  # are computed at the optimum, over the parameters not on the boundary
+  # (an SD below 1e-3), as clmm does, with up to three Newton steps where
+  # the scaled gradient is not yet below the tolerance. The clmm object
+  # reported is then made by clmm itself at the optimum (no iteration),
+  # carrying this gradient and Hessian, so summary() gives its standard
+  # errors.
+  fit_crossed <- function(f, start) {
+    ctl <- ordinal::clmm.control(method = "nlminb", gradTol = 1e-10, innerCtrl = "noWarn")
+    rho <- ordinal::clmm(f, data = d, start = start, doFit = FALSE, control = ctl)
+    # clmm orders the random terms its own way: the start SDs follow it.
+    re <- names(rho$dims$nlev.re)
+    if (!identical(re, names(start[[2]]))) {
+      start[[2]] <- start[[2]][re]
+      rho <- ordinal::clmm(f, data = d, start = start, doFit = FALSE, control = ctl)
+    }
+    nla <- get("getNLA", envir = asNamespace("ordinal"))
+    fn <- function(p) {
+      v <- nla(rho, p)
+      if (is.finite(v)) rho$uStart <- rho$u
+      v
+    }
+    nfe <- length(start[[1]])
+    # nlminb works on the SDs' logarithms, in coordinates where the
+    # Hessian at the start is the identity (its Cholesky factor, by
+    # differences; the diagonal where it is not positive definite), so
+    # its quasi-Newton steps are close to Newton's from the first.
+    y0 <- c(start[[1]], log(start[[2]]))
+    p_of <- function(y) c(y[1:nfe], exp(y[-(1:nfe)]))
+    fy <- function(y) fn(p_of(y))
+    # (That Hessian only shapes the steps: its modes are solved to 1e-6.)
+    rho$ctrl$gradTol <- 1e-6
+    H0 <- fd_derivatives(fy, y0, rep(TRUE, length(y0)))$H
+    rho$ctrl$gradTol <- 1e-10
+    R <- tryCatch(chol(H0), error = function(e) diag(sqrt(pmax(abs(diag(H0)), 1e-6))))
+    opt <- nlminb(rep(0, length(y0)), function(x) fy(y0 + backsolve(R, x)))
+    p <- p_of(y0 + backsolve(R, opt$par))
+    free <- c(rep(TRUE, nfe), p[-(1:nfe)] >= 1e-3)
+    for (newton in 0:3) {
+      gh <- fd_derivatives(fn, p, free)
+      step <- tryCatch(solve(gh$H, gh$g), error = function(e) NULL)
+      small <- !is.null(step) && sum(gh$g * step) >= 0 && sqrt(sum(gh$g * step)) < 0.002
+      if (small || is.null(step) || newton == 3) break
+      q <- p
+      q[free] <- q[free] - step
+      q[-(1:nfe)] <- pmax(q[-(1:nfe)], 0)
+      if (!(fn(q) < fn(p))) break
+      p <- q
+    }
+    # Newton steps that reach the tolerance after nlminb stopped short
+    # count as the optimiser's success, and say so.
+    if (newton > 0 && small && opt$convergence != 0) {
+      opt$message <- paste0(opt$message, "; then converged by ", newton, " Newton step(s)")
+      opt$convergence <- 0L
+    }
+    cat(sprintf("  nlminb: %d iterations (%s); %d evaluations of the likelihood in all\n",
+                opt$iterations, opt$message, rho$neval))
+    fit <- ordinal::clmm(f, data = d, start = list(p[1:nfe], p[-(1:nfe)]), Hess = FALSE,
+                         control = ordinal::clmm.control(method = "nlminb", innerCtrl = "noWarn", iter.max = 0))
+    # (That call solves the modes to clmm's usual 1e-4: the log-likelihood
+    # is the one solved to 1e-10, at the same parameters.)
+    fit$logLik <- -fn(p)
+    fit$info$logLik <- formatC(fit$logLik, digits = 2, format = "f")
+    fit$info$AIC <- formatC(-2 * fit$logLik + 2 * fit$dims$edf, digits = 2, format = "f")
+    dn <- names(fit$gradient)
+    fit$gradient <- setNames(gh$g, dn)
+    fit$Hessian <- matrix(gh$H, length(dn), dimnames = list(dn, dn))
+    fit$optRes <- opt
+    fit$info$max.grad <- formatC(max(abs(gh$g)), digits = 2, format = "e")
+    fit
+  }
+  # fd_derivatives: the gradient and Hessian of fn at p over the parameters
+  # free, by differences of step h (central for the gradient and the
+  # diagonal, forward for the rest).
+  fd_derivatives <- function(fn, p, free, h = 1e-3) {
+    idx <- which(free)
+    n <- length(idx)
+    f0 <- fn(p)
+    shifted <- function(i, j = NULL, s = 1) {
+      q <- p
+      q[idx[i]] <- q[idx[i]] + s * h
+      if (!is.null(j)) q[idx[j]] <- q[idx[j]] + h
+      fn(q)
+    }
+    fp <- vapply(seq_len(n), function(i) shifted(i), 0)
+    fm <- vapply(seq_len(n), function(i) shifted(i, s = -1), 0)
+    H <- diag((fp - 2 * f0 + fm) / h^2, n)
+    for (i in seq_len(n)[-1]) for (j in seq_len(i - 1)) {
+      H[i, j] <- H[j, i] <- (shifted(i, j) - fp[i] - fp[j] + f0) / h^2
+    }
+    list(g = (fp - fm) / (2 * h), H = H)
+  }
+  # ordinal's internals the crossed fit uses; without them (another
+  # version of ordinal) clmm fits on its own.
+  has_internals <- exists("getNLA", envir = asNamespace("ordinal"), inherits = FALSE)
 
   # check describes a fit: converged when the optimiser reports success,
   # the Hessian is positive definite and the gradient scaled by the
@@ -201,25 +316,31 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
 
   # The steps, from the model asked for down to the simplest.
   steps <- list()
-  if (length(grouping) > 0) {
-    f <- formula_of(random_terms)
-    st <- function() {
-      fe <- coef(ordinal::clm(formula_of(character(0)), data = d))
-      list(fe, vapply(names(grouping), start_sd, 0))
-    }
+  f <- formula_of(random_terms)
+  if (length(grouping) > 1 && has_internals) {
+    steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, nlminb with warm-started modes, started from clm)", formula = f,
+      fit = function() fit_crossed(f, start_of(names(grouping))))
+  } else if (length(grouping) > 1) {
     steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, nlminb, started from clm)", formula = f,
-      fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "nlminb")))
-    # ordinal uses nlminb for crossed random effects whatever is asked, so
-    # ucminf is a step of its own only with one grouping factor.
-    if (length(grouping) == 1) {
-      steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, ucminf, started from clm)", formula = f,
-        fit = function() ordinal::clmm(f, data = d, start = st(), control = ordinal::clmm.control(method = "ucminf")))
+      fit = function() ordinal::clmm(f, data = d, start = start_of(names(grouping)), control = ordinal::clmm.control(method = "nlminb")))
+  }
+  if (length(grouping) > 1) {
+    f1 <- formula_of("(1 | participant)")
+    steps[[length(steps) + 1]] <- list(label = "clmm with a random intercept for participants only", formula = f1,
+      fit = function() ordinal::clmm(f1, data = d))
+  }
+  if (length(grouping) == 1) {
+    # One grouping factor: ordinal's own compiled fit, which takes the SD's
+    # logarithm as its parameter.
+    st1 <- function() {
+      s <- start_of(names(grouping))
+      c(s[[1]], log(s[[2]]))
     }
-    if (length(grouping) > 1) {
-      f1 <- formula_of("(1 | participant)")
-      steps[[length(steps) + 1]] <- list(label = "clmm with a random intercept for participants only", formula = f1,
-        fit = function() ordinal::clmm(f1, data = d))
-    }
+    for (m in c("nlminb", "ucminf")) local({
+      method <- m
+      steps[[length(steps) + 1]] <<- list(label = sprintf("clmm (Laplace, %s, started from clm)", method), formula = f,
+        fit = function() ordinal::clmm(f, data = d, start = st1(), control = ordinal::clmm.control(method = method)))
+    })
   }
   if (nlevels(d$participant) > 1) {
     fp <- formula_of("participant")
