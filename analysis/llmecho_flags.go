@@ -12,19 +12,21 @@ import (
 // The participant-level integrity flags that a ratings export
 // carries the evidence for (docs/statistics.md#integrity-flags), in the
 // order they are listed.
+// They are the names of the participants export's integrity_flags
+// (domain.IntegrityFlagNames), so a file and the platform agree.
 const (
-	FlagHoneypot       = "honeypot"
-	FlagSyntheticInput = "synthetic_input"
-	FlagWebdriver      = "webdriver"
-	FlagPasteInText    = "paste_in_text"
-	FlagNoPointerOrKey = "no_pointer_or_key"
-	FlagLLMEcho        = "llm_echo"
-	FlagSpeed          = "speed"
-	FlagStraightLine   = "straight_line"
+	FlagHoneypot       = domain.FlagHoneypot
+	FlagSyntheticInput = domain.FlagSyntheticInput
+	FlagWebdriver      = domain.FlagWebdriver
+	FlagPasteInText    = domain.FlagPasteInText
+	FlagNoPointerOrKey = domain.FlagNoPointerOrKey
+	FlagLLMEcho        = domain.FlagLLMEcho
+	FlagSpeed          = domain.FlagSpeed
+	FlagStraightLine   = domain.FlagStraightLine
 )
 
 // IntegrityFlagNames lists every flag in its order.
-var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText, FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine}
+var IntegrityFlagNames = domain.IntegrityFlagNames
 
 // IntegrityOptions are the thresholds of the flags: the LLM-echo's, and
 // the study's data-quality rules (FastMS, ExcludeFastPercent,
@@ -65,44 +67,6 @@ type ParticipantIntegrity struct {
 	Timed      int     `json:"timed_answers"`
 	// LLMEcho is nil without models.
 	LLMEcho *EchoResult `json:"llm_echo"`
-}
-
-// CrowdQualityOf computes the data-quality measures of one participant
-// from their ratings in screen order (checks included) and response times
-// in ms (0 unknown), as the participants table does
-// (docs/studies.md#data-quality-flags); the total time is not known from
-// the ratings alone and stays 0.
-func CrowdQualityOf(ratings, rts []int, fastMS int) domain.CrowdQuality {
-	var q domain.CrowdQuality
-	run := 0
-	for i, r := range ratings {
-		if i > 0 && r == ratings[i-1] {
-			run++
-		} else {
-			run = 1
-		}
-		q.LongestRun = max(q.LongestRun, run)
-	}
-	var timed []int
-	fast := 0
-	for _, rt := range rts {
-		if rt > 0 {
-			timed = append(timed, rt)
-			if rt < fastMS {
-				fast++
-			}
-		}
-	}
-	if n := len(timed); n > 0 {
-		slices.Sort(timed)
-		q.MedianRT = timed[n/2]
-		if n%2 == 0 {
-			q.MedianRT = (timed[n/2-1] + timed[n/2]) / 2
-		}
-		q.Timed = n
-		q.FastShare = float64(fast) / float64(n)
-	}
-	return q
 }
 
 // Integrity computes every participant's flags from a ratings file's rows
@@ -155,7 +119,7 @@ func participantIntegrity(p string, rows []IntegrityRow, set domain.CrowdSetting
 		pi.Signals.addRow(r)
 	}
 	pi.signalFlags()
-	q := CrowdQualityOf(ratings, rts, set.FastMS)
+	q := domain.CrowdQualityOf(ratings, rts, set.FastMS)
 	pi.LongestRun, pi.MedianRT, pi.FastShare, pi.Timed = q.LongestRun, q.MedianRT, q.FastShare, q.Timed
 	// The study's own rules, each on its own, so each names its flag.
 	speed := domain.CrowdSettings{FastMS: set.FastMS, ExcludeFastPercent: set.ExcludeFastPercent, ExcludeMedianRT: set.ExcludeMedianRT}

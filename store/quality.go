@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"math"
 	"pragmalab/domain"
-	"slices"
 	"time"
 )
 
@@ -19,39 +18,14 @@ func answerRT(t AnswerTimes) int {
 	return 0
 }
 
-// crowdQuality computes the flags of one participant's ratings.
+// crowdQuality computes the flags of one participant's ratings, with
+// domain.CrowdQualityOf over their response times.
 func crowdQuality(ratings []int, times []AnswerTimes, fastMS int) domain.CrowdQuality {
-	var q domain.CrowdQuality
-	run := 0
-	for i, r := range ratings {
-		if i > 0 && r == ratings[i-1] {
-			run++
-		} else {
-			run = 1
-		}
-		q.LongestRun = max(q.LongestRun, run)
+	rts := make([]int, len(times))
+	for i, t := range times {
+		rts[i] = answerRT(t)
 	}
-	var rts []int
-	fast := 0
-	for _, t := range times {
-		if rt := answerRT(t); rt > 0 {
-			rts = append(rts, rt)
-			if rt < fastMS {
-				fast++
-			}
-		}
-	}
-	if len(rts) > 0 {
-		slices.Sort(rts)
-		n := len(rts)
-		q.MedianRT = rts[n/2]
-		if n%2 == 0 {
-			q.MedianRT = (rts[n/2-1] + rts[n/2]) / 2
-		}
-		q.Timed = n
-		q.FastShare = float64(fast) / float64(n)
-	}
-	return q
+	return domain.CrowdQualityOf(ratings, rts, fastMS)
 }
 
 // crowdQualities computes the flags of every participant of a study that
