@@ -76,15 +76,9 @@ func (s *Service) compareJobWithHumans(ctx context.Context, res *runner.Results,
 }
 
 func (s *Service) likertMeasures(ctx context.Context, res *runner.Results, c *JobHumanComparison) error {
-	rows, err := crowdRatingRows(ctx, s.db, res.Job.StudyID)
+	crowd, err := s.keptCrowdRatings(ctx, res.Job.StudyID)
 	if err != nil {
 		return err
-	}
-	var crowd []analysis.CrowdRating
-	for _, r := range rows {
-		if r.Check == "" {
-			crowd = append(crowd, analysis.CrowdRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
-		}
 	}
 	points := len(res.Options())
 	dist := map[analysis.UnitKey][]float64{}
@@ -199,4 +193,20 @@ func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, erro
 		}
 	}
 	return nil, false, nil
+}
+
+// keptCrowdRatings are the item ratings of the participants a crowd
+// study's analysis keeps (attention checks and the excluded left out), so
+// the job page's ceiling and reliability are the Analysis page's.
+func (s *Service) keptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
+	rs, err := CrowdRatings(ctx, s.db, studyID)
+	if err != nil || rs == nil {
+		return nil, err
+	}
+	opt, err := CrowdOptions(ctx, s.db, studyID)
+	if err != nil {
+		return nil, err
+	}
+	opt.Bootstrap = analysis.Bootstrap{} // only who is kept is needed
+	return analysis.CrowdRatingsOf(rs, analysis.ComputeToplines(rs, opt)), nil
 }
