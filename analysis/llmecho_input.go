@@ -40,7 +40,9 @@ type IntegrityRow struct {
 // a signal must be empty or a whole number (0–100,000 for the counts, 0 or
 // 1 for webdriver and pointer_or_key). Rows come in file order.
 func ReadIntegrityRatings(r io.Reader) ([]IntegrityRow, error) {
-	opt := append(append(append([]string{ItemVersionColumn}, TraceColumns...), integritySignals...), MachineColumn)
+	// machine_instruction, the ratings export's last column, is read by
+	// the participants export's flag, not here.
+	opt := append(append(append([]string{ItemVersionColumn}, TraceColumns...), integritySignals...), "machine_instruction")
 	t, err := newTable(r, RatingsColumns, opt...)
 	if err != nil {
 		return nil, err
@@ -60,9 +62,6 @@ func ReadIntegrityRatings(r io.Reader) ([]IntegrityRow, error) {
 			return nil, err
 		}
 		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
-			return nil, err
-		}
-		if err := t.checkMachine(sig + len(integritySignals)); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {

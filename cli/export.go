@@ -107,7 +107,7 @@ func exportWriter(ctx context.Context, svc *app, studyID int64, what string, wit
 		}
 		return func(w io.Writer) error { return st.ExportCrowdRatings(ctx, studyID, w, false) }, nil
 	case "participants":
-		return func(w io.Writer) error { return st.ExportCrowdParticipants(ctx, studyID, w) }, nil
+		return func(w io.Writer) error { return svc.Service.ExportCrowdParticipants(ctx, studyID, w) }, nil
 	case "context-answers":
 		return func(w io.Writer) error { return st.ExportContextAnswers(ctx, studyID, w) }, nil
 	case "explanation-ratings":

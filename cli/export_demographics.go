@@ -12,7 +12,7 @@ func participantsExport(ctx context.Context, svc *app, studyID int64, demographi
 	if demographics {
 		return demographicsExport(ctx, svc, studyID, yes, env)
 	}
-	return func(w io.Writer) error { return svc.store.ExportCrowdParticipants(ctx, studyID, w) }
+	return func(w io.Writer) error { return svc.Service.ExportCrowdParticipants(ctx, studyID, w) }
 }
 
 // demographicsFlag refuses --prolific-demographics with another export.

@@ -18,11 +18,14 @@ const (
 	FlagLLMEcho        = "llm_echo"
 	FlagSpeed          = "speed"
 	FlagStraightLine   = "straight_line"
+	// FlagMachineInstructionName is the opt-in hidden instruction's flag
+	// (docs/studies.md#machine-instruction), raised by FlagMachineInstruction.
+	FlagMachineInstructionName = "machine_instruction"
 )
 
 // IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
 var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
-	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine}
+	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstructionName}
 
 // IntegrityEvidence sums a participant's integrity signals over their
 // answers (rating screens and questionnaire). Every count is over signals
@@ -46,6 +49,10 @@ type IntegrityEvidence struct {
 	// it, with LLMEchoEvidence its explanation; the store never does.
 	LLMEcho         bool
 	LLMEchoEvidence string
+	// MachineInstructed counts the rating screens that carried the hidden
+	// instruction (crowd_ratings.machine_instruction not NULL),
+	// MachineObeyed those answered with the point it asked.
+	MachineInstructed, MachineObeyed int
 }
 
 // Add counts one answer's signals and honeypot; text says whether the form
@@ -102,6 +109,8 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
 	add(s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun, FlagStraightLine,
 		"%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun)
+	add(FlagMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstructionName,
+		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
 	return out
 }
 

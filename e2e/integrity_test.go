@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pragmalab/domain"
+	"pragmalab/studies"
 )
 
 // participantFlags are the integrity flags the participants table and
@@ -86,6 +87,9 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 		ev := get(t, ctx, "flag evidence", chromedp.Text(`[data-testid="participant-`+walk.pid+`"] [data-testid="flag-synthetic_input"]`))
 		if !strings.Contains(ev, "synthetic events on") {
 			t.Errorf("synthetic_input shown as %q, without its evidence", ev)
+		}
+		if st := get(t, ctx, "LLM-echo status", chromedp.Text(testID("llm-echo-status"))); st != studies.NoLLMEchoJob {
+			t.Errorf("without a likert job the table says %q about LLM-echo", st)
 		}
 		screenshot(t, ctx, fmt.Sprintf("integrity-flags-%d", w))
 		auditHere(t, ctx, fmt.Sprintf("participants table with flags at %d px", w))

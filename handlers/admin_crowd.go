@@ -33,7 +33,7 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.S
 	}
 	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
 		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID), Items: a.Items, ProlificStatus: a.ProlificStatus,
-		Progress: crowdBatchRows(a.Progress), Participants: crowdParticipantRows(a.Participants), PlanError: a.PlanError}
+		Progress: crowdBatchRows(a.Progress), Participants: crowdParticipantRows(a.Participants), PlanError: a.PlanError, LLMEcho: a.LLMEcho}
 	v.Nav.Error = errMsg
 	for _, t := range a.Training {
 		v.Training = append(v.Training, templates.CrowdTrainingRow{Key: t.Item.Key, Type: t.Item.Type, Condition: t.Condition})
@@ -301,7 +301,7 @@ func (h *Handler) ExportCrowdParticipants(w http.ResponseWriter, r *http.Request
 		return
 	}
 	h.sendCSV(w, r, fmt.Sprintf("participants-study%d.csv", s.ID), func(b *bytes.Buffer) error {
-		return h.Store.ExportCrowdParticipants(r.Context(), s.ID, b)
+		return h.Service.ExportCrowdParticipants(r.Context(), s.ID, b)
 	})
 }
 

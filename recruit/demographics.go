@@ -11,6 +11,7 @@ import (
 	"pragmalab/csvsafe"
 	"pragmalab/domain"
 	"pragmalab/prolific"
+	"pragmalab/studies"
 )
 
 // Prolific's demographic export joined to the participants export
@@ -63,7 +64,7 @@ func (p *Service) ExportParticipantsWithDemographics(ctx context.Context, studyI
 		return err
 	}
 	var base bytes.Buffer
-	if err := p.db.ExportCrowdParticipants(ctx, studyID, &base); err != nil {
+	if err := studies.ExportCrowdParticipants(ctx, p.db, studyID, &base); err != nil {
 		return err
 	}
 	var out bytes.Buffer

@@ -321,6 +321,10 @@ func (p *Service) review(ctx context.Context, studyID int64, link *domain.Prolif
 	if err != nil {
 		return nil, err
 	}
+	// llm_echo is a flag like the others: never a proposed rejection alone.
+	if _, err := studies.AssessLLMEcho(ctx, p.db, studyID, set, parts); err != nil {
+		return nil, err
+	}
 	subs, err := p.db.ProlificSubmissions(ctx, studyID)
 	if err != nil {
 		return nil, err

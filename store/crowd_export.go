@@ -369,6 +369,18 @@ var CrowdParticipantsHeader = []string{
 // ExportCrowdParticipants writes one row per participant: Prolific ids,
 // times, status and attention-check results.
 func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.Writer) error {
+	return db.ExportCrowdParticipantsWith(ctx, studyID, w, nil)
+}
+
+// ParticipantsAssessor completes the participants' reports before they are
+// written: the LLM-echo check (studies.AssessLLMEcho), which the store
+// cannot run, sets its evidence and the flags there.
+type ParticipantsAssessor func(ctx context.Context, reps []CrowdParticipantReport, s domain.CrowdSettings) error
+
+// ExportCrowdParticipantsWith is ExportCrowdParticipants with the reports
+// completed by assess (nil: as the store has them) before any row is
+// written.
+func (db *DB) ExportCrowdParticipantsWith(ctx context.Context, studyID int64, w io.Writer, assess ParticipantsAssessor) error {
 	_, s, err := db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		return err
@@ -376,6 +388,11 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 	reps, err := db.CrowdParticipants(ctx, studyID, s)
 	if err != nil {
 		return err
+	}
+	if assess != nil {
+		if err := assess(ctx, reps, s); err != nil {
+			return err
+		}
 	}
 	qs, err := db.questionnaires(ctx, studyID)
 	if err != nil {

@@ -35,16 +35,17 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		pid    int64
 		rating int
 		AnswerTimes
-		trace domain.AnswerTrace
+		trace   domain.AnswerTrace
+		machine sql.NullInt64
 	}
 	rows, err := queryRows(ctx, db, "crowd quality", `
-		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`
+		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`, r.machine_instruction
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND (p.pilot = 0 OR ?)
 		ORDER BY r.participant_id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *row) error {
 		times, done := r.AnswerTimes.dest()
 		trace, traced := traceDest(&r.trace)
-		err := rows.Scan(append(append([]any{&r.pid, &r.rating}, times...), trace...)...)
+		err := rows.Scan(append(append(append([]any{&r.pid, &r.rating}, times...), trace...), &r.machine)...)
 		done()
 		traced()
 		return err
@@ -56,7 +57,14 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 	times := map[int64][]AnswerTimes{}
 	traces := map[int64][]domain.AnswerTrace{}
 	last := map[int64]time.Time{}
+	machine := map[int64][2]int{} // instructed, obeyed
 	for _, r := range rows {
+		if r.machine.Valid {
+			m := machine[r.pid]
+			m[0]++
+			m[1] += int(r.machine.Int64)
+			machine[r.pid] = m
+		}
 		ratings[r.pid] = append(ratings[r.pid], r.rating)
 		times[r.pid] = append(times[r.pid], r.AnswerTimes)
 		traces[r.pid] = append(traces[r.pid], r.trace)
@@ -76,6 +84,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
 		q.Traces = summariseTraces(traces[p.ID])
 		q.Integrity = integrityEvidence(traces[p.ID], qs[p.ID])
+		q.Integrity.MachineInstructed, q.Integrity.MachineObeyed = machine[p.ID][0], machine[p.ID][1]
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]

@@ -35,6 +35,10 @@ type CrowdAdmin struct {
 	Training     []TrainingScreen
 	Progress     []CrowdBatchProgress
 	Participants []CrowdParticipantReport
+	// LLMEcho says in one sentence whether and against which likert
+	// scoring jobs the participants were checked for LLM-echo
+	// (AssessLLMEcho).
+	LLMEcho string
 	// ProlificStatus is each participant's status on Prolific at the last
 	// sync, by lower-cased PROLIFIC_PID.
 	ProlificStatus map[string]string
@@ -73,6 +77,11 @@ func (v *Service) CrowdAdmin(ctx context.Context, s *domain.Study, set domain.Cr
 	}
 	if a.Participants, err = v.db.CrowdParticipants(ctx, s.ID, set); err != nil {
 		return a, err
+	}
+	if len(a.Participants) > 0 {
+		if a.LLMEcho, err = AssessLLMEcho(ctx, v.db, s.ID, set, a.Participants); err != nil {
+			return a, err
+		}
 	}
 	subs, err := v.db.ProlificSubmissions(ctx, s.ID)
 	if err != nil {

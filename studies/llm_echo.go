@@ -1,0 +1,112 @@
+package studies
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"pragmalab/analysis"
+	"pragmalab/domain"
+	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/store"
+)
+
+// NoLLMEchoJob is what the participants table says when the study has no
+// finished likert scoring job to compare the participants with.
+const NoLLMEchoJob = "LLM-echo: not assessed — no likert scoring job on this study."
+
+// AssessLLMEcho runs the LLM-echo check (docs/statistics.md#llm-echo) on a
+// crowd study's participants, reps as the store reported them with set:
+// each finished likert scoring job of the study is a model answering
+// every item × condition with its most likely point, and the
+// participants' ratings (attention checks left out) are compared with
+// them. A flagged participant's evidence gets LLMEcho with its reason and
+// their Flags are computed again; nothing excludes on it. It returns one
+// sentence for the participants table: which jobs were compared, or
+// NoLLMEchoJob.
+func AssessLLMEcho(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
+	answers, names, err := likertModelAnswers(ctx, db, studyID)
+	if err != nil || len(answers) == 0 {
+		return NoLLMEchoJob, err
+	}
+	rows, err := crowdRatingRows(ctx, db, studyID)
+	if err != nil {
+		return "", err
+	}
+	var ratings []analysis.EchoRating
+	for _, r := range rows {
+		if r.Check == "" {
+			ratings = append(ratings, analysis.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+		}
+	}
+	opt := analysis.DefaultEchoOptions()
+	opt.Points = set.ScalePoints
+	if err := opt.Validate(); err != nil {
+		return "LLM-echo: not assessed — " + err.Error() + ".", nil
+	}
+	flagged := map[string]string{}
+	for _, res := range analysis.LLMEcho(ratings, answers, opt) {
+		if res.Flagged {
+			flagged[res.Participant] = res.Reason
+		}
+	}
+	for i := range reps {
+		r := &reps[i]
+		if reason, ok := flagged[r.PID]; ok {
+			r.Integrity.LLMEcho, r.Integrity.LLMEchoEvidence = true, reason
+			r.Flags = domain.IntegrityFlags(r.Integrity, r.CrowdQuality, set)
+		}
+	}
+	return fmt.Sprintf("LLM-echo: assessed against the most likely points of %s; %d flagged.",
+		strings.Join(names, ", "), len(flagged)), nil
+}
+
+// likertModelAnswers are the answers of the study's finished (done or
+// partial) likert scoring jobs, oldest first, each named "scorer (job N)",
+// with those names.
+func likertModelAnswers(ctx context.Context, db *store.DB, studyID int64) ([]analysis.ModelAnswer, []string, error) {
+	jobs, err := db.StudyJobs(ctx, studyID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []analysis.ModelAnswer
+	var names []string
+	for i := len(jobs) - 1; i >= 0; i-- { // StudyJobs lists the newest first
+		j := jobs[i]
+		if scoring.Task(j.Task) != scoring.Likert || (j.Status != domain.JobDone && j.Status != domain.JobPartial) {
+			continue
+		}
+		res, err := runner.LoadResults(ctx, db, j.ID)
+		if err != nil {
+			return nil, nil, err
+		}
+		name := fmt.Sprintf("%s (job %d)", res.Scorer, j.ID)
+		n := len(out)
+		for _, h := range res.Human {
+			if h.Number > 0 {
+				out = append(out, analysis.ModelAnswer{Model: name, Item: h.Item, Condition: h.Condition, Rating: h.Number})
+			}
+		}
+		if len(out) > n {
+			names = append(names, name)
+		}
+	}
+	return out, names, nil
+}
+
+// ExportCrowdParticipants writes the participants export
+// (docs/formats.md#crowd-participants-export) with the LLM-echo check run
+// on it: its integrity_flags carry llm_echo.
+func (v *Service) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.Writer) error {
+	return ExportCrowdParticipants(ctx, v.db, studyID, w)
+}
+
+// ExportCrowdParticipants is Service.ExportCrowdParticipants on db.
+func ExportCrowdParticipants(ctx context.Context, db *store.DB, studyID int64, w io.Writer) error {
+	return db.ExportCrowdParticipantsWith(ctx, studyID, w, func(ctx context.Context, reps []store.CrowdParticipantReport, set domain.CrowdSettings) error {
+		_, err := AssessLLMEcho(ctx, db, studyID, set, reps)
+		return err
+	})
+}

@@ -1,0 +1,105 @@
+package web
+
+import (
+	"context"
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"testing"
+
+	"pragmalab/cli/seed"
+	"pragmalab/domain"
+	"pragmalab/runner"
+	"pragmalab/studies"
+)
+
+// TestLLMEchoOnParticipants: without a likert scoring job the participants
+// table says LLM-echo was not assessed; once a likert job has answered,
+// the participant whose ratings copy its most likely points is flagged
+// llm_echo with the evidence, on the page and in the participants export,
+// and the honest simulated participants are not; nobody is excluded on it
+// (#32 §4).
+func TestLLMEchoOnParticipants(t *testing.T) {
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	c := env.adminClient()
+	ctx := context.Background()
+	b, err := seed.New(env.db).SeedBenchCrowd(ctx, 30, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
+	if body := c.get(base).Body; !strings.Contains(body, studies.NoLLMEchoJob) || strings.Contains(body, `data-testid="flag-llm_echo"`) {
+		t.Fatalf("without a likert job the page should say %q and flag nobody", studies.NoLLMEchoJob)
+	}
+	job := launchHumanJob(t, env, c, b.StudyID, "likert")
+	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
+	res, err := runner.LoadResults(ctx, env.db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copier := copyModel(t, env, b.StudyID, res)
+
+	body := c.get(base).Body
+	if !strings.Contains(body, "LLM-echo: assessed against the most likely points of ") || !strings.Contains(body, "(job "+strconv.FormatInt(id, 10)+"); 1 flagged.") {
+		t.Errorf("the page does not say the check ran against job %d:\n%.2000s", id, body[strings.Index(body, `data-testid="llm-echo-status"`):])
+	}
+	for _, row := range strings.Split(body, `<tr data-testid="participant-`)[1:] {
+		pid := row[:strings.Index(row, `"`)]
+		flagged := strings.Contains(row, `data-testid="flag-llm_echo"`)
+		if flagged != (pid == copier) {
+			t.Errorf("%s: llm_echo shown %v (the copier is %s)", pid, flagged, copier)
+		}
+		if flagged && !strings.Contains(row, "agrees with ") {
+			t.Errorf("the copier's llm_echo lacks its evidence:\n%s", row)
+		}
+	}
+
+	export := c.get(base + "/export/participants.csv")
+	recs, err := csv.NewReader(strings.NewReader(export.Body)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(recs[0]) - 1
+	for _, r := range recs[1:] {
+		if got := strings.Contains(r[last], domain.FlagLLMEcho); got != (r[0] == copier) {
+			t.Errorf("export: %s integrity_flags %q (the copier is %s)", r[0], r[last], copier)
+		}
+		if r[0] == copier && r[13] != "no" {
+			t.Errorf("the copier is auto_excluded %q on an integrity flag", r[13])
+		}
+	}
+}
+
+// copyModel makes the study's first participant answer every data screen
+// with the model's most likely point and returns their PROLIFIC_PID.
+func copyModel(t *testing.T, env *testEnv, studyID int64, res *runner.Results) string {
+	t.Helper()
+	ctx := context.Background()
+	rows, err := env.db.RatingRows(ctx, studyID, false)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("ratings: %v, %d rows", err, len(rows))
+	}
+	pid, part := rows[0].PID, rows[0].ParticipantID
+	model := map[[2]string]int{}
+	for _, h := range res.Human {
+		model[[2]string{h.Item, h.Condition}] = h.Number
+	}
+	n := 0
+	for _, r := range rows {
+		point, ok := model[[2]string{r.Item, r.Condition}]
+		if r.ParticipantID != part || r.Check != "" || !ok {
+			continue
+		}
+		if _, err := env.db.Writer().ExecContext(ctx, `
+			UPDATE crowd_ratings SET rating = ?
+			WHERE participant_id = ? AND condition = ? AND item_id = (SELECT id FROM items WHERE study_id = ? AND key = ?)`,
+			point, part, r.Condition, studyID, r.Item); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n < 10 {
+		t.Fatalf("the copier has %d data ratings the model answered, want at least 10", n)
+	}
+	return pid
+}
