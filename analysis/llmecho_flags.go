@@ -40,12 +40,17 @@ type IntegrityOptions struct {
 // SignalSummary sums a participant's integrity signals over the answers
 // that carry each one.
 type SignalSummary struct {
-	UntrustedEvents    int    `json:"untrusted_events"`
-	Pastes             int    `json:"pastes"`
-	WebdriverAnswers   int    `json:"webdriver_answers"`
-	PointerOrKeyShown  int    `json:"pointer_or_key_measured"`
-	PointerOrKeyYes    int    `json:"pointer_or_key_answers"`
-	HoneypotAnswers    int    `json:"honeypot_answers"`
+	UntrustedEvents   int `json:"untrusted_events"`
+	Pastes            int `json:"pastes"`
+	WebdriverAnswers  int `json:"webdriver_answers"`
+	PointerOrKeyShown int `json:"pointer_or_key_measured"`
+	PointerOrKeyYes   int `json:"pointer_or_key_answers"`
+	HoneypotAnswers   int `json:"honeypot_answers"`
+	// MachineInstructed screens carried the hidden instruction
+	// (docs/studies.md#machine-instruction); MachineObeyed of them were
+	// answered as it asked.
+	MachineInstructed  int    `json:"machine_instructed"`
+	MachineObeyed      int    `json:"machine_obeyed"`
 	Honeypot           string `json:"honeypot"` // the first filled honeypot, as typed
 	AnswersWithSignals int    `json:"answers_with_signals"`
 }
@@ -146,6 +151,10 @@ func (s *SignalSummary) addRow(r IntegrityRow) {
 		s.PointerOrKeyShown++
 		s.PointerOrKeyYes += r.PointerOrKey
 	}
+	if r.Machine >= 0 {
+		s.MachineInstructed++
+		s.MachineObeyed += r.Machine
+	}
 	if r.Honeypot != "" {
 		if s.HoneypotAnswers == 0 {
 			s.Honeypot = r.Honeypot
@@ -172,6 +181,9 @@ func (pi *ParticipantIntegrity) signalFlags() {
 	}
 	if s.PointerOrKeyShown > 0 && s.PointerOrKeyYes == 0 {
 		pi.add(FlagNoPointerOrKey, fmt.Sprintf("no pointer or key event before any of the %d answers measured", s.PointerOrKeyShown))
+	}
+	if domain.FlagMachineInstruction(s.MachineInstructed, s.MachineObeyed) {
+		pi.add(domain.FlagMachineInstructionName, fmt.Sprintf("obeyed %d of %d hidden instructions", s.MachineObeyed, s.MachineInstructed))
 	}
 }
 

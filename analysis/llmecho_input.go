@@ -32,6 +32,9 @@ type IntegrityRow struct {
 	RT                                               int
 	UntrustedEvents, Pastes, Webdriver, PointerOrKey int
 	Honeypot                                         string
+	// Machine is the machine_instruction column: 1 obeyed, 0 not, -1 no
+	// hidden instruction on the screen (or no column).
+	Machine int
 }
 
 // ReadIntegrityRatings reads a ratings file (docs/formats.md#ratings-file)
@@ -40,9 +43,7 @@ type IntegrityRow struct {
 // a signal must be empty or a whole number (0–100,000 for the counts, 0 or
 // 1 for webdriver and pointer_or_key). Rows come in file order.
 func ReadIntegrityRatings(r io.Reader) ([]IntegrityRow, error) {
-	// machine_instruction, the ratings export's last column, is read by
-	// the participants export's flag, not here.
-	opt := append(append(append([]string{ItemVersionColumn}, TraceColumns...), integritySignals...), "machine_instruction")
+	opt := append(append(append([]string{ItemVersionColumn}, TraceColumns...), integritySignals...), MachineColumn)
 	t, err := newTable(r, RatingsColumns, opt...)
 	if err != nil {
 		return nil, err
@@ -62,6 +63,9 @@ func ReadIntegrityRatings(r io.Reader) ([]IntegrityRow, error) {
 			return nil, err
 		}
 		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
+			return nil, err
+		}
+		if err := t.checkMachine(sig + len(integritySignals)); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {
@@ -86,6 +90,10 @@ func (t *table) integrityRow(row []string, sig int) (IntegrityRow, error) {
 	ir := IntegrityRow{Participant: row[colParticipant], Item: row[colItem], Condition: row[colCondition],
 		Check: strings.ToLower(row[colCheck]), Rating: v, Line: t.line, Honeypot: row[sig+4]}
 	ir.RT = t.rowRT()
+	ir.Machine = -1
+	if m := row[sig+len(integritySignals)]; m != "" {
+		ir.Machine, _ = strconv.Atoi(m) // checked by checkMachine
+	}
 	limits := []int{maxSignalCount, maxSignalCount, 1, 1}
 	dst := []*int{&ir.UntrustedEvents, &ir.Pastes, &ir.Webdriver, &ir.PointerOrKey}
 	for i, limit := range limits {
