@@ -31,6 +31,9 @@ func rFlag(o *outputFlags) *string {
 // rCompanion is what one command puts in the --r directory.
 type rCompanion struct {
 	command string   // toplines, agreement or context
+	// program is the pragmalab command the companion belongs to, for the
+	// header: "analyze COMMAND" when empty.
+	program string
 	args    []string // the command's arguments, for the header
 	what    []string // the header's "What it does" lines
 	ordinal bool     // the script fits a model with the ordinal package
@@ -91,11 +94,15 @@ func (c *rCompanion) script(path string) ([]byte, error) {
 	for i, a := range c.args {
 		quoted[i] = quoteArg(a)
 	}
+	program := c.program
+	if program == "" {
+		program = "analyze " + c.command
+	}
 	var out bytes.Buffer
 	err = tmpl.Execute(&out, map[string]any{
-		"Command":     c.command,
+		"Program":     program,
 		"Version":     pragmalabVersion(),
-		"CommandLine": "pragmalab analyze " + c.command + " " + strings.Join(quoted, " "),
+		"CommandLine": "pragmalab " + program + " " + strings.Join(quoted, " "),
 		"What":        what.String(),
 		"Ordinal":     c.ordinal,
 		"Script":      quoteArg(path),

@@ -165,13 +165,14 @@ type scoreOpts struct {
 	set            map[string]bool
 	scale          scaleOpts
 	humans         humansOut
+	args           []string
 }
 
 // parseScoreFlags reads and checks the flags: a new job or a job to resume,
 // which only --base-url, --concurrency and --timeout may re-point.
 func parseScoreFlags(args []string, env *Env) (*scoreOpts, error) {
 	fs := newFlagSet("score", fmt.Sprintf(scoreUsage, builtinHelp()), env)
-	o := &scoreOpts{}
+	o := &scoreOpts{args: args}
 	dbPath := dbFlag(fs, env)
 	fs.Int64Var(&o.studyID, "study", 0, "study whose items or passages are scored")
 	fs.Int64Var(&o.jobID, "job", 0, "resume this job instead of creating one")
@@ -314,6 +315,15 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 		hc := res.CorrelateWithHumans(ht)
 		corr = &hc
 	}
+	if o.humans.rDir != "" {
+		c, err := o.humans.compare(ctx, svc, res)
+		if err != nil {
+			return err
+		}
+		if err := writeScoreR(ctx, svc, env, res, c, o.humans.rDir, o.args); err != nil {
+			return err
+		}
+	}
 	if o.humans.wanted() {
 		c, err := o.humans.compare(ctx, svc, res)
 		if err != nil {
@@ -345,7 +355,7 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 // resumeFlags are the flags `score --job` accepts: where and how fast to
 // ask, and what to do with the results; what is asked stays the job's.
 var resumeFlags = map[string]bool{"db": true, "job": true, "base-url": true, "concurrency": true, "timeout": true,
-	"json": true, "csv": true, "quiet": true, "outputs-to": true, "latex": true, "methods": true, "lang": true, "epsilon": true,
+	"json": true, "csv": true, "quiet": true, "outputs-to": true, "latex": true, "methods": true, "lang": true, "epsilon": true, "r": true,
 	"batch": true, "live": true, "batch-poll": true, "export-batch": true, "import-batch": true, "dry-run": true, "price": true}
 
 // repoint changes the endpoints, concurrency or time-out of a model job

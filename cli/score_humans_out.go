@@ -22,6 +22,7 @@ type humansOut struct {
 	methods string
 	lang    analysis.Lang
 	epsilon float64
+	rDir    string
 }
 
 func (h *humansOut) flags(fs *flag.FlagSet) {
@@ -36,6 +37,7 @@ func (h *humansOut) flags(fs *flag.FlagSet) {
 		h.lang = l
 		return nil
 	})
+	fs.StringVar(&h.rDir, "r", "", "also write a likert job's data beside its study's crowd and an analysis.R recomputing the distributions against the human ceiling and the calibration with base R to this directory (docs/statistics.md#reproducing-in-r)")
 	fs.Float64Var(&h.epsilon, "epsilon", math.NaN(), "ε of the alt-test in --latex, --methods and --json (default: the task's; docs/statistics.md#alt-test, Choosing ε)")
 }
 

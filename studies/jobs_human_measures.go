@@ -210,3 +210,9 @@ func (s *Service) keptCrowdRatings(ctx context.Context, studyID int64) ([]analys
 	opt.Bootstrap = analysis.Bootstrap{} // only who is kept is needed
 	return analysis.CrowdRatingsOf(rs, analysis.ComputeToplines(rs, opt)), nil
 }
+
+// KeptCrowdRatings are the item ratings a likert job's comparison reads
+// (see keptCrowdRatings), for the R companion of `pragmalab score --r`.
+func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
+	return s.keptCrowdRatings(ctx, studyID)
+}

@@ -1,4 +1,4 @@
-# analysis.R — the R companion of `pragmalab analyze {{.Command}}`.
+# analysis.R — the R companion of `pragmalab {{.Program}}`.
 #
 # Written by pragmalab {{.Version}} with the command
 #   {{.CommandLine}}

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"strconv"
+
+	"pragmalab/analysis"
+	"pragmalab/csvsafe"
+	"pragmalab/runner"
+	"pragmalab/scoring"
+	"pragmalab/studies"
+)
+
+// writeScoreR writes the R companion of a likert job's comparison with its
+// study's crowd (`pragmalab score --job ID --r DIR`,
+// docs/statistics.md#reproducing-in-r): the kept ratings, the model's
+// distributions and pragmalab's distances, ceilings and calibration, with
+// a script recomputing them in base R.
+func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+	if res.Job.Task != string(scoring.Likert) || c == nil || c.Distributions == nil || c.Calibration == nil {
+		why := "it is not a likert job"
+		if res.Job.Task == string(scoring.Likert) {
+			why = "its study has no crowd ratings"
+			if c != nil {
+				why = "; " + humanCompareWhy(c)
+				why = "its comparison with the crowd has no distributions or calibration" + why
+			}
+		}
+		return usagef("score: --r writes the R companion of a likert job's comparison with its study's crowd; job %d cannot have one: %s", res.Job.ID, why)
+	}
+	crowd, err := svc.KeptCrowdRatings(ctx, res.Job.StudyID)
+	if err != nil {
+		return err
+	}
+	model := map[analysis.UnitKey][]float64{}
+	var order []analysis.UnitKey
+	for _, h := range res.Human {
+		k := analysis.UnitKey{Item: h.Item, Condition: h.Condition}
+		if _, ok := model[k]; !ok {
+			order = append(order, k)
+		}
+		model[k] = h.Dist
+	}
+	var rated []analysis.CrowdRating
+	for _, r := range crowd {
+		if _, ok := model[analysis.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
+			rated = append(rated, r)
+		}
+	}
+	return scoreCompanion(res.Job.ID, args, rated, order, model, c).write(dir, env)
+}
+
+func scoreCompanion(job int64, args []string, rated []analysis.CrowdRating, order []analysis.UnitKey, model map[analysis.UnitKey][]float64, c *studies.JobHumanComparison) *rCompanion {
+	d, cal := c.Distributions, c.Calibration
+	return &rCompanion{
+		command: "distributions", program: "score", args: args,
+		what: []string{
+			"Re-computes pragmalab's comparison of likert job " + strconv.FormatInt(job, 10) + " with its study's crowd from",
+			"ratings.csv (the item ratings of the participants the analysis keeps, on the",
+			"units the model answered), model.csv (the model's probability of each point",
+			"per item x condition) and settings.csv: per unit the human histogram and the",
+			"model's Jensen-Shannon divergence in bits, KL(human || model) with the model",
+			"smoothed, the Wasserstein distance divided by (points - 1) and the total",
+			"variation; the humans' split-half ceiling (every split when there are at most",
+			"the setting's number, exact; else R's own random splits, within Monte Carlo",
+			"error); the means per condition and pooled, and the share within the ceiling.",
+			"Then the expected calibration error of the model's P(True) (its probability",
+			"above the midpoint) against the share of the crowd rating above it. Prints",
+			"them, writes distributions_r.csv and calibration_r.csv and compares them with",
+			"pragmalab's (distributions_pragmalab.csv, calibration_pragmalab.csv). The",
+			"bootstrap interval of the ECE and the Wilson intervals are not recomputed.",
+		},
+		data: map[string]func(io.Writer) error{
+			"ratings.csv": func(w io.Writer) error {
+				cw := csvsafe.NewWriter(w)
+				cw.Write([]string{"participant_id", "item_id", "condition", "rating"})
+				for _, r := range rated {
+					cw.Write([]string{r.Participant, r.Item, r.Condition, strconv.Itoa(r.Rating)})
+				}
+				cw.Flush()
+				return cw.Error()
+			},
+			"model.csv": func(w io.Writer) error {
+				cw := csvsafe.NewWriter(w)
+				cw.Write([]string{"item_id", "condition", "point", "probability"})
+				for _, k := range order {
+					for i, p := range model[k] {
+						cw.Write([]string{k.Item, k.Condition, strconv.Itoa(i + 1), strconv.FormatFloat(p, 'g', -1, 64)})
+					}
+				}
+				cw.Flush()
+				return cw.Error()
+			},
+			"settings.csv": func(w io.Writer) error {
+				l := newLongWriter(w, "setting")
+				l.int(d.Points, "points")
+				l.int(d.Splits, "splits")
+				s := d.Smoothing
+				l.num(&s, "kl_smoothing")
+				l.int(len(cal.Bins), "calibration_bins")
+				return l.close()
+			},
+			"distributions_pragmalab.csv": func(w io.Writer) error { return writeDistributionsLong(w, d) },
+			"calibration_pragmalab.csv":   func(w io.Writer) error { return writeCalibrationLong(w, cal) },
+		},
+		parts:   []string{"calibration"},
+		outputs: []string{"distributions_r.csv", "calibration_r.csv"},
+	}
+}
+
+// writeDistributionsLong writes every unit's humans, distances, ceilings
+// and verdicts, and every summary.
+func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
+	l := newLongWriter(w, "level", "item_id", "condition", "measure")
+	flag := func(b bool) int {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	for _, it := range d.Items {
+		l.int(it.Humans, "unit", it.Item, it.Condition, "humans")
+		l.int(flag(it.Exhaustive), "unit", it.Item, it.Condition, "exhaustive")
+		for _, m := range analysis.Measures {
+			dm := it.Measures[m]
+			v := dm.Model
+			l.num(&v, "unit", it.Item, it.Condition, m+"_model")
+			l.num(dm.Ceiling, "unit", it.Item, it.Condition, m+"_ceiling")
+			if dm.Within != nil {
+				l.int(flag(*dm.Within), "unit", it.Item, it.Condition, m+"_within")
+			} else {
+				l.num(nil, "unit", it.Item, it.Condition, m+"_within")
+			}
+		}
+	}
+	for _, s := range d.Summary {
+		l.int(s.Units, "summary", "", s.Condition, s.Measure+"_units")
+		l.num(s.MeanModel, "summary", "", s.Condition, s.Measure+"_mean_model")
+		l.num(s.MeanCeiling, "summary", "", s.Condition, s.Measure+"_mean_ceiling")
+		l.int(s.Within, "summary", "", s.Condition, s.Measure+"_within")
+		l.num(s.WithinShare, "summary", "", s.Condition, s.Measure+"_within_share")
+	}
+	return l.close()
+}
+
+// writeCalibrationLong writes the ECE and every bin.
+func writeCalibrationLong(w io.Writer, c *analysis.Calibration) error {
+	l := newLongWriter(w, "bin", "measure")
+	l.int(c.Items, "all", "items")
+	l.num(c.ECE, "all", "ece")
+	for i, b := range c.Bins {
+		n := strconv.Itoa(i + 1)
+		l.int(b.Items, n, "items")
+		l.num(b.MeanModel, n, "mean_model")
+		l.num(b.MeanHumans, n, "mean_humans")
+	}
+	return l.close()
+}
