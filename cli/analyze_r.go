@@ -30,7 +30,7 @@ func rFlag(o *outputFlags) *string {
 
 // rCompanion is what one command puts in the --r directory.
 type rCompanion struct {
-	command string   // toplines, agreement or context
+	command string // toplines, agreement or context
 	// program is the pragmalab command the companion belongs to, for the
 	// header: "analyze COMMAND" when empty.
 	program string
