@@ -2,7 +2,11 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
 	"path/filepath"
+	"pragmalab/studies"
 	"strconv"
 	"strings"
 	"testing"
@@ -77,4 +81,84 @@ func TestScoreRCompanionLikert(t *testing.T) {
 	if code != 2 || !strings.Contains(errOut, "not a likert job") {
 		t.Errorf("--r of a True/False job: exit %d, %s", code, errOut)
 	}
+}
+
+// With more humans than the splits can enumerate (14 per unit: C(14, 7) >
+// 200), the ceilings come from random splits: R draws its own and they
+// agree with pragmalab's within Monte Carlo error, while the distances, the
+// means and the ECE still agree to 1e-9; a unit of 3 humans is exact.
+func TestScoreRCompanionRandomCeilings(t *testing.T) {
+	needR(t, false)
+	rng := rand.New(rand.NewPCG(31, 5))
+	model := map[analysis.UnitKey][]float64{}
+	mean := map[analysis.UnitKey]float64{}
+	above := map[analysis.UnitKey]float64{}
+	var order []analysis.UnitKey
+	var rated []analysis.CrowdRating
+	for i := range 24 {
+		for _, cond := range []string{"trigger", "cancel"} {
+			k := analysis.UnitKey{Item: fmt.Sprintf("it%02d", i), Condition: cond}
+			order = append(order, k)
+			q := make([]float64, 7)
+			var s float64
+			for p := range q {
+				q[p] = rng.Float64()
+				s += q[p]
+			}
+			for p := range q {
+				q[p] /= s
+				mean[k] += float64(p+1) * q[p]
+				if p+1 > 4 {
+					above[k] += q[p]
+				}
+			}
+			model[k] = q
+			humans := 14
+			if i == 0 {
+				humans = 3
+			}
+			centre := 1 + rng.IntN(7)
+			for h := range humans {
+				r := max(1, min(7, centre+rng.IntN(3)-1))
+				rated = append(rated, analysis.CrowdRating{Participant: fmt.Sprintf("P%d", h), Item: k.Item, Condition: cond, Rating: r})
+			}
+		}
+	}
+	units, err := analysis.DistUnitsFromRatings(rated, model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &studies.JobHumanComparison{}
+	if c.Distributions, err = analysis.CompareDistributions(units, analysis.DefaultDistOptions()); err != nil {
+		t.Fatal(err)
+	}
+	if c.Calibration, err = analysis.CrowdCalibration(rated, 7, above, 10, analysis.Bootstrap{}); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	if err := scoreCompanion(7, []string{"--job", "7", "--r", dir}, rated, order, model, c).write(dir, env); err != nil {
+		t.Fatal(err)
+	}
+	printed := runR(t, dir)
+	if n := strings.Count(printed, " 0 differ by more than 1e-9"); n != 2 {
+		t.Errorf("the script disagrees with pragmalab's own files (%d of 2 comparisons agree):\n%s", n, printed)
+	}
+	if !strings.Contains(printed, "184 of 184 unit x measure ceilings within 4 Monte Carlo standard errors") {
+		t.Errorf("the random ceilings disagree:\n%s", printed)
+	}
+	ch := &checker{t: t, r: readLong(t, filepath.Join(dir, "distributions_r.csv"))}
+	for _, s := range c.Distributions.Summary {
+		ch.same("summary||"+s.Condition+"|"+s.Measure+"_mean_model", *s.MeanModel)
+		ch.same("summary||"+s.Condition+"|"+s.Measure+"_units", float64(s.Units))
+	}
+	for _, m := range analysis.Measures {
+		it := c.Distributions.Items[0]
+		if !it.Exhaustive {
+			t.Fatalf("a unit of 3 humans is not exhaustive")
+		}
+		ch.same("unit|it00|trigger|"+m+"_ceiling", *it.Measures[m].Ceiling)
+	}
+	cal := &checker{t: t, r: readLong(t, filepath.Join(dir, "calibration_r.csv"))}
+	cal.same("all|ece", *c.Calibration.ECE)
 }

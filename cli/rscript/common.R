@@ -75,9 +75,9 @@ show <- function(df, id, across, title) {
 }
 
 # compare_with_pragmalab prints how far this script's values are from the
-# ones pragmalab computed (the *_pragmalab.csv file), key by key.
-compare_with_pragmalab <- function(df, name, keys) {
-  theirs <- read_data(name)
+# ones pragmalab computed (the *_pragmalab.csv file, or theirs: the rows
+# of it to compare), key by key.
+compare_with_pragmalab <- function(df, name, keys, theirs = read_data(name)) {
   m <- merge(df, theirs, by = keys, all = TRUE, suffixes = c(".r", ".pragmalab"), sort = FALSE)
   a <- suppressWarnings(as.numeric(m$value.r))
   b <- suppressWarnings(as.numeric(m$value.pragmalab))

@@ -105,12 +105,17 @@ write_results(distributions, "distributions_r.csv")
 # summaries of the groups made only of those. The other ceilings come from
 # random splits: compared within 4 standard errors of the difference of
 # the two means (R's 1,000 splits, pragmalab's `splits`).
-random_unit <- distributions$level == "unit" & distributions$item_id %in% unit_table$item_id[!unit_table$exhaustive] &
+random_unit <- distributions$level == "unit" &
   paste(distributions$item_id, distributions$condition, sep = "\r") %in% unit_table$unit[!unit_table$exhaustive] &
   grepl("_(ceiling|within)$", distributions$measure)
 random_summary <- distributions$level == "summary" & !(distributions$condition %in% exact_groups) &
   grepl("_(mean_ceiling|within|within_share)$", distributions$measure)
-compare_with_pragmalab(distributions[!random_unit & !random_summary, ], "distributions_pragmalab.csv", c("level", "item_id", "condition", "measure"))
+dist_keys <- c("level", "item_id", "condition", "measure")
+exact <- distributions[!random_unit & !random_summary, ]
+theirs <- read_data("distributions_pragmalab.csv")
+random_keys <- do.call(paste, c(distributions[random_unit | random_summary, dist_keys], sep = "\r"))
+theirs <- theirs[!(do.call(paste, c(theirs[dist_keys], sep = "\r")) %in% random_keys), ]
+compare_with_pragmalab(exact, "distributions_pragmalab.csv", dist_keys, theirs)
 random_units <- unit_table[!unit_table$exhaustive & !is.na(unit_table$ceiling), ]
 if (nrow(random_units) > 0) {
   theirs <- read_data("distributions_pragmalab.csv")
