@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"math"
 	"strconv"
 
 	"pragmalab/analysis"
@@ -18,8 +19,11 @@ import (
 // distributions and pragmalab's distances, ceilings and calibration, with
 // a script recomputing them in base R.
 func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+	if res.Job.Task == string(scoring.Expert) {
+		return writeExpertR(ctx, svc, env, res, c, dir, args)
+	}
 	if res.Job.Task != string(scoring.Likert) || c == nil || c.Distributions == nil || c.Calibration == nil {
-		why := "it is not a likert job"
+		why := "it is neither a likert nor an expert job"
 		if res.Job.Task == string(scoring.Likert) {
 			why = "its study has no crowd ratings"
 			if c != nil {
@@ -27,7 +31,7 @@ func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c
 				why = "its comparison with the crowd has no distributions or calibration" + why
 			}
 		}
-		return usagef("score: --r writes the R companion of a likert job's comparison with its study's crowd; job %d cannot have one: %s", res.Job.ID, why)
+		return usagef("score: --r writes the R companion of a likert job's comparison with its study's crowd or of an expert job's ΔA; job %d cannot have one: %s", res.Job.ID, why)
 	}
 	crowd, err := svc.KeptCrowdRatings(ctx, res.Job.StudyID)
 	if err != nil {
@@ -156,4 +160,79 @@ func writeCalibrationLong(w io.Writer, c *analysis.Calibration) error {
 		l.num(b.MeanHumans, n, "mean_humans")
 	}
 	return l.close()
+}
+
+// writeExpertR writes the R companion of an expert job's ΔA: the experts'
+// plausibility judgements, the model's choices and pragmalab's α and ΔA.
+func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+	if c == nil || c.Replacement == nil {
+		why := "its study has no expert judgements"
+		if c != nil {
+			why = humanCompareWhy(c)
+		}
+		return usagef("score: --r: job %d has no ΔA to recompute: %s", res.Job.ID, why)
+	}
+	experts, items, data, model, err := svc.ExpertReplacementData(ctx, res)
+	if err != nil {
+		return err
+	}
+	return expertCompanion(res.Job.ID, args, experts, items, data, model, c.Replacement).write(dir, env)
+}
+
+func expertCompanion(job int64, args []string, experts, items []string, data [][]float64, model []float64, r *analysis.ExpertReplacement) *rCompanion {
+	cell := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return &rCompanion{
+		command: "replacement", program: "score", args: args,
+		what: []string{
+			"Re-computes ΔA of expert job " + strconv.FormatInt(job, 10) + " from judgements.csv (each expert's",
+			"plausibility judgement per item, 1 yes, 0 no) and model.csv (the model's choice",
+			"per item, empty where it gave none): Krippendorff's α (nominal) of the",
+			"experts, α with the model in each expert's place on the items that expert",
+			"judged, the change, and ΔA, the mean change. Prints them, writes",
+			"replacement_r.csv and compares them with pragmalab's (replacement_pragmalab.csv).",
+			"The bootstrap interval of ΔA is not recomputed.",
+		},
+		data: map[string]func(io.Writer) error{
+			"judgements.csv": func(w io.Writer) error {
+				cw := csvsafe.NewWriter(w)
+				cw.Write([]string{"expert", "item_id", "plausible"})
+				for e, row := range data {
+					for i, v := range row {
+						if !math.IsNaN(v) {
+							cw.Write([]string{experts[e], items[i], cell(v)})
+						}
+					}
+				}
+				cw.Flush()
+				return cw.Error()
+			},
+			"model.csv": func(w io.Writer) error {
+				cw := csvsafe.NewWriter(w)
+				cw.Write([]string{"item_id", "choice"})
+				for i, v := range model {
+					cw.Write([]string{items[i], cell(v)})
+				}
+				cw.Flush()
+				return cw.Error()
+			},
+			"replacement_pragmalab.csv": func(w io.Writer) error {
+				l := newLongWriter(w, "expert", "measure")
+				l.int(r.Units, "", "units")
+				l.num(r.Alpha, "", "alpha_experts")
+				l.num(r.DeltaA, "", "delta_a")
+				for _, e := range r.PerExpert {
+					l.num(e.Alpha, e.Expert, "alpha")
+					l.num(e.DeltaA, e.Expert, "delta_a")
+					l.int(e.Replace, e.Expert, "units_replaced")
+				}
+				return l.close()
+			},
+		},
+		outputs: []string{"replacement_r.csv"},
+	}
 }

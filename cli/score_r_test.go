@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"pragmalab/studies"
@@ -78,7 +79,7 @@ func TestScoreRCompanionLikert(t *testing.T) {
 	t.Logf("%d units, %d with every split averaged; %d values checked", len(d.Items), exhaustive, ch.n+cal.n)
 
 	code, _, errOut = runCLI(t, "", nil, "score", "--db", path, "--study", sid, "--scorer", "random", "--quiet", "--r", filepath.Join(t.TempDir(), "tf"))
-	if code != 2 || !strings.Contains(errOut, "not a likert job") {
+	if code != 2 || !strings.Contains(errOut, "neither a likert nor an expert job") {
 		t.Errorf("--r of a True/False job: exit %d, %s", code, errOut)
 	}
 }
@@ -161,4 +162,66 @@ func TestScoreRCompanionRandomCeilings(t *testing.T) {
 	}
 	cal := &checker{t: t, r: readLong(t, filepath.Join(dir, "calibration_r.csv"))}
 	cal.same("all|ece", *c.Calibration.ECE)
+}
+
+// ΔA's companion: three experts judging 40 items' plausibility (some
+// items left unjudged by one, some unanswered by the model); R's α of the
+// experts, α with the model in each one's place, the changes and ΔA equal
+// pragmalab's to 1e-9.
+func TestScoreRCompanionExpertReplacement(t *testing.T) {
+	needR(t, false)
+	rng := rand.New(rand.NewPCG(31, 9))
+	experts := []string{"Ada", "Ben", "=Cy"}
+	items := make([]string, 40)
+	data := make([][]float64, len(experts))
+	model := make([]float64, len(items))
+	truth := make([]float64, len(items))
+	for i := range items {
+		items[i] = fmt.Sprintf("item%02d", i)
+		truth[i] = float64(rng.IntN(2))
+		model[i] = truth[i]
+		if rng.IntN(4) == 0 {
+			model[i] = 1 - truth[i]
+		}
+		if i%9 == 0 {
+			model[i] = math.NaN()
+		}
+	}
+	for e := range data {
+		data[e] = make([]float64, len(items))
+		for i := range items {
+			data[e][i] = truth[i]
+			if rng.IntN(5) == 0 {
+				data[e][i] = 1 - truth[i]
+			}
+			if e == 2 && i%7 == 0 {
+				data[e][i] = math.NaN()
+			}
+		}
+	}
+	r, err := analysis.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.Bootstrap{})
+	if err != nil || r.DeltaA == nil {
+		t.Fatalf("ΔA: %v %+v", err, r)
+	}
+	dir := t.TempDir()
+	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
+	if err := expertCompanion(9, []string{"--job", "9", "--r", dir}, experts, items, data, model, r).write(dir, env); err != nil {
+		t.Fatal(err)
+	}
+	printed := runR(t, dir)
+	if !strings.Contains(printed, " 0 differ by more than 1e-9") {
+		t.Errorf("the script disagrees with pragmalab's own file:\n%s", printed)
+	}
+	ch := &checker{t: t, r: readLong(t, filepath.Join(dir, "replacement_r.csv"))}
+	ch.same("|alpha_experts", *r.Alpha)
+	ch.same("|delta_a", *r.DeltaA)
+	ch.same("|units", float64(r.Units))
+	for _, e := range r.PerExpert {
+		ch.same(e.Expert+"|alpha", *e.Alpha)
+		ch.same(e.Expert+"|delta_a", *e.DeltaA)
+		ch.same(e.Expert+"|units_replaced", float64(e.Replace))
+	}
+	if ch.n != 3+3*3 {
+		t.Errorf("compared %d values", ch.n)
+	}
 }

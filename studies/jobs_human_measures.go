@@ -119,11 +119,25 @@ func (s *Service) likertMeasures(ctx context.Context, res *runner.Results, c *Jo
 // expertReplacement is ΔA on the plausibility question: the model's
 // choice in each expert's place in turn.
 func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c *JobHumanComparison) error {
-	js, err := Judgements(ctx, s.db, res.Job.StudyID)
+	experts, _, data, model, err := s.ExpertReplacementData(ctx, res)
 	if err != nil {
 		return err
 	}
-	var experts, items []string
+	if c.Replacement, err = analysis.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.DefaultBootstrap()); err != nil {
+		c.Errors["expert_replacement"] = err.Error()
+	}
+	return nil
+}
+
+// ExpertReplacementData is what ΔA of an expert job is computed from: the
+// experts and items in the order first judged, each expert's plausibility
+// judgement per item (1 yes, 0 no, NaN none) and the model's choice (NaN
+// where it gave none). The R companion of `pragmalab score --r` writes it.
+func (s *Service) ExpertReplacementData(ctx context.Context, res *runner.Results) (experts, items []string, data [][]float64, model []float64, err error) {
+	js, err := Judgements(ctx, s.db, res.Job.StudyID)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
 	for _, j := range js {
 		if !slices.Contains(experts, j.Annotator) {
 			experts = append(experts, j.Annotator)
@@ -132,7 +146,7 @@ func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c 
 			items = append(items, j.Item)
 		}
 	}
-	data := make([][]float64, len(experts))
+	data = make([][]float64, len(experts))
 	for e := range data {
 		data[e] = make([]float64, len(items))
 		for i := range data[e] {
@@ -142,7 +156,7 @@ func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c 
 	for _, j := range js {
 		data[slices.Index(experts, j.Annotator)][slices.Index(items, j.Item)] = boolValue(j.Plausible)
 	}
-	model := make([]float64, len(items))
+	model = make([]float64, len(items))
 	for i := range model {
 		model[i] = math.NaN()
 	}
@@ -151,10 +165,7 @@ func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c 
 			model[i] = boolValue(h.Label == "yes")
 		}
 	}
-	if c.Replacement, err = analysis.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.DefaultBootstrap()); err != nil {
-		c.Errors["expert_replacement"] = err.Error()
-	}
-	return nil
+	return experts, items, data, model, nil
 }
 
 func boolValue(b bool) float64 {
