@@ -48,21 +48,25 @@ type rCompanion struct {
 // write creates dir and writes the data files and analysis.R into it,
 // then tells on stderr how to run it.
 func (c *rCompanion) write(dir string, env *Env) error {
+	cmd := "analyze"
+	if c.program != "" {
+		cmd = strings.Fields(c.program)[0]
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("analyze: --r: %w", err)
+		return fmt.Errorf("%s: --r: %w", cmd, err)
 	}
 	for name, fill := range c.data {
 		var b bytes.Buffer
 		if err := fill(&b); err != nil {
-			return fmt.Errorf("analyze: --r: %s: %w", name, err)
+			return fmt.Errorf("%s: --r: %s: %w", cmd, name, err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("analyze: --r: %w", err)
+			return fmt.Errorf("%s: --r: %w", cmd, err)
 		}
 	}
 	for _, name := range c.outputs {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
-			return fmt.Errorf("analyze: --r: %w", err)
+			return fmt.Errorf("%s: --r: %w", cmd, err)
 		}
 	}
 	script, err := c.script(filepath.Join(dir, "analysis.R"))
@@ -70,7 +74,7 @@ func (c *rCompanion) write(dir string, env *Env) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "analysis.R"), script, 0o644); err != nil {
-		return fmt.Errorf("analyze: --r: %w", err)
+		return fmt.Errorf("%s: --r: %w", cmd, err)
 	}
 	fmt.Fprintf(env.stderr, "R companion written to %s; run: Rscript %s\n", dir, quoteArg(filepath.Join(dir, "analysis.R")))
 	return nil
