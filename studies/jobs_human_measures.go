@@ -76,7 +76,7 @@ func (s *Service) compareJobWithHumans(ctx context.Context, res *runner.Results,
 }
 
 func (s *Service) likertMeasures(ctx context.Context, res *runner.Results, c *JobHumanComparison) error {
-	crowd, err := s.keptCrowdRatings(ctx, res.Job.StudyID)
+	crowd, err := s.KeptCrowdRatings(ctx, res.Job.StudyID)
 	if err != nil {
 		return err
 	}
@@ -206,10 +206,11 @@ func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, erro
 	return nil, false, nil
 }
 
-// keptCrowdRatings are the item ratings of the participants a crowd
+// KeptCrowdRatings are the item ratings of the participants a crowd
 // study's analysis keeps (attention checks and the excluded left out), so
-// the job page's ceiling and reliability are the Analysis page's.
-func (s *Service) keptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
+// the job page's ceiling and reliability are the Analysis page's (and
+// `pragmalab score --r` writes the same rows).
+func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
 	rs, err := CrowdRatings(ctx, s.db, studyID)
 	if err != nil || rs == nil {
 		return nil, err
@@ -220,10 +221,4 @@ func (s *Service) keptCrowdRatings(ctx context.Context, studyID int64) ([]analys
 	}
 	opt.Bootstrap = analysis.Bootstrap{} // only who is kept is needed
 	return analysis.CrowdRatingsOf(rs, analysis.ComputeToplines(rs, opt)), nil
-}
-
-// KeptCrowdRatings are the item ratings a likert job's comparison reads
-// (see keptCrowdRatings), for the R companion of `pragmalab score --r`.
-func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
-	return s.keptCrowdRatings(ctx, studyID)
 }
