@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/csv"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"pragmalab/cli/seed"
 	"pragmalab/domain"
 	"pragmalab/runner"
+	"pragmalab/store"
 	"pragmalab/studies"
 )
 
@@ -70,8 +72,10 @@ func TestLLMEchoOnParticipants(t *testing.T) {
 	}
 }
 
-// copyModel makes the study's first participant answer every data screen
-// with the model's most likely point and returns their PROLIFIC_PID.
+// copyModel makes the study's first participant the rules keep (the
+// simulated crowd has careless ones, excluded on their checks) answer
+// every data screen with the model's most likely point and returns their
+// PROLIFIC_PID.
 func copyModel(t *testing.T, env *testEnv, studyID int64, res *runner.Results) string {
 	t.Helper()
 	ctx := context.Background()
@@ -79,7 +83,23 @@ func copyModel(t *testing.T, env *testEnv, studyID int64, res *runner.Results) s
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("ratings: %v, %d rows", err, len(rows))
 	}
-	pid, part := rows[0].PID, rows[0].ParticipantID
+	_, set, err := env.db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := env.db.CrowdParticipants(ctx, studyID, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := map[int64]bool{}
+	for _, r := range reps {
+		kept[r.ID] = !r.AutoExcluded
+	}
+	i := slices.IndexFunc(rows, func(r store.RatingRow) bool { return kept[r.ParticipantID] })
+	if i < 0 {
+		t.Fatal("every simulated participant is excluded by the rules")
+	}
+	pid, part := rows[i].PID, rows[i].ParticipantID
 	model := map[[2]string]int{}
 	for _, h := range res.Human {
 		model[[2]string{h.Item, h.Condition}] = h.Number
