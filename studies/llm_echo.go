@@ -27,13 +27,70 @@ const NoLLMEchoJob = "LLM-echo: not assessed — no likert scoring job on this s
 // sentence for the participants table: which jobs were compared, or
 // NoLLMEchoJob.
 func AssessLLMEcho(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
-	answers, names, err := likertModelAnswers(ctx, db, studyID)
+	jobs, err := db.StudyJobs(ctx, studyID)
+	if err != nil {
+		return "", err
+	}
+	e, err := llmEchoVerdicts(ctx, db, studyID, set, jobs)
+	if err != nil {
+		return "", err
+	}
+	return e.apply(reps, set), nil
+}
+
+// echoVerdicts is the LLM-echo check's outcome on a study: the flagged
+// participants' reasons by PID, and the participants table's sentence.
+type echoVerdicts struct {
+	flagged map[string]string
+	said    string
+}
+
+// echoKey is what an LLM-echo outcome is computed from: the study's data
+// version (its completed participants' ratings and its settings), whether
+// pilot data is in, and the study's finished likert jobs.
+type echoKey struct {
+	version int64
+	pilot   bool
+	jobs    string
+}
+
+// llmEcho is AssessLLMEcho for the study's page, its outcome kept until
+// the ratings, the settings or a likert job change (the check runs
+// permutation tests for every participant: not on every view).
+func (v *Service) llmEcho(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
+	jobs, err := v.db.StudyJobs(ctx, studyID)
+	if err != nil {
+		return "", err
+	}
+	ver, err := v.db.StudyDataVersion(ctx, studyID)
+	if err != nil {
+		return "", err
+	}
+	key := echoKey{version: ver, pilot: store.PilotIncluded(ctx)}
+	for _, j := range jobs {
+		if isEchoModel(j) {
+			key.jobs += fmt.Sprintf("%d:%s:%d;", j.ID, j.Status, j.FinishedAt.UnixNano())
+		}
+	}
+	e, err := v.echoes.get(studyID, key, func() (*echoVerdicts, error) {
+		return llmEchoVerdicts(context.WithoutCancel(ctx), v.db, studyID, set, jobs)
+	})
+	if err != nil {
+		return "", err
+	}
+	return e.apply(reps, set), nil
+}
+
+// llmEchoVerdicts runs the check against the finished likert jobs among
+// jobs.
+func llmEchoVerdicts(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings, jobs []*domain.Job) (*echoVerdicts, error) {
+	answers, names, err := likertModelAnswers(ctx, db, jobs)
 	if err != nil || len(answers) == 0 {
-		return NoLLMEchoJob, err
+		return &echoVerdicts{said: NoLLMEchoJob}, err
 	}
 	rows, err := crowdRatingRows(ctx, db, studyID)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var ratings []analysis.EchoRating
 	for _, r := range rows {
@@ -44,38 +101,47 @@ func AssessLLMEcho(ctx context.Context, db *store.DB, studyID int64, set domain.
 	opt := analysis.DefaultEchoOptions()
 	opt.Points = set.ScalePoints
 	if err := opt.Validate(); err != nil {
-		return "LLM-echo: not assessed — " + err.Error() + ".", nil
+		return &echoVerdicts{said: "LLM-echo: not assessed — " + err.Error() + "."}, nil
 	}
-	flagged := map[string]string{}
+	e := &echoVerdicts{flagged: map[string]string{}}
 	for _, res := range analysis.LLMEcho(ratings, answers, opt) {
 		if res.Flagged {
-			flagged[res.Participant] = res.Reason
+			e.flagged[res.Participant] = res.Reason
 		}
 	}
+	e.said = fmt.Sprintf("LLM-echo: assessed against the most likely points of %s; %d flagged.",
+		strings.Join(names, ", "), len(e.flagged))
+	return e, nil
+}
+
+// apply marks the flagged participants of reps (their Flags computed again
+// with set) and returns the sentence.
+func (e *echoVerdicts) apply(reps []store.CrowdParticipantReport, set domain.CrowdSettings) string {
 	for i := range reps {
 		r := &reps[i]
-		if reason, ok := flagged[r.PID]; ok {
+		if reason, ok := e.flagged[r.PID]; ok {
 			r.Integrity.LLMEcho, r.Integrity.LLMEchoEvidence = true, reason
 			r.Flags = domain.IntegrityFlags(r.Integrity, r.CrowdQuality, set)
 		}
 	}
-	return fmt.Sprintf("LLM-echo: assessed against the most likely points of %s; %d flagged.",
-		strings.Join(names, ", "), len(flagged)), nil
+	return e.said
 }
 
-// likertModelAnswers are the answers of the study's finished (done or
-// partial) likert scoring jobs, oldest first, each named "scorer (job N)",
-// with those names.
-func likertModelAnswers(ctx context.Context, db *store.DB, studyID int64) ([]analysis.ModelAnswer, []string, error) {
-	jobs, err := db.StudyJobs(ctx, studyID)
-	if err != nil {
-		return nil, nil, err
-	}
+// isEchoModel: a likert job that finished (done or partial) is a model
+// the check compares with.
+func isEchoModel(j *domain.Job) bool {
+	return scoring.Task(j.Task) == scoring.Likert && (j.Status == domain.JobDone || j.Status == domain.JobPartial)
+}
+
+// likertModelAnswers are the answers of the finished likert scoring jobs
+// among jobs (a study's, newest first), oldest first, each named
+// "scorer (job N)", with those names.
+func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) ([]analysis.ModelAnswer, []string, error) {
 	var out []analysis.ModelAnswer
 	var names []string
 	for i := len(jobs) - 1; i >= 0; i-- { // StudyJobs lists the newest first
 		j := jobs[i]
-		if scoring.Task(j.Task) != scoring.Likert || (j.Status != domain.JobDone && j.Status != domain.JobPartial) {
+		if !isEchoModel(j) {
 			continue
 		}
 		res, err := runner.LoadResults(ctx, db, j.ID)

@@ -21,6 +21,8 @@ type Service struct {
 	// comparisons keeps the human-task jobs' comparisons with the humans
 	// (jobs_human_measures.go).
 	comparisons *keptCache[comparisonKey, JobHumanComparison]
+	// echoes keeps the studies' LLM-echo outcomes (llm_echo.go).
+	echoes *keptCache[echoKey, echoVerdicts]
 	// replication reports the replica's state (replication.go); nil: none.
 	replication func() domain.Replication
 }
@@ -32,7 +34,8 @@ func New(db *store.DB, now func() time.Time) *Service {
 		now = func() time.Time { return time.Now().UTC() }
 	}
 	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies),
-		comparisons: newKeptCache[comparisonKey, JobHumanComparison](analysisCacheStudies)}
+		comparisons: newKeptCache[comparisonKey, JobHumanComparison](analysisCacheStudies),
+		echoes:      newKeptCache[echoKey, echoVerdicts](analysisCacheStudies)}
 }
 
 // Restarted returns a Service over the same database with nothing kept in
