@@ -11,14 +11,8 @@ import (
 	"unicode/utf8"
 
 	"pragmalab/csvsafe"
+	"pragmalab/domain"
 )
-
-// integritySignals are the optional integrity-signal columns of a ratings
-// file (docs/formats.md#ratings-export), after the traces.
-var integritySignals = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
-
-// maxSignalCount bounds the counted signals, as the platform clamps them.
-const maxSignalCount = 100000
 
 // IntegrityRow is one row of a ratings file as `analyze integrity` reads
 // it. A signal is -1 when its field is empty (the page's script did not
@@ -43,39 +37,15 @@ type IntegrityRow struct {
 // a signal must be empty or a whole number (0–100,000 for the counts, 0 or
 // 1 for webdriver and pointer_or_key). Rows come in file order.
 func ReadIntegrityRatings(r io.Reader) ([]IntegrityRow, error) {
-	opt := append(append(append([]string{ItemVersionColumn}, TraceColumns...), integritySignals...), MachineColumn)
-	t, err := newTable(r, RatingsColumns, opt...)
+	sig := len(RatingsColumns) + 1 + len(TraceColumns)
+	var out []IntegrityRow
+	b, err := readRatingsFile(r, func(t *table, row []string) error {
+		ir, err := t.integrityRow(row, sig)
+		out = append(out, ir)
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	sig := len(RatingsColumns) + 1 + len(TraceColumns)
-	b := newRatingsBuilder()
-	var out []IntegrityRow
-	for {
-		row, err := t.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if err := t.checkTraces(len(RatingsColumns) + 1); err != nil {
-			return nil, err
-		}
-		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
-			return nil, err
-		}
-		if err := t.checkMachine(sig + len(integritySignals)); err != nil {
-			return nil, err
-		}
-		if err := b.add(row, t.line); err != nil {
-			return nil, err
-		}
-		ir, err := t.integrityRow(row, sig)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ir)
 	}
 	if _, err := b.done(ReadOptions{}); err != nil {
 		return nil, err
@@ -91,10 +61,10 @@ func (t *table) integrityRow(row []string, sig int) (IntegrityRow, error) {
 		Check: strings.ToLower(row[colCheck]), Rating: v, Line: t.line, Honeypot: row[sig+4]}
 	ir.RT = t.rowRT()
 	ir.Machine = -1
-	if m := row[sig+len(integritySignals)]; m != "" {
+	if m := row[ratingsMachineAt]; m != "" {
 		ir.Machine, _ = strconv.Atoi(m) // checked by checkMachine
 	}
-	limits := []int{maxSignalCount, maxSignalCount, 1, 1}
+	limits := []int{domain.MaxSignalCount, domain.MaxSignalCount, 1, 1}
 	dst := []*int{&ir.UntrustedEvents, &ir.Pastes, &ir.Webdriver, &ir.PointerOrKey}
 	for i, limit := range limits {
 		*dst[i] = -1
@@ -104,7 +74,7 @@ func (t *table) integrityRow(row []string, sig int) (IntegrityRow, error) {
 		}
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 0 || n > limit {
-			return ir, t.errf(sig+i, "%s %q is not empty or a whole number from 0 to %d", integritySignals[i], f, limit)
+			return ir, t.errf(sig+i, "%s %q is not empty or a whole number from 0 to %d", SignalColumns[i], f, limit)
 		}
 		*dst[i] = n
 	}

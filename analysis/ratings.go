@@ -138,6 +138,21 @@ func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, Read
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
+	b, err := readRatingsFile(r, nil)
+	if err != nil {
+		return nil, err
+	}
+	return b.done(opt)
+}
+
+// ratingsMachineAt is the index of machine_instruction among a ratings
+// table's columns, after the item version, the traces and the signals.
+var ratingsMachineAt = len(RatingsColumns) + 1 + len(TraceColumns) + len(SignalColumns)
+
+// readRatingsFile reads a ratings file row by row with every check of
+// ReadRatings, calling each (when not nil) with the table on each checked
+// row, and returns the builder the rows went into.
+func readRatingsFile(r io.Reader, each func(t *table, row []string) error) (*ratingsBuilder, error) {
 	t, err := newTable(r, RatingsColumns, append(append(append([]string{ItemVersionColumn}, TraceColumns...), SignalColumns...), MachineColumn)...)
 	if err != nil {
 		return nil, err
@@ -146,7 +161,7 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 	for {
 		row, err := t.next()
 		if err == io.EOF {
-			break
+			return b, nil
 		}
 		if err != nil {
 			return nil, err
@@ -157,14 +172,18 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 		if err := t.checkItemVersion(len(RatingsColumns)); err != nil {
 			return nil, err
 		}
-		if err := t.checkMachine(len(RatingsColumns) + 1 + len(TraceColumns) + len(SignalColumns)); err != nil {
+		if err := t.checkMachine(ratingsMachineAt); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.line); err != nil {
 			return nil, err
 		}
+		if each != nil {
+			if err := each(t, row); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return b.done(opt)
 }
 
 // RatingRow is one row of a ratings file as plain values; Check is "",
