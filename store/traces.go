@@ -25,9 +25,12 @@ func signalValue(s domain.Signal) any {
 }
 
 // signalValues are the stored values of SignalColumns, in their order.
-func signalValues(tr domain.AnswerTrace) []any {
-	s := tr.Signals
-	return []any{signalValue(s.UntrustedEvents), signalValue(s.Pastes), signalValue(s.Webdriver), signalValue(s.PointerOrKey), tr.Honeypot}
+func signalValues(tr domain.AnswerTrace) []any { return integrityValues(traceIntegrity(tr), false) }
+
+// traceIntegrity is a rating's signals as the other answers carry them
+// (no keystrokes on a rating screen).
+func traceIntegrity(tr domain.AnswerTrace) domain.Integrity {
+	return domain.Integrity{Signals: tr.Signals, Honeypot: tr.Honeypot}
 }
 
 // TraceColumns close the ratings export (docs/formats.md#ratings-export):
@@ -40,7 +43,7 @@ var TraceColumns = append([]string{"answer_changes", "hidden_ms", "first_input_m
 var SignalColumns = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
 
 // signalSQL lists SignalColumns for a query on the table aliased r.
-const signalSQL = `r.untrusted_events, r.pastes, r.webdriver, r.pointer_or_key, r.honeypot`
+var signalSQL = integritySQL("r", false)
 
 // signalField is one signal in an export: empty when not sent.
 func signalField(s domain.Signal) string {
@@ -52,8 +55,7 @@ func signalField(s domain.Signal) string {
 
 // traceFields are the values of TraceColumns, empty without a trace.
 func traceFields(tr domain.AnswerTrace) []string {
-	s := tr.Signals
-	sig := []string{signalField(s.UntrustedEvents), signalField(s.Pastes), signalField(s.Webdriver), signalField(s.PointerOrKey), tr.Honeypot}
+	sig := IntegrityRecord{Integrity: traceIntegrity(tr)}.fields(false)
 	if !tr.Set {
 		return append([]string{"", "", ""}, sig...)
 	}
@@ -64,13 +66,13 @@ func traceFields(tr domain.AnswerTrace) []string {
 // first_input_ms and SignalColumns, and the function that fills tr after
 // the scan.
 func traceDest(tr *domain.AnswerTrace) ([]any, func()) {
-	var c, h, f, u, p, w, k sql.NullInt64
-	var hp sql.NullString
-	return []any{&c, &h, &f, &u, &p, &w, &k, &hp}, func() {
-		sig := func(n sql.NullInt64) domain.Signal { return domain.Signal{Valid: n.Valid, N: int(n.Int64)} }
+	var c, h, f sql.NullInt64
+	var in IntegrityRecord
+	sig, scanned := in.dest(false)
+	return append([]any{&c, &h, &f}, sig...), func() {
+		scanned()
 		*tr = domain.AnswerTrace{Set: c.Valid, Changes: int(c.Int64), HiddenMS: int(h.Int64), FirstInputMS: int(f.Int64),
-			Signals:  domain.AnswerSignals{UntrustedEvents: sig(u), Pastes: sig(p), Webdriver: sig(w), PointerOrKey: sig(k)},
-			Honeypot: hp.String}
+			Signals: in.Signals, Honeypot: in.Honeypot}
 	}
 }
 
