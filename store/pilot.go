@@ -144,13 +144,9 @@ func (db *DB) PilotAnnotator(ctx context.Context, st *domain.Study, screens int)
 func (db *DB) EnterCrowdPilot(ctx context.Context, studyID int64) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
 	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
-		var batchID int64
-		err := tx.QueryRowContext(ctx, `
-			SELECT b.id FROM batches b WHERE b.study_id = ?
-			ORDER BY (SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 1), b.number
-			LIMIT 1`, studyID).Scan(&batchID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return domain.ErrNoBatches
+		batchID, err := fewestPilotsBatch(ctx, tx, studyID)
+		if errors.Is(err, domain.ErrNoBatches) {
+			return err
 		}
 		if err != nil {
 			return fmt.Errorf("pilot session: %w", err)
@@ -216,4 +212,19 @@ func (db *DB) PilotSummary(ctx context.Context, studyID int64) (domain.PilotSumm
 		return s, fmt.Errorf("pilot summary: %w", err)
 	}
 	return s, nil
+}
+
+// fewestPilotsBatch is the study's batch with the fewest pilot sessions
+// (the first by number among equals), domain.ErrNoBatches when it has
+// none: where a pilot or a Prolific test participant goes.
+func fewestPilotsBatch(ctx context.Context, tx *sql.Tx, studyID int64) (int64, error) {
+	var batchID int64
+	err := tx.QueryRowContext(ctx, `
+		SELECT b.id FROM batches b WHERE b.study_id = ?
+		ORDER BY (SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 1), b.number
+		LIMIT 1`, studyID).Scan(&batchID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, domain.ErrNoBatches
+	}
+	return batchID, err
 }

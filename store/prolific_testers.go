@@ -37,13 +37,9 @@ func isTestParticipant(ctx context.Context, q querier, pid string) (bool, error)
 // batch with the fewest pilot sessions, as EnterCrowdPilot does, with
 // their Prolific ids and the entry's token. It takes no place.
 func (db *DB) assignTestParticipant(ctx context.Context, tx *sql.Tx, studyID int64, a CrowdArrival) (*CrowdParticipant, error) {
-	var batchID int64
-	err := tx.QueryRowContext(ctx, `
-		SELECT b.id FROM batches b WHERE b.study_id = ?
-		ORDER BY (SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 1), b.number
-		LIMIT 1`, studyID).Scan(&batchID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, domain.ErrNoBatches
+	batchID, err := fewestPilotsBatch(ctx, tx, studyID)
+	if errors.Is(err, domain.ErrNoBatches) {
+		return nil, err
 	}
 	if err != nil {
 		return nil, fmt.Errorf("test participant: %w", err)
