@@ -200,7 +200,7 @@ func (db *DB) ContextAct(ctx context.Context, annotatorID, assignmentID int64, p
 	if action != domain.ContextSufficient && action != domain.ContextMore && action != domain.ContextRestart {
 		return q, domain.Errorf(domain.EINVALID, "unknown answer %q", action)
 	}
-	err := db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var sents string
 		q.Position = position
 		err := tx.QueryRowContext(ctx, `

@@ -155,7 +155,7 @@ func (db *DB) EnterCrowd(ctx context.Context, studyID int64, a CrowdArrival, s d
 		return nil, err
 	}
 	var out *CrowdParticipant
-	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.prolific_pid = ?`, studyID, a.PID)
 		if err == nil {
 			if a.Token != p.Token && (a.SessionID == "" || a.SessionID != p.SessionID) {
@@ -294,6 +294,7 @@ func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s domain.
 	if _, err := db.q(tx).ExecContext(ctx, `UPDATE crowd_participants SET status = 'moved_on' WHERE id = ?`, idle); err != nil {
 		return 0, fmt.Errorf("take a crowd slot: %w", err)
 	}
+	changedSessions(ctx, idle)
 	return batchID, nil
 }
 
@@ -315,6 +316,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 	if p.Status != CrowdActive {
 		return p, nil
 	}
+	changedSessions(ctx, p.ID)
 	nowT := db.Now()
 	status := CrowdActive
 	// A pilot session holds no place (docs/studies.md#pilots): it never
@@ -343,7 +345,7 @@ func (db *DB) touchCrowd(ctx context.Context, tx *sql.Tx, p *CrowdParticipant, s
 // it when a participant shows up after being idle past the time-out.
 func (db *DB) TouchCrowd(ctx context.Context, studyID int64, token string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if err != nil {
 			return err
@@ -372,7 +374,7 @@ func (db *DB) ConsentCrowd(ctx context.Context, studyID int64, token string, s d
 // (docs/studies.md#no-hoarding).
 func (db *DB) ConsentCrowdFrom(ctx context.Context, studyID int64, token, clientKey string, s domain.CrowdSettings) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := crowdParticipantWhere(ctx, db.q(tx), `p.study_id = ? AND p.token = ?`, studyID, token)
 		if domain.ErrorCode(err) == domain.ENOTFOUND {
 			if err = db.checkAddress(ctx, db.q(tx), studyID, clientKey, s); err != nil {
@@ -383,6 +385,7 @@ func (db *DB) ConsentCrowdFrom(ctx context.Context, studyID int64, token, client
 		if err != nil {
 			return err
 		}
+		changedSessions(ctx, p.ID)
 		if p, err = db.touchCrowd(ctx, tx, p, s); err != nil || p.Status != CrowdActive {
 			out = p
 			return err

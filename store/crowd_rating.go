@@ -153,7 +153,7 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 	}
 	db.warm(ctx, qParticipantByToken, qAdvance, qInsertRating)
 	var out CrowdAnswerState
-	err := db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		// The common case in two statements: the participant moves on a
 		// screen, and the rating of that screen is stored.
 		now := db.Now()
@@ -167,6 +167,7 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 			if err != nil {
 				return err
 			}
+			changedSessions(ctx, p.ID)
 			out = CrowdAnswerState{Status: p.Status, Answered: p.Answered, Screens: p.Screens}
 			if p.Status != CrowdActive || !p.Consented || p.TrainingDone < p.Training || position != p.Answered+1 || position > p.Screens {
 				return nil
@@ -187,6 +188,8 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 			out.Status = status
 		} else if err != nil {
 			return fmt.Errorf("save rating: %w", err)
+		} else if fx := effectOf(ctx); fx != nil {
+			fx.advance = &advanceEffect{id: id, position: position, status: out.Status, at: parseTime(now.UTC().Format(time.RFC3339Nano))}
 		}
 		out.Answered = position
 		asked, err := db.machineAsked(ctx, tx, batchID, position, s)
@@ -226,11 +229,12 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		return CrowdTrainingResult{}, domain.ErrRatingRange
 	}
 	var out CrowdTrainingResult
-	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		p, err := db.lockCrowd(ctx, tx, studyID, token, s)
 		if err != nil {
 			return err
 		}
+		changedSessions(ctx, p.ID)
 		out.P = p
 		if p.Status != CrowdActive || !p.Consented || position != p.TrainingDone+1 || attempt != p.TrainingWrong {
 			return nil
@@ -332,6 +336,11 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 	if token == "" || len(token) > 100 {
 		return nil, sc, domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
+	c := &db.hot.screens
+	if s, ok := c.lookup(token); ok && s.p.StudyID == studyID {
+		return db.fromSnap(ctx, s)
+	}
+	mark := c.begin()
 	row := db.q(nil).QueryRowContext(ctx, qSessionScreen, studyID, token)
 	var itemID int64
 	p, err := scanCrowdParticipant(row, &sc.Condition, &itemID, &sc.Shown)
@@ -346,6 +355,7 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 	} else {
 		sc.Position = p.Answered + 1
 	}
+	c.keep(token, sessionSnap{p: *p, screen: sc, itemID: itemID}, mark)
 	if itemID != 0 {
 		it, err := db.screenItem(ctx, itemID)
 		if err != nil {

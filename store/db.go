@@ -267,9 +267,17 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return db.noteWrite(classify(fmt.Errorf("commit: %w", err)))
 	}
+	db.forgetKept()
+	return db.noteWrite(nil)
+}
+
+// forgetKept drops what the hot paths keep of the database — crowd
+// studies, screen items, sessions' screens — after a write they cannot
+// follow: an admin commit (tx), or a write by another process.
+func (db *DB) forgetKept() {
 	db.hot.studies.Clear()
 	db.hot.items.forget()
-	return db.noteWrite(nil)
+	db.hot.screens.forget()
 }
 
 // exec runs one statement as a write transaction of its own (tx).

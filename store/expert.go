@@ -315,7 +315,7 @@ func (db *DB) Screens(ctx context.Context, assignmentID int64) ([]domain.Screen,
 // assignment, as one write of the write queue (durable on return); sending the same screen again replaces
 // the answer, so a double click or a changed answer never makes two rows.
 func (db *DB) SaveJudgement(ctx context.Context, annotatorID, assignmentID int64, position int, j domain.Judgement) error {
-	return db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+	return db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var itemID int64
 		var itemType string
 		var version int

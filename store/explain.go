@@ -200,7 +200,7 @@ func (db *DB) SaveExplainRating(ctx context.Context, annotatorID int64, position
 	if !IsJudgment(judgment) {
 		return domain.Errorf(domain.EINVALID, "please choose one of the five answers")
 	}
-	return db.groupTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+	return db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		var id int64
 		err := tx.QueryRowContext(ctx, `SELECT id FROM explain_assignments WHERE annotator_id = ? AND position = ?`,
 			annotatorID, position).Scan(&id)

@@ -143,7 +143,7 @@ func (db *DB) PilotAnnotator(ctx context.Context, st *domain.Study, screens int)
 // counted against the quota. Its Token is the cookie to set.
 func (db *DB) EnterCrowdPilot(ctx context.Context, studyID int64) (*CrowdParticipant, error) {
 	var out *CrowdParticipant
-	err := db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
+	err := db.sessionTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		batchID, err := fewestPilotsBatch(ctx, tx, studyID)
 		if errors.Is(err, domain.ErrNoBatches) {
 			return err

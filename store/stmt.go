@@ -14,6 +14,7 @@ type hotPath struct {
 	pending atomic.Bool // some statement waits to be prepared
 	studies sync.Map    // crowd study id → cachedCrowdStudy
 	items   screenItems // items shown on participants' screens (screen_items.go)
+	screens crowdScreens // crowd sessions and their screens (crowd_screens.go)
 	writes  writeQueue  // participants' writes, committed in groups (writer.go)
 }
 

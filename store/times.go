@@ -114,14 +114,19 @@ func (db *DB) screenShown(ctx context.Context, flow string, owner int64, positio
 func (db *DB) recordShown(ctx context.Context, flow string, owner int64, position int, wait bool) error {
 	at := db.now()
 	write := func(ctx context.Context, tx *sql.Tx) error {
-		_, err := db.q(tx).ExecContext(ctx, qScreenShown, flow, owner, position, at)
-		return err
+		if _, err := db.q(tx).ExecContext(ctx, qScreenShown, flow, owner, position, at); err != nil {
+			return err
+		}
+		if fx := effectOf(ctx); fx != nil && (flow == FlowCrowd || flow == FlowTraining) {
+			fx.shown = &shownEffect{id: owner, flow: flow, position: position}
+		}
+		return nil
 	}
 	if !wait {
 		db.queueWrite(prioAnswer, write)
 		return nil
 	}
-	if err := db.enqueue(ctx, prioAnswer, write, true); err != nil {
+	if err := db.enqueue(ctx, prioAnswer, write, true, true); err != nil {
 		return fmt.Errorf("screen shown: %w", err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -48,6 +49,8 @@ type pendingWrite struct {
 	// record marks a write a page makes in passing (queueWrite): it is not
 	// an answer, and nobody waits for it.
 	record bool
+	// fx is what the write did to crowd sessions (crowd_screens.go).
+	fx sessionEffect
 }
 
 // writeQueue is the queue of participants' writes and the state of the one
@@ -61,6 +64,9 @@ type writeQueue struct {
 	stop    chan struct{} // Close: drain and end
 	ended   chan struct{} // the writer goroutine has returned
 	groups  uint64        // groups run so far
+	// dataVersion is the writer connection's last PRAGMA data_version
+	// (sawDataVersion); the writer goroutine alone uses it.
+	dataVersion int64
 	stats   writeStats
 	// With Options.Synchronous PIPELINED: committed groups on their way to
 	// the syncer, which acknowledges them once the log is synced.
@@ -88,19 +94,32 @@ func (q *writeQueue) init() {
 // interrupted statement would roll back the whole group. A caller whose
 // context ends while its write still waits leaves the queue with ctx.Err();
 // once the write is in a group the caller gets its real outcome.
+//
+// A groupTx write may change any crowd session: its commit empties the
+// cache of sessions' screens (crowd_screens.go). A write that names every
+// crowd session it changes goes through sessionTx instead.
 func (db *DB) groupTx(ctx context.Context, prio int, fn func(context.Context, *sql.Tx) error) error {
-	return db.enqueue(ctx, prio, fn, false)
+	return db.enqueue(ctx, prio, fn, false, false)
+}
+
+// sessionTx is groupTx for a write that reports, through its context,
+// every crowd session it changes (changedSessions and the like); a write
+// that changes none reports nothing.
+func (db *DB) sessionTx(ctx context.Context, prio int, fn func(context.Context, *sql.Tx) error) error {
+	return db.enqueue(ctx, prio, fn, false, true)
 }
 
 // enqueue queues one write and waits for its outcome, as groupTx; record
 // marks a write a page makes in passing, which the metrics do not count
 // as a participant's write.
-func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *sql.Tx) error, record bool) error {
+// named says the write reports the crowd sessions it changes (sessionTx).
+func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *sql.Tx) error, record, named bool) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	q := &db.hot.writes
 	w := &pendingWrite{ctx: ctx, prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: record}
+	w.fx.named = named
 	if !q.push(w) {
 		return ErrClosed
 	}
@@ -123,8 +142,11 @@ func (db *DB) enqueue(ctx context.Context, prio int, fn func(context.Context, *s
 // the screen was shown commits after its screen's record, or in the same
 // group. fn's error is dropped; the write is lost if the server stops
 // before its group commits.
+// The write reports the crowd sessions it changes, as with sessionTx.
 func (db *DB) queueWrite(prio int, fn func(context.Context, *sql.Tx) error) {
-	db.hot.writes.push(&pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: true})
+	w := &pendingWrite{ctx: context.Background(), prio: prio, fn: fn, queued: time.Now(), done: make(chan struct{}), record: true}
+	w.fx.named = true
+	db.hot.writes.push(w)
 }
 
 // push queues a write and wakes the writer; false once the queue is closed.
@@ -178,6 +200,14 @@ func (q *writeQueue) take() []*pendingWrite {
 	return group
 }
 
+// few tells whether a handful of writes wait, not none.
+func (q *writeQueue) few() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	n := len(q.waiting[prioAnswer]) + len(q.waiting[prioArrival])
+	return n > 0 && n < 16
+}
+
 // shift drops the first n writes, letting go of their pointers.
 func shift(ws []*pendingWrite, n int) []*pendingWrite {
 	clear(ws[:n])
@@ -221,12 +251,25 @@ func (db *DB) stopWriter() {
 func (db *DB) runWriter() {
 	q := &db.hot.writes
 	defer close(q.ended)
+	idle := time.NewTicker(otherWritesEvery)
+	defer idle.Stop()
 	for {
+		if q.few() {
+			// Let the requests on their way join: a group costs one
+			// commit whatever its size, so when few writes wait the CPU
+			// is better spent on the handlers for a moment.
+			runtime.Gosched()
+		}
 		if group := q.take(); len(group) > 0 {
 			db.commitGroup(group)
 			continue
 		}
 		select {
+		case <-idle.C:
+			var v int64
+			if err := db.write.QueryRowContext(context.Background(), `PRAGMA data_version`).Scan(&v); err == nil {
+				db.sawDataVersion(v)
+			}
 		case <-q.wake:
 		case <-q.stop:
 			for group := q.take(); len(group) > 0; group = q.take() {
@@ -261,6 +304,10 @@ func (db *DB) commitSome(ctx context.Context, group []*pendingWrite) []*pendingW
 	}
 	defer tx.Rollback()
 	q := db.q(tx)
+	var v int64
+	if err := q.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err == nil {
+		db.sawDataVersion(v)
+	}
 	for i, w := range group {
 		w.err = runIsolated(ctx, q, w)
 		if w.err == errTxLost {
@@ -274,6 +321,13 @@ func (db *DB) commitSome(ctx context.Context, group []*pendingWrite) []*pendingW
 		return nil
 	}
 	stats.addGroup(time.Since(started), time.Since(committing))
+	// Readers see the group now: so does the cache of sessions' screens,
+	// before anyone hears the outcome.
+	for _, w := range group {
+		if w.err == nil {
+			db.hot.screens.apply(&w.fx)
+		}
+	}
 	if q := &db.hot.writes; q.toSync != nil {
 		q.toSync <- committedGroup{group, started}
 		return nil
@@ -350,6 +404,22 @@ func (w *walFile) close() {
 	}
 }
 
+// otherWritesEvery is how often an idle writer looks for writes by
+// another process (sawDataVersion); a busy one looks at every group.
+const otherWritesEvery = time.Second
+
+// sawDataVersion takes the writer connection's PRAGMA data_version, which
+// changes only when another connection — another process on the same
+// file — commits: what this process keeps of the database is then
+// dropped (DB.forgetKept), since it may predate that write.
+func (db *DB) sawDataVersion(v int64) {
+	q := &db.hot.writes
+	if q.dataVersion != 0 && v != q.dataVersion {
+		db.forgetKept()
+	}
+	q.dataVersion = v
+}
+
 // errTxLost: a savepoint could not be released or rolled back, so the
 // transaction is gone.
 var errTxLost = errors.New("transaction lost")
@@ -375,5 +445,5 @@ func runIsolated(ctx context.Context, q prepQ, w *pendingWrite) (err error) {
 			err = errTxLost
 		}
 	}()
-	return w.fn(context.WithoutCancel(w.ctx), q.tx)
+	return w.fn(context.WithValue(context.WithoutCancel(w.ctx), effectKey{}, &w.fx), q.tx)
 }
