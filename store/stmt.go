@@ -10,12 +10,12 @@ import (
 
 // hotPath is the state of the participants' hot paths.
 type hotPath struct {
-	stmts   sync.Map    // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
-	pending atomic.Bool // some statement waits to be prepared
-	studies sync.Map    // crowd study id → cachedCrowdStudy
-	items   screenItems // items shown on participants' screens (screen_items.go)
+	stmts   sync.Map     // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
+	pending atomic.Bool  // some statement waits to be prepared
+	studies sync.Map     // crowd study id → cachedCrowdStudy
+	items   screenItems  // items shown on participants' screens (screen_items.go)
 	screens crowdScreens // crowd sessions and their screens (crowd_screens.go)
-	writes  writeQueue  // participants' writes, committed in groups (writer.go)
+	writes  writeQueue   // participants' writes, committed in groups (writer.go)
 }
 
 // pendingStmt marks a statement first seen inside a transaction, to be

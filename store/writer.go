@@ -67,7 +67,7 @@ type writeQueue struct {
 	// dataVersion is the writer connection's last PRAGMA data_version
 	// (sawDataVersion); the writer goroutine alone uses it.
 	dataVersion int64
-	stats   writeStats
+	stats       writeStats
 	// With Options.Synchronous PIPELINED: committed groups on their way to
 	// the syncer, which acknowledges them once the log is synced.
 	toSync chan committedGroup
