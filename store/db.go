@@ -272,10 +272,11 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 }
 
 // forgetKept drops what the hot paths keep of the database — crowd
-// studies, screen items, sessions' screens — after a write they cannot
+// studies and their length, screen items, sessions' screens — after a write they cannot
 // follow: an admin commit (tx), or a write by another process.
 func (db *DB) forgetKept() {
 	db.hot.studies.Clear()
+	db.hot.lengths.Clear()
 	db.hot.items.forget()
 	db.hot.screens.forget()
 }

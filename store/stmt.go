@@ -13,6 +13,7 @@ type hotPath struct {
 	stmts   sync.Map     // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
 	pending atomic.Bool  // some statement waits to be prepared
 	studies sync.Map     // crowd study id → cachedCrowdStudy
+	lengths sync.Map     // crowd study id → studyLength (crowd_hoard.go)
 	items   screenItems  // items shown on participants' screens (screen_items.go)
 	screens crowdScreens // crowd sessions and their screens (crowd_screens.go)
 	writes  writeQueue   // participants' writes, committed in groups (writer.go)
