@@ -131,7 +131,8 @@ type advanceEffect struct {
 	id       int64
 	position int
 	status   string
-	at       time.Time
+	seen     time.Time // last_seen_at after the answer
+	at       time.Time // the answer's time: completed_at when it completed
 }
 
 // shownEffect is a screen's first showing recorded.
@@ -179,7 +180,7 @@ func (c *crowdScreens) apply(fx *sessionEffect) {
 		c.stamp(a.id)
 		if t, ok := c.tokenOf[a.id]; ok {
 			s := *c.byToken[t]
-			s.p.Answered, s.p.Status, s.p.LastSeenAt = a.position, a.status, a.at
+			s.p.Answered, s.p.Status, s.p.LastSeenAt = a.position, a.status, a.seen
 			if a.status == CrowdCompleted {
 				s.p.CompletedAt = a.at
 			}
