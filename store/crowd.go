@@ -13,9 +13,10 @@ import (
 // crowdStudyTTL is how long a decoded crowd study is reused: every
 // participant request needs it. Any admin write empties the cache when it
 // commits (DB.tx), so a researcher's change reaches the participants at
-// once; the time bounds what another process writing the file could leave
-// unseen.
-const crowdStudyTTL = 2 * time.Second
+// once, and so does a write by another process once the writer sees it
+// (within a second: DB.sawDataVersion); the time is a bound should that
+// look ever fail.
+const crowdStudyTTL = 30 * time.Second
 
 type cachedCrowdStudy struct {
 	study *domain.Study

@@ -139,6 +139,31 @@ func TestCrowdScreensSeeAnotherProcess(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	f.checkScreen(t, p.Token, "after the other process")
+
+	// The researcher edits the item on screen (the CLI, say): the edit
+	// reaches the page this process serves.
+	_, sc, err := f.db.CrowdSessionScreen(ctx, f.study, p.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := sc.Item
+	next.Utterance = "edited by another process"
+	if changed, err := other.EditItem(ctx, f.study, sc.Item.ID, next, "typo"); err != nil || !changed {
+		t.Fatalf("edit: %v %v", changed, err)
+	}
+	for {
+		_, sc, err := f.db.CrowdSessionScreen(ctx, f.study, p.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Item.Utterance == next.Utterance {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("an item edited by another process never reached the screen served here")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Many participants answering while their screens are read: once an

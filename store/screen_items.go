@@ -14,11 +14,12 @@ import (
 // screenItemTTL is how long an item read for a participant's screen is
 // reused. Every screen a participant loads shows one item, and reading
 // its row again (texts, status, version) was a large share of the screen
-// GET; the participant's own state is read every time. Any admin write
-// empties the cache when it commits (DB.tx), so a researcher's edit
-// reaches the next screen at once; the time bounds what another process
-// writing the file could leave unseen, as for the cached crowd studies.
-const screenItemTTL = 2 * time.Second
+// GET. Any admin write empties the cache when it commits (DB.tx), so a
+// researcher's edit reaches the next screen at once, and so does a write
+// by another process once the writer sees it (within a second:
+// DB.sawDataVersion); the time is a bound should that look ever fail, as
+// for the cached crowd studies.
+const screenItemTTL = 30 * time.Second
 
 // screenItemMax bounds the cache: past it, it is emptied and refilled by
 // the screens shown next.
