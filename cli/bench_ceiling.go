@@ -20,7 +20,8 @@ const benchCeilingUsage = `Usage: pragmalab bench ceiling [options]
 The ceiling beside bench load's figures: a plain net/http server (no
 router, middleware, sessions or templates) on the same SQLite settings as
 pragmalab — WAL, one writer connection, a read pool, the same connection
-string — where every answer POST commits one row in its own transaction
+string (pragmalab's writer alone leaves the log's checkpoints to a
+goroutine beside it) — where every answer POST commits one row in its own transaction
 and every screen GET is one read. The same simulated participants as
 bench load drive it with the same flags, straight to their 40 answers (no
 consent or training), and it reports the same figures in answers/s. A

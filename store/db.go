@@ -34,6 +34,9 @@ type DB struct {
 	hot hotPath
 	// disk remembers whether writes find the disk full (disk.go).
 	disk diskState
+	// checkpoints runs the log's checkpoints beside the writer
+	// (checkpoint.go); nil when Litestream owns them.
+	checkpoints *checkpointer
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time
@@ -107,6 +110,9 @@ func OpenWith(ctx context.Context, file string, o Options) (*DB, error) {
 	dsn := DSN(file, false, sync)
 	if o.Replicated {
 		dsn += "&_pragma=" + url.QueryEscape("wal_autocheckpoint("+strconv.Itoa(ReplicatedCheckpointPages)+")")
+	} else {
+		// The checkpoints run beside the writer (checkpoint.go).
+		dsn += "&_pragma=" + url.QueryEscape("wal_autocheckpoint(0)")
 	}
 	w, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -132,6 +138,13 @@ func OpenWith(ctx context.Context, file string, o Options) (*DB, error) {
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
 	db.read = r
+	if !o.Replicated {
+		if err := db.startCheckpointer(file, sync); err != nil {
+			r.Close()
+			w.Close()
+			return nil, fmt.Errorf("open %s for checkpoints: %w", file, err)
+		}
+	}
 	db.startWriter(o.Synchronous == "PIPELINED")
 	return db, nil
 }
@@ -167,6 +180,7 @@ func private(file string) error {
 // pools.
 func (db *DB) Close() error {
 	db.stopWriter()
+	db.stopCheckpointer()
 	err := db.read.Close()
 	if werr := db.write.Close(); err == nil {
 		err = werr
@@ -268,6 +282,7 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return db.noteWrite(classify(fmt.Errorf("commit: %w", err)))
 	}
 	db.forgetKept()
+	db.noteCommit()
 	return db.noteWrite(nil)
 }
 

@@ -321,6 +321,7 @@ func (db *DB) commitSome(ctx context.Context, group []*pendingWrite) []*pendingW
 		return nil
 	}
 	stats.addGroup(time.Since(started), time.Since(committing))
+	db.noteCommit()
 	// Readers see the group now: so does the cache of sessions' screens,
 	// before anyone hears the outcome.
 	for _, w := range group {
