@@ -176,7 +176,8 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 	var out CrowdAnswerState
 	err := db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		// The common case in two statements: the participant moves on a
-		// screen, and the rating of that screen is stored.
+		// screen (qAnswerNext; qAdvance for the last), and the rating of
+		// that screen is stored — a third when last_seen_at is due.
 		now := db.Now()
 		stamp, idle := now.UTC().Format(time.RFC3339Nano), now.Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
 		var id, batchID int64
