@@ -120,7 +120,8 @@ func TestCrowdParticipantInBrowser(t *testing.T) {
 	}
 	// The page stays (nothing leaves by itself) until the participant
 	// takes the code back to Prolific with the button.
-	step(t, ctx, "back to Prolific", chromedp.Click(testID("to-prolific")))
+	// Retried on a swapped document (stepRetry): the page has just loaded.
+	stepRetry(t, ctx, "back to Prolific", pageLoaded(), chromedp.Click(testID("to-prolific")))
 	u := trap.wait(t, "https://app.prolific.com/submissions/complete")
 	if u != "https://app.prolific.com/submissions/complete?cc=E2ECODE7" {
 		t.Fatalf("sent to %s", u)
@@ -179,7 +180,7 @@ func TestResponseTimeInBrowser(t *testing.T) {
 	step(t, ctx, "answer 1 by key", chromedp.KeyEvent("5"))
 	waitScreen(t, ctx, 2)
 	time.Sleep(400 * time.Millisecond)
-	step(t, ctx, "answer 2 by mouse", chromedp.Click(testID("rating-3")), chromedp.Click(testID("next")))
+	stepRetry(t, ctx, "answer 2 by mouse", pageLoaded(), chromedp.Click(testID("rating-3")), chromedp.Click(testID("next")))
 	waitScreen(t, ctx, 3)
 
 	p := crowdParticipant(t, db, studyID, pid)
