@@ -182,8 +182,8 @@ func (pi *ParticipantIntegrity) signalFlags() {
 	if s.PointerOrKeyShown > 0 && s.PointerOrKeyYes == 0 {
 		pi.add(FlagNoPointerOrKey, fmt.Sprintf("no pointer or key event before any of the %d answers measured", s.PointerOrKeyShown))
 	}
-	if domain.FlagMachineInstruction(s.MachineInstructed, s.MachineObeyed) {
-		pi.add(domain.FlagMachineInstructionName, fmt.Sprintf("obeyed %d of %d hidden instructions", s.MachineObeyed, s.MachineInstructed))
+	if domain.ObeyedMachineInstruction(s.MachineInstructed, s.MachineObeyed) {
+		pi.add(domain.FlagMachineInstruction, fmt.Sprintf("obeyed %d of %d hidden instructions", s.MachineObeyed, s.MachineInstructed))
 	}
 }
 

@@ -33,11 +33,11 @@ func TestIntegrityMachineInstructionFromFile(t *testing.T) {
 	got := map[string][]string{}
 	for _, p := range Integrity(rows, nil, IntegrityOptions{Echo: DefaultEchoOptions()}) {
 		got[p.Participant] = p.Flags
-		if p.Participant == "agent" && !strings.Contains(p.Evidence[domain.FlagMachineInstructionName], "obeyed 3 of 3") {
-			t.Errorf("agent's evidence %q", p.Evidence[domain.FlagMachineInstructionName])
+		if p.Participant == "agent" && !strings.Contains(p.Evidence[domain.FlagMachineInstruction], "obeyed 3 of 3") {
+			t.Errorf("agent's evidence %q", p.Evidence[domain.FlagMachineInstruction])
 		}
 	}
-	if !slices.Contains(got["agent"], domain.FlagMachineInstructionName) || slices.Contains(got["person"], domain.FlagMachineInstructionName) {
+	if !slices.Contains(got["agent"], domain.FlagMachineInstruction) || slices.Contains(got["person"], domain.FlagMachineInstruction) {
 		t.Fatalf("flags %v", got)
 	}
 	if _, err := ReadIntegrityRatings(strings.NewReader(strings.Replace(b.String(), ",,1\n", ",,2\n", 1))); err == nil || !strings.Contains(err.Error(), "machine_instruction") {

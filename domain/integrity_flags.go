@@ -18,14 +18,14 @@ const (
 	FlagLLMEcho        = "llm_echo"
 	FlagSpeed          = "speed"
 	FlagStraightLine   = "straight_line"
-	// FlagMachineInstructionName is the opt-in hidden instruction's flag
-	// (docs/studies.md#machine-instruction), raised by FlagMachineInstruction.
-	FlagMachineInstructionName = "machine_instruction"
+	// FlagMachineInstruction is the opt-in hidden instruction's flag
+	// (docs/studies.md#machine-instruction), raised by ObeyedMachineInstruction.
+	FlagMachineInstruction = "machine_instruction"
 )
 
 // IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
 var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
-	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstructionName}
+	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstruction}
 
 // IntegrityEvidence sums a participant's integrity signals over their
 // answers (rating screens and questionnaire). Every count is over signals
@@ -109,7 +109,7 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
 	add(s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun, FlagStraightLine,
 		"%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun)
-	add(FlagMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstructionName,
+	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
 	return out
 }

@@ -86,12 +86,13 @@ func MachineObeyed(asked, rating int) *int {
 	return &v
 }
 
-// FlagMachineInstruction is the participant-level flag machine_instruction
-// (docs/studies.md#machine-instruction): instructed is how many of the
-// participant's answers were given on a screen with the instruction,
-// obeyed how many of them gave the point asked. It is raised only when
+// ObeyedMachineInstruction tells whether the participant-level flag
+// FlagMachineInstruction is raised (docs/studies.md#machine-instruction):
+// instructed is how many of the participant's answers were given on a
+// screen with the instruction, obeyed how many of them gave the point
+// asked. It is raised only when
 // all MachineCheckScreens instructions were obeyed; a person answering at
 // random on a scale of p points does so with probability (1/p)^3.
-func FlagMachineInstruction(instructed, obeyed int) bool {
+func ObeyedMachineInstruction(instructed, obeyed int) bool {
 	return instructed >= MachineCheckScreens && obeyed == instructed
 }

@@ -69,16 +69,16 @@ func TestMachineObeyed(t *testing.T) {
 	}
 }
 
-// TestFlagMachineInstruction: flagged only when every one of the
+// TestObeyedMachineInstruction: flagged only when every one of the
 // instructions was obeyed; a person answering at random on 7 points is
 // flagged with probability (1/7)^3, under 0.3 %.
-func TestFlagMachineInstruction(t *testing.T) {
+func TestObeyedMachineInstruction(t *testing.T) {
 	for _, c := range []struct {
 		instructed, obeyed int
 		want               bool
 	}{{3, 3, true}, {3, 2, false}, {3, 0, false}, {2, 2, false}, {0, 0, false}, {4, 4, true}} {
-		if got := FlagMachineInstruction(c.instructed, c.obeyed); got != c.want {
-			t.Errorf("FlagMachineInstruction(%d, %d) = %v, want %v", c.instructed, c.obeyed, got, c.want)
+		if got := ObeyedMachineInstruction(c.instructed, c.obeyed); got != c.want {
+			t.Errorf("ObeyedMachineInstruction(%d, %d) = %v, want %v", c.instructed, c.obeyed, got, c.want)
 		}
 	}
 	// Every way to answer the three instructed screens of a 30-screen batch
@@ -100,7 +100,7 @@ func TestFlagMachineInstruction(t *testing.T) {
 					}
 				}
 				all++
-				if FlagMachineInstruction(3, obeyed) {
+				if ObeyedMachineInstruction(3, obeyed) {
 					flagged++
 				}
 			}

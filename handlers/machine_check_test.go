@@ -155,7 +155,7 @@ func checkStored(t *testing.T, e *crowdEnv, pid string, asked map[int]int, obeye
 			sum += int(v.Int64)
 		}
 	}
-	if got := domain.FlagMachineInstruction(instructed, sum); got != (obeyed == 1) {
+	if got := domain.ObeyedMachineInstruction(instructed, sum); got != (obeyed == 1) {
 		t.Errorf("%s: flagged %v from %d of %d obeyed", pid, got, sum, instructed)
 	}
 	return len(col)

@@ -63,10 +63,10 @@ func TestCrowdMachineInstructionFlag(t *testing.T) {
 		return 3
 	})
 	flags := participantFlags(t, e)
-	if ev, ok := hasFlag(flags[pidN(1)], domain.FlagMachineInstructionName); !ok || ev != "obeyed 3 of 3 hidden instructions" {
+	if ev, ok := hasFlag(flags[pidN(1)], domain.FlagMachineInstruction); !ok || ev != "obeyed 3 of 3 hidden instructions" {
 		t.Errorf("the obeyer's flags %+v, want machine_instruction \"obeyed 3 of 3 hidden instructions\"", flags[pidN(1)])
 	}
-	if _, ok := hasFlag(flags[pidN(2)], domain.FlagMachineInstructionName); ok {
+	if _, ok := hasFlag(flags[pidN(2)], domain.FlagMachineInstruction); ok {
 		t.Errorf("flagged after obeying 2 of 3: %+v", flags[pidN(2)])
 	}
 	var buf bytes.Buffer
@@ -90,7 +90,7 @@ func TestCrowdMachineInstructionFlag(t *testing.T) {
 
 	off := newCrowdEnv(t, 40, 10, nil)
 	walkMachine(t, off, pidN(3), func(int) int { return 6 })
-	if _, ok := hasFlag(participantFlags(t, off)[pidN(3)], domain.FlagMachineInstructionName); ok {
+	if _, ok := hasFlag(participantFlags(t, off)[pidN(3)], domain.FlagMachineInstruction); ok {
 		t.Error("machine_instruction raised with the setting off")
 	}
 }
