@@ -175,58 +175,15 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 	db.warm(ctx, qParticipantByToken, qAnswerNext, qSeen, qAdvance, qInsertRating)
 	var out CrowdAnswerState
 	err := db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
-		// The common case in two statements: the participant moves on a
-		// screen (qAnswerNext; qAdvance for the last), and the rating of
-		// that screen is stored — a third when last_seen_at is due.
 		now := db.Now()
-		stamp, idle := now.UTC().Format(time.RFC3339Nano), now.Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
-		var id, batchID int64
-		var seen string
-		err := db.q(tx).QueryRowContext(ctx, qAnswerNext, position, studyID, token, idle).Scan(&id, &batchID, &out.Screens, &seen)
-		seenAt := parseTime(stamp)
-		switch {
-		case err == nil:
-			out.Status = CrowdActive
-			if last := parseTime(seen); last.After(now.Add(-lastSeenEvery(s))) {
-				seenAt = last
-			} else if _, err := db.q(tx).ExecContext(ctx, qSeen, stamp, id); err != nil {
-				return fmt.Errorf("save rating: %w", err)
-			}
-		case errors.Is(err, sql.ErrNoRows):
-			// The last screen, or no screen to store.
-			err = db.q(tx).QueryRowContext(ctx, qAdvance, position, stamp, studyID, token, idle).
-				Scan(&id, &batchID, &out.Screens, &out.Status)
-		}
+		id, batchID, err := db.advanceCrowd(ctx, tx, studyID, token, position, now, s, &out)
 		if errors.Is(err, sql.ErrNoRows) {
-			// Not the next screen, not trained, idle, finished, or no such
-			// session: nothing to store; report where they stand.
-			p, err := db.lockCrowd(ctx, tx, studyID, token, s)
-			if err != nil {
+			var stored bool
+			if id, batchID, stored, err = db.advanceCrowdSlowly(ctx, tx, studyID, token, position, now, s, &out); err != nil || !stored {
 				return err
 			}
-			changedSessions(ctx, p.ID)
-			out = CrowdAnswerState{Status: p.Status, Answered: p.Answered, Screens: p.Screens}
-			if p.Status != CrowdActive || !p.Consented || p.TrainingDone < p.Training || position != p.Answered+1 || position > p.Screens {
-				return nil
-			}
-			// Idle past the time-out, but the slot was still free and
-			// lockCrowd renewed the session: the answer goes in.
-			id, batchID = p.ID, p.BatchID
-			status := CrowdActive
-			if position == p.Screens {
-				status = CrowdCompleted
-			}
-			if _, err := db.q(tx).ExecContext(ctx, `
-				UPDATE crowd_participants SET answered = ?, status = ?,
-					completed_at = CASE WHEN ? = 'completed' THEN ? ELSE completed_at END
-				WHERE id = ?`, position, status, status, now.UTC().Format(time.RFC3339Nano), id); err != nil {
-				return fmt.Errorf("save rating: %w", err)
-			}
-			out.Status = status
 		} else if err != nil {
 			return fmt.Errorf("save rating: %w", err)
-		} else if fx := effectOf(ctx); fx != nil {
-			fx.advance = &advanceEffect{id: id, position: position, status: out.Status, seen: seenAt, at: parseTime(stamp)}
 		}
 		out.Answered = position
 		asked, err := db.machineAsked(ctx, tx, batchID, position, s)
@@ -245,6 +202,66 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 		return nil
 	})
 	return out, err
+}
+
+// advanceCrowd is the common case of an answer, in one statement or two:
+// the participant moves on a screen (qAnswerNext; qAdvance for the last),
+// and last_seen_at is renewed when it is due. It reports the move to the
+// cache of sessions' screens. sql.ErrNoRows: not the next screen, not
+// trained, idle, finished, or no such session.
+func (db *DB) advanceCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token string, position int, now time.Time, s domain.CrowdSettings, out *CrowdAnswerState) (id, batchID int64, err error) {
+	stamp, idle := now.UTC().Format(time.RFC3339Nano), now.Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
+	var seen string
+	err = db.q(tx).QueryRowContext(ctx, qAnswerNext, position, studyID, token, idle).Scan(&id, &batchID, &out.Screens, &seen)
+	seenAt := parseTime(stamp)
+	switch {
+	case err == nil:
+		out.Status = CrowdActive
+		if last := parseTime(seen); last.After(now.Add(-lastSeenEvery(s))) {
+			seenAt = last
+		} else if _, err := db.q(tx).ExecContext(ctx, qSeen, stamp, id); err != nil {
+			return 0, 0, err
+		}
+	case errors.Is(err, sql.ErrNoRows):
+		// The last screen, or no screen to store.
+		err = db.q(tx).QueryRowContext(ctx, qAdvance, position, stamp, studyID, token, idle).
+			Scan(&id, &batchID, &out.Screens, &out.Status)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	if fx := effectOf(ctx); fx != nil {
+		fx.advance = &advanceEffect{id: id, position: position, status: out.Status, seen: seenAt, at: parseTime(stamp)}
+	}
+	return id, batchID, nil
+}
+
+// advanceCrowdSlowly is an answer advanceCrowd did not store: it reports
+// where the participant stands, and stores the answer (stored) only when
+// the participant was idle past the time-out but the slot was still free,
+// so that lockCrowd renewed the session.
+func (db *DB) advanceCrowdSlowly(ctx context.Context, tx *sql.Tx, studyID int64, token string, position int, now time.Time, s domain.CrowdSettings, out *CrowdAnswerState) (id, batchID int64, stored bool, err error) {
+	p, err := db.lockCrowd(ctx, tx, studyID, token, s)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	changedSessions(ctx, p.ID)
+	*out = CrowdAnswerState{Status: p.Status, Answered: p.Answered, Screens: p.Screens}
+	if p.Status != CrowdActive || !p.Consented || p.TrainingDone < p.Training || position != p.Answered+1 || position > p.Screens {
+		return 0, 0, false, nil
+	}
+	status := CrowdActive
+	if position == p.Screens {
+		status = CrowdCompleted
+	}
+	if _, err := db.q(tx).ExecContext(ctx, `
+		UPDATE crowd_participants SET answered = ?, status = ?,
+			completed_at = CASE WHEN ? = 'completed' THEN ? ELSE completed_at END
+		WHERE id = ?`, position, status, status, now.UTC().Format(time.RFC3339Nano), p.ID); err != nil {
+		return 0, 0, false, fmt.Errorf("save rating: %w", err)
+	}
+	out.Status = status
+	return p.ID, p.BatchID, true, nil
 }
 
 // CrowdTrainingResult is the outcome of a training answer.
