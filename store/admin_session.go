@@ -31,7 +31,7 @@ func tokenHash(token string) []byte {
 func (db *DB) CreateSession(ctx context.Context, adminID int64) (string, error) {
 	token := RandomToken()
 	now := db.Now()
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.txKeeping(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM admin_sessions WHERE created_at < ? OR last_seen_at < ?`,
 			now.Add(-SessionMaxAge).Format(time.RFC3339Nano), now.Add(-SessionMaxIdle).Format(time.RFC3339Nano)); err != nil {
 			return err
@@ -68,7 +68,7 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*domain.Admin, er
 	}
 	now := db.Now()
 	if now.Sub(parseTime(created)) >= SessionMaxAge || now.Sub(parseTime(seen)) >= SessionMaxIdle {
-		if _, err := db.exec(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, h); err != nil {
+		if _, err := db.execKeeping(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, h); err != nil {
 			return nil, fmt.Errorf("session: %w", err)
 		}
 		return nil, domain.Errorf(domain.ENOTFOUND, "session expired")
@@ -76,14 +76,14 @@ func (db *DB) SessionAdmin(ctx context.Context, token string) (*domain.Admin, er
 	if now.Sub(parseTime(seen)) >= sessionTouch {
 		// A failed touch (a full disk) only makes the session end sooner;
 		// it must not keep the admin from reading.
-		db.exec(ctx, `UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?`, db.now(), h)
+		db.execKeeping(ctx, `UPDATE admin_sessions SET last_seen_at = ? WHERE token_hash = ?`, db.now(), h)
 	}
 	return &a, nil
 }
 
 // EndSession ends one session (logout); ending an unknown one is no error.
 func (db *DB) EndSession(ctx context.Context, token string) error {
-	if _, err := db.exec(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, tokenHash(token)); err != nil {
+	if _, err := db.execKeeping(ctx, `DELETE FROM admin_sessions WHERE token_hash = ?`, tokenHash(token)); err != nil {
 		return fmt.Errorf("end session: %w", err)
 	}
 	return nil
@@ -91,7 +91,7 @@ func (db *DB) EndSession(ctx context.Context, token string) error {
 
 // EndSessions ends every session of an admin.
 func (db *DB) EndSessions(ctx context.Context, adminID int64) error {
-	if _, err := db.exec(ctx, `DELETE FROM admin_sessions WHERE admin_id = ?`, adminID); err != nil {
+	if _, err := db.execKeeping(ctx, `DELETE FROM admin_sessions WHERE admin_id = ?`, adminID); err != nil {
 		return fmt.Errorf("end sessions: %w", err)
 	}
 	return nil

@@ -25,7 +25,7 @@ func (db *DB) Audit(ctx context.Context, actor string, studyID int64, action, de
 	if studyID > 0 {
 		study = studyID
 	}
-	if _, err := db.exec(ctx, `INSERT INTO audit_log (at, actor, study_id, action, detail) VALUES (?, ?, ?, ?, ?)`,
+	if _, err := db.execKeeping(ctx, `INSERT INTO audit_log (at, actor, study_id, action, detail) VALUES (?, ?, ?, ?, ?)`,
 		db.now(), actor, study, action, detail); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}

@@ -37,10 +37,11 @@ func (db *DB) CrowdStudy(ctx context.Context, id int64) (*domain.Study, domain.C
 			return &st, s, nil
 		}
 	}
+	gen := db.hot.kept.Load()
 	st, s, err := db.loadCrowdStudy(ctx, id)
 	if err == nil {
 		cp := *st
-		db.hot.studies.Store(id, cachedCrowdStudy{study: &cp, s: s, at: time.Now()})
+		db.keep(&db.hot.studies, id, cachedCrowdStudy{study: &cp, s: s, at: time.Now()}, gen)
 	}
 	return st, s, err
 }

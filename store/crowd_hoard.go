@@ -200,9 +200,9 @@ func (db *DB) CrowdStudyLength(ctx context.Context, studyID int64) (screens, tra
 			return l.screens, l.training, l.median, nil
 		}
 	}
-	at := time.Now()
+	at, gen := time.Now(), db.hot.kept.Load()
 	if screens, training, median, err = db.crowdStudyLength(ctx, studyID); err == nil {
-		db.hot.lengths.Store(studyID, studyLength{screens, training, median, at})
+		db.keep(&db.hot.lengths, studyID, studyLength{screens, training, median, at}, gen)
 	}
 	return screens, training, median, err
 }

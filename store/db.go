@@ -259,17 +259,30 @@ func (db *DB) migrate(ctx context.Context) error {
 }
 
 // The write rule (docs/architecture.md#the-write-rule): a participant's
-// write goes through the group writer (groupTx, queueWrite, writer.go);
-// every other write is one transaction through tx, or exec for a single
-// statement. Nothing else writes. tx is also where the cached crowd
-// studies are forgotten, so no caller has to remember it.
+// write goes through the group writer (sessionTx, groupTx, queueWrite,
+// writer.go); every other write is one transaction through tx, or exec
+// for a single statement (txKeeping, execKeeping for tables nothing kept
+// reads). Nothing else writes. tx is also where what the participants'
+// pages keep is forgotten, so no caller has to remember it.
 
 // tx runs fn in one write transaction on the writer connection and
-// commits; after a commit the crowd studies cached for the participants'
-// pages are dropped, since fn may have changed a study's row (the next
-// participant request reads it again), and so are the items cached for
-// their screens.
+// commits; after a commit what the participants' pages keep (crowd
+// studies, their length, screen items, sessions' screens) is dropped,
+// since fn may have changed any of it (forgetKept).
 func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return db.commitTx(ctx, fn, true)
+}
+
+// txKeeping is tx for a write to tables nothing kept is read from — the
+// audit log, admin sessions, scoring jobs and their results, the
+// questionnaires — so the participants' kept pages stay: a scoring job
+// saving its answers, or an admin page touching its session, would
+// otherwise empty them at every commit.
+func (db *DB) txKeeping(ctx context.Context, fn func(*sql.Tx) error) error {
+	return db.commitTx(ctx, fn, false)
+}
+
+func (db *DB) commitTx(ctx context.Context, fn func(*sql.Tx) error, forget bool) error {
 	tx, err := db.write.BeginTx(ctx, nil)
 	if err != nil {
 		return db.noteWrite(classify(fmt.Errorf("begin: %w", err)))
@@ -281,15 +294,19 @@ func (db *DB) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err := tx.Commit(); err != nil {
 		return db.noteWrite(classify(fmt.Errorf("commit: %w", err)))
 	}
-	db.forgetKept()
+	if forget {
+		db.forgetKept()
+	}
 	db.noteCommit()
 	return db.noteWrite(nil)
 }
 
 // forgetKept drops what the hot paths keep of the database — crowd
-// studies and their length, screen items, sessions' screens — after a write they cannot
-// follow: an admin commit (tx), or a write by another process.
+// studies and their length, screen items, sessions' screens — after a
+// write they cannot follow: an admin commit (tx), or a write by another
+// process.
 func (db *DB) forgetKept() {
+	db.hot.kept.Add(1)
 	db.hot.studies.Clear()
 	db.hot.lengths.Clear()
 	db.hot.items.forget()
@@ -298,12 +315,21 @@ func (db *DB) forgetKept() {
 
 // exec runs one statement as a write transaction of its own (tx).
 func (db *DB) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.execTx(ctx, true, query, args...)
+}
+
+// execKeeping is exec through txKeeping.
+func (db *DB) execKeeping(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return db.execTx(ctx, false, query, args...)
+}
+
+func (db *DB) execTx(ctx context.Context, forget bool, query string, args ...any) (sql.Result, error) {
 	var res sql.Result
-	err := db.tx(ctx, func(tx *sql.Tx) error {
+	err := db.commitTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		res, err = tx.ExecContext(ctx, query, args...)
 		return err
-	})
+	}, forget)
 	return res, err
 }
 

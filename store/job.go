@@ -241,7 +241,7 @@ func (db *DB) SaveJobResults(ctx context.Context, jobID int64, rs []domain.JobRe
 		return nil
 	}
 	now := db.now()
-	return db.tx(ctx, func(tx *sql.Tx) error { return saveJobResults(ctx, tx, jobID, rs, now) })
+	return db.txKeeping(ctx, func(tx *sql.Tx) error { return saveJobResults(ctx, tx, jobID, rs, now) })
 }
 
 // saveJobResults is SaveJobResults inside the caller's transaction.
@@ -290,7 +290,7 @@ func (db *DB) SetJobStatus(ctx context.Context, id int64, status, msg string) er
 	default:
 		return domain.Errorf(domain.EINVALID, "unknown job status %q", status)
 	}
-	res, err := db.exec(ctx, q, status, clipRunes(domain.CleanOutside(msg), maxJobError), now, id)
+	res, err := db.execKeeping(ctx, q, status, clipRunes(domain.CleanOutside(msg), maxJobError), now, id)
 	if err != nil {
 		return fmt.Errorf("set job status: %w", err)
 	}

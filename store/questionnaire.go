@@ -15,7 +15,7 @@ func (db *DB) SaveQuestionnaire(ctx context.Context, studyID int64, token string
 	if err := q.Validate(s); err != nil {
 		return err
 	}
-	res, err := db.exec(ctx, `
+	res, err := db.execKeeping(ctx, `
 		INSERT INTO crowd_questionnaires (participant_id, native_languages, age_range, gender, comments, answered_at, `+integrityCols(true)+`)
 		SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crowd_participants WHERE study_id = ? AND token = ? AND status = 'completed'
 		ON CONFLICT (participant_id) DO NOTHING`,

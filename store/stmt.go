@@ -10,13 +10,25 @@ import (
 
 // hotPath is the state of the participants' hot paths.
 type hotPath struct {
-	stmts   sync.Map     // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
-	pending atomic.Bool  // some statement waits to be prepared
+	stmts   sync.Map    // stmtKey → *sql.Stmt, or pendingStmt{} until prepared
+	pending atomic.Bool // some statement waits to be prepared
+	// kept counts the times what is kept was forgotten (DB.forgetKept): a
+	// crowd study or study length read while it rose is not kept.
+	kept    atomic.Uint64
 	studies sync.Map     // crowd study id → cachedCrowdStudy
 	lengths sync.Map     // crowd study id → studyLength (crowd_hoard.go)
 	items   screenItems  // items shown on participants' screens (screen_items.go)
 	screens crowdScreens // crowd sessions and their screens (crowd_screens.go)
 	writes  writeQueue   // participants' writes, committed in groups (writer.go)
+}
+
+// keep stores a value read since forgetKept's count was gen, and drops
+// it again if that count rose meanwhile: the value may predate the write.
+func (db *DB) keep(m *sync.Map, key, value any, gen uint64) {
+	m.Store(key, value)
+	if db.hot.kept.Load() != gen {
+		m.Delete(key)
+	}
 }
 
 // pendingStmt marks a statement first seen inside a transaction, to be
