@@ -66,8 +66,7 @@ func (cp *checkpointer) run() {
 		}
 		// A failed checkpoint (a full disk, say) leaves the log as it is;
 		// the next commit tries again, and the data is safe in the log.
-		var busy, logged, copied int
-		cp.conn.QueryRowContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logged, &copied)
+		cp.conn.ExecContext(context.Background(), `PRAGMA wal_checkpoint(PASSIVE)`)
 		select {
 		case <-cp.stop:
 			return

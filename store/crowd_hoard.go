@@ -129,7 +129,7 @@ func (db *DB) RefuseCrowdConsent(ctx context.Context, studyID int64, token, reas
 	if token == "" || len(token) > 100 {
 		return domain.Errorf(domain.ENOTFOUND, "no such participant session")
 	}
-	return db.groupTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
+	return db.sessionTx(ctx, prioArrival, func(ctx context.Context, tx *sql.Tx) error {
 		if refused, err := crowdRefused(ctx, db.q(tx), studyID, token); err != nil || refused {
 			return err
 		}

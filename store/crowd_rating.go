@@ -409,13 +409,7 @@ func (db *DB) CrowdSessionScreen(ctx context.Context, studyID int64, token strin
 	} else {
 		sc.Position = p.Answered + 1
 	}
-	c.keep(token, sessionSnap{p: *p, screen: sc, itemID: itemID}, mark)
-	if itemID != 0 {
-		it, err := db.screenItem(ctx, itemID)
-		if err != nil {
-			return nil, sc, fmt.Errorf("crowd session: %w", err)
-		}
-		sc.Item = *it
-	}
-	return p, sc, nil
+	snap := sessionSnap{p: *p, screen: sc, itemID: itemID}
+	c.keep(token, snap, mark)
+	return db.fromSnap(ctx, snap)
 }

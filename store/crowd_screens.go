@@ -162,7 +162,7 @@ func changedSessions(ctx context.Context, ids ...int64) {
 func (c *crowdScreens) apply(fx *sessionEffect) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if fx == nil || !fx.named {
+	if !fx.named {
 		c.reset()
 		return
 	}
@@ -190,14 +190,14 @@ func (c *crowdScreens) apply(fx *sessionEffect) {
 		}
 	}
 	if sh := fx.shown; sh != nil {
+		c.stamp(sh.id)
 		if t, ok := c.tokenOf[sh.id]; ok {
 			s := *c.byToken[t]
 			flow := FlowCrowd
 			if s.p.TrainingDone < s.p.Training {
 				flow = FlowTraining
 			}
-			if flow == sh.flow && s.screen.Position == sh.position && !s.screen.Shown {
-				c.stamp(sh.id)
+			if flow == sh.flow && s.screen.Position == sh.position {
 				s.screen.Shown = true
 				c.byToken[t] = &s
 			}
