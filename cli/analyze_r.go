@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 
 	"pragmalab/analysis"
@@ -198,6 +199,9 @@ func (l *longWriter) close() error {
 // toplinesCompanion holds the analysed ratings, the participants with
 // their status, the settings, and pragmalab's toplines.
 func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines, opt analysis.Options, within bool) *rCompanion {
+	// Both reliability files come from one computation (1,000 splits per
+	// group), made when the first of them is written.
+	reliability := sync.OnceValue(func() *analysis.CrowdReliability { return crowdReliability(rs, t) })
 	return &rCompanion{
 		command: "toplines", args: args, ordinal: true,
 		what: []string{
@@ -235,8 +239,8 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 				return l.close()
 			},
 			"toplines_pragmalab.csv":    func(w io.Writer) error { return writeToplinesLong(w, t) },
-			"reliability_pragmalab.csv": func(w io.Writer) error { return writeReliabilityLong(w, rs, t, false) },
-			"split_half_pragmalab.csv":  func(w io.Writer) error { return writeReliabilityLong(w, rs, t, true) },
+			"reliability_pragmalab.csv": func(w io.Writer) error { return writeReliabilityLong(w, reliability(), false) },
+			"split_half_pragmalab.csv":  func(w io.Writer) error { return writeReliabilityLong(w, reliability(), true) },
 		},
 		parts:   []string{"reliability"},
 		outputs: []string{"toplines_r.csv", "reliability_r.csv", "clmm.csv", "clmm_coefficients.csv"},
@@ -383,12 +387,21 @@ func writeContextLong(w io.Writer, c *analysis.Context) error {
 // counts and the split-half units, which R recomputes exactly, or (split)
 // the split-half reliabilities, which R recomputes over its own random
 // splits.
-func writeReliabilityLong(w io.Writer, rs *analysis.Ratings, t *analysis.Toplines, split bool) error {
-	l := newLongWriter(w, "group", "measure")
+// crowdReliability is the crowd's reliability the companion recomputes:
+// α and the split-half, no bootstrap; nil when no item rating is kept.
+func crowdReliability(rs *analysis.Ratings, t *analysis.Toplines) *analysis.CrowdReliability {
 	opt := analysis.DefaultReliabilityOptions()
 	opt.Bootstrap.Replicates = 0
 	rel, err := analysis.ComputeCrowdReliability(analysis.CrowdRatingsOf(rs, t), opt)
 	if err != nil {
+		return nil
+	}
+	return rel
+}
+
+func writeReliabilityLong(w io.Writer, rel *analysis.CrowdReliability, split bool) error {
+	l := newLongWriter(w, "group", "measure")
+	if rel == nil {
 		// No item rating kept: nothing to recompute.
 		return l.close()
 	}
