@@ -315,20 +315,21 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 		hc := res.CorrelateWithHumans(ht)
 		corr = &hc
 	}
-	if o.humans.rDir != "" {
-		c, err := o.humans.compare(ctx, svc, res)
-		if err != nil {
+	// A human-task job beside its study's humans, compared once for the
+	// R companion, the tables and the JSON.
+	var c *studies.JobHumanComparison
+	if o.humans.rDir != "" || o.humans.wanted() || o.asJSON {
+		var err error
+		if c, err = o.humans.compare(ctx, svc, res); err != nil {
 			return err
 		}
+	}
+	if o.humans.rDir != "" {
 		if err := writeScoreR(ctx, svc, env, res, c, o.humans.rDir, o.args); err != nil {
 			return err
 		}
 	}
 	if o.humans.wanted() {
-		c, err := o.humans.compare(ctx, svc, res)
-		if err != nil {
-			return err
-		}
 		return o.humans.write(env.stdout, res, c)
 	}
 	if !o.asJSON {
@@ -341,10 +342,8 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 		out["comparison"] = human.Models[0].JSON()
 		out["human_correlation"] = corr
 	}
-	// A human-task job beside its study's humans, as the job page's JSON.
-	if c, err := o.humans.compare(ctx, svc, res); err != nil {
-		return err
-	} else if c != nil {
+	// As the job page's JSON.
+	if c != nil {
 		out["humans"] = c
 	}
 	enc := json.NewEncoder(env.stdout)

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 
 	"pragmalab/analysis"
 	"pragmalab/runner"
@@ -110,8 +112,10 @@ func humanCompareWhy(c *studies.JobHumanComparison) string {
 	if c.AltTest != nil && c.AltTest.Error != "" {
 		return c.AltTest.Error
 	}
-	for k, v := range c.Errors {
-		return k + ": " + v
+	if len(c.Errors) > 0 {
+		// The first by name, so every run says the same.
+		k := slices.Min(slices.Collect(maps.Keys(c.Errors)))
+		return k + ": " + c.Errors[k]
 	}
 	return "no measure could be computed"
 }
