@@ -1,6 +1,9 @@
 package analysis
 
-import "strconv"
+import (
+	"pragmalab/domain"
+	"strconv"
+)
 
 // TraceColumns are the optional behavioural-trace columns of a ratings file
 // (docs/formats.md#ratings-export): answer changes before sending, the time
@@ -10,14 +13,15 @@ import "strconv"
 var TraceColumns = []string{"answer_changes", "hidden_ms", "first_input_ms"}
 
 // SignalColumns are the optional integrity-signal columns that follow the
-// trace in a ratings file (docs/formats.md#ratings-export). The analysis
-// does not use them; a file from the platform reads back.
-var SignalColumns = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
+// trace in a ratings file (docs/formats.md#ratings-export), the platform's
+// own (domain.SignalColumns). The analysis does not use them; a file from
+// the platform reads back.
+var SignalColumns = domain.SignalColumns
 
 // KeyColumns are the optional keystroke-summary columns of the judgements
-// file (docs/formats.md#judgements-file), after SignalColumns; the
-// analysis does not use them either.
-var KeyColumns = []string{"typed_chars", "inserted_chars", "iki_median_ms", "iki_iqr_ms"}
+// file (docs/formats.md#judgements-file), after SignalColumns
+// (domain.KeyColumns); the analysis does not use them either.
+var KeyColumns = domain.KeyColumns
 
 // checkTraces checks the optional trace fields from index k of the current
 // row: empty or a whole number from 0 up (changes at most 1,000, times at

@@ -34,6 +34,16 @@ type AnswerSignals struct {
 	UntrustedEvents, Pastes, Webdriver, PointerOrKey Signal
 }
 
+// SignalColumns are the integrity signals' columns, in the tables, the
+// exports and the files the analysis reads back, after first_input_ms
+// (docs/formats.md#ratings-export).
+var SignalColumns = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
+
+// KeyColumns are the keystroke summary's columns
+// (docs/studies.md#keystroke-summaries), in the tables and the files of
+// forms with free text, after SignalColumns.
+var KeyColumns = []string{"typed_chars", "inserted_chars", "iki_median_ms", "iki_iqr_ms"}
+
 // MaxSignalCount clamps the counted signals: more events than any screen
 // gets from a person, still recorded as "many".
 const MaxSignalCount = 100000

@@ -5,10 +5,8 @@ import (
 	"pragmalab/domain"
 )
 
-// KeyColumns are the keystroke summary's columns
-// (docs/studies.md#keystroke-summaries), in the tables and the exports of
-// forms with free text, after SignalColumns.
-var KeyColumns = []string{"typed_chars", "inserted_chars", "iki_median_ms", "iki_iqr_ms"}
+// KeyColumns are the keystroke summary's columns (domain.KeyColumns).
+var KeyColumns = domain.KeyColumns
 
 // IntegrityRecord is an answer's integrity record as one export row carries
 // it: the signals and the honeypot, and on forms with free text the

@@ -38,9 +38,8 @@ func traceIntegrity(tr domain.AnswerTrace) domain.Integrity {
 // (docs/studies.md#integrity-signals).
 var TraceColumns = append([]string{"answer_changes", "hidden_ms", "first_input_ms"}, SignalColumns...)
 
-// SignalColumns are the integrity signals' columns, in the table and in the
-// exports, after first_input_ms.
-var SignalColumns = []string{"untrusted_events", "pastes", "webdriver", "pointer_or_key", "honeypot"}
+// SignalColumns are the integrity signals' columns (domain.SignalColumns).
+var SignalColumns = domain.SignalColumns
 
 // signalSQL lists SignalColumns for a query on the table aliased r.
 var signalSQL = integritySQL("r", false)
