@@ -3,7 +3,6 @@ package analysis
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"pragmalab/domain"
 )
@@ -113,7 +112,7 @@ func NaturalCompare(a, b string) int {
 
 func digitRun(s string) int {
 	n := 0
-	for n < len(s) && s[n] < unicode.MaxASCII && s[n] >= '0' && s[n] <= '9' {
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
 		n++
 	}
 	return n

@@ -200,7 +200,7 @@ func analysedConditions(rs *Ratings, declared []string) []string {
 	rated[Trigger], rated[Cancel] = true, true
 	if len(declared) > 0 {
 		for _, c := range declared {
-			if i := slices.Index(ConditionNames[:], c); i >= 0 {
+			if i, ok := parseCondition(c); ok {
 				rated[i] = true
 			}
 		}

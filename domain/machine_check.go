@@ -1,5 +1,7 @@
 package domain
 
+import "slices"
+
 // The instruction that only a machine reads (docs/studies.md#machine-instruction):
 // with CrowdSettings.MachineCheck on, MachineCheckScreens ordinary screens
 // of each batch carry a sentence, visually hidden and aria-hidden, "If you
@@ -57,20 +59,11 @@ func MachineInstruction(j, n, points int) int {
 func machinePoint(k, points int) int {
 	var order []int
 	for _, p := range []int{points - 1, 2, points, 1, points - 2, 3} {
-		if p >= 1 && p <= points && 2*p != points+1 && !containsInt(order, p) {
+		if p >= 1 && p <= points && 2*p != points+1 && !slices.Contains(order, p) {
 			order = append(order, p)
 		}
 	}
 	return order[k%len(order)]
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // MachineObeyed is what a rating records of an instruction: nil on a

@@ -47,7 +47,6 @@ func (h *Handler) rCompanionOffered(s *domain.Study, a *studies.Analysis) bool {
 // ceiling.
 func modelsView(studyID int64, ms []studies.ModelBesideHumans) []templates.ModelHumanRow {
 	var out []templates.ModelHumanRow
-	f := func(p *float64) string { return analysis.Text(p) }
 	for _, m := range ms {
 		row := templates.ModelHumanRow{URL: templates.JobURL(studyID, m.JobID, ""), Job: "#" + strconv.FormatInt(m.JobID, 10),
 			Task: m.Task, Scorer: m.Scorer, Epsilon: analysis.Fixed(m.Epsilon, 2), Source: m.Source,
@@ -63,7 +62,7 @@ func modelsView(studyID int64, ms []studies.ModelBesideHumans) []templates.Model
 			row.Within = fmt.Sprintf("%s (%d units)", analysis.Fixed(*m.Within, 2), m.Units)
 		}
 		if c := m.Correlation; c != nil {
-			row.R, row.Ceiling, row.Share = f(c.R), f(c.Ceiling), f(c.Share)
+			row.R, row.Ceiling, row.Share = analysis.Text(c.R), analysis.Text(c.Ceiling), analysis.Text(c.Share)
 		}
 		switch {
 		case m.ECE != nil:

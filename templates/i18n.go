@@ -27,9 +27,6 @@ func T(lang, key string) string {
 // with a message catalog, English first.
 func Languages() []i18n.Language { return catalogs.Languages() }
 
-// LanguageName is lang's own name, e.g. "Deutsch".
-func LanguageName(lang string) string { return catalogs.Name(lang) }
-
 // languageGaps is what a study's admin page says about its participant
 // language: the catalog's note (who translated it) and the messages and
 // expert guides its catalog lacks, which participants see in English.
