@@ -60,6 +60,9 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if *withTexts && *what != "ratings" {
 		return usagef("export: --with-texts goes with --what ratings only")
 	}
+	if err := demographicsFlag(*demographics, *what); err != nil {
+		return err
+	}
 	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
 	if err != nil {
 		return err
@@ -68,16 +71,12 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	if _, err := svc.store.Study(ctx, *studyID); err != nil {
 		return usagef("export: %s", domain.ErrorMessage(err))
 	}
-	write, err := exportWriter(ctx, svc, *studyID, *what, *withTexts)
-	if err != nil {
-		return err
-	}
-	if *what == "participants" && *demographics {
-		if write = participantsExport(ctx, svc, *studyID, true, *yes, env); write == nil {
+	var write func(io.Writer) error
+	if *demographics {
+		if write = demographicsExport(ctx, svc, *studyID, *yes, env); write == nil {
 			return nil
 		}
-	}
-	if err := demographicsFlag(*demographics, *what); err != nil {
+	} else if write, err = exportWriter(ctx, svc, *studyID, *what, *withTexts); err != nil {
 		return err
 	}
 	if *out == "" {

@@ -6,15 +6,6 @@ import (
 	"io"
 )
 
-// participantsExport is the participants export, with Prolific's
-// demographics when asked (nil: nothing to write).
-func participantsExport(ctx context.Context, svc *app, studyID int64, demographics, yes bool, env *Env) func(io.Writer) error {
-	if demographics {
-		return demographicsExport(ctx, svc, studyID, yes, env)
-	}
-	return func(w io.Writer) error { return svc.Service.ExportCrowdParticipants(ctx, studyID, w) }
-}
-
 // demographicsFlag refuses --prolific-demographics with another export.
 func demographicsFlag(demographics bool, what string) error {
 	if demographics && what != "participants" {
