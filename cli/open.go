@@ -53,7 +53,9 @@ func (a *app) seed() *seed.Seeder { return seed.New(a.db) }
 
 // recruit is the Prolific use cases, with the token read by getenv.
 func (a *app) recruit(getenv func(string) string) *recruit.Service {
-	return recruit.New(a.db, getenv)
+	r := recruit.New(a.db, getenv)
+	r.SetLLMEcho(a.Service.LLMEcho)
+	return r
 }
 
 // newServerFunc builds the web server over the store openService opened;

@@ -64,7 +64,7 @@ func (p *Service) ExportParticipantsWithDemographics(ctx context.Context, studyI
 		return err
 	}
 	var base bytes.Buffer
-	if err := studies.ExportCrowdParticipants(ctx, p.db, studyID, &base); err != nil {
+	if err := studies.ExportCrowdParticipants(ctx, p.db, studyID, &base, p.echo); err != nil {
 		return err
 	}
 	var out bytes.Buffer

@@ -42,13 +42,25 @@ type Service struct {
 	// hooks remembers the signed deliveries seen and the work done per
 	// resource (hooks.go).
 	hooks hookGuard
+	// echo runs the LLM-echo check on the participants (SetLLMEcho).
+	echo studies.LLMEchoFunc
 }
 
 // New builds the Prolific use cases over db, with a client from the
 // environment (getenv reads PRAGMALAB_PROLIFIC_TOKEN and friends).
 func New(db *store.DB, getenv func(string) string) *Service {
-	return &Service{db: db, getenv: getenv, clock: time.Now, hc: prolific.NewHTTPClient(getenv)}
+	p := &Service{db: db, getenv: getenv, clock: time.Now, hc: prolific.NewHTTPClient(getenv)}
+	p.echo = func(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
+		return studies.AssessLLMEcho(ctx, db, studyID, set, reps)
+	}
+	return p
 }
+
+// SetLLMEcho has the review and the exports run the LLM-echo check with
+// echo: the server and the CLI give the studies.Service's, whose outcome
+// is kept (studies.Service.LLMEcho); without it each review runs the
+// check afresh.
+func (p *Service) SetLLMEcho(echo studies.LLMEchoFunc) { p.echo = echo }
 
 // SetClock sets the clock webhook timestamps are checked against (tests).
 func (p *Service) SetClock(now func() time.Time) { p.clock = now }
@@ -322,7 +334,7 @@ func (p *Service) review(ctx context.Context, studyID int64, link *domain.Prolif
 		return nil, err
 	}
 	// llm_echo is a flag like the others: never a proposed rejection alone.
-	if _, err := studies.AssessLLMEcho(ctx, p.db, studyID, set, parts); err != nil {
+	if _, err := p.echo(ctx, studyID, set, parts); err != nil {
 		return nil, err
 	}
 	subs, err := p.db.ProlificSubmissions(ctx, studyID)

@@ -79,7 +79,7 @@ func (v *Service) CrowdAdmin(ctx context.Context, s *domain.Study, set domain.Cr
 		return a, err
 	}
 	if len(a.Participants) > 0 {
-		if a.LLMEcho, err = v.llmEcho(ctx, s.ID, set, a.Participants); err != nil {
+		if a.LLMEcho, err = v.LLMEcho(ctx, s.ID, set, a.Participants); err != nil {
 			return a, err
 		}
 	}

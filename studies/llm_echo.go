@@ -54,10 +54,15 @@ type echoKey struct {
 	jobs    string
 }
 
-// llmEcho is AssessLLMEcho for the study's page, its outcome kept until
-// the ratings, the settings or a likert job change (the check runs
-// permutation tests for every participant: not on every view).
-func (v *Service) llmEcho(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
+// LLMEchoFunc runs the LLM-echo check on a study's participants, as
+// AssessLLMEcho does.
+type LLMEchoFunc func(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error)
+
+// LLMEcho is AssessLLMEcho with its outcome kept until the ratings, the
+// settings or a likert job change (the check runs permutation tests for
+// every participant: not on every view): the study's page, its exports
+// and the Prolific review (recruit.Service.SetLLMEcho) all use it.
+func (v *Service) LLMEcho(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
 	jobs, err := v.db.StudyJobs(ctx, studyID)
 	if err != nil {
 		return "", err
@@ -166,13 +171,14 @@ func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) (
 // (docs/formats.md#crowd-participants-export) with the LLM-echo check run
 // on it: its integrity_flags carry llm_echo.
 func (v *Service) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.Writer) error {
-	return ExportCrowdParticipants(ctx, v.db, studyID, w)
+	return ExportCrowdParticipants(ctx, v.db, studyID, w, v.LLMEcho)
 }
 
-// ExportCrowdParticipants is Service.ExportCrowdParticipants on db.
-func ExportCrowdParticipants(ctx context.Context, db *store.DB, studyID int64, w io.Writer) error {
+// ExportCrowdParticipants is Service.ExportCrowdParticipants on db, the
+// check run by echo.
+func ExportCrowdParticipants(ctx context.Context, db *store.DB, studyID int64, w io.Writer, echo LLMEchoFunc) error {
 	return db.ExportCrowdParticipantsWith(ctx, studyID, w, func(ctx context.Context, reps []store.CrowdParticipantReport, set domain.CrowdSettings) error {
-		_, err := AssessLLMEcho(ctx, db, studyID, set, reps)
+		_, err := echo(ctx, studyID, set, reps)
 		return err
 	})
 }

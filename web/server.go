@@ -107,6 +107,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
 	h.Store, h.Recruit = cfg.DB, recruit.New(cfg.DB, cfg.Getenv)
+	h.Recruit.SetLLMEcho(svc.LLMEcho)
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil
