@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"pragmalab/domain"
+	"slices"
 	"strconv"
 )
 
@@ -276,7 +277,7 @@ func contextStep(q *domain.ContextQuestion, action string, limit int) bool {
 // (the study's limit, or fewer when the passage has fewer), so that
 // "insufficient" after fewer than 5 is told apart from a broken row; the
 // answer times (docs/formats.md#answer-times) close it.
-var ContextAnswerColumns = concat([]string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}, TimeColumns, SignalColumns)
+var ContextAnswerColumns = slices.Concat([]string{"annotator_id", "survey_id", "item_id", "kind", "period", "sentences", "sufficient", "max_sentences"}, TimeColumns, SignalColumns)
 
 // ContextAnswerRow is one final answer of a context survey: the expert's
 // name, the survey's number, the passage's own id, kind and period, how
@@ -316,7 +317,7 @@ func (db *DB) ContextAnswerRows(ctx context.Context, studyID int64) ([]ContextAn
 		var sents string
 		times, done := r.AnswerTimes.dest()
 		in, filled := r.IntegrityRecord.dest(false)
-		err := rows.Scan(concatAny([]any{&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient, &sents}, times, in)...)
+		err := rows.Scan(slices.Concat([]any{&r.Annotator, &r.Survey, &r.Item, &r.Kind, &r.Period, &r.Sentences, &r.Sufficient, &sents}, times, in)...)
 		done()
 		filled()
 		if err != nil {
@@ -339,6 +340,6 @@ func (db *DB) ExportContextAnswers(ctx context.Context, studyID int64, w io.Writ
 		return err
 	}
 	return writeCSV(w, ContextAnswerColumns, rows, func(r ContextAnswerRow) []string {
-		return concat([]string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient, strconv.Itoa(r.MaxSentences)}, r.Fields(), r.IntegrityRecord.fields(false))
+		return slices.Concat([]string{r.Annotator, strconv.Itoa(r.Survey), r.Item, r.Kind, r.Period, strconv.Itoa(r.Sentences), r.Sufficient, strconv.Itoa(r.MaxSentences)}, r.Fields(), r.IntegrityRecord.fields(false))
 	})
 }

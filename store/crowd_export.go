@@ -296,9 +296,14 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 	if err != nil {
 		return err
 	}
-	return writeCSV(w, RatingsHeader, rows, func(r RatingRow) []string {
-		return append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), append(traceFields(r.Trace), nullInt(r.Machine))...)
-	})
+	return writeCSV(w, RatingsHeader, rows, ratingRecord)
+}
+
+// ratingRecord is a rating's row of the ratings export, RatingsHeader's
+// columns.
+func ratingRecord(r RatingRow) []string {
+	return slices.Concat([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)},
+		r.Fields(), traceFields(r.Trace), []string{nullInt(r.Machine)})
 }
 
 // RatingTextColumns are the columns the ratings export adds with the item
@@ -320,10 +325,9 @@ func (db *DB) ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w 
 	if err != nil {
 		return err
 	}
-	return writeCSV(w, append(slices.Clone(RatingsHeader), RatingTextColumns...), rows, func(r RatingRow) []string {
+	return writeCSV(w, slices.Concat(RatingsHeader, RatingTextColumns), rows, func(r RatingRow) []string {
 		it := texts[itemVersion{r.Item, r.Version}]
-		out := append(append([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)}, r.Fields()...), append(traceFields(r.Trace), nullInt(r.Machine))...)
-		return append(out, it.Context, it.Utterance, it.FollowUp(r.Condition), it.Implicature)
+		return append(ratingRecord(r), it.Context, it.Utterance, it.FollowUp(r.Condition), it.Implicature)
 	})
 }
 

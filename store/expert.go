@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"pragmalab/domain"
+	"slices"
 	"strconv"
 )
 
@@ -374,7 +375,7 @@ type JudgementRow struct {
 // last: files written before they existed read the same.
 // The integrity signals and the keystroke summary follow
 // (docs/studies.md#integrity-signals).
-var JudgementsHeader = concat([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct", "item_version"}, TimeColumns, SignalColumns, KeyColumns)
+var JudgementsHeader = slices.Concat([]string{"annotator_id", "item_id", "item_type", "plausible", "cancellation_correct", "item_version"}, TimeColumns, SignalColumns, KeyColumns)
 
 // JudgementRows lists the answers of a study's experts on its data items
 // (attention checks left out), by expert and item.
@@ -389,7 +390,7 @@ func (db *DB) JudgementRows(ctx context.Context, studyID int64) ([]JudgementRow,
 		ORDER BY n.name, i.key`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *JudgementRow) error {
 		times, done := r.AnswerTimes.dest()
 		in, filled := r.IntegrityRecord.dest(true)
-		err := rows.Scan(concatAny([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect, &r.Version}, times, in)...)
+		err := rows.Scan(slices.Concat([]any{&r.Annotator, &r.Item, &r.Type, &r.Plausible, &r.CancellationCorrect, &r.Version}, times, in)...)
 		done()
 		filled()
 		return err
@@ -404,7 +405,7 @@ func (db *DB) ExportJudgements(ctx context.Context, studyID int64, w io.Writer) 
 		return err
 	}
 	return writeCSV(w, JudgementsHeader, rows, func(r JudgementRow) []string {
-		return concat([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect, strconv.Itoa(r.Version)}, r.Fields(), r.IntegrityRecord.fields(true))
+		return slices.Concat([]string{r.Annotator, r.Item, r.Type, r.Plausible, r.CancellationCorrect, strconv.Itoa(r.Version)}, r.Fields(), r.IntegrityRecord.fields(true))
 	})
 }
 

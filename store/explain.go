@@ -259,7 +259,7 @@ func (db *DB) ExplainStudyProgress(ctx context.Context, studyID int64, overlap i
 }
 
 // ExplanationRatingColumns is the header of the explanation ratings file.
-var ExplanationRatingColumns = concat([]string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}, TimeColumns, SignalColumns)
+var ExplanationRatingColumns = slices.Concat([]string{"annotator_id", "item_id", "kind", "strategy", "judgment", "model"}, TimeColumns, SignalColumns)
 
 // ExplanationRatingRow is one expert's judgment of a model output: the
 // expert's name, the passage's own id and kind, the prompting strategy, the
@@ -284,7 +284,7 @@ func (db *DB) ExplanationRatingRows(ctx context.Context, studyID int64) ([]Expla
 		ORDER BY n.name, x.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *ExplanationRatingRow) error {
 		times, done := r.AnswerTimes.dest()
 		in, filled := r.IntegrityRecord.dest(false)
-		err := rows.Scan(concatAny([]any{&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model}, times, in)...)
+		err := rows.Scan(slices.Concat([]any{&r.Annotator, &r.Item, &r.Kind, &r.Strategy, &r.Judgment, &r.Model}, times, in)...)
 		done()
 		filled()
 		return err
@@ -299,6 +299,6 @@ func (db *DB) ExportExplanationRatings(ctx context.Context, studyID int64, w io.
 		return err
 	}
 	return writeCSV(w, ExplanationRatingColumns, rows, func(r ExplanationRatingRow) []string {
-		return concat([]string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}, r.Fields(), r.IntegrityRecord.fields(false))
+		return slices.Concat([]string{r.Annotator, r.Item, r.Kind, r.Strategy, r.Judgment, r.Model}, r.Fields(), r.IntegrityRecord.fields(false))
 	})
 }

@@ -92,24 +92,6 @@ func integrityUpdate(keys bool) string {
 	return s
 }
 
-// concat joins string slices into a new one.
-func concat(parts ...[]string) []string {
-	var out []string
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
-// concatAny joins scan destinations into a new slice.
-func concatAny(parts ...[]any) []any {
-	var out []any
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
 // qIntegrityAdd is the SET list of an upsert that adds a page's integrity
 // record to the row's: counts summed (clamped like the page's), webdriver
 // and pointer_or_key the largest, the first filled honeypot kept; a signal

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"pragmalab/domain"
+	"slices"
 )
 
 // SaveQuestionnaire stores a completed participant's answers, once: a
@@ -19,7 +20,7 @@ func (db *DB) SaveQuestionnaire(ctx context.Context, studyID int64, token string
 		INSERT INTO crowd_questionnaires (participant_id, native_languages, age_range, gender, comments, answered_at, `+integrityCols(true)+`)
 		SELECT id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM crowd_participants WHERE study_id = ? AND token = ? AND status = 'completed'
 		ON CONFLICT (participant_id) DO NOTHING`,
-		concatAny([]any{q.NativeLanguages, q.AgeRange, q.Gender, q.Comments, db.now()}, integrityValues(q.Integrity, true), []any{studyID, token})...)
+		slices.Concat([]any{q.NativeLanguages, q.AgeRange, q.Gender, q.Comments, db.now()}, integrityValues(q.Integrity, true), []any{studyID, token})...)
 	if err != nil {
 		return fmt.Errorf("questionnaire: %w", err)
 	}
@@ -52,7 +53,7 @@ func (db *DB) questionnaires(ctx context.Context, studyID int64) (map[int64]doma
 		WHERE p.study_id = ?`, []any{studyID}, func(rows *sql.Rows, r *row) error {
 		var in IntegrityRecord
 		dst, filled := in.dest(true)
-		err := rows.Scan(concatAny([]any{&r.id, &r.q.NativeLanguages, &r.q.AgeRange, &r.q.Gender, &r.q.Comments}, dst)...)
+		err := rows.Scan(slices.Concat([]any{&r.id, &r.q.NativeLanguages, &r.q.AgeRange, &r.q.Gender, &r.q.Comments}, dst)...)
 		filled()
 		r.q.Integrity = in.Integrity
 		return err
