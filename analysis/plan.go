@@ -199,7 +199,7 @@ func fitItemsShare(plans []Plan) {
 						ys = append(ys, (c[1]-c[0])*(c[1]-c[0]))
 					}
 				}
-				a, ok := interceptLS(xs, ys)
+				a, _, ok := fitLine(xs, ys)
 				if !ok {
 					continue
 				}
@@ -214,12 +214,12 @@ func fitItemsShare(plans []Plan) {
 	}
 }
 
-// interceptLS is the intercept of the least-squares line through (x, y);
-// false when the xs do not vary.
-func interceptLS(xs, ys []float64) (float64, bool) {
+// fitLine is the least-squares line y = a + b·x through (xs, ys); false
+// when there are fewer than two points or the xs do not vary.
+func fitLine(xs, ys []float64) (a, b float64, ok bool) {
 	n := float64(len(xs))
 	if n < 2 {
-		return 0, false
+		return 0, 0, false
 	}
 	var sx, sy, sxx, sxy float64
 	for i := range xs {
@@ -227,10 +227,10 @@ func interceptLS(xs, ys []float64) (float64, bool) {
 	}
 	den := n*sxx - sx*sx
 	if math.Abs(den) < 1e-18 {
-		return 0, false
+		return 0, 0, false
 	}
-	b := (n*sxy - sx*sy) / den
-	return (sy - b*sx) / n, true
+	b = (n*sxy - sx*sy) / den
+	return (sy - b*sx) / n, b, true
 }
 
 // Quantity returns a topline of t and its interval by its JSON name.

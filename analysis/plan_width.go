@@ -143,7 +143,14 @@ func (wp *WidthPlan) solve() (int, bool) {
 	for i, p := range wp.Points {
 		xs[i], ys[i] = 1/float64(p.Participants), p.Width*p.Width
 	}
-	a, b := fitLine(xs, ys)
+	a, b, ok := fitLine(xs, ys)
+	if !ok {
+		// One planned size: the width does not move with N.
+		a, b = 0, 0
+		for _, y := range ys {
+			a += y / float64(len(ys))
+		}
+	}
 	wp.Floor = min(math.Sqrt(max(a, 0)), math.Sqrt(slices.Min(ys)))
 	wp.Participants, wp.Width, wp.Reachable, wp.OutOfReach = 0, 0, false, "items"
 	if first := wp.Points[0]; first.Width <= wp.Target {
@@ -168,22 +175,4 @@ func (wp *WidthPlan) solve() (int, bool) {
 	n = max(n, 2)
 	wp.Participants, wp.Width, wp.Reachable, wp.OutOfReach = n, math.Sqrt(a+b/float64(n)), true, ""
 	return n, true
-}
-
-// fitLine is the least-squares line y = a + b·x.
-func fitLine(xs, ys []float64) (a, b float64) {
-	n := float64(len(xs))
-	var sx, sy, sxx, sxy float64
-	for i := range xs {
-		sx += xs[i]
-		sy += ys[i]
-		sxx += xs[i] * xs[i]
-		sxy += xs[i] * ys[i]
-	}
-	den := n*sxx - sx*sx
-	if den == 0 {
-		return sy / n, 0
-	}
-	b = (n*sxy - sx*sy) / den
-	return (sy - b*sx) / n, b
 }
