@@ -52,8 +52,8 @@ func (v *Service) DeclaredConditions(ctx context.Context, studyID int64) (conds 
 	if err != nil || st.Kind != domain.KindCrowd {
 		return nil, false, err
 	}
-	cs := domain.DefaultCrowdSettings()
-	if err := st.DecodeSettings(&cs); err != nil {
+	cs, err := CrowdSettings(st)
+	if err != nil {
 		return nil, false, err
 	}
 	return cs.Conditions, true, nil

@@ -90,7 +90,7 @@ func (s *Service) StudyJobs(ctx context.Context, st *domain.Study) (*JobsList, e
 		}
 	}
 	if st.Kind == domain.KindCrowd {
-		_, set, err := s.db.CrowdStudy(ctx, st.ID)
+		set, err := CrowdSettings(st)
 		if err != nil {
 			return nil, err
 		}
