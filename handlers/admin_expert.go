@@ -130,16 +130,12 @@ func (h *Handler) AssignRound(w http.ResponseWriter, r *http.Request) {
 	default:
 		err = domain.Errorf(domain.ENOTFOUND, "no such round")
 	}
-	if code := domain.ErrorCode(err); code == domain.EINVALID || code == domain.ECONFLICT {
-		status := http.StatusBadRequest
-		if code == domain.ECONFLICT {
-			status = http.StatusConflict
-		}
+	if status, ok := formFailure(err); ok {
 		h.expertStudyPageWith(w, r, s, status, "", map[string]string{chi.URLParam(r, "round"): domain.ErrorMessage(err)})
 		return
 	}
 	if err != nil {
-		h.failOnStudyPage(w, r, s, err)
+		h.Error(w, r, err)
 		return
 	}
 	h.flash(w, r, msg)

@@ -142,20 +142,28 @@ func (h *Handler) studyOfKind(w http.ResponseWriter, r *http.Request, kind strin
 	return s, true
 }
 
+// formFailure is the status of a domain error the researcher's form can
+// answer — bad input (400) or a conflict (409) — and false for any other.
+func formFailure(err error) (int, bool) {
+	switch domain.ErrorCode(err) {
+	case domain.EINVALID:
+		return http.StatusBadRequest, true
+	case domain.ECONFLICT:
+		return http.StatusConflict, true
+	}
+	return 0, false
+}
+
 // failOnStudyPage shows a domain error (bad input, a conflict) at the top of
 // the study's own admin page, with the researcher's form there to try again;
 // any other error goes to Error.
 func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *domain.Study, err error) {
-	code := domain.ErrorCode(err)
-	if code != domain.EINVALID && code != domain.ECONFLICT {
+	status, ok := formFailure(err)
+	if !ok {
 		h.Error(w, r, err)
 		return
 	}
 	msg := domain.ErrorMessage(err)
-	status := http.StatusBadRequest
-	if code == domain.ECONFLICT {
-		status = http.StatusConflict
-	}
 	switch s.Kind {
 	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, status, msg)
