@@ -83,9 +83,10 @@ func runCeiling(ctx context.Context, env *Env, f loadFlags) (loadFigures, error)
 	if err != nil {
 		return loadFigures{}, err
 	}
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
+	var wall time.Duration
 	run.runAll(ctx, false)
-	wall := time.Since(start)
+	wall, run.cpu = time.Since(start), cpuTime()-cpu0
 	if err := prof.stop(); err != nil {
 		return loadFigures{}, err
 	}

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"pragmalab/cli/seed"
 	"pragmalab/domain"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,9 +167,10 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
+	var wall time.Duration
 	run.runAll(ctx, false)
-	wall := time.Since(start)
+	wall, run.cpu = time.Since(start), cpuTime()-cpu0
 	if err := prof.stop(); err != nil {
 		return err
 	}
@@ -212,6 +214,16 @@ func printRatio(w io.Writer, load, ceil loadFigures) {
 		fmt.Fprintf(w, ", steady state %.2f (%.0f / %.0f answers/s)", load.steadyRate/ceil.steadyRate, load.steadyRate, ceil.steadyRate)
 	}
 	fmt.Fprintf(w, "; answer POST p99 %s against the ceiling's %s\n", ms(load.p99), ms(ceil.p99))
+	if load.cpuPerAnswer > 0 && ceil.cpuPerAnswer > 0 && load.requestsPerAnswer > 0 {
+		// Both runs keep the two cores busy, so their rates stand as
+		// their CPU an answer does, and an answer's CPU is its requests
+		// times their cost: even requests no dearer than the ceiling's
+		// leave the ratio at its requests an answer over the app's.
+		fmt.Fprintf(w, "CPU an answer: %.0f µs against the ceiling's %.0f µs (%.2f); HTTP requests an answer: %.2f against %.2f, so requests as cheap as the ceiling's would give %.2f; a request costs %.0f µs against %.0f µs\n",
+			us(load.cpuPerAnswer), us(ceil.cpuPerAnswer), float64(ceil.cpuPerAnswer)/float64(load.cpuPerAnswer),
+			load.requestsPerAnswer, ceil.requestsPerAnswer, ceil.requestsPerAnswer/load.requestsPerAnswer,
+			us(load.cpuPerAnswer)/load.requestsPerAnswer, us(ceil.cpuPerAnswer)/ceil.requestsPerAnswer)
+	}
 }
 
 // benchLoadCrash is bench load with the server in a child process that is
@@ -323,6 +335,10 @@ type loadRun struct {
 	requests  atomic.Int64
 	failed    atomic.Int64
 	errs      []error
+	// cpu is the CPU this process used during the run, when the server
+	// runs in it too (bench load without --kill-after, bench ceiling): the
+	// server's and the participants' together, the collector's included.
+	cpu time.Duration
 	// resumed records, per participant, the first screen shown after a
 	// failure, and the last acknowledged position before it.
 	resumed []resumeCheck
@@ -670,12 +686,19 @@ func percentile(d []time.Duration, p float64) time.Duration {
 	return s[min(len(s)-1, int(p*float64(len(s))))]
 }
 
+// us is d in microseconds.
+func us(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
 
 // loadFigures are the headline figures of a run.
 type loadFigures struct {
 	rate, steadyRate float64 // answers/s: whole run, all answering at once
 	p99, steadyP99   time.Duration
+	// The cost of an answer: HTTP requests, and the process's CPU (0 when
+	// the server ran elsewhere).
+	requestsPerAnswer float64
+	cpuPerAnswer      time.Duration
 }
 
 // report prints the figures of a run.
@@ -686,6 +709,15 @@ func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport) loadFi
 	fig.p99 = p99
 	fmt.Fprintf(w, "participants completed: %d of %d in %.2f s (%d HTTP requests, %.0f req/s)\n",
 		rep.completed, r.n, wall.Seconds(), r.requests.Load(), float64(r.requests.Load())/wall.Seconds())
+	if answers := len(r.answerLat); answers > 0 {
+		fig.requestsPerAnswer = float64(r.requests.Load()) / float64(answers)
+		if r.cpu > 0 {
+			fig.cpuPerAnswer = r.cpu / time.Duration(answers)
+			fmt.Fprintf(w, "CPU of the run, server and participants in this process: %.2f s of %.2f s on %d cores; an answer %.0f µs and %.2f HTTP requests (%.0f µs a request)\n",
+				r.cpu.Seconds(), wall.Seconds(), runtime.NumCPU(), us(fig.cpuPerAnswer), fig.requestsPerAnswer,
+				us(fig.cpuPerAnswer)/fig.requestsPerAnswer)
+		}
+	}
 	fmt.Fprintf(w, "answers: %d acknowledged, %d stored, %d lost, %d duplicated\n", rep.acked, rep.stored, rep.lost, rep.duplicated)
 	fmt.Fprintf(w, "whole run: %.0f answers/s over the %.2f s from the first answer to the last (arrivals and training included)\n", fig.rate, window.Seconds())
 	fmt.Fprintf(w, "answer POST latency, whole run: p50 %s, p99 %s, max %s\n", ms(p50), ms(p99), ms(percentile(r.answerLat, 1)))

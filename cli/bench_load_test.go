@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pragmalab/store"
 )
@@ -162,5 +163,27 @@ func TestExportRatingsCLI(t *testing.T) {
 	code, out, errOut = runCLI(t, "", nil, "analyze", "toplines", "--ratings", ratings, "--json")
 	if code != 0 || !strings.Contains(out, `"total": 3`) && !strings.Contains(out, `"total":3`) {
 		t.Fatalf("analyze toplines on the export: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// The ratio line names the CPU and the requests an answer of both runs,
+// and the ratio requests as cheap as the ceiling's would give.
+func TestPrintRatioNamesTheBound(t *testing.T) {
+	var b strings.Builder
+	load := loadFigures{rate: 3748, p99: 78 * time.Millisecond, requestsPerAnswer: 2.45, cpuPerAnswer: 486 * time.Microsecond}
+	ceil := loadFigures{rate: 8841, p99: 25 * time.Millisecond, requestsPerAnswer: 2.05, cpuPerAnswer: 211 * time.Microsecond}
+	printRatio(&b, load, ceil)
+	for _, want := range []string{"whole run 0.42 (3748 / 8841 answers/s)", "486 µs against the ceiling's 211 µs (0.43)",
+		"2.45 against 2.05, so requests as cheap as the ceiling's would give 0.84", "a request costs 198 µs against 103 µs"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("ratio line lacks %q:\n%s", want, b.String())
+		}
+	}
+	// Without the CPU of a run (the server in another process) there is no bound to print.
+	b.Reset()
+	load.cpuPerAnswer = 0
+	printRatio(&b, load, ceil)
+	if strings.Contains(b.String(), "CPU an answer") {
+		t.Errorf("bound printed without the app's CPU:\n%s", b.String())
 	}
 }
