@@ -716,3 +716,27 @@ func TestProlificSyncFreesPlace(t *testing.T) {
 	}
 	slotsMatch(t, f)
 }
+
+// TestTestParticipantLookupUsesIndex: the question every arrival asks in
+// the writer, whether it is a Prolific test participant, reads the partial
+// index of migration 0350, not the whole journal of calls.
+func TestTestParticipantLookupUsesIndex(t *testing.T) {
+	db := mustOpenDB(t)
+	rows, err := db.read.Query(`EXPLAIN QUERY PLAN `+qTestParticipant, "5f0c1a2b3c4d5e6f7a8b9c0d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var id, parent, notused int
+		var detail string
+		if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, detail)
+	}
+	if p := strings.Join(plan, "; "); !strings.Contains(p, "prolific_calls_test_participants") {
+		t.Errorf("plan: %s; want the partial index prolific_calls_test_participants", p)
+	}
+}

@@ -17,6 +17,14 @@ import (
 // unless pilot answers are asked for (IncludePilot), they take no place of
 // the quota, and Wipe pilot data deletes them.
 
+// qTestParticipant is the arrival's question, read from the partial index
+// of migration 0350: its kind and state are written into the text, as the
+// index's, for SQLite can use a partial index only when the query's
+// constants imply its WHERE.
+const qTestParticipant = `SELECT EXISTS (SELECT 1 FROM prolific_calls
+	WHERE kind = '` + domain.CallTestParticipant + `' AND state = '` + domain.CallDone + `'
+		AND lower(response) = lower('"' || ? || '"'))`
+
 // isTestParticipant reports whether pid is a test participant created
 // from pragmalab (the journal holds its id as Prolific's answer).
 func isTestParticipant(ctx context.Context, q querier, pid string) (bool, error) {
@@ -24,9 +32,7 @@ func isTestParticipant(ctx context.Context, q querier, pid string) (bool, error)
 		return false, nil
 	}
 	var yes bool
-	err := q.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM prolific_calls
-		WHERE kind = ? AND state = ? AND lower(response) = lower('"' || ? || '"'))`,
-		domain.CallTestParticipant, domain.CallDone, pid).Scan(&yes)
+	err := q.QueryRowContext(ctx, qTestParticipant, pid).Scan(&yes)
 	if err != nil {
 		return false, fmt.Errorf("test participant: %w", err)
 	}
