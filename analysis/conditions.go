@@ -10,27 +10,14 @@ import (
 // The control conditions in the tables (docs/statistics.md#toplines): a
 // study that does not declare a condition has no row for its measure.
 
-// control is one control condition's measure as the tables show it.
-type control struct {
-	cond, key, label, note string
-	share                  func(*TypeToplines) any
-	est                    func(*TypeToplines) any
-}
+// control is one control condition's measure as the tables show it; its
+// topline and interval are TypeToplines.quantity(key).
+type control struct{ cond, key, label, note string }
 
 var controls = []control{
-	{domain.ConditionNegation, MNegation, "Negation cancellation", "Negation cancellation: mean z(negation) < mean z(trigger).",
-		func(x *TypeToplines) any { return x.NegationCancellation },
-		func(x *TypeToplines) any {
-			return estOf(x.NegationCancellation, x.NegationCancellationCI, x.IntervalsNA[MNegation+"_ci95"])
-		}},
-	{domain.ConditionStrengthen, MStrengthen, "Strengthening", "Strengthening: mean z(strengthen) > mean z(trigger).",
-		func(x *TypeToplines) any { return x.Strengthening },
-		func(x *TypeToplines) any {
-			return estOf(x.Strengthening, x.StrengtheningCI, x.IntervalsNA[MStrengthen+"_ci95"])
-		}},
-	{domain.ConditionNeutral, MUnchanged, "Unchanged (neutral)", "Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0.",
-		func(x *TypeToplines) any { return x.Unchanged },
-		func(x *TypeToplines) any { return estOf(x.Unchanged, x.UnchangedCI, x.IntervalsNA[MUnchanged+"_ci95"]) }},
+	{domain.ConditionNegation, MNegation, "Negation cancellation", "Negation cancellation: mean z(negation) < mean z(trigger)."},
+	{domain.ConditionStrengthen, MStrengthen, "Strengthening", "Strengthening: mean z(strengthen) > mean z(trigger)."},
+	{domain.ConditionNeutral, MUnchanged, "Unchanged (neutral)", "Unchanged: mean z(neutral) > 0 ⇔ mean z(trigger) > 0."},
 }
 
 // controlRows calls add for each control condition t analyses, in the
@@ -41,6 +28,14 @@ func controlRows(t *Toplines, add func(control)) {
 			add(c)
 		}
 	}
+}
+
+// ControlMeasures are the keys of the control measures t analyses, in the
+// documented order; Quantity gives each one's topline and interval.
+func ControlMeasures(t *Toplines) []string {
+	var keys []string
+	controlRows(t, func(c control) { keys = append(keys, c.key) })
+	return keys
 }
 
 // controlNote defines the control measures shown ("" with none).

@@ -236,45 +236,43 @@ func fitLine(xs, ys []float64) (a, b float64, ok bool) {
 // Quantity returns a topline of t and its interval by its JSON name.
 func Quantity(t *TypeToplines, q string) (*float64, *CI) { return t.quantity(q) }
 
-// quantity returns a topline and its interval by its JSON name.
+// quantity returns a topline and its interval by its JSON name: the one
+// map from a measure's name to its fields, which the tables, the planner
+// and the R companion all read through (nil, nil for an unknown name).
 func (t *TypeToplines) quantity(q string) (*float64, *CI) {
-	switch q {
-	case MImplicature:
-		return t.ImplicatureRecognition, t.ImplicatureRecognitionCI
-	case MCancellation:
-		return t.CancellationRecognition, t.CancellationRecognitionCI
-	case MBeliefUpdate:
-		return t.BeliefUpdate, t.BeliefUpdateCI
-	case MNegation:
-		return t.NegationCancellation, t.NegationCancellationCI
-	case MStrengthen:
-		return t.Strengthening, t.StrengtheningCI
-	case MUnchanged:
-		return t.Unchanged, t.UnchangedCI
-	case "pearson_r":
-		return t.PearsonR, t.PearsonRCI
+	if v, ci := t.quantityFields(q); v != nil {
+		return *v, *ci
 	}
 	return nil, nil
 }
 
 // setQuantity sets a topline and its interval by its JSON name.
 func (t *TypeToplines) setQuantity(q string, v *float64, ci *CI) {
+	if pv, pci := t.quantityFields(q); pv != nil {
+		*pv, *pci = v, ci
+	}
+}
+
+// quantityFields are the fields of a topline and its interval by its JSON
+// name (nil, nil for an unknown name).
+func (t *TypeToplines) quantityFields(q string) (**float64, **CI) {
 	switch q {
 	case MImplicature:
-		t.ImplicatureRecognition, t.ImplicatureRecognitionCI = v, ci
+		return &t.ImplicatureRecognition, &t.ImplicatureRecognitionCI
 	case MCancellation:
-		t.CancellationRecognition, t.CancellationRecognitionCI = v, ci
+		return &t.CancellationRecognition, &t.CancellationRecognitionCI
 	case MBeliefUpdate:
-		t.BeliefUpdate, t.BeliefUpdateCI = v, ci
+		return &t.BeliefUpdate, &t.BeliefUpdateCI
 	case MNegation:
-		t.NegationCancellation, t.NegationCancellationCI = v, ci
+		return &t.NegationCancellation, &t.NegationCancellationCI
 	case MStrengthen:
-		t.Strengthening, t.StrengtheningCI = v, ci
+		return &t.Strengthening, &t.StrengtheningCI
 	case MUnchanged:
-		t.Unchanged, t.UnchangedCI = v, ci
+		return &t.Unchanged, &t.UnchangedCI
 	case "pearson_r":
-		t.PearsonR, t.PearsonRCI = v, ci
+		return &t.PearsonR, &t.PearsonRCI
 	}
+	return nil, nil
 }
 
 // planSim holds the pilot as the simulation resamples it: each analysed

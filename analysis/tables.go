@@ -45,13 +45,25 @@ type EstNA struct {
 	NA string
 }
 
-// estOf is the cell of an estimate: with its interval, or with the reason
-// it has none (na) when the estimate exists.
-func estOf(v *float64, ci *CI, na string) any {
-	if v != nil && ci == nil && na != "" {
-		return EstNA{Est{v, nil}, na}
+// toplineCell is the cell of topline q (its JSON name, as
+// TypeToplines.quantity takes it), without its interval.
+func toplineCell(q string) func(*TypeToplines) any {
+	return func(x *TypeToplines) any {
+		v, _ := x.quantity(q)
+		return v
 	}
-	return Est{v, ci}
+}
+
+// intervalCell is the cell of topline q with its interval, or with the
+// reason it has none when the topline exists.
+func intervalCell(q string) func(*TypeToplines) any {
+	return func(x *TypeToplines) any {
+		v, ci := x.quantity(q)
+		if na := x.IntervalsNA[q+"_ci95"]; v != nil && ci == nil && na != "" {
+			return EstNA{Est{v, nil}, na}
+		}
+		return Est{v, ci}
+	}
 }
 
 // Marked is a number with a mark after it for people ("0.77 ‡"); CSV and
@@ -220,10 +232,10 @@ func ToplinesTable(t *Toplines) *Table {
 		tb.Rows = append(tb.Rows, r)
 	}
 	row("Items", func(x *TypeToplines) any { return x.Items })
-	row("Implicature recognition", func(x *TypeToplines) any { return x.ImplicatureRecognition })
-	row("Cancellation recognition", func(x *TypeToplines) any { return x.CancellationRecognition })
-	row("Belief update", func(x *TypeToplines) any { return x.BeliefUpdate })
-	controlRows(t, func(c control) { row(c.label, c.share) })
+	row("Implicature recognition", toplineCell(MImplicature))
+	row("Cancellation recognition", toplineCell(MCancellation))
+	row("Belief update", toplineCell(MBeliefUpdate))
+	controlRows(t, func(c control) { row(c.label, toplineCell(c.key)) })
 	row("Pearson r, mean z without vs with cancellation", func(x *TypeToplines) any { return pearsonCell(x) })
 	row("p (two-sided)", func(x *TypeToplines) any { return PValue{x.PearsonP} })
 	row("Items with both conditions (n for r)", func(x *TypeToplines) any { return x.PearsonN })
@@ -572,19 +584,11 @@ func ToplinesIntervalsTable(t *Toplines) *Table {
 		tb.Rows = append(tb.Rows, r)
 	}
 	row("Items", func(x *TypeToplines) any { return x.Items })
-	row("Implicature recognition", func(x *TypeToplines) any {
-		return estOf(x.ImplicatureRecognition, x.ImplicatureRecognitionCI, x.IntervalsNA[MImplicature+"_ci95"])
-	})
-	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), func(x *TypeToplines) any {
-		return estOf(x.CancellationRecognition, x.CancellationRecognitionCI, x.IntervalsNA[MCancellation+"_ci95"])
-	})
-	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), func(x *TypeToplines) any {
-		return estOf(x.BeliefUpdate, x.BeliefUpdateCI, x.IntervalsNA[MBeliefUpdate+"_ci95"])
-	})
-	controlRows(t, func(c control) { row(approxLabel(t, c.key+"_ci95", c.label), c.est) })
-	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), func(x *TypeToplines) any {
-		return estOf(x.PearsonR, x.PearsonRCI, x.IntervalsNA["pearson_r_ci95"])
-	})
+	row("Implicature recognition", intervalCell(MImplicature))
+	row(approxLabel(t, MCancellation+"_ci95", "Cancellation recognition"), intervalCell(MCancellation))
+	row(approxLabel(t, MBeliefUpdate+"_ci95", "Belief update"), intervalCell(MBeliefUpdate))
+	controlRows(t, func(c control) { row(approxLabel(t, c.key+"_ci95", c.label), intervalCell(c.key)) })
+	row(approxLabel(t, "pearson_r_ci95", "Pearson r, observed"), intervalCell("pearson_r"))
 	row("Pearson r corrected for attenuation", func(x *TypeToplines) any { return disattenuatedCell(x, true) })
 	if b := t.Bootstrap; b != nil {
 		tb.Notes = []string{fmt.Sprintf("Intervals: %s; %d replicates, seed %d (n/a, with the reason, when the measure is undefined in more than 10 %% of replicates).", b.Scheme, b.Replicates, b.Seed)}

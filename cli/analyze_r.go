@@ -255,21 +255,16 @@ func writeToplinesLong(w io.Writer, t *analysis.Toplines) error {
 	l.int(len(p.Excluded), "participants", "excluded")
 	l.int(len(p.ZeroVariance), "participants", "zero_variance")
 	l.int(len(p.ChecksOnly), "participants", "checks_only")
+	controls := analysis.ControlMeasures(t)
 	for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 		tt := t.ByType[typ]
 		l.int(tt.Items, typ, "items")
 		l.num(tt.ImplicatureRecognition, typ, analysis.MImplicature)
 		l.num(tt.CancellationRecognition, typ, analysis.MCancellation)
 		l.num(tt.BeliefUpdate, typ, analysis.MBeliefUpdate)
-		for _, c := range []struct {
-			cond, key string
-			v         *float64
-		}{{domain.ConditionNegation, analysis.MNegation, tt.NegationCancellation},
-			{domain.ConditionStrengthen, analysis.MStrengthen, tt.Strengthening},
-			{domain.ConditionNeutral, analysis.MUnchanged, tt.Unchanged}} {
-			if t.HasCondition(c.cond) {
-				l.num(c.v, typ, c.key)
-			}
+		for _, q := range controls {
+			v, _ := analysis.Quantity(tt, q)
+			l.num(v, typ, q)
 		}
 		l.num(tt.PearsonR, typ, "pearson_r")
 		l.num(tt.PearsonP, typ, "pearson_p")
