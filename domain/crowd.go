@@ -414,27 +414,66 @@ type TraceSummary struct {
 	MedianFirstInputMS int
 }
 
-// answerRT is one answer's response time in ms: the browser's, else the
-// server's; 0 when unknown.
 // QualityReasons are the data-quality exclusion rules a participant meets,
 // each as the reason the participants table and the analysis report; none
 // when the study sets no rule.
 func (s CrowdSettings) QualityReasons(q CrowdQuality) []string {
+	return qualityReasons(q, s.fastShareRule, s.medianRTRule, s.identicalRunRule, s.totalTimeRule, s.hiddenTimeRule)
+}
+
+// A qualityRule is one of the study's data-quality rules: whether q meets
+// it, and the reason worded for the participants table.
+type qualityRule func(q CrowdQuality) (reason string, met bool)
+
+// qualityReasons are the reasons of the rules q meets, in the rules' order.
+func qualityReasons(q CrowdQuality, rules ...qualityRule) []string {
 	var out []string
-	if s.ExcludeFastPercent > 0 && q.Timed > 0 && q.FastShare*100 >= float64(s.ExcludeFastPercent) {
-		out = append(out, fmt.Sprintf("%.0f%% of answers faster than %d ms (rule: %d%%)", q.FastShare*100, s.FastMS, s.ExcludeFastPercent))
-	}
-	if s.ExcludeMedianRT > 0 && q.Timed > 0 && q.MedianRT < s.ExcludeMedianRT {
-		out = append(out, fmt.Sprintf("median response time %d ms (rule: under %d ms)", q.MedianRT, s.ExcludeMedianRT))
-	}
-	if s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun {
-		out = append(out, fmt.Sprintf("%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun))
-	}
-	if s.ExcludeTotalSeconds > 0 && q.TotalSeconds < s.ExcludeTotalSeconds {
-		out = append(out, fmt.Sprintf("total time %d s (rule: under %d s)", q.TotalSeconds, s.ExcludeTotalSeconds))
-	}
-	if s.ExcludeHiddenSeconds > 0 && q.Traces.HiddenMS >= s.ExcludeHiddenSeconds*1000 {
-		out = append(out, fmt.Sprintf("page hidden %d s (rule: %d s or more)", q.Traces.HiddenMS/1000, s.ExcludeHiddenSeconds))
+	for _, rule := range rules {
+		if reason, met := rule(q); met {
+			out = append(out, reason)
+		}
 	}
 	return out
+}
+
+// fastShareRule: the share of timed answers faster than fast_ms reaches
+// exclude_fast_percent.
+func (s CrowdSettings) fastShareRule(q CrowdQuality) (string, bool) {
+	if s.ExcludeFastPercent > 0 && q.Timed > 0 && q.FastShare*100 >= float64(s.ExcludeFastPercent) {
+		return fmt.Sprintf("%.0f%% of answers faster than %d ms (rule: %d%%)", q.FastShare*100, s.FastMS, s.ExcludeFastPercent), true
+	}
+	return "", false
+}
+
+// medianRTRule: the median response time is under exclude_median_rt_ms.
+func (s CrowdSettings) medianRTRule(q CrowdQuality) (string, bool) {
+	if s.ExcludeMedianRT > 0 && q.Timed > 0 && q.MedianRT < s.ExcludeMedianRT {
+		return fmt.Sprintf("median response time %d ms (rule: under %d ms)", q.MedianRT, s.ExcludeMedianRT), true
+	}
+	return "", false
+}
+
+// identicalRunRule: the longest run of identical ratings reaches
+// exclude_identical_run (straight-lining).
+func (s CrowdSettings) identicalRunRule(q CrowdQuality) (string, bool) {
+	if s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun {
+		return fmt.Sprintf("%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun), true
+	}
+	return "", false
+}
+
+// totalTimeRule: the total time is under exclude_total_below_s.
+func (s CrowdSettings) totalTimeRule(q CrowdQuality) (string, bool) {
+	if s.ExcludeTotalSeconds > 0 && q.TotalSeconds < s.ExcludeTotalSeconds {
+		return fmt.Sprintf("total time %d s (rule: under %d s)", q.TotalSeconds, s.ExcludeTotalSeconds), true
+	}
+	return "", false
+}
+
+// hiddenTimeRule: the page was hidden exclude_hidden_s or more in all.
+func (s CrowdSettings) hiddenTimeRule(q CrowdQuality) (string, bool) {
+	if s.ExcludeHiddenSeconds > 0 && q.Traces.HiddenMS >= s.ExcludeHiddenSeconds*1000 {
+		return fmt.Sprintf("page hidden %d s (rule: %d s or more)", q.Traces.HiddenMS/1000, s.ExcludeHiddenSeconds), true
+	}
+	return "", false
 }

@@ -107,8 +107,8 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(e.LLMEcho, FlagLLMEcho, "%s", e.LLMEchoEvidence)
 	speed := speedReasons(q, s)
 	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
-	add(s.ExcludeRun > 0 && q.LongestRun >= s.ExcludeRun, FlagStraightLine,
-		"%d identical ratings in a row (rule: %d)", q.LongestRun, s.ExcludeRun)
+	run, straight := s.identicalRunRule(q)
+	add(straight, FlagStraightLine, "%s", run)
 	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
 	return out
@@ -131,15 +131,13 @@ func answers(n int) string {
 }
 
 // speedReasons are the speed evidence against q: exceptionally fast
-// (Prolific's definition, always on), then the study's own speed rules,
-// worded as QualityReasons words them (fast-answer share, median response
-// time, total time).
+// (Prolific's definition, always on), then the study's own speed rules, as
+// QualityReasons words them (fast-answer share, median response time, total
+// time; not the hidden time).
 func speedReasons(q CrowdQuality, s CrowdSettings) []string {
 	var out []string
 	if q.ExceptionallyFast {
 		out = append(out, fmt.Sprintf("total time %d s, over %.0f SD below the mean (exceptionally fast)", q.TotalSeconds, ExceptionallyFastSD))
 	}
-	only := CrowdSettings{FastMS: s.FastMS, ExcludeFastPercent: s.ExcludeFastPercent,
-		ExcludeMedianRT: s.ExcludeMedianRT, ExcludeTotalSeconds: s.ExcludeTotalSeconds}
-	return append(out, only.QualityReasons(q)...)
+	return append(out, qualityReasons(q, s.fastShareRule, s.medianRTRule, s.totalTimeRule)...)
 }

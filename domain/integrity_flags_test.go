@@ -61,3 +61,39 @@ func TestParseKeySummary(t *testing.T) {
 		t.Errorf("key summary %+v", k)
 	}
 }
+
+// TestQualityRulesWording pins the reasons of every quality rule, in
+// QualityReasons' order, and the evidence the speed and straight-line flags
+// take from the same rules: the speed flag adds exceptionally fast and
+// leaves out the hidden-time rule, the straight-line flag is the run rule
+// alone (docs/studies.md#integrity-flags).
+func TestQualityRulesWording(t *testing.T) {
+	q := CrowdQuality{Timed: 10, FastShare: 0.6, MedianRT: 900, LongestRun: 7, TotalSeconds: 40,
+		ExceptionallyFast: true, Traces: TraceSummary{HiddenMS: 12500}}
+	s := CrowdSettings{FastMS: 2000, ExcludeFastPercent: 50, ExcludeMedianRT: 1000, ExcludeRun: 5,
+		ExcludeTotalSeconds: 60, ExcludeHiddenSeconds: 10}
+	reasons := []string{
+		"60% of answers faster than 2000 ms (rule: 50%)",
+		"median response time 900 ms (rule: under 1000 ms)",
+		"7 identical ratings in a row (rule: 5)",
+		"total time 40 s (rule: under 60 s)",
+		"page hidden 12 s (rule: 10 s or more)",
+	}
+	if got := s.QualityReasons(q); !slices.Equal(got, reasons) {
+		t.Errorf("reasons %q, want %q", got, reasons)
+	}
+	want := []IntegrityFlag{
+		{FlagSpeed, "total time 40 s, over 3 SD below the mean (exceptionally fast); " + reasons[0] + "; " + reasons[1] + "; " + reasons[3]},
+		{FlagStraightLine, reasons[2]},
+	}
+	if got := IntegrityFlags(IntegrityEvidence{}, q, s); !slices.Equal(got, want) {
+		t.Errorf("flags %q, want %q", got, want)
+	}
+	// No rule set, or no timed answer: no reason.
+	if got := (CrowdSettings{FastMS: 2000}).QualityReasons(q); got != nil {
+		t.Errorf("reasons without rules %q", got)
+	}
+	if got := (CrowdSettings{ExcludeMedianRT: 1000, ExcludeFastPercent: 50}).QualityReasons(CrowdQuality{MedianRT: 10, FastShare: 1}); got != nil {
+		t.Errorf("reasons without timed answers %q", got)
+	}
+}

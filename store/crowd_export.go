@@ -81,24 +81,36 @@ type CrowdParticipantReport struct {
 // CrowdParticipants lists a study's participants in arrival order with their
 // check results.
 func (db *DB) CrowdParticipants(ctx context.Context, studyID int64, s domain.CrowdSettings) ([]CrowdParticipantReport, error) {
+	out, _, err := db.crowdParticipants(ctx, studyID, s)
+	return out, err
+}
+
+// crowdParticipants is CrowdParticipants with the questionnaires it read
+// for the integrity evidence, by participant id: the participants export
+// writes their answers.
+func (db *DB) crowdParticipants(ctx context.Context, studyID int64, s domain.CrowdSettings) ([]CrowdParticipantReport, map[int64]domain.Questionnaire, error) {
 	out, index, err := db.crowdParticipantList(ctx, studyID)
 	if err != nil {
-		return nil, fmt.Errorf("crowd participants: %w", err)
+		return nil, nil, fmt.Errorf("crowd participants: %w", err)
 	}
 	if err := db.countCrowdChecks(ctx, studyID, s, out, index); err != nil {
-		return nil, fmt.Errorf("crowd check results: %w", err)
+		return nil, nil, fmt.Errorf("crowd check results: %w", err)
 	}
 	if err := db.countTrainingWrong(ctx, studyID, out, index); err != nil {
-		return nil, fmt.Errorf("crowd training results: %w", err)
+		return nil, nil, fmt.Errorf("crowd training results: %w", err)
 	}
-	qs, err := db.crowdQualities(ctx, studyID, out, s)
+	answers, err := db.questionnaires(ctx, studyID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	qs, err := db.crowdQualities(ctx, studyID, out, s, answers)
+	if err != nil {
+		return nil, nil, err
 	}
 	for i := range out {
 		decideExclusion(&out[i], qs, s)
 	}
-	return out, nil
+	return out, answers, nil
 }
 
 // crowdParticipantList is the study's participants in arrival order, and
@@ -389,7 +401,7 @@ func (db *DB) ExportCrowdParticipantsWith(ctx context.Context, studyID int64, w 
 	if err != nil {
 		return err
 	}
-	reps, err := db.CrowdParticipants(ctx, studyID, s)
+	reps, qs, err := db.crowdParticipants(ctx, studyID, s)
 	if err != nil {
 		return err
 	}
@@ -397,10 +409,6 @@ func (db *DB) ExportCrowdParticipantsWith(ctx context.Context, studyID int64, w 
 		if err := assess(ctx, reps, s); err != nil {
 			return err
 		}
-	}
-	qs, err := db.questionnaires(ctx, studyID)
-	if err != nil {
-		return err
 	}
 	return writeCSV(w, CrowdParticipantsHeader, reps, func(r CrowdParticipantReport) []string {
 		q := qs[r.ID]

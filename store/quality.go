@@ -29,8 +29,10 @@ func crowdQuality(ratings []int, times []AnswerTimes, fastMS int) domain.CrowdQu
 }
 
 // crowdQualities computes the flags of every participant of a study that
-// rated at least one screen, by participant id.
-func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdParticipantReport, s domain.CrowdSettings) (map[int64]domain.CrowdQuality, error) {
+// rated at least one screen, by participant id; answers are the study's
+// questionnaires by participant id (db.questionnaires), whose signals count
+// with the ratings'.
+func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdParticipantReport, s domain.CrowdSettings, answers map[int64]domain.Questionnaire) (map[int64]domain.CrowdQuality, error) {
 	type row struct {
 		pid    int64
 		rating int
@@ -72,10 +74,6 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			last[r.pid] = r.AnsweredAt
 		}
 	}
-	qs, err := db.questionnaires(ctx, studyID)
-	if err != nil {
-		return nil, err
-	}
 	out := make(map[int64]domain.CrowdQuality, len(ratings))
 	for _, p := range reps {
 		if len(ratings[p.ID]) == 0 {
@@ -83,7 +81,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		}
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
 		q.Traces = summariseTraces(traces[p.ID])
-		q.Integrity = integrityEvidence(traces[p.ID], qs[p.ID])
+		q.Integrity = integrityEvidence(traces[p.ID], answers[p.ID])
 		q.Integrity.MachineInstructed, q.Integrity.MachineObeyed = machine[p.ID][0], machine[p.ID][1]
 		end := p.CompletedAt
 		if end.IsZero() {
