@@ -126,13 +126,11 @@ func participantIntegrity(p string, rows []IntegrityRow, set domain.CrowdSetting
 	pi.signalFlags()
 	q := domain.CrowdQualityOf(ratings, rts, set.FastMS)
 	pi.LongestRun, pi.MedianRT, pi.FastShare, pi.Timed = q.LongestRun, q.MedianRT, q.FastShare, q.Timed
-	// The study's own rules, each on its own, so each names its flag.
-	speed := domain.CrowdSettings{FastMS: set.FastMS, ExcludeFastPercent: set.ExcludeFastPercent, ExcludeMedianRT: set.ExcludeMedianRT}
-	for _, reason := range speed.QualityReasons(q) {
+	// The study's own rules, each under the flag it names.
+	for _, reason := range set.FastAnswerReasons(q) {
 		pi.add(FlagSpeed, reason)
 	}
-	run := domain.CrowdSettings{ExcludeRun: set.ExcludeRun}
-	for _, reason := range run.QualityReasons(q) {
+	if reason, ok := set.StraightLineReason(q); ok {
 		pi.add(FlagStraightLine, reason)
 	}
 	return pi

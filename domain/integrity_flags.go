@@ -107,7 +107,7 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(e.LLMEcho, FlagLLMEcho, "%s", e.LLMEchoEvidence)
 	speed := speedReasons(q, s)
 	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
-	run, straight := s.identicalRunRule(q)
+	run, straight := s.StraightLineReason(q)
 	add(straight, FlagStraightLine, "%s", run)
 	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
@@ -139,5 +139,19 @@ func speedReasons(q CrowdQuality, s CrowdSettings) []string {
 	if q.ExceptionallyFast {
 		out = append(out, fmt.Sprintf("total time %d s, over %.0f SD below the mean (exceptionally fast)", q.TotalSeconds, ExceptionallyFastSD))
 	}
-	return append(out, qualityReasons(q, s.fastShareRule, s.medianRTRule, s.totalTimeRule)...)
+	return append(append(out, s.FastAnswerReasons(q)...), qualityReasons(q, s.totalTimeRule)...)
+}
+
+// FastAnswerReasons are the study's rules on the answers' speed that q
+// meets (the fast-answer share, the median response time), worded as
+// QualityReasons words them: the speed flag of a file's answers, which
+// have neither a total time nor Prolific's mean to compare with, is these.
+func (s CrowdSettings) FastAnswerReasons(q CrowdQuality) []string {
+	return qualityReasons(q, s.fastShareRule, s.medianRTRule)
+}
+
+// StraightLineReason is the study's straight-lining rule's reason when q
+// meets it.
+func (s CrowdSettings) StraightLineReason(q CrowdQuality) (string, bool) {
+	return s.identicalRunRule(q)
 }
