@@ -42,18 +42,8 @@ func (h *Handler) fillHumanCompare(r *http.Request, v *templates.JobView, res *r
 		return err
 	}
 	base := templates.JobURL(res.Job.StudyID, res.Job.ID, "")
-	cv := humanCompareView(c, base)
+	cv := humanCompareView(c, res.Scorer, base)
 	cv.EpsilonError = refused
-	// The whole comparison's methods text, as `score --methods` prints it.
-	if c.AltTest != nil && c.AltTest.Result != nil {
-		cv.Methods = nil
-		for _, l := range []struct {
-			label string
-			lang  analysis.Lang
-		}{{"English", analysis.English}, {"Italiano", analysis.Italian}} {
-			cv.Methods = append(cv.Methods, templates.HumanMeasure{Label: l.label, Value: strings.Join(c.Methods(res.Scorer, l.lang).Paragraphs, "\n\n")})
-		}
-	}
 	v.Human.Compare = cv
 	return nil
 }
@@ -65,8 +55,8 @@ func num3(p *float64) string {
 	return strconv.FormatFloat(*p, 'f', 3, 64)
 }
 
-// humanCompareView formats the comparison for the page.
-func humanCompareView(c *studies.JobHumanComparison, base string) *templates.HumanCompareView {
+// humanCompareView formats the comparison of the job's model for the page.
+func humanCompareView(c *studies.JobHumanComparison, model, base string) *templates.HumanCompareView {
 	at := c.AltTest
 	scoringText := "accuracy: the share of the other humans giving the same answer"
 	if at.Options.Scoring == analysis.AltNegRMSE {
@@ -94,15 +84,27 @@ func humanCompareView(c *studies.JobHumanComparison, base string) *templates.Hum
 			v.PerHuman = append(v.PerHuman, templates.AltHumanRow{Annotator: p.Annotator, Items: strconv.Itoa(p.Items),
 				PValue: strconv.FormatFloat(p.PValue, 'g', 3, 64), Rejected: map[bool]string{true: "yes", false: "no"}[p.Rejected]})
 		}
-	}
-	if at.Methods != nil {
-		v.Methods = []templates.HumanMeasure{{Label: "English", Value: at.Methods["en"]}, {Label: "Italiano", Value: at.Methods["it"]}}
+		// The whole comparison's methods text, as `score --methods` prints it.
+		for _, l := range analysis.Langs {
+			v.Methods = append(v.Methods, templates.HumanMeasure{Label: langName(l), Value: strings.Join(c.Methods(model, l).Paragraphs, "\n\n")})
+		}
 	}
 	fillDistView(v, c, base)
 	for _, k := range slices.Sorted(maps.Keys(c.Errors)) {
 		v.Errors = append(v.Errors, k+": "+c.Errors[k])
 	}
 	return v
+}
+
+// langName is a methods language as the page labels it, in that language.
+func langName(l analysis.Lang) string {
+	switch l {
+	case analysis.English:
+		return "English"
+	case analysis.Italian:
+		return "Italiano"
+	}
+	return string(l)
 }
 
 // fillDistView adds a likert job's distributions, correlation and
