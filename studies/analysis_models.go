@@ -7,6 +7,7 @@ import (
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
+	"pragmalab/store"
 )
 
 // ModelBesideHumans is one scoring job of a study, asking the humans' own
@@ -39,35 +40,64 @@ type ModelBesideHumans struct {
 // default ε. The comparisons are those the job pages show (kept while the
 // data do not change).
 func (s *Service) ModelsBesideHumans(ctx context.Context, studyID int64) ([]ModelBesideHumans, error) {
+	return s.modelsBesideHumans(ctx, studyID, s.JobResults)
+}
+
+// modelsBesideHumans is ModelsBesideHumans reading a job's results with
+// load (tests count the reads).
+//
+// A job's kept comparison is found by the key CompareJobWithHumans gives
+// it, built here from what is cheap to read — the study's data version,
+// the job's row and its prompts' counts — so a view whose study and jobs
+// did not change reads no job's answers; a job's results are read only
+// when its comparison has to be computed. The key must stay the one
+// CompareJobWithHumans builds from the results, so the job pages and this
+// page share each comparison (TestModelsBesideHumansReadNoResultsTwice).
+func (s *Service) modelsBesideHumans(ctx context.Context, studyID int64, load func(context.Context, int64) (*runner.Results, error)) ([]ModelBesideHumans, error) {
+	// The version, the jobs and their prompts' counts are read before any
+	// job's answers: a comparison computed is at least as new as its key.
+	v, err := s.db.StudyDataVersion(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
 	jobs, err := s.db.StudyJobs(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
+	pilot := store.PilotIncluded(ctx)
 	var out []ModelBesideHumans
 	for i := len(jobs) - 1; i >= 0; i-- { // StudyJobs lists the newest first
 		j := jobs[i]
 		if _, ok := analysis.AltTestDefaults[j.Task]; !ok || !scoring.IsHumanTask(scoring.Task(j.Task)) || (j.Status != domain.JobDone && j.Status != domain.JobPartial) {
 			continue
 		}
-		res, err := s.JobResults(ctx, j.ID)
+		p, err := s.db.JobProgress(ctx, j.ID)
 		if err != nil {
 			return nil, err
 		}
-		c, err := s.CompareJobWithHumans(ctx, res, nil)
+		key := comparisonKey{version: v, pilot: pilot, status: j.Status, progress: p, finished: j.FinishedAt}
+		c, err := s.comparisons.get(j.ID, key, func() (*JobHumanComparison, error) {
+			ctx := context.WithoutCancel(ctx) // requests of the same key wait for it
+			res, err := load(ctx, j.ID)
+			if err != nil {
+				return nil, err
+			}
+			return s.compareJobWithHumans(ctx, res, nil)
+		})
 		if err != nil {
 			return nil, err
 		}
 		if c == nil || c.AltTest == nil {
 			continue
 		}
-		out = append(out, summariseBesideHumans(res, c))
+		out = append(out, summariseBesideHumans(j, c))
 	}
 	return out, nil
 }
 
-func summariseBesideHumans(res *runner.Results, c *JobHumanComparison) ModelBesideHumans {
+func summariseBesideHumans(j *domain.Job, c *JobHumanComparison) ModelBesideHumans {
 	at := c.AltTest
-	m := ModelBesideHumans{JobID: res.Job.ID, Task: res.Job.Task, Scorer: res.Scorer, Epsilon: at.Epsilon, Source: at.Source, Alt: at.Result, Why: at.Error}
+	m := ModelBesideHumans{JobID: j.ID, Task: j.Task, Scorer: runner.ScorerName(j), Epsilon: at.Epsilon, Source: at.Source, Alt: at.Result, Why: at.Error}
 	if d := c.Distributions; d != nil {
 		if sum := d.SummaryOf(analysis.MeasureJSD, "all"); sum != nil {
 			m.Within, m.Units = sum.WithinShare, sum.Units
