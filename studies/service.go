@@ -27,6 +27,12 @@ type Service struct {
 	replication func() domain.Replication
 }
 
+// comparisonCacheJobs is how many jobs' comparisons with the humans a
+// Service keeps: a study's Analysis page shows every finished human-task
+// job's, so a study with more jobs than the cache holds computed them all
+// again at each view.
+const comparisonCacheJobs = 64
+
 // New returns the Service over db; now is the clock (UTC), so tests can
 // control it (nil: time.Now).
 func New(db *store.DB, now func() time.Time) *Service {
@@ -34,7 +40,7 @@ func New(db *store.DB, now func() time.Time) *Service {
 		now = func() time.Time { return time.Now().UTC() }
 	}
 	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies),
-		comparisons: newKeptCache[comparisonKey, JobHumanComparison](analysisCacheStudies),
+		comparisons: newKeptCache[comparisonKey, JobHumanComparison](comparisonCacheJobs),
 		echoes:      newKeptCache[echoKey, echoVerdicts](analysisCacheStudies)}
 }
 
