@@ -46,8 +46,28 @@ type rCompanion struct {
 	outputs []string
 }
 
-// write creates dir and writes the data files and analysis.R into it,
-// then tells on stderr how to run it.
+// files renders the data files and analysis.R (its header naming the
+// script as scriptPath), by name; a data file that fails is an error
+// prefixed with prefix and its name.
+func (c *rCompanion) files(scriptPath, prefix string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for name, fill := range c.data {
+		var b bytes.Buffer
+		if err := fill(&b); err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", prefix, name, err)
+		}
+		out[name] = b.Bytes()
+	}
+	script, err := c.script(scriptPath)
+	if err != nil {
+		return nil, err
+	}
+	out["analysis.R"] = script
+	return out, nil
+}
+
+// write creates dir and writes the files into it, removing the script's
+// outputs of an earlier run, then tells on stderr how to run it.
 func (c *rCompanion) write(dir string, env *Env) error {
 	cmd := "analyze"
 	if c.program != "" {
@@ -56,28 +76,22 @@ func (c *rCompanion) write(dir string, env *Env) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("%s: --r: %w", cmd, err)
 	}
-	for name, fill := range c.data {
-		var b bytes.Buffer
-		if err := fill(&b); err != nil {
-			return fmt.Errorf("%s: --r: %s: %w", cmd, name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("%s: --r: %w", cmd, err)
-		}
+	script := filepath.Join(dir, "analysis.R")
+	files, err := c.files(script, cmd+": --r")
+	if err != nil {
+		return err
 	}
 	for _, name := range c.outputs {
 		if err := os.Remove(filepath.Join(dir, name)); err != nil && !os.IsNotExist(err) {
 			return fmt.Errorf("%s: --r: %w", cmd, err)
 		}
 	}
-	script, err := c.script(filepath.Join(dir, "analysis.R"))
-	if err != nil {
-		return err
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return fmt.Errorf("%s: --r: %w", cmd, err)
+		}
 	}
-	if err := os.WriteFile(filepath.Join(dir, "analysis.R"), script, 0o644); err != nil {
-		return fmt.Errorf("%s: --r: %w", cmd, err)
-	}
-	fmt.Fprintf(env.stderr, "R companion written to %s; run: Rscript %s\n", dir, quoteArg(filepath.Join(dir, "analysis.R")))
+	fmt.Fprintf(env.stderr, "R companion written to %s; run: Rscript %s\n", dir, quoteArg(script))
 	return nil
 }
 

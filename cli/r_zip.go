@@ -2,7 +2,6 @@ package cli
 
 import (
 	"archive/zip"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -27,7 +26,7 @@ func RCompanionZip(svc *studies.Service) func(ctx context.Context, s *domain.Stu
 		if err != nil {
 			return err
 		}
-		files, err := c.files("analysis.R")
+		files, err := c.files("analysis.R", "R companion")
 		if err != nil {
 			return err
 		}
@@ -75,23 +74,4 @@ func studyCompanion(ctx context.Context, svc *studies.Service, s *domain.Study) 
 		return contextCompanion([]string{"--answers", "answers.csv"}, in.Context, analysis.ComputeContext(in.Context)), nil
 	}
 	return nil, domain.Errorf(domain.EINVALID, "a %s study has no R companion (docs/statistics.md#reproducing-in-r)", s.Kind)
-}
-
-// files renders the data files and analysis.R (its header naming the
-// script as scriptPath), by name.
-func (c *rCompanion) files(scriptPath string) (map[string][]byte, error) {
-	out := map[string][]byte{}
-	for name, fill := range c.data {
-		var b bytes.Buffer
-		if err := fill(&b); err != nil {
-			return nil, fmt.Errorf("R companion: %s: %w", name, err)
-		}
-		out[name] = b.Bytes()
-	}
-	script, err := c.script(scriptPath)
-	if err != nil {
-		return nil, err
-	}
-	out["analysis.R"] = script
-	return out, nil
 }

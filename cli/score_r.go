@@ -33,29 +33,14 @@ func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c
 		}
 		return usagef("score: --r writes the R companion of a likert job's comparison with its study's crowd or of an expert job's ΔA; job %d cannot have one: %s", res.Job.ID, why)
 	}
-	crowd, err := svc.KeptCrowdRatings(ctx, res.Job.StudyID)
+	u, err := svc.LikertUnits(ctx, res)
 	if err != nil {
 		return err
 	}
-	model := map[analysis.UnitKey][]float64{}
-	var order []analysis.UnitKey
-	for _, h := range res.Human {
-		k := analysis.UnitKey{Item: h.Item, Condition: h.Condition}
-		if _, ok := model[k]; !ok {
-			order = append(order, k)
-		}
-		model[k] = h.Dist
-	}
-	var rated []analysis.CrowdRating
-	for _, r := range crowd {
-		if _, ok := model[analysis.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
-			rated = append(rated, r)
-		}
-	}
-	return scoreCompanion(res.Job.ID, args, rated, order, model, c).write(dir, env)
+	return scoreCompanion(res.Job.ID, args, u, c).write(dir, env)
 }
 
-func scoreCompanion(job int64, args []string, rated []analysis.CrowdRating, order []analysis.UnitKey, model map[analysis.UnitKey][]float64, c *studies.JobHumanComparison) *rCompanion {
+func scoreCompanion(job int64, args []string, u *studies.LikertUnits, c *studies.JobHumanComparison) *rCompanion {
 	d, cal := c.Distributions, c.Calibration
 	return &rCompanion{
 		command: "distributions", program: "score", args: args,
@@ -79,7 +64,7 @@ func scoreCompanion(job int64, args []string, rated []analysis.CrowdRating, orde
 			"ratings.csv": func(w io.Writer) error {
 				cw := csvsafe.NewWriter(w)
 				cw.Write([]string{"participant_id", "item_id", "condition", "rating"})
-				for _, r := range rated {
+				for _, r := range u.Rated {
 					cw.Write([]string{r.Participant, r.Item, r.Condition, strconv.Itoa(r.Rating)})
 				}
 				cw.Flush()
@@ -88,8 +73,8 @@ func scoreCompanion(job int64, args []string, rated []analysis.CrowdRating, orde
 			"model.csv": func(w io.Writer) error {
 				cw := csvsafe.NewWriter(w)
 				cw.Write([]string{"item_id", "condition", "point", "probability"})
-				for _, k := range order {
-					for i, p := range model[k] {
+				for _, k := range u.Order {
+					for i, p := range u.Model[k] {
 						cw.Write([]string{k.Item, k.Condition, strconv.Itoa(i + 1), strconv.FormatFloat(p, 'g', -1, 64)})
 					}
 				}

@@ -138,7 +138,7 @@ func TestScoreRCompanionRandomCeilings(t *testing.T) {
 	}
 	dir := t.TempDir()
 	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
-	if err := scoreCompanion(7, []string{"--job", "7", "--r", dir}, rated, order, model, c).write(dir, env); err != nil {
+	if err := scoreCompanion(7, []string{"--job", "7", "--r", dir}, &studies.LikertUnits{Points: 7, Rated: rated, Order: order, Model: model, Mean: mean, Above: above}, c).write(dir, env); err != nil {
 		t.Fatal(err)
 	}
 	printed := runR(t, dir)

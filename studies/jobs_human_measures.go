@@ -76,44 +76,74 @@ func (s *Service) compareJobWithHumans(ctx context.Context, res *runner.Results,
 }
 
 func (s *Service) likertMeasures(ctx context.Context, res *runner.Results, c *JobHumanComparison) error {
-	crowd, err := s.KeptCrowdRatings(ctx, res.Job.StudyID)
+	u, err := s.LikertUnits(ctx, res)
 	if err != nil {
 		return err
 	}
-	points := len(res.Options())
-	dist := map[analysis.UnitKey][]float64{}
-	mean := map[analysis.UnitKey]float64{}
-	above := map[analysis.UnitKey]float64{}
-	for _, h := range res.Human {
-		k := analysis.UnitKey{Item: h.Item, Condition: h.Condition}
-		dist[k], mean[k] = h.Dist, h.Mean
-		for i, p := range h.Dist {
-			if float64(i+1) > float64(points+1)/2 {
-				above[k] += p
-			}
-		}
-	}
-	// Units the model did not answer (yet) are left out of the distributions.
-	var rated []analysis.CrowdRating
-	for _, r := range crowd {
-		if _, ok := dist[analysis.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
-			rated = append(rated, r)
-		}
-	}
 	opt := analysis.DefaultDistOptions()
-	opt.Points = points
-	if units, err := analysis.DistUnitsFromRatings(rated, dist); err != nil {
+	opt.Points = u.Points
+	if units, err := analysis.DistUnitsFromRatings(u.Rated, u.Model); err != nil {
 		c.Errors["distributions"] = err.Error()
 	} else if c.Distributions, err = analysis.CompareDistributions(units, opt); err != nil {
 		c.Errors["distributions"] = err.Error()
 	}
-	if c.Correlation, err = analysis.ComputeModelHumanCorrelation(rated, mean, analysis.MinSplits, analysis.DefaultSeed); err != nil {
+	if c.Correlation, err = analysis.ComputeModelHumanCorrelation(u.Rated, u.Mean, analysis.MinSplits, analysis.DefaultSeed); err != nil {
 		c.Errors["correlation"] = err.Error()
 	}
-	if c.Calibration, err = analysis.CrowdCalibration(rated, points, above, 10, analysis.DefaultBootstrap()); err != nil {
+	if c.Calibration, err = analysis.CrowdCalibration(u.Rated, u.Points, u.Above, 10, analysis.DefaultBootstrap()); err != nil {
 		c.Errors["calibration"] = err.Error()
 	}
 	return nil
+}
+
+// LikertUnits is what a likert job's comparison with its study's crowd is
+// computed from, per item × condition the model answered: the crowd's
+// kept ratings and the model's distribution, mean and P(True).
+type LikertUnits struct {
+	// Points is the scale's number of points.
+	Points int
+	// Rated are the kept crowd ratings (KeptCrowdRatings) of the units
+	// the model answered; units it did not answer (yet) are left out.
+	Rated []analysis.CrowdRating
+	// Order is the units in the order the model answered them.
+	Order []analysis.UnitKey
+	// Model is the model's probability of each point, Mean its expected
+	// rating and Above its probability above the midpoint, per unit.
+	Model       map[analysis.UnitKey][]float64
+	Mean, Above map[analysis.UnitKey]float64
+}
+
+// LikertUnits joins a likert job's answers with its study's kept crowd
+// ratings. The R companion of `pragmalab score --r` writes them.
+func (s *Service) LikertUnits(ctx context.Context, res *runner.Results) (*LikertUnits, error) {
+	crowd, err := s.KeptCrowdRatings(ctx, res.Job.StudyID)
+	if err != nil {
+		return nil, err
+	}
+	u := &LikertUnits{
+		Points: len(res.Options()),
+		Model:  map[analysis.UnitKey][]float64{},
+		Mean:   map[analysis.UnitKey]float64{},
+		Above:  map[analysis.UnitKey]float64{},
+	}
+	for _, h := range res.Human {
+		k := analysis.UnitKey{Item: h.Item, Condition: h.Condition}
+		if _, ok := u.Model[k]; !ok {
+			u.Order = append(u.Order, k)
+		}
+		u.Model[k], u.Mean[k] = h.Dist, h.Mean
+		for i, p := range h.Dist {
+			if float64(i+1) > float64(u.Points+1)/2 {
+				u.Above[k] += p
+			}
+		}
+	}
+	for _, r := range crowd {
+		if _, ok := u.Model[analysis.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
+			u.Rated = append(u.Rated, r)
+		}
+	}
+	return u, nil
 }
 
 // expertReplacement is ΔA on the plausibility question: the model's

@@ -90,3 +90,36 @@ compare_with_pragmalab <- function(df, name, keys, theirs = read_data(name)) {
   invisible(!any(bad))
 }
 
+# kripp_alpha is Krippendorff's α (Krippendorff 2011) with the nominal,
+# interval or ordinal metric, by hand from the coincidence matrix; counts
+# has a row per unit and a column per value in order (the ordinal and
+# interval metrics take the columns' ranks), and a unit counts when it has
+# at least 2 values. NA when there is nothing to compare or no expected
+# disagreement.
+kripp_alpha <- function(counts, metric) {
+  k <- ncol(counts)
+  counts <- counts[rowSums(counts) >= 2, , drop = FALSE]
+  if (k == 0 || nrow(counts) == 0) return(NA)
+  o <- matrix(0, k, k)
+  for (u in seq_len(nrow(counts))) {
+    nu <- counts[u, ]
+    o <- o + (outer(nu, nu) - diag(nu, k)) / (sum(nu) - 1)
+  }
+  marg <- rowSums(o)
+  total <- sum(marg)
+  if (total <= 1) return(NA)
+  delta2 <- matrix(0, k, k)
+  for (c in 1:k) for (d in 1:k) {
+    if (c == d) next
+    delta2[c, d] <- switch(metric,
+      nominal = 1,
+      interval = (c - d)^2,
+      ordinal = {
+        g <- min(c, d):max(c, d)
+        (sum(marg[g]) - (marg[c] + marg[d]) / 2)^2
+      })
+  }
+  de <- sum(outer(marg, marg) * delta2)
+  if (de == 0) return(NA)
+  1 - (total - 1) * sum(o * delta2) / de
+}

@@ -15,30 +15,6 @@ rel_conditions <- unique(rel_rows$condition)
 rel_groups <- if (length(rel_conditions) > 1) c(rel_conditions, "all") else rel_conditions
 points <- max(7, rel_rows$rating)
 
-kripp_alpha <- function(counts, metric) {
-  counts <- counts[rowSums(counts) >= 2, , drop = FALSE]
-  k <- ncol(counts)
-  o <- matrix(0, k, k)
-  for (u in seq_len(nrow(counts))) {
-    nu <- counts[u, ]
-    o <- o + (outer(nu, nu) - diag(nu)) / (sum(nu) - 1)
-  }
-  marg <- rowSums(o)
-  total <- sum(marg)
-  if (total <= 1) return(NA)
-  delta2 <- matrix(0, k, k)
-  for (c in 1:k) for (d in 1:k) {
-    if (c == d) next
-    delta2[c, d] <- if (metric == "interval") (c - d)^2 else {
-      g <- min(c, d):max(c, d)
-      (sum(marg[g]) - (marg[c] + marg[d]) / 2)^2
-    }
-  }
-  de <- sum(outer(marg, marg) * delta2)
-  if (de == 0) return(NA)
-  1 - (total - 1) * sum(o * delta2) / de
-}
-
 rel_z <- ave(as.numeric(rel_rows$rating), rel_rows$participant_id,
              FUN = function(x) if (length(unique(x)) == 1) rep(NA, length(x)) else zscore(x))
 

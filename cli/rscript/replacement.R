@@ -2,11 +2,12 @@
 ## ---- The model in each expert's place: ΔA (docs/statistics.md#expert-replacement)
 
 # Krippendorff's α with the nominal metric over the items (units), by hand
-# from the coincidence matrix: a unit counts when it has at least 2
-# judgements. The experts' own α, then α with the model's choice in one
-# expert's place on the items that expert judged (nothing where the model
-# gave none), each expert in turn; ΔA is the mean of α with the model less
-# the experts' own. The bootstrap interval of ΔA is not recomputed.
+# from the coincidence matrix (kripp_alpha, with the helpers): a unit
+# counts when it has at least 2 judgements. The experts' own α, then α
+# with the model's choice in one expert's place on the items that expert
+# judged (nothing where the model gave none), each expert in turn; ΔA is
+# the mean of α with the model less the experts' own. The bootstrap
+# interval of ΔA is not recomputed.
 judgements <- read_data("judgements.csv")
 choices <- read_data("model.csv")
 items <- choices$item_id
@@ -24,29 +25,12 @@ counts_of <- function(rows) {
   }
   m
 }
-alpha_nominal <- function(counts) {
-  k <- ncol(counts)
-  counts <- counts[rowSums(counts) >= 2, , drop = FALSE]
-  if (k == 0 || nrow(counts) == 0) return(NA)
-  o <- matrix(0, k, k)
-  for (u in seq_len(nrow(counts))) {
-    nu <- counts[u, ]
-    o <- o + (outer(nu, nu) - diag(nu, k)) / (sum(nu) - 1)
-  }
-  marg <- rowSums(o)
-  total <- sum(marg)
-  if (total <= 1) return(NA)
-  delta <- 1 - diag(k)
-  de <- sum(outer(marg, marg) * delta)
-  if (de == 0) return(NA)
-  1 - (total - 1) * sum(o * delta) / de
-}
 
-alpha0 <- alpha_nominal(counts_of(data))
+alpha0 <- kripp_alpha(counts_of(data), "nominal")
 per_expert <- do.call(rbind, lapply(seq_along(experts), function(e) {
   rows <- data
   rows[e, ] <- ifelse(is.na(data[e, ]), NA, model)
-  a <- alpha_nominal(counts_of(rows))
+  a <- kripp_alpha(counts_of(rows), "nominal")
   data.frame(expert = experts[e], measure = c("alpha", "delta_a", "units_replaced"),
              value = c(a, a - alpha0, sum(!is.na(data[e, ]) & !is.na(model))), stringsAsFactors = FALSE)
 }))
