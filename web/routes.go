@@ -4,7 +4,6 @@ import (
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/go-chi/chi/v5/middleware"
 
 	"pragmalab/static"
 )
@@ -20,7 +19,7 @@ func chiRoutePattern(r *http.Request) string {
 func (s *Server) routes() http.Handler {
 	h := s.Handler
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders(s.cfg.SecureCookies), crossOrigin(s.cfg.Log, r))
+	r.Use(recoverer(s.cfg.Log), logRequests(s.cfg.Log), securityHeaders(s.cfg.SecureCookies), crossOrigin(s.cfg.Log, r))
 	r.NotFound(h.NotFound)
 
 	r.Handle("/static/*", http.StripPrefix("/static/", fileServer(static.FS)))
