@@ -91,6 +91,23 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 		if st := get(t, ctx, "LLM-echo status", chromedp.Text(testID("llm-echo-status"))); st != studies.NoLLMEchoJob {
 			t.Errorf("without a likert job the table says %q about LLM-echo", st)
 		}
+		if w >= 1280 {
+			// What the researcher acts on, the flags and the decision,
+			// shows without scrolling the table's box sideways.
+			hidden := get(t, ctx, "flags and decision in view", chromedp.Evaluate[[]string](`(() => {
+				const box = document.querySelector('[data-testid="participants"]').closest('.table-scroll').getBoundingClientRect();
+				const row = document.querySelector('[data-testid="participant-`+walk.pid+`"]');
+				const out = [];
+				for (const [name, el] of [["integrity flags", row.querySelector('[data-testid="integrity-flags"]')], ["excluded", row.querySelector('[data-testid="excluded"]')], ["decision", row.querySelector('select')]]) {
+					const r = el.getBoundingClientRect();
+					if (r.right > box.right + 1) out.push(name);
+				}
+				return out;
+			})()`))
+			if len(hidden) > 0 {
+				t.Errorf("at %d px the participants table hides %v until it is scrolled sideways", w, hidden)
+			}
+		}
 		screenshot(t, ctx, fmt.Sprintf("integrity-flags-%d", w))
 		auditHere(t, ctx, fmt.Sprintf("participants table with flags at %d px", w))
 	}
