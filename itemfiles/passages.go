@@ -245,7 +245,8 @@ func stripOptionLetter(s, letter string) string {
 }
 
 // parseOptions reads the MCs field: lines "A. …" to "D. …"; a line without
-// the next letter continues the option before it.
+// the next letter continues the option before it (or is its text, after a
+// letter alone on its line).
 func parseOptions(s string) ([4]string, error) {
 	var opts [4]string
 	next := 0
@@ -262,7 +263,11 @@ func parseOptions(s string) ([4]string, error) {
 		if next == 0 {
 			return opts, newFieldError(colOptions, "does not start with option \"A. …\" (found %q)", clip(ln, 40))
 		}
-		opts[next-1] += "\n" + ln
+		if opts[next-1] == "" { // "A." alone on its line: its text follows
+			opts[next-1] = ln
+		} else {
+			opts[next-1] += "\n" + ln
+		}
 	}
 	if next != 4 {
 		return opts, newFieldError(colOptions, "has options up to %c only; four (A–D) are needed, one per line", 'A'+next-1)

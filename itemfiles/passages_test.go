@@ -292,3 +292,16 @@ var goodCSV = func() string {
 	}
 	return string(b)
 }()
+
+// An option's letter alone on its line, its text on the next: the text is
+// the option's, without the line break before it (found by fuzzing).
+func TestParsePassagesTSVOptionLetterAlone(t *testing.T) {
+	in := sampleHeader + "1\tAMOR77-A1.xmi\tImpl_cvrs\tImpl\t-1\tTesto.\tA. Uno.\tA\t\"A.\nUno.\nB. Due.\nC.\n\nTre,\nsu due righe.\nD. Quattro.\"\n"
+	ps, err := ParsePassagesTSV(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [4]string{"Uno.", "Due.", "Tre,\nsu due righe.", "Quattro."}; ps[0].Options != want {
+		t.Errorf("options = %q, want %q", ps[0].Options, want)
+	}
+}
