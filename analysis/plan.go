@@ -508,23 +508,6 @@ func symPow(S *mat.SymDense, p float64) (*mat.Dense, bool) {
 	return &out, true
 }
 
-// meanVar is the mean and the sample variance of xs.
-func meanVar(xs []float64) (float64, float64) {
-	var m float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	var v float64
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	if len(xs) > 1 {
-		v /= float64(len(xs) - 1)
-	}
-	return m, v
-}
-
 // rate is a planned participant's rating of a data screen: the cell's
 // mean plus a residual from the pool, on the pilot participant's scale.
 func (s *planSim) rate(rng *rand.Rand, src int32, item int32, c Condition) uint8 {
