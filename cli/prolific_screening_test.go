@@ -89,10 +89,10 @@ func TestProlificReturnKilledMidCallSentOnce(t *testing.T) {
 	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
 		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
 	killed := make(chan struct{})
-	fake.AfterReturn = func(string) {
+	fake.SetAfterReturn(func(string) {
 		child.Process.Kill()
 		<-killed
-	}
+	})
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestProlificReturnKilledMidCallSentOnce(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || fake.ReturnRequests("sub2") != 1 {
 		t.Fatalf("child ended with %v after %d requests; want it killed after one", err, fake.ReturnRequests("sub2"))
 	}
-	fake.AfterReturn = nil
+	fake.SetAfterReturn(nil)
 	code, out, errOut := runCLI(t, "", vars, args...)
 	if code != 1 || !strings.Contains(errOut, "never came") || !strings.Contains(errOut, "nothing was sent again") {
 		t.Fatalf("retry: exit %d\n%s%s", code, out, errOut)

@@ -88,10 +88,10 @@ func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
 		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
 	killed := make(chan struct{})
-	fake.AfterPay = func(string) {
+	fake.SetAfterPay(func(string) {
 		child.Process.Kill()
 		<-killed
-	}
+	})
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || fake.Pays() != 1 {
 		t.Fatalf("child ended with %v after %d payments; want it killed after one", err, fake.Pays())
 	}
-	fake.AfterPay = nil
+	fake.SetAfterPay(nil)
 
 	code, out, errOut := runCLI(t, "", vars, args...)
 	if code != 1 || !strings.Contains(errOut, "never recorded") || !strings.Contains(errOut, "Nothing was sent again") {

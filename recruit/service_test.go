@@ -193,11 +193,11 @@ func TestProlificLostPaymentAnswerIsNeverPaidAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Prolific pays, then the answer is lost on the way back.
-	srv.AfterPay = func(string) { panic(http.ErrAbortHandler) }
+	srv.SetAfterPay(func(string) { panic(http.ErrAbortHandler) })
 	if err := p.PayBonuses(ctx, cs.ID, "alice", setup.ID); err == nil {
 		t.Fatal("a lost answer looked like success")
 	}
-	srv.AfterPay = nil
+	srv.SetAfterPay(nil)
 	err = p.PayBonuses(ctx, cs.ID, "alice", setup.ID)
 	if domain.ErrorCode(err) != domain.ECONFLICT || !strings.Contains(err.Error(), "never recorded") || srv.Pays() != 1 {
 		t.Fatalf("retry: %v, %d payments", err, srv.Pays())

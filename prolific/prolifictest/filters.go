@@ -152,7 +152,7 @@ func (s *Server) requestReturn(w http.ResponseWriter, id string, body map[string
 	now := time.Now().UTC().Format(time.RFC3339)
 	sub["return_requested"] = now
 	answer := map[string]any{"id": id, "status": sub["status"], "participant": sub["participant_id"], "return_requested": now}
-	after := s.AfterReturn
+	after := s.afterReturn
 	s.mu.Unlock()
 	if after != nil {
 		after(id)

@@ -40,13 +40,9 @@ type Server struct {
 	inbox            []inbound                    // participants' messages (inbox.go)
 	testParticipants []string                     // emails of test participants (inbox.go)
 	demographics     map[string]map[string]string // by participant id (demographics.go)
-	// AfterPay, if set, runs once a pay request has been carried out and
-	// before it is answered: a test may kill its client there, or panic
-	// with http.ErrAbortHandler to drop the answer.
-	AfterPay func(setupID string)
-	// AfterReturn, if set, runs once a return request has been carried
-	// out and before it is answered (filters.go), as AfterPay does.
-	AfterReturn func(submissionID string)
+	// afterPay and afterReturn: SetAfterPay, SetAfterReturn.
+	afterPay    func(setupID string)
+	afterReturn func(submissionID string)
 }
 
 // failure is the error answer Fail set for a route.
@@ -255,13 +251,14 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		if ok {
 			s.pays[p[1]]++
 		}
+		after := s.afterPay
 		s.mu.Unlock()
 		if !ok {
 			fail(w, http.StatusNotFound, "Not found.")
 			return
 		}
-		if s.AfterPay != nil {
-			s.AfterPay(p[1])
+		if after != nil {
+			after(p[1])
 		}
 		writeJSON(w, http.StatusAccepted, fmt.Sprintf("Bulk bonus payment with ID %s is being processed asynchronously.", p[1]))
 	case r.Method == "POST" && len(p) == 1 && p[0] == "studies":
@@ -459,4 +456,22 @@ func (s *Server) setUpBonuses(w http.ResponseWriter, body map[string]any) {
 	s.setups[id] = st
 	fees := st.total / 3
 	writeJSON(w, http.StatusCreated, map[string]any{"id": id, "study": study, "amount": st.total, "fees": fees, "vat": 0, "total_amount": st.total + fees})
+}
+
+// SetAfterPay sets what runs once a pay request has been carried out and
+// before it is answered (nil: nothing): a test may kill its client there,
+// or panic with http.ErrAbortHandler to drop the answer. It is read under
+// the server's lock, so a test may change it between requests.
+func (s *Server) SetAfterPay(f func(setupID string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterPay = f
+}
+
+// SetAfterReturn sets what runs once a return request has been carried
+// out and before it is answered (filters.go), as SetAfterPay does.
+func (s *Server) SetAfterReturn(f func(submissionID string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterReturn = f
 }
