@@ -88,13 +88,19 @@ func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
 		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
 	killed := make(chan struct{})
+	// The child may call before Start has set child.Process: the hook
+	// takes the process from Start's side.
+	started := make(chan *os.Process, 1)
 	fake.SetAfterPay(func(string) {
-		child.Process.Kill()
+		proc := <-started
+		started <- proc
+		proc.Kill()
 		<-killed
 	})
 	if err := child.Start(); err != nil {
 		t.Fatal(err)
 	}
+	started <- child.Process
 	go func() {
 		select {
 		case <-killed:
