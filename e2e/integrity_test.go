@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -90,6 +91,10 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 		}
 		if st := get(t, ctx, "LLM-echo status", chromedp.Text(testID("llm-echo-status"))); st != studies.NoLLMEchoJob {
 			t.Errorf("without a likert job the table says %q about LLM-echo", st)
+		}
+		if got := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); got > int(w) {
+			wide := get(t, ctx, "what is wide", chromedp.Evaluate[[]string](`Array.from(document.querySelectorAll("main *")).filter(e => e.getBoundingClientRect().right > `+strconv.FormatInt(w, 10)+` + 1 && !e.parentElement.closest(".table-scroll")).slice(0, 6).map(e => e.tagName + "." + e.className + "[" + (e.dataset.testid || "") + "] right=" + Math.round(e.getBoundingClientRect().right))`))
+			t.Errorf("%d px: the study page with its participants is %d px wide: %v", w, got, wide)
 		}
 		if w >= 1280 {
 			// What the researcher acts on, the flags and the decision,
