@@ -11,6 +11,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"pragmalab/analysis"
+	"pragmalab/i18n"
 	"pragmalab/runner"
 	"pragmalab/studies"
 	"pragmalab/templates"
@@ -86,7 +87,7 @@ func humanCompareView(c *studies.JobHumanComparison, model, base string) *templa
 		}
 		// The whole comparison's methods text, as `score --methods` prints it.
 		for _, l := range analysis.Langs {
-			v.Methods = append(v.Methods, templates.HumanMeasure{Label: langName(l), Value: strings.Join(c.Methods(model, l).Paragraphs, "\n\n")})
+			v.Methods = append(v.Methods, templates.HumanMeasure{Label: i18n.Default.Name(string(l)), Value: strings.Join(c.Methods(model, l).Paragraphs, "\n\n")})
 		}
 	}
 	fillDistView(v, c, base)
@@ -94,17 +95,6 @@ func humanCompareView(c *studies.JobHumanComparison, model, base string) *templa
 		v.Errors = append(v.Errors, k+": "+c.Errors[k])
 	}
 	return v
-}
-
-// langName is a methods language as the page labels it, in that language.
-func langName(l analysis.Lang) string {
-	switch l {
-	case analysis.English:
-		return "English"
-	case analysis.Italian:
-		return "Italiano"
-	}
-	return string(l)
 }
 
 // fillDistView adds a likert job's distributions, correlation and
