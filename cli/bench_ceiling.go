@@ -83,10 +83,7 @@ func runCeiling(ctx context.Context, env *Env, f loadFlags) (loadFigures, error)
 	if err != nil {
 		return loadFigures{}, err
 	}
-	start, cpu0 := time.Now(), cpuTime()
-	var wall time.Duration
-	run.runAll(ctx, false)
-	wall, run.cpu = time.Since(start), cpuTime()-cpu0
+	wall := run.runInProcess(ctx)
 	if err := prof.stop(); err != nil {
 		return loadFigures{}, err
 	}

@@ -167,10 +167,7 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	start, cpu0 := time.Now(), cpuTime()
-	var wall time.Duration
-	run.runAll(ctx, false)
-	wall, run.cpu = time.Since(start), cpuTime()-cpu0
+	wall := run.runInProcess(ctx)
 	if err := prof.stop(); err != nil {
 		return err
 	}
@@ -222,7 +219,7 @@ func printRatio(w io.Writer, load, ceil loadFigures) {
 		fmt.Fprintf(w, "CPU an answer: %.0f µs against the ceiling's %.0f µs (%.2f); HTTP requests an answer: %.2f against %.2f, so requests as cheap as the ceiling's would give %.2f; a request costs %.0f µs against %.0f µs\n",
 			us(load.cpuPerAnswer), us(ceil.cpuPerAnswer), float64(ceil.cpuPerAnswer)/float64(load.cpuPerAnswer),
 			load.requestsPerAnswer, ceil.requestsPerAnswer, ceil.requestsPerAnswer/load.requestsPerAnswer,
-			us(load.cpuPerAnswer)/load.requestsPerAnswer, us(ceil.cpuPerAnswer)/ceil.requestsPerAnswer)
+			load.cpuPerRequest(), ceil.cpuPerRequest())
 	}
 }
 
@@ -365,6 +362,15 @@ func loadPID(i int) string { return fmt.Sprintf("%024x", 0x5eed0000+i) }
 // loadRating is the rating participant i gives screen pos: fixed, so that a
 // resubmit after a lost response sends the same answer.
 func loadRating(i, pos int) int { return (i*7+pos)%7 + 1 }
+
+// runInProcess is runAll for a server in this process: it also records
+// the CPU the process used (loadRun.cpu), and returns the wall time.
+func (r *loadRun) runInProcess(ctx context.Context) time.Duration {
+	start, cpu0 := time.Now(), cpuTime()
+	r.runAll(ctx, false)
+	r.cpu = cpuTime() - cpu0
+	return time.Since(start)
+}
 
 // runAll runs every participant at once and waits for all. With
 // tolerateDown, a participant whose request fails (the server is down)
@@ -701,6 +707,9 @@ type loadFigures struct {
 	cpuPerAnswer      time.Duration
 }
 
+// cpuPerRequest is the CPU an HTTP request of the run cost, in µs.
+func (f loadFigures) cpuPerRequest() float64 { return us(f.cpuPerAnswer) / f.requestsPerAnswer }
+
 // report prints the figures of a run.
 func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport) loadFigures {
 	window := r.lastAns.Sub(r.firstAns)
@@ -714,8 +723,7 @@ func (r *loadRun) report(w io.Writer, wall time.Duration, rep loadReport) loadFi
 		if r.cpu > 0 {
 			fig.cpuPerAnswer = r.cpu / time.Duration(answers)
 			fmt.Fprintf(w, "CPU of the run, server and participants in this process: %.2f s of %.2f s on %d cores; an answer %.0f µs and %.2f HTTP requests (%.0f µs a request)\n",
-				r.cpu.Seconds(), wall.Seconds(), runtime.NumCPU(), us(fig.cpuPerAnswer), fig.requestsPerAnswer,
-				us(fig.cpuPerAnswer)/fig.requestsPerAnswer)
+				r.cpu.Seconds(), wall.Seconds(), runtime.NumCPU(), us(fig.cpuPerAnswer), fig.requestsPerAnswer, fig.cpuPerRequest())
 		}
 	}
 	fmt.Fprintf(w, "answers: %d acknowledged, %d stored, %d lost, %d duplicated\n", rep.acked, rep.stored, rep.lost, rep.duplicated)
