@@ -14,33 +14,24 @@ import (
 )
 
 // securityHeaders sets the headers every page gets; hsts adds
-// Strict-Transport-Security, for a site served over TLS only. The values
-// are built once: each response gets the same one-element slices, which
-// Header.Set replaces and Header.Add copies (their capacity is their
-// length), so none is ever written through.
+// Strict-Transport-Security, for a site served over TLS only. The header
+// values are built once and shared: Header.Set replaces a value and
+// Header.Add copies it (each slice's capacity is its length), so no
+// response writes through another's.
 func securityHeaders(hsts bool) func(http.Handler) http.Handler {
-	set := [][2]string{
-		{"X-Content-Type-Options", "nosniff"},
-		{"X-Frame-Options", "DENY"},
-		{"Referrer-Policy", "same-origin"},
-		{"Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://app.prolific.com; frame-ancestors 'none'; base-uri 'none'"},
-	}
+	base := http.Header{}
 	if hsts {
-		set = append([][2]string{{"Strict-Transport-Security", "max-age=31536000"}}, set...)
+		base.Set("Strict-Transport-Security", "max-age=31536000")
 	}
-	type header struct {
-		key   string
-		value []string
-	}
-	headers := make([]header, len(set))
-	for i, kv := range set {
-		headers[i] = header{http.CanonicalHeaderKey(kv[0]), []string{kv[1]}}
-	}
+	base.Set("X-Content-Type-Options", "nosniff")
+	base.Set("X-Frame-Options", "DENY")
+	base.Set("Referrer-Policy", "same-origin")
+	base.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; form-action 'self' https://app.prolific.com; frame-ancestors 'none'; base-uri 'none'")
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
-			for _, hd := range headers {
-				h[hd.key] = hd.value
+			for k, v := range base {
+				h[k] = v
 			}
 			next.ServeHTTP(w, r)
 		})
