@@ -14,7 +14,7 @@ import (
 // participant request needs it. Any admin write empties the cache when it
 // commits (DB.tx), so a researcher's change reaches the participants at
 // once, and so does a write by another process once the writer sees it
-// (within a second: DB.sawDataVersion); the time is a bound should that
+// (within a second: DB.checkDataVersion); the time is a bound should that
 // look ever fail.
 const crowdStudyTTL = 30 * time.Second
 

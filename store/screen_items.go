@@ -17,7 +17,7 @@ import (
 // GET. Any admin write empties the cache when it commits (DB.tx), so a
 // researcher's edit reaches the next screen at once, and so does a write
 // by another process once the writer sees it (within a second:
-// DB.sawDataVersion); the time is a bound should that look ever fail, as
+// DB.checkDataVersion); the time is a bound should that look ever fail, as
 // for the cached crowd studies.
 const screenItemTTL = 30 * time.Second
 

@@ -65,7 +65,7 @@ type writeQueue struct {
 	ended   chan struct{} // the writer goroutine has returned
 	groups  uint64        // groups run so far
 	// dataVersion is the writer connection's last PRAGMA data_version
-	// (sawDataVersion); the writer goroutine alone uses it.
+	// (checkDataVersion); the writer goroutine alone uses it.
 	dataVersion int64
 	stats       writeStats
 	// With Options.Synchronous PIPELINED: committed groups on their way to
@@ -266,10 +266,7 @@ func (db *DB) runWriter() {
 		}
 		select {
 		case <-idle.C:
-			var v int64
-			if err := db.write.QueryRowContext(context.Background(), `PRAGMA data_version`).Scan(&v); err == nil {
-				db.sawDataVersion(v)
-			}
+			db.checkDataVersion(context.Background(), db.write)
 		case <-q.wake:
 		case <-q.stop:
 			for group := q.take(); len(group) > 0; group = q.take() {
@@ -304,10 +301,7 @@ func (db *DB) commitSome(ctx context.Context, group []*pendingWrite) []*pendingW
 	}
 	defer tx.Rollback()
 	q := db.q(tx)
-	var v int64
-	if err := q.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err == nil {
-		db.sawDataVersion(v)
-	}
+	db.checkDataVersion(ctx, q)
 	for i, w := range group {
 		w.err = runIsolated(ctx, q, w)
 		if w.err == errTxLost {
@@ -406,19 +400,24 @@ func (w *walFile) close() {
 }
 
 // otherWritesEvery is how often an idle writer looks for writes by
-// another process (sawDataVersion); a busy one looks at every group.
+// another process (checkDataVersion); a busy one looks at every group.
 const otherWritesEvery = time.Second
 
-// sawDataVersion takes the writer connection's PRAGMA data_version, which
-// changes only when another connection — another process on the same
-// file — commits: what this process keeps of the database is then
-// dropped (DB.forgetKept), since it may predate that write.
-func (db *DB) sawDataVersion(v int64) {
-	q := &db.hot.writes
-	if q.dataVersion != 0 && v != q.dataVersion {
+// checkDataVersion reads the writer connection's PRAGMA data_version
+// (through q, the connection or its transaction), which changes only when
+// another connection — another process on the same file — commits: what
+// this process keeps of the database is then dropped (DB.forgetKept),
+// since it may predate that write. The writer goroutine alone calls it.
+func (db *DB) checkDataVersion(ctx context.Context, q querier) {
+	var v int64
+	if err := q.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+		return
+	}
+	w := &db.hot.writes
+	if w.dataVersion != 0 && v != w.dataVersion {
 		db.forgetKept()
 	}
-	q.dataVersion = v
+	w.dataVersion = v
 }
 
 // errTxLost: a savepoint could not be released or rolled back, so the
