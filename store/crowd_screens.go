@@ -177,31 +177,41 @@ func (c *crowdScreens) apply(fx *sessionEffect) {
 		}
 	}
 	if a := fx.advance; a != nil {
-		c.stamp(a.id)
-		if t, ok := c.tokenOf[a.id]; ok {
-			s := *c.byToken[t]
+		c.update(a.id, func(s *sessionSnap) bool {
 			s.p.Answered, s.p.Status, s.p.LastSeenAt = a.position, a.status, a.seen
 			if a.status == CrowdCompleted {
 				s.p.CompletedAt = a.at
 			}
 			s.screen = domain.CrowdScreen{Position: a.position + 1}
 			s.itemID, s.slot = 0, a.position < s.p.Screens
-			c.byToken[t] = &s
-		}
+			return true
+		})
 	}
 	if sh := fx.shown; sh != nil {
-		c.stamp(sh.id)
-		if t, ok := c.tokenOf[sh.id]; ok {
-			s := *c.byToken[t]
+		c.update(sh.id, func(s *sessionSnap) bool {
 			flow := FlowCrowd
 			if s.p.TrainingDone < s.p.Training {
 				flow = FlowTraining
 			}
-			if flow == sh.flow && s.screen.Position == sh.position {
-				s.screen.Shown = true
-				c.byToken[t] = &s
-			}
-		}
+			s.screen.Shown = true
+			return flow == sh.flow && s.screen.Position == sh.position
+		})
+	}
+}
+
+// update marks participant id changed and, when a snapshot of its session
+// is kept, replaces it with a copy that change changed (a snapshot is
+// never changed in place); change reports whether the copy is kept. The
+// caller holds mu.
+func (c *crowdScreens) update(id int64, change func(*sessionSnap) bool) {
+	c.stamp(id)
+	t, ok := c.tokenOf[id]
+	if !ok {
+		return
+	}
+	s := *c.byToken[t]
+	if change(&s) {
+		c.byToken[t] = &s
 	}
 }
 
