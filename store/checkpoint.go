@@ -11,8 +11,8 @@ import (
 // into the database file, with an fsync of each — ran inside whichever
 // COMMIT pushed the log past 1,000 pages (SQLite's wal_autocheckpoint),
 // and so inside the one writer's group: at 2,000 participants a commit
-// took 3.2–3.4 ms against 1.6–1.7 ms with the checkpoints beside it
-// (docs/performance.md#the-third-pass). The writer's connection now has
+// took about twice as long as with the checkpoints beside it (the figures:
+// docs/performance.md#the-third-pass). The writer's connection now has
 // wal_autocheckpoint(0), and a goroutine of its own, on a connection of
 // its own, runs a PASSIVE checkpoint after commits, at most every
 // checkpointEvery. PASSIVE neither waits for nor blocks the writer or the
