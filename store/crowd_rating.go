@@ -210,10 +210,11 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 // cache of sessions' screens. sql.ErrNoRows: not the next screen, not
 // trained, idle, finished, or no such session.
 func (db *DB) advanceCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token string, position int, now time.Time, s domain.CrowdSettings, out *CrowdAnswerState) (id, batchID int64, err error) {
-	stamp, idle := now.UTC().Format(time.RFC3339Nano), now.Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
+	at := now.UTC() // as the database will read it back: no monotonic reading
+	stamp, idle := at.Format(time.RFC3339Nano), now.Add(-s.Timeout()).UTC().Format(time.RFC3339Nano)
 	var seen string
 	err = db.q(tx).QueryRowContext(ctx, qAnswerNext, position, studyID, token, idle).Scan(&id, &batchID, &out.Screens, &seen)
-	seenAt := parseTime(stamp)
+	seenAt := at
 	switch {
 	case err == nil:
 		out.Status = CrowdActive
@@ -231,7 +232,7 @@ func (db *DB) advanceCrowd(ctx context.Context, tx *sql.Tx, studyID int64, token
 		return 0, 0, err
 	}
 	if fx := effectOf(ctx); fx != nil {
-		fx.advance = &advanceEffect{id: id, position: position, status: out.Status, seen: seenAt, at: parseTime(stamp)}
+		fx.advance = &advanceEffect{id: id, position: position, status: out.Status, seen: seenAt, at: at}
 	}
 	return id, batchID, nil
 }
