@@ -212,3 +212,44 @@ func imports(t *testing.T, path string, forbidden []string) []string {
 	}
 	return out
 }
+
+// TestNoStrayFileNames: a file whose name holds a space, a quote, a pipe
+// or ":=" is a shell slip (a heredoc or a redirection that went astray),
+// not project material: one such file, named after a line of Go, sat in
+// the root for weeks (issue 45). Every file and folder of the tree is
+// checked, but .git and the fuzzers' corpora, whose names Go chooses.
+func TestNoStrayFileNames(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "fuzz" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if strayName(d.Name()) {
+			t.Errorf("%q looks like a shell slip, not a project file: remove it", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// strayName says whether name holds a character no project file uses.
+func strayName(name string) bool {
+	return strings.ContainsAny(name, " \"'|`$\\<>*?") || strings.Contains(name, ":=")
+}
+
+func TestStrayNameCatches(t *testing.T) {
+	for _, name := range []string{`ant := "annotator_id,item_id\|Anna,`, "a b.go", "x|y", "q'", "out>log"} {
+		if !strayName(name) {
+			t.Errorf("strayName(%q) = false, want true", name)
+		}
+	}
+	for _, name := range []string{"boundary_test.go", "impaqts-pid-sample.tsv", "crowd_templ.go", ".ci", "0350_prolific_index.sql"} {
+		if strayName(name) {
+			t.Errorf("strayName(%q) = true, want false", name)
+		}
+	}
+}
