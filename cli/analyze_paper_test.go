@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
 )
 
 // The LaTeX every analyze command prints must compile with pdfLaTeX in
@@ -114,7 +114,7 @@ type latexDataset struct {
 
 func realisticLaTeXData(t *testing.T) latexDataset {
 	var ratings bytes.Buffer
-	if err := analysis.WriteSyntheticRatings(&ratings, 2000, 40, 7); err != nil {
+	if err := plan.WriteSyntheticRatings(&ratings, 2000, 40, 7); err != nil {
 		t.Fatal(err)
 	}
 	read := func(p string) string {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/report"
 	"pragmalab/domain"
 	"pragmalab/studies"
 	"pragmalab/templates"
@@ -62,7 +63,7 @@ func modelsView(studyID int64, ms []studies.ModelBesideHumans) []templates.Model
 			row.Within = fmt.Sprintf("%s (%d units)", analysis.Fixed(*m.Within, 2), m.Units)
 		}
 		if c := m.Correlation; c != nil {
-			row.R, row.Ceiling, row.Share = analysis.Text(c.R), analysis.Text(c.Ceiling), analysis.Text(c.Share)
+			row.R, row.Ceiling, row.Share = report.Text(c.R), report.Text(c.Ceiling), report.Text(c.Share)
 		}
 		switch {
 		case m.ECE != nil:

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sync"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/store"
 )
@@ -80,7 +80,7 @@ func (s *Service) crowdAnalysis(ctx context.Context, st *domain.Study) (*Analysi
 	if rows == nil {
 		return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
 	}
-	rs, err := analysis.NewRatings(rows)
+	rs, err := toplines.NewRatings(rows)
 	if err != nil {
 		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
 	}

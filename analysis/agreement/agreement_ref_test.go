@@ -1,7 +1,7 @@
 package agreement
 
 // Expected agreement values and intervals, printed by
-// analysis/testdata/agreement_ref.py (Python 3, stdlib only) from
+// analysis/agreement/testdata/agreement_ref.py (Python 3, stdlib only) from
 // agreement_boot.csv and agreement_boot_draws.txt.
 
 type refValue struct {

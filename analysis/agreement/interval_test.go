@@ -12,7 +12,7 @@ import (
 )
 
 // drawsText renders b replicates of drawStrata over strata as the text
-// analysis/testdata/*_draws.txt hold: one line per replicate, each member's
+// analysis/agreement/testdata/*_draws and analysis/toplines/testdata/*_draws.txt hold: one line per replicate, each member's
 // name and multiplicity ("i1:2 i3:1 …", members drawn zero times omitted).
 func drawsText(seed uint64, b int, strata [][]int, names []string) string {
 	rng := analysis.NewRand(seed)
@@ -33,7 +33,7 @@ func drawsText(seed uint64, b int, strata [][]int, names []string) string {
 }
 
 func TestWilson(t *testing.T) {
-	// References: analysis/testdata/interval_ref.py (Python 3.11, the Wilson
+	// References: analysis/agreement/testdata/interval_ref.py (Python 3.11, the Wilson
 	// formula written as the quadratic's two roots); 0/10 and 10/10 also
 	// match Wilson (1927)'s closed forms [0, z²/(n+z²)] and [n/(n+z²), 1].
 	for _, tc := range []struct {
@@ -73,7 +73,7 @@ func TestPercentileCI(t *testing.T) {
 }
 
 // TestAgreementBootstrapReference checks the agreement intervals against
-// analysis/testdata/agreement_ref.py, which rebuilds every replicate of
+// analysis/agreement/testdata/agreement_ref.py, which rebuilds every replicate of
 // agreement_boot_draws.txt as a literal data set (items copied) and
 // computes the statistics from scratch (Python 3.11 stdlib).
 func TestAgreementBootstrapReference(t *testing.T) {

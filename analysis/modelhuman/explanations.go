@@ -194,10 +194,10 @@ func (s *JudgmentShares) MarshalJSON() ([]byte, error) {
 	b.WriteString(analysis.JSONNum(s.Acceptable()))
 	for j, name := range Judgments {
 		b.WriteString(`,"` + name + `_ci95":`)
-		b.WriteString(analysis.JSONCI(analysis.Est{s.Share(j), s.ShareCI(j)}))
+		b.WriteString(analysis.JSONCI(analysis.Est{V: s.Share(j), CI: s.ShareCI(j)}))
 	}
 	b.WriteString(`,"acceptable_ci95":`)
-	b.WriteString(analysis.JSONCI(analysis.Est{s.Acceptable(), s.AcceptableCI()}))
+	b.WriteString(analysis.JSONCI(analysis.Est{V: s.Acceptable(), CI: s.AcceptableCI()}))
 	b.WriteString("}")
 	return []byte(b.String()), nil
 }

@@ -31,7 +31,7 @@ func disattenuatedCell(x *toplines.TypeToplines, withCI bool) any {
 		return NotAvailable
 	}
 	if withCI {
-		return analysis.Est{x.PearsonRDisattenuated, x.PearsonRDisattenuatedCI}
+		return analysis.Est{V: x.PearsonRDisattenuated, CI: x.PearsonRDisattenuatedCI}
 	}
 	return x.PearsonRDisattenuated
 }

@@ -176,7 +176,7 @@ func TestDisattenuatedInTables(t *testing.T) {
 	tb := ToplinesIntervalsTable(top)
 	tb.WriteText(&b)
 	txt := b.String()
-	for _, want := range []string{"Pearson r, observed †", "Pearson r corrected for attenuation", "† Approximate interval of the observed r in", Text(analysis.Est{all.PearsonRDisattenuated, all.PearsonRDisattenuatedCI})} {
+	for _, want := range []string{"Pearson r, observed †", "Pearson r corrected for attenuation", "† Approximate interval of the observed r in", Text(analysis.Est{V: all.PearsonRDisattenuated, CI: all.PearsonRDisattenuatedCI})} {
 		if !strings.Contains(txt, want) {
 			t.Errorf("intervals table lacks %q:\n%s", want, txt)
 		}

@@ -19,7 +19,7 @@ import (
 func CorrelationCeilingTable(c *modelhuman.ModelHumanCorrelation) *Table {
 	return &Table{Name: "correlation_ceiling", Title: "Model–human correlation against the crowd's split-half ceiling",
 		Columns: []string{"units", "r", "split-half reliability", "ceiling √rel", "share of ceiling"},
-		Rows:    [][]any{{c.Units, c.R, analysis.Est{c.SplitHalf.Reliability, c.SplitHalf.CI}, c.Ceiling, c.Share}},
+		Rows:    [][]any{{c.Units, c.R, analysis.Est{V: c.SplitHalf.Reliability, CI: c.SplitHalf.CI}, c.Ceiling, c.Share}},
 		Notes: []string{"r: Pearson correlation of the model's expected rating with the crowd's mean z-score per item × condition; the reliability is Spearman–Brown corrected, averaged over " +
 			analysis.Itoa(c.SplitHalf.Splits) + " random half-splits of each unit's raters (interval: their 2.5–97.5 percentiles)."}}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 func TestContextAndExplanationsMethods(t *testing.T) {
-	f, err := os.Open("testdata/context_alpha.csv")
+	f, err := os.Open("../contextsurvey/testdata/context_alpha.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestContextAndExplanationsMethods(t *testing.T) {
 func TestLaTeXEscapesAndIntervals(t *testing.T) {
 	v, lo, hi := 0.5, 0.25, 0.75
 	tb := &Table{Name: "x_y", Title: "κ & α ≤ 5 % of #1", Columns: []string{"Type_a", "Estimate"},
-		Rows: [][]any{{"scalar", analysis.Est{&v, &analysis.CI{lo, hi}}}, {"natural", analysis.Est{nil, nil}}}, Notes: []string{"p < 0.001 – see $x"}}
+		Rows: [][]any{{"scalar", analysis.Est{V: &v, CI: &analysis.CI{lo, hi}}}, {"natural", analysis.Est{V: nil, CI: nil}}}, Notes: []string{"p < 0.001 – see $x"}}
 	var b strings.Builder
 	if err := tb.WriteLaTeX(&b); err != nil {
 		t.Fatal(err)

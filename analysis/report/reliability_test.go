@@ -61,10 +61,10 @@ func TestCrowdReliability(t *testing.T) {
 	// trigger: two units on which all three raters agree (7 and 6);
 	// cancel: raters disagree.
 	rows := []modelhuman.CrowdRating{
-		{"p1", "a", "trigger", 7}, {"p2", "a", "trigger", 7}, {"p3", "a", "trigger", 7},
-		{"p1", "b", "trigger", 6}, {"p2", "b", "trigger", 6}, {"p3", "b", "trigger", 6},
-		{"p1", "a", "cancel", 1}, {"p2", "a", "cancel", 4}, {"p3", "a", "cancel", 2},
-		{"p1", "b", "cancel", 3}, {"p2", "b", "cancel", 2}, {"p3", "b", "cancel", 5},
+		{Participant: "p1", Item: "a", Condition: "trigger", Rating: 7}, {Participant: "p2", Item: "a", Condition: "trigger", Rating: 7}, {Participant: "p3", Item: "a", Condition: "trigger", Rating: 7},
+		{Participant: "p1", Item: "b", Condition: "trigger", Rating: 6}, {Participant: "p2", Item: "b", Condition: "trigger", Rating: 6}, {Participant: "p3", Item: "b", Condition: "trigger", Rating: 6},
+		{Participant: "p1", Item: "a", Condition: "cancel", Rating: 1}, {Participant: "p2", Item: "a", Condition: "cancel", Rating: 4}, {Participant: "p3", Item: "a", Condition: "cancel", Rating: 2},
+		{Participant: "p1", Item: "b", Condition: "cancel", Rating: 3}, {Participant: "p2", Item: "b", Condition: "cancel", Rating: 2}, {Participant: "p3", Item: "b", Condition: "cancel", Rating: 5},
 	}
 	opt := modelhuman.DefaultReliabilityOptions()
 	opt.Bootstrap.Replicates = 200
@@ -86,7 +86,7 @@ func TestCrowdReliability(t *testing.T) {
 	if c.Alpha[2].Units != 4 || c.Alpha[2].Ratings != 12 || c.Alpha[2].IntervalCI == nil {
 		t.Errorf("pooled: %+v", c.Alpha[2])
 	}
-	if _, err := modelhuman.ComputeCrowdReliability([]modelhuman.CrowdRating{{"p", "a", "trigger", 9}}, opt); err == nil {
+	if _, err := modelhuman.ComputeCrowdReliability([]modelhuman.CrowdRating{{Participant: "p", Item: "a", Condition: "trigger", Rating: 9}}, opt); err == nil {
 		t.Error("rating 9 accepted on a 7-point scale")
 	}
 }
@@ -165,12 +165,12 @@ func TestModelHumanCorrelationCeiling(t *testing.T) {
 	var rows []modelhuman.CrowdRating
 	truth, noise := map[modelhuman.UnitKey]float64{}, map[modelhuman.UnitKey]float64{}
 	for i := range 600 {
-		k := modelhuman.UnitKey{"it" + analysis.Itoa(i), "trigger"}
+		k := modelhuman.UnitKey{Item: "it" + analysis.Itoa(i), Condition: "trigger"}
 		tr := rng.NormFloat64()
 		truth[k], noise[k] = tr, rng.NormFloat64()
 		for p := range 6 {
 			v := int(math.Round(4 + 0.8*tr + 1.2*rng.NormFloat64()))
-			rows = append(rows, modelhuman.CrowdRating{"p" + analysis.Itoa(p), k.Item, k.Condition, max(1, min(7, v))})
+			rows = append(rows, modelhuman.CrowdRating{Participant: "p" + analysis.Itoa(p), Item: k.Item, Condition: k.Condition, Rating: max(1, min(7, v))})
 		}
 	}
 	knows, err := modelhuman.ComputeModelHumanCorrelation(rows, truth, 200, 1)
@@ -191,7 +191,7 @@ func TestModelHumanCorrelationCeiling(t *testing.T) {
 	if err != nil || len(units) != 600 || len(units[0].Human) != 6 {
 		t.Errorf("units %d (first with %d ratings), %v; want 600 of 6", len(units), len(units[0].Human), err)
 	}
-	delete(model, modelhuman.UnitKey{"it5", "trigger"})
+	delete(model, modelhuman.UnitKey{Item: "it5", Condition: "trigger"})
 	if _, err := modelhuman.DistUnitsFromRatings(rows, model); err == nil || !strings.Contains(err.Error(), `item "it5"`) {
 		t.Errorf("a unit without a model distribution: %v", err)
 	}
@@ -209,7 +209,7 @@ func TestCrowdRatingsOf(t *testing.T) {
 	opt := toplines.DefaultOptions()
 	opt.Exclude = []string{"p2"}
 	rows := modelhuman.CrowdRatingsOf(rs, toplines.ComputeToplines(rs, opt))
-	if len(rows) != 2 || rows[0] != (modelhuman.CrowdRating{"p1", "s1", "trigger", 6}) || rows[1] != (modelhuman.CrowdRating{"p1", "s2", "cancel", 2}) {
+	if len(rows) != 2 || rows[0] != (modelhuman.CrowdRating{Participant: "p1", Item: "s1", Condition: "trigger", Rating: 6}) || rows[1] != (modelhuman.CrowdRating{Participant: "p1", Item: "s2", Condition: "cancel", Rating: 2}) {
 		t.Errorf("rows %+v, want p1's two item ratings", rows)
 	}
 }
@@ -223,7 +223,7 @@ func BenchmarkCrowdReliability(b *testing.B) {
 	for i := range 271 {
 		for c, cond := range []string{"trigger", "cancel"} {
 			for p := range 5 {
-				rows = append(rows, modelhuman.CrowdRating{"p" + analysis.Itoa(p+5*((i+c)%18)), "it" + analysis.Itoa(i), cond, 1 + rng.IntN(7)})
+				rows = append(rows, modelhuman.CrowdRating{Participant: "p" + analysis.Itoa(p+5*((i+c)%18)), Item: "it" + analysis.Itoa(i), Condition: cond, Rating: 1 + rng.IntN(7)})
 			}
 		}
 	}
@@ -269,11 +269,11 @@ func TestCoincidencesMatchKrippendorff(t *testing.T) {
 // left out.
 func TestCrowdCalibration(t *testing.T) {
 	rows := []modelhuman.CrowdRating{
-		{"p1", "a", "trigger", 7}, {"p2", "a", "trigger", 4}, {"p3", "a", "trigger", 5}, {"p4", "a", "trigger", 1},
-		{"p1", "b", "trigger", 2}, {"p2", "b", "trigger", 6},
-		{"p1", "c", "trigger", 7},
+		{Participant: "p1", Item: "a", Condition: "trigger", Rating: 7}, {Participant: "p2", Item: "a", Condition: "trigger", Rating: 4}, {Participant: "p3", Item: "a", Condition: "trigger", Rating: 5}, {Participant: "p4", Item: "a", Condition: "trigger", Rating: 1},
+		{Participant: "p1", Item: "b", Condition: "trigger", Rating: 2}, {Participant: "p2", Item: "b", Condition: "trigger", Rating: 6},
+		{Participant: "p1", Item: "c", Condition: "trigger", Rating: 7},
 	}
-	model := map[modelhuman.UnitKey]float64{{"a", "trigger"}: 0.55, {"b", "trigger"}: 0.95}
+	model := map[modelhuman.UnitKey]float64{{Item: "a", Condition: "trigger"}: 0.55, {Item: "b", Condition: "trigger"}: 0.95}
 	c, err := modelhuman.CrowdCalibration(rows, 7, model, 10, analysis.Bootstrap{})
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestCrowdCalibration(t *testing.T) {
 	if c.Items != 2 || math.Abs(*c.ECE-0.25) > 1e-12 {
 		t.Errorf("items %d ECE %v, want 2 and 0.25", c.Items, *c.ECE)
 	}
-	if _, err := modelhuman.CrowdCalibration(rows, 7, map[modelhuman.UnitKey]float64{{"z", "cancel"}: 0.5}, 10, analysis.Bootstrap{}); err == nil {
+	if _, err := modelhuman.CrowdCalibration(rows, 7, map[modelhuman.UnitKey]float64{{Item: "z", Condition: "cancel"}: 0.5}, 10, analysis.Bootstrap{}); err == nil {
 		t.Error("no shared unit accepted")
 	}
 }

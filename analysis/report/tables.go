@@ -56,9 +56,9 @@ func intervalCell(q string) func(*toplines.TypeToplines) any {
 	return func(x *toplines.TypeToplines) any {
 		v, ci := x.Quantity(q)
 		if na := x.IntervalsNA[q+"_ci95"]; v != nil && ci == nil && na != "" {
-			return EstNA{analysis.Est{v, nil}, na}
+			return EstNA{analysis.Est{V: v, CI: nil}, na}
 		}
-		return analysis.Est{v, ci}
+		return analysis.Est{V: v, CI: ci}
 	}
 }
 
@@ -360,16 +360,16 @@ func AgreementIntervalsTable(a *agreement.Agreement) *Table {
 			label string
 			q     agreement.Question
 		}{{"Plausibility", g.Plausibility}, {"Cancellation correctness", g.Cancellation}} {
-			var k any = analysis.Est{q.q.LightsKappa, q.q.LightsKappaCI}
+			var k any = analysis.Est{V: q.q.LightsKappa, CI: q.q.LightsKappaCI}
 			if len(a.Annotators) == 2 && q.q.KappaNA != "" {
 				k = KappaNoVariation
 			}
 			var fk any = analysis.Missing
 			if q.q.FleissRaters > 0 {
-				fk = analysis.Est{q.q.FleissKappa, q.q.FleissKappaCI}
+				fk = analysis.Est{V: q.q.FleissKappa, CI: q.q.FleissKappaCI}
 			}
-			tb.Rows = append(tb.Rows, []any{t, q.label, q.q.Items, analysis.Est{q.q.Raw, q.q.RawCI}, analysis.Est{q.q.PABAK, q.q.PABAKCI}, k, fk,
-				analysis.Est{q.q.KrippendorffAlpha, q.q.KrippendorffAlphaCI}})
+			tb.Rows = append(tb.Rows, []any{t, q.label, q.q.Items, analysis.Est{V: q.q.Raw, CI: q.q.RawCI}, analysis.Est{V: q.q.PABAK, CI: q.q.PABAKCI}, k, fk,
+				analysis.Est{V: q.q.KrippendorffAlpha, CI: q.q.KrippendorffAlphaCI}})
 		}
 	}
 	tb.Notes = []string{
@@ -479,9 +479,9 @@ func ExplanationsIntervalsTable(e *modelhuman.Explanations) *Table {
 				}
 				r := []any{model, k, s, c.N}
 				for j := range modelhuman.Judgments {
-					r = append(r, analysis.Est{c.Share(j), c.ShareCI(j)})
+					r = append(r, analysis.Est{V: c.Share(j), CI: c.ShareCI(j)})
 				}
-				tb.Rows = append(tb.Rows, append(r, analysis.Est{c.Acceptable(), c.AcceptableCI()}))
+				tb.Rows = append(tb.Rows, append(r, analysis.Est{V: c.Acceptable(), CI: c.AcceptableCI()}))
 			}
 		}
 	}
@@ -594,8 +594,8 @@ func ContextIntervalsTable(c *contextsurvey.Context) *Table {
 }
 
 func contextEstRow(name string, s *contextsurvey.ContextStats) []any {
-	return []any{name, s.Items, analysis.Est{s.FleissKappa, s.FleissKappaCI}, analysis.Est{s.KrippendorffAlphaNominal, s.KrippendorffAlphaNominalCI},
-		analysis.Est{s.KrippendorffAlphaOrdinal, s.KrippendorffAlphaOrdinalCI}, analysis.Est{s.FullConsensus, s.FullConsensusCI}, analysis.Est{s.MajorityConsensus, s.MajorityConsensusCI}}
+	return []any{name, s.Items, analysis.Est{V: s.FleissKappa, CI: s.FleissKappaCI}, analysis.Est{V: s.KrippendorffAlphaNominal, CI: s.KrippendorffAlphaNominalCI},
+		analysis.Est{V: s.KrippendorffAlphaOrdinal, CI: s.KrippendorffAlphaOrdinalCI}, analysis.Est{V: s.FullConsensus, CI: s.FullConsensusCI}, analysis.Est{V: s.MajorityConsensus, CI: s.MajorityConsensusCI}}
 }
 
 // ContextKindPeriodTable breaks the context measures down by kind × period.
@@ -610,7 +610,7 @@ func ContextKindPeriodTable(c *contextsurvey.Context) *Table {
 			}
 			r := contextEstRow(p, s)
 			r = append([]any{k}, r...)
-			r = append(r, analysis.Est{s.CumulativeJudgements[0], s.CumulativeJudgementsCI[0]}, analysis.Est{s.CumulativeItems[0], s.CumulativeItemsCI[0]})
+			r = append(r, analysis.Est{V: s.CumulativeJudgements[0], CI: s.CumulativeJudgementsCI[0]}, analysis.Est{V: s.CumulativeItems[0], CI: s.CumulativeItemsCI[0]})
 			tb.Rows = append(tb.Rows, r)
 		}
 	}

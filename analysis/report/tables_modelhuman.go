@@ -41,7 +41,7 @@ func CalibrationTable(c *modelhuman.Calibration) *Table {
 	for _, b := range c.Bins {
 		t.Rows = append(t.Rows, []any{analysis.Fixed(b.Lo, 1) + "–" + analysis.Fixed(b.Hi, 1), b.Items, b.MeanModel, b.MeanHumans})
 	}
-	t.Notes = []string{"Expected calibration error: " + Text(analysis.Est{c.ECE, c.ECECI}) + " over " + analysis.Itoa(c.Items) + " items."}
+	t.Notes = []string{"Expected calibration error: " + Text(analysis.Est{V: c.ECE, CI: c.ECECI}) + " over " + analysis.Itoa(c.Items) + " items."}
 	return t
 }
 
@@ -54,7 +54,7 @@ func DistributionsTable(d *modelhuman.Distributions) *Table {
 			"wasserstein: earth mover's distance divided by (points − 1); tv: total variation. Ceiling: the mean distance between two random halves of the humans (" + analysis.Itoa(d.Splits) + " splits, or every split when there are fewer).",
 		}}
 	for _, s := range d.Summary {
-		t.Rows = append(t.Rows, []any{s.Measure, s.Condition, s.Units, s.MeanModel, s.MeanCeiling, analysis.Est{s.WithinShare, s.WithinCI}})
+		t.Rows = append(t.Rows, []any{s.Measure, s.Condition, s.Units, s.MeanModel, s.MeanCeiling, analysis.Est{V: s.WithinShare, CI: s.WithinCI}})
 	}
 	return t
 }
@@ -64,13 +64,13 @@ func CrowdReliabilityTables(c *modelhuman.CrowdReliability) []*Table {
 	a := &Table{Name: "crowd_alpha", Title: "Krippendorff's α of the crowd ratings (units: item × condition)",
 		Columns: []string{"condition", "units", "ratings", "α interval", "α ordinal"}}
 	for _, r := range c.Alpha {
-		a.Rows = append(a.Rows, []any{r.Condition, r.Units, r.Ratings, analysis.Est{r.Interval, r.IntervalCI}, analysis.Est{r.Ordinal, r.OrdinalCI}})
+		a.Rows = append(a.Rows, []any{r.Condition, r.Units, r.Ratings, analysis.Est{V: r.Interval, CI: r.IntervalCI}, analysis.Est{V: r.Ordinal, CI: r.OrdinalCI}})
 	}
 	s := &Table{Name: "split_half", Title: "Split-half reliability of the item means (z-scores, Spearman–Brown corrected)",
 		Columns: []string{"condition", "units", "splits", "half r", "reliability"},
 		Notes:   []string{"The interval is the 2.5–97.5 percentiles over the random splits."}}
 	for _, r := range c.SplitHalf {
-		s.Rows = append(s.Rows, []any{r.Condition, r.Units, r.Splits, r.R, analysis.Est{r.Reliability, r.CI}})
+		s.Rows = append(s.Rows, []any{r.Condition, r.Units, r.Splits, r.R, analysis.Est{V: r.Reliability, CI: r.CI}})
 	}
 	return []*Table{a, s}
 }
@@ -85,6 +85,6 @@ func ExpertReplacementTable(r *modelhuman.ExpertReplacement) *Table {
 	for _, e := range r.PerExpert {
 		t.Rows = append(t.Rows, []any{"model for " + e.Expert, e.Replace, e.Alpha, e.DeltaA})
 	}
-	t.Rows = append(t.Rows, []any{"mean ΔA", r.Units, analysis.Missing, analysis.Est{r.DeltaA, r.DeltaACI}})
+	t.Rows = append(t.Rows, []any{"mean ΔA", r.Units, analysis.Missing, analysis.Est{V: r.DeltaA, CI: r.DeltaACI}})
 	return t
 }

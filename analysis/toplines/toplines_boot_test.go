@@ -10,7 +10,7 @@ import (
 )
 
 // TestToplinesBootstrapReference checks the toplines intervals against
-// analysis/testdata/toplines_ref.py, which rebuilds every replicate of
+// analysis/toplines/testdata/toplines_ref.py, which rebuilds every replicate of
 // toplines_boot_draws.txt as a literal data set (participants and items
 // copied; the second level's participants drawn from the first's) and
 // computes item means, shares and r from scratch, then the basic and the

@@ -1,7 +1,7 @@
 package toplines
 
 // Expected toplines values and intervals, printed by
-// analysis/testdata/toplines_ref.py (Python 3, stdlib only) from
+// analysis/toplines/testdata/toplines_ref.py (Python 3, stdlib only) from
 // toplines_boot.csv and toplines_boot_draws.txt.
 
 type topRef struct {
