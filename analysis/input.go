@@ -1,6 +1,9 @@
-// Package analysis computes the statistics of docs/statistics.md — z-scored
-// toplines, agreement, context curves, explanation shares — and draws their
-// plots. It is pure: plain values in, plain values out; no HTTP, no SQL.
+// Package analysis is the generic core of the statistics of
+// docs/statistics.md: the reading of input files, intervals and
+// bootstraps, Krippendorff's α, Fleiss' κ and number formatting. It speaks
+// of no study design; the rooms below it answer one question each
+// (docs/architecture.md#analysis). It is pure: plain values in, plain
+// values out; no HTTP, no SQL.
 package analysis
 
 import (

@@ -5,8 +5,10 @@ import (
 	"strconv"
 )
 
+// Itoa is strconv.Itoa, short for the tables' cells.
 func Itoa(n int) string { return strconv.Itoa(n) }
 
+// JSONNum writes a number for JSON, null when it is undefined.
 func JSONNum(x *float64) string {
 	if x == nil {
 		return "null"
@@ -14,6 +16,7 @@ func JSONNum(x *float64) string {
 	return strconv.FormatFloat(*x, 'g', -1, 64)
 }
 
+// JSONMarshal is json.Marshal.
 func JSONMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 
 // Est is an estimate with its 95 % interval: printed "0.85 [0.76, 0.93]"
@@ -24,6 +27,7 @@ type Est struct {
 	CI *CI
 }
 
+// JSONCI writes an estimate's interval as a JSON pair, null without one.
 func JSONCI(e Est) string {
 	if e.V == nil || e.CI == nil {
 		return "null"

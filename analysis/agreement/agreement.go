@@ -1,3 +1,6 @@
+// Package agreement reads the experts' judgements and says how far they
+// agree (κ, α and their intervals) and which annotator to trust
+// (Dawid–Skene, MACE).
 package agreement
 
 import (

@@ -1,3 +1,6 @@
+// Package contextsurvey answers how much preceding context a passage needs:
+// the context study's answers, their shares and agreement, and the
+// building of its surveys.
 package contextsurvey
 
 import (

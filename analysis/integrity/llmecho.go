@@ -1,3 +1,5 @@
+// Package integrity asks whether a participant answered like a language
+// model or a machine: LLM-echo and the integrity flags.
 package integrity
 
 import (

@@ -1,3 +1,6 @@
+// Package modelhuman sets models against humans: the alt-test, the
+// distributions against the human ceiling, calibration, the crowd's
+// reliability, expert replacement and the ratings of models' explanations.
 package modelhuman
 
 import (

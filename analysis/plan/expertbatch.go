@@ -1,5 +1,3 @@
-// Package analysis holds pragmalab's pure computations: batch building,
-// statistics, toplines, agreement and plots. No HTTP, no SQL.
 package plan
 
 import (

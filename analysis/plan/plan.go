@@ -1,3 +1,6 @@
+// Package plan says how many participants and items a study needs, builds
+// crowd and expert batches, and simulates studies to check the intervals'
+// coverage.
 package plan
 
 import (

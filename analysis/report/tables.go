@@ -1,3 +1,5 @@
+// Package report writes every room's results for people: tables (text,
+// CSV, JSON, LaTeX), methods text, plots and the R companion's files.
 package report
 
 import (

@@ -1,3 +1,6 @@
+// Package toplines reads the crowd's ratings and computes its toplines by
+// item type: implicature recognition, cancellation, belief update, with
+// their intervals (docs/statistics.md).
 package toplines
 
 import (

@@ -1,3 +1,4 @@
+// Package atest holds the helpers the analysis rooms' tests share.
 package atest
 
 import (
