@@ -49,7 +49,7 @@ var TimeColumns = []string{"shown_at", "answered_at", "rt_ms"}
 // maxRT bounds rt_ms: a day.
 const maxRT = 24 * 60 * 60 * 1000
 
-// table reads a CSV file with a required header whose columns may come in
+// Input reads a CSV file with a required header whose columns may come in
 // any order; rows are handed out reordered to the wanted column list.
 type Input struct {
 	r     *csv.Reader
@@ -60,7 +60,7 @@ type Input struct {
 	Times int // index in want of TimeColumns[0]
 }
 
-// newTable reads the header and checks that it holds exactly the wanted
+// NewInput reads the header and checks that it holds exactly the wanted
 // columns (order free). Header names are matched after trimming spaces and a
 // UTF-8 byte-order mark, case-insensitively, because spreadsheets add both.
 func NewInput(r io.Reader, want []string, optional ...string) (*Input, error) {
@@ -105,7 +105,7 @@ func NewInput(r io.Reader, want []string, optional ...string) (*Input, error) {
 // on. Files written before it existed have no such column and read the same.
 const ItemVersionColumn = "item_version"
 
-// checkItemVersion checks the optional item_version field k of the current
+// CheckItemVersion checks the optional item_version field k of the current
 // row: empty (absent) or a positive whole number.
 func (t *Input) CheckItemVersion(k int) error {
 	if k >= len(t.Row) || t.Row[k] == "" {
@@ -126,7 +126,7 @@ func IndexOf(list []string, s string) int {
 	return -1
 }
 
-// next returns the next row in wanted-column order (valid until the next
+// Next returns the next row in wanted-column order (valid until the next
 // call), or io.EOF. Fields are trimmed of surrounding spaces and checked
 // against MaxFieldLen.
 func (t *Input) Next() ([]string, error) {
@@ -180,19 +180,19 @@ func (t *Input) checkTimes() error {
 	return nil
 }
 
-// noRows is the error of a file holding nothing but its header. It names
+// NoRows is the error of a file holding nothing but its header. It names
 // the header's line: a line 2 may not exist, and a quoted header name may
 // run over several lines.
 func NoRows(what string) *InputError {
 	return &InputError{Line: 1, Msg: "no " + what + ": the file has a header but no rows"}
 }
 
-// errf builds an InputError for wanted column k of the current row.
+// Errf builds an InputError for wanted column k of the current row.
 func (t *Input) Errf(k int, format string, a ...any) *InputError {
 	return &InputError{Line: t.Line, Column: t.Want[k], Msg: fmt.Sprintf(format, a...)}
 }
 
-// csvError turns encoding/csv's errors into an InputError with the line.
+// CsvError turns encoding/csv's errors into an InputError with the line.
 func CsvError(err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
@@ -204,7 +204,7 @@ func CsvError(err error) error {
 	return err
 }
 
-// parseYesNo parses a yes/no field, reporting an empty one apart: each
+// ParseYesNo parses a yes/no field, reporting an empty one apart: each
 // caller decides whether its column may be empty.
 func ParseYesNo(s string) (v, empty, ok bool) {
 	switch strings.ToLower(s) {
@@ -218,7 +218,7 @@ func ParseYesNo(s string) (v, empty, ok bool) {
 	return false, false, false
 }
 
-// pooledNameMsg is the message of an input error for a reserved name.
+// PooledNameMsg is the message of an input error for a reserved name.
 func PooledNameMsg(what, name string) string {
 	return fmt.Sprintf("%s %q is reserved: %q and %q (in any case) name the pooled rows of the tables; rename it", what, name, domain.TypeAll, domain.Overall)
 }

@@ -38,18 +38,18 @@ const (
 // DefaultBootstrap returns 2000 replicates with the fixed default seed.
 func DefaultBootstrap() Bootstrap { return Bootstrap{Replicates: DefaultReplicates, Seed: DefaultSeed} }
 
-// minDefinedShare is the share of replicates in which a statistic must be
+// MinDefinedShare is the share of replicates in which a statistic must be
 // defined for its interval to be reported. Below it (e.g. κ over items that
 // are nearly all "yes", undefined whenever a replicate draws only those)
 // the replicates that are defined are a biased subset and the interval is
 // null rather than misleading.
 const MinDefinedShare = 0.9
 
-// newRand is the bootstrap's generator: PCG seeded with seed (and a fixed
+// NewRand is the bootstrap's generator: PCG seeded with seed (and a fixed
 // stream constant), so intervals are reproducible.
 func NewRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d)) }
 
-// drawStrata fills w with bootstrap multiplicities: in each stratum (a list
+// DrawStrata fills w with bootstrap multiplicities: in each stratum (a list
 // of indices into w) as many draws with replacement as the stratum has
 // members, in stratum order, each draw rng.IntN(len(stratum)). Stratifying
 // keeps the design's group sizes (items per type, per survey) fixed.
@@ -63,7 +63,7 @@ func DrawStrata(rng *rand.Rand, strata [][]int, w []int32) {
 	}
 }
 
-// quantile7 is the linear-interpolation quantile (Hyndman & Fan type 7,
+// Quantile7 is the linear-interpolation quantile (Hyndman & Fan type 7,
 // the default of R's quantile and numpy.percentile) of sorted xs.
 func Quantile7(xs []float64, p float64) float64 {
 	h := float64(len(xs)-1) * p
@@ -75,7 +75,7 @@ func Quantile7(xs []float64, p float64) float64 {
 	return xs[i] + (h-lo)*(xs[i+1]-xs[i])
 }
 
-// percentileCI returns the 2.5 and 97.5 percentiles of the replicate
+// PercentileCI returns the 2.5 and 97.5 percentiles of the replicate
 // values that are defined (not NaN), or nil when the point estimate is
 // undefined or definedSorted finds too few defined replicates. vals is not
 // changed.
@@ -104,7 +104,7 @@ func Wilson(hits, n int) *CI {
 	return WilsonN(float64(hits)/float64(n), float64(n))
 }
 
-// nanIfNil turns an undefined statistic into NaN for a replicate vector.
+// NanIfNil turns an undefined statistic into NaN for a replicate vector.
 func NanIfNil(x *float64) float64 {
 	if x == nil {
 		return math.NaN()
@@ -112,7 +112,7 @@ func NanIfNil(x *float64) float64 {
 	return *x
 }
 
-// ciText formats an interval for people, e.g. "[0.55, 0.71]".
+// CIText formats an interval for people, e.g. "[0.55, 0.71]".
 func CIText(ci *CI) string {
 	if ci == nil {
 		return Missing
@@ -120,20 +120,20 @@ func CIText(ci *CI) string {
 	return "[" + Fixed(ci[0], 2) + ", " + Fixed(ci[1], 2) + "]"
 }
 
-// replicates collects, per named statistic, one value per replicate; jack
+// Replicates collects, per named statistic, one value per replicate; jack
 // holds the same statistics with each item left out in turn (NaN where the
 // item is not in the statistic's group), for BCa.
 type Replicates struct {
 	n    int
 	vals map[string][]float64
 	Jack *Replicates
-	// method picks each statistic's interval method by its key.
+	// Method picks each statistic's interval method by its key.
 	Method func(key string) CIMethod
 }
 
 func NewReplicates(n int) *Replicates { return &Replicates{n: n, vals: map[string][]float64{}} }
 
-// set records statistic key's value in replicate b.
+// Set records statistic key's value in replicate b.
 func (r *Replicates) Set(key string, b int, v float64) {
 	vs := r.vals[key]
 	if vs == nil {
@@ -146,9 +146,9 @@ func (r *Replicates) Set(key string, b int, v float64) {
 	vs[b] = v
 }
 
-// ci is the interval of key given its point estimate, by the method in
+// CI is the interval of key given its point estimate, by the method in
 // use for it.
-func (r *Replicates) Ci(key string, point *float64) *CI {
+func (r *Replicates) CI(key string, point *float64) *CI {
 	if r == nil {
 		return nil
 	}
@@ -156,12 +156,12 @@ func (r *Replicates) Ci(key string, point *float64) *CI {
 	if r.Method != nil {
 		m = r.Method(key)
 	}
-	return r.CiWith(m, key, point)
+	return r.CIWith(m, key, point)
 }
 
-// ciWith is the interval of key by method m, widened to contain the
+// CIWith is the interval of key by method m, widened to contain the
 // estimate.
-func (r *Replicates) CiWith(m CIMethod, key string, point *float64) *CI {
+func (r *Replicates) CIWith(m CIMethod, key string, point *float64) *CI {
 	if r == nil {
 		return nil
 	}
@@ -172,37 +172,37 @@ func (r *Replicates) CiWith(m CIMethod, key string, point *float64) *CI {
 	return IntervalOf(m, point, r.vals[key], jack, false, math.Inf(-1), math.Inf(1))
 }
 
-// ciMethod is how an interval is read off bootstrap replicates; the
+// CIMethod is how an interval is read off bootstrap replicates; the
 // coverage study (docs/statistics.md#interval-coverage) compares them and
 // each statistic uses the one that covers.
 type CIMethod uint8
 
 const (
-	// ciPercentile: the 2.5th and 97.5th percentiles of the replicates.
+	// CIPercentile: the 2.5th and 97.5th percentiles of the replicates.
 	CIPercentile CIMethod = iota
-	// ciBCa: bias-corrected and accelerated percentiles (Efron &
+	// CIBCa: bias-corrected and accelerated percentiles (Efron &
 	// Tibshirani 1993, ch. 14): z0 from the share of replicates below the
 	// estimate, the acceleration from the jackknife over items.
 	CIBCa
-	// ciBasic: the "basic" (reverse-percentile) interval 2θ̂ − q97.5,
+	// CIBasic: the "basic" (reverse-percentile) interval 2θ̂ − q97.5,
 	// 2θ̂ − q2.5, which moves the interval by the bias the replicates show
 	// instead of repeating it; on the atanh scale for r.
 	CIBasic
-	// ciExtrapolated: the basic interval's spread around a centre
+	// CIExtrapolated: the basic interval's spread around a centre
 	// extrapolated to no rating noise (SIMEX, Cook & Stefanski 1994) from
 	// three noise levels: the estimate (1), the replicates (2) and
 	// second-level replicates drawn from the replicates' participants (3).
 	CIExtrapolated
-	// ciDisattenuated and ciDisattenuatedZ: the basic interval of the
+	// CIDisattenuated and CIDisattenuatedZ: the basic interval of the
 	// corrected r around the observed r as the bootstrap's truth
 	// (disattenuatedCI), on r's scale and on its atanh.
 	CIDisattenuated
 	CIDisattenuatedZ
-	// ciDisattenuatedUnion: the union of the two, which covers where
+	// CIDisattenuatedUnion: the union of the two, which covers where
 	// either does (the coverage study: r's scale falls short with few
 	// items, the atanh scale when the replicates pass 1).
 	CIDisattenuatedUnion
-	// ciDisattenuatedAuto: the atanh scale unless more than 2.5 % of the
+	// CIDisattenuatedAuto: the atanh scale unless more than 2.5 % of the
 	// replicates reach ±1 (where atanh is undefined), then r's scale.
 	CIDisattenuatedAuto
 )
@@ -211,7 +211,7 @@ func (m CIMethod) String() string {
 	return [...]string{"percentile", "BCa", "basic", "extrapolated", "basic vs observed r", "basic vs observed r (atanh)", "basic vs observed r (r ∪ atanh)", "basic vs observed r (atanh unless replicates reach ±1)"}[m]
 }
 
-// extrapolatedCI is the ciExtrapolated interval: on the scale of r's
+// ExtrapolatedCI is the CIExtrapolated interval: on the scale of r's
 // atanh when rScale, the centre c = 3θ̂ − 3·mean(θ*) + mean(θ**) (the
 // quadratic through the three noise levels, at level 0), and the bounds
 // c − q97.5(θ* − mean θ*), c − q2.5(θ* − mean θ*), within [lo, hi].
@@ -242,7 +242,7 @@ func ExtrapolatedCI(point *float64, vals, vals2 []float64, rScale bool, lo, hi f
 	return &CI{Clamp(g(c-(Quantile7(t, 0.975)-m2)), lo, hi), Clamp(g(c-(Quantile7(t, 0.025)-m2)), lo, hi)}
 }
 
-// definedSorted returns the defined (not NaN) values sorted, or nil when
+// DefinedSorted returns the defined (not NaN) values sorted, or nil when
 // fewer than minDefinedShare of vals are defined.
 func DefinedSorted(vals []float64) []float64 {
 	def := make([]float64, 0, len(vals))
@@ -258,11 +258,11 @@ func DefinedSorted(vals []float64) []float64 {
 	return def
 }
 
-// normQuantile and normCDF are the standard normal's.
+// NormQuantile and NormCDF are the standard normal's.
 func NormQuantile(p float64) float64 { return -math.Sqrt2 * math.Erfcinv(2*p) }
 func NormCDF(x float64) float64      { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-// bcaCI is the BCa interval of point from the replicates vals and the
+// BcaCI is the BCa interval of point from the replicates vals and the
 // jackknife values jack (leave one item out; NaN where undefined; nil or
 // too few defined: acceleration 0, the BC interval). z0 counts ties with
 // the estimate as half below, so a share whose replicates often equal it
@@ -325,7 +325,7 @@ func acceleration(jack []float64) float64 {
 	return s3 / (6 * math.Pow(s2, 1.5))
 }
 
-// basicCI is the reverse-percentile interval [2θ̂ − q97.5, 2θ̂ − q2.5] on
+// BasicCI is the reverse-percentile interval [2θ̂ − q97.5, 2θ̂ − q2.5] on
 // the scale f (with inverse g; nil: identity), kept within [lo, hi].
 func BasicCI(point *float64, vals []float64, f, g func(float64) float64, lo, hi float64) *CI {
 	if point == nil {
@@ -348,11 +348,11 @@ func BasicCI(point *float64, vals []float64, f, g func(float64) float64, lo, hi 
 
 func Clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
 
-// atanhSafe maps r to Fisher's z, ±1 to a large finite value so a
+// AtanhSafe maps r to Fisher's z, ±1 to a large finite value so a
 // replicate at ±1 still orders.
 func AtanhSafe(r float64) float64 { return math.Atanh(Clamp(r, -1+1e-12, 1-1e-12)) }
 
-// withPoint widens ci, if needed, to contain the estimate it belongs to
+// WithPoint widens ci, if needed, to contain the estimate it belongs to
 // (docs/statistics.md#every-interval-holds-its-estimate).
 func WithPoint(ci *CI, point *float64) *CI {
 	if ci == nil || point == nil {
@@ -361,7 +361,7 @@ func WithPoint(ci *CI, point *float64) *CI {
 	return &CI{min(ci[0], *point), max(ci[1], *point)}
 }
 
-// intervalOf reads a 95 % interval off replicates by method m, widened to
+// IntervalOf reads a 95 % interval off replicates by method m, widened to
 // contain the estimate. rScale marks a correlation (the basic interval on
 // the atanh scale, within [−1, 1]); other values are kept within [lo, hi].
 func IntervalOf(m CIMethod, point *float64, vals, jack []float64, rScale bool, lo, hi float64) *CI {
@@ -381,7 +381,7 @@ func IntervalOf(m CIMethod, point *float64, vals, jack []float64, rScale bool, l
 	return WithPoint(ci, point)
 }
 
-// jackBlocks is the most leave-out blocks of the jackknife behind BCa's
+// JackBlocks is the most leave-out blocks of the jackknife behind BCa's
 // acceleration: up to 100 items it leaves out one item at a time, beyond
 // that consecutive blocks of items (the grouped jackknife), which
 // estimates the acceleration as well at a fraction of the cost.
@@ -396,7 +396,7 @@ func eachJackBlock(idx []int, f func(k int, block []int)) {
 	}
 }
 
-// jackknifeGroups calls f(g, k) for each jackknife block k of each group g,
+// JackknifeGroups calls f(g, k) for each jackknife block k of each group g,
 // with that block's items weighted 0 in w and every other item 1; w is all
 // ones again when it returns.
 func JackknifeGroups(groups map[string][]int, w []int32, f func(g string, k int)) {
@@ -416,7 +416,7 @@ func JackknifeGroups(groups map[string][]int, w []int32, f func(g string, k int)
 	}
 }
 
-// wilsonN is the Wilson score interval of share p over n trials, n not
+// WilsonN is the Wilson score interval of share p over n trials, n not
 // necessarily whole (an effective sample size).
 func WilsonN(p, n float64) *CI {
 	if n <= 0 {
@@ -430,7 +430,7 @@ func WilsonN(p, n float64) *CI {
 	return &CI{min(p, max(0, centre-half)), max(p, min(1, centre+half))}
 }
 
-// clusterWilson is the 95 % Wilson interval of a share of trials that come
+// ClusterWilson is the 95 % Wilson interval of a share of trials that come
 // in clusters (cluster i: hits[i] of trials[i], e.g. the ratings of one
 // passage, the answers on one item), with n replaced by the effective
 // sample size (Kish 1965; Korn & Graubard 1998): n_eff = p(1 − p)/v, v the

@@ -27,13 +27,13 @@ func KrippendorffAlpha(counts [][]int, m Metric, values []float64) (float64, boo
 	return KrippendorffWeighted(counts, nil, m, values)
 }
 
-// krippendorffWeighted is α with unit u counted w[u] times (w nil: once):
+// KrippendorffWeighted is α with unit u counted w[u] times (w nil: once):
 // a bootstrap replicate without copying units.
 func KrippendorffWeighted(counts [][]int, w []int32, m Metric, values []float64) (float64, bool) {
 	return KrippendorffSubset(counts, nil, w, m, values)
 }
 
-// krippendorffSubset is α over the units idx (nil: all), unit u counted
+// KrippendorffSubset is α over the units idx (nil: all), unit u counted
 // w[u] times (w nil: once).
 func KrippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values []float64) (float64, bool) {
 	if len(counts) == 0 {

@@ -7,7 +7,7 @@ package analysis
 // reader checks it, so a file from the platform reads back.
 const MachineColumn = "machine_instruction"
 
-// checkMachine checks the machine_instruction field at index k of the
+// CheckMachine checks the machine_instruction field at index k of the
 // current row: empty, 0 or 1.
 func (t *Input) CheckMachine(k int) error {
 	if k >= len(t.Row) {

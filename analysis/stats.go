@@ -4,6 +4,7 @@ import (
 	"math"
 )
 
+// Mean is the arithmetic mean of xs (NaN when empty).
 func Mean(xs []float64) float64 {
 	var s float64
 	for _, x := range xs {
@@ -12,6 +13,7 @@ func Mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
+// Sum adds up xs.
 func Sum(xs []int) int {
 	s := 0
 	for _, x := range xs {
@@ -20,6 +22,7 @@ func Sum(xs []int) int {
 	return s
 }
 
+// Set makes a membership set of ids.
 func Set(ids []string) map[string]bool {
 	m := make(map[string]bool, len(ids))
 	for _, id := range ids {
@@ -28,9 +31,11 @@ func Set(ids []string) map[string]bool {
 	return m
 }
 
-// share counts hits over the items that have the needed conditions.
+// Share counts hits over the items that have what a measure needs;
+// LeftOut counts the others.
 type Share struct{ hits, n, LeftOut int }
 
+// Add counts one item: left out unless ok, else a hit or a miss.
 func (s *Share) Add(ok, hit bool) {
 	switch {
 	case !ok:
@@ -43,6 +48,7 @@ func (s *Share) Add(ok, hit bool) {
 	}
 }
 
+// Value is the share of hits, nil when no item counted.
 func (s Share) Value() *float64 {
 	if s.n == 0 {
 		return nil
@@ -56,10 +62,10 @@ func (s Share) Value() *float64 {
 // implicature is "recognised".
 const zeroTol = 1e-12
 
-// above reports a > b beyond rounding (a − b > zeroTol).
+// Above reports a > b beyond rounding (a − b > zeroTol).
 func Above(a, b float64) bool { return a-b > zeroTol }
 
-// num turns a float into a JSON-safe pointer: NaN and ±Inf become nil (null).
+// Num turns a float into a JSON-safe pointer: NaN and ±Inf become nil (null).
 func Num(x float64) *float64 {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return nil

@@ -23,7 +23,7 @@ var SignalColumns = domain.SignalColumns
 // (domain.KeyColumns); the analysis does not use them either.
 var KeyColumns = domain.KeyColumns
 
-// checkTraces checks the optional trace fields from index k of the current
+// CheckTraces checks the optional trace fields from index k of the current
 // row: empty or a whole number from 0 up (changes at most 1,000, times at
 // most a day).
 func (t *Input) CheckTraces(k int) error {

@@ -206,7 +206,7 @@ type Agreement struct {
 // methods paragraph.
 const AgreementScheme = "κ, Fleiss' κ, Light's κ and α: BCa bootstrap over items, resampled within item type (acceleration from the jackknife over items), widened to contain the estimate; raw agreement and PABAK: Wilson score interval over items (pooled pairs: items as clusters)"
 
-// agreementInUse is the interval method of every agreement statistic.
+// AgreementInUse is the interval method of every agreement statistic.
 const AgreementInUse = analysis.CIBCa
 
 // ComputeAgreement computes agreement with the default bootstrap.
@@ -469,7 +469,7 @@ func AnnotatorModelsOf(js []Judgement) map[string]*AnnotatorModels {
 // statistic, by its replicate key (docs/statistics.md#interval-coverage).
 func agreementMethod(key string) analysis.CIMethod { return AgreementInUse }
 
-// computeAgreement is ComputeAgreementWith, also returning the replicates
+// ComputeAgreementOn is ComputeAgreementWith, also returning the replicates
 // (nil without a bootstrap) for the coverage study's other methods.
 func ComputeAgreementOn(js []Judgement, bs analysis.Bootstrap) (*Agreement, *analysis.Replicates) {
 	d := newAgreeData(js)
@@ -568,7 +568,7 @@ func binaryCIs(r *analysis.Replicates, key string, x Binary) Binary {
 	if r == nil {
 		return x
 	}
-	x.KappaCI = r.Ci(key+"/kappa", x.Kappa)
+	x.KappaCI = r.CI(key+"/kappa", x.Kappa)
 	x.RawCI, x.PABAKCI = rawCIs(analysis.Wilson(x.Confusion[0][0]+x.Confusion[1][1], x.Items))
 	return x
 }
@@ -589,9 +589,9 @@ func withCIs(r *analysis.Replicates, key string, s questionStats) Question {
 		// Pooled over pairs, the pairs on one item are a cluster.
 		q.RawCI, q.PABAKCI = rawCIs(analysis.ClusterWilson(s.agree, s.pairsOn))
 	}
-	q.FleissKappaCI = r.Ci(key+"/fleiss", q.FleissKappa)
-	q.LightsKappaCI = r.Ci(key+"/light", q.LightsKappa)
-	q.KrippendorffAlphaCI = r.Ci(key+"/alpha", q.KrippendorffAlpha)
+	q.FleissKappaCI = r.CI(key+"/fleiss", q.FleissKappa)
+	q.LightsKappaCI = r.CI(key+"/light", q.LightsKappa)
+	q.KrippendorffAlphaCI = r.CI(key+"/alpha", q.KrippendorffAlpha)
 	return q
 }
 
@@ -610,7 +610,7 @@ func addConfusion(dst *[2][2]int, c [2][2]int) {
 	}
 }
 
-// confusionString renders a confusion matrix as
+// ConfusionString renders a confusion matrix as
 // docs/statistics.md#confusion-matrix writes it, e.g. [[43,4],[4,3]].
 func ConfusionString(c [2][2]int) string {
 	return fmt.Sprintf("[[%d,%d],[%d,%d]]", c[0][0], c[0][1], c[1][0], c[1][1])

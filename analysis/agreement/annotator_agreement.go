@@ -202,7 +202,7 @@ func (d *agreeData) computeAnnotatorModels(all []int, named []string, byType map
 	return out
 }
 
-// annotatorModelTypes lists the groups of a question's models in table
+// AnnotatorModelTypes lists the groups of a question's models in table
 // order: the named types, then "all".
 func AnnotatorModelTypes(m *AnnotatorModels, order []string) []string {
 	var out []string
@@ -217,7 +217,7 @@ func AnnotatorModelTypes(m *AnnotatorModels, order []string) []string {
 	return append(out, domain.TypeAll)
 }
 
-// group returns the models of type t ("all": the whole).
+// Group returns the models of type t ("all": the whole).
 func (m *AnnotatorModels) Group(t string) *AnnotatorModels {
 	if t == domain.TypeAll {
 		return m
@@ -225,7 +225,7 @@ func (m *AnnotatorModels) Group(t string) *AnnotatorModels {
 	return m.ByType[t]
 }
 
-// sortedAnnotators lists a model's annotators by id.
+// SortedAnnotators lists a model's annotators by id.
 func (m *AnnotatorModels) SortedAnnotators() []string {
 	var out []string
 	for a := range m.DawidSkene.Annotators {

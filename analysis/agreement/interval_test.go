@@ -33,7 +33,7 @@ func drawsText(seed uint64, b int, strata [][]int, names []string) string {
 }
 
 func TestWilson(t *testing.T) {
-	// References: analysis/agreement/testdata/interval_ref.py (Python 3.11, the Wilson
+	// References: analysis/testdata/interval_ref.py (Python 3.11, the Wilson
 	// formula written as the quadratic's two roots); 0/10 and 10/10 also
 	// match Wilson (1927)'s closed forms [0, z²/(n+z²)] and [n/(n+z²), 1].
 	for _, tc := range []struct {

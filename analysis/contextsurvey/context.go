@@ -169,7 +169,7 @@ type ContextStats struct {
 	CumulativeJudgementsCI []*analysis.CI `json:"cumulative_judgements_ci95"`
 	CumulativeItems        []*float64     `json:"cumulative_items"`
 	CumulativeItemsCI      []*analysis.CI `json:"cumulative_items_ci95"`
-	// clusters holds each item's hits for the shares (point estimates
+	// Clusters holds each item's hits for the shares (point estimates
 	// only), for their Wilson intervals.
 	Clusters *contextClusters
 }
@@ -183,7 +183,7 @@ type contextClusters struct {
 	cj, ci            [MaxAddedSentences + 1][]float64
 }
 
-// interval is the Wilson interval of the share named by key
+// Interval is the Wilson interval of the share named by key
 // ("/full", "/cj3", …), items as clusters.
 func (c *contextClusters) Interval(key string) *analysis.CI {
 	switch key {
@@ -241,10 +241,10 @@ func ComputeContextWith(as []ContextAnswer, bs analysis.Bootstrap) *Context {
 // by its replicate key (docs/statistics.md#interval-coverage).
 func contextMethod(key string) analysis.CIMethod { return ContextInUse }
 
-// contextInUse is the interval method of every context statistic.
+// ContextInUse is the interval method of every context statistic.
 const ContextInUse = analysis.CIBCa
 
-// computeContext is ComputeContextWith, also returning the replicates.
+// ComputeContextOn is ComputeContextWith, also returning the replicates.
 func ComputeContextOn(as []ContextAnswer, bs analysis.Bootstrap) (*Context, *analysis.Replicates) {
 	c := &Context{Surveys: map[string]*ContextStats{}, ByKindPeriod: map[string]map[string]*ContextStats{}}
 	items := c.gatherItems(as)
@@ -524,9 +524,9 @@ func recordContext(r *analysis.Replicates, g string, b int, s *ContextStats) {
 // shares by Wilson's interval over items (judgements: the items as
 // clusters).
 func contextCIs(r *analysis.Replicates, g string, s *ContextStats) {
-	s.FleissKappaCI = r.Ci(g+"/fleiss", s.FleissKappa)
-	s.KrippendorffAlphaNominalCI = r.Ci(g+"/alpha_n", s.KrippendorffAlphaNominal)
-	s.KrippendorffAlphaOrdinalCI = r.Ci(g+"/alpha_o", s.KrippendorffAlphaOrdinal)
+	s.FleissKappaCI = r.CI(g+"/fleiss", s.FleissKappa)
+	s.KrippendorffAlphaNominalCI = r.CI(g+"/alpha_n", s.KrippendorffAlphaNominal)
+	s.KrippendorffAlphaOrdinalCI = r.CI(g+"/alpha_o", s.KrippendorffAlphaOrdinal)
 	s.CumulativeJudgementsCI = make([]*analysis.CI, len(s.CumulativeJudgements))
 	s.CumulativeItemsCI = make([]*analysis.CI, len(s.CumulativeItems))
 	if r == nil {

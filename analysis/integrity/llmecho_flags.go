@@ -199,7 +199,7 @@ func (pi *ParticipantIntegrity) sortFlags() {
 	})
 }
 
-// closest is the model the participant echoes, else the assessed model
+// Closest is the model the participant echoes, else the assessed model
 // with the largest gap; nil when none was assessed.
 func (e *EchoResult) Closest() *EchoModel {
 	if e == nil {

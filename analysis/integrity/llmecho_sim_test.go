@@ -32,7 +32,7 @@ func (s echoSim) draw(rng *rand.Rand) ([]EchoRating, []ModelAnswer) {
 		if i%2 == 1 {
 			c = toplines.Cancel
 		}
-		ls = append(ls, it.L[c])
+		ls = append(ls, it.Latent[c])
 		conds = append(conds, c.String())
 	}
 	var ms []ModelAnswer

@@ -215,7 +215,7 @@ type Explanations struct {
 	ModelOrder []string
 }
 
-// pooledKind is the kind that pools every rating: "all", or the only
+// PooledKind is the kind that pools every rating: "all", or the only
 // kind when there is one (then there is no "all").
 func (e *Explanations) PooledKind() string {
 	if e.Table[domain.TypeAll] == nil && len(e.KindOrder) > 0 {

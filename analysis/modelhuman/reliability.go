@@ -362,7 +362,7 @@ func NewCoincidences(counts [][]int) *coincidences {
 	return co
 }
 
-// sum writes Σᵤ w[u]·oᵤ into o.
+// Sum writes Σᵤ w[u]·oᵤ into o.
 func (co *coincidences) Sum(w []int32, o []float64) {
 	clear(o)
 	for u := range len(co.start) - 1 {
@@ -376,7 +376,7 @@ func (co *coincidences) Sum(w []int32, o []float64) {
 	}
 }
 
-// alphaFromCoincidences is α from a coincidence matrix o (k × k), as
+// AlphaFromCoincidences is α from a coincidence matrix o (k × k), as
 // krippendorffSubset computes it after building o.
 func AlphaFromCoincidences(o []float64, k int, m analysis.Metric, values []float64) (float64, bool) {
 	marg := make([]float64, k)

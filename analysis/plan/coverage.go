@@ -187,7 +187,7 @@ func CoverageCrowd(d CrowdDesign, opt CoverageOptions) CoverageCell {
 					if m.Corrected() != (s == toplines.StatRDis) {
 						continue
 					}
-					out = append(out, obs{label, m.String(), m == toplines.IntervalMethods[s], tv, tr.Points[g][s], tr.Ci(m, g, s)})
+					out = append(out, obs{label, m.String(), m == toplines.IntervalMethods[s], tv, tr.Points[g][s], tr.CI(m, g, s)})
 				}
 				if stat == "pearson_r" { // Fisher's z over the items, as the replicates' floor has it
 					out = append(out, obs{label, "Fisher z", false, tv, tt.PearsonR, analysis.WithPoint(tr.ItemsCI[g][s], tt.PearsonR)})
@@ -239,7 +239,7 @@ func CoverageAgreement(d AgreementDesign, opt CoverageOptions) CoverageCell {
 					label := "agreement " + g + "/" + q + "/" + s.name
 					raw := s.name == "raw" || s.name == "pabak"
 					for _, m := range ciCandidates {
-						out = append(out, obs{label, m.String(), m == agreement.AgreementInUse && !raw, analysis.NanIfNil(s.tru), s.point, reps.CiWith(m, s.key, s.point)})
+						out = append(out, obs{label, m.String(), m == agreement.AgreementInUse && !raw, analysis.NanIfNil(s.tru), s.point, reps.CIWith(m, s.key, s.point)})
 					}
 					if raw {
 						ci := est.RawCI
@@ -303,7 +303,7 @@ func CoverageContext(d ContextDesign, opt CoverageOptions) CoverageCell {
 			for _, st := range stats {
 				label := "context " + strings.TrimPrefix(g, "survey/") + "/" + st.name
 				for _, m := range ciCandidates {
-					out = append(out, obs{label, m.String(), m == contextsurvey.ContextInUse && !isShareKey(st.key), analysis.NanIfNil(st.tru), st.point, reps.CiWith(m, g+st.key, st.point)})
+					out = append(out, obs{label, m.String(), m == contextsurvey.ContextInUse && !isShareKey(st.key), analysis.NanIfNil(st.tru), st.point, reps.CIWith(m, g+st.key, st.point)})
 				}
 				if isShareKey(st.key) {
 					out = append(out, obs{label, "Wilson", true, analysis.NanIfNil(st.tru), st.point, s.Clusters.Interval(st.key)})

@@ -331,7 +331,7 @@ func (s *planSim) cells(items []toplines.ItemMeans) {
 			continue
 		}
 		k := int(rt.Item)*nc + int(rt.Cond)
-		r := (float64(rt.Value)-p.Mean)/p.Sd - s.truth[k]
+		r := (float64(rt.Value)-p.Mean)/p.SD - s.truth[k]
 		sq[k] += r * r
 		if n := items[rt.Item].N[rt.Cond]; n > 1 {
 			// a residual around a mean of n is short by √((n−1)/n)
@@ -483,7 +483,7 @@ func (s *planSim) rate(rng *rand.Rand, src int32, item int32, c toplines.Conditi
 	if math.IsNaN(z) {
 		z = 0
 	}
-	v := math.Round(p.Mean + p.Sd*z)
+	v := math.Round(p.Mean + p.SD*z)
 	return uint8(max(1, min(float64(s.top), v)))
 }
 

@@ -39,14 +39,14 @@ var crowdTypeShare = [4]int{46, 31, 144, 50}
 
 // crowdItem is one item's latent likelihood in each condition.
 type crowdItem struct {
-	typ int8
-	L   [toplines.NumConditions]float64
+	typ    int8
+	Latent [toplines.NumConditions]float64
 }
 
 func DrawCrowdItem(rng *rand.Rand, typ int, d CrowdDesign) crowdItem {
 	b := crowdTriggerMean[typ] + crowdItemSD*rng.NormFloat64()
 	mu, sd := d.cancelEffect()
-	return crowdItem{typ: int8(typ), L: [toplines.NumConditions]float64{
+	return crowdItem{typ: int8(typ), Latent: [toplines.NumConditions]float64{
 		toplines.Trigger:    b,
 		toplines.Cancel:     b - (mu + sd*rng.NormFloat64()),
 		toplines.Negation:   b - (1.6 + 0.6*rng.NormFloat64()),
@@ -105,7 +105,7 @@ func (d CrowdDesign) Participants() int { return d.Batches * d.PerBatch }
 // Ratings is the design's number of ratings.
 func (d CrowdDesign) Ratings() int { return d.Items * int(toplines.NumConditions) * d.PerBatch }
 
-// simulateCrowd draws one data set of the design: fresh items and fresh
+// SimulateCrowd draws one data set of the design: fresh items and fresh
 // participants from the model.
 func SimulateCrowd(rng *rand.Rand, d CrowdDesign) *toplines.Ratings {
 	types := crowdTypes(d.Items)
@@ -139,7 +139,7 @@ func SimulateCrowd(rng *rand.Rand, d CrowdDesign) *toplines.Ratings {
 			for _, slot := range slots {
 				i, c := slot/int32(toplines.NumConditions), toplines.Condition(slot%int32(toplines.NumConditions))
 				line++
-				rs.Add(toplines.Rating{Participant: p, Item: i, Line: line, Cond: c, Value: Rate(a, s, items[i].L[c], rng.NormFloat64())})
+				rs.Add(toplines.Rating{Participant: p, Item: i, Line: line, Cond: c, Value: Rate(a, s, items[i].Latent[c], rng.NormFloat64())})
 			}
 		}
 	}
@@ -199,8 +199,8 @@ func crowdTruth(seed uint64, d CrowdDesign, truthItems int) map[string]*toplines
 		var s1, s2 float64
 		for i := range items {
 			for c := range toplines.NumConditions {
-				s1 += interp(er[n], items[i].L[c])
-				s2 += interp(er2[n], items[i].L[c])
+				s1 += interp(er[n], items[i].Latent[c])
+				s2 += interp(er2[n], items[i].Latent[c])
 			}
 		}
 		cnt := float64(len(items) * int(toplines.NumConditions))
@@ -214,7 +214,7 @@ func crowdTruth(seed uint64, d CrowdDesign, truthItems int) map[string]*toplines
 		for c := range toplines.NumConditions {
 			var z float64
 			for n, nd := range nodes {
-				z += (interp(er[n], items[i].L[c]) - nd.m) / nd.sd
+				z += (interp(er[n], items[i].Latent[c]) - nd.m) / nd.sd
 			}
 			m.MeanZ[c], m.N[c] = z/float64(len(nodes)), 1
 		}

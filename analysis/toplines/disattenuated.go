@@ -125,13 +125,13 @@ func disattenuatedCI(point, observed *float64, vals []float64, fisher bool) *ana
 	return analysis.WithPoint(&analysis.CI{analysis.Clamp(g(c-analysis.Quantile7(t, 0.975)), -1, 1), analysis.Clamp(g(c-analysis.Quantile7(t, 0.025)), -1, 1)}, point)
 }
 
-// minReliability is the reliability of both sets of item means from which
+// MinReliability is the reliability of both sets of item means from which
 // the observed r's interval is not flagged: below it, rating noise pulls
 // the observed r far enough below the correlation of the population means
 // for its interval to miss (docs/statistics.md#disattenuated-correlation).
 const MinReliability = 0.99
 
-// minRatingsPerCell is the mean number of ratings per item and condition
+// MinRatingsPerCell is the mean number of ratings per item and condition
 // below which the strengthening and unchanged intervals are flagged: the
 // coverage study measured them at 0.72–0.97 with 10 and 20 ratings (and
 // 0.39–0.92 with 5), at 0.918–0.964 with 50

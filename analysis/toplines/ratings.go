@@ -50,7 +50,7 @@ const (
 	CheckLow
 )
 
-// rating is one row of a ratings file, packed: a million of them fit in
+// Rating is one row of a ratings file, packed: a million of them fit in
 // 16 MB, which is what keeps the toplines benchmark under its memory target.
 type Rating struct {
 	Participant int32
@@ -85,7 +85,7 @@ func (rs *Ratings) Add(rt Rating) {
 	rs.n++
 }
 
-// each calls f on every row in file order.
+// Each calls f on every row in file order.
 func (rs *Ratings) Each(f func(rt *Rating)) {
 	for _, chunk := range rs.rows {
 		for i := range chunk {
@@ -122,11 +122,11 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 	return b.Done(opt)
 }
 
-// ratingsMachineAt is the index of machine_instruction among a ratings
+// RatingsMachineAt is the index of machine_instruction among a ratings
 // table's columns, after the item version, the traces and the signals.
 var RatingsMachineAt = len(RatingsColumns) + 1 + len(analysis.TraceColumns) + len(analysis.SignalColumns)
 
-// readRatingsFile reads a ratings file row by row with every check of
+// ReadRatingsFile reads a ratings file row by row with every check of
 // ReadRatings, calling each (when not nil) with the table on each checked
 // row, and returns the builder the rows went into.
 func ReadRatingsFile(r io.Reader, each func(t *analysis.Input, row []string) error) (*ratingsBuilder, error) {
@@ -207,7 +207,7 @@ func (b *ratingsBuilder) add(row []string, line int) error {
 	return nil
 }
 
-// done checks what needs every row: that there is one, and no duplicate.
+// Done checks what needs every row: that there is one, and no duplicate.
 func (b *ratingsBuilder) Done(opt ReadOptions) (*Ratings, error) {
 	if b.rs.n == 0 {
 		return nil, analysis.NoRows("ratings")
@@ -288,7 +288,7 @@ func (rs *Ratings) parseRow(row []string, line int, pIndex, iIndex, cIndex map[s
 	return rt, nil
 }
 
-// intern returns the index of s in list, appending it when new. The map key
+// Intern returns the index of s in list, appending it when new. The map key
 // is cloned so it does not pin the CSV reader's record buffer.
 func Intern(index map[string]int32, list *[]string, s string) int32 {
 	if i, ok := index[s]; ok {

@@ -16,7 +16,7 @@ import (
 	"pragmalab/analysis"
 )
 
-// quantity returns a topline and its interval by its JSON name: the one
+// Quantity returns a topline and its interval by its JSON name: the one
 // map from a measure's name to its fields, which the tables, the planner
 // and the R companion all read through (nil, nil for an unknown name).
 func (t *TypeToplines) Quantity(q string) (*float64, *analysis.CI) {
@@ -26,7 +26,7 @@ func (t *TypeToplines) Quantity(q string) (*float64, *analysis.CI) {
 	return nil, nil
 }
 
-// setQuantity sets a topline and its interval by its JSON name.
+// SetQuantity sets a topline and its interval by its JSON name.
 func (t *TypeToplines) SetQuantity(q string, v *float64, ci *analysis.CI) {
 	if pv, pci := t.quantityFields(q); pv != nil {
 		*pv, *pci = v, ci
@@ -290,7 +290,7 @@ func (t *Toplines) HasCondition(c string) bool {
 	return len(t.Conditions) == 0 || slices.Contains(t.Conditions, c)
 }
 
-// pstat accumulates one participant's ratings; sums are exact integers so
+// Pstat accumulates one participant's ratings; sums are exact integers so
 // "all ratings equal" is decided without rounding.
 type Pstat struct {
 	n, sum, sumsq int64
@@ -298,7 +298,7 @@ type Pstat struct {
 	failed        int
 	Excluded      bool
 	ZeroVar       bool
-	Mean, Sd      float64
+	Mean, SD      float64
 }
 
 func ParticipantStats(rs *Ratings, opt Options) []Pstat {
@@ -337,7 +337,7 @@ func ParticipantStats(rs *Ratings, opt Options) []Pstat {
 		}
 		n := float64(p.n)
 		p.Mean = float64(p.sum) / n
-		p.Sd = math.Sqrt(float64(p.n*p.sumsq-p.sum*p.sum)) / n
+		p.SD = math.Sqrt(float64(p.n*p.sumsq-p.sum*p.sum)) / n
 	}
 	return ps
 }
@@ -352,7 +352,7 @@ func itemMeans(rs *Ratings, ps []Pstat) []ItemMeans {
 			return
 		}
 		k := int(rt.Item)*int(NumConditions) + int(rt.Cond)
-		z := (float64(rt.Value) - p.Mean) / p.Sd
+		z := (float64(rt.Value) - p.Mean) / p.SD
 		sums[k] += z
 		sqs[k] += z * z
 		counts[k]++
@@ -404,7 +404,7 @@ func summarise(rs *Ratings, ps []Pstat, opt Options) ParticipantSummary {
 	return s
 }
 
-// typeToplines computes the measures over the items of one type (or all).
+// TypeToplinesOf computes the measures over the items of one type (or all).
 // An item with no rating left after exclusion counts as lacking conditions.
 func TypeToplinesOf(items []ItemMeans, typ string) *TypeToplines {
 	var impl, canc, upd, neg, str, unch analysis.Share

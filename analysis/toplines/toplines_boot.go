@@ -43,7 +43,7 @@ func pearsonPairs(items []ItemMeans, typ string) (xs, ys []float64) {
 // re-reading or re-standardising.
 const ToplinesScheme = "two-way bootstrap (analysed participants and items within type resampled independently, z-scores fixed per participant), read as the extrapolated interval (SIMEX through second-level participant draws, the basic interval for belief update) to undo the rating noise the replicates add; widened to hold the items-only interval (Wilson over items; Fisher z for r) and the estimate"
 
-// toplinesStats are the bootstrapped measures, in this order.
+// Stats are the bootstrapped measures, in this order.
 var Stats = []string{MImplicature, MCancellation, MBeliefUpdate, MNegation, MStrengthen, MUnchanged, "pearson_r", "pearson_r_disattenuated"}
 
 // Indices of the two correlations in toplinesStats.
@@ -96,7 +96,7 @@ func newBootCells(rs *Ratings, ps []Pstat) *bootCells {
 		k := next[q]
 		next[q]++
 		c.slot[k] = rt.Item*int32(NumConditions) + int32(rt.Cond)
-		c.z[k] = (float64(rt.Value) - p.Mean) / p.Sd
+		c.z[k] = (float64(rt.Value) - p.Mean) / p.SD
 	})
 	return c
 }
@@ -133,7 +133,7 @@ func bootstrapToplines(rs *Ratings, ps []Pstat, t *Toplines, bs analysis.Bootstr
 		cis := []**analysis.CI{&tt.ImplicatureRecognitionCI, &tt.CancellationRecognitionCI, &tt.BeliefUpdateCI,
 			&tt.NegationCancellationCI, &tt.StrengtheningCI, &tt.UnchangedCI, &tt.PearsonRCI, &tt.PearsonRDisattenuatedCI}
 		for s, stat := range Stats {
-			*cis[s] = tr.Ci(IntervalMethods[s], g, s)
+			*cis[s] = tr.CI(IntervalMethods[s], g, s)
 			if *cis[s] == nil && tr.Points[g][s] != nil {
 				if tt.IntervalsNA == nil {
 					tt.IntervalsNA = map[string]string{}
@@ -195,7 +195,7 @@ type toplinesReps struct {
 	twoWay  []float64    // [b][group][stat]
 	oneWay  []float64    // [b][group][stat] (nil unless needed)
 	twoWay2 []float64    // [b][group][stat], the second level (nil unless needed)
-	// itemsCI is, per group and statistic, the interval from the items
+	// ItemsCI is, per group and statistic, the interval from the items
 	// alone: Wilson's for a share over its items, Fisher's z for r.
 	ItemsCI [][]*analysis.CI
 	jack    [][][]float64 // [group][stat][item left out] (nil unless needed)
@@ -225,7 +225,7 @@ func (m toplinesMethod) String() string {
 	return s
 }
 
-// toplinesCandidates are the methods the coverage study compares.
+// IntervalCandidates are the methods the coverage study compares.
 var IntervalCandidates = []toplinesMethod{
 	{analysis.CIPercentile, false, false}, {analysis.CIBCa, false, false}, {analysis.CIBasic, false, false}, {analysis.CIExtrapolated, false, false},
 	{analysis.CIBasic, false, true}, {analysis.CIExtrapolated, false, true}, {analysis.CIPercentile, true, false}, {analysis.CIBCa, true, false},
@@ -233,15 +233,15 @@ var IntervalCandidates = []toplinesMethod{
 	{analysis.CIDisattenuatedAuto, false, false},
 }
 
-// corrected reports whether m is made for the corrected r, statRDis (the
+// Corrected reports whether m is made for the corrected r, statRDis (the
 // others read the replicates as estimates of the statistic itself).
 func (m toplinesMethod) Corrected() bool {
 	return m.method >= analysis.CIDisattenuated
 }
 
-// ci is the interval of statistic s of group g by method m, widened to
+// CI is the interval of statistic s of group g by method m, widened to
 // contain the estimate.
-func (tr *toplinesReps) Ci(m toplinesMethod, g, s int) *analysis.CI {
+func (tr *toplinesReps) CI(m toplinesMethod, g, s int) *analysis.CI {
 	ci := tr.replicateCI(m, g, s)
 	if m.floor && ci != nil && tr.ItemsCI[g][s] != nil {
 		f := tr.ItemsCI[g][s]
@@ -304,7 +304,7 @@ func (tr *toplinesReps) replicateCI(m toplinesMethod, g, s int) *analysis.CI {
 	return analysis.IntervalOf(m.method, tr.Points[g][s], vals, jack, isR, lo, hi)
 }
 
-// toplinesReplicates draws the replicates the methods read.
+// Replicates draws the replicates the methods read.
 func Replicates(rs *Ratings, ps []Pstat, t *Toplines, bs analysis.Bootstrap, methods []toplinesMethod) *toplinesReps {
 	var secondLevel, itemsOnly, jackknife bool
 	for _, m := range methods {
@@ -613,7 +613,7 @@ func weightedR(a *groupAcc) float64 {
 	return max(-1, min(1, (a.sw*a.sxy-a.sx*a.sy)/math.Sqrt(vx*vy)))
 }
 
-// toplinesMethods are the methods in use, by toplinesStats index, as the
+// IntervalMethods are the methods in use, by Stats index, as the
 // coverage study chose them (docs/statistics.md#interval-coverage).
 var IntervalMethods = []toplinesMethod{
 	{analysis.CIExtrapolated, false, true}, {analysis.CIExtrapolated, false, true}, {analysis.CIBasic, false, true}, {analysis.CIExtrapolated, false, true},

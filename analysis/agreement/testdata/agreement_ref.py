@@ -24,7 +24,8 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
+# krippendorff_ref and interval_ref are the core's, in analysis/testdata.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "testdata"))
 from krippendorff_ref import alpha as kalpha  # noqa: E402
 from interval_ref import wilson  # noqa: E402
 from statistics import NormalDist  # noqa: E402

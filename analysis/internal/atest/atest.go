@@ -27,7 +27,7 @@ func Round2(p *float64) string {
 // line break.
 func numLines(data []byte) int { return bytes.Count(data, []byte("\n")) + 1 }
 
-// checkInputError fails unless err is an *InputError naming a line of data.
+// CheckInputError fails unless err is an *InputError naming a line of data.
 func CheckInputError(t *testing.T, err error, data []byte) {
 	t.Helper()
 	var ie *analysis.InputError
@@ -39,7 +39,7 @@ func CheckInputError(t *testing.T, err error, data []byte) {
 	}
 }
 
-// fileRows reads an accepted file again with encoding/csv and returns its
+// FileRows reads an accepted file again with encoding/csv and returns its
 // data rows as maps from the (normalised) header name to the trimmed value.
 func FileRows(t *testing.T, data []byte) []map[string]string {
 	t.Helper()
@@ -62,7 +62,7 @@ func FileRows(t *testing.T, data []byte) []map[string]string {
 	return rows
 }
 
-// checkShare fails unless p is nil or a number in [lo, 1].
+// CheckShare fails unless p is nil or a number in [lo, 1].
 func CheckShare(t *testing.T, what string, p *float64, lo float64) {
 	t.Helper()
 	if p != nil && (math.IsNaN(*p) || *p < lo-1e-9 || *p > 1+1e-9) {
@@ -70,7 +70,7 @@ func CheckShare(t *testing.T, what string, p *float64, lo float64) {
 	}
 }
 
-// checkDraws compares the generator's draws with the committed file the
+// CheckDraws compares the generator's draws with the committed file the
 // Python references read; PRAGMALAB_WRITE_DRAWS=1 rewrites it.
 func CheckDraws(t *testing.T, path, got string) {
 	t.Helper()
@@ -94,7 +94,7 @@ func NearCI(got *analysis.CI, lo, hi float64) bool {
 
 const RatingsHeader = "participant_id,batch_id,item_id,item_type,condition,rating,check\n"
 
-// toplinesFixture: pA (sd 2) and pB (sd 1) rate the same slots with z = ±1;
+// ToplinesFixture: pA (sd 2) and pB (sd 1) rate the same slots with z = ±1;
 // pC has sd √3; pK is constant; pX fails 3 checks and would flip s1; pB
 // fails 2 checks (kept at the default threshold).
 const ToplinesFixture = RatingsHeader + `pA,B1,s1,scalar,trigger,6,

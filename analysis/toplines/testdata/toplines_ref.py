@@ -26,7 +26,8 @@ import os
 import statistics
 from collections import defaultdict
 
-sys_path = os.path.dirname(__file__)
+# interval_ref is the core's, in analysis/testdata.
+sys_path = os.path.join(os.path.dirname(__file__), "..", "..", "testdata")
 import sys  # noqa: E402
 sys.path.insert(0, sys_path)
 from interval_ref import wilson, Z  # noqa: E402
