@@ -58,7 +58,7 @@ type ModelColumn struct {
 	// Human is the humans' share over exactly this column's items (the
 	// same as Comparison.Human for the first job); Diff is the model's
 	// share minus the humans', DiffCI its 95 % interval for paired
-	// shares (analysis.PairedShares.DiffCI). All nil without humans.
+	// shares (toplines.PairedShares.DiffCI). All nil without humans.
 	Human, Diff map[string]map[string]*float64
 	HumanCI     map[string]map[string]*analysis.CI
 	DiffCI      map[string]map[string]*analysis.CI

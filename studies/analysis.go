@@ -236,7 +236,7 @@ func (a *Analysis) Figures() ([]report.Figure, error) {
 	return a.figs, a.figErr
 }
 
-// Plot returns one figure rendered as svg, png or pdf (analysis.PlotBytes),
+// Plot returns one figure rendered as svg, png or pdf (report.PlotBytes),
 // rendered on the first request of that figure and format only; false when
 // the analysis has no such figure.
 func (a *Analysis) Plot(name, format string) ([]byte, bool, error) {

@@ -209,7 +209,7 @@ func boolValue(b bool) float64 {
 }
 
 // HumanFigure renders one figure of a comparison by name: the
-// distributions' (analysis.DistributionFigures) or "reliability_diagram";
+// distributions' (report.DistributionFigures) or "reliability_diagram";
 // false when the comparison has no such figure.
 func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, error) {
 	if c == nil {
