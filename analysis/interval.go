@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"math"
-
 	"math/rand/v2"
 	"slices"
 	"sort"

@@ -6,7 +6,6 @@ package agreement
 import (
 	"fmt"
 	"io"
-
 	"pragmalab/analysis"
 	"pragmalab/domain"
 	"slices"

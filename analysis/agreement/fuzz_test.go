@@ -2,7 +2,6 @@ package agreement
 
 import (
 	"bytes"
-
 	"math"
 	"pragmalab/analysis/internal/atest"
 	"slices"

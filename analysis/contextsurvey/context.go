@@ -5,12 +5,11 @@ package contextsurvey
 
 import (
 	"io"
+	"pragmalab/analysis"
 	"pragmalab/domain"
 	"slices"
 	"strconv"
 	"strings"
-
-	"pragmalab/analysis"
 )
 
 // ContextColumns is the header of a context answers file

@@ -2,9 +2,7 @@ package contextsurvey
 
 import (
 	"bytes"
-
 	"math"
-
 	"pragmalab/analysis/internal/atest"
 	"strings"
 	"testing"

@@ -2,9 +2,8 @@ package integrity
 
 import (
 	"fmt"
-	"slices"
-
 	"pragmalab/domain"
+	"slices"
 )
 
 // The participant-level integrity flags that a ratings export

@@ -3,7 +3,6 @@ package modelhuman
 import (
 	"fmt"
 	"math"
-
 	"pragmalab/analysis"
 )
 

@@ -2,7 +2,6 @@ package modelhuman
 
 import (
 	"bytes"
-
 	"pragmalab/analysis/internal/atest"
 	"strings"
 	"testing"

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-
 	"pragmalab/analysis"
 	"pragmalab/analysis/agreement"
 	"strings"

@@ -2,12 +2,10 @@ package report
 
 import (
 	"fmt"
-
-	"strconv"
-	"strings"
-
 	"pragmalab/analysis"
 	"pragmalab/analysis/integrity"
+	"strconv"
+	"strings"
 )
 
 // IntegrityTable is the participants' flags for people: one row each, the

@@ -2,11 +2,9 @@ package report
 
 import (
 	"fmt"
-
-	"strconv"
-
 	"pragmalab/analysis"
 	"pragmalab/analysis/modelhuman"
+	"strconv"
 )
 
 // AltTestTable lays the alt-test out for people: one row per model, then

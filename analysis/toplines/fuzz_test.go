@@ -2,12 +2,9 @@ package toplines
 
 import (
 	"bytes"
-
 	"encoding/json"
-
-	"slices"
-
 	"pragmalab/analysis/internal/atest"
+	"slices"
 	"testing"
 )
 

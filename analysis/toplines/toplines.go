@@ -5,15 +5,12 @@ package toplines
 
 import (
 	"fmt"
-	"math"
-
-	"slices"
-
-	"pragmalab/domain"
-
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+	"math"
 	"pragmalab/analysis"
+	"pragmalab/domain"
+	"slices"
 )
 
 // Quantity returns a topline and its interval by its JSON name: the one

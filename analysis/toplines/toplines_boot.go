@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"pragmalab/analysis"
 	"pragmalab/domain"
 	"runtime"
 	"slices"
 	"sync"
-
-	"pragmalab/analysis"
 )
 
 // pearsonPairs are the trigger and cancel means of the items of typ (or

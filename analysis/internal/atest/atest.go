@@ -8,12 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"pragmalab/analysis"
 	"strings"
 	"testing"
-
-	"os"
-
-	"pragmalab/analysis"
 )
 
 func Round2(p *float64) string {
@@ -147,4 +145,24 @@ func FmtPtr(p *float64) string {
 	}
 	b, _ := json.Marshal(*p)
 	return string(b)
+}
+
+// DrawFrom draws n categories with weights w (not necessarily summing to
+// 1): the counts a rater of those probabilities gives.
+func DrawFrom(rng interface{ Float64() float64 }, w []float64, n int) []int {
+	var total float64
+	for _, x := range w {
+		total += x
+	}
+	var out []int
+	for range n {
+		u := rng.Float64() * total
+		k := 0
+		for k < len(w)-1 && u >= w[k] {
+			u -= w[k]
+			k++
+		}
+		out = append(out, k+1)
+	}
+	return out
 }
