@@ -32,6 +32,10 @@ var boundary = []struct {
 }{
 	{dir: "handlers", forbidden: []string{"pragmalab/store"}},
 	{dir: "cli", forbidden: []string{"pragmalab/store"}, allowed: []string{"open.go", "seed"}},
+	// The comparisons of models and humans are a room above the studies'
+	// use cases (docs/architecture.md#comparisons): studies reach the
+	// LLM-echo check only through the function SetLLMEcho hands them.
+	{dir: "studies", forbidden: []string{"pragmalab/comparisons", "pragmalab/recruit"}},
 	{dir: "templates", forbidden: []string{"pragmalab/store", "pragmalab/studies", "pragmalab/prolific", "pragmalab/recruit", "pragmalab/signin"}},
 }
 
