@@ -104,4 +104,3 @@ func (f *CrowdFixture) Complete(t testing.TB, trig, canc, lo, hi int) int64 {
 	}
 	return p.ID
 }
-
