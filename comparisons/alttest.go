@@ -1,4 +1,4 @@
-package studies
+package comparisons
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // The alt-test of a human-task job: the job's model answers joined with
@@ -131,7 +132,7 @@ func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]m
 	id := res.Job.StudyID
 	switch scoring.Task(res.Job.Task) {
 	case scoring.Likert:
-		rows, err := crowdRatingRows(ctx, db, id)
+		rows, err := studies.CrowdRatingRows(ctx, db, id)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +142,7 @@ func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]m
 			}
 		}
 	case scoring.Expert:
-		js, err := Judgements(ctx, db, id)
+		js, err := studies.Judgements(ctx, db, id)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +153,7 @@ func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]m
 			}
 		}
 	case scoring.ContextTask:
-		as, err := ContextAnswers(ctx, db, id)
+		as, err := studies.ContextAnswers(ctx, db, id)
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +227,7 @@ func explanationAltLabels(ctx context.Context, db *store.DB, studyID int64) ([]m
 	for _, o := range outs {
 		ids[o.ItemKey+"\x00"+o.Strategy+"\x00"+o.Model] = o.ID
 	}
-	rs, err := ExplanationRatings(ctx, db, studyID)
+	rs, err := studies.ExplanationRatings(ctx, db, studyID)
 	if err != nil {
 		return nil, err
 	}
