@@ -43,6 +43,8 @@ type Server struct {
 	// afterPay and afterReturn: SetAfterPay, SetAfterReturn.
 	afterPay    func(setupID string)
 	afterReturn func(submissionID string)
+	// tokens: the keys of signed study URLs (tokens.go).
+	tokens tokenKeys
 }
 
 // failure is the error answer Fail set for a route.
@@ -164,6 +166,10 @@ func fail(w http.ResponseWriter, status int, detail string) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	// The JWKS is public, as Prolific's is.
+	if s.serveJWKS(w, r) {
+		return
+	}
 	if r.Header.Get("Authorization") != "Token "+s.Token {
 		fail(w, http.StatusUnauthorized, "Invalid token.")
 		return
