@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"pragmalab/domain"
+	"pragmalab/prolific"
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"strconv"
@@ -60,6 +61,10 @@ type Handler struct {
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
+	// StudyTokens verifies Prolific's signed study URLs for the studies
+	// that require them (crowd_token.go); nil: such studies refuse every
+	// arrival as unverifiable.
+	StudyTokens *prolific.TokenVerifier
 
 	logins  *loginThrottle
 	locks   lockAudit
