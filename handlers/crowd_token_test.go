@@ -155,3 +155,35 @@ func TestCrowdUnsignedURLByDefault(t *testing.T) {
 	}
 	e.browser().get(e.entry(pidN(1), "s")).must("landing")
 }
+
+// The setting is on the crowd settings form: shown unticked, saved when
+// ticked, and off again when the box is left unticked.
+func TestCrowdSignedURLSetting(t *testing.T) {
+	e := newCrowdEnv(t, 20, 10, nil)
+	a := e.admin()
+	study := fmt.Sprintf("/admin/studies/%d", e.study)
+	a.get(study)
+	if !a.has("signed-url-setting") || strings.Contains(a.body, `name="signed_url" value="yes" checked`) {
+		t.Fatalf("the settings form lacks the unticked signed URL box:\n%s", a.body)
+	}
+	form := func(signed bool) url.Values {
+		v := url.Values{"batch_size": {"10"}, "quota": {"5"}, "timeout_minutes": {"60"}, "check_high_min": {"5"},
+			"check_low_max": {"3"}, "max_failed_checks": {"3"}, "lang": {"en"}, "completion_code": {"C0MPLETE"}}
+		if signed {
+			v.Set("signed_url", "yes")
+		}
+		return v
+	}
+	for _, on := range []bool{true, false} {
+		a.post(study+"/crowd/settings", form(on))
+		a.must("flash")
+		_, set, err := e.db.CrowdStudy(context.Background(), e.study)
+		if err != nil || set.SignedURL != on {
+			t.Fatalf("saved signed_url %v (%v), want %v", set.SignedURL, err, on)
+		}
+		a.get(study)
+		if got := strings.Contains(a.body, `name="signed_url" value="yes" checked`); got != on {
+			t.Fatalf("the form shows the box ticked %v after saving %v", got, on)
+		}
+	}
+}
