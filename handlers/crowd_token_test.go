@@ -34,6 +34,13 @@ func signedEnv(t *testing.T) (*crowdEnv, *prolifictest.Server) {
 	return e, fake
 }
 
+// later moves the verifier's clock on by d (the tokens' times stay real).
+func later(e *crowdEnv, d time.Duration) {
+	v := e.web.Handler.StudyTokens
+	prev := v.Now
+	v.Now = func() time.Time { return prev().Add(d) }
+}
+
 const signedStudy = "60aca280709ee40ec37d4885"
 
 // signedEntry is the entry URL Prolific sends a participant to, with tok.
@@ -144,6 +151,9 @@ func TestCrowdSignedURLKeysUnavailable(t *testing.T) {
 	}
 	b.must("message-signed_unavailable")
 	fake.Fail("GET jwks", 0, "")
+	// The keys are asked for again a little later, not at every arrival.
+	later(e, prolific.JWKSMinRefetch)
+	tok = fake.MintToken(prolifictest.Token{PID: pidN(1), StudyID: signedStudy, SessionID: "s", Issued: time.Now().Add(prolific.JWKSMinRefetch)})
 	b.get(e.signedEntry(pidN(1), "s", tok)).must("landing")
 }
 

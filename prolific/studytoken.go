@@ -78,6 +78,7 @@ type TokenVerifier struct {
 	keys    *jose.JSONWebKeySet
 	fetched time.Time // of keys; zero: never
 	tried   time.Time // the last fetch, failed or not
+	lastErr error     // of the last fetch, if it failed
 }
 
 // NewTokenVerifier returns a verifier reading the JWKS from
@@ -174,28 +175,31 @@ func (c StudyClaims) Match(pid, studyID, sessionID string) bool {
 		strings.EqualFold(c.PID, strings.TrimSpace(pid)) && c.StudyID == strings.TrimSpace(studyID) && c.SessionID == strings.TrimSpace(sessionID)
 }
 
-// key returns the RSA key with id kid, fetching the JWKS when none is held,
-// when it is older than JWKSTTL, or when it lacks kid and the last fetch
-// is JWKSMinRefetch old. A failed fetch keeps the keys held (stale ones
-// serve until Prolific answers again).
+// key returns the RSA key with id kid. The JWKS is fetched when none is
+// held, when it is older than JWKSTTL, or when it lacks kid — but at most
+// once every JWKSMinRefetch, failed or not, so neither forged key ids nor
+// an outage of Prolific make every arrival wait on a fetch. A failed fetch
+// keeps the keys held (stale ones serve until Prolific answers again);
+// with none held the token cannot be checked (ErrJWKSUnavailable).
 func (v *TokenVerifier) key(ctx context.Context, kid string) (*rsa.PublicKey, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	now := v.Now()
 	k, found := v.lookup(kid)
 	stale := v.keys == nil || now.Sub(v.fetched) >= JWKSTTL
-	if stale || (!found && now.Sub(v.tried) >= JWKSMinRefetch) {
+	if (stale || !found) && (v.tried.IsZero() || now.Sub(v.tried) >= JWKSMinRefetch) {
 		v.tried = now
 		if err := v.fetch(ctx); err != nil {
-			if v.keys == nil {
-				return nil, fmt.Errorf("%w: %v", ErrJWKSUnavailable, err)
-			}
+			v.lastErr = err
 		} else {
-			v.fetched = now
+			v.fetched, v.lastErr = now, nil
 			k, found = v.lookup(kid)
 		}
 	}
-	if !found {
+	switch {
+	case v.keys == nil:
+		return nil, fmt.Errorf("%w: %v", ErrJWKSUnavailable, v.lastErr)
+	case !found:
 		return nil, ErrTokenSignature
 	}
 	return k, nil

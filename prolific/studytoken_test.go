@@ -154,6 +154,20 @@ func TestStudyTokenJWKSRotation(t *testing.T) {
 	if n := srv.Calls("GET jwks"); n != 3 {
 		t.Fatalf("fetched %d times past the TTL, want 3", n)
 	}
+	// While Prolific is down the stale keys are not fetched at every
+	// arrival: once every JWKSMinRefetch.
+	now = now.Add(time.Second)
+	if _, err := v.Verify(ctx, mint()); err != nil {
+		t.Fatal(err)
+	}
+	if n := srv.Calls("GET jwks"); n != 3 {
+		t.Fatalf("fetched %d times during an outage, want 3", n)
+	}
+	now = now.Add(prolific.JWKSMinRefetch)
+	v.Verify(ctx, mint())
+	if n := srv.Calls("GET jwks"); n != 4 {
+		t.Fatalf("fetched %d times once the interval passed, want 4", n)
+	}
 }
 
 func TestStudyTokenJWKSUnavailable(t *testing.T) {
@@ -165,6 +179,17 @@ func TestStudyTokenJWKSUnavailable(t *testing.T) {
 	tok := srv.MintToken(prolifictest.Token{PID: tokPID, StudyID: tokStudy, SessionID: tokSession})
 	if _, err := v.Verify(context.Background(), tok); !errors.Is(err, prolific.ErrJWKSUnavailable) {
 		t.Fatalf("no keys and no JWKS: got %v", err)
+	}
+	// Prolific answers again: the next fetch comes JWKSMinRefetch after
+	// the failed one, not at once.
+	srv.Fail("GET jwks", 0, "")
+	if _, err := v.Verify(context.Background(), tok); !errors.Is(err, prolific.ErrJWKSUnavailable) || srv.Calls("GET jwks") != 1 {
+		t.Fatalf("right after a failed fetch: %v, %d fetches", err, srv.Calls("GET jwks"))
+	}
+	now = now.Add(prolific.JWKSMinRefetch)
+	tok = srv.MintToken(prolifictest.Token{PID: tokPID, StudyID: tokStudy, SessionID: tokSession, Issued: now})
+	if _, err := v.Verify(context.Background(), tok); err != nil {
+		t.Fatalf("after the interval: %v", err)
 	}
 }
 
