@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -155,9 +157,14 @@ func (v *TokenVerifier) Verify(ctx context.Context, token string) (StudyClaims, 
 	return StudyClaims{PID: claim(pc.Prolific, "PROLIFIC_PID"), StudyID: claim(pc.Prolific, "STUDY_ID"), SessionID: claim(pc.Prolific, "SESSION_ID")}, nil
 }
 
-// claim is the string under name in m, its case ignored ("" if none).
+// claim is the string under name in m: under name itself, else under a
+// key that differs only in case, the first in sorted order ("" if none).
 func claim(m map[string]any, name string) string {
-	for k, v := range m {
+	if s, ok := m[name].(string); ok {
+		return strings.TrimSpace(s)
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		v := m[k]
 		if strings.EqualFold(k, name) {
 			if s, ok := v.(string); ok {
 				return strings.TrimSpace(s)
