@@ -197,3 +197,20 @@ func TestCrowdSignedURLSetting(t *testing.T) {
 		}
 	}
 }
+
+// Prolific rotates its keys: a token of the new key, whose id the cached
+// set lacks, makes the server fetch the set again and lets the
+// participant in.
+func TestCrowdSignedURLKeyRotation(t *testing.T) {
+	e, fake := signedEnv(t)
+	tok := func(pid string) string {
+		return fake.MintToken(prolifictest.Token{PID: pid, StudyID: signedStudy, SessionID: "s", Issued: time.Now()})
+	}
+	e.browser().get(e.signedEntry(pidN(1), "s", tok(pidN(1)))).must("landing")
+	fake.RotateKeys()
+	later(e, prolific.JWKSMinRefetch)
+	e.browser().get(e.signedEntry(pidN(2), "s", tok(pidN(2)))).must("landing")
+	if n := fake.Calls("GET jwks"); n != 2 {
+		t.Fatalf("the key set was fetched %d times, want 2 (once more for the new key)", n)
+	}
+}
