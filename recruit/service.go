@@ -255,6 +255,9 @@ type ReviewRow struct {
 	// review proposes no rejection.
 	Flags     []string
 	FlagsOnly bool
+	// FlagEvidence is each flag's evidence, in Flags' order
+	// (docs/prolific.md#flags-to-prolific).
+	FlagEvidence []string
 }
 
 // Disagrees reports whether the two sides tell different stories: completed
@@ -402,6 +405,9 @@ func (in reviewInputs) participantRow(pr store.CrowdParticipantReport, key strin
 		FailedChecks: in.failed[key], BonusCents: in.bonused[key], ExcludedReasons: pr.Reasons,
 		QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < in.set.MaxFailedChecks,
 		Flags:       domain.FlagNames(pr.Flags),
+	}
+	for _, f := range pr.Flags {
+		row.FlagEvidence = append(row.FlagEvidence, f.Evidence)
 	}
 	row.FlagsOnly = pr.Excluded && pr.ChecksFailed < in.set.MaxFailedChecks && len(row.Flags) > 0
 	if pr.Status == store.CrowdScreenedOut {
