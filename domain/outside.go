@@ -14,32 +14,68 @@ import (
 // CleanOutside. A file read offline carries no key pragmalab knows, so
 // credentials are also blanked by their shape.
 
+// Around a credential a server or a URL may put any space (a
+// non-breaking one too), an invisible format character, or the same
+// percent-, plus- or JSON-escaped; a credential's own characters may be
+// percent-encoded.
+const (
+	credSep  = `(?:[\s\p{Z}\p{Cf}]|%[0-9A-Fa-f]{2}|\+|\\u[0-9A-Fa-f]{4}|\\[nrt])`
+	credChar = `(?:[A-Za-z0-9._~+/=-]|%[0-9A-Fa-f]{2})`
+)
+
 // credentialShapes are the ways a server echoes a credential: an
-// Authorization value, a key=value or "key": "value" pair, and the
-// prefixes of the common providers' API keys.
-var credentialShapes = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b((?:bearer|basic)\s+)[A-Za-z0-9._~+/=-]{6,}`),
-	regexp.MustCompile(`(?i)(["']?\b(?:api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|client[_-]?secret|secret|password|authorization)["']?\s*[:=]\s*["']?(?:(?:bearer|basic)\s+)?)[^\s"',;}]{4,}`),
-	regexp.MustCompile(`\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}|\b(?:hf|gsk|r8)_[A-Za-z0-9]{16,}|\bAIza[0-9A-Za-z_-]{30,}|\bxai-[A-Za-z0-9]{16,}`),
+// Authorization value, a key=value or "key": "value" pair, a label glued
+// to the value (token_…), and the prefixes of the common providers' API
+// keys. The first group of each match is kept; loose (the label key or
+// token) holds only a value that looks random (looksRandom), so "missing
+// key: prompt" is left alone.
+var credentialShapes = []struct {
+	re    *regexp.Regexp
+	loose func(label string) bool
+}{
+	{re: regexp.MustCompile(`(?i)\b((?:bearer|basic)` + credSep + `+)` + credChar + `{6,}`)},
+	{re: regexp.MustCompile(`(?i)(["']?\b(api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|auth[_-]?token|id[_-]?token|client[_-]?secret|secret|password|passwd|authorization|key|token)["']?` +
+		credSep + `*[:=]` + credSep + `*["']?(?:(?:bearer|basic)` + credSep + `+)?)[^\s\p{Z}"',;}&]{4,}`),
+		loose: func(label string) bool { l := strings.ToLower(label); return l == "key" || l == "token" }},
+	{re: regexp.MustCompile(`(?i)((token|key|secret|bearer|apikey)[_-])` + credChar + `{16,}`),
+		loose: func(string) bool { return true }},
+	{re: regexp.MustCompile(`()\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}|\b(?:hf|gsk|r8)_[A-Za-z0-9]{16,}|\bAIza[0-9A-Za-z_-]{30,}|\bxai-[A-Za-z0-9]{16,}`)},
+}
+
+// looksRandom reports whether v could be a secret rather than a word: 8
+// characters or more with both a letter and a digit.
+func looksRandom(v string) bool {
+	return len(v) >= 8 && strings.ContainsAny(v, "0123456789") &&
+		strings.IndexFunc(v, func(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }) >= 0
+}
+
+// blankShapes blanks every credential shape in s.
+func blankShapes(s string) string {
+	for _, c := range credentialShapes {
+		s = c.re.ReplaceAllStringFunc(s, func(m string) string {
+			g := c.re.FindStringSubmatch(m)
+			if c.loose != nil && c.loose(g[2]) && !looksRandom(m[len(g[1]):]) {
+				return m
+			}
+			return g[1] + Redacted
+		})
+	}
+	return s
 }
 
 // CleanOutside is s fit to store and show: every run of the secrets
 // blanked (Redact), credentials blanked by their shape, invalid UTF-8
 // replaced by U+FFFD and every control character but tab and line breaks
 // written as a visible escape (ESC as \x1b), so nothing stored can send
-// an escape sequence to a terminal or a NUL to a CSV reader.
+// an escape sequence to a terminal or a NUL to a CSV reader. It is the one
+// cleaner of outside text: the scoring client's errors (with the job's
+// key), an offline runner's lines (with the key of the job's variable
+// when it is set) and the store (with none, the shapes only) all use it.
 func CleanOutside(s string, secrets ...string) string {
 	if s == "" {
 		return s
 	}
-	s = Redact(s, secrets...)
-	for i, re := range credentialShapes {
-		if i == len(credentialShapes)-1 {
-			s = re.ReplaceAllLiteralString(s, Redacted)
-		} else {
-			s = re.ReplaceAllString(s, "${1}"+Redacted)
-		}
-	}
+	s = blankShapes(Redact(s, secrets...))
 	return visibleControls(strings.ToValidUTF8(s, "\uFFFD"))
 }
 

@@ -1,6 +1,9 @@
 package domain
 
-import "strings"
+import (
+	"net/url"
+	"strings"
+)
 
 // RedactRun is the shortest run of a secret's characters that Redact
 // blanks: a server may echo a key or token cut, quoted or wrapped, and 8
@@ -20,7 +23,7 @@ func Redact(s string, secrets ...string) string {
 		return s
 	}
 	var hide []bool
-	for _, key := range secrets {
+	for _, key := range variants(secrets) {
 		if key == "" {
 			continue
 		}
@@ -61,4 +64,22 @@ func Redact(s string, secrets ...string) string {
 		}
 	}
 	return strings.ToValidUTF8(b.String(), "")
+}
+
+// variants are the secrets and the forms a server may echo them in: their
+// percent-encodings in a query and in a path.
+func variants(secrets []string) []string {
+	out := make([]string, 0, len(secrets))
+	for _, k := range secrets {
+		if k == "" {
+			continue
+		}
+		out = append(out, k)
+		for _, v := range []string{url.QueryEscape(k), url.PathEscape(k)} {
+			if v != k {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
