@@ -71,12 +71,22 @@ func blankShapes(s string) string {
 // cleaner of outside text: the scoring client's errors (with the job's
 // key), an offline runner's lines (with the key of the job's variable
 // when it is set) and the store (with none, the shapes only) all use it.
+//
+// Invisible characters (bidi controls, zero-width characters, Hangul
+// fillers…) are written as <U+XXXX>: a right-to-left override would make
+// a reversed text read in order, a zero-width space hide a difference.
 func CleanOutside(s string, secrets ...string) string {
+	return cleanOutside(s, Invisible, secrets)
+}
+
+// cleanOutside is CleanOutside with show the invisible characters written
+// as <U+XXXX>.
+func cleanOutside(s string, show func(rune) bool, secrets []string) string {
 	if s == "" {
 		return s
 	}
 	s = blankShapes(Redact(s, secrets...))
-	return visibleControls(strings.ToValidUTF8(s, "\uFFFD"))
+	return ShowInvisible(visibleControls(strings.ToValidUTF8(s, "\uFFFD")), show)
 }
 
 // visibleControls writes C0 (but tab, LF, CR), DEL and C1 as Go escapes.
@@ -97,8 +107,13 @@ func visibleControls(s string) string {
 }
 
 // CleanOutsideJSON is raw (a stored answer) with CleanOutside applied to
-// every string in it, keys included; raw comes back unchanged, byte for
-// byte, when no string needed it, and as it was when it is not JSON.
+// every string in it, keys included, but for the invisible characters that
+// a script needs (the joiners of Persian, Hindi or an emoji, the zero-width
+// space of Thai, the bidi marks of Arabic): in an answer, only those that
+// reorder the text around them (bidi embeddings, overrides and isolates)
+// and the tag characters are written as <U+XXXX>. raw comes back
+// unchanged, byte for byte, when no string needed it, and as it was when
+// it is not JSON.
 func CleanOutsideJSON(raw json.RawMessage, secrets ...string) json.RawMessage {
 	if len(raw) == 0 {
 		return raw
@@ -126,7 +141,7 @@ func CleanOutsideJSON(raw json.RawMessage, secrets ...string) json.RawMessage {
 func cleanValue(v any, changed *bool, secrets []string) any {
 	switch x := v.(type) {
 	case string:
-		c := CleanOutside(x, secrets...)
+		c := cleanOutside(x, reorders, secrets)
 		if c != x {
 			*changed = true
 		}
@@ -138,7 +153,7 @@ func cleanValue(v any, changed *bool, secrets []string) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			ck := CleanOutside(k, secrets...)
+			ck := cleanOutside(k, reorders, secrets)
 			if ck != k {
 				*changed = true
 			}

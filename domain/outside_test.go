@@ -88,3 +88,38 @@ func TestCleanOutsideDisguisedKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestCleanOutsideShowsInvisible (issue 46 hole 2): in an error every
+// bidi control, zero-width and other invisible character is written as
+// <U+XXXX>; in an answer only those that reorder text (and tag
+// characters), the joiners and marks a script needs kept; a key split by
+// zero-width spaces or reversed is still blanked.
+func TestCleanOutsideShowsInvisible(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\u202eb\u2066c\u2069d\u200be\ufeff", "a<U+202E>b<U+2066>c<U+2069>d<U+200B>e<U+FEFF>"},
+		{"\u3164\u115f\u1160\uffa0\u00ad\U000E0041", "<U+3164><U+115F><U+1160><U+FFA0><U+00AD><U+E0041>"},
+		{"plain text, é, 日本", "plain text, é, 日本"},
+	} {
+		if got := CleanOutside(c.in); got != c.want {
+			t.Errorf("CleanOutside(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	const key = "Q7b2Xk9LmN4pR8sT1vW3yZ6aHj0c"
+	split := ""
+	for i, r := range key {
+		if i > 0 && i%3 == 0 {
+			split += "\u200b"
+		}
+		split += string(r)
+	}
+	for _, in := range []string{"key " + split + " refused", "key \u202e" + reversed(key) + "\u202c refused"} {
+		got := CleanOutside(in, key)
+		if !strings.Contains(got, Redacted) || strings.Contains(got, "Q7b") || strings.Contains(got, "0jH") {
+			t.Errorf("CleanOutside(%q) = %q: the key shows", in, got)
+		}
+	}
+	got := CleanOutsideJSON(json.RawMessage(`{"samples":["می‌خواهم 👩‍💻 \u202eevil\u202c"]}`))
+	if string(got) != `{"samples":["می‌خواهم 👩‍💻 <U+202E>evil<U+202C>"]}` {
+		t.Errorf("cleaned answer %s", got)
+	}
+}

@@ -110,3 +110,67 @@ func TestImportedErrorsHideDisguisedKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestImportedErrorsShowInvisibleCharacters (docs/deploy.md#no-secret-in-a-log-or-page,
+// issue 46 hole 2): bidi controls and zero-width characters in an offline
+// runner's error lines are not stored; each is shown as <U+XXXX>, so a
+// right-to-left override cannot make a reversed key read in the right
+// order, and the job's own key reversed is blanked.
+func TestImportedErrorsShowInvisibleCharacters(t *testing.T) {
+	const key = "Q7b2Xk9LmN4pR8sT1vW3yZ6aHj0c"
+	const other = "ZZtop42secretValue99xx" // a key pragmalab does not know
+	getenv := func(k string) string {
+		if k == "PRAGMALAB_KEY_LAB" {
+			return key
+		}
+		return ""
+	}
+	env := newFastBatchEnv(t, getenv)
+	invisible := "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200b\u200c\u200d\u200e\u200f\u061c\u2060\u2061\ufeff\u00ad\u180e\U000E0041\u3164\u115f\u1160\uffa0"
+	jobURL, id := offlineErrorJob(t, env, getenv, []string{
+		"refused: \u202e" + reverse(key) + "\u202c is not allowed",
+		"refused: \u202e" + reverse(other) + "\u202c is not allowed",
+		"every invisible: [" + invisible + "] end",
+		"fi\u2067le\u2069 na\u200bme",
+	})
+	rows, err := env.db.JobPrompts(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sawEvery := false
+	for _, r := range rows {
+		if i := strings.IndexAny(r.Error, invisible); i >= 0 {
+			t.Errorf("prompt %s: the stored error %q keeps an invisible character at byte %d", r.Key, r.Error, i)
+		}
+		if strings.Contains(r.Error, key[:domain.RedactRun]) || strings.Contains(r.Error, reverse(key)[:domain.RedactRun]) {
+			t.Errorf("prompt %s: the stored error %q keeps the job's key", r.Key, r.Error)
+		}
+		if strings.Contains(r.Error, "every invisible") {
+			sawEvery = true
+			if !strings.Contains(r.Error, "<U+202A><U+202B><U+202C><U+202D><U+202E><U+2066><U+2067><U+2068><U+2069><U+200B>") {
+				t.Errorf("the stored error %q does not show the invisible characters", r.Error)
+			}
+		}
+	}
+	if !sawEvery {
+		t.Fatal("no stored error holds the line of invisible characters")
+	}
+	viewer := env.accountClient("reader", domain.RoleViewer)
+	page := viewer.get(jobURL).Body
+	if i := strings.IndexAny(page, invisible); i >= 0 {
+		t.Errorf("the job page holds an invisible character: %q", page[max(0, i-80):min(len(page), i+80)])
+	}
+	for _, want := range []string{"&lt;U+202E&gt;" + reverse(other) + "&lt;U+202C&gt;", "fi&lt;U+2067&gt;le&lt;U+2069&gt; na&lt;U+200B&gt;me"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the job page lacks %q:\n%.3000s", want, text(page))
+		}
+	}
+}
+
+func reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
