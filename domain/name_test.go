@@ -6,7 +6,7 @@ import (
 )
 
 // blankNames show as nothing, or as a space, where a study's or an
-// expert's name is listed (issue 46 hole 6).
+// expert's name is listed.
 var blankNames = []string{
 	"\u3164",           // HANGUL FILLER
 	"\u2800",           // BRAILLE PATTERN BLANK
@@ -18,7 +18,7 @@ var blankNames = []string{
 	"\u034f\ufe0f",       // a combining grapheme joiner and a variation selector
 }
 
-// TestNamesMustShow (docs/studies.md#managing-studies, issue 46 hole 6): a
+// TestNamesMustShow (docs/deploy.md#one-rule-for-text): a
 // name of blank or invisible letters only, or with a filler or blank
 // inside, is refused naming the character; ordinary names of any script
 // pass.

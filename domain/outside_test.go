@@ -35,8 +35,8 @@ func TestCleanOutside(t *testing.T) {
 	}
 }
 
-// TestCleanOutsideDisguisedKeys (docs/deploy.md#no-secret-in-a-log-or-page,
-// issue 46 hole 1): a key without a provider prefix, behind a non-breaking
+// TestCleanOutsideDisguisedKeys (docs/deploy.md#no-secret-in-a-log-or-page):
+// a key without a provider prefix, behind a non-breaking
 // space, percent-encoded in a query or glued to a word, is blanked; the
 // job's own key wherever and however it appears, the others by their
 // shape when the key is not known (a file read offline).
@@ -89,7 +89,7 @@ func TestCleanOutsideDisguisedKeys(t *testing.T) {
 	}
 }
 
-// TestCleanOutsideShowsInvisible (issue 46 hole 2): in an error every
+// TestCleanOutsideShowsInvisible (docs/deploy.md#no-secret-in-a-log-or-page): in an error every
 // bidi control, zero-width and other invisible character is written as
 // <U+XXXX>; in an answer only those that reorder text (and tag
 // characters), the joiners and marks a script needs kept; a key split by

@@ -61,7 +61,7 @@ func blankLetter(r rune) bool {
 // CheckName checks a name as typed (trimmed): CheckText's one-line rule
 // (no control, format or blank character), at most max characters, and at
 // least one character that shows — not a space of any kind, nor an
-// invisible character (issue 46 hole 6). label is the field as the form
+// invisible character (docs/deploy.md#one-rule-for-text). label is the field as the form
 // names it.
 func CheckName(label, name string, max int) error {
 	if err := CheckText(label, name, max, OneLine); err != nil {

@@ -50,7 +50,7 @@ func TestDesignDownloadAndNewStudy(t *testing.T) {
 	}
 	a.must("design-error")
 	// A second object, or a key given twice, is refused naming its line
-	// (issue 46 hole 5).
+	// (docs/formats.md#design-file).
 	dup := strings.Replace(design, `"scale_points": 7`, `"scale_points": 7, "scale_points": 5`, 1)
 	for file, want := range map[string]string{design + "\n" + design: "a second object after the design&#39;s object", dup: "duplicate key &#34;settings.scale_points&#34;"} {
 		a.uploadDesign([]byte(file), "")

@@ -12,7 +12,7 @@ import (
 	"pragmalab/store"
 )
 
-// TestHookReplayAfterRestart (docs/prolific.md#webhooks, issue 46 hole 3):
+// TestHookReplayAfterRestart (docs/prolific.md#webhooks):
 // the deliveries seen are kept in the database for as long as their
 // signature is accepted, so a captured delivery replayed under a new
 // X-Event-ID after a restart — a new service over the same database file

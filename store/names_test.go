@@ -8,7 +8,7 @@ import (
 	"pragmalab/domain"
 )
 
-// TestInvisibleNamesRefused (issue 46 hole 6): a study or an expert named
+// TestInvisibleNamesRefused (docs/deploy.md#one-rule-for-text): a study or an expert named
 // with a Hangul filler or a Braille blank — nothing visible on the
 // dashboard or the people page — is refused, and nothing is stored.
 func TestInvisibleNamesRefused(t *testing.T) {

@@ -32,8 +32,8 @@ func strictDesign(t *testing.T) string {
 	return string(b)
 }
 
-// TestDesignRefusesWhatJSONLetsThrough (docs/formats.md#design-file,
-// issue 46 hole 5): trailing data, a second object, a duplicate key at any
+// TestDesignRefusesWhatJSONLetsThrough (docs/formats.md#design-file):
+// trailing data, a second object, a duplicate key at any
 // depth and invalid UTF-8 are refused, naming what and where; a UTF-8
 // byte-order mark is read past and UTF-16 named; an invalid passage or
 // output is named with its field, never as "Internal error.".

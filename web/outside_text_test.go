@@ -55,8 +55,8 @@ func offlineErrorJob(t *testing.T, env *testEnv, getenv func(string) string, mes
 	return "/admin/studies/" + strconv.FormatInt(study, 10) + "/jobs/" + strconv.FormatInt(j.ID, 10), j.ID
 }
 
-// TestImportedErrorsHideDisguisedKeys (docs/deploy.md#no-secret-in-a-log-or-page,
-// issue 46 hole 1): an offline runner's error lines that echo the job's
+// TestImportedErrorsHideDisguisedKeys (docs/deploy.md#no-secret-in-a-log-or-page):
+// an offline runner's error lines that echo the job's
 // own key without a provider prefix, after "Bearer" and a non-breaking
 // space, percent-encoded in a query or glued to "token_" store no 8
 // characters of it, and the job's page shows none to a viewer.
@@ -111,8 +111,8 @@ func TestImportedErrorsHideDisguisedKeys(t *testing.T) {
 	}
 }
 
-// TestImportedErrorsShowInvisibleCharacters (docs/deploy.md#no-secret-in-a-log-or-page,
-// issue 46 hole 2): bidi controls and zero-width characters in an offline
+// TestImportedErrorsShowInvisibleCharacters (docs/deploy.md#no-secret-in-a-log-or-page):
+// bidi controls and zero-width characters in an offline
 // runner's error lines are not stored; each is shown as <U+XXXX>, so a
 // right-to-left override cannot make a reversed key read in the right
 // order, and the job's own key reversed is blanked.
