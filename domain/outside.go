@@ -39,7 +39,7 @@ var credentialShapes = []struct {
 		loose: func(label string) bool { l := strings.ToLower(label); return l == "key" || l == "token" }},
 	{re: regexp.MustCompile(`(?i)((token|key|secret|bearer|apikey)[_-])` + credChar + `{16,}`),
 		loose: func(string) bool { return true }},
-	{re: regexp.MustCompile(`()\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}|\b(?:hf|gsk|r8)_[A-Za-z0-9]{16,}|\bAIza[0-9A-Za-z_-]{30,}|\bxai-[A-Za-z0-9]{16,}`)},
+	{re: regexp.MustCompile(`()(?:\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}|\b(?:hf|gsk|r8)_[A-Za-z0-9]{16,}|\bAIza[0-9A-Za-z_-]{30,}|\bxai-[A-Za-z0-9]{16,})`)},
 }
 
 // looksRandom reports whether v could be a secret rather than a word: 8
