@@ -40,8 +40,8 @@ type Service struct {
 	// hc carries every call, so the sync loop and the pages reuse its
 	// connections.
 	hc *http.Client
-	// hooks remembers the signed deliveries seen and the work done per
-	// resource (hooks.go).
+	// hooks counts the webhook deliveries processed per resource this
+	// minute (hooks.go); the deliveries seen are kept in the database.
 	hooks hookGuard
 	// echo runs the LLM-echo check on the participants (SetLLMEcho).
 	echo studies.LLMEchoFunc
