@@ -395,6 +395,10 @@ type CrowdQuality struct {
 	// (Prolific's "exceptionally fast"; at least three completed needed).
 	// A flag only: speed alone is no reason to reject on Prolific.
 	ExceptionallyFast bool
+	// Finished: the participant completed their batch. The speed flag
+	// applies only then (docs/studies.md#integrity-flags): a session in
+	// progress has no total time yet, and a few answers are no pace.
+	Finished bool
 	// Traces sums the behavioural traces of the participant's answers
 	// (docs/studies.md#behavioural-traces).
 	Traces TraceSummary
