@@ -34,7 +34,9 @@ func TestScriptToken(t *testing.T) {
 func TestScreenEvidence(t *testing.T) {
 	ran, not := Signal{Valid: true, N: 1}, Signal{Valid: true}
 	human := AnswerSignals{UntrustedEvents: sig(0), Pastes: sig(0), Webdriver: sig(0), PointerOrKey: sig(1)}
-	sent := func(ms int) ScreenEvidence { return ScreenEvidence{Sent: true, Server: time.Duration(ms) * time.Millisecond} }
+	sent := func(ms int) ScreenEvidence {
+		return ScreenEvidence{Sent: true, Server: time.Duration(ms) * time.Millisecond}
+	}
 	flags := func(screens ...func(*IntegrityEvidence)) []string {
 		var e IntegrityEvidence
 		for _, s := range screens {
