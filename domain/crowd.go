@@ -380,8 +380,9 @@ type CrowdQuality struct {
 	// or to the last answer while the session is not complete.
 	TotalSeconds int
 	// MedianRT is the median response time in ms over the rated screens:
-	// the browser's rt_ms where measured, else answered_at − shown_at. 0
-	// when no time is known.
+	// the server's answered_at − shown_at, or the browser's rt_ms when
+	// shorter (store.answerRT, docs/studies.md#server-evidence). 0 when no
+	// time is known.
 	MedianRT int
 	// FastShare is the share of timed answers faster than the study's
 	// fast_ms; Timed counts them.
