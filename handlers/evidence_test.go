@@ -93,7 +93,7 @@ func paced(e *crowdEnv, clock *stepClock, pid string, pace time.Duration, stop i
 	return b
 }
 
-// TestServerEvidenceOverHTTP (issue 44 §2): the server measures each
+// TestServerEvidenceOverHTTP (docs/studies.md#server-evidence): the server measures each
 // screen itself. A client whose reported times contradict the server's
 // clock is flagged clock_mismatch, one that writes the script's fields
 // without running the page's script unscripted_signals; a person with
@@ -222,7 +222,7 @@ func TestScriptTokenIsPerScreen(t *testing.T) {
 	}
 }
 
-// TestSpeedOnlyWhenFinished (issue 44 §7): a participant answering fast
+// TestSpeedOnlyWhenFinished (docs/studies.md#integrity-flags, speed): a participant answering fast
 // is not flagged speed while their batch is in progress — a few answers
 // are no pace, and a session so far is no total time — and is once they
 // finish; the careful participants who finished are the baseline and
@@ -249,7 +249,8 @@ func TestSpeedOnlyWhenFinished(t *testing.T) {
 	}
 }
 
-// TestPasteWherePastingIsAllowed (issue 44 §7): a paste into the
+// TestPasteWherePastingIsAllowed (docs/studies.md#integrity-flags,
+// paste_in_text): a paste into the
 // questionnaire, whose fields allow pasting, raises no paste_in_text.
 func TestPasteWherePastingIsAllowed(t *testing.T) {
 	e, clock := newClockedCrowdEnv(t, func(s *domain.CrowdSettings) {

@@ -6,7 +6,7 @@ import (
 	"pragmalab/domain"
 )
 
-// TestExceptionallyFastOnlyFinished (issue 44 §7): the mean and SD of the
+// TestExceptionallyFastOnlyFinished (docs/studies.md#data-quality-flags): the mean and SD of the
 // completed participants' total times are the baseline, and only a
 // completed participant is compared with it — a session in progress,
 // whose total time so far is short, is not "exceptionally fast"; one who
