@@ -130,7 +130,7 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
 	add(e.ClockContradicted > 0 || e.Unsent > 0, FlagClockMismatch, "%s", clockEvidence(e))
-	add(e.Unscripted > 0, FlagUnscriptedSignals, "browser signals without the page's script token on %d of %s",
+	add(e.Unscripted >= MinUnscripted, FlagUnscriptedSignals, "browser signals without the page's script token on %d of %s",
 		e.Unscripted, answers(e.ScriptChecked))
 	return out
 }

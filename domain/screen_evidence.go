@@ -24,6 +24,12 @@ import (
 // the server's own work between reading its clock and sending the page.
 const ClockAllowanceMS = 1000
 
+// MinUnscripted is how many rating screens must carry the script's fields
+// without the page's token before unscripted_signals is raised: one may
+// be a page sent before the server began to give nonces and answered
+// after (an upgrade in the middle of a session), never two.
+const MinUnscripted = 2
+
 // ScriptTokenField is the hidden field of a rating screen that
 // static/app.js fills from the page's nonce (data-nonce).
 const ScriptTokenField = "script_token"

@@ -68,9 +68,16 @@ func TestScreenEvidence(t *testing.T) {
 		{"a screen never sent", func(e *IntegrityEvidence) { e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not}) }, []string{FlagClockMismatch}},
 		{"signals written without the script", func(e *IntegrityEvidence) {
 			e.AddScreen(sent(3000), 0, AnswerTrace{Signals: AnswerSignals{PointerOrKey: sig(1)}, Script: not})
+			e.AddScreen(sent(3000), 0, AnswerTrace{Signals: AnswerSignals{Webdriver: sig(0)}, Script: not})
 		}, []string{FlagUnscriptedSignals}},
-		{"a response time written without the script", func(e *IntegrityEvidence) { e.AddScreen(sent(3000), 2900, AnswerTrace{Script: not}) },
-			[]string{FlagUnscriptedSignals}},
+		{"a response time written without the script", func(e *IntegrityEvidence) {
+			e.AddScreen(sent(3000), 2900, AnswerTrace{Script: not})
+			e.AddScreen(sent(3000), 2800, AnswerTrace{Script: not})
+		}, []string{FlagUnscriptedSignals}},
+		{"one page from before the upgrade", func(e *IntegrityEvidence) {
+			e.AddScreen(sent(3000), 2900, AnswerTrace{Signals: human, Script: not})
+			e.AddScreen(sent(3000), 2900, AnswerTrace{Signals: human, Script: ran})
+		}, nil},
 		{"answered before the check existed", func(e *IntegrityEvidence) {
 			e.AddScreen(ScreenEvidence{Server: -1}, 6000, AnswerTrace{Signals: human})
 		}, nil},

@@ -207,7 +207,8 @@
 		var s = "pragmalab:" + nonce, h = 0x811c9dc5;
 		for (var i = 0; i < s.length; i++) {
 			h ^= s.charCodeAt(i) & 0xff;
-			h = Math.imul(h, 0x01000193) >>> 0;
+			// h × 16777619 mod 2³², by shifts: exact in any browser.
+			h = (h + (h << 1) + (h << 4) + (h << 7) + (h << 8) + (h << 24)) >>> 0;
 		}
 		return ("0000000" + h.toString(16)).slice(-8);
 	}
