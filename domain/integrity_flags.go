@@ -129,7 +129,7 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(straight, FlagStraightLine, "%s", run)
 	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
-	add(e.ClockContradicted > 0 || e.Unsent > 0, FlagClockMismatch, "%s", clockEvidence(e))
+	add(e.ClockContradicted > 0 || e.Unsent >= MinUnsent, FlagClockMismatch, "%s", clockEvidence(e))
 	add(e.Unscripted >= MinUnscripted, FlagUnscriptedSignals, "browser signals without the page's script token on %d of %s",
 		e.Unscripted, answers(e.ScriptChecked))
 	return out
@@ -186,7 +186,7 @@ func clockEvidence(e IntegrityEvidence) string {
 		parts = append(parts, fmt.Sprintf("reported time longer than the server measured on %d of %s (first: %s; allowance %d ms)",
 			e.ClockContradicted, answers(e.ClockReported), e.ClockExample, ClockAllowanceMS))
 	}
-	if e.Unsent > 0 {
+	if e.Unsent >= MinUnsent {
 		parts = append(parts, fmt.Sprintf("%s to screens the server never sent", answers(e.Unsent)))
 	}
 	return strings.Join(parts, "; ")

@@ -30,6 +30,11 @@ const ClockAllowanceMS = 1000
 // after (an upgrade in the middle of a session), never two.
 const MinUnscripted = 2
 
+// MinUnsent is how many answers to screens the server never sent raise
+// clock_mismatch on their own: the record of a showing is queued, and a
+// server that stopped before writing it may lose one, never two.
+const MinUnsent = 2
+
 // ScriptTokenField is the hidden field of a rating screen that
 // static/app.js fills from the page's nonce (data-nonce).
 const ScriptTokenField = "script_token"

@@ -65,7 +65,11 @@ func TestScreenEvidence(t *testing.T) {
 		{"page hidden longer than it existed", func(e *IntegrityEvidence) {
 			e.AddScreen(sent(500), 400, AnswerTrace{Set: true, HiddenMS: 5000, Signals: human, Script: ran})
 		}, []string{FlagClockMismatch}},
-		{"a screen never sent", func(e *IntegrityEvidence) { e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not}) }, []string{FlagClockMismatch}},
+		{"one screen never sent (a lost record)", func(e *IntegrityEvidence) { e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not}) }, nil},
+		{"screens never sent", func(e *IntegrityEvidence) {
+			e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not})
+			e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not})
+		}, []string{FlagClockMismatch}},
 		{"signals written without the script", func(e *IntegrityEvidence) {
 			e.AddScreen(sent(3000), 0, AnswerTrace{Signals: AnswerSignals{PointerOrKey: sig(1)}, Script: not})
 			e.AddScreen(sent(3000), 0, AnswerTrace{Signals: AnswerSignals{Webdriver: sig(0)}, Script: not})
@@ -93,8 +97,9 @@ func TestScreenEvidence(t *testing.T) {
 	e.AddScreen(sent(500), 6000, AnswerTrace{Signals: human, Script: ran})
 	e.AddScreen(sent(600), 500, AnswerTrace{Signals: human, Script: ran})
 	e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not})
+	e.AddScreen(ScreenEvidence{Server: -1}, 0, AnswerTrace{Script: not})
 	fs := IntegrityFlags(e, CrowdQuality{}, CrowdSettings{})
-	want := "reported time longer than the server measured on 1 of 2 answers (first: rt_ms 6000 ms where the server measured 500 ms; allowance 1000 ms); 1 answer to screens the server never sent"
+	want := "reported time longer than the server measured on 1 of 2 answers (first: rt_ms 6000 ms where the server measured 500 ms; allowance 1000 ms); 2 answers to screens the server never sent"
 	if len(fs) != 1 || fs[0].Evidence != want {
 		t.Errorf("evidence %+v, want %q", fs, want)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"slices"
@@ -261,5 +262,27 @@ func TestPasteWherePastingIsAllowed(t *testing.T) {
 	flags := participantFlags(t, e)[pidN(1)]
 	if _, ok := hasFlag(flags, domain.FlagPasteInText); ok {
 		t.Errorf("a paste where pasting is allowed flagged: %+v", flags)
+	}
+}
+
+// TestAnswersToScreensNeverSent: a client that posts the batch's answers
+// without loading the screens — the server never sent them — is flagged
+// clock_mismatch, with JavaScript's fields left out as a person without it
+// leaves them.
+func TestAnswersToScreensNeverSent(t *testing.T) {
+	e, clock := newClockedCrowdEnv(t, nil)
+	b := paced(e, clock, pidN(1), 2*time.Second, 1, nil, nil) // the first screen answered, the second loaded
+	b.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	reps, err := e.db.CrowdParticipants(context.Background(), e.study, e.set)
+	if err != nil || len(reps) != 1 {
+		t.Fatalf("participants %v, %v", reps, err)
+	}
+	for pos := 2; pos <= reps[0].Screens; pos++ { // no screen loaded after the second
+		clock.step(2 * time.Second)
+		b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(pos)}, "rating": {"4"}})
+	}
+	ev, ok := hasFlag(participantFlags(t, e)[pidN(1)], domain.FlagClockMismatch)
+	if want := fmt.Sprintf("%d answers to screens the server never sent", reps[0].Screens-2); !ok || ev != want {
+		t.Errorf("clock_mismatch %v with evidence %q, want %q", ok, ev, want)
 	}
 }
