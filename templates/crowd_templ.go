@@ -455,15 +455,15 @@ type CrowdItemView struct {
 	FollowUp  string
 	Belief    string
 	NextStep  int // preview only: the step the form goes to
+	// Nonce is the screen's nonce for the script token
+	// (docs/studies.md#server-evidence); "": none (training, preview).
+	Nonce string
 	// Condition is the practice item's (trigger or cancel): the
 	// feedback of a wrong answer says which side of the scale is right.
 	Condition string
 	// Scale is the study's rating scale (zero: 7 points).
 	Scale    CrowdScale
 	Instruct int // the point the hidden instruction asks for, 0: none
-	// Nonce is the screen's nonce for the script token
-	// (docs/studies.md#server-evidence); "": none (training, preview).
-	Nonce string
 }
 
 // screenTitle is the heading a screen reader announces: "Item 3 of 20",
@@ -759,6 +759,10 @@ func CrowdItem(v CrowdItemView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if !v.Preview {
+				templ_7745c5c3_Err = ScriptTokenField(v.Nonce).Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
 				templ_7745c5c3_Err = RTField().Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -768,10 +772,6 @@ func CrowdItem(v CrowdItemView) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				templ_7745c5c3_Err = SignalFields().Render(ctx, templ_7745c5c3_Buffer)
-				if templ_7745c5c3_Err != nil {
-					return templ_7745c5c3_Err
-				}
-				templ_7745c5c3_Err = ScriptTokenField(v.Nonce).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
