@@ -57,6 +57,10 @@ type Handler struct {
 	// DeviceKey signs the device cookies of browsers that logged in
 	// before (device.go); nil: no device cookie is issued or believed.
 	DeviceKey []byte
+	// TrapKey is the key the participants' traps are drawn from
+	// (domain.DrawTraps, store.DB.TrapKey): the decoy field's and the
+	// rating's names, the hidden instruction's wording and markup.
+	TrapKey []byte
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error

@@ -131,9 +131,11 @@
 	function textField(t) {
 		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "radio" && t.type !== "checkbox"));
 	}
-	// freeText: a visible free-text field (not the honeypot, not hidden).
+	// freeText: a free-text field a person can reach (not inside an inert
+	// or aria-hidden part of the page).
 	function freeText(t) {
-		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type === "text")) && t.name !== "website";
+		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type === "text")) &&
+			!(t.closest && t.closest("[inert],[aria-hidden=true]"));
 	}
 	function lenOf(t) { return lens.has(t) ? lens.get(t) : t.defaultValue.length; }
 	var keyed = { insertText: 1, insertCompositionText: 1, insertLineBreak: 1, insertParagraph: 1 };

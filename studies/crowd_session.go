@@ -302,7 +302,7 @@ func (c *CrowdSession) Next(ctx context.Context, begin bool) (CrowdNext, error) 
 				next.Pilot = f.p.Pilot
 			}
 			if next.Page == PageItem {
-				if next.Instruct, err = c.db.CrowdMachineInstruction(ctx, f.p.BatchID, next.Screen.Position, c.Settings); err != nil {
+				if next.Instruct, err = c.db.CrowdMachineInstruction(ctx, f.p.BatchID, next.Screen.Position, c.token, c.Settings); err != nil {
 					return CrowdNext{}, err
 				}
 			}
