@@ -21,11 +21,14 @@ const (
 	// FlagMachineInstruction is the opt-in hidden instruction's flag
 	// (docs/studies.md#machine-instruction), raised by ObeyedMachineInstruction.
 	FlagMachineInstruction = "machine_instruction"
+	// FlagTranscribedText is the opt-in typed justifications' flag
+	// (docs/studies.md#typed-justifications), raised by TranscribedText.
+	FlagTranscribedText = "transcribed_text"
 )
 
 // IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
 var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
-	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstruction}
+	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstruction, FlagTranscribedText}
 
 // IntegrityEvidence sums a participant's integrity signals over their
 // answers (rating screens and questionnaire). Every count is over signals
@@ -53,6 +56,10 @@ type IntegrityEvidence struct {
 	// instruction (crowd_ratings.machine_instruction not NULL),
 	// MachineObeyed those answered with the point it asked.
 	MachineInstructed, MachineObeyed int
+	// TypingAssessed counts the typed justifications judged by their
+	// typing, TypingTranscribed those judged transcribed
+	// (domain.TypingSummary.Verdict).
+	TypingAssessed, TypingTranscribed int
 }
 
 // Add counts one answer's signals and honeypot; text says whether the form
@@ -111,6 +118,7 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(straight, FlagStraightLine, "%s", run)
 	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
+	add(TranscribedText(e.TypingAssessed, e.TypingTranscribed), FlagTranscribedText, "%s", typingEvidence(e.TypingAssessed))
 	return out
 }
 

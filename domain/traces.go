@@ -18,6 +18,10 @@ type AnswerTrace struct {
 	// them, nor they the trace.
 	Signals  AnswerSignals
 	Honeypot string
+	// Justification is the screen's typed justification as sent, nil
+	// when the form had none (docs/studies.md#typed-justifications); the
+	// store keeps it only on a screen drawn to ask for one.
+	Justification *Justification
 }
 
 // MaxAnswerChanges bounds the answer changes a page may report: far more

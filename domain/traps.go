@@ -30,7 +30,10 @@ type Traps struct {
 	// (crowd.machine_instruction_1 …, InstructionWordings of them), and
 	// InstructionPlace its place on the rating form (mod FormPlaces).
 	Wording, InstructionPlace int
-	seed                      [32]byte
+	// Justify is the name of the justification's text box
+	// (docs/studies.md#typed-justifications).
+	Justify string
+	seed    [32]byte
 }
 
 // Decoy is the participant's hidden text field: Name its form name, Label
@@ -83,6 +86,7 @@ func DrawTraps(key []byte, session string) Traps {
 	t.Instruction = drawHidden(r)
 	t.Wording = 1 + r.IntN(InstructionWordings)
 	t.InstructionPlace = r.IntN(FormPlaces)
+	t.Justify = fieldName(r, []string{t.Rating, t.Decoy.Name})
 	return t
 }
 
@@ -188,4 +192,31 @@ func (t Traps) InstructionPoint(j, n, points int) int {
 		}
 	}
 	return 0
+}
+
+// Justifies tells whether the ordinary screen of rank j of the n ordinary
+// screens of the participant's batch asks for a typed justification, when
+// the study asks count of them (docs/studies.md#typed-justifications). The
+// screens are drawn for the participant among those without the hidden
+// instruction (with points, the study's scale; 0: no instruction), or
+// among all when too few are left.
+func (t Traps) Justifies(j, n, count, points int) bool {
+	if j < 0 || j >= n || count <= 0 {
+		return false
+	}
+	m := hmac.New(sha256.New, t.seed[:])
+	m.Write([]byte("justify " + strconv.Itoa(n)))
+	var seed [32]byte
+	copy(seed[:], m.Sum(nil))
+	r := rand.New(rand.NewChaCha8(seed))
+	var free []int
+	for _, k := range r.Perm(n) {
+		if points == 0 || t.InstructionPoint(k, n, points) == 0 {
+			free = append(free, k)
+		}
+	}
+	if len(free) < count {
+		free = r.Perm(n)
+	}
+	return slices.Contains(free[:min(count, len(free))], j)
 }

@@ -57,3 +57,38 @@ func TestDrawTraps(t *testing.T) {
 		t.Errorf("draws cover %d places, %d labels, %d wordings, %d ways of hiding", len(places), len(labels), len(wordings), len(hides))
 	}
 }
+
+// TestJustifies: the study's count of justification screens, drawn per
+// participant among the ordinary screens without the hidden instruction
+// (while enough are left), none when off.
+func TestJustifies(t *testing.T) {
+	key := []byte("k")
+	sets := map[string]bool{}
+	for s := range 50 {
+		tr := DrawTraps(key, fmt.Sprint("p", s))
+		for _, n := range []int{1, 2, 3, 6, 10, 30} {
+			for count := 0; count <= MaxJustifications; count++ {
+				for _, points := range []int{0, 7} {
+					var got []int
+					for j := range n {
+						if tr.Justifies(j, n, count, points) {
+							got = append(got, j)
+							if points > 0 && n-InstructionScreens(n) >= count && tr.InstructionPoint(j, n, points) != 0 {
+								t.Errorf("n %d: justification on the instructed screen %d", n, j)
+							}
+						}
+					}
+					if len(got) != min(count, n) {
+						t.Fatalf("n %d, count %d: justification screens %v", n, count, got)
+					}
+					if n == 30 && count == 2 && points == 7 {
+						sets[fmt.Sprint(got)] = true
+					}
+				}
+			}
+		}
+	}
+	if len(sets) < 45 {
+		t.Errorf("50 participants drew %d different pairs of justification screens", len(sets))
+	}
+}

@@ -66,7 +66,7 @@ type TypingSummary struct {
 }
 
 // TypingFields are the form names of TypingSummary's fields, in its order.
-var TypingFields = []string{"keys", "revisions", "typed_chars", "inserted_chars", "pastes",
+var TypingFields = []string{"keys", "revisions", "typed_chars", "inserted_chars", "text_pastes",
 	"iki_median_ms", "iki_iqr_ms", "iki_cv_pct", "within_word_ms", "word_pause_ms", "clause_pause_ms",
 	"long_pauses", "bursts"}
 
@@ -83,7 +83,7 @@ func ParseTypingSummary(get func(name string) string) TypingSummary {
 	for i, f := range s.Fields() {
 		bound := MaxInterKeyMS
 		switch TypingFields[i] {
-		case "keys", "revisions", "typed_chars", "inserted_chars", "pastes", "long_pauses", "bursts":
+		case "keys", "revisions", "typed_chars", "inserted_chars", "text_pastes", "long_pauses", "bursts":
 			bound = MaxKeyChars
 		case "iki_cv_pct":
 			bound = 10000

@@ -23,7 +23,7 @@ import (
 // aria-hidden, nothing focusable in it) while the page's text holds it, at
 // 390 px and 1280 px, with no axe violation. Neither the instruction nor
 // the hidden field is in the accessibility tree, which a screen reader
-// reads (issue 44 §3). Obeying it is stored as 1 (#32 §5).
+// reads (docs/studies.md#machine-instruction). Obeying it is stored as 1 (#32 §5).
 func TestMachineCheckInBrowser(t *testing.T) {
 	ts, db, studyID, set := startCrowdStudy(t)
 	set.MachineCheck = true

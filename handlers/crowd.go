@@ -258,7 +258,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case studies.PageItem:
 		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Total, v.Done = lang, c.base+"/answer", next.Total, next.Done
-		v.Instruct, v.Traps = next.Instruct, c.traps
+		v.Instruct, v.Traps, v.Justify = next.Instruct, c.traps, next.Justify
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	default:
 		h.Error(w, r, fmt.Errorf("crowd study %d: no page for %d", c.Study.ID, next.Page))
@@ -330,7 +330,9 @@ func (h *Handler) crowdAnswer(w http.ResponseWriter, r *http.Request, training b
 		err = c.AnswerTraining(r.Context(), v[0], v[1], v[2], rtParam(r))
 	} else {
 		v := formInts(r, "position", c.traps.Rating)
-		err = c.AnswerTraced(r.Context(), v[0], v[1], rtParam(r), h.traceParam(r, c.traps.Decoy.Name))
+		tr := h.traceParam(r, c.traps.Decoy.Name)
+		tr.Justification = justificationParam(r, c.traps.Justify)
+		err = c.AnswerTraced(r.Context(), v[0], v[1], rtParam(r), tr)
 	}
 	if err != nil {
 		h.crowdFailed(w, r, c, err)

@@ -31,6 +31,19 @@ func signalParams(r *http.Request, decoy string) (domain.AnswerSignals, string) 
 		domain.ParseHoneypot(r.PostFormValue(decoy))
 }
 
+// justificationParam reads a rating screen's typed justification
+// (docs/studies.md#typed-justifications): the text under the
+// participant's drawn name and the typing summary, nil when the form
+// sent no text box; nothing in it refuses the answer.
+func justificationParam(r *http.Request, name string) *domain.Justification {
+	text, ok := r.PostForm[name]
+	if !ok || name == "" {
+		return nil
+	}
+	j := domain.ParseJustification(text[0], domain.ParseTypingSummary(r.PostFormValue))
+	return &j
+}
+
 // traps are the traps of the participant whose session (crowd cookie,
 // expert invitation) is session (docs/studies.md#integrity-signals).
 func (h *Handler) traps(session string) domain.Traps {

@@ -14,7 +14,7 @@ import (
 // TrapWords are the words no participant page may carry anywhere — in an
 // attribute, a class, an id, a comment or a script — since a program
 // reading the page would learn from them which field or sentence is the
-// trap (issue 44 §3). The e2e and web tests use the same list.
+// trap (docs/studies.md#integrity-signals). The e2e and web tests use the same list.
 var trapWords = regexp.MustCompile(`(?i)honeypot|website|machine[-_ ]?check|machine[-_ ]?instruction|decoy|\btraps?\b|class="hp"|lpignore[^>]*leave|leave this field`)
 
 // noTrapWords fails when the page of what names a trap.
@@ -45,7 +45,7 @@ func fieldNames(body string) []string {
 // completion page, a refusal, the preview — and the script and style
 // sheet they load: none names a trap. Two participants' rating forms
 // differ in their field names, and each participant's answers are read
-// back under their own names (issue 44 §3).
+// back under their own names (docs/studies.md#integrity-signals).
 func TestParticipantPagesNameNoTrap(t *testing.T) {
 	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) {
 		s.MachineCheck, s.AllowPreview = true, true

@@ -203,7 +203,7 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 		if n, _ := res.RowsAffected(); n != 1 {
 			return fmt.Errorf("save rating: screen %d of batch %d missing or already answered", position, batchID)
 		}
-		return nil
+		return db.saveJustification(ctx, tx, id, batchID, position, traps, tr.Justification, s)
 	})
 	return out, err
 }

@@ -74,6 +74,10 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			last[r.pid] = r.AnsweredAt
 		}
 	}
+	typing, err := db.typingVerdicts(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]domain.CrowdQuality, len(ratings))
 	for _, p := range reps {
 		if len(ratings[p.ID]) == 0 {
@@ -83,6 +87,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		q.Traces = summariseTraces(traces[p.ID])
 		q.Integrity = integrityEvidence(traces[p.ID], answers[p.ID])
 		q.Integrity.MachineInstructed, q.Integrity.MachineObeyed = machine[p.ID][0], machine[p.ID][1]
+		q.Integrity.TypingAssessed, q.Integrity.TypingTranscribed = typing[p.ID][0], typing[p.ID][1]
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]

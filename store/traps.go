@@ -44,10 +44,11 @@ func (db *DB) Traps(ctx context.Context, token string) (domain.Traps, error) {
 }
 
 // crowdTraps are a crowd participant's traps when the study draws any on
-// the server's side (the hidden instruction), read before the answer's
-// transaction so that the key's first read never waits inside it.
+// the server's side (the hidden instruction, the justification screens),
+// read before the answer's transaction so that the key's first read never
+// waits inside it.
 func (db *DB) crowdTraps(ctx context.Context, token string, s domain.CrowdSettings) (domain.Traps, error) {
-	if !s.MachineCheck {
+	if !s.MachineCheck && s.Justifications == 0 {
 		return domain.Traps{}, nil
 	}
 	return db.Traps(ctx, token)

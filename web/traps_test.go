@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// trapWords are the words no participant page may carry (issue 44 §3);
+// trapWords are the words no participant page may carry (docs/studies.md#integrity-signals);
 // handlers' TestParticipantPagesNameNoTrap holds the same list for the
 // crowd's pages.
 var trapWords = regexp.MustCompile(`(?i)honeypot|website|machine[-_ ]?check|machine[-_ ]?instruction|decoy|\btraps?\b|class="hp"|leave this field`)
@@ -19,7 +19,7 @@ var decoyRE = regexp.MustCompile(`aria-hidden="true" inert><label>[^<]+<input ty
 
 // TestExpertPagesNameNoTrap: the experts' item, context and explanation
 // screens name no trap, carry the expert's own hidden field, and the
-// server reads it back under that expert's name (issue 44 §3).
+// server reads it back under that expert's name (docs/studies.md#integrity-signals).
 func TestExpertPagesNameNoTrap(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
