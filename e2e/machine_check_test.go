@@ -60,6 +60,7 @@ func TestMachineCheckInBrowser(t *testing.T) {
 	for _, w := range widths {
 		setWidth(t, ctx, w)
 		notInAXTree(t, ctx, fmt.Sprintf("screen with the instruction at %d px", w))
+		keyboardMeetsNoTrap(t, ctx, fmt.Sprintf("screen with the instruction at %d px", w))
 		asked = lookAtInstruction(t, ctx, w)
 		axeAudit(t, ctx, fmt.Sprintf("screen with the instruction at %d px", w))
 		screenshot(t, ctx, fmt.Sprintf("machine-check-screen-%d", w))
@@ -168,5 +169,33 @@ func notInAXTree(t *testing.T, ctx context.Context, what string) {
 	}
 	if !sawBelief {
 		t.Fatalf("%s: the accessibility tree (%d nodes) lacks the rating question %q", what, len(tree.Nodes), belief)
+	}
+}
+
+// keyboardMeetsNoTrap tabs through the whole page, round to the start, and
+// fails when the focus ever lands on a text field or inside an aria-hidden
+// or inert element: a keyboard user never meets the hidden field.
+func keyboardMeetsNoTrap(t *testing.T, ctx context.Context, what string) {
+	t.Helper()
+	step(t, ctx, what+": focus the start", chromedp.Evaluate[chromedp.Void](`document.activeElement && document.activeElement.blur()`))
+	seen := 0
+	for range 40 {
+		step(t, ctx, what+": Tab", chromedp.KeyEvent("\t"))
+		bad := get(t, ctx, what+": focus", chromedp.Evaluate[string](`(() => {
+			const a = document.activeElement;
+			if (!a || a === document.body) return "";
+			if (a.closest("[aria-hidden=true],[inert]") || (a.tagName === "INPUT" && a.type === "text")) return a.outerHTML;
+			return "ok";
+		})()`))
+		switch bad {
+		case "":
+		case "ok":
+			seen++
+		default:
+			t.Fatalf("%s: the keyboard reaches %s", what, bad)
+		}
+	}
+	if seen == 0 {
+		t.Fatalf("%s: Tab never focused anything", what)
 	}
 }

@@ -29,7 +29,7 @@ func TestCrowdJustifications(t *testing.T) {
 			"within_word_ms": {"120"}, "word_pause_ms": {"125"}, "long_pauses": {"0"}, "bursts": {"1"}},
 		pidN(2): {"keys": {"95"}, "revisions": {"4"}, "typed_chars": {"80"}, "inserted_chars": {"0"}, "text_pastes": {"0"},
 			"within_word_ms": {"150"}, "word_pause_ms": {"170"}, "long_pauses": {"0"}, "bursts": {"1"}},
-		pidN(3): {"keys": {"2"}, "revisions": {"2"}, "typed_chars": {"0"}, "inserted_chars": {"90"}, "text_pastes": {"0"}},
+		pidN(3): {"keys": {"2"}, "revisions": {"2"}, "typed_chars": {"0"}, "inserted_chars": {"90"}, "text_pastes": {"1"}},
 		pidN(4): {},
 	}
 	asked := map[string][]int{}
@@ -84,6 +84,11 @@ func TestCrowdJustifications(t *testing.T) {
 		t.Fatalf("justifications export (%v):\n%s", err, a.body)
 	}
 	flags := participantFlags(t, e)
+	// A paste into the justification, which asks to be typed, counts for
+	// paste_in_text; the pasted text is not judged by its typing.
+	if _, ok := hasFlag(flags[pidN(3)], domain.FlagPasteInText); !ok {
+		t.Errorf("a paste into the justification is not paste_in_text: %+v", flags[pidN(3)])
+	}
 	for pid, want := range map[string]bool{pidN(1): true, pidN(2): false, pidN(3): false, pidN(4): false} {
 		ev, got := hasFlag(flags[pid], domain.FlagTranscribedText)
 		if got != want {

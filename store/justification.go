@@ -111,9 +111,11 @@ func (db *DB) CrowdJustifications(ctx context.Context, studyID int64) ([]CrowdJu
 	})
 }
 
-// typingVerdicts counts, by participant, the justifications judged and
-// those judged transcribed (domain.TypingSummary.Verdict).
-func (db *DB) typingVerdicts(ctx context.Context, studyID int64) (map[int64][2]int, error) {
+// typingVerdicts counts, by participant, the justifications judged, those
+// judged transcribed (domain.TypingSummary.Verdict), and the pastes into
+// them (a field that asks to be typed, so its pastes count for
+// paste_in_text).
+func (db *DB) typingVerdicts(ctx context.Context, studyID int64) (map[int64][3]int, error) {
 	type row struct {
 		pid int64
 		CrowdJustification
@@ -139,9 +141,12 @@ func (db *DB) typingVerdicts(ctx context.Context, studyID int64) (map[int64][2]i
 	if err != nil {
 		return nil, err
 	}
-	out := map[int64][2]int{}
+	out := map[int64][3]int{}
 	for _, r := range rows {
 		c := out[r.pid]
+		if r.Typing.Pastes.Valid {
+			c[2] += r.Typing.Pastes.N
+		}
 		switch r.Typing.Verdict() {
 		case domain.TypingTranscribed:
 			c[0]++

@@ -88,6 +88,7 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		q.Integrity = integrityEvidence(traces[p.ID], answers[p.ID])
 		q.Integrity.MachineInstructed, q.Integrity.MachineObeyed = machine[p.ID][0], machine[p.ID][1]
 		q.Integrity.TypingAssessed, q.Integrity.TypingTranscribed = typing[p.ID][0], typing[p.ID][1]
+		q.Integrity.TextPastes += typing[p.ID][2] // the justification asks to be typed
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]
