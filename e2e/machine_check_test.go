@@ -101,7 +101,7 @@ func lookAtInstruction(t *testing.T, ctx context.Context, w int64) int {
 	if l.Width > 1 || l.Height > 1 || l.AriaHidden != "true" || l.Display == "none" || l.Focusable != 0 || !l.InText {
 		t.Fatalf("at %d px the instruction is %+v; want at most 1×1 px, aria-hidden, displayed, nothing focusable, in the page's text", w, l)
 	}
-	m := regexp.MustCompile(`(\d+)\.$`).FindStringSubmatch(l.Text)
+	m := regexp.MustCompile(`\b(\d+)\b`).FindStringSubmatch(l.Text)
 	if m == nil {
 		t.Fatalf("instruction text %q", l.Text)
 	}
