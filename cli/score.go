@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -317,7 +319,7 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 	}
 	// A human-task job beside its study's humans, compared once for the
 	// R companion, the tables and the JSON.
-	var c *studies.JobHumanComparison
+	var c *comparisons.JobHumanComparison
 	if o.humans.rDir != "" || o.humans.wanted() || o.asJSON {
 		var err error
 		if c, err = o.humans.compare(ctx, svc, res); err != nil {
@@ -569,7 +571,7 @@ func signed(v *float64) string {
 }
 
 // corrText prints a correlation as "r = 0.62 [0.41, 0.77], n = 40".
-func corrText(c analysis.Correlation) string {
+func corrText(c toplines.Correlation) string {
 	if c.R == nil {
 		return fmt.Sprintf("undefined (n = %d)", c.N)
 	}

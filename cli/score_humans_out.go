@@ -9,10 +9,10 @@ import (
 	"math"
 	"slices"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/report"
+	"pragmalab/comparisons"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // humansOut are score's outputs of a human-task job beside its study's
@@ -22,7 +22,7 @@ import (
 type humansOut struct {
 	latex   bool
 	methods string
-	lang    analysis.Lang
+	lang    report.Lang
 	epsilon float64
 	rDir    string
 }
@@ -30,9 +30,9 @@ type humansOut struct {
 func (h *humansOut) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&h.latex, "latex", false, "print the job's comparison with its study's humans as LaTeX (booktabs): the alt-test, the distributions against the human ceiling, the correlation against the split-half ceiling, the calibration, ΔA")
 	fs.StringVar(&h.methods, "methods", "", `print the methods text of the job's comparison with its study's humans, numbers filled in: "text" or "markdown"`)
-	h.lang = analysis.English
+	h.lang = report.English
 	fs.Func("lang", `language of the --methods text: "en" (default) or "it"`, func(v string) error {
-		l, ok := analysis.ParseLang(v)
+		l, ok := report.ParseLang(v)
 		if !ok {
 			return fmt.Errorf("want en or it")
 		}
@@ -73,16 +73,16 @@ func (h *humansOut) eps() *float64 {
 
 // compare is the job's comparison with its study's humans; nil for a task
 // that asks no human question or a study without human answers.
-func (h *humansOut) compare(ctx context.Context, svc *app, res *runner.Results) (*studies.JobHumanComparison, error) {
+func (h *humansOut) compare(ctx context.Context, svc *app, res *runner.Results) (*comparisons.JobHumanComparison, error) {
 	if !scoring.IsHumanTask(scoring.Task(res.Job.Task)) {
 		return nil, nil
 	}
-	return svc.CompareJobWithHumans(ctx, res, h.eps())
+	return svc.comparisons.CompareJobWithHumans(ctx, res, h.eps())
 }
 
 // write prints the comparison as --latex or --methods asks; a job with
 // nothing to compare is a usage error saying why.
-func (h *humansOut) write(w io.Writer, res *runner.Results, c *studies.JobHumanComparison) error {
+func (h *humansOut) write(w io.Writer, res *runner.Results, c *comparisons.JobHumanComparison) error {
 	if c == nil {
 		return usagef("score: --latex and --methods print a human-task job (likert, expert, context, explanation-rating) beside its study's human answers; job %d is %s on study %d, which has none to compare with", res.Job.ID, res.Job.Task, res.Job.StudyID)
 	}
@@ -108,7 +108,7 @@ func (h *humansOut) write(w io.Writer, res *runner.Results, c *studies.JobHumanC
 }
 
 // humanCompareWhy says why a comparison holds no table.
-func humanCompareWhy(c *studies.JobHumanComparison) string {
+func humanCompareWhy(c *comparisons.JobHumanComparison) string {
 	if c.AltTest != nil && c.AltTest.Error != "" {
 		return c.AltTest.Error
 	}

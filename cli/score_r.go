@@ -6,11 +6,11 @@ import (
 	"math"
 	"strconv"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/comparisons"
 	"pragmalab/csvsafe"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // writeScoreR writes the R companion of a likert job's comparison with its
@@ -18,7 +18,7 @@ import (
 // docs/statistics.md#reproducing-in-r): the kept ratings, the model's
 // distributions and pragmalab's distances, ceilings and calibration, with
 // a script recomputing them in base R.
-func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *comparisons.JobHumanComparison, dir string, args []string) error {
 	if res.Job.Task == string(scoring.Expert) {
 		return writeExpertR(ctx, svc, env, res, c, dir, args)
 	}
@@ -33,14 +33,14 @@ func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c
 		}
 		return usagef("score: --r writes the R companion of a likert job's comparison with its study's crowd or of an expert job's ΔA; job %d cannot have one: %s", res.Job.ID, why)
 	}
-	u, err := svc.LikertUnits(ctx, res)
+	u, err := svc.comparisons.LikertUnits(ctx, res)
 	if err != nil {
 		return err
 	}
 	return scoreCompanion(res.Job.ID, args, u, c).write(dir, env)
 }
 
-func scoreCompanion(job int64, args []string, u *studies.LikertUnits, c *studies.JobHumanComparison) *rCompanion {
+func scoreCompanion(job int64, args []string, u *comparisons.LikertUnits, c *comparisons.JobHumanComparison) *rCompanion {
 	d, cal := c.Distributions, c.Calibration
 	return &rCompanion{
 		command: "distributions", program: "score", args: args,
@@ -100,7 +100,7 @@ func scoreCompanion(job int64, args []string, u *studies.LikertUnits, c *studies
 
 // writeDistributionsLong writes every unit's humans, distances, ceilings
 // and verdicts, and every summary.
-func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
+func writeDistributionsLong(w io.Writer, d *modelhuman.Distributions) error {
 	l := newLongWriter(w, "level", "item_id", "condition", "measure")
 	flag := func(b bool) int {
 		if b {
@@ -111,7 +111,7 @@ func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
 	for _, it := range d.Items {
 		l.int(it.Humans, "unit", it.Item, it.Condition, "humans")
 		l.int(flag(it.Exhaustive), "unit", it.Item, it.Condition, "exhaustive")
-		for _, m := range analysis.Measures {
+		for _, m := range modelhuman.Measures {
 			dm := it.Measures[m]
 			v := dm.Model
 			l.num(&v, "unit", it.Item, it.Condition, m+"_model")
@@ -134,7 +134,7 @@ func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
 }
 
 // writeCalibrationLong writes the ECE and every bin.
-func writeCalibrationLong(w io.Writer, c *analysis.Calibration) error {
+func writeCalibrationLong(w io.Writer, c *modelhuman.Calibration) error {
 	l := newLongWriter(w, "bin", "measure")
 	l.int(c.Items, "all", "items")
 	l.num(c.ECE, "all", "ece")
@@ -149,7 +149,7 @@ func writeCalibrationLong(w io.Writer, c *analysis.Calibration) error {
 
 // writeExpertR writes the R companion of an expert job's ΔA: the experts'
 // plausibility judgements, the model's choices and pragmalab's α and ΔA.
-func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *comparisons.JobHumanComparison, dir string, args []string) error {
 	if c == nil || c.Replacement == nil {
 		why := "its study has no expert judgements"
 		if c != nil {
@@ -157,14 +157,14 @@ func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, 
 		}
 		return usagef("score: --r: job %d has no ΔA to recompute: %s", res.Job.ID, why)
 	}
-	experts, items, data, model, err := svc.ExpertReplacementData(ctx, res)
+	experts, items, data, model, err := svc.comparisons.ExpertReplacementData(ctx, res)
 	if err != nil {
 		return err
 	}
 	return expertCompanion(res.Job.ID, args, experts, items, data, model, c.Replacement).write(dir, env)
 }
 
-func expertCompanion(job int64, args []string, experts, items []string, data [][]float64, model []float64, r *analysis.ExpertReplacement) *rCompanion {
+func expertCompanion(job int64, args []string, experts, items []string, data [][]float64, model []float64, r *modelhuman.ExpertReplacement) *rCompanion {
 	cell := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/report"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/studies"
 	"pragmalab/templates"
@@ -45,7 +47,7 @@ func (h *Handler) rCompanionOffered(s *domain.Study, a *studies.Analysis) bool {
 // page: one row per job with the alt-test's verdict, the share of units
 // within the human ceiling and the correlation against the split-half
 // ceiling.
-func modelsView(studyID int64, ms []studies.ModelBesideHumans) []templates.ModelHumanRow {
+func modelsView(studyID int64, ms []comparisons.ModelBesideHumans) []templates.ModelHumanRow {
 	var out []templates.ModelHumanRow
 	for _, m := range ms {
 		row := templates.ModelHumanRow{URL: templates.JobURL(studyID, m.JobID, ""), Job: "#" + strconv.FormatInt(m.JobID, 10),
@@ -62,7 +64,7 @@ func modelsView(studyID int64, ms []studies.ModelBesideHumans) []templates.Model
 			row.Within = fmt.Sprintf("%s (%d units)", analysis.Fixed(*m.Within, 2), m.Units)
 		}
 		if c := m.Correlation; c != nil {
-			row.R, row.Ceiling, row.Share = analysis.Text(c.R), analysis.Text(c.Ceiling), analysis.Text(c.Share)
+			row.R, row.Ceiling, row.Share = report.Text(c.R), report.Text(c.Ceiling), report.Text(c.Share)
 		}
 		switch {
 		case m.ECE != nil:

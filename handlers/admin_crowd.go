@@ -173,6 +173,7 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		set.Justifications = 0
 	}
 	set.AnyPID = f("any_pid") == "yes"
+	set.SignedURL = f("signed_url") == "yes"
 	set.Questionnaire = domain.QuestionnaireSettings{
 		Languages: f("q_languages") == "yes", Age: f("q_age") == "yes", Gender: f("q_gender") == "yes", Comments: f("q_comments") == "yes",
 	}

@@ -9,7 +9,9 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
+	"pragmalab/prolific"
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"strconv"
@@ -33,6 +35,9 @@ type Handler struct {
 	Store Store
 	// SignIn is the login lock's audit and institutional sign-in's rules.
 	SignIn *signin.Service
+	// Comparisons sets the study's models beside its humans: the job
+	// pages' comparison, the Analysis page's models (comparisons/).
+	Comparisons *comparisons.Service
 	// Recruit drives Prolific for crowd studies (recruit/).
 	Recruit  *recruit.Service
 	Sessions sessions.Store
@@ -64,6 +69,10 @@ type Handler struct {
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
+	// StudyTokens verifies Prolific's signed study URLs for the studies
+	// that require them (crowd_token.go); nil: such studies refuse every
+	// arrival as unverifiable.
+	StudyTokens *prolific.TokenVerifier
 
 	logins  *loginThrottle
 	locks   lockAudit
