@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"pragmalab/cli/seed"
 	"pragmalab/domain"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -427,6 +428,10 @@ type loadParticipant struct {
 	tolerateDown bool
 	down         bool // a request failed since the last screen was read
 	lastAcked    int
+	// rating is the name of the screen's rating radios, drawn per
+	// participant (docs/studies.md#integrity-signals): read from the
+	// page, as a browser sends it.
+	rating string
 }
 
 // participant walks one participant through the study. Its state is the
@@ -527,11 +532,19 @@ func (p *loadParticipant) step() (bool, error) {
 		return false, fmt.Errorf("unexpected page: %.200s", body)
 	}
 	pos, _ := strconv.Atoi(posText)
+	m := radioNameRE.FindStringSubmatch(body)
+	if m == nil {
+		return false, fmt.Errorf("a rating screen without its radios: %.200s", body)
+	}
+	p.rating = m[1]
 	if strings.Contains(body, `data-testid="training"`) {
 		return false, p.training(body, posText, pos)
 	}
 	return false, p.answer(posText, pos)
 }
+
+// radioNameRE reads the rating radios' name from a screen.
+var radioNameRE = regexp.MustCompile(`<input type="radio" name="([^"]+)"`)
 
 // training answers a training screen as the item expects.
 func (p *loadParticipant) training(body, posText string, pos int) error {
@@ -540,7 +553,7 @@ func (p *loadParticipant) training(body, posText string, pos int) error {
 	if p.r.study.Training[pos-1] == "cancel" {
 		rating = "2"
 	}
-	form := url.Values{"position": {posText}, "attempt": {attempt}, "rating": {rating}}
+	form := url.Values{"position": {posText}, "attempt": {attempt}, p.rating: {rating}}
 	_, _, err := p.send("POST", p.base+"/training", form, &p.r.arriveLat)
 	return err
 }
@@ -559,7 +572,7 @@ func (p *loadParticipant) answer(posText string, pos int) error {
 		time.Sleep(r.think/2 + rand.N(r.think))
 	}
 	rating := loadRating(p.i, pos)
-	form := url.Values{"position": {posText}, "rating": {strconv.Itoa(rating)}}
+	form := url.Values{"position": {posText}, p.rating: {strconv.Itoa(rating)}}
 	resp, t1, err := p.send("POST", p.base+"/answer", form, nil)
 	if err != nil {
 		return err

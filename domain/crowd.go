@@ -63,6 +63,11 @@ type CrowdSettings struct {
 	// sentence that no person sees and no screen reader reads, asking an
 	// AI model for a given answer (docs/studies.md#machine-instruction).
 	MachineCheck bool `json:"machine_check"`
+	// Justifications is how many rating screens of each participant's
+	// batch, drawn per participant, also ask "Why did you choose this
+	// rating?" in a text box whose typing is summarised
+	// (docs/studies.md#typed-justifications): 0 (off, the default), 1 or 2.
+	Justifications int `json:"justifications"`
 	// Questionnaire is the optional post-study questionnaire, shown before
 	// the completion page.
 	Questionnaire QuestionnaireSettings `json:"questionnaire"`
@@ -122,7 +127,16 @@ func (s *CrowdSettings) checkScale() error {
 		return err
 	}
 	// The hidden instruction needs room on the scale and in the batch.
-	return s.checkMachine()
+	if err := s.checkMachine(); err != nil {
+		return err
+	}
+	if s.Justifications < 0 || s.Justifications > MaxJustifications {
+		return Errorf(EINVALID, "justifications: %d screens, want 0 (off), 1 or %d", s.Justifications, MaxJustifications)
+	}
+	if s.Justifications > s.BatchSize {
+		return Errorf(EINVALID, "justifications: %d screens in batches of %d", s.Justifications, s.BatchSize)
+	}
+	return nil
 }
 
 // ValidRating reports whether r is a point of the study's scale

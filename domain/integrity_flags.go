@@ -26,12 +26,15 @@ const (
 	// clock contradicts, or the script's fields without the page's token.
 	FlagClockMismatch     = "clock_mismatch"
 	FlagUnscriptedSignals = "unscripted_signals"
+	// FlagTranscribedText is the opt-in typed justifications' flag
+	// (docs/studies.md#typed-justifications), raised by TranscribedText.
+	FlagTranscribedText = "transcribed_text"
 )
 
 // IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
 var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
 	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstruction,
-	FlagClockMismatch, FlagUnscriptedSignals}
+	FlagClockMismatch, FlagUnscriptedSignals, FlagTranscribedText}
 
 // IntegrityEvidence sums a participant's integrity signals over their
 // answers (rating screens and questionnaire). Every count is over signals
@@ -67,6 +70,10 @@ type IntegrityEvidence struct {
 	// sent, Unscripted carried the script's fields without its token.
 	ScriptChecked, ClockReported, ClockContradicted, Unsent, Unscripted int
 	ClockExample                                                        string
+	// TypingAssessed counts the typed justifications judged by their
+	// typing, TypingTranscribed those judged transcribed
+	// (domain.TypingSummary.Verdict).
+	TypingAssessed, TypingTranscribed int
 }
 
 // Add counts one answer's signals and honeypot; text says whether the form
@@ -132,6 +139,7 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(e.ClockContradicted > 0 || e.Unsent >= MinUnsent, FlagClockMismatch, "%s", clockEvidence(e))
 	add(e.Unscripted >= MinUnscripted, FlagUnscriptedSignals, "browser signals without the page's script token on %d of %s",
 		e.Unscripted, answers(e.ScriptChecked))
+	add(TranscribedText(e.TypingAssessed, e.TypingTranscribed), FlagTranscribedText, "%s", typingEvidence(e.TypingAssessed))
 	return out
 }
 

@@ -1,58 +1,76 @@
 package domain
 
 import (
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
-// TestMachineInstruction: on every batch length and scale the setting
-// allows, exactly MachineCheckScreens screens carry the instruction, never
-// the first or last when the batch has room, asking points that are
-// never the midpoint and not all the same, so a straight-liner does not
-// obey them all (#32 §5).
-func TestMachineInstruction(t *testing.T) {
+// TestInstructionPoint: on every batch length and scale the setting
+// allows, InstructionScreens(n) screens carry the instruction, asking
+// points that are never the midpoint, distinct while the scale has enough
+// points besides the midpoint, so never all the same (a straight-liner
+// does not obey them all); and the screens are drawn per participant.
+func TestInstructionPoint(t *testing.T) {
+	key := []byte("test key")
 	for points := MachineCheckMinPoints; points <= MaxScalePoints; points++ {
-		for n := MachineCheckScreens; n <= 60; n++ {
-			checkBatch(t, n, points)
+		for n := MachineCheckMinScreens; n <= 60; n++ {
+			for s := range 5 {
+				checkBatch(t, DrawTraps(key, fmt.Sprint("session", s)), n, points)
+			}
 		}
 	}
-	if p := MachineInstruction(5, 30, 7); p != 6 {
-		t.Errorf("the first instruction of 30 screens on 7 points asks %d, want 6 (\"answer 6\")", p)
-	}
-	for _, c := range [][3]int{{-1, 30, 7}, {30, 30, 7}, {0, 0, 7}, {5, 30, 1}} {
-		if p := MachineInstruction(c[0], c[1], c[2]); p != 0 {
-			t.Errorf("MachineInstruction%v = %d, want 0", c, p)
+	tr := DrawTraps(key, "x")
+	for _, c := range [][3]int{{-1, 30, 7}, {30, 30, 7}, {0, 0, 7}, {0, 2, 7}, {5, 30, 1}} {
+		if p := tr.InstructionPoint(c[0], c[1], c[2]); p != 0 {
+			t.Errorf("InstructionPoint%v = %d, want 0", c, p)
 		}
+	}
+	// Two participants of the same batch meet the instruction on different
+	// screens (with 30 screens, the same five in 1 of 142,506 pairs).
+	screens := func(t Traps) string {
+		var out []int
+		for j := range 30 {
+			if t.InstructionPoint(j, 30, 7) != 0 {
+				out = append(out, j)
+			}
+		}
+		return fmt.Sprint(out)
+	}
+	seen := map[string]bool{}
+	for s := range 20 {
+		seen[screens(DrawTraps(key, fmt.Sprint("p", s)))] = true
+	}
+	if len(seen) < 19 {
+		t.Errorf("20 participants met the instruction on only %d different sets of screens", len(seen))
 	}
 }
 
-// checkBatch checks the instructions of a batch of n ordinary screens on
-// a scale of points.
-func checkBatch(t *testing.T, n, points int) {
+// checkBatch checks a participant's instructions in a batch of n ordinary
+// screens on a scale of points.
+func checkBatch(t *testing.T, tr Traps, n, points int) {
 	t.Helper()
 	var asked []int
 	for j := 0; j < n; j++ {
-		p := MachineInstruction(j, n, points)
+		p := tr.InstructionPoint(j, n, points)
 		if p == 0 {
 			continue
 		}
 		if p < 1 || p > points || 2*p == points+1 {
 			t.Fatalf("%d points, %d screens: screen %d asks %d", points, n, j, p)
 		}
-		if n > 2*MachineCheckScreens && (j == 0 || j == n-1) {
-			t.Errorf("%d points, %d screens: the instruction is on screen %d", points, n, j)
-		}
 		asked = append(asked, p)
 	}
-	if len(asked) != MachineCheckScreens {
+	if len(asked) != InstructionScreens(n) {
 		t.Fatalf("%d points, %d screens: %d instructed screens %v", points, n, len(asked), asked)
 	}
-	same := true
+	distinct := map[int]bool{}
 	for _, p := range asked {
-		same = same && p == asked[0]
+		distinct[p] = true
 	}
-	if same {
-		t.Errorf("%d points, %d screens: every instruction asks %d", points, n, asked[0])
+	if want := min(len(asked), points-points%2); len(distinct) != want {
+		t.Errorf("%d points, %d screens: the points asked %v, want %d distinct", points, n, asked, want)
 	}
 }
 
@@ -69,45 +87,81 @@ func TestMachineObeyed(t *testing.T) {
 	}
 }
 
-// TestObeyedMachineInstruction: flagged only when every one of the
-// instructions was obeyed; a person answering at random on 7 points is
-// flagged with probability (1/7)^3, under 0.3 %.
+// TestObeyedMachineInstruction: flagged when most instructions were obeyed
+// (at least three, at least three quarters): 3 of 3, 4 of 5, not 3 of 5.
+// A person answering at random on 7 points is flagged with probability
+// 5·(1/7)^4·(6/7) + (1/7)^5 ≈ 0.18 %; a person with any distribution of
+// answers of their own, independent of the instruction, at most ≈ 0.67 %
+// (docs/studies.md#machine-instruction).
 func TestObeyedMachineInstruction(t *testing.T) {
 	for _, c := range []struct {
 		instructed, obeyed int
 		want               bool
-	}{{3, 3, true}, {3, 2, false}, {3, 0, false}, {2, 2, false}, {0, 0, false}, {4, 4, true}} {
+	}{{3, 3, true}, {3, 2, false}, {3, 0, false}, {2, 2, false}, {0, 0, false},
+		{5, 5, true}, {5, 4, true}, {5, 3, false}, {4, 3, true}, {6, 4, false}, {6, 5, true}} {
 		if got := ObeyedMachineInstruction(c.instructed, c.obeyed); got != c.want {
 			t.Errorf("ObeyedMachineInstruction(%d, %d) = %v, want %v", c.instructed, c.obeyed, got, c.want)
 		}
 	}
-	// Every way to answer the three instructed screens of a 30-screen batch
-	// on 7 points: only the one that gives each point asked is flagged.
+	tr := DrawTraps([]byte("k"), "random rater")
 	var asked []int
 	for j := 0; j < 30; j++ {
-		if p := MachineInstruction(j, 30, 7); p != 0 {
+		if p := tr.InstructionPoint(j, 30, 7); p != 0 {
 			asked = append(asked, p)
 		}
 	}
-	flagged, all := 0, 0
-	for a := 1; a <= 7; a++ {
-		for b := 1; b <= 7; b++ {
-			for c := 1; c <= 7; c++ {
-				obeyed := 0
-				for i, r := range []int{a, b, c} {
-					if v := MachineObeyed(asked[i], r); *v == 1 {
-						obeyed++
-					}
-				}
-				all++
-				if ObeyedMachineInstruction(3, obeyed) {
-					flagged++
+	// flagRate is the chance of the flag for a person answering each
+	// screen independently with the distribution q over the 7 points.
+	flagRate := func(q [8]float64) float64 {
+		total := 0.0
+		for mask := range 1 << len(asked) {
+			pr, obeyed := 1.0, 0
+			for i, a := range asked {
+				if mask&(1<<i) != 0 {
+					pr *= q[a]
+					obeyed++
+				} else {
+					pr *= 1 - q[a]
 				}
 			}
+			if ObeyedMachineInstruction(len(asked), obeyed) {
+				total += pr
+			}
 		}
+		return total
 	}
-	if share := float64(flagged) / float64(all); math.Abs(share-math.Pow(1.0/7, 3)) > 1e-12 {
-		t.Errorf("random answers flagged at %.5f, want (1/7)^3", share)
+	uniform := [8]float64{0, 1.0 / 7, 1.0 / 7, 1.0 / 7, 1.0 / 7, 1.0 / 7, 1.0 / 7, 1.0 / 7}
+	if got, want := flagRate(uniform), 5*math.Pow(1.0/7, 4)*6/7+math.Pow(1.0/7, 5); math.Abs(got-want) > 1e-12 {
+		t.Errorf("random answers flagged at %.6f, want %.6f", got, want)
+	}
+	// Any distribution at all: never above 0.68 % (the worst puts 1/5 on
+	// each point asked: 5·0.2^4·0.8 + 0.2^5 = 0.672 %).
+	r := rand.New(rand.NewPCG(1, 2))
+	worst := 0.0
+	for range 20000 {
+		var q [8]float64
+		sum := 0.0
+		for p := 1; p <= 7; p++ {
+			q[p] = r.ExpFloat64()
+			if r.IntN(3) == 0 {
+				q[p] = 0
+			}
+			sum += q[p]
+		}
+		if sum == 0 {
+			continue
+		}
+		for p := 1; p <= 7; p++ {
+			q[p] /= sum
+		}
+		worst = max(worst, flagRate(q))
+	}
+	var even [8]float64
+	for _, a := range asked {
+		even[a] = 0.2
+	}
+	if e := flagRate(even); math.Abs(e-0.00672) > 1e-9 || worst > e+1e-12 {
+		t.Errorf("the worst honest distribution is flagged at %.6f (searched %.6f), want 0.672 %% at most", e, worst)
 	}
 }
 

@@ -6,12 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-// HoneypotField is the name of the one text field every participant form
-// carries and no person sees or reaches (templates.Honeypot,
-// docs/studies.md#integrity-signals). Something in it came from a program
-// filling every field.
-const HoneypotField = "website"
-
 // MaxHoneypot bounds what is kept of a filled honeypot, in bytes: enough to
 // show the reviewer what the program typed, no room for a payload.
 const MaxHoneypot = 200

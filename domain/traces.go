@@ -23,6 +23,10 @@ type AnswerTrace struct {
 	// answer carried the page's token, 0 when not; invalid when not
 	// checked (an answer stored before the check existed).
 	Script Signal
+	// Justification is the screen's typed justification as sent, nil
+	// when the form had none (docs/studies.md#typed-justifications); the
+	// store keeps it only on a screen drawn to ask for one.
+	Justification *Justification
 }
 
 // MaxAnswerChanges bounds the answer changes a page may report: far more

@@ -35,7 +35,7 @@ func TestCrowdFivePointScaleInBrowser(t *testing.T) {
 		t.Helper()
 		for _, w := range widths {
 			setWidth(t, ctx, w)
-			points := get(t, ctx, what+": points", chromedp.Evaluate[int](`document.querySelectorAll('input[name="rating"]').length`))
+			points := get(t, ctx, what+": points", chromedp.Evaluate[int](`document.querySelectorAll('[data-testid=rating-form] input[type=radio]').length`))
 			labels := get(t, ctx, what+": labels", chromedp.Evaluate[string](`document.querySelector('[data-testid="scale-labels"]').innerText`))
 			question := get(t, ctx, what+": question", chromedp.Evaluate[string](`document.querySelector('legend').innerText`))
 			sideways := get(t, ctx, what+": width", chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))

@@ -162,6 +162,16 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.AllowPreview = f("allow_preview") == "yes"
 	set.FinishWhenPaused = f("finish_when_paused") == "yes"
 	set.MachineCheck = f("machine_check") == "yes"
+	if j := strings.TrimSpace(f("justifications")); j != "" {
+		n, err := strconv.Atoi(j)
+		if err != nil {
+			fail(fmt.Sprintf("justifications must be 0, 1 or 2, got %q", j))
+			return
+		}
+		set.Justifications = n
+	} else {
+		set.Justifications = 0
+	}
 	set.AnyPID = f("any_pid") == "yes"
 	set.SignedURL = f("signed_url") == "yes"
 	set.Questionnaire = domain.QuestionnaireSettings{
@@ -303,6 +313,19 @@ func (h *Handler) ExportCrowdParticipants(w http.ResponseWriter, r *http.Request
 	}
 	h.sendCSV(w, r, fmt.Sprintf("participants-study%d.csv", s.ID), func(b *bytes.Buffer) error {
 		return h.Service.ExportCrowdParticipants(r.Context(), s.ID, b)
+	})
+}
+
+// ExportCrowdJustifications handles GET
+// /admin/studies/{study}/export/justifications.csv: the typed
+// justifications and how they were typed (docs/formats.md#justifications-export).
+func (h *Handler) ExportCrowdJustifications(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	h.sendCSV(w, r, fmt.Sprintf("justifications-study%d.csv", s.ID), func(b *bytes.Buffer) error {
+		return h.Service.ExportCrowdJustifications(r.Context(), s.ID, b)
 	})
 }
 

@@ -87,6 +87,7 @@ func (h *Handler) ContextQuestionPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, r, http.StatusOK, templates.ContextQuestion(templates.ContextQuestionView{
 		Lang: e.Study.Lang, Token: e.Token(), AID: c.Assignment.ID,
 		Total: c.Len(), Answered: c.Answered(), Question: c.Question(pos), Max: c.MaxShown(pos),
+		Decoy: h.traps(e.Token()).Decoy,
 	}))
 }
 
@@ -107,7 +108,7 @@ func (h *Handler) ContextAnswer(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		seen = -1 // Act refuses the incomplete form
 	}
-	next, err := c.Act(r.Context(), pos, seen, r.PostFormValue("action"), rtParam(r), integrityParam(r))
+	next, err := c.Act(r.Context(), pos, seen, r.PostFormValue("action"), rtParam(r), integrityParam(r, h.traps(e.Token()).Decoy.Name))
 	if err != nil {
 		h.Error(w, r, err)
 		return

@@ -21,7 +21,8 @@ import (
 // crowdCtx is what every crowd participant page needs.
 type crowdCtx struct {
 	studies.CrowdSession
-	base string // /s/{study}
+	base  string       // /s/{study}
+	traps domain.Traps // the participant's, drawn from their cookie
 }
 
 // crowdCookie names the cookie that binds a crowd session to a browser.
@@ -54,6 +55,7 @@ func (h *Handler) crowd(w http.ResponseWriter, r *http.Request) (*crowdCtx, bool
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	c.base = crowdBase(id)
+	c.traps = h.traps(crowdToken(r, id))
 	c.From(addrKey(clientAddr(r, h.TrustedProxyHeader)))
 	return &c, true
 }
@@ -231,7 +233,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		h.render(w, r, http.StatusOK, templates.CrowdLanding(v))
 	case studies.PageQuestionnaire:
 		h.render(w, r, http.StatusOK, templates.CrowdQuestionnaire(templates.CrowdQuestionnaireView{
-			Lang: lang, Action: c.base + "/questionnaire", Ask: c.Settings.Questionnaire,
+			Lang: lang, Action: c.base + "/questionnaire", Ask: c.Settings.Questionnaire, Decoy: c.traps.Decoy,
 		}))
 	case studies.PageDone:
 		// The completion code and a button back to Prolific; nothing leaves
@@ -250,6 +252,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Training, v.Condition = lang, c.base+"/training", true, next.Screen.Condition
 		v.Total, v.Attempt, v.Retry = next.Total, next.Attempt, next.Attempt > 0
+		v.Traps = c.traps
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	case studies.PagePracticeEnd:
 		h.render(w, r, http.StatusOK, templates.CrowdPracticeEnd(templates.CrowdPracticeEndView{
@@ -258,7 +261,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	case studies.PageItem:
 		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Total, v.Done = lang, c.base+"/answer", next.Total, next.Done
-		v.Instruct = next.Instruct
+		v.Instruct, v.Traps, v.Justify = next.Instruct, c.traps, next.Justify
 		v.Nonce = h.screenNonce(r, c, next.Screen.Position)
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	default:
@@ -327,12 +330,13 @@ func (h *Handler) crowdAnswer(w http.ResponseWriter, r *http.Request, training b
 	}
 	var err error
 	if training {
-		v := formInts(r, "position", "attempt", "rating")
+		v := formInts(r, "position", "attempt", c.traps.Rating)
 		err = c.AnswerTraining(r.Context(), v[0], v[1], v[2], rtParam(r))
 	} else {
-		v := formInts(r, "position", "rating")
-		tr := h.traceParam(r)
+		v := formInts(r, "position", c.traps.Rating)
+		tr := h.traceParam(r, c.traps.Decoy.Name)
 		tr.Script = h.scriptVerdict(r, c, v[0])
+		tr.Justification = justificationParam(r, c.traps.Justify)
 		err = c.AnswerTraced(r.Context(), v[0], v[1], rtParam(r), tr)
 	}
 	if err != nil {
@@ -396,7 +400,7 @@ func (h *Handler) CrowdQuestionnaireAnswer(w http.ResponseWriter, r *http.Reques
 	q := domain.Questionnaire{
 		NativeLanguages: r.PostFormValue("native_languages"), AgeRange: r.PostFormValue("age_range"),
 		Gender: r.PostFormValue("gender"), Comments: r.PostFormValue("comments"),
-		Integrity: integrityParam(r),
+		Integrity: integrityParam(r, c.traps.Decoy.Name),
 	}
 	if err := c.SaveQuestionnaire(r.Context(), q); err != nil {
 		if domain.ErrorCode(err) != domain.EINVALID {
@@ -405,6 +409,7 @@ func (h *Handler) CrowdQuestionnaireAnswer(w http.ResponseWriter, r *http.Reques
 		}
 		h.render(w, r, http.StatusUnprocessableEntity, templates.CrowdQuestionnaire(templates.CrowdQuestionnaireView{
 			Lang: c.Study.Lang, Action: c.base + "/questionnaire", Ask: c.Settings.Questionnaire, Answers: q, Error: domain.ErrorMessage(err),
+			Decoy: c.traps.Decoy,
 		}))
 		return
 	}

@@ -26,6 +26,7 @@ func (h *Handler) crowdLanding(r *http.Request, c *crowdCtx) (templates.CrowdLan
 		Researcher: f.Researcher, Contact: f.Contact, EthicsRef: f.EthicsRef, Minutes: f.Minutes, Screens: f.Screens,
 		KeepsDemographics: keep,
 		MachineCheck:      c.Settings.MachineCheck,
+		Decoy:             c.traps.Decoy,
 	}, nil
 }
 

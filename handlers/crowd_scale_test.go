@@ -23,7 +23,7 @@ func TestCrowdFivePointScale(t *testing.T) {
 	})
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	b.post(e.base()+"/consent", nil).must("training")
-	radios := regexp.MustCompile(`name="rating" value="(\d+)"`)
+	radios := regexp.MustCompile(`type="radio" name="[a-z0-9]+" value="(\d+)"`)
 	checkScreen := func(where string) {
 		t.Helper()
 		var got []string
@@ -38,7 +38,7 @@ func TestCrowdFivePointScale(t *testing.T) {
 				t.Fatalf("%s: no %q on the screen:\n%s", where, s, b.body)
 			}
 		}
-		if strings.Contains(b.body, "absolutely certain") || strings.Contains(b.body, `name="rating" value="6"`) {
+		if strings.Contains(b.body, "absolutely certain") || strings.Contains(b.body, `value="6" required`) {
 			t.Fatalf("%s: the 7-point scale's labels or points are shown", where)
 		}
 	}
@@ -117,7 +117,7 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 	}
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	b.post(e.base()+"/consent", nil).must("training")
-	if !strings.Contains(b.body, `name="rating" value="5"`) || strings.Contains(b.body, `name="rating" value="6"`) || !strings.Contains(b.body, "5 = surely so") {
+	if !strings.Contains(b.body, `value="5" required`) || strings.Contains(b.body, `value="6" required`) || !strings.Contains(b.body, "5 = surely so") {
 		t.Fatalf("the participant's screen does not show the saved scale:\n%s", b.body)
 	}
 }

@@ -131,17 +131,17 @@ func (h *Handler) ExpertScreen(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	v := screenView(e, b, pos)
+	v := h.screenView(e, b, pos)
 	if s.Answer != nil {
 		v.Answer = *s.Answer
 	}
 	h.render(w, r, http.StatusOK, templates.ExpertItem(v))
 }
 
-func screenView(e *studies.Invitation, b *studies.ExpertSession, pos int) templates.ExpertItemView {
+func (h *Handler) screenView(e *studies.Invitation, b *studies.ExpertSession, pos int) templates.ExpertItemView {
 	return templates.ExpertItemView{
 		Lang: e.Study.Lang, Token: e.Token(), AID: b.Assignment.ID, Position: pos,
-		Total: b.Len(), Answered: b.Answered(), Item: b.Screen(pos).Item,
+		Total: b.Len(), Answered: b.Answered(), Item: b.Screen(pos).Item, Decoy: h.traps(e.Token()).Decoy,
 	}
 }
 
@@ -163,7 +163,7 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 		AltImplicature:      r.PostFormValue("alt_implicature"),
 		AltCancellation:     r.PostFormValue("alt_cancellation"),
 		RTms:                rtParam(r),
-		Integrity:           integrityParam(r),
+		Integrity:           integrityParam(r, h.traps(e.Token()).Decoy.Name),
 	}
 	next, err := b.Answer(r.Context(), pos, j)
 	if err != nil {
@@ -171,7 +171,7 @@ func (h *Handler) ExpertAnswer(w http.ResponseWriter, r *http.Request) {
 			h.Error(w, r, err)
 			return
 		}
-		v := screenView(e, b, pos)
+		v := h.screenView(e, b, pos)
 		v.Answer, v.Error = j, domain.ErrorMessage(err)
 		h.render(w, r, http.StatusUnprocessableEntity, templates.ExpertItem(v))
 		return

@@ -42,8 +42,9 @@ func (h *Handler) ExplainLanding(w http.ResponseWriter, r *http.Request) {
 	}))
 }
 
-func explainScreenView(e *studies.Invitation, x *studies.ExplainSession, pos int) templates.ExplainScreenView {
-	return templates.ExplainScreenView{Lang: e.Study.Lang, Token: e.Token(), Total: x.Len(), Rated: x.Rated(), Screen: x.Screen(pos)}
+func (h *Handler) explainScreenView(e *studies.Invitation, x *studies.ExplainSession, pos int) templates.ExplainScreenView {
+	return templates.ExplainScreenView{Lang: e.Study.Lang, Token: e.Token(), Total: x.Len(), Rated: x.Rated(), Screen: x.Screen(pos),
+		Decoy: h.traps(e.Token()).Decoy}
 }
 
 // ExplainScreenPage handles GET /x/{token}/{pos}.
@@ -61,7 +62,7 @@ func (h *Handler) ExplainScreenPage(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	h.render(w, r, http.StatusOK, templates.ExplainScreen(explainScreenView(e, x, pos)))
+	h.render(w, r, http.StatusOK, templates.ExplainScreen(h.explainScreenView(e, x, pos)))
 }
 
 // ExplainAnswer handles POST /x/{token}/{pos}: the judgment (1–5, in the
@@ -80,9 +81,9 @@ func (h *Handler) ExplainAnswer(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		i = 0 // none chosen
 	}
-	next, err := x.Answer(r.Context(), pos, i, rtParam(r), integrityParam(r))
+	next, err := x.Answer(r.Context(), pos, i, rtParam(r), integrityParam(r, h.traps(e.Token()).Decoy.Name))
 	if errors.Is(err, studies.ErrNoJudgment) {
-		v := explainScreenView(e, x, pos)
+		v := h.explainScreenView(e, x, pos)
 		v.Error = templates.TI(e.Study.Lang, "ex_required")
 		h.render(w, r, http.StatusUnprocessableEntity, templates.ExplainScreen(v))
 		return

@@ -66,6 +66,10 @@ type Handler struct {
 	// which the page's script derives its token
 	// (docs/studies.md#server-evidence); nil: no nonce, no verdict.
 	ScreenKey []byte
+	// TrapKey is the key the participants' traps are drawn from
+	// (domain.DrawTraps, store.DB.TrapKey): the decoy field's and the
+	// rating's names, the hidden instruction's wording and markup.
+	TrapKey []byte
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error

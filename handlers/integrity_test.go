@@ -43,10 +43,13 @@ func TestCrowdHoneypotAndSignals(t *testing.T) {
 			t.Fatalf("the answer form has no text field (the honeypot):\n%s", p.body)
 		}
 		for _, in := range ins {
-			for _, attr := range []string{`tabindex="-1"`, `autocomplete="off"`, `aria-hidden="true"`} {
+			for _, attr := range []string{`tabindex="-1"`, `autocomplete="off"`, `data-1p-ignore`, `data-lpignore="true"`, `data-bwignore`} {
 				if !strings.Contains(in, attr) {
 					t.Errorf("text field %s lacks %s", in, attr)
 				}
+			}
+			if !regexp.MustCompile(`aria-hidden="true" inert><label>[^<]+` + regexp.QuoteMeta(in)).MatchString(p.body) {
+				t.Errorf("text field %s is not inside an aria-hidden, inert element with its label:\n%s", in, p.body)
 			}
 			form.Set(nameRE.FindStringSubmatch(in)[1], "http://bot.example")
 		}

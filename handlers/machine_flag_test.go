@@ -38,14 +38,21 @@ func hasFlag(fs []domain.IntegrityFlag, name string) (string, bool) {
 	return "", false
 }
 
-// TestCrowdMachineInstructionFlag: a participant who obeys all three
-// hidden instructions gets machine_instruction with its evidence, on the
-// participants table and in the export; one who obeys two of three does
-// not, and never one of a study with the setting off (#32 §5). The flag
-// excludes nobody.
+// TestCrowdMachineInstructionFlag: a participant who obeys most of the
+// five hidden instructions (four, missing one) gets machine_instruction
+// with its evidence, on the participants table and in the export; one who
+// obeys three of five does not, and never one of a study with the setting
+// off (#32 §5, #44 §3). The flag excludes nobody.
 func TestCrowdMachineInstructionFlag(t *testing.T) {
 	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) { s.MachineCheck = true })
+	// The first obeys every instruction but one (an agent whose reading
+	// of the page missed one of them).
+	missed := false
 	walkMachine(t, e, pidN(1), func(asked int) int {
+		if asked > 0 && !missed {
+			missed = true
+			return 4 // never a point asked
+		}
 		if asked > 0 {
 			return asked
 		}
@@ -53,7 +60,7 @@ func TestCrowdMachineInstructionFlag(t *testing.T) {
 	})
 	obeyed := 0
 	walkMachine(t, e, pidN(2), func(asked int) int {
-		if asked > 0 && obeyed < 2 {
+		if asked > 0 && obeyed < 3 {
 			obeyed++
 			return asked
 		}
@@ -63,11 +70,11 @@ func TestCrowdMachineInstructionFlag(t *testing.T) {
 		return 3
 	})
 	flags := participantFlags(t, e)
-	if ev, ok := hasFlag(flags[pidN(1)], domain.FlagMachineInstruction); !ok || ev != "obeyed 3 of 3 hidden instructions" {
-		t.Errorf("the obeyer's flags %+v, want machine_instruction \"obeyed 3 of 3 hidden instructions\"", flags[pidN(1)])
+	if ev, ok := hasFlag(flags[pidN(1)], domain.FlagMachineInstruction); !ok || ev != "obeyed 4 of 5 hidden instructions" {
+		t.Errorf("the obeyer's flags %+v, want machine_instruction \"obeyed 4 of 5 hidden instructions\"", flags[pidN(1)])
 	}
 	if _, ok := hasFlag(flags[pidN(2)], domain.FlagMachineInstruction); ok {
-		t.Errorf("flagged after obeying 2 of 3: %+v", flags[pidN(2)])
+		t.Errorf("flagged after obeying 3 of 5: %+v", flags[pidN(2)])
 	}
 	var buf bytes.Buffer
 	if err := e.db.ExportCrowdParticipants(context.Background(), e.study, &buf); err != nil {

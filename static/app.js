@@ -131,9 +131,11 @@
 	function textField(t) {
 		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type !== "radio" && t.type !== "checkbox"));
 	}
-	// freeText: a visible free-text field (not the honeypot, not hidden).
+	// freeText: a free-text field a person can reach (not inside an inert
+	// or aria-hidden part of the page).
 	function freeText(t) {
-		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type === "text")) && t.name !== "website";
+		return t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && t.type === "text")) &&
+			!(t.closest && t.closest("[inert],[aria-hidden=true]"));
 	}
 	function lenOf(t) { return lens.has(t) ? lens.get(t) : t.defaultValue.length; }
 	var keyed = { insertText: 1, insertCompositionText: 1, insertLineBreak: 1, insertParagraph: 1 };
@@ -222,4 +224,110 @@
 		fill(document);
 	}
 	document.addEventListener("submit", function (e) { if (e.target) fill(e.target); }, true);
+})();
+
+// Typing summary of a justification's text box (textarea[data-typing],
+// docs/studies.md#typed-justifications), put in the form's hidden
+// [data-typing-field] fields when it is sent. Only summaries: how many key
+// presses and deletions, characters typed and inserted otherwise, pastes,
+// and figures of the intervals between key presses (median, IQR,
+// coefficient of variation; within words, before words, before clauses;
+// pauses of 2 s or more and the bursts between them). A key's identity is
+// looked at only to class it (letter, space, punctuation, deletion) and is
+// never kept. domain.SummariseKeys is this computation's reference.
+(function () {
+	"use strict";
+	var LONG = 2000;
+	var boxes = new Map();
+	window.addEventListener("pageshow", function (e) { if (e.persisted) boxes = new Map(); });
+	function isBox(t) { return t && t.tagName === "TEXTAREA" && t.hasAttribute("data-typing"); }
+	function of(t) {
+		if (!boxes.has(t)) {
+			boxes.set(t, { keys: 0, rev: 0, typed: 0, inserted: 0, pastes: 0, len: t.defaultValue.length, keyed: false,
+				last: null, prev: null, prev2: null, all: [], short: [], within: [], word: [], clause: [], long: 0, bursts: 0 });
+		}
+		return boxes.get(t);
+	}
+	// kind classes a key press; null for keys that enter nothing
+	// (modifiers, arrows, Tab, composition, a phone keyboard's
+	// "Unidentified"), which are not counted.
+	function kind(e) {
+		if (e.key === "Backspace" || e.key === "Delete") return "del";
+		if (e.key === " " || e.key === "Enter") return "space";
+		if (e.key && e.key.length === 1) return /[,.;:!?]/.test(e.key) ? "punct" : "char";
+		return null;
+	}
+	document.addEventListener("keydown", function (e) {
+		if (!e.isTrusted || e.repeat || e.ctrlKey || e.metaKey || e.altKey || !isBox(e.target)) return;
+		var k = kind(e);
+		if (!k) return;
+		var s = of(e.target), now = performance.now();
+		s.keys++;
+		if (k === "del") s.rev++; else s.keyed = true;
+		if (s.last === null) {
+			s.bursts = 1;
+		} else if (s.all.length < 10000) {
+			var d = now - s.last;
+			s.all.push(d);
+			if (d >= LONG) { s.long++; s.bursts++; } else s.short.push(d);
+			if (k === "char" && s.prev === "char") s.within.push(d);
+			else if (k === "char" && s.prev === "space") (s.prev2 === "punct" ? s.clause : s.word).push(d);
+		}
+		s.last = now; s.prev2 = s.prev; s.prev = k;
+	}, { capture: true, passive: true });
+	// Characters count as typed only when a counted key press came just
+	// before them and they are few; text arriving otherwise (dictation,
+	// paste, autocorrect, a script) counts as inserted.
+	var keyedInput = { insertText: 1, insertLineBreak: 1, insertParagraph: 1 };
+	document.addEventListener("input", function (e) {
+		var t = e.target;
+		if (!isBox(t)) return;
+		var s = of(t), d = t.value.length - s.len, keyed = s.keyed;
+		s.len = t.value.length; s.keyed = false;
+		if (d <= 0) return;
+		if (e.isTrusted && keyedInput[e.inputType] && keyed && d <= 2) s.typed += d; else s.inserted += d;
+	}, { capture: true, passive: true });
+	["paste", "drop"].forEach(function (n) {
+		document.addEventListener(n, function (e) { if (isBox(e.target)) of(e.target).pastes++; }, { capture: true, passive: true });
+	});
+	function quantile(xs, p) {
+		var ys = xs.slice().sort(function (a, b) { return a - b; });
+		var h = (ys.length - 1) * p, lo = Math.floor(h);
+		return lo + 1 < ys.length ? ys[lo] + (h - lo) * (ys[lo + 1] - ys[lo]) : ys[lo];
+	}
+	function median(xs) { return xs.length ? Math.round(quantile(xs, 0.5)) : ""; }
+	function geo(xs) {
+		if (!xs.length) return "";
+		var sum = 0;
+		for (var i = 0; i < xs.length; i++) sum += Math.log(Math.max(xs[i], 1));
+		return Math.round(Math.exp(sum / xs.length));
+	}
+	function cv(xs) {
+		if (xs.length < 2) return "";
+		var m = 0, ss = 0, i;
+		for (i = 0; i < xs.length; i++) m += xs[i];
+		m /= xs.length;
+		for (i = 0; i < xs.length; i++) ss += (xs[i] - m) * (xs[i] - m);
+		return m > 0 ? Math.round(100 * Math.sqrt(ss / (xs.length - 1)) / m) : "";
+	}
+	document.addEventListener("submit", function (e) {
+		var form = e.target;
+		if (!form || !form.querySelector) return;
+		var t = form.querySelector("textarea[data-typing]");
+		if (!t) return;
+		var s = of(t);
+		var values = {
+			keys: s.keys, revisions: s.rev, typed_chars: s.typed,
+			inserted_chars: s.inserted + Math.max(0, t.value.length - s.len), // set without an event
+			text_pastes: s.pastes,
+			iki_median_ms: median(s.all),
+			iki_iqr_ms: s.all.length ? Math.round(quantile(s.all, 0.75) - quantile(s.all, 0.25)) : "",
+			iki_cv_pct: cv(s.short), within_word_ms: geo(s.within), word_pause_ms: geo(s.word),
+			clause_pause_ms: median(s.clause), long_pauses: s.long, bursts: s.bursts
+		};
+		var fs = form.querySelectorAll("input[data-typing-field]");
+		for (var i = 0; i < fs.length; i++) {
+			if (Object.prototype.hasOwnProperty.call(values, fs[i].name)) fs[i].value = String(values[fs[i].name]);
+		}
+	}, true);
 })();

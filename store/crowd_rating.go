@@ -174,8 +174,12 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 		return CrowdAnswerState{}, domain.ErrRatingRange
 	}
 	db.warm(ctx, qParticipantByToken, qAnswerNext, qSeen, qAdvance, qInsertRating)
+	traps, err := db.crowdTraps(ctx, token, s)
+	if err != nil {
+		return CrowdAnswerState{}, err
+	}
 	var out CrowdAnswerState
-	err := db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
+	err = db.sessionTx(ctx, prioAnswer, func(ctx context.Context, tx *sql.Tx) error {
 		now := db.Now()
 		id, batchID, err := db.advanceCrowd(ctx, tx, studyID, token, position, now, s, &out)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -187,7 +191,7 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 			return fmt.Errorf("save rating: %w", err)
 		}
 		out.Answered = position
-		asked, err := db.machineAsked(ctx, tx, batchID, position, s)
+		asked, err := db.machineAsked(ctx, tx, batchID, position, traps, s)
 		if err != nil {
 			return err
 		}
@@ -200,7 +204,7 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 		if n, _ := res.RowsAffected(); n != 1 {
 			return fmt.Errorf("save rating: screen %d of batch %d missing or already answered", position, batchID)
 		}
-		return nil
+		return db.saveJustification(ctx, tx, id, batchID, position, traps, tr.Justification, s)
 	})
 	return out, err
 }

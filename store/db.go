@@ -37,6 +37,9 @@ type DB struct {
 	// checkpoints runs the log's checkpoints beside the writer
 	// (checkpoint.go); nil when Litestream owns them.
 	checkpoints *checkpointer
+	// traps caches the key the participants' traps are drawn from
+	// (traps.go).
+	traps trapKey
 
 	// Now is the clock; tests replace it.
 	Now func() time.Time

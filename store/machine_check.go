@@ -17,10 +17,11 @@ const qMachineRank = `
 	WHERE bi.batch_id = ?1 AND i.check_kind = '' AND COALESCE(i.training, '') = ''`
 
 // machineAsked is the point the hidden instruction asks for on screen
-// position of batch batchID (docs/studies.md#machine-instruction), 0 when
-// the study does not give it or the screen does not carry it. The server
-// decides it from the batch alone: nothing the browser sends counts.
-func (db *DB) machineAsked(ctx context.Context, tx *sql.Tx, batchID int64, position int, s domain.CrowdSettings) (int, error) {
+// position of batch batchID for the participant whose traps are t
+// (docs/studies.md#machine-instruction), 0 when the study does not give
+// it or the screen does not carry it. The server decides it from the batch
+// and the participant's draw: nothing the browser sends counts.
+func (db *DB) machineAsked(ctx context.Context, tx *sql.Tx, batchID int64, position int, t domain.Traps, s domain.CrowdSettings) (int, error) {
 	if !s.MachineCheck {
 		return 0, nil
 	}
@@ -31,13 +32,21 @@ func (db *DB) machineAsked(ctx context.Context, tx *sql.Tx, batchID int64, posit
 	if ordinary == 0 {
 		return 0, nil
 	}
-	return domain.MachineInstruction(rank, n, s.ScalePoints), nil
+	return t.InstructionPoint(rank, n, s.ScalePoints), nil
 }
 
 // CrowdMachineInstruction is the point the hidden instruction of screen
-// position of batch batchID asks for, 0 for none (the page shows it).
-func (db *DB) CrowdMachineInstruction(ctx context.Context, batchID int64, position int, s domain.CrowdSettings) (int, error) {
-	return db.machineAsked(ctx, nil, batchID, position, s)
+// position of batch batchID asks the participant whose session is token
+// for, 0 for none (the page shows it).
+func (db *DB) CrowdMachineInstruction(ctx context.Context, batchID int64, position int, token string, s domain.CrowdSettings) (int, error) {
+	if !s.MachineCheck {
+		return 0, nil
+	}
+	t, err := db.Traps(ctx, token)
+	if err != nil {
+		return 0, err
+	}
+	return db.machineAsked(ctx, nil, batchID, position, t, s)
 }
 
 // machineObeyed is the machine_instruction value stored with a rating:

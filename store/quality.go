@@ -93,6 +93,10 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 			last[r.pid] = r.AnsweredAt
 		}
 	}
+	typing, err := db.typingVerdicts(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
 	out := make(map[int64]domain.CrowdQuality, len(ratings))
 	for _, p := range reps {
 		if len(ratings[p.ID]) == 0 {
@@ -103,6 +107,8 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		q.Integrity = integrityEvidence(traces[p.ID], times[p.ID], answers[p.ID])
 		q.Integrity.MachineInstructed, q.Integrity.MachineObeyed = machine[p.ID][0], machine[p.ID][1]
 		q.Finished = p.Status == CrowdCompleted
+		q.Integrity.TypingAssessed, q.Integrity.TypingTranscribed = typing[p.ID][0], typing[p.ID][1]
+		q.Integrity.TextPastes += typing[p.ID][2] // the justification asks to be typed
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]

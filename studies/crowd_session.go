@@ -273,6 +273,9 @@ type CrowdNext struct {
 	// Instruct is the point the hidden instruction of PageItem's screen
 	// asks for, 0 for none (docs/studies.md#machine-instruction).
 	Instruct int
+	// Justify: PageItem's screen asks for a typed justification
+	// (docs/studies.md#typed-justifications).
+	Justify bool
 }
 
 // Next tells what the participant sees next. Reloading resumes: the state
@@ -302,7 +305,10 @@ func (c *CrowdSession) Next(ctx context.Context, begin bool) (CrowdNext, error) 
 				next.Pilot = f.p.Pilot
 			}
 			if next.Page == PageItem {
-				if next.Instruct, err = c.db.CrowdMachineInstruction(ctx, f.p.BatchID, next.Screen.Position, c.Settings); err != nil {
+				if next.Instruct, err = c.db.CrowdMachineInstruction(ctx, f.p.BatchID, next.Screen.Position, c.token, c.Settings); err != nil {
+					return CrowdNext{}, err
+				}
+				if next.Justify, err = c.db.CrowdJustifies(ctx, f.p.BatchID, next.Screen.Position, c.token, c.Settings); err != nil {
 					return CrowdNext{}, err
 				}
 			}

@@ -110,6 +110,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/crowd/participants/{participant}/exclusion", h.SetCrowdExclusion)
 			r.Get("/export/ratings.csv", h.ExportCrowdRatings)
 			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
+			r.Get("/export/justifications.csv", h.ExportCrowdJustifications)
 
 			// Prolific's API for a crowd study (docs/prolific.md)
 			r.Get("/prolific", h.ProlificPage)
