@@ -37,7 +37,7 @@ import (
 
 // rtItem is an item as an actor recognises it on a page.
 type rtItem struct {
-	key, utterance, cancellation, check string
+	key, typ, utterance, cancellation, check string
 }
 
 // typical is an item's typical rating in a condition on the 7-point
@@ -165,15 +165,12 @@ type redTab struct {
 	ctx    context.Context
 	rng    *rand.Rand
 	mx, my float64
-	// slow multiplies every pause (the slow reader).
-	slow float64
 }
 
 // pause is the actor's own time: a person reading or moving, an agent
 // imitating one. Short, seeded; never used to wait for the page.
 func (r *redTab) pause(lo, hi time.Duration) {
-	d := lo + time.Duration(r.rng.Int64N(int64(hi-lo)+1))
-	time.Sleep(time.Duration(float64(d) * r.slow))
+	time.Sleep(lo + time.Duration(r.rng.Int64N(int64(hi-lo)+1)))
 }
 
 // do runs protocol actions within a step's bound.
@@ -460,13 +457,11 @@ type style struct {
 	obey, fillAll bool
 	// read is the time spent on a screen before answering.
 	readLo, readHi time.Duration
-	// slow multiplies every pause.
-	slow float64
 }
 
 func styleOf(a *rtActor, rng *rand.Rand) style {
-	agent := style{ax: true, readLo: 120 * time.Millisecond, readHi: 350 * time.Millisecond, slow: 1}
-	person := style{ax: true, readLo: 150 * time.Millisecond, readHi: 450 * time.Millisecond, slow: 1}
+	agent := style{ax: true, readLo: 120 * time.Millisecond, readHi: 350 * time.Millisecond}
+	person := style{ax: true, readLo: 150 * time.Millisecond, readHi: 450 * time.Millisecond}
 	switch a.kind {
 	case kindCopier:
 		return agent
@@ -479,7 +474,8 @@ func styleOf(a *rtActor, rng *rand.Rand) style {
 	case kindKeyboard, kindPaste:
 		person.keys = true
 	case kindSlow:
-		person.slow = 4
+		// Reads each screen for seconds; moves like anyone else.
+		person.readLo, person.readHi = 1200*time.Millisecond, 2500*time.Millisecond
 	}
 	return person
 }
@@ -496,7 +492,7 @@ func (e *rtEnv) walk(t *testing.T, bctx context.Context, a *rtActor) {
 	}
 	rng := rand.New(rand.NewPCG(a.seed, 0x7ab))
 	st := styleOf(a, rng)
-	r := &redTab{t: t, ctx: ctx, rng: rng, mx: 100 + rng.Float64()*200, my: 80 + rng.Float64()*100, slow: st.slow}
+	r := &redTab{t: t, ctx: ctx, rng: rng, mx: 100 + rng.Float64()*200, my: 80 + rng.Float64()*100}
 	r.do("arrive", chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se-%s", e.ts.URL, e.studyID, a.pid, a.pid)))
 	page := r.next("")
 	if page != "consent" {

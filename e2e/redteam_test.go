@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +21,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"pragmalab/analysis"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
 	"pragmalab/runner"
@@ -52,7 +56,17 @@ var redTeam = []struct {
 }
 
 // rtConcurrent actors take the study at the same time.
-const rtConcurrent = 4
+const rtConcurrent = 5
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
 
 // The kinds and the group each belongs to.
 const (
@@ -109,6 +123,12 @@ type rtEnv struct {
 	// studyModel is the study's likert job's answers, by item and
 	// condition: what the copiers copy.
 	studyModel map[[2]string]int
+	// reference is a trusted reference: honest raters (the generator the
+	// controls use) rating every item × condition twice, each rater an
+	// item in one condition only. referenceFile holds it as a ratings
+	// file (docs/formats.md#ratings-file), for a check that takes one.
+	reference     []analysis.EchoRating
+	referenceFile string
 }
 
 func startRedTeamStudy(t *testing.T) *rtEnv {
@@ -146,9 +166,11 @@ func startRedTeamStudy(t *testing.T) *rtEnv {
 	}
 	env := &rtEnv{db: db, studyID: s.ID, set: set}
 	for _, it := range items {
-		env.items = append(env.items, rtItem{key: it.Key, utterance: it.Utterance, cancellation: it.Cancellation, check: it.Check})
+		env.items = append(env.items, rtItem{key: it.Key, typ: it.Type, utterance: it.Utterance, cancellation: it.Cancellation, check: it.Check})
 	}
 	env.studyModel = runStudyModel(t, db, s.ID, env.items)
+	env.reference = honestReference(env.items, 4)
+	env.referenceFile = writeRatingsFile(t, "reference.csv", env.items, env.reference)
 	env.ts, _ = serve(t, db, web.Config{})
 	return env
 }
@@ -284,7 +306,10 @@ func TestRedTeam(t *testing.T) {
 	t.Run("actors", func(t *testing.T) {
 		var wg sync.WaitGroup
 		slots := make(chan struct{}, rtConcurrent)
-		for _, a := range actors {
+		// The slow reader first: it takes longest.
+		order := slices.Clone(actors)
+		slices.SortStableFunc(order, func(a, b *rtActor) int { return cmpBool(b.kind == kindSlow, a.kind == kindSlow) })
+		for _, a := range order {
 			wg.Go(func() {
 				slots <- struct{}{}
 				defer func() { <-slots }()
@@ -303,10 +328,12 @@ func TestRedTeam(t *testing.T) {
 		t.FailNow()
 	}
 
+	env.checkHarness(t, actors)
 	flags := env.researcherFlags(t)
+	vsRef := env.echoAgainstReference(t)
 	type tally struct {
-		n, flagged int
-		flags      map[string]int
+		n, flagged, vsRef int
+		flags             map[string]int
 	}
 	byKind := map[string]*tally{}
 	byGroup := map[string]*tally{}
@@ -320,6 +347,9 @@ func TestRedTeam(t *testing.T) {
 				m[key] = &tally{flags: map[string]int{}}
 			}
 			m[key].n++
+			if vsRef[a.pid] {
+				m[key].vsRef++
+			}
 			if len(got) > 0 {
 				m[key].flagged++
 			}
@@ -330,14 +360,14 @@ func TestRedTeam(t *testing.T) {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "red team against %s:\n", "the defences present (see docs/testing.md#red-team-suite)")
-	fmt.Fprintf(&b, "  %-32s %3s %8s  %s\n", "kind", "n", "flagged", "flags (participants)")
+	fmt.Fprintf(&b, "  %-32s %3s %8s %8s  %s\n", "kind", "n", "flagged", "vs ref*", "flags (participants)")
 	line := func(name string, tl *tally) {
 		var fs []string
 		for f, c := range tl.flags {
 			fs = append(fs, fmt.Sprintf("%s %d", f, c))
 		}
 		sort.Strings(fs)
-		fmt.Fprintf(&b, "  %-32s %3d %8d  %s\n", name, tl.n, tl.flagged, strings.Join(fs, ", "))
+		fmt.Fprintf(&b, "  %-32s %3d %8d %8d  %s\n", name, tl.n, tl.flagged, tl.vsRef, strings.Join(fs, ", "))
 	}
 	for _, row := range redTeam {
 		line(row.kind, byKind[row.kind])
@@ -345,6 +375,8 @@ func TestRedTeam(t *testing.T) {
 	for _, g := range []string{"stealth", "naive", "forger", "control"} {
 		line("all "+g, byGroup[g])
 	}
+	b.WriteString("  * vs ref: today's LLM-echo rule with the study's model, the trusted reference as the only other humans\n")
+	b.WriteString("    (a preview of issue 44 §4 computed by the test; the researcher does not see it)\n")
 	t.Log(b.String())
 
 	// What holds today and must go on holding: no more than one of the
@@ -402,4 +434,142 @@ func (e *rtEnv) researcherFlags(t *testing.T) map[string][]string {
 		out[r[col["prolific_pid"]]] = fs
 	}
 	return out
+}
+
+// honestReference is n honest raters' ratings of every item × condition
+// of the study (attention checks left out): rater i rates the items in
+// alternating conditions, shifted by i, so that each item × condition is
+// rated n/2 times and no rater sees an item twice.
+func honestReference(items []rtItem, n int) []analysis.EchoRating {
+	var out []analysis.EchoRating
+	conds := []string{domain.ConditionTrigger, domain.ConditionCancel}
+	for i := range n {
+		h := newHonestRater(uint64(9000 + i))
+		for k, it := range items {
+			if it.check != "" {
+				continue
+			}
+			cond := conds[(k+i)%2]
+			out = append(out, analysis.EchoRating{Participant: fmt.Sprintf("reference-%d", i+1), Item: it.key, Condition: cond, Rating: h.rate(it, cond)})
+		}
+	}
+	return out
+}
+
+// writeRatingsFile writes ratings as a ratings file in the test's
+// temporary folder and returns its path.
+func writeRatingsFile(t *testing.T, name string, items []rtItem, ratings []analysis.EchoRating) string {
+	t.Helper()
+	typ := map[string]string{}
+	for _, it := range items {
+		typ[it.key] = it.typ
+	}
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"})
+	for _, r := range ratings {
+		w.Write([]string{r.Participant, "reference", r.Item, typ[r.Item], r.Condition, strconv.Itoa(r.Rating), ""})
+	}
+	w.Flush()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// echoAgainstReference is which completed participants today's LLM-echo
+// rule flags against the study's model when the humans each is compared
+// with are the trusted reference only (not the pool).
+func (e *rtEnv) echoAgainstReference(t *testing.T) map[string]bool {
+	t.Helper()
+	rows, err := e.db.RatingRows(context.Background(), e.studyID, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := map[string][]analysis.EchoRating{}
+	for _, r := range rows {
+		if r.Check == "" {
+			own[r.PID] = append(own[r.PID], analysis.EchoRating{Participant: r.PID, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+		}
+	}
+	var answers []analysis.ModelAnswer
+	for k, p := range e.studyModel {
+		answers = append(answers, analysis.ModelAnswer{Model: "study-model", Item: k[0], Condition: k[1], Rating: p})
+	}
+	opt := analysis.DefaultEchoOptions()
+	opt.Points = e.set.ScalePoints
+	out := map[string]bool{}
+	for pid, rs := range own {
+		for _, res := range analysis.LLMEcho(append(rs, e.reference...), answers, opt) {
+			if res.Participant == pid {
+				out[pid] = res.Flagged
+			}
+		}
+	}
+	return out
+}
+
+// checkHarness checks that the actors did what the suite says they do,
+// from what the server stored: every browser actor's answers came with
+// trusted input, a real pointer or key, webdriver false; the stealth
+// agents never filled the hidden field nor obeyed every hidden
+// instruction, the naive ones did both; the paste was a paste; the
+// forgers' reported times are contradicted by the server's clock.
+func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
+	t.Helper()
+	ctx := context.Background()
+	for _, a := range actors {
+		p := crowdParticipant(t, e.db, e.studyID, a.pid)
+		var screens, trusted, honeypot, obeyed, asked int
+		if err := e.db.Reader().QueryRowContext(ctx, `SELECT COUNT(*),
+			COALESCE(SUM(untrusted_events = 0 AND webdriver = 0 AND pointer_or_key = 1), 0),
+			COALESCE(SUM(honeypot <> ''), 0), COALESCE(SUM(machine_instruction = 1), 0), COUNT(machine_instruction)
+			FROM crowd_ratings WHERE participant_id = ?`, p.ID).Scan(&screens, &trusted, &honeypot, &obeyed, &asked); err != nil {
+			t.Fatal(err)
+		}
+		if screens != p.Screens || asked < 3 {
+			t.Errorf("%s %s: %d answers of %d screens, %d hidden instructions", a.kind, a.pid, screens, p.Screens, asked)
+		}
+		if a.kind != kindForger && trusted != screens {
+			t.Errorf("%s %s: %d of %d answers measured as trusted input with webdriver false", a.kind, a.pid, trusted, screens)
+		}
+		switch groupOf(a.kind) {
+		case "naive":
+			if honeypot == 0 || obeyed != asked {
+				t.Errorf("naive %s: hidden field filled on %d answers, %d of %d instructions obeyed", a.pid, honeypot, obeyed, asked)
+			}
+		default:
+			if honeypot != 0 || obeyed == asked {
+				t.Errorf("%s %s: hidden field filled on %d answers, %d of %d instructions obeyed", a.kind, a.pid, honeypot, obeyed, asked)
+			}
+		}
+		var pastes, typed, inserted sql.NullInt64
+		if err := e.db.Reader().QueryRowContext(ctx, `SELECT pastes, typed_chars, inserted_chars FROM crowd_questionnaires WHERE participant_id = ?`, p.ID).Scan(&pastes, &typed, &inserted); err != nil {
+			t.Fatalf("%s %s: questionnaire: %v", a.kind, a.pid, err)
+		}
+		switch a.kind {
+		case kindPaste:
+			if pastes.Int64 != 1 || inserted.Int64 == 0 {
+				t.Errorf("paste control: %d pastes, %d characters inserted; the paste did not reach the page as one", pastes.Int64, inserted.Int64)
+			}
+		case kindForger:
+			if pastes.Valid && pastes.Int64 != 0 {
+				t.Errorf("forger: %d pastes", pastes.Int64)
+			}
+			rs, err := e.db.CrowdRatings(ctx, p.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range rs {
+				if server := r.AnsweredAt.Sub(r.ShownAt).Milliseconds(); r.RTms < 4000 || int(server) >= r.RTms {
+					t.Errorf("forger %s screen %d: reported %d ms, the server's clock %d ms", a.pid, r.Position, r.RTms, server)
+				}
+			}
+		default:
+			if typed.Int64+inserted.Int64 == 0 {
+				t.Errorf("%s %s: the questionnaire recorded no text entered", a.kind, a.pid)
+			}
+		}
+	}
 }
