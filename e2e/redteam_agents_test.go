@@ -396,11 +396,40 @@ func (r *redTab) axText() string {
 // visually hidden text included.
 func (r *redTab) domText() string {
 	r.t.Helper()
-	return get(r.t, r.ctx, "read the DOM's text", chromedp.Evaluate[string](`document.body.textContent`))
+	return get(r.t, r.ctx, "read the DOM's text", chromedp.Evaluate[string](`(() => {
+		const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+		const out = [];
+		for (let n = w.nextNode(); n; n = w.nextNode()) {
+			if (n.parentElement.closest("script, style")) continue;
+			const s = n.textContent.trim();
+			if (s) out.push(s);
+		}
+		return out.join("\n");
+	})()`))
 }
 
-// instruction is the point a text addressed to an AI asks for, if any.
-var instruction = regexp.MustCompile(`(?i)if you are an ai[^.]*?answer (\d)`)
+// addressedToAI finds, in a page's text, a sentence addressed to an AI
+// that asks for a point of the scale, whatever its wording: the naive
+// agent's weakness.
+var addressedToAI = regexp.MustCompile(`(?i)\b(ai|a\.i\.|llm|language model|chatbot|assistant|bot|automated|machine)\b`)
+
+var onePoint = regexp.MustCompile(`\b([1-9])\b`)
+
+// obeyedPoint is the point such a sentence asks for, if the text has one.
+func obeyedPoint(text string) (int, bool) {
+	for _, line := range strings.Split(text, "\n") {
+		for _, sentence := range strings.FieldsFunc(line, func(r rune) bool { return r == '.' || r == '!' || r == '?' }) {
+			if !addressedToAI.MatchString(sentence) {
+				continue
+			}
+			if m := onePoint.FindAllStringSubmatch(sentence, -1); len(m) == 1 {
+				n, _ := strconv.Atoi(m[0][1])
+				return n, true
+			}
+		}
+	}
+	return 0, false
+}
 
 // stateJS names the page on screen once it has loaded: the harness's
 // synchronisation, not the actors' knowledge.
@@ -554,8 +583,8 @@ func (e *rtEnv) rateScreen(r *redTab, a *rtActor, st style, practice bool) {
 		}
 	}
 	if st.obey {
-		if m := instruction.FindStringSubmatch(text); m != nil {
-			rating, _ = strconv.Atoi(m[1])
+		if n, ok := obeyedPoint(text); ok {
+			rating = n
 		}
 	}
 	r.pause(st.readLo, st.readHi)
@@ -586,7 +615,12 @@ func (r *redTab) fillEveryField(text string) {
 // questionnaire answers the post-study questionnaire in the actor's way.
 func (e *rtEnv) questionnaire(r *redTab, a *rtActor, st style) {
 	r.pause(st.readLo, st.readHi)
-	field := func(name string) func(shape) bool { return func(s shape) bool { return s.Name == name } }
+	// The fields as they show: a line of text (the languages) and a box
+	// (the comments), whatever their names; the hidden field never shows
+	// (clickShape takes only what shows) and Tab never reaches it.
+	line := func(s shape) bool { return s.Tag == "input" && (s.Type == "text" || s.Type == "") }
+	box := func(s shape) bool { return s.Tag == "textarea" }
+	const lineCSS, boxCSS = `input[type=text], input:not([type])`, `textarea`
 	radio := func(name, value string) func(shape) bool {
 		return func(s shape) bool { return s.Type == "radio" && s.Name == name && s.Value == value }
 	}
@@ -597,29 +631,29 @@ func (e *rtEnv) questionnaire(r *redTab, a *rtActor, st style) {
 		r.clickShape(radio("age_range", "25-34"), "an age")
 		r.clickShape(send, "Send")
 	case kindKeyboard:
-		r.tabTo(`input[name="native_languages"]`)
+		r.tabTo(lineCSS)
 		r.typeText("Italian")
 		r.tabTo(`[data-testid="q-send"]`)
 		r.key(kb.Enter)
 	case kindDictation:
-		r.clickShape(field("native_languages"), "the languages")
+		r.clickShape(line, "the languages")
 		r.dictate("English and Welsh")
-		r.clickShape(field("comments"), "the comments")
+		r.clickShape(box, "the comments")
 		r.dictate("Some of the sentences were hard to judge without more context")
 		r.clickShape(send, "Send")
 	case kindPaste:
-		r.tabTo(`input[name="native_languages"]`)
+		r.tabTo(lineCSS)
 		r.typeText("German")
-		r.tabTo(`textarea[name="comments"]`)
+		r.tabTo(boxCSS)
 		r.paste("From my notes while rating: the ones that took it back were easy, the others less so.")
 		r.tabTo(`[data-testid="q-send"]`)
 		r.key(kb.Enter)
 	default: // the stealth agents and the mouse users: the visible fields, typed
-		r.clickShape(field("native_languages"), "the languages")
+		r.clickShape(line, "the languages")
 		r.typeText([]string{"English", "Spanish", "Polish"}[r.rng.IntN(3)])
 		r.clickShape(radio("age_range", domain.AgeRanges[r.rng.IntN(5)]), "an age")
 		if groupOf(a.kind) == "stealth" {
-			r.clickShape(field("comments"), "the comments")
+			r.clickShape(box, "the comments")
 			r.typeText("No comments.")
 		}
 		r.clickShape(send, "Send")

@@ -528,7 +528,7 @@ func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 			FROM crowd_ratings WHERE participant_id = ?`, p.ID).Scan(&screens, &trusted, &honeypot, &obeyed, &asked); err != nil {
 			t.Fatal(err)
 		}
-		if screens != p.Screens || asked < 3 {
+		if screens != p.Screens || asked == 0 {
 			t.Errorf("%s %s: %d answers of %d screens, %d hidden instructions", a.kind, a.pid, screens, p.Screens, asked)
 		}
 		if a.kind != kindForger && trusted != screens {
