@@ -570,6 +570,11 @@ func (e *rtEnv) rateScreen(r *redTab, a *rtActor, st style, practice bool) {
 	} else {
 		text = r.domText()
 	}
+	if _, ok := obeyedPoint(text); ok && st.ax {
+		// The accessibility tree is how agents and screen readers read:
+		// an instruction in it would be read aloud to people.
+		t.Fatalf("the accessibility tree carries a text addressed to an AI:\n%s", text)
+	}
 	it, cond, ok := recognise(e.items, text)
 	if !ok {
 		t.Fatalf("no item recognised in the page's text:\n%s", text)

@@ -513,8 +513,8 @@ func (e *rtEnv) echoAgainstReference(t *testing.T) map[string]bool {
 // checkHarness checks that the actors did what the suite says they do,
 // from what the server stored: every browser actor's answers came with
 // trusted input, a real pointer or key, webdriver false; the stealth
-// agents never filled the hidden field nor obeyed every hidden
-// instruction, the naive ones did both; the paste was a paste; the
+// agents and the controls never filled the hidden field, the naive
+// agents filled it and obeyed every hidden instruction; the paste was a paste; the
 // forgers' reported times are contradicted by the server's clock.
 func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 	t.Helper()
@@ -540,8 +540,10 @@ func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 				t.Errorf("naive %s: hidden field filled on %d answers, %d of %d instructions obeyed", a.pid, honeypot, obeyed, asked)
 			}
 		default:
-			if honeypot != 0 || obeyed == asked {
-				t.Errorf("%s %s: hidden field filled on %d answers, %d of %d instructions obeyed", a.kind, a.pid, honeypot, obeyed, asked)
+			// Obeying by chance is what the flag's false alarms are made
+			// of: counted in the table, not a fault of the actor.
+			if honeypot != 0 {
+				t.Errorf("%s %s: hidden field filled on %d answers", a.kind, a.pid, honeypot)
 			}
 		}
 		var pastes, typed, inserted sql.NullInt64
