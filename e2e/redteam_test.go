@@ -31,7 +31,7 @@ import (
 	"pragmalab/web"
 )
 
-// The red-team suite of issue 44 §1 (docs/testing.md#red-team-suite):
+// The red-team suite (docs/testing.md#red-team-suite):
 // agents that behave like people, human-like controls and forgers over
 // HTTP take a crowd study with every defence turned on, and the integrity
 // flags the researcher sees (the participants export, LLM-echo run as
@@ -94,8 +94,8 @@ func groupOf(kind string) string {
 }
 
 // redTeamDefencesLanded gates the detection targets (stealth agents ≥ 90 %
-// flagged, forgers flagged): the defences that should reach them land in
-// issue 44 §2–§5 (server-held evidence, traps that do not announce
+// flagged, forgers flagged): the defences that should reach them are
+// still to land (server-held evidence, traps that do not announce
 // themselves, LLM-echo against a trusted reference, typed text). Until
 // then the suite measures and prints, and asserts only what holds today:
 // the controls' false flags and the naive agents.
@@ -376,7 +376,7 @@ func TestRedTeam(t *testing.T) {
 		line("all "+g, byGroup[g])
 	}
 	b.WriteString("  * vs ref: today's LLM-echo rule with the study's model, the trusted reference as the only other humans\n")
-	b.WriteString("    (a preview of issue 44 §4 computed by the test; the researcher does not see it)\n")
+	b.WriteString("    (a preview the test computes of a check against a trusted reference; the researcher does not see it)\n")
 	t.Log(b.String())
 
 	// What holds today and must go on holding: no more than one of the
@@ -389,7 +389,7 @@ func TestRedTeam(t *testing.T) {
 	}
 	t.Run("detection targets", func(t *testing.T) {
 		if !redTeamDefencesLanded {
-			t.Skip("detection targets not asserted yet: defences land in issue 44 §2–§5 (set redTeamDefencesLanded)")
+			t.Skip("detection targets not asserted yet: the defences they need (server-held evidence, traps drawn per participant, LLM-echo against a trusted reference, typed text) have not landed; set redTeamDefencesLanded when they have (docs/testing.md#red-team-suite)")
 		}
 		if s := byGroup["stealth"]; float64(s.flagged) < 0.9*float64(s.n) {
 			t.Errorf("%d of %d stealth agents flagged; the target is at least 90 %%", s.flagged, s.n)
