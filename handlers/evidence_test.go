@@ -272,6 +272,13 @@ func TestPasteWherePastingIsAllowed(t *testing.T) {
 func TestAnswersToScreensNeverSent(t *testing.T) {
 	e, clock := newClockedCrowdEnv(t, nil)
 	b := paced(e, clock, pidN(1), 2*time.Second, 1, nil, nil) // the first screen answered, the second loaded
+	// The rating's name is drawn per participant: the forger reads it off
+	// the one screen it loaded.
+	m := ratingNameRE.FindStringSubmatch(b.body)
+	if m == nil {
+		t.Fatalf("no rating radios on the loaded screen:\n%.2000s", b.body)
+	}
+	name := m[1]
 	b.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	reps, err := e.db.CrowdParticipants(context.Background(), e.study, e.set)
 	if err != nil || len(reps) != 1 {
@@ -279,7 +286,7 @@ func TestAnswersToScreensNeverSent(t *testing.T) {
 	}
 	for pos := 2; pos <= reps[0].Screens; pos++ { // no screen loaded after the second
 		clock.step(2 * time.Second)
-		b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(pos)}, "rating": {"4"}})
+		b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(pos)}, name: {"4"}})
 	}
 	ev, ok := hasFlag(participantFlags(t, e)[pidN(1)], domain.FlagClockMismatch)
 	if want := fmt.Sprintf("%d answers to screens the server never sent", reps[0].Screens-2); !ok || ev != want {
