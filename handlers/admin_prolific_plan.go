@@ -52,6 +52,10 @@ func planWidth(r *http.Request, p *recruit.Service, studyID int64, v templates.P
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "the target width %q is not a number (e.g. 0.10)", v.Width)
 	}
+	// the bounds of `analyze plan --target-width` (docs/prolific.md#plan)
+	if err := plan.CheckTarget(target); err != nil {
+		return nil, err
+	}
 	res, err := p.PlanByWidth(r.Context(), studyID, v.Type, v.Quantity, target)
 	if err != nil {
 		return nil, err

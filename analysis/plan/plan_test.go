@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"math/rand/v2"
 	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
@@ -23,7 +24,7 @@ func TestPlanPredictsWidthsOfLargerStudies(t *testing.T) {
 	for r := range reps {
 		rng := rand.New(rand.NewPCG(uint64(100+r), 7))
 		pilot := SimulateCrowd(rng, pilotDesign)
-		rep, err := PlanToplines(pilot, PlanOptions{Participants: []int{240}, Options: opt, Draws: 3})
+		rep, err := PlanToplines(context.Background(), pilot, PlanOptions{Participants: []int{240}, Options: opt, Draws: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +74,7 @@ func TestPlanShrinksOnlyTheParticipantsShare(t *testing.T) {
 	pilot := SimulateCrowd(rand.New(rand.NewPCG(3, 4)), CrowdDesign{Items: 40, Batches: 10, PerBatch: 6})
 	opt := toplines.DefaultOptions()
 	opt.Bootstrap.Replicates = 300
-	rep, err := PlanToplines(pilot, PlanOptions{Participants: []int{60, 240, 960}, Options: opt, Draws: 3})
+	rep, err := PlanToplines(context.Background(), pilot, PlanOptions{Participants: []int{60, 240, 960}, Options: opt, Draws: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +102,11 @@ func TestPlanShrinksOnlyTheParticipantsShare(t *testing.T) {
 // how participants vary, are refused with a sentence saying why.
 func TestPlanRefusesWhatItCannotPlan(t *testing.T) {
 	pilot := SimulateCrowd(rand.New(rand.NewPCG(5, 6)), CrowdDesign{Items: 20, Batches: 5, PerBatch: 4})
-	if _, err := PlanToplines(pilot, PlanOptions{Participants: []int{100, 0}}); err == nil || !strings.Contains(err.Error(), "0 is not a number of participants") {
+	if _, err := PlanToplines(context.Background(), pilot, PlanOptions{Participants: []int{100, 0}}); err == nil || !strings.Contains(err.Error(), "0 is not a number of participants") {
 		t.Errorf("N = 0: %v", err)
 	}
 	one := SimulateCrowd(rand.New(rand.NewPCG(5, 6)), CrowdDesign{Items: 20, Batches: 1, PerBatch: 1})
-	if _, err := PlanToplines(one, PlanOptions{Participants: []int{100}}); err == nil || !strings.Contains(err.Error(), "cannot plan from fewer than 10") {
+	if _, err := PlanToplines(context.Background(), one, PlanOptions{Participants: []int{100}}); err == nil || !strings.Contains(err.Error(), "cannot plan from fewer than 10") {
 		t.Errorf("one participant: %v", err)
 	}
 }
