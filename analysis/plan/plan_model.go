@@ -182,7 +182,8 @@ func (m *planModel) fitItems(items []toplines.ItemMeans, scales [][2]float64) {
 			m.noise[i*nc+c] = math.Sqrt(max(v-rounding, v/2))
 		}
 	}
-	m.deattenuate(items)
+	done := m.deattenuate(items)
+	m.deattenuateEach(items, pooled, done)
 }
 
 // deattenuate replaces the pilot's item means, in the conditions every
@@ -194,7 +195,7 @@ func (m *planModel) fitItems(items []toplines.ItemMeans, scales [][2]float64) {
 // constrained Bayes estimate in several dimensions (Louis 1984, JASA
 // 79:393–398). Shrinking each cell alone would leave the correlation
 // between conditions as attenuated as the pilot's.
-func (m *planModel) deattenuate(items []toplines.ItemMeans) {
+func (m *planModel) deattenuate(items []toplines.ItemMeans) (done map[int]bool) {
 	nc := int(toplines.NumConditions)
 	var conds, ids []int
 	for c := range nc {
@@ -219,7 +220,7 @@ func (m *planModel) deattenuate(items []toplines.ItemMeans) {
 	k := len(conds)
 	df := len(ids) - len(types)
 	if k == 0 || df <= k {
-		return // too few items to estimate their covariance: left as they are
+		return nil // too few items to estimate their covariance: deattenuateEach
 	}
 	mu := map[int8][]float64{}
 	for _, i := range ids {
@@ -257,7 +258,7 @@ func (m *planModel) deattenuate(items []toplines.ItemMeans) {
 	rootT, ok1 := symPow(trueCov, 0.5)
 	invRootS, ok2 := symPow(raw, -0.5)
 	if !ok1 || !ok2 {
-		return
+		return nil
 	}
 	var A mat.Dense
 	A.Mul(rootT, invRootS)
@@ -271,6 +272,53 @@ func (m *planModel) deattenuate(items []toplines.ItemMeans) {
 		out.MulVec(&A, d)
 		for j, c := range conds {
 			m.truth[i*nc+c] = mu[t][j] + out.AtVec(j)
+		}
+	}
+	done = map[int]bool{}
+	for _, i := range ids {
+		done[i] = true
+	}
+	return done
+}
+
+// deattenuateEach shrinks, condition by condition, the means of the items
+// deattenuate left (all of them where no item was rated in every
+// condition more than once, as in a design where each item is shown in
+// one condition): x becomes μ_t + √((v − ē)/v)·(x − μ_t), v the means'
+// variance within types and ē their mean squared standard error from the
+// condition's pooled noise — the one-dimensional constrained Bayes
+// estimate.
+func (m *planModel) deattenuateEach(items []toplines.ItemMeans, pooled [toplines.NumConditions]float64, done map[int]bool) {
+	nc := int(toplines.NumConditions)
+	for c := range nc {
+		var ids []int
+		sum, cnt := map[int8]float64{}, map[int8]int{}
+		for i := range m.src.Items {
+			if items[i].N[c] > 0 && !done[i] {
+				ids = append(ids, i)
+				sum[m.src.ItemType[i]] += m.truth[i*nc+c]
+				cnt[m.src.ItemType[i]]++
+			}
+		}
+		df := len(ids) - len(cnt)
+		if df < 2 {
+			continue
+		}
+		var v, e float64
+		for _, i := range ids {
+			t := m.src.ItemType[i]
+			d := m.truth[i*nc+c] - sum[t]/float64(cnt[t])
+			v += d * d / float64(df)
+			e += pooled[c] / float64(items[i].N[c]) / float64(len(ids))
+		}
+		if v <= 0 {
+			continue
+		}
+		f := math.Sqrt(max(0, v-e) / v)
+		for _, i := range ids {
+			t := m.src.ItemType[i]
+			mu := sum[t] / float64(cnt[t])
+			m.truth[i*nc+c] = mu + f*(m.truth[i*nc+c]-mu)
 		}
 	}
 }
