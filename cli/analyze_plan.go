@@ -164,7 +164,7 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 	for _, p := range rep.Plans {
 		fmt.Fprintf(w, "\n%d participants, %d items\n", p.Participants, p.Items)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "type\tquantity\tpilot\tpredicted 95% interval\twidth\titems' share")
+		fmt.Fprintln(tw, "type\tquantity\tcentre\tpredicted 95% interval\twidth\titems' share")
 		for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 			tt := p.ByType[typ]
 			if tt == nil {

@@ -87,3 +87,13 @@ func TestAnalyzePlanTargetWidth(t *testing.T) {
 		t.Fatalf("--json: exit %d, stderr %q, plan %+v", code, errOut, wp)
 	}
 }
+
+// TestAnalyzePlanParticipants: --participants prints one table per N,
+// the observed r and the disattenuated r among the rows.
+func TestAnalyzePlanParticipants(t *testing.T) {
+	pilot := pilotFile(t)
+	code, out, errOut := runCLI(t, "", nil, "analyze", "plan", "--ratings", pilot, "--participants", "60,240", "--draws", "2", "--bootstrap", "200")
+	if code != 0 || !strings.Contains(out, "\n240 participants,") || !strings.Contains(out, "pearson_r ") || !strings.Contains(out, "pearson_r_disattenuated ") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+}

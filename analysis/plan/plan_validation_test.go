@@ -124,7 +124,7 @@ type validationSize struct {
 }
 
 var (
-	shortValidation = validationSize{pilots: 3, realised: 2, draws: 2, replicates: 200}
+	shortValidation = validationSize{pilots: 6, realised: 2, draws: 2, replicates: 200}
 	fullValidation  = validationSize{pilots: 10, realised: 4, draws: 4, replicates: 500}
 )
 
@@ -188,6 +188,12 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 						lv[q] += *v / float64(size.realised)
 					}
 				}
+			}
+			pr, _ := Quantity(rep.Pilot.ByType[domain.TypeAll], "pearson_r")
+			pd, _ := Quantity(rep.Pilot.ByType[domain.TypeAll], QDisattenuated)
+			at, rci := Quantity(planned, "pearson_r")
+			if pr != nil && pd != nil && at != nil {
+				t.Logf("%s pilot %d: r %.2f, disattenuated %.2f; planned r at 240 %.2f (width %.3f), realised %.2f (width %.3f)", d.Name, k, *pr, *pd, *at, rci[1]-rci[0], lv["pearson_r"], real["pearson_r"])
 			}
 			for _, q := range PlanQuantities {
 				_, ci := Quantity(planned, q)
