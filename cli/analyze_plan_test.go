@@ -28,7 +28,7 @@ func pilotFile(t *testing.T) string {
 
 // TestAnalyzePlanRefusesSizes: every size flag beyond the planner's bounds
 // is refused with exit status 2 and a sentence naming the flag and its
-// limit, before the pilot is read (issue 46: --participants 1000000000
+// limit, before the pilot is read (docs/cli.md#analyze-plan: --participants 1000000000
 // took 24 GB, --draws 1e9 ran for ever).
 func TestAnalyzePlanRefusesSizes(t *testing.T) {
 	pilot := pilotFile(t)

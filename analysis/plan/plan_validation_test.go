@@ -137,7 +137,7 @@ var validationDesigns = []ordinalDesign{
 	{Name: "ordinal-high-r", Items: 120, Batches: 10, CancelSD: 0.1, Noise: 1.6},
 }
 
-// The bar (issue 46): the planned width at 240 participants within
+// The bar (docs/statistics.md#planner-validation): the planned width at 240 participants within
 // 0.75–1.3 × the width studies of 240 get, for every share away from 0
 // and 1, r and the disattenuated r, on every pilot. The short run's
 // widths carry more Monte-Carlo noise (2 simulated studies of 200
