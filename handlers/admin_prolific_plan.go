@@ -62,7 +62,7 @@ func planWidth(r *http.Request, p *recruit.Service, studyID int64, v templates.P
 	}
 	pl := res.Plan
 	out := &templates.ProlificPlanResult{Target: pl.Target, Estimate: pl.Estimate, Width: pl.Width, Floor: pl.Floor,
-		Participants: pl.Participants, PilotAnalysed: pl.PilotAnalysed, Reachable: pl.Reachable, ItemsLimit: pl.OutOfReach == "items", NearBoundary: pl.NearBoundary,
+		Participants: pl.Participants, PilotAnalysed: pl.PilotAnalysed, Cap: pl.Cap, Reachable: pl.Reachable, ItemsLimit: pl.OutOfReach == "items", NearBoundary: pl.NearBoundary,
 		FromPilot: res.FromPilot, Analysed: res.Analysed, Places: res.Places, RewardCents: res.RewardCents, Add: res.Add,
 		ProlificErr: res.ProlificErr, Reached: res.Reached, CostCents: res.CostCents, CostErr: res.CostErr}
 	for _, pt := range pl.Points {
