@@ -122,7 +122,7 @@ func (pl *planner) plan(ctx context.Context, n int) (Plan, error) {
 		return Plan{}, err
 	}
 	hw := map[string]map[string][2]float64{}
-	est := map[string]float64{}
+	est, got := map[string]float64{}, map[string]int{}
 	w := 1 / float64(pl.opt.Draws)
 	for d := range pl.opt.Draws {
 		seed := pl.opt.Options.Bootstrap.Seed + uint64(d)
@@ -136,12 +136,16 @@ func (pl *planner) plan(ctx context.Context, n int) (Plan, error) {
 		addHalfWidths(hw, t, w)
 		for typ, tt := range t.ByType {
 			if tt.PearsonR != nil {
-				est[typ] += w * *tt.PearsonR
+				est[typ] += *tt.PearsonR
+				got[typ]++
 			}
 		}
 		if pl.opt.simulated != nil {
 			pl.opt.simulated()
 		}
+	}
+	for typ := range est {
+		est[typ] /= float64(got[typ])
 	}
 	return Plan{Participants: n, Items: pl.opt.Items, ByType: centred(pl.pilot.ByType, hw, est)}, nil
 }
