@@ -53,6 +53,10 @@ func TestPlanWidthFindsParticipants(t *testing.T) {
 	if far.Reachable || far.Participants != 0 {
 		t.Errorf("a target below the items' floor %.3f: %+v", wp.Floor, far)
 	}
+	// out of reach only when the studies simulated at the cap miss it
+	if !far.has(far.Cap) || far.point(far.Cap).Width <= far.Target || far.Cap != MaxPlanParticipants {
+		t.Errorf("out of reach without the cap's (%d) studies missing %.3f: %v", far.Cap, far.Target, far.Points)
+	}
 	if _, err := PlanWidth(context.Background(), pilot, opt, domain.TypeAll, "kappa", 0.1); err == nil {
 		t.Error("an unknown quantity was planned")
 	}
