@@ -37,8 +37,9 @@ Commands:
   reliability   --ratings FILE      the crowd's own reliability: α and split-half
   alt-test      --humans FILE --models FILE --scoring S --epsilon E
                                     can a model stand in for the annotators? (the alt-test)
-  plan          --ratings PILOT --participants N
-                                    each topline's predicted 95 % interval with N participants
+  plan          --ratings PILOT --participants N | --target-width W
+                                    each topline's predicted 95 % interval with N participants,
+                                    or the participants a target width needs
   integrity     --ratings FILE [--models FILE]
                                     each participant's integrity flags, LLM-echo among them
 
@@ -68,7 +69,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	case "reliability":
 		return analyzeReliability(args[1:], env)
 	case "plan":
-		return analyzePlan(args[1:], env)
+		return analyzePlan(ctx, args[1:], env)
 	case "integrity":
 		return analyzeIntegrity(args[1:], env)
 	}

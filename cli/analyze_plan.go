@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -17,54 +20,141 @@ import (
 
 // analyzePlan is `pragmalab analyze plan` (docs/statistics.md#planning-a-study):
 // from a pilot's ratings, the 95 % intervals of every topline at N
-// participants (and M items).
-func analyzePlan(args []string, env *Env) error {
+// participants (and M items), or, with --target-width, the participants
+// one topline's interval needs. Every size is bounded (plan's Max…
+// constants; exit 2 beyond them), and a signal stops the simulation.
+func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	fs := flag.NewFlagSet("analyze plan", flag.ContinueOnError)
 	fs.SetOutput(env.stderr)
 	input := fs.String("ratings", "", `the pilot's ratings file (CSV; "-" for standard input)`)
-	ns := fs.String("participants", "", "the numbers of participants to plan for, comma-separated (e.g. 120,240,480)")
+	ns := fs.String("participants", "", fmt.Sprintf("the numbers of participants to plan for, comma-separated (e.g. 120,240,480; at most %d numbers, each 1 to %d)", plan.MaxPlanSizes, plan.MaxPlanParticipants))
+	target := fs.Float64("target-width", 0, "instead of --participants: the width of the 95% interval to reach (e.g. 0.10); prints the participants it needs")
+	typ := fs.String("type", domain.TypeAll, "with --target-width: the item type ("+domain.TypeAll+", "+strings.Join(domain.TableTypes, ", ")+")")
+	quantity := fs.String("quantity", "pearson_r", "with --target-width: the topline ("+strings.Join(plan.PlanQuantities, ", ")+")")
 	opt := plan.PlanOptions{Options: toplines.DefaultOptions()}
-	fs.IntVar(&opt.Items, "items", 0, "the number of items of the planned study (default: the pilot's)")
-	fs.IntVar(&opt.Draws, "draws", 4, "studies simulated per number of participants")
-	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, "bootstrap replicates of each simulated study's intervals")
+	fs.IntVar(&opt.Items, "items", 0, fmt.Sprintf("the number of items of the planned study (default: the pilot's; at most %d)", plan.MaxPlanItems))
+	fs.IntVar(&opt.Draws, "draws", 4, fmt.Sprintf("studies simulated per number of participants (1 to %d)", plan.MaxPlanDraws))
+	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, fmt.Sprintf("bootstrap replicates of each simulated study's intervals (%d to %d)", plan.MinPlanReplicates, plan.MaxPlanReplicates))
 	fs.Uint64Var(&opt.Options.Bootstrap.Seed, "seed", analysis.DefaultSeed, "seed of the simulation (the same pilot and seed give the same plan)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv --participants N[,N…] [--items M] [--json]\n\n"+
-			"Predict the 95% intervals of every topline with N participants (and M items),\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--json]\n\n"+
+			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *input == "" || *ns == "" {
-		return usagef("analyze plan: --ratings and --participants are required")
+	widthMode := flagSet(fs, "target-width")
+	if *input == "" || (*ns == "") == !widthMode {
+		return usagef("analyze plan: --ratings and one of --participants or --target-width are required")
 	}
-	for _, f := range strings.Split(*ns, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			return usagef("analyze plan: --participants: %q is not a number of participants (a whole number of at least 1)", f)
+	if widthMode {
+		if err := plan.CheckTarget(*target); err != nil {
+			return usagef("analyze plan: --target-width: %s", domain.ErrorMessage(err))
 		}
-		opt.Participants = append(opt.Participants, n)
+		if *typ != domain.TypeAll && !slices.Contains(domain.TableTypes, *typ) {
+			return usagef("analyze plan: --type: %q is not an item type (%s, %s)", *typ, domain.TypeAll, strings.Join(domain.TableTypes, ", "))
+		}
+		if !slices.Contains(plan.PlanQuantities, *quantity) {
+			return usagef("analyze plan: --quantity: %q is not a topline the planner predicts (%s)", *quantity, strings.Join(plan.PlanQuantities, ", "))
+		}
+	} else {
+		for _, f := range strings.Split(*ns, ",") {
+			f = strings.TrimSpace(f)
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				// 1e9 is a number, but not a whole one written out
+				if v, ferr := strconv.ParseFloat(f, 64); ferr == nil && v > plan.MaxPlanParticipants {
+					return usagef("analyze plan: --participants: %s is more than the planner simulates (1 to %d)", f, plan.MaxPlanParticipants)
+				}
+				return usagef("analyze plan: --participants: %q is not a number of participants (a whole number from 1 to %d)", f, plan.MaxPlanParticipants)
+			}
+			opt.Participants = append(opt.Participants, n)
+		}
 	}
-	if opt.Items < 0 || opt.Draws < 1 || opt.Options.Bootstrap.Replicates < 100 {
-		return usagef("analyze plan: --items must be 0 or more, --draws at least 1, --bootstrap at least 100")
+	if opt.Options.Bootstrap.Replicates < plan.MinPlanReplicates {
+		return usagef("analyze plan: --bootstrap: %d replicates; the planner takes %d to %d", opt.Options.Bootstrap.Replicates, plan.MinPlanReplicates, plan.MaxPlanReplicates)
+	}
+	if opt.Draws < 1 {
+		return usagef("analyze plan: --draws: %d is not a number of simulated studies the planner makes (1 to %d)", opt.Draws, plan.MaxPlanDraws)
+	}
+	check := opt
+	if widthMode {
+		check.Participants = []int{plan.MinPlanParticipants}
+	}
+	if err := plan.CheckOptions(check); err != nil {
+		return usagef("analyze plan: %s", domain.ErrorMessage(err))
 	}
 	o := &outputFlags{input: *input, inFlag: "ratings"}
 	rs, err := readInput(o, env, toplines.ReadRatings)
 	if err != nil {
 		return err
 	}
-	rep, err := plan.PlanToplines(rs, opt)
+	if widthMode {
+		wp, err := plan.PlanWidth(ctx, rs, opt, *typ, *quantity, *target)
+		if err != nil {
+			return planErr(err)
+		}
+		if *asJSON {
+			return writeJSON(env.stdout, wp)
+		}
+		return writeWidthPlan(env.stdout, wp)
+	}
+	rep, err := plan.PlanToplines(ctx, rs, opt)
 	if err != nil {
-		return fmt.Errorf("analyze plan: %w", err)
+		return planErr(err)
 	}
 	if *asJSON {
-		enc := json.NewEncoder(env.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(env.stdout, rep)
 	}
 	return writePlan(env.stdout, rep)
+}
+
+// planErr says what stopped a plan: a signal, bad input (exit 2) or else.
+func planErr(err error) error {
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("analyze plan: interrupted; nothing was printed")
+	case domain.ErrorCode(err) == domain.EINVALID:
+		return usagef("analyze plan: %s", domain.ErrorMessage(err))
+	}
+	return fmt.Errorf("analyze plan: %w", err)
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeWidthPlan prints the participants a target width needs.
+func writeWidthPlan(w io.Writer, wp *plan.WidthPlan) error {
+	fmt.Fprintf(w, "Pilot: %d analysed participants; %s of %s items is %.3f there.\n", wp.PilotAnalysed, wp.Quantity, wp.Type, wp.Estimate)
+	switch {
+	case wp.Reachable:
+		fmt.Fprintf(w, "A 95%% interval %.3f wide takes about %d analysed participants (predicted width %.3f).\n", wp.Target, wp.Participants, wp.Width)
+	case wp.OutOfReach == "items":
+		fmt.Fprintf(w, "A 95%% interval %.3f wide is out of reach: the studies simulated with %d participants miss it, and the items alone hold the width near %.3f; only more items (--items) narrow it.\n", wp.Target, wp.Cap, wp.Floor)
+	default:
+		fmt.Fprintf(w, "A 95%% interval %.3f wide is out of reach: the studies simulated with %d participants, the planner's cap, miss it.\n", wp.Target, wp.Cap)
+	}
+	if wp.NearBoundary {
+		fmt.Fprintln(w, "The estimate is within 0.05 of 0 or 1: the width there depends on the estimate itself; plan for the width at 0.5 (docs/statistics.md#stopping-on-a-width-target).")
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "simulated participants\tpredicted width")
+	for _, p := range wp.Points {
+		fmt.Fprintf(tw, "%d\t%.3f\n", p.Participants, p.Width)
+	}
+	return tw.Flush()
 }
 
 // writePlan prints a plan as one aligned table per planned study.
@@ -74,7 +164,7 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 	for _, p := range rep.Plans {
 		fmt.Fprintf(w, "\n%d participants, %d items\n", p.Participants, p.Items)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "type\tquantity\tpilot\tpredicted 95% interval\twidth\titems' share")
+		fmt.Fprintln(tw, "type\tquantity\tcentre\tpredicted 95% interval\twidth\titems' share")
 		for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 			tt := p.ByType[typ]
 			if tt == nil {

@@ -51,7 +51,7 @@ func TestProlificPlanInBrowser(t *testing.T) {
 		}
 		step(t, ctx, vp.name, chromedp.EmulateViewport(vp.w, vp.h, opts...), chromedp.Navigate(prolificPage),
 			chromedp.WaitVisible(testID("plan-link")), chromedp.Click(testID("plan-link")), chromedp.WaitVisible(testID("plan-form")),
-			chromedp.SetValue(testID("plan-width"), "0.23"), chromedp.Submit(testID("plan-width")), chromedp.WaitVisible(testID("plan-result")))
+			chromedp.SetValue(testID("plan-width"), "0.12"), chromedp.Submit(testID("plan-width")), chromedp.WaitVisible(testID("plan-result")))
 		screenshot(t, ctx, "prolific-plan-"+vp.name)
 		if !has(t, ctx, "plan-needed") || !has(t, ctx, "plan-cost") || !has(t, ctx, "plan-add-places") {
 			t.Errorf("%s: no participants needed, cost or Add places for a width the simulated studies reach", vp.name)

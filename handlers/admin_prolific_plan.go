@@ -52,13 +52,17 @@ func planWidth(r *http.Request, p *recruit.Service, studyID int64, v templates.P
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "the target width %q is not a number (e.g. 0.10)", v.Width)
 	}
+	// the bounds of `analyze plan --target-width` (docs/prolific.md#plan)
+	if err := plan.CheckTarget(target); err != nil {
+		return nil, err
+	}
 	res, err := p.PlanByWidth(r.Context(), studyID, v.Type, v.Quantity, target)
 	if err != nil {
 		return nil, err
 	}
 	pl := res.Plan
 	out := &templates.ProlificPlanResult{Target: pl.Target, Estimate: pl.Estimate, Width: pl.Width, Floor: pl.Floor,
-		Participants: pl.Participants, PilotAnalysed: pl.PilotAnalysed, Reachable: pl.Reachable, ItemsLimit: pl.OutOfReach == "items", NearBoundary: pl.NearBoundary,
+		Participants: pl.Participants, PilotAnalysed: pl.PilotAnalysed, Cap: pl.Cap, Reachable: pl.Reachable, ItemsLimit: pl.OutOfReach == "items", NearBoundary: pl.NearBoundary,
 		FromPilot: res.FromPilot, Analysed: res.Analysed, Places: res.Places, RewardCents: res.RewardCents, Add: res.Add,
 		ProlificErr: res.ProlificErr, Reached: res.Reached, CostCents: res.CostCents, CostErr: res.CostErr}
 	for _, pt := range pl.Points {

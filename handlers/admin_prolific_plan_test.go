@@ -20,7 +20,7 @@ import (
 	"pragmalab/web"
 )
 
-// planEnv serves a crowd study of 96 items in 4 batches that 16
+// planEnv serves a crowd study of 384 items in 4 batches that 16
 // participants completed, linked to a fake Prolific study of 10 places.
 func planEnv(t *testing.T) (*crowdEnv, *prolifictest.Server) {
 	t.Helper()
@@ -74,6 +74,14 @@ func TestProlificPlanPage(t *testing.T) {
 	if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, "is not a number") {
 		t.Errorf("bad width: %d", a.resp.StatusCode)
 	}
+	// The bounds of analyze plan --target-width (docs/prolific.md#plan):
+	// refused before anything is simulated.
+	for _, w := range []string{"0", "-0.1", "2", "NaN", "1e300"} {
+		a.get(page + "?type=all&quantity=implicature_recognition&width=" + w)
+		if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, "is not a width (a number above 0 and below 2") || a.has("plan-result") {
+			t.Errorf("width %s: %d", w, a.resp.StatusCode)
+		}
+	}
 	a.get(page + "?type=all&quantity=implicature_recognition&width=1.5")
 	a.must("plan-current")
 	a.must("plan-reached")
@@ -83,17 +91,21 @@ func TestProlificPlanPage(t *testing.T) {
 		t.Fatalf("no current width:\n%s", a.body)
 	}
 	now, _ := strconv.ParseFloat(m[1], 64)
-	// A target between the width now and the simulated width at 64
-	// participants.
+	// A target between the simulated widths at 16 and at 64 participants,
+	// under the width now.
 	pts := pointRE.FindAllStringSubmatch(a.body, -1)
 	if len(pts) < 2 || pts[0][1] != "16" || pts[len(pts)-1][1] != "64" {
 		t.Fatalf("simulated points %v", pts)
 	}
+	w16, _ := strconv.ParseFloat(pts[0][2], 64)
 	w64, _ := strconv.ParseFloat(pts[len(pts)-1][2], 64)
-	if w64 >= now {
-		t.Fatalf("the width at 64 participants is not under the width now (%.3f): %v", now, pts)
+	if w64 >= w16 || w64 >= now {
+		t.Fatalf("the width at 64 participants is not under the width at 16 and now (%.3f): %v", now, pts)
 	}
-	target := strconv.FormatFloat((now+w64)/2, 'f', 4, 64)
+	target := strconv.FormatFloat((w16+w64)/2, 'f', 4, 64)
+	if (w16+w64)/2 >= now {
+		t.Fatalf("target %s not under the width now %.3f", target, now)
+	}
 	a.get(page + "?" + url.Values{"type": {"all"}, "quantity": {"implicature_recognition"}, "width": {target}}.Encode())
 	a.must("plan-not-reached")
 	if a.has("plan-unreachable") {

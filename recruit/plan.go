@@ -87,7 +87,7 @@ func (p *Service) PlanByWidth(ctx context.Context, studyID int64, typ, q string,
 	}
 	po := plan.PlanOptions{Draws: planDraws, Options: opt}
 	po.Options.Bootstrap.Replicates = planReplicates
-	if res.Plan, err = plan.PlanWidth(rs, po, typ, q, target); err != nil {
+	if res.Plan, err = plan.PlanWidth(ctx, rs, po, typ, q, target); err != nil {
 		return nil, err
 	}
 	p.planPlaces(ctx, studyID, res)

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"math/rand/v2"
 	"pragmalab/analysis/toplines"
 	"testing"
@@ -15,7 +16,7 @@ func BenchmarkPlanFiveNs(b *testing.B) {
 	opt := PlanOptions{Participants: []int{60, 120, 240, 480, 960}, Options: toplines.DefaultOptions()}
 	b.ResetTimer()
 	for range b.N {
-		if _, err := PlanToplines(pilot, opt); err != nil {
+		if _, err := PlanToplines(context.Background(), pilot, opt); err != nil {
 			b.Fatal(err)
 		}
 	}

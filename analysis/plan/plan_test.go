@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"math/rand/v2"
 	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
@@ -23,7 +24,7 @@ func TestPlanPredictsWidthsOfLargerStudies(t *testing.T) {
 	for r := range reps {
 		rng := rand.New(rand.NewPCG(uint64(100+r), 7))
 		pilot := SimulateCrowd(rng, pilotDesign)
-		rep, err := PlanToplines(pilot, PlanOptions{Participants: []int{240}, Options: opt, Draws: 3})
+		rep, err := PlanToplines(context.Background(), pilot, PlanOptions{Participants: []int{240}, Options: opt, Draws: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,16 +74,28 @@ func TestPlanShrinksOnlyTheParticipantsShare(t *testing.T) {
 	pilot := SimulateCrowd(rand.New(rand.NewPCG(3, 4)), CrowdDesign{Items: 40, Batches: 10, PerBatch: 6})
 	opt := toplines.DefaultOptions()
 	opt.Bootstrap.Replicates = 300
-	rep, err := PlanToplines(pilot, PlanOptions{Participants: []int{60, 240, 960}, Options: opt, Draws: 3})
+	rep, err := PlanToplines(context.Background(), pilot, PlanOptions{Participants: []int{60, 240, 960}, Options: opt, Draws: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := func(i int) float64 {
-		_, ci := rep.Plans[i].ByType[domain.TypeAll].Quantity(toplines.MBeliefUpdate)
-		return ci[1] - ci[0]
+	// Common random numbers: every quantity away from the boundaries
+	// narrows from 60 to 240 to 960 participants.
+	checked := 0
+	for _, q := range PlanQuantities {
+		w := func(i int) float64 {
+			_, ci := Quantity(rep.Plans[i].ByType[domain.TypeAll], q)
+			return ci[1] - ci[0]
+		}
+		if v, _ := Quantity(rep.Pilot.ByType[domain.TypeAll], q); v == nil || *v < 0.05 || *v > 0.95 {
+			continue
+		}
+		checked++
+		if !(w(0) > w(1) && w(1) > w(2)) {
+			t.Errorf("%s widths %.3f, %.3f, %.3f at 60, 240, 960: want them to shrink", q, w(0), w(1), w(2))
+		}
 	}
-	if !(w(0) > w(1) && w(1) > w(2)) {
-		t.Errorf("belief-update widths %.3f, %.3f, %.3f at 60, 240, 960: want them to shrink", w(0), w(1), w(2))
+	if checked < 5 {
+		t.Errorf("only %d quantities away from the boundaries", checked)
 	}
 	s0 := rep.Plans[0].ItemsShare[domain.TypeAll][toplines.MBeliefUpdate]
 	s2 := rep.Plans[2].ItemsShare[domain.TypeAll][toplines.MBeliefUpdate]
@@ -101,11 +114,11 @@ func TestPlanShrinksOnlyTheParticipantsShare(t *testing.T) {
 // how participants vary, are refused with a sentence saying why.
 func TestPlanRefusesWhatItCannotPlan(t *testing.T) {
 	pilot := SimulateCrowd(rand.New(rand.NewPCG(5, 6)), CrowdDesign{Items: 20, Batches: 5, PerBatch: 4})
-	if _, err := PlanToplines(pilot, PlanOptions{Participants: []int{100, 0}}); err == nil || !strings.Contains(err.Error(), "0 is not a number of participants") {
+	if _, err := PlanToplines(context.Background(), pilot, PlanOptions{Participants: []int{100, 0}}); err == nil || !strings.Contains(err.Error(), "0 is not a number of participants") {
 		t.Errorf("N = 0: %v", err)
 	}
 	one := SimulateCrowd(rand.New(rand.NewPCG(5, 6)), CrowdDesign{Items: 20, Batches: 1, PerBatch: 1})
-	if _, err := PlanToplines(one, PlanOptions{Participants: []int{100}}); err == nil || !strings.Contains(err.Error(), "cannot plan from fewer than 10") {
+	if _, err := PlanToplines(context.Background(), one, PlanOptions{Participants: []int{100}}); err == nil || !strings.Contains(err.Error(), "cannot plan from fewer than 10") {
 		t.Errorf("one participant: %v", err)
 	}
 }

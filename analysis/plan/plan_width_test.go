@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"pragmalab/analysis/toplines"
@@ -19,13 +20,13 @@ func TestPlanWidthFindsParticipants(t *testing.T) {
 	opt.Options.Bootstrap.Replicates = 300
 	o := opt
 	o.Participants = []int{150}
-	rep, err := PlanToplines(pilot, o)
+	rep, err := PlanToplines(context.Background(), pilot, o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, ci := rep.Plans[0].ByType[domain.TypeAll].Quantity("pearson_r")
 	target := ci[1] - ci[0]
-	wp, err := PlanWidth(pilot, opt, domain.TypeAll, "pearson_r", target)
+	wp, err := PlanWidth(context.Background(), pilot, opt, domain.TypeAll, "pearson_r", target)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestPlanWidthFindsParticipants(t *testing.T) {
 		t.Fatalf("target %.3f (the width at 150): %d participants", target, wp.Participants)
 	}
 	o.Participants = []int{wp.Participants}
-	at, err := PlanToplines(pilot, o)
+	at, err := PlanToplines(context.Background(), pilot, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,17 +46,21 @@ func TestPlanWidthFindsParticipants(t *testing.T) {
 	if wp.Floor >= target {
 		t.Errorf("floor %.3f above a reachable target %.3f", wp.Floor, target)
 	}
-	far, err := PlanWidth(pilot, opt, domain.TypeAll, "pearson_r", wp.Floor*0.5+1e-6)
+	far, err := PlanWidth(context.Background(), pilot, opt, domain.TypeAll, "pearson_r", wp.Floor*0.5+1e-6)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if far.Reachable || far.Participants != 0 {
 		t.Errorf("a target below the items' floor %.3f: %+v", wp.Floor, far)
 	}
-	if _, err := PlanWidth(pilot, opt, domain.TypeAll, "kappa", 0.1); err == nil {
+	// out of reach only when the studies simulated at the cap miss it
+	if !far.has(far.Cap) || far.point(far.Cap).Width <= far.Target || far.Cap != MaxPlanParticipants {
+		t.Errorf("out of reach without the cap's (%d) studies missing %.3f: %v", far.Cap, far.Target, far.Points)
+	}
+	if _, err := PlanWidth(context.Background(), pilot, opt, domain.TypeAll, "kappa", 0.1); err == nil {
 		t.Error("an unknown quantity was planned")
 	}
-	if _, err := PlanWidth(pilot, opt, domain.TypeAll, toplines.MBeliefUpdate, 0); err == nil {
+	if _, err := PlanWidth(context.Background(), pilot, opt, domain.TypeAll, toplines.MBeliefUpdate, 0); err == nil {
 		t.Error("a zero width was planned")
 	}
 }

@@ -10,7 +10,11 @@ import (
 	"pragmalab/store"
 )
 
-// SeedPlanStudy creates a crowd study of 96 scalar items in 4 batches of
+// planItems is the plan study's items: enough that the items' own share of
+// an interval leaves room for more participants to narrow it.
+const planItems = 384
+
+// SeedPlanStudy creates a crowd study of 384 scalar items in 4 batches of
 // 24 (plus a high and a low check) that 16 participants completed: each
 // item has its own true rating and participants rate it with much noise,
 // so more participants narrow the intervals — a study to plan from
@@ -21,8 +25,8 @@ func SeedPlanStudy(ctx context.Context, db *store.DB) (*domain.Study, error) {
 		return nil, err
 	}
 	var items []domain.Item
-	for i := range 96 {
-		items = append(items, domain.Item{Key: fmt.Sprintf("it%02d", i), Type: domain.TypeScalar, Utterance: fmt.Sprintf("u%d", i),
+	for i := range planItems {
+		items = append(items, domain.Item{Key: fmt.Sprintf("it%03d", i), Type: domain.TypeScalar, Utterance: fmt.Sprintf("u%d", i),
 			Implicature: fmt.Sprintf("b%d", i), Cancellation: fmt.Sprintf("c%d", i)})
 	}
 	items = append(items, domain.Item{Key: "chk-high", Type: domain.TypeSynthetic, Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
@@ -51,8 +55,8 @@ func SeedPlanStudy(ctx context.Context, db *store.DB) (*domain.Study, error) {
 	// Each item has its own true rating; participants rate it with much
 	// noise, so that more participants narrow the intervals.
 	truth := map[string]float64{}
-	for i := range 96 {
-		truth[fmt.Sprintf("it%02d", i)] = 2 + 4*rng.Float64()
+	for i := range planItems {
+		truth[fmt.Sprintf("it%03d", i)] = 2 + 4*rng.Float64()
 	}
 	for p := range 16 {
 		if err := planParticipant(ctx, db, st.ID, p, set, truth, rng); err != nil {
@@ -62,19 +66,19 @@ func SeedPlanStudy(ctx context.Context, db *store.DB) (*domain.Study, error) {
 	return st, nil
 }
 
-// planBatches puts the 96 items in 4 batches of 24, conditions
+// planBatches puts the 384 items in 4 batches of 96, conditions
 // alternating, each with the two checks.
 func planBatches(id map[string]int64) [][]store.CrowdSlot {
 	var batches [][]store.CrowdSlot
 	for b := range 4 {
 		var slots []store.CrowdSlot
-		for i := range 96 {
+		for i := range planItems {
 			cond := "trigger"
 			if (i+b)%2 == 1 {
 				cond = "cancel"
 			}
 			if i%4 == b {
-				slots = append(slots, store.CrowdSlot{ItemID: id[fmt.Sprintf("it%02d", i)], Condition: cond})
+				slots = append(slots, store.CrowdSlot{ItemID: id[fmt.Sprintf("it%03d", i)], Condition: cond})
 			}
 		}
 		slots = append(slots, store.CrowdSlot{ItemID: id["chk-high"], Condition: "trigger"}, store.CrowdSlot{ItemID: id["chk-low"], Condition: "trigger"})
