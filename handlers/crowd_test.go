@@ -38,6 +38,24 @@ type crowdEnv struct {
 // and two low checks, batches of size items, the default six training items.
 func newCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *crowdEnv {
 	t.Helper()
+	e := newDraftCrowdEnv(t, n, size, mod)
+	e.open()
+	return e
+}
+
+// open opens the env's study, as the go-live checklist would.
+func (e *crowdEnv) open() {
+	e.t.Helper()
+	if err := e.db.SetStudyState(context.Background(), e.study, domain.StateOpen, "test"); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// newDraftCrowdEnv is newCrowdEnv with the study still a draft, its
+// design not yet frozen (docs/studies.md#frozen-design): for the tests of
+// the settings a study opens with.
+func newDraftCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *crowdEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd.db"))
 	if err != nil {
@@ -72,9 +90,6 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *cr
 		t.Fatal(err)
 	}
 	if _, err := studies.BuildCrowdBatches(ctx, db, st.ID, set, 5); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetStudyState(ctx, st.ID, domain.StateOpen, "test"); err != nil {
 		t.Fatal(err)
 	}
 	// Every browser of these tests comes from 127.0.0.1: no entry limit
@@ -518,7 +533,7 @@ func TestCrowdTimeoutPages(t *testing.T) {
 }
 
 func TestCrowdAdminSettingsAndBuild(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, nil)
+	e := newDraftCrowdEnv(t, 40, 10, nil)
 	a := e.admin()
 	study := fmt.Sprintf("/admin/studies/%d", e.study)
 	a.post(study+"/crowd/settings", url.Values{
