@@ -45,12 +45,14 @@ func TestFrozenDesign(t *testing.T) {
 		"batch_size":     func(s *domain.CrowdSettings) { s.BatchSize++ },
 		"check_high_min": func(s *domain.CrowdSettings) { s.CheckHighMin = 6 },
 		"check_low_max":  func(s *domain.CrowdSettings) { s.CheckLowMax = 2 },
-		"training":       func(s *domain.CrowdSettings) { s.Training = []domain.CrowdTrainingSpec{{Key: "it002", Condition: "trigger"}} },
-		"machine_check":  func(s *domain.CrowdSettings) { s.MachineCheck = !s.MachineCheck },
-		"questionnaire":  func(s *domain.CrowdSettings) { s.Questionnaire.Age = !s.Questionnaire.Age },
-		"title":          func(s *domain.CrowdSettings) { s.Title = "A new title" },
-		"intro":          func(s *domain.CrowdSettings) { s.Intro = "A new introduction" },
-		"consent":        func(s *domain.CrowdSettings) { s.Consent = "A new consent text" },
+		"training": func(s *domain.CrowdSettings) {
+			s.Training = []domain.CrowdTrainingSpec{{Key: "it002", Condition: "trigger"}}
+		},
+		"machine_check": func(s *domain.CrowdSettings) { s.MachineCheck = !s.MachineCheck },
+		"questionnaire": func(s *domain.CrowdSettings) { s.Questionnaire.Age = !s.Questionnaire.Age },
+		"title":         func(s *domain.CrowdSettings) { s.Title = "A new title" },
+		"intro":         func(s *domain.CrowdSettings) { s.Intro = "A new introduction" },
+		"consent":       func(s *domain.CrowdSettings) { s.Consent = "A new consent text" },
 	}
 	for _, name := range domain.FrozenCrowdSettingNames() {
 		if name == "lang" {
