@@ -22,10 +22,11 @@ const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|batc
       archive a study (hidden from the dashboard, read-only) or restore it
   study clone   --study ID [--name NAME] [--db FILE]
       a new study with the same design, settings and items, and no answers
-  study design  --study ID [--db FILE]
+  study design  --study ID [--at-opening] [--db FILE]
       print the study's design as JSON: kind, name, language, every
       setting with the texts, the items, how batches are built
-      (docs/studies.md#design-file)
+      (docs/studies.md#design-file); --at-opening: the file the study
+      opened with, as kept at its first opening (docs/studies.md#frozen-design)
   study create  --design FILE [--name NAME] [--db FILE]
       a new draft study from a design file, all or nothing
   study batches --study ID [--db FILE]
@@ -53,6 +54,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	var studyID *int64
 	var archived, restore *bool
 	var name, designFile, base *string
+	var atOpening *bool
 	switch action {
 	case "list":
 		archived = fs.Bool("archived", false, "list the archived studies too")
@@ -64,6 +66,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		name = fs.String("name", "", `name of the copy (default "Copy of …")`)
 	case "design":
 		studyID = fs.Int64("study", 0, "the study whose design to print")
+		atOpening = fs.Bool("at-opening", false, "print the design file the study opened with, as it was kept (docs/studies.md#frozen-design)")
 	case domain.StateOpen, "pause", "close":
 		studyID = fs.Int64("study", 0, "the study whose state to change")
 	case "batches":
@@ -114,6 +117,14 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	case domain.StateOpen, "pause", "close":
 		return setStudyState(ctx, svc, env, *studyID, map[string]string{domain.StateOpen: domain.StateOpen, "pause": domain.StatePaused, "close": domain.StateClosed}[action])
 	case "design":
+		if *atOpening {
+			b, _, err := svc.store.OpeningDesign(ctx, *studyID)
+			if err != nil {
+				return err
+			}
+			_, err = env.stdout.Write(b)
+			return err
+		}
 		d, err := svc.StudyDesign(ctx, *studyID)
 		if err != nil {
 			return err

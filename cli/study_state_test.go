@@ -44,3 +44,32 @@ func TestStudyOpenPauseClose(t *testing.T) {
 		}
 	}
 }
+
+// TestStudyDesignAtOpening: `study design --at-opening` prints the design
+// file the study opened with, byte for byte as `study design` printed it
+// then; a draft has none, and says so.
+func TestStudyDesignAtOpening(t *testing.T) {
+	path, _ := seededDB(t)
+	_, design, _ := runCLI(t, "", nil, "study", "design", "--study", "2", "--db", path)
+	file := filepath.Join(t.TempDir(), "crowd.json")
+	os.WriteFile(file, []byte(design), 0o600)
+	_, out, _ := runCLI(t, "", nil, "study", "create", "--design", file, "--db", path)
+	m := regexp.MustCompile(`^Study (\d+) `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("study create: %q", out)
+	}
+	if code, _, errOut := runCLI(t, "", nil, "study", "design", "--study", m[1], "--at-opening", "--db", path); code == 0 || !strings.Contains(errOut, "no design kept from its opening") {
+		t.Fatalf("a draft's design at opening: exit %d %s", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, "", nil, "study", "batches", "--study", m[1], "--db", path); code != 0 {
+		t.Fatalf("study batches: exit %d %s%s", code, out, errOut)
+	}
+	_, before, _ := runCLI(t, "", nil, "study", "design", "--study", m[1], "--db", path)
+	if code, out, errOut := runCLI(t, "", nil, "study", "open", "--study", m[1], "--db", path); code != 0 {
+		t.Fatalf("study open: exit %d %s%s", code, out, errOut)
+	}
+	code, kept, errOut := runCLI(t, "", nil, "study", "design", "--study", m[1], "--at-opening", "--db", path)
+	if code != 0 || kept != before {
+		t.Fatalf("design at opening: exit %d %s\n%.600s\nwant\n%.600s", code, errOut, kept, before)
+	}
+}

@@ -47,6 +47,9 @@ type StudyStore interface {
 	SaveCrowdStudy(ctx context.Context, id int64, lang string, s CrowdSettings) error
 	SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error
 	LinkProlific(ctx context.Context, studyID int64, prolificStudyID string) error
+	// OpeningDesign is the design file the study opened with, byte for
+	// byte, and when (docs/studies.md#frozen-design).
+	OpeningDesign(ctx context.Context, id int64) ([]byte, string, error)
 }
 
 // ItemStore is a study's items, passages and outputs, their versions and the experts' review of them.

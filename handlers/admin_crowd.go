@@ -189,7 +189,9 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		err = h.Store.SaveCrowdStudy(r.Context(), s.ID, f("lang"), set)
 	}
 	if err != nil {
-		if domain.ErrorCode(err) == domain.EINVALID {
+		// A refused value, or a frozen setting of an opened study
+		// (docs/studies.md#frozen-design): the form again, with why.
+		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
 			fail(domain.ErrorMessage(err))
 			return
 		}

@@ -34,6 +34,24 @@ func (h *Handler) DownloadDesign(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// DownloadOpeningDesign handles GET
+// /admin/studies/{study}/design-at-opening.json: the design file the study
+// opened with, byte for byte as it was kept (docs/studies.md#frozen-design).
+func (h *Handler) DownloadOpeningDesign(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	b, _, err := h.Store.OpeningDesign(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	attachment(w, "application/json; charset=utf-8", fmt.Sprintf("design-study%d-at-opening.json", s.ID))
+	w.Write(b)
+}
+
 // CreateStudyFromDesign handles POST /admin/studies/design: a new draft
 // study from an uploaded design file, all or nothing; a refused file is
 // named on the dashboard with the field at fault.

@@ -183,10 +183,11 @@ func TestCrowdConsentPage(t *testing.T) {
 
 // TestCrowdConsentItalian: the consent page's new parts in Italian.
 func TestCrowdConsentItalian(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) { s.EthicsRef = "CE-1" })
+	e := newDraftCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) { s.EthicsRef = "CE-1" })
 	if err := e.db.SaveCrowdStudy(context.Background(), e.study, "it", e.set); err != nil {
 		t.Fatal(err)
 	}
+	e.open()
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	for _, s := range []string{"Non accetto", "Approvazione etica", "Lo studio dura circa"} {
 		if !strings.Contains(b.body, s) {

@@ -90,7 +90,7 @@ func TestCrowdFivePointScale(t *testing.T) {
 // for a point off the scale is refused by name and nothing is saved; the
 // saved scale is what the participant's screens show.
 func TestCrowdScaleSettingsForm(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, nil)
+	e := newDraftCrowdEnv(t, 40, 10, nil)
 	a := e.admin()
 	study := "/admin/studies/" + strconv.FormatInt(e.study, 10)
 	a.get(study)
@@ -115,6 +115,7 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 	if err != nil || set.ScalePoints != 5 || set.ScaleLabels["5"] != "surely so" || set.Question != "How sure are you?" {
 		t.Fatalf("saved %+v %v", set, err)
 	}
+	e.open()
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	b.post(e.base()+"/consent", nil).must("training")
 	if !strings.Contains(b.body, `value="5" required`) || strings.Contains(b.body, `value="6" required`) || !strings.Contains(b.body, "5 = surely so") {

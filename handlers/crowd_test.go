@@ -42,9 +42,34 @@ func newCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *cr
 	return newCrowdEnvAt(t, n, size, mod, nil)
 }
 
+// open opens the env's study, as the go-live checklist would.
+func (e *crowdEnv) open() {
+	e.t.Helper()
+	if err := e.db.SetStudyState(context.Background(), e.study, domain.StateOpen, "test"); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 // newCrowdEnvAt is newCrowdEnv on the server clock now (nil: the real
 // one), set before anything runs.
 func newCrowdEnvAt(t *testing.T, n, size int, mod func(*domain.CrowdSettings), now func() time.Time) *crowdEnv {
+	t.Helper()
+	e := newDraftCrowdEnvAt(t, n, size, mod, now)
+	e.open()
+	return e
+}
+
+// newDraftCrowdEnv is newCrowdEnv with the study still a draft, its
+// design not yet frozen (docs/studies.md#frozen-design): for the tests of
+// the settings a study opens with.
+func newDraftCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *crowdEnv {
+	t.Helper()
+	return newDraftCrowdEnvAt(t, n, size, mod, nil)
+}
+
+// newDraftCrowdEnvAt is newDraftCrowdEnv on the server clock now (nil:
+// the real one).
+func newDraftCrowdEnvAt(t *testing.T, n, size int, mod func(*domain.CrowdSettings), now func() time.Time) *crowdEnv {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd.db"))
@@ -83,9 +108,6 @@ func newCrowdEnvAt(t *testing.T, n, size int, mod func(*domain.CrowdSettings), n
 		t.Fatal(err)
 	}
 	if _, err := studies.BuildCrowdBatches(ctx, db, st.ID, set, 5); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetStudyState(ctx, st.ID, domain.StateOpen, "test"); err != nil {
 		t.Fatal(err)
 	}
 	// Every browser of these tests comes from 127.0.0.1: no entry limit
@@ -542,7 +564,7 @@ func TestCrowdTimeoutPages(t *testing.T) {
 }
 
 func TestCrowdAdminSettingsAndBuild(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, nil)
+	e := newDraftCrowdEnv(t, 40, 10, nil)
 	a := e.admin()
 	study := fmt.Sprintf("/admin/studies/%d", e.study)
 	a.post(study+"/crowd/settings", url.Values{

@@ -205,7 +205,7 @@ func TestCrowdMachineCheckOff(t *testing.T) {
 // TestCrowdAdminMachineCheck: the settings form turns the setting on and
 // off, and refuses it on a 2-point scale.
 func TestCrowdAdminMachineCheck(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, nil)
+	e := newDraftCrowdEnv(t, 40, 10, nil)
 	a := e.admin()
 	study := fmt.Sprintf("/admin/studies/%d", e.study)
 	a.get(study)

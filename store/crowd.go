@@ -65,7 +65,9 @@ func (db *DB) loadCrowdStudy(ctx context.Context, id int64) (*domain.Study, doma
 	return st, s, nil
 }
 
-// SaveCrowdSettings validates and stores a crowd study's settings.
+// SaveCrowdSettings validates and stores a crowd study's settings; once
+// the study has opened, a change of a frozen setting is refused
+// (docs/studies.md#frozen-design).
 func (db *DB) SaveCrowdSettings(ctx context.Context, id int64, s domain.CrowdSettings) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -73,12 +75,25 @@ func (db *DB) SaveCrowdSettings(ctx context.Context, id int64, s domain.CrowdSet
 	if _, _, err := db.loadCrowdStudy(ctx, id); err != nil {
 		return err
 	}
-	return db.SetStudySettings(ctx, id, s)
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("crowd settings: %w", err)
+	}
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := checkCrowdFrozen(ctx, tx, id, "", s); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE studies SET settings = ? WHERE id = ?`, string(b), id); err != nil {
+			return fmt.Errorf("crowd settings: %w", err)
+		}
+		return nil
+	})
 }
 
 // SaveCrowdStudy stores a crowd study's settings and its language together,
 // in one transaction: a refused language leaves the settings as they were,
-// and the other way round.
+// and the other way round. Once the study has opened, a change of the
+// language or of a frozen setting is refused (docs/studies.md#frozen-design).
 func (db *DB) SaveCrowdStudy(ctx context.Context, id int64, lang string, s domain.CrowdSettings) error {
 	if err := s.Validate(); err != nil {
 		return err
@@ -97,6 +112,9 @@ func (db *DB) SaveCrowdStudy(ctx context.Context, id int64, lang string, s domai
 		return err
 	}
 	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := checkCrowdFrozen(ctx, tx, id, lang, s); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE studies SET lang = ?, settings = ? WHERE id = ?`, lang, string(b), id)
 		if err != nil {
 			return fmt.Errorf("crowd settings: %w", err)

@@ -117,21 +117,24 @@ func (db *DB) SetStudyState(ctx context.Context, id int64, state, by string) err
 	if !domain.IsStudyState(state) {
 		return domain.Errorf(domain.EINVALID, "state must be draft, open, paused or closed, got %q", state)
 	}
-	return db.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE studies SET state = ? WHERE id = ?`, state, id)
-		if err != nil {
-			return fmt.Errorf("set study state: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
-		}
-		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO study_state_changes (study_id, state, changed_by, changed_at) VALUES (?, ?, ?, ?)`,
-			id, state, by, db.now()); err != nil {
-			return fmt.Errorf("set study state: %w", err)
-		}
-		return nil
-	})
+	return db.tx(ctx, func(tx *sql.Tx) error { return setStudyState(ctx, tx, id, state, by, db.now()) })
+}
+
+// setStudyState is SetStudyState inside tx, at time at.
+func setStudyState(ctx context.Context, tx *sql.Tx, id int64, state, by, at string) error {
+	res, err := tx.ExecContext(ctx, `UPDATE studies SET state = ? WHERE id = ?`, state, id)
+	if err != nil {
+		return fmt.Errorf("set study state: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return domain.Errorf(domain.ENOTFOUND, "study %d not found", id)
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO study_state_changes (study_id, state, changed_by, changed_at) VALUES (?, ?, ?, ?)`,
+		id, state, by, at); err != nil {
+		return fmt.Errorf("set study state: %w", err)
+	}
+	return nil
 }
 
 // StudyStateChanges lists a study's changes of state, newest first.

@@ -1,6 +1,7 @@
 package studies
 
 import (
+	"bytes"
 	"context"
 	"pragmalab/domain"
 	"strings"
@@ -65,5 +66,21 @@ func openStudy(ctx context.Context, db *store.DB, st *domain.Study, by string) e
 	if len(missing) > 0 {
 		return domain.Errorf(domain.ECONFLICT, "The study cannot open yet. Missing: %s.", strings.Join(missing, "; "))
 	}
-	return db.SetStudyState(ctx, st.ID, domain.StateOpen, by)
+	// The design file it opens with is kept as it is at its first opening
+	// (docs/studies.md#frozen-design).
+	var design []byte
+	if kept, err := db.HasOpeningDesign(ctx, st.ID); err != nil {
+		return err
+	} else if !kept {
+		d, err := (&Service{db: db}).StudyDesign(ctx, st.ID)
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if err := WriteDesign(&b, d); err != nil {
+			return err
+		}
+		design = b.Bytes()
+	}
+	return db.OpenStudyWithDesign(ctx, st.ID, by, design)
 }

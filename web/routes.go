@@ -70,6 +70,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/", h.StudyPage)
 			r.Get("/export/audit.csv", h.ExportAudit)
 			r.Get("/design.json", h.DownloadDesign)
+			r.Get("/design-at-opening.json", h.DownloadOpeningDesign)
 			r.Get("/template/{file}", h.ItemsTemplate)
 			r.Post("/items", h.ImportItems)
 			r.Post("/state", h.SetStudyState)
