@@ -24,6 +24,9 @@ type ModelAnswer struct {
 	Model, Item, Condition string
 	Rating                 int
 	Line                   int
+	// Dist is the model's distribution over the points (p_1 … p_k of a
+	// likert job's results), nil when the file gives only the answer.
+	Dist []float64
 }
 
 // EchoOptions are the thresholds of the LLM-echo flag.

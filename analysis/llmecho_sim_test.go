@@ -56,19 +56,6 @@ func (s echoSim) draw(rng *rand.Rand) ([]EchoRating, []ModelAnswer) {
 	return rs, ms
 }
 
-// jitter moves a rating one point up or down at random, inwards at an end.
-func jitter(rng *rand.Rand, v int) int {
-	switch {
-	case v == 1:
-		return 2
-	case v == 7:
-		return 6
-	case rng.IntN(2) == 0:
-		return v - 1
-	}
-	return v + 1
-}
-
 // flagRate is the share of runs in which participant 0 is flagged.
 func (s echoSim) flagRate(seed uint64, runs int, opt EchoOptions) float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x11ec40))
