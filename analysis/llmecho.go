@@ -288,8 +288,10 @@ func echoAgainst(d echoData, p string, m modelIndex, opt EchoOptions) EchoModel 
 	res.Excess = res.AgreeModel - res.OthersAgreeModel
 	res.Divergent = len(div)
 	res.divergence(div)
-	res.Flagged = res.Items >= opt.MinItems && res.Gap >= opt.MinGap && res.Excess >= opt.MinExcess &&
-		(res.PValue == nil || *res.PValue > opt.Alpha)
+	// Thresholds within EchoTolerance: "at least 0.25" holds at 0.25
+	// whatever the rounding of the shares' arithmetic.
+	res.Flagged = res.Items >= opt.MinItems && atLeast(res.Gap, opt.MinGap) && atLeast(res.Excess, opt.MinExcess) &&
+		(res.PValue == nil || *res.PValue > opt.Alpha+EchoTolerance)
 	return res
 }
 

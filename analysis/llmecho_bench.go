@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -299,7 +300,8 @@ func (c EchoBenchConfig) simulate(rng *rand.Rand, gen string, tau, share float64
 
 // EchoBench runs every cell's studies; the result is in cell order
 // (generator, model noise, agent share) and does not depend on Workers.
-func EchoBench(c EchoBenchConfig) []EchoBenchStudy {
+// It stops early with ctx's error when ctx is done.
+func EchoBench(ctx context.Context, c EchoBenchConfig) ([]EchoBenchStudy, error) {
 	type cell struct {
 		gen        string
 		tau, share float64
@@ -322,6 +324,9 @@ func EchoBench(c EchoBenchConfig) []EchoBenchStudy {
 				rng := rand.New(rand.NewPCG(c.Seed, uint64(ce.idx)))
 				res := make([]EchoBenchStudy, c.Studies)
 				for i := range res {
+					if ctx.Err() != nil {
+						break
+					}
 					res[i] = c.simulate(rng, ce.gen, ce.tau, ce.share)
 				}
 				out[ce.idx] = res
@@ -333,9 +338,12 @@ func EchoBench(c EchoBenchConfig) []EchoBenchStudy {
 	}
 	close(work)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var all []EchoBenchStudy
 	for _, r := range out {
 		all = append(all, r...)
 	}
-	return all
+	return all, nil
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -419,4 +421,141 @@ func fitOne(rows []fitRow, w float64) fit {
 // order.
 func FitReferenceIDs(reference []EchoRating) []string {
 	return slices.Clone(indexEcho(reference).participants)
+}
+
+// probColumns are the positions of p_1 … p_points in a models file's
+// header (nil when it has none of them).
+func probColumns(header []string, points int) ([]int, error) {
+	pos := make([]int, points)
+	found := 0
+	for k := range pos {
+		pos[k] = slices.Index(header, "p_"+strconv.Itoa(k+1))
+		if pos[k] >= 0 {
+			found++
+		}
+	}
+	switch {
+	case found == 0:
+		return nil, nil
+	case found < points:
+		missing := slices.Index(pos, -1) + 1
+		return nil, &InputError{Line: 1, Column: "p_" + strconv.Itoa(missing), Msg: fmt.Sprintf("missing column in the header: a distribution needs p_1 … p_%d (the scale's points)", points)}
+	}
+	return pos, nil
+}
+
+// rowDist reads one row's distribution over the points: every p_k empty
+// or 0 (no distribution: the answer alone is used) or every one a number from
+// 0 to 1, summing to 1 within 0.01 (the mean of two orders' rounded
+// probabilities).
+func rowDist(rec []string, pos []int, header []string, line int) ([]float64, error) {
+	if pos == nil {
+		return nil, nil
+	}
+	d := make([]float64, len(pos))
+	empty, sum := 0, 0.0
+	for k, p := range pos {
+		f := strings.TrimSpace(rec[p])
+		if f == "" {
+			empty++
+			continue
+		}
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(v >= 0 && v <= 1) {
+			return nil, &InputError{Line: line, Column: header[p], Msg: fmt.Sprintf("probability %q is not a number from 0 to 1", f)}
+		}
+		d[k] = v
+		sum += v
+	}
+	switch {
+	case empty == len(pos) || (empty == 0 && sum == 0):
+		return nil, nil
+	case empty > 0:
+		return nil, &InputError{Line: line, Column: header[pos[slices.IndexFunc(pos, func(p int) bool { return strings.TrimSpace(rec[p]) == "" })]], Msg: "empty probability beside others: give every p_k or none"}
+	case math.Abs(sum-1) > 0.01:
+		return nil, &InputError{Line: line, Column: header[pos[0]], Msg: fmt.Sprintf("the probabilities p_1 … p_%d sum to %.4g, not 1", len(pos), sum)}
+	}
+	return d, nil
+}
+
+// referenceFits runs the reference rule when opt has a reference and
+// there are models.
+func referenceFits(data []EchoRating, answers []ModelAnswer, opt IntegrityOptions) map[string]*FitResult {
+	out := map[string]*FitResult{}
+	if len(answers) == 0 || len(opt.Reference) == 0 {
+		return out
+	}
+	res := LLMEchoReference(data, opt.Reference, answers, opt.Fit)
+	for i := range res {
+		out[res[i].Participant] = &res[i]
+	}
+	return out
+}
+
+// Assessed reports whether any model was measured against the reference.
+func (r *FitResult) Assessed() bool {
+	for _, m := range r.Models {
+		if m.Follow != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// Assessed reports whether any model had the items to be measured.
+func (e *EchoResult) Assessed(opt EchoOptions) bool {
+	for _, m := range e.Models {
+		if m.Items >= opt.MinItems {
+			return true
+		}
+	}
+	return false
+}
+
+// IntegrityReferenceTable is IntegrityTable when llm_echo was measured
+// against a trusted reference: the numbers of the model echoed (or,
+// unflagged, the one followed most).
+func IntegrityReferenceTable(ps []ParticipantIntegrity) *Table {
+	t := &Table{Name: "integrity", Title: "Integrity flags per participant (LLM-echo against a trusted reference)",
+		Columns: []string{"participant_id", "answers", "flags", "model", "items", "follow", "follow se", "p", "reference max follow", "longest run", "median rt ms", "fast share"}}
+	for _, p := range ps {
+		flags := Missing
+		if len(p.Flags) > 0 {
+			flags = strings.Join(p.Flags, ";")
+		}
+		row := []any{p.Participant, p.Answers, flags, Missing, Missing, (*float64)(nil), (*float64)(nil), PValue{}, (*float64)(nil)}
+		if m := p.LLMEchoReference.closest(); m != nil {
+			row = []any{p.Participant, p.Answers, flags, m.Model, m.Items, m.Follow, m.FollowSE, PValue{m.PValue}, m.ReferenceMaxFollow}
+		}
+		rt, fs := Missing, Missing
+		if p.Timed > 0 {
+			rt, fs = strconv.Itoa(p.MedianRT), Fixed(p.FastShare, 2)
+		}
+		t.Rows = append(t.Rows, append(row, p.LongestRun, rt, fs))
+		for _, f := range p.Flags {
+			t.Notes = append(t.Notes, fmt.Sprintf("%s %s: %s.", p.Participant, f, p.Evidence[f]))
+		}
+	}
+	return t
+}
+
+// closest is the model echoed, else the assessed model with the largest δ.
+func (r *FitResult) closest() *FitModel {
+	if r == nil {
+		return nil
+	}
+	var best *FitModel
+	for i := range r.Models {
+		m := &r.Models[i]
+		if m.Follow == nil {
+			continue
+		}
+		if m.Model == r.Echoes {
+			return m
+		}
+		if best == nil || *m.Follow > *best.Follow {
+			best = m
+		}
+	}
+	return best
 }
