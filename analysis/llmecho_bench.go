@@ -90,8 +90,10 @@ type EchoBenchStudy struct {
 	// Agents, Honest (noisy honest raters) and Typical (the one honest
 	// rater at each item's typical value) in the pool.
 	Agents, Honest, Typical int
-	// Pool: flagged without a reference; Ref: with the trusted reference.
-	Pool, Ref EchoBenchFlags
+	// Pool: flagged without a reference; Ref: with the trusted reference;
+	// RefAnswers: with it, when the models file gives only the answers (no
+	// distribution).
+	Pool, Ref, RefAnswers EchoBenchFlags
 }
 
 // EchoBenchFlags counts the flagged of each kind.
@@ -293,6 +295,14 @@ func (c EchoBenchConfig) simulate(rng *rand.Rand, gen string, tau, share float64
 	for _, r := range LLMEchoReference(pool, ref, answers, DefaultFitOptions()) {
 		if r.Flagged {
 			count(&st.Ref, r.Participant)
+		}
+	}
+	for i := range answers {
+		answers[i].Dist = nil
+	}
+	for _, r := range LLMEchoReference(pool, ref, answers, DefaultFitOptions()) {
+		if r.Flagged {
+			count(&st.RefAnswers, r.Participant)
 		}
 	}
 	return st

@@ -80,9 +80,11 @@ type FitModel struct {
 	FollowSE *float64 `json:"follow_se"`
 	PValue   *float64 `json:"p_value"`
 	// ReferenceAssessed counts the reference humans measured the same way
-	// (each against the mean of the other reference humans);
-	// ReferenceMaxFollow is the largest of their δ, the closest an honest
-	// reference rater came to the model.
+	// (each against the mean of the other reference humans, on at least
+	// MinItems items); ReferenceMaxFollow is the largest of their δ, the
+	// closest an honest reference rater came to the model: a flag needs δ
+	// above it (the person-fit view: closer to the model than any
+	// reference human).
 	ReferenceAssessed  int      `json:"reference_assessed"`
 	ReferenceMaxFollow *float64 `json:"reference_max_follow"`
 	Flagged            bool     `json:"flagged"`
@@ -152,13 +154,19 @@ func indexFitModels(answers []ModelAnswer) []fitModel {
 
 // fitRow is one item of one rater: their rating x, the model's point a and
 // the reference mean c (without the rater).
-type fitRow struct{ x, a, c float64 }
+type fitRow struct {
+	x, a, c float64
+	k       int // reference humans in c
+}
 
 // LLMEchoReference assesses every participant of ratings against every
 // model of answers and the trusted reference humans of reference
 // (docs/statistics.md#llm-echo-against-a-reference). A participant who is
 // also a reference human (the same id) is measured without their own
-// ratings in the reference mean and never flagged.
+// ratings in the reference mean and never flagged. A participant is
+// flagged for a model when, on at least MinItems items, δ ≥ MinFollow,
+// its one-sided p ≤ Alpha / models, and δ is above every reference
+// human's — each within EchoTolerance.
 func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, opt FitOptions) []FitResult {
 	d := indexEcho(ratings)
 	ref := indexEcho(reference)
@@ -168,7 +176,7 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 		refs[r] = true
 	}
 	type calib struct {
-		w       *float64
+		w       *refWeight
 		maxRef  *float64
 		refSeen int
 	}
@@ -196,9 +204,13 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 	for _, p := range d.participants {
 		res := FitResult{Participant: p, InReference: refs[p]}
 		for i, m := range models {
-			fm := FitModel{Model: m.name, Weight: cal[i].w, ReferenceAssessed: cal[i].refSeen, ReferenceMaxFollow: cal[i].maxRef}
+			fm := FitModel{Model: m.name, ReferenceAssessed: cal[i].refSeen, ReferenceMaxFollow: cal[i].maxRef}
 			rows := poolRows(d, ref, m, p)
 			fm.Items = len(rows)
+			if cal[i].w != nil {
+				v := cal[i].w.w
+				fm.Weight = &v
+			}
 			switch {
 			case cal[i].w == nil:
 				fm.Note = "the reference humans' ratings cannot weigh this model against each other (fewer than 2 reference humans on its items, or no spread)"
@@ -208,7 +220,7 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 				f := fitOne(rows, *cal[i].w)
 				fm.Follow, fm.FollowSE, fm.PValue, fm.Note = f.Follow, f.SE, f.PValue, f.Note
 				fm.Flagged = !res.InReference && fm.Follow != nil && atLeast(*fm.Follow, opt.MinFollow) &&
-					atMost(*fm.PValue, alpha)
+					atMost(*fm.PValue, alpha) && (fm.ReferenceMaxFollow == nil || *fm.Follow > *fm.ReferenceMaxFollow+EchoTolerance)
 			}
 			res.Models = append(res.Models, fm)
 		}
@@ -240,7 +252,7 @@ func (res *FitResult) decide(opt FitOptions, alpha float64) {
 	case assessed == 0:
 		res.Reason = fmt.Sprintf("not assessed: fewer than %d items rated by a model and a reference human, or a reference that cannot weigh the models", opt.MinItems)
 	default:
-		res.Reason = fmt.Sprintf("no model's answers explain the ratings beyond what the trusted humans' do (δ below %.2f or p above %s)", opt.MinFollow, fmtP(alpha))
+		res.Reason = fmt.Sprintf("no model's answers explain the ratings beyond what the trusted humans' do (δ below %.2f, p above %s, or δ not above every reference human's)", opt.MinFollow, fmtP(alpha))
 	}
 }
 
@@ -272,7 +284,7 @@ func poolRows(d, ref echoData, m fitModel, p string) []fitRow {
 		if n < 1 {
 			continue
 		}
-		rows = append(rows, fitRow{x: float64(r.Rating), a: a, c: c})
+		rows = append(rows, fitRow{x: float64(r.Rating), a: a, c: c, k: n})
 	}
 	return rows
 }
@@ -291,7 +303,7 @@ func refRows(ref echoData, m fitModel, r string, minRefs int) []fitRow {
 		if n < minRefs-1 {
 			continue
 		}
-		rows = append(rows, fitRow{x: float64(er.Rating), a: a, c: c})
+		rows = append(rows, fitRow{x: float64(er.Rating), a: a, c: c, k: n})
 	}
 	return rows
 }
@@ -319,9 +331,9 @@ func refMean(raters map[string]int, skip string) (float64, int) {
 // β_peers), clamped to [0, 1]. It fails when the slopes do not sum to a
 // positive number (the reference follows neither) or the design is
 // singular.
-func referenceWeight(ref echoData, m fitModel) (float64, bool) {
+func referenceWeight(ref echoData, m fitModel) (refWeight, bool) {
 	var saa, scc, sac, sax, scx float64
-	n := 0
+	n, ks := 0, 0
 	for _, r := range ref.participants {
 		rows := refRows(ref, m, r, 2)
 		if len(rows) < 2 {
@@ -342,20 +354,32 @@ func referenceWeight(ref echoData, m fitModel) (float64, bool) {
 			sac += a * c
 			sax += a * x
 			scx += c * x
+			ks += f.k
 		}
 		n += len(rows)
 	}
 	det := saa*scc - sac*sac
 	if n < 4 || !(det > 1e-9*saa*scc) {
-		return 0, false
+		return refWeight{}, false
 	}
 	ba := (scc*sax - sac*scx) / det
 	bc := (saa*scx - sac*sax) / det
 	if !(ba+bc > 0) {
-		return 0, false
+		return refWeight{}, false
 	}
-	return math.Max(0, math.Min(1, ba/(ba+bc))), true
+	return refWeight{w: math.Max(0, math.Min(1, ba/(ba+bc))), k: float64(ks) / float64(n)}, true
 }
+
+// refWeight is ŵ as the reference humans show it, each against the mean
+// of k others on average. A participant of the pool is compared with the
+// mean of all the reference humans, which is more precise than a
+// reference human's mean of the others, so ŵ is a little more than the
+// weight of the best human-like predictor for them: the test leans
+// towards not flagging. (Rescaling ŵ to the pool's k by the precisions
+// gained a tenth of detection at moderate model noise, and raised the
+// honest raters' false flags past 2 % on the bench's generators: not
+// used.)
+type refWeight struct{ w, k float64 }
 
 // fit is one rater's regression x = β₀ + γ·z + δ·a, z = ŵ·a + (1 − ŵ)·c.
 type fit struct {
@@ -364,8 +388,8 @@ type fit struct {
 	Note               string
 }
 
-// fitOne fits δ and its one-sided test on rows with weight w.
-func fitOne(rows []fitRow, w float64) fit {
+// fitOne fits δ and its one-sided test on rows with weights w.
+func fitOne(rows []fitRow, w refWeight) fit {
 	f := fit{Items: len(rows)}
 	n := float64(len(rows))
 	if len(rows) < 4 {
@@ -375,7 +399,7 @@ func fitOne(rows []fitRow, w float64) fit {
 	var mx, ma, mz float64
 	z := make([]float64, len(rows))
 	for i, r := range rows {
-		z[i] = w*r.a + (1-w)*r.c
+		z[i] = w.w*r.a + (1-w.w)*r.c
 		mx += r.x
 		ma += r.a
 		mz += z[i]

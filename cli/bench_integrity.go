@@ -19,7 +19,8 @@ point, the rest honest raters and one honest rater who gives every item
 its typical value; two models answering with distributions, of a given
 noise (0 a perfect model, 1 as noisy as one person); three trusted
 reference humans. Every study is assessed with the pool's own humans and
-with the trusted reference. Honest ratings come from two generators, and
+with the trusted reference, the latter also with the models' answers
+alone (a models file without p_1 … p_k). Honest ratings come from two generators, and
 false-flag rates are given per generator and as their range. Every rate
 has its 95 % Wilson interval. Seeded: the same options print the same
 tables.
@@ -122,9 +123,9 @@ func (r *echoRows) add(key string, s analysis.EchoBenchStudy, f analysis.EchoBen
 }
 
 func (r *echoRows) write(w io.Writer, gens []string, keyTitle string) {
-	fmt.Fprintf(w, "%-28s | %-22s | %-60s | %s\n", keyTitle, "agents flagged", "honest raters flagged (range over generators)", "typical-value rater flagged")
+	fmt.Fprintf(w, "%-36s | %-22s | %-62s | %s\n", keyTitle, "agents flagged", "honest raters flagged (range over generators)", "typical-value rater flagged")
 	for _, k := range r.keys {
-		fmt.Fprintf(w, "%-28s | %-22s | %-60s | %s\n", k, r.det[k], echoRange(gens, r.honest[k]), echoRange(gens, r.typical[k]))
+		fmt.Fprintf(w, "%-36s | %-22s | %-62s | %s\n", k, r.det[k], echoRange(gens, r.honest[k]), echoRange(gens, r.typical[k]))
 	}
 	fmt.Fprintln(w)
 }
@@ -138,6 +139,7 @@ func writeEchoBench(w io.Writer, c analysis.EchoBenchConfig, res []analysis.Echo
 		of   func(analysis.EchoBenchStudy) analysis.EchoBenchFlags
 	}{
 		{"trusted reference", func(s analysis.EchoBenchStudy) analysis.EchoBenchFlags { return s.Ref }},
+		{"reference, answers only", func(s analysis.EchoBenchStudy) analysis.EchoBenchFlags { return s.RefAnswers }},
 		{"pool's own humans", func(s analysis.EchoBenchStudy) analysis.EchoBenchFlags { return s.Pool }},
 	}
 	fmt.Fprintln(w, "By model noise (all agent shares and items):")
