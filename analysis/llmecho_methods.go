@@ -21,8 +21,8 @@ type EchoMeasured struct {
 // reports (seed 44, 150 studies per cell); TestEchoMeasuredInDocs keeps
 // them equal to the docs' table.
 var (
-	EchoMeasuredReference = []EchoMeasured{{1, 0, 0, 0}, {0.5, 0, 0, 0}}
-	EchoMeasuredPool      = []EchoMeasured{{1, 0, 0, 0}, {0.5, 0, 0, 0}}
+	EchoMeasuredReference = []EchoMeasured{{1, 85.5, 0.3, 0.3}, {0.5, 35.1, 0.7, 0.8}}
+	EchoMeasuredPool      = []EchoMeasured{{1, 42.7, 0.6, 0.6}, {0.5, 30.6, 0.5, 0.9}}
 )
 
 // EchoMethodsInput is what the methods paragraph says about LLM-echo.
