@@ -32,6 +32,10 @@ var boundary = []struct {
 }{
 	{dir: "handlers", forbidden: []string{"pragmalab/store"}},
 	{dir: "cli", forbidden: []string{"pragmalab/store"}, allowed: []string{"open.go", "seed"}},
+	// The comparisons of models and humans are a room above the studies'
+	// use cases (docs/architecture.md#comparisons): studies reach the
+	// LLM-echo check only through the function SetLLMEcho hands them.
+	{dir: "studies", forbidden: []string{"pragmalab/comparisons", "pragmalab/recruit"}},
 	{dir: "templates", forbidden: []string{"pragmalab/store", "pragmalab/studies", "pragmalab/prolific", "pragmalab/recruit", "pragmalab/signin"}},
 }
 
@@ -216,7 +220,7 @@ func imports(t *testing.T, path string, forbidden []string) []string {
 // TestNoStrayFileNames: a file whose name holds a space, a quote, a pipe
 // or ":=" is a shell slip (a heredoc or a redirection that went astray),
 // not project material: one such file, named after a line of Go, sat in
-// the root for weeks (issue 45). Every file and folder of the tree is
+// the root for weeks (docs/testing.md#what-the-root-holds). Every file and folder of the tree is
 // checked, but .git and the fuzzers' corpora, whose names Go chooses.
 func TestNoStrayFileNames(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {

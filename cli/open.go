@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"pragmalab/cli/seed"
+	"pragmalab/comparisons"
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"pragmalab/store"
@@ -24,8 +25,11 @@ import (
 // declares in store.go, which the store answers itself, and Prolific.
 type app struct {
 	*studies.Service
-	store cliStore
-	db    *store.DB
+	// comparisons sets the models beside the humans (score's comparison,
+	// the LLM-echo check of analyze integrity and the exports).
+	comparisons *comparisons.Service
+	store       cliStore
+	db          *store.DB
 }
 
 // openApp opens (creating and migrating it if need be) the database file
@@ -41,7 +45,10 @@ func openApp(ctx context.Context, path string, o studies.OpenOptions) (*app, err
 // newApp is the app over an open store (tests and benchmarks that open
 // the store themselves).
 func newApp(db *store.DB, now func() time.Time) *app {
-	return &app{Service: studies.New(db, now), store: db, db: db}
+	svc := studies.New(db, now)
+	cmp := comparisons.New(db, svc)
+	svc.SetLLMEcho(cmp.LLMEcho)
+	return &app{Service: svc, comparisons: cmp, store: db, db: db}
 }
 
 // signin is the accounts' and sign-in's use cases.
@@ -54,7 +61,7 @@ func (a *app) seed() *seed.Seeder { return seed.New(a.db) }
 // recruit is the Prolific use cases, with the token read by getenv.
 func (a *app) recruit(getenv func(string) string) *recruit.Service {
 	r := recruit.New(a.db, getenv)
-	r.SetLLMEcho(a.Service.LLMEcho)
+	r.SetLLMEcho(a.comparisons.LLMEcho)
 	return r
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -317,7 +318,7 @@ func (o *scoreOpts) print(ctx context.Context, svc *app, env *Env, res *runner.R
 	}
 	// A human-task job beside its study's humans, compared once for the
 	// R companion, the tables and the JSON.
-	var c *studies.JobHumanComparison
+	var c *comparisons.JobHumanComparison
 	if o.humans.rDir != "" || o.humans.wanted() || o.asJSON {
 		var err error
 		if c, err = o.humans.compare(ctx, svc, res); err != nil {

@@ -10,9 +10,9 @@ import (
 	"slices"
 
 	"pragmalab/analysis"
+	"pragmalab/comparisons"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // humansOut are score's outputs of a human-task job beside its study's
@@ -73,16 +73,16 @@ func (h *humansOut) eps() *float64 {
 
 // compare is the job's comparison with its study's humans; nil for a task
 // that asks no human question or a study without human answers.
-func (h *humansOut) compare(ctx context.Context, svc *app, res *runner.Results) (*studies.JobHumanComparison, error) {
+func (h *humansOut) compare(ctx context.Context, svc *app, res *runner.Results) (*comparisons.JobHumanComparison, error) {
 	if !scoring.IsHumanTask(scoring.Task(res.Job.Task)) {
 		return nil, nil
 	}
-	return svc.CompareJobWithHumans(ctx, res, h.eps())
+	return svc.comparisons.CompareJobWithHumans(ctx, res, h.eps())
 }
 
 // write prints the comparison as --latex or --methods asks; a job with
 // nothing to compare is a usage error saying why.
-func (h *humansOut) write(w io.Writer, res *runner.Results, c *studies.JobHumanComparison) error {
+func (h *humansOut) write(w io.Writer, res *runner.Results, c *comparisons.JobHumanComparison) error {
 	if c == nil {
 		return usagef("score: --latex and --methods print a human-task job (likert, expert, context, explanation-rating) beside its study's human answers; job %d is %s on study %d, which has none to compare with", res.Job.ID, res.Job.Task, res.Job.StudyID)
 	}
@@ -108,7 +108,7 @@ func (h *humansOut) write(w io.Writer, res *runner.Results, c *studies.JobHumanC
 }
 
 // humanCompareWhy says why a comparison holds no table.
-func humanCompareWhy(c *studies.JobHumanComparison) string {
+func humanCompareWhy(c *comparisons.JobHumanComparison) string {
 	if c.AltTest != nil && c.AltTest.Error != "" {
 		return c.AltTest.Error
 	}

@@ -7,10 +7,10 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
+	"pragmalab/comparisons"
 	"pragmalab/csvsafe"
 	"pragmalab/runner"
 	"pragmalab/scoring"
-	"pragmalab/studies"
 )
 
 // writeScoreR writes the R companion of a likert job's comparison with its
@@ -18,7 +18,7 @@ import (
 // docs/statistics.md#reproducing-in-r): the kept ratings, the model's
 // distributions and pragmalab's distances, ceilings and calibration, with
 // a script recomputing them in base R.
-func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *comparisons.JobHumanComparison, dir string, args []string) error {
 	if res.Job.Task == string(scoring.Expert) {
 		return writeExpertR(ctx, svc, env, res, c, dir, args)
 	}
@@ -33,14 +33,14 @@ func writeScoreR(ctx context.Context, svc *app, env *Env, res *runner.Results, c
 		}
 		return usagef("score: --r writes the R companion of a likert job's comparison with its study's crowd or of an expert job's ΔA; job %d cannot have one: %s", res.Job.ID, why)
 	}
-	u, err := svc.LikertUnits(ctx, res)
+	u, err := svc.comparisons.LikertUnits(ctx, res)
 	if err != nil {
 		return err
 	}
 	return scoreCompanion(res.Job.ID, args, u, c).write(dir, env)
 }
 
-func scoreCompanion(job int64, args []string, u *studies.LikertUnits, c *studies.JobHumanComparison) *rCompanion {
+func scoreCompanion(job int64, args []string, u *comparisons.LikertUnits, c *comparisons.JobHumanComparison) *rCompanion {
 	d, cal := c.Distributions, c.Calibration
 	return &rCompanion{
 		command: "distributions", program: "score", args: args,
@@ -149,7 +149,7 @@ func writeCalibrationLong(w io.Writer, c *analysis.Calibration) error {
 
 // writeExpertR writes the R companion of an expert job's ΔA: the experts'
 // plausibility judgements, the model's choices and pragmalab's α and ΔA.
-func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *studies.JobHumanComparison, dir string, args []string) error {
+func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, c *comparisons.JobHumanComparison, dir string, args []string) error {
 	if c == nil || c.Replacement == nil {
 		why := "its study has no expert judgements"
 		if c != nil {
@@ -157,7 +157,7 @@ func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, 
 		}
 		return usagef("score: --r: job %d has no ΔA to recompute: %s", res.Job.ID, why)
 	}
-	experts, items, data, model, err := svc.ExpertReplacementData(ctx, res)
+	experts, items, data, model, err := svc.comparisons.ExpertReplacementData(ctx, res)
 	if err != nil {
 		return err
 	}

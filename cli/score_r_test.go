@@ -7,12 +7,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
-	"pragmalab/studies"
 	"strconv"
 	"strings"
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/comparisons"
 )
 
 // A likert job beside its crowd: `score --job ID --r DIR` writes the data
@@ -129,7 +129,7 @@ func TestScoreRCompanionRandomCeilings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &studies.JobHumanComparison{}
+	c := &comparisons.JobHumanComparison{}
 	if c.Distributions, err = analysis.CompareDistributions(units, analysis.DefaultDistOptions()); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestScoreRCompanionRandomCeilings(t *testing.T) {
 	}
 	dir := t.TempDir()
 	env := &Env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
-	if err := scoreCompanion(7, []string{"--job", "7", "--r", dir}, &studies.LikertUnits{Points: 7, Rated: rated, Order: order, Model: model, Mean: mean, Above: above}, c).write(dir, env); err != nil {
+	if err := scoreCompanion(7, []string{"--job", "7", "--r", dir}, &comparisons.LikertUnits{Points: 7, Rated: rated, Order: order, Model: model, Mean: mean, Above: above}, c).write(dir, env); err != nil {
 		t.Fatal(err)
 	}
 	printed := runR(t, dir)

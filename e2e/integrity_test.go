@@ -10,8 +10,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"pragmalab/comparisons"
 	"pragmalab/domain"
-	"pragmalab/studies"
 )
 
 // participantFlags are the integrity flags the participants table and
@@ -89,7 +89,7 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 		if !strings.Contains(ev, "synthetic events on") {
 			t.Errorf("synthetic_input shown as %q, without its evidence", ev)
 		}
-		if st := get(t, ctx, "LLM-echo status", chromedp.Text(testID("llm-echo-status"))); st != studies.NoLLMEchoJob {
+		if st := get(t, ctx, "LLM-echo status", chromedp.Text(testID("llm-echo-status"))); st != comparisons.NoLLMEchoJob {
 			t.Errorf("without a likert job the table says %q about LLM-echo", st)
 		}
 		if got := get(t, ctx, "page width", chromedp.Evaluate[int](`document.documentElement.scrollWidth`)); got > int(w) {

@@ -47,7 +47,7 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
-	ms, err := h.Service.ModelsBesideHumans(r.Context(), s.ID)
+	ms, err := h.Comparisons.ModelsBesideHumans(r.Context(), s.ID)
 	if err != nil {
 		h.Error(w, r, err)
 		return

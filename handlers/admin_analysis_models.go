@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/studies"
 	"pragmalab/templates"
@@ -45,7 +46,7 @@ func (h *Handler) rCompanionOffered(s *domain.Study, a *studies.Analysis) bool {
 // page: one row per job with the alt-test's verdict, the share of units
 // within the human ceiling and the correlation against the split-half
 // ceiling.
-func modelsView(studyID int64, ms []studies.ModelBesideHumans) []templates.ModelHumanRow {
+func modelsView(studyID int64, ms []comparisons.ModelBesideHumans) []templates.ModelHumanRow {
 	var out []templates.ModelHumanRow
 	for _, m := range ms {
 		row := templates.ModelHumanRow{URL: templates.JobURL(studyID, m.JobID, ""), Job: "#" + strconv.FormatInt(m.JobID, 10),

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/recruit"
 	"pragmalab/signin"
@@ -33,6 +34,9 @@ type Handler struct {
 	Store Store
 	// SignIn is the login lock's audit and institutional sign-in's rules.
 	SignIn *signin.Service
+	// Comparisons sets the study's models beside its humans: the job
+	// pages' comparison, the Analysis page's models (comparisons/).
+	Comparisons *comparisons.Service
 	// Recruit drives Prolific for crowd studies (recruit/).
 	Recruit  *recruit.Service
 	Sessions sessions.Store

@@ -53,7 +53,7 @@ func (h *Handler) JobResults(w http.ResponseWriter, r *http.Request) {
 	}
 	if scoring.IsHumanTask(scoring.Task(j.Task)) {
 		eps, _ := altEpsilon(r)
-		c, err := h.Service.CompareJobWithHumans(r.Context(), res, eps)
+		c, err := h.Comparisons.CompareJobWithHumans(r.Context(), res, eps)
 		if err != nil {
 			h.Error(w, r, err)
 			return

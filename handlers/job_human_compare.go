@@ -11,9 +11,9 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"pragmalab/analysis"
+	"pragmalab/comparisons"
 	"pragmalab/i18n"
 	"pragmalab/runner"
-	"pragmalab/studies"
 	"pragmalab/templates"
 )
 
@@ -38,7 +38,7 @@ func (h *Handler) fillHumanCompare(r *http.Request, v *templates.JobView, res *r
 		return nil
 	}
 	eps, refused := altEpsilon(r)
-	c, err := h.Service.CompareJobWithHumans(r.Context(), res, eps)
+	c, err := h.Comparisons.CompareJobWithHumans(r.Context(), res, eps)
 	if err != nil || c == nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func num3(p *float64) string {
 }
 
 // humanCompareView formats the comparison of the job's model for the page.
-func humanCompareView(c *studies.JobHumanComparison, model, base string) *templates.HumanCompareView {
+func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *templates.HumanCompareView {
 	at := c.AltTest
 	scoringText := "accuracy: the share of the other humans giving the same answer"
 	if at.Options.Scoring == analysis.AltNegRMSE {
@@ -99,7 +99,7 @@ func humanCompareView(c *studies.JobHumanComparison, model, base string) *templa
 
 // fillDistView adds a likert job's distributions, correlation and
 // calibration, and an expert job's ΔA.
-func fillDistView(v *templates.HumanCompareView, c *studies.JobHumanComparison, base string) {
+func fillDistView(v *templates.HumanCompareView, c *comparisons.JobHumanComparison, base string) {
 	if d := c.Distributions; d != nil {
 		v.DistNote = fmt.Sprintf("Per item × condition, the model's distribution over the %d points against the humans' histogram; the ceiling is the mean distance between random halves of the humans (%d splits). JSD is the Jensen–Shannon divergence in bits (not its square root); KL(human ‖ model) smooths the model's distribution by %g per point; Wasserstein is divided by (points − 1); TV is the total variation.", d.Points, d.Splits, d.Smoothing)
 		for _, m := range analysis.Measures {
@@ -139,7 +139,7 @@ type humanFigure struct{ name, title string }
 
 // humanFigureNames lists a comparison's figures: the distributions' and
 // the reliability diagram.
-func humanFigureNames(c *studies.JobHumanComparison) []humanFigure {
+func humanFigureNames(c *comparisons.JobHumanComparison) []humanFigure {
 	var out []humanFigure
 	if c.Distributions != nil {
 		out = append(out, humanFigure{"distance_ceiling_" + analysis.MeasureJSD, "Model JSD against the human ceiling, per item"},
@@ -165,12 +165,12 @@ func (h *Handler) JobHumanFigure(w http.ResponseWriter, r *http.Request) {
 		h.NotFound(w, r)
 		return
 	}
-	c, err := h.Service.CompareJobWithHumans(r.Context(), res, nil)
+	c, err := h.Comparisons.CompareJobWithHumans(r.Context(), res, nil)
 	if err != nil {
 		h.Error(w, r, err)
 		return
 	}
-	b, ok, err := studies.HumanFigure(c, name, format)
+	b, ok, err := comparisons.HumanFigure(c, name, format)
 	if err != nil {
 		h.Error(w, r, err)
 		return

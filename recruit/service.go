@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"math"
 	"net/http"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/studies"
 	"sort"
@@ -51,14 +52,14 @@ type Service struct {
 func New(db *store.DB, getenv func(string) string) *Service {
 	p := &Service{db: db, getenv: getenv, clock: time.Now, hc: prolific.NewHTTPClient(getenv)}
 	p.echo = func(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
-		return studies.AssessLLMEcho(ctx, db, studyID, set, reps)
+		return comparisons.AssessLLMEcho(ctx, db, studyID, set, reps)
 	}
 	return p
 }
 
 // SetLLMEcho has the review and the exports run the LLM-echo check with
-// echo: the server and the CLI give the studies.Service's, whose outcome
-// is kept (studies.Service.LLMEcho); without it each review runs the
+// echo: the server and the CLI give the comparisons.Service's, whose
+// outcome is kept (comparisons.Service.LLMEcho); without it each review runs the
 // check afresh.
 func (p *Service) SetLLMEcho(echo studies.LLMEchoFunc) { p.echo = echo }
 

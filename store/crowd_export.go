@@ -389,7 +389,7 @@ func (db *DB) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.W
 }
 
 // ParticipantsAssessor completes the participants' reports before they are
-// written: the LLM-echo check (studies.AssessLLMEcho), which the store
+// written: the LLM-echo check (comparisons.AssessLLMEcho), which the store
 // cannot run, sets its evidence and the flags there.
 type ParticipantsAssessor func(ctx context.Context, reps []CrowdParticipantReport, s domain.CrowdSettings) error
 

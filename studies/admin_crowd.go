@@ -37,7 +37,7 @@ type CrowdAdmin struct {
 	Participants []CrowdParticipantReport
 	// LLMEcho says in one sentence whether and against which likert
 	// scoring jobs the participants were checked for LLM-echo
-	// (AssessLLMEcho).
+	// (comparisons.AssessLLMEcho, through SetLLMEcho).
 	LLMEcho string
 	// ProlificStatus is each participant's status on Prolific at the last
 	// sync, by lower-cased PROLIFIC_PID.
@@ -78,8 +78,8 @@ func (v *Service) CrowdAdmin(ctx context.Context, s *domain.Study, set domain.Cr
 	if a.Participants, err = v.db.CrowdParticipants(ctx, s.ID, set); err != nil {
 		return a, err
 	}
-	if len(a.Participants) > 0 {
-		if a.LLMEcho, err = v.LLMEcho(ctx, s.ID, set, a.Participants); err != nil {
+	if len(a.Participants) > 0 && v.echo != nil {
+		if a.LLMEcho, err = v.echo(ctx, s.ID, set, a.Participants); err != nil {
 			return a, err
 		}
 	}

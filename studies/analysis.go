@@ -61,16 +61,16 @@ func crowdOptions(ctx context.Context, db *store.DB, studyID int64, set domain.C
 // CrowdRatings returns the ratings of a crowd study's completed
 // participants for the analysis, nil when they have rated no item.
 func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*analysis.Ratings, error) {
-	in, err := crowdRatingRows(ctx, db, studyID)
+	in, err := CrowdRatingRows(ctx, db, studyID)
 	if err != nil || in == nil {
 		return nil, err
 	}
 	return analysis.NewRatings(in)
 }
 
-// crowdRatingRows returns the rows CrowdRatings analyses, nil when they
+// CrowdRatingRows returns the rows CrowdRatings analyses, nil when they
 // hold no item (attention checks only, or nothing).
-func crowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]analysis.RatingRow, error) {
+func CrowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]analysis.RatingRow, error) {
 	rows, err := db.RatingRows(ctx, studyID, false)
 	if err != nil {
 		return nil, err

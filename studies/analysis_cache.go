@@ -2,11 +2,10 @@ package studies
 
 import (
 	"context"
-	"slices"
-	"sync"
 
 	"pragmalab/analysis"
 	"pragmalab/domain"
+	"pragmalab/kept"
 	"pragmalab/store"
 )
 
@@ -41,7 +40,7 @@ func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *
 	key := analysisKey{version: v, pilot: store.PilotIncluded(ctx)}
 	// Requests of the same version wait for this computation: it outlives
 	// a request that goes away (a page left before its figures came).
-	a, err := s.analyses.get(studyID, key, func() (*Analysis, error) { return s.computeAnalysis(context.WithoutCancel(ctx), st) })
+	a, err := s.analyses.Get(studyID, key, func() (*Analysis, error) { return s.computeAnalysis(context.WithoutCancel(ctx), st) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +72,7 @@ func (s *Service) crowdAnalysis(ctx context.Context, st *domain.Study) (*Analysi
 	if err != nil {
 		return nil, err
 	}
-	rows, err := crowdRatingRows(ctx, s.db, st.ID)
+	rows, err := CrowdRatingRows(ctx, s.db, st.ID)
 	if err != nil {
 		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
 	}
@@ -138,84 +137,7 @@ type analysisKey struct {
 	pilot   bool
 }
 
-// keptCache keeps the last value computed for each of the ids looked at
-// last (studies for their analyses, jobs for their comparison with the
-// humans), each with the key of what it was computed from.
-type keptCache[K comparable, V any] struct {
-	mu      sync.Mutex
-	max     int
-	entries map[int64]*keptEntry[K, V]
-	order   []int64 // ids, least recently used first
-	// computed counts the values computed (tests).
-	computed int
-}
-
-type keptEntry[K comparable, V any] struct {
-	key   K
-	ready chan struct{} // closed once v or err is set
-	v     *V
-	err   error
-}
-
 // analysisCache keeps the studies' analyses.
-type analysisCache = keptCache[analysisKey, Analysis]
+type analysisCache = kept.Cache[analysisKey, Analysis]
 
-func newAnalysisCache(max int) *analysisCache { return newKeptCache[analysisKey, Analysis](max) }
-
-func newKeptCache[K comparable, V any](max int) *keptCache[K, V] {
-	return &keptCache[K, V]{max: max, entries: map[int64]*keptEntry[K, V]{}}
-}
-
-// get returns id's value of that key, computing it unless it is kept;
-// requests of the same key while it is being computed wait for that
-// computation (a page's figures arrive together) instead of repeating it.
-// A computation that fails is not kept.
-func (c *keptCache[K, V]) get(id int64, key K, compute func() (*V, error)) (*V, error) {
-	c.mu.Lock()
-	e := c.entries[id]
-	if e != nil && e.key == key {
-		c.touch(id)
-		c.mu.Unlock()
-		<-e.ready
-		if e.v == nil && e.err == nil { // the computation waited for panicked
-			return compute()
-		}
-		return e.v, e.err
-	}
-	e = &keptEntry[K, V]{key: key, ready: make(chan struct{})}
-	c.entries[id] = e
-	c.touch(id)
-	for len(c.order) > c.max {
-		delete(c.entries, c.order[0])
-		c.order = c.order[1:]
-	}
-	c.computed++
-	c.mu.Unlock()
-	defer close(e.ready)
-	defer func() {
-		if e.v == nil { // failed: the next request tries again
-			c.mu.Lock()
-			if c.entries[id] == e {
-				delete(c.entries, id)
-				c.order = slices.DeleteFunc(c.order, func(x int64) bool { return x == id })
-			}
-			c.mu.Unlock()
-		}
-	}()
-	e.v, e.err = compute()
-	if e.err != nil {
-		e.v = nil
-	}
-	return e.v, e.err
-}
-
-// touch makes id the most recently used; c.mu is held.
-func (c *keptCache[K, V]) touch(id int64) {
-	for i, x := range c.order {
-		if x == id {
-			c.order = append(c.order[:i], c.order[i+1:]...)
-			break
-		}
-	}
-	c.order = append(c.order, id)
-}
+func newAnalysisCache(max int) *analysisCache { return kept.New[analysisKey, Analysis](max) }

@@ -18,20 +18,12 @@ type Service struct {
 	now func() time.Time
 	// analyses keeps the studies' analyses (analysis_cache.go).
 	analyses *analysisCache
-	// comparisons keeps the human-task jobs' comparisons with the humans
-	// (jobs_human_measures.go).
-	comparisons *keptCache[comparisonKey, JobHumanComparison]
-	// echoes keeps the studies' LLM-echo outcomes (llm_echo.go).
-	echoes *keptCache[echoKey, echoVerdicts]
+	// echo runs the LLM-echo check on a crowd study's participants for its
+	// admin page and participants export (SetLLMEcho); nil: not run.
+	echo LLMEchoFunc
 	// replication reports the replica's state (replication.go); nil: none.
 	replication func() domain.Replication
 }
-
-// comparisonCacheJobs is how many jobs' comparisons with the humans a
-// Service keeps: a study's Analysis page shows every finished human-task
-// job's, so a study with more jobs than the cache holds computed them all
-// again at each view.
-const comparisonCacheJobs = 64
 
 // New returns the Service over db; now is the clock (UTC), so tests can
 // control it (nil: time.Now).
@@ -39,12 +31,22 @@ func New(db *store.DB, now func() time.Time) *Service {
 	if now == nil {
 		now = func() time.Time { return time.Now().UTC() }
 	}
-	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies),
-		comparisons: newKeptCache[comparisonKey, JobHumanComparison](comparisonCacheJobs),
-		echoes:      newKeptCache[echoKey, echoVerdicts](analysisCacheStudies)}
+	return &Service{db: db, now: now, analyses: newAnalysisCache(analysisCacheStudies)}
 }
+
+// SetLLMEcho has the crowd admin page and the participants export run the
+// LLM-echo check with echo: the server and the CLI give
+// comparisons.Service's, whose outcome is kept. The check compares the
+// participants with the study's scoring jobs, so it lives with the other
+// comparisons of models and humans (docs/architecture.md#comparisons),
+// above this package.
+func (s *Service) SetLLMEcho(echo LLMEchoFunc) { s.echo = echo }
 
 // Restarted returns a Service over the same database with nothing kept in
 // memory (no analysis computed yet), as a server that has just started:
 // for benchmarks that time a first request.
-func (s *Service) Restarted() *Service { return New(s.db, s.now) }
+func (s *Service) Restarted() *Service {
+	r := New(s.db, s.now)
+	r.echo = s.echo
+	return r
+}

@@ -29,7 +29,7 @@ type CrowdStudyView struct {
 	Progress     []CrowdBatchRow
 	Participants []CrowdParticipantRow
 	// LLMEcho says whether the participants were checked for LLM-echo,
-	// and against which likert scoring jobs (studies.AssessLLMEcho).
+	// and against which likert scoring jobs (comparisons.AssessLLMEcho).
 	LLMEcho string
 	// Plan is the design a build would give now, and where its training
 	// items come from; PlanError why there is none.

@@ -9,10 +9,10 @@ import (
 	"testing"
 
 	"pragmalab/cli/seed"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/store"
-	"pragmalab/studies"
 )
 
 // TestLLMEchoOnParticipants: without a likert scoring job the participants
@@ -30,8 +30,8 @@ func TestLLMEchoOnParticipants(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
-	if body := c.get(base).Body; !strings.Contains(body, studies.NoLLMEchoJob) || strings.Contains(body, `data-testid="flag-llm_echo"`) {
-		t.Fatalf("without a likert job the page should say %q and flag nobody", studies.NoLLMEchoJob)
+	if body := c.get(base).Body; !strings.Contains(body, comparisons.NoLLMEchoJob) || strings.Contains(body, `data-testid="flag-llm_echo"`) {
+		t.Fatalf("without a likert job the page should say %q and flag nobody", comparisons.NoLLMEchoJob)
 	}
 	job := launchHumanJob(t, env, c, b.StudyID, "likert")
 	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/recruit"
 	"pragmalab/signin"
@@ -87,7 +88,10 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.Log = slog.New(maskSecrets(cfg.Log.Handler(), cfg.Getenv, secretEnvNames()))
 	svc := studies.New(cfg.DB, nil)
 	svc.WatchReplication(cfg.Replication)
+	cmp := comparisons.New(cfg.DB, svc)
+	svc.SetLLMEcho(cmp.LLMEcho)
 	h := handlers.New(svc, cs, cfg.Log)
+	h.Comparisons = cmp
 	h.SecureCookies = cfg.SecureCookies
 	h.RCompanion = cfg.RCompanion
 	h.SetEntryLimit(cfg.EntryLimit)
@@ -107,7 +111,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
 	h.Store, h.Recruit = cfg.DB, recruit.New(cfg.DB, cfg.Getenv)
-	h.Recruit.SetLLMEcho(svc.LLMEcho)
+	h.Recruit.SetLLMEcho(cmp.LLMEcho)
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()
 	return s, nil

@@ -1,10 +1,11 @@
-package studies_test
+package comparisons_test
 
 import (
 	"context"
 	"testing"
 
 	"pragmalab/cli/seed"
+	"pragmalab/comparisons"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store/storetest"
@@ -14,7 +15,7 @@ import (
 // BenchmarkModelsBesideHumans is a repeated view of the Analysis page's
 // models beside the humans: a crowd study of the paper's size (271 items,
 // 90 participants) with four finished likert jobs, nothing changed since
-// the first view. Run: go test ./studies -run '^$' -bench ModelsBesideHumans
+// the first view. Run: go test ./comparisons -run '^$' -bench ModelsBesideHumans
 func BenchmarkModelsBesideHumans(b *testing.B) {
 	ctx := context.Background()
 	db := storetest.Open(b)
@@ -23,6 +24,7 @@ func BenchmarkModelsBesideHumans(b *testing.B) {
 		b.Fatal(err)
 	}
 	svc := studies.New(db, nil)
+	cmp := comparisons.New(db, svc)
 	noEnv := func(string) string { return "" }
 	for s := range uint64(4) {
 		j, err := svc.LaunchJob(ctx, runner.Spec{StudyID: c.StudyID, Task: scoring.Likert, Scorer: "random", Seed: s + 1}, noEnv)
@@ -33,12 +35,12 @@ func BenchmarkModelsBesideHumans(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	first, err := svc.ModelsBesideHumans(ctx, c.StudyID)
+	first, err := cmp.ModelsBesideHumans(ctx, c.StudyID)
 	if err != nil || len(first) != 4 {
 		b.Fatalf("%d models, %v", len(first), err)
 	}
 	for b.Loop() {
-		if ms, err := svc.ModelsBesideHumans(ctx, c.StudyID); err != nil || len(ms) != 4 {
+		if ms, err := cmp.ModelsBesideHumans(ctx, c.StudyID); err != nil || len(ms) != 4 {
 			b.Fatalf("%d models, %v", len(ms), err)
 		}
 	}

@@ -1,9 +1,8 @@
-package studies
+package comparisons
 
 import (
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"pragmalab/analysis"
@@ -11,6 +10,7 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // NoLLMEchoJob is what the participants table says when the study has no
@@ -54,20 +54,16 @@ type echoKey struct {
 	jobs    string
 }
 
-// LLMEchoFunc runs the LLM-echo check on a study's participants, as
-// AssessLLMEcho does.
-type LLMEchoFunc func(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error)
-
 // LLMEcho is AssessLLMEcho with its outcome kept until the ratings, the
 // settings or a likert job change (the check runs permutation tests for
 // every participant: not on every view): the study's page, its exports
 // and the Prolific review (recruit.Service.SetLLMEcho) all use it.
-func (v *Service) LLMEcho(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
-	jobs, err := v.db.StudyJobs(ctx, studyID)
+func (c *Service) LLMEcho(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
+	jobs, err := c.db.StudyJobs(ctx, studyID)
 	if err != nil {
 		return "", err
 	}
-	ver, err := v.db.StudyDataVersion(ctx, studyID)
+	ver, err := c.db.StudyDataVersion(ctx, studyID)
 	if err != nil {
 		return "", err
 	}
@@ -77,8 +73,8 @@ func (v *Service) LLMEcho(ctx context.Context, studyID int64, set domain.CrowdSe
 			key.jobs += fmt.Sprintf("%d:%s:%d;", j.ID, j.Status, j.FinishedAt.UnixNano())
 		}
 	}
-	e, err := v.echoes.get(studyID, key, func() (*echoVerdicts, error) {
-		return llmEchoVerdicts(context.WithoutCancel(ctx), v.db, studyID, set, jobs)
+	e, err := c.echoes.Get(studyID, key, func() (*echoVerdicts, error) {
+		return llmEchoVerdicts(context.WithoutCancel(ctx), c.db, studyID, set, jobs)
 	})
 	if err != nil {
 		return "", err
@@ -93,7 +89,7 @@ func llmEchoVerdicts(ctx context.Context, db *store.DB, studyID int64, set domai
 	if err != nil || len(answers) == 0 {
 		return &echoVerdicts{said: NoLLMEchoJob}, err
 	}
-	rows, err := crowdRatingRows(ctx, db, studyID)
+	rows, err := studies.CrowdRatingRows(ctx, db, studyID)
 	if err != nil {
 		return nil, err
 	}
@@ -165,20 +161,4 @@ func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) (
 		}
 	}
 	return out, names, nil
-}
-
-// ExportCrowdParticipants writes the participants export
-// (docs/formats.md#crowd-participants-export) with the LLM-echo check run
-// on it: its integrity_flags carry llm_echo.
-func (v *Service) ExportCrowdParticipants(ctx context.Context, studyID int64, w io.Writer) error {
-	return ExportCrowdParticipants(ctx, v.db, studyID, w, v.LLMEcho)
-}
-
-// ExportCrowdParticipants is Service.ExportCrowdParticipants on db, the
-// check run by echo.
-func ExportCrowdParticipants(ctx context.Context, db *store.DB, studyID int64, w io.Writer, echo LLMEchoFunc) error {
-	return db.ExportCrowdParticipantsWith(ctx, studyID, w, func(ctx context.Context, reps []store.CrowdParticipantReport, set domain.CrowdSettings) error {
-		_, err := echo(ctx, studyID, set, reps)
-		return err
-	})
 }

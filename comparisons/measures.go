@@ -1,4 +1,4 @@
-package studies
+package comparisons
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // JobHumanComparison is everything a human-task job's page and JSON say
@@ -54,7 +55,7 @@ func (s *Service) CompareJobWithHumans(ctx context.Context, res *runner.Results,
 	if epsilon != nil {
 		key.epsilon, key.epsSet = *epsilon, true
 	}
-	return s.comparisons.get(res.Job.ID, key, func() (*JobHumanComparison, error) {
+	return s.comparisons.Get(res.Job.ID, key, func() (*JobHumanComparison, error) {
 		return s.compareJobWithHumans(context.WithoutCancel(ctx), res, epsilon)
 	})
 }
@@ -164,7 +165,7 @@ func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c 
 // judgement per item (1 yes, 0 no, NaN none) and the model's choice (NaN
 // where it gave none). The R companion of `pragmalab score --r` writes it.
 func (s *Service) ExpertReplacementData(ctx context.Context, res *runner.Results) (experts, items []string, data [][]float64, model []float64, err error) {
-	js, err := Judgements(ctx, s.db, res.Job.StudyID)
+	js, err := studies.Judgements(ctx, s.db, res.Job.StudyID)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
@@ -241,11 +242,11 @@ func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, erro
 // the job page's ceiling and reliability are the Analysis page's (and
 // `pragmalab score --r` writes the same rows).
 func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
-	rs, err := CrowdRatings(ctx, s.db, studyID)
+	rs, err := studies.CrowdRatings(ctx, s.db, studyID)
 	if err != nil || rs == nil {
 		return nil, err
 	}
-	opt, err := CrowdOptions(ctx, s.db, studyID)
+	opt, err := studies.CrowdOptions(ctx, s.db, studyID)
 	if err != nil {
 		return nil, err
 	}

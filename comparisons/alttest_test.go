@@ -1,4 +1,4 @@
-package studies
+package comparisons
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package studies
+package comparisons
 
 import (
 	"context"
@@ -40,7 +40,7 @@ type ModelBesideHumans struct {
 // default ε. The comparisons are those the job pages show (kept while the
 // data do not change).
 func (s *Service) ModelsBesideHumans(ctx context.Context, studyID int64) ([]ModelBesideHumans, error) {
-	return s.modelsBesideHumans(ctx, studyID, s.JobResults)
+	return s.modelsBesideHumans(ctx, studyID, s.studies.JobResults)
 }
 
 // modelsBesideHumans is ModelsBesideHumans reading a job's results with
@@ -76,7 +76,7 @@ func (s *Service) modelsBesideHumans(ctx context.Context, studyID int64, load fu
 			return nil, err
 		}
 		key := comparisonKey{version: v, pilot: pilot, status: j.Status, progress: p, finished: j.FinishedAt}
-		c, err := s.comparisons.get(j.ID, key, func() (*JobHumanComparison, error) {
+		c, err := s.comparisons.Get(j.ID, key, func() (*JobHumanComparison, error) {
 			ctx := context.WithoutCancel(ctx) // requests of the same key wait for it
 			res, err := load(ctx, j.ID)
 			if err != nil {

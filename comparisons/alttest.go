@@ -1,4 +1,4 @@
-package studies
+package comparisons
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
+	"pragmalab/studies"
 )
 
 // The alt-test of a human-task job: the job's model answers joined with
@@ -130,7 +131,7 @@ func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]a
 	id := res.Job.StudyID
 	switch scoring.Task(res.Job.Task) {
 	case scoring.Likert:
-		rows, err := crowdRatingRows(ctx, db, id)
+		rows, err := studies.CrowdRatingRows(ctx, db, id)
 		if err != nil {
 			return nil, err
 		}
@@ -140,7 +141,7 @@ func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]a
 			}
 		}
 	case scoring.Expert:
-		js, err := Judgements(ctx, db, id)
+		js, err := studies.Judgements(ctx, db, id)
 		if err != nil {
 			return nil, err
 		}
@@ -151,7 +152,7 @@ func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]a
 			}
 		}
 	case scoring.ContextTask:
-		as, err := ContextAnswers(ctx, db, id)
+		as, err := studies.ContextAnswers(ctx, db, id)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +226,7 @@ func explanationAltLabels(ctx context.Context, db *store.DB, studyID int64) ([]a
 	for _, o := range outs {
 		ids[o.ItemKey+"\x00"+o.Strategy+"\x00"+o.Model] = o.ID
 	}
-	rs, err := ExplanationRatings(ctx, db, studyID)
+	rs, err := studies.ExplanationRatings(ctx, db, studyID)
 	if err != nil {
 		return nil, err
 	}
