@@ -3,8 +3,8 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"os"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +23,7 @@ func boundaryCase(opt EchoOptions) EchoResult {
 	return LLMEcho(rs, ms, opt)[0]
 }
 
-// TestLLMEchoThresholdTolerance is issue 46's outside check: the two
+// TestLLMEchoThresholdTolerance (docs/statistics.md#llm-echo): the two
 // boundary cases (a gap and an excess of exactly 0.25 against thresholds
 // of 0.25) are both flagged, and a threshold a hair above is not.
 func TestLLMEchoThresholdTolerance(t *testing.T) {
@@ -133,7 +133,8 @@ func TestLLMEchoReferenceExactCopy(t *testing.T) {
 	}
 }
 
-// TestLLMEchoReferenceAgentMajority is issue 44's failure: a pool of 50
+// TestLLMEchoReferenceAgentMajority: the pool rule's failure
+// (docs/statistics.md#llm-echo-measured), a pool of 50
 // copiers and 30 honest raters. Against the pool's own humans (the rule
 // without a reference) the copiers hide; against 6 trusted humans they do
 // not, and the honest raters are not flagged.

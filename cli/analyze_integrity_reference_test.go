@@ -9,7 +9,8 @@ import (
 	"testing"
 )
 
-// outsidePool writes issue 44's outside check: 10 batches × 40 items, in
+// outsidePool writes the outside check of docs/statistics.md#llm-echo-measured:
+// 10 batches × 40 items, in
 // each batch 5 agents copying the model's answers with 25 % moved one
 // point and 3 honest raters; a trusted reference of 2 honest raters per
 // batch in a file of its own; the model's likert results (its answer and
@@ -121,7 +122,8 @@ func (o integrityOut) flaggedKinds() (agents, humans int) {
 	return
 }
 
-// TestAnalyzeIntegrityOutsideCheck is issue 44's check from outside:
+// TestAnalyzeIntegrityOutsideCheck is the check from outside of
+// docs/statistics.md#llm-echo-measured:
 // `analyze integrity --ratings POOL --models M --reference REF --json`
 // flags ≥ 45 of the 50 copiers and ≤ 1 of the 30 honest raters; without
 // the reference the JSON carries the caveat. Three seeds, the model's
