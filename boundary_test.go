@@ -257,3 +257,99 @@ func TestStrayNameCatches(t *testing.T) {
 		}
 	}
 }
+
+// analysisRooms are the rooms of analysis (docs/architecture.md#analysis),
+// each with the rooms it may import: the core, pragmalab/analysis, imports
+// none of them, so the generic statistics cannot come to speak of one
+// study's design; report, which writes every room's tables, methods, plots
+// and R files, may import them all and none imports it. Besides these,
+// analysis and its rooms import no project package but domain and csvsafe.
+var analysisRooms = map[string][]string{
+	"analysis":                {},
+	"analysis/toplines":       {"analysis"},
+	"analysis/agreement":      {"analysis"},
+	"analysis/contextsurvey":  {"analysis"},
+	"analysis/modelhuman":     {"analysis", "analysis/toplines"},
+	"analysis/integrity":      {"analysis", "analysis/toplines"},
+	"analysis/plan":           {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/modelhuman"},
+	"analysis/report":         {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/modelhuman", "analysis/integrity", "analysis/plan"},
+	"analysis/internal/atest": {"analysis"},
+	"analysis/echobench":      {"analysis", "analysis/toplines", "analysis/integrity", "analysis/plan"},
+}
+
+func TestAnalysisRooms(t *testing.T) {
+	for _, v := range roomViolations(t, ".") {
+		t.Error(v)
+	}
+}
+
+// roomViolations lists the files under root/analysis that import a room
+// their own may not, or a project package outside analysis but domain and
+// csvsafe, and the folders of Go files that are no room of the table.
+func roomViolations(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	for _, path := range sourceFiles(t, filepath.Join(root, "analysis")) {
+		if !strings.HasSuffix(path, ".go") {
+			continue
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		room := filepath.ToSlash(rel)
+		allowed, ok := analysisRooms[room]
+		if !ok {
+			out = append(out, room+" is no room of analysis: add it to analysisRooms in boundary_test.go with the rooms it may import, and to docs/architecture.md")
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			dep, project := strings.CutPrefix(p, "pragmalab/")
+			switch {
+			case !project || dep == "domain" || dep == "csvsafe":
+			case dep == "analysis" || strings.HasPrefix(dep, "analysis/"):
+				if !slices.Contains(allowed, dep) {
+					out = append(out, path+" imports "+p+": the room "+room+" may import only "+strings.Join(allowed, ", ")+" (docs/architecture.md#analysis)")
+				}
+			default:
+				out = append(out, path+" imports "+p+": analysis and its rooms import no project package but domain and csvsafe")
+			}
+		}
+	}
+	return out
+}
+
+func TestAnalysisRoomsCatch(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, src string) {
+		t.Helper()
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("analysis/core.go", "package analysis\n\nimport _ \"pragmalab/analysis/toplines\"\n")
+	write("analysis/toplines/t.go", "package toplines\n\nimport (\n\t_ \"pragmalab/analysis\"\n\t_ \"pragmalab/analysis/report\"\n\t_ \"pragmalab/domain\"\n)\n")
+	write("analysis/plan/p.go", "package plan\n\nimport _ \"pragmalab/store\"\n")
+	write("analysis/plan/p_test.go", "package plan\n\nimport _ \"pragmalab/analysis/report\"\n")
+	write("analysis/judgement/j.go", "package judgement\n")
+	got := strings.Join(roomViolations(t, root), "\n")
+	for _, want := range []string{
+		"core.go imports pragmalab/analysis/toplines",
+		"t.go imports pragmalab/analysis/report",
+		"p.go imports pragmalab/store",
+		"analysis/judgement is no room",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the rooms' rule missed %q; it said:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "p_test.go") || strings.Contains(got, "pragmalab/domain") || strings.Contains(got, "t.go imports pragmalab/analysis:") {
+		t.Errorf("the rooms' rule flagged an allowed import:\n%s", got)
+	}
+}

@@ -62,3 +62,6 @@ func Percent(share float64) string {
 	}
 	return s
 }
+
+// Missing is how a measure that cannot be computed is printed for people.
+const Missing = "–"

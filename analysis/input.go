@@ -1,6 +1,9 @@
-// Package analysis computes the statistics of docs/statistics.md — z-scored
-// toplines, agreement, context curves, explanation shares — and draws their
-// plots. It is pure: plain values in, plain values out; no HTTP, no SQL.
+// Package analysis is the generic core of the statistics of
+// docs/statistics.md: the reading of input files, intervals and
+// bootstraps, Krippendorff's α, Fleiss' κ and number formatting. It speaks
+// of no study design; the rooms below it answer one question each
+// (docs/architecture.md#analysis). It is pure: plain values in, plain
+// values out; no HTTP, no SQL.
 package analysis
 
 import (
@@ -8,12 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"pragmalab/csvsafe"
+	"pragmalab/domain"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"pragmalab/csvsafe"
 )
 
 // MaxFieldLen bounds every field of an input file, so a malformed file cannot
@@ -45,21 +49,21 @@ var TimeColumns = []string{"shown_at", "answered_at", "rt_ms"}
 // maxRT bounds rt_ms: a day.
 const maxRT = 24 * 60 * 60 * 1000
 
-// table reads a CSV file with a required header whose columns may come in
+// Input reads a CSV file with a required header whose columns may come in
 // any order; rows are handed out reordered to the wanted column list.
-type table struct {
+type Input struct {
 	r     *csv.Reader
-	want  []string
+	Want  []string
 	idx   []int    // position in the file of each wanted column
-	row   []string // reused: the current row in wanted order
-	line  int
-	times int // index in want of TimeColumns[0]
+	Row   []string // reused: the current row in wanted order
+	Line  int
+	Times int // index in want of TimeColumns[0]
 }
 
-// newTable reads the header and checks that it holds exactly the wanted
+// NewInput reads the header and checks that it holds exactly the wanted
 // columns (order free). Header names are matched after trimming spaces and a
 // UTF-8 byte-order mark, case-insensitively, because spreadsheets add both.
-func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
+func NewInput(r io.Reader, want []string, optional ...string) (*Input, error) {
 	required := len(want)
 	want = append(want[:len(want):len(want)], optional...)
 	times := len(want)
@@ -71,15 +75,15 @@ func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
 		return nil, &InputError{Line: 1, Msg: fmt.Sprintf("empty file: expected a header row with the columns %s", strings.Join(want, ", "))}
 	}
 	if err != nil {
-		return nil, csvError(err)
+		return nil, CsvError(err)
 	}
-	t := &table{r: cr, want: want, idx: make([]int, len(want)), row: make([]string, len(want)), line: 1, times: times}
+	t := &Input{r: cr, Want: want, idx: make([]int, len(want)), Row: make([]string, len(want)), Line: 1, Times: times}
 	for i := range t.idx {
 		t.idx[i] = -1
 	}
 	for pos, h := range header {
 		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
-		k := indexOf(want, name)
+		k := IndexOf(want, name)
 		if k < 0 {
 			return nil, &InputError{Line: 1, Column: h, Msg: fmt.Sprintf("unknown column (expected %s)", strings.Join(want, ", "))}
 		}
@@ -101,19 +105,19 @@ func newTable(r io.Reader, want []string, optional ...string) (*table, error) {
 // on. Files written before it existed have no such column and read the same.
 const ItemVersionColumn = "item_version"
 
-// checkItemVersion checks the optional item_version field k of the current
+// CheckItemVersion checks the optional item_version field k of the current
 // row: empty (absent) or a positive whole number.
-func (t *table) checkItemVersion(k int) error {
-	if k >= len(t.row) || t.row[k] == "" {
+func (t *Input) CheckItemVersion(k int) error {
+	if k >= len(t.Row) || t.Row[k] == "" {
 		return nil
 	}
-	if n, err := strconv.Atoi(t.row[k]); err != nil || n < 1 {
-		return t.errf(k, "item_version %q is not a positive whole number", t.row[k])
+	if n, err := strconv.Atoi(t.Row[k]); err != nil || n < 1 {
+		return t.Errf(k, "item_version %q is not a positive whole number", t.Row[k])
 	}
 	return nil
 }
 
-func indexOf(list []string, s string) int {
+func IndexOf(list []string, s string) int {
 	for i, v := range list {
 		if v == s {
 			return i
@@ -122,21 +126,21 @@ func indexOf(list []string, s string) int {
 	return -1
 }
 
-// next returns the next row in wanted-column order (valid until the next
+// Next returns the next row in wanted-column order (valid until the next
 // call), or io.EOF. Fields are trimmed of surrounding spaces and checked
 // against MaxFieldLen.
-func (t *table) next() ([]string, error) {
+func (t *Input) Next() ([]string, error) {
 	rec, err := t.r.Read()
 	if err != nil {
 		if err == io.EOF {
 			return nil, err
 		}
-		return nil, csvError(err)
+		return nil, CsvError(err)
 	}
-	t.line, _ = t.r.FieldPos(0)
+	t.Line, _ = t.r.FieldPos(0)
 	for k, pos := range t.idx {
 		if pos < 0 { // an optional column the file does not have
-			t.row[k] = ""
+			t.Row[k] = ""
 			continue
 		}
 		// All surrounding white space, tabs too: "\tp1" and "p1" are one
@@ -144,52 +148,52 @@ func (t *table) next() ([]string, error) {
 		// cells (csvsafe); reading undoes it.
 		f := strings.TrimSpace(csvsafe.Unquote(rec[pos]))
 		if len(f) > MaxFieldLen {
-			return nil, t.errf(k, "value longer than %d characters", MaxFieldLen)
+			return nil, t.Errf(k, "value longer than %d characters", MaxFieldLen)
 		}
 		// An id that is not UTF-8 (a file saved as Latin-1, say) would be
 		// shown mangled and could match nothing; better to say so.
 		if !utf8.ValidString(f) {
-			return nil, t.errf(k, "value %q is not valid UTF-8 (save the file as UTF-8)", f)
+			return nil, t.Errf(k, "value %q is not valid UTF-8 (save the file as UTF-8)", f)
 		}
-		t.row[k] = f
+		t.Row[k] = f
 	}
 	if err := t.checkTimes(); err != nil {
 		return nil, err
 	}
-	return t.row, nil
+	return t.Row, nil
 }
 
 // checkTimes checks the optional time columns of the current row.
-func (t *table) checkTimes() error {
-	for k := t.times; k < t.times+2; k++ {
-		if v := t.row[k]; v != "" {
+func (t *Input) checkTimes() error {
+	for k := t.Times; k < t.Times+2; k++ {
+		if v := t.Row[k]; v != "" {
 			if _, err := time.Parse(time.RFC3339Nano, v); err != nil {
-				return t.errf(k, "%q is not an RFC 3339 time (like 2026-12-01T09:30:00Z)", v)
+				return t.Errf(k, "%q is not an RFC 3339 time (like 2026-12-01T09:30:00Z)", v)
 			}
 		}
 	}
-	if v := t.row[t.times+2]; v != "" {
+	if v := t.Row[t.Times+2]; v != "" {
 		if n, err := strconv.Atoi(v); err != nil || n < 0 || n > maxRT {
-			return t.errf(t.times+2, "%q is not a response time in milliseconds (0 to %d)", v, maxRT)
+			return t.Errf(t.Times+2, "%q is not a response time in milliseconds (0 to %d)", v, maxRT)
 		}
 	}
 	return nil
 }
 
-// noRows is the error of a file holding nothing but its header. It names
+// NoRows is the error of a file holding nothing but its header. It names
 // the header's line: a line 2 may not exist, and a quoted header name may
 // run over several lines.
-func noRows(what string) *InputError {
+func NoRows(what string) *InputError {
 	return &InputError{Line: 1, Msg: "no " + what + ": the file has a header but no rows"}
 }
 
-// errf builds an InputError for wanted column k of the current row.
-func (t *table) errf(k int, format string, a ...any) *InputError {
-	return &InputError{Line: t.line, Column: t.want[k], Msg: fmt.Sprintf(format, a...)}
+// Errf builds an InputError for wanted column k of the current row.
+func (t *Input) Errf(k int, format string, a ...any) *InputError {
+	return &InputError{Line: t.Line, Column: t.Want[k], Msg: fmt.Sprintf(format, a...)}
 }
 
-// csvError turns encoding/csv's errors into an InputError with the line.
-func csvError(err error) error {
+// CsvError turns encoding/csv's errors into an InputError with the line.
+func CsvError(err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
 		if errors.Is(pe.Err, csv.ErrFieldCount) {
@@ -200,9 +204,9 @@ func csvError(err error) error {
 	return err
 }
 
-// parseYesNo parses a yes/no field, reporting an empty one apart: each
+// ParseYesNo parses a yes/no field, reporting an empty one apart: each
 // caller decides whether its column may be empty.
-func parseYesNo(s string) (v, empty, ok bool) {
+func ParseYesNo(s string) (v, empty, ok bool) {
 	switch strings.ToLower(s) {
 	case "yes", "y", "true", "1":
 		return true, false, true
@@ -212,4 +216,28 @@ func parseYesNo(s string) (v, empty, ok bool) {
 		return false, true, true
 	}
 	return false, false, false
+}
+
+// PooledNameMsg is the message of an input error for a reserved name.
+func PooledNameMsg(what, name string) string {
+	return fmt.Sprintf("%s %q is reserved: %q and %q (in any case) name the pooled rows of the tables; rename it", what, name, domain.TypeAll, domain.Overall)
+}
+
+// OrderTypes returns names (item types or kinds, each once) in the order
+// tables list them (docs/statistics.md#conventions): the item types of domain.TableTypes
+// in that order, then any other name in the order given; a pooled name is
+// left out.
+func OrderTypes(names []string) []string {
+	out := make([]string, 0, len(names))
+	for _, t := range domain.TableTypes {
+		if slices.Contains(names, t) {
+			out = append(out, t)
+		}
+	}
+	for _, n := range names {
+		if !slices.Contains(domain.TableTypes, n) && !domain.IsPooledName(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

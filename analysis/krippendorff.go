@@ -24,18 +24,18 @@ const (
 // as in the paper. ok is false when α is undefined: no pairable unit, or
 // every pairable value in one category (expected disagreement 0).
 func KrippendorffAlpha(counts [][]int, m Metric, values []float64) (float64, bool) {
-	return krippendorffWeighted(counts, nil, m, values)
+	return KrippendorffWeighted(counts, nil, m, values)
 }
 
-// krippendorffWeighted is α with unit u counted w[u] times (w nil: once):
+// KrippendorffWeighted is α with unit u counted w[u] times (w nil: once):
 // a bootstrap replicate without copying units.
-func krippendorffWeighted(counts [][]int, w []int32, m Metric, values []float64) (float64, bool) {
-	return krippendorffSubset(counts, nil, w, m, values)
+func KrippendorffWeighted(counts [][]int, w []int32, m Metric, values []float64) (float64, bool) {
+	return KrippendorffSubset(counts, nil, w, m, values)
 }
 
-// krippendorffSubset is α over the units idx (nil: all), unit u counted
+// KrippendorffSubset is α over the units idx (nil: all), unit u counted
 // w[u] times (w nil: once).
-func krippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values []float64) (float64, bool) {
+func KrippendorffSubset(counts [][]int, idx []int, w []int32, m Metric, values []float64) (float64, bool) {
 	if len(counts) == 0 {
 		return math.NaN(), false
 	}

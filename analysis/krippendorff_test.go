@@ -47,7 +47,7 @@ func TestKrippendorffUndefinedAndWeights(t *testing.T) {
 	// Weight 2 on a unit equals listing it twice.
 	counts := [][]int{{2, 0}, {1, 1}, {0, 3}}
 	twice := [][]int{{2, 0}, {1, 1}, {1, 1}, {0, 3}}
-	a, _ := krippendorffWeighted(counts, []int32{1, 2, 1}, Ordinal, nil)
+	a, _ := KrippendorffWeighted(counts, []int32{1, 2, 1}, Ordinal, nil)
 	b, _ := KrippendorffAlpha(twice, Ordinal, nil)
 	if math.Abs(a-b) > 1e-15 {
 		t.Errorf("weighted %v, listed twice %v", a, b)

@@ -7,15 +7,15 @@ package analysis
 // reader checks it, so a file from the platform reads back.
 const MachineColumn = "machine_instruction"
 
-// checkMachine checks the machine_instruction field at index k of the
+// CheckMachine checks the machine_instruction field at index k of the
 // current row: empty, 0 or 1.
-func (t *table) checkMachine(k int) error {
-	if k >= len(t.row) {
+func (t *Input) CheckMachine(k int) error {
+	if k >= len(t.Row) {
 		return nil
 	}
-	switch t.row[k] {
+	switch t.Row[k] {
 	case "", "0", "1":
 		return nil
 	}
-	return t.errf(k, "%s %q is not 0, 1 or empty", MachineColumn, t.row[k])
+	return t.Errf(k, "%s %q is not 0, 1 or empty", MachineColumn, t.Row[k])
 }

@@ -23,20 +23,20 @@ var SignalColumns = domain.SignalColumns
 // (domain.KeyColumns); the analysis does not use them either.
 var KeyColumns = domain.KeyColumns
 
-// checkTraces checks the optional trace fields from index k of the current
+// CheckTraces checks the optional trace fields from index k of the current
 // row: empty or a whole number from 0 up (changes at most 1,000, times at
 // most a day).
-func (t *table) checkTraces(k int) error {
+func (t *Input) CheckTraces(k int) error {
 	for i, name := range TraceColumns {
-		if k+i >= len(t.row) || t.row[k+i] == "" {
+		if k+i >= len(t.Row) || t.Row[k+i] == "" {
 			continue
 		}
 		limit := maxRT
 		if i == 0 {
 			limit = 1000
 		}
-		if n, err := strconv.Atoi(t.row[k+i]); err != nil || n < 0 || n > limit {
-			return t.errf(k+i, "%s %q is not a whole number from 0 to %d", name, t.row[k+i], limit)
+		if n, err := strconv.Atoi(t.Row[k+i]); err != nil || n < 0 || n > limit {
+			return t.Errf(k+i, "%s %q is not a whole number from 0 to %d", name, t.Row[k+i], limit)
 		}
 	}
 	return nil

@@ -13,6 +13,11 @@ import (
 	"strings"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/contextsurvey"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 )
 
@@ -81,7 +86,7 @@ var tableNames = map[string]string{
 
 // pick returns the tables to print: the one --table names (from all), or
 // csvDefault with --csv, or all.
-func (o *outputFlags) pick(all, csvDefault []*analysis.Table) ([]*analysis.Table, error) {
+func (o *outputFlags) pick(all, csvDefault []*report.Table) ([]*report.Table, error) {
 	if o.table == "" {
 		if o.csv {
 			return csvDefault, nil
@@ -91,7 +96,7 @@ func (o *outputFlags) pick(all, csvDefault []*analysis.Table) ([]*analysis.Table
 	var names []string
 	for _, t := range all {
 		if t.Name == o.table {
-			return []*analysis.Table{t}, nil
+			return []*report.Table{t}, nil
 		}
 		names = append(names, t.Name)
 	}
@@ -105,7 +110,7 @@ type outputFlags struct {
 	csv     bool
 	latex   bool
 	methods string
-	lang    analysis.Lang
+	lang    report.Lang
 	table   string
 	plots   string
 	boot    analysis.Bootstrap
@@ -114,7 +119,7 @@ type outputFlags struct {
 }
 
 func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots bool) *outputFlags {
-	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag, lang: analysis.English}
+	o := &outputFlags{fs: flag.NewFlagSet("analyze "+name, flag.ContinueOnError), inFlag: inFlag, lang: report.English}
 	o.fs.SetOutput(env.stderr)
 	o.fs.StringVar(&o.input, inFlag, "", inHelp+` (CSV; "-" for standard input)`)
 	o.fs.BoolVar(&o.json, "json", false, "print the result as JSON instead of a table")
@@ -123,7 +128,7 @@ func newAnalyzeFlags(name, inFlag, inHelp, summary string, env *Env, withPlots b
 	o.fs.StringVar(&o.table, "table", "", "print only this table (with --csv or --latex too), e.g. "+tableNames[name])
 	o.fs.StringVar(&o.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
 	o.fs.Func("lang", `language of the --methods paragraph: "en" (default) or "it"`, func(v string) error {
-		l, ok := analysis.ParseLang(v)
+		l, ok := report.ParseLang(v)
 		if !ok {
 			return fmt.Errorf("want en or it")
 		}
@@ -201,7 +206,7 @@ func readInput[T any](o *outputFlags, env *Env, read func(io.Reader) (T, error))
 // emit writes the result (JSON, CSV or text tables) to stdout only once
 // everything is computed, so a failure leaves stdout empty.
 // With --csv the first table is written.
-func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, methods *analysis.Methods, figures func() ([]analysis.Figure, error)) error {
+func (o *outputFlags) emit(env *Env, result any, tables []*report.Table, methods *report.Methods, figures func() ([]report.Figure, error)) error {
 	var out bytes.Buffer
 	if err := o.write(&out, result, tables, methods); err != nil {
 		return err
@@ -217,7 +222,7 @@ func (o *outputFlags) emit(env *Env, result any, tables []*analysis.Table, metho
 
 // write renders the result in the chosen form: LaTeX, the methods
 // paragraph, JSON, the first table as CSV, or the text tables.
-func (o *outputFlags) write(out *bytes.Buffer, result any, tables []*analysis.Table, methods *analysis.Methods) error {
+func (o *outputFlags) write(out *bytes.Buffer, result any, tables []*report.Table, methods *report.Methods) error {
 	switch {
 	case o.latex:
 		for _, t := range tables {
@@ -249,7 +254,7 @@ func (o *outputFlags) write(out *bytes.Buffer, result any, tables []*analysis.Ta
 
 // writePlots writes the figures to the --plots directory; the text
 // tables end with a line saying where.
-func (o *outputFlags) writePlots(out *bytes.Buffer, figures func() ([]analysis.Figure, error)) error {
+func (o *outputFlags) writePlots(out *bytes.Buffer, figures func() ([]report.Figure, error)) error {
 	figs, err := figures()
 	if err != nil {
 		return fmt.Errorf("analyze: plots: %w", err)
@@ -263,13 +268,13 @@ func (o *outputFlags) writePlots(out *bytes.Buffer, figures func() ([]analysis.F
 	return nil
 }
 
-func writeFigures(dir string, figs []analysis.Figure) error {
+func writeFigures(dir string, figs []report.Figure) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("analyze: plots: %w", err)
 	}
 	for _, f := range figs {
-		for _, format := range analysis.PlotFormats {
-			b, err := analysis.PlotBytes(f.Plot, format)
+		for _, format := range report.PlotFormats {
+			b, err := report.PlotBytes(f.Plot, format)
 			if err != nil {
 				return fmt.Errorf("analyze: plot %s: %w", f.Name, err)
 			}
@@ -284,7 +289,7 @@ func writeFigures(dir string, figs []analysis.Figure) error {
 func analyzeToplines(args []string, env *Env) error {
 	o := newAnalyzeFlags("toplines", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
 		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (docs/statistics.md#toplines).", env, true)
-	opt := analysis.DefaultOptions()
+	opt := toplines.DefaultOptions()
 	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
 	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
 	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
@@ -309,29 +314,29 @@ func analyzeToplines(args []string, env *Env) error {
 	}
 	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
 	opt.Bootstrap = o.boot
-	rs, err := readInput(o, env, func(r io.Reader) (*analysis.Ratings, error) {
-		return analysis.ReadRatingsWith(r, analysis.ReadOptions{WithinParticipant: *within})
+	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
+		return toplines.ReadRatingsWith(r, toplines.ReadOptions{WithinParticipant: *within})
 	})
 	if err != nil {
 		return err
 	}
-	t := analysis.ComputeToplines(rs, opt)
+	t := toplines.ComputeToplines(rs, opt)
 	if *rDir != "" {
 		if err := toplinesCompanion(args, rs, t, opt, *within).write(*rDir, env); err != nil {
 			return err
 		}
 	}
-	all := []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t)}
+	all := []*report.Table{report.ToplinesTable(t), report.ToplinesIntervalsTable(t)}
 	csvDefault := all[:1]
 	if *items {
-		csvDefault = []*analysis.Table{analysis.ItemMeansTable(t)}
+		csvDefault = []*report.Table{report.ItemMeansTable(t)}
 		all = append(all, csvDefault[0])
 	}
 	tables, err := o.pick(all, csvDefault)
 	if err != nil {
 		return err
 	}
-	return o.emit(env, t, tables, analysis.ToplinesMethods(t, rs.NumRows(), o.lang), func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) })
+	return o.emit(env, t, tables, report.ToplinesMethods(t, rs.NumRows(), o.lang), func() ([]report.Figure, error) { return report.ToplinesFiguresWithIntervals(t) })
 }
 
 func analyzeAgreement(args []string, env *Env) error {
@@ -341,22 +346,22 @@ func analyzeAgreement(args []string, env *Env) error {
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	js, err := readInput(o, env, analysis.ReadJudgements)
+	js, err := readInput(o, env, agreement.ReadJudgements)
 	if err != nil {
 		return err
 	}
-	a := analysis.ComputeAgreementWith(js, o.boot)
+	a := agreement.ComputeAgreementWith(js, o.boot)
 	if *rDir != "" {
 		if err := agreementCompanion(args, js, a).write(*rDir, env); err != nil {
 			return err
 		}
 	}
-	all := append([]*analysis.Table{analysis.AgreementTable(a), analysis.AgreementIntervalsTable(a)}, analysis.AnnotatorTables(a)...)
+	all := append([]*report.Table{report.AgreementTable(a), report.AgreementIntervalsTable(a)}, report.AnnotatorTables(a)...)
 	tables, err := o.pick(all, all[:1])
 	if err != nil {
 		return err
 	}
-	return o.emit(env, a, tables, analysis.AgreementMethods(a, len(js), o.lang), func() ([]analysis.Figure, error) { return analysis.AgreementFigures(a) })
+	return o.emit(env, a, tables, report.AgreementMethods(a, len(js), o.lang), func() ([]report.Figure, error) { return report.AgreementFigures(a) })
 }
 
 func analyzeContext(args []string, env *Env) error {
@@ -366,26 +371,26 @@ func analyzeContext(args []string, env *Env) error {
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	as, err := readInput(o, env, analysis.ReadContextAnswers)
+	as, err := readInput(o, env, contextsurvey.ReadContextAnswers)
 	if err != nil {
 		return err
 	}
-	c := analysis.ComputeContextWith(as, o.boot)
+	c := contextsurvey.ComputeContextWith(as, o.boot)
 	if *rDir != "" {
 		if err := contextCompanion(args, as, c).write(*rDir, env); err != nil {
 			return err
 		}
 	}
-	whole := analysis.ContextTable(c)
-	all := append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c), whole)
-	tables, err := o.pick(all, []*analysis.Table{whole})
+	whole := report.ContextTable(c)
+	all := append(report.ContextTables(c), report.ContextIntervalsTable(c), report.ContextKindPeriodTable(c), whole)
+	tables, err := o.pick(all, []*report.Table{whole})
 	if err != nil {
 		return err
 	}
 	if o.table == "" && !o.csv {
 		tables = all[:len(all)-1] // the wide table repeats the two before it
 	}
-	return o.emit(env, c, tables, analysis.ContextMethods(c, o.lang), func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) })
+	return o.emit(env, c, tables, report.ContextMethods(c, o.lang), func() ([]report.Figure, error) { return report.ContextFigures(c) })
 }
 
 func analyzeExplanations(args []string, env *Env) error {
@@ -394,15 +399,15 @@ func analyzeExplanations(args []string, env *Env) error {
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	rs, err := readInput(o, env, analysis.ReadExplanationRatings)
+	rs, err := readInput(o, env, modelhuman.ReadExplanationRatings)
 	if err != nil {
 		return err
 	}
-	e := analysis.ComputeExplanations(rs)
-	all := []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
+	e := modelhuman.ComputeExplanations(rs)
+	all := []*report.Table{report.ExplanationsTable(e), report.ExplanationsIntervalsTable(e)}
 	tables, err := o.pick(all, all[:1])
 	if err != nil {
 		return err
 	}
-	return o.emit(env, e, tables, analysis.ExplanationsMethods(e, len(rs), o.lang), func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) })
+	return o.emit(env, e, tables, report.ExplanationsMethods(e, len(rs), o.lang), func() ([]report.Figure, error) { return report.ExplanationFigures(e) })
 }

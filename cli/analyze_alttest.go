@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
 )
 
 const analyzeAltTestUsage = `Usage: pragmalab analyze alt-test --humans FILE --models FILE --scoring accuracy|neg-rmse --epsilon E [options]
@@ -35,7 +37,7 @@ func analyzeAltTest(args []string, env *Env) error {
 	fs.StringVar(&f.humans, "humans", "", `the humans' labels: annotator, item_id, label (CSV; "-" for standard input)`)
 	fs.StringVar(&f.models, "models", "", "the models' labels: model, item_id, label (CSV)")
 	scoring := fs.String("scoring", "", `"accuracy" (labels compared as strings) or "neg-rmse" (labels read as numbers)`)
-	opt := analysis.DefaultAltTestOptions()
+	opt := modelhuman.DefaultAltTestOptions()
 	opt.Epsilon = math.NaN()
 	fs.Float64Var(&opt.Epsilon, "epsilon", math.NaN(), "ε, the humans' cost-benefit handicap (required; 0.2 experts, 0.15 skilled annotators, 0.1 crowd)")
 	fs.Float64Var(&opt.Q, "q", opt.Q, "false discovery rate of the Benjamini–Yekutieli correction")
@@ -46,9 +48,9 @@ func analyzeAltTest(args []string, env *Env) error {
 	fs.BoolVar(&f.asCSV, "csv", false, "print the per-model table as CSV")
 	fs.BoolVar(&f.asLaTeX, "latex", false, "print the tables as LaTeX (booktabs)")
 	fs.StringVar(&f.methods, "methods", "", `print the methods paragraph with the numbers filled in instead of the tables: "text" or "markdown"`)
-	f.lang = analysis.English
+	f.lang = report.English
 	fs.Func("lang", `language of the --methods paragraph: "en" (default) or "it"`, func(v string) error {
-		l, ok := analysis.ParseLang(v)
+		l, ok := report.ParseLang(v)
 		if !ok {
 			return fmt.Errorf("want en or it")
 		}
@@ -62,7 +64,7 @@ func analyzeAltTest(args []string, env *Env) error {
 	if err := f.check(opt.Epsilon); err != nil {
 		return err
 	}
-	s, ok := analysis.ParseAltScoring(*scoring)
+	s, ok := modelhuman.ParseAltScoring(*scoring)
 	if !ok {
 		return usagef("analyze alt-test: --scoring %q: want accuracy or neg-rmse", *scoring)
 	}
@@ -70,16 +72,16 @@ func analyzeAltTest(args []string, env *Env) error {
 	if err := opt.Validate(); err != nil {
 		return usagef("analyze alt-test: --%v", err)
 	}
-	humans, err := readAltFile(f.humans, env, analysis.ReadAltHumans)
+	humans, err := readAltFile(f.humans, env, modelhuman.ReadAltHumans)
 	if err != nil {
 		return err
 	}
-	models, err := readAltFile(f.models, env, analysis.ReadAltModels)
+	models, err := readAltFile(f.models, env, modelhuman.ReadAltModels)
 	if err != nil {
 		return err
 	}
-	res, err := analysis.ComputeAltTest(humans, models, opt)
-	var fe *analysis.AltFileError
+	res, err := modelhuman.ComputeAltTest(humans, models, opt)
+	var fe *modelhuman.AltFileError
 	if errors.As(err, &fe) {
 		return usagef("%s: %v", f.fileName(fe.File), fe.Err)
 	}
@@ -105,7 +107,7 @@ type altTestFlags struct {
 	humans, models         string
 	asJSON, asCSV, asLaTeX bool
 	methods                string
-	lang                   analysis.Lang
+	lang                   report.Lang
 }
 
 // check refuses more than one output, an unknown --methods, a missing
@@ -146,8 +148,8 @@ func (f *altTestFlags) fileName(file string) string {
 
 // write renders the result in the chosen form: JSON, the per-model CSV,
 // LaTeX, the methods paragraph, or the text tables.
-func (f *altTestFlags) write(out *bytes.Buffer, res *analysis.AltTest) error {
-	tables := analysis.AltTestTable(res)
+func (f *altTestFlags) write(out *bytes.Buffer, res *modelhuman.AltTest) error {
+	tables := report.AltTestTable(res)
 	switch {
 	case f.asJSON:
 		enc := json.NewEncoder(out)
@@ -164,9 +166,9 @@ func (f *altTestFlags) write(out *bytes.Buffer, res *analysis.AltTest) error {
 			}
 		}
 	case f.methods == "text":
-		out.WriteString(analysis.AltTestMethods(res, f.lang).Text())
+		out.WriteString(report.AltTestMethods(res, f.lang).Text())
 	case f.methods == "markdown":
-		out.WriteString(analysis.AltTestMethods(res, f.lang).Markdown())
+		out.WriteString(report.AltTestMethods(res, f.lang).Markdown())
 	default:
 		for _, t := range tables {
 			if err := t.WriteText(out); err != nil {
@@ -179,7 +181,7 @@ func (f *altTestFlags) write(out *bytes.Buffer, res *analysis.AltTest) error {
 
 // readAltFile reads one alt-test input; bad input is a usage error naming
 // the file and line.
-func readAltFile(path string, env *Env, read func(io.Reader) ([]analysis.AltLabel, error)) ([]analysis.AltLabel, error) {
+func readAltFile(path string, env *Env, read func(io.Reader) ([]modelhuman.AltLabel, error)) ([]modelhuman.AltLabel, error) {
 	var r io.Reader = env.stdin
 	name := "standard input"
 	if path != "-" {

@@ -4,7 +4,7 @@ import (
 	"io"
 	"strconv"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
 	"pragmalab/csvsafe"
 )
 
@@ -12,8 +12,8 @@ import (
 // pragmalab's alt-test, for `analyze alt-test --r DIR` (docs/formats.md#r-companion): R
 // recomputes every model's ω, ρ, verdict and each human's p-value and
 // rejection from the definitions (docs/statistics.md#reproducing-in-r).
-func altTestCompanion(args []string, humans, models []analysis.AltLabel, res *analysis.AltTest) *rCompanion {
-	labels := func(head string, rows []analysis.AltLabel) func(io.Writer) error {
+func altTestCompanion(args []string, humans, models []modelhuman.AltLabel, res *modelhuman.AltTest) *rCompanion {
+	labels := func(head string, rows []modelhuman.AltLabel) func(io.Writer) error {
 		return func(w io.Writer) error {
 			recs := [][]string{{head, "item_id", "label"}}
 			for _, r := range rows {
@@ -49,7 +49,7 @@ func altTestCompanion(args []string, humans, models []analysis.AltLabel, res *an
 	}
 }
 
-func writeAltTestLong(w io.Writer, res *analysis.AltTest) error {
+func writeAltTestLong(w io.Writer, res *modelhuman.AltTest) error {
 	l := newLongWriter(w, "model", "annotator", "measure")
 	b := func(v bool) float64 {
 		if v {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
 )
 
 // altTestFiles simulates 7 humans labelling 40 items (one human with 20
@@ -65,7 +65,7 @@ func TestRCompanionAltTest(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errs)
 			}
-			var res analysis.AltTest
+			var res modelhuman.AltTest
 			if err := json.Unmarshal([]byte(out), &res); err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/integrity"
+	"pragmalab/analysis/report"
 	"pragmalab/domain"
 )
 
@@ -45,7 +47,7 @@ func analyzeIntegrity(args []string, env *Env) error {
 	fs.StringVar(&referencePath, "reference", "", "llm_echo: ratings of trusted humans on the same items (the ratings file's format); without it the pool's own humans, with a caveat")
 	fs.StringVar(&methods, "methods", "", `print the methods paragraph with the numbers filled in: "text" or "markdown"`)
 	asJSON := fs.Bool("json", false, "print the result as JSON (docs/formats.md#integrity-json)")
-	opt := analysis.IntegrityOptions{Echo: analysis.DefaultEchoOptions(), Quality: domain.CrowdSettings{FastMS: domain.DefaultFastMS}, Fit: analysis.DefaultFitOptions()}
+	opt := integrity.IntegrityOptions{Echo: integrity.DefaultEchoOptions(), Quality: domain.CrowdSettings{FastMS: domain.DefaultFastMS}, Fit: integrity.DefaultFitOptions()}
 	fs.IntVar(&opt.Echo.Points, "points", opt.Echo.Points, "the rating scale's points")
 	fs.IntVar(&opt.Echo.MinItems, "min-items", opt.Echo.MinItems, "llm_echo: assess a participant on at least this many items rated by the model and another human")
 	fs.Float64Var(&opt.Echo.MinGap, "min-gap", opt.Echo.MinGap, "llm_echo: the agreement with the model minus the agreement with the other humans must reach this")
@@ -65,17 +67,17 @@ func analyzeIntegrity(args []string, env *Env) error {
 	if err := checkReferenceFlags(referencePath, ratingsPath, modelsPath, methods, *asJSON, &opt); err != nil {
 		return err
 	}
-	rows, err := readIntegrityFile(ratingsPath, env, analysis.ReadIntegrityRatings)
+	rows, err := readIntegrityFile(ratingsPath, env, integrity.ReadIntegrityRatings)
 	if err != nil {
 		return err
 	}
 	if err := checkScale(rows, ratingsPath, opt.Echo.Points); err != nil {
 		return err
 	}
-	var answers []analysis.ModelAnswer
+	var answers []integrity.ModelAnswer
 	if modelsPath != "" {
-		answers, err = readIntegrityFile(modelsPath, env, func(r io.Reader) ([]analysis.ModelAnswer, error) {
-			return analysis.ReadModelAnswers(r, opt.Echo.Points)
+		answers, err = readIntegrityFile(modelsPath, env, func(r io.Reader) ([]integrity.ModelAnswer, error) {
+			return integrity.ReadModelAnswers(r, opt.Echo.Points)
 		})
 		if err != nil {
 			return err
@@ -87,7 +89,7 @@ func analyzeIntegrity(args []string, env *Env) error {
 	if opt.Reference, err = readReference(referencePath, rows, opt.Echo.Points, env); err != nil {
 		return err
 	}
-	res := analysis.Integrity(rows, answers, opt)
+	res := integrity.Integrity(rows, answers, opt)
 	var out bytes.Buffer
 	echo := echoSummaryOf(res, answers, opt)
 	switch {
@@ -100,9 +102,9 @@ func analyzeIntegrity(args []string, env *Env) error {
 	case methods != "":
 		out.WriteString(integrityMethods(res, echo, methods == "markdown"))
 	default:
-		t := analysis.IntegrityTable(res)
+		t := report.IntegrityTable(res)
 		if len(opt.Reference) > 0 {
-			t = analysis.IntegrityReferenceTable(res)
+			t = report.IntegrityReferenceTable(res)
 		}
 		if echo.Caveat != "" {
 			t.Notes = append([]string{echo.Caveat}, t.Notes...)
@@ -117,12 +119,12 @@ func analyzeIntegrity(args []string, env *Env) error {
 
 // integrityJSON is the --json output (docs/formats.md#integrity-json).
 type integrityJSON struct {
-	Options      analysis.EchoOptions            `json:"llm_echo_options"`
-	Echo         echoSummary                     `json:"llm_echo_summary"`
-	Participants []analysis.ParticipantIntegrity `json:"participants"`
+	Options      integrity.EchoOptions            `json:"llm_echo_options"`
+	Echo         echoSummary                      `json:"llm_echo_summary"`
+	Participants []integrity.ParticipantIntegrity `json:"participants"`
 }
 
-func checkIntegrityFlags(ratings, models string, opt analysis.IntegrityOptions) error {
+func checkIntegrityFlags(ratings, models string, opt integrity.IntegrityOptions) error {
 	switch {
 	case ratings == "":
 		return usagef("analyze integrity: --ratings FILE is required")
@@ -139,7 +141,7 @@ func checkIntegrityFlags(ratings, models string, opt analysis.IntegrityOptions) 
 }
 
 // checkScale refuses a rating above the scale's points, naming its line.
-func checkScale(rows []analysis.IntegrityRow, path string, points int) error {
+func checkScale(rows []integrity.IntegrityRow, path string, points int) error {
 	for _, r := range rows {
 		if r.Rating > points {
 			return usagef("%s: line %d, column \"rating\": rating %d is above the scale's %d points (--points)", fileLabel(path), r.Line, r.Rating, points)
@@ -151,14 +153,14 @@ func checkScale(rows []analysis.IntegrityRow, path string, points int) error {
 // checkModelsMatch refuses a model none of whose answers is an item of
 // the ratings: a wrong file or mistyped ids would otherwise pass silently
 // as "not assessed".
-func checkModelsMatch(rows []analysis.IntegrityRow, answers []analysis.ModelAnswer, path string) error {
-	var data []analysis.EchoRating
+func checkModelsMatch(rows []integrity.IntegrityRow, answers []integrity.ModelAnswer, path string) error {
+	var data []integrity.EchoRating
 	for _, r := range rows {
 		if r.Check == "" {
-			data = append(data, analysis.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+			data = append(data, integrity.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
 		}
 	}
-	bad := analysis.ModelsMatchingNothing(data, answers)
+	bad := integrity.ModelsMatchingNothing(data, answers)
 	if len(bad) == 0 {
 		return nil
 	}

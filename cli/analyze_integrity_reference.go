@@ -3,11 +3,12 @@ package cli
 import (
 	"slices"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/integrity"
+	"pragmalab/analysis/report"
 )
 
 // checkReferenceFlags checks --reference and --methods beside the others.
-func checkReferenceFlags(reference, ratings, models, methods string, asJSON bool, opt *analysis.IntegrityOptions) error {
+func checkReferenceFlags(reference, ratings, models, methods string, asJSON bool, opt *integrity.IntegrityOptions) error {
 	switch {
 	case reference != "" && models == "":
 		return usagef("analyze integrity: --reference needs --models (the reference is what the models are weighed against)")
@@ -31,11 +32,11 @@ func checkReferenceFlags(reference, ratings, models, methods string, asJSON bool
 // readReference reads the trusted humans' ratings (the ratings file's
 // format; attention checks left out) and refuses a reference that rates
 // no item of the ratings, or a rating above the scale.
-func readReference(path string, rows []analysis.IntegrityRow, points int, env *Env) ([]analysis.EchoRating, error) {
+func readReference(path string, rows []integrity.IntegrityRow, points int, env *Env) ([]integrity.EchoRating, error) {
 	if path == "" {
 		return nil, nil
 	}
-	ref, err := readIntegrityFile(path, env, analysis.ReadIntegrityRatings)
+	ref, err := readIntegrityFile(path, env, integrity.ReadIntegrityRatings)
 	if err != nil {
 		return nil, err
 	}
@@ -46,14 +47,14 @@ func readReference(path string, rows []analysis.IntegrityRow, points int, env *E
 	for _, r := range rows {
 		items[[2]string{r.Item, r.Condition}] = true
 	}
-	var out []analysis.EchoRating
+	var out []integrity.EchoRating
 	shared := false
 	for _, r := range ref {
 		if r.Check != "" {
 			continue
 		}
 		shared = shared || items[[2]string{r.Item, r.Condition}]
-		out = append(out, analysis.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+		out = append(out, integrity.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
 	}
 	if !shared {
 		return nil, usagef("%s: the reference rates no item (and condition) of the ratings file: a reference must rate the same items", fileLabel(path))
@@ -66,13 +67,13 @@ func readReference(path string, rows []analysis.IntegrityRow, points int, env *E
 type echoSummary struct {
 	// Rule is "reference" (trusted humans), "pool" (the pool's own other
 	// participants) or "none" (no models).
-	Rule            string               `json:"rule"`
-	Models          []string             `json:"models"`
-	ReferenceHumans int                  `json:"reference_humans"`
-	ReferenceOpts   *analysis.FitOptions `json:"reference_options"`
-	Participants    int                  `json:"participants"`
-	Assessed        int                  `json:"assessed"`
-	Flagged         int                  `json:"flagged"`
+	Rule            string                `json:"rule"`
+	Models          []string              `json:"models"`
+	ReferenceHumans int                   `json:"reference_humans"`
+	ReferenceOpts   *integrity.FitOptions `json:"reference_options"`
+	Participants    int                   `json:"participants"`
+	Assessed        int                   `json:"assessed"`
+	Flagged         int                   `json:"flagged"`
 	// Caveat is the warning printed without a reference ("" with one).
 	Caveat string `json:"caveat"`
 }
@@ -81,7 +82,7 @@ type echoSummary struct {
 // participants with the pool's own humans.
 const PoolCaveat = "LLM-echo compared each participant with the pool's other participants, not with humans you trust: when agents are many, \"the other humans\" are agents and copiers of a model go unflagged (docs/statistics.md#llm-echo-measured). Give --reference FILE, ratings of trusted humans on the same items."
 
-func echoSummaryOf(res []analysis.ParticipantIntegrity, answers []analysis.ModelAnswer, opt analysis.IntegrityOptions) echoSummary {
+func echoSummaryOf(res []integrity.ParticipantIntegrity, answers []integrity.ModelAnswer, opt integrity.IntegrityOptions) echoSummary {
 	s := echoSummary{Rule: "none", Models: []string{}, Participants: len(res)}
 	for _, a := range answers {
 		if !slices.Contains(s.Models, a.Model) {
@@ -92,7 +93,7 @@ func echoSummaryOf(res []analysis.ParticipantIntegrity, answers []analysis.Model
 		return s
 	}
 	if len(opt.Reference) > 0 {
-		s.Rule, s.ReferenceHumans = "reference", len(analysis.FitReferenceIDs(opt.Reference))
+		s.Rule, s.ReferenceHumans = "reference", len(integrity.FitReferenceIDs(opt.Reference))
 		fo := opt.Fit
 		s.ReferenceOpts = &fo
 	} else {
@@ -120,6 +121,6 @@ func echoSummaryOf(res []analysis.ParticipantIntegrity, answers []analysis.Model
 }
 
 // integrityMethods is the --methods paragraph.
-func integrityMethods(res []analysis.ParticipantIntegrity, s echoSummary, markdown bool) string {
-	return analysis.IntegrityMethods(res, analysis.EchoMethodsInput{Rule: s.Rule, Models: s.Models, ReferenceHumans: s.ReferenceHumans}, markdown)
+func integrityMethods(res []integrity.ParticipantIntegrity, s echoSummary, markdown bool) string {
+	return report.IntegrityMethods(res, report.EchoMethodsInput{Rule: s.Rule, Models: s.Models, ReferenceHumans: s.ReferenceHumans}, markdown)
 }

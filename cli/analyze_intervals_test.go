@@ -17,7 +17,7 @@ import (
 // of the analysis tests (3 experts, 2 item types): the *_ci95 keys, the
 // fixed default seed, --seed, --latex and --methods.
 func TestAnalyzeIntervals(t *testing.T) {
-	path := filepath.Join("..", "analysis", "testdata", "agreement_boot.csv")
+	path := filepath.Join("..", "analysis", "agreement", "testdata", "agreement_boot.csv")
 	out, errs, code := analyzeCLI(t, "", "analyze", "agreement", "--judgements", path, "--json", "--bootstrap", "300")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -76,7 +76,7 @@ func TestAnalyzeIntervals(t *testing.T) {
 }
 
 func TestAnalyzeToplinesIntervalsAndMethods(t *testing.T) {
-	path := filepath.Join("..", "analysis", "testdata", "toplines_boot.csv")
+	path := filepath.Join("..", "analysis", "toplines", "testdata", "toplines_boot.csv")
 	out, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--methods", "text", "--bootstrap", "200")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
 )
 
 // The LaTeX every analyze command prints must compile with pdfLaTeX in
@@ -114,7 +114,7 @@ type latexDataset struct {
 
 func realisticLaTeXData(t *testing.T) latexDataset {
 	var ratings bytes.Buffer
-	if err := analysis.WriteSyntheticRatings(&ratings, 2000, 40, 7); err != nil {
+	if err := plan.WriteSyntheticRatings(&ratings, 2000, 40, 7); err != nil {
 		t.Fatal(err)
 	}
 	read := func(p string) string {
@@ -131,8 +131,8 @@ func realisticLaTeXData(t *testing.T) latexDataset {
 		fmt.Fprintf(&ex, "e%d,%d,%s,%s,%s,%s\n", i%3, 22000+i/6, []string{"Impl", "Ppp"}[i/6%2], []string{"zero-shot", "few-shot", "chain-of-thought"}[i%3],
 			judgments[(i*7)%5], []string{"gpt-4o", "llama-3.1-70b"}[i/3%2])
 	}
-	return latexDataset{name: "realistic", ratings: ratings.String(), judgements: read("../analysis/testdata/agreement_boot.csv"),
-		answers: read("../analysis/testdata/context_alpha.csv"), explanations: ex.String()}
+	return latexDataset{name: "realistic", ratings: ratings.String(), judgements: read("../analysis/agreement/testdata/agreement_boot.csv"),
+		answers: read("../analysis/contextsurvey/testdata/context_alpha.csv"), explanations: ex.String()}
 }
 
 // adversarialLaTeXData has names with every LaTeX special, long unbroken
@@ -233,7 +233,7 @@ func TestAnalyzeLaTeXCompilesClean(t *testing.T) {
 }
 
 func TestAnalyzeMethodsLanguage(t *testing.T) {
-	path := filepath.Join("..", "analysis", "testdata", "toplines_boot.csv")
+	path := filepath.Join("..", "analysis", "toplines", "testdata", "toplines_boot.csv")
 	out, errs, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", path, "--methods", "markdown", "--bootstrap", "0", "--lang", "it")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

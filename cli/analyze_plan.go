@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 )
 
@@ -21,7 +23,7 @@ func analyzePlan(args []string, env *Env) error {
 	fs.SetOutput(env.stderr)
 	input := fs.String("ratings", "", `the pilot's ratings file (CSV; "-" for standard input)`)
 	ns := fs.String("participants", "", "the numbers of participants to plan for, comma-separated (e.g. 120,240,480)")
-	opt := analysis.PlanOptions{Options: analysis.DefaultOptions()}
+	opt := plan.PlanOptions{Options: toplines.DefaultOptions()}
 	fs.IntVar(&opt.Items, "items", 0, "the number of items of the planned study (default: the pilot's)")
 	fs.IntVar(&opt.Draws, "draws", 4, "studies simulated per number of participants")
 	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, "bootstrap replicates of each simulated study's intervals")
@@ -49,11 +51,11 @@ func analyzePlan(args []string, env *Env) error {
 		return usagef("analyze plan: --items must be 0 or more, --draws at least 1, --bootstrap at least 100")
 	}
 	o := &outputFlags{input: *input, inFlag: "ratings"}
-	rs, err := readInput(o, env, analysis.ReadRatings)
+	rs, err := readInput(o, env, toplines.ReadRatings)
 	if err != nil {
 		return err
 	}
-	rep, err := analysis.PlanToplines(rs, opt)
+	rep, err := plan.PlanToplines(rs, opt)
 	if err != nil {
 		return fmt.Errorf("analyze plan: %w", err)
 	}
@@ -66,7 +68,7 @@ func analyzePlan(args []string, env *Env) error {
 }
 
 // writePlan prints a plan as one aligned table per planned study.
-func writePlan(w io.Writer, rep *analysis.PlanReport) error {
+func writePlan(w io.Writer, rep *plan.PlanReport) error {
 	fmt.Fprintf(w, "Pilot: %d participants (%d analysed), %d items; %d simulated studies per plan.\n%s\n",
 		rep.Pilot.Participants, rep.Pilot.Analysed, rep.Pilot.Items, rep.Draws, rep.Note)
 	for _, p := range rep.Plans {
@@ -78,8 +80,8 @@ func writePlan(w io.Writer, rep *analysis.PlanReport) error {
 			if tt == nil {
 				continue
 			}
-			for _, q := range analysis.PlanQuantities {
-				v, ci := analysis.Quantity(tt, q)
+			for _, q := range plan.PlanQuantities {
+				v, ci := plan.Quantity(tt, q)
 				if v == nil || ci == nil {
 					continue
 				}

@@ -14,7 +14,12 @@ import (
 	"sync"
 	"text/template"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/contextsurvey"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/plan"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 	"pragmalab/csvsafe"
 )
 
@@ -212,10 +217,10 @@ func (l *longWriter) close() error {
 
 // toplinesCompanion holds the analysed ratings, the participants with
 // their status, the settings, and pragmalab's toplines.
-func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines, opt analysis.Options, within bool) *rCompanion {
+func toplinesCompanion(args []string, rs *toplines.Ratings, t *toplines.Toplines, opt toplines.Options, within bool) *rCompanion {
 	// Both reliability files come from one computation (1,000 splits per
 	// group), made when the first of them is written.
-	reliability := sync.OnceValue(func() *analysis.CrowdReliability { return crowdReliability(rs, t) })
+	reliability := sync.OnceValue(func() *modelhuman.CrowdReliability { return crowdReliability(rs, t) })
 	return &rCompanion{
 		command: "toplines", args: args, ordinal: true,
 		what: []string{
@@ -241,8 +246,8 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 			"(split_half_pragmalab.csv) within Monte Carlo error; writes reliability_r.csv.",
 		},
 		data: map[string]func(io.Writer) error{
-			"ratings.csv":      func(w io.Writer) error { return analysis.WriteAnalysedRatings(w, rs, t) },
-			"participants.csv": func(w io.Writer) error { return analysis.WriteParticipants(w, t, opt) },
+			"ratings.csv":      func(w io.Writer) error { return report.WriteAnalysedRatings(w, rs, t) },
+			"participants.csv": func(w io.Writer) error { return report.WriteParticipants(w, t, opt) },
 			"settings.csv": func(w io.Writer) error {
 				l := newLongWriter(w, "setting")
 				l.int(opt.HighPass, "high_pass_at_least")
@@ -261,7 +266,7 @@ func toplinesCompanion(args []string, rs *analysis.Ratings, t *analysis.Toplines
 	}
 }
 
-func writeToplinesLong(w io.Writer, t *analysis.Toplines) error {
+func writeToplinesLong(w io.Writer, t *toplines.Toplines) error {
 	l := newLongWriter(w, "group", "measure")
 	p := t.Participants
 	l.int(p.Total, "participants", "total")
@@ -269,15 +274,15 @@ func writeToplinesLong(w io.Writer, t *analysis.Toplines) error {
 	l.int(len(p.Excluded), "participants", "excluded")
 	l.int(len(p.ZeroVariance), "participants", "zero_variance")
 	l.int(len(p.ChecksOnly), "participants", "checks_only")
-	controls := analysis.ControlMeasures(t)
+	controls := report.ControlMeasures(t)
 	for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 		tt := t.ByType[typ]
 		l.int(tt.Items, typ, "items")
-		l.num(tt.ImplicatureRecognition, typ, analysis.MImplicature)
-		l.num(tt.CancellationRecognition, typ, analysis.MCancellation)
-		l.num(tt.BeliefUpdate, typ, analysis.MBeliefUpdate)
+		l.num(tt.ImplicatureRecognition, typ, toplines.MImplicature)
+		l.num(tt.CancellationRecognition, typ, toplines.MCancellation)
+		l.num(tt.BeliefUpdate, typ, toplines.MBeliefUpdate)
 		for _, q := range controls {
-			v, _ := analysis.Quantity(tt, q)
+			v, _ := plan.Quantity(tt, q)
 			l.num(v, typ, q)
 		}
 		l.num(tt.PearsonR, typ, "pearson_r")
@@ -291,7 +296,7 @@ func writeToplinesLong(w io.Writer, t *analysis.Toplines) error {
 }
 
 // agreementCompanion holds the judgements and pragmalab's agreement.
-func agreementCompanion(args []string, js []analysis.Judgement, a *analysis.Agreement) *rCompanion {
+func agreementCompanion(args []string, js []agreement.Judgement, a *agreement.Agreement) *rCompanion {
 	return &rCompanion{
 		command: "agreement", args: args,
 		what: []string{
@@ -304,16 +309,16 @@ func agreementCompanion(args []string, js []analysis.Judgement, a *analysis.Agre
 			"agreement_r.csv and compares them with pragmalab's (agreement_pragmalab.csv).",
 		},
 		data: map[string]func(io.Writer) error{
-			"judgements.csv":          func(w io.Writer) error { return analysis.WriteJudgements(w, js) },
+			"judgements.csv":          func(w io.Writer) error { return report.WriteJudgements(w, js) },
 			"agreement_pragmalab.csv": func(w io.Writer) error { return writeAgreementLong(w, a) },
 		},
 		outputs: []string{"agreement_r.csv"},
 	}
 }
 
-func writeAgreementLong(w io.Writer, a *analysis.Agreement) error {
+func writeAgreementLong(w io.Writer, a *agreement.Agreement) error {
 	l := newLongWriter(w, "group", "annotator_a", "annotator_b", "question", "measure")
-	binary := func(b analysis.Binary, keys ...string) {
+	binary := func(b agreement.Binary, keys ...string) {
 		l.int(b.Items, append(keys, "items")...)
 		l.num(b.Raw, append(keys, "raw")...)
 		l.num(b.Kappa, append(keys, "kappa")...)
@@ -323,7 +328,7 @@ func writeAgreementLong(w io.Writer, a *analysis.Agreement) error {
 		ga := a.ByType[g]
 		for _, q := range []struct {
 			name string
-			q    analysis.Question
+			q    agreement.Question
 		}{{"plausibility", ga.Plausibility}, {"cancellation", ga.Cancellation}} {
 			binary(q.q.Binary, g, "", "", q.name)
 			l.num(q.q.LightsKappa, g, "", "", q.name, "lights_kappa")
@@ -340,7 +345,7 @@ func writeAgreementLong(w io.Writer, a *analysis.Agreement) error {
 }
 
 // contextCompanion holds the answers and pragmalab's context measures.
-func contextCompanion(args []string, as []analysis.ContextAnswer, c *analysis.Context) *rCompanion {
+func contextCompanion(args []string, as []contextsurvey.ContextAnswer, c *contextsurvey.Context) *rCompanion {
 	return &rCompanion{
 		command: "context", args: args,
 		what: []string{
@@ -352,16 +357,16 @@ func contextCompanion(args []string, as []analysis.ContextAnswer, c *analysis.Co
 			"context_r.csv and compares them with pragmalab's (context_pragmalab.csv).",
 		},
 		data: map[string]func(io.Writer) error{
-			"answers.csv":           func(w io.Writer) error { return analysis.WriteContextAnswers(w, as) },
+			"answers.csv":           func(w io.Writer) error { return report.WriteContextAnswers(w, as) },
 			"context_pragmalab.csv": func(w io.Writer) error { return writeContextLong(w, c) },
 		},
 		outputs: []string{"context_r.csv"},
 	}
 }
 
-func writeContextLong(w io.Writer, c *analysis.Context) error {
+func writeContextLong(w io.Writer, c *contextsurvey.Context) error {
 	l := newLongWriter(w, "group", "survey", "kind", "period", "measure", "k")
-	stats := func(s *analysis.ContextStats, keys ...string) {
+	stats := func(s *contextsurvey.ContextStats, keys ...string) {
 		l.int(s.Items, append(keys, "items", "")...)
 		l.int(s.Judgements, append(keys, "judgements", "")...)
 		l.num(s.FleissKappa, append(keys, "fleiss_kappa", "")...)
@@ -398,17 +403,17 @@ func writeContextLong(w io.Writer, c *analysis.Context) error {
 // splits.
 // crowdReliability is the crowd's reliability the companion recomputes:
 // α and the split-half, no bootstrap; nil when no item rating is kept.
-func crowdReliability(rs *analysis.Ratings, t *analysis.Toplines) *analysis.CrowdReliability {
-	opt := analysis.DefaultReliabilityOptions()
+func crowdReliability(rs *toplines.Ratings, t *toplines.Toplines) *modelhuman.CrowdReliability {
+	opt := modelhuman.DefaultReliabilityOptions()
 	opt.Bootstrap.Replicates = 0
-	rel, err := analysis.ComputeCrowdReliability(analysis.CrowdRatingsOf(rs, t), opt)
+	rel, err := modelhuman.ComputeCrowdReliability(modelhuman.CrowdRatingsOf(rs, t), opt)
 	if err != nil {
 		return nil
 	}
 	return rel
 }
 
-func writeReliabilityLong(w io.Writer, rel *analysis.CrowdReliability, split bool) error {
+func writeReliabilityLong(w io.Writer, rel *modelhuman.CrowdReliability, split bool) error {
 	l := newLongWriter(w, "group", "measure")
 	if rel == nil {
 		// No item rating kept: nothing to recompute.

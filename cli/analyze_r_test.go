@@ -18,7 +18,9 @@ import (
 	"sync"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 )
 
 // needR skips the test without Rscript (and, when asked, the ordinal
@@ -205,9 +207,9 @@ func runToplinesR(t *testing.T, ratings string, extra ...string) (dir, printed s
 	c.same("participants|excluded", float64(len(got.Participants.Excluded)))
 	// Only the measures of the conditions analysed: the R script reports
 	// no others (docs/studies.md#conditions).
-	measures := []string{"items", analysis.MImplicature, analysis.MCancellation, analysis.MBeliefUpdate}
-	for _, m := range []struct{ cond, key string }{{domain.ConditionNegation, analysis.MNegation},
-		{domain.ConditionStrengthen, analysis.MStrengthen}, {domain.ConditionNeutral, analysis.MUnchanged}} {
+	measures := []string{"items", toplines.MImplicature, toplines.MCancellation, toplines.MBeliefUpdate}
+	for _, m := range []struct{ cond, key string }{{domain.ConditionNegation, toplines.MNegation},
+		{domain.ConditionStrengthen, toplines.MStrengthen}, {domain.ConditionNeutral, toplines.MUnchanged}} {
 		if slices.Contains(got.Conditions, m.cond) {
 			measures = append(measures, m.key)
 		}
@@ -221,7 +223,7 @@ func runToplinesR(t *testing.T, ratings string, extra ...string) (dir, printed s
 	if want := 3 + 5*len(measures); c.n != want {
 		t.Errorf("compared %d values, want %d", c.n, want)
 	}
-	if _, extra := c.r["all|"+analysis.MNegation]; extra != slices.Contains(got.Conditions, domain.ConditionNegation) {
+	if _, extra := c.r["all|"+toplines.MNegation]; extra != slices.Contains(got.Conditions, domain.ConditionNegation) {
 		t.Errorf("R reported negation cancellation: %v, conditions analysed %v", extra, got.Conditions)
 	}
 	if !strings.Contains(printed, "0 differ by more than 1e-9") || strings.Contains(printed, "another status here") {
@@ -456,7 +458,7 @@ func TestRCompanionFiles(t *testing.T) {
 		return recs
 	}
 	rows := read("ratings.csv")
-	if len(rows) != 16 || strings.Join(rows[0], ",") != strings.Join(analysis.AnalysedRatingsColumns, ",") {
+	if len(rows) != 16 || strings.Join(rows[0], ",") != strings.Join(report.AnalysedRatingsColumns, ",") {
 		t.Fatalf("ratings.csv: %v", rows)
 	}
 	// Line 6 is p1's check; p2 excluded by the researcher, p3 by checks, p4 constant.
@@ -495,7 +497,7 @@ func checkReliabilityR(t *testing.T, dir, printed, ratings string, decisions ...
 	if code != 0 {
 		t.Fatalf("analyze reliability: exit %d: %s", code, errs)
 	}
-	var rel analysis.CrowdReliability
+	var rel modelhuman.CrowdReliability
 	if err := json.Unmarshal([]byte(out), &rel); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

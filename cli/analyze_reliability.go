@@ -4,6 +4,9 @@ import (
 	"io"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 )
 
 // analyzeReliability runs "analyze reliability": the crowd's own
@@ -11,7 +14,7 @@ import (
 func analyzeReliability(args []string, env *Env) error {
 	o := newAnalyzeFlags("reliability", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
 		"Krippendorff's α (interval and ordinal) of the crowd ratings per condition and\npooled, and the split-half reliability of the item means (Spearman–Brown,\naveraged over random splits), over the participants analyze toplines keeps\nwith the same thresholds.", env, false)
-	opt := analysis.DefaultOptions()
+	opt := toplines.DefaultOptions()
 	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
 	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
 	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
@@ -28,24 +31,24 @@ func analyzeReliability(args []string, env *Env) error {
 	}
 	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
 	opt.Bootstrap = analysis.Bootstrap{} // the toplines only decide who is kept
-	rs, err := readInput(o, env, func(r io.Reader) (*analysis.Ratings, error) {
-		return analysis.ReadRatingsWith(r, analysis.ReadOptions{WithinParticipant: *within})
+	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
+		return toplines.ReadRatingsWith(r, toplines.ReadOptions{WithinParticipant: *within})
 	})
 	if err != nil {
 		return err
 	}
-	rows := analysis.CrowdRatingsOf(rs, analysis.ComputeToplines(rs, opt))
+	rows := modelhuman.CrowdRatingsOf(rs, toplines.ComputeToplines(rs, opt))
 	if len(rows) == 0 {
 		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
 	}
-	rel, err := analysis.ComputeCrowdReliability(rows, analysis.ReliabilityOptions{Points: 7, Splits: *splits, Bootstrap: o.boot})
+	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: 7, Splits: *splits, Bootstrap: o.boot})
 	if err != nil {
 		return usagef("analyze reliability: %v", err)
 	}
-	all := analysis.CrowdReliabilityTables(rel)
+	all := report.CrowdReliabilityTables(rel)
 	tables, err := o.pick(all, all[:1])
 	if err != nil {
 		return err
 	}
-	return o.emit(env, rel, tables, analysis.CrowdReliabilityMethodsOf(rel, o.lang), nil)
+	return o.emit(env, rel, tables, report.CrowdReliabilityMethodsOf(rel, o.lang), nil)
 }

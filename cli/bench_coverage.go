@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
 )
 
 // coverageCell is one design of the coverage study
@@ -19,29 +19,29 @@ import (
 type coverageCell struct {
 	name, design string
 	large        bool
-	run          func(analysis.CoverageOptions) analysis.CoverageCell
+	run          func(plan.CoverageOptions) plan.CoverageCell
 }
 
 func coverageCells() []coverageCell {
-	crowd := func(d analysis.CrowdDesign) func(analysis.CoverageOptions) analysis.CoverageCell {
-		return func(o analysis.CoverageOptions) analysis.CoverageCell { return analysis.CoverageCrowd(d, o) }
+	crowd := func(d plan.CrowdDesign) func(plan.CoverageOptions) plan.CoverageCell {
+		return func(o plan.CoverageOptions) plan.CoverageCell { return plan.CoverageCrowd(d, o) }
 	}
-	agree := func(d analysis.AgreementDesign) func(analysis.CoverageOptions) analysis.CoverageCell {
-		return func(o analysis.CoverageOptions) analysis.CoverageCell { return analysis.CoverageAgreement(d, o) }
+	agree := func(d plan.AgreementDesign) func(plan.CoverageOptions) plan.CoverageCell {
+		return func(o plan.CoverageOptions) plan.CoverageCell { return plan.CoverageAgreement(d, o) }
 	}
-	ctx := func(d analysis.ContextDesign) func(analysis.CoverageOptions) analysis.CoverageCell {
-		return func(o analysis.CoverageOptions) analysis.CoverageCell { return analysis.CoverageContext(d, o) }
+	ctx := func(d plan.ContextDesign) func(plan.CoverageOptions) plan.CoverageCell {
+		return func(o plan.CoverageOptions) plan.CoverageCell { return plan.CoverageContext(d, o) }
 	}
-	expl := func(d analysis.ExplanationDesign) func(analysis.CoverageOptions) analysis.CoverageCell {
-		return func(o analysis.CoverageOptions) analysis.CoverageCell { return analysis.CoverageExplanations(d, o) }
+	expl := func(d plan.ExplanationDesign) func(plan.CoverageOptions) plan.CoverageCell {
+		return func(o plan.CoverageOptions) plan.CoverageCell { return plan.CoverageExplanations(d, o) }
 	}
-	small, large := analysis.CrowdDesign{Items: 271, Batches: 18, PerBatch: 5}, analysis.CrowdDesign{Items: 2000, Batches: 100, PerBatch: 100}
+	small, large := plan.CrowdDesign{Items: 271, Batches: 18, PerBatch: 5}, plan.CrowdDesign{Items: 2000, Batches: 100, PerBatch: 100}
 	// The hard cells of the correlation: 120 items, each participant rating
 	// 60 (item, condition) pairs, a true r near 0.9 or 0.99 (δ's SD 0.387
 	// or 0.114), k ratings per item and condition; "shares" moves δ's mean
 	// to 0.1 so the cancellation shares are near 0.8, not 1.
 	hardCrowd := func(name string, k int, sd, mu float64) coverageCell {
-		d := analysis.CrowdDesign{Items: 120, Batches: 10, PerBatch: k, CancelMean: mu, CancelSD: sd}
+		d := plan.CrowdDesign{Items: 120, Batches: 10, PerBatch: k, CancelMean: mu, CancelSD: sd}
 		return coverageCell{name, fmt.Sprintf("crowd, 10 batches × %d participants on 120 items in 5 conditions (%d participants, %d ratings, %d per item and condition), δ ~ N(%g, %g²)",
 			k, d.Participants(), d.Ratings(), k, mu, sd), false, crowd(d)}
 	}
@@ -51,12 +51,12 @@ func coverageCells() []coverageCell {
 		hardCrowd("crowd-r90-10", 10, 0.387, 1.2), hardCrowd("crowd-r90-20", 20, 0.387, 1.2), hardCrowd("crowd-r90-50", 50, 0.387, 1.2),
 		hardCrowd("crowd-r99-10", 10, 0.114, 1.2), hardCrowd("crowd-r99-20", 20, 0.114, 1.2), hardCrowd("crowd-r99-50", 50, 0.114, 1.2),
 		hardCrowd("crowd-r99-shares", 20, 0.114, 0.1),
-		{"agreement-small", "expert agreement, 2 annotators × 54 items (ImplicatureX round 1)", false, agree(analysis.AgreementDesign{Annotators: 2, Items: 54})},
-		{"agreement-large", "expert agreement, 3 annotators × 2,000 items", true, agree(analysis.AgreementDesign{Annotators: 3, Items: 2000})},
-		{"context-small", "context, 3 surveys × 42 items × 3 annotators (IMPAQTS-PID)", false, ctx(analysis.ContextDesign{Surveys: 3, Items: 42, Annotators: 3})},
-		{"context-large", "context, 3 surveys × 300 items × 3 annotators", true, ctx(analysis.ContextDesign{Surveys: 3, Items: 300, Annotators: 3})},
-		{"explanations-small", "explanation ratings, 2 kinds × 3 strategies × 150 outputs, 10 experts (IMPAQTS-PID)", false, expl(analysis.ExplanationDesign{Kinds: 2, Strategies: 3, Outputs: 150, Experts: 10})},
-		{"explanations-large", "explanation ratings, 2 kinds × 3 strategies × 2,000 outputs, 10 experts", true, expl(analysis.ExplanationDesign{Kinds: 2, Strategies: 3, Outputs: 2000, Experts: 10})},
+		{"agreement-small", "expert agreement, 2 annotators × 54 items (ImplicatureX round 1)", false, agree(plan.AgreementDesign{Annotators: 2, Items: 54})},
+		{"agreement-large", "expert agreement, 3 annotators × 2,000 items", true, agree(plan.AgreementDesign{Annotators: 3, Items: 2000})},
+		{"context-small", "context, 3 surveys × 42 items × 3 annotators (IMPAQTS-PID)", false, ctx(plan.ContextDesign{Surveys: 3, Items: 42, Annotators: 3})},
+		{"context-large", "context, 3 surveys × 300 items × 3 annotators", true, ctx(plan.ContextDesign{Surveys: 3, Items: 300, Annotators: 3})},
+		{"explanations-small", "explanation ratings, 2 kinds × 3 strategies × 150 outputs, 10 experts (IMPAQTS-PID)", false, expl(plan.ExplanationDesign{Kinds: 2, Strategies: 3, Outputs: 150, Experts: 10})},
+		{"explanations-large", "explanation ratings, 2 kinds × 3 strategies × 2,000 outputs, 10 experts", true, expl(plan.ExplanationDesign{Kinds: 2, Strategies: 3, Outputs: 2000, Experts: 10})},
 	}
 }
 
@@ -111,7 +111,7 @@ func benchCoverage(ctx context.Context, args []string, env *Env) error {
 		}
 		t0 := time.Now()
 		step := max(1, r/10)
-		res := c.run(analysis.CoverageOptions{Replicates: r, Bootstrap: *boot, Seed: *seed, Progress: func(done int) {
+		res := c.run(plan.CoverageOptions{Replicates: r, Bootstrap: *boot, Seed: *seed, Progress: func(done int) {
 			if done%step == 0 || done == r {
 				fmt.Fprintf(env.stderr, "%s: %d/%d data sets\n", c.name, done, r)
 			}
@@ -128,9 +128,9 @@ func benchCoverage(ctx context.Context, args []string, env *Env) error {
 
 // printCoverage prints one line per statistic: the method in use with its
 // coverage, Monte-Carlo error, truth and mean width, then the candidates.
-func printCoverage(w io.Writer, c analysis.CoverageCell, all bool) {
+func printCoverage(w io.Writer, c plan.CoverageCell, all bool) {
 	var stats []string
-	byStat := map[string][]analysis.CoverageRow{}
+	byStat := map[string][]plan.CoverageRow{}
 	for _, r := range c.Rows {
 		if _, ok := byStat[r.Statistic]; !ok {
 			stats = append(stats, r.Statistic)
@@ -143,7 +143,7 @@ func printCoverage(w io.Writer, c analysis.CoverageCell, all bool) {
 	}
 	fmt.Fprintf(w, "  %-*s  %-22s %-14s %-11s %6s %7s %6s  %s\n", width, "interval", "method in use", "coverage", "verdict", "truth", "width", "given", "other methods")
 	for _, s := range stats {
-		var use *analysis.CoverageRow
+		var use *plan.CoverageRow
 		var others []string
 		for i, r := range byStat[s] {
 			if r.InUse {
@@ -163,7 +163,7 @@ func printCoverage(w io.Writer, c analysis.CoverageCell, all bool) {
 	}
 }
 
-func fmtCoverage(r analysis.CoverageRow) string {
+func fmtCoverage(r plan.CoverageRow) string {
 	if r.Reported == 0 {
 		return "never given"
 	}

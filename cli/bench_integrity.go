@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/echobench"
 )
 
 const benchIntegrityUsage = `Usage: pragmalab bench integrity [options]
@@ -30,7 +31,7 @@ Options:
 
 func benchIntegrity(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("bench integrity", benchIntegrityUsage, env)
-	c := analysis.DefaultEchoBenchConfig()
+	c := echobench.DefaultEchoBenchConfig()
 	fs.IntVar(&c.Studies, "studies", c.Studies, "simulated studies per cell (generator × model noise × agent share)")
 	fs.IntVar(&c.Pool, "pool", c.Pool, "participants of a study, agents included")
 	fs.IntVar(&c.Reference, "reference", c.Reference, "trusted reference humans of a study")
@@ -48,7 +49,7 @@ func benchIntegrity(ctx context.Context, args []string, env *Env) error {
 		return usagef("bench integrity: %v", err)
 	}
 	start := time.Now()
-	res, err := analysis.EchoBench(ctx, c)
+	res, err := echobench.EchoBench(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -102,7 +103,7 @@ func newEchoRows() *echoRows {
 	return &echoRows{det: map[string]*echoTally{}, honest: map[string]map[string]echoTally{}, typical: map[string]map[string]echoTally{}}
 }
 
-func (r *echoRows) add(key string, s analysis.EchoBenchStudy, f analysis.EchoBenchFlags) {
+func (r *echoRows) add(key string, s echobench.EchoBenchStudy, f echobench.EchoBenchFlags) {
 	if r.det[key] == nil {
 		r.keys = append(r.keys, key)
 		r.det[key] = &echoTally{}
@@ -131,16 +132,16 @@ func (r *echoRows) write(w io.Writer, gens []string, keyTitle string) {
 }
 
 // writeEchoBench prints the tables of docs/statistics.md#llm-echo-measured.
-func writeEchoBench(w io.Writer, c analysis.EchoBenchConfig, res []analysis.EchoBenchStudy) {
+func writeEchoBench(w io.Writer, c echobench.EchoBenchConfig, res []echobench.EchoBenchStudy) {
 	fmt.Fprintf(w, "LLM-echo on %d simulated studies: %d per cell, a pool of %d, %d trusted reference humans, %d–%d items, generators %s, seed %d\n\n",
 		len(res), c.Studies, c.Pool, c.Reference, c.MinItems, c.MaxItems, strings.Join(c.Generators, ", "), c.Seed)
 	rules := []struct {
 		name string
-		of   func(analysis.EchoBenchStudy) analysis.EchoBenchFlags
+		of   func(echobench.EchoBenchStudy) echobench.EchoBenchFlags
 	}{
-		{"trusted reference", func(s analysis.EchoBenchStudy) analysis.EchoBenchFlags { return s.Ref }},
-		{"reference, answers only", func(s analysis.EchoBenchStudy) analysis.EchoBenchFlags { return s.RefAnswers }},
-		{"pool's own humans", func(s analysis.EchoBenchStudy) analysis.EchoBenchFlags { return s.Pool }},
+		{"trusted reference", func(s echobench.EchoBenchStudy) echobench.EchoBenchFlags { return s.Ref }},
+		{"reference, answers only", func(s echobench.EchoBenchStudy) echobench.EchoBenchFlags { return s.RefAnswers }},
+		{"pool's own humans", func(s echobench.EchoBenchStudy) echobench.EchoBenchFlags { return s.Pool }},
 	}
 	fmt.Fprintln(w, "By model noise (all agent shares and items):")
 	byNoise := newEchoRows()

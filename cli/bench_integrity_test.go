@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/echobench"
 )
 
 // TestBenchIntegrityTiny runs a tiny configuration through the command:
@@ -49,10 +49,10 @@ func TestBenchIntegrityTiny(t *testing.T) {
 // both generators; against the pool's own humans with agents at 75 %
 // most copiers go unflagged (the failure the reference answers).
 func TestEchoBenchDetection(t *testing.T) {
-	c := analysis.DefaultEchoBenchConfig()
+	c := echobench.DefaultEchoBenchConfig()
 	c.Studies, c.MinItems, c.MaxItems = 25, 40, 60
 	c.ModelNoises, c.AgentShares = []float64{1}, []float64{0.25, 0.75}
-	res, err := analysis.EchoBench(context.Background(), c)
+	res, err := echobench.EchoBench(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,8 @@ import (
 	"runtime"
 	"time"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/plan"
 )
 
 const benchQualityUsage = `Usage: pragmalab bench quality [options]
@@ -39,16 +40,16 @@ func benchQuality(ctx context.Context, args []string, env *Env) error {
 	if *n < 1 || *annotators < 2 || *perItem < 2 || *runs < 1 {
 		return usagef("bench quality: --judgements and --runs must be at least 1, --annotators and --per-item at least 2")
 	}
-	js := analysis.SyntheticJudgements(*n, *annotators, *perItem, *seed)
+	js := plan.SyntheticJudgements(*n, *annotators, *perItem, *seed)
 	var times, cpus []time.Duration
-	var m *analysis.AnnotatorModels
+	var m *agreement.AnnotatorModels
 	for range *runs {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		cpu0 := cpuTime()
 		start := time.Now()
-		models := analysis.AnnotatorModelsOf(js)
+		models := agreement.AnnotatorModelsOf(js)
 		times = append(times, time.Since(start))
 		cpus = append(cpus, cpuTime()-cpu0)
 		m = models["plausibility"]
@@ -63,7 +64,7 @@ func benchQuality(ctx context.Context, args []string, env *Env) error {
 	}
 	fmt.Fprintf(env.stdout, "annotator models on %d judgements by %d annotators (%d items, %d per item)\n", len(js), *annotators, m.Items, *perItem)
 	fmt.Fprintf(env.stdout, "Dawid–Skene: %d iterations (converged %v); MACE: %d starts × %d iterations\n",
-		m.DawidSkene.Iterations, m.DawidSkene.Converged, analysis.MACERestarts, analysis.MACEIterations)
+		m.DawidSkene.Iterations, m.DawidSkene.Converged, agreement.MACERestarts, agreement.MACEIterations)
 	fmt.Fprintf(env.stdout, "median of %d runs: %.3f s wall, %.3f s CPU on %d cores (target < %.0f s wall: %s)\n",
 		*runs, med.Seconds(), cpu.Seconds(), runtime.GOMAXPROCS(0), benchQualityTarget.Seconds(), verdict)
 	return nil

@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
+	"pragmalab/analysis/toplines"
 )
 
 // Targets for toplines on 1,000,000 rows (docs/cli.md#bench): without
@@ -118,7 +120,7 @@ func generateRatings(keep string, rows, participants int, seed uint64) (string, 
 	if err != nil {
 		return "", 0, 0, fmt.Errorf("bench toplines: %w", err)
 	}
-	if err := analysis.WriteSyntheticRatings(f, rows, participants, seed); err != nil {
+	if err := plan.WriteSyntheticRatings(f, rows, participants, seed); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return "", 0, 0, usagef("bench toplines: %v", err)
@@ -180,14 +182,14 @@ func toplinesInProcess(path string, replicates int) (time.Duration, int64, int, 
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	rs, err := analysis.ReadRatings(f)
+	rs, err := toplines.ReadRatings(f)
 	f.Close()
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	opt := analysis.DefaultOptions()
+	opt := toplines.DefaultOptions()
 	opt.Bootstrap.Replicates = replicates
-	t := analysis.ComputeToplines(rs, opt)
+	t := toplines.ComputeToplines(rs, opt)
 	js, err := json.Marshal(t)
 	if err != nil {
 		return 0, 0, 0, err

@@ -51,6 +51,8 @@ Actions:
   inbox     the participants' messages about the study, unread first
   test-participant
             --email EMAIL: a Prolific test participant to try the study
+  flags     send the flagged participants' integrity flags to Prolific as
+            evidence (submission feedback upload), never as a rejection
 
 `
 
@@ -61,7 +63,7 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks, filters, eligible, return, inbox, test-participant)")
+		return usagef("prolific: say which action (check, link, sync, review, approve, reject, bonus, pay, create, group, publish, pause, resume, places, cost, screen-out, message, hooks, filters, eligible, return, inbox, test-participant, flags)")
 	}
 	action := args[0]
 	if screeningActions[action] {

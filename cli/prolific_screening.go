@@ -16,6 +16,7 @@ const prolificScreeningUsage = `Usage:
   pragmalab prolific return --study ID --participant PID --reason TEXT [--yes]
   pragmalab prolific inbox --study ID
   pragmalab prolific test-participant --study ID --email EMAIL [--yes]
+  pragmalab prolific flags --study ID [--yes]
 
 filters shows the study's screening on Prolific; with changes, what it
 would become, saved with --yes (names are Prolific's filters and their
@@ -24,8 +25,11 @@ many participants the screening admits. return asks a participant to
 return their submission instead of rejecting it; it is sent once. inbox
 lists the participants' messages about the study, unread first (reply with
 message --to one). test-participant creates a Prolific test participant
-for your email, to try the study as a participant
-(docs/prolific.md#screening, #request-return, #inbound-messages).
+for your email, to try the study as a participant. flags shows the
+integrity flags of the participants with a submission on Prolific and, with
+--yes, uploads them to Prolific as evidence — never a rejection; the same
+flags are sent once (docs/prolific.md#screening, #request-return,
+#inbound-messages, #flags-to-prolific).
 
 `
 
@@ -75,13 +79,15 @@ func runProlificScreening(ctx context.Context, action string, args []string, env
 		return c.inbox()
 	case "test-participant":
 		return c.testParticipant(*email)
+	case "flags":
+		return c.signals()
 	default:
 		return c.requestReturn(*reason)
 	}
 }
 
 // screeningActions are the actions runProlificScreening runs.
-var screeningActions = map[string]bool{"filters": true, "eligible": true, "return": true, "inbox": true, "test-participant": true}
+var screeningActions = map[string]bool{"filters": true, "eligible": true, "return": true, "inbox": true, "test-participant": true, "flags": true}
 
 func (c *prolificCmd) filters(ch recruit.ScreeningChange) error {
 	if len(ch.Add)+len(ch.Range)+len(ch.Remove) == 0 {
@@ -158,6 +164,26 @@ func (c *prolificCmd) requestReturn(reason string) error {
 	}
 	fmt.Fprintf(c.out, "asked %s to return submission %s\n", plan.PID, plan.SubmissionID)
 	return c.audit("Prolific return request", "asked %s to return submission %s", plan.PID, plan.SubmissionID)
+}
+
+// signals shows the flags an upload would send, or sends them with --yes.
+func (c *prolificCmd) signals() error {
+	plan, err := c.p.PlanSignals(c.ctx, c.studyID)
+	if c.yes && err == nil {
+		plan, err = c.p.SendSignals(c.ctx, c.studyID, c.actor)
+	}
+	if err != nil {
+		return c.fail(err)
+	}
+	for _, r := range plan.Rows {
+		fmt.Fprintf(c.out, "%s\tsubmission %s\t%s\n", r.PID, r.SubmissionID, strings.Join(r.Flags, ", "))
+	}
+	if !c.yes {
+		fmt.Fprintf(c.out, "would upload %s (%d participants) to Prolific as evidence, not a rejection\nnothing sent: add --yes\n", plan.Filename, len(plan.Rows))
+		return nil
+	}
+	fmt.Fprintf(c.out, "uploaded %s (%d participants) to Prolific as evidence; no submission was rejected\n", plan.Filename, len(plan.Rows))
+	return c.audit("Prolific flags upload", "uploaded the integrity flags of %d participants as %s", len(plan.Rows), plan.Filename)
 }
 
 // warnEligible adds the eligible count's warning to a publish preview; a

@@ -10,6 +10,9 @@ import (
 	"strings"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/contextsurvey"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/studies"
 )
@@ -59,19 +62,19 @@ func studyCompanion(ctx context.Context, svc *studies.Service, s *domain.Study) 
 		}
 		opt := in.Options
 		opt.Bootstrap = analysis.Bootstrap{} // the companion recomputes the point estimates
-		t := analysis.ComputeToplines(in.Ratings, opt)
+		t := toplines.ComputeToplines(in.Ratings, opt)
 		args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(opt), "pragmalab analyze toplines "))
 		return toplinesCompanion(args, in.Ratings, t, opt, false), nil
 	case domain.KindExpert:
 		if len(in.Judgements) == 0 {
 			return nil, none
 		}
-		return agreementCompanion([]string{"--judgements", "judgements.csv"}, in.Judgements, analysis.ComputeAgreement(in.Judgements)), nil
+		return agreementCompanion([]string{"--judgements", "judgements.csv"}, in.Judgements, agreement.ComputeAgreement(in.Judgements)), nil
 	case domain.KindContext:
 		if len(in.Context) == 0 {
 			return nil, none
 		}
-		return contextCompanion([]string{"--answers", "answers.csv"}, in.Context, analysis.ComputeContext(in.Context)), nil
+		return contextCompanion([]string{"--answers", "answers.csv"}, in.Context, contextsurvey.ComputeContext(in.Context)), nil
 	}
 	return nil, domain.Errorf(domain.EINVALID, "a %s study has no R companion (docs/statistics.md#reproducing-in-r)", s.Kind)
 }

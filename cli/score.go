@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/runner"
@@ -570,7 +571,7 @@ func signed(v *float64) string {
 }
 
 // corrText prints a correlation as "r = 0.62 [0.41, 0.77], n = 40".
-func corrText(c analysis.Correlation) string {
+func corrText(c toplines.Correlation) string {
 	if c.R == nil {
 		return fmt.Sprintf("undefined (n = %d)", c.N)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -27,11 +27,11 @@ func TestScoreComparePrintsOneItemSet(t *testing.T) {
 			fmt.Fprintf(&b, "%s,1,k%02d,scalar,trigger,%d,\n%s,1,k%02d,scalar,cancel,4,\n", p, i, trig, p, i)
 		}
 	}
-	rs, err := analysis.ReadRatingsWith(strings.NewReader(b.String()), analysis.ReadOptions{WithinParticipant: true})
+	rs, err := toplines.ReadRatingsWith(strings.NewReader(b.String()), toplines.ReadOptions{WithinParticipant: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
+	human := toplines.ComputeToplines(rs, toplines.DefaultOptions())
 	res := &runner.Results{Job: &domain.Job{ID: 3, Task: string(scoring.TrueFalse)}, Scorer: "m"}
 	for i := 1; i <= 16; i++ {
 		it := scoring.TFItemResult{Key: fmt.Sprintf("k%02d", i), Type: "scalar", P: map[scoring.Condition]float64{}}

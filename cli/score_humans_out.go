@@ -9,7 +9,7 @@ import (
 	"math"
 	"slices"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/report"
 	"pragmalab/comparisons"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -22,7 +22,7 @@ import (
 type humansOut struct {
 	latex   bool
 	methods string
-	lang    analysis.Lang
+	lang    report.Lang
 	epsilon float64
 	rDir    string
 }
@@ -30,9 +30,9 @@ type humansOut struct {
 func (h *humansOut) flags(fs *flag.FlagSet) {
 	fs.BoolVar(&h.latex, "latex", false, "print the job's comparison with its study's humans as LaTeX (booktabs): the alt-test, the distributions against the human ceiling, the correlation against the split-half ceiling, the calibration, ΔA")
 	fs.StringVar(&h.methods, "methods", "", `print the methods text of the job's comparison with its study's humans, numbers filled in: "text" or "markdown"`)
-	h.lang = analysis.English
+	h.lang = report.English
 	fs.Func("lang", `language of the --methods text: "en" (default) or "it"`, func(v string) error {
-		l, ok := analysis.ParseLang(v)
+		l, ok := report.ParseLang(v)
 		if !ok {
 			return fmt.Errorf("want en or it")
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
 	"pragmalab/cli/seed"
 	"pragmalab/store"
 )
@@ -47,8 +48,8 @@ func TestScoreLikertBesideTheHumansAsLaTeXAndMethods(t *testing.T) {
 		Job    int64 `json:"job"`
 		Humans struct {
 			AltTest struct {
-				Epsilon float64               `json:"epsilon"`
-				Result  analysis.AltTestModel `json:"result"`
+				Epsilon float64                 `json:"epsilon"`
+				Result  modelhuman.AltTestModel `json:"result"`
 			} `json:"alt_test"`
 			Correlation struct {
 				R     *float64 `json:"r"`

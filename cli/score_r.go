@@ -6,7 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
 	"pragmalab/comparisons"
 	"pragmalab/csvsafe"
 	"pragmalab/runner"
@@ -100,7 +100,7 @@ func scoreCompanion(job int64, args []string, u *comparisons.LikertUnits, c *com
 
 // writeDistributionsLong writes every unit's humans, distances, ceilings
 // and verdicts, and every summary.
-func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
+func writeDistributionsLong(w io.Writer, d *modelhuman.Distributions) error {
 	l := newLongWriter(w, "level", "item_id", "condition", "measure")
 	flag := func(b bool) int {
 		if b {
@@ -111,7 +111,7 @@ func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
 	for _, it := range d.Items {
 		l.int(it.Humans, "unit", it.Item, it.Condition, "humans")
 		l.int(flag(it.Exhaustive), "unit", it.Item, it.Condition, "exhaustive")
-		for _, m := range analysis.Measures {
+		for _, m := range modelhuman.Measures {
 			dm := it.Measures[m]
 			v := dm.Model
 			l.num(&v, "unit", it.Item, it.Condition, m+"_model")
@@ -134,7 +134,7 @@ func writeDistributionsLong(w io.Writer, d *analysis.Distributions) error {
 }
 
 // writeCalibrationLong writes the ECE and every bin.
-func writeCalibrationLong(w io.Writer, c *analysis.Calibration) error {
+func writeCalibrationLong(w io.Writer, c *modelhuman.Calibration) error {
 	l := newLongWriter(w, "bin", "measure")
 	l.int(c.Items, "all", "items")
 	l.num(c.ECE, "all", "ece")
@@ -164,7 +164,7 @@ func writeExpertR(ctx context.Context, svc *app, env *Env, res *runner.Results, 
 	return expertCompanion(res.Job.ID, args, experts, items, data, model, c.Replacement).write(dir, env)
 }
 
-func expertCompanion(job int64, args []string, experts, items []string, data [][]float64, model []float64, r *analysis.ExpertReplacement) *rCompanion {
+func expertCompanion(job int64, args []string, experts, items []string, data [][]float64, model []float64, r *modelhuman.ExpertReplacement) *rCompanion {
 	cell := func(v float64) string {
 		if math.IsNaN(v) {
 			return ""

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
 	"pragmalab/comparisons"
 )
 
@@ -32,8 +33,8 @@ func TestScoreRCompanionLikert(t *testing.T) {
 	var res struct {
 		Job    int64 `json:"job"`
 		Humans struct {
-			Distributions analysis.Distributions `json:"distributions"`
-			Calibration   analysis.Calibration   `json:"calibration"`
+			Distributions modelhuman.Distributions `json:"distributions"`
+			Calibration   modelhuman.Calibration   `json:"calibration"`
 		} `json:"humans"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
@@ -60,7 +61,7 @@ func TestScoreRCompanionLikert(t *testing.T) {
 	for _, it := range d.Items {
 		u := "unit|" + it.Item + "|" + it.Condition + "|"
 		ch.same(u+"humans", float64(it.Humans))
-		for _, m := range analysis.Measures {
+		for _, m := range modelhuman.Measures {
 			ch.same(u+m+"_model", it.Measures[m].Model)
 			if it.Exhaustive && it.Measures[m].Ceiling != nil {
 				ch.same(u+m+"_ceiling", *it.Measures[m].Ceiling)
@@ -91,14 +92,14 @@ func TestScoreRCompanionLikert(t *testing.T) {
 func TestScoreRCompanionRandomCeilings(t *testing.T) {
 	needR(t, false)
 	rng := rand.New(rand.NewPCG(31, 5))
-	model := map[analysis.UnitKey][]float64{}
-	mean := map[analysis.UnitKey]float64{}
-	above := map[analysis.UnitKey]float64{}
-	var order []analysis.UnitKey
-	var rated []analysis.CrowdRating
+	model := map[modelhuman.UnitKey][]float64{}
+	mean := map[modelhuman.UnitKey]float64{}
+	above := map[modelhuman.UnitKey]float64{}
+	var order []modelhuman.UnitKey
+	var rated []modelhuman.CrowdRating
 	for i := range 24 {
 		for _, cond := range []string{"trigger", "cancel"} {
-			k := analysis.UnitKey{Item: fmt.Sprintf("it%02d", i), Condition: cond}
+			k := modelhuman.UnitKey{Item: fmt.Sprintf("it%02d", i), Condition: cond}
 			order = append(order, k)
 			q := make([]float64, 7)
 			var s float64
@@ -121,19 +122,19 @@ func TestScoreRCompanionRandomCeilings(t *testing.T) {
 			centre := 1 + rng.IntN(7)
 			for h := range humans {
 				r := max(1, min(7, centre+rng.IntN(3)-1))
-				rated = append(rated, analysis.CrowdRating{Participant: fmt.Sprintf("P%d", h), Item: k.Item, Condition: cond, Rating: r})
+				rated = append(rated, modelhuman.CrowdRating{Participant: fmt.Sprintf("P%d", h), Item: k.Item, Condition: cond, Rating: r})
 			}
 		}
 	}
-	units, err := analysis.DistUnitsFromRatings(rated, model)
+	units, err := modelhuman.DistUnitsFromRatings(rated, model)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := &comparisons.JobHumanComparison{}
-	if c.Distributions, err = analysis.CompareDistributions(units, analysis.DefaultDistOptions()); err != nil {
+	if c.Distributions, err = modelhuman.CompareDistributions(units, modelhuman.DefaultDistOptions()); err != nil {
 		t.Fatal(err)
 	}
-	if c.Calibration, err = analysis.CrowdCalibration(rated, 7, above, 10, analysis.Bootstrap{}); err != nil {
+	if c.Calibration, err = modelhuman.CrowdCalibration(rated, 7, above, 10, analysis.Bootstrap{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
@@ -153,7 +154,7 @@ func TestScoreRCompanionRandomCeilings(t *testing.T) {
 		ch.same("summary||"+s.Condition+"|"+s.Measure+"_mean_model", *s.MeanModel)
 		ch.same("summary||"+s.Condition+"|"+s.Measure+"_units", float64(s.Units))
 	}
-	for _, m := range analysis.Measures {
+	for _, m := range modelhuman.Measures {
 		it := c.Distributions.Items[0]
 		if !it.Exhaustive {
 			t.Fatalf("a unit of 3 humans is not exhaustive")
@@ -199,7 +200,7 @@ func TestScoreRCompanionExpertReplacement(t *testing.T) {
 			}
 		}
 	}
-	r, err := analysis.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.Bootstrap{})
+	r, err := modelhuman.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.Bootstrap{})
 	if err != nil || r.DeltaA == nil {
 		t.Fatalf("ΔA: %v %+v", err, r)
 	}

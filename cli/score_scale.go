@@ -259,7 +259,7 @@ func (o *scoreOpts) importBatch(ctx context.Context, svc *app, jobs jobRunner, e
 	if err != nil {
 		return fmt.Errorf("score: %w", err)
 	}
-	rep, err := svc.ImportJobBatch(ctx, o.jobID, data)
+	rep, err := svc.ImportJobBatch(ctx, o.jobID, data, env.getenv)
 	if err != nil {
 		return fmt.Errorf("score: %s: %s", o.scale.importFile, domain.ErrorMessage(err))
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -170,11 +170,11 @@ func TestSideBySideWithHumans(t *testing.T) {
 			fmt.Fprintf(&b, "%s,1,k%02d,scalar,trigger,7,\n%s,1,k%02d,scalar,cancel,1,\n", p, i, p, i)
 		}
 	}
-	rs, err := analysis.ReadRatingsWith(strings.NewReader(b.String()), analysis.ReadOptions{WithinParticipant: true})
+	rs, err := toplines.ReadRatingsWith(strings.NewReader(b.String()), toplines.ReadOptions{WithinParticipant: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
+	human := toplines.ComputeToplines(rs, toplines.DefaultOptions())
 	mk := func(id int64, name string, p float64) *runner.Results {
 		res := &runner.Results{Job: &domain.Job{ID: id, Task: string(scoring.TrueFalse)}, Scorer: name}
 		for i := 1; i <= 8; i++ {

@@ -7,7 +7,8 @@ import (
 	"slices"
 	"strconv"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -26,16 +27,16 @@ const (
 
 // JobAltTest is a human-task job's alt-test against the study's humans.
 type JobAltTest struct {
-	Task    string                  `json:"task"`
-	Default analysis.AltTestDefault `json:"-"`
-	Source  string                  `json:"epsilon_source"`
-	Options analysis.AltTestOptions `json:"-"`
-	Scoring string                  `json:"scoring"`
-	ZScore  bool                    `json:"zscore"`
-	Epsilon float64                 `json:"epsilon"`
+	Task    string                    `json:"task"`
+	Default report.AltTestDefault     `json:"-"`
+	Source  string                    `json:"epsilon_source"`
+	Options modelhuman.AltTestOptions `json:"-"`
+	Scoring string                    `json:"scoring"`
+	ZScore  bool                      `json:"zscore"`
+	Epsilon float64                   `json:"epsilon"`
 	// Result is the model's test, nil when it could not run (Error says why).
-	Result *analysis.AltTestModel `json:"result,omitempty"`
-	Error  string                 `json:"error,omitempty"`
+	Result *modelhuman.AltTestModel `json:"result,omitempty"`
+	Error  string                   `json:"error,omitempty"`
 	// Humans is how many humans answered; Thin lists why the design is
 	// thinner than the test wants (fewer than 3 humans, or humans with
 	// fewer than 30 items).
@@ -58,7 +59,7 @@ func (s *Service) JobHumanAltTest(ctx context.Context, res *runner.Results, epsi
 }
 
 func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, epsilon *float64) (*JobAltTest, error) {
-	def, ok := analysis.AltTestDefaults[res.Job.Task]
+	def, ok := report.AltTestDefaults[res.Job.Task]
 	if !ok || res.HumanMetrics == nil {
 		return nil, nil
 	}
@@ -66,7 +67,7 @@ func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, eps
 	if err != nil || len(humans) == 0 {
 		return nil, err
 	}
-	opt := analysis.DefaultAltTestOptions()
+	opt := modelhuman.DefaultAltTestOptions()
 	opt.Scoring, opt.Epsilon, opt.ZScore = def.Scoring, def.Epsilon, def.ZScore
 	if epsilon != nil {
 		opt.Epsilon = *epsilon
@@ -75,28 +76,28 @@ func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, eps
 		Scoring: opt.Scoring.String(), ZScore: opt.ZScore, Epsilon: opt.Epsilon}
 	out.Humans, out.Thin = altThin(humans)
 	if scoring.Task(res.Job.Task) == scoring.Likert {
-		out.LatinSquare = analysis.AltTestLatinSquareNote
+		out.LatinSquare = report.AltTestLatinSquareNote
 	}
 	models := modelAltLabels(res)
 	if len(models) == 0 {
 		out.Error = "the job has no answer to compare yet"
 		return out, nil
 	}
-	at, err := analysis.ComputeAltTest(humans, models, opt)
+	at, err := modelhuman.ComputeAltTest(humans, models, opt)
 	if err != nil {
 		out.Error = err.Error()
 		return out, nil
 	}
 	out.Result, out.Notes = at.Models[res.Scorer], at.Notes
 	out.Methods = map[string]string{}
-	for _, l := range analysis.Langs {
-		out.Methods[string(l)] = analysis.AltTestMethods(at, l).Text()
+	for _, l := range report.Langs {
+		out.Methods[string(l)] = report.AltTestMethods(at, l).Text()
 	}
 	return out, nil
 }
 
 // altThin counts the humans and says where the design is too thin.
-func altThin(humans []analysis.AltLabel) (int, []string) {
+func altThin(humans []modelhuman.AltLabel) (int, []string) {
 	items := map[string]int{}
 	var order []string
 	for _, h := range humans {
@@ -123,10 +124,10 @@ func altThin(humans []analysis.AltLabel) (int, []string) {
 
 // humanAltLabels reads the study's human answers as alt-test labels,
 // keyed like modelAltLabels.
-func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]analysis.AltLabel, error) {
-	var out []analysis.AltLabel
+func humanAltLabels(ctx context.Context, db *store.DB, res *runner.Results) ([]modelhuman.AltLabel, error) {
+	var out []modelhuman.AltLabel
 	add := func(who, item, label string) {
-		out = append(out, analysis.AltLabel{Who: who, Item: item, Label: label, Line: len(out) + 2})
+		out = append(out, modelhuman.AltLabel{Who: who, Item: item, Label: label, Line: len(out) + 2})
 	}
 	id := res.Job.StudyID
 	switch scoring.Task(res.Job.Task) {
@@ -180,10 +181,10 @@ func yesNo(b bool) string {
 // likert job's expected rating per item × condition, an expert job's
 // choice per question the form would ask, a context job's number of
 // preceding sentences needed.
-func modelAltLabels(res *runner.Results) []analysis.AltLabel {
-	var out []analysis.AltLabel
+func modelAltLabels(res *runner.Results) []modelhuman.AltLabel {
+	var out []modelhuman.AltLabel
 	add := func(item, label string) {
-		out = append(out, analysis.AltLabel{Who: res.Scorer, Item: item, Label: label, Line: len(out) + 2})
+		out = append(out, modelhuman.AltLabel{Who: res.Scorer, Item: item, Label: label, Line: len(out) + 2})
 	}
 	switch scoring.Task(res.Job.Task) {
 	case scoring.Likert:
@@ -217,7 +218,7 @@ func modelAltLabels(res *runner.Results) []analysis.AltLabel {
 // explanationAltLabels reads the explanation ratings keyed by the output
 // rated (its prompt question, scoring.OutputQuestion), each label the
 // judgment's number 1–5 as the model answers it.
-func explanationAltLabels(ctx context.Context, db *store.DB, studyID int64) ([]analysis.AltLabel, error) {
+func explanationAltLabels(ctx context.Context, db *store.DB, studyID int64) ([]modelhuman.AltLabel, error) {
 	outs, err := db.ExplainOutputs(ctx, studyID)
 	if err != nil {
 		return nil, err
@@ -230,13 +231,13 @@ func explanationAltLabels(ctx context.Context, db *store.DB, studyID int64) ([]a
 	if err != nil {
 		return nil, err
 	}
-	var out []analysis.AltLabel
+	var out []modelhuman.AltLabel
 	for _, r := range rs {
 		id, ok := ids[r.Item+"\x00"+r.Strategy+"\x00"+r.Model]
 		if !ok {
 			continue
 		}
-		out = append(out, analysis.AltLabel{Who: r.Annotator, Item: scoring.OutputQuestion(id), Label: strconv.Itoa(r.Judgment + 1), Line: len(out) + 2})
+		out = append(out, modelhuman.AltLabel{Who: r.Annotator, Item: scoring.OutputQuestion(id), Label: strconv.Itoa(r.Judgment + 1), Line: len(out) + 2})
 	}
 	return out, nil
 }

@@ -4,18 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
 )
 
 // The thin-design warning names both reasons: fewer than 3 humans, and
 // humans with fewer than 30 items; a design of 3 humans with 30 items
 // each has none.
 func TestAltThin(t *testing.T) {
-	rows := func(humans, items int) []analysis.AltLabel {
-		var out []analysis.AltLabel
+	rows := func(humans, items int) []modelhuman.AltLabel {
+		var out []modelhuman.AltLabel
 		for h := range humans {
 			for i := range items {
-				out = append(out, analysis.AltLabel{Who: string(rune('a' + h)), Item: string(rune('A' + i)), Label: "1"})
+				out = append(out, modelhuman.AltLabel{Who: string(rune('a' + h)), Item: string(rune('A' + i)), Label: "1"})
 			}
 		}
 		return out

@@ -3,7 +3,8 @@ package comparisons
 import (
 	"context"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -22,14 +23,14 @@ type ModelBesideHumans struct {
 	Epsilon float64
 	Source  string
 	// Alt is the alt-test's result, nil when it could not run (Why says why).
-	Alt *analysis.AltTestModel
+	Alt *modelhuman.AltTestModel
 	Why string
 	// Within is the share of item × condition units whose JSD is within
 	// the human ceiling, of Units (likert jobs).
 	Within *float64
 	Units  int
 	// Correlation is r with its ceiling and share (likert jobs).
-	Correlation *analysis.CorrelationCeiling
+	Correlation *modelhuman.CorrelationCeiling
 	// ECE is the expected calibration error (likert), DeltaA the mean ΔA (expert).
 	ECE    *float64
 	DeltaA *float64
@@ -68,7 +69,7 @@ func (s *Service) modelsBesideHumans(ctx context.Context, studyID int64, load fu
 	var out []ModelBesideHumans
 	for i := len(jobs) - 1; i >= 0; i-- { // StudyJobs lists the newest first
 		j := jobs[i]
-		if _, ok := analysis.AltTestDefaults[j.Task]; !ok || !scoring.IsHumanTask(scoring.Task(j.Task)) || (j.Status != domain.JobDone && j.Status != domain.JobPartial) {
+		if _, ok := report.AltTestDefaults[j.Task]; !ok || !scoring.IsHumanTask(scoring.Task(j.Task)) || (j.Status != domain.JobDone && j.Status != domain.JobPartial) {
 			continue
 		}
 		p, err := s.db.JobProgress(ctx, j.ID)
@@ -99,7 +100,7 @@ func summariseBesideHumans(j *domain.Job, c *JobHumanComparison) ModelBesideHuma
 	at := c.AltTest
 	m := ModelBesideHumans{JobID: j.ID, Task: j.Task, Scorer: runner.ScorerName(j), Epsilon: at.Epsilon, Source: at.Source, Alt: at.Result, Why: at.Error}
 	if d := c.Distributions; d != nil {
-		if sum := d.SummaryOf(analysis.MeasureJSD, "all"); sum != nil {
+		if sum := d.SummaryOf(modelhuman.MeasureJSD, "all"); sum != nil {
 			m.Within, m.Units = sum.WithinShare, sum.Units
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/integrity"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -93,10 +93,10 @@ func llmEchoVerdicts(ctx context.Context, db *store.DB, studyID int64, set domai
 	if err != nil {
 		return nil, err
 	}
-	var ratings []analysis.EchoRating
+	var ratings []integrity.EchoRating
 	for _, r := range rows {
 		if r.Check == "" {
-			ratings = append(ratings, analysis.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+			ratings = append(ratings, integrity.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
 		}
 	}
 	trusted, err := db.TrustedCrowdPIDs(ctx, studyID)
@@ -106,13 +106,13 @@ func llmEchoVerdicts(ctx context.Context, db *store.DB, studyID int64, set domai
 	if e := referenceVerdicts(ratings, trusted, answers, names); e != nil {
 		return e, nil
 	}
-	opt := analysis.DefaultEchoOptions()
+	opt := integrity.DefaultEchoOptions()
 	opt.Points = set.ScalePoints
 	if err := opt.Validate(); err != nil {
 		return &echoVerdicts{said: "LLM-echo: not assessed — " + err.Error() + "."}, nil
 	}
 	e := &echoVerdicts{flagged: map[string]string{}}
-	for _, res := range analysis.LLMEcho(ratings, answers, opt) {
+	for _, res := range integrity.LLMEcho(ratings, answers, opt) {
 		if res.Flagged {
 			e.flagged[res.Participant] = res.Reason
 		}
@@ -144,8 +144,8 @@ func isEchoModel(j *domain.Job) bool {
 // likertModelAnswers are the answers of the finished likert scoring jobs
 // among jobs (a study's, newest first), oldest first, each named
 // "scorer (job N)", with those names.
-func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) ([]analysis.ModelAnswer, []string, error) {
-	var out []analysis.ModelAnswer
+func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) ([]integrity.ModelAnswer, []string, error) {
+	var out []integrity.ModelAnswer
 	var names []string
 	for i := len(jobs) - 1; i >= 0; i-- { // StudyJobs lists the newest first
 		j := jobs[i]
@@ -160,7 +160,7 @@ func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) (
 		n := len(out)
 		for _, h := range res.Human {
 			if h.Number > 0 {
-				out = append(out, analysis.ModelAnswer{Model: name, Item: h.Item, Condition: h.Condition, Rating: h.Number, Dist: h.Dist})
+				out = append(out, integrity.ModelAnswer{Model: name, Item: h.Item, Condition: h.Condition, Rating: h.Number, Dist: h.Dist})
 			}
 		}
 		if len(out) > n {

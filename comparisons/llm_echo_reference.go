@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/integrity"
 )
 
 // PoolCaveat ends the participants table's LLM-echo sentence when the
@@ -19,19 +19,19 @@ const PoolCaveat = "Compared with the other participants, not with people you tr
 // the study's participants are trusted: their ratings are the reference,
 // and they are measured and never flagged. nil when fewer are trusted
 // (or none of them rated).
-func referenceVerdicts(ratings []analysis.EchoRating, trusted []string, answers []analysis.ModelAnswer, names []string) *echoVerdicts {
-	var ref []analysis.EchoRating
+func referenceVerdicts(ratings []integrity.EchoRating, trusted []string, answers []integrity.ModelAnswer, names []string) *echoVerdicts {
+	var ref []integrity.EchoRating
 	for _, r := range ratings {
 		if slices.Contains(trusted, r.Participant) {
 			ref = append(ref, r)
 		}
 	}
-	n := len(analysis.FitReferenceIDs(ref))
+	n := len(integrity.FitReferenceIDs(ref))
 	if n < 2 {
 		return nil
 	}
 	e := &echoVerdicts{flagged: map[string]string{}}
-	for _, res := range analysis.LLMEchoReference(ratings, ref, answers, analysis.DefaultFitOptions()) {
+	for _, res := range integrity.LLMEchoReference(ratings, ref, answers, integrity.DefaultFitOptions()) {
 		if res.Flagged {
 			e.flagged[res.Participant] = res.Reason
 		}

@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -19,11 +22,11 @@ import (
 // likert job the distributions against the human ceiling, the correlation
 // against the split-half ceiling and the calibration; for an expert job ΔA.
 type JobHumanComparison struct {
-	AltTest       *JobAltTest                     `json:"alt_test,omitempty"`
-	Distributions *analysis.Distributions         `json:"distributions,omitempty"`
-	Correlation   *analysis.ModelHumanCorrelation `json:"correlation,omitempty"`
-	Calibration   *analysis.Calibration           `json:"calibration,omitempty"`
-	Replacement   *analysis.ExpertReplacement     `json:"expert_replacement,omitempty"`
+	AltTest       *JobAltTest                       `json:"alt_test,omitempty"`
+	Distributions *modelhuman.Distributions         `json:"distributions,omitempty"`
+	Correlation   *modelhuman.ModelHumanCorrelation `json:"correlation,omitempty"`
+	Calibration   *modelhuman.Calibration           `json:"calibration,omitempty"`
+	Replacement   *modelhuman.ExpertReplacement     `json:"expert_replacement,omitempty"`
 	// Errors name the measures that could not be computed, and why.
 	Errors map[string]string `json:"errors,omitempty"`
 }
@@ -81,17 +84,17 @@ func (s *Service) likertMeasures(ctx context.Context, res *runner.Results, c *Jo
 	if err != nil {
 		return err
 	}
-	opt := analysis.DefaultDistOptions()
+	opt := modelhuman.DefaultDistOptions()
 	opt.Points = u.Points
-	if units, err := analysis.DistUnitsFromRatings(u.Rated, u.Model); err != nil {
+	if units, err := modelhuman.DistUnitsFromRatings(u.Rated, u.Model); err != nil {
 		c.Errors["distributions"] = err.Error()
-	} else if c.Distributions, err = analysis.CompareDistributions(units, opt); err != nil {
+	} else if c.Distributions, err = modelhuman.CompareDistributions(units, opt); err != nil {
 		c.Errors["distributions"] = err.Error()
 	}
-	if c.Correlation, err = analysis.ComputeModelHumanCorrelation(u.Rated, u.Mean, analysis.MinSplits, analysis.DefaultSeed); err != nil {
+	if c.Correlation, err = modelhuman.ComputeModelHumanCorrelation(u.Rated, u.Mean, modelhuman.MinSplits, analysis.DefaultSeed); err != nil {
 		c.Errors["correlation"] = err.Error()
 	}
-	if c.Calibration, err = analysis.CrowdCalibration(u.Rated, u.Points, u.Above, 10, analysis.DefaultBootstrap()); err != nil {
+	if c.Calibration, err = modelhuman.CrowdCalibration(u.Rated, u.Points, u.Above, 10, analysis.DefaultBootstrap()); err != nil {
 		c.Errors["calibration"] = err.Error()
 	}
 	return nil
@@ -105,13 +108,13 @@ type LikertUnits struct {
 	Points int
 	// Rated are the kept crowd ratings (KeptCrowdRatings) of the units
 	// the model answered; units it did not answer (yet) are left out.
-	Rated []analysis.CrowdRating
+	Rated []modelhuman.CrowdRating
 	// Order is the units in the order the model answered them.
-	Order []analysis.UnitKey
+	Order []modelhuman.UnitKey
 	// Model is the model's probability of each point, Mean its expected
 	// rating and Above its probability above the midpoint, per unit.
-	Model       map[analysis.UnitKey][]float64
-	Mean, Above map[analysis.UnitKey]float64
+	Model       map[modelhuman.UnitKey][]float64
+	Mean, Above map[modelhuman.UnitKey]float64
 }
 
 // LikertUnits joins a likert job's answers with its study's kept crowd
@@ -123,12 +126,12 @@ func (s *Service) LikertUnits(ctx context.Context, res *runner.Results) (*Likert
 	}
 	u := &LikertUnits{
 		Points: len(res.Options()),
-		Model:  map[analysis.UnitKey][]float64{},
-		Mean:   map[analysis.UnitKey]float64{},
-		Above:  map[analysis.UnitKey]float64{},
+		Model:  map[modelhuman.UnitKey][]float64{},
+		Mean:   map[modelhuman.UnitKey]float64{},
+		Above:  map[modelhuman.UnitKey]float64{},
 	}
 	for _, h := range res.Human {
-		k := analysis.UnitKey{Item: h.Item, Condition: h.Condition}
+		k := modelhuman.UnitKey{Item: h.Item, Condition: h.Condition}
 		if _, ok := u.Model[k]; !ok {
 			u.Order = append(u.Order, k)
 		}
@@ -140,7 +143,7 @@ func (s *Service) LikertUnits(ctx context.Context, res *runner.Results) (*Likert
 		}
 	}
 	for _, r := range crowd {
-		if _, ok := u.Model[analysis.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
+		if _, ok := u.Model[modelhuman.UnitKey{Item: r.Item, Condition: r.Condition}]; ok {
 			u.Rated = append(u.Rated, r)
 		}
 	}
@@ -154,7 +157,7 @@ func (s *Service) expertReplacement(ctx context.Context, res *runner.Results, c 
 	if err != nil {
 		return err
 	}
-	if c.Replacement, err = analysis.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.DefaultBootstrap()); err != nil {
+	if c.Replacement, err = modelhuman.ComputeExpertReplacement(experts, data, model, analysis.Nominal, analysis.DefaultBootstrap()); err != nil {
 		c.Errors["expert_replacement"] = err.Error()
 	}
 	return nil
@@ -207,30 +210,30 @@ func boolValue(b bool) float64 {
 }
 
 // HumanFigure renders one figure of a comparison by name: the
-// distributions' (analysis.DistributionFigures) or "reliability_diagram";
+// distributions' (report.DistributionFigures) or "reliability_diagram";
 // false when the comparison has no such figure.
 func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, error) {
 	if c == nil {
 		return nil, false, nil
 	}
 	if name == "reliability_diagram" && c.Calibration != nil {
-		p, err := analysis.ReliabilityDiagram(c.Calibration)
+		p, err := report.ReliabilityDiagram(c.Calibration)
 		if err != nil {
 			return nil, false, err
 		}
-		b, err := analysis.PlotBytes(p, format)
+		b, err := report.PlotBytes(p, format)
 		return b, err == nil, err
 	}
 	if c.Distributions == nil {
 		return nil, false, nil
 	}
-	figs, err := analysis.DistributionFigures(c.Distributions)
+	figs, err := report.DistributionFigures(c.Distributions)
 	if err != nil {
 		return nil, false, err
 	}
 	for _, f := range figs {
 		if f.Name == name {
-			b, err := analysis.PlotBytes(f.Plot, format)
+			b, err := report.PlotBytes(f.Plot, format)
 			return b, err == nil, err
 		}
 	}
@@ -241,7 +244,7 @@ func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, erro
 // study's analysis keeps (attention checks and the excluded left out), so
 // the job page's ceiling and reliability are the Analysis page's (and
 // `pragmalab score --r` writes the same rows).
-func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]analysis.CrowdRating, error) {
+func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]modelhuman.CrowdRating, error) {
 	rs, err := studies.CrowdRatings(ctx, s.db, studyID)
 	if err != nil || rs == nil {
 		return nil, err
@@ -251,5 +254,5 @@ func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]analys
 		return nil, err
 	}
 	opt.Bootstrap = analysis.Bootstrap{} // only who is kept is needed
-	return analysis.CrowdRatingsOf(rs, analysis.ComputeToplines(rs, opt)), nil
+	return modelhuman.CrowdRatingsOf(rs, toplines.ComputeToplines(rs, opt)), nil
 }

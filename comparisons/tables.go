@@ -1,6 +1,10 @@
 package comparisons
 
-import "pragmalab/analysis"
+import (
+	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
+)
 
 // The comparison of a human-task job with its study's humans as tables
 // (booktabs LaTeX, CSV, text) and as methods paragraphs, for `score
@@ -11,15 +15,15 @@ import "pragmalab/analysis"
 // against the split-half ceiling, the calibration and ΔA, as far as the
 // task has them. The alt-test's notes carry ε's source and where the
 // design is too thin.
-func (c *JobHumanComparison) Tables(model string) []*analysis.Table {
-	var out []*analysis.Table
+func (c *JobHumanComparison) Tables(model string) []*report.Table {
+	var out []*report.Table
 	if at := c.AltTest; at != nil && at.Result != nil {
-		a := &analysis.AltTest{Models: map[string]*analysis.AltTestModel{model: at.Result}, Order: []string{model}, Options: at.Options}
-		ts := analysis.AltTestTable(a)
+		a := &modelhuman.AltTest{Models: map[string]*modelhuman.AltTestModel{model: at.Result}, Order: []string{model}, Options: at.Options}
+		ts := report.AltTestTable(a)
 		ts[0].Notes = append(append(append([]string{"ε = " + analysis.Fixed(at.Epsilon, 2) + ": " + at.Source + "."}, at.Thin...), at.Notes...), latinSquare(at)...)
 		out = append(out, ts...)
 	}
-	return append(out, analysis.ModelHumanTables(c.Distributions, c.Correlation, c.Calibration, c.Replacement)...)
+	return append(out, report.ModelHumanTables(c.Distributions, c.Correlation, c.Calibration, c.Replacement)...)
 }
 
 func latinSquare(at *JobAltTest) []string {
@@ -31,26 +35,26 @@ func latinSquare(at *JobAltTest) []string {
 
 // Methods is the comparison's methods text in language l: the alt-test's
 // paragraph (with ε and its source), then one paragraph per measure.
-func (c *JobHumanComparison) Methods(model string, l analysis.Lang) *analysis.Methods {
-	m := &analysis.Methods{Lang: l}
-	if l == analysis.Italian {
+func (c *JobHumanComparison) Methods(model string, l report.Lang) *report.Methods {
+	m := &report.Methods{Lang: l}
+	if l == report.Italian {
 		m.Title = "Metodi: il modello a confronto con gli annotatori umani"
 	} else {
 		m.Title = "Methods: the model against the human annotators"
 	}
 	if at := c.AltTest; at != nil && at.Result != nil {
-		a := &analysis.AltTest{Models: map[string]*analysis.AltTestModel{model: at.Result}, Order: []string{model}, Options: at.Options}
-		m.Paragraphs = append(m.Paragraphs, analysis.AltTestMethods(a, l).Paragraphs...)
+		a := &modelhuman.AltTest{Models: map[string]*modelhuman.AltTestModel{model: at.Result}, Order: []string{model}, Options: at.Options}
+		m.Paragraphs = append(m.Paragraphs, report.AltTestMethods(a, l).Paragraphs...)
 		src := "ε = " + analysis.Fixed(at.Epsilon, 2) + " (" + at.Source + ")."
 		if at.Epsilon != at.Default.Epsilon {
 			src = "ε = " + analysis.Fixed(at.Epsilon, 2) + "; the task's default, " + analysis.Fixed(at.Default.Epsilon, 2) + ", follows " + at.Source + "."
 		}
-		if l == analysis.Italian {
+		if l == report.Italian {
 			src = "ε = " + analysis.Fixed(at.Epsilon, 2) + " (fonte del valore predefinito " + analysis.Fixed(at.Default.Epsilon, 2) + ": " + at.Source + ")."
 		}
 		m.Paragraphs = append(m.Paragraphs, src)
 	}
-	m.Paragraphs = append(m.Paragraphs, analysis.ModelHumanMethods(l, c.Distributions, c.Correlation, c.Calibration, c.Replacement)...)
+	m.Paragraphs = append(m.Paragraphs, report.ModelHumanMethods(l, c.Distributions, c.Correlation, c.Calibration, c.Replacement)...)
 	m.Sources = []string{"humans.alt_test", "humans.distributions.summary", "humans.correlation", "humans.calibration", "humans.expert_replacement"}
 	return m
 }

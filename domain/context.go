@@ -212,7 +212,7 @@ type ContextSettings struct {
 	ExpertsPerSurvey int `json:"experts_per_survey"` // experts answering each survey
 	MaxSentences     int `json:"max_sentences"`      // preceding sentences that may be revealed
 	// Report says what the data could not fill when the surveys were last
-	// built (analysis.SurveyPlan.Shortfall); empty when balanced.
+	// built (contextsurvey.SurveyPlan.Shortfall); empty when balanced.
 	Report []string `json:"report,omitempty"`
 }
 

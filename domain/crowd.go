@@ -55,6 +55,10 @@ type CrowdSettings struct {
 	// AnyPID accepts PROLIFIC_PIDs of any shape ValidProlificID allows, for
 	// testing; otherwise only Prolific's 24 hexadecimal characters.
 	AnyPID bool `json:"any_pid"`
+	// SignedURL requires Prolific's signed study URL: every arrival must
+	// bring a prolific_token that Prolific signed for its PROLIFIC_PID,
+	// STUDY_ID and SESSION_ID (docs/prolific.md#signed-study-urls).
+	SignedURL bool `json:"signed_url"`
 	// MachineCheck adds to MachineCheckScreens screens of each batch a
 	// sentence that no person sees and no screen reader reads, asking an
 	// AI model for a given answer (docs/studies.md#machine-instruction).

@@ -20,6 +20,7 @@ const (
 	CallHook            = "hook"             // a hook subscription created or removed
 	CallReturn          = "return_request"   // a participant asked to return their submission
 	CallTestParticipant = "test_participant" // a test participant created for the researcher
+	CallSignals         = "signals_upload"   // integrity flags uploaded as submission feedback: evidence, never a rejection
 )
 
 // The states of a recorded call.

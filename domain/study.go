@@ -91,10 +91,10 @@ func (s *Study) DecodeSettings(v any) error {
 }
 
 // CheckStudyName checks a study's name as typed (trimmed): one line of
-// 1–200 characters.
+// 1–200 characters, some of which show (CheckName).
 func CheckStudyName(name string) error {
 	if name == "" {
 		return Errorf(EINVALID, "name must be 1–200 characters")
 	}
-	return CheckText("name", name, 200, OneLine)
+	return CheckName("name", name, 200)
 }

@@ -48,6 +48,33 @@ func isFormat(r rune) bool {
 	return r == 0x2028 || r == 0x2029 || r >= 0xAD && unicode.Is(unicode.Cf, r)
 }
 
+// blankLetter reports a character that is no format character yet shows
+// as nothing, or as a blank: the Hangul fillers (U+115F, U+1160, U+3164,
+// U+FFA0) and the other default-ignorable code points that are letters or
+// marks (the combining grapheme joiner, the Khmer inherent vowels…), and
+// the Braille blank U+2800. A name of them looks empty, and one with them
+// looks like another name (docs/studies.md#managing-studies).
+func blankLetter(r rune) bool {
+	return r == 0x2800 || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r)
+}
+
+// CheckName checks a name as typed (trimmed): CheckText's one-line rule
+// (no control, format or blank character), at most max characters, and at
+// least one character that shows — not a space of any kind, nor an
+// invisible character (docs/deploy.md#one-rule-for-text). label is the field as the form
+// names it.
+func CheckName(label, name string, max int) error {
+	if err := CheckText(label, name, max, OneLine); err != nil {
+		return err
+	}
+	if strings.IndexFunc(name, func(r rune) bool {
+		return !unicode.IsSpace(r) && !unicode.Is(unicode.Zs, r) && !Invisible(r) && !blankLetter(r)
+	}) < 0 {
+		return Errorf(EINVALID, "%s has nothing visible: it is only spaces or invisible characters", label)
+	}
+	return nil
+}
+
 // languageFormat reports the format characters a text may need to be
 // written right in its language: ZWNJ (Persian, the Indic scripts) and ZWJ
 // (the Indic scripts, emoji sequences).
@@ -70,6 +97,8 @@ var formatNames = map[rune]string{
 	0x202D: "LEFT-TO-RIGHT OVERRIDE", 0x202E: "RIGHT-TO-LEFT OVERRIDE",
 	0x2060: "WORD JOINER", 0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE",
 	0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE", 0xFEFF: "BYTE ORDER MARK",
+	0x115F: "HANGUL CHOSEONG FILLER", 0x1160: "HANGUL JUNGSEONG FILLER", 0x3164: "HANGUL FILLER",
+	0xFFA0: "HALFWIDTH HANGUL FILLER", 0x2800: "BRAILLE PATTERN BLANK", 0x034F: "COMBINING GRAPHEME JOINER",
 }
 
 // controlName is how a control character is written in a message.
@@ -149,6 +178,9 @@ func CheckText(label, s string, max int, multiLine bool) error {
 				what = "only ZWJ and ZWNJ, which some scripts need, are allowed"
 			}
 			return Errorf(EINVALID, "%s: character %d is the format character %s; %s", label, pos, formatName(r), what)
+		}
+		if !multiLine && blankLetter(r) {
+			return Errorf(EINVALID, "%s: character %d is %s, which shows as nothing; a one-line field may hold none", label, pos, formatName(r))
 		}
 		if !isControl(r) || multiLine && (r == '\t' || r == '\n' || r == '\r') {
 			continue

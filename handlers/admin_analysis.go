@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/report"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -102,14 +102,14 @@ func analysisView(nav templates.Nav, s *domain.Study, a *studies.Analysis) (temp
 }
 
 // tableView lays a table out as strings for the page.
-func tableView(t *analysis.Table, base string) templates.AnalysisTable {
+func tableView(t *report.Table, base string) templates.AnalysisTable {
 	tv := templates.AnalysisTable{Name: t.Name, Title: t.Title, Columns: t.Columns, Notes: t.Notes,
 		CSV: base + t.Name + ".csv", JSON: base + t.Name + ".json", LaTeX: base + t.Name + ".tex", Numeric: make([]bool, len(t.Columns)),
 		Collapsed: len(t.Rows) > 20}
 	for ri, row := range t.Rows {
 		cells := make([]string, len(row))
 		for i, c := range row {
-			cells[i] = analysis.Text(c)
+			cells[i] = report.Text(c)
 			if _, isStr := c.(string); !isStr && ri == 0 {
 				tv.Numeric[i] = true
 			}
@@ -189,7 +189,7 @@ func writeAnalysisDownload(buf *bytes.Buffer, a *studies.Analysis, name, format 
 
 // writeTableDownload writes one table as CSV, JSON or LaTeX; found is
 // false for no table or another format.
-func writeTableDownload(buf *bytes.Buffer, t *analysis.Table, format string) (found bool, err error) {
+func writeTableDownload(buf *bytes.Buffer, t *report.Table, format string) (found bool, err error) {
 	if t == nil || (format != "csv" && format != "json" && format != "tex") {
 		return false, nil
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/report"
 	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/studies"
@@ -63,7 +64,7 @@ func modelsView(studyID int64, ms []comparisons.ModelBesideHumans) []templates.M
 			row.Within = fmt.Sprintf("%s (%d units)", analysis.Fixed(*m.Within, 2), m.Units)
 		}
 		if c := m.Correlation; c != nil {
-			row.R, row.Ceiling, row.Share = analysis.Text(c.R), analysis.Text(c.Ceiling), analysis.Text(c.Share)
+			row.R, row.Ceiling, row.Share = report.Text(c.R), report.Text(c.Ceiling), report.Text(c.Share)
 		}
 		switch {
 		case m.ECE != nil:

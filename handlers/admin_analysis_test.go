@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/contextsurvey"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/plan"
+	"pragmalab/analysis/toplines"
 	"pragmalab/templates"
 )
 
@@ -38,14 +41,14 @@ func mustContain(t *testing.T, body string, subs ...string) {
 
 func TestRatingsAnalysisPage(t *testing.T) {
 	var csv bytes.Buffer
-	if err := analysis.WriteSyntheticRatings(&csv, 4000, 40, 3); err != nil {
+	if err := plan.WriteSyntheticRatings(&csv, 4000, 40, 3); err != nil {
 		t.Fatal(err)
 	}
 	// A constant rater is appended: listed as left out, with the reason.
 	csv.WriteString("Pconst,B1,item1,scalar,trigger,4,\nPconst,B1,item2,scalar,cancel,4,\n")
-	opt := analysis.DefaultOptions()
+	opt := toplines.DefaultOptions()
 	opt.Exclude = []string{"P100001"}
-	rs, err := analysis.ReadRatings(&csv)
+	rs, err := toplines.ReadRatings(&csv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +69,7 @@ func TestRatingsAnalysisPage(t *testing.T) {
 func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	ctxCSV := "annotator_id,survey_id,item_id,kind,period,sentences,sufficient\n" +
 		"e1,S1,i1,Impl,1946-1972,0,yes\ne2,S1,i1,Impl,1946-1972,0,yes\ne1,S1,i2,Ppp,1994-2023,5,no\ne2,S1,i2,Ppp,1994-2023,3,yes\n"
-	as, err := analysis.ReadContextAnswers(strings.NewReader(ctxCSV))
+	as, err := contextsurvey.ReadContextAnswers(strings.NewReader(ctxCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +81,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 		t.Errorf("cumulative row: %v", row)
 	}
 	exCSV := "annotator_id,item_id,kind,strategy,judgment\ne1,i1,Impl,zero-shot,totally_correct\ne1,i2,Impl,zero-shot,totally_wrong\n"
-	ers, err := analysis.ReadExplanationRatings(strings.NewReader(exCSV))
+	ers, err := modelhuman.ReadExplanationRatings(strings.NewReader(exCSV))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +89,7 @@ func TestContextAndExplanationsAnalysisPages(t *testing.T) {
 	mustContain(t, body, `data-testid="table-explanations"`, "Acceptable", "zero-shot", `data-testid="figure-explanations_acceptable"`)
 
 	// Rows the analysis refuses are shown as a problem, with the line.
-	_, err = analysis.NewRatings([]analysis.RatingRow{{Participant: "p", Batch: "1", Item: "i", Type: "scalar", Condition: "trigger", Rating: 12}})
+	_, err = toplines.NewRatings([]toplines.RatingRow{{Participant: "p", Batch: "1", Item: "i", Type: "scalar", Condition: "trigger", Rating: 12}})
 	if err == nil {
 		t.Fatal("rating 12 accepted")
 	}

@@ -7,7 +7,7 @@ import (
 	"pragmalab/domain"
 	"strconv"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/contextsurvey"
 	"pragmalab/studies"
 	"pragmalab/templates"
 )
@@ -78,7 +78,7 @@ func (h *Handler) BuildContextSurveys(w http.ResponseWriter, r *http.Request) {
 			*f.v, err = formInt(r, f.name, *f.v)
 		}
 	}
-	var plan analysis.SurveyPlan
+	var plan contextsurvey.SurveyPlan
 	if err == nil {
 		plan, err = h.Service.BuildContextSurveys(r.Context(), s, set)
 	}

@@ -163,6 +163,7 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	set.FinishWhenPaused = f("finish_when_paused") == "yes"
 	set.MachineCheck = f("machine_check") == "yes"
 	set.AnyPID = f("any_pid") == "yes"
+	set.SignedURL = f("signed_url") == "yes"
 	set.Questionnaire = domain.QuestionnaireSettings{
 		Languages: f("q_languages") == "yes", Age: f("q_age") == "yes", Gender: f("q_gender") == "yes", Comments: f("q_comments") == "yes",
 	}

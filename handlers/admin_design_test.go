@@ -49,6 +49,15 @@ func TestDesignDownloadAndNewStudy(t *testing.T) {
 		t.Fatalf("bad design: %d\n%.3000s", a.resp.StatusCode, a.body)
 	}
 	a.must("design-error")
+	// A second object, or a key given twice, is refused naming its line
+	// (docs/formats.md#design-file).
+	dup := strings.Replace(design, `"scale_points": 7`, `"scale_points": 7, "scale_points": 5`, 1)
+	for file, want := range map[string]string{design + "\n" + design: "a second object after the design&#39;s object", dup: "duplicate key &#34;settings.scale_points&#34;"} {
+		a.uploadDesign([]byte(file), "")
+		if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, want) {
+			t.Fatalf("design refused for %q: %d\n%.3000s", want, a.resp.StatusCode, a.body)
+		}
+	}
 	if all, _ := e.db.Dashboard(t.Context()); len(all) != 1 {
 		t.Fatalf("a refused design created a study: %d studies", len(all))
 	}

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/recruit"
 	"pragmalab/templates"
@@ -23,12 +24,12 @@ func (h *Handler) ProlificPlanPage(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	v := templates.ProlificPlanView{Nav: h.nav(w, r, s), Study: s, Type: q.Get("type"), Quantity: q.Get("quantity"),
-		Width: strings.TrimSpace(q.Get("width")), Types: append([]string{domain.TypeAll}, domain.TableTypes...), Quantities: analysis.PlanQuantities}
+		Width: strings.TrimSpace(q.Get("width")), Types: append([]string{domain.TypeAll}, domain.TableTypes...), Quantities: plan.PlanQuantities}
 	if v.Type == "" {
 		v.Type = domain.TypeAll
 	}
 	if v.Quantity == "" {
-		v.Quantity = analysis.MImplicature
+		v.Quantity = toplines.MImplicature
 	}
 	status := http.StatusOK
 	if v.Width != "" {

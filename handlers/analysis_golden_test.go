@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/studies"
 )
@@ -24,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // one condition; item n1 is never rated with its cancellation.
 func twoConditionRatings() string {
 	var b strings.Builder
-	b.WriteString(strings.Join(analysis.RatingsColumns, ",") + "\n")
+	b.WriteString(strings.Join(toplines.RatingsColumns, ",") + "\n")
 	items := []struct{ id, typ string }{{"s10", "scalar"}, {"s2", "scalar"}, {"s1", "scalar"}, {"d2", "discourse"}, {"d1", "discourse"},
 		{"y1", "synthetic"}, {"y2", "synthetic"}, {"n1", "natural"}, {"n2", "natural"}}
 	for p := range 6 {
@@ -45,11 +45,11 @@ func twoConditionRatings() string {
 // conditions it never ran, a "Left out" row only where something is left
 // out, items by id. `go test ./handlers -run Golden -update` rewrites them.
 func TestTwoConditionTablesGolden(t *testing.T) {
-	rs, err := analysis.ReadRatings(strings.NewReader(twoConditionRatings()))
+	rs, err := toplines.ReadRatings(strings.NewReader(twoConditionRatings()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := analysis.DefaultOptions()
+	opt := toplines.DefaultOptions()
 	opt.Conditions = []string{domain.ConditionTrigger, domain.ConditionCancel}
 	a := studies.RatingsAnalysis(rs, opt)
 	body := renderAnalysis(t, domain.KindCrowd, a)

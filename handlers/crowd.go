@@ -140,6 +140,9 @@ func (h *Handler) CrowdEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	pid, problem := prolificPID(r.URL.RawQuery)
+	if problem == "" && !h.signedEntryOK(w, r, c, pid, q) {
+		return
+	}
 	e, err := c.Enter(r.Context(), studies.CrowdArrival{PID: pid, Problem: problem, StudyID: q.Get("STUDY_ID"), SessionID: q.Get("SESSION_ID")},
 		func() time.Duration { return h.entries.reserve(h.Now(), addrKey(clientAddr(r, h.TrustedProxyHeader))) })
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"pragmalab/comparisons"
 	"pragmalab/domain"
+	"pragmalab/prolific"
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"strconv"
@@ -64,6 +65,10 @@ type Handler struct {
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
+	// StudyTokens verifies Prolific's signed study URLs for the studies
+	// that require them (crowd_token.go); nil: such studies refuse every
+	// arrival as unverifiable.
+	StudyTokens *prolific.TokenVerifier
 
 	logins  *loginThrottle
 	locks   lockAudit

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"slices"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/report"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 
@@ -79,7 +79,7 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 	}
 	j := res.Job
 	measure, format := chi.URLParam(r, "measure"), chi.URLParam(r, "format")
-	if !slices.Contains(runner.Measures, measure) || !slices.Contains(analysis.PlotFormats, format) || j.Task != string(scoring.TrueFalse) {
+	if !slices.Contains(runner.Measures, measure) || !slices.Contains(report.PlotFormats, format) || j.Task != string(scoring.TrueFalse) {
 		h.NotFound(w, r)
 		return
 	}
@@ -91,7 +91,7 @@ func (h *Handler) JobBars(w http.ResponseWriter, r *http.Request) {
 	p, err := c.Bars(measure)
 	if err == nil {
 		var b []byte
-		if b, err = analysis.PlotBytes(p, format); err == nil {
+		if b, err = report.PlotBytes(p, format); err == nil {
 			ct := map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}[format]
 			w.Header().Set("Content-Type", ct)
 			w.Write(b)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
 	"pragmalab/comparisons"
 	"pragmalab/i18n"
 	"pragmalab/runner"
@@ -60,7 +61,7 @@ func num3(p *float64) string {
 func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *templates.HumanCompareView {
 	at := c.AltTest
 	scoringText := "accuracy: the share of the other humans giving the same answer"
-	if at.Options.Scoring == analysis.AltNegRMSE {
+	if at.Options.Scoring == modelhuman.AltNegRMSE {
 		scoringText = "−RMSE against the other humans"
 		if at.ZScore {
 			scoringText += ", each annotator's ratings and the model's expected ratings z-scored first"
@@ -86,7 +87,7 @@ func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *te
 				PValue: strconv.FormatFloat(p.PValue, 'g', 3, 64), Rejected: map[bool]string{true: "yes", false: "no"}[p.Rejected]})
 		}
 		// The whole comparison's methods text, as `score --methods` prints it.
-		for _, l := range analysis.Langs {
+		for _, l := range report.Langs {
 			v.Methods = append(v.Methods, templates.HumanMeasure{Label: i18n.Default.Name(string(l)), Value: strings.Join(c.Methods(model, l).Paragraphs, "\n\n")})
 		}
 	}
@@ -102,7 +103,7 @@ func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *te
 func fillDistView(v *templates.HumanCompareView, c *comparisons.JobHumanComparison, base string) {
 	if d := c.Distributions; d != nil {
 		v.DistNote = fmt.Sprintf("Per item × condition, the model's distribution over the %d points against the humans' histogram; the ceiling is the mean distance between random halves of the humans (%d splits). JSD is the Jensen–Shannon divergence in bits (not its square root); KL(human ‖ model) smooths the model's distribution by %g per point; Wasserstein is divided by (points − 1); TV is the total variation.", d.Points, d.Splits, d.Smoothing)
-		for _, m := range analysis.Measures {
+		for _, m := range modelhuman.Measures {
 			s := d.SummaryOf(m, "all")
 			if s == nil {
 				continue
@@ -142,8 +143,8 @@ type humanFigure struct{ name, title string }
 func humanFigureNames(c *comparisons.JobHumanComparison) []humanFigure {
 	var out []humanFigure
 	if c.Distributions != nil {
-		out = append(out, humanFigure{"distance_ceiling_" + analysis.MeasureJSD, "Model JSD against the human ceiling, per item"},
-			humanFigure{"distance_ceiling_" + analysis.MeasureWasserstein, "Model Wasserstein distance against the human ceiling, per item"},
+		out = append(out, humanFigure{"distance_ceiling_" + modelhuman.MeasureJSD, "Model JSD against the human ceiling, per item"},
+			humanFigure{"distance_ceiling_" + modelhuman.MeasureWasserstein, "Model Wasserstein distance against the human ceiling, per item"},
 			humanFigure{"distribution_panel", "Human and model distributions, the 12 items where they differ most"})
 	}
 	if c.Calibration != nil {
@@ -161,7 +162,7 @@ func (h *Handler) JobHumanFigure(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, format := chi.URLParam(r, "name"), chi.URLParam(r, "format")
-	if !slices.Contains(analysis.PlotFormats, format) {
+	if !slices.Contains(report.PlotFormats, format) {
 		h.NotFound(w, r)
 		return
 	}

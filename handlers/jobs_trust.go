@@ -10,7 +10,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/studies"
@@ -215,7 +216,7 @@ func itemLevel(res *runner.Results, cmp *studies.JobComparison) *templates.ItemL
 
 // corrText writes a correlation as "r = 0.62, 95% CI [0.41, 0.77], n = 40
 // items, p = 0.0001".
-func corrText(c analysis.Correlation) string {
+func corrText(c toplines.Correlation) string {
 	if c.R == nil {
 		return fmt.Sprintf("undefined on %d pairs (it needs 3, not all equal)", c.N)
 	}
@@ -225,7 +226,7 @@ func corrText(c analysis.Correlation) string {
 	}
 	s += fmt.Sprintf(", n = %d", c.N)
 	if c.P != nil {
-		s += ", " + analysis.FormatP(*c.P)
+		s += ", " + report.FormatP(*c.P)
 	}
 	return s
 }

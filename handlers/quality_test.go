@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/store"
 	"pragmalab/studies"
 )
@@ -82,7 +82,7 @@ func TestCrowdQualityFlags(t *testing.T) {
 			t.Fatalf("speeder row %q", r)
 		}
 	}
-	toplines := func() *analysis.Toplines {
+	toplines := func() *toplines.Toplines {
 		t.Helper()
 		opt, err := studies.CrowdOptions(ctx, e.db, e.study)
 		if err != nil {
@@ -92,7 +92,7 @@ func TestCrowdQualityFlags(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return analysis.ComputeToplines(rs, opt)
+		return toplines.ComputeToplines(rs, opt)
 	}
 	tl := toplines()
 	if got := tl.Participants.Reasons[pidN(1)]; len(got) != 2 || !strings.Contains(strings.Join(got, ";"), "faster than 2000 ms") {

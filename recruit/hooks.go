@@ -3,11 +3,13 @@ package recruit
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -85,18 +87,17 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (res HookResu
 	}
 	// X-Event-ID is not signed: a captured delivery replayed under new
 	// ids is known by what the signature covers, the timestamp and the
-	// body (with its resource id).
-	if !p.hooks.first(d.Timestamp, d.Body, p.now()) {
+	// body (with its resource id), remembered in the database while the
+	// signature is accepted, across restarts.
+	seen := hookSeen(d.Timestamp, d.Body, p.now())
+	if dup, err := p.db.ProlificDeliverySeen(ctx, seen.Digest); err != nil {
+		return res, err
+	} else if dup {
 		return HookResult{Duplicate: true, Outcome: "already processed"}, nil
 	}
-	defer func() {
-		if err != nil { // not processed: a redelivery must be
-			p.hooks.forget(d.Timestamp, d.Body)
-		}
-	}()
-	if seen, err := p.db.ProlificEventSeen(ctx, id); err != nil {
+	if done, err := p.db.ProlificEventSeen(ctx, id); err != nil {
 		return res, err
-	} else if seen {
+	} else if done {
 		return HookResult{Duplicate: true, Outcome: "already processed"}, nil
 	}
 	if !p.hooks.allow(pl.ResourceID, p.now()) {
@@ -151,7 +152,7 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (res HookResu
 	default:
 		ev.Outcome = "event type " + pl.EventType + " is not used"
 	}
-	applied, freed, err := p.db.ApplyProlificEvent(ctx, ev, ch, prolific.FreesSlot)
+	applied, freed, err := p.db.ApplyProlificEvent(ctx, ev, seen, ch, prolific.FreesSlot)
 	if err != nil {
 		return res, err
 	}
@@ -175,60 +176,28 @@ func (p *Service) ReceiveHook(ctx context.Context, d HookDelivery) (res HookResu
 // an event row and an audit entry. Prolific delivers a refused one again.
 const HookPerMinute = 30
 
-// hookSeenFor is how long a signed delivery is remembered: past the five
-// minutes a timestamp is accepted for (prolific.VerifyWebhook), a replay is
-// refused by its signature.
-const hookSeenFor = 6 * time.Minute
+// hookSeen is a verified delivery as the store remembers it: the digest
+// of its timestamp and body, kept until its timestamp is out of the
+// window a signature is accepted in (prolific.VerifyWebhook).
+func hookSeen(ts string, body []byte, now time.Time) store.HookSeen {
+	h := sha256.New()
+	h.Write([]byte(ts))
+	h.Write([]byte{0})
+	h.Write(body)
+	sec, _ := strconv.ParseInt(strings.TrimSpace(ts), 10, 64) // verified
+	return store.HookSeen{Digest: hex.EncodeToString(h.Sum(nil)), Expires: time.Unix(sec, 0).Add(prolific.WebhookWindow), Now: now}
+}
 
-// hookGuard keeps, in memory, the signed deliveries seen within
-// hookSeenFor and the deliveries processed per resource in the current
-// minute.
+// hookGuard counts, in memory, the deliveries processed per resource in
+// the current minute.
 type hookGuard struct {
 	mu   sync.Mutex
-	seen map[[32]byte]time.Time
 	work map[string]*hookWork
 }
 
 type hookWork struct {
 	minute int64
 	n      int
-}
-
-func hookKey(ts string, body []byte) [32]byte {
-	h := sha256.New()
-	h.Write([]byte(ts))
-	h.Write([]byte{0})
-	h.Write(body)
-	var k [32]byte
-	copy(k[:], h.Sum(nil))
-	return k
-}
-
-// first records a signed delivery and reports whether it is new.
-func (g *hookGuard) first(ts string, body []byte, now time.Time) bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.seen == nil {
-		g.seen = map[[32]byte]time.Time{}
-	}
-	for k, at := range g.seen {
-		if now.Sub(at) > hookSeenFor {
-			delete(g.seen, k)
-		}
-	}
-	k := hookKey(ts, body)
-	if _, ok := g.seen[k]; ok {
-		return false
-	}
-	g.seen[k] = now
-	return true
-}
-
-// forget drops a delivery refused for the bound, so its redelivery counts.
-func (g *hookGuard) forget(ts string, body []byte) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	delete(g.seen, hookKey(ts, body))
 }
 
 // allow counts one delivery about resource in now's minute, or refuses it

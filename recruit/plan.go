@@ -4,7 +4,8 @@ import (
 	"context"
 	"slices"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/store"
 	"pragmalab/studies"
@@ -34,7 +35,7 @@ type CurrentWidth struct {
 
 // PlanResult is the answer of PlanByWidth.
 type PlanResult struct {
-	Plan *analysis.WidthPlan
+	Plan *plan.WidthPlan
 	// FromPilot: planned from the pilot sessions with the live answers,
 	// the live answers alone having fewer than 10 analysed participants.
 	FromPilot bool
@@ -73,20 +74,20 @@ func (p *Service) PlanByWidth(ctx context.Context, studyID int64, typ, q string,
 		return nil, err
 	}
 	if rs != nil {
-		res.current(analysis.ComputeToplines(rs, opt), typ, q, target)
+		res.current(toplines.ComputeToplines(rs, opt), typ, q, target)
 	}
-	if res.Analysed < analysis.MinPlanParticipants {
+	if res.Analysed < plan.MinPlanParticipants {
 		res.FromPilot = true
 		if rs, err = studies.CrowdRatings(store.IncludePilot(ctx), p.db, studyID); err != nil {
 			return nil, err
 		}
 	}
 	if rs == nil {
-		return nil, domain.Errorf(domain.EINVALID, "there are no answers to plan from yet: run a pilot of at least %d participants first (the study's pilot link)", analysis.MinPlanParticipants)
+		return nil, domain.Errorf(domain.EINVALID, "there are no answers to plan from yet: run a pilot of at least %d participants first (the study's pilot link)", plan.MinPlanParticipants)
 	}
-	po := analysis.PlanOptions{Draws: planDraws, Options: opt}
+	po := plan.PlanOptions{Draws: planDraws, Options: opt}
 	po.Options.Bootstrap.Replicates = planReplicates
-	if res.Plan, err = analysis.PlanWidth(rs, po, typ, q, target); err != nil {
+	if res.Plan, err = plan.PlanWidth(rs, po, typ, q, target); err != nil {
 		return nil, err
 	}
 	p.planPlaces(ctx, studyID, res)
@@ -94,19 +95,19 @@ func (p *Service) PlanByWidth(ctx context.Context, studyID int64, typ, q string,
 }
 
 // current sets the live widths of the type's toplines.
-func (res *PlanResult) current(t *analysis.Toplines, typ, q string, target float64) {
+func (res *PlanResult) current(t *toplines.Toplines, typ, q string, target float64) {
 	res.Analysed = t.Participants.Analysed
 	tt := t.ByType[typ]
 	if tt == nil {
 		return
 	}
-	for _, name := range analysis.PlanQuantities {
-		v, ci := analysis.Quantity(tt, name)
+	for _, name := range plan.PlanQuantities {
+		v, ci := plan.Quantity(tt, name)
 		if v == nil || ci == nil {
 			continue
 		}
 		res.Current = append(res.Current, CurrentWidth{Quantity: name, Estimate: *v, Width: ci[1] - ci[0], Chosen: name == q})
-		res.Reached = res.Reached || name == q && ci[1]-ci[0] <= target && res.Analysed >= analysis.MinPlanParticipants
+		res.Reached = res.Reached || name == q && ci[1]-ci[0] <= target && res.Analysed >= plan.MinPlanParticipants
 	}
 }
 

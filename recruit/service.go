@@ -40,8 +40,8 @@ type Service struct {
 	// hc carries every call, so the sync loop and the pages reuse its
 	// connections.
 	hc *http.Client
-	// hooks remembers the signed deliveries seen and the work done per
-	// resource (hooks.go).
+	// hooks counts the webhook deliveries processed per resource this
+	// minute (hooks.go); the deliveries seen are kept in the database.
 	hooks hookGuard
 	// echo runs the LLM-echo check on the participants (SetLLMEcho).
 	echo studies.LLMEchoFunc
@@ -255,6 +255,9 @@ type ReviewRow struct {
 	// review proposes no rejection.
 	Flags     []string
 	FlagsOnly bool
+	// FlagEvidence is each flag's evidence, in Flags' order
+	// (docs/prolific.md#flags-to-prolific).
+	FlagEvidence []string
 }
 
 // Disagrees reports whether the two sides tell different stories: completed
@@ -402,6 +405,9 @@ func (in reviewInputs) participantRow(pr store.CrowdParticipantReport, key strin
 		FailedChecks: in.failed[key], BonusCents: in.bonused[key], ExcludedReasons: pr.Reasons,
 		QualityOnly: pr.Excluded && pr.Override != "exclude" && pr.ChecksFailed < in.set.MaxFailedChecks,
 		Flags:       domain.FlagNames(pr.Flags),
+	}
+	for _, f := range pr.Flags {
+		row.FlagEvidence = append(row.FlagEvidence, f.Evidence)
 	}
 	row.FlagsOnly = pr.Excluded && pr.ChecksFailed < in.set.MaxFailedChecks && len(row.Flags) > 0
 	if pr.Status == store.CrowdScreenedOut {

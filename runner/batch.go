@@ -116,7 +116,7 @@ func batchFile(j *domain.Job, c *scoring.Client, prompts []domain.JobPrompt) ([]
 	for _, p := range prompts {
 		ln, err := batchLine(j, c, p)
 		if err != nil {
-			failed = append(failed, domain.JobResult{Seq: p.Seq, Error: err.Error()})
+			failed = append(failed, domain.JobResult{Seq: p.Seq, Error: c.CleanError(err)})
 			continue
 		}
 		buf.Write(ln)
@@ -181,7 +181,7 @@ func (r *Runner) submitPending(ctx context.Context, j *domain.Job, c *scoring.Cl
 				err = fmt.Errorf("the request is %d bytes, more than the %d a batch file may hold", len(ln), r.BatchMaxBytes)
 			}
 			if err != nil {
-				failed = append(failed, domain.JobResult{Seq: p.Seq, Error: err.Error()})
+				failed = append(failed, domain.JobResult{Seq: p.Seq, Error: c.CleanError(err)})
 				continue
 			}
 			if len(seqs)+1 > r.BatchMaxLines || buf.Len()+len(ln) > r.BatchMaxBytes {
@@ -477,9 +477,9 @@ func resultOf(j *domain.Job, c *scoring.Client, p domain.JobPrompt, o scoring.Ba
 	a, err := c.BatchAnswer(scoringPrompt(j, p), o)
 	res := domain.JobResult{Seq: p.Seq}
 	if err != nil {
-		res.Error = err.Error()
+		res.Error = c.CleanError(err)
 	} else if res.Answer, err = json.Marshal(a); err != nil {
-		res.Answer, res.Error = nil, err.Error()
+		res.Answer, res.Error = nil, c.CleanError(err)
 	}
 	return res
 }

@@ -347,7 +347,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		"duplicate": string(api) + strings.SplitAfter(string(api), "\n")[0],
 		"not json":  "{oops\n" + string(api),
 	} {
-		_, err := ImportBatch(ctx, db, job.ID, []byte(bad))
+		_, err := ImportBatch(ctx, db, job.ID, []byte(bad), noEnv)
 		if err == nil || domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), "line ") {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -355,7 +355,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 			t.Fatalf("%s: a refused file stored %d answers", name, p.Answered)
 		}
 	}
-	rep, err := ImportBatch(ctx, db, job.ID, api)
+	rep, err := ImportBatch(ctx, db, job.ID, api, noEnv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -375,7 +375,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 		}
 	}
 	// Importing again keeps every answer.
-	rep, err = ImportBatch(ctx, db, job.ID, api)
+	rep, err = ImportBatch(ctx, db, job.ID, api, noEnv)
 	if err != nil || rep.Kept != 36 || rep.Answered != 0 {
 		t.Errorf("second import: %+v, %v", rep, err)
 	}

@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/plot"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 	"pragmalab/scoring"
 )
 
@@ -56,7 +58,7 @@ type ModelColumn struct {
 	// Human is the humans' share over exactly this column's items (the
 	// same as Comparison.Human for the first job); Diff is the model's
 	// share minus the humans', DiffCI its 95 % interval for paired
-	// shares (analysis.PairedShares.DiffCI). All nil without humans.
+	// shares (toplines.PairedShares.DiffCI). All nil without humans.
 	Human, Diff map[string]map[string]*float64
 	HumanCI     map[string]map[string]*analysis.CI
 	DiffCI      map[string]map[string]*analysis.CI
@@ -67,7 +69,7 @@ type ModelColumn struct {
 // For each job, measure and type the model's and the humans' shares are
 // taken over the same items: those the job has a result for and, with
 // humans, that the humans rated in the conditions the measure compares.
-func Compare(human *analysis.Toplines, results ...*Results) Comparison {
+func Compare(human *toplines.Toplines, results ...*Results) Comparison {
 	seen := map[string]bool{}
 	for _, r := range results {
 		for t := range r.TFMetrics {
@@ -75,9 +77,9 @@ func Compare(human *analysis.Toplines, results ...*Results) Comparison {
 		}
 	}
 	c := Comparison{Types: scoring.SortedTypes(seen)}
-	var humanItems map[string]*analysis.ItemMeans
+	var humanItems map[string]*toplines.ItemMeans
 	if human != nil {
-		humanItems = make(map[string]*analysis.ItemMeans, len(human.Items))
+		humanItems = make(map[string]*toplines.ItemMeans, len(human.Items))
 		for i := range human.Items {
 			humanItems[human.Items[i].ID] = &human.Items[i]
 		}
@@ -103,7 +105,7 @@ func Compare(human *analysis.Toplines, results ...*Results) Comparison {
 
 // compareColumn computes one job's column; humanItems (nil without a
 // crowd study) are the human item means by item id.
-func compareColumn(r *Results, types []string, humanItems map[string]*analysis.ItemMeans) ModelColumn {
+func compareColumn(r *Results, types []string, humanItems map[string]*toplines.ItemMeans) ModelColumn {
 	col := ModelColumn{JobID: r.Job.ID, Name: r.Scorer, Values: map[string]map[string]*float64{},
 		CI: map[string]map[string]*analysis.CI{}, N: map[string]map[string][2]int{}}
 	withHumans := humanItems != nil
@@ -147,8 +149,8 @@ func compareColumn(r *Results, types []string, humanItems map[string]*analysis.I
 // pairHits pairs the model's hit on measure m with the humans' on each
 // item of type t (every type for AllTypes); paired, an item without a
 // human hit is left out, unpaired the humans' side stays false.
-func pairHits(tf []scoring.TFItemResult, t, m string, humanItems map[string]*analysis.ItemMeans, paired bool) analysis.PairedShares {
-	var ps analysis.PairedShares // A: the model, B: the humans
+func pairHits(tf []scoring.TFItemResult, t, m string, humanItems map[string]*toplines.ItemMeans, paired bool) toplines.PairedShares {
+	var ps toplines.PairedShares // A: the model, B: the humans
 	for _, it := range tf {
 		if t != scoring.AllTypes && it.Type != t {
 			continue
@@ -182,23 +184,23 @@ func nanIfNil(v *float64) float64 {
 // Bars draws one measure as grouped bars with their 95 % intervals: per
 // type, the humans then each model, each on its comparison item set.
 func (c Comparison) Bars(measure string) (*plot.Plot, error) {
-	human := analysis.ModelSeries{Name: "humans", Values: make([]float64, len(c.Types)), CIs: make([]*analysis.CI, len(c.Types))}
+	human := report.ModelSeries{Name: "humans", Values: make([]float64, len(c.Types)), CIs: make([]*analysis.CI, len(c.Types))}
 	for i, t := range c.Types {
 		human.Values[i] = math.NaN()
 		if c.Human != nil {
 			human.Values[i], human.CIs[i] = nanIfNil(c.Human[measure][t]), c.HumanCI[measure][t]
 		}
 	}
-	var models []analysis.ModelSeries
+	var models []report.ModelSeries
 	for _, m := range c.Models {
-		s := analysis.ModelSeries{Name: m.Name, Values: make([]float64, len(c.Types)), CIs: make([]*analysis.CI, len(c.Types))}
+		s := report.ModelSeries{Name: m.Name, Values: make([]float64, len(c.Types)), CIs: make([]*analysis.CI, len(c.Types))}
 		for i, t := range c.Types {
 			s.Values[i], s.CIs[i] = nanIfNil(m.Values[measure][t]), m.CI[measure][t]
 		}
 		models = append(models, s)
 	}
 	label := MeasureLabels[measure]
-	return analysis.AccuracyBars(label+": models and humans (95 % intervals)", label, c.Types, human, models)
+	return report.AccuracyBars(label+": models and humans (95 % intervals)", label, c.Types, human, models)
 }
 
 // ComparisonCell is one measure and type of a model-vs-human comparison

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/scoring"
 )
@@ -28,14 +29,14 @@ p2,1,x002,scalar,cancel,7,
 p2,1,c1,,trigger,6,high
 p2,1,c2,,trigger,2,low
 `
-	rs, err := analysis.ReadRatingsWith(strings.NewReader(ratings), analysis.ReadOptions{WithinParticipant: true}) // both conditions per participant
+	rs, err := toplines.ReadRatingsWith(strings.NewReader(ratings), toplines.ReadOptions{WithinParticipant: true}) // both conditions per participant
 	if err != nil {
 		t.Fatal(err)
 	}
 	// z-scores over each participant's ratings of both items, then only
 	// x001's means are kept: the Analysis page's z-scores
 	// (docs/statistics.md#human-toplines-beside-model-results).
-	human := analysis.ComputeToplines(rs, analysis.DefaultOptions()).OverItems(func(k string) bool { return k == "x001" })
+	human := toplines.ComputeToplines(rs, toplines.DefaultOptions()).OverItems(func(k string) bool { return k == "x001" })
 	if human.ByType["scalar"].Items != 1 {
 		t.Fatalf("human toplines over %d scalar items, want only x001", human.ByType["scalar"].Items)
 	}
@@ -79,11 +80,11 @@ func TestComparisonOnTheJobsItems(t *testing.T) {
 			fmt.Fprintf(&b, "%s,1,k%02d,scalar,trigger,%d,\n%s,1,k%02d,scalar,cancel,4,\n", p, i, trig, p, i)
 		}
 	}
-	rs, err := analysis.ReadRatingsWith(strings.NewReader(b.String()), analysis.ReadOptions{WithinParticipant: true})
+	rs, err := toplines.ReadRatingsWith(strings.NewReader(b.String()), toplines.ReadOptions{WithinParticipant: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := analysis.ComputeToplines(rs, analysis.DefaultOptions())
+	all := toplines.ComputeToplines(rs, toplines.DefaultOptions())
 	if v := all.ByType["scalar"].ImplicatureRecognition; v == nil || math.Abs(*v-0.7) > 1e-12 {
 		t.Fatalf("humans over their 10 items: %v, want 0.70", v)
 	}
@@ -106,7 +107,7 @@ func TestComparisonOnTheJobsItems(t *testing.T) {
 	}
 	// Whatever the humans' toplines were filtered to (all 16, or the 7),
 	// the comparison stands on the 7.
-	for _, human := range []*analysis.Toplines{all, all.OverItems(func(k string) bool { return res.ItemKeys()[k] })} {
+	for _, human := range []*toplines.Toplines{all, all.OverItems(func(k string) bool { return res.ItemKeys()[k] })} {
 		c := Compare(human, res)
 		const m = "implicature_recognition"
 		if got := c.HumanN[m]["scalar"]; got != [2]int{7, 16} {
@@ -131,7 +132,7 @@ func TestComparisonOnTheJobsItems(t *testing.T) {
 			t.Errorf("model's interval %v, want Wilson(6, 7) = %v", ci, want)
 		}
 		// k01–k04 both, k05 k06 model only, k07 neither.
-		want := analysis.PairedShares{Both: 4, OnlyA: 2, Neither: 1}.DiffCI()
+		want := toplines.PairedShares{Both: 4, OnlyA: 2, Neither: 1}.DiffCI()
 		if d, ci := col.Diff[m]["scalar"], col.DiffCI[m]["scalar"]; d == nil || math.Abs(*d-2.0/7) > 1e-12 || ci == nil || *ci != *want {
 			t.Errorf("difference %v %v, want 2/7 %v", d, ci, want)
 		}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -103,7 +103,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 	if err := db.ExportRatings(ctx, cs.ID, &export); err != nil {
 		t.Fatal(err)
 	}
-	fromFile, err := analysis.ReadRatings(&export)
+	fromFile, err := toplines.ReadRatings(&export)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestHumanToplinesFromCrowdStudy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, _ := json.Marshal(analysis.ComputeToplines(fromFile, analysis.DefaultOptions()))
+	a, _ := json.Marshal(toplines.ComputeToplines(fromFile, toplines.DefaultOptions()))
 	b, _ := json.Marshal(whole)
 	if !bytes.Equal(a, b) {
 		t.Errorf("toplines from the rows differ from those of the export:\nrows %s\nfile %s", b, a)
@@ -151,18 +151,18 @@ func TestHumanZAgreesWithTheAnalysisPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
+	opt := toplines.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
 	var buf bytes.Buffer
 	if err := db.ExportRatings(ctx, cs, &buf); err != nil {
 		t.Fatal(err)
 	}
 	export := buf.String()
-	rs, err := analysis.ReadRatings(strings.NewReader(export))
+	rs, err := toplines.ReadRatings(strings.NewReader(export))
 	if err != nil {
 		t.Fatal(err)
 	}
-	page := map[string]analysis.ItemMeans{}
-	for _, m := range analysis.ComputeToplines(rs, opt).Items { // what the Analysis page lists
+	page := map[string]toplines.ItemMeans{}
+	for _, m := range toplines.ComputeToplines(rs, opt).Items { // what the Analysis page lists
 		page[m.ID] = m
 	}
 	job := map[string]bool{"x001": true, "x002": true}
@@ -181,19 +181,19 @@ func TestHumanZAgreesWithTheAnalysisPage(t *testing.T) {
 			only.WriteString(ln + "\n")
 		}
 	}
-	ors, err := analysis.ReadRatings(strings.NewReader(only.String()))
+	ors, err := toplines.ReadRatings(strings.NewReader(only.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := map[string]analysis.ItemMeans{}
-	for _, m := range analysis.ComputeToplines(ors, opt).Items {
+	old := map[string]toplines.ItemMeans{}
+	for _, m := range toplines.ComputeToplines(ors, opt).Items {
 		old[m.ID] = m
 	}
 	for _, m := range ht.Items {
-		for c := range analysis.ConditionNames {
+		for c := range toplines.ConditionNames {
 			want, got := page[m.ID].MeanZ[c], m.MeanZ[c]
 			if math.IsNaN(want) != math.IsNaN(got) || !math.IsNaN(want) && math.Abs(want-got) > 1e-12 {
-				t.Errorf("%s %s: mean z %v here, %v on the Analysis page", m.ID, analysis.ConditionNames[c], got, want)
+				t.Errorf("%s %s: mean z %v here, %v on the Analysis page", m.ID, toplines.ConditionNames[c], got, want)
 			}
 			if !math.IsNaN(want) {
 				moved = max(moved, math.Abs(old[m.ID].MeanZ[c]-want))

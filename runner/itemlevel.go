@@ -3,7 +3,7 @@ package runner
 import (
 	"math"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/scoring"
 )
 
@@ -46,28 +46,28 @@ func (r *Results) OrderBias() OrderBias {
 type HumanCorrelation struct {
 	// Trigger pairs items in the trigger condition (c, u): one point per
 	// item, the papers' item-level correlation.
-	Trigger analysis.Correlation `json:"trigger"`
+	Trigger toplines.Correlation `json:"trigger"`
 	// Conditions pairs every item × condition both have (trigger, cancel,
 	// negation, strengthen, neutral; humans were not asked the prior).
-	Conditions analysis.Correlation `json:"all_conditions"`
+	Conditions toplines.Correlation `json:"all_conditions"`
 }
 
 // humanConditions maps the True/False conditions humans rated to the
 // ratings file's.
-var humanConditions = map[scoring.Condition]analysis.Condition{
-	scoring.Trigger: analysis.Trigger, scoring.Cancel: analysis.Cancel, scoring.Negation: analysis.Negation,
-	scoring.Strengthen: analysis.Strengthen, scoring.Neutral: analysis.Neutral,
+var humanConditions = map[scoring.Condition]toplines.Condition{
+	scoring.Trigger: toplines.Trigger, scoring.Cancel: toplines.Cancel, scoring.Negation: toplines.Negation,
+	scoring.Strengthen: toplines.Strengthen, scoring.Neutral: toplines.Neutral,
 }
 
 // CorrelateWithHumans pairs the model's P(b) per item (mean of both
 // orders) with the human mean z of the same item and condition. human may
 // be nil (no crowd study): the correlations are then empty.
-func (r *Results) CorrelateWithHumans(human *analysis.Toplines) HumanCorrelation {
+func (r *Results) CorrelateWithHumans(human *toplines.Toplines) HumanCorrelation {
 	var hc HumanCorrelation
 	if human == nil {
 		return hc
 	}
-	z := make(map[string]*analysis.ItemMeans, len(human.Items))
+	z := make(map[string]*toplines.ItemMeans, len(human.Items))
 	for i := range human.Items {
 		z[human.Items[i].ID] = &human.Items[i]
 	}
@@ -89,6 +89,6 @@ func (r *Results) CorrelateWithHumans(human *analysis.Toplines) HumanCorrelation
 			}
 		}
 	}
-	hc.Trigger, hc.Conditions = analysis.Correlate(tx, ty), analysis.Correlate(ax, ay)
+	hc.Trigger, hc.Conditions = toplines.Correlate(tx, ty), toplines.Correlate(ax, ay)
 	return hc
 }

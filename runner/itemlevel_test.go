@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/scoring"
 )
@@ -32,17 +32,17 @@ func TestOrderBiasAndHumanCorrelation(t *testing.T) {
 	for i, r := range []string{"7", "6", "5", "3", "1"} {
 		ratings += "p1,1," + string(rune('a'+i)) + ",scalar,trigger," + r + ",\n"
 	}
-	rs, err := analysis.ReadRatings(strings.NewReader(ratings))
+	rs, err := toplines.ReadRatings(strings.NewReader(ratings))
 	if err != nil {
 		t.Fatal(err)
 	}
-	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
+	human := toplines.ComputeToplines(rs, toplines.DefaultOptions())
 	hc := res.CorrelateWithHumans(human)
 	var ys []float64
 	for _, m := range human.Items {
-		ys = append(ys, m.MeanZ[analysis.Trigger])
+		ys = append(ys, m.MeanZ[toplines.Trigger])
 	}
-	want := analysis.Correlate(trig, ys)
+	want := toplines.Correlate(trig, ys)
 	if hc.Trigger.N != 5 || hc.Trigger.R == nil || math.Abs(*hc.Trigger.R-*want.R) > 1e-12 {
 		t.Fatalf("trigger correlation %+v", hc.Trigger)
 	}
@@ -56,11 +56,11 @@ func TestOrderBiasAndHumanCorrelation(t *testing.T) {
 
 func TestFisherInterval(t *testing.T) {
 	// r = 0.98678 over 5 pairs; 95% CI tanh(atanh r ± 1.96/√2).
-	c := analysis.Correlate([]float64{0.9, 0.8, 0.6, 0.3, 0.2}, []float64{1.2, 0.9, 0.1, -0.4, -1.0})
+	c := toplines.Correlate([]float64{0.9, 0.8, 0.6, 0.3, 0.2}, []float64{1.2, 0.9, 0.1, -0.4, -1.0})
 	if c.N != 5 || math.Abs(*c.R-0.9867820824) > 1e-9 || math.Abs(*c.Lo-0.8077237534) > 1e-9 || math.Abs(*c.Hi-0.9991680804) > 1e-9 {
 		t.Errorf("correlation %+v lo %v hi %v", c, *c.Lo, *c.Hi)
 	}
-	if c := analysis.Correlate([]float64{1, 2, 3}, []float64{1, 3, 2}); c.R == nil || c.Lo != nil {
+	if c := toplines.Correlate([]float64{1, 2, 3}, []float64{1, 3, 2}); c.R == nil || c.Lo != nil {
 		t.Errorf("3 pairs give r but no interval: %+v", c)
 	}
 }
@@ -70,11 +70,11 @@ func TestFisherInterval(t *testing.T) {
 func TestHumanSharesSayTheirItems(t *testing.T) {
 	ratings := "participant_id,batch_id,item_id,item_type,condition,rating,check\n" +
 		"p1,1,a,scalar,trigger,7,\np1,1,a,scalar,cancel,2,\np1,1,b,scalar,trigger,5,\np1,1,c,scalar,trigger,1,\n"
-	rs, err := analysis.ReadRatingsWith(strings.NewReader(ratings), analysis.ReadOptions{WithinParticipant: true}) // a in two conditions
+	rs, err := toplines.ReadRatingsWith(strings.NewReader(ratings), toplines.ReadOptions{WithinParticipant: true}) // a in two conditions
 	if err != nil {
 		t.Fatal(err)
 	}
-	human := analysis.ComputeToplines(rs, analysis.DefaultOptions())
+	human := toplines.ComputeToplines(rs, toplines.DefaultOptions())
 	res := &Results{Job: &domain.Job{ID: 1}, Scorer: "m"}
 	for _, k := range []string{"a", "b", "c"} {
 		res.TF = append(res.TF, scoring.TFItemResult{Key: k, Type: "scalar", P: map[scoring.Condition]float64{scoring.Trigger: 0.7, scoring.Cancel: 0.2}})

@@ -18,8 +18,10 @@ import (
 // format, and the runner's output read back into the job.
 
 // offlineClient is the client that writes and reads a model job's batch
-// lines; it sends nothing, so it needs neither a base URL nor a key.
-func offlineClient(j *domain.Job) (*scoring.Client, scoring.Config, error) {
+// lines; it sends nothing, so it needs no base URL. It holds the job's key
+// when getenv has one (the variable of --api-key-env), only to blank it
+// from the errors it reads (docs/scoring.md#offline-runners-vllm-run-batch).
+func offlineClient(j *domain.Job, getenv func(string) string) (*scoring.Client, scoring.Config, error) {
 	if j.Scorer != ModelScorer {
 		return nil, scoring.Config{}, domain.Errorf(domain.EINVALID, "job %d uses the built-in scorer %s; only a model job has batch lines", j.ID, j.Scorer)
 	}
@@ -27,8 +29,12 @@ func offlineClient(j *domain.Job) (*scoring.Client, scoring.Config, error) {
 	if err != nil {
 		return nil, cfg, err
 	}
+	keyEnv := cfg.APIKeyEnv
 	cfg.Engine, cfg.BaseURLs, cfg.APIKeyEnv = scoring.EngineOffline, nil, ""
-	c, err := scoring.NewClient(cfg, func(string) string { return "" })
+	if keyEnv != "" && getenv(keyEnv) != "" {
+		cfg.APIKeyEnv = keyEnv
+	}
+	c, err := scoring.NewClient(cfg, getenv)
 	return c, cfg, err
 }
 
@@ -40,7 +46,7 @@ func ExportBatch(ctx context.Context, db *store.DB, jobID int64, w io.Writer) (i
 	if err != nil {
 		return 0, err
 	}
-	c, _, err := offlineClient(j)
+	c, _, err := offlineClient(j, func(string) string { return "" })
 	if err != nil {
 		return 0, err
 	}
@@ -82,13 +88,14 @@ const maxImportProblems = 10
 // otherwise nothing is stored and the error names each bad line. Each
 // result is read and stored as a live reply would be; an answered prompt
 // keeps its answer. The job then ends done, partial or failed as its
-// prompts stand.
-func ImportBatch(ctx context.Context, db *store.DB, jobID int64, data []byte) (*ImportReport, error) {
+// prompts stand. getenv reads the job's API key, blanked from the errors
+// stored (scoring.Client.CleanError), as a live run blanks it.
+func ImportBatch(ctx context.Context, db *store.DB, jobID int64, data []byte, getenv func(string) string) (*ImportReport, error) {
 	j, err := db.Job(ctx, jobID)
 	if err != nil {
 		return nil, err
 	}
-	c, cfg, err := offlineClient(j)
+	c, cfg, err := offlineClient(j, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +149,7 @@ func ImportBatch(ctx context.Context, db *store.DB, jobID int64, data []byte) (*
 			return nil
 		}
 		if err := o.CheckLogprobs(); err != nil {
-			problem(n, "%s", domain.CleanOutside(clip(err.Error(), 200)))
+			problem(n, "%s", clip(c.CleanError(err), 200))
 			return nil
 		}
 		rep.Lines++

@@ -40,7 +40,7 @@ func TestImportBatchCleansOutsideText(t *testing.T) {
 	lines[0] = `{"custom_id":"` + first.CustomID + `","response":null,"error":{"code":"invalid_api_key","message":"Incorrect API key: Authorization: Bearer ` + key + ` \u001b[2J\u0000 was refused"}}` + "\n"
 	lines[1] = strings.Replace(lines[1], `"content":"B"`, `"content":"B\u001b]0;owned\u0007\u0000"`, 1)
 	lines[1] = strings.Replace(lines[1], `"content":"A"`, `"content":"A\u001b]0;owned\u0007\u0000"`, 1)
-	if _, err := ImportBatch(ctx, db, job.ID, []byte(strings.Join(lines, ""))); err != nil {
+	if _, err := ImportBatch(ctx, db, job.ID, []byte(strings.Join(lines, "")), noEnv); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := db.JobPrompts(ctx, job.ID)
@@ -106,7 +106,7 @@ func TestImportBatchBOMAndLogprobs(t *testing.T) {
 	}
 	end := i + len(`"logprob":`) + strings.IndexAny(lines[1][i+len(`"logprob":`):], ",}")
 	lines[1] = lines[1][:i] + `"logprob":5.0` + lines[1][end:]
-	_, err = ImportBatch(ctx, db, job.ID, []byte(strings.Join(lines, "")))
+	_, err = ImportBatch(ctx, db, job.ID, []byte(strings.Join(lines, "")), noEnv)
 	if err == nil || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "positive") {
 		t.Fatalf("a positive logprob: %v", err)
 	}
@@ -114,13 +114,13 @@ func TestImportBatchBOMAndLogprobs(t *testing.T) {
 	for _, r := range "\uFEFF" + api[:200] {
 		utf16 = append(utf16, byte(r), byte(r>>8))
 	}
-	if _, err := ImportBatch(ctx, db, job.ID, utf16); err == nil || !strings.Contains(err.Error(), "UTF-16") {
+	if _, err := ImportBatch(ctx, db, job.ID, utf16, noEnv); err == nil || !strings.Contains(err.Error(), "UTF-16") {
 		t.Fatalf("a UTF-16 file: %v", err)
 	}
 	if p, _ := db.JobProgress(ctx, job.ID); p.Answered != 0 {
 		t.Fatalf("refused files stored %d answers", p.Answered)
 	}
-	rep, err := ImportBatch(ctx, db, job.ID, []byte("\uFEFF"+api))
+	rep, err := ImportBatch(ctx, db, job.ID, []byte("\uFEFF"+api), noEnv)
 	if err != nil || rep.Answered != rep.Lines || rep.Lines == 0 {
 		t.Fatalf("a file with a BOM: %+v %v", rep, err)
 	}

@@ -399,6 +399,16 @@ func (r *Runner) probeEndpoints(ctx context.Context, j *domain.Job, scorer scori
 	return note, false, nil
 }
 
+// cleanError is err's text as stored: cleaned with the job's key by a
+// model client (scoring.Client.CleanError), as it is for an offline
+// runner's lines; a built-in scorer holds no key.
+func cleanError(scorer scoring.Scorer, err error) string {
+	if c, ok := scorer.(interface{ CleanError(error) string }); ok {
+		return c.CleanError(err)
+	}
+	return domain.CleanOutside(err.Error())
+}
+
 // askPrompts is one worker: it scores the prompts it receives until the
 // feed closes or the job stops.
 func askPrompts(ctx context.Context, j *domain.Job, scorer scoring.Scorer, items map[string]*scoring.MCItem, in <-chan domain.JobPrompt, out chan<- domain.JobResult) {
@@ -412,9 +422,9 @@ func askPrompts(ctx context.Context, j *domain.Job, scorer scoring.Scorer, items
 		}
 		res := domain.JobResult{Seq: sp.Seq, Transient: scoring.IsTransient(err)}
 		if err != nil {
-			res.Error = err.Error()
+			res.Error = cleanError(scorer, err)
 		} else if res.Answer, err = json.Marshal(a); err != nil {
-			res.Answer, res.Error = nil, err.Error()
+			res.Answer, res.Error = nil, cleanError(scorer, err)
 		}
 		out <- res
 	}

@@ -354,14 +354,14 @@ func TestHumanTaskExportImportRoundTrip(t *testing.T) {
 			lines := strings.SplitAfter(strings.TrimSuffix(string(out), "\n"), "\n")
 			bad := strings.Join(lines[:2], "") + "{oops\n" + strings.Join(lines[2:], "") + "\n" +
 				`{"custom_id":"nope|trigger|fwd","response":{"status_code":200,"body":{}}}` + "\n"
-			_, err = ImportBatch(ctx, db, job.ID, []byte(bad))
+			_, err = ImportBatch(ctx, db, job.ID, []byte(bad), noEnv)
 			if err == nil || domain.ErrorCode(err) != domain.EINVALID || !strings.Contains(err.Error(), "line 3") || !strings.Contains(err.Error(), fmt.Sprintf("line %d", len(lines)+2)) {
 				t.Fatalf("a file with a broken line 3 and a foreign custom_id on line %d: %v", len(lines)+2, err)
 			}
 			if p, _ := db.JobProgress(ctx, job.ID); p.Answered != 0 {
 				t.Fatalf("a refused file stored %d answers", p.Answered)
 			}
-			rep, err := ImportBatch(ctx, db, job.ID, out)
+			rep, err := ImportBatch(ctx, db, job.ID, out, noEnv)
 			if err != nil || rep.Answered != c.prompts {
 				t.Fatalf("import %+v, %v", rep, err)
 			}

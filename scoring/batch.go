@@ -112,7 +112,7 @@ func (c *Client) BatchRequest(p Prompt) (BatchLine, error) {
 // not a success, is the prompt's error.
 func (c *Client) BatchAnswer(p Prompt, out BatchOutput) (Answer, error) {
 	if out.Error != nil {
-		return Answer{}, fmt.Errorf("batch: %s: %s", out.Error.Code, clipBody(c.redactString(out.Error.Message)))
+		return Answer{}, fmt.Errorf("batch: %s: %s", c.redactString(out.Error.Code), clipBody(c.redactString(out.Error.Message)))
 	}
 	if out.Response == nil {
 		return Answer{}, errors.New("batch: the line has neither a response nor an error")

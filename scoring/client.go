@@ -604,8 +604,20 @@ func (c *Client) redact(err error) string {
 	return c.redactString(err.Error())
 }
 
-// redactString blanks the key, and any 8-character run of it, in s.
-func (c *Client) redactString(s string) string { return domain.Redact(s, c.key) }
+// redactString is s cleaned as outside text with the key (domain.CleanOutside):
+// any 8-character run of the key, in any encoding, and credentials by
+// their shape blanked.
+func (c *Client) redactString(s string) string { return domain.CleanOutside(s, c.key) }
+
+// CleanError is err's text fit to store and show: cleaned as outside text
+// with the client's key (domain.CleanOutside). The runner stores every
+// prompt's error through it, live or read from a batch file.
+func (c *Client) CleanError(err error) string {
+	if err == nil {
+		return ""
+	}
+	return c.redactString(err.Error())
+}
 
 // backoff is the wait before retry attempt+1: exponential, capped, with
 // "equal jitter" (half fixed, half random) so concurrent workers hitting the

@@ -19,7 +19,7 @@ func annotatorName(name string) (string, error) {
 	if name == "" || utf8.RuneCountInString(name) > 100 || strings.ContainsAny(name, ",\"\r\n\t") {
 		return "", domain.Errorf(domain.EINVALID, "an expert's name must be 1–100 characters, without commas or quotes")
 	}
-	if err := domain.CheckText("the expert's name", name, 100, domain.OneLine); err != nil {
+	if err := domain.CheckName("the expert's name", name, 100); err != nil {
 		return "", err
 	}
 	return name, nil

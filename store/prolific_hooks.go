@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"pragmalab/domain"
 	"strings"
+	"time"
 )
 
 // ProlificEventSeen reports whether an event id was processed already.
@@ -41,15 +42,55 @@ type ProlificEventChange struct {
 	StudyStatus string
 }
 
-// ApplyProlificEvent records an event and applies its change in one
-// transaction, so an event id is applied once: a second delivery of the
-// same id (even one racing the first) changes nothing and reports
-// applied false. A change to a linked study also marks the delivery's
-// time on the link.
-func (db *DB) ApplyProlificEvent(ctx context.Context, ev domain.ProlificEvent, ch ProlificEventChange, frees func(string) bool) (applied, freed bool, err error) {
+// HookSeen is a signed webhook delivery as it is remembered: the digest
+// of what its signature covers, and until when its signature is accepted;
+// Now prunes the rows past theirs.
+type HookSeen struct {
+	Digest       string
+	Expires, Now time.Time
+}
+
+// ProlificDeliverySeen reports whether a signed delivery with this digest
+// was applied within its window (HookSeen).
+func (db *DB) ProlificDeliverySeen(ctx context.Context, digest string) (bool, error) {
+	var n int
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM prolific_hook_deliveries WHERE digest = ?`, digest).Scan(&n); err != nil {
+		return false, fmt.Errorf("prolific delivery: %w", err)
+	}
+	return n > 0, nil
+}
+
+// HookDeliveriesKept is how many signed deliveries are remembered.
+func (db *DB) HookDeliveriesKept(ctx context.Context) (int, error) {
+	var n int
+	if err := db.read.QueryRowContext(ctx, `SELECT COUNT(*) FROM prolific_hook_deliveries`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("prolific deliveries: %w", err)
+	}
+	return n, nil
+}
+
+// ApplyProlificEvent records an event and the signed delivery that
+// brought it, and applies its change in one transaction, so an event id,
+// and a signed delivery however many ids it is replayed under, is applied
+// once: a second delivery (even one racing the first, even after a
+// restart) changes nothing and reports applied false. Deliveries past
+// their window are forgotten. A change to a linked study also marks the
+// delivery's time on the link.
+func (db *DB) ApplyProlificEvent(ctx context.Context, ev domain.ProlificEvent, seen HookSeen, ch ProlificEventChange, frees func(string) bool) (applied, freed bool, err error) {
 	now := db.now()
 	err = db.tx(ctx, func(tx *sql.Tx) error {
-		r, err := tx.ExecContext(ctx, `INSERT INTO prolific_events (event_id, event_type, resource_id, study_id, outcome, received_at)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM prolific_hook_deliveries WHERE expires_at < ?`, seen.Now.Unix()); err != nil {
+			return fmt.Errorf("prune prolific deliveries: %w", err)
+		}
+		r, err := tx.ExecContext(ctx, `INSERT INTO prolific_hook_deliveries (digest, event_id, expires_at)
+			VALUES (?, ?, ?) ON CONFLICT (digest) DO NOTHING`, seen.Digest, ev.EventID, seen.Expires.Unix())
+		if err != nil {
+			return fmt.Errorf("record prolific delivery: %w", err)
+		}
+		if n, _ := r.RowsAffected(); n == 0 {
+			return nil
+		}
+		r, err = tx.ExecContext(ctx, `INSERT INTO prolific_events (event_id, event_type, resource_id, study_id, outcome, received_at)
 			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`, ev.EventID, ev.EventType, ev.ResourceID, ev.StudyID, ev.Outcome, now)
 		if err != nil {
 			return fmt.Errorf("record prolific event: %w", err)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"io"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/contextsurvey"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
 )
@@ -73,7 +73,7 @@ func (s *Service) ImportPassages(ctx context.Context, studyID int64, name string
 // BuildContextSurveys saves the settings and samples the study's surveys,
 // balanced by kind × period (BuildContextSurveys); the plan says what the
 // data could not fill.
-func (s *Service) BuildContextSurveys(ctx context.Context, st *domain.Study, set domain.ContextSettings) (analysis.SurveyPlan, error) {
+func (s *Service) BuildContextSurveys(ctx context.Context, st *domain.Study, set domain.ContextSettings) (contextsurvey.SurveyPlan, error) {
 	return BuildContextSurveys(ctx, s.db, st, set)
 }
 

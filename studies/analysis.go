@@ -10,6 +10,11 @@ import (
 	"sync"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/contextsurvey"
+	"pragmalab/analysis/modelhuman"
+	"pragmalab/analysis/report"
+	"pragmalab/analysis/toplines"
 	"pragmalab/store"
 )
 
@@ -23,21 +28,21 @@ import (
 // (docs/studies.md#data-quality-flags) and the researcher's include and
 // exclude decisions (docs/studies.md#exclusions), with the default
 // bootstrap of the intervals.
-func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (analysis.Options, error) {
+func CrowdOptions(ctx context.Context, db *store.DB, studyID int64) (toplines.Options, error) {
 	_, set, err := db.CrowdStudy(ctx, studyID)
 	if err != nil {
-		return analysis.Options{}, err
+		return toplines.Options{}, err
 	}
 	return crowdOptions(ctx, db, studyID, set)
 }
 
 // crowdOptions is CrowdOptions with the study's settings already loaded.
-func crowdOptions(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings) (analysis.Options, error) {
-	opt := analysis.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks,
+func crowdOptions(ctx context.Context, db *store.DB, studyID int64, set domain.CrowdSettings) (toplines.Options, error) {
+	opt := toplines.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks,
 		Bootstrap: analysis.DefaultBootstrap(), Conditions: slices.Clone(set.Conditions)}
 	parts, err := db.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
-		return analysis.Options{}, err
+		return toplines.Options{}, err
 	}
 	for _, p := range parts {
 		if p.LongestRun > 0 { // rated something: the data-quality rules apply
@@ -60,28 +65,28 @@ func crowdOptions(ctx context.Context, db *store.DB, studyID int64, set domain.C
 
 // CrowdRatings returns the ratings of a crowd study's completed
 // participants for the analysis, nil when they have rated no item.
-func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*analysis.Ratings, error) {
+func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*toplines.Ratings, error) {
 	in, err := CrowdRatingRows(ctx, db, studyID)
 	if err != nil || in == nil {
 		return nil, err
 	}
-	return analysis.NewRatings(in)
+	return toplines.NewRatings(in)
 }
 
 // CrowdRatingRows returns the rows CrowdRatings analyses, nil when they
 // hold no item (attention checks only, or nothing).
-func CrowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]analysis.RatingRow, error) {
+func CrowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]toplines.RatingRow, error) {
 	rows, err := db.RatingRows(ctx, studyID, false)
 	if err != nil {
 		return nil, err
 	}
-	in := make([]analysis.RatingRow, 0, len(rows))
+	in := make([]toplines.RatingRow, 0, len(rows))
 	items := 0
 	for _, r := range rows {
 		if r.Check == "" {
 			items++
 		}
-		in = append(in, analysis.RatingRow{
+		in = append(in, toplines.RatingRow{
 			Participant: r.PID, Batch: strconv.Itoa(r.Batch), Item: r.Item, Type: r.Type,
 			Condition: r.Condition, Rating: r.Rating, Check: r.Check,
 		})
@@ -101,7 +106,7 @@ func CrowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]analys
 // items alone would move the means
 // (docs/statistics.md#human-toplines-beside-model-results). It returns nil
 // when nobody has rated such an item.
-func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep func(itemKey string) bool) (*analysis.Toplines, error) {
+func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep func(itemKey string) bool) (*toplines.Toplines, error) {
 	opt, err := CrowdOptions(ctx, db, crowdStudyID)
 	if err != nil {
 		return nil, err
@@ -115,7 +120,7 @@ func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep f
 		// intervals of all items do not carry over: skip their bootstrap.
 		opt.Bootstrap = analysis.Bootstrap{}
 	}
-	t := analysis.ComputeToplines(rs, opt)
+	t := toplines.ComputeToplines(rs, opt)
 	if keep == nil {
 		return t, nil
 	}
@@ -123,14 +128,14 @@ func HumanToplines(ctx context.Context, db *store.DB, crowdStudyID int64, keep f
 }
 
 // Judgements returns the experts' answers on a study's data items.
-func Judgements(ctx context.Context, db *store.DB, studyID int64) ([]analysis.Judgement, error) {
+func Judgements(ctx context.Context, db *store.DB, studyID int64) ([]agreement.Judgement, error) {
 	rows, err := db.JudgementRows(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]analysis.Judgement, len(rows))
+	out := make([]agreement.Judgement, len(rows))
 	for i, r := range rows {
-		out[i] = analysis.Judgement{
+		out[i] = agreement.Judgement{
 			Annotator: r.Annotator, Item: r.Item, Type: r.Type,
 			Plausible:       r.Plausible == domain.Yes,
 			HasCancellation: r.CancellationCorrect != "", CancellationCorrect: r.CancellationCorrect == domain.Yes,
@@ -140,14 +145,14 @@ func Judgements(ctx context.Context, db *store.DB, studyID int64) ([]analysis.Ju
 }
 
 // ContextAnswers returns the final answers of a study's context surveys.
-func ContextAnswers(ctx context.Context, db *store.DB, studyID int64) ([]analysis.ContextAnswer, error) {
+func ContextAnswers(ctx context.Context, db *store.DB, studyID int64) ([]contextsurvey.ContextAnswer, error) {
 	rows, err := db.ContextAnswerRows(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]analysis.ContextAnswer, len(rows))
+	out := make([]contextsurvey.ContextAnswer, len(rows))
 	for i, r := range rows {
-		out[i] = analysis.ContextAnswer{
+		out[i] = contextsurvey.ContextAnswer{
 			Annotator: r.Annotator, Survey: strconv.Itoa(r.Survey), Item: r.Item, Kind: r.Kind, Period: r.Period,
 			Sentences: r.Sentences, Sufficient: r.Sufficient == domain.Yes,
 		}
@@ -157,16 +162,16 @@ func ContextAnswers(ctx context.Context, db *store.DB, studyID int64) ([]analysi
 
 // ExplanationRatings returns the experts' judgments of a study's model
 // outputs.
-func ExplanationRatings(ctx context.Context, db *store.DB, studyID int64) ([]analysis.ExplanationRating, error) {
+func ExplanationRatings(ctx context.Context, db *store.DB, studyID int64) ([]modelhuman.ExplanationRating, error) {
 	rows, err := db.ExplanationRatingRows(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]analysis.ExplanationRating, len(rows))
+	out := make([]modelhuman.ExplanationRating, len(rows))
 	for i, r := range rows {
-		out[i] = analysis.ExplanationRating{
+		out[i] = modelhuman.ExplanationRating{
 			Annotator: r.Annotator, Item: r.Item, Kind: r.Kind, Strategy: r.Strategy, Model: r.Model,
-			Judgment: analysis.ParseJudgment(r.Judgment),
+			Judgment: modelhuman.ParseJudgment(r.Judgment),
 		}
 	}
 	return out, nil
@@ -193,13 +198,13 @@ type Analysis struct {
 	Result     any
 	Summary    []string
 	Excluded   []Excluded
-	Tables     []*analysis.Table
+	Tables     []*report.Table
 	Confusions []Confusion
-	Methods    *analysis.Methods
+	Methods    *report.Methods
 
-	figures func() ([]analysis.Figure, error)
+	figures func() ([]report.Figure, error)
 	figOnce sync.Once
-	figs    []analysis.Figure
+	figs    []report.Figure
 	figErr  error
 	plotMu  sync.Mutex
 	plots   map[string][]byte // "name.format" → the rendered figure
@@ -223,7 +228,7 @@ type Confusion struct {
 func (a *Analysis) HasFigures() bool { return a.figures != nil }
 
 // Figures returns the analysis's figures, built on the first call only.
-func (a *Analysis) Figures() ([]analysis.Figure, error) {
+func (a *Analysis) Figures() ([]report.Figure, error) {
 	if a.figures == nil {
 		return nil, nil
 	}
@@ -231,7 +236,7 @@ func (a *Analysis) Figures() ([]analysis.Figure, error) {
 	return a.figs, a.figErr
 }
 
-// Plot returns one figure rendered as svg, png or pdf (analysis.PlotBytes),
+// Plot returns one figure rendered as svg, png or pdf (report.PlotBytes),
 // rendered on the first request of that figure and format only; false when
 // the analysis has no such figure.
 func (a *Analysis) Plot(name, format string) ([]byte, bool, error) {
@@ -248,7 +253,7 @@ func (a *Analysis) Plot(name, format string) ([]byte, bool, error) {
 		if f.Name != name {
 			continue
 		}
-		b, err := analysis.PlotBytes(f.Plot, format)
+		b, err := report.PlotBytes(f.Plot, format)
 		if err != nil {
 			return nil, true, err
 		}
@@ -262,7 +267,7 @@ func (a *Analysis) Plot(name, format string) ([]byte, bool, error) {
 }
 
 // Table returns the analysis's table of that name, nil if none.
-func (a *Analysis) Table(name string) *analysis.Table {
+func (a *Analysis) Table(name string) *report.Table {
 	for _, t := range a.Tables {
 		if t.Name == name {
 			return t
@@ -273,7 +278,7 @@ func (a *Analysis) Table(name string) *analysis.Table {
 
 // ToplinesCommand is the CLI command that gives the same toplines as the
 // page, with the study's thresholds and the researcher's decisions.
-func ToplinesCommand(opt analysis.Options) string {
+func ToplinesCommand(opt toplines.Options) string {
 	cmd := fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d", opt.HighPass, opt.LowPass, opt.MaxFailed)
 	if len(opt.Exclude) > 0 {
 		cmd += " --exclude " + strings.Join(opt.Exclude, ",")
@@ -289,9 +294,9 @@ func ToplinesCommand(opt analysis.Options) string {
 
 // RatingsAnalysis analyses a crowd study's ratings with the study's
 // exclusion settings and the researcher's overrides (in opt).
-func RatingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *Analysis {
+func RatingsAnalysis(rs *toplines.Ratings, opt toplines.Options) *Analysis {
 	a := &Analysis{Command: ToplinesCommand(opt)}
-	t := analysis.ComputeToplines(rs, opt)
+	t := toplines.ComputeToplines(rs, opt)
 	a.Result = t
 	ps := t.Participants
 	a.Summary = []string{
@@ -316,29 +321,29 @@ func RatingsAnalysis(rs *analysis.Ratings, opt analysis.Options) *Analysis {
 			a.Excluded = append(a.Excluded, Excluded{ID: p.ID, Reason: fmt.Sprintf("rated only the %d attention checks, no item", p.Checks)})
 		}
 	}
-	a.Tables = []*analysis.Table{analysis.ToplinesTable(t), analysis.ToplinesIntervalsTable(t), analysis.ItemMeansTable(t), analysis.ParticipantsTable(t)}
+	a.Tables = []*report.Table{report.ToplinesTable(t), report.ToplinesIntervalsTable(t), report.ItemMeansTable(t), report.ParticipantsTable(t)}
 	// The crowd's own reliability, over the participants the toplines keep
 	// (what `pragmalab analyze reliability` prints for the export).
-	rel, relErr := analysis.ComputeCrowdReliability(analysis.CrowdRatingsOf(rs, t), analysis.DefaultReliabilityOptions())
+	rel, relErr := modelhuman.ComputeCrowdReliability(modelhuman.CrowdRatingsOf(rs, t), modelhuman.DefaultReliabilityOptions())
 	if relErr == nil {
-		a.Tables = append(a.Tables, analysis.CrowdReliabilityTables(rel)...)
+		a.Tables = append(a.Tables, report.CrowdReliabilityTables(rel)...)
 	}
-	a.Methods = analysis.ToplinesMethods(t, rs.NumRows(), analysis.English)
+	a.Methods = report.ToplinesMethods(t, rs.NumRows(), report.English)
 	if relErr == nil {
-		a.Methods.Paragraphs = append(a.Methods.Paragraphs, analysis.CrowdReliabilityMethods(rel, analysis.English))
+		a.Methods.Paragraphs = append(a.Methods.Paragraphs, report.CrowdReliabilityMethods(rel, report.English))
 	}
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ToplinesFiguresWithIntervals(t) }
+	a.figures = func() ([]report.Figure, error) { return report.ToplinesFiguresWithIntervals(t) }
 	return a
 }
 
 // AgreementAnalysis analyses an expert study's judgements (at least one).
-func AgreementAnalysis(js []analysis.Judgement) *Analysis {
+func AgreementAnalysis(js []agreement.Judgement) *Analysis {
 	a := &Analysis{Command: "pragmalab analyze agreement --judgements judgements.csv", ExportFile: "judgements.csv"}
-	ag := analysis.ComputeAgreement(js)
+	ag := agreement.ComputeAgreement(js)
 	a.Result = ag
-	a.Tables = append([]*analysis.Table{analysis.AgreementTable(ag), analysis.AgreementIntervalsTable(ag)}, analysis.AnnotatorTables(ag)...)
-	a.Methods = analysis.AgreementMethods(ag, len(js), analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.AgreementFigures(ag) }
+	a.Tables = append([]*report.Table{report.AgreementTable(ag), report.AgreementIntervalsTable(ag)}, report.AnnotatorTables(ag)...)
+	a.Methods = report.AgreementMethods(ag, len(js), report.English)
+	a.figures = func() ([]report.Figure, error) { return report.AgreementFigures(ag) }
 	a.Summary = []string{fmt.Sprintf("%d judgements by %d experts: %s.", len(js), len(ag.Annotators), strings.Join(ag.Annotators, ", "))}
 	if len(ag.Pairs) == 0 {
 		a.Summary = append(a.Summary, "Agreement needs two experts who judged the same items (round 1).")
@@ -346,7 +351,7 @@ func AgreementAnalysis(js []analysis.Judgement) *Analysis {
 	for _, p := range ag.Pairs {
 		for _, q := range []struct {
 			name, label string
-			b           analysis.Binary
+			b           agreement.Binary
 		}{{"plausibility", "Plausibility", p.Plausibility}, {"cancellation", "Cancellation correctness", p.Cancellation}} {
 			a.Confusions = append(a.Confusions, Confusion{Name: q.name + "-" + p.A + "-" + p.B, Question: q.label, A: p.A, B: p.B, M: q.b.Confusion})
 		}
@@ -355,26 +360,26 @@ func AgreementAnalysis(js []analysis.Judgement) *Analysis {
 }
 
 // ContextAnalysis analyses a context survey study's answers.
-func ContextAnalysis(as []analysis.ContextAnswer) *Analysis {
+func ContextAnalysis(as []contextsurvey.ContextAnswer) *Analysis {
 	a := &Analysis{Command: "pragmalab analyze context --answers answers.csv"}
-	c := analysis.ComputeContext(as)
+	c := contextsurvey.ComputeContext(as)
 	a.Result = c
 	a.Summary = []string{fmt.Sprintf("%d answers on %d passages in %d surveys.", c.Overall.Judgements, c.Overall.Items, len(c.SurveyOrder))}
-	a.Tables = append(analysis.ContextTables(c), analysis.ContextIntervalsTable(c), analysis.ContextKindPeriodTable(c))
-	a.Methods = analysis.ContextMethods(c, analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ContextFigures(c) }
+	a.Tables = append(report.ContextTables(c), report.ContextIntervalsTable(c), report.ContextKindPeriodTable(c))
+	a.Methods = report.ContextMethods(c, report.English)
+	a.figures = func() ([]report.Figure, error) { return report.ContextFigures(c) }
 	return a
 }
 
 // ExplanationsAnalysis analyses an explanation-rating study's judgments.
-func ExplanationsAnalysis(rs []analysis.ExplanationRating) *Analysis {
+func ExplanationsAnalysis(rs []modelhuman.ExplanationRating) *Analysis {
 	a := &Analysis{Command: "pragmalab analyze explanations --ratings explanation_ratings.csv"}
-	e := analysis.ComputeExplanations(rs)
+	e := modelhuman.ComputeExplanations(rs)
 	a.Result = e
 	a.Summary = []string{fmt.Sprintf("%d ratings of model explanations.", len(rs))}
-	a.Tables = []*analysis.Table{analysis.ExplanationsTable(e), analysis.ExplanationsIntervalsTable(e)}
-	a.Methods = analysis.ExplanationsMethods(e, len(rs), analysis.English)
-	a.figures = func() ([]analysis.Figure, error) { return analysis.ExplanationFigures(e) }
+	a.Tables = []*report.Table{report.ExplanationsTable(e), report.ExplanationsIntervalsTable(e)}
+	a.Methods = report.ExplanationsMethods(e, len(rs), report.English)
+	a.figures = func() ([]report.Figure, error) { return report.ExplanationFigures(e) }
 	return a
 }
 
@@ -382,10 +387,10 @@ func ExplanationsAnalysis(rs []analysis.ExplanationRating) *Analysis {
 // a crowd study's ratings (nil when none) and options, an expert study's
 // judgements, a context study's final answers. The other fields are empty.
 type AnalysisInputs struct {
-	Ratings    *analysis.Ratings
-	Options    analysis.Options
-	Judgements []analysis.Judgement
-	Context    []analysis.ContextAnswer
+	Ratings    *toplines.Ratings
+	Options    toplines.Options
+	Judgements []agreement.Judgement
+	Context    []contextsurvey.ContextAnswer
 }
 
 // AnalysisInputs reads study st's analysis inputs, the same rows its

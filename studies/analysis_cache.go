@@ -3,7 +3,7 @@ package studies
 import (
 	"context"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/kept"
 	"pragmalab/store"
@@ -79,7 +79,7 @@ func (s *Service) crowdAnalysis(ctx context.Context, st *domain.Study) (*Analysi
 	if rows == nil {
 		return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
 	}
-	rs, err := analysis.NewRatings(rows)
+	rs, err := toplines.NewRatings(rows)
 	if err != nil {
 		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
 	}

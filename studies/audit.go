@@ -70,6 +70,7 @@ var AuditActions = map[string]string{
 	"/admin/studies/{study}/prolific/transition":                        "Prolific study transition",
 	"/admin/studies/{study}/prolific/places":                            "add Prolific places",
 	"/admin/studies/{study}/prolific/screen-out":                        "screen out on Prolific",
+	"/admin/studies/{study}/prolific/flags":                             "send integrity flags to Prolific",
 	"/admin/studies/{study}/prolific/message/preview":                   "preview Prolific message",
 	"/admin/studies/{study}/prolific/message":                           "message on Prolific",
 	"/admin/studies/{study}/prolific/screening":                         "Prolific screening",

@@ -4,7 +4,7 @@ import (
 	"context"
 	"pragmalab/domain"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/contextsurvey"
 	"pragmalab/store"
 )
 
@@ -12,8 +12,8 @@ import (
 // by kind × period with the study's seed, and saves them with the settings
 // (and the report of what the data could not fill). The admin page and the
 // demo both build surveys through here.
-func BuildContextSurveys(ctx context.Context, db *store.DB, s *domain.Study, set domain.ContextSettings) (analysis.SurveyPlan, error) {
-	var plan analysis.SurveyPlan
+func BuildContextSurveys(ctx context.Context, db *store.DB, s *domain.Study, set domain.ContextSettings) (contextsurvey.SurveyPlan, error) {
+	var plan contextsurvey.SurveyPlan
 	if err := set.Validate(); err != nil {
 		return plan, err
 	}
@@ -24,11 +24,11 @@ func BuildContextSurveys(ctx context.Context, db *store.DB, s *domain.Study, set
 	if len(ps) == 0 {
 		return plan, domain.Errorf(domain.EINVALID, "import the passages first")
 	}
-	in := make([]analysis.SurveyPassage, len(ps))
+	in := make([]contextsurvey.SurveyPassage, len(ps))
 	for i, p := range ps {
-		in[i] = analysis.SurveyPassage{Key: p.Key, Kind: p.Kind, Period: p.Period}
+		in[i] = contextsurvey.SurveyPassage{Key: p.Key, Kind: p.Kind, Period: p.Period}
 	}
-	plan, err = analysis.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
+	plan, err = contextsurvey.BuildContextSurveys(in, set.Surveys, set.PerSurvey, s.Seed)
 	if err != nil {
 		return plan, domain.Errorf(domain.EINVALID, "%v", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
 	"pragmalab/store"
 )
 
@@ -108,7 +108,7 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 	if err != nil {
 		return crowdPlan{}, err
 	}
-	plan, err := analysis.BuildCrowdBatches(analysis.CrowdBatchSpec{
+	plan, err := plan.BuildCrowdBatches(plan.CrowdBatchSpec{
 		Items: batchItems, Checks: ci.checks, Conditions: s.Conditions, Size: s.BatchSize, Seed: seed,
 	})
 	if err != nil {
@@ -132,9 +132,9 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 // crowdItems are a study's active items by their part in the batches.
 type crowdItems struct {
 	byKey  map[string]domain.Item
-	data   []analysis.BatchItem
-	checks []analysis.BatchCheck
-	own    []analysis.Slot // the training items the items file marks
+	data   []plan.BatchItem
+	checks []plan.BatchCheck
+	own    []plan.Slot // the training items the items file marks
 }
 
 // sortCrowdItems sorts the active items into attention checks, marked
@@ -148,11 +148,11 @@ func sortCrowdItems(items []domain.Item) crowdItems {
 		ci.byKey[it.Key] = it
 		switch {
 		case it.Check != "":
-			ci.checks = append(ci.checks, analysis.BatchCheck{Key: it.Key, Type: it.Type, Expect: it.Check})
+			ci.checks = append(ci.checks, plan.BatchCheck{Key: it.Key, Type: it.Type, Expect: it.Check})
 		case it.Training != "":
-			ci.own = append(ci.own, analysis.Slot{Key: it.Key, Type: it.Type, Condition: it.TrainingCondition()})
+			ci.own = append(ci.own, plan.Slot{Key: it.Key, Type: it.Type, Condition: it.TrainingCondition()})
 		default:
-			ci.data = append(ci.data, analysis.BatchItem{Key: it.Key, Type: it.Type})
+			ci.data = append(ci.data, plan.BatchItem{Key: it.Key, Type: it.Type})
 		}
 	}
 	return ci
@@ -160,7 +160,7 @@ func sortCrowdItems(items []domain.Item) crowdItems {
 
 // training is the training and where it comes from: the items file's
 // marked items, the settings' list, or drawn; not both of the first two.
-func (ci crowdItems) training(s domain.CrowdSettings, seed int64) ([]analysis.Slot, string, error) {
+func (ci crowdItems) training(s domain.CrowdSettings, seed int64) ([]plan.Slot, string, error) {
 	switch {
 	case len(ci.own) > 0 && len(s.Training) > 0:
 		return nil, "", domain.Errorf(domain.EINVALID, "the items file marks %d training items, and the settings name others: empty the training list of the settings to use the marked ones", len(ci.own))
@@ -177,12 +177,12 @@ func (ci crowdItems) training(s domain.CrowdSettings, seed int64) ([]analysis.Sl
 
 // batchItems are the data items not in the training, each with the
 // follow-up texts the study's conditions need.
-func (ci crowdItems) batchItems(s domain.CrowdSettings, training []analysis.Slot) ([]analysis.BatchItem, error) {
+func (ci crowdItems) batchItems(s domain.CrowdSettings, training []plan.Slot) ([]plan.BatchItem, error) {
 	inTraining := map[string]bool{}
 	for _, t := range training {
 		inTraining[t.Key] = true
 	}
-	var batchItems []analysis.BatchItem
+	var batchItems []plan.BatchItem
 	for _, it := range ci.data {
 		if inTraining[it.Key] {
 			continue
@@ -202,11 +202,11 @@ func (ci crowdItems) batchItems(s domain.CrowdSettings, training []analysis.Slot
 
 // crowdTraining resolves the training items named in the settings, or picks
 // the default mix.
-func crowdTraining(s domain.CrowdSettings, data []analysis.BatchItem, byKey map[string]domain.Item, seed int64) ([]analysis.Slot, error) {
+func crowdTraining(s domain.CrowdSettings, data []plan.BatchItem, byKey map[string]domain.Item, seed int64) ([]plan.Slot, error) {
 	if len(s.Training) == 0 {
-		return analysis.PickCrowdTraining(data, analysis.DefaultCrowdTraining, seed), nil
+		return plan.PickCrowdTraining(data, plan.DefaultCrowdTraining, seed), nil
 	}
-	var out []analysis.Slot
+	var out []plan.Slot
 	seen := map[string]bool{}
 	for i, t := range s.Training {
 		it, ok := byKey[t.Key]
@@ -219,7 +219,7 @@ func crowdTraining(s domain.CrowdSettings, data []analysis.BatchItem, byKey map[
 			return nil, domain.Errorf(domain.EINVALID, "training line %d: %q is listed twice", i+1, t.Key)
 		}
 		seen[t.Key] = true
-		out = append(out, analysis.Slot{Key: t.Key, Type: it.Type, Condition: t.Condition})
+		out = append(out, plan.Slot{Key: t.Key, Type: it.Type, Condition: t.Condition})
 	}
 	return out, nil
 }

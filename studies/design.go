@@ -276,6 +276,10 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 	if len(data) > maxDesignBytes {
 		return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "the design file is larger than %d MiB", maxDesignBytes>>20)
 	}
+	data, err := designJSON(data)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
 	var d Design
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -323,7 +327,7 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 		for i, o := range d.Outputs {
 			outs = append(outs, domain.Output{ItemKey: o.ItemID, Strategy: o.Strategy, Model: o.Model, Output: o.Output})
 			if err := outs[i].Validate(); err != nil {
-				return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "outputs[%d]: %s", i, domain.ErrorMessage(err))
+				return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "outputs[%d]: %s", i, designFieldMessage(err, nil))
 			}
 		}
 	}
@@ -389,6 +393,28 @@ func checkDesignTraining(cs *domain.CrowdSettings, items []domain.Item) error {
 
 // designPassages makes the passages of a design, splitting each text into
 // sentences as the passage import does.
+// passageFields are the design's names of the fields a passage's
+// Validate names as the passage import's columns (docs/items.md#passage-fields).
+var passageFields = map[string]string{
+	"IMPAQTS_id": "id", "tag_simpl_IMPAQTS-PID": "kind", "IMPAQTS_Implicit_content_tag": "tag",
+	"IMPAQTS_file": "source", "right_answer": "explanation", "MCs": "options", "right_answer_id": "answer",
+}
+
+// designFieldMessage words a passage's or an output's validation error with
+// the design's name of its field: a *domain.FieldError is no *domain.Error,
+// and domain.ErrorMessage would say "Internal error." of it.
+func designFieldMessage(err error, names map[string]string) string {
+	var fe *domain.FieldError
+	if !errors.As(err, &fe) {
+		return domain.ErrorMessage(err)
+	}
+	f := fe.Field
+	if n, ok := names[f]; ok {
+		f = n
+	}
+	return fmt.Sprintf("field %q: %s", f, fe.Msg)
+}
+
 func designPassages(dps []DesignPassage) ([]domain.Passage, error) {
 	var ps []domain.Passage
 	for i, dp := range dps {
@@ -405,7 +431,7 @@ func designPassages(dps []DesignPassage) ([]domain.Passage, error) {
 			return nil, domain.Errorf(domain.EINVALID, "passages[%d] (%s), field \"period\": %q is not a period", i, dp.ID, p.Period)
 		}
 		if err := p.Validate(); err != nil {
-			return nil, domain.Errorf(domain.EINVALID, "passages[%d] (%s): %s", i, dp.ID, domain.ErrorMessage(err))
+			return nil, domain.Errorf(domain.EINVALID, "passages[%d] (%s): %s", i, dp.ID, designFieldMessage(err, passageFields))
 		}
 		ps = append(ps, p)
 	}

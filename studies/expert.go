@@ -4,7 +4,7 @@ import (
 	"context"
 	"pragmalab/domain"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/plan"
 	"pragmalab/store"
 )
 
@@ -19,19 +19,19 @@ func BuildExpertBatches(ctx context.Context, db *store.DB, s *domain.Study, set 
 	if err != nil {
 		return 0, err
 	}
-	var data, checks []analysis.ExpertBatchItem
+	var data, checks []plan.ExpertBatchItem
 	for _, it := range items {
 		if it.Status != domain.ItemActive || it.Training != "" {
 			continue // crowd training items are no data for experts
 		}
-		bi := analysis.ExpertBatchItem{ID: it.ID, Type: it.Type}
+		bi := plan.ExpertBatchItem{ID: it.ID, Type: it.Type}
 		if it.Check != "" {
 			checks = append(checks, bi)
 		} else {
 			data = append(data, bi)
 		}
 	}
-	batches, err := analysis.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
+	batches, err := plan.BuildExpertBatches(data, checks, set.BatchSize, set.Checks, s.Seed)
 	if err != nil {
 		return 0, domain.Errorf(domain.EINVALID, "cannot build batches: %v", err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
@@ -167,7 +167,7 @@ func (s *Service) StudyJobResults(ctx context.Context, studyID, jobID int64) (*r
 // (HumanToplines: z-scores as the crowd study's Analysis page computes
 // them). It returns nil when the job compares with no study or nobody
 // rated its items.
-func (s *Service) JobHumanToplines(ctx context.Context, res *runner.Results) (*analysis.Toplines, error) {
+func (s *Service) JobHumanToplines(ctx context.Context, res *runner.Results) (*toplines.Toplines, error) {
 	if res.Job.CompareStudyID == 0 {
 		return nil, nil
 	}
@@ -185,7 +185,7 @@ type JobComparison struct {
 	runner.Comparison
 	// Toplines are the human toplines over the job's items (nil without
 	// humans to compare with, or when HumanErr).
-	Toplines *analysis.Toplines
+	Toplines *toplines.Toplines
 	// HumanErr says why the humans could not be read: the comparison
 	// then shows the models alone and the caller logs it.
 	HumanErr error

@@ -42,9 +42,10 @@ func (s *Service) ExportJobBatch(ctx context.Context, jobID int64, w io.Writer) 
 }
 
 // ImportJobBatch reads an offline runner's output into a job, all or
-// nothing (runner.ImportBatch).
-func (s *Service) ImportJobBatch(ctx context.Context, jobID int64, data []byte) (*runner.ImportReport, error) {
-	return runner.ImportBatch(ctx, s.db, jobID, data)
+// nothing (runner.ImportBatch); getenv reads the job's API key, blanked
+// from what the file's errors echo.
+func (s *Service) ImportJobBatch(ctx context.Context, jobID int64, data []byte, getenv func(string) string) (*runner.ImportReport, error) {
+	return runner.ImportBatch(ctx, s.db, jobID, data, getenv)
 }
 
 // groupFirst orders a study's jobs for a comparison: those launched with

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/agreement"
 	"pragmalab/domain"
 )
 
@@ -21,7 +21,7 @@ func (s *Service) FlaggedByPosterior(ctx context.Context, studyID int64) ([]doma
 	}
 	post := map[string]float64{}
 	if _, a, err := s.Analysis(ctx, studyID); err == nil && a != nil {
-		if ag, ok := a.Result.(*analysis.Agreement); ok {
+		if ag, ok := a.Result.(*agreement.Agreement); ok {
 			post = lowestPosteriors(ag)
 		}
 	}
@@ -31,7 +31,7 @@ func (s *Service) FlaggedByPosterior(ctx context.Context, studyID int64) ([]doma
 
 // lowestPosteriors is each item's lowest posterior of its majority label
 // over the agreement's annotator models.
-func lowestPosteriors(ag *analysis.Agreement) map[string]float64 {
+func lowestPosteriors(ag *agreement.Agreement) map[string]float64 {
 	post := map[string]float64{}
 	for _, m := range ag.AnnotatorModels {
 		for _, p := range m.DawidSkene.Items {

@@ -31,7 +31,7 @@ type HumanCompareView struct {
 	Calibration []HumanMeasure
 	Replacement []HumanMeasure
 	Errors      []string
-	// Methods are the comparison's methods text, one a language of analysis.Langs.
+	// Methods are the comparison's methods text, one a language of report.Langs.
 	Methods []HumanMeasure
 }
 

@@ -12,7 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/contextsurvey"
+	"pragmalab/analysis/modelhuman"
 	"pragmalab/store"
 )
 
@@ -226,7 +227,7 @@ func TestContextSurveyWalk(t *testing.T) {
 		got[q1.Passage.Key] != "Giulia 2 yes" || got["14739"] != "Giulia 5 no" {
 		t.Errorf("export = %q", recs)
 	}
-	if _, err := analysis.ReadContextAnswers(strings.NewReader(resp.Body)); err != nil {
+	if _, err := contextsurvey.ReadContextAnswers(strings.NewReader(resp.Body)); err != nil {
 		t.Errorf("analyze context cannot read the export: %v", err)
 	}
 }
@@ -281,7 +282,7 @@ func TestExplainStudyWalk(t *testing.T) {
 	if len(recs) != 2 || strings.Join(recs[0], ",")+"|"+strings.Join(recs[1][:6], ",") != want || recs[1][6] == "" || recs[1][7] == "" {
 		t.Errorf("export =\n%s\nwant\n%s + the screen's shown_at and answered_at", resp.Body, want)
 	}
-	if _, err := analysis.ReadExplanationRatings(strings.NewReader(resp.Body)); err != nil {
+	if _, err := modelhuman.ReadExplanationRatings(strings.NewReader(resp.Body)); err != nil {
 		t.Errorf("analyze explanations cannot read the export: %v", err)
 	}
 	if loc := rater.get(base+"/done").mustStatus(t, http.StatusSeeOther).location(); loc != base+"/2" {

@@ -132,6 +132,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/prolific/places", h.ProlificPlacesPage)
 			r.Post("/prolific/places", h.AddProlificPlaces)
 			r.Post("/prolific/screen-out", h.ScreenOutProlific)
+			r.Post("/prolific/flags", h.SendProlificFlags)
 			r.Post("/prolific/message/preview", h.ProlificMessagePreview)
 			r.Post("/prolific/message", h.SendProlificMessage)
 			r.Post("/prolific/screening", h.SaveProlificScreening)

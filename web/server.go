@@ -13,6 +13,7 @@ import (
 	"os"
 	"pragmalab/comparisons"
 	"pragmalab/domain"
+	"pragmalab/prolific"
 	"pragmalab/recruit"
 	"pragmalab/signin"
 	"time"
@@ -111,6 +112,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	jobs.PublicEndpointsOnly = cfg.PublicEndpointsOnly
 	h.Jobs, h.Getenv, h.PublicEndpointsOnly = jobs, cfg.Getenv, cfg.PublicEndpointsOnly
 	h.Store, h.Recruit = cfg.DB, recruit.New(cfg.DB, cfg.Getenv)
+	if h.StudyTokens, err = prolific.NewTokenVerifier(cfg.Getenv, nil); err != nil {
+		return nil, err
+	}
 	h.Recruit.SetLLMEcho(cmp.LLMEcho)
 	s := &Server{cfg: cfg, Handler: h, Jobs: jobs}
 	s.router = s.routes()

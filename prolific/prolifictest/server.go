@@ -43,6 +43,12 @@ type Server struct {
 	// afterPay and afterReturn: SetAfterPay, SetAfterReturn.
 	afterPay    func(setupID string)
 	afterReturn func(submissionID string)
+	// tokens: the keys of signed study URLs (tokens.go).
+	tokens tokenKeys
+	// signals: feedback uploads (signals.go).
+	signalURLs        map[string]*signalURL // by signature
+	signalUploads     []SignalUpload
+	afterSignalUpload func(filename string)
 }
 
 // failure is the error answer Fail set for a route.
@@ -164,6 +170,14 @@ func fail(w http.ResponseWriter, status int, detail string) {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	// The JWKS is public, as Prolific's is.
+	if s.serveJWKS(w, r) {
+		return
+	}
+	// A pre-signed upload address carries its own signature.
+	if s.serveSignalUpload(w, r) {
+		return
+	}
 	if r.Header.Get("Authorization") != "Token "+s.Token {
 		fail(w, http.StatusUnauthorized, "Invalid token.")
 		return
@@ -318,7 +332,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"results": members})
 	default:
 		if !s.serveLife(w, r, p, body, route) && !s.serveScreening(w, r, p, body, route) && !s.serveInbox(w, r, p, body, route) &&
-			!s.serveDemographics(w, r, p, route) {
+			!s.serveDemographics(w, r, p, route) && !s.serveSignalURL(w, r, p, route) {
 			fail(w, http.StatusNotFound, "Not found.")
 		}
 	}
