@@ -11,7 +11,7 @@ import (
 // vetted pilot, a lab panel) or not: LLM-echo compares the other
 // participants with the trusted ones
 // (docs/statistics.md#llm-echo-against-a-reference). The study's data
-// version moves (the trigger of migration 0360), so the kept LLM-echo
+// version moves (the trigger of migration 0370), so the kept LLM-echo
 // outcome is computed again.
 func (db *DB) SetCrowdTrusted(ctx context.Context, studyID, participantID int64, trusted bool) error {
 	res, err := db.exec(ctx, `UPDATE crowd_participants SET trusted = ? WHERE study_id = ? AND id = ?`,
