@@ -76,6 +76,8 @@ type echoSummary struct {
 	Flagged         int                   `json:"flagged"`
 	// Caveat is the warning printed without a reference ("" with one).
 	Caveat string `json:"caveat"`
+	// rules: a speed or straight-lining rule was set (for --methods).
+	rules bool
 }
 
 // PoolCaveat is printed (and in the JSON) when llm_echo compared the
@@ -83,7 +85,9 @@ type echoSummary struct {
 const PoolCaveat = "LLM-echo compared each participant with the pool's other participants, not with humans you trust: when agents are many, \"the other humans\" are agents and copiers of a model go unflagged (docs/statistics.md#llm-echo-measured). Give --reference FILE, ratings of trusted humans on the same items."
 
 func echoSummaryOf(res []integrity.ParticipantIntegrity, answers []integrity.ModelAnswer, opt integrity.IntegrityOptions) echoSummary {
-	s := echoSummary{Rule: "none", Models: []string{}, Participants: len(res)}
+	q := opt.Quality
+	s := echoSummary{Rule: "none", Models: []string{}, Participants: len(res),
+		rules: q.ExcludeFastPercent > 0 || q.ExcludeMedianRT > 0 || q.ExcludeRun > 0}
 	for _, a := range answers {
 		if !slices.Contains(s.Models, a.Model) {
 			s.Models = append(s.Models, a.Model)
@@ -122,5 +126,5 @@ func echoSummaryOf(res []integrity.ParticipantIntegrity, answers []integrity.Mod
 
 // integrityMethods is the --methods paragraph.
 func integrityMethods(res []integrity.ParticipantIntegrity, s echoSummary, markdown bool) string {
-	return report.IntegrityMethods(res, report.EchoMethodsInput{Rule: s.Rule, Models: s.Models, ReferenceHumans: s.ReferenceHumans}, markdown)
+	return report.IntegrityMethods(res, report.EchoMethodsInput{Rule: s.Rule, Models: s.Models, ReferenceHumans: s.ReferenceHumans, Rules: s.rules}, markdown)
 }

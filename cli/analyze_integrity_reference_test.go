@@ -185,7 +185,8 @@ func TestAnalyzeIntegrityReferenceText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"20 trusted reference raters", "gpt-x", "at model noise 1.0 it flagged", "Of 80 participants,", "no participant was excluded automatically"} {
+	t.Logf("the methods paragraph:\n%s", out)
+	for _, want := range []string{"20 trusted reference raters", "gpt-x", "with a model as noisy as one person (noise 1.0) it flagged 85.6 %", "Of 80 participants,", "no participant was excluded automatically"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("methods paragraph lacks %q:\n%s", want, out)
 		}

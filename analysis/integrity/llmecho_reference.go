@@ -78,17 +78,22 @@ type FitModel struct {
 	// human-like predictor ŵ·model + (1 − ŵ)·reference mean; FollowSE its
 	// standard error, PValue the one-sided p of δ > 0 (Student's t on
 	// items − 3 degrees of freedom). All null when not assessed.
+	// FollowT is δ / FollowSE (capped at ±10⁹: an exact copy has no
+	// standard error).
 	Follow   *float64 `json:"follow"`
 	FollowSE *float64 `json:"follow_se"`
+	FollowT  *float64 `json:"follow_t"`
 	PValue   *float64 `json:"p_value"`
 	// ReferenceAssessed counts the reference humans measured the same way
 	// (each against the mean of the other reference humans, on at least
-	// MinItems items); ReferenceMaxFollow is the largest of their δ, the
-	// closest an honest reference rater came to the model: a flag needs δ
-	// above it (the person-fit view: closer to the model than any
-	// reference human).
+	// MinItems items); ReferenceMaxFollow is the largest of their δ, and
+	// ReferenceMaxT the largest of their δ / SE: how close, in standard
+	// errors, an honest reference rater came to the model. A flag needs
+	// FollowT above ReferenceMaxT (the person-fit view: closer to the
+	// model than any reference human).
 	ReferenceAssessed  int      `json:"reference_assessed"`
 	ReferenceMaxFollow *float64 `json:"reference_max_follow"`
+	ReferenceMaxT      *float64 `json:"reference_max_t"`
 	Flagged            bool     `json:"flagged"`
 	// Note says why the model was not assessed ("" when it was).
 	Note string `json:"note,omitempty"`
@@ -180,6 +185,7 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 	type calib struct {
 		w       *refWeight
 		maxRef  *float64
+		maxT    *float64
 		refSeen int
 	}
 	cal := make([]calib, len(models))
@@ -199,6 +205,9 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 				v := *f.Follow
 				cal[i].maxRef = &v
 			}
+			if t := tStat(*f.Follow, *f.SE); cal[i].maxT == nil || t > *cal[i].maxT {
+				cal[i].maxT = &t
+			}
 		}
 	}
 	alpha := opt.Alpha / float64(max(1, len(models)))
@@ -206,7 +215,7 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 	for _, p := range d.participants {
 		res := FitResult{Participant: p, InReference: refs[p]}
 		for i, m := range models {
-			fm := FitModel{Model: m.name, ReferenceAssessed: cal[i].refSeen, ReferenceMaxFollow: cal[i].maxRef}
+			fm := FitModel{Model: m.name, ReferenceAssessed: cal[i].refSeen, ReferenceMaxFollow: cal[i].maxRef, ReferenceMaxT: cal[i].maxT}
 			rows := poolRows(d, ref, m, p)
 			fm.Items = len(rows)
 			if cal[i].w != nil {
@@ -221,8 +230,12 @@ func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, op
 			default:
 				f := fitOne(rows, *cal[i].w)
 				fm.Follow, fm.FollowSE, fm.PValue, fm.Note = f.Follow, f.SE, f.PValue, f.Note
+				if f.Follow != nil {
+					t := tStat(*f.Follow, *f.SE)
+					fm.FollowT = &t
+				}
 				fm.Flagged = !res.InReference && fm.Follow != nil && atLeast(*fm.Follow, opt.MinFollow) &&
-					atMost(*fm.PValue, alpha) && (fm.ReferenceMaxFollow == nil || *fm.Follow > *fm.ReferenceMaxFollow+EchoTolerance)
+					atMost(*fm.PValue, alpha) && (fm.ReferenceMaxT == nil || *fm.FollowT > *fm.ReferenceMaxT+EchoTolerance)
 			}
 			res.Models = append(res.Models, fm)
 		}
@@ -247,14 +260,14 @@ func (res *FitResult) decide(opt FitOptions, alpha float64) {
 	switch {
 	case best != nil:
 		res.Flagged, res.Echoes = true, best.Model
-		res.Reason = fmt.Sprintf("follows %s beyond the trusted humans on %d items: δ = %.2f (a copy 1, an honest rater 0; the reference humans at most %s), p = %s",
-			best.Model, best.Items, *best.Follow, fitFmt(best.ReferenceMaxFollow), fmtP(*best.PValue))
+		res.Reason = fmt.Sprintf("follows %s beyond the trusted humans on %d items: δ = %.2f (a copy 1, an honest rater 0), %s standard errors above 0 where no reference human reaches %s, p = %s",
+			best.Model, best.Items, *best.Follow, fitT(*best.FollowT), fitFmt(best.ReferenceMaxT), fmtP(*best.PValue))
 	case res.InReference:
 		res.Reason = "a reference human: measured, not flagged"
 	case assessed == 0:
 		res.Reason = fmt.Sprintf("not assessed: fewer than %d items rated by a model and a reference human, or a reference that cannot weigh the models", opt.MinItems)
 	default:
-		res.Reason = fmt.Sprintf("no model's answers explain the ratings beyond what the trusted humans' do (δ below %.2f, p above %s, or δ not above every reference human's)", opt.MinFollow, fmtP(alpha))
+		res.Reason = fmt.Sprintf("no model's answers explain the ratings beyond what the trusted humans' do (δ below %.2f, p above %s, or δ / SE not above every reference human's)", opt.MinFollow, fmtP(alpha))
 	}
 }
 
@@ -558,4 +571,26 @@ func (r *FitResult) Closest() *FitModel {
 		}
 	}
 	return best
+}
+
+// tStat is δ / se, capped at ±10⁹ (an exact fit has se 0).
+func tStat(delta, se float64) float64 {
+	const cap = 1e9
+	if se <= 0 || math.Abs(delta) >= cap*se {
+		if delta > 0 {
+			return cap
+		}
+		if delta < 0 {
+			return -cap
+		}
+		return 0
+	}
+	return delta / se
+}
+
+func fitT(t float64) string {
+	if t >= 1e9 {
+		return "infinitely many (an exact copy)"
+	}
+	return fmt.Sprintf("%.1f", t)
 }

@@ -23,7 +23,7 @@ type EchoMeasured struct {
 // reports (seed 44, 150 studies per cell); TestEchoMeasuredInDocs keeps
 // them equal to the docs' table.
 var (
-	EchoMeasuredReference = []EchoMeasured{{1, 85.5, 0.3, 0.3}, {0.5, 35.1, 0.7, 0.8}}
+	EchoMeasuredReference = []EchoMeasured{{1, 85.6, 0.3, 0.3}, {0.5, 35.0, 0.7, 0.8}}
 	EchoMeasuredPool      = []EchoMeasured{{1, 42.7, 0.6, 0.6}, {0.5, 30.6, 0.5, 0.9}}
 )
 
@@ -33,6 +33,8 @@ type EchoMethodsInput struct {
 	Rule            string
 	Models          []string
 	ReferenceHumans int
+	// Rules: the study's response-time or straight-lining rules were set.
+	Rules bool
 }
 
 // IntegrityMethods is the methods paragraph of `analyze integrity`
@@ -46,18 +48,37 @@ func IntegrityMethods(ps []integrity.ParticipantIntegrity, in EchoMethodsInput, 
 		return s
 	}
 	var b strings.Builder
-	layers := []string{"the browser's integrity signals where the page's script reported them (a filled hidden field, script-dispatched input, navigator.webdriver, pastes into text fields, answers without any pointer or key event; an empty signal was never counted as evidence)",
-		"the hidden instruction addressed to automated agents, where the study showed it"}
-	layers = append(layers, "the study's response-time and straight-lining rules where set")
+	var layers []string
+	signals, machine := false, false
+	for _, p := range ps {
+		signals = signals || p.Signals.AnswersWithSignals > 0
+		machine = machine || p.Signals.MachineInstructed > 0
+	}
+	if signals {
+		layers = append(layers, "the browser's integrity signals where the page's script reported them (a filled hidden field, script-dispatched input, navigator.webdriver, pastes into text fields, answers without any pointer or key event; an empty signal was never counted as evidence)")
+	}
+	if machine {
+		layers = append(layers, "a hidden instruction addressed to automated agents")
+	}
+	if in.Rules {
+		layers = append(layers, "the study's response-time and straight-lining rules")
+	}
 	switch in.Rule {
 	case "reference":
-		layers = append(layers, fmt.Sprintf("LLM-echo against %d model%s (%s), each participant's ratings compared with those of %d trusted reference raters: a participant was flagged when their ratings followed a model beyond the combination of the model and the reference raters' mean that the reference raters themselves follow (one-sided t-test, family-wise α over the models, and a slope of at least 0.5, where a copy has 1 and an honest rater 0)",
+		layers = append(layers, fmt.Sprintf("LLM-echo against %d model%s (%s), each participant's ratings compared with those of %d trusted reference raters: a participant was flagged when their ratings followed a model beyond the combination of the model and the reference raters' mean that the reference raters themselves follow (one-sided t-test, family-wise α over the models, a slope of at least 0.5, where a copy has 1 and an honest rater 0, and closer to the model, in standard errors, than every reference rater)",
 			len(in.Models), pluralS(len(in.Models)), strings.Join(in.Models, ", "), in.ReferenceHumans))
 	case "pool":
 		layers = append(layers, fmt.Sprintf("LLM-echo against %d model%s (%s), each participant's agreement with a model compared with their agreement with the other participants (Correlated Agreement); no trusted reference was used, so agents forming a large share of the pool would not be detected",
 			len(in.Models), pluralS(len(in.Models)), strings.Join(in.Models, ", ")))
 	}
-	fmt.Fprintf(&b, "Participants were screened for automated responding with %d layers: %s. ", len(layers), strings.Join(layers, "; "))
+	switch len(layers) {
+	case 0:
+		b.WriteString("Participants were not screened for automated responding: the ratings carried no integrity signal, no rule was set and no model was compared. ")
+	case 1:
+		fmt.Fprintf(&b, "Participants were screened for automated responding with one layer: %s. ", layers[0])
+	default:
+		fmt.Fprintf(&b, "Participants were screened for automated responding with %d layers: %s. ", len(layers), strings.Join(layers, "; "))
+	}
 	if in.Rule == "reference" || in.Rule == "pool" {
 		rates := EchoMeasuredReference
 		name := "against a trusted reference of 3 raters"
@@ -65,9 +86,16 @@ func IntegrityMethods(ps []integrity.ParticipantIntegrity, in EchoMethodsInput, 
 			rates, name = EchoMeasuredPool, "against the pool's own participants"
 		}
 		var parts []string
-		for _, r := range rates {
-			parts = append(parts, fmt.Sprintf("at model noise %.1f it flagged %.1f %% of agents copying the model with a quarter of their answers moved one point, and %.1f–%.1f %% of honest raters (range over two generators of honest ratings)",
-				r.ModelNoise, r.Detection, r.FalseFlagLo, r.FalseFlagHi))
+		for i, r := range rates {
+			ff := fmt.Sprintf("%.1f–%.1f %%", r.FalseFlagLo, r.FalseFlagHi)
+			if r.FalseFlagLo == r.FalseFlagHi {
+				ff = fmt.Sprintf("%.1f %%", r.FalseFlagLo)
+			}
+			if i == 0 {
+				parts = append(parts, fmt.Sprintf("with a model as noisy as one person (noise %.1f) it flagged %.1f %% of agents copying the model with a quarter of their answers moved one point, and %s of honest raters (the range over two generators of honest ratings)", r.ModelNoise, r.Detection, ff))
+			} else {
+				parts = append(parts, fmt.Sprintf("with a better model (noise %.1f), %.1f %% and %s", r.ModelNoise, r.Detection, ff))
+			}
 		}
 		fmt.Fprintf(&b, "On simulated studies (%s, 10–60 items, agents 0–75 %% of the pool), LLM-echo %s was measured: %s. ",
 			code("pragmalab bench integrity"), name, strings.Join(parts, "; "))
