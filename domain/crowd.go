@@ -384,8 +384,9 @@ type CrowdQuality struct {
 	// or to the last answer while the session is not complete.
 	TotalSeconds int
 	// MedianRT is the median response time in ms over the rated screens:
-	// the browser's rt_ms where measured, else answered_at − shown_at. 0
-	// when no time is known.
+	// the server's answered_at − shown_at, or the browser's rt_ms when
+	// shorter (store.answerRT, docs/studies.md#server-evidence). 0 when no
+	// time is known.
 	MedianRT int
 	// FastShare is the share of timed answers faster than the study's
 	// fast_ms; Timed counts them.
@@ -399,6 +400,10 @@ type CrowdQuality struct {
 	// (Prolific's "exceptionally fast"; at least three completed needed).
 	// A flag only: speed alone is no reason to reject on Prolific.
 	ExceptionallyFast bool
+	// Finished: the participant completed their batch. The speed flag
+	// applies only then (docs/studies.md#integrity-flags): a session in
+	// progress has no total time yet, and a few answers are no pace.
+	Finished bool
 	// Traces sums the behavioural traces of the participant's answers
 	// (docs/studies.md#behavioural-traces).
 	Traces TraceSummary

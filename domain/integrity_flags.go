@@ -21,11 +21,17 @@ const (
 	// FlagMachineInstruction is the opt-in hidden instruction's flag
 	// (docs/studies.md#machine-instruction), raised by ObeyedMachineInstruction.
 	FlagMachineInstruction = "machine_instruction"
+	// FlagClockMismatch and FlagUnscriptedSignals come from what the
+	// server holds (docs/studies.md#server-evidence): a reported time its
+	// clock contradicts, or the script's fields without the page's token.
+	FlagClockMismatch     = "clock_mismatch"
+	FlagUnscriptedSignals = "unscripted_signals"
 )
 
 // IntegrityFlagNames are every flag IntegrityFlags may give, in its order.
 var IntegrityFlagNames = []string{FlagHoneypot, FlagSyntheticInput, FlagWebdriver, FlagPasteInText,
-	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstruction}
+	FlagNoPointerOrKey, FlagLLMEcho, FlagSpeed, FlagStraightLine, FlagMachineInstruction,
+	FlagClockMismatch, FlagUnscriptedSignals}
 
 // IntegrityEvidence sums a participant's integrity signals over their
 // answers (rating screens and questionnaire). Every count is over signals
@@ -40,9 +46,9 @@ type IntegrityEvidence struct {
 	// SignalledAnswers have a pointer_or_key signal (the script ran);
 	// PointerOrKeyAnswers of them had a real pointer or key event.
 	SignalledAnswers, PointerOrKeyAnswers int
-	// TextPastes counts paste and drop events on the free-text fields
-	// (the questionnaire's), TextForms the free-text forms whose signal
-	// was sent.
+	// TextPastes counts paste and drop events on free-text fields that
+	// forbid pasting, TextForms the forms with such a field whose signal
+	// was sent (a paste where pasting is allowed is no evidence).
 	TextPastes, TextForms int
 	// LLMEcho is the hook for the LLM-echo check (docs/studies.md#integrity-flags): the
 	// caller that compared the participant's answers with a model's sets
@@ -53,10 +59,19 @@ type IntegrityEvidence struct {
 	// instruction (crowd_ratings.machine_instruction not NULL),
 	// MachineObeyed those answered with the point it asked.
 	MachineInstructed, MachineObeyed int
+	// The server's evidence (AddScreen; docs/studies.md#server-evidence),
+	// over the rating screens whose script token was checked
+	// (ScriptChecked): ClockReported of them reported a time,
+	// ClockContradicted a time the server's clock contradicts (the first
+	// worded in ClockExample), Unsent answered a screen the server never
+	// sent, Unscripted carried the script's fields without its token.
+	ScriptChecked, ClockReported, ClockContradicted, Unsent, Unscripted int
+	ClockExample                                                        string
 }
 
 // Add counts one answer's signals and honeypot; text says whether the form
-// had free-text fields (its pastes then count for paste_in_text).
+// had a free-text field that forbids pasting (its pastes then count for
+// paste_in_text).
 func (e *IntegrityEvidence) Add(s AnswerSignals, honeypot string, text bool) {
 	e.Answers++
 	if honeypot != "" {
@@ -101,16 +116,22 @@ func IntegrityFlags(e IntegrityEvidence, q CrowdQuality, s CrowdSettings) []Inte
 	add(e.HoneypotAnswers > 0, FlagHoneypot, "hidden field filled on %s", answers(e.HoneypotAnswers))
 	add(e.UntrustedEvents > 0, FlagSyntheticInput, "%d synthetic events on %s", e.UntrustedEvents, answers(e.UntrustedAnswers))
 	add(e.WebdriverAnswers > 0, FlagWebdriver, "navigator.webdriver on %s", answers(e.WebdriverAnswers))
-	add(e.TextPastes > 0, FlagPasteInText, "%d pastes or drops in free text", e.TextPastes)
+	add(e.TextPastes > 0, FlagPasteInText, "%d pastes or drops into fields that forbid pasting", e.TextPastes)
 	add(e.SignalledAnswers > 0 && e.PointerOrKeyAnswers == 0, FlagNoPointerOrKey,
 		"no pointer or key event on any of %s measured", answers(e.SignalledAnswers))
 	add(e.LLMEcho, FlagLLMEcho, "%s", e.LLMEchoEvidence)
-	speed := speedReasons(q, s)
+	var speed []string
+	if q.Finished {
+		speed = speedReasons(q, s)
+	}
 	add(len(speed) > 0, FlagSpeed, "%s", strings.Join(speed, "; "))
 	run, straight := s.StraightLineReason(q)
 	add(straight, FlagStraightLine, "%s", run)
 	add(ObeyedMachineInstruction(e.MachineInstructed, e.MachineObeyed), FlagMachineInstruction,
 		"obeyed %d of %d hidden instructions", e.MachineObeyed, e.MachineInstructed)
+	add(e.ClockContradicted > 0 || e.Unsent >= MinUnsent, FlagClockMismatch, "%s", clockEvidence(e))
+	add(e.Unscripted >= MinUnscripted, FlagUnscriptedSignals, "browser signals without the page's script token on %d of %s",
+		e.Unscripted, answers(e.ScriptChecked))
 	return out
 }
 
@@ -154,4 +175,19 @@ func (s CrowdSettings) FastAnswerReasons(q CrowdQuality) []string {
 // meets it.
 func (s CrowdSettings) StraightLineReason(q CrowdQuality) (string, bool) {
 	return s.identicalRunRule(q)
+}
+
+// clockEvidence words the clock_mismatch flag's evidence: the reported
+// times the server's clock contradicts, with the first as an example and
+// the allowance, and the answers to screens never sent.
+func clockEvidence(e IntegrityEvidence) string {
+	var parts []string
+	if e.ClockContradicted > 0 {
+		parts = append(parts, fmt.Sprintf("reported time longer than the server measured on %d of %s (first: %s; allowance %d ms)",
+			e.ClockContradicted, answers(e.ClockReported), e.ClockExample, ClockAllowanceMS))
+	}
+	if e.Unsent >= MinUnsent {
+		parts = append(parts, fmt.Sprintf("%s to screens the server never sent", answers(e.Unsent)))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -36,9 +36,12 @@ func TestIntegrityFlags(t *testing.T) {
 		}, CrowdQuality{}, CrowdSettings{}, []string{}},
 		{"llm echo hook", func(e *IntegrityEvidence) { e.LLMEcho, e.LLMEchoEvidence = true, "agrees with model m" }, CrowdQuality{}, CrowdSettings{}, []string{FlagLLMEcho}},
 		{"speed and run without rules", func(e *IntegrityEvidence) {}, CrowdQuality{Timed: 10, FastShare: 1, MedianRT: 100, LongestRun: 30}, CrowdSettings{FastMS: 2000}, []string{}},
-		{"exceptionally fast without rules", func(e *IntegrityEvidence) {}, CrowdQuality{ExceptionallyFast: true, TotalSeconds: 30}, CrowdSettings{}, []string{FlagSpeed}},
-		{"speed and run by the rules", func(e *IntegrityEvidence) {}, CrowdQuality{Timed: 10, FastShare: 1, MedianRT: 100, LongestRun: 30, ExceptionallyFast: true, Traces: TraceSummary{HiddenMS: 1e6}},
+		{"exceptionally fast without rules", func(e *IntegrityEvidence) {}, CrowdQuality{ExceptionallyFast: true, TotalSeconds: 30, Finished: true}, CrowdSettings{}, []string{FlagSpeed}},
+		{"speed and run by the rules", func(e *IntegrityEvidence) {}, CrowdQuality{Timed: 10, FastShare: 1, MedianRT: 100, LongestRun: 30, ExceptionallyFast: true, Traces: TraceSummary{HiddenMS: 1e6}, Finished: true},
 			CrowdSettings{FastMS: 2000, ExcludeFastPercent: 50, ExcludeRun: 10, ExcludeHiddenSeconds: 1}, []string{FlagSpeed, FlagStraightLine}},
+		// A session in progress: its speed is not judged, its run is.
+		{"speed of a session in progress", func(e *IntegrityEvidence) {}, CrowdQuality{Timed: 2, FastShare: 1, MedianRT: 100, LongestRun: 30, TotalSeconds: 3},
+			CrowdSettings{FastMS: 2000, ExcludeFastPercent: 50, ExcludeMedianRT: 1000, ExcludeTotalSeconds: 60, ExcludeRun: 10}, []string{FlagStraightLine}},
 	} {
 		got := names(c.add, c.q, c.s)
 		if !slices.Equal(got, c.want) {
@@ -69,7 +72,7 @@ func TestParseKeySummary(t *testing.T) {
 // alone (docs/studies.md#integrity-flags).
 func TestQualityRulesWording(t *testing.T) {
 	q := CrowdQuality{Timed: 10, FastShare: 0.6, MedianRT: 900, LongestRun: 7, TotalSeconds: 40,
-		ExceptionallyFast: true, Traces: TraceSummary{HiddenMS: 12500}}
+		ExceptionallyFast: true, Traces: TraceSummary{HiddenMS: 12500}, Finished: true}
 	s := CrowdSettings{FastMS: 2000, ExcludeFastPercent: 50, ExcludeMedianRT: 1000, ExcludeRun: 5,
 		ExcludeTotalSeconds: 60, ExcludeHiddenSeconds: 10}
 	reasons := []string{

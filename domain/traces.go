@@ -18,6 +18,11 @@ type AnswerTrace struct {
 	// them, nor they the trace.
 	Signals  AnswerSignals
 	Honeypot string
+	// Script is the server's verdict on the page's script token
+	// (ScriptVerdict; docs/studies.md#server-evidence): N 1 when the
+	// answer carried the page's token, 0 when not; invalid when not
+	// checked (an answer stored before the check existed).
+	Script Signal
 }
 
 // MaxAnswerChanges bounds the answer changes a page may report: far more

@@ -138,11 +138,13 @@ func TestIntegrityKeyboardWalkInBrowser(t *testing.T) {
 	walk := crowdWalk{ts: ts, db: db, studyID: studyID, pid: "70f1a2b3c4d5e6f7a8b9c0a2", byKey: true}
 	walk.walk(t, ctx)
 	// The signals were measured (an empty one would flag nothing either):
-	// a key on every screen, no synthetic event, no webdriver.
+	// a key on every screen, no synthetic event, no webdriver; and the
+	// page's script wrote the token of every screen's nonce
+	// (docs/studies.md#server-evidence).
 	p := crowdParticipant(t, db, studyID, walk.pid)
 	var measured int
 	if err := db.Reader().QueryRowContext(context.Background(), `SELECT COUNT(*) FROM crowd_ratings
-		WHERE participant_id = ? AND pointer_or_key = 1 AND untrusted_events = 0 AND webdriver = 0 AND honeypot = ''`, p.ID).Scan(&measured); err != nil {
+		WHERE participant_id = ? AND pointer_or_key = 1 AND untrusted_events = 0 AND webdriver = 0 AND honeypot = '' AND script = 1`, p.ID).Scan(&measured); err != nil {
 		t.Fatal(err)
 	}
 	if measured != p.Screens {

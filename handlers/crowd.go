@@ -259,6 +259,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 		v := crowdItemView(next.Screen, c.Settings)
 		v.Lang, v.Action, v.Total, v.Done = lang, c.base+"/answer", next.Total, next.Done
 		v.Instruct = next.Instruct
+		v.Nonce = h.screenNonce(r, c, next.Screen.Position)
 		h.render(w, r, http.StatusOK, templates.CrowdItem(v))
 	default:
 		h.Error(w, r, fmt.Errorf("crowd study %d: no page for %d", c.Study.ID, next.Page))
@@ -330,7 +331,9 @@ func (h *Handler) crowdAnswer(w http.ResponseWriter, r *http.Request, training b
 		err = c.AnswerTraining(r.Context(), v[0], v[1], v[2], rtParam(r))
 	} else {
 		v := formInts(r, "position", "rating")
-		err = c.AnswerTraced(r.Context(), v[0], v[1], rtParam(r), h.traceParam(r))
+		tr := h.traceParam(r)
+		tr.Script = h.scriptVerdict(r, c, v[0])
+		err = c.AnswerTraced(r.Context(), v[0], v[1], rtParam(r), tr)
 	}
 	if err != nil {
 		h.crowdFailed(w, r, c, err)
@@ -406,4 +409,23 @@ func (h *Handler) CrowdQuestionnaireAnswer(w http.ResponseWriter, r *http.Reques
 		return
 	}
 	redirect(w, r, c.base+"/screen")
+}
+
+// screenNonce is the nonce of the rating screen at position of the
+// browser's session, "" without a key (docs/studies.md#server-evidence).
+func (h *Handler) screenNonce(r *http.Request, c *crowdCtx, position int) string {
+	if len(h.ScreenKey) == 0 {
+		return ""
+	}
+	return domain.ScreenNonce(h.ScreenKey, c.Study.ID, crowdToken(r, c.Study.ID), position)
+}
+
+// scriptVerdict is whether the answer to the screen at position carried
+// the token the page's script derives from that screen's nonce; invalid
+// (not checked) without a key.
+func (h *Handler) scriptVerdict(r *http.Request, c *crowdCtx, position int) domain.Signal {
+	if len(h.ScreenKey) == 0 {
+		return domain.Signal{}
+	}
+	return domain.ScriptVerdict(h.ScreenKey, c.Study.ID, crowdToken(r, c.Study.ID), position, r.PostFormValue(domain.ScriptTokenField))
 }

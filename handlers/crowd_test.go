@@ -38,10 +38,20 @@ type crowdEnv struct {
 // and two low checks, batches of size items, the default six training items.
 func newCrowdEnv(t *testing.T, n, size int, mod func(*domain.CrowdSettings)) *crowdEnv {
 	t.Helper()
+	return newCrowdEnvAt(t, n, size, mod, nil)
+}
+
+// newCrowdEnvAt is newCrowdEnv on the server clock now (nil: the real
+// one), set before anything runs.
+func newCrowdEnvAt(t *testing.T, n, size int, mod func(*domain.CrowdSettings), now func() time.Time) *crowdEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "crowd.db"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if now != nil {
+		db.Now = now
 	}
 	t.Cleanup(func() { db.Close() })
 	st := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd test", Lang: "en", Seed: 5}

@@ -62,6 +62,10 @@ type Handler struct {
 	// DeviceKey signs the device cookies of browsers that logged in
 	// before (device.go); nil: no device cookie is issued or believed.
 	DeviceKey []byte
+	// ScreenKey makes the nonces of the crowd's rating screens, from
+	// which the page's script derives its token
+	// (docs/studies.md#server-evidence); nil: no nonce, no verdict.
+	ScreenKey []byte
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pragmalab/domain"
 )
@@ -94,14 +95,15 @@ type browserPage struct{ body string }
 
 // TestIntegrityFlagsOverHTTP: the participants export's integrity_flags.
 // A client that fills every text field of every form (rating screens and
-// questionnaire) is flagged honeypot and nothing else; one that sends only
+// questionnaire) is flagged honeypot, and unscripted_signals for the
+// response time it sends without the page's script; one that sends only
 // the visible fields is flagged nothing, with or without the script's
 // signals; a malformed questionnaire signal is stored empty and the
 // answers kept. Then the review page shows the flags with their evidence,
 // an exclusion on them keeps its reason in the audit log, and the
 // keystroke summary of the questionnaire is exported.
 func TestIntegrityFlagsOverHTTP(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) {
+	e, clock := newClockedCrowdEnv(t, func(s *domain.CrowdSettings) {
 		s.Questionnaire = domain.QuestionnaireSettings{Languages: true, Comments: true}
 	})
 	fillAll := func(body string, form url.Values) {
@@ -117,13 +119,20 @@ func TestIntegrityFlagsOverHTTP(t *testing.T) {
 		b.post(e.base()+"/consent", nil)
 		b.training()
 		for !b.has("questionnaire") {
-			form := url.Values{"position": {strconv.Itoa(b.position())}, "rating": {"5"}, "rt_ms": {"2100"}}
+			form := url.Values{"position": {strconv.Itoa(b.position())}, "rating": {"5"}}
+			if signals != nil || every { // the script's fields: with its token when it ran
+				form.Set("rt_ms", "2100")
+			}
+			if signals != nil {
+				b.scripted(form)
+			}
 			for k, v := range signals {
 				form[k] = v
 			}
 			if every {
 				fillAll(b.body, form)
 			}
+			clock.step(2500 * time.Millisecond)
 			b.post(e.base()+"/answer", form)
 		}
 		if every {
@@ -153,7 +162,8 @@ func TestIntegrityFlagsOverHTTP(t *testing.T) {
 		return i
 	}
 	flags, comments, keys := col("integrity_flags"), col("comments"), col("typed_chars")
-	want := map[string]string{pidN(1): "honeypot", pidN(2): "", pidN(3): "", pidN(4): ""}
+	// The program also sent a response time without the page's script.
+	want := map[string]string{pidN(1): "honeypot;unscripted_signals", pidN(2): "", pidN(3): "", pidN(4): ""}
 	wantKeys := map[string]string{pidN(1): ",,,", pidN(2): "4,0,180,60", pidN(3): ",,,", pidN(4): ",,600000,"}
 	for _, r := range recs[1:] {
 		if r[flags] != want[r[0]] {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pragmalab/analysis/toplines"
 	"pragmalab/store"
@@ -20,11 +21,13 @@ import (
 // rules with the reasons, reported by the analysis, and the researcher's
 // decision overrides the rules as it does the checks'.
 func TestCrowdQualityFlags(t *testing.T) {
-	e := newCrowdEnv(t, 40, 10, func(s *domain.CrowdSettings) {
+	e, clock := newClockedCrowdEnv(t, func(s *domain.CrowdSettings) {
 		s.ExcludeRun, s.ExcludeFastPercent = 5, 50
 	})
 	ctx := context.Background()
-	walk := func(pid string, rating func(pos int) string, rt string) {
+	// rt is what the page's script reports, each screen answered pace
+	// after the server sent it.
+	walk := func(pid string, rating func(pos int) string, rt string, pace time.Duration) {
 		b := e.browser()
 		b.get(e.entry(pid, "s"+pid[20:]))
 		b.post(e.base()+"/consent", nil)
@@ -46,11 +49,12 @@ func TestCrowdQualityFlags(t *testing.T) {
 			case "low":
 				r = "1"
 			}
-			b.post(e.base()+"/answer", url.Values{"position": {strconv.Itoa(pos)}, "rating": {r}, "rt_ms": {rt}})
+			clock.step(pace)
+			b.post(e.base()+"/answer", b.scripted(url.Values{"position": {strconv.Itoa(pos)}, "rating": {r}, "rt_ms": {rt}}))
 		}
 	}
-	walk(pidN(1), func(int) string { return "4" }, "300")
-	walk(pidN(2), func(pos int) string { return strconv.Itoa(pos%7 + 1) }, "2500")
+	walk(pidN(1), func(int) string { return "4" }, "300", 400*time.Millisecond)
+	walk(pidN(2), func(pos int) string { return strconv.Itoa(pos%7 + 1) }, "2500", 2600*time.Millisecond)
 
 	reps, _ := e.db.CrowdParticipants(ctx, e.study, e.set)
 	byPID := map[string]store.CrowdParticipantReport{}

@@ -104,7 +104,7 @@
 // Integrity signals of an answer (docs/studies.md#integrity-signals), put
 // in the form's hidden [data-signal] fields when it is sent: input events
 // a script dispatched (isTrusted false), paste and drop events on text
-// fields, navigator.webdriver, and whether any real pointer or key event
+// fields that forbid pasting, navigator.webdriver, and whether any real pointer or key event
 // came first. Never the keys themselves. Without this script the fields
 // stay empty, and an empty signal is no evidence.
 (function () {
@@ -170,8 +170,13 @@
 			iki_iqr_ms: xs.length ? Math.round(quantile(xs, 0.75) - quantile(xs, 0.25)) : ""
 		};
 	}
+	// Pastes count only into a field that forbids pasting and says so
+	// (data-paste="forbidden"); a paste where pasting is allowed is no
+	// evidence (docs/studies.md#integrity-flags).
 	["paste", "drop"].forEach(function (t) {
-		document.addEventListener(t, function (e) { if (textField(e.target)) pastes++; }, { capture: true, passive: true });
+		document.addEventListener(t, function (e) {
+			if (textField(e.target) && e.target.getAttribute("data-paste") === "forbidden") pastes++;
+		}, { capture: true, passive: true });
 	});
 	document.addEventListener("submit", function (e) {
 		var form = e.target;
@@ -189,4 +194,32 @@
 			if (Object.prototype.hasOwnProperty.call(values, fs[i].name)) fs[i].value = String(values[fs[i].name]);
 		}
 	}, true);
+})();
+// The script token (docs/studies.md#server-evidence): a rating screen
+// carries a nonce (input[data-nonce]); this script writes the token
+// derived from it — FNV-1a of "pragmalab:" and the nonce, 8 hex digits,
+// as domain.ScriptToken — into that field as soon as the page is ready and
+// again when the form is sent. The server tells by it that this script
+// ran; without JavaScript the field stays empty, which is no evidence.
+(function () {
+	"use strict";
+	function token(nonce) {
+		var s = "pragmalab:" + nonce, h = 0x811c9dc5;
+		for (var i = 0; i < s.length; i++) {
+			h ^= s.charCodeAt(i) & 0xff;
+			// h × 16777619 mod 2³², by shifts: exact in any browser.
+			h = (h + (h << 1) + (h << 4) + (h << 7) + (h << 8) + (h << 24)) >>> 0;
+		}
+		return ("0000000" + h.toString(16)).slice(-8);
+	}
+	function fill(root) {
+		var fs = root.querySelectorAll ? root.querySelectorAll("input[data-nonce]") : [];
+		for (var i = 0; i < fs.length; i++) fs[i].value = token(fs[i].getAttribute("data-nonce"));
+	}
+	if (document.readyState === "loading") {
+		document.addEventListener("DOMContentLoaded", function () { fill(document); });
+	} else {
+		fill(document);
+	}
+	document.addEventListener("submit", function (e) { if (e.target) fill(e.target); }, true);
 })();

@@ -115,10 +115,10 @@ const (
 	// values bound.
 	qInsertRating = `
 		INSERT INTO crowd_ratings (participant_id, position, item_id, condition, rating, answered_at, item_version, shown_at, rt_ms,
-			answer_changes, hidden_ms, first_input_ms, untrusted_events, pastes, webdriver, pointer_or_key, honeypot, machine_instruction)
+			answer_changes, hidden_ms, first_input_ms, untrusted_events, pastes, webdriver, pointer_or_key, honeypot, machine_instruction, script)
 		SELECT ?1, bi.position, bi.item_id, bi.condition, ?2, ?3, (SELECT version FROM items WHERE id = bi.item_id),
 			COALESCE((SELECT shown_at FROM screen_views WHERE flow = 'crowd' AND owner = ?1 AND position = ?5), ''), ?6, ?7, ?8, ?9,
-			?10, ?11, ?12, ?13, ?14, ?15
+			?10, ?11, ?12, ?13, ?14, ?15, ?16
 		FROM batch_items bi WHERE bi.batch_id = ?4 AND bi.position = ?5
 		ON CONFLICT (participant_id, position) DO NOTHING`
 )
@@ -167,7 +167,8 @@ func (db *DB) SaveCrowdRating(ctx context.Context, studyID int64, token string, 
 
 // SaveCrowdRatingTraced is SaveCrowdRating with the answer's behavioural
 // trace, stored in the same statement as the rating (NULL when tr.Set is
-// false: the page's script did not run).
+// false: the page's script did not run), and the verdict on its script
+// token (tr.Script; NULL when not checked).
 func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token string, position, rating, rt int, tr domain.AnswerTrace, s domain.CrowdSettings) (CrowdAnswerState, error) {
 	if !s.ValidRating(rating) {
 		return CrowdAnswerState{}, domain.ErrRatingRange
@@ -192,7 +193,7 @@ func (db *DB) SaveCrowdRatingTraced(ctx context.Context, studyID int64, token st
 		}
 		args := append([]any{id, rating, now.UTC().Format(time.RFC3339Nano), batchID, position, RT(rt),
 			traceValue(tr, tr.Changes), traceValue(tr, tr.HiddenMS), traceValue(tr, tr.FirstInputMS)}, signalValues(tr)...)
-		res, err := db.q(tx).ExecContext(ctx, qInsertRating, append(args, machineObeyed(asked, rating))...)
+		res, err := db.q(tx).ExecContext(ctx, qInsertRating, append(args, machineObeyed(asked, rating), signalValue(tr.Script))...)
 		if err != nil {
 			return fmt.Errorf("save rating: %w", err)
 		}

@@ -108,15 +108,29 @@ const qIntegrityAdd = `
 				honeypot = CASE WHEN honeypot = '' THEN excluded.honeypot ELSE honeypot END`
 
 // integrityEvidence sums a participant's integrity signals: those of their
-// rating screens and, once sent, of their questionnaire (its free text
-// counts for paste_in_text).
-func integrityEvidence(trs []domain.AnswerTrace, q domain.Questionnaire) domain.IntegrityEvidence {
+// rating screens, with what the server measured of each (times, in the
+// same order; docs/studies.md#server-evidence), and, once sent, of their
+// questionnaire. Its pastes count for paste_in_text only when one of its
+// fields forbids pasting (questionnaireForbidsPaste).
+func integrityEvidence(trs []domain.AnswerTrace, times []AnswerTimes, q domain.Questionnaire) domain.IntegrityEvidence {
 	var e domain.IntegrityEvidence
-	for _, t := range trs {
+	for i, t := range trs {
 		e.Add(t.Signals, t.Honeypot, false)
+		sc := domain.ScreenEvidence{Sent: !times[i].ShownAt.IsZero(), Server: -1}
+		if sc.Sent && !times[i].AnsweredAt.IsZero() {
+			sc.Server = times[i].AnsweredAt.Sub(times[i].ShownAt)
+		}
+		e.AddScreen(sc, times[i].RTms, t)
 	}
 	if in := q.Integrity; in.Signals != (domain.AnswerSignals{}) || in.Honeypot != "" {
-		e.Add(in.Signals, in.Honeypot, true)
+		e.Add(in.Signals, in.Honeypot, questionnaireForbidsPaste)
 	}
 	return e
 }
+
+// questionnaireForbidsPaste: whether a field of the crowd questionnaire
+// forbids pasting (data-paste="forbidden", templates.CrowdQuestionnaire).
+// None does — native languages and comments may be pasted — so a paste
+// there is no evidence and never raises paste_in_text
+// (docs/studies.md#integrity-flags).
+const questionnaireForbidsPaste = false

@@ -8,14 +8,31 @@ import (
 	"time"
 )
 
+// answerRT is the response time the quality rules judge
+// (docs/studies.md#server-evidence): the server's sent→answered interval,
+// or the browser's rt_ms when it is shorter — a browser measures inside
+// that interval, without the network, so an honest report is never
+// longer, and a longer one cannot make an answer look slower than the
+// server saw it. Without a server interval (a screen shown before the
+// times were recorded, or never sent), rt_ms as reported; else 0.
 func answerRT(t AnswerTimes) int {
-	if t.RTms > 0 {
+	server, ok := serverInterval(t)
+	switch {
+	case !ok:
+		return t.RTms
+	case t.RTms > 0 && t.RTms < server:
 		return t.RTms
 	}
-	if !t.ShownAt.IsZero() && t.AnsweredAt.After(t.ShownAt) {
-		return int(t.AnsweredAt.Sub(t.ShownAt) / time.Millisecond)
+	return server
+}
+
+// serverInterval is the server's sent→answered interval of an answer in
+// ms, when both times are known.
+func serverInterval(t AnswerTimes) (int, bool) {
+	if t.ShownAt.IsZero() || t.AnsweredAt.IsZero() || t.AnsweredAt.Before(t.ShownAt) {
+		return 0, false
 	}
-	return 0
+	return int(t.AnsweredAt.Sub(t.ShownAt) / time.Millisecond), true
 }
 
 // crowdQuality computes the flags of one participant's ratings, with
@@ -39,17 +56,19 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		AnswerTimes
 		trace   domain.AnswerTrace
 		machine sql.NullInt64
+		script  sql.NullInt64
 	}
 	rows, err := queryRows(ctx, db, "crowd quality", `
-		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`, r.machine_instruction
+		SELECT r.participant_id, r.rating, r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`, r.machine_instruction, r.script
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id
 		WHERE p.study_id = ? AND (p.pilot = 0 OR ?)
 		ORDER BY r.participant_id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *row) error {
 		times, done := r.AnswerTimes.dest()
 		trace, traced := traceDest(&r.trace)
-		err := rows.Scan(append(append(append([]any{&r.pid, &r.rating}, times...), trace...), &r.machine)...)
+		err := rows.Scan(append(append(append([]any{&r.pid, &r.rating}, times...), trace...), &r.machine, &r.script)...)
 		done()
 		traced()
+		r.trace.Script = domain.Signal{Valid: r.script.Valid, N: int(r.script.Int64)}
 		return err
 	})
 	if err != nil {
@@ -81,8 +100,9 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 		}
 		q := crowdQuality(ratings[p.ID], times[p.ID], s.FastMS)
 		q.Traces = summariseTraces(traces[p.ID])
-		q.Integrity = integrityEvidence(traces[p.ID], answers[p.ID])
+		q.Integrity = integrityEvidence(traces[p.ID], times[p.ID], answers[p.ID])
 		q.Integrity.MachineInstructed, q.Integrity.MachineObeyed = machine[p.ID][0], machine[p.ID][1]
+		q.Finished = p.Status == CrowdCompleted
 		end := p.CompletedAt
 		if end.IsZero() {
 			end = last[p.ID]
@@ -96,9 +116,11 @@ func (db *DB) crowdQualities(ctx context.Context, studyID int64, reps []CrowdPar
 	return out, nil
 }
 
-// markExceptionallyFast flags the participants whose total time is more than
-// domain.ExceptionallyFastSD standard deviations below the mean total time
-// of the completed participants (three or more).
+// markExceptionallyFast flags the completed participants whose total time
+// is more than domain.ExceptionallyFastSD standard deviations below the
+// mean total time of the completed participants (three or more). A session
+// in progress is neither in the mean nor flagged: its total time so far is
+// no total time (docs/studies.md#integrity-flags).
 func markExceptionallyFast(reps []CrowdParticipantReport, qs map[int64]domain.CrowdQuality) {
 	var totals []float64
 	for _, p := range reps {
@@ -118,10 +140,10 @@ func markExceptionallyFast(reps []CrowdParticipantReport, qs map[int64]domain.Cr
 		ss += (t - mean) * (t - mean)
 	}
 	cut := mean - domain.ExceptionallyFastSD*math.Sqrt(ss/float64(len(totals)-1))
-	for id, q := range qs {
-		if q.TotalSeconds > 0 && float64(q.TotalSeconds) < cut {
+	for _, p := range reps {
+		if q, ok := qs[p.ID]; ok && p.Status == CrowdCompleted && q.TotalSeconds > 0 && float64(q.TotalSeconds) < cut {
 			q.ExceptionallyFast = true
-			qs[id] = q
+			qs[p.ID] = q
 		}
 	}
 }

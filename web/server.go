@@ -100,6 +100,9 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {
 		return nil, err
 	}
+	if h.ScreenKey, err = cfg.DB.SecretKey(ctx, "screen_nonce_key", 32); err != nil {
+		return nil, err
+	}
 	oidc, err := signin.OIDCConfigFromEnv(cfg.Getenv)
 	if err != nil {
 		return nil, err
