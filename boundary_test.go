@@ -274,6 +274,7 @@ var analysisRooms = map[string][]string{
 	"analysis/plan":           {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/modelhuman"},
 	"analysis/report":         {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/modelhuman", "analysis/integrity", "analysis/plan"},
 	"analysis/internal/atest": {"analysis"},
+	"analysis/echobench":      {"analysis", "analysis/toplines", "analysis/integrity", "analysis/plan"},
 }
 
 func TestAnalysisRooms(t *testing.T) {

@@ -19,6 +19,7 @@ Benchmarks whose figures the README reports, measured on this machine:
   quality    Dawid–Skene and MACE on 100,000 judgements by 50 annotators
   replication  the replica's lag and the answers at risk under bench load's participants
   alt-test   analyze alt-test on 200 humans × 2,000 items × 5 models
+  integrity  LLM-echo's detection and false-flag rates on thousands of simulated studies
 
 Run "pragmalab bench NAME --help" for the options of each.
 `
@@ -36,7 +37,7 @@ func runBench(ctx context.Context, args []string, env *Env) error {
 	if run, ok := benchmarks()[name]; ok {
 		return run(ctx, rest, env)
 	}
-	return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication, alt-test)", name)
+	return usagef("bench: unknown benchmark %q (toplines, import, load, ceiling, scoring, analysis, coverage, quality, replication, alt-test, integrity)", name)
 }
 
 // benchmarks are the benchmarks runBench dispatches to, by name.
@@ -52,5 +53,6 @@ func benchmarks() map[string]func(context.Context, []string, *Env) error {
 		"quality":     benchQuality,
 		"replication": benchReplication,
 		"alt-test":    benchAltTest,
+		"integrity":   benchIntegrity,
 	}
 }

@@ -99,6 +99,13 @@ func llmEchoVerdicts(ctx context.Context, db *store.DB, studyID int64, set domai
 			ratings = append(ratings, integrity.EchoRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
 		}
 	}
+	trusted, err := db.TrustedCrowdPIDs(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	if e := referenceVerdicts(ratings, trusted, answers, names); e != nil {
+		return e, nil
+	}
 	opt := integrity.DefaultEchoOptions()
 	opt.Points = set.ScalePoints
 	if err := opt.Validate(); err != nil {
@@ -110,8 +117,8 @@ func llmEchoVerdicts(ctx context.Context, db *store.DB, studyID int64, set domai
 			e.flagged[res.Participant] = res.Reason
 		}
 	}
-	e.said = fmt.Sprintf("LLM-echo: assessed against the most likely points of %s; %d flagged.",
-		strings.Join(names, ", "), len(e.flagged))
+	e.said = fmt.Sprintf("LLM-echo: assessed against the most likely points of %s; %d flagged. %s",
+		strings.Join(names, ", "), len(e.flagged), PoolCaveat)
 	return e, nil
 }
 
@@ -153,7 +160,7 @@ func likertModelAnswers(ctx context.Context, db *store.DB, jobs []*domain.Job) (
 		n := len(out)
 		for _, h := range res.Human {
 			if h.Number > 0 {
-				out = append(out, integrity.ModelAnswer{Model: name, Item: h.Item, Condition: h.Condition, Rating: h.Number})
+				out = append(out, integrity.ModelAnswer{Model: name, Item: h.Item, Condition: h.Condition, Rating: h.Number, Dist: h.Dist})
 			}
 		}
 		if len(out) > n {

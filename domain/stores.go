@@ -46,6 +46,7 @@ type StudyStore interface {
 	WipePilot(ctx context.Context, studyID int64) (int, error)
 	SaveCrowdStudy(ctx context.Context, id int64, lang string, s CrowdSettings) error
 	SetCrowdExclusion(ctx context.Context, studyID, participantID int64, override string) error
+	SetCrowdTrusted(ctx context.Context, studyID, participantID int64, trusted bool) error
 	LinkProlific(ctx context.Context, studyID int64, prolificStudyID string) error
 	// OpeningDesign is the design file the study opened with, byte for
 	// byte, and when (docs/studies.md#frozen-design).

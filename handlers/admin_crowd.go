@@ -348,7 +348,7 @@ func crowdParticipantRows(ps []studies.CrowdParticipantReport) []templates.Crowd
 		out[i] = templates.CrowdParticipantRow{ID: p.ID, PID: p.PID, BatchNumber: p.BatchNumber, Status: p.Status,
 			Answered: p.Answered, Screens: p.Screens, StartedAt: p.StartedAt, LastSeenAt: p.LastSeenAt,
 			ChecksFailed: p.ChecksFailed, ChecksAnswered: p.ChecksAnswered, Quality: p.CrowdQuality, Reasons: p.Reasons,
-			AutoExcluded: p.AutoExcluded, Excluded: p.Excluded, Override: p.Override, Flags: p.Flags}
+			AutoExcluded: p.AutoExcluded, Excluded: p.Excluded, Override: p.Override, Flags: p.Flags, Trusted: p.Trusted}
 	}
 	return out
 }

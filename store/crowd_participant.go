@@ -84,11 +84,15 @@ type CrowdParticipant struct {
 	CompletedAt     time.Time
 	Override        string
 	Pilot           bool // opened with the study's pilot link: kept apart
+	// Trusted: the researcher trusts this participant (a vetted pilot, a
+	// lab panel); LLM-echo compares the others with the trusted ones
+	// (docs/statistics.md#llm-echo-against-a-reference).
+	Trusted bool
 }
 
 const crowdParticipantColumns = `p.id, p.study_id, p.batch_id, b.number, p.prolific_pid, p.prolific_study_id,
 	p.prolific_session_id, p.token, p.status, p.consented_at IS NOT NULL, p.training, p.training_done, p.training_wrong,
-	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override, p.pilot`
+	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override, p.pilot, p.trusted`
 
 const crowdParticipantFrom = ` FROM crowd_participants p JOIN batches b ON b.id = p.batch_id `
 
@@ -98,7 +102,7 @@ func scanCrowdParticipant(sc interface{ Scan(...any) error }, extra ...any) (*Cr
 	var started, seen, completed string
 	err := sc.Scan(append([]any{&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
 		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
-		&started, &seen, &completed, &p.Override, &p.Pilot}, extra...)...)
+		&started, &seen, &completed, &p.Override, &p.Pilot, &p.Trusted}, extra...)...)
 	if err != nil {
 		return nil, err
 	}

@@ -55,6 +55,7 @@ var AuditActions = map[string]string{
 	"/admin/studies/{study}/crowd/settings":                             "save crowd settings",
 	"/admin/studies/{study}/crowd/batches":                              "build crowd batches",
 	"/admin/studies/{study}/crowd/participants/{participant}/exclusion": "exclusion decision",
+	"/admin/studies/{study}/crowd/participants/{participant}/trusted":   "trusted reference",
 	"/admin/studies/{study}/prolific/link":                              "link Prolific study",
 	"/admin/studies/{study}/prolific/check":                             "check Prolific",
 	"/admin/studies/{study}/prolific/sync":                              "sync Prolific submissions",

@@ -109,6 +109,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/crowd/batches", h.BuildCrowdStudyBatches)
 			r.Get("/crowd/progress", h.CrowdProgressPage)
 			r.Post("/crowd/participants/{participant}/exclusion", h.SetCrowdExclusion)
+			r.Post("/crowd/participants/{participant}/trusted", h.SetCrowdTrusted)
 			r.Get("/export/ratings.csv", h.ExportCrowdRatings)
 			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
 			r.Get("/export/justifications.csv", h.ExportCrowdJustifications)

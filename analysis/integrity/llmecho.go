@@ -27,6 +27,9 @@ type ModelAnswer struct {
 	Model, Item, Condition string
 	Rating                 int
 	Line                   int
+	// Dist is the model's distribution over the points (p_1 … p_k of a
+	// likert job's results), nil when the file gives only the answer.
+	Dist []float64
 }
 
 // EchoOptions are the thresholds of the LLM-echo flag.
@@ -288,8 +291,10 @@ func echoAgainst(d echoData, p string, m modelIndex, opt EchoOptions) EchoModel 
 	res.Excess = res.AgreeModel - res.OthersAgreeModel
 	res.Divergent = len(div)
 	res.divergence(div)
-	res.Flagged = res.Items >= opt.MinItems && res.Gap >= opt.MinGap && res.Excess >= opt.MinExcess &&
-		(res.PValue == nil || *res.PValue > opt.Alpha)
+	// Thresholds within EchoTolerance: "at least 0.25" holds at 0.25
+	// whatever the rounding of the shares' arithmetic.
+	res.Flagged = res.Items >= opt.MinItems && atLeast(res.Gap, opt.MinGap) && atLeast(res.Excess, opt.MinExcess) &&
+		(res.PValue == nil || *res.PValue > opt.Alpha+EchoTolerance)
 	return res
 }
 

@@ -32,6 +32,11 @@ var IntegrityFlagNames = domain.IntegrityFlagNames
 type IntegrityOptions struct {
 	Echo    EchoOptions
 	Quality domain.CrowdSettings
+	// Reference, when not empty, is the trusted humans' ratings: llm_echo
+	// is then the rule of docs/statistics.md#llm-echo-against-a-reference
+	// with Fit, not the pool's own humans.
+	Reference []EchoRating
+	Fit       FitOptions
 }
 
 // SignalSummary sums a participant's integrity signals over the answers
@@ -67,8 +72,10 @@ type ParticipantIntegrity struct {
 	MedianRT   int     `json:"median_rt_ms"`
 	FastShare  float64 `json:"fast_share"`
 	Timed      int     `json:"timed_answers"`
-	// LLMEcho is nil without models.
-	LLMEcho *EchoResult `json:"llm_echo"`
+	// LLMEcho is nil without models, or with a reference;
+	// LLMEchoReference nil without a reference.
+	LLMEcho          *EchoResult `json:"llm_echo"`
+	LLMEchoReference *FitResult  `json:"llm_echo_reference"`
 }
 
 // Integrity computes every participant's flags from a ratings file's rows
@@ -89,7 +96,8 @@ func Integrity(rows []IntegrityRow, answers []ModelAnswer, opt IntegrityOptions)
 		}
 	}
 	echo := map[string]*EchoResult{}
-	if len(answers) > 0 {
+	fits := referenceFits(data, answers, opt)
+	if len(answers) > 0 && len(opt.Reference) == 0 {
 		res := LLMEcho(data, answers, opt.Echo)
 		for i := range res {
 			echo[res[i].Participant] = &res[i]
@@ -98,6 +106,12 @@ func Integrity(rows []IntegrityRow, answers []ModelAnswer, opt IntegrityOptions)
 	out := make([]ParticipantIntegrity, 0, len(order))
 	for _, p := range order {
 		pi := participantIntegrity(p, byP[p], opt.Quality)
+		if f := fits[p]; f != nil {
+			pi.LLMEchoReference = f
+			if f.Flagged {
+				pi.add(FlagLLMEcho, f.Reason)
+			}
+		}
 		if e := echo[p]; e != nil {
 			pi.LLMEcho = e
 			if e.Flagged {

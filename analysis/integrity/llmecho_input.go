@@ -111,7 +111,8 @@ var (
 // columns model, item_id and number or label (number when both), and
 // optionally condition; a likert job's results CSV as it is, or the
 // alt-test's model,item_id,label. A rating must be a whole number from 1
-// to points. Bad input is an *InputError naming line and column.
+// to points. With the columns p_1 … p_points (a likert job's results) each
+// answer carries the model's distribution (rowDist). Bad input is an *InputError naming line and column.
 func ReadModelAnswers(r io.Reader, points int) ([]ModelAnswer, error) {
 	cr := csv.NewReader(r)
 	cr.ReuseRecord = true
@@ -135,6 +136,10 @@ func ReadModelAnswers(r io.Reader, points int) ([]ModelAnswer, error) {
 	if value < 0 {
 		value = idx["label"]
 	}
+	probs, err := probColumns(header, points)
+	if err != nil {
+		return nil, err
+	}
 	var out []ModelAnswer
 	seen := map[echoKey]int{}
 	for {
@@ -148,6 +153,9 @@ func ReadModelAnswers(r io.Reader, points int) ([]ModelAnswer, error) {
 		line, _ := cr.FieldPos(0)
 		a, err := modelRow(rec, idx, value, line, points, header)
 		if err != nil {
+			return nil, err
+		}
+		if a.Dist, err = rowDist(rec, probs, header, line); err != nil {
 			return nil, err
 		}
 		k := echoKey{a.Model + "\x00" + a.Item, a.Condition}

@@ -172,7 +172,7 @@ func TestLLMEchoPerfectCopy(t *testing.T) {
 // differ, so such items are left out of the direction test.
 func TestLLMEchoEnds(t *testing.T) {
 	rs := []EchoRating{{"X", "a", "cancel", 2}, {"A", "a", "cancel", 3}, {"X", "b", "cancel", 5}, {"A", "b", "cancel", 6}}
-	ms := []ModelAnswer{{"m", "a", "cancel", 1, 0}, {"m", "b", "cancel", 4, 0}, {"m", "b", "trigger", 7, 0}}
+	ms := []ModelAnswer{{"m", "a", "cancel", 1, 0, nil}, {"m", "b", "cancel", 4, 0, nil}, {"m", "b", "trigger", 7, 0, nil}}
 	m := LLMEcho(rs, ms, EchoOptions{Points: 7, MinItems: 1, MinGap: 0.1, MinExcess: 0.1, Alpha: 0.01})[0].Models[0]
 	if m.Items != 2 || m.Divergent != 1 || m.Pairs != 1 || *m.AgreeDivergent != 1 || *m.PValue != 1 {
 		t.Errorf("ends: %+v", m)
@@ -181,7 +181,7 @@ func TestLLMEchoEnds(t *testing.T) {
 
 func TestModelsMatchingNothing(t *testing.T) {
 	rs := []EchoRating{{"X", "a", "cancel", 2}}
-	ms := []ModelAnswer{{"m1", "a", "", 1, 0}, {"m2", "a", "trigger", 1, 0}, {"m3", "a", "cancel", 1, 0}, {"m4", "z", "", 1, 0}}
+	ms := []ModelAnswer{{"m1", "a", "", 1, 0, nil}, {"m2", "a", "trigger", 1, 0, nil}, {"m3", "a", "cancel", 1, 0, nil}, {"m4", "z", "", 1, 0, nil}}
 	got := ModelsMatchingNothing(rs, ms)
 	if strings.Join(got, ",") != "m2,m4" {
 		t.Errorf("ModelsMatchingNothing = %v, want m2, m4", got)
