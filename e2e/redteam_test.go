@@ -21,7 +21,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pragmalab/analysis"
+	"pragmalab/analysis/integrity"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
 	"pragmalab/runner"
@@ -127,7 +127,7 @@ type rtEnv struct {
 	// controls use) rating every item × condition twice, each rater an
 	// item in one condition only. referenceFile holds it as a ratings
 	// file (docs/formats.md#ratings-file), for a check that takes one.
-	reference     []analysis.EchoRating
+	reference     []integrity.EchoRating
 	referenceFile string
 }
 
@@ -440,8 +440,8 @@ func (e *rtEnv) researcherFlags(t *testing.T) map[string][]string {
 // of the study (attention checks left out): rater i rates the items in
 // alternating conditions, shifted by i, so that each item × condition is
 // rated n/2 times and no rater sees an item twice.
-func honestReference(items []rtItem, n int) []analysis.EchoRating {
-	var out []analysis.EchoRating
+func honestReference(items []rtItem, n int) []integrity.EchoRating {
+	var out []integrity.EchoRating
 	conds := []string{domain.ConditionTrigger, domain.ConditionCancel}
 	for i := range n {
 		h := newHonestRater(uint64(9000 + i))
@@ -450,7 +450,7 @@ func honestReference(items []rtItem, n int) []analysis.EchoRating {
 				continue
 			}
 			cond := conds[(k+i)%2]
-			out = append(out, analysis.EchoRating{Participant: fmt.Sprintf("reference-%d", i+1), Item: it.key, Condition: cond, Rating: h.rate(it, cond)})
+			out = append(out, integrity.EchoRating{Participant: fmt.Sprintf("reference-%d", i+1), Item: it.key, Condition: cond, Rating: h.rate(it, cond)})
 		}
 	}
 	return out
@@ -458,7 +458,7 @@ func honestReference(items []rtItem, n int) []analysis.EchoRating {
 
 // writeRatingsFile writes ratings as a ratings file in the test's
 // temporary folder and returns its path.
-func writeRatingsFile(t *testing.T, name string, items []rtItem, ratings []analysis.EchoRating) string {
+func writeRatingsFile(t *testing.T, name string, items []rtItem, ratings []integrity.EchoRating) string {
 	t.Helper()
 	typ := map[string]string{}
 	for _, it := range items {
@@ -487,21 +487,21 @@ func (e *rtEnv) echoAgainstReference(t *testing.T) map[string]bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := map[string][]analysis.EchoRating{}
+	own := map[string][]integrity.EchoRating{}
 	for _, r := range rows {
 		if r.Check == "" {
-			own[r.PID] = append(own[r.PID], analysis.EchoRating{Participant: r.PID, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
+			own[r.PID] = append(own[r.PID], integrity.EchoRating{Participant: r.PID, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
 		}
 	}
-	var answers []analysis.ModelAnswer
+	var answers []integrity.ModelAnswer
 	for k, p := range e.studyModel {
-		answers = append(answers, analysis.ModelAnswer{Model: "study-model", Item: k[0], Condition: k[1], Rating: p})
+		answers = append(answers, integrity.ModelAnswer{Model: "study-model", Item: k[0], Condition: k[1], Rating: p})
 	}
-	opt := analysis.DefaultEchoOptions()
+	opt := integrity.DefaultEchoOptions()
 	opt.Points = e.set.ScalePoints
 	out := map[string]bool{}
 	for pid, rs := range own {
-		for _, res := range analysis.LLMEcho(append(rs, e.reference...), answers, opt) {
+		for _, res := range integrity.LLMEcho(append(rs, e.reference...), answers, opt) {
 			if res.Participant == pid {
 				out[pid] = res.Flagged
 			}
