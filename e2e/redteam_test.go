@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"pragmalab/analysis/integrity"
+	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
 	"pragmalab/runner"
@@ -409,7 +410,7 @@ func (e *rtEnv) researcherFlags(t *testing.T) map[string][]string {
 	ctx := context.Background()
 	var buf bytes.Buffer
 	echo := func(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
-		return studies.AssessLLMEcho(ctx, e.db, studyID, set, reps)
+		return comparisons.AssessLLMEcho(ctx, e.db, studyID, set, reps)
 	}
 	if err := studies.ExportCrowdParticipants(ctx, e.db, e.studyID, &buf, echo); err != nil {
 		t.Fatal(err)
