@@ -203,6 +203,19 @@ func parseTime(s string) time.Time {
 	return t
 }
 
+// uniqueVersions refuses two migrations of one version, sorted by version:
+// the second would be skipped silently as applied (two branches each
+// adding the next number).
+func uniqueVersions[M any](ms []M, of func(M) (int, string)) error {
+	for i := 1; i < len(ms); i++ {
+		v, name := of(ms[i])
+		if pv, prev := of(ms[i-1]); pv == v {
+			return fmt.Errorf("migrate: %s and %s share version %d: renumber one", prev, name, v)
+		}
+	}
+	return nil
+}
+
 // migrate applies, in number order, every embedded migration not applied yet,
 // each in its own transaction together with its version row.
 func (db *DB) migrate(ctx context.Context) error {
@@ -233,6 +246,9 @@ func (db *DB) migrate(ctx context.Context) error {
 		ms = append(ms, migration{v, base})
 	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	if err := uniqueVersions(ms, func(m migration) (int, string) { return m.version, m.name }); err != nil {
+		return err
+	}
 	for _, m := range ms {
 		var n int
 		// A read, on the writer because the read pool opens after the

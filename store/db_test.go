@@ -2,8 +2,11 @@ package store
 
 import (
 	"context"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -95,5 +98,34 @@ func TestFilesArePrivate(t *testing.T) {
 	db2.Close()
 	if fi, _ := os.Stat(loose); fi.Mode().Perm() != 0o600 {
 		t.Errorf("an existing database stays %v", fi.Mode().Perm())
+	}
+}
+
+// TestMigrationVersionsUnique: two migration files of one number would
+// have the second skipped as applied; the embedded ones have none, and
+// the check names both files.
+func TestMigrationVersionsUnique(t *testing.T) {
+	type m struct {
+		v    int
+		name string
+	}
+	of := func(x m) (int, string) { return x.v, x.name }
+	if err := uniqueVersions([]m{{360, "0360_a.sql"}, {360, "0360_b.sql"}}, of); err == nil || !strings.Contains(err.Error(), "0360_a.sql and 0360_b.sql") {
+		t.Errorf("two files of version 360: %v", err)
+	}
+	if err := uniqueVersions([]m{{360, "0360_a.sql"}, {364, "0364_b.sql"}}, of); err != nil {
+		t.Errorf("distinct versions refused: %v", err)
+	}
+	names, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for _, n := range names {
+		num, _, _ := strings.Cut(path.Base(n), "_")
+		if prev, ok := seen[num]; ok {
+			t.Errorf("migrations %s and %s share a number", prev, n)
+		}
+		seen[num] = n
 	}
 }
