@@ -1,8 +1,10 @@
 package conditions
 
 import (
+	"maps"
 	"math"
 	"pragmalab/analysis"
+	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -31,35 +33,47 @@ type TwoWay struct {
 	OneWay bool
 }
 
-// twoWay computes the variance of Σψ from the influences.
+// twoWay computes the variance of Σψ from the influences. The cluster
+// sums are added in cluster order, so the same input gives the same bits.
 func twoWay(os []obs) TwoWay {
-	byP, byI := map[int32]float64{}, map[int32]float64{}
-	type cell struct{ p, i int32 }
-	byPI := map[cell]float64{}
+	np, ni := int32(0), int32(0)
+	for _, o := range os {
+		np, ni = max(np, o.p+1), max(ni, o.i+1)
+	}
+	byP, byI := make([]float64, np), make([]float64, ni)
+	seenP, seenI := make([]bool, np), make([]bool, ni)
+	byPI := map[int64]float64{}
 	for _, o := range os {
 		byP[o.p] += o.psi
 		byI[o.i] += o.psi
-		byPI[cell{o.p, o.i}] += o.psi
+		seenP[o.p], seenI[o.i] = true, true
+		byPI[int64(o.p)*int64(ni)+int64(o.i)] += o.psi
 	}
-	sumsq := func(m map[int32]float64) float64 {
-		s := 0.0
-		for _, v := range m {
-			s += v * v
+	sumsq := func(sums []float64, seen []bool) (float64, int) {
+		s, g := 0.0, 0
+		for k, v := range sums {
+			if seen[k] {
+				s += v * v
+				g++
+			}
 		}
-		return s
+		return s, g
 	}
+	cells := slices.Sorted(maps.Keys(byPI))
 	factor := func(g int) float64 { return float64(g) / float64(g-1) }
-	w := TwoWay{Participants: len(byP), Items: len(byI), Cells: len(byPI)}
+	sp, gp := sumsq(byP, seenP)
+	si, gi := sumsq(byI, seenI)
+	w := TwoWay{Participants: gp, Items: gi, Cells: len(cells)}
 	if w.Participants < 2 || w.Items < 2 {
 		w.V = math.NaN()
 		return w
 	}
 	spi := 0.0
-	for _, v := range byPI {
-		spi += v * v
+	for _, k := range cells {
+		spi += byPI[k] * byPI[k]
 	}
-	w.VP = factor(w.Participants) * sumsq(byP)
-	w.VI = factor(w.Items) * sumsq(byI)
+	w.VP = factor(w.Participants) * sp
+	w.VI = factor(w.Items) * si
 	if w.Cells > 1 {
 		w.VPI = factor(w.Cells) * spi
 	}
