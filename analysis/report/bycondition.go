@@ -182,18 +182,25 @@ func ConditionsMethods(r *conditions.Result, l Lang) *Methods {
 	p := r.Participants
 	set := r.Settings
 	var b strings.Builder
+	v := func(n int, one, many string) string {
+		if n == 1 {
+			return one
+		}
+		return many
+	}
+	e, c, a := len(p.Excluded), len(p.ChecksOnly), p.Analysed
 	b.WriteString(say(
-		fmt.Sprintf("Ratings were given on a %d-point scale. Of %s, %d were excluded for failing %d or more attention checks (a \"high\" check passed with a rating of at least %d, a \"low\" one with at most %d) or by the researcher, and %d rated attention checks only; %d were analysed.",
-			r.ScalePoints, pl(p.Total, "participant", "participants"), len(p.Excluded), set.MaxFailed, set.HighPass, set.LowPass, len(p.ChecksOnly), p.Analysed),
-		fmt.Sprintf("I giudizi sono stati dati su una scala a %d punti. Su %s, %d sono stati esclusi per aver fallito %d o più controlli di attenzione (un controllo \"alto\" era superato con un giudizio di almeno %d, uno \"basso\" con al massimo %d) o per decisione del ricercatore, e %d hanno risposto solo ai controlli di attenzione; ne sono stati analizzati %d.",
-			r.ScalePoints, pl(p.Total, "partecipante", "partecipanti"), len(p.Excluded), set.MaxFailed, set.HighPass, set.LowPass, len(p.ChecksOnly), p.Analysed),
-		fmt.Sprintf("Die Urteile wurden auf einer %d-stufigen Skala abgegeben. Von %s wurden %d ausgeschlossen, weil sie %d oder mehr Aufmerksamkeitskontrollen nicht bestanden (eine „hohe“ Kontrolle galt ab einem Urteil von %d als bestanden, eine „niedrige“ bis %d) oder auf Entscheidung der Forschenden, und %d beantworteten nur Aufmerksamkeitskontrollen; %d wurden ausgewertet.",
-			r.ScalePoints, pl(p.Total, "Teilnehmenden", "Teilnehmenden"), len(p.Excluded), set.MaxFailed, set.HighPass, set.LowPass, len(p.ChecksOnly), p.Analysed)))
+		fmt.Sprintf("Ratings were given on a %d-point scale. Of %s, %d %s excluded for failing %d or more attention checks (a \"high\" check passed with a rating of at least %d, a \"low\" one with at most %d) or by the researcher, and %d rated attention checks only; %d %s analysed.",
+			r.ScalePoints, pl(p.Total, "participant", "participants"), e, v(e, "was", "were"), set.MaxFailed, set.HighPass, set.LowPass, c, a, v(a, "was", "were")),
+		fmt.Sprintf("I giudizi sono stati dati su una scala a %d punti. Su %s, %d %s per aver fallito %d o più controlli di attenzione (un controllo \"alto\" era superato con un giudizio di almeno %d, uno \"basso\" con al massimo %d) o per decisione del ricercatore, e %d %s solo ai controlli di attenzione; %s %d.",
+			r.ScalePoints, pl(p.Total, "partecipante", "partecipanti"), e, v(e, "è stato escluso", "sono stati esclusi"), set.MaxFailed, set.HighPass, set.LowPass, c, v(c, "ha risposto", "hanno risposto"), v(a, "è stato analizzato", "ne sono stati analizzati"), a),
+		fmt.Sprintf("Die Urteile wurden auf einer %d-stufigen Skala abgegeben. Von %s %s %d ausgeschlossen, weil sie %d oder mehr Aufmerksamkeitskontrollen nicht bestanden (eine „hohe“ Kontrolle galt ab einem Urteil von %d als bestanden, eine „niedrige“ bis %d) oder auf Entscheidung der Forschenden, und %d %s nur Aufmerksamkeitskontrollen; %d %s ausgewertet.",
+			r.ScalePoints, pl(p.Total, "teilnehmenden Person", "Teilnehmenden"), v(e, "wurde", "wurden"), e, set.MaxFailed, set.HighPass, set.LowPass, c, v(c, "beantwortete", "beantworteten"), a, v(a, "wurde", "wurden"))))
 	if z := len(p.ZeroVariance); z > 0 {
 		b.WriteString(say(
-			fmt.Sprintf(" %s gave every item the same rating: their ratings count in the means on the scale but they have no z-scores.", pl(z, "participant", "participants")),
-			fmt.Sprintf(" %s hanno dato lo stesso giudizio a ogni item: i loro giudizi contano nelle medie sulla scala, ma non hanno punteggi z.", pl(z, "partecipante", "partecipanti")),
-			fmt.Sprintf(" %s gaben jedem Satz dasselbe Urteil: Ihre Urteile zählen in den Mittelwerten auf der Skala, sie haben aber keine z-Werte.", pl(z, "Teilnehmende", "Teilnehmende"))))
+			fmt.Sprintf(" %s gave every item the same rating: these ratings count in the means on the scale but have no z-scores.", pl(z, "participant", "participants")),
+			fmt.Sprintf(" %s %s lo stesso giudizio a ogni item: questi giudizi contano nelle medie sulla scala, ma non hanno punteggi z.", pl(z, "partecipante", "partecipanti"), v(z, "ha dato", "hanno dato")),
+			fmt.Sprintf(" %s %s jedem Satz dasselbe Urteil: Diese Urteile zählen in den Mittelwerten auf der Skala, haben aber keine z-Werte.", pl(z, "teilnehmende Person", "Teilnehmende"), v(z, "gab", "gaben"))))
 	}
 	names := make([]string, len(r.Conditions))
 	for k, c := range r.Conditions {
