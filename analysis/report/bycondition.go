@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"gonum.org/v1/plot"
 	"math"
 	"pragmalab/analysis"
 	"pragmalab/analysis/conditions"
@@ -100,10 +101,14 @@ func ConditionsFigures(r *conditions.Result) ([]Figure, error) {
 		names[k] = c.Name
 		s.Values, s.CIs = append(s.Values, c.MeanRating), append(s.CIs, c.MeanRatingCI)
 	}
-	means, err := IntervalPlot(fmt.Sprintf("Mean rating by condition (95 %% intervals)"), fmt.Sprintf("mean rating (1–%d)", r.ScalePoints), names, []IntervalSeries{s}, 1, float64(r.ScalePoints))
+	for k := range names {
+		names[k] = wrapLabel(names[k], 14)
+	}
+	means, err := IntervalPlot("Mean rating by condition (95 % intervals)", fmt.Sprintf("mean rating (1–%d)", r.ScalePoints), names, []IntervalSeries{s}, 1, float64(r.ScalePoints))
 	if err != nil {
 		return nil, err
 	}
+	means.Y.Tick.Marker = scaleTicks(r.ScalePoints)
 	points := make([]string, r.ScalePoints)
 	for k := range points {
 		points[k] = strconv.Itoa(k + 1)
@@ -243,4 +248,35 @@ func ConditionsMethods(r *conditions.Result, l Lang) *Methods {
 		"conditions[].condition", "conditions[].ratings", "conditions[].participants", "conditions[].items", "conditions[].mean_rating(_ci95)", "conditions[].mean_z(_ci95)",
 		"differences[].mean_rating_difference(_ci95)", "differences[].mean_z_difference(_ci95)"}
 	return m
+}
+
+// scaleTicks labels a rating axis at the points of the scale, 1 to its
+// last point, whatever room the axis leaves around them.
+type scaleTicks int
+
+func (s scaleTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for k := max(1, int(math.Ceil(lo-1e-9))); float64(k) <= min(hi+1e-9, float64(s)); k++ {
+		ts = append(ts, plot.Tick{Value: float64(k), Label: strconv.Itoa(k)})
+	}
+	return ts
+}
+
+// wrapLabel breaks a long axis label at spaces into lines of about width
+// characters, so neighbouring condition names do not run into each other.
+func wrapLabel(s string, width int) string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return strings.Join(append(lines, line), "\n")
 }
