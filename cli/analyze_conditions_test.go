@@ -255,3 +255,23 @@ func TestAnalyzeConditionsR(t *testing.T) {
 		t.Errorf("clmm.csv: %v", status)
 	}
 }
+
+// TestAnalyzeConditionsThinFiles: a file where nobody rated an item, and
+// one with a single condition on a single item, read as prose and as
+// empty lists, never as a crash or a made-up number.
+func TestAnalyzeConditionsThinFiles(t *testing.T) {
+	checks := writeAnalyzeInput(t, "checks.csv", "participant_id,item_id,condition,rating,check\np2,c,,5,high\n")
+	out, errOut, code := analyzeCLI(t, "", "analyze", "conditions", "--ratings", checks, "--methods", "text")
+	if code != 0 || !strings.Contains(out, "No item was rated by an analysed participant") {
+		t.Errorf("checks only: exit %d, %s%s", code, out, errOut)
+	}
+	out, _, _ = analyzeCLI(t, "", "analyze", "conditions", "--ratings", checks, "--json")
+	if !strings.Contains(out, `"conditions": []`) || !strings.Contains(out, `"differences": []`) {
+		t.Errorf("checks only: want empty lists in the JSON:\n%s", out)
+	}
+	one := writeAnalyzeInput(t, "one.csv", "participant_id,item_id,condition,rating,check\np1,i1,a,3,\np2,i1,a,4,\n")
+	out, errOut, code = analyzeCLI(t, "", "analyze", "conditions", "--ratings", one)
+	if code != 0 || !strings.Contains(out, "3.50 [n/a: fewer than 2 items]") || !strings.Contains(out, "Only one condition: no difference to take.") {
+		t.Errorf("one item: exit %d, %s%s", code, out, errOut)
+	}
+}

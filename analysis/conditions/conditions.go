@@ -159,6 +159,8 @@ func Compute(rs *Ratings, opt Options) (*Result, error) {
 		Settings:  Settings{opt.HighPass, opt.LowPass, opt.MaxFailed},
 		Interval:  IntervalMethod,
 		Reference: opt.Reference,
+		// Empty lists, not null, when nothing is rated or compared.
+		Conditions: []*Condition{}, Differences: []*Difference{},
 	}
 	parts, pIndex := participants(rs, opt)
 	res.Participants = summarise(parts)

@@ -39,7 +39,7 @@ func ConditionMeansTable(r *conditions.Result) *Table {
 	}
 	p := r.Participants
 	t.Notes = append(t.Notes,
-		fmt.Sprintf("%d participants, %d excluded, %d with attention checks only, %d analysed (%d of them gave every item the same rating: no z-scores).", p.Total, len(p.Excluded), len(p.ChecksOnly), p.Analysed, len(p.ZeroVariance)),
+		fmt.Sprintf("%d %s, %d excluded, %d with attention checks only, %d analysed (%d of them gave every item the same rating: no z-scores).", p.Total, map[bool]string{true: "participant", false: "participants"}[p.Total == 1], len(p.Excluded), len(p.ChecksOnly), p.Analysed, len(p.ZeroVariance)),
 		"Mean z: each participant's ratings z-scored (population SD), averaged over the condition's ratings.",
 		"Intervals: two-way cluster-robust (Cameron, Gelbach & Miller 2011), t with min(participants, items) − 1 df.")
 	return t
@@ -78,7 +78,10 @@ func ConditionDifferencesTable(r *conditions.Result) *Table {
 			estOf(d.MeanRating, d.MeanRatingCI, d.IntervalsNA, "mean_rating_difference_ci95"), estOf(d.MeanZ, d.MeanZCI, d.IntervalsNA, "mean_z_difference_ci95")})
 	}
 	t.Notes = []string{"Difference: the condition minus the one it is compared with, estimated within the participants and items the two share (\"Within\"); in a Latin square it is the difference of the two means."}
-	if len(r.Differences) == 0 {
+	switch {
+	case len(r.Conditions) == 0:
+		t.Notes = append(t.Notes, "No condition was rated by an analysed participant: no difference to take.")
+	case len(r.Differences) == 0:
 		t.Notes = append(t.Notes, "Only one condition: no difference to take.")
 	}
 	return t
@@ -163,7 +166,7 @@ func ConditionsMethods(r *conditions.Result, l Lang) *Methods {
 			return say("not computable", "non calcolabile", "nicht berechenbar")
 		}
 		if ci == nil {
-			return num(*x)
+			return num(*x) + say(" (no interval)", " (senza intervallo)", " (ohne Intervall)")
 		}
 		sep := ", "
 		if l != English {
@@ -206,6 +209,14 @@ func ConditionsMethods(r *conditions.Result, l Lang) *Methods {
 			fmt.Sprintf(" %s gave every item the same rating: these ratings count in the means on the scale but have no z-scores.", pl(z, "participant", "participants")),
 			fmt.Sprintf(" %s %s lo stesso giudizio a ogni item: questi giudizi contano nelle medie sulla scala, ma non hanno punteggi z.", pl(z, "partecipante", "partecipanti"), v(z, "ha dato", "hanno dato")),
 			fmt.Sprintf(" %s %s jedem Satz dasselbe Urteil: Diese Urteile zählen in den Mittelwerten auf der Skala, haben aber keine z-Werte.", pl(z, "teilnehmende Person", "Teilnehmende"), v(z, "gab", "gaben"))))
+	}
+	if len(r.Conditions) == 0 {
+		b.WriteString(say(" No item was rated by an analysed participant, so nothing could be averaged.",
+			" Nessun item è stato giudicato da un partecipante analizzato: non c'è nulla da mediare.",
+			" Kein Satz wurde von einer ausgewerteten Person beurteilt: Es gibt nichts zu mitteln."))
+		m.Paragraphs = append(m.Paragraphs, b.String())
+		m.Sources = []string{"scale_points", "participants", "settings", "conditions"}
+		return m
 	}
 	names := make([]string, len(r.Conditions))
 	for k, c := range r.Conditions {
