@@ -133,8 +133,14 @@ func project(x []float64, groups [][]int32) []float64 {
 	if len(groups) == 0 || scale == 0 {
 		return out
 	}
-	sums := map[int32]float64{}
-	counts := map[int32]int{}
+	n := int32(0)
+	for _, g := range groups {
+		for _, id := range g {
+			n = max(n, id+1)
+		}
+	}
+	sums := make([]float64, n)
+	counts := make([]int, n)
 	for sweep := 0; sweep < 100000; sweep++ {
 		change := 0.0
 		for _, g := range groups {
@@ -144,10 +150,14 @@ func project(x []float64, groups [][]int32) []float64 {
 				sums[id] += out[k]
 				counts[id]++
 			}
+			for id := range sums {
+				if counts[id] > 0 {
+					sums[id] /= float64(counts[id])
+					change = max(change, math.Abs(sums[id]))
+				}
+			}
 			for k, id := range g {
-				mean := sums[id] / float64(counts[id])
-				out[k] -= mean
-				change = max(change, math.Abs(mean))
+				out[k] -= sums[id]
 			}
 		}
 		if change <= 1e-13*scale || len(groups) == 1 {
