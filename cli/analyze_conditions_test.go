@@ -254,6 +254,29 @@ func TestAnalyzeConditionsR(t *testing.T) {
 	if status["fitted"] != "TRUE" {
 		t.Errorf("clmm.csv: %v", status)
 	}
+
+	// Between participants: the difference is taken within items only,
+	// R agrees, and the mixed model says why it has no slopes.
+	var b strings.Builder
+	b.WriteString("participant_id,item_id,condition,rating,check\n")
+	for p := range 12 {
+		for i := range 8 {
+			cond := map[bool]string{true: "a", false: "b"}[p < 6]
+			b.WriteString("p" + strconv.Itoa(p) + ",i" + strconv.Itoa(i) + "," + cond + "," + strconv.Itoa(1+(p*7+i*3)%5) + ",\n")
+		}
+	}
+	in := writeAnalyzeInput(t, "between.csv", b.String())
+	dir = t.TempDir()
+	if _, errOut, code := analyzeCLI(t, "", "analyze", "conditions", "--ratings", in, "--scale-points", "5", "--r", dir); code != 0 {
+		t.Fatalf("between: exit %d: %s", code, errOut)
+	}
+	out = runR(t, dir)
+	for _, want := range []string{" 0 differ by more than 1e-9 or in being undefined", "No by-condition slopes: 0 participants rated more than one condition",
+		"The numbers above come from: clmm with random intercepts for participants and items"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("between participants: R did not print %q:\n%s", want, out)
+		}
+	}
 }
 
 // TestAnalyzeConditionsThinFiles: a file where nobody rated an item, and
