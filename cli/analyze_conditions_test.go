@@ -298,3 +298,29 @@ func TestAnalyzeConditionsThinFiles(t *testing.T) {
 		t.Errorf("one item: exit %d, %s%s", code, out, errOut)
 	}
 }
+
+// TestAnalyzeConditionsLaTeXCompiles compiles the three tables with
+// pdflatex, on the realistic and the adversarial data of the other
+// commands' LaTeX test and on the German fixture.
+func TestAnalyzeConditionsLaTeXCompiles(t *testing.T) {
+	pdflatex := needPDFLaTeX(t)
+	inputs := map[string]string{"fixture": conditionsFixture}
+	for _, d := range []latexDataset{realisticLaTeXData(t), adversarialLaTeXData()} {
+		inputs[d.name] = writeAnalyzeInput(t, d.name+".csv", d.ratings)
+	}
+	for name, in := range inputs {
+		t.Run(name, func(t *testing.T) {
+			out, errs, code := analyzeCLI(t, "", "analyze", "conditions", "--ratings", in, "--latex")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			text := compileLaTeX(t, pdflatex, name+"-conditions", out, false)
+			if strings.ContainsAny(text, "¡¿") {
+				t.Errorf("the PDF shows ¡ or ¿:\n%s", text)
+			}
+			if name == "fixture" && text != "" && !strings.Contains(text, "zielsatz") {
+				t.Errorf("the PDF lacks the condition names:\n%s", text)
+			}
+		})
+	}
+}
