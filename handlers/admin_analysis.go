@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"pragmalab/domain"
+	"slices"
 
 	"github.com/go-chi/chi/v5"
 
@@ -53,6 +55,18 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v.Models = modelsView(s.ID, ms)
+	// The participants' integrity, below the toplines' paragraphs
+	// (docs/statistics.md#integrity-methods).
+	if len(v.Methods) > 0 {
+		p, err := h.Comparisons.IntegrityMethods(r.Context(), s)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		if p != "" {
+			v.Methods = append(v.Methods, p)
+		}
+	}
 	if h.rCompanionOffered(s, a) {
 		v.RCompanion = templates.StudyURL(s.ID, "/analysis/r-companion.zip")
 	}
@@ -132,6 +146,25 @@ func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	if a.Problem != nil {
 		h.Error(w, r, domain.Errorf(domain.EINVALID, "the study's export could not be analysed: %v", a.Problem))
 		return
+	}
+	if name == "methods" && a.Methods != nil {
+		p, err := h.Comparisons.IntegrityMethods(r.Context(), s)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		if p != "" && (format == "txt" || format == "md") {
+			m := *a.Methods
+			m.Paragraphs = append(slices.Clone(m.Paragraphs), p)
+			text := m.Text()
+			if format == "md" {
+				text = m.Markdown()
+			}
+			w.Header().Set("Content-Type", downloadTypes[format])
+			w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="study-%d-%s.%s"`, s.ID, name, format))
+			io.WriteString(w, text)
+			return
+		}
 	}
 	var buf bytes.Buffer
 	found, err := writeAnalysisDownload(&buf, a, name, format)

@@ -123,3 +123,41 @@ func copyModel(t *testing.T, env *testEnv, studyID int64, res *runner.Results) s
 	}
 	return pid
 }
+
+// TestIntegrityMethodsOnAnalysisPage: the Analysis page's methods
+// paragraph of a crowd study says which integrity layers ran, LLM-echo's
+// measured rates for the rule used and how many participants each flag
+// marked — the model's copier among them — and its downloads carry the
+// same paragraph (docs/statistics.md#integrity-methods).
+func TestIntegrityMethodsOnAnalysisPage(t *testing.T) {
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	c := env.adminClient()
+	ctx := context.Background()
+	b, err := seed.New(env.db).SeedBenchCrowd(ctx, 30, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
+	job := launchHumanJob(t, env, c, b.StudyID, "likert")
+	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
+	res, err := runner.LoadResults(ctx, env.db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copyModel(t, env, b.StudyID, res)
+	page := c.get(base + "/analysis").Body
+	i := strings.Index(page, "Participant integrity was checked with")
+	if i < 0 {
+		t.Fatalf("the Analysis page has no integrity paragraph:\n%.3000s", page)
+	}
+	para := page[i:min(len(page), i+4000)]
+	for _, want := range []string{"the server&#39;s own record", "drawn per participant", "LLM-echo against the study&#39;s finished scoring jobs",
+		"of copying agents", "llm_echo 1", "No participant was excluded or rejected on a flag alone"} {
+		if !strings.Contains(para, want) {
+			t.Errorf("the integrity paragraph lacks %q:\n%s", want, para)
+		}
+	}
+	if txt := c.get(base + "/analysis/methods.txt").Body; !strings.Contains(txt, "Participant integrity was checked with") || !strings.Contains(txt, "llm_echo 1") {
+		t.Errorf("methods.txt lacks the integrity paragraph:\n%s", txt)
+	}
+}
