@@ -49,7 +49,10 @@ func TestOIDCSignInInTheBrowser(t *testing.T) {
 		if !strings.Contains(nav, "ada-"+device+"@uni.edu") {
 			t.Fatalf("signed in as %q", nav)
 		}
-		step(t, ctx, "the sign-in rules", chromedp.Click(testID("nav-accounts")), chromedp.Click(testID("oidc-rules-link")),
+		// Each click waits for the page it leads to: a click racing the
+		// navigation finds a node of the page being left.
+		step(t, ctx, "the accounts page", chromedp.Click(testID("nav-accounts")), chromedp.WaitVisible(testID("oidc-rules-link")))
+		step(t, ctx, "the sign-in rules", chromedp.Click(testID("oidc-rules-link")),
 			chromedp.WaitVisible(testID("oidc-rule-uni.edu")), chromedp.WaitVisible(testID("oidc-new-rule")))
 		screenshot(t, ctx, "oidc-rules-"+device)
 		step(t, ctx, "log out", chromedp.Click(`form[action="/admin/logout"] button`), chromedp.WaitVisible(testID("login-form")))
