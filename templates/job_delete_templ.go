@@ -38,7 +38,7 @@ func JobDeleteButton(studyID int64, j *domain.Job) templ.Component {
 				var templ_7745c5c3_Var2 string
 				templ_7745c5c3_Var2, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(JobURL(studyID, j.ID, "/delete"))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/job_delete.templ`, Line: 9, Col: 78}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `job_delete.templ`, Line: 9, Col: 78}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var2)
 				if templ_7745c5c3_Err != nil {
@@ -51,7 +51,7 @@ func JobDeleteButton(studyID int64, j *domain.Job) templ.Component {
 				var templ_7745c5c3_Var3 string
 				templ_7745c5c3_Var3, templ_7745c5c3_Err = templruntime.NewAttributeExpression("delete-job-" + i64(j.ID)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/job_delete.templ`, Line: 10, Col: 88}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `job_delete.templ`, Line: 10, Col: 88}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var3)
 				if templ_7745c5c3_Err != nil {
@@ -64,7 +64,7 @@ func JobDeleteButton(studyID int64, j *domain.Job) templ.Component {
 				var templ_7745c5c3_Var4 string
 				templ_7745c5c3_Var4, templ_7745c5c3_Err = templruntime.NewAttributeExpression("Delete job " + i64(j.ID)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/job_delete.templ`, Line: 10, Col: 129}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `job_delete.templ`, Line: 10, Col: 129}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var4)
 				if templ_7745c5c3_Err != nil {
