@@ -60,6 +60,9 @@ func modelsView(studyID int64, ms []comparisons.ModelBesideHumans) []templates.M
 			if a.Passed {
 				row.Passed = "yes"
 			}
+			if a.VerdictReason != "" {
+				row.Passed = a.VerdictReason
+			}
 		}
 		if m.Within != nil {
 			row.Within = fmt.Sprintf("%s (%d units)", analysis.Fixed(*m.Within, 2), m.Units)

@@ -76,6 +76,9 @@ func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *te
 		if m.Passed {
 			v.Verdict = fmt.Sprintf("The model passes at ε = %s: it wins against %.0f%% of the humans.", v.Epsilon, 100*m.WinningRate)
 		}
+		if m.Verdict == modelhuman.AltNA {
+			v.Verdict = fmt.Sprintf("No verdict at ε = %s (%s): with fewer humans the test only asks which of them the model is closer to.", v.Epsilon, m.VerdictReason)
+		}
 		v.Measures = []templates.HumanMeasure{
 			{Label: "Winning rate ω (share of humans the model beats, up to ε)", Value: strconv.FormatFloat(m.WinningRate, 'f', 3, 64)},
 			{Label: "Advantage probability ρ (mean share of items where the model does at least as well)", Value: strconv.FormatFloat(m.AdvantageProbability, 'f', 3, 64)},

@@ -20,6 +20,9 @@ func AltTestTable(a *modelhuman.AltTest) []*Table {
 		if m.Passed {
 			passed = "yes"
 		}
+		if m.VerdictReason != "" {
+			passed = m.VerdictReason
+		}
 		sum.Rows = append(sum.Rows, []any{name, analysis.Num(m.WinningRate), analysis.Num(m.AdvantageProbability), passed, m.Humans, m.Items})
 		for _, h := range m.PerHuman {
 			rej := "no"
