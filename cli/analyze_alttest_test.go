@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -45,7 +46,7 @@ func TestAnalyzeAltTestJSON(t *testing.T) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		if want := "advantage_probability,epsilon,humans,items,passed,per_human,winning_rate"; strings.Join(keys, ",") != want {
+		if want := "advantage_probability,epsilon,humans,items,passed,per_human,verdict,winning_rate"; strings.Join(keys, ",") != want {
 			t.Errorf("%s: keys %v, want %s", name, keys, want)
 		}
 	}
@@ -172,12 +173,62 @@ func TestAnalyzeReliability(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	// cliRatings: p3 fails 3 checks and is left out; p1 and p2 rate s1 and
-	// n1 in both conditions, p4 s1 in trigger: 4 units, 9 item ratings.
-	if len(got.Alpha) != 3 || got.Alpha[2].Condition != "all" || got.Alpha[2].Ratings != 9 || got.Alpha[2].Units != 4 {
-		t.Errorf("alpha rows %+v, want trigger, cancel and all (4 units, 9 ratings)", got.Alpha)
+	// n1 in both conditions: 4 units, 8 item ratings. p4 rates s1 in
+	// trigger only, one rating and so no z-score: left out of α as of the
+	// split-half and the toplines (docs/statistics.md#crowd-krippendorffs-alpha).
+	if len(got.Alpha) != 3 || got.Alpha[2].Condition != "all" || got.Alpha[2].Ratings != 8 || got.Alpha[2].Units != 4 {
+		t.Errorf("alpha rows %+v, want trigger, cancel and all (4 units, 8 ratings)", got.Alpha)
 	}
 	out, _, code = analyzeCLI(t, "", "analyze", "reliability", "--within-participant", "--ratings", path)
 	if code != 0 || !strings.Contains(out, "Krippendorff's α of the crowd ratings") || !strings.Contains(out, "Split-half reliability") {
 		t.Errorf("text: exit %d\n%s", code, out)
 	}
+}
+
+// TestAnalyzeAltTestTwoHumansNoVerdict (docs/statistics.md#when-the-design-is-too-thin):
+// with two humans the model that gives their consensus gets no verdict —
+// in the text's table and notes and in the JSON — and the notes say why.
+func TestAnalyzeAltTestTwoHumansNoVerdict(t *testing.T) {
+	hp, mp := altFiles(t)
+	var two strings.Builder
+	for line := range strings.SplitSeq(readAnalyzeFile(t, hp), "\n") {
+		if !strings.HasPrefix(line, "ann3,") && line != "" {
+			two.WriteString(line + "\n")
+		}
+	}
+	hp = writeAnalyzeInput(t, "two.csv", two.String())
+	out, errs, code := analyzeCLI(t, "", "analyze", "alt-test", "--humans", hp, "--models", mp, "--scoring", "neg-rmse", "--epsilon", "0.2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	i := strings.Index(out, "\nconsensus ")
+	if i < 0 || !strings.Contains(out[i:i+strings.Index(out[i+1:], "\n")+1], "n/a: 2 humans; the test needs 3") || !strings.Contains(out, "the humans agree little") {
+		t.Errorf("the text should give no verdict:\n%s", out)
+	}
+	js, errs, code := analyzeCLI(t, "", "analyze", "alt-test", "--humans", hp, "--models", mp, "--scoring", "neg-rmse", "--epsilon", "0.2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Models map[string]struct {
+			Passed  bool   `json:"passed"`
+			Verdict string `json:"verdict"`
+			Reason  string `json:"verdict_reason"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatal(err)
+	}
+	if m := got.Models["consensus"]; m.Passed || m.Verdict != "n/a" || m.Reason != "n/a: 2 humans; the test needs 3" {
+		t.Errorf("JSON: %+v", m)
+	}
+}
+
+func readAnalyzeFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

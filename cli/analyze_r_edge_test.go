@@ -75,6 +75,32 @@ func TestRCompanionOneParticipant(t *testing.T) {
 	}
 }
 
+// TestRCompanionRefusesMoreParametersThanRatings: one participant's 10
+// ratings over five conditions and four item types cannot carry the
+// model's thresholds and effects; no model is fitted, the output says why
+// and prints no numbers "the numbers above come from", and the last step
+// does not claim to fall back to a next one.
+func TestRCompanionRefusesMoreParametersThanRatings(t *testing.T) {
+	needR(t, true)
+	dir, printed, _, _ := runToplinesR(t, latinRatings(1, 10, 10, 1))
+	st := clmmStatus(t, dir, printed)
+	if st["fitted"] != "FALSE" || !strings.Contains(st["steps"], "parameters for 10 ratings") {
+		t.Errorf("10 ratings: clmm %v\n%s", st, printed)
+	}
+	for _, bad := range []string{"The numbers above come from", "falling back to the next step\nThe model cannot"} {
+		if strings.Contains(printed, bad) {
+			t.Errorf("R's output has %q:\n%s", bad, printed)
+		}
+	}
+	if !strings.Contains(printed, "The model cannot be fitted: even the simplest model has more parameters than there are ratings.") {
+		t.Errorf("R's output does not say why no model is fitted:\n%s", printed)
+	}
+	last := printed[strings.LastIndex(printed, "Step "):]
+	if strings.Contains(last, "falling back") {
+		t.Errorf("the last step falls back:\n%s", last)
+	}
+}
+
 // TestRCompanionOneItemOneCondition: one item (rated by each participant in
 // every condition, --within-participant)
 // and one condition run clean, each factor of one level dropped.

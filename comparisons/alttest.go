@@ -42,6 +42,11 @@ type JobAltTest struct {
 	// fewer than 30 items).
 	Humans int      `json:"humans"`
 	Thin   []string `json:"thin,omitempty"`
+	// HumanAlpha is the humans' own Krippendorff's α on the labels the
+	// test reads (HumanAlphaMetric), below modelhuman.AltLowAgreement a
+	// note says ε should be smaller.
+	HumanAlpha       *float64 `json:"human_alpha"`
+	HumanAlphaMetric string   `json:"human_alpha_metric,omitempty"`
 	// LatinSquare is set for a crowd study: its batches' meaning for the test.
 	LatinSquare string   `json:"latin_square,omitempty"`
 	Notes       []string `json:"notes,omitempty"`
@@ -89,6 +94,7 @@ func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, eps
 		return out, nil
 	}
 	out.Result, out.Notes = at.Models[res.Scorer], at.Notes
+	out.HumanAlpha, out.HumanAlphaMetric = at.HumanAlpha, at.AlphaMetric
 	out.Methods = map[string]string{}
 	for _, l := range report.Langs {
 		out.Methods[string(l)] = report.AltTestMethods(at, l).Text()

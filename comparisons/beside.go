@@ -3,6 +3,7 @@ package comparisons
 import (
 	"context"
 
+	"pragmalab/analysis"
 	"pragmalab/analysis/modelhuman"
 	"pragmalab/analysis/report"
 	"pragmalab/domain"
@@ -26,9 +27,19 @@ type ModelBesideHumans struct {
 	Alt *modelhuman.AltTestModel
 	Why string
 	// Within is the share of item × condition units whose JSD is within
-	// the human ceiling, of Units (likert jobs).
-	Within *float64
-	Units  int
+	// the human ceiling, of Units (likert jobs); UniformWithin and
+	// MarginalWithin the chance baselines' shares, beside it because a
+	// share within the ceiling does not separate chance from skill.
+	Within                        *float64
+	UniformWithin, MarginalWithin *float64
+	Units                         int
+	// Skill is the headline of the distributions: the model's skill by
+	// JSD against the closer chance baseline (SkillBaseline), 0 chance and
+	// 1 the sampling floor, with its bootstrap interval
+	// (docs/statistics.md#chance-baselines-and-skill).
+	Skill         *float64
+	SkillCI       *analysis.CI
+	SkillBaseline string
 	// Correlation is r with its ceiling and share (likert jobs).
 	Correlation *modelhuman.CorrelationCeiling
 	// ECE is the expected calibration error (likert), DeltaA the mean ΔA (expert).
@@ -102,6 +113,13 @@ func summariseBesideHumans(j *domain.Job, c *JobHumanComparison) ModelBesideHuma
 	if d := c.Distributions; d != nil {
 		if sum := d.SummaryOf(modelhuman.MeasureJSD, "all"); sum != nil {
 			m.Within, m.Units = sum.WithinShare, sum.Units
+			m.Skill, m.SkillCI, m.SkillBaseline = sum.Skill, sum.SkillCI, sum.SkillBaseline
+			if b := sum.Baseline(modelhuman.BaselineUniform); b != nil {
+				m.UniformWithin = b.WithinShare
+			}
+			if b := sum.Baseline(modelhuman.BaselineMarginal); b != nil {
+				m.MarginalWithin = b.WithinShare
+			}
 		}
 	}
 	if k := c.Correlation; k != nil {

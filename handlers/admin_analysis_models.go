@@ -44,24 +44,36 @@ func (h *Handler) rCompanionOffered(s *domain.Study, a *studies.Analysis) bool {
 }
 
 // modelsView lays the study's jobs beside its humans out for the Analysis
-// page: one row per job with the alt-test's verdict, the share of units
-// within the human ceiling and the correlation against the split-half
+// page: one row per job with the alt-test's verdict, the skill against
+// chance (the headline), the share of units within the human ceiling
+// beside the chance baselines' and the correlation against the split-half
 // ceiling.
 func modelsView(studyID int64, ms []comparisons.ModelBesideHumans) []templates.ModelHumanRow {
 	var out []templates.ModelHumanRow
 	for _, m := range ms {
 		row := templates.ModelHumanRow{URL: templates.JobURL(studyID, m.JobID, ""), Job: "#" + strconv.FormatInt(m.JobID, 10),
 			Task: m.Task, Scorer: m.Scorer, Epsilon: analysis.Fixed(m.Epsilon, 2), Source: m.Source,
-			Omega: analysis.Missing, Rho: analysis.Missing, Passed: m.Why, Within: analysis.Missing,
+			Omega: analysis.Missing, Rho: analysis.Missing, Passed: m.Why, Within: analysis.Missing, Skill: analysis.Missing, ChanceWithin: analysis.Missing,
 			R: analysis.Missing, Ceiling: analysis.Missing, Share: analysis.Missing, Other: analysis.Missing}
 		if a := m.Alt; a != nil {
 			row.Omega, row.Rho, row.Passed = analysis.Fixed(a.WinningRate, 2), analysis.Fixed(a.AdvantageProbability, 2), "no"
 			if a.Passed {
 				row.Passed = "yes"
 			}
+			if a.VerdictReason != "" {
+				row.Passed = a.VerdictReason
+			}
 		}
 		if m.Within != nil {
 			row.Within = fmt.Sprintf("%s (%d units)", analysis.Fixed(*m.Within, 2), m.Units)
+		}
+		if m.UniformWithin != nil && m.MarginalWithin != nil {
+			row.ChanceWithin = analysis.Fixed(*m.UniformWithin, 2) + " · " + analysis.Fixed(*m.MarginalWithin, 2)
+		}
+		if m.Skill != nil {
+			row.Skill = analysis.Fixed(*m.Skill, 2) + " " + analysis.CIText(m.SkillCI) + " vs " + report.BaselineName(m.SkillBaseline)
+		} else if m.Within != nil {
+			row.Skill = "undefined"
 		}
 		if c := m.Correlation; c != nil {
 			row.R, row.Ceiling, row.Share = report.Text(c.R), report.Text(c.Ceiling), report.Text(c.Share)

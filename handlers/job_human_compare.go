@@ -76,6 +76,9 @@ func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *te
 		if m.Passed {
 			v.Verdict = fmt.Sprintf("The model passes at ε = %s: it wins against %.0f%% of the humans.", v.Epsilon, 100*m.WinningRate)
 		}
+		if m.Verdict == modelhuman.AltNA {
+			v.Verdict = fmt.Sprintf("No verdict at ε = %s (%s): with fewer humans the test only asks which of them the model is closer to.", v.Epsilon, m.VerdictReason)
+		}
 		v.Measures = []templates.HumanMeasure{
 			{Label: "Winning rate ω (share of humans the model beats, up to ε)", Value: strconv.FormatFloat(m.WinningRate, 'f', 3, 64)},
 			{Label: "Advantage probability ρ (mean share of items where the model does at least as well)", Value: strconv.FormatFloat(m.AdvantageProbability, 'f', 3, 64)},
@@ -102,17 +105,24 @@ func humanCompareView(c *comparisons.JobHumanComparison, model, base string) *te
 // calibration, and an expert job's ΔA.
 func fillDistView(v *templates.HumanCompareView, c *comparisons.JobHumanComparison, base string) {
 	if d := c.Distributions; d != nil {
-		v.DistNote = fmt.Sprintf("Per item × condition, the model's distribution over the %d points against the humans' histogram; the ceiling is the mean distance between random halves of the humans (%d splits). JSD is the Jensen–Shannon divergence in bits (not its square root); KL(human ‖ model) smooths the model's distribution by %g per point; Wasserstein is divided by (points − 1); TV is the total variation.", d.Points, d.Splits, d.Smoothing)
+		v.DistNote = fmt.Sprintf("Per item × condition, the model's distribution over the %d points against the humans' histogram, beside two chance baselines: the uniform distribution and the humans' marginal distribution over the scale (every rating pooled). The ceiling is the mean distance between random halves of the humans (%d splits); being within it does not separate chance from skill, since with few raters a chance baseline is often within it too. The skill score does: (baseline − model)/(baseline − sampling floor) against the closer of the two baselines, 0 at chance, 1 at the sampling floor (the distance a model that knew each item's distribution would have from its raters' histogram), below 0 worse than chance; its interval is a bootstrap over items. JSD is the Jensen–Shannon divergence in bits (not its square root); KL(human ‖ model) smooths the model's distribution by %g per point; Wasserstein is divided by (points − 1); TV is the total variation.", d.Points, d.Splits, d.Smoothing)
 		for _, m := range modelhuman.Measures {
 			s := d.SummaryOf(m, "all")
 			if s == nil {
 				continue
 			}
-			within := "—"
-			if s.WithinShare != nil {
-				within = fmt.Sprintf("%.0f%% (%d)", 100**s.WithinShare, s.Within)
+			row := templates.DistRow{Measure: m, Units: strconv.Itoa(s.Units), Model: num3(s.MeanModel), Floor: num3(s.MeanFloor), Ceiling: num3(s.MeanCeiling),
+				Within: withinText(s.WithinShare, s.Within), Skill: report.SkillText(s)}
+			if b := s.Baseline(modelhuman.BaselineUniform); b != nil {
+				row.Uniform, row.UniformWithin = num3(b.MeanDistance), withinText(b.WithinShare, b.Within)
 			}
-			v.Dist = append(v.Dist, templates.DistRow{Measure: m, Units: strconv.Itoa(s.Units), Model: num3(s.MeanModel), Ceiling: num3(s.MeanCeiling), Within: within})
+			if b := s.Baseline(modelhuman.BaselineMarginal); b != nil {
+				row.Marginal, row.MarginalWithin = num3(b.MeanDistance), withinText(b.WithinShare, b.Within)
+			}
+			v.Dist = append(v.Dist, row)
+		}
+		if s := d.SummaryOf(modelhuman.MeasureJSD, "all"); s != nil {
+			v.Skill = "Skill against chance (JSD): " + report.SkillText(s) + "; 0 is chance, 1 the sampling floor."
 		}
 		for _, f := range humanFigureNames(c) {
 			v.Figures = append(v.Figures, templates.FigureLink{Title: f.title, Base: base + "/human-figures/" + f.name, Alt: f.title})
@@ -134,6 +144,14 @@ func fillDistView(v *templates.HumanCompareView, c *comparisons.JobHumanComparis
 		v.Replacement = []templates.HumanMeasure{{Label: "α of the experts (plausibility, nominal)", Value: num3(k.Alpha)},
 			{Label: "ΔA: mean change of α with the model in an expert's place", Value: num3(k.DeltaA)}}
 	}
+}
+
+// withinText is a share within the ceiling as a percentage with its count.
+func withinText(share *float64, n int) string {
+	if share == nil {
+		return "—"
+	}
+	return fmt.Sprintf("%.0f%% (%d)", 100**share, n)
 }
 
 type humanFigure struct{ name, title string }

@@ -24,7 +24,11 @@ type HumanCompareView struct {
 	// note on the units (JSD in bits, KL's smoothing).
 	Dist     []DistRow
 	DistNote string
-	Figures  []FigureLink
+	// Skill is the headline of the distributions: the model's skill
+	// against chance by JSD with its interval and what it is measured
+	// against (docs/statistics.md#chance-baselines-and-skill).
+	Skill   string
+	Figures []FigureLink
 	// Correlation, Calibration and Replacement are label–value lists, empty
 	// when they do not apply; Errors say what could not be computed.
 	Correlation []HumanMeasure
@@ -40,10 +44,13 @@ type AltHumanRow struct {
 	Annotator, Items, PValue, Rejected string
 }
 
-// DistRow is one distance: the model's mean, the ceiling's mean, the share
-// of items within the ceiling.
+// DistRow is one distance: the model's mean beside the chance baselines'
+// (uniform, the humans' marginal), the sampling floor and the ceiling;
+// the shares of items within the ceiling of the model and of each
+// baseline; and the model's skill against chance.
 type DistRow struct {
-	Measure, Units, Model, Ceiling, Within string
+	Measure, Units, Model, Uniform, Marginal, Floor, Ceiling string
+	Within, UniformWithin, MarginalWithin, Skill             string
 }
 
 // FigureLink is a figure with its SVG, PNG and PDF addresses (Base + ".svg").

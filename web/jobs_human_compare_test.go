@@ -40,7 +40,7 @@ func TestLikertJobAgainstHumans(t *testing.T) {
 	waitJob(t, env.db, id, domain.JobDone)
 	page := c.get(job).Body
 	for _, want := range []string{`data-testid="alt-verdict"`, `value="0.1"`, "ε = 0.1 for crowd workers", `data-testid="alt-latin-square"`,
-		`data-testid="dist-ceiling"`, "<td>jsd</td>", `data-testid="human-correlation"`, "/human-figures/distance_ceiling_jsd.svg",
+		`data-testid="dist-ceiling"`, "<td>jsd</td>", `data-testid="dist-skill"`, "Skill against chance (JSD): -", ">Sampling floor<", `data-testid="human-correlation"`, "/human-figures/distance_ceiling_jsd.svg",
 		"/human-figures/distribution_panel.svg"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the likert job page lacks %s", want)
@@ -66,8 +66,14 @@ func TestLikertJobAgainstHumans(t *testing.T) {
 	if body := c.get(job + "?epsilon=2").Body; !strings.Contains(body, `data-testid="alt-epsilon-error"`) {
 		t.Error("ε 2 should be refused beside the form")
 	}
+	// The Analysis page's headline of the distributions is the skill
+	// against chance: a random scorer's is below 0.
+	an := c.get(base + "/analysis").Body
+	if i := strings.Index(an, `data-testid="model-skill"><strong>`); i < 0 || !strings.HasPrefix(an[i+len(`data-testid="model-skill"><strong>`):], "-") {
+		t.Errorf("the Analysis page's models lack a random scorer's negative skill")
+	}
 	js := c.get(job + "/results.json").Body
-	for _, want := range []string{`"alt_test"`, `"winning_rate"`, `"distributions"`, `"epsilon_source"`, "alternative annotator test", "test dell'annotatore alternativo"} {
+	for _, want := range []string{`"alt_test"`, `"winning_rate"`, `"distributions"`, `"epsilon_source"`, `"skill_ci95"`, `"mean_sampling_floor"`, `"marginal_distribution"`, "alternative annotator test", "test dell'annotatore alternativo"} {
 		if !strings.Contains(js, want) {
 			t.Errorf("the JSON lacks %s", want)
 		}

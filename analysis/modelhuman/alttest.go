@@ -160,10 +160,17 @@ type AltTestHuman struct {
 // AltTestModel is one model's alt-test: the winning rate ω (the share of
 // humans rejected), the advantage probability ρ (the mean over humans of
 // mean W_m), passed (ω ≥ 0.5), the humans tested and the items used.
+//
+// Verdict is "pass", "fail" or "n/a": no verdict with fewer than
+// AltMinHumans humans tested, VerdictReason then saying why ("n/a: 2
+// humans; the test needs 3"), and Passed false
+// (docs/statistics.md#when-the-design-is-too-thin).
 type AltTestModel struct {
 	WinningRate          float64        `json:"winning_rate"`
 	AdvantageProbability float64        `json:"advantage_probability"`
 	Passed               bool           `json:"passed"`
+	Verdict              string         `json:"verdict"`
+	VerdictReason        string         `json:"verdict_reason,omitempty"`
 	Humans               int            `json:"humans"`
 	Items                int            `json:"items"`
 	Epsilon              float64        `json:"epsilon"`
@@ -172,6 +179,23 @@ type AltTestModel struct {
 	// items, with how many they had.
 	Skipped []AltSkipped `json:"-"`
 }
+
+// AltMinHumans is the fewest humans tested for the alt-test to give a
+// verdict: the authors advise at least 3, and with 2 the test only asks
+// which of the two the model is closer to.
+const AltMinHumans = 3
+
+// AltLowAgreement is the humans' Krippendorff's α below which the output
+// says ε should be smaller: Krippendorff's (2004) lowest bound for
+// tentative conclusions.
+const AltLowAgreement = 0.667
+
+// The alt-test's verdicts.
+const (
+	AltPass = "pass"
+	AltFail = "fail"
+	AltNA   = "n/a"
+)
 
 // AltSkipped is a human left out of one model's test.
 type AltSkipped struct {
@@ -187,6 +211,11 @@ type AltTest struct {
 	Options AltTestOptions `json:"-"`
 	// Notes say where the design is thinner than the authors advise.
 	Notes []string `json:"-"`
+	// HumanAlpha is the humans' own Krippendorff's α on the labels the
+	// test reads (nominal for accuracy, interval for −RMSE; z-scored when
+	// the test z-scores), nil when undefined; AlphaMetric names the metric.
+	HumanAlpha  *float64 `json:"-"`
+	AlphaMetric string   `json:"-"`
 }
 
 // altData is the input interned: annotators, items and labels as indexes.
@@ -251,6 +280,7 @@ func ComputeAltTest(humans, models []AltLabel, opt AltTestOptions) (*AltTest, er
 		}
 		res.Models[name] = mt
 	}
+	res.HumanAlpha, res.AlphaMetric = d.alpha(opt)
 	res.Notes = altNotes(res)
 	if len(d.constant) > 0 {
 		res.Notes = append(res.Notes, "Left out for giving every item the same label (no z-scores): annotators "+strings.Join(d.constant, ", "))
@@ -514,7 +544,14 @@ func (d *altData) test(model []altAnswer, opt AltTestOptions) (*AltTestModel, er
 	mt.Humans = len(mt.PerHuman)
 	mt.WinningRate = float64(nrej) / float64(mt.Humans)
 	mt.AdvantageProbability = rho / float64(mt.Humans)
-	mt.Passed = mt.WinningRate >= 0.5
+	mt.Passed, mt.Verdict = mt.WinningRate >= 0.5, AltFail
+	if mt.Passed {
+		mt.Verdict = AltPass
+	}
+	if mt.Humans < AltMinHumans {
+		mt.Passed, mt.Verdict = false, AltNA
+		mt.VerdictReason = fmt.Sprintf("n/a: %d %s; the test needs %d", mt.Humans, plural(mt.Humans, "human", "humans"), AltMinHumans)
+	}
 	return mt, nil
 }
 
@@ -606,8 +643,8 @@ func altNotes(res *AltTest) []string {
 	var notes []string
 	for _, name := range res.Order {
 		m := res.Models[name]
-		if m.Humans < 3 {
-			notes = append(notes, fmt.Sprintf("%s: only %d humans tested; the authors advise at least 3 (with 2 the test asks only which one the model is closer to)", name, m.Humans))
+		if m.Humans < AltMinHumans {
+			notes = append(notes, fmt.Sprintf("%s: no verdict (%s): the authors advise at least %d humans (with 2 the test asks only which one the model is closer to)", name, m.VerdictReason, AltMinHumans))
 		}
 		if len(m.Skipped) > 0 {
 			var who []string
@@ -625,5 +662,79 @@ func altNotes(res *AltTest) []string {
 			break
 		}
 	}
+	if a := res.HumanAlpha; a != nil && *a < AltLowAgreement {
+		notes = append(notes, fmt.Sprintf("the humans agree little (Krippendorff's α = %s, %s, below %s): the authors advise a smaller ε when the humans' own agreement is low, so a model passes less easily where the humans are no standard", analysis.Fixed(*a, 2), res.AlphaMetric, analysis.Fixed(AltLowAgreement, 3)))
+	}
 	return notes
+}
+
+// alpha is the humans' Krippendorff's α on the labels as the test reads
+// them: nominal on the labels for accuracy, interval on the numbers (the
+// z-scores under ZScore) for −RMSE. Humans left out under z-scores are
+// left out here too.
+func (d *altData) alpha(opt AltTestOptions) (*float64, string) {
+	if opt.Scoring == AltNegRMSE {
+		return d.intervalAlpha(), "interval"
+	}
+	var nlabels int32
+	for _, ans := range d.byHuman {
+		for _, a := range ans {
+			nlabels = max(nlabels, a.label+1)
+		}
+	}
+	counts := make([][]int, len(d.items))
+	for u := range counts {
+		counts[u] = make([]int, nlabels)
+	}
+	for _, ans := range d.byHuman {
+		for _, a := range ans {
+			counts[a.item][a.label]++
+		}
+	}
+	a, ok := analysis.KrippendorffAlpha(counts, analysis.Nominal, nil)
+	if !ok {
+		return nil, "nominal"
+	}
+	return analysis.Num(a), "nominal"
+}
+
+// intervalAlpha is Krippendorff's interval α of the humans' numbers in
+// closed form, O(labels): over the pairable values (units with at least
+// two), α = 1 − (n − 1)·Σᵤ Sᵤ/(mᵤ − 1) / S, where Sᵤ = Σ_{i≠j in u}
+// (vᵢ − vⱼ)² = 2(mᵤΣv² − (Σv)²) and S the same over all n values — the
+// coincidence-matrix form without a category per distinct z-score.
+func (d *altData) intervalAlpha() *float64 {
+	type sums struct{ m, s, s2 float64 }
+	units := make([]sums, len(d.items))
+	for _, ans := range d.byHuman {
+		for _, a := range ans {
+			u := &units[a.item]
+			u.m++
+			u.s += a.value
+			u.s2 += a.value * a.value
+		}
+	}
+	var all sums
+	var do float64
+	for _, u := range units {
+		if u.m < 2 {
+			continue
+		}
+		do += 2 * (u.m*u.s2 - u.s*u.s) / (u.m - 1)
+		all.m += u.m
+		all.s += u.s
+		all.s2 += u.s2
+	}
+	de := 2 * (all.m*all.s2 - all.s*all.s)
+	if all.m <= 1 || !(de > 0) {
+		return nil
+	}
+	return analysis.Num(1 - (all.m-1)*do/de)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

@@ -267,3 +267,93 @@ func TestAltTestConstantZScore(t *testing.T) {
 		t.Errorf("constant model: %v, want an error on line 2 of the models file", err)
 	}
 }
+
+// TestAltTestNoVerdictOnTwoHumans (docs/statistics.md#when-the-design-is-too-thin):
+// the uniform baseline against two experts who disagree on 30 items wins
+// against both and would "pass"; with fewer than 3 humans tested there is
+// no verdict, the reason says so, and the note says ε should be smaller
+// since the humans agree little.
+func TestAltTestNoVerdictOnTwoHumans(t *testing.T) {
+	var h, m strings.Builder
+	h.WriteString("annotator,item_id,label\n")
+	m.WriteString("model,item_id,label\n")
+	for i := range 30 {
+		a, b := "yes", "no"
+		if i%3 == 0 {
+			b = "yes"
+		}
+		if i%5 == 0 {
+			a = "no"
+		}
+		item := "i" + analysis.Itoa(i)
+		h.WriteString("e1," + item + "," + a + "\ne2," + item + "," + b + "\n")
+		m.WriteString("uniform," + item + ",yes\n")
+	}
+	humans, models := altRows(t, readH, h.String()), altRows(t, readM, m.String())
+	opt := DefaultAltTestOptions()
+	opt.Epsilon = 0.2
+	res, err := ComputeAltTest(humans, models, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Models["uniform"]
+	if r.WinningRate < 0.5 {
+		t.Fatalf("ω = %v: the case should be one the bare ω would pass", r.WinningRate)
+	}
+	if r.Passed || r.Verdict != AltNA || r.VerdictReason != "n/a: 2 humans; the test needs 3" {
+		t.Errorf("two humans: passed %v, verdict %q (%q), want no verdict", r.Passed, r.Verdict, r.VerdictReason)
+	}
+	if res.HumanAlpha == nil || *res.HumanAlpha >= AltLowAgreement {
+		t.Fatalf("the experts' α %v, want low", res.HumanAlpha)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	for _, want := range []string{"no verdict (n/a: 2 humans; the test needs 3)", "the humans agree little (Krippendorff's α = ", "a smaller ε"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes lack %q:\n%s", want, notes)
+		}
+	}
+
+	// A third expert, agreeing with the first: a verdict again.
+	for i := range 30 {
+		item := "i" + analysis.Itoa(i)
+		a := "yes"
+		if i%5 == 0 {
+			a = "no"
+		}
+		h.WriteString("e3," + item + "," + a + "\n")
+	}
+	res, err = ComputeAltTest(altRows(t, readH, h.String()), models, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Models["uniform"]; r.Verdict == AltNA || r.VerdictReason != "" || r.Passed != (r.Verdict == AltPass) {
+		t.Errorf("three humans: verdict %q (%q), passed %v", r.Verdict, r.VerdictReason, r.Passed)
+	}
+}
+
+// TestAltTestHumanAlpha: the humans' α the note reads is Krippendorff's,
+// nominal on the labels for accuracy and interval (closed form) on the
+// numbers for −RMSE, as the core computes it from the data matrix.
+func TestAltTestHumanAlpha(t *testing.T) {
+	csv := "annotator,item_id,label\n" +
+		"A,i1,1\nB,i1,2\nC,i1,1\n" +
+		"A,i2,4\nB,i2,5\n" +
+		"A,i3,2\nB,i3,2\nC,i3,3\n" +
+		"A,i4,7\nC,i4,5\n"
+	data := [][]float64{{1, 4, 2, 7}, {2, 5, 2, math.NaN()}, {1, math.NaN(), 3, 5}}
+	models := altRows(t, readM, "model,item_id,label\nm,i1,1\nm,i2,4\nm,i3,2\nm,i4,6\n")
+	for _, c := range []struct {
+		scoring AltScoring
+		metric  analysis.Metric
+	}{{AltAccuracy, analysis.Nominal}, {AltNegRMSE, analysis.Interval}} {
+		opt := AltTestOptions{Scoring: c.scoring, Epsilon: 0.1, Q: 0.05, MinItems: 2, MinHumans: 2}
+		res, err := ComputeAltTest(altRows(t, readH, csv), models, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := analysis.KrippendorffAlphaData(data, c.metric)
+		if res.HumanAlpha == nil || math.Abs(*res.HumanAlpha-want) > 1e-12 {
+			t.Errorf("%v: α %v, want %v", c.scoring, res.HumanAlpha, want)
+		}
+	}
+}

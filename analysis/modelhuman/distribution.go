@@ -114,21 +114,36 @@ type DistOptions struct {
 	Splits    int     // random half-splits per unit for the ceiling (≥ MinSplits)
 	Seed      uint64  // seed of the splits
 	Smoothing float64 // KL's additive smoothing
+	// Bootstrap draws the skill scores' intervals over units (0
+	// replicates: none).
+	Bootstrap analysis.Bootstrap
 }
 
-// DefaultDistOptions: a 7-point scale, 200 splits, the bootstrap's seed.
+// DefaultDistOptions: a 7-point scale, 200 splits, the bootstrap's seed,
+// 2,000 replicates for the skill intervals.
 func DefaultDistOptions() DistOptions {
-	return DistOptions{Points: 7, Splits: MinSplits, Seed: analysis.DefaultSeed, Smoothing: DefaultKLSmoothing}
+	return DistOptions{Points: 7, Splits: MinSplits, Seed: analysis.DefaultSeed, Smoothing: DefaultKLSmoothing, Bootstrap: analysis.DefaultBootstrap()}
 }
 
 // DistMeasure is one distance for one unit: the model's distance from the
 // humans' histogram, the ceiling (the mean distance between two random
 // halves of the humans) and whether the model is within it (≤). Ceiling
 // and Within are null for a unit with fewer than 2 humans.
+//
+// Uniform and Marginal are the chance baselines' distances from the same
+// histogram: the uniform distribution over the points, and the humans'
+// marginal distribution over the scale (every rating of the comparison
+// pooled, ignoring item and condition; docs/statistics.md#chance-baselines-and-skill).
 type DistMeasure struct {
-	Model   float64  `json:"model"`
-	Ceiling *float64 `json:"ceiling"`
-	Within  *bool    `json:"within"`
+	Model    float64  `json:"model"`
+	Ceiling  *float64 `json:"ceiling"`
+	Within   *bool    `json:"within"`
+	Uniform  float64  `json:"uniform"`
+	Marginal float64  `json:"marginal"`
+	// Floor is the sampling floor: the expected distance from an n-rater
+	// histogram of a model that knew the unit's distribution, the skill
+	// scores' 1 (null where Ceiling is).
+	Floor *float64 `json:"sampling_floor"`
 }
 
 // DistItem is one unit's comparison.
@@ -144,9 +159,27 @@ type DistItem struct {
 	Exhaustive bool `json:"exhaustive_splits"`
 }
 
+// The chance baselines a model is set beside
+// (docs/statistics.md#chance-baselines-and-skill).
+const (
+	BaselineUniform  = "uniform"  // the same probability for every point
+	BaselineMarginal = "marginal" // the humans' ratings pooled over every unit
+)
+
+// Baselines lists the chance baselines in the order they are reported.
+var Baselines = []string{BaselineUniform, BaselineMarginal}
+
 // DistSummary is one measure over the units of one condition (or "all"):
 // the mean model distance, the mean ceiling, and the share of units with a
-// ceiling where the model is within it, with its Wilson interval.
+// ceiling where the model is within it, with its Wilson interval; the
+// same for each chance baseline, and the model's skill against them.
+//
+// Skill is the headline: the model's skill against the stronger chance
+// baseline (SkillBaseline, the one with the smaller mean distance), 0 at
+// chance and 1 at the sampling floor (the distance a model that knew each
+// unit's distribution would have from its raters' histogram), with its
+// bootstrap interval over units. A within-share does not separate chance from skill: a uniform
+// distribution is within a small crowd's ceiling on most units.
 type DistSummary struct {
 	Measure     string       `json:"measure"`
 	Condition   string       `json:"condition"`
@@ -156,15 +189,54 @@ type DistSummary struct {
 	Within      int          `json:"within"`
 	WithinShare *float64     `json:"within_share"`
 	WithinCI    *analysis.CI `json:"within_share_ci95"`
+	// MeanFloor is the mean sampling floor over the units with a
+	// ceiling: the skill scores' 1.
+	MeanFloor *float64 `json:"mean_sampling_floor"`
+	// Skill against SkillBaseline; null when no baseline leaves room
+	// above it (its mean distance not above the mean sampling floor).
+	Skill         *float64          `json:"skill"`
+	SkillCI       *analysis.CI      `json:"skill_ci95"`
+	SkillBaseline string            `json:"skill_baseline"`
+	Baselines     []BaselineSummary `json:"baselines"`
+}
+
+// BaselineSummary is one chance baseline over the units of a summary: its
+// mean distance, its share within the human ceiling, and the model's skill
+// against it, (D_baseline − D_model)/(D_baseline − D_floor) with D the
+// mean distance over the units with a ceiling and D_floor the mean
+// sampling floor.
+type BaselineSummary struct {
+	Baseline     string       `json:"baseline"`
+	MeanDistance *float64     `json:"mean_distance"`
+	Within       int          `json:"within"`
+	WithinShare  *float64     `json:"within_share"`
+	WithinCI     *analysis.CI `json:"within_share_ci95"`
+	Skill        *float64     `json:"skill"`
+	SkillCI      *analysis.CI `json:"skill_ci95"`
+}
+
+// Baseline returns the summary of the named baseline, or nil.
+func (s *DistSummary) Baseline(name string) *BaselineSummary {
+	for i := range s.Baselines {
+		if s.Baselines[i].Baseline == name {
+			return &s.Baselines[i]
+		}
+	}
+	return nil
 }
 
 // Distributions is the comparison of every unit and the summaries.
+//
+// Marginal is the humans' marginal distribution over the points, the
+// second chance baseline; Bootstrap how the skill intervals were drawn.
 type Distributions struct {
-	Points    int           `json:"points"`
-	Splits    int           `json:"splits"`
-	Smoothing float64       `json:"kl_smoothing"`
-	Items     []DistItem    `json:"items"`
-	Summary   []DistSummary `json:"summary"`
+	Points    int                     `json:"points"`
+	Splits    int                     `json:"splits"`
+	Smoothing float64                 `json:"kl_smoothing"`
+	Marginal  []float64               `json:"marginal_distribution"`
+	Bootstrap *analysis.BootstrapInfo `json:"skill_bootstrap"`
+	Items     []DistItem              `json:"items"`
+	Summary   []DistSummary           `json:"summary"`
 }
 
 // CompareDistributions compares the model with the humans on every unit.
@@ -192,7 +264,37 @@ func CompareDistributions(units []DistUnit, opt DistOptions) (*Distributions, er
 		}
 		res.Items = append(res.Items, it)
 	}
-	res.Summary = distSummaries(res.Items)
+	// The chance baselines: uniform, and every rating pooled.
+	uniform := make([]float64, opt.Points)
+	for k := range uniform {
+		uniform[k] = 1 / float64(opt.Points)
+	}
+	var all []int
+	for _, u := range units {
+		all = append(all, u.Human...)
+	}
+	res.Marginal = Histogram(all, opt.Points)
+	floorRng := analysis.NewRand(opt.Seed ^ 0x5ca1ab1e)
+	for i := range res.Items {
+		it := &res.Items[i]
+		var floor map[string]float64
+		if it.Humans >= 2 {
+			floor = SamplingFloor(it.HumanDist, it.Humans, res.Marginal, opt, floorRng)
+		}
+		for _, m := range Measures {
+			d := it.Measures[m]
+			d.Uniform = Distance(m, it.HumanDist, uniform, opt.Smoothing)
+			d.Marginal = Distance(m, it.HumanDist, res.Marginal, opt.Smoothing)
+			if f, ok := floor[m]; ok {
+				d.Floor = &f
+			}
+			it.Measures[m] = d
+		}
+	}
+	if opt.Bootstrap.Replicates > 0 {
+		res.Bootstrap = &analysis.BootstrapInfo{Replicates: opt.Bootstrap.Replicates, Seed: opt.Bootstrap.Seed, Scheme: "units drawn with replacement within each condition; percentile interval"}
+	}
+	res.Summary = distSummaries(res.Items, opt.Bootstrap)
 	return res, nil
 }
 
@@ -307,6 +409,49 @@ func SplitHalfCeiling(ratings []int, opt DistOptions, rng *rand.Rand) (map[strin
 	return out, exhaustive
 }
 
+// FloorPrior is the weight, in ratings, of the humans' marginal
+// distribution added to a unit's histogram for the sampling floor's
+// distribution: one rating's worth, so a point no rater of the unit chose
+// keeps a little probability.
+const FloorPrior = 1.0
+
+// SamplingFloor is, per measure, the mean distance between a unit's
+// distribution p̃ and the histograms of opt.Splits samples of n ratings
+// drawn from it: what a model that knew the unit's distribution would be
+// expected to score against n raters, from their sampling noise alone.
+// p̃ is the unit's histogram h shrunk toward the humans' marginal by
+// FloorPrior ratings, (n·h + FloorPrior·marginal)/(n + FloorPrior).
+func SamplingFloor(h []float64, n int, marginal []float64, opt DistOptions, rng *rand.Rand) map[string]float64 {
+	p := make([]float64, len(h))
+	cum := make([]float64, len(h))
+	var c float64
+	for k := range h {
+		p[k] = (float64(n)*h[k] + FloorPrior*marginal[k]) / (float64(n) + FloorPrior)
+		c += p[k]
+		cum[k] = c
+	}
+	sums := map[string]float64{}
+	draw := make([]float64, len(h))
+	for range opt.Splits {
+		clear(draw)
+		for range n {
+			u := rng.Float64() * c
+			k := 0
+			for k < len(cum)-1 && u >= cum[k] {
+				k++
+			}
+			draw[k] += 1 / float64(n)
+		}
+		for _, m := range Measures {
+			sums[m] += Distance(m, draw, p, opt.Smoothing)
+		}
+	}
+	for m := range sums {
+		sums[m] /= float64(opt.Splits)
+	}
+	return sums
+}
+
 // binomialAtMost says whether C(n, k) ≤ limit, without overflow.
 func binomialAtMost(n, k, limit int) bool {
 	c := 1.0
@@ -342,8 +487,9 @@ func eachSubset(n, k int, f func(idx []int)) {
 }
 
 // distSummaries summarises each measure per condition (in the order the
-// units first name them) and over all units.
-func distSummaries(items []DistItem) []DistSummary {
+// units first name them) and over all units, each beside the chance
+// baselines, with the skill scores' bootstrap intervals.
+func distSummaries(items []DistItem, boot analysis.Bootstrap) []DistSummary {
 	var conds []string
 	for _, it := range items {
 		if !slices.Contains(conds, it.Condition) {
@@ -354,11 +500,16 @@ func distSummaries(items []DistItem) []DistSummary {
 	if len(conds) > 1 {
 		groups = append(slices.Clone(conds), "all")
 	}
+	// intervals[g][m][b] is the skill interval of measure m against
+	// baseline b over group g.
+	intervals := skillIntervals(items, conds, groups, boot)
+
 	var out []DistSummary
 	for _, m := range Measures {
-		for _, g := range groups {
-			var sm, sc float64
+		for gi, g := range groups {
+			var sm, sc, sf float64
 			n, nc, within := 0, 0, 0
+			var base [2]baselineSums
 			for _, it := range items {
 				if g != "all" && it.Condition != g {
 					continue
@@ -366,12 +517,17 @@ func distSummaries(items []DistItem) []DistSummary {
 				d := it.Measures[m]
 				n++
 				sm += d.Model
+				base[0].all += d.Uniform
+				base[1].all += d.Marginal
 				if d.Ceiling != nil {
 					nc++
 					sc += *d.Ceiling
+					sf += *d.Floor
 					if *d.Within {
 						within++
 					}
+					base[0].add(d.Uniform, *d.Ceiling)
+					base[1].add(d.Marginal, *d.Ceiling)
 				}
 			}
 			s := DistSummary{Measure: m, Condition: g, Units: n, Within: within, MeanModel: analysis.Num(sm / float64(n))}
@@ -379,8 +535,129 @@ func distSummaries(items []DistItem) []DistSummary {
 				s.MeanCeiling = analysis.Num(sc / float64(nc))
 				s.WithinShare = analysis.Num(float64(within) / float64(nc))
 				s.WithinCI = analysis.Wilson(within, nc)
+				s.MeanFloor = analysis.Num(sf / float64(nc))
+			}
+			// The model's mean over the units with a ceiling, as the
+			// ceiling's and the baselines' in the skill.
+			var smc float64
+			for _, it := range items {
+				if (g == "all" || it.Condition == g) && it.Measures[m].Ceiling != nil {
+					smc += it.Measures[m].Model
+				}
+			}
+			best := -1
+			for b, name := range Baselines {
+				bs := BaselineSummary{Baseline: name, MeanDistance: analysis.Num(base[b].all / float64(n)), Within: base[b].within}
+				if nc > 0 {
+					bs.WithinShare = analysis.Num(float64(base[b].within) / float64(nc))
+					bs.WithinCI = analysis.Wilson(base[b].within, nc)
+					bs.Skill = analysis.Num(Skill(smc/float64(nc), base[b].cover/float64(nc), sf/float64(nc)))
+					if iv := intervals[gi][m]; iv != nil {
+						bs.SkillCI = analysis.WithPoint(analysis.PercentileCI(bs.Skill, iv[b]), bs.Skill)
+					}
+					// The stronger baseline: the smaller mean distance
+					// (over the units with a ceiling); the marginal on a tie.
+					if best < 0 || base[b].cover <= base[best].cover {
+						best = b
+					}
+				}
+				s.Baselines = append(s.Baselines, bs)
+			}
+			if best >= 0 {
+				s.SkillBaseline = Baselines[best]
+				s.Skill, s.SkillCI = s.Baselines[best].Skill, s.Baselines[best].SkillCI
 			}
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// baselineSums adds one baseline's distances over a group's units: all of
+// them, those with a ceiling, and how many of those are within it.
+type baselineSums struct {
+	all, cover float64
+	within     int
+}
+
+func (b *baselineSums) add(d, ceiling float64) {
+	b.cover += d
+	if d <= ceiling+1e-12 {
+		b.within++
+	}
+}
+
+// Skill is a model's skill against a chance baseline from the mean
+// distances over the same units: (baseline − model)/(baseline − floor),
+// 0 for a model as far from the humans as the baseline, 1 for one as close
+// as a model that knew each unit's distribution would be expected to be
+// (the sampling floor), negative below chance. NaN when the baseline is
+// not farther than the floor (no room between chance and knowledge).
+func Skill(model, baseline, floor float64) float64 {
+	room := baseline - floor
+	if !(room > 1e-12) {
+		return math.NaN()
+	}
+	return (baseline - model) / room
+}
+
+// skillIntervals draws the skill scores' bootstrap replicates: units drawn
+// with replacement within each condition (the design's units per
+// condition kept), the three mean distances recomputed on the same draw,
+// so the interval carries the dependence between the model's, the
+// baseline's and the floor's means. The floors are not redrawn: they are
+// each unit's own 200-draw mean. Nil when the
+// bootstrap is off.
+func skillIntervals(items []DistItem, conds, groups []string, boot analysis.Bootstrap) []map[string]*[2][]float64 {
+	if boot.Replicates <= 0 {
+		return make([]map[string]*[2][]float64, len(groups))
+	}
+	rng := analysis.NewRand(boot.Seed)
+	w := make([]int32, len(items))
+	out := make([]map[string]*[2][]float64, len(groups))
+	for gi, g := range groups {
+		var strata [][]int
+		for _, c := range conds {
+			if g != "all" && c != g {
+				continue
+			}
+			var s []int
+			for i, it := range items {
+				if it.Condition == c && it.Measures[MeasureJSD].Ceiling != nil {
+					s = append(s, i)
+				}
+			}
+			if len(s) > 0 {
+				strata = append(strata, s)
+			}
+		}
+		if len(strata) == 0 {
+			continue
+		}
+		out[gi] = map[string]*[2][]float64{}
+		for _, m := range Measures {
+			out[gi][m] = &[2][]float64{make([]float64, boot.Replicates), make([]float64, boot.Replicates)}
+		}
+		for b := range boot.Replicates {
+			analysis.DrawStrata(rng, strata, w)
+			for _, m := range Measures {
+				var sm, sc, su, sg float64
+				for _, s := range strata {
+					for _, i := range s {
+						if w[i] == 0 {
+							continue
+						}
+						d, k := items[i].Measures[m], float64(w[i])
+						sm += k * d.Model
+						sc += k * *d.Floor
+						su += k * d.Uniform
+						sg += k * d.Marginal
+					}
+				}
+				// The total weight cancels in the ratio.
+				out[gi][m][0][b] = Skill(sm, su, sc)
+				out[gi][m][1][b] = Skill(sm, sg, sc)
+			}
 		}
 	}
 	return out

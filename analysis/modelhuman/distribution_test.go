@@ -143,3 +143,107 @@ func TestDistributionsBadInput(t *testing.T) {
 		t.Error("100 splits accepted, want at least 200")
 	}
 }
+
+// crowdUnits simulates a crowd study for the skill scores: items in two
+// conditions, each unit's true distribution a discretised normal around
+// its own centre (the cancelling condition lower), raters humans per
+// unit; and three models of it: a good one (the true distribution), the
+// uniform baseline and the random scorer (one point drawn in each of the
+// two option orders, averaged, as the runner does).
+func crowdUnits(rng interface {
+	Float64() float64
+	IntN(int) int
+}, items, raters int) (good, uniform, random []DistUnit) {
+	for i := range items {
+		centre := 3.5 + 2.5*rng.Float64()
+		for c, cond := range []string{"trigger", "cancel"} {
+			mu := centre - 1.5*float64(c)
+			w := make([]float64, 7)
+			for k := range w {
+				x := float64(k+1) - mu
+				w[k] = math.Exp(-x * x / (2 * 1.2 * 1.2))
+			}
+			var tot float64
+			for _, x := range w {
+				tot += x
+			}
+			for k := range w {
+				w[k] /= tot
+			}
+			humans := atest.DrawFrom(rng, w, raters)
+			id := "item" + analysis.Itoa(i)
+			u := make([]float64, 7)
+			for k := range u {
+				u[k] = 1.0 / 7
+			}
+			r := make([]float64, 7)
+			r[rng.IntN(7)] += 0.5
+			r[rng.IntN(7)] += 0.5
+			good = append(good, DistUnit{Item: id, Condition: cond, Human: humans, Model: w})
+			uniform = append(uniform, DistUnit{Item: id, Condition: cond, Human: humans, Model: u})
+			random = append(random, DistUnit{Item: id, Condition: cond, Human: humans, Model: r})
+		}
+	}
+	return good, uniform, random
+}
+
+// TestSkillSeparatesChanceFromAModel (docs/statistics.md#chance-baselines-and-skill): at 5 raters a
+// unit, as the crowd's batches are, the uniform baseline is within the
+// human ceiling on most units by JSD, nearly as often as a model that
+// knows each unit's true distribution, so a within-share cannot tell them
+// apart. The skill score can: about 0 for the uniform and the random
+// scorers (at or below chance), well above 0 for the good model, their
+// intervals apart.
+func TestSkillSeparatesChanceFromAModel(t *testing.T) {
+	for _, raters := range []int{5, 12} {
+		good, uniform, random := crowdUnits(analysis.NewRand(11), 150, raters)
+		sum := func(units []DistUnit) *DistSummary {
+			d, err := CompareDistributions(units, DefaultDistOptions())
+			if err != nil {
+				t.Fatal(err)
+			}
+			return d.SummaryOf(MeasureJSD, "all")
+		}
+		g, u, r := sum(good), sum(uniform), sum(random)
+		t.Logf("%d raters: within good %.2f uniform %.2f random %.2f; skill good %.2f %v (vs %s), uniform %.2f %v, random %.2f %v",
+			raters, *g.WithinShare, *u.WithinShare, *r.WithinShare, *g.Skill, *g.SkillCI, g.SkillBaseline, *u.Skill, *u.SkillCI, *r.Skill, *r.SkillCI)
+		if raters == 5 && *u.WithinShare < 0.5 {
+			t.Errorf("5 raters: the uniform is within the ceiling on %.2f of units; the simulation should show the within-share's weakness", *u.WithinShare)
+		}
+		for name, s := range map[string]*DistSummary{"uniform": u, "random": r} {
+			if *s.Skill > 0.05 || s.SkillCI[0] > 0.05 {
+				t.Errorf("%d raters: %s's skill %.3f %v, want at or below 0 (chance)", raters, name, *s.Skill, *s.SkillCI)
+			}
+			if g.SkillCI[0] <= s.SkillCI[1] {
+				t.Errorf("%d raters: the good model's skill %v overlaps the %s's %v", raters, *g.SkillCI, name, *s.SkillCI)
+			}
+		}
+		if *g.Skill < 0.5 {
+			t.Errorf("%d raters: the good model's skill %.3f, want well above 0", raters, *g.Skill)
+		}
+		// Against the uniform baseline, the uniform model scores exactly 0.
+		if b := u.Baseline(BaselineUniform); b == nil || b.Skill == nil || math.Abs(*b.Skill) > 1e-12 {
+			t.Errorf("%d raters: the uniform's skill against itself %+v, want 0", raters, b)
+		}
+		if !(g.SkillCI[0] <= *g.Skill && *g.Skill <= g.SkillCI[1]) {
+			t.Errorf("the interval %v does not hold its estimate %v", *g.SkillCI, *g.Skill)
+		}
+	}
+}
+
+// TestSkillByHand: the skill score from three means, and undefined when
+// the baseline leaves no room above the ceiling.
+func TestSkillByHand(t *testing.T) {
+	if got := Skill(0.2, 0.5, 0.1); math.Abs(got-0.75) > 1e-15 {
+		t.Errorf("Skill(0.2, 0.5, 0.1) = %v, want 0.75", got)
+	}
+	if got := Skill(0.1, 0.5, 0.1); got != 1 {
+		t.Errorf("a model at the ceiling: %v, want 1", got)
+	}
+	if got := Skill(0.6, 0.5, 0.1); got >= 0 {
+		t.Errorf("a model worse than chance: %v, want below 0", got)
+	}
+	if got := Skill(0.2, 0.1, 0.1); !math.IsNaN(got) {
+		t.Errorf("no room between chance and the ceiling: %v, want NaN", got)
+	}
+}

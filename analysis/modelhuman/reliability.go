@@ -6,6 +6,7 @@ import (
 	"math"
 	"pragmalab/analysis"
 	"slices"
+	"strings"
 )
 
 // The crowd's own reliability, and model–human correlations and expert
@@ -62,8 +63,9 @@ type SplitHalf struct {
 type CrowdReliability struct {
 	Alpha     []CrowdAlpha `json:"alpha"`
 	SplitHalf []SplitHalf  `json:"split_half"`
-	// ZeroVariance lists participants left out of the split-half
-	// reliability for rating everything the same (no z-scores).
+	// ZeroVariance lists participants left out of α and the split-half
+	// reliability for rating everything the same (no z-scores), as the
+	// toplines leave them out.
 	ZeroVariance []string `json:"zero_variance"`
 }
 
@@ -87,6 +89,30 @@ func ComputeCrowdReliability(rows []CrowdRating, opt ReliabilityOptions) (*Crowd
 	}
 	z, zero := participantZ(rows)
 	res := &CrowdReliability{ZeroVariance: zero}
+	// One rule for the crowd's statistics: a participant who rated every
+	// item the same has no z-scores, and is left out of α as of the
+	// split-half reliability and the toplines
+	// (docs/statistics.md#crowd-krippendorffs-alpha).
+	if len(zero) > 0 {
+		kept := make([]CrowdRating, 0, len(rows))
+		keptZ := make([]float64, 0, len(rows))
+		for i, r := range rows {
+			if !math.IsNaN(z[i]) {
+				kept, keptZ = append(kept, r), append(keptZ, z[i])
+			}
+		}
+		if len(kept) == 0 {
+			return nil, fmt.Errorf("reliability: every participant rated every item the same (no z-scores): %s", strings.Join(zero, ", "))
+		}
+		rows, z = kept, keptZ
+		if conds, err = crowdConditions(rows, opt.Points); err != nil {
+			return nil, err
+		}
+		groups = conds
+		if len(conds) > 1 {
+			groups = append(slices.Clone(conds), "all")
+		}
+	}
 	for gi, g := range groups {
 		in := func(r CrowdRating) bool { return g == "all" || r.Condition == g }
 		res.Alpha = append(res.Alpha, crowdAlpha(rows, in, g, opt, uint64(gi)))

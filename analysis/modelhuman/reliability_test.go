@@ -258,3 +258,39 @@ func TestCrowdCalibration(t *testing.T) {
 		t.Error("no shared unit accepted")
 	}
 }
+
+// TestCrowdAlphaLeavesOutConstantRaters (docs/statistics.md#crowd-krippendorffs-alpha):
+// a participant who rates every item the same is left out of α as of the
+// split-half reliability and the toplines: α with the constant rater is
+// α of the others, and the rater is listed once.
+func TestCrowdAlphaLeavesOutConstantRaters(t *testing.T) {
+	rng := analysis.NewRand(3)
+	var others []CrowdRating
+	for i := range 20 {
+		item := "i" + analysis.Itoa(i)
+		for p := range 4 {
+			r := 1 + (i*3+p+rng.IntN(2))%7
+			others = append(others, CrowdRating{Participant: "p" + analysis.Itoa(p), Item: item, Condition: "trigger", Rating: r})
+		}
+	}
+	with := append([]CrowdRating(nil), others...)
+	for i := range 20 {
+		with = append(with, CrowdRating{Participant: "constant", Item: "i" + analysis.Itoa(i), Condition: "trigger", Rating: 4})
+	}
+	opt := DefaultReliabilityOptions()
+	opt.Bootstrap.Replicates = 0
+	a, err := ComputeCrowdReliability(with, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ComputeCrowdReliability(others, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.ZeroVariance) != 1 || a.ZeroVariance[0] != "constant" {
+		t.Errorf("zero variance: %v", a.ZeroVariance)
+	}
+	if *a.Alpha[0].Interval != *b.Alpha[0].Interval || *a.Alpha[0].Ordinal != *b.Alpha[0].Ordinal || a.Alpha[0].Ratings != b.Alpha[0].Ratings {
+		t.Errorf("α with the constant rater %+v, without %+v: want the same", a.Alpha[0], b.Alpha[0])
+	}
+}

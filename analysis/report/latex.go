@@ -68,7 +68,16 @@ var texSymbols = map[rune]texTok{
 	'\u00a0': {`~`, 2.9, true}, 'ß': {`\ss{}`, 4.8, false}, 'æ': {`\ae{}`, 6.2, false}, 'Æ': {`\AE{}`, 7.7, false},
 	'œ': {`\oe{}`, 6.7, false}, 'Œ': {`\OE{}`, 8.7, false}, 'ø': {`\o{}`, 4.3, false}, 'Ø': {`\O{}`, 6.7, false},
 	'ł': {`\l{}`, 2.4, false}, 'Ł': {`\L{}`, 5.4, false}, 'ı': {`\i{}`, 2.4, false}, '€': {`EUR`, 17.5, false},
-	'†': {`\dag{}`, 4.4, false},
+	'†': {`\dag{}`, 4.4, false}, '‡': {`\ddag{}`, 4.4, false},
+	// The symbols of the project's own headers and notes (TestLaTeXSetsTheProjectsOwnSymbols).
+	'√': {`$\surd$`, 8.3, false}, '‖': {`$\|$`, 5, false}, 'Δ': {`$\Delta$`, 8.3, false}, 'Σ': {`$\Sigma$`, 7.2, false},
+	'ε': {`$\varepsilon$`, 4.7, false}, 'θ': {`$\theta$`, 4.7, false}, 'π': {`$\pi$`, 5.7, false}, 'ω': {`$\omega$`, 6.2, false},
+	'δ': {`$\delta$`, 4.4, false}, 'λ': {`$\lambda$`, 5.8, false}, 'τ': {`$\tau$`, 4.4, false}, 'φ': {`$\phi$`, 6, false},
+	'≈': {`$\approx$`, 7.8, false}, '∞': {`$\infty$`, 10, false}, '°': {`$^\circ$`, 3.9, false},
+	'¡': {"!`", 2.8, false}, '¿': {"?`", 4.7, false}, 'º': {`$^{\mathrm{o}}$`, 3.5, false},
+	'⁰': {`$^0$`, 3.5, false}, '¹': {`$^1$`, 3.5, false}, '³': {`$^3$`, 3.5, false}, '⁴': {`$^4$`, 3.5, false},
+	'⁵': {`$^5$`, 3.5, false}, '⁶': {`$^6$`, 3.5, false}, '⁷': {`$^7$`, 3.5, false}, '⁸': {`$^8$`, 3.5, false},
+	'⁹': {`$^9$`, 3.5, false}, '⁻': {`$^-$`, 5.4, false}, 'ᵢ': {`$_i$`, 2.4, false}, 'ₖ': {`$_k$`, 3.7, false},
 }
 
 // texAccents are the combining marks OT1 can set, as accent commands.

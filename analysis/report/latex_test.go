@@ -1,6 +1,11 @@
 package report
 
 import (
+	"go/scanner"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -66,5 +71,57 @@ func TestLaTeXNotesAreParagraphsAndLongTablesSplit(t *testing.T) {
 	}
 	if parts := strings.Count(b.String(), `\begin{tabular}{l`); parts < 2 || strings.Count(b.String(), "row & ") != parts {
 		t.Errorf("31 columns in %d parts:\n%s", parts, b.String())
+	}
+}
+
+// TestLaTeXSetsTheProjectsOwnSymbols: every character of the string
+// literals the tables, notes and methods are written from (this package's
+// and the comparisons' tables) is set as LaTeX, none as a code point in
+// typewriter type — the √ of "√rel" and the ‖ of "KL(human ‖ model)"
+// printed as {\ttfamily U+221A} and U+2016 before.
+func TestLaTeXSetsTheProjectsOwnSymbols(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	files = append(files, "../../comparisons/tables.go")
+	seen := map[rune]string{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs := token.NewFileSet()
+		var sc scanner.Scanner
+		sc.Init(fs.AddFile(f, -1, len(src)), src, nil, 0)
+		for {
+			pos, tok, lit := sc.Scan()
+			if tok == token.EOF {
+				break
+			}
+			if tok != token.STRING {
+				continue
+			}
+			s, err := strconv.Unquote(lit)
+			if err != nil {
+				continue
+			}
+			for _, r := range s {
+				if _, ok := seen[r]; !ok && r >= 0x80 {
+					seen[r] = fs.Position(pos).String()
+				}
+			}
+		}
+	}
+	if _, ok := seen['√']; !ok {
+		t.Fatal("no √ found: the scan reads the wrong files")
+	}
+	for r, where := range seen {
+		if got := latexEscape(string(r)); strings.Contains(got, "U+") {
+			t.Errorf("%q (%s) is set as %s", r, where, got)
+		}
+	}
+	if got := latexEscape("√rel, KL(human ‖ model)"); got != `$\surd$rel, KL(human $\|$ model)` {
+		t.Errorf("got %s", got)
 	}
 }

@@ -55,6 +55,10 @@ func AltTestMethods(a *modelhuman.AltTest, l Lang) *Methods {
 		if r.Passed {
 			verdict = p.say("it passed", "ha superato il test")
 		}
+		if r.Verdict == modelhuman.AltNA {
+			verdict = p.say(fmt.Sprintf("no verdict is given with fewer than %d humans tested", modelhuman.AltMinHumans),
+				fmt.Sprintf("non si dà un verdetto con meno di %d annotatori", modelhuman.AltMinHumans))
+		}
 		per = append(per, p.say(
 			fmt.Sprintf("%s was tested against %s on %s: ω = %s, ρ = %s; %s.", name, p.n(r.Humans, "human", "humans"), p.n(r.Items, "item", "items"), p.num(r.WinningRate), p.num(r.AdvantageProbability), verdict),
 			fmt.Sprintf("%s è stato confrontato con %s su %s: ω = %s, ρ = %s; %s.", name, p.n(r.Humans, "annotatore", "annotatori"), p.n(r.Items, "item", "item"), p.num(r.WinningRate), p.num(r.AdvantageProbability), verdict)))

@@ -90,6 +90,32 @@ func distributionsParagraph(p prose, d *modelhuman.Distributions) string {
 			fmt.Sprintf(" Over %s, the model's mean JSD was %s against a ceiling of %s; it was within the ceiling on %s of them.", p.n(sum.Units, "item × condition", "items × conditions"), p.num(*sum.MeanModel), p.num(*sum.MeanCeiling), within),
 			fmt.Sprintf(" Su %s, la JSD media del modello è stata %s contro una soglia di %s; il modello è rimasto entro la soglia per %s di essi.", p.n(sum.Units, "item × condizione", "item × condizioni"), p.num(*sum.MeanModel), p.num(*sum.MeanCeiling), within)))
 	}
+	if sum := d.SummaryOf(modelhuman.MeasureJSD, "all"); sum != nil {
+		u, m := sum.Baseline(modelhuman.BaselineUniform), sum.Baseline(modelhuman.BaselineMarginal)
+		s.WriteString(p.say(
+			" A share within the ceiling does not by itself separate chance from skill, so we set the model beside two chance baselines, the uniform distribution over the points and the humans' ratings pooled over every item and condition, and scored its skill against the closer of them as (D_baseline − D_model)/(D_baseline − D_floor), with D the mean JSD over the units and D_floor the mean sampling floor, the JSD a model that knew each unit's distribution would be expected to have from its raters' histogram (estimated per unit from draws of as many ratings from the unit's histogram shrunk toward the pooled one by one rating); 0 is chance and 1 the floor, and the interval is a percentile bootstrap over units within each condition.",
+			" Una quota entro la soglia non separa da sola il caso dalla competenza: abbiamo quindi posto il modello accanto a due riferimenti casuali, la distribuzione uniforme sui punti e i giudizi umani aggregati su tutti gli item e le condizioni, e ne abbiamo misurato la competenza rispetto al più vicino dei due come (D_riferimento − D_modello)/(D_riferimento − D_minimo), con D la JSD media sulle unità e D_minimo la media del minimo campionario, la JSD che un modello che conoscesse la distribuzione di ciascuna unità avrebbe in attesa dall'istogramma dei suoi valutatori (stimata per unità da estrazioni di altrettanti giudizi dall'istogramma dell'unità avvicinato a quello aggregato di un giudizio); 0 è il caso e 1 il minimo, e l'intervallo è un bootstrap percentile sulle unità entro ciascuna condizione."))
+		if u != nil && m != nil && u.MeanDistance != nil && m.MeanDistance != nil && sum.MeanFloor != nil {
+			skill := p.say("undefined", "non definita")
+			if sum.Skill != nil {
+				skill = p.est(sum.Skill, sum.SkillCI)
+			}
+			uw, mw := p.say("undefined", "non definita"), p.say("undefined", "non definita")
+			if u.WithinShare != nil {
+				uw = p.the(u.WithinShare, u.WithinCI)
+			}
+			if m.WithinShare != nil {
+				mw = p.the(m.WithinShare, m.WithinCI)
+			}
+			base := p.say("the pooled human ratings", "i giudizi umani aggregati")
+			if sum.SkillBaseline == modelhuman.BaselineUniform {
+				base = p.say("the uniform distribution", "la distribuzione uniforme")
+			}
+			s.WriteString(p.say(
+				fmt.Sprintf(" The uniform's mean JSD was %s (within the ceiling on %s of the units), the pooled ratings' %s (%s), the sampling floor %s; the model's skill against %s was %s.", p.num(*u.MeanDistance), uw, p.num(*m.MeanDistance), mw, p.num(*sum.MeanFloor), base, skill),
+				fmt.Sprintf(" La JSD media dell'uniforme è stata %s (entro la soglia per %s delle unità), quella dei giudizi aggregati %s (%s), il minimo campionario %s; la competenza del modello rispetto a %s è stata %s.", p.num(*u.MeanDistance), uw, p.num(*m.MeanDistance), mw, p.num(*sum.MeanFloor), base, skill)))
+		}
+	}
 	return s.String()
 }
 

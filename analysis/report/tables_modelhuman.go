@@ -20,6 +20,9 @@ func AltTestTable(a *modelhuman.AltTest) []*Table {
 		if m.Passed {
 			passed = "yes"
 		}
+		if m.VerdictReason != "" {
+			passed = m.VerdictReason
+		}
 		sum.Rows = append(sum.Rows, []any{name, analysis.Num(m.WinningRate), analysis.Num(m.AdvantageProbability), passed, m.Humans, m.Items})
 		for _, h := range m.PerHuman {
 			rej := "no"
@@ -43,18 +46,65 @@ func CalibrationTable(c *modelhuman.Calibration) *Table {
 	return t
 }
 
-// DistributionsTable lays the summaries out for people.
+// DistributionsTable lays the summaries out for people: each measure's
+// mean distance of the model beside the chance baselines', the sampling
+// floor and the ceiling, the shares within the ceiling, and the model's
+// skill against chance (docs/statistics.md#chance-baselines-and-skill).
 func DistributionsTable(d *modelhuman.Distributions) *Table {
-	t := &Table{Name: "distributions", Title: fmt.Sprintf("Model vs human rating distributions, against the human split-half ceiling (%d points)", d.Points),
-		Columns: []string{"measure", "condition", "units", "model", "ceiling", "within ceiling"},
+	t := &Table{Name: "distributions", Title: fmt.Sprintf("Model vs human rating distributions, beside chance and the human ceiling (%d points)", d.Points),
+		Columns: []string{"measure", "condition", "units", "model", "uniform", "marginal", "floor", "ceiling", "within: model", "within: uniform", "within: marginal", "skill", "skill vs"},
 		Notes: []string{
 			"jsd: Jensen–Shannon divergence in bits (the divergence, not its square root); kl: KL(human ‖ model) in bits, the model smoothed by " + analysis.Fixed(d.Smoothing, 2) + " per point;",
 			"wasserstein: earth mover's distance divided by (points − 1); tv: total variation. Ceiling: the mean distance between two random halves of the humans (" + analysis.Itoa(d.Splits) + " splits, or every split when there are fewer).",
+			"uniform, marginal: the chance baselines, the uniform distribution and the humans' ratings pooled over every unit. Floor: the expected distance of a model that knew each unit's distribution (sampling noise alone).",
+			"skill = (baseline − model)/(baseline − floor) against the closer baseline: 0 chance, 1 the floor; 95 % bootstrap interval over units. A share within the ceiling does not separate chance from skill.",
 		}}
 	for _, s := range d.Summary {
-		t.Rows = append(t.Rows, []any{s.Measure, s.Condition, s.Units, s.MeanModel, s.MeanCeiling, analysis.Est{V: s.WithinShare, CI: s.WithinCI}})
+		row := []any{s.Measure, s.Condition, s.Units, s.MeanModel}
+		var within []any
+		for _, name := range modelhuman.Baselines {
+			if b := s.Baseline(name); b != nil {
+				row = append(row, b.MeanDistance)
+				within = append(within, analysis.Est{V: b.WithinShare, CI: b.WithinCI})
+			} else {
+				row = append(row, analysis.Missing)
+				within = append(within, analysis.Missing)
+			}
+		}
+		row = append(row, s.MeanFloor, s.MeanCeiling, analysis.Est{V: s.WithinShare, CI: s.WithinCI})
+		row = append(append(row, within...), analysis.Est{V: s.Skill, CI: s.SkillCI}, orMissing(s.SkillBaseline))
+		t.Rows = append(t.Rows, row)
 	}
 	return t
+}
+
+func orMissing(s string) string {
+	if s == "" {
+		return analysis.Missing
+	}
+	return s
+}
+
+// SkillText is a summary's skill score with its interval and the baseline
+// it is measured against, e.g. "0.62 [0.55, 0.69] vs the humans'
+// marginal"; why not, when it is undefined.
+func SkillText(s *modelhuman.DistSummary) string {
+	if s.Skill == nil {
+		return "undefined (no chance baseline is farther from the humans than the sampling floor)"
+	}
+	t := analysis.Fixed(*s.Skill, 2)
+	if s.SkillCI != nil {
+		t += " " + analysis.CIText(s.SkillCI)
+	}
+	return t + " vs " + BaselineName(s.SkillBaseline)
+}
+
+// BaselineName names a chance baseline for people.
+func BaselineName(b string) string {
+	if b == modelhuman.BaselineMarginal {
+		return "the humans' marginal"
+	}
+	return "the uniform"
 }
 
 // CrowdReliabilityTables lays α and the split-half reliability out for people.

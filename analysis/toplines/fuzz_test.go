@@ -3,6 +3,8 @@ package toplines
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"pragmalab/analysis"
 	"pragmalab/analysis/internal/atest"
 	"slices"
 	"testing"
@@ -15,7 +17,71 @@ func FuzzReadRatings(f *testing.F) {
 	f.Add([]byte(atest.RatingsHeader + "p1,B,s1,scalar,trigger,5,\np1,B,s1,scalar,trigger,6,\n"))
 	f.Add([]byte(atest.RatingsHeader + "p1,B,s1,scalar,trigger,8,\n"))
 	f.Add([]byte(atest.RatingsHeader + "p1,B,s1,scalar,trigger,5,\np1,B,s1,natural,cancel,5,\n"))
+	// The reader is fuzzed with the toplines' cheap options: no bootstrap,
+	// so an input costs microseconds, not the 2,000 replicates' seconds;
+	// TestToplinesProperties checks the same on full options.
+	cheap := DefaultOptions()
+	cheap.Bootstrap = analysis.Bootstrap{}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		checkReadAndToplines(t, data, cheap)
+	})
+}
+
+// toplinesPropertyInputs are the property test's inputs: ratings files
+// drawn at random — participants, batches, items in
+// either condition, checks passed or failed, now and then a constant rater.
+func toplinesPropertyInputs() [][]byte {
+	var out [][]byte
+	rng := analysis.NewRand(46)
+	types := []string{"scalar", "natural", "discourse"}
+	for range 12 {
+		var b bytes.Buffer
+		b.WriteString(atest.RatingsHeader)
+		people, items := 2+rng.IntN(12), 1+rng.IntN(8)
+		for p := range people {
+			constant := rng.IntN(6) == 0
+			for i := range items {
+				if rng.IntN(5) == 0 {
+					continue
+				}
+				// Each participant rates an item in one condition.
+				c := (p + i) % 2
+				r := 1 + rng.IntN(7)
+				if constant {
+					r = 4
+				} else if c == 0 {
+					r = min(7, r+2)
+				}
+				fmt.Fprintf(&b, "p%d,B%d,i%d,%s,%s,%d,\n", p, p%3, i, types[i%len(types)], []string{"trigger", "cancel"}[c], r)
+			}
+			for k := range 2 {
+				fmt.Fprintf(&b, "p%d,B%d,c%d,,,%d,%s\n", p, p%3, k, 1+rng.IntN(7), []string{"high", "low"}[k])
+			}
+		}
+		out = append(out, b.Bytes())
+	}
+	return out
+}
+
+// TestToplinesProperties checks on the full options (2,000 bootstrap
+// replicates) what FuzzReadRatings checks on cheap ones: the participants
+// counted once, the file and its rows giving the same toplines, every
+// share in [0, 1] and r in [−1, 1], each interval holding its estimate.
+func TestToplinesProperties(t *testing.T) {
+	for i, data := range toplinesPropertyInputs() {
+		t.Run(analysis.Itoa(i), func(t *testing.T) {
+			if _, err := ReadRatings(bytes.NewReader(data)); err != nil {
+				t.Fatalf("a property input is refused: %v\n%s", err, data)
+			}
+			checkReadAndToplines(t, data, DefaultOptions())
+		})
+	}
+}
+
+// checkReadAndToplines reads data and, when the reader accepts it, checks
+// the toplines computed with opt against the file's rows.
+func checkReadAndToplines(t *testing.T, data []byte, opt Options) {
+	{
 		rs, err := ReadRatings(bytes.NewReader(data))
 		if err != nil {
 			atest.CheckInputError(t, err, data)
@@ -41,7 +107,7 @@ func FuzzReadRatings(f *testing.F) {
 				want[p].checks++
 			}
 		}
-		top := ComputeToplines(rs, DefaultOptions())
+		top := ComputeToplines(rs, opt)
 		ps := top.Participants
 		if ps.Total != len(ids) || len(ps.Details) != len(ids) {
 			t.Fatalf("%d participants (%d details); the file has %d", ps.Total, len(ps.Details), len(ids))
@@ -63,7 +129,7 @@ func FuzzReadRatings(f *testing.F) {
 			t.Fatalf("NewRatings refuses the rows ReadRatings accepted: %v", err)
 		}
 		a, _ := json.Marshal(top)
-		b, _ := json.Marshal(ComputeToplines(fromRows, DefaultOptions()))
+		b, _ := json.Marshal(ComputeToplines(fromRows, opt))
 		if !bytes.Equal(a, b) {
 			t.Fatalf("toplines from the file and from its rows differ:\n%s\n%s", a, b)
 		}
@@ -91,6 +157,16 @@ func FuzzReadRatings(f *testing.F) {
 				atest.CheckShare(t, typ+" "+what, p, 0)
 			}
 			atest.CheckShare(t, typ+" pearson r", tt.PearsonR, -1)
+			for what, e := range map[string][2]any{"implicature": {tt.ImplicatureRecognition, tt.ImplicatureRecognitionCI},
+				"cancellation": {tt.CancellationRecognition, tt.CancellationRecognitionCI}, "pearson r": {tt.PearsonR, tt.PearsonRCI}} {
+				x, ci := e[0].(*float64), e[1].(*analysis.CI)
+				if opt.Bootstrap.Replicates == 0 && ci != nil {
+					t.Fatalf("%s %s: an interval %v without a bootstrap", typ, what, *ci)
+				}
+				if ci != nil && (x == nil || *x < ci[0] || *x > ci[1]) {
+					t.Fatalf("%s %s: the interval %v does not hold its estimate %v", typ, what, *ci, x)
+				}
+			}
 		}
-	})
+	}
 }

@@ -67,8 +67,9 @@ type Ratings struct {
 	Items        []string
 	ItemType     []int8 // index into Types
 	CheckItems   []string
-	// rows are kept in fixed-size chunks: appending never copies what was
-	// read, which on a million rows saved more time than the CSV parsing.
+	// rows are kept in chunks of chunkRows: appending never copies what
+	// was read beyond the first chunk, which on a million rows saved more
+	// time than the CSV parsing.
 	rows [][]Rating
 	n    int
 }
@@ -76,8 +77,16 @@ type Ratings struct {
 // chunkRows is the number of rows per chunk (1 MiB of packed rows).
 const chunkRows = 1 << 16
 
+// firstChunkRows is the first chunk's starting capacity: a small file
+// (a pilot, a fuzzed input) does not clear a whole chunk's MiB; the first
+// chunk grows by append up to chunkRows, the later ones are made whole.
+const firstChunkRows = 256
+
 func (rs *Ratings) Add(rt Rating) {
-	if len(rs.rows) == 0 || len(rs.rows[len(rs.rows)-1]) == chunkRows {
+	switch {
+	case len(rs.rows) == 0:
+		rs.rows = append(rs.rows, make([]Rating, 0, firstChunkRows))
+	case len(rs.rows[len(rs.rows)-1]) == chunkRows:
 		rs.rows = append(rs.rows, make([]Rating, 0, chunkRows))
 	}
 	last := &rs.rows[len(rs.rows)-1]

@@ -51,15 +51,30 @@ const (
 	StatRDis = 7
 )
 
-// bootCells are the z-scores of the analysed participants' ratings, one
-// entry per rating, grouped by participant: participant p's cells are
-// slot[start[p]:start[p+1]] (item × condition) and z[…]. Grouping lets a
-// replicate skip the participants it did not draw (about 37 % of them) and
-// keep the weight in a register.
+// bootCells are the analysed participants' ratings, one entry per
+// rating, grouped by participant: participant p's cells are
+// slot[start[p]:start[p+1]] (item × condition) and value[…] (the rating),
+// whose z-score is ztab[p·width + value]. Grouping lets a replicate skip
+// the participants it did not draw (about 37 % of them) and keep the
+// weight and the participant's z table in registers and L1. A rating
+// takes 5 bytes (slot and value) instead of 12 (slot and z): every
+// replicate streams every rating twice, and on a million ratings that
+// traffic is the replicate's cost (docs/performance.md, bench toplines).
+// The z in the table is computed by the same expression as before, so the
+// replicates are bit for bit the same.
+//
+// A participant's trigger and cancel ratings come first, up to mid[p]:
+// only those cells need Σ w·z², the rating noise of the corrected r
+// (docs/statistics.md#disattenuated-correlation), so the others skip it.
+// A slot gets at most one rating of a participant and participants are
+// summed in order, so the order within a participant changes no sum.
 type bootCells struct {
 	start []int32
+	mid   []int32
 	slot  []int32
-	z     []float64
+	value []uint8
+	ztab  []float64
+	width int
 	nP    int
 }
 
@@ -75,27 +90,49 @@ func newBootCells(rs *Ratings, ps []Pstat) *bootCells {
 	}
 	// Counting sort by participant: one pass to count, one to place.
 	c.start = make([]int32, c.nP+1)
+	noisy := make([]int32, c.nP)
 	rs.Each(func(rt *Rating) {
 		if rt.Check == CheckNone && idx[rt.Participant] >= 0 {
 			c.start[idx[rt.Participant]+1]++
+			if rt.Cond == Trigger || rt.Cond == Cancel {
+				noisy[idx[rt.Participant]]++
+			}
 		}
 	})
 	for p := range c.nP {
 		c.start[p+1] += c.start[p]
 	}
+	c.mid = make([]int32, c.nP)
+	for p := range c.nP {
+		c.mid[p] = c.start[p] + noisy[p]
+	}
 	n := c.start[c.nP]
-	c.slot, c.z = make([]int32, n), make([]float64, n)
-	next := slices.Clone(c.start[:c.nP])
+	c.slot, c.value = make([]int32, n), make([]uint8, n)
+	var top uint8
+	rs.Each(func(rt *Rating) { top = max(top, rt.Value) })
+	c.width = int(top) + 1
+	c.ztab = make([]float64, c.nP*c.width)
+	for i, p := range ps {
+		if q := idx[i]; q >= 0 {
+			for v := range c.width {
+				c.ztab[int(q)*c.width+v] = (float64(v) - p.Mean) / p.SD
+			}
+		}
+	}
+	next, nextOther := slices.Clone(c.start[:c.nP]), slices.Clone(c.mid)
 	rs.Each(func(rt *Rating) {
 		q := idx[rt.Participant]
 		if rt.Check != CheckNone || q < 0 {
 			return
 		}
-		p := &ps[rt.Participant]
-		k := next[q]
-		next[q]++
+		at := next
+		if rt.Cond != Trigger && rt.Cond != Cancel {
+			at = nextOther
+		}
+		k := at[q]
+		at[q]++
 		c.slot[k] = rt.Item*int32(NumConditions) + int32(rt.Cond)
-		c.z[k] = (float64(rt.Value) - p.Mean) / p.SD
+		c.value[k] = rt.Value
 	})
 	return c
 }
@@ -451,9 +488,11 @@ type toplinesReplicator struct {
 	strata   [][]int
 	itemType []int8
 	wp, wi   []int32
-	num, den []float64
-	sq       []float64 // Σ w·z² per slot, for the rating noise
-	acc      []groupAcc
+	// sums holds per slot Σ w·z, Σ w and Σ w·z² (the last for the rating
+	// noise) side by side: a rating touches one cache line, not three
+	// arrays' (docs/performance.md, bench toplines).
+	sums []slotSums
+	acc  []groupAcc
 	// wp2, drawn from the participants wp drew, is the second level of
 	// the extrapolated interval; pool lists wp's draws.
 	wp2  []int32
@@ -464,7 +503,7 @@ func newToplinesReplicator(rs *Ratings, cells *bootCells, strata [][]int) *topli
 	slots := len(rs.Items) * int(NumConditions)
 	return &toplinesReplicator{cells: cells, strata: strata, itemType: rs.ItemType,
 		wp: make([]int32, cells.nP), wi: make([]int32, len(rs.Items)), wp2: make([]int32, cells.nP),
-		num: make([]float64, slots), den: make([]float64, slots), sq: make([]float64, slots), acc: make([]groupAcc, len(domain.TableTypes)+1)}
+		sums: make([]slotSums, slots), acc: make([]groupAcc, len(domain.TableTypes)+1)}
 }
 
 // groupAcc accumulates one group's weighted shares and r.
@@ -531,26 +570,36 @@ func (r *toplinesReplicator) run(rng *rand.Rand, out, out2 []float64) {
 	r.score(r.wp2, out2)
 }
 
+// slotSums are one slot's weighted sums in a replicate.
+type slotSums struct{ num, den, sq float64 }
+
 // score computes the item means from the participants counted wp times
 // and the shares and r over the items counted r.wi times.
 func (r *toplinesReplicator) score(wp []int32, out []float64) {
-	clear(r.num)
-	clear(r.den)
-	clear(r.sq)
+	clear(r.sums)
 	c := r.cells
-	num, den, sq := r.num, r.den, r.sq
+	sums := r.sums
 	for p, wi := range wp {
 		if wi == 0 {
 			continue
 		}
 		w := float64(wi)
-		lo, hi := c.start[p], c.start[p+1]
-		slots, zs := c.slot[lo:hi], c.z[lo:hi]
+		lo, mid, hi := c.start[p], c.mid[p], c.start[p+1]
+		zt := c.ztab[p*c.width : (p+1)*c.width]
+		slots, vals := c.slot[lo:mid], c.value[lo:mid]
+		for k, s := range slots { // trigger and cancel: with Σ w·z²
+			z := zt[vals[k]]
+			wz := w * z
+			a := &sums[s]
+			a.num += wz
+			a.den += w
+			a.sq += wz * z
+		}
+		slots, vals = c.slot[mid:hi], c.value[mid:hi]
 		for k, s := range slots {
-			z := zs[k]
-			num[s] += w * z
-			den[s] += w
-			sq[s] += w * z * z
+			a := &sums[s]
+			a.num += w * zt[vals[k]]
+			a.den += w
 		}
 	}
 	clear(r.acc)
@@ -563,14 +612,14 @@ func (r *toplinesReplicator) score(wp []int32, out []float64) {
 		var m [NumConditions]float64
 		var has [NumConditions]bool
 		for cond := range nc {
-			if d := den[i*nc+cond]; d > 0 {
-				m[cond], has[cond] = num[i*nc+cond]/d, true
+			if a := &sums[i*nc+cond]; a.den > 0 {
+				m[cond], has[cond] = a.num/a.den, true
 			}
 		}
 		var e cellNoise
 		for k, cond := range [2]int{int(Trigger), int(Cancel)} {
-			if d := den[i*nc+cond]; d > 0 {
-				e.n[k], e.ss[k] = d, max(0, sq[i*nc+cond]-num[i*nc+cond]*m[cond])
+			if a := &sums[i*nc+cond]; a.den > 0 {
+				e.n[k], e.ss[k] = a.den, max(0, a.sq-a.num*m[cond])
 			}
 		}
 		w := float64(wi)

@@ -87,7 +87,7 @@ for (model in unique(models$who)) {
   omega <- mean(per$rejected)
   results[[model]] <- rbind(
     data.frame(model = model, annotator = "", measure = c("winning_rate", "advantage_probability", "passed", "humans", "items"),
-               value = c(omega, mean(per$rho_model), as.numeric(omega >= 0.5), nrow(per), length(keep)), stringsAsFactors = FALSE),
+               value = c(omega, mean(per$rho_model), as.numeric(omega >= 0.5 && nrow(per) >= 3), nrow(per), length(keep)), stringsAsFactors = FALSE),
     data.frame(model = model, annotator = rep(per$annotator, 3), measure = rep(c("items", "p_value", "rejected"), each = nrow(per)),
                value = c(per$items, per$p_value, as.numeric(per$rejected)), stringsAsFactors = FALSE))
 }

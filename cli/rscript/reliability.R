@@ -1,16 +1,16 @@
 
 ## ---- The crowd's own reliability (docs/statistics.md#crowd-reliability-and-the-correlation-ceiling)
 
-# Over the item ratings of every participant the toplines did not exclude
-# (constant raters included for α, left out of the split-half reliability
-# for having no z-scores): Krippendorff's α with the interval and the
+# Over the item ratings of the participants the toplines analyse: neither
+# excluded nor constant raters (who have no z-scores), one rule for α and
+# the split-half reliability as for the toplines: Krippendorff's α with the interval and the
 # ordinal metric (Krippendorff 2011), units item × condition, per condition
 # and pooled, computed by hand from the coincidence matrix (the irr
 # package's kripp.alpha gives the same where it is installed); and the
 # split-half reliability of the unit means of the z-scores, Spearman–Brown
 # corrected, averaged over random half-splits of each unit's raters.
 
-rel_rows <- rows[!(rows$participant_id %in% pid[status == "excluded"]), ]
+rel_rows <- rows[!(rows$participant_id %in% pid[status %in% c("excluded", "zero_variance")]), ]
 rel_conditions <- unique(rel_rows$condition)
 rel_groups <- if (length(rel_conditions) > 1) c(rel_conditions, "all") else rel_conditions
 points <- max(7, rel_rows$rating)

@@ -136,7 +136,8 @@ compare_with_pragmalab(toplines, "toplines_pragmalab.csv", c("group", "measure")
 # at least 3 levels (clmm's rule) while the ratings outnumber the random
 # effects. Where the mixed model does not converge the script falls back in
 # steps, each printed, down to the simplest model that converges, and says
-# which model the numbers come from.
+# which model the numbers come from. A step with more parameters than
+# ratings is not fitted; when even the simplest has, no model is.
 
 # The CPU seconds one fitting step may take before the next is tried.
 step_cpu_limit <- 600
@@ -314,20 +315,28 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
          well_defined = converged && cond_h < 1e4 && nrow(d) > n_re)
   }
 
+  # The parameters a step estimates: the thresholds (one fewer than the
+  # ratings' distinct values), the fixed effects' columns but the
+  # intercept, and one SD per random term. A step with more parameters
+  # than ratings is not fitted: its numbers would be an artefact.
+  n_params <- function(fixed_part, n_random = 0) {
+    length(unique(d$rating)) - 1 + ncol(model.matrix(as.formula(paste("~", fixed_part)), d)) - 1 + n_random
+  }
+
   # The steps, from the model asked for down to the simplest.
   steps <- list()
   f <- formula_of(random_terms)
   if (length(grouping) > 1 && has_internals) {
     steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, nlminb with warm-started modes, started from clm)", formula = f,
-      fit = function() fit_crossed(f, start_of(names(grouping))))
+      params = n_params(fixed_rhs, length(grouping)), fit = function() fit_crossed(f, start_of(names(grouping))))
   } else if (length(grouping) > 1) {
     steps[[length(steps) + 1]] <- list(label = "clmm (Laplace, nlminb, started from clm)", formula = f,
-      fit = function() ordinal::clmm(f, data = d, start = start_of(names(grouping)), control = ordinal::clmm.control(method = "nlminb")))
+      params = n_params(fixed_rhs, length(grouping)), fit = function() ordinal::clmm(f, data = d, start = start_of(names(grouping)), control = ordinal::clmm.control(method = "nlminb")))
   }
   if (length(grouping) > 1) {
     f1 <- formula_of("(1 | participant)")
     steps[[length(steps) + 1]] <- list(label = "clmm with a random intercept for participants only", formula = f1,
-      fit = function() ordinal::clmm(f1, data = d))
+      params = n_params(fixed_rhs, 1), fit = function() ordinal::clmm(f1, data = d))
   }
   if (length(grouping) == 1) {
     # One grouping factor: ordinal's own compiled fit, which takes the SD's
@@ -339,17 +348,17 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
     for (m in c("nlminb", "ucminf")) local({
       method <- m
       steps[[length(steps) + 1]] <<- list(label = sprintf("clmm (Laplace, %s, started from clm)", method), formula = f,
-        fit = function() ordinal::clmm(f, data = d, start = st1(), control = ordinal::clmm.control(method = method)))
+        params = n_params(fixed_rhs, 1), fit = function() ordinal::clmm(f, data = d, start = st1(), control = ordinal::clmm.control(method = method)))
     })
   }
   if (nlevels(d$participant) > 1) {
     fp <- formula_of("participant")
     steps[[length(steps) + 1]] <- list(label = "clm with participant fixed effects", formula = fp,
-      fit = function() ordinal::clm(fp, data = d))
+      params = n_params(paste(fixed_rhs, "+ participant")), fit = function() ordinal::clm(fp, data = d))
   }
   f0 <- formula_of(character(0))
   steps[[length(steps) + 1]] <- list(label = "clm without participant or item effects", formula = f0,
-    fit = function() ordinal::clm(f0, data = d))
+    params = if (nrow(d) > 0) n_params(fixed_rhs) else 0, fit = function() ordinal::clm(f0, data = d))
 
   fit <- NULL; chosen <- NULL; tried <- character(0); total_cpu <- 0
   if (nrow(d) == 0 || length(unique(d$rating)) < 2) {
@@ -360,6 +369,14 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
     for (k in seq_along(steps)) {
       s <- steps[[k]]
       cat(sprintf("Step %d: %s: %s\n", k, s$label, deparse(s$formula, width.cutoff = 500L)))
+      if (s$params > nrow(d)) {
+        why <- sprintf("%d parameters for %d ratings", s$params, nrow(d))
+        cat(sprintf("  not fitted: %s (more parameters than ratings)\n", why))
+        tried <- c(tried, sprintf("%s: not fitted (%s)", s$label, why))
+        if (k < length(steps)) cat("  falling back to the next step\n")
+        else cat("The model cannot be fitted: even the simplest model has more parameters than there are ratings.\n")
+        next
+      }
       cpu <- system.time(f <- tryCatch({
         setTimeLimit(cpu = step_cpu_limit, transient = TRUE)
         withCallingHandlers(s$fit(), warning = function(w) {
@@ -384,7 +401,8 @@ if (!requireNamespace("ordinal", quietly = TRUE)) {
         fit <- f; chosen <- s; chk <- ck
         if (ck$converged) break
       }
-      cat("  falling back to the next step\n")
+      if (k < length(steps)) cat("  falling back to the next step\n")
+      else cat("  the last step: no simpler model to fall back to\n")
     }
   }
   if (is.null(fit)) {
