@@ -64,7 +64,7 @@ var texSymbols = map[rune]texTok{
 	'×': {`$\times$`, 6.7, false}, '⇔': {`$\Leftrightarrow$`, 8.6, false}, '→': {`$\rightarrow$`, 8.6, false},
 	'−': {`$-$`, 6.7, false}, '·': {`$\cdot$`, 2.4, false}, '²': {`$^2$`, 3.5, false},
 	'–': {`--`, 4.3, false}, '—': {`---`, 8.5, false}, '…': {`\dots{}`, 11.4, false},
-	'‘': {"`", 2.4, false}, '’': {`'`, 2.4, false}, '“': {"``", 4.3, false}, '”': {`''`, 4.3, false},
+	'‘': {"`", 2.4, false}, '’': {`'`, 2.4, false}, '“': {"``", 4.3, false}, '”': {`''`, 4.3, false}, '„': {`,,`, 4.3, false},
 	'\u00a0': {`~`, 2.9, true}, 'ß': {`\ss{}`, 4.8, false}, 'æ': {`\ae{}`, 6.2, false}, 'Æ': {`\AE{}`, 7.7, false},
 	'œ': {`\oe{}`, 6.7, false}, 'Œ': {`\OE{}`, 8.7, false}, 'ø': {`\o{}`, 4.3, false}, 'Ø': {`\O{}`, 6.7, false},
 	'ł': {`\l{}`, 2.4, false}, 'Ł': {`\L{}`, 5.4, false}, 'ı': {`\i{}`, 2.4, false}, '€': {`EUR`, 17.5, false},
