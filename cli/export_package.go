@@ -20,6 +20,7 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/analysis/toplines"
+	"pragmalab/csvsafe"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
 	"pragmalab/store"
@@ -491,6 +492,7 @@ func codebook(st *domain.Study, set domain.CrowdSettings, scale int, res []pkgRe
 	} else {
 		b.WriteString("Each participant is named by a pseudonym (`p001`, `p002`, … in order of arrival), the same in every file, the methods text and the R companion. The Prolific ids and session ids are not in the package. Free text the participants typed (`comments`, `native_languages`, `honeypot`) is as typed: read it before depositing.\n\n")
 	}
+	b.WriteString("## Reading the CSV files\n\nUTF-8, comma-separated, a header row, quoted as RFC 4180 says; an empty cell is a missing value. Times are RFC 3339 in UTC with milliseconds. A text cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, after any single quotes) carries one more single quote in front: drop it to read the text as typed (docs/formats.md#formula-cells).\n\n")
 	b.WriteString("## Scale\n\n")
 	q := set.Question
 	if q == "" {
@@ -646,6 +648,13 @@ func rewriteCSV(data []byte, cols map[string]func(string) string) ([]byte, error
 	if len(recs) == 0 {
 		return data, nil
 	}
+	// The cells as stored (csvsafe's formula quote undone), so that the
+	// writer's quoting gives back the export's cells exactly.
+	for _, r := range recs {
+		for i := range r {
+			r[i] = csvsafe.Unquote(r[i])
+		}
+	}
 	for name, fn := range cols {
 		col := slices.Index(recs[0], name)
 		if col < 0 {
@@ -656,7 +665,7 @@ func rewriteCSV(data []byte, cols map[string]func(string) string) ([]byte, error
 		}
 	}
 	var out bytes.Buffer
-	w := csv.NewWriter(&out)
+	w := csvsafe.NewWriter(&out)
 	if err := w.WriteAll(recs); err != nil {
 		return nil, err
 	}

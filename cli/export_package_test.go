@@ -443,6 +443,54 @@ func TestExportPackageRefusals(t *testing.T) {
 	}
 }
 
+// datapackage-js, the npm implementation of the Data Package v1 spec,
+// passes the package (cli/testdata/datapackage-js, installed by .ci/run):
+// the descriptor against its profile, every value of every table cast and
+// checked against its constraints and keys. It fails the package where a
+// rating is above the scale.
+func TestExportPackageDatapackageJS(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: validateDataPackage checks the spec's rules instead")
+	}
+	checker, err := filepath.Abs(filepath.Join("testdata", "datapackage-js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(checker, "node_modules", "datapackage")); err != nil {
+		t.Skip("datapackage-js is not installed: run `npm install` in cli/testdata/datapackage-js (.ci/run does)")
+	}
+	path, study := crowdScoreDB(t)
+	dir := filepath.Join(t.TempDir(), "pkg")
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", path, "--study", strconv.FormatInt(study, 10), "--what", "package", "--out", dir); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	validate := func() (string, error) {
+		out, err := exec.Command(node, filepath.Join(checker, "validate.js"), dir).CombinedOutput()
+		return string(out), err
+	}
+	if out, err := validate(); err != nil || !strings.Contains(out, "ratings: ") || !strings.Contains(out, "participants: ") {
+		t.Fatalf("datapackage-js: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "ratings.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs[1][slices.Index(recs[0], "rating")] = "8"
+	var buf bytes.Buffer
+	csv.NewWriter(&buf).WriteAll(recs)
+	if err := os.WriteFile(filepath.Join(dir, "ratings.csv"), buf.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := validate(); err == nil || !strings.Contains(out, "maximum") {
+		t.Errorf("datapackage-js passed a rating of 8 on 7 points: %v\n%s", err, out)
+	}
+}
+
 // Where the frictionless command (the reference validator) is installed,
 // it passes the package too.
 func TestExportPackageFrictionlessValidate(t *testing.T) {
