@@ -509,3 +509,37 @@ func TestExportPackageFrictionlessValidate(t *testing.T) {
 		t.Errorf("frictionless validate: %v\n%s", err, out)
 	}
 }
+
+// A crowd study nobody has rated yet, never opened: the package holds its
+// files and the design as it is now, and the codebook says why the
+// methods text and the R companion are missing instead of leaving a gap.
+func TestExportPackageOfAStudyWithNothingYet(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	db, err := store.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &domain.Study{Kind: domain.KindCrowd, Name: "Nothing yet", Lang: "en"}
+	if err := db.CreateStudy(context.Background(), st); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	dir := filepath.Join(t.TempDir(), "pkg")
+	if code, _, errOut := runCLI(t, "", nil, "export", "--db", path, "--study", strconv.FormatInt(st.ID, 10), "--what", "package", "--out", dir); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if bad := validateDataPackage(t, dir); len(bad) > 0 {
+		t.Errorf("the package breaks the rules:\n%s", strings.Join(bad, "\n"))
+	}
+	for _, absent := range []string{"methods.md", "r"} {
+		if _, err := os.Stat(filepath.Join(dir, absent)); err == nil {
+			t.Errorf("%s in the package of a study without ratings", absent)
+		}
+	}
+	cb, _ := os.ReadFile(filepath.Join(dir, "codebook.md"))
+	for _, want := range []string{"no methods text and no R companion", "design.json is the study's design as it is now"} {
+		if !bytes.Contains(cb, []byte(want)) {
+			t.Errorf("the codebook lacks %q:\n%s", want, cb)
+		}
+	}
+}
