@@ -742,5 +742,5 @@ func PackageZip(svc *studies.Service, db *store.DB) func(ctx context.Context, s 
 
 // packageKindRefusal says why a study of another kind has no package.
 func packageKindRefusal(s *domain.Study) string {
-	return fmt.Sprintf("package export is built for crowd studies; study %d is a %s study: export its files one by one with --what (docs/cli.md#export)", s.ID, s.Kind)
+	return fmt.Sprintf("package export is built for crowd studies; study %d is of kind %s: export its files one by one with --what (docs/cli.md#export)", s.ID, s.Kind)
 }

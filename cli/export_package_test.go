@@ -428,7 +428,7 @@ func TestExportPackageRefusals(t *testing.T) {
 	db.Close()
 	dir := filepath.Join(t.TempDir(), "pkg")
 	code, _, errOut := runCLI(t, "", nil, "export", "--db", path, "--study", strconv.FormatInt(ex.ID, 10), "--what", "package", "--out", dir)
-	if code != 2 || !strings.Contains(errOut, "package export is built for crowd studies") || !strings.Contains(errOut, "expert study") {
+	if code != 2 || !strings.Contains(errOut, "package export is built for crowd studies") || !strings.Contains(errOut, "of kind expert") {
 		t.Errorf("an expert study: exit %d, %s", code, errOut)
 	}
 	if _, err := os.Stat(dir); err == nil {
