@@ -130,7 +130,7 @@ func exportPackage(ctx context.Context, env *Env, dbPath string, studyID int64, 
 	if st.Kind != domain.KindCrowd {
 		return usagef("export: %s", packageKindRefusal(st))
 	}
-	res, err := crowdPackage(ctx, svc.Service, svc.db, st, withIDs, time.Now())
+	res, err := crowdPackage(ctx, svc.Service, svc.store, st, withIDs, time.Now())
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,6 @@ import (
 	"pragmalab/csvsafe"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
-	"pragmalab/store"
 	"pragmalab/studies"
 )
 
@@ -250,8 +249,8 @@ func fileResource(path, title, format, mediatype string, data []byte) pkgResourc
 // then datapackage.json and codebook.md among them. Without withIDs the
 // participants' Prolific ids are replaced by pseudonyms in every file and
 // the session ids left out.
-func crowdPackage(ctx context.Context, svc *studies.Service, db *store.DB, st *domain.Study, withIDs bool, now time.Time) ([]pkgResource, error) {
-	_, set, err := db.CrowdStudy(ctx, st.ID)
+func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, st *domain.Study, withIDs bool, now time.Time) ([]pkgResource, error) {
+	set, rows, opt, err := svc.CrowdAnalysisRows(ctx, st.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -278,11 +277,15 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db *store.DB, st *d
 		for i, id := range ids {
 			m[id] = fmt.Sprintf("p%0*d", width, i+1)
 		}
+		// An id the participants file lacks (none should) gets the next
+		// pseudonym: two participants never share one.
 		pseudo = func(id string) string {
-			if p, ok := m[id]; ok {
+			if p, ok := m[id]; !ok {
+				m[id] = fmt.Sprintf("p%0*d", width, len(m)+1)
+			} else {
 				return p
 			}
-			return "p?"
+			return m[id]
 		}
 		pb, err := rewriteCSV(parts.Bytes(), map[string]func(string) string{
 			"prolific_pid": pseudo, "prolific_session_id": func(string) string { return "" }})
@@ -356,7 +359,7 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db *store.DB, st *d
 
 	// The analysis, on the pseudonymised rows: the exclusions, the methods
 	// text and the R companion.
-	an, err := packageAnalysis(ctx, db, st.ID, pseudo)
+	an, err := packageAnalysis(rows, opt, pseudo)
 	if err != nil {
 		return nil, err
 	}
@@ -431,11 +434,7 @@ type pkgAnalysis struct {
 // packageAnalysis runs the study's Analysis page analysis on its rows with
 // the participants renamed by pseudo: the same exclusions, methods text and
 // R companion as the page's, with no Prolific id in them.
-func packageAnalysis(ctx context.Context, db *store.DB, studyID int64, pseudo func(string) string) (pkgAnalysis, error) {
-	rows, err := studies.CrowdRatingRows(ctx, db, studyID)
-	if err != nil {
-		return pkgAnalysis{}, err
-	}
+func packageAnalysis(rows []toplines.RatingRow, opt toplines.Options, pseudo func(string) string) (pkgAnalysis, error) {
 	if rows == nil {
 		return pkgAnalysis{none: "Nobody has completed a batch with a rated item yet, so there is no analysis: no methods text and no R companion."}, nil
 	}
@@ -443,10 +442,6 @@ func packageAnalysis(ctx context.Context, db *store.DB, studyID int64, pseudo fu
 		rows[i].Participant = pseudo(rows[i].Participant)
 	}
 	rs, err := toplines.NewRatings(rows)
-	if err != nil {
-		return pkgAnalysis{}, err
-	}
-	opt, err := studies.CrowdOptions(ctx, db, studyID)
 	if err != nil {
 		return pkgAnalysis{}, err
 	}
@@ -727,7 +722,7 @@ func writePackageZip(w io.Writer, folder string, res []pkgResource) error {
 // PackageZip writes a crowd study's data package as a zip, for the study
 // page's download (docs/formats.md#data-package), without the Prolific
 // ids. Another kind of study is EINVALID, saying so.
-func PackageZip(svc *studies.Service, db *store.DB) func(ctx context.Context, s *domain.Study, w io.Writer) error {
+func PackageZip(svc *studies.Service, db domain.Stores) func(ctx context.Context, s *domain.Study, w io.Writer) error {
 	return func(ctx context.Context, s *domain.Study, w io.Writer) error {
 		if s.Kind != domain.KindCrowd {
 			return domain.Errorf(domain.EINVALID, "%s", packageKindRefusal(s))

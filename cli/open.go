@@ -85,7 +85,7 @@ func openService(ctx context.Context, path string, o studies.OpenOptions) (*app,
 			cfg.RCompanion = RCompanionZip(a.Service)
 		}
 		if cfg.DataPackage == nil {
-			cfg.DataPackage = PackageZip(a.Service, db)
+			cfg.DataPackage = PackageZip(a.Service, a.store)
 		}
 		return web.New(ctx, cfg)
 	}
