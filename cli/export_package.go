@@ -24,6 +24,7 @@ import (
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
 	"pragmalab/studies"
+	"pragmalab/templates"
 )
 
 // A study's data package (docs/formats.md#data-package): the ratings,
@@ -489,22 +490,19 @@ func codebook(st *domain.Study, set domain.CrowdSettings, scale int, res []pkgRe
 	}
 	b.WriteString("## Reading the CSV files\n\nUTF-8, comma-separated, a header row, quoted as RFC 4180 says; an empty cell is a missing value. Times are RFC 3339 in UTC with milliseconds. A text cell that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return, after any single quotes) carries one more single quote in front: drop it to read the text as typed (docs/formats.md#formula-cells).\n\n")
 	b.WriteString("## Scale\n\n")
-	q := set.Question
-	if q == "" {
-		q = "(the study's default question)"
-	}
-	fmt.Fprintf(&b, "Ratings are on a %d-point scale, 1 to %d. The question: %s\n\n", scale, scale, q)
-	if len(set.ScaleLabels) > 0 {
-		b.WriteString("| point | label |\n| --- | --- |\n")
-		for p := 1; p <= scale; p++ {
-			if l, ok := set.ScaleLabels[strconv.Itoa(p)]; ok {
-				fmt.Fprintf(&b, "| %d | %s |\n", p, mdCell(l))
-			}
+	sc := templates.ScaleOf(set)
+	fmt.Fprintf(&b, "Ratings are on a %d-point scale, 1 to %d, the points shown as radio buttons under the question (as the participants read it, language %s): %s\n\n", scale, scale, st.Lang, sc.QuestionIn(st.Lang))
+	b.WriteString("| point | label shown |\n| --- | --- |\n")
+	for p := 1; p <= scale; p++ {
+		l := sc.PointLabel(st.Lang, p)
+		if l == "" {
+			l = "(none: the number alone)"
+		} else if set.ScaleLabels[strconv.Itoa(p)] == "" {
+			l += " (the language's default end label)"
 		}
-		b.WriteString("\n")
-	} else {
-		b.WriteString("The points carry the study's default labels (docs/studies.md#rating-scale).\n\n")
+		fmt.Fprintf(&b, "| %d | %s |\n", p, mdCell(l))
 	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Conditions: %s (`trigger` also marks the attention checks).\n\n", strings.Join(set.Conditions, ", "))
 	b.WriteString("## Exclusions\n\n")
 	fmt.Fprintf(&b, "The files hold every participant and every rating; the analysis leaves out participants by the study's rules: a high attention check passes at a rating ≥ %d, a low one at ≤ %d, and a participant who fails %d or more is excluded. %s The researcher's decisions (`override` in participants.csv) come last. `excluded` in participants.csv is the final decision.\n\n",
