@@ -311,9 +311,24 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 		return nil, err
 	}
 
+	// The conditions a rating can carry: the study's (trigger and cancel
+	// where it names none), and any other the ratings hold (a setting
+	// changed after ratings came in), so the enum never lies.
 	conds := slices.Clone(set.Conditions)
-	if !slices.Contains(conds, "trigger") {
-		conds = append([]string{"trigger"}, conds...)
+	if len(conds) == 0 {
+		conds = []string{domain.ConditionTrigger, domain.ConditionCancel}
+	}
+	if !slices.Contains(conds, domain.ConditionTrigger) {
+		conds = append([]string{domain.ConditionTrigger}, conds...)
+	}
+	held, err := csvColumn(rates.Bytes(), "condition")
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range held {
+		if c != "" && !slices.Contains(conds, c) {
+			conds = append(conds, c)
+		}
 	}
 	ratings, err := tableResource("ratings", "Ratings", rates.Bytes(), ratingFields(scale, conds))
 	if err != nil {
@@ -503,7 +518,7 @@ func codebook(st *domain.Study, set domain.CrowdSettings, scale int, res []pkgRe
 		fmt.Fprintf(&b, "| %d | %s |\n", p, mdCell(l))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "Conditions: %s (`trigger` also marks the attention checks).\n\n", strings.Join(set.Conditions, ", "))
+	fmt.Fprintf(&b, "Conditions: %s (`trigger` also marks the attention checks; see `condition` in ratings.csv for every value the ratings hold).\n\n", strings.Join(set.Conditions, ", "))
 	b.WriteString("## Exclusions\n\n")
 	fmt.Fprintf(&b, "The files hold every participant and every rating; the analysis leaves out participants by the study's rules: a high attention check passes at a rating ≥ %d, a low one at ≤ %d, and a participant who fails %d or more is excluded. %s The researcher's decisions (`override` in participants.csv) come last. `excluded` in participants.csv is the final decision.\n\n",
 		set.CheckHighMin, set.CheckLowMax, set.MaxFailedChecks, qualityRulesText(set))
