@@ -42,6 +42,8 @@ Commands:
                                     or the participants a target width needs
   integrity     --ratings FILE [--models FILE]
                                     each participant's integrity flags, LLM-echo among them
+  conditions    --ratings FILE      any rating study by its own conditions: mean rating and
+                                    mean z with two-way intervals, distributions, differences
 
 Run "pragmalab analyze COMMAND --help" for the options of each. FILE "-" reads standard input.
 `
@@ -51,7 +53,7 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprint(env.stdout, analyzeUsage)
 		if len(args) == 0 {
-			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test, plan, integrity)")
+			return usagef("analyze: name a command (toplines, agreement, context, explanations, reliability, alt-test, plan, integrity, conditions)")
 		}
 		return flag.ErrHelp
 	}
@@ -72,8 +74,10 @@ func runAnalyze(ctx context.Context, args []string, env *Env) error {
 		return analyzePlan(ctx, args[1:], env)
 	case "integrity":
 		return analyzeIntegrity(args[1:], env)
+	case "conditions":
+		return analyzeConditions(args[1:], env)
 	}
-	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test, plan, integrity)", args[0])
+	return usagef("analyze: unknown command %q (toplines, agreement, context, explanations, reliability, alt-test, plan, integrity, conditions)", args[0])
 }
 
 // tableNames lists the tables of each command for --table's help.
@@ -83,6 +87,7 @@ var tableNames = map[string]string{
 	"context":      "context, context_agreement, context_cumulative, context_intervals, context_kind_period",
 	"explanations": "explanations, explanations_intervals",
 	"reliability":  "crowd_alpha, split_half",
+	"conditions":   "condition_means, condition_distribution, condition_differences",
 }
 
 // pick returns the tables to print: the one --table names (from all), or

@@ -61,13 +61,11 @@ func auditHere(t *testing.T, ctx context.Context, what string) {
 // screen, the end — and audits each page at both widths.
 func TestAccessibilityEveryPage(t *testing.T) {
 	t.Run("crowd", func(t *testing.T) {
-		ts, db, studyID, set := startCrowdStudy(t)
 		bg := context.Background()
-		set.Quota = 1
-		set.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
-		if err := db.SaveCrowdSettings(bg, studyID, set); err != nil {
-			t.Fatal(err)
-		}
+		ts, db, studyID, _ := startCrowdStudyWith(t, "en", func(set *domain.CrowdSettings) {
+			set.Quota = 1
+			set.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
+		})
 		ctx := newBrowser(t)
 		holdProlific(t, ctx)
 		entry := func(pid string) string {

@@ -1,8 +1,8 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
+	"pragmalab/domain"
 	"strings"
 	"testing"
 
@@ -15,13 +15,11 @@ import (
 // desktop's 1280 px, without sideways scrolling and with no axe violation
 // (docs/studies.md#rating-scale).
 func TestCrowdFivePointScaleInBrowser(t *testing.T) {
-	ts, db, studyID, set := startCrowdStudy(t)
-	set.ScalePoints, set.CheckHighMin, set.CheckLowMax = 5, 4, 2
-	set.ScaleLabels = map[string]string{"1": "surely not", "3": "can't tell", "5": "surely so"}
-	set.Question = "How sure are you that this is meant?"
-	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
-		t.Fatal(err)
-	}
+	ts, _, studyID, _ := startCrowdStudyWith(t, "en", func(set *domain.CrowdSettings) {
+		set.ScalePoints, set.CheckHighMin, set.CheckLowMax = 5, 4, 2
+		set.ScaleLabels = map[string]string{"1": "surely not", "3": "can't tell", "5": "surely so"}
+		set.Question = "How sure are you that this is meant?"
+	})
 	ctx := newBrowser(t)
 	trapProlific(t, ctx)
 	step(t, ctx, "arrive and consent",

@@ -24,9 +24,17 @@ import (
 // training items, batches of ten items plus the demo's attention checks.
 func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.CrowdSettings) {
 	t.Helper()
+	return startCrowdStudyWith(t, "en", nil)
+}
+
+// startCrowdStudyWith is startCrowdStudy in language lang with the
+// settings mod changes, made before the study opens: its design is frozen
+// from then on (docs/studies.md#frozen-design).
+func startCrowdStudyWith(t *testing.T, lang string, mod func(*domain.CrowdSettings)) (*httptest.Server, *store.DB, int64, domain.CrowdSettings) {
+	t.Helper()
 	ctx := context.Background()
 	db := openStore(t)
-	s := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd e2e", Lang: "en", Seed: 11}
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd e2e", Lang: lang, Seed: 11}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +55,9 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.C
 	}
 	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode = 10, "E2ECODE7"
+	if mod != nil {
+		mod(&set)
+	}
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		t.Fatal(err)
 	}

@@ -125,11 +125,9 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 // AutomationControlled feature off it is false (docs/studies.md#integrity-flags
 // says so for the record).
 func TestIntegrityKeyboardWalkInBrowser(t *testing.T) {
-	ts, db, studyID, set := startCrowdStudy(t)
-	set.Questionnaire = domain.QuestionnaireSettings{Languages: true} // typed by the walk
-	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
-		t.Fatal(err)
-	}
+	ts, db, studyID, _ := startCrowdStudyWith(t, "en", func(set *domain.CrowdSettings) {
+		set.Questionnaire = domain.QuestionnaireSettings{Languages: true} // typed by the walk
+	})
 	ctx := newBrowserWith(t, chromedp.Flag("enable-automation", false), chromedp.Flag("disable-blink-features", "AutomationControlled"))
 	trapProlific(t, ctx)
 	if wd := get(t, ctx, "navigator.webdriver", chromedp.Evaluate[bool](`navigator.webdriver === true`)); wd {

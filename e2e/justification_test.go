@@ -21,11 +21,9 @@ import (
 // and is not judged. The keys themselves are stored nowhere
 // (docs/studies.md#typed-justifications).
 func TestJustificationInBrowser(t *testing.T) {
-	ts, db, studyID, set := startCrowdStudy(t)
-	set.Justifications = 2
-	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
-		t.Fatal(err)
-	}
+	ts, db, studyID, _ := startCrowdStudyWith(t, "en", func(set *domain.CrowdSettings) {
+		set.Justifications = 2
+	})
 	ctx := newBrowser(t)
 	trapProlific(t, ctx)
 	const pid = "70f1a2b3c4d5e6f7a8b9c0f3"

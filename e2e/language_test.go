@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,10 +14,7 @@ import (
 // German, declared as such to screen readers (lang="de"), and pass the
 // axe audit at 390 and 1280 px.
 func TestGermanCatalogPages(t *testing.T) {
-	ts, db, studyID, set := startCrowdStudy(t)
-	if err := db.SaveCrowdStudy(context.Background(), studyID, "de", set); err != nil {
-		t.Fatal(err)
-	}
+	ts, db, studyID, _ := startCrowdStudyWith(t, "de", nil)
 	ctx := newBrowser(t)
 	want := map[string][]string{
 		"consent": {"Wie wahrscheinlich ist es?", "Einwilligung", "Ich stimme zu — beginnen", "Ich stimme nicht zu"},

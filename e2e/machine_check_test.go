@@ -25,11 +25,9 @@ import (
 // the hidden field is in the accessibility tree, which a screen reader
 // reads (docs/studies.md#machine-instruction). Obeying it is stored as 1 (#32 §5).
 func TestMachineCheckInBrowser(t *testing.T) {
-	ts, db, studyID, set := startCrowdStudy(t)
-	set.MachineCheck = true
-	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
-		t.Fatal(err)
-	}
+	ts, db, studyID, _ := startCrowdStudyWith(t, "en", func(set *domain.CrowdSettings) {
+		set.MachineCheck = true
+	})
 	ctx := newBrowser(t)
 	trapProlific(t, ctx)
 	const pid = "70f1a2b3c4d5e6f7a8b9c0e1"

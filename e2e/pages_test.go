@@ -17,11 +17,9 @@ import (
 // the script runs on a desktop. With PRAGMALAB_SCREENSHOTS set it saves a
 // screenshot of each page.
 func TestCrowdPagesLayout(t *testing.T) {
-	ts, db, studyID, set := startCrowdStudy(t)
-	set.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
-	if err := db.SaveCrowdSettings(context.Background(), studyID, set); err != nil {
-		t.Fatal(err)
-	}
+	ts, db, studyID, _ := startCrowdStudyWith(t, "en", func(set *domain.CrowdSettings) {
+		set.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
+	})
 	for i, c := range []struct {
 		name  string
 		width int

@@ -60,7 +60,7 @@ func TestFrozenDesignOverHTTP(t *testing.T) {
 
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	b.post(e.base()+"/consent", nil).must("training")
-	if !strings.Contains(b.body, `name="rating" value="7"`) {
+	if m := ratingNameRE.FindStringSubmatch(b.body); m == nil || !strings.Contains(b.body, `name="`+m[1]+`" value="7"`) || strings.Contains(b.body, `name="`+m[1]+`" value="8"`) {
 		t.Errorf("the participant's screen lost the scale the study opened with:\n%.2000s", b.body)
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"strings"
 
+	"pragmalab/csvsafe"
 	"pragmalab/domain"
 	"pragmalab/store"
 )
@@ -50,7 +50,7 @@ func (p *Service) PlanSignals(ctx context.Context, studyID int64) (*SignalsPlan,
 	}
 	plan := &SignalsPlan{ProlificStudyID: rev.Link.ProlificStudyID}
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := csvsafe.NewWriter(&buf)
 	w.Write(signalsHeader)
 	for _, r := range rev.Rows {
 		if len(r.Flags) == 0 || r.SubmissionID == "" {

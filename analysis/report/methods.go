@@ -69,7 +69,7 @@ func (m *Methods) Markdown() string {
 }
 
 func (m *Methods) sourcesLead() string {
-	return say(m.Lang, "Numbers from the --json output", "Numeri dall'output --json")
+	return say3(m.Lang, "Numbers from the --json output", "Numeri dall'output --json", "Zahlen aus der Ausgabe von --json")
 }
 
 // say picks the sentence of the language.

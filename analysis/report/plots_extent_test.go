@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"pragmalab/analysis"
 	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/conditions"
 	"pragmalab/analysis/contextsurvey"
 	"pragmalab/analysis/modelhuman"
 	"pragmalab/analysis/toplines"
@@ -127,6 +128,32 @@ func extremeFigures(t *testing.T) []Figure {
 		ers = append(ers, modelhuman.ExplanationRating{Annotator: "e1", Item: fmt.Sprint(i), Kind: kind, Strategy: st, Model: []string{"model-a", "model-b"}[i%2/1*0+(i/2)%2], Judgment: j})
 	}
 	add(ExplanationFigures(modelhuman.ComputeExplanations(ers)))
+
+	// Judgement by condition: an 11-point scale, long condition names, a
+	// condition at the ceiling (every rating 11) beside one at the floor.
+	var cr strings.Builder
+	cr.WriteString("participant_id,item_id,condition,rating,check\n")
+	for p := range 6 {
+		for i := range 6 {
+			cond, v := "völlig natürlicher Zielsatz", 11
+			switch (p + i) % 3 {
+			case 1:
+				cond, v = "kontrolle mit langem Namen", 1+(p*i)%3
+			case 2:
+				cond, v = "mitte", 1+(p+i)%11
+			}
+			fmt.Fprintf(&cr, "p%d,i%d,%s,%d,\n", p, i, cond, v)
+		}
+	}
+	crs, err := conditions.ReadRatings(strings.NewReader(cr.String()), conditions.ReadOptions{ScalePoints: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cres, err := conditions.Compute(crs, conditions.Options{HighPass: 5, LowPass: 3, MaxFailed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(ConditionsFigures(cres))
 	return figs
 }
 
