@@ -370,6 +370,10 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 		return nil, err
 	}
 
+	if codes := designCodes(design.Bytes()); len(codes) > 0 {
+		designNote += " It holds the study's Prolific codes (" + strings.Join(codes, ", ") + "): anyone who reads them can claim a completion on Prolific, so deposit design.json only once the study is closed there, or blank them in a copy."
+	}
+
 	res := []pkgResource{ratings, participants, itemsRes,
 		fileResource("design.json", "Study design", "json", "application/json", design.Bytes())}
 
@@ -414,6 +418,25 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 		return nil, err
 	}
 	return append(res, pkgResource{Path: "datapackage.json", data: dp.Bytes()}), nil
+}
+
+// designCodes names the Prolific codes a crowd design file sets
+// (completion, screen-out, no-consent), which a participant types to be
+// paid.
+func designCodes(design []byte) []string {
+	var d struct {
+		Settings map[string]any `json:"settings"`
+	}
+	if json.Unmarshal(design, &d) != nil {
+		return nil
+	}
+	var out []string
+	for _, k := range []string{"completion_code", "screen_out_code", "no_consent_code"} {
+		if v, ok := d.Settings[k].(string); ok && v != "" {
+			out = append(out, "`"+k+"`")
+		}
+	}
+	return out
 }
 
 // packageName is the package's name: lower case, digits, "-", "_", ".".

@@ -328,7 +328,7 @@ func TestExportPackageOfACrowdStudy(t *testing.T) {
 	if tablesSeen != 3 {
 		t.Errorf("%d tables described, want ratings, participants, items", tablesSeen)
 	}
-	for _, want := range []string{"7-point scale", "| 1 | absolutely impossible (the language's default end label) |", "| 4 | (none: the number alone) |", "## Exclusions", "a low one at ≤", "No licence is set", "pseudonym", "design.json is the design file the study opened with", "data-quality rule", "pragmalab analyze toplines --ratings ratings.csv"} {
+	for _, want := range []string{"7-point scale", "| 1 | absolutely impossible (the language's default end label) |", "| 4 | (none: the number alone) |", "## Exclusions", "a low one at ≤", "No licence is set", "pseudonym", "design.json is the design file the study opened with", "Prolific codes (`completion_code`)", "data-quality rule", "pragmalab analyze toplines --ratings ratings.csv"} {
 		if !bytes.Contains(cb, []byte(want)) {
 			t.Errorf("the codebook lacks %q", want)
 		}
