@@ -281,12 +281,12 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 		// An id the participants file lacks (none should) gets the next
 		// pseudonym: two participants never share one.
 		pseudo = func(id string) string {
-			if p, ok := m[id]; !ok {
-				m[id] = fmt.Sprintf("p%0*d", width, len(m)+1)
-			} else {
-				return p
+			p, ok := m[id]
+			if !ok {
+				p = fmt.Sprintf("p%0*d", width, len(m)+1)
+				m[id] = p
 			}
-			return m[id]
+			return p
 		}
 		pb, err := rewriteCSV(parts.Bytes(), map[string]func(string) string{
 			"prolific_pid": pseudo, "prolific_session_id": func(string) string { return "" }})
