@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
@@ -16,6 +17,7 @@ import (
 )
 
 const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--with-texts] [--out FILE [--force]] [--db FILE]
+       pragmalab export --study ID --what package --out DIR [--with-prolific-ids] [--db FILE]
 
 WHAT is one of:
   judgements   the expert judgements file, for analyze agreement
@@ -25,6 +27,13 @@ WHAT is one of:
   items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
   context-answers      the context answers file, for analyze context
   explanation-ratings  the explanation ratings file, for analyze explanations
+  package      a crowd study's data package, ready to deposit: into the new
+               directory --out DIR, datapackage.json (Frictionless Data
+               Package, a Table Schema per CSV), ratings.csv,
+               participants.csv, items.csv, design.json, codebook.md,
+               methods.md and the R companion in r/. The participants are
+               pseudonyms (p001, …) unless --with-prolific-ids is given
+               (docs/formats.md#data-package)
 
 --out creates FILE readable by its owner only (mode 0600: the files hold
 participants' answers and ids) and refuses to replace an existing file
@@ -50,12 +59,19 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	demographics := fs.Bool("prolific-demographics", false, "participants: join Prolific's demographic export (prolific_ columns)")
 	yes := fs.Bool("yes", false, "with --prolific-demographics: make the call to Prolific (without: show it)")
 	withTexts := fs.Bool("with-texts", false, "with --what ratings: add the item texts each rating was given on (context, utterance, follow_up, implicature)")
+	withIDs := fs.Bool("with-prolific-ids", false, "with --what package: keep the participants' Prolific ids (default: pseudonyms p001, …)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if *studyID <= 0 || *what == "" {
 		return usagef("export: --study and --what are required")
+	}
+	if *what == "package" {
+		return exportPackage(ctx, env, *dbPath, *studyID, *out, *force, *withIDs)
+	}
+	if *withIDs {
+		return usagef("export: --with-prolific-ids goes with --what package only (the other exports always hold the ids)")
 	}
 	if *withTexts && *what != "ratings" {
 		return usagef("export: --with-texts goes with --what ratings only")
@@ -92,6 +108,37 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 		return svc.store.MarkExported(ctx, *studyID)
 	}
 	return nil
+}
+
+// exportPackage is `pragmalab export --what package`.
+func exportPackage(ctx context.Context, env *Env, dbPath string, studyID int64, out string, force, withIDs bool) error {
+	if out == "" {
+		return usagef("export: --what package needs --out DIR, a new directory for the package's files")
+	}
+	if force {
+		return usagef("export: --what package does not replace a directory (no --force): give a new one")
+	}
+	svc, err := openApp(ctx, dbPath, studies.OpenOptions{})
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	st, err := svc.store.Study(ctx, studyID)
+	if err != nil {
+		return usagef("export: %s", domain.ErrorMessage(err))
+	}
+	if st.Kind != domain.KindCrowd {
+		return usagef("export: %s", packageKindRefusal(st))
+	}
+	res, err := crowdPackage(ctx, svc.Service, svc.store, st, withIDs, time.Now())
+	if err != nil {
+		return err
+	}
+	if err := writePackageDir(out, res); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.stdout, "Wrote the data package of study %d to %s (%d files; datapackage.json describes them, codebook.md explains them).\n", studyID, out, len(res))
+	return svc.store.MarkExported(ctx, studyID)
 }
 
 // exportWriter is what `pragmalab export --what` writes.

@@ -84,6 +84,9 @@ func openService(ctx context.Context, path string, o studies.OpenOptions) (*app,
 		if cfg.RCompanion == nil {
 			cfg.RCompanion = RCompanionZip(a.Service)
 		}
+		if cfg.DataPackage == nil {
+			cfg.DataPackage = PackageZip(a.Service, a.store)
+		}
 		return web.New(ctx, cfg)
 	}
 	return a, newServer, nil

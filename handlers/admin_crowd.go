@@ -34,6 +34,9 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.S
 	v := templates.CrowdStudyView{Nav: h.studyNav(w, r, s), Audit: h.auditLog(r.Context(), s.ID), Study: s, Settings: set, TrainingText: training,
 		EntryURL: templates.CrowdStudyEntryURL(baseURL(r), s.ID), Items: a.Items, ProlificStatus: a.ProlificStatus,
 		Progress: crowdBatchRows(a.Progress), Participants: crowdParticipantRows(a.Participants), PlanError: a.PlanError, LLMEcho: a.LLMEcho}
+	if h.DataPackage != nil {
+		v.PackageURL = templates.StudyURL(s.ID, "/export/package.zip")
+	}
 	v.Nav.Error = errMsg
 	for _, t := range a.Training {
 		v.Training = append(v.Training, templates.CrowdTrainingRow{Key: t.Item.Key, Type: t.Item.Type, Condition: t.Condition})
@@ -316,6 +319,31 @@ func (h *Handler) ExportCrowdParticipants(w http.ResponseWriter, r *http.Request
 	h.sendCSV(w, r, fmt.Sprintf("participants-study%d.csv", s.ID), func(b *bytes.Buffer) error {
 		return h.Service.ExportCrowdParticipants(r.Context(), s.ID, b)
 	})
+}
+
+// ExportCrowdPackage handles GET /admin/studies/{study}/export/package.zip:
+// the study's data package, ready to deposit, as one zip — what
+// `pragmalab export --what package` writes, the participants as
+// pseudonyms (docs/formats.md#data-package).
+func (h *Handler) ExportCrowdPackage(w http.ResponseWriter, r *http.Request) {
+	s, _, ok := h.crowdAdminStudy(w, r)
+	if !ok {
+		return
+	}
+	if h.DataPackage == nil {
+		h.NotFound(w, r)
+		return
+	}
+	var buf bytes.Buffer
+	if err := h.DataPackage(r.Context(), s, &buf); err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="study-%d-package.zip"`, s.ID))
+	if _, err := w.Write(buf.Bytes()); err == nil {
+		h.exported(r, s.ID)
+	}
 }
 
 // ExportCrowdJustifications handles GET

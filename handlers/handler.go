@@ -73,6 +73,9 @@ type Handler struct {
 	// RCompanion writes a study's R companion as a zip (Analysis page);
 	// nil: not offered.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
+	// DataPackage writes a crowd study's data package as a zip (the crowd
+	// study page, docs/formats.md#data-package); nil: not offered.
+	DataPackage func(ctx context.Context, s *domain.Study, w io.Writer) error
 	// StudyTokens verifies Prolific's signed study URLs for the studies
 	// that require them (crowd_token.go); nil: such studies refuse every
 	// arrival as unverifiable.

@@ -411,3 +411,20 @@ func (s *Service) AnalysisInputs(ctx context.Context, st *domain.Study) (Analysi
 	}
 	return in, err
 }
+
+// CrowdAnalysisRows returns what the analysis of crowd study studyID
+// reads — its settings, its rating rows (nil when no item was rated) and
+// its analysis options — for a caller that renames the participants
+// before analysing, as the data package does (docs/formats.md#data-package).
+func (s *Service) CrowdAnalysisRows(ctx context.Context, studyID int64) (domain.CrowdSettings, []toplines.RatingRow, toplines.Options, error) {
+	_, set, err := s.db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return set, nil, toplines.Options{}, err
+	}
+	rows, err := CrowdRatingRows(ctx, s.db, studyID)
+	if err != nil {
+		return set, nil, toplines.Options{}, err
+	}
+	opt, err := crowdOptions(ctx, s.db, studyID, set)
+	return set, rows, opt, err
+}

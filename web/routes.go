@@ -113,6 +113,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/ratings.csv", h.ExportCrowdRatings)
 			r.Get("/export/participants.csv", h.ExportCrowdParticipants)
 			r.Get("/export/justifications.csv", h.ExportCrowdJustifications)
+			r.Get("/export/package.zip", h.ExportCrowdPackage)
 
 			// Prolific's API for a crowd study (docs/prolific.md)
 			r.Get("/prolific", h.ProlificPage)

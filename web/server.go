@@ -49,6 +49,9 @@ type Config struct {
 	// RCompanion writes a study's R companion as a zip for the Analysis
 	// page (cli.RCompanionZip); nil: the page does not offer it.
 	RCompanion func(ctx context.Context, s *domain.Study, w io.Writer) error
+	// DataPackage writes a crowd study's data package as a zip for the
+	// crowd study page (cli.PackageZip); nil: the page does not offer it.
+	DataPackage func(ctx context.Context, s *domain.Study, w io.Writer) error
 }
 
 // Server is pragmalab's HTTP server.
@@ -95,6 +98,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	h.Comparisons = cmp
 	h.SecureCookies = cfg.SecureCookies
 	h.RCompanion = cfg.RCompanion
+	h.DataPackage = cfg.DataPackage
 	h.SetEntryLimit(cfg.EntryLimit)
 	h.TrustedProxyHeader = cfg.TrustedProxyHeader
 	if h.DeviceKey, err = cfg.DB.SecretKey(ctx, "device_cookie_key", 32); err != nil {
