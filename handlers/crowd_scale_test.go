@@ -108,6 +108,18 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 	if _, set, _ := e.db.CrowdStudy(t.Context(), e.study); set.ScalePoints != 7 || set.Question != "" {
 		t.Fatalf("a refused form saved the scale: %+v", set)
 	}
+	// One end label missing is refused, never filled in from the 7-point
+	// scale's; so is a 5-point scale without labels.
+	for _, labels := range []string{"1 = surely not", ""} {
+		form.Set("scale_labels", labels)
+		a.post(study+"/crowd/settings", form)
+		if !strings.Contains(a.body, "point 5 of 5, has no label") && !strings.Contains(a.body, "point 1 of 5, has no label") {
+			t.Fatalf("a 5-point scale labelled %q was not refused by name:\n%s", labels, a.body)
+		}
+		if _, set, _ := e.db.CrowdStudy(t.Context(), e.study); set.ScalePoints != 7 {
+			t.Fatalf("a refused form saved the scale: %+v", set)
+		}
+	}
 	form.Set("scale_labels", "1 = surely not\n5 = surely so")
 	a.post(study+"/crowd/settings", form)
 	a.must("flash")
