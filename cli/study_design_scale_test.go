@@ -45,4 +45,12 @@ var scaleRefusals = []struct {
 		s["scale_points"], s["check_high_min"], s["check_low_max"] = 5, 4, 2
 		delete(s, "scale_labels")
 	}, "the low end, point 1 of 5, has no label"},
+	{"overlapping thresholds", func(s map[string]any) {
+		s["scale_points"], s["check_high_min"], s["check_low_max"] = 5, 2, 4
+		s["scale_labels"] = map[string]string{"1": "völlig unnatürlich", "5": "völlig natürlich"}
+	}, "check thresholds overlap on the 5-point scale: the low check threshold (check_low_max, 4) must be below the high one (check_high_min, 2)"},
+	{"default thresholds on 3 points", func(s map[string]any) {
+		s["scale_points"] = 3
+		s["scale_labels"] = map[string]string{"1": "no", "3": "yes"}
+	}, "high check threshold (check_high_min) must be 1–3 on the 3-point scale, got 5"},
 }

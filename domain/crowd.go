@@ -164,6 +164,10 @@ func (s *CrowdSettings) checkThresholds() error {
 	if s.CheckLowMax > s.ScalePoints {
 		return Errorf(EINVALID, "low check threshold (check_low_max) must be 1–%d on the %d-point scale, got %d", s.ScalePoints, s.ScalePoints, s.CheckLowMax)
 	}
+	if s.CheckLowMax >= s.CheckHighMin {
+		return Errorf(EINVALID, "check thresholds overlap on the %d-point scale: the low check threshold (check_low_max, %d) must be below the high one (check_high_min, %d), or a rating of %d passes both",
+			s.ScalePoints, s.CheckLowMax, s.CheckHighMin, s.CheckHighMin)
+	}
 	return nil
 }
 

@@ -120,7 +120,16 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 			t.Fatalf("a refused form saved the scale: %+v", set)
 		}
 	}
+	// Overlapping check thresholds are refused, naming both and the scale.
 	form.Set("scale_labels", "1 = surely not\n5 = surely so")
+	form.Set("check_high_min", "2")
+	form.Set("check_low_max", "4")
+	a.post(study+"/crowd/settings", form)
+	if !strings.Contains(a.body, "check thresholds overlap on the 5-point scale") || !strings.Contains(a.body, "check_low_max") || !strings.Contains(a.body, "check_high_min") {
+		t.Fatalf("overlapping thresholds were not refused by name:\n%s", a.body)
+	}
+	form.Set("check_high_min", "4")
+	form.Set("check_low_max", "2")
 	a.post(study+"/crowd/settings", form)
 	a.must("flash")
 	_, set, err := e.db.CrowdStudy(t.Context(), e.study)
