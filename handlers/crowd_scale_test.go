@@ -136,6 +136,11 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 	if err != nil || set.ScalePoints != 5 || set.ScaleLabels["5"] != "surely so" || set.Question != "How sure are you?" {
 		t.Fatalf("saved %+v %v", set, err)
 	}
+	// The study page says the study's own scale, never "7-point".
+	a.get(study)
+	if !strings.Contains(a.body, "5-point scale") || strings.Contains(a.body, "7-point") {
+		t.Fatalf("the study page does not say its 5-point scale:\n%s", a.body)
+	}
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	b.post(e.base()+"/consent", nil).must("training")
 	if !strings.Contains(b.body, `name="rating" value="5"`) || strings.Contains(b.body, `name="rating" value="6"`) || !strings.Contains(b.body, "5 = surely so") {

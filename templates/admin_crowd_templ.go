@@ -77,7 +77,9 @@ type CrowdParticipantRow struct {
 // stay counted among the items.
 func (v CrowdStudyView) summary() string {
 	c := domain.CountItems(v.Items)
-	s := fmt.Sprintf("%d items, %d attention checks (%d high, %d low), ", c.Data, c.Checks(), c.High, c.Low)
+	// The study's own scale: the kind's name says no number
+	// (docs/studies.md#rating-scale).
+	s := fmt.Sprintf("%d-point scale · %d items, %d attention checks (%d high, %d low), ", ScaleOf(v.Settings).NumPoints(), c.Data, c.Checks(), c.High, c.Low)
 	switch {
 	case c.Training > 0:
 		s += fmt.Sprintf("%d training items", c.Training)
@@ -175,7 +177,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(KindLabel(v.Study.Kind))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 135, Col: 52}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 137, Col: 52}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
@@ -188,7 +190,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var4 string
 			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(v.summary())
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 135, Col: 71}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 137, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {
@@ -201,7 +203,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var5 string
 			templ_7745c5c3_Var5, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(v.Study.Seed))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 135, Col: 108}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 137, Col: 108}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var5))
 			if templ_7745c5c3_Err != nil {
@@ -222,7 +224,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var6 string
 			templ_7745c5c3_Var6, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/crowd/progress"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 138, Col: 67}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 140, Col: 67}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var6)
 			if templ_7745c5c3_Err != nil {
@@ -235,7 +237,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var7 string
 			templ_7745c5c3_Var7, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/prolific"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 139, Col: 61}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 141, Col: 61}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var7)
 			if templ_7745c5c3_Err != nil {
@@ -248,7 +250,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var8 string
 			templ_7745c5c3_Var8, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/export/ratings.csv"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 140, Col: 71}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 142, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var8)
 			if templ_7745c5c3_Err != nil {
@@ -261,7 +263,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var9 string
 			templ_7745c5c3_Var9, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/export/ratings.csv?exclusions=apply"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 141, Col: 88}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 143, Col: 88}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var9)
 			if templ_7745c5c3_Err != nil {
@@ -274,7 +276,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var10 string
 			templ_7745c5c3_Var10, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/export/ratings.csv?with_texts=1"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 142, Col: 84}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 144, Col: 84}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var10)
 			if templ_7745c5c3_Err != nil {
@@ -287,7 +289,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var11 string
 			templ_7745c5c3_Var11, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/export/items.csv"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 143, Col: 69}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 145, Col: 69}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var11)
 			if templ_7745c5c3_Err != nil {
@@ -300,7 +302,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var12 string
 			templ_7745c5c3_Var12, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/export/items.jsonl"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 144, Col: 71}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 146, Col: 71}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var12)
 			if templ_7745c5c3_Err != nil {
@@ -313,7 +315,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var13 string
 			templ_7745c5c3_Var13, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/export/participants.csv"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 145, Col: 76}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 147, Col: 76}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var13)
 			if templ_7745c5c3_Err != nil {
@@ -326,7 +328,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var14 string
 			templ_7745c5c3_Var14, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/analysis"))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 146, Col: 61}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 148, Col: 61}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var14)
 			if templ_7745c5c3_Err != nil {
@@ -339,7 +341,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var15 string
 			templ_7745c5c3_Var15, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(AuditCSVURL(v.Study.ID))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 147, Col: 51}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 149, Col: 51}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var15)
 			if templ_7745c5c3_Err != nil {
@@ -352,7 +354,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var16 string
 			templ_7745c5c3_Var16, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.EntryURL).Resolve(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 151, Col: 90}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 153, Col: 90}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var16)
 			if templ_7745c5c3_Err != nil {
@@ -378,7 +380,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var17 string
 				templ_7745c5c3_Var17, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Items)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 159, Col: 34}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 161, Col: 34}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var17))
 				if templ_7745c5c3_Err != nil {
@@ -412,7 +414,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var19 string
 						templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(it.Key)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 166, Col: 21}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 168, Col: 21}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 						if templ_7745c5c3_Err != nil {
@@ -425,7 +427,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var20 string
 						templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinStringErrs(it.Type)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 167, Col: 22}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 169, Col: 22}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 						if templ_7745c5c3_Err != nil {
@@ -438,7 +440,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var21 string
 						templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(it.Implicature)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 168, Col: 29}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 170, Col: 29}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 						if templ_7745c5c3_Err != nil {
@@ -456,7 +458,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var22 string
 							templ_7745c5c3_Var22, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/items/%d/check", it.ID)))).ResolveURL(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 171, Col: 113}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 173, Col: 113}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var22)
 							if templ_7745c5c3_Err != nil {
@@ -469,7 +471,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var23 string
 							templ_7745c5c3_Var23, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("check-%d", it.ID)).Resolve(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 172, Col: 70}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 174, Col: 70}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var23)
 							if templ_7745c5c3_Err != nil {
@@ -482,7 +484,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var24 string
 							templ_7745c5c3_Var24, templ_7745c5c3_Err = templ.JoinStringErrs(it.Key)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 172, Col: 89}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 174, Col: 89}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var24))
 							if templ_7745c5c3_Err != nil {
@@ -495,7 +497,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var25 string
 							templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("check-%d", it.ID)).Resolve(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 173, Col: 67}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 175, Col: 67}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 							if templ_7745c5c3_Err != nil {
@@ -543,7 +545,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var26 string
 						templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(it.Version))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 183, Col: 28}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 185, Col: 28}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 						if templ_7745c5c3_Err != nil {
@@ -556,7 +558,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var27 string
 						templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/items/%d/edit", it.ID)))).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 184, Col: 93}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 186, Col: 93}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var27)
 						if templ_7745c5c3_Err != nil {
@@ -569,7 +571,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var28 string
 						templ_7745c5c3_Var28, templ_7745c5c3_Err = templruntime.NewAttributeExpression("edit-" + it.Key).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 184, Col: 126}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 186, Col: 126}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var28)
 						if templ_7745c5c3_Err != nil {
@@ -607,7 +609,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var29 string
 				templ_7745c5c3_Var29, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/crowd/settings"))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 197, Col: 86}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 199, Col: 86}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var29)
 				if templ_7745c5c3_Err != nil {
@@ -620,7 +622,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var30 string
 				templ_7745c5c3_Var30, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.BatchSize)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 200, Col: 151}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 202, Col: 151}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var30)
 				if templ_7745c5c3_Err != nil {
@@ -633,7 +635,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var31 string
 				templ_7745c5c3_Var31, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.Quota)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 201, Col: 136}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 203, Col: 136}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var31)
 				if templ_7745c5c3_Err != nil {
@@ -646,7 +648,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var32 string
 				templ_7745c5c3_Var32, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.TimeoutMinutes)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 202, Col: 178}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 204, Col: 178}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var32)
 				if templ_7745c5c3_Err != nil {
@@ -659,7 +661,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var33 string
 				templ_7745c5c3_Var33, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.HoldMinutes)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 203, Col: 183}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 205, Col: 183}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var33)
 				if templ_7745c5c3_Err != nil {
@@ -672,7 +674,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var34 string
 				templ_7745c5c3_Var34, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.PlacesPerAddress)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 204, Col: 205}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 206, Col: 205}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var34)
 				if templ_7745c5c3_Err != nil {
@@ -685,7 +687,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var35 string
 				templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.CheckHighMin)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 205, Col: 162}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 207, Col: 162}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var35)
 				if templ_7745c5c3_Err != nil {
@@ -698,7 +700,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var36 string
 				templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.CheckLowMax)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 206, Col: 158}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 208, Col: 158}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var36)
 				if templ_7745c5c3_Err != nil {
@@ -711,7 +713,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var37 string
 				templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.MaxFailedChecks)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 207, Col: 174}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 209, Col: 174}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var37)
 				if templ_7745c5c3_Err != nil {
@@ -724,7 +726,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var38 string
 				templ_7745c5c3_Var38, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.FastMS)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 210, Col: 130}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 212, Col: 130}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var38)
 				if templ_7745c5c3_Err != nil {
@@ -737,7 +739,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var39 string
 				templ_7745c5c3_Var39, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeFastPercent)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 211, Col: 177}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 213, Col: 177}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var39)
 				if templ_7745c5c3_Err != nil {
@@ -750,7 +752,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var40 string
 				templ_7745c5c3_Var40, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeMedianRT)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 212, Col: 179}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 214, Col: 179}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var40)
 				if templ_7745c5c3_Err != nil {
@@ -763,7 +765,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var41 string
 				templ_7745c5c3_Var41, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeRun)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 213, Col: 177}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 215, Col: 177}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var41)
 				if templ_7745c5c3_Err != nil {
@@ -776,7 +778,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var42 string
 				templ_7745c5c3_Var42, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeTotalSeconds)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 214, Col: 173}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 216, Col: 173}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var42)
 				if templ_7745c5c3_Err != nil {
@@ -789,7 +791,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var43 string
 				templ_7745c5c3_Var43, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeHiddenSeconds)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 215, Col: 182}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 217, Col: 182}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var43)
 				if templ_7745c5c3_Err != nil {
@@ -807,7 +809,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var44 string
 					templ_7745c5c3_Var44, templ_7745c5c3_Err = templruntime.NewAttributeExpression(c).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 221, Col: 65}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 223, Col: 65}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var44)
 					if templ_7745c5c3_Err != nil {
@@ -830,7 +832,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var45 string
 					templ_7745c5c3_Var45, templ_7745c5c3_Err = templ.JoinStringErrs(c)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 221, Col: 114}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 223, Col: 114}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var45))
 					if templ_7745c5c3_Err != nil {
@@ -843,7 +845,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var46 string
 					templ_7745c5c3_Var46, templ_7745c5c3_Err = templ.JoinStringErrs(followUpSymbol[c])
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 221, Col: 137}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 223, Col: 137}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var46))
 					if templ_7745c5c3_Err != nil {
@@ -861,7 +863,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var47 string
 				templ_7745c5c3_Var47, templ_7745c5c3_Err = templ.JoinStringErrs(v.TrainingText)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 226, Col: 75}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 228, Col: 75}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var47))
 				if templ_7745c5c3_Err != nil {
@@ -874,7 +876,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var48 string
 				templ_7745c5c3_Var48, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.CompletionCode).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 230, Col: 123}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 232, Col: 123}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var48)
 				if templ_7745c5c3_Err != nil {
@@ -887,7 +889,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var49 string
 				templ_7745c5c3_Var49, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.ScreenOutCode).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 231, Col: 167}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 233, Col: 167}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var49)
 				if templ_7745c5c3_Err != nil {
@@ -910,7 +912,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var50 string
 				templ_7745c5c3_Var50, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("/s/%d/preview", v.Study.ID))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 232, Col: 173}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 234, Col: 173}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var50))
 				if templ_7745c5c3_Err != nil {
@@ -983,7 +985,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var51 string
 				templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("%d", domain.MachineCheckScreens))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 241, Col: 225}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 243, Col: 225}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 				if templ_7745c5c3_Err != nil {
@@ -1021,7 +1023,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var52 string
 					templ_7745c5c3_Var52, templ_7745c5c3_Err = templruntime.NewAttributeExpression(l.Code).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 248, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 250, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var52)
 					if templ_7745c5c3_Err != nil {
@@ -1044,7 +1046,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var53 string
 					templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(l.Name)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 248, Col: 79}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 250, Col: 79}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 					if templ_7745c5c3_Err != nil {
@@ -1062,7 +1064,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var54 string
 				templ_7745c5c3_Var54, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(ScaleOf(v.Settings).points())).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 254, Col: 140}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 256, Col: 140}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var54)
 				if templ_7745c5c3_Err != nil {
@@ -1075,7 +1077,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var55 string
 				templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(ScaleLabelsText(v.Settings.ScaleLabels))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 255, Col: 214}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 257, Col: 214}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 				if templ_7745c5c3_Err != nil {
@@ -1088,7 +1090,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var56 string
 				templ_7745c5c3_Var56, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Question).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 256, Col: 137}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 258, Col: 137}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var56)
 				if templ_7745c5c3_Err != nil {
@@ -1101,7 +1103,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var57 string
 				templ_7745c5c3_Var57, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Title).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 258, Col: 111}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 260, Col: 111}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var57)
 				if templ_7745c5c3_Err != nil {
@@ -1114,7 +1116,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var58 string
 				templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(v.Settings.Intro)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 259, Col: 116}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 261, Col: 116}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var58))
 				if templ_7745c5c3_Err != nil {
@@ -1127,7 +1129,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var59 string
 				templ_7745c5c3_Var59, templ_7745c5c3_Err = templ.JoinStringErrs(v.Settings.Consent)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 260, Col: 115}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 262, Col: 115}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var59))
 				if templ_7745c5c3_Err != nil {
@@ -1140,7 +1142,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var60 string
 				templ_7745c5c3_Var60, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Researcher).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 261, Col: 134}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 263, Col: 134}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var60)
 				if templ_7745c5c3_Err != nil {
@@ -1153,7 +1155,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var61 string
 				templ_7745c5c3_Var61, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Contact).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 262, Col: 105}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 264, Col: 105}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var61)
 				if templ_7745c5c3_Err != nil {
@@ -1166,7 +1168,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var62 string
 				templ_7745c5c3_Var62, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.EthicsRef).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 263, Col: 108}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 265, Col: 108}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var62)
 				if templ_7745c5c3_Err != nil {
@@ -1179,7 +1181,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var63 string
 				templ_7745c5c3_Var63, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.Minutes)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 264, Col: 166}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 266, Col: 166}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var63)
 				if templ_7745c5c3_Err != nil {
@@ -1192,7 +1194,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var64 string
 				templ_7745c5c3_Var64, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.NoConsentCode).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 265, Col: 157}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 267, Col: 157}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var64)
 				if templ_7745c5c3_Err != nil {
@@ -1215,7 +1217,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var65 string
 				templ_7745c5c3_Var65, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Progress)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 275, Col: 60}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 277, Col: 60}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var65))
 				if templ_7745c5c3_Err != nil {
@@ -1228,7 +1230,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var66 string
 				templ_7745c5c3_Var66, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Training)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 275, Col: 95}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 277, Col: 95}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var66))
 				if templ_7745c5c3_Err != nil {
@@ -1248,7 +1250,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var67 string
 					templ_7745c5c3_Var67, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(v.Study.Seed))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 279, Col: 72}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 281, Col: 72}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var67))
 					if templ_7745c5c3_Err != nil {
@@ -1261,7 +1263,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var68 string
 					templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(v.Plan)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 279, Col: 93}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 281, Col: 93}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var68))
 					if templ_7745c5c3_Err != nil {
@@ -1274,7 +1276,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var69 string
 					templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(v.PlanTraining)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 279, Col: 127}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 281, Col: 127}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var69))
 					if templ_7745c5c3_Err != nil {
@@ -1292,7 +1294,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var70 string
 					templ_7745c5c3_Var70, templ_7745c5c3_Err = templ.JoinStringErrs(v.PlanError)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 281, Col: 81}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 283, Col: 81}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var70))
 					if templ_7745c5c3_Err != nil {
@@ -1315,7 +1317,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var71 string
 					templ_7745c5c3_Var71, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/crowd/batches"))).ResolveURL(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 284, Col: 86}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 286, Col: 86}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var71)
 					if templ_7745c5c3_Err != nil {
@@ -1328,7 +1330,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var72 string
 					templ_7745c5c3_Var72, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(v.Study.Seed)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 285, Col: 82}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 287, Col: 82}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var72)
 					if templ_7745c5c3_Err != nil {
@@ -1362,7 +1364,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var73 string
 					templ_7745c5c3_Var73, templ_7745c5c3_Err = templ.JoinStringErrs(t.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 298, Col: 18}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 300, Col: 18}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var73))
 					if templ_7745c5c3_Err != nil {
@@ -1375,7 +1377,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var74 string
 					templ_7745c5c3_Var74, templ_7745c5c3_Err = templ.JoinStringErrs(t.Type)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 298, Col: 30}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 300, Col: 30}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var74))
 					if templ_7745c5c3_Err != nil {
@@ -1388,7 +1390,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var75 string
 					templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(t.Condition)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 298, Col: 47}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 300, Col: 47}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var75))
 					if templ_7745c5c3_Err != nil {
@@ -1486,7 +1488,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var78 string
 					templ_7745c5c3_Var78, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("batch-%d", b.Number)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 326, Col: 56}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 328, Col: 56}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var78)
 					if templ_7745c5c3_Err != nil {
@@ -1499,7 +1501,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var79 string
 					templ_7745c5c3_Var79, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Number))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 327, Col: 26}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 329, Col: 26}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var79))
 					if templ_7745c5c3_Err != nil {
@@ -1512,7 +1514,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var80 string
 					templ_7745c5c3_Var80, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Screens))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 328, Col: 39}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 330, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var80))
 					if templ_7745c5c3_Err != nil {
@@ -1525,7 +1527,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var81 string
 					templ_7745c5c3_Var81, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Taken))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 329, Col: 37}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 331, Col: 37}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var81))
 					if templ_7745c5c3_Err != nil {
@@ -1538,7 +1540,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var82 string
 					templ_7745c5c3_Var82, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(quota))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 329, Col: 55}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 331, Col: 55}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var82))
 					if templ_7745c5c3_Err != nil {
@@ -1551,7 +1553,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var83 string
 					templ_7745c5c3_Var83, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Completed))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 330, Col: 41}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 332, Col: 41}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var83))
 					if templ_7745c5c3_Err != nil {
@@ -1564,7 +1566,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var84 string
 					templ_7745c5c3_Var84, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Active))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 331, Col: 38}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 333, Col: 38}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var84))
 					if templ_7745c5c3_Err != nil {
@@ -1577,7 +1579,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var85 string
 					templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Idle))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 332, Col: 36}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 334, Col: 36}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var85))
 					if templ_7745c5c3_Err != nil {
@@ -1590,7 +1592,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var86 string
 					templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.MovedOn))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 333, Col: 39}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 335, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var86))
 					if templ_7745c5c3_Err != nil {
@@ -1603,7 +1605,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var87 string
 					templ_7745c5c3_Var87, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.ScreenedOut))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 334, Col: 43}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 336, Col: 43}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var87))
 					if templ_7745c5c3_Err != nil {
@@ -1616,7 +1618,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var88 string
 					templ_7745c5c3_Var88, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Answers))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 335, Col: 39}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 337, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var88))
 					if templ_7745c5c3_Err != nil {
@@ -1672,7 +1674,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var90 string
 			templ_7745c5c3_Var90, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Settings.MaxFailedChecks))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 348, Col: 74}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 350, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var90))
 			if templ_7745c5c3_Err != nil {
@@ -1685,7 +1687,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var91 string
 			templ_7745c5c3_Var91, templ_7745c5c3_Err = templ.JoinStringErrs(v.LLMEcho)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 349, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 351, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var91))
 			if templ_7745c5c3_Err != nil {
@@ -1719,7 +1721,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var93 string
 					templ_7745c5c3_Var93, templ_7745c5c3_Err = templruntime.NewAttributeExpression("participant-" + p.PID).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 355, Col: 45}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 357, Col: 45}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var93)
 					if templ_7745c5c3_Err != nil {
@@ -1732,7 +1734,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var94 string
 					templ_7745c5c3_Var94, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 356, Col: 17}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 358, Col: 17}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var94))
 					if templ_7745c5c3_Err != nil {
@@ -1745,7 +1747,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var95 string
 					templ_7745c5c3_Var95, templ_7745c5c3_Err = templ.JoinStringErrs(p.Status)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 357, Col: 20}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 359, Col: 20}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var95))
 					if templ_7745c5c3_Err != nil {
@@ -1758,7 +1760,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var96 string
 					templ_7745c5c3_Var96, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.Answered))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 358, Col: 40}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 360, Col: 40}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var96))
 					if templ_7745c5c3_Err != nil {
@@ -1771,7 +1773,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var97 string
 					templ_7745c5c3_Var97, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.Screens))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 358, Col: 62}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 360, Col: 62}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var97))
 					if templ_7745c5c3_Err != nil {
@@ -1784,7 +1786,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var98 string
 					templ_7745c5c3_Var98, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.ChecksFailed))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 359, Col: 44}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 361, Col: 44}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var98))
 					if templ_7745c5c3_Err != nil {
@@ -1797,7 +1799,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var99 string
 					templ_7745c5c3_Var99, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.ChecksAnswered))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 359, Col: 73}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 361, Col: 73}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var99))
 					if templ_7745c5c3_Err != nil {
@@ -1826,7 +1828,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var100 string
 							templ_7745c5c3_Var100, templ_7745c5c3_Err = templruntime.NewAttributeExpression("flag-" + f.Name).Resolve(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 367, Col: 44}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 369, Col: 44}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var100)
 							if templ_7745c5c3_Err != nil {
@@ -1839,7 +1841,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var101 string
 							templ_7745c5c3_Var101, templ_7745c5c3_Err = templ.JoinStringErrs(f.Name)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 367, Col: 63}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 369, Col: 63}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var101))
 							if templ_7745c5c3_Err != nil {
@@ -1852,7 +1854,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var102 string
 							templ_7745c5c3_Var102, templ_7745c5c3_Err = templ.JoinStringErrs(f.Evidence)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 367, Col: 112}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 369, Col: 112}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var102))
 							if templ_7745c5c3_Err != nil {
@@ -1875,7 +1877,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var103 string
 					templ_7745c5c3_Var103, templ_7745c5c3_Err = templ.JoinStringErrs(excludedLabel(p))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 373, Col: 25}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 375, Col: 25}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var103))
 					if templ_7745c5c3_Err != nil {
@@ -1893,7 +1895,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var104 string
 						templ_7745c5c3_Var104, templ_7745c5c3_Err = templ.JoinStringErrs(why)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 375, Col: 38}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 377, Col: 38}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var104))
 						if templ_7745c5c3_Err != nil {
@@ -1916,7 +1918,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var105 string
 						templ_7745c5c3_Var105, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/crowd/participants/%d/exclusion", p.ID)))).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 380, Col: 126}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 382, Col: 126}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var105)
 						if templ_7745c5c3_Err != nil {
@@ -1929,7 +1931,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var106 string
 						templ_7745c5c3_Var106, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("excl-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 381, Col: 65}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 383, Col: 65}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var106)
 						if templ_7745c5c3_Err != nil {
@@ -1942,7 +1944,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var107 string
 						templ_7745c5c3_Var107, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 381, Col: 88}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 383, Col: 88}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var107))
 						if templ_7745c5c3_Err != nil {
@@ -1955,7 +1957,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var108 string
 						templ_7745c5c3_Var108, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("excl-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 382, Col: 65}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 384, Col: 65}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var108)
 						if templ_7745c5c3_Err != nil {
@@ -1998,7 +2000,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var109 string
 						templ_7745c5c3_Var109, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("reason-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 387, Col: 67}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 389, Col: 67}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var109)
 						if templ_7745c5c3_Err != nil {
@@ -2011,7 +2013,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var110 string
 						templ_7745c5c3_Var110, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 387, Col: 104}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 389, Col: 104}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var110))
 						if templ_7745c5c3_Err != nil {
@@ -2024,7 +2026,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var111 string
 						templ_7745c5c3_Var111, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("reason-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 388, Col: 76}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 390, Col: 76}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var111)
 						if templ_7745c5c3_Err != nil {
@@ -2042,7 +2044,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var112 string
 					templ_7745c5c3_Var112, templ_7745c5c3_Err = templ.JoinStringErrs(orDash(v.ProlificStatus[strings.ToLower(p.PID)]))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 393, Col: 90}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 395, Col: 90}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var112))
 					if templ_7745c5c3_Err != nil {
@@ -2055,7 +2057,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var113 string
 					templ_7745c5c3_Var113, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.BatchNumber))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 394, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 396, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var113))
 					if templ_7745c5c3_Err != nil {
@@ -2068,7 +2070,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var114 string
 					templ_7745c5c3_Var114, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(p.StartedAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 395, Col: 30}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 397, Col: 30}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var114))
 					if templ_7745c5c3_Err != nil {
@@ -2081,7 +2083,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var115 string
 					templ_7745c5c3_Var115, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(p.LastSeenAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 396, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 398, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var115))
 					if templ_7745c5c3_Err != nil {
@@ -2094,7 +2096,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var116 string
 					templ_7745c5c3_Var116, templ_7745c5c3_Err = templ.JoinStringErrs(duration(p.Quality.TotalSeconds))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 398, Col: 41}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 400, Col: 41}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var116))
 					if templ_7745c5c3_Err != nil {
@@ -2117,7 +2119,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var117 string
 					templ_7745c5c3_Var117, templ_7745c5c3_Err = templ.JoinStringErrs(msLabel(p.Quality.MedianRT))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 403, Col: 75}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 405, Col: 75}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var117))
 					if templ_7745c5c3_Err != nil {
@@ -2130,7 +2132,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var118 string
 					templ_7745c5c3_Var118, templ_7745c5c3_Err = templ.JoinStringErrs(percent(p.Quality))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 404, Col: 67}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 406, Col: 67}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var118))
 					if templ_7745c5c3_Err != nil {
@@ -2143,7 +2145,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var119 string
 					templ_7745c5c3_Var119, templ_7745c5c3_Err = templ.JoinStringErrs(orDash(orEmpty(p.Quality.LongestRun)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 405, Col: 87}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 407, Col: 87}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var119))
 					if templ_7745c5c3_Err != nil {
@@ -2156,7 +2158,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var120 string
 					templ_7745c5c3_Var120, templ_7745c5c3_Err = templ.JoinStringErrs(traceLabel(p.Quality.Traces))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 406, Col: 61}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 408, Col: 61}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var120))
 					if templ_7745c5c3_Err != nil {
@@ -2229,7 +2231,7 @@ func CrowdProgress(v CrowdProgressView) templ.Component {
 			var templ_7745c5c3_Var123 string
 			templ_7745c5c3_Var123, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(v.At))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 428, Col: 39}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 430, Col: 39}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var123))
 			if templ_7745c5c3_Err != nil {
@@ -2250,7 +2252,7 @@ func CrowdProgress(v CrowdProgressView) templ.Component {
 			var templ_7745c5c3_Var124 string
 			templ_7745c5c3_Var124, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, ""))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 430, Col: 51}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 432, Col: 51}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var124)
 			if templ_7745c5c3_Err != nil {
