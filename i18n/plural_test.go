@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -54,5 +55,19 @@ func TestCountedNounNeedsBothForms(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), `counted message "crowd.minutes_one" has no "crowd.minutes_other"`) {
 		t.Fatalf("one form alone: %v", err)
+	}
+}
+
+// TestCrowdWordsAreLay: the crowd pages, read by lay participants, speak
+// of questions and pages, never of the researcher's "items" and
+// "screens" (#45 §5), in every shipped language.
+func TestCrowdWordsAreLay(t *testing.T) {
+	jargon := regexp.MustCompile(`(?i)\b(items?|übungsitems?|screens?|bildschirm\w*|schermat\w*)\b`)
+	for _, lang := range Default.Codes() {
+		for k, v := range Default.byLang[lang].flat {
+			if strings.HasPrefix(k, "crowd.") && jargon.MatchString(v) {
+				t.Errorf("%s %s says %q: %q", lang, k, jargon.FindString(v), v)
+			}
+		}
 	}
 }

@@ -463,8 +463,8 @@ type CrowdItemView struct {
 	Instruct int // the point the hidden instruction asks for, 0: none
 }
 
-// screenTitle is the heading a screen reader announces: "Item 3 of 20",
-// "Practice item 2 of 6".
+// screenTitle is the heading a screen reader announces: "Question 3 of 20",
+// "Practice question 2 of 6".
 func (v CrowdItemView) screenTitle() string {
 	if v.Training {
 		return fmt.Sprintf(CT(v.Lang, "practice_of"), v.Position, v.Total)
