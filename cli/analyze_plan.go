@@ -28,9 +28,10 @@ func analyzePlan(args []string, env *Env) error {
 	fs.IntVar(&opt.Draws, "draws", 4, "studies simulated per number of participants")
 	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, "bootstrap replicates of each simulated study's intervals")
 	fs.Uint64Var(&opt.Options.Bootstrap.Seed, "seed", analysis.DefaultSeed, "seed of the simulation (the same pilot and seed give the same plan)")
+	ex := addExclusionFlags(fs, &opt.Options)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv --participants N[,N…] [--items M] [--json]\n\n"+
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv --participants N[,N…] [--items M] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
 			"Predict the 95% intervals of every topline with N participants (and M items),\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
@@ -50,9 +51,17 @@ func analyzePlan(args []string, env *Env) error {
 	if opt.Items < 0 || opt.Draws < 1 || opt.Options.Bootstrap.Replicates < 100 {
 		return usagef("analyze plan: --items must be 0 or more, --draws at least 1, --bootstrap at least 100")
 	}
+	if err := ex.check("plan"); err != nil {
+		return err
+	}
 	o := &outputFlags{input: *input, inFlag: "ratings"}
-	rs, err := readInput(o, env, toplines.ReadRatings)
+	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
+		return toplines.ReadRatingsWith(r, ex.readOptions(false))
+	})
 	if err != nil {
+		return err
+	}
+	if err := ex.onScale("plan", rs); err != nil {
 		return err
 	}
 	rep, err := plan.PlanToplines(rs, opt)
