@@ -296,12 +296,7 @@ func analyzeToplines(args []string, env *Env) error {
 	o := newAnalyzeFlags("toplines", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
 		"Exclude participants by attention checks, z-score each participant's ratings, and\nreport implicature recognition, cancellation recognition, belief update,\nstrengthening, unchanged and Pearson r per item type (docs/statistics.md#toplines).", env, true)
 	opt := toplines.DefaultOptions()
-	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
-	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
-	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
-	var exclude, include string
-	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
-	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	ex := addExclusionFlags(o.fs, &opt)
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
 	conds := o.fs.String("conditions", "", "comma-separated conditions the study declares (trigger and cancel always; default: those rated in the file); only their measures are reported")
 	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
@@ -309,8 +304,8 @@ func analyzeToplines(args []string, env *Env) error {
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	if opt.HighPass < 1 || opt.HighPass > domain.MaxScalePoints || opt.LowPass < 1 || opt.LowPass > domain.MaxScalePoints || opt.MaxFailed < 1 {
-		return usagef("analyze toplines: --high-pass and --low-pass must be 1–%d, --max-failed at least 1", domain.MaxScalePoints)
+	if err := ex.check("toplines"); err != nil {
+		return err
 	}
 	for _, c := range splitIDs(*conds) {
 		if !domain.IsCondition(c) {
@@ -318,12 +313,14 @@ func analyzeToplines(args []string, env *Env) error {
 		}
 		opt.Conditions = append(opt.Conditions, c)
 	}
-	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
 	opt.Bootstrap = o.boot
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
-		return toplines.ReadRatingsWith(r, toplines.ReadOptions{WithinParticipant: *within})
+		return toplines.ReadRatingsWith(r, ex.readOptions(*within))
 	})
 	if err != nil {
+		return err
+	}
+	if err := ex.onScale("toplines", rs); err != nil {
 		return err
 	}
 	t := toplines.ComputeToplines(rs, opt)

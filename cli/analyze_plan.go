@@ -36,9 +36,10 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	fs.IntVar(&opt.Draws, "draws", 4, fmt.Sprintf("studies simulated per number of participants (1 to %d)", plan.MaxPlanDraws))
 	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, fmt.Sprintf("bootstrap replicates of each simulated study's intervals (%d to %d)", plan.MinPlanReplicates, plan.MaxPlanReplicates))
 	fs.Uint64Var(&opt.Options.Bootstrap.Seed, "seed", analysis.DefaultSeed, "seed of the simulation (the same pilot and seed give the same plan)")
+	ex := addExclusionFlags(fs, &opt.Options)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--json]\n\n"+
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
 			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
@@ -86,9 +87,17 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	if err := plan.CheckOptions(check); err != nil {
 		return usagef("analyze plan: %s", domain.ErrorMessage(err))
 	}
+	if err := ex.check("plan"); err != nil {
+		return err
+	}
 	o := &outputFlags{input: *input, inFlag: "ratings"}
-	rs, err := readInput(o, env, toplines.ReadRatings)
+	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
+		return toplines.ReadRatingsWith(r, ex.readOptions(false))
+	})
 	if err != nil {
+		return err
+	}
+	if err := ex.onScale("plan", rs); err != nil {
 		return err
 	}
 	if widthMode {

@@ -15,33 +15,33 @@ func analyzeReliability(args []string, env *Env) error {
 	o := newAnalyzeFlags("reliability", "ratings", "ratings file: participant_id, batch_id, item_id, item_type, condition, rating, check",
 		"Krippendorff's α (interval and ordinal) of the crowd ratings per condition and\npooled, and the split-half reliability of the item means (Spearman–Brown,\naveraged over random splits), over the participants analyze toplines keeps\nwith the same thresholds.", env, false)
 	opt := toplines.DefaultOptions()
-	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
-	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
-	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
-	var exclude, include string
-	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
-	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	ex := addExclusionFlags(o.fs, &opt)
 	splits := o.fs.Int("splits", 1000, "random half-splits of the split-half reliability")
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions")
 	if err := o.parse(args); err != nil {
 		return err
 	}
-	if opt.HighPass < 1 || opt.HighPass > 7 || opt.LowPass < 1 || opt.LowPass > 7 || opt.MaxFailed < 1 || *splits < 1 {
-		return usagef("analyze reliability: --high-pass and --low-pass must be 1–7, --max-failed and --splits at least 1")
+	if *splits < 1 {
+		return usagef("analyze reliability: --splits must be at least 1")
 	}
-	opt.Exclude, opt.Include = splitIDs(exclude), splitIDs(include)
+	if err := ex.check("reliability"); err != nil {
+		return err
+	}
 	opt.Bootstrap = analysis.Bootstrap{} // the toplines only decide who is kept
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
-		return toplines.ReadRatingsWith(r, toplines.ReadOptions{WithinParticipant: *within})
+		return toplines.ReadRatingsWith(r, ex.readOptions(*within))
 	})
 	if err != nil {
+		return err
+	}
+	if err := ex.onScale("reliability", rs); err != nil {
 		return err
 	}
 	rows := modelhuman.CrowdRatingsOf(rs, toplines.ComputeToplines(rs, opt))
 	if len(rows) == 0 {
 		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
 	}
-	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: 7, Splits: *splits, Bootstrap: o.boot})
+	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: rs.ScalePoints, Splits: *splits, Bootstrap: o.boot})
 	if err != nil {
 		return usagef("analyze reliability: %v", err)
 	}

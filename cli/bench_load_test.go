@@ -142,7 +142,7 @@ func TestExportRatingsCLI(t *testing.T) {
 	}
 	data, _ := os.ReadFile(ratings)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction" || len(lines) != 1+3*study.Screens {
+	if lines[0] != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction,scale_points" || len(lines) != 1+3*study.Screens {
 		t.Fatalf("ratings file: %d lines, header %q", len(lines), lines[0])
 	}
 	// --with-texts: the same rows, the item texts after them

@@ -115,6 +115,11 @@ func TestServeFirstStartAndRestart(t *testing.T) {
 	if !strings.Contains(out.String(), "pragmalab links --study") {
 		t.Fatalf("first start does not say how to list the links again:\n%s", out.String())
 	}
+	// Every address it prints is the one it listens on (#45 §5).
+	if strings.Contains(out.String(), "localhost:8080") || !strings.Contains(out.String(), "go run . links --study 1 --base "+base+"`") ||
+		!strings.Contains(out.String(), "List them again: pragmalab links --study 2 --base "+base+"\n") {
+		t.Fatalf("first start on %s prints another address:\n%s", base, out.String())
+	}
 	for _, who := range []string{"Expert A", "Esperta A", "Valutatore A"} {
 		inv := regexp.MustCompile(who + `'s invitation link: (http://\S+)`).FindStringSubmatch(out.String())
 		if inv == nil {

@@ -39,13 +39,14 @@ func seedDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base stri
 		return fmt.Errorf("demo explanation rating: %w", err)
 	}
 	fmt.Fprintf(env.stdout, "These links are listed again on each study's page, or with `pragmalab links --study ID --base %s` (every study with `pragmalab study list`).\n", base)
-	fmt.Fprintln(env.stdout, "No binary built? Every command runs as `go run .` from the checkout, e.g. `go run . links --study 1` (your first study: README.md, \"Your first study in ten minutes\").")
+	fmt.Fprintf(env.stdout, "No binary built? Every command runs as `go run .` from the checkout, e.g. `go run . links --study 1 --base %s` (your first study: README.md, \"Your first study in ten minutes\").\n", base)
 	return nil
 }
 
-// linksAgain tells how to list a demo study's links again.
-func linksAgain(env *Env, studyID int64) {
-	fmt.Fprintf(env.stdout, "  List them again: pragmalab links --study %d\n", studyID)
+// linksAgain tells how to list a demo study's links again, at the
+// address the server listens on.
+func linksAgain(env *Env, studyID int64, base string) {
+	fmt.Fprintf(env.stdout, "  List them again: pragmalab links --study %d --base %s\n", studyID, base)
 }
 
 // seedExpertDemo makes an expert validation study with one batch (its
@@ -59,7 +60,7 @@ func seedExpertDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, bas
 	c := domain.CountItems(items)
 	fmt.Fprintf(env.stdout, "Demo expert study %q: %d items and %d attention checks in %s.\n  Expert A's invitation link: %s/e/%s\n  Expert B's invitation link: %s/e/%s\n",
 		s.Name, c.Data, c.Checks(), batchesLabel(d.Batches), base, d.Experts[0].Token, base, d.Experts[1].Token)
-	linksAgain(env, s.ID)
+	linksAgain(env, s.ID, base)
 	return seedHumanJob(ctx, jobs, env, s.ID, scoring.Expert)
 }
 

@@ -32,6 +32,6 @@ func seedContextDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, ba
 	}
 	fmt.Fprintf(env.stdout, "Demo context survey %q: %d passages in %d surveys.\n  Esperta A's invitation link: %s/e/%s\n",
 		s.Name, len(ps), d.Surveys, base, d.Expert.Token)
-	linksAgain(env, s.ID)
+	linksAgain(env, s.ID, base)
 	return seedHumanJob(ctx, jobs, env, s.ID, scoring.ContextTask)
 }

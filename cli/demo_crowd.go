@@ -34,6 +34,6 @@ func seedCrowdDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, base
 	}
 	fmt.Fprintf(env.stdout, "Demo crowd study %q: %s\n  A participant arriving from Prolific: %s/s/%d?PROLIFIC_PID=%s&STUDY_ID=demostudy&SESSION_ID=demosession1\n  Preview (stores nothing): %s/s/%d/preview\n",
 		s.Name, b, base, s.ID, "5f0c1a2b3c4d5e6f7a8b9c0d", base, s.ID)
-	linksAgain(env, s.ID)
+	linksAgain(env, s.ID, base)
 	return seedHumanJob(ctx, jobs, env, s.ID, scoring.Likert)
 }

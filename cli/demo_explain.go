@@ -44,6 +44,6 @@ func seedExplainDemo(ctx context.Context, svc *app, jobs jobRunner, env *Env, ba
 	}
 	fmt.Fprintf(env.stdout, "Demo explanation rating %q: %d outputs of the copy-target scorer (job #%d) to rate.\n  Valutatore A's invitation link: %s/x/%s (%d screens)\n",
 		s.Name, len(outs), job.ID, base, a.Token, n)
-	linksAgain(env, s.ID)
+	linksAgain(env, s.ID, base)
 	return seedHumanJob(ctx, jobs, env, s.ID, scoring.ExplanationRating)
 }

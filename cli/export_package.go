@@ -379,7 +379,7 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 
 	// The analysis, on the pseudonymised rows: the exclusions, the methods
 	// text and the R companion.
-	an, err := packageAnalysis(rows, opt, pseudo)
+	an, err := packageAnalysis(rows, opt, set.ScalePoints, pseudo)
 	if err != nil {
 		return nil, err
 	}
@@ -473,7 +473,7 @@ type pkgAnalysis struct {
 // packageAnalysis runs the study's Analysis page analysis on its rows with
 // the participants renamed by pseudo: the same exclusions, methods text and
 // R companion as the page's, with no Prolific id in them.
-func packageAnalysis(rows []toplines.RatingRow, opt toplines.Options, pseudo func(string) string) (pkgAnalysis, error) {
+func packageAnalysis(rows []toplines.RatingRow, opt toplines.Options, points int, pseudo func(string) string) (pkgAnalysis, error) {
 	if rows == nil {
 		return pkgAnalysis{none: "Nobody has completed a batch with a rated item yet, so there is no analysis: no methods text and no R companion."}, nil
 	}
@@ -484,6 +484,7 @@ func packageAnalysis(rows []toplines.RatingRow, opt toplines.Options, pseudo fun
 	if err != nil {
 		return pkgAnalysis{}, err
 	}
+	rs.ScalePoints = points
 	for i := range opt.Include {
 		opt.Include[i] = pseudo(opt.Include[i])
 	}
@@ -505,7 +506,7 @@ func packageAnalysis(rows []toplines.RatingRow, opt toplines.Options, pseudo fun
 	ropt := opt
 	ropt.Bootstrap = analysis.Bootstrap{} // the companion recomputes the point estimates
 	t := toplines.ComputeToplines(rs, ropt)
-	args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(ropt), "pragmalab analyze toplines "))
+	args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(ropt, points), "pragmalab analyze toplines "))
 	if out.r, err = toplinesCompanion(args, rs, t, ropt, false).files("analysis.R", "R companion"); err != nil {
 		return pkgAnalysis{}, err
 	}

@@ -63,7 +63,7 @@ func studyCompanion(ctx context.Context, svc *studies.Service, s *domain.Study) 
 		opt := in.Options
 		opt.Bootstrap = analysis.Bootstrap{} // the companion recomputes the point estimates
 		t := toplines.ComputeToplines(in.Ratings, opt)
-		args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(opt), "pragmalab analyze toplines "))
+		args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(opt, in.Ratings.ScalePoints), "pragmalab analyze toplines "))
 		return toplinesCompanion(args, in.Ratings, t, opt, false), nil
 	case domain.KindExpert:
 		if len(in.Judgements) == 0 {

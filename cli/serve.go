@@ -14,7 +14,7 @@ import (
 // runServe is `pragmalab serve`: the web application.
 func runServe(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("serve", "Usage: pragmalab [serve] [options]\n\nServes the web application. On first start it creates an admin account\n(the password is printed once) and, unless --demo=false, a demo study.\n\n", env)
-	addr := fs.String("addr", "localhost:8080", "address to listen on (the PORT variable overrides the port)")
+	addr := fs.String("addr", "localhost:8080", "address to listen on (the PORT variable overrides the port); the address listened on is printed")
 	dbPath := dbFlag(fs, env)
 	demo := fs.Bool("demo", true, "seed the demo data on first start")
 	secure := fs.Bool("secure-cookies", env.getenv("PRAGMALAB_SECURE_COOKIES") != "", "mark cookies Secure and send HSTS (behind TLS; env PRAGMALAB_SECURE_COOKIES)")
@@ -88,6 +88,23 @@ func runServe(ctx context.Context, args []string, env *Env) error {
 	}
 	fmt.Fprintf(env.stdout, "pragmalab is running at %s/admin (database %s). Stop it with Ctrl-C.\n", base, *dbPath)
 	return srv.Serve(ctx, ln)
+}
+
+// defaultAddr is the address serve listens on without --addr: localhost,
+// at the PORT variable's port, else 8080.
+func defaultAddr(getenv func(string) string) string {
+	port := getenv("PORT")
+	if port == "" {
+		port = "8080"
+	}
+	return net.JoinHostPort("localhost", port)
+}
+
+// defaultBase is the default --base of the commands that print links: the
+// address serve listens on by default, so a server started with PORT=9000
+// and `links` run with the same environment agree (docs/cli.md#links).
+func defaultBase(getenv func(string) string) string {
+	return "http://" + displayAddr(defaultAddr(getenv))
 }
 
 // displayAddr turns a listening address into one a browser can open.

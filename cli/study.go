@@ -73,7 +73,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		studyID = fs.Int64("study", 0, "the study whose batches to build")
 	case "pilot":
 		studyID = fs.Int64("study", 0, "the study to pilot")
-		base = fs.String("base", "http://localhost:8080", "the server's public address")
+		base = fs.String("base", defaultBase(env.getenv), "the server's public address (default: localhost at the PORT variable's port, else 8080, as serve listens)")
 	case "create":
 		designFile = fs.String("design", "", "the design file (JSON)")
 		name = fs.String("name", "", "name of the new study (default: the file's)")
@@ -235,7 +235,7 @@ address participants reach the server at.
 func runLinks(ctx context.Context, args []string, env *Env) error {
 	fs := newFlagSet("links", linksUsage, env)
 	studyID := fs.Int64("study", 0, "the study whose links to list")
-	base := fs.String("base", "http://localhost:8080", "the server's public address")
+	base := fs.String("base", defaultBase(env.getenv), "the server's public address (default: localhost at the PORT variable's port, else 8080, as serve listens)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
 		return err

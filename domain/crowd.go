@@ -136,6 +136,49 @@ func (s *CrowdSettings) checkScale() error {
 	if s.Justifications > s.BatchSize {
 		return Errorf(EINVALID, "justifications: %d screens in batches of %d", s.Justifications, s.BatchSize)
 	}
+	return s.checkEndLabels()
+}
+
+// checkEndLabels refuses a scale whose ends a participant would read
+// unlabelled or labelled from another scale (docs/studies.md#rating-scale):
+// the language's default end labels belong to the default 7-point scale,
+// so a scale of other points, or one with any label of the researcher's,
+// labels both its ends itself. Nothing is filled in.
+func (s *CrowdSettings) checkEndLabels() error {
+	if len(s.ScaleLabels) == 0 && s.ScalePoints == RatingMax {
+		return nil
+	}
+	for _, end := range []struct {
+		point int
+		name  string
+	}{{1, "low"}, {s.ScalePoints, "high"}} {
+		if strings.TrimSpace(s.ScaleLabels[strconv.Itoa(end.point)]) != "" {
+			continue
+		}
+		why := "the scale has labels of its own"
+		if len(s.ScaleLabels) == 0 {
+			why = fmt.Sprintf("the default labels belong to the %d-point scale", RatingMax)
+		}
+		return Errorf(EINVALID, "scale labels: the %s end, point %d of %d, has no label; %s, so label both ends (1 and %d)",
+			end.name, end.point, s.ScalePoints, why, s.ScalePoints)
+	}
+	return nil
+}
+
+// checkThresholds checks the attention checks' thresholds against the
+// scale (docs/studies.md#rating-scale): both on it, and the low one below
+// the high one, so that no rating passes a high check and a low one alike.
+func (s *CrowdSettings) checkThresholds() error {
+	if s.CheckHighMin > s.ScalePoints {
+		return Errorf(EINVALID, "high check threshold (check_high_min) must be 1–%d on the %d-point scale, got %d", s.ScalePoints, s.ScalePoints, s.CheckHighMin)
+	}
+	if s.CheckLowMax > s.ScalePoints {
+		return Errorf(EINVALID, "low check threshold (check_low_max) must be 1–%d on the %d-point scale, got %d", s.ScalePoints, s.ScalePoints, s.CheckLowMax)
+	}
+	if s.CheckLowMax >= s.CheckHighMin {
+		return Errorf(EINVALID, "check thresholds overlap on the %d-point scale: the low check threshold (check_low_max, %d) must be below the high one (check_high_min, %d), or a rating of %d passes both",
+			s.ScalePoints, s.CheckLowMax, s.CheckHighMin, s.CheckHighMin)
+	}
 	return nil
 }
 
@@ -215,11 +258,8 @@ func (s *CrowdSettings) Validate() error {
 	if err := s.checkScale(); err != nil {
 		return err
 	}
-	if s.CheckHighMin > s.ScalePoints {
-		return Errorf(EINVALID, "high check threshold must be 1–%d (the scale's points), got %d", s.ScalePoints, s.CheckHighMin)
-	}
-	if s.CheckLowMax > s.ScalePoints {
-		return Errorf(EINVALID, "low check threshold must be 1–%d (the scale's points), got %d", s.ScalePoints, s.CheckLowMax)
+	if err := s.checkThresholds(); err != nil {
+		return err
 	}
 	if len(s.Conditions) == 0 {
 		s.Conditions = []string{ConditionTrigger, ConditionCancel}

@@ -174,6 +174,7 @@ func TestMachineCheckValidate(t *testing.T) {
 		t.Fatalf("default settings with machine_check: %v", err)
 	}
 	s.ScalePoints, s.CheckHighMin, s.CheckLowMax = 2, 2, 1
+	s.ScaleLabels = map[string]string{"1": "no", "2": "yes"}
 	if err := s.Validate(); err == nil || ErrorMessage(err) != "machine check: needs a scale of at least 3 points, got 2" {
 		t.Errorf("2 points: %v", err)
 	}

@@ -17,6 +17,7 @@ func TestNoPracticeItemExpectsTheMidpoint(t *testing.T) {
 	}
 	s := DefaultCrowdSettings()
 	s.ScalePoints, s.CheckHighMin, s.CheckLowMax = 6, 4, 3
+	s.ScaleLabels = map[string]string{"1": "never", "6": "surely"}
 	s.Training = []CrowdTrainingSpec{{Key: "p1", Condition: "midpoint"}}
 	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), "training line 1 (p1): condition must be trigger or cancel") {
 		t.Errorf("an even scale's practice item in no side: %v", err)

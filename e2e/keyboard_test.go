@@ -130,7 +130,7 @@ func TestKeyboardOnlyCrowd(t *testing.T) {
 		}
 		progressAnnounced(t, ctx, fmt.Sprintf("screen %d", pos))
 		title := get(t, ctx, "heading", chromedp.Evaluate[string](`document.querySelector("h1").textContent`))
-		if want := fmt.Sprintf("Item %d of %d", pos, p.Screens); title != want {
+		if want := fmt.Sprintf("Question %d of %d", pos, p.Screens); title != want {
 			t.Fatalf("screen %d: heading %q, want %q", pos, title, want)
 		}
 		chooseRadio(t, ctx, fmt.Sprintf("screen %d", pos), "", pos%7)

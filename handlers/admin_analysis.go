@@ -76,7 +76,7 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 // analysisView lays an analysis out for the page.
 func analysisView(nav templates.Nav, s *domain.Study, a *studies.Analysis) (templates.AnalysisView, error) {
 	base := templates.StudyURL(s.ID, "/analysis/")
-	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.Command,
+	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.Command, PlanCommand: a.PlanCommand,
 		Empty: a.Empty, Summary: a.Summary}
 	if a.ExportFile != "" {
 		v.Export = templates.StudyURL(s.ID, "/export/"+a.ExportFile)

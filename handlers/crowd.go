@@ -93,7 +93,7 @@ func (h *Handler) crowdMessage(w http.ResponseWriter, r *http.Request, c *crowdC
 		v.Code, v.URL = c.Settings.ScreenOutCode, ProlificCompleteURL(c.Settings.ScreenOutCode)
 	}
 	if kind == "limit" {
-		v.Body = fmt.Sprintf(templates.CT(lang, "limit_body"), c.Settings.HoldMinutes)
+		v.Body = fmt.Sprintf(templates.CT(lang, "limit_body"), templates.CN(lang, "minutes", c.Settings.HoldMinutes))
 	}
 	if kind == "declined" {
 		if code := c.NoConsentCode(); code != "" {

@@ -144,9 +144,24 @@ func TestCrowdConsentPage(t *testing.T) {
 	// rounded up.
 	prog, _ := e.db.CrowdProgress(context.Background(), e.study, e.set)
 	screens := prog[0].Screens + 6
-	want := fmt.Sprintf("about %d minutes (%d screens", (screens*20+59)/60, screens)
+	want := fmt.Sprintf("about %d minutes (%d pages", (screens*20+59)/60, screens)
 	if !strings.Contains(b.body, want) || strings.Contains(b.body, "15 minutes") {
 		t.Fatalf("estimated minutes: want %q in\n%s", want, b.body)
+	}
+	// One minute is "1 minute" in every language, never "1 minutes".
+	for lang, want := range map[string]string{"en": "about 1 minute (", "de": "etwa 1 Minute (", "it": "circa 1 minuto ("} {
+		set := e.set
+		set.Minutes = 1
+		if err := e.db.SaveCrowdStudy(context.Background(), e.study, lang, set); err != nil {
+			t.Fatal(err)
+		}
+		other := e.browser().get(e.entry(pidN(2), "s1"))
+		if !strings.Contains(other.body, want) {
+			t.Fatalf("%s consent page: want %q in\n%s", lang, want, other.body)
+		}
+	}
+	if err := e.db.SaveCrowdStudy(context.Background(), e.study, "en", e.set); err != nil {
+		t.Fatal(err)
 	}
 	b.post(e.base()+"/decline", nil).must("message-declined")
 	if !strings.Contains(b.body, "NOCONSENT1") || !strings.Contains(b.body, "cc=NOCONSENT1") {
@@ -241,14 +256,14 @@ func TestCrowdScreenLabelsAndProgress(t *testing.T) {
 	e := newCrowdEnv(t, 40, 10, nil)
 	b := e.browser().get(e.entry(pidN(1), "s1"))
 	b.post(e.base()+"/consent", nil).must("training")
-	if !strings.Contains(b.body, "Practice item 1 of 6") || !b.has("progress") {
+	if !strings.Contains(b.body, "Practice question 1 of 6") || !b.has("progress") {
 		t.Fatalf("practice screen without its progress:\n%s", b.body)
 	}
 	b.training()
 	for _, id := range []string{"context-label", "utterance-label", "screen-title", "progress"} {
 		b.must(id)
 	}
-	if !strings.Contains(b.body, ">Context<") || !strings.Contains(b.body, ">What was said<") || !strings.Contains(b.body, ">Item 1 of ") {
+	if !strings.Contains(b.body, ">Context<") || !strings.Contains(b.body, ">What was said<") || !strings.Contains(b.body, ">Question 1 of ") {
 		t.Fatalf("screen labels:\n%s", b.body)
 	}
 	if !regexp.MustCompile(`<p class="hint" data-keys-hint hidden>`).MatchString(b.body) {

@@ -108,12 +108,38 @@ func TestCrowdScaleSettingsForm(t *testing.T) {
 	if _, set, _ := e.db.CrowdStudy(t.Context(), e.study); set.ScalePoints != 7 || set.Question != "" {
 		t.Fatalf("a refused form saved the scale: %+v", set)
 	}
+	// One end label missing is refused, never filled in from the 7-point
+	// scale's; so is a 5-point scale without labels.
+	for _, labels := range []string{"1 = surely not", ""} {
+		form.Set("scale_labels", labels)
+		a.post(study+"/crowd/settings", form)
+		if !strings.Contains(a.body, "point 5 of 5, has no label") && !strings.Contains(a.body, "point 1 of 5, has no label") {
+			t.Fatalf("a 5-point scale labelled %q was not refused by name:\n%s", labels, a.body)
+		}
+		if _, set, _ := e.db.CrowdStudy(t.Context(), e.study); set.ScalePoints != 7 {
+			t.Fatalf("a refused form saved the scale: %+v", set)
+		}
+	}
+	// Overlapping check thresholds are refused, naming both and the scale.
 	form.Set("scale_labels", "1 = surely not\n5 = surely so")
+	form.Set("check_high_min", "2")
+	form.Set("check_low_max", "4")
+	a.post(study+"/crowd/settings", form)
+	if !strings.Contains(a.body, "check thresholds overlap on the 5-point scale") || !strings.Contains(a.body, "check_low_max") || !strings.Contains(a.body, "check_high_min") {
+		t.Fatalf("overlapping thresholds were not refused by name:\n%s", a.body)
+	}
+	form.Set("check_high_min", "4")
+	form.Set("check_low_max", "2")
 	a.post(study+"/crowd/settings", form)
 	a.must("flash")
 	_, set, err := e.db.CrowdStudy(t.Context(), e.study)
 	if err != nil || set.ScalePoints != 5 || set.ScaleLabels["5"] != "surely so" || set.Question != "How sure are you?" {
 		t.Fatalf("saved %+v %v", set, err)
+	}
+	// The study page says the study's own scale, never "7-point".
+	a.get(study)
+	if !strings.Contains(a.body, "5-point scale") || strings.Contains(a.body, "7-point") {
+		t.Fatalf("the study page does not say its 5-point scale:\n%s", a.body)
 	}
 	e.open()
 	b := e.browser().get(e.entry(pidN(1), "s1"))

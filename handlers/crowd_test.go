@@ -468,7 +468,7 @@ func TestCrowdAdmin(t *testing.T) {
 	// rt_ms is empty, since no browser measured it.
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
 	recs, err := csv.NewReader(strings.NewReader(a.body)).ReadAll()
-	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction" {
+	if err != nil || len(recs) != me[0].Screens+1 || strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction,scale_points" {
 		t.Fatalf("ratings.csv: %v\n%s", err, a.body)
 	}
 	checks := 0
@@ -828,7 +828,7 @@ func TestCrowdAnswerTimes(t *testing.T) {
 	}
 	a := e.admin()
 	a.get(fmt.Sprintf("/admin/studies/%d/export/ratings.csv", e.study))
-	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234,,,,,,,,,\n") {
+	if !strings.Contains(a.body, ",2026-12-01T09:00:00.000Z,2026-12-01T09:00:05.000Z,1234,,,,,,,,,,7\n") {
 		t.Fatalf("export without the times of screen 1:\n%s", a.body)
 	}
 }

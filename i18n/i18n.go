@@ -179,6 +179,15 @@ func check(c, ref *Catalog) error {
 			return fmt.Errorf("message catalog %s.json: message %q has the placeholders %s where English has %s", c.Lang, k, verbs(g), verbs(w))
 		}
 	}
+	// A counted noun has both its forms, so no count falls back to
+	// another language's word (plural.go).
+	for _, k := range keys {
+		if base, ok := strings.CutSuffix(k, One); ok {
+			if _, has := c.flat[base+Other]; !has {
+				return fmt.Errorf("message catalog %s.json: counted message %q has no %q: give both forms", c.Lang, k, base+Other)
+			}
+		}
+	}
 	for t := range c.Guides {
 		if _, ok := ref.Guides[t]; !ok {
 			return fmt.Errorf("message catalog %s.json: guide for unknown item type %q", c.Lang, t)
@@ -279,3 +288,6 @@ func Has(lang string) bool { return Default.Has(lang) }
 
 // Codes lists the shipped catalogs' language codes, English first.
 func Codes() []string { return Default.Codes() }
+
+// Count is Default.Count: counted message key for n in lang.
+func Count(lang, key string, n int) string { return Default.Count(lang, key, n) }

@@ -90,6 +90,7 @@ func TestLikertElevenPointsNeedsSampling(t *testing.T) {
 	study := humanStudyFixture(t, db, c)
 	set := domain.DefaultCrowdSettings()
 	set.ScalePoints = 11
+	set.ScaleLabels = map[string]string{"1": "never", "11": "surely"}
 	if err := db.SaveCrowdSettings(ctx, study, set); err != nil {
 		t.Fatal(err)
 	}

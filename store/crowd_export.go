@@ -222,8 +222,10 @@ func (db *DB) SetCrowdExclusion(ctx context.Context, studyID, participantID int6
 // (docs/formats.md#ratings-export). item_version, then the answer times
 // (docs/formats.md#answer-times), come last: files written before they
 // existed read the same.
-// machine_instruction closes it (docs/formats.md#ratings-export).
-var RatingsHeader = append(append(append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...), TraceColumns...), "machine_instruction")
+// machine_instruction, then scale_points (the points of the scale the
+// rating was given on), close it (docs/formats.md#ratings-export): each
+// column was added at the end, so a reader of the older columns reads on.
+var RatingsHeader = append(append(append([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check", "item_version"}, TimeColumns...), TraceColumns...), "machine_instruction", "scale_points")
 
 // RatingRow is one crowd rating as the ratings file holds it: the
 // participant (PID is the PROLIFIC_PID), the batch number, the item's own
@@ -244,6 +246,9 @@ type RatingRow struct {
 	// Machine is whether the hidden instruction of the screen was obeyed
 	// (docs/studies.md#machine-instruction): invalid on a screen without one.
 	Machine sql.NullInt64
+	// ScalePoints is the points of the study's scale the rating is on
+	// (docs/studies.md#rating-scale).
+	ScalePoints int
 }
 
 // RatingRows lists every rating of the participants of a crowd study who
@@ -281,8 +286,18 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		traced()
 		return err
 	})
-	if err != nil || len(skip) == 0 {
-		return rows, err
+	if err != nil {
+		return nil, err
+	}
+	points := s.ScalePoints
+	if points == 0 {
+		points = domain.RatingMax
+	}
+	for i := range rows {
+		rows[i].ScalePoints = points
+	}
+	if len(skip) == 0 {
+		return rows, nil
 	}
 	kept := rows[:0]
 	for _, r := range rows {
@@ -315,7 +330,7 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 // columns.
 func ratingRecord(r RatingRow) []string {
 	return slices.Concat([]string{r.PID, strconv.Itoa(r.Batch), r.Item, r.Type, r.Condition, strconv.Itoa(r.Rating), r.Check, strconv.Itoa(r.Version)},
-		r.Fields(), traceFields(r.Trace), []string{nullInt(r.Machine)})
+		r.Fields(), traceFields(r.Trace), []string{nullInt(r.Machine), strconv.Itoa(r.ScalePoints)})
 }
 
 // RatingTextColumns are the columns the ratings export adds with the item
@@ -325,7 +340,7 @@ func ratingRecord(r RatingRow) []string {
 var RatingTextColumns = []string{"context", "utterance", "follow_up", "implicature"}
 
 // ExportCrowdRatingsWithTexts is ExportCrowdRatings with RatingTextColumns
-// after the others, each rating's texts those of the item version it was
+// after the others (scale_points is then the last column but those), each rating's texts those of the item version it was
 // given on (a version kept before revisions held every field takes its
 // context and utterance from the current item).
 func (db *DB) ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"pragmalab/domain"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -407,7 +408,7 @@ func TestCrowdExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction" {
+	if strings.Join(recs[0], ",") != "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot,machine_instruction,scale_points" {
 		t.Fatalf("header %v", recs[0])
 	}
 	if len(recs) != 9 {
@@ -415,7 +416,7 @@ func TestCrowdExport(t *testing.T) {
 	}
 	// The store test shows no page, so shown_at is empty; answered_at is
 	// the clock's.
-	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,1,,2026-11-29T12:00:00.000Z,,,,,,,,,," {
+	if got := strings.Join(recs[4], ","); got != pid(1)+",1,chk-high,synthetic,trigger,7,high,1,,2026-11-29T12:00:00.000Z,,,,,,,,,,,7" {
 		t.Fatalf("row 4 = %s", got)
 	}
 	if got := strings.Join(recs[1][:8], ","); got != pid(1)+",1,it002,scalar,trigger,6,,1" {
@@ -738,5 +739,48 @@ func TestTestParticipantLookupUsesIndex(t *testing.T) {
 	}
 	if p := strings.Join(plan, "; "); !strings.Contains(p, "prolific_calls_test_participants") {
 		t.Errorf("plan: %s; want the partial index prolific_calls_test_participants", p)
+	}
+}
+
+// TestRatingsExportNamesItsScale: every row of the ratings export, with
+// or without the item texts, names the study's scale in its last column
+// (#45 §3, §6).
+func TestRatingsExportNamesItsScale(t *testing.T) {
+	f := newCrowdFixture(t, 1, 4)
+	ctx := context.Background()
+	p := f.enter(t, CrowdArrival{PID: pid(1), StudyID: "st", SessionID: "se1"})
+	f.ready(t, p) // the fixture's practice is on 7 points
+	f.s.ScalePoints, f.s.CheckHighMin, f.s.CheckLowMax = 5, 4, 2
+	f.s.ScaleLabels = map[string]string{"1": "völlig unnatürlich", "5": "völlig natürlich"}
+	if err := f.db.SaveCrowdSettings(ctx, f.study, f.s); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range []int{5, 1, 1, 5} {
+		if _, err := f.db.SaveCrowdRating(ctx, f.study, p.Token, i+1, r, 0, f.s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, texts := range []bool{false, true} {
+		var buf bytes.Buffer
+		export := f.db.ExportCrowdRatings
+		if texts {
+			export = f.db.ExportCrowdRatingsWithTexts
+		}
+		if err := export(ctx, f.study, &buf, false); err != nil {
+			t.Fatal(err)
+		}
+		recs, err := csv.NewReader(&buf).ReadAll()
+		if err != nil || len(recs) != 5 {
+			t.Fatalf("texts %v: %d rows, %v", texts, len(recs), err)
+		}
+		at := slices.Index(recs[0], "scale_points")
+		if at < 0 || !texts && at != len(recs[0])-1 {
+			t.Fatalf("texts %v: scale_points at %d of %v", texts, at, recs[0])
+		}
+		for _, r := range recs[1:] {
+			if r[at] != "5" {
+				t.Errorf("texts %v: row %v names scale %q, want 5", texts, r, r[at])
+			}
+		}
 	}
 }

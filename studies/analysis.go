@@ -70,7 +70,25 @@ func CrowdRatings(ctx context.Context, db *store.DB, studyID int64) (*toplines.R
 	if err != nil || in == nil {
 		return nil, err
 	}
-	return toplines.NewRatings(in)
+	_, set, err := db.CrowdStudy(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := toplines.NewRatings(in)
+	if err != nil {
+		return nil, err
+	}
+	rs.ScalePoints = ScalePoints(set)
+	return rs, nil
+}
+
+// ScalePoints is the points of a crowd study's scale (0 in the settings
+// is the default 7).
+func ScalePoints(set domain.CrowdSettings) int {
+	if set.ScalePoints == 0 {
+		return domain.RatingMax
+	}
+	return set.ScalePoints
 }
 
 // CrowdRatingRows returns the rows CrowdRatings analyses, nil when they
@@ -187,6 +205,9 @@ func ExplanationRatings(ctx context.Context, db *store.DB, studyID int64) ([]mod
 type Analysis struct {
 	// Command is the CLI command giving the same figures.
 	Command string
+	// PlanCommand, for a crowd study, plans the next study from these
+	// ratings with the same exclusion rules ("": none).
+	PlanCommand string
 	// ExportFile names the study's export it was computed from (under the
 	// study's /export/); empty when there is none to point at.
 	ExportFile string
@@ -277,25 +298,40 @@ func (a *Analysis) Table(name string) *report.Table {
 }
 
 // ToplinesCommand is the CLI command that gives the same toplines as the
-// page, with the study's thresholds and the researcher's decisions.
-func ToplinesCommand(opt toplines.Options) string {
-	cmd := fmt.Sprintf("pragmalab analyze toplines --ratings ratings.csv --high-pass %d --low-pass %d --max-failed %d", opt.HighPass, opt.LowPass, opt.MaxFailed)
-	if len(opt.Exclude) > 0 {
-		cmd += " --exclude " + strings.Join(opt.Exclude, ",")
-	}
-	if len(opt.Include) > 0 {
-		cmd += " --include " + strings.Join(opt.Include, ",")
-	}
+// page, with the study's scale and thresholds and the researcher's
+// decisions (docs/cli.md#analyze).
+func ToplinesCommand(opt toplines.Options, points int) string {
+	cmd := "pragmalab analyze toplines --ratings ratings.csv" + exclusionArgs(opt, points)
 	if len(opt.Conditions) > 0 {
 		cmd += " --conditions " + strings.Join(opt.Conditions, ",")
 	}
 	return cmd
 }
 
+// PlanCommand is the CLI command that plans the next study from these
+// ratings as a pilot, with the same scale, thresholds and decisions
+// (docs/statistics.md#planning-a-study).
+func PlanCommand(opt toplines.Options, points int) string {
+	return "pragmalab analyze plan --ratings ratings.csv --participants N" + exclusionArgs(opt, points)
+}
+
+// exclusionArgs are the flags of the study's scale and exclusion rules,
+// as every analyze command reading ratings takes them.
+func exclusionArgs(opt toplines.Options, points int) string {
+	args := fmt.Sprintf(" --scale-points %d --high-pass %d --low-pass %d --max-failed %d", points, opt.HighPass, opt.LowPass, opt.MaxFailed)
+	if len(opt.Exclude) > 0 {
+		args += " --exclude " + strings.Join(opt.Exclude, ",")
+	}
+	if len(opt.Include) > 0 {
+		args += " --include " + strings.Join(opt.Include, ",")
+	}
+	return args
+}
+
 // RatingsAnalysis analyses a crowd study's ratings with the study's
 // exclusion settings and the researcher's overrides (in opt).
 func RatingsAnalysis(rs *toplines.Ratings, opt toplines.Options) *Analysis {
-	a := &Analysis{Command: ToplinesCommand(opt)}
+	a := &Analysis{Command: ToplinesCommand(opt, rs.ScalePoints), PlanCommand: PlanCommand(opt, rs.ScalePoints)}
 	t := toplines.ComputeToplines(rs, opt)
 	a.Result = t
 	ps := t.Participants

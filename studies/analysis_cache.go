@@ -74,15 +74,16 @@ func (s *Service) crowdAnalysis(ctx context.Context, st *domain.Study) (*Analysi
 	}
 	rows, err := CrowdRatingRows(ctx, s.db, st.ID)
 	if err != nil {
-		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+		return &Analysis{Command: ToplinesCommand(opt, ScalePoints(set)), Problem: err}, nil
 	}
 	if rows == nil {
-		return &Analysis{Command: "pragmalab analyze toplines --ratings ratings.csv", Empty: "No participant has completed a batch yet."}, nil
+		return &Analysis{Command: ToplinesCommand(opt, ScalePoints(set)), Empty: "No participant has completed a batch yet."}, nil
 	}
 	rs, err := toplines.NewRatings(rows)
 	if err != nil {
-		return &Analysis{Command: ToplinesCommand(opt), Problem: err}, nil
+		return &Analysis{Command: ToplinesCommand(opt, ScalePoints(set)), Problem: err}, nil
 	}
+	rs.ScalePoints = ScalePoints(set)
 	a := RatingsAnalysis(rs, opt)
 	a.ExportFile = "ratings.csv"
 	return a, nil

@@ -176,7 +176,7 @@ type StudyForm struct {
 
 var kindLabels = map[string]string{
 	domain.KindExpert:  "Expert validation (plausibility / cancellation)",
-	domain.KindCrowd:   "Crowd likelihood study (Prolific, 7-point scale)",
+	domain.KindCrowd:   "Crowd likelihood study (Prolific, rating scale)",
 	domain.KindContext: "Context-expansion survey (IMPAQTS)",
 	domain.KindExplain: "Rating model explanations",
 }

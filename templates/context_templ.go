@@ -405,7 +405,7 @@ func (v ContextQuestionView) finalText() string {
 	if v.Question.Sufficient == "no" {
 		key = "ctx_answer_no"
 	}
-	return fmt.Sprintf(TI(v.Lang, key), v.Question.Shown)
+	return fmt.Sprintf(TI(v.Lang, key), catalogs.Count(v.Lang, "impaqts.ctx_sentences", v.Question.Shown))
 }
 
 // ContextQuestion shows the target sentence in italics and quotes, the

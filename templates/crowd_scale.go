@@ -39,11 +39,14 @@ func (s CrowdScale) pointList() []int {
 	return out
 }
 
-// label is point k's label: the researcher's, else for the two ends the
-// language's default ("absolutely impossible", "absolutely certain").
+// label is point k's label: the researcher's; on a scale without labels
+// of the researcher's, for the two ends the language's default
+// ("absolutely impossible", "absolutely certain"). A scale with labels of
+// its own never borrows the default's end labels (a study stored before
+// both ends were required shows its one end label alone).
 func (s CrowdScale) label(lang string, k int) string {
-	if l := s.Labels[strconv.Itoa(k)]; l != "" {
-		return l
+	if len(s.Labels) > 0 {
+		return s.Labels[strconv.Itoa(k)]
 	}
 	switch k {
 	case 1:
@@ -58,7 +61,8 @@ func (s CrowdScale) label(lang string, k int) string {
 func (s CrowdScale) NumPoints() int { return s.points() }
 
 // PointLabel is point k's label as the screens show it: the
-// researcher's, else the language's end label, else "".
+// researcher's, else (on a scale without labels) the language's end
+// label, else "".
 func (s CrowdScale) PointLabel(lang string, k int) string { return s.label(lang, k) }
 
 // QuestionIn is the question above the scale in lang: the researcher's,

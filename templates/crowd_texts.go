@@ -18,3 +18,7 @@ func CT(lang, key string) string {
 	s, _ := catalogs.Text(lang, "crowd."+key)
 	return s
 }
+
+// CN is counted crowd message key ("minutes": minutes_one, minutes_other)
+// for n in lang: "1 minute", "2 minutes" (i18n.Set.Count).
+func CN(lang, key string, n int) string { return catalogs.Count(lang, "crowd."+key, n) }

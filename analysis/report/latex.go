@@ -38,6 +38,10 @@ const (
 	texMinWrap  = 40.0 // narrowest wrapped text column
 	texOtherCap = 70.0 // widest text column after the leading ones
 	texHeadMin  = 36.0 // a header line may be this wide even over a narrow column
+	// texWordCap bounds how far a wrapped text column widens to hold its
+	// longest word whole: about 25 letters, more than any word of a
+	// language; only a longer run (an id, a URL) is cut.
+	texWordCap = 120.0
 )
 
 // latexWidths are the widths in points of ASCII 32…126 in \footnotesize
@@ -297,8 +301,9 @@ func (t *Table) numericColumn(i int) bool {
 }
 
 // layoutColumns lays out every column, the leading name columns wrapped at
-// keyCap points.
-func (t *Table) layoutColumns(keyCap float64) []texColumn {
+// keyCap points; with whole, no wrapped column is narrower than its
+// longest word (up to texWordCap), so lines break between words only.
+func (t *Table) layoutColumns(keyCap float64, whole bool) []texColumn {
 	cols := make([]texColumn, len(t.Columns))
 	keys := t.keyColumns()
 	for i := range t.Columns {
@@ -316,9 +321,14 @@ func (t *Table) layoutColumns(keyCap float64) []texColumn {
 			if i < keys {
 				limit = keyCap
 			}
-			natural := 0.0
+			natural, word := 0.0, 0.0
 			for _, r := range t.Rows {
-				natural = math.Max(natural, texWidth(texTokens(Text(cellAt(r, i)))))
+				toks := texTokens(Text(cellAt(r, i)))
+				natural = math.Max(natural, texWidth(toks))
+				word = math.Max(word, longestWord(toks))
+			}
+			if whole {
+				limit = math.Max(limit, word)
 			}
 			wrap := natural > limit
 			for _, r := range t.Rows {
@@ -328,7 +338,8 @@ func (t *Table) layoutColumns(keyCap float64) []texColumn {
 					continue
 				}
 				tex, lines := texWrap(toks, limit)
-				c.cells = append(c.cells, texCell{fmt.Sprintf(`\parbox[t]{%.1fpt}{\raggedright %s\strut}`, limit, tex), limit, lines})
+				// No hyphenation either: a word is whole on its line.
+				c.cells = append(c.cells, texCell{fmt.Sprintf(`\parbox[t]{%.1fpt}{\raggedright\hyphenpenalty=10000 %s\strut}`, limit, tex), limit, lines})
 			}
 		}
 		body := 0.0
@@ -339,6 +350,29 @@ func (t *Table) layoutColumns(keyCap float64) []texColumn {
 		c.w = math.Max(body, c.header.w)
 	}
 	return cols
+}
+
+// longestWord is the width texWrap gives the longest run of toks without
+// a space, with the margin it keeps, among the runs at most texWordCap
+// wide: a column at least this wide holds each such word on one line.
+// A longer run is no word (an id, a URL) and is cut where it must be.
+func longestWord(toks []texTok) float64 {
+	run, longest := 0.0, 0.0
+	end := func() {
+		if run+2 <= texWordCap {
+			longest = math.Max(longest, run+2)
+		}
+		run = 0
+	}
+	for _, t := range toks {
+		if t.space {
+			end()
+			continue
+		}
+		run += t.w * texSlack
+	}
+	end()
+	return longest
 }
 
 func cellAt(r []any, i int) any {
@@ -502,22 +536,29 @@ func (t *Table) plan(page latexPage) latexPlan {
 	// The caption (10 pt on 12 pt, 10 pt above it) and the skip below it.
 	avail := page.height - 10 - float64(paragraphLines(t.Title+" (continued)", page.width/1.25))*12*1.25 - 8 - 12
 	keys := t.keyColumns()
-	for _, keyCap := range []float64{math.Inf(1), 160, 130, 110, 90, 70, 55, texMinWrap} {
-		if !math.IsInf(keyCap, 1) && keyCap*float64(keys) > page.width*0.6 {
-			continue
+	// Words stay whole unless no layout fits with them whole (names of
+	// several long words side by side); only then are they cut.
+	for _, whole := range []bool{true, false} {
+		for _, keyCap := range []float64{math.Inf(1), 160, 130, 110, 90, 70, 55, texMinWrap} {
+			if !math.IsInf(keyCap, 1) && keyCap*float64(keys) > page.width*0.6 {
+				continue
+			}
+			p, parts := t.planWith(keyCap, whole, keys, page, avail, notes, notesH)
+			if p.floats == nil {
+				continue // too wide, or a row taller than a page
+			}
+			if best.floats == nil || len(p.floats) < len(best.floats) || (len(p.floats) == len(best.floats) && parts < bestParts) {
+				best, bestParts = p, parts
+			}
 		}
-		p, parts := t.planWith(keyCap, keys, page, avail, notes, notesH)
-		if p.floats == nil {
-			continue // too wide, or a row taller than a page
-		}
-		if best.floats == nil || len(p.floats) < len(best.floats) || (len(p.floats) == len(best.floats) && parts < bestParts) {
-			best, bestParts = p, parts
+		if best.floats != nil {
+			break
 		}
 	}
 	if best.floats == nil {
 		// No width keeps every row on a page (names of thousands of
 		// characters): one row per float, narrowest names.
-		best = latexPlan{cols: t.layoutColumns(texMinWrap), notes: notes, notesApart: len(notes) > 0}
+		best = latexPlan{cols: t.layoutColumns(texMinWrap, false), notes: notes, notesApart: len(notes) > 0}
 		parts := columnParts(best.cols, keys, page.width)
 		for r := range max(len(t.Rows), 1) {
 			best.floats = append(best.floats, latexFloat{parts: parts, start: r, end: min(r+1, len(t.Rows))})
@@ -546,8 +587,8 @@ func texNotes(notes []string, width float64) ([]string, float64) {
 // the column parts stacked in one float when they fit, else each part in
 // floats of its own. No floats when the parts are wider than the page or
 // a row is taller than it; parts is how many column parts there are.
-func (t *Table) planWith(keyCap float64, keys int, page latexPage, avail float64, notes []string, notesH float64) (p latexPlan, parts int) {
-	cols := t.layoutColumns(keyCap)
+func (t *Table) planWith(keyCap float64, whole bool, keys int, page latexPage, avail float64, notes []string, notesH float64) (p latexPlan, parts int) {
+	cols := t.layoutColumns(keyCap, whole)
 	colParts := columnParts(cols, keys, page.width)
 	if partsWidth(cols, colParts) > page.width {
 		return latexPlan{}, len(colParts)

@@ -67,6 +67,11 @@ type Ratings struct {
 	Items        []string
 	ItemType     []int8 // index into Types
 	CheckItems   []string
+	// ScalePoints is the scale the ratings were given on
+	// (docs/formats.md#ratings-file): the file's scale_points column, else
+	// ReadOptions.ScalePoints, else 7. Every rating lies on it. 0 for
+	// ratings built in memory by NewRatings, whose scale the caller knows.
+	ScalePoints int
 	// rows are kept in chunks of chunkRows: appending never copies what
 	// was read beyond the first chunk, which on a million rows saved more
 	// time than the CSV parsing.
@@ -114,17 +119,30 @@ type ReadOptions struct {
 	// a second condition is an input error: it usually means two exports
 	// were concatenated or a batch was served twice.
 	WithinParticipant bool
+	// ScalePoints is the scale of a file without the scale_points column
+	// (0: the default 7 points, domain.RatingMax). A file with the column
+	// is read on its own scale; a different ScalePoints is then refused.
+	ScalePoints int
 }
 
+// ScalePointsColumn is the optional column of a ratings file that names
+// the scale every rating was given on (docs/formats.md#ratings-file).
+const ScalePointsColumn = "scale_points"
+
 // ReadRatings reads a ratings file (docs/formats.md#ratings-file). Any bad row (unknown or missing
-// column, rating outside 1–11, unknown condition or type, an id that is not
+// column, rating outside the file's scale — its scale_points column, else
+// 7 points —, unknown condition or type, an id that is not
 // UTF-8, a participant rating the same item twice — in the same condition
 // or in two) fails the whole file with an *InputError naming line and column.
 func ReadRatings(r io.Reader) (*Ratings, error) { return ReadRatingsWith(r, ReadOptions{}) }
 
 // ReadRatingsWith is ReadRatings with options.
 func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
-	b, err := ReadRatingsFile(r, nil)
+	points := opt.ScalePoints
+	if points == 0 {
+		points = domain.RatingMax
+	}
+	b, err := readRatingsFile(r, points, opt.ScalePoints, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -132,18 +150,34 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 }
 
 // RatingsMachineAt is the index of machine_instruction among a ratings
-// table's columns, after the item version, the traces and the signals.
+// table's columns, after the item version, the traces and the signals;
+// scale_points follows it.
 var RatingsMachineAt = len(RatingsColumns) + 1 + len(analysis.TraceColumns) + len(analysis.SignalColumns)
+
+// ratingsScaleAt is the index of scale_points among a ratings table's
+// columns.
+var ratingsScaleAt = RatingsMachineAt + 1
 
 // ReadRatingsFile reads a ratings file row by row with every check of
 // ReadRatings, calling each (when not nil) with the table on each checked
-// row, and returns the builder the rows went into.
+// row, and returns the builder the rows went into. A file with the
+// scale_points column is checked against it; one without accepts ratings
+// of any scale (1–11), the caller checking its own (analyze integrity's
+// --points).
 func ReadRatingsFile(r io.Reader, each func(t *analysis.Input, row []string) error) (*ratingsBuilder, error) {
-	t, err := analysis.NewInput(r, RatingsColumns, append(append(append([]string{analysis.ItemVersionColumn}, analysis.TraceColumns...), analysis.SignalColumns...), analysis.MachineColumn)...)
+	return readRatingsFile(r, domain.MaxScalePoints, 0, each)
+}
+
+// readRatingsFile is ReadRatingsFile where a file without the
+// scale_points column is on a scale of points; given is the scale the
+// user named (0: none), which a file's column must then agree with.
+func readRatingsFile(r io.Reader, points, given int, each func(t *analysis.Input, row []string) error) (*ratingsBuilder, error) {
+	t, err := analysis.NewInput(r, RatingsColumns, append(append(append([]string{analysis.ItemVersionColumn}, analysis.TraceColumns...), analysis.SignalColumns...), analysis.MachineColumn, ScalePointsColumn)...)
 	if err != nil {
 		return nil, err
 	}
 	b := newRatingsBuilder()
+	b.points, b.rs.ScalePoints, b.given = points, points, given
 	for {
 		row, err := t.Next()
 		if err == io.EOF {
@@ -159,6 +193,9 @@ func ReadRatingsFile(r io.Reader, each func(t *analysis.Input, row []string) err
 			return nil, err
 		}
 		if err := t.CheckMachine(RatingsMachineAt); err != nil {
+			return nil, err
+		}
+		if err := b.scale(t, row); err != nil {
 			return nil, err
 		}
 		if err := b.add(row, t.Line); err != nil {
@@ -200,6 +237,39 @@ func NewRatings(rows []RatingRow) (*Ratings, error) {
 type ratingsBuilder struct {
 	rs                     *Ratings
 	pIndex, iIndex, cIndex map[string]int32
+	// points bounds the ratings of the next row: the scale_points
+	// column's value, else the reader's scale.
+	points    int
+	fixed     bool // the scale came from the file's column
+	firstLine int  // the first line naming it
+	given     int  // the reader's scale for files without the column
+}
+
+// scale reads the row's scale_points (when the file has the column): a
+// whole number 2–11, the same on every row, and the one the caller gave
+// when it gave one other than the default.
+func (b *ratingsBuilder) scale(t *analysis.Input, row []string) error {
+	v := row[ratingsScaleAt]
+	if v == "" {
+		if b.fixed {
+			return t.Errf(ratingsScaleAt, "empty, but line %d gives the scale (%d points): every row names its scale", b.firstLine, b.points)
+		}
+		return nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < domain.MinScalePoints || n > domain.MaxScalePoints {
+		return t.Errf(ratingsScaleAt, "%s %q is not a whole number of points from %d to %d", ScalePointsColumn, v, domain.MinScalePoints, domain.MaxScalePoints)
+	}
+	switch {
+	case b.fixed && n != b.points:
+		return t.Errf(ratingsScaleAt, "%d points here but %d on line %d: a ratings file holds one scale", n, b.points, b.firstLine)
+	case !b.fixed && b.given != 0 && b.given != n:
+		return t.Errf(ratingsScaleAt, "the file says %d points but --scale-points says %d", n, b.given)
+	case !b.fixed && b.rs.n > 0:
+		return t.Errf(ratingsScaleAt, "%d points here but empty on the lines before: every row names its scale", n)
+	}
+	b.points, b.rs.ScalePoints, b.fixed, b.firstLine = n, n, true, t.Line
+	return nil
 }
 
 func newRatingsBuilder() *ratingsBuilder {
@@ -211,6 +281,17 @@ func (b *ratingsBuilder) add(row []string, line int) error {
 	rt, err := b.rs.parseRow(row, line, b.pIndex, b.iIndex, b.cIndex)
 	if err != nil {
 		return err
+	}
+	if b.points != 0 && int(rt.Value) > b.points {
+		how := "the file's scale_points"
+		switch {
+		case b.given != 0 && !b.fixed:
+			how = "--scale-points"
+		case !b.fixed:
+			how = fmt.Sprintf("a file without %s is read as %d points unless --scale-points says otherwise", ScalePointsColumn, domain.RatingMax)
+		}
+		return &analysis.InputError{Line: line, Column: RatingsColumns[ColRating], Msg: fmt.Sprintf(
+			"rating %d is outside the %d-point scale (1–%d; %s)", rt.Value, b.points, b.points, how)}
 	}
 	b.rs.Add(rt)
 	return nil
