@@ -192,7 +192,7 @@ func TestAnalyzeConditionsExcludesAsToplines(t *testing.T) {
 		}
 		return res.Participants.Excluded
 	}
-	for _, args := range [][]string{nil, {"--max-failed", "2"}, {"--max-failed", "2", "--include", "p4", "--exclude", "p1"}, {"--high-pass", "2", "--max-failed", "1"}} {
+	for _, args := range [][]string{nil, {"--max-failed", "2"}, {"--max-failed", "2", "--include", "p4", "--exclude", "p1"}, {"--high-pass", "2", "--low-pass", "1", "--max-failed", "1"}} {
 		top, cond := excluded("toplines", args...), excluded("conditions", args...)
 		if !slices.Equal(top, cond) {
 			t.Errorf("with %v: toplines excluded %v, conditions %v", args, top, cond)

@@ -34,7 +34,9 @@ func TestPrintedCommandsCarryTheStudysRules(t *testing.T) {
 			}
 		}
 		_, errs, code := analyzeCLI(t, "", args...)
-		if code == 2 || strings.Contains(errs, "flag provided but not defined") {
+		// The two-participant file is too small a pilot for the planner,
+		// which says so; what matters here is that every flag is taken.
+		if strings.Contains(errs, "flag provided but not defined") || (code == 2 && !strings.Contains(errs, "analysed participant")) {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
 	}

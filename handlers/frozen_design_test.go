@@ -39,6 +39,7 @@ func TestFrozenDesignOverHTTP(t *testing.T) {
 	}
 
 	form.Set("scale_points", "5")
+	form.Set("scale_labels", "1 = surely not\n5 = surely so")
 	a.post(study+"/crowd/settings", form)
 	for _, want := range []string{"its design is frozen", "scale_points", "clone it"} {
 		if !strings.Contains(a.body, want) {

@@ -26,7 +26,7 @@ func TestFrozenDesign(t *testing.T) {
 	}
 	// A draft: the scale may change, and back.
 	draft := f.s
-	draft.ScalePoints = 5
+	draft.ScalePoints, draft.ScaleLabels = 5, map[string]string{"1": "never", "5": "always"}
 	if err := f.db.SaveCrowdSettings(ctx, f.study, draft); err != nil {
 		t.Fatalf("a draft's scale: %v", err)
 	}
@@ -38,8 +38,10 @@ func TestFrozenDesign(t *testing.T) {
 	}
 	_, opened := stored()
 	changes := map[string]func(s *domain.CrowdSettings){
-		"scale_points":   func(s *domain.CrowdSettings) { s.ScalePoints = 5 },
-		"scale_labels":   func(s *domain.CrowdSettings) { s.ScaleLabels = map[string]string{"1": "never"} },
+		"scale_points": func(s *domain.CrowdSettings) {
+			s.ScalePoints, s.ScaleLabels = 5, map[string]string{"1": "never", "5": "always"}
+		},
+		"scale_labels":   func(s *domain.CrowdSettings) { s.ScaleLabels = map[string]string{"1": "never", "7": "always"} },
 		"question":       func(s *domain.CrowdSettings) { s.Question = "How natural is this sentence?" },
 		"conditions":     func(s *domain.CrowdSettings) { s.Conditions = append(s.Conditions, "negation") },
 		"batch_size":     func(s *domain.CrowdSettings) { s.BatchSize++ },
@@ -92,7 +94,7 @@ func TestFrozenDesign(t *testing.T) {
 			t.Fatal(err)
 		}
 		changed := opened
-		changed.ScalePoints = 5
+		changed.ScalePoints, changed.ScaleLabels = 5, map[string]string{"1": "never", "5": "always"}
 		if err := f.db.SaveCrowdSettings(ctx, f.study, changed); domain.ErrorCode(err) != domain.ECONFLICT {
 			t.Errorf("%s after opening: scale change gave %v, want a refusal", state, err)
 		}
