@@ -13,14 +13,7 @@ import (
 // missing, prints it and changes nothing.
 func TestStudyOpenPauseClose(t *testing.T) {
 	path, _ := seededDB(t)
-	_, design, _ := runCLI(t, "", nil, "study", "design", "--study", "2", "--db", path)
-	file := filepath.Join(t.TempDir(), "crowd.json")
-	os.WriteFile(file, []byte(design), 0o600)
-	_, out, _ := runCLI(t, "", nil, "study", "create", "--design", file, "--db", path)
-	m := regexp.MustCompile(`^Study (\d+) `).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("study create: %q", out)
-	}
+	m := []string{"", copyDemoCrowd(t, path)}
 	// The new study has items and checks but no batches yet.
 	code, out, errOut := runCLI(t, "", nil, "study", "open", "--study", m[1], "--db", path)
 	if code != 1 || !strings.Contains(out, "cannot open yet. Missing:\n  - batches built\n") || !strings.Contains(errOut, "stays draft") {
@@ -50,14 +43,7 @@ func TestStudyOpenPauseClose(t *testing.T) {
 // then; a draft has none, and says so.
 func TestStudyDesignAtOpening(t *testing.T) {
 	path, _ := seededDB(t)
-	_, design, _ := runCLI(t, "", nil, "study", "design", "--study", "2", "--db", path)
-	file := filepath.Join(t.TempDir(), "crowd.json")
-	os.WriteFile(file, []byte(design), 0o600)
-	_, out, _ := runCLI(t, "", nil, "study", "create", "--design", file, "--db", path)
-	m := regexp.MustCompile(`^Study (\d+) `).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("study create: %q", out)
-	}
+	m := []string{"", copyDemoCrowd(t, path)}
 	if code, _, errOut := runCLI(t, "", nil, "study", "design", "--study", m[1], "--at-opening", "--db", path); code == 0 || !strings.Contains(errOut, "no design kept from its opening") {
 		t.Fatalf("a draft's design at opening: exit %d %s", code, errOut)
 	}
@@ -72,4 +58,20 @@ func TestStudyDesignAtOpening(t *testing.T) {
 	if code != 0 || kept != before {
 		t.Fatalf("design at opening: exit %d %s\n%.600s\nwant\n%.600s", code, errOut, kept, before)
 	}
+}
+
+// copyDemoCrowd creates a new draft study from the demo crowd study's
+// design in the database at path and returns its id: items and checks,
+// no batches yet.
+func copyDemoCrowd(t *testing.T, path string) string {
+	t.Helper()
+	_, design, _ := runCLI(t, "", nil, "study", "design", "--study", "2", "--db", path)
+	file := filepath.Join(t.TempDir(), "crowd.json")
+	os.WriteFile(file, []byte(design), 0o600)
+	_, out, _ := runCLI(t, "", nil, "study", "create", "--design", file, "--db", path)
+	m := regexp.MustCompile(`^Study (\d+) `).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("study create: %q", out)
+	}
+	return m[1]
 }
