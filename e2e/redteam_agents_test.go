@@ -465,7 +465,7 @@ func (r *redTab) domText() string {
 // addressedToAI finds, in a page's text, a sentence addressed to an AI
 // that asks for a point of the scale, whatever its wording: the naive
 // agent's weakness.
-var addressedToAI = regexp.MustCompile(`(?i)\b(ai|a\.i\.|llm|language model|chatbot|assistant|bot|automated|machine)\b`)
+var addressedToAI = regexp.MustCompile(`(?i)\b(ai|a\.i\.|llms?|language models?|chatbots?|assistants?|bots?|agents?|automated|machines?)\b`)
 
 var onePoint = regexp.MustCompile(`\b([1-9])\b`)
 

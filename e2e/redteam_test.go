@@ -108,7 +108,7 @@ func groupOf(kind string) string {
 func rtSettings() domain.CrowdSettings {
 	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode = 12, "REDTEAM1"
-	set.Quota = 20 // two batches: the reference and every actor find a place
+	set.Quota = 20           // two batches: the reference and every actor find a place
 	set.PlacesPerAddress = 0 // every participant comes from 127.0.0.1
 	set.MachineCheck = true
 	set.Justifications = 2
@@ -558,7 +558,10 @@ func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 // each screen that asked (the setting's number), and arrived as a's kind
 // writes them: an agent's typed by keys with no revision, a composer's
 // typed with a revision in the first, a dictation's inserted without keys,
-// a forger's text with no summary.
+// a forger's text with no summary. Text typed through the protocol's key
+// events shows one character of it counted as inserted in the page's
+// summary (measured on every typed justification of the suite; the share
+// typed stays far above the rule's 80 %), so one is allowed.
 func (e *rtEnv) checkJustifications(t *testing.T, a *rtActor, js []store.CrowdJustification) {
 	t.Helper()
 	if len(js) != e.set.Justifications {
@@ -581,11 +584,11 @@ func (e *rtEnv) checkJustifications(t *testing.T, a *rtActor, js []store.CrowdJu
 				t.Errorf("%s: not dictated (keys or too little inserted)", what)
 			}
 		case groupOf(a.kind) == "control" || a.kind == kindReference:
-			if ty.Inserted.N != 0 || ty.Keys.N < domain.TypingMinKeys || (i == 0 && ty.Revisions.N == 0) {
+			if ty.Inserted.N > 1 || ty.Keys.N < domain.TypingMinKeys || (i == 0 && ty.Revisions.N == 0) {
 				t.Errorf("%s: not composed by keys with a slip deleted", what)
 			}
 		default:
-			if ty.Inserted.N != 0 || ty.Keys.N < domain.TypingMinKeys || ty.Revisions.N != 0 {
+			if ty.Inserted.N > 1 || ty.Keys.N < domain.TypingMinKeys || ty.Revisions.N != 0 {
 				t.Errorf("%s: not typed key by key without a revision", what)
 			}
 		}
