@@ -342,8 +342,9 @@ func (r *redTab) tabTo(css string) {
 
 // shape is an element as seen on the screen: its box in the viewport,
 // and whether it shows at all (a box larger than a clipped pixel, inside
-// the page, not hidden nor transparent), which is what an agent working
-// from screenshots and the layout knows.
+// the page, not hidden nor transparent, and, inside the viewport, what a
+// click at its middle hits — not so when clipped or inert), which is what
+// an agent working from screenshots and the layout knows.
 type shape struct {
 	Tag, Type, Name, Value, TestID, Text string
 	X, Y, W, H                           float64
@@ -363,6 +364,15 @@ const layoutJS = `(() => {
 		for (let e = box; shown && e; e = e.parentElement) {
 			const s = getComputedStyle(e);
 			if (s.visibility === 'hidden' || s.display === 'none' || parseFloat(s.opacity) === 0) shown = false;
+		}
+		// Clipped (clip, clip-path) or inert, a box keeps its size but
+		// nothing of it shows or takes a click: what is hit at its middle is
+		// something else. Measurable only inside the viewport; a box
+		// outside it is measured again once scrolled into it.
+		const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+		if (shown && cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) {
+			const hit = document.elementFromPoint(cx, cy);
+			if (!hit || !(hit === box || box.contains(hit))) shown = false;
 		}
 		out.push({Tag: el.tagName.toLowerCase(), Type: el.type || '', Name: el.name || '', Value: el.value || '',
 			TestID: el.dataset.testid || '', Text: (box.innerText || '').trim(),
