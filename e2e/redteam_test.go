@@ -529,7 +529,8 @@ func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 		switch a.kind {
 		case kindPaste:
 			// The comments allow pasting: the paste is counted as none
-			// (issue 44 §7), and its text shows as inserted, not typed.
+			// (docs/studies.md#integrity-signals: a paste where pasting is
+			// allowed is no evidence), and its text shows as inserted.
 			if !pastes.Valid || pastes.Int64 != 0 || inserted.Int64 < int64(len(pasteNote)) {
 				t.Errorf("paste control: %v pastes counted, %d characters inserted; want 0 counted and the %d pasted characters inserted", pastes, inserted.Int64, len(pasteNote))
 			}
