@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -165,6 +166,8 @@ type redTab struct {
 	ctx    context.Context
 	rng    *rand.Rand
 	mx, my float64
+	// justified counts the justifications written so far.
+	justified int
 }
 
 // pause is the actor's own time: a person reading or moving, an agent
@@ -221,6 +224,57 @@ func (r *redTab) typeText(s string) {
 	for _, c := range s {
 		r.key(string(c))
 		r.pause(30*time.Millisecond, 110*time.Millisecond)
+	}
+}
+
+// typeJittered types s key by key as an agent imitating a person does:
+// each interval drawn from a log-normal around 120 ms (the "human-like
+// jitter" of docs/studies.md#typed-justifications), seeded, the same
+// before a word as within one, with no slip and no pause to think.
+func (r *redTab) typeJittered(s string) {
+	r.t.Helper()
+	for _, c := range s {
+		r.key(string(c))
+		d := time.Duration(120 * math.Exp(0.35*r.rng.NormFloat64()) * float64(time.Millisecond))
+		time.Sleep(min(d, 600*time.Millisecond))
+	}
+}
+
+// compose types s as a person writing their own sentence: a moment to
+// plan before starting, a pause before each word longer than the keys
+// within it, a longer one after a comma or full stop, and, when slip is
+// set, one wrong letter in a longer word noticed and deleted (a revision).
+func (r *redTab) compose(s string, slip bool) {
+	r.t.Helper()
+	r.pause(600*time.Millisecond, 1500*time.Millisecond)
+	words := strings.Split(s, " ")
+	slipAt := -1
+	if slip {
+		for tries := 0; tries < 20 && slipAt < 0; tries++ {
+			if i := r.rng.IntN(len(words)); len([]rune(words[i])) >= 5 {
+				slipAt = i
+			}
+		}
+	}
+	for i, w := range words {
+		if i > 0 {
+			r.key(" ")
+			if strings.ContainsAny(words[i-1], ",.;:") {
+				r.pause(700*time.Millisecond, 1600*time.Millisecond)
+			} else {
+				r.pause(250*time.Millisecond, 700*time.Millisecond)
+			}
+		}
+		for k, c := range []rune(w) {
+			if i == slipAt && k == 2 {
+				r.key("q")
+				r.pause(250*time.Millisecond, 600*time.Millisecond)
+				r.key(kb.Backspace)
+				r.pause(150*time.Millisecond, 350*time.Millisecond)
+			}
+			r.key(string(c))
+			r.pause(60*time.Millisecond, 150*time.Millisecond)
+		}
 	}
 }
 
@@ -288,8 +342,9 @@ func (r *redTab) tabTo(css string) {
 
 // shape is an element as seen on the screen: its box in the viewport,
 // and whether it shows at all (a box larger than a clipped pixel, inside
-// the page, not hidden nor transparent), which is what an agent working
-// from screenshots and the layout knows.
+// the page, not hidden nor transparent, and, inside the viewport, what a
+// click at its middle hits — not so when clipped or inert), which is what
+// an agent working from screenshots and the layout knows.
 type shape struct {
 	Tag, Type, Name, Value, TestID, Text string
 	X, Y, W, H                           float64
@@ -309,6 +364,15 @@ const layoutJS = `(() => {
 		for (let e = box; shown && e; e = e.parentElement) {
 			const s = getComputedStyle(e);
 			if (s.visibility === 'hidden' || s.display === 'none' || parseFloat(s.opacity) === 0) shown = false;
+		}
+		// Clipped (clip, clip-path) or inert, a box keeps its size but
+		// nothing of it shows or takes a click: what is hit at its middle is
+		// something else. Measurable only inside the viewport; a box
+		// outside it is measured again once scrolled into it.
+		const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+		if (shown && cx >= 0 && cy >= 0 && cx < innerWidth && cy < innerHeight) {
+			const hit = document.elementFromPoint(cx, cy);
+			if (!hit || !(hit === box || box.contains(hit))) shown = false;
 		}
 		out.push({Tag: el.tagName.toLowerCase(), Type: el.type || '', Name: el.name || '', Value: el.value || '',
 			TestID: el.dataset.testid || '', Text: (box.innerText || '').trim(),
@@ -411,7 +475,7 @@ func (r *redTab) domText() string {
 // addressedToAI finds, in a page's text, a sentence addressed to an AI
 // that asks for a point of the scale, whatever its wording: the naive
 // agent's weakness.
-var addressedToAI = regexp.MustCompile(`(?i)\b(ai|a\.i\.|llm|language model|chatbot|assistant|bot|automated|machine)\b`)
+var addressedToAI = regexp.MustCompile(`(?i)\b(ai|a\.i\.|llms?|language models?|chatbots?|assistants?|bots?|agents?|automated|machines?)\b`)
 
 var onePoint = regexp.MustCompile(`\b([1-9])\b`)
 
@@ -525,7 +589,7 @@ func (e *rtEnv) walk(t *testing.T, bctx context.Context, a *rtActor) {
 	r.do("arrive", chromedp.Navigate(fmt.Sprintf("%s/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=se-%s", e.ts.URL, e.studyID, a.pid, a.pid)))
 	page := r.next("")
 	if page != "consent" {
-		t.Fatalf("arrived on %s, not the consent page", page)
+		t.Fatalf("arrived on %s, not the consent page: %s", page, get(t, ctx, "the page's text", chromedp.Evaluate[string](`document.body.innerText`)))
 	}
 	if !get(t, ctx, "navigator.webdriver", chromedp.Evaluate[bool](`navigator.webdriver === false`)) {
 		t.Fatal("navigator.webdriver is not false: the red team's browser announces its automation")
@@ -593,29 +657,96 @@ func (e *rtEnv) rateScreen(r *redTab, a *rtActor, st style, practice bool) {
 		}
 	}
 	r.pause(st.readLo, st.readHi)
+	// A justification is asked for when a text box shows under the scale.
+	justify := slices.ContainsFunc(r.layout(), func(s shape) bool { return s.Shown && s.Tag == "textarea" })
+	why := justification(r.rng, cond, rating)
 	if st.fillAll {
-		r.fillEveryField("none")
-	}
-	if st.keys {
-		r.key(strconv.Itoa(rating))
-		return
+		// Every field of the DOM, the box and the hidden field alike.
+		r.fillEveryField(why)
+		justify = false
 	}
 	v := strconv.Itoa(rating)
+	if st.keys {
+		r.key(v) // with the box still empty the form stays, as a person finds
+		if !justify {
+			return
+		}
+		r.tabTo(`textarea`)
+		r.write(a, why)
+		r.tabTo(`[data-testid="next"]`)
+		r.key(kb.Enter)
+		return
+	}
 	r.clickShape(func(s shape) bool { return s.Type == "radio" && s.Value == v }, "the rating "+v)
+	if justify {
+		r.pause(120*time.Millisecond, 350*time.Millisecond)
+		r.clickShape(func(s shape) bool { return s.Tag == "textarea" }, "the justification")
+		r.write(a, why)
+	}
 	r.pause(120*time.Millisecond, 350*time.Millisecond)
 	r.clickShape(func(s shape) bool { return s.TestID == "next" }, "Next")
 }
 
-// fillEveryField types text into every text field the DOM holds, seen or
-// not, as a form-filling program does: focus from the DOM, then keys.
-func (r *redTab) fillEveryField(text string) {
+// write enters a justification into the focused box as a's kind does: an
+// agent types it key by key with human-like jitter; the dictation control
+// dictates it; every other person composes it, with a slip deleted in
+// their first.
+func (r *redTab) write(a *rtActor, s string) {
 	r.t.Helper()
-	n := get(r.t, r.ctx, "count the text fields", chromedp.Evaluate[int](`document.querySelectorAll('input[type=text], input:not([type]), textarea').length`))
-	for i := range n {
-		get(r.t, r.ctx, "focus a field", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const f = document.querySelectorAll('input[type=text], input:not([type]), textarea')[%d]; f.focus(); return document.activeElement === f; })()`, i)))
-		r.typeText(text)
+	r.justified++
+	switch {
+	case groupOf(a.kind) != "control" && a.kind != kindReference:
+		r.typeJittered(s)
+	case a.kind == kindDictation:
+		r.dictate(s)
+	default:
+		r.compose(s, r.justified == 1)
 	}
 }
+
+// justification is a sentence or two on why a rating was given, as a
+// person or a model writes it: at least 40 keys, so that its typing is
+// judged (docs/studies.md#typed-justifications).
+func justification(rng *rand.Rand, cond string, rating int) string {
+	high := []string{
+		"The speaker says it quite directly, so I think most people would take it that way.",
+		"Nothing later in the exchange goes against it, so the reading seems natural to me.",
+		"It is what you would normally understand from a sentence like this one.",
+		"I read it the obvious way, and nothing in the context suggests otherwise.",
+	}
+	low := []string{
+		"The second sentence takes back what the first one suggests, so it seems unlikely.",
+		"What comes after cancels the idea, so I would not read it that way at all.",
+		"The speaker corrects it straight away, which makes that meaning hard to keep.",
+		"It is suggested at first, but the rest of the sentence says the opposite.",
+	}
+	pool := high
+	if cond == domain.ConditionCancel || rating <= 3 {
+		pool = low
+	}
+	return pool[rng.IntN(len(pool))]
+}
+
+// fillEveryField fills every text field the DOM holds, seen or not, as a
+// form-filling program does: a field that takes the focus gets the text
+// typed into it by keys; one that does not (the hidden field is inert and
+// out of the tab order) gets it as its value, set from the DOM, which is
+// how such programs fill what they cannot type into.
+func (r *redTab) fillEveryField(text string) {
+	r.t.Helper()
+	const fields = `document.querySelectorAll('input[type=text], input:not([type]), textarea')`
+	n := get(r.t, r.ctx, "count the text fields", chromedp.Evaluate[int](fields+`.length`))
+	for i := range n {
+		if get(r.t, r.ctx, "focus a field", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const f = %s[%d]; f.focus(); return document.activeElement === f; })()`, fields, i))) {
+			r.typeJittered(text)
+			continue
+		}
+		get(r.t, r.ctx, "set a field's value", chromedp.Evaluate[bool](fmt.Sprintf(`(() => { const f = %s[%d]; f.value = %s; return f.value !== ""; })()`, fields, i, strconv.Quote(text))))
+	}
+}
+
+// pasteNote is what the paste control pastes into the comments.
+const pasteNote = "From my notes while rating: the ones that took it back were easy, the others less so."
 
 // questionnaire answers the post-study questionnaire in the actor's way.
 func (e *rtEnv) questionnaire(r *redTab, a *rtActor, st style) {
@@ -650,7 +781,7 @@ func (e *rtEnv) questionnaire(r *redTab, a *rtActor, st style) {
 		r.tabTo(lineCSS)
 		r.typeText("German")
 		r.tabTo(boxCSS)
-		r.paste("From my notes while rating: the ones that took it back were easy, the others less so.")
+		r.paste(pasteNote)
 		r.tabTo(`[data-testid="q-send"]`)
 		r.key(kb.Enter)
 	default: // the stealth agents and the mouse users: the visible fields, typed

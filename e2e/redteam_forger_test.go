@@ -19,8 +19,9 @@ import (
 
 // The HTTP forger (docs/testing.md#red-team-suite): no browser, no script.
 // It reads each page's HTML, answers with the study's model (a quarter
-// moved one point, like the stealth copiers), leaves alone any text field
-// it does not know, and posts the form with the integrity signals and
+// moved one point, like the stealth copiers), writes a sentence into a
+// text box the page requires (the typed justification) and leaves alone
+// any other text field, and posts the form with the integrity signals and
 // traces written by itself: clean signals, a real pointer, and a response
 // time of 4–8 s where the server's clock sees 0.4–0.6 s.
 
@@ -78,7 +79,7 @@ func (e *rtEnv) forge(t *testing.T, a *rtActor) {
 				rating = map[bool]int{true: 2, false: 6}[cond == domain.ConditionCancel]
 			}
 			time.Sleep(400*time.Millisecond + time.Duration(rng.IntN(200))*time.Millisecond) // the time the server measures
-			doc, at = post(at, form, forgedFields(form, rng, map[string]string{"rating": strconv.Itoa(rating)}))
+			doc, at = post(at, form, forgedFields(form, rng, map[string]string{"rating": strconv.Itoa(rating), "text": justification(rng, cond, rating)}))
 		case byTestID(doc, "questionnaire") != nil:
 			form := formOf(byTestID(doc, "q-send"))
 			doc, at = post(at, form, forgedFields(form, rng, map[string]string{"age_range": "35-44", "gender": "no_answer"}))
@@ -114,6 +115,8 @@ func forgedFields(form *html.Node, rng *rand.Rand, choice map[string]string) url
 				"untrusted_events": "0", "pastes": "0", "webdriver": "0", "pointer_or_key": "1",
 				"answer_changes": "0", "hidden_ms": "0", "first_input_ms": strconv.Itoa(900 + rng.IntN(1500)),
 			}[name])
+		case n.Data == "textarea" && hasAttr(n, "required"):
+			v.Set(name, choice["text"]) // a box the page requires: the justification
 		case attr(n, "type") == "radio":
 			radios[name] = append(radios[name], attr(n, "value"))
 		case attr(n, "type") == "hidden":

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -21,7 +20,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"pragmalab/analysis/integrity"
 	"pragmalab/comparisons"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
@@ -56,8 +54,16 @@ var redTeam = []struct {
 	{kindSlow, 1},
 }
 
+// rtReference honest raters take the study before anyone else, through
+// the same pages, and are then marked trusted on the study (as the
+// participants table's Trust button does): the reference LLM-echo
+// compares everyone with (docs/statistics.md#llm-echo-against-a-reference).
+// Batches are filled fewest places first, so four land in each of the
+// study's two batches.
+const rtReference = 8
+
 // rtConcurrent actors take the study at the same time.
-const rtConcurrent = 5
+const rtConcurrent = 7
 
 func cmpBool(a, b bool) int {
 	switch {
@@ -80,6 +86,7 @@ const (
 	kindDictation = "control: dictation"
 	kindPaste     = "control: paste"
 	kindSlow      = "control: slow reader"
+	kindReference = "trusted reference"
 )
 
 func groupOf(kind string) string {
@@ -94,22 +101,17 @@ func groupOf(kind string) string {
 	return "control"
 }
 
-// redTeamDefencesLanded gates the detection targets (stealth agents ≥ 90 %
-// flagged, forgers flagged): the defences that should reach them are
-// still to land (server-held evidence, traps that do not announce
-// themselves, LLM-echo against a trusted reference, typed text). Until
-// then the suite measures and prints, and asserts only what holds today:
-// the controls' false flags and the naive agents.
-const redTeamDefencesLanded = false
-
 // rtSettings is the study the red team meets: the demo crowd study with
-// the post-study questionnaire and the hidden instruction on.
+// the post-study questionnaire, the hidden instruction on and two typed
+// justifications a batch, all set before the study opens (the design
+// freezes then: docs/studies.md#frozen-design).
 func rtSettings() domain.CrowdSettings {
 	set := domain.DefaultCrowdSettings()
 	set.BatchSize, set.CompletionCode = 12, "REDTEAM1"
-	set.Quota = 12
+	set.Quota = 20           // two batches: the reference and every actor find a place
 	set.PlacesPerAddress = 0 // every participant comes from 127.0.0.1
 	set.MachineCheck = true
+	set.Justifications = 2
 	set.Questionnaire = domain.QuestionnaireSettings{Languages: true, Age: true, Gender: true, Comments: true}
 	return set
 }
@@ -124,12 +126,8 @@ type rtEnv struct {
 	// studyModel is the study's likert job's answers, by item and
 	// condition: what the copiers copy.
 	studyModel map[[2]string]int
-	// reference is a trusted reference: honest raters (the generator the
-	// controls use) rating every item × condition twice, each rater an
-	// item in one condition only. referenceFile holds it as a ratings
-	// file (docs/formats.md#ratings-file), for a check that takes one.
-	reference     []integrity.EchoRating
-	referenceFile string
+	// seed varies the actors between runs (PRAGMALAB_REDTEAM_SEED).
+	seed uint64
 }
 
 func startRedTeamStudy(t *testing.T) *rtEnv {
@@ -170,9 +168,14 @@ func startRedTeamStudy(t *testing.T) *rtEnv {
 		env.items = append(env.items, rtItem{key: it.Key, typ: it.Type, utterance: it.Utterance, cancellation: it.Cancellation, check: it.Check})
 	}
 	env.studyModel = runStudyModel(t, db, s.ID, env.items)
-	env.reference = honestReference(env.items, 4)
-	env.referenceFile = writeRatingsFile(t, "reference.csv", env.items, env.reference)
-	env.ts, _ = serve(t, db, web.Config{})
+	if v := os.Getenv("PRAGMALAB_REDTEAM_SEED"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("PRAGMALAB_REDTEAM_SEED=%q: want a whole number", v)
+		}
+		env.seed = n
+	}
+	env.ts, _ = serve(t, db, web.Config{EntryLimit: -1}) // everyone arrives from 127.0.0.1
 	return env
 }
 
@@ -271,11 +274,21 @@ type rtActor struct {
 	rate func(it rtItem, cond string) int
 }
 
+// reference is the honest raters who become the trusted reference.
+func (e *rtEnv) reference() []*rtActor {
+	var out []*rtActor
+	for i := range rtReference {
+		seed := uint64(9000+i) + 100000*e.seed
+		out = append(out, &rtActor{kind: kindReference, pid: fmt.Sprintf("9f%022x", i+1), seed: seed, rate: newHonestRater(seed).rate})
+	}
+	return out
+}
+
 func (e *rtEnv) actors() []*rtActor {
 	var out []*rtActor
 	for k, row := range redTeam {
 		for i := range row.n {
-			a := &rtActor{kind: row.kind, pid: fmt.Sprintf("%02x%022x", 0xa0+k, i+1), seed: uint64(1000*k + i + 1)}
+			a := &rtActor{kind: row.kind, pid: fmt.Sprintf("%02x%022x", 0xa0+k, i+1), seed: uint64(1000*k+i+1) + 100000*e.seed}
 			rng := newHonestRater(a.seed).rng
 			switch row.kind {
 			case kindCopier, kindNaive, kindForger:
@@ -303,38 +316,52 @@ func TestRedTeam(t *testing.T) {
 	bctx := newBrowserWith(t, chromedp.Flag("enable-automation", false), chromedp.Flag("disable-blink-features", "AutomationControlled"))
 	actors := env.actors()
 	// The actors take the study side by side, rtConcurrent at a time
-	// (their pauses, not the machine, take most of their time).
-	t.Run("actors", func(t *testing.T) {
-		var wg sync.WaitGroup
-		slots := make(chan struct{}, rtConcurrent)
-		// The slow reader first: it takes longest.
-		order := slices.Clone(actors)
-		slices.SortStableFunc(order, func(a, b *rtActor) int { return cmpBool(b.kind == kindSlow, a.kind == kindSlow) })
-		for _, a := range order {
-			wg.Go(func() {
-				slots <- struct{}{}
-				defer func() { <-slots }()
-				t.Run(strings.ReplaceAll(a.kind, " ", "_")+"/"+a.pid, func(t *testing.T) {
-					if a.kind == kindForger {
-						env.forge(t, a)
-						return
-					}
-					env.walk(t, bctx, a)
+	// (their pauses, not the machine, take most of their time): first the
+	// reference, then everyone else.
+	run := func(name string, order []*rtActor) {
+		t.Run(name, func(t *testing.T) {
+			var wg sync.WaitGroup
+			slots := make(chan struct{}, rtConcurrent)
+			for _, a := range order {
+				wg.Go(func() {
+					slots <- struct{}{}
+					defer func() { <-slots }()
+					t.Run(strings.ReplaceAll(a.kind, " ", "_")+"/"+a.pid, func(t *testing.T) {
+						if a.kind == kindForger {
+							env.forge(t, a)
+							return
+						}
+						env.walk(t, bctx, a)
+					})
 				})
-			})
+			}
+			wg.Wait()
+		})
+		if t.Failed() {
+			t.FailNow()
 		}
-		wg.Wait()
-	})
-	if t.Failed() {
-		t.FailNow()
 	}
+	reference := env.reference()
+	run("reference", reference)
+	env.trust(t, reference)
+	// The slow reader first: it takes longest.
+	order := slices.Clone(actors)
+	slices.SortStableFunc(order, func(a, b *rtActor) int { return cmpBool(b.kind == kindSlow, a.kind == kindSlow) })
+	run("actors", order)
 
-	env.checkHarness(t, actors)
-	flags := env.researcherFlags(t)
-	vsRef := env.echoAgainstReference(t)
+	env.checkHarness(t, append(slices.Clone(reference), actors...))
+	flags, echoSays := env.researcherFlags(t)
+	if !strings.Contains(echoSays, fmt.Sprintf("the ratings of %d trusted participants", rtReference)) {
+		t.Errorf("LLM-echo did not use the trusted reference: %q", echoSays)
+	}
+	for _, a := range reference {
+		if fs := flags[a.pid]; len(fs) > 0 {
+			t.Errorf("trusted reference %s flagged %v", a.pid, fs)
+		}
+	}
 	type tally struct {
-		n, flagged, vsRef int
-		flags             map[string]int
+		n, flagged int
+		flags      map[string]int
 	}
 	byKind := map[string]*tally{}
 	byGroup := map[string]*tally{}
@@ -348,9 +375,6 @@ func TestRedTeam(t *testing.T) {
 				m[key] = &tally{flags: map[string]int{}}
 			}
 			m[key].n++
-			if vsRef[a.pid] {
-				m[key].vsRef++
-			}
 			if len(got) > 0 {
 				m[key].flagged++
 			}
@@ -360,15 +384,16 @@ func TestRedTeam(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "red team against %s:\n", "the defences present (see docs/testing.md#red-team-suite)")
-	fmt.Fprintf(&b, "  %-32s %3s %8s %8s  %s\n", "kind", "n", "flagged", "vs ref*", "flags (participants)")
+	fmt.Fprintf(&b, "red team (seed %d) against the defences present (see docs/testing.md#red-team-suite):\n", env.seed)
+	fmt.Fprintf(&b, "  LLM-echo: %s\n", echoSays)
+	fmt.Fprintf(&b, "  %-32s %3s %8s  %s\n", "kind", "n", "flagged", "flags (participants)")
 	line := func(name string, tl *tally) {
 		var fs []string
 		for f, c := range tl.flags {
 			fs = append(fs, fmt.Sprintf("%s %d", f, c))
 		}
 		sort.Strings(fs)
-		fmt.Fprintf(&b, "  %-32s %3d %8d %8d  %s\n", name, tl.n, tl.flagged, tl.vsRef, strings.Join(fs, ", "))
+		fmt.Fprintf(&b, "  %-32s %3d %8d  %s\n", name, tl.n, tl.flagged, strings.Join(fs, ", "))
 	}
 	for _, row := range redTeam {
 		line(row.kind, byKind[row.kind])
@@ -376,41 +401,53 @@ func TestRedTeam(t *testing.T) {
 	for _, g := range []string{"stealth", "naive", "forger", "control"} {
 		line("all "+g, byGroup[g])
 	}
-	b.WriteString("  * vs ref: today's LLM-echo rule with the study's model, the trusted reference as the only other humans\n")
-	b.WriteString("    (a preview the test computes of a check against a trusted reference; the researcher does not see it)\n")
 	t.Log(b.String())
 
-	// What holds today and must go on holding: no more than one of the
-	// eight human-like controls flagged, every naive agent flagged.
+	// Issue 44's targets: no more than one of the eight human-like
+	// controls flagged, every naive agent and every forger flagged, at
+	// least 90 % of the stealth agents.
 	if c := byGroup["control"]; c.flagged > 1 {
 		t.Errorf("%d of %d human-like controls flagged (%v); at most 1 may be", c.flagged, c.n, c.flags)
 	}
 	if nv := byGroup["naive"]; nv.flagged != nv.n {
 		t.Errorf("%d of %d naive agents flagged; every one must be", nv.flagged, nv.n)
 	}
-	t.Run("detection targets", func(t *testing.T) {
-		if !redTeamDefencesLanded {
-			t.Skip("detection targets not asserted yet: the defences they need (server-held evidence, traps drawn per participant, LLM-echo against a trusted reference, typed text) have not landed; set redTeamDefencesLanded when they have (docs/testing.md#red-team-suite)")
+	if f := byGroup["forger"]; f.flagged != f.n {
+		t.Errorf("%d of %d HTTP forgers flagged; a reported time the server's clock contradicts must be", f.flagged, f.n)
+	}
+	if s := byGroup["stealth"]; float64(s.flagged) < 0.9*float64(s.n) {
+		t.Errorf("%d of %d stealth agents flagged; the target is at least 90 %%", s.flagged, s.n)
+	}
+}
+
+// trust marks the reference's participants trusted on the study, with the
+// store's method the participants table's Trust button calls.
+func (e *rtEnv) trust(t *testing.T, reference []*rtActor) {
+	t.Helper()
+	for _, a := range reference {
+		p := crowdParticipant(t, e.db, e.studyID, a.pid)
+		if p.Status != "completed" {
+			t.Fatalf("reference %s: %s, not completed", a.pid, p.Status)
 		}
-		if s := byGroup["stealth"]; float64(s.flagged) < 0.9*float64(s.n) {
-			t.Errorf("%d of %d stealth agents flagged; the target is at least 90 %%", s.flagged, s.n)
+		if err := e.db.SetCrowdTrusted(context.Background(), e.studyID, p.ID, true); err != nil {
+			t.Fatal(err)
 		}
-		if f := byGroup["forger"]; f.flagged != f.n {
-			t.Errorf("%d of %d HTTP forgers flagged; a reported time the server's clock contradicts must be", f.flagged, f.n)
-		}
-	})
+	}
 }
 
 // researcherFlags are the integrity flags of the completed participants
 // as the researcher downloads them: the participants export with the
 // LLM-echo check run against the study's likert jobs, as the study page
 // and the export do.
-func (e *rtEnv) researcherFlags(t *testing.T) map[string][]string {
+func (e *rtEnv) researcherFlags(t *testing.T) (map[string][]string, string) {
 	t.Helper()
 	ctx := context.Background()
 	var buf bytes.Buffer
+	var says string
 	echo := func(ctx context.Context, studyID int64, set domain.CrowdSettings, reps []store.CrowdParticipantReport) (string, error) {
-		return comparisons.AssessLLMEcho(ctx, e.db, studyID, set, reps)
+		s, err := comparisons.AssessLLMEcho(ctx, e.db, studyID, set, reps)
+		says = s
+		return s, err
 	}
 	if err := studies.ExportCrowdParticipants(ctx, e.db, e.studyID, &buf, echo); err != nil {
 		t.Fatal(err)
@@ -434,93 +471,31 @@ func (e *rtEnv) researcherFlags(t *testing.T) map[string][]string {
 		}
 		out[r[col["prolific_pid"]]] = fs
 	}
-	return out
-}
-
-// honestReference is n honest raters' ratings of every item × condition
-// of the study (attention checks left out): rater i rates the items in
-// alternating conditions, shifted by i, so that each item × condition is
-// rated n/2 times and no rater sees an item twice.
-func honestReference(items []rtItem, n int) []integrity.EchoRating {
-	var out []integrity.EchoRating
-	conds := []string{domain.ConditionTrigger, domain.ConditionCancel}
-	for i := range n {
-		h := newHonestRater(uint64(9000 + i))
-		for k, it := range items {
-			if it.check != "" {
-				continue
-			}
-			cond := conds[(k+i)%2]
-			out = append(out, integrity.EchoRating{Participant: fmt.Sprintf("reference-%d", i+1), Item: it.key, Condition: cond, Rating: h.rate(it, cond)})
-		}
-	}
-	return out
-}
-
-// writeRatingsFile writes ratings as a ratings file in the test's
-// temporary folder and returns its path.
-func writeRatingsFile(t *testing.T, name string, items []rtItem, ratings []integrity.EchoRating) string {
-	t.Helper()
-	typ := map[string]string{}
-	for _, it := range items {
-		typ[it.key] = it.typ
-	}
-	var b bytes.Buffer
-	w := csv.NewWriter(&b)
-	w.Write([]string{"participant_id", "batch_id", "item_id", "item_type", "condition", "rating", "check"})
-	for _, r := range ratings {
-		w.Write([]string{r.Participant, "reference", r.Item, typ[r.Item], r.Condition, strconv.Itoa(r.Rating), ""})
-	}
-	w.Flush()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// echoAgainstReference is which completed participants today's LLM-echo
-// rule flags against the study's model when the humans each is compared
-// with are the trusted reference only (not the pool).
-func (e *rtEnv) echoAgainstReference(t *testing.T) map[string]bool {
-	t.Helper()
-	rows, err := e.db.RatingRows(context.Background(), e.studyID, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	own := map[string][]integrity.EchoRating{}
-	for _, r := range rows {
-		if r.Check == "" {
-			own[r.PID] = append(own[r.PID], integrity.EchoRating{Participant: r.PID, Item: r.Item, Condition: r.Condition, Rating: r.Rating})
-		}
-	}
-	var answers []integrity.ModelAnswer
-	for k, p := range e.studyModel {
-		answers = append(answers, integrity.ModelAnswer{Model: "study-model", Item: k[0], Condition: k[1], Rating: p})
-	}
-	opt := integrity.DefaultEchoOptions()
-	opt.Points = e.set.ScalePoints
-	out := map[string]bool{}
-	for pid, rs := range own {
-		for _, res := range integrity.LLMEcho(append(rs, e.reference...), answers, opt) {
-			if res.Participant == pid {
-				out[pid] = res.Flagged
-			}
-		}
-	}
-	return out
+	return out, says
 }
 
 // checkHarness checks that the actors did what the suite says they do,
 // from what the server stored: every browser actor's answers came with
 // trusted input, a real pointer or key, webdriver false; the stealth
 // agents and the controls never filled the hidden field, the naive
-// agents filled it and obeyed every hidden instruction; the paste was a paste; the
-// forgers' reported times are contradicted by the server's clock.
+// agents filled it and obeyed every hidden instruction; the paste control's
+// paste reached the comments (which allow it) and was counted as no
+// paste; each justification arrived as the actor's kind writes it (typed
+// by keys, composed with a revision, or dictated); the forgers' reported
+// times are contradicted by the server's clock.
 func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 	t.Helper()
 	ctx := context.Background()
+	js, err := e.db.CrowdJustifications(ctx, e.studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	justified := map[string][]store.CrowdJustification{}
+	for _, j := range js {
+		justified[j.PID] = append(justified[j.PID], j)
+	}
 	for _, a := range actors {
+		e.checkJustifications(t, a, justified[a.pid])
 		p := crowdParticipant(t, e.db, e.studyID, a.pid)
 		var screens, trusted, honeypot, obeyed, asked int
 		if err := e.db.Reader().QueryRowContext(ctx, `SELECT COUNT(*),
@@ -553,8 +528,11 @@ func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 		}
 		switch a.kind {
 		case kindPaste:
-			if pastes.Int64 != 1 || inserted.Int64 == 0 {
-				t.Errorf("paste control: %d pastes, %d characters inserted; the paste did not reach the page as one", pastes.Int64, inserted.Int64)
+			// The comments allow pasting: the paste is counted as none
+			// (docs/studies.md#integrity-signals: a paste where pasting is
+			// allowed is no evidence), and its text shows as inserted.
+			if !pastes.Valid || pastes.Int64 != 0 || inserted.Int64 < int64(len(pasteNote)) {
+				t.Errorf("paste control: %v pastes counted, %d characters inserted; want 0 counted and the %d pasted characters inserted", pastes, inserted.Int64, len(pasteNote))
 			}
 		case kindForger:
 			if pastes.Valid && pastes.Int64 != 0 {
@@ -572,6 +550,47 @@ func (e *rtEnv) checkHarness(t *testing.T, actors []*rtActor) {
 		default:
 			if typed.Int64+inserted.Int64 == 0 {
 				t.Errorf("%s %s: the questionnaire recorded no text entered", a.kind, a.pid)
+			}
+		}
+	}
+}
+
+// checkJustifications checks that a's justifications are there, one for
+// each screen that asked (the setting's number), and arrived as a's kind
+// writes them: an agent's typed by keys with no revision, a composer's
+// typed with a revision in the first, a dictation's inserted without keys,
+// a forger's text with no summary. Text typed through the protocol's key
+// events shows one character of it counted as inserted in the page's
+// summary (measured on every typed justification of the suite; the share
+// typed stays far above the rule's 80 %), so one is allowed.
+func (e *rtEnv) checkJustifications(t *testing.T, a *rtActor, js []store.CrowdJustification) {
+	t.Helper()
+	if len(js) != e.set.Justifications {
+		t.Errorf("%s %s: %d justifications stored, want %d", a.kind, a.pid, len(js), e.set.Justifications)
+		return
+	}
+	for i, j := range js {
+		ty := j.Typing
+		what := fmt.Sprintf("%s %s, justification %d (%+v)", a.kind, a.pid, i+1, ty)
+		if strings.TrimSpace(j.Text) == "" {
+			t.Errorf("%s: no text", what)
+		}
+		switch {
+		case a.kind == kindForger:
+			if ty.Keys.Valid {
+				t.Errorf("%s: a summary, where the forger sent none", what)
+			}
+		case a.kind == kindDictation:
+			if ty.Keys.N != 0 || ty.Inserted.N < len(j.Text)-1 {
+				t.Errorf("%s: not dictated (keys or too little inserted)", what)
+			}
+		case groupOf(a.kind) == "control" || a.kind == kindReference:
+			if ty.Inserted.N > 1 || ty.Keys.N < domain.TypingMinKeys || (i == 0 && ty.Revisions.N == 0) {
+				t.Errorf("%s: not composed by keys with a slip deleted", what)
+			}
+		default:
+			if ty.Inserted.N > 1 || ty.Keys.N < domain.TypingMinKeys || ty.Revisions.N != 0 {
+				t.Errorf("%s: not typed key by key without a revision", what)
 			}
 		}
 	}
