@@ -91,6 +91,14 @@ type CrowdSettings struct {
 	ScalePoints int               `json:"scale_points"`
 	ScaleLabels map[string]string `json:"scale_labels,omitempty"`
 	Question    string            `json:"question"`
+	// PracticeScreenOut (judgement studies): this many wrong answers on
+	// one practice item end the visit with the screen-out code; 0 never
+	// (docs/studies.md#judgement-practice). A crowd study screens out at
+	// the second wrong answer when it has a screen-out code.
+	PracticeScreenOut int `json:"practice_screen_out,omitempty"`
+	// Kind is the study's kind, KindCrowd or KindJudgement: set by the
+	// defaults the settings are decoded over (SettingsFor), never stored.
+	Kind string `json:"-"`
 }
 
 // Scale bounds (docs/studies.md#rating-scale).
@@ -135,6 +143,9 @@ func (s *CrowdSettings) checkScale() error {
 	}
 	if s.Justifications > s.BatchSize {
 		return Errorf(EINVALID, "justifications: %d screens in batches of %d", s.Justifications, s.BatchSize)
+	}
+	if s.Judgement() {
+		return s.validateJudgement()
 	}
 	return s.checkEndLabels()
 }
@@ -218,7 +229,7 @@ type CrowdTrainingSpec struct {
 // DefaultCrowdSettings are the paper's: batches of 30, 5 participants each,
 // 60 minutes, checks at ≥ 5 / ≤ 3, exclusion at 3 failed checks.
 func DefaultCrowdSettings() CrowdSettings {
-	return CrowdSettings{
+	return CrowdSettings{Kind: KindCrowd,
 		BatchSize: 30, Quota: 5, TimeoutMinutes: 60, HoldMinutes: 10, PlacesPerAddress: 3,
 		CheckHighMin: 5, CheckLowMax: 3, MaxFailedChecks: 3, FastMS: DefaultFastMS, ScalePoints: RatingMax,
 		Conditions:       []string{ConditionTrigger, ConditionCancel},
@@ -261,21 +272,8 @@ func (s *CrowdSettings) Validate() error {
 	if err := s.checkThresholds(); err != nil {
 		return err
 	}
-	if len(s.Conditions) == 0 {
-		s.Conditions = []string{ConditionTrigger, ConditionCancel}
-	}
-	seen := map[string]bool{}
-	for _, c := range s.Conditions {
-		if !IsCondition(c) {
-			return Errorf(EINVALID, "conditions: unknown condition %q (%s)", c, strings.Join(Conditions, ", "))
-		}
-		if seen[c] {
-			return Errorf(EINVALID, "conditions: %q given twice", c)
-		}
-		seen[c] = true
-	}
-	if !seen[ConditionTrigger] || !seen[ConditionCancel] {
-		return Errorf(EINVALID, "conditions must include trigger and cancel")
+	if err := s.checkConditions(); err != nil {
+		return err
 	}
 	if len(s.Training) > 50 {
 		return Errorf(EINVALID, "training: at most 50 items")
@@ -313,6 +311,35 @@ func (s *CrowdSettings) Validate() error {
 		if err := CheckText(f.name, f.v, f.max, f.multi); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkConditions checks a crowd study's declared conditions: the
+// implicature conditions, with trigger and cancel always. A judgement
+// study's own are checked by validateJudgement.
+func (s *CrowdSettings) checkConditions() error {
+	if s.Judgement() {
+		return nil
+	}
+	if s.PracticeScreenOut != 0 {
+		return Errorf(EINVALID, "practice_screen_out is a judgement study's setting; a crowd study screens out at the second wrong practice answer when it has a screen-out code")
+	}
+	if len(s.Conditions) == 0 {
+		s.Conditions = []string{ConditionTrigger, ConditionCancel}
+	}
+	seen := map[string]bool{}
+	for _, c := range s.Conditions {
+		if !IsCondition(c) {
+			return Errorf(EINVALID, "conditions: unknown condition %q (%s)", c, strings.Join(Conditions, ", "))
+		}
+		if seen[c] {
+			return Errorf(EINVALID, "conditions: %q given twice", c)
+		}
+		seen[c] = true
+	}
+	if !seen[ConditionTrigger] || !seen[ConditionCancel] {
+		return Errorf(EINVALID, "conditions must include trigger and cancel")
 	}
 	return nil
 }

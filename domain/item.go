@@ -30,8 +30,11 @@ type Item struct {
 	// item and the answer it expects: "high" is shown without its
 	// cancellation (rated above 3), "low" with it (rated below 5).
 	Training string `json:"training,omitempty"`
-	Status   string `json:"-"`
-	Version  int    `json:"-"`
+	// Variants are a judgement item's texts by condition (type judgement,
+	// docs/items.md#judgement-items); nil for an implicature item.
+	Variants map[string]Variant `json:"variants,omitempty"`
+	Status   string             `json:"-"`
+	Version  int                `json:"-"`
 	// Decision is the review's decision on a flagged item: "" (none yet),
 	// or one of the Review constants.
 	Decision string `json:"-"`
@@ -85,6 +88,12 @@ func (e *FieldError) Error() string { return fmt.Sprintf("field %q: %s", e.Field
 
 // Validate checks an item; the error is a *FieldError.
 func (it *Item) Validate() error {
+	if strings.EqualFold(strings.TrimSpace(it.Type), TypeJudgement) {
+		return it.validateJudgement()
+	}
+	if len(it.Variants) > 0 {
+		return &FieldError{"condition", "sentences by condition belong to judgement items (type judgement)"}
+	}
 	texts := []NamedValue{}
 	for _, f := range it.TextFields() {
 		texts = append(texts, NamedValue{f.Name, *f.V})
@@ -105,8 +114,37 @@ func (it *Item) Validate() error {
 	return it.validateRole()
 }
 
+// validateJudgement is Validate for a judgement item: its id, its texts
+// by condition and its role (docs/items.md#judgement-items).
+func (it *Item) validateJudgement() error {
+	if err := CheckControls([]NamedValue{{"id", it.Key}, {"check", it.Check}, {"training", it.Training}}, nil); err != nil {
+		return err
+	}
+	it.Key = strings.TrimSpace(it.Key)
+	it.Type = TypeJudgement
+	it.Check = strings.ToLower(strings.TrimSpace(it.Check))
+	if err := it.validateKey(); err != nil {
+		return err
+	}
+	return it.validateJudgementTexts()
+}
+
 // validateKeyType checks the trimmed id and type.
 func (it *Item) validateKeyType() error {
+	if err := it.validateKey(); err != nil {
+		return err
+	}
+	if IsPooledName(it.Type) {
+		return &FieldError{"type", fmt.Sprintf("%q is reserved for the pooled row of the tables (want scalar, discourse, synthetic or natural)", it.Type)}
+	}
+	if !IsItemType(it.Type) {
+		return &FieldError{"type", fmt.Sprintf("unknown type %q (want scalar, discourse, synthetic or natural)", it.Type)}
+	}
+	return nil
+}
+
+// validateKey checks the trimmed id.
+func (it *Item) validateKey() error {
 	if it.Key == "" {
 		return &FieldError{"id", "is empty"}
 	}
@@ -117,12 +155,6 @@ func (it *Item) validateKeyType() error {
 	}
 	if utf8.RuneCountInString(it.Key) > 100 || strings.ContainsAny(it.Key, "\r\n\t") {
 		return &FieldError{"id", "must be at most 100 characters on one line"}
-	}
-	if IsPooledName(it.Type) {
-		return &FieldError{"type", fmt.Sprintf("%q is reserved for the pooled row of the tables (want scalar, discourse, synthetic or natural)", it.Type)}
-	}
-	if !IsItemType(it.Type) {
-		return &FieldError{"type", fmt.Sprintf("unknown type %q (want scalar, discourse, synthetic or natural)", it.Type)}
 	}
 	return nil
 }

@@ -58,9 +58,9 @@ func IsStudyState(s string) bool { return slices.Contains(StudyStates, s) }
 // Validate checks the fields a researcher types.
 func (s *Study) Validate() error {
 	switch s.Kind {
-	case KindExpert, KindCrowd, KindContext, KindExplain:
+	case KindExpert, KindCrowd, KindJudgement, KindContext, KindExplain:
 	default:
-		return Errorf(EINVALID, "kind must be expert, crowd, context or explain")
+		return Errorf(EINVALID, "kind must be expert, crowd, judgement, context or explain")
 	}
 	s.Name = strings.TrimSpace(s.Name)
 	if err := CheckStudyName(s.Name); err != nil {

@@ -69,7 +69,7 @@ func checkItems(t *testing.T, items []domain.Item) {
 		if err := again.Validate(); err != nil {
 			t.Fatalf("item %d %+v was accepted but does not validate: %v", i+1, it, err)
 		}
-		if again != it {
+		if !reflect.DeepEqual(again, it) {
 			t.Fatalf("item %d changes when validated again:\n got %+v\nthen %+v", i+1, it, again)
 		}
 		if seen[it.Key] {

@@ -34,7 +34,7 @@ func humanTexts(task scoring.Task, lang string) scoring.HumanTexts {
 // end labels, "" for a bare number) and its question. The model's likert
 // task asks with it.
 func CrowdScale(s *domain.Study) (scoring.LikertScale, error) {
-	cs := domain.DefaultCrowdSettings()
+	cs := domain.SettingsFor(s.Kind)
 	if err := s.DecodeSettings(&cs); err != nil {
 		return scoring.LikertScale{}, err
 	}
@@ -109,7 +109,7 @@ func likertPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scorin
 	if err != nil {
 		return nil, err
 	}
-	cs := domain.DefaultCrowdSettings()
+	cs := domain.SettingsFor(s.Kind)
 	if err := s.DecodeSettings(&cs); err != nil {
 		return nil, err
 	}

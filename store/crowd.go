@@ -55,10 +55,10 @@ func (db *DB) loadCrowdStudy(ctx context.Context, id int64) (*domain.Study, doma
 	if err != nil {
 		return nil, domain.CrowdSettings{}, fmt.Errorf("crowd study: %w", err)
 	}
-	if st.Kind != domain.KindCrowd {
+	if !domain.IsCrowdKind(st.Kind) {
 		return nil, domain.CrowdSettings{}, domain.Errorf(domain.ENOTFOUND, "study %d is not a crowd study", id)
 	}
-	s := domain.DefaultCrowdSettings()
+	s := domain.SettingsFor(st.Kind)
 	if err := json.Unmarshal(st.Settings, &s); err != nil {
 		return nil, domain.CrowdSettings{}, fmt.Errorf("crowd study %d settings: %w", id, err)
 	}

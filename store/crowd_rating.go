@@ -74,7 +74,7 @@ func (db *DB) CrowdBatchScreens(ctx context.Context, batchID int64) ([]domain.Cr
 
 func itemDest(it *domain.Item) []any {
 	return []any{&it.ID, &it.Key, &it.Type, &it.Context, &it.Utterance, &it.Implicature, &it.Cancellation,
-		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision, &it.Training}
+		&it.Negation, &it.Strengthening, &it.Neutral, &it.Check, &it.Status, &it.Version, &it.Decision, &it.Training, variantsCol{&it.Variants}}
 }
 
 // prefixed qualifies a comma-separated column list with a table alias.

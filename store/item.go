@@ -19,8 +19,8 @@ func (db *DB) ImportItems(ctx context.Context, studyID int64, items []domain.Ite
 		}
 		stmt, err := tx.PrepareContext(ctx, `
 			INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
-				negation, strengthening, neutral, check_kind, training)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				negation, strengthening, neutral, check_kind, training, variants)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (study_id, key) DO NOTHING`)
 		if err != nil {
 			return fmt.Errorf("import items: %w", err)
@@ -28,7 +28,7 @@ func (db *DB) ImportItems(ctx context.Context, studyID int64, items []domain.Ite
 		defer stmt.Close()
 		for i, it := range items {
 			res, err := stmt.ExecContext(ctx, studyID, it.Key, it.Type, it.Context, it.Utterance, it.Implicature,
-				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training)
+				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training, variantsValue(it.Variants))
 			if err != nil {
 				return fmt.Errorf("import items: %w", err)
 			}
@@ -51,7 +51,7 @@ func studyExists(ctx context.Context, tx *sql.Tx, id int64) error {
 	return nil
 }
 
-const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version, review_decision, training`
+const itemColumns = `id, key, type, context, utterance, implicature, cancellation, negation, strengthening, neutral, check_kind, status, version, review_decision, training, variants`
 
 func scanItem(sc interface{ Scan(...any) error }) (domain.Item, error) {
 	var it domain.Item

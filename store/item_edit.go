@@ -205,9 +205,9 @@ func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []domain
 			it := c.New
 			if _, err := tx.ExecContext(ctx, `
 				INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
-					negation, strengthening, neutral, check_kind)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, studyID, it.Key, it.Type, it.Context, it.Utterance,
-				it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check); err != nil {
+					negation, strengthening, neutral, check_kind, training, variants)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, studyID, it.Key, it.Type, it.Context, it.Utterance,
+				it.Implicature, it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training, variantsValue(it.Variants)); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -20,7 +21,7 @@ func TestScreenItemEditSeenAtOnce(t *testing.T) {
 	}
 	// Read twice: the second read is the cache's.
 	_, again, err := f.db.CrowdSessionScreen(ctx, f.study, p.Token)
-	if err != nil || again.Item != sc.Item || again.Condition != sc.Condition {
+	if err != nil || !reflect.DeepEqual(again.Item, sc.Item) || again.Condition != sc.Condition {
 		t.Fatalf("second read %+v, first %+v (%v)", again, sc, err)
 	}
 	next := sc.Item

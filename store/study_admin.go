@@ -283,9 +283,9 @@ func (db *DB) CloneStudy(ctx context.Context, id int64, name string) (*domain.St
 // numbers, never by row id.
 var cloneQueries = []string{
 	`INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
-		negation, strengthening, neutral, check_kind, status)
+		negation, strengthening, neutral, check_kind, status, training, variants)
 	SELECT :dst, key, type, context, utterance, implicature, cancellation,
-		negation, strengthening, neutral, check_kind, status
+		negation, strengthening, neutral, check_kind, status, training, variants
 	FROM items WHERE study_id = :src ORDER BY id`,
 	`INSERT INTO batches (study_id, number) SELECT :dst, number FROM batches WHERE study_id = :src ORDER BY number`,
 	`INSERT INTO batch_items (batch_id, position, item_id, condition)

@@ -85,10 +85,10 @@ func (db *DB) CreateStudyWithContent(ctx context.Context, s *domain.Study, items
 		for _, it := range items {
 			if _, err := tx.ExecContext(ctx, `
 				INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
-					negation, strengthening, neutral, check_kind, training)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+					negation, strengthening, neutral, check_kind, training, variants)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				s.ID, it.Key, it.Type, it.Context, it.Utterance, it.Implicature,
-				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training); err != nil {
+				it.Cancellation, it.Negation, it.Strengthening, it.Neutral, it.Check, it.Training, variantsValue(it.Variants)); err != nil {
 				return fmt.Errorf("item %q: %w", it.Key, err)
 			}
 		}

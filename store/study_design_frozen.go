@@ -40,11 +40,11 @@ func checkCrowdFrozen(ctx context.Context, tx *sql.Tx, id int64, lang string, ne
 	if err != nil || !frozen {
 		return err
 	}
-	var oldLang, raw string
-	if err := tx.QueryRowContext(ctx, `SELECT lang, settings FROM studies WHERE id = ?`, id).Scan(&oldLang, &raw); err != nil {
+	var kind, oldLang, raw string
+	if err := tx.QueryRowContext(ctx, `SELECT kind, lang, settings FROM studies WHERE id = ?`, id).Scan(&kind, &oldLang, &raw); err != nil {
 		return fmt.Errorf("crowd settings: %w", err)
 	}
-	old := domain.DefaultCrowdSettings()
+	old := domain.SettingsFor(kind)
 	if err := json.Unmarshal([]byte(raw), &old); err != nil {
 		return fmt.Errorf("crowd study %d settings: %w", id, err)
 	}

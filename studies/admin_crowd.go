@@ -52,10 +52,10 @@ type CrowdAdmin struct {
 // CrowdSettings decodes the settings of a crowd study already loaded,
 // defaults filled in.
 func CrowdSettings(s *domain.Study) (domain.CrowdSettings, error) {
-	if s.Kind != domain.KindCrowd {
+	if !domain.IsCrowdKind(s.Kind) {
 		return domain.CrowdSettings{}, domain.Errorf(domain.ENOTFOUND, "study %d is not a crowd study", s.ID)
 	}
-	return settingsOver(s, domain.DefaultCrowdSettings())
+	return settingsOver(s, domain.SettingsFor(s.Kind))
 }
 
 // CrowdAdmin reads the admin page of crowd study s with settings set.

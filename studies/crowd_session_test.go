@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -138,7 +139,7 @@ func TestNextPage(t *testing.T) {
 			if read != c.read || record != c.record || next.Page != c.page {
 				t.Fatalf("page %d, read %d, record %d; want page %d, read %d, record %d", next.Page, read, record, c.page, c.read, c.record)
 			}
-			if c.want.Page != 0 && next != c.want {
+			if c.want.Page != 0 && !reflect.DeepEqual(next, c.want) {
 				t.Fatalf("got %+v\nwant %+v", next, c.want)
 			}
 		})

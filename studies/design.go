@@ -73,10 +73,11 @@ type DesignOutput struct {
 
 // batchRules are the rules DesignBatches.Rule states, per kind.
 var batchRules = map[string]string{
-	domain.KindExpert:  "batches of batch_size screens with checks attention checks drawn in proportion to the item types; round 1 shared, round 2 split (docs/studies.md#expert-batches)",
-	domain.KindCrowd:   "batches of batch_size data items, the conditions balanced in each batch, every item in every condition across batches, the checks shared by all batches, order shuffled with the seed (docs/studies.md#crowd-batches)",
-	domain.KindContext: "surveys of per_survey passages balanced by kind and period, each answered by experts_per_survey experts (docs/studies.md#context-design)",
-	domain.KindExplain: "per_expert screens per expert, each output rated by overlap experts, assigned as experts are invited (docs/studies.md#explanation-design)",
+	domain.KindExpert:    "batches of batch_size screens with checks attention checks drawn in proportion to the item types; round 1 shared, round 2 split (docs/studies.md#expert-batches)",
+	domain.KindCrowd:     "batches of batch_size data items, the conditions balanced in each batch, every item in every condition across batches, the checks shared by all batches, order shuffled with the seed (docs/studies.md#crowd-batches)",
+	domain.KindJudgement: "batches of batch_size data items in a Latin square over items × conditions: each batch shows every condition equally often and no item twice, every item in every condition across batches, the checks shared by all batches, order shuffled with the seed (docs/studies.md#judgement-batches)",
+	domain.KindContext:   "surveys of per_survey passages balanced by kind and period, each answered by experts_per_survey experts (docs/studies.md#context-design)",
+	domain.KindExplain:   "per_expert screens per expert, each output rated by overlap experts, assigned as experts are invited (docs/studies.md#explanation-design)",
 }
 
 // kindSettings returns a pointer to the defaults of kind's settings and
@@ -89,6 +90,9 @@ func kindSettings(kind string) (any, func() error, error) {
 	case domain.KindCrowd:
 		s := domain.DefaultCrowdSettings()
 		return &s, s.Validate, nil
+	case domain.KindJudgement:
+		s := domain.DefaultJudgementSettings()
+		return &s, s.Validate, nil
 	case domain.KindContext:
 		s := domain.DefaultContextSettings()
 		return &s, s.Validate, nil
@@ -96,7 +100,7 @@ func kindSettings(kind string) (any, func() error, error) {
 		s := domain.DefaultExplainSettings()
 		return &s, s.Validate, nil
 	}
-	return nil, nil, domain.Errorf(domain.EINVALID, "kind: %q is not a study kind (expert, crowd, context, explain)", kind)
+	return nil, nil, domain.Errorf(domain.EINVALID, "kind: %q is not a study kind (expert, crowd, judgement, context, explain)", kind)
 }
 
 // validSettings decodes raw over the kind's defaults and validates it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -193,7 +194,7 @@ func TestItemsRoundTripFormulaTexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range items {
-		if back[i] != items[i] {
+		if !reflect.DeepEqual(back[i], items[i]) {
 			t.Errorf("item %d read back as %+v, want %+v", i, back[i], items[i])
 		}
 	}
