@@ -178,35 +178,31 @@ func readRatingsFile(r io.Reader, points, given int, each func(t *analysis.Input
 	}
 	b := newRatingsBuilder()
 	b.points, b.rs.ScalePoints, b.given = points, points, given
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = t.Each(func(row []string) error {
 		if err := t.CheckTraces(len(RatingsColumns) + 1); err != nil {
-			return nil, err
+			return err
 		}
 		if err := t.CheckItemVersion(len(RatingsColumns)); err != nil {
-			return nil, err
+			return err
 		}
 		if err := t.CheckMachine(RatingsMachineAt); err != nil {
-			return nil, err
+			return err
 		}
 		if err := b.scale(t, row); err != nil {
-			return nil, err
+			return err
 		}
 		if err := b.add(row, t.Line); err != nil {
-			return nil, err
+			return err
 		}
 		if each != nil {
-			if err := each(t, row); err != nil {
-				return nil, err
-			}
+			return each(t, row)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return b, nil
 }
 
 // RatingRow is one row of a ratings file as plain values; Check is "",
