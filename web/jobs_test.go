@@ -26,6 +26,13 @@ import (
 // newJobsEnv is a test server whose job runner runs, as under Serve.
 func newJobsEnv(t *testing.T, getenv func(string) string) (*testEnv, *Server) {
 	t.Helper()
+	return startJobsEnv(t, getenv, nil)
+}
+
+// startJobsEnv is newJobsEnv with the server's settings changed by tune
+// (when not nil) before its job runner starts.
+func startJobsEnv(t *testing.T, getenv func(string) string, tune func(*Server)) (*testEnv, *Server) {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
@@ -35,6 +42,9 @@ func newJobsEnv(t *testing.T, getenv func(string) string) (*testEnv, *Server) {
 	s, err := New(ctx, Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tune != nil {
+		tune(s)
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
