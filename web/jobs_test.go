@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
@@ -233,14 +232,7 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := samplePassages(t)
 	s := &domain.Study{Kind: domain.KindExplain, Name: "IMPAQTS explanations", Lang: "it"}
 	if err := env.db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
