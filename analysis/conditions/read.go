@@ -41,7 +41,7 @@ const (
 // and this analysis does not use, then the ones it checks.
 var (
 	ignoredColumns = []string{"batch_id", "item_type", "design_version"}
-	optionalTail   = append(append(append([]string{analysis.ItemVersionColumn}, analysis.TraceColumns...), analysis.SignalColumns...), analysis.MachineColumn)
+	optionalTail   = analysis.ExportTail
 )
 
 // Rating is one row of the file: Check is "", "high" or "low".
@@ -110,7 +110,7 @@ func ReadRatings(r io.Reader, opt ReadOptions) (*Ratings, error) {
 		if err := t.CheckTraces(tail + 1); err != nil {
 			return err
 		}
-		if err := t.CheckMachine(tail + 1 + len(analysis.TraceColumns) + len(analysis.SignalColumns)); err != nil {
+		if err := t.CheckMachine(tail + analysis.MachineInTail); err != nil {
 			return err
 		}
 		if s := row[scaleAt]; s != "" {
