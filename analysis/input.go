@@ -163,6 +163,64 @@ func (t *Input) Next() ([]string, error) {
 	return t.Row, nil
 }
 
+// Each calls f on every row of t in file order, each row valid only
+// during its call, and returns the first error of reading or of f.
+func (t *Input) Each(f func(row []string) error) error {
+	for {
+		row, err := t.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(row); err != nil {
+			return err
+		}
+	}
+}
+
+// ReadRows reads every row of t with parse, in file order, and fails on
+// the first error; a file with no row fails with NoRows(what).
+func ReadRows[T any](t *Input, what string, parse func(row []string) (T, error)) ([]T, error) {
+	var out []T
+	err := t.Each(func(row []string) error {
+		v, err := parse(row)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, NoRows(what)
+	}
+	return out, nil
+}
+
+// NonEmpty checks that the first len(what) wanted columns of the current
+// row are filled, failing with "empty <what>" on the first that is not.
+func (t *Input) NonEmpty(what ...string) error {
+	for k, w := range what {
+		if t.Row[k] == "" {
+			return t.Errf(k, "empty %s", w)
+		}
+	}
+	return nil
+}
+
+// NotPooled checks that wanted column k of the current row, a what, is
+// not a name the tables reserve for their pooled rows.
+func (t *Input) NotPooled(k int, what string) error {
+	if domain.IsPooledName(t.Row[k]) {
+		return t.Errf(k, "%s", PooledNameMsg(what, t.Row[k]))
+	}
+	return nil
+}
+
 // checkTimes checks the optional time columns of the current row.
 func (t *Input) checkTimes() error {
 	for k := t.Times; k < t.Times+2; k++ {

@@ -25,12 +25,8 @@ func analyzeConditions(args []string, env *Env) error {
 	lang := report.English
 	def := toplines.DefaultOptions()
 	opt := conditions.Options{HighPass: def.HighPass, LowPass: def.LowPass, MaxFailed: def.MaxFailed}
-	o.fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
-	o.fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
-	o.fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
 	var exclude, include, conds string
-	o.fs.StringVar(&exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
-	o.fs.StringVar(&include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	checkFlags(o.fs, &opt.HighPass, &opt.LowPass, &opt.MaxFailed, &exclude, &include)
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
 	o.fs.StringVar(&conds, "conditions", "", "comma-separated conditions the study declares, in the order to report them (default: those rated, in the order first seen); a rating in another is an input error")
 	o.fs.StringVar(&opt.Reference, "reference", "", "compare every other condition with this one (default: every pair of conditions)")

@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"pragmalab/store"
 )
 
 const integrityHeader = "participant_id,batch_id,item_id,item_type,condition,rating,check,item_version,shown_at,answered_at,rt_ms,answer_changes,hidden_ms,first_input_ms,untrusted_events,pastes,webdriver,pointer_or_key,honeypot\n"
@@ -174,37 +171,7 @@ func TestAnalyzeIntegrityBadInput(t *testing.T) {
 // TestAnalyzeIntegrityLikertJob: a crowd study's ratings export and a
 // likert job's results CSV, as `score --csv` writes it, read as they are.
 func TestAnalyzeIntegrityLikertJob(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "integrity.db")
-	db, err := store.Open(ctx, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	study, err := setupLoadStudy(ctx, newApp(db, nil), 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, set, _ := db.CrowdStudy(ctx, study.ID)
-	for i := range 3 {
-		p, err := db.EnterCrowd(ctx, study.ID, store.CrowdArrival{PID: loadPID(i), StudyID: "st", SessionID: "se"}, set)
-		if err != nil {
-			t.Fatal(err)
-		}
-		db.ConsentCrowd(ctx, study.ID, p.Token, set)
-		for pos, cond := range study.Training {
-			rating := 6
-			if cond == "cancel" {
-				rating = 2
-			}
-			db.AnswerCrowdTraining(ctx, study.ID, p.Token, pos+1, 0, rating, 0, set)
-		}
-		for pos := 1; pos <= study.Screens; pos++ {
-			if _, err := db.SaveCrowdRating(ctx, study.ID, p.Token, pos, loadRating(i, pos), 0, set); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	db.Close()
+	path, study := answeredLoadStudy(t)
 	crowd := strconv.FormatInt(study.ID, 10)
 	dir := t.TempDir()
 	ratings, models := filepath.Join(dir, "ratings.csv"), filepath.Join(dir, "likert.csv")

@@ -21,13 +21,20 @@ type exclusionFlags struct {
 // addExclusionFlags registers the flags on fs, filling opt.
 func addExclusionFlags(fs *flag.FlagSet, opt *toplines.Options) *exclusionFlags {
 	e := &exclusionFlags{opt: opt}
-	fs.IntVar(&opt.HighPass, "high-pass", opt.HighPass, "a \"high\" attention check passes when rated at least this")
-	fs.IntVar(&opt.LowPass, "low-pass", opt.LowPass, "a \"low\" attention check passes when rated at most this")
-	fs.IntVar(&opt.MaxFailed, "max-failed", opt.MaxFailed, "exclude participants failing at least this many checks")
-	fs.StringVar(&e.exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
-	fs.StringVar(&e.include, "include", "", "comma-separated participant ids to keep whatever their checks")
+	checkFlags(fs, &opt.HighPass, &opt.LowPass, &opt.MaxFailed, &e.exclude, &e.include)
 	fs.IntVar(&e.scalePoints, "scale-points", 0, fmt.Sprintf("the scale (%d–%d points) of a ratings file without the scale_points column (default %d); a file with the column is read on its own scale, which must then agree", domain.MinScalePoints, domain.MaxScalePoints, domain.RatingMax))
 	return e
+}
+
+// checkFlags registers the attention checks' flags on fs, with their
+// defaults the values pointed to: the thresholds, the failed checks that
+// exclude, and the researcher's overrides (comma-separated ids).
+func checkFlags(fs *flag.FlagSet, highPass, lowPass, maxFailed *int, exclude, include *string) {
+	fs.IntVar(highPass, "high-pass", *highPass, "a \"high\" attention check passes when rated at least this")
+	fs.IntVar(lowPass, "low-pass", *lowPass, "a \"low\" attention check passes when rated at most this")
+	fs.IntVar(maxFailed, "max-failed", *maxFailed, "exclude participants failing at least this many checks")
+	fs.StringVar(exclude, "exclude", "", "comma-separated participant ids to exclude whatever their checks")
+	fs.StringVar(include, "include", "", "comma-separated participant ids to keep whatever their checks")
 }
 
 // check checks the flags' ranges before the file is read, and sets the

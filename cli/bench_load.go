@@ -149,20 +149,15 @@ func benchLoad(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, shutdown, err := serveLoopback(ctx, srv)
 	if err != nil {
 		return err
 	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln) }()
-	var once sync.Once
-	shutdown := func() { once.Do(func() { stop(); <-served }) }
 	defer shutdown()
 
 	fmt.Fprintf(env.stdout, "bench load: %d participants, batches of 40 screens (30 items + 10 checks), %s think time before each answer, arrivals over %s, synchronous %s, server http://%s, database %s\n",
-		*f.n, *f.think, *f.ramp, *f.sync, ln.Addr(), file)
-	run := newLoadRun("http://"+ln.Addr().String(), study, *f.n)
+		*f.n, *f.think, *f.ramp, *f.sync, addr, file)
+	run := newLoadRun("http://"+addr, study, *f.n)
 	run.think, run.ramp = *f.think, *f.ramp
 	prof, err := f.startProfile()
 	if err != nil {
@@ -854,6 +849,21 @@ func crashRun(ctx context.Context, r *loadRun, newCmd func() *exec.Cmd, addr str
 	srv.cmd.Process.Signal(syscall.SIGTERM)
 	srv.cmd.Wait()
 	return nil
+}
+
+// serveLoopback serves srv on a free port of the loopback interface and
+// returns its address and the function that stops it and waits for it to
+// end (once: later calls return at once).
+func serveLoopback(ctx context.Context, srv *web.Server) (addr string, shutdown func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	sctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(sctx, ln) }()
+	var once sync.Once
+	return ln.Addr().String(), func() { once.Do(func() { stop(); <-served }) }, nil
 }
 
 // freeAddr finds a free port on the loopback interface.

@@ -83,11 +83,13 @@ func TestAnswersSurviveKill(t *testing.T) {
 	}
 }
 
-// TestExportRatingsCLI exports a crowd study's ratings and participants with
-// the CLI and reads the ratings back with analyze toplines.
-func TestExportRatingsCLI(t *testing.T) {
+// answeredLoadStudy is a database file holding a load study of ten
+// participants' places in which three participants answered every screen
+// (training by condition, the batch by loadRating); the store is closed.
+func answeredLoadStudy(t *testing.T) (string, loadStudy) {
+	t.Helper()
 	ctx := context.Background()
-	file := filepath.Join(t.TempDir(), "export.db")
+	file := filepath.Join(t.TempDir(), "answered.db")
 	db, err := store.Open(ctx, file)
 	if err != nil {
 		t.Fatal(err)
@@ -117,6 +119,13 @@ func TestExportRatingsCLI(t *testing.T) {
 		}
 	}
 	db.Close()
+	return file, study
+}
+
+// TestExportRatingsCLI exports a crowd study's ratings and participants with
+// the CLI and reads the ratings back with analyze toplines.
+func TestExportRatingsCLI(t *testing.T) {
+	file, study := answeredLoadStudy(t)
 	id := strconv.FormatInt(study.ID, 10)
 	ratings := filepath.Join(t.TempDir(), "ratings.csv")
 	if code, _, errOut := runCLI(t, "", nil, "export", "--db", file, "--study", id, "--what", "ratings", "--out", ratings); code != 0 {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,18 +80,15 @@ func benchReplication(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, shutdown, err := serveLoopback(ctx, srv)
 	if err != nil {
 		return err
 	}
-	sctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(sctx, ln) }()
-	defer func() { stop(); <-served }()
+	defer shutdown()
 
 	fmt.Fprintf(env.stdout, "bench replication: %d participants, %s think time, arrivals over %s; Litestream %s to %s (monitor %s, sync %s), position asked every %s\n",
 		*n, *think, *ramp, replica.Version, target.Display, replica.MonitorInterval, replica.SyncInterval, *poll)
-	run := newLoadRun("http://"+ln.Addr().String(), study, *n)
+	run := newLoadRun("http://"+addr, study, *n)
 	run.think, run.ramp = *think, *ramp
 	start := time.Now()
 	run.runAll(ctx, false)

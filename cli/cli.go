@@ -34,6 +34,15 @@ type Env struct {
 	stderr io.Writer
 }
 
+// actor is who the audit log names for a command: "cli", or "cli:" and
+// the user running it when $USER is set.
+func (env *Env) actor() string {
+	if u := env.getenv("USER"); u != "" {
+		return "cli:" + u
+	}
+	return "cli"
+}
+
 // usageError marks bad input or bad usage: exit status 2.
 type usageError struct{ err error }
 

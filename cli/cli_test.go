@@ -198,3 +198,19 @@ func TestAdminAndBackupCLI(t *testing.T) {
 		t.Fatal("backup over an existing file was not refused")
 	}
 }
+
+// TestActorNamesTheUser: the audit log names a command's caller as
+// cli:$USER, or cli when $USER is unset (docs/prolific.md#command-line).
+func TestActorNamesTheUser(t *testing.T) {
+	for user, want := range map[string]string{"alice": "cli:alice", "": "cli"} {
+		env := &Env{getenv: func(k string) string {
+			if k == "USER" {
+				return user
+			}
+			return ""
+		}}
+		if got := env.actor(); got != want {
+			t.Errorf("USER=%q: actor %q, want %q", user, got, want)
+		}
+	}
+}

@@ -22,10 +22,7 @@ func demographicsExport(ctx context.Context, svc *app, studyID int64, yes bool, 
 		fmt.Fprintf(env.stderr, "would send POST /api/v1/studies/{the study linked to study %d}/demographic-export/ {\"filters\": []} and join the answer as prolific_ columns\nnothing sent, nothing written: add --yes\n", studyID)
 		return nil
 	}
-	actor := "cli"
-	if u := env.getenv("USER"); u != "" {
-		actor = "cli:" + u
-	}
+	actor := env.actor()
 	p := svc.recruit(env.getenv)
 	return func(w io.Writer) error { return p.ExportParticipantsWithDemographics(ctx, studyID, actor, w) }
 }

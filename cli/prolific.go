@@ -102,11 +102,7 @@ func runProlific(ctx context.Context, args []string, env *Env) error {
 	}
 	defer svc.Close()
 	p := svc.recruit(env.getenv)
-	actor := "cli"
-	if u := env.getenv("USER"); u != "" {
-		actor = "cli:" + u
-	}
-	c := &prolificCmd{ctx: ctx, svc: svc, p: p, actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes,
+	c := &prolificCmd{ctx: ctx, svc: svc, p: p, actor: env.actor(), out: env.stdout, action: action, studyID: *studyID, yes: *yes,
 		psid: *psid, pid: *pid, category: *category, message: *message, csvFile: *csvFile, amount: *amount, setup: *setup,
 		notSent: *notSent, studyURL: *studyURL, reward: *reward, minutes: *minutes, description: *description, groupID: *group,
 		add: *add, to: *to, template: *template, remove: *remove}

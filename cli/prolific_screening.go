@@ -65,11 +65,7 @@ func runProlificScreening(ctx context.Context, action string, args []string, env
 		return err
 	}
 	defer svc.Close()
-	actor := "cli"
-	if u := env.getenv("USER"); u != "" {
-		actor = "cli:" + u
-	}
-	c := &prolificCmd{ctx: ctx, svc: svc, p: svc.recruit(env.getenv), actor: actor, out: env.stdout, action: action, studyID: *studyID, yes: *yes, pid: *pid}
+	c := &prolificCmd{ctx: ctx, svc: svc, p: svc.recruit(env.getenv), actor: env.actor(), out: env.stdout, action: action, studyID: *studyID, yes: *yes, pid: *pid}
 	switch action {
 	case "filters":
 		return c.filters(recruit.ScreeningChange{Add: adds, Range: ranges, Remove: removes})

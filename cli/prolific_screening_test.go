@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"pragmalab/prolific"
 	"pragmalab/prolific/prolifictest"
 )
 
@@ -85,37 +83,10 @@ func TestProlificReturnKilledMidCallSentOnce(t *testing.T) {
 	runCLI(t, "", vars, "prolific", "sync", "--study", study, "--db", file)
 
 	args := []string{"prolific", "return", "--study", study, "--participant", prolifictest.PID(2), "--reason", "Withdrew consent", "--yes", "--db", file}
-	child := exec.Command(os.Args[0], "-test.run=^TestProlificChildPay$")
-	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
-		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
-	killed := make(chan struct{})
-	// The child may call before Start has set child.Process: the hook
-	// takes the process from Start's side.
-	started := make(chan *os.Process, 1)
-	fake.SetAfterReturn(func(string) {
-		proc := <-started
-		started <- proc
-		proc.Kill()
-		<-killed
-	})
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	started <- child.Process
-	go func() {
-		select {
-		case <-killed:
-		case <-time.After(60 * time.Second):
-			child.Process.Kill()
-		}
-	}()
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- child.Wait(); close(killed) }()
-	err := <-waitErr
+	err := killMidCall(t, fake, args, fake.SetAfterReturn)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || fake.ReturnRequests("sub2") != 1 {
 		t.Fatalf("child ended with %v after %d requests; want it killed after one", err, fake.ReturnRequests("sub2"))
 	}
-	fake.SetAfterReturn(nil)
 	code, out, errOut := runCLI(t, "", vars, args...)
 	if code != 1 || !strings.Contains(errOut, "never came") || !strings.Contains(errOut, "nothing was sent again") {
 		t.Fatalf("retry: exit %d\n%s%s", code, out, errOut)

@@ -2,12 +2,10 @@ package cli
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"pragmalab/domain"
 	"pragmalab/prolific"
@@ -67,35 +65,10 @@ func TestProlificFlagsCommand(t *testing.T) {
 func TestProlificFlagsKilledMidUploadSentOnce(t *testing.T) {
 	file, study, fake, vars := flaggedFixture(t)
 	args := []string{"prolific", "flags", "--study", study, "--yes", "--db", file}
-	child := exec.Command(os.Args[0], "-test.run=^TestProlificChildPay$")
-	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
-		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
-	killed := make(chan struct{})
-	started := make(chan *os.Process, 1)
-	fake.SetAfterSignalUpload(func(string) {
-		proc := <-started
-		started <- proc
-		proc.Kill()
-		<-killed
-	})
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	started <- child.Process
-	go func() {
-		select {
-		case <-killed:
-		case <-time.After(60 * time.Second):
-			child.Process.Kill()
-		}
-	}()
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- child.Wait(); close(killed) }()
-	err := <-waitErr
+	err := killMidCall(t, fake, args, fake.SetAfterSignalUpload)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || len(fake.SignalUploads()) != 1 {
 		t.Fatalf("child ended with %v after %d uploads; want it killed after one", err, len(fake.SignalUploads()))
 	}
-	fake.SetAfterSignalUpload(nil)
 	code, out, errOut := runCLI(t, "", vars, args...)
 	if code != 1 || !strings.Contains(errOut, "never came") || !strings.Contains(errOut, "nothing was sent again") {
 		t.Fatalf("retry: exit %d\n%s%s", code, out, errOut)

@@ -41,17 +41,53 @@ func prolificFixture(t *testing.T) (file string, cs *domain.Study, fake *prolifi
 	return file, cs, fake, map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 }
 
-// TestProlificChildPay is the process TestProlificPayKilledMidCallPaysOnce
-// kills: the test binary run again as `pragmalab prolific pay`.
+// TestProlificChildPay is the process killMidCall kills: the test binary
+// run again as the command it is given (prolific pay, return, flags).
 func TestProlificChildPay(t *testing.T) {
 	spec := os.Getenv("PRAGMALAB_PROLIFIC_CHILD")
 	if spec == "" {
-		t.Skip("helper process of TestProlificPayKilledMidCallPaysOnce")
+		t.Skip("helper process of killMidCall")
 	}
 	args := strings.Split(spec, "|")
 	env := &Env{getenv: os.Getenv, stdin: strings.NewReader(""), stdout: os.Stdout, stderr: os.Stderr}
 	Run(context.Background(), args, env)
-	t.Fatal("the payment call returned: the parent should have killed this process")
+	t.Fatal("the call returned: the parent should have killed this process")
+}
+
+// killMidCall runs args as a child process (TestProlificChildPay) against
+// fake and kills it with SIGKILL inside the hook setHook sets: once
+// Prolific has carried out the call and before its answer reaches the
+// child. It returns how the child ended, with the hook removed.
+func killMidCall(t *testing.T, fake *prolifictest.Server, args []string, setHook func(func(string))) error {
+	t.Helper()
+	child := exec.Command(os.Args[0], "-test.run=^TestProlificChildPay$")
+	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
+		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
+	killed := make(chan struct{})
+	// The child may call before Start has set child.Process: the hook
+	// takes the process from Start's side.
+	started := make(chan *os.Process, 1)
+	setHook(func(string) {
+		proc := <-started
+		started <- proc
+		proc.Kill()
+		<-killed
+	})
+	defer setHook(nil)
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	started <- child.Process
+	go func() {
+		select {
+		case <-killed:
+		case <-time.After(60 * time.Second):
+			child.Process.Kill()
+		}
+	}()
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- child.Wait(); close(killed) }()
+	return <-waitErr
 }
 
 // TestProlificPayKilledMidCallPaysOnce kills `pragmalab prolific pay` with
@@ -84,37 +120,10 @@ func TestProlificPayKilledMidCallPaysOnce(t *testing.T) {
 	db.Close()
 
 	args := []string{"prolific", "pay", "--study", strconv.FormatInt(cs.ID, 10), "--setup", setup.ID, "--yes", "--db", file}
-	child := exec.Command(os.Args[0], "-test.run=^TestProlificChildPay$")
-	child.Env = append(os.Environ(), "PRAGMALAB_PROLIFIC_CHILD="+strings.Join(args, "|"),
-		prolific.TokenEnv+"="+fake.Token, prolific.APIEnv+"="+fake.URL)
-	killed := make(chan struct{})
-	// The child may call before Start has set child.Process: the hook
-	// takes the process from Start's side.
-	started := make(chan *os.Process, 1)
-	fake.SetAfterPay(func(string) {
-		proc := <-started
-		started <- proc
-		proc.Kill()
-		<-killed
-	})
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	started <- child.Process
-	go func() {
-		select {
-		case <-killed:
-		case <-time.After(60 * time.Second):
-			child.Process.Kill()
-		}
-	}()
-	waitErr := make(chan error, 1)
-	go func() { waitErr <- child.Wait(); close(killed) }()
-	err = <-waitErr
+	err = killMidCall(t, fake, args, fake.SetAfterPay)
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ProcessState.Success() || fake.Pays() != 1 {
 		t.Fatalf("child ended with %v after %d payments; want it killed after one", err, fake.Pays())
 	}
-	fake.SetAfterPay(nil)
 
 	code, out, errOut := runCLI(t, "", vars, args...)
 	if code != 1 || !strings.Contains(errOut, "never recorded") || !strings.Contains(errOut, "Nothing was sent again") {

@@ -5,12 +5,7 @@ import (
 	"testing"
 
 	"pragmalab/analysis/modelhuman"
-	"pragmalab/cli/seed"
-	"pragmalab/comparisons"
 	"pragmalab/runner"
-	"pragmalab/scoring"
-	"pragmalab/store/storetest"
-	"pragmalab/studies"
 )
 
 // TestSkillSeparatesTheBaselineJobs (docs/statistics.md#chance-baselines-and-skill): on a crowd study
@@ -23,28 +18,9 @@ import (
 // close to the good model's.
 func TestSkillSeparatesTheBaselineJobs(t *testing.T) {
 	ctx := context.Background()
-	db := storetest.Open(t)
-	c, err := seed.New(db).SeedBenchCrowd(ctx, 60, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := studies.New(db, nil)
-	cmp := comparisons.New(db, svc)
-	noEnv := func(string) string { return "" }
-	var uniformJob int64
-	for _, scorer := range []string{"uniform", "random"} {
-		j, err := svc.LaunchJob(ctx, runner.Spec{StudyID: c.StudyID, Task: scoring.Likert, Scorer: scorer, Seed: 1}, noEnv)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := svc.RunJob(ctx, j.ID, noEnv, nil); err != nil {
-			t.Fatal(err)
-		}
-		if scorer == "uniform" {
-			uniformJob = j.ID
-		}
-	}
-	ms, err := cmp.ModelsBesideHumans(ctx, c.StudyID)
+	svc, cmp, study, jobs := benchCrowdLikert(t, 60, 5, runner.Spec{Scorer: "uniform", Seed: 1}, runner.Spec{Scorer: "random", Seed: 1})
+	uniformJob := jobs[0]
+	ms, err := cmp.ModelsBesideHumans(ctx, study)
 	if err != nil || len(ms) != 2 {
 		t.Fatalf("%d models, %v", len(ms), err)
 	}

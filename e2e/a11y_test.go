@@ -97,9 +97,7 @@ func TestAccessibilityEveryPage(t *testing.T) {
 		auditHere(t, ctx, "crowd study paused")
 
 		// The admin pages of the study, with those participants in it.
-		if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-			t.Fatal(err)
-		}
+		createResearcher(t, db)
 		logIn(t, ctx, ts.URL)
 		pages := crawlAdmin(t, ctx, ts.URL)
 		for _, want := range []string{"/crowd/progress", "/prolific"} {
@@ -161,9 +159,7 @@ func TestAccessibilityEveryPage(t *testing.T) {
 		auditHere(t, ctx, "explanation end")
 
 		// The admin pages of both studies, with those answers in them.
-		if _, err := db.CreateAdmin(context.Background(), "researcher", "correct horse battery"); err != nil {
-			t.Fatal(err)
-		}
+		createResearcher(t, db)
 		logIn(t, ctx, ts.URL)
 		crawlAdmin(t, ctx, ts.URL)
 	})
@@ -249,7 +245,7 @@ func logIn(t *testing.T, ctx context.Context, base string) {
 	t.Helper()
 	step(t, ctx, "login page", chromedp.Navigate(base+"/admin/login"), chromedp.WaitVisible(`input[name="username"]`), pageLoaded())
 	auditHere(t, ctx, "the login page")
-	step(t, ctx, "log in", chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
+	step(t, ctx, "log in", chromedp.SendKeys(`input[name="username"]`, researcher), chromedp.SendKeys(`input[name="password"]`, researcherPassword),
 		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
 }
 
@@ -315,13 +311,10 @@ func containsSuffix(pages []string, suffix string) bool {
 // statuses, the approval and the rejection pages.
 func TestAccessibilityProlificPages(t *testing.T) {
 	ctx := newBrowser(t)
-	bg := context.Background()
 	db := openStore(t)
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
 	cs, _, vars := fakeProlific(t, db, psid)
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	base := fmt.Sprintf("/admin/studies/%d/prolific", cs.ID)
 	logIn(t, ctx, ts.URL)

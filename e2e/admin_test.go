@@ -45,9 +45,7 @@ func startAdminStudies(t *testing.T) (*httptest.Server, *store.DB, int64) {
 	if err := db.CreateStudy(ctx, crowd); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateAdmin(ctx, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ts, _ = serve(t, db, web.Config{})
 	return ts, db, s.ID
 }
@@ -67,9 +65,7 @@ func noSideways(t *testing.T, ctx context.Context, what string, width int64) {
 func TestAdminPagesInBrowser(t *testing.T) {
 	ts, _, studyID := startAdminStudies(t)
 	ctx := newBrowser(t)
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
+	logInResearcher(t, ctx, ts.URL)
 	row := fmt.Sprintf(`[data-testid="study-%d"]`, studyID)
 	for _, width := range []int64{1280, 390} {
 		var opts []chromedp.EmulateViewportOption
@@ -138,9 +134,8 @@ func TestAdminFormsOnAPhone(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := newBrowser(t)
-	step(t, ctx, "log in", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
+	step(t, ctx, "a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	logInResearcher(t, ctx, ts.URL)
 	base := fmt.Sprintf("%s/admin/studies/%d", ts.URL, studyID)
 	for _, p := range []struct{ name, path, wait string }{
 		{"edit-item", fmt.Sprintf("/items/%d/edit", sc1.ID), "edit-item"},

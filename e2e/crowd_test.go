@@ -32,9 +32,25 @@ func startCrowdStudy(t *testing.T) (*httptest.Server, *store.DB, int64, domain.C
 // from then on (docs/studies.md#frozen-design).
 func startCrowdStudyWith(t *testing.T, lang string, mod func(*domain.CrowdSettings)) (*httptest.Server, *store.DB, int64, domain.CrowdSettings) {
 	t.Helper()
+	s := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd e2e", Lang: lang, Seed: 11}
+	set := domain.DefaultCrowdSettings()
+	set.BatchSize, set.CompletionCode = 10, "E2ECODE7"
+	if mod != nil {
+		mod(&set)
+	}
+	db, _ := openCrowdStudy(t, s, set)
+	ts, _ := serve(t, db, web.Config{})
+	return ts, db, s.ID, set
+}
+
+// openCrowdStudy creates study s on a new store with the demo items and
+// attention checks, saves set, builds the batches and opens the study; it
+// returns the store and the items imported. The caller serves it, with
+// the web settings it needs.
+func openCrowdStudy(t *testing.T, s *domain.Study, set domain.CrowdSettings) (*store.DB, []domain.Item) {
+	t.Helper()
 	ctx := context.Background()
 	db := openStore(t)
-	s := &domain.Study{Kind: domain.KindCrowd, Name: "Crowd e2e", Lang: lang, Seed: 11}
 	if err := db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)
 	}
@@ -53,11 +69,6 @@ func startCrowdStudyWith(t *testing.T, lang string, mod func(*domain.CrowdSettin
 	if err := db.ImportItems(ctx, s.ID, items); err != nil {
 		t.Fatal(err)
 	}
-	set := domain.DefaultCrowdSettings()
-	set.BatchSize, set.CompletionCode = 10, "E2ECODE7"
-	if mod != nil {
-		mod(&set)
-	}
 	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +78,7 @@ func startCrowdStudyWith(t *testing.T, lang string, mod func(*domain.CrowdSettin
 	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	ts, _ := serve(t, db, web.Config{})
-	return ts, db, s.ID, set
+	return db, items
 }
 
 // waitScreen waits until the page shows rating screen pos, with its

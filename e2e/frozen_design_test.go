@@ -16,13 +16,9 @@ import (
 // (docs/studies.md#frozen-design).
 func TestFrozenDesignInBrowser(t *testing.T) {
 	ts, db, studyID, _ := startCrowdStudy(t)
-	if _, err := db.CreateAdmin(t.Context(), "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ctx := newBrowser(t)
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
+	logInResearcher(t, ctx, ts.URL)
 	study := fmt.Sprintf("%s/admin/studies/%d", ts.URL, studyID)
 	for _, width := range []int64{1280, 390} {
 		step(t, ctx, "the study page", chromedp.EmulateViewport(width, 900), chromedp.Navigate(study), chromedp.WaitVisible(testID("scale-points")))

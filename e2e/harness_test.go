@@ -51,6 +51,28 @@ func serve(t *testing.T, db *store.DB, cfg web.Config) (*httptest.Server, *web.S
 	return ts, srv
 }
 
+// researcher logs in to the admin pages of the browser tests: created by
+// createResearcher, logged in by logInResearcher.
+const researcher, researcherPassword = "researcher", "correct horse battery"
+
+// createResearcher creates the researcher's admin account in db.
+func createResearcher(t *testing.T, db *store.DB) {
+	t.Helper()
+	if _, err := db.CreateAdmin(context.Background(), researcher, researcherPassword); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// logInResearcher logs the browser in as the researcher on the server at
+// base and waits for the admin page it lands on (its navigation, which
+// the login page has not).
+func logInResearcher(t *testing.T, ctx context.Context, base string) {
+	t.Helper()
+	step(t, ctx, "log in", chromedp.Navigate(base+"/admin/login"),
+		chromedp.SendKeys(`input[name="username"]`, researcher), chromedp.SendKeys(`input[name="password"]`, researcherPassword),
+		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+}
+
 // screenshot saves a PNG of the whole page, or of the first element each
 // selector of names, as DIR/name.png when PRAGMALAB_SCREENSHOTS names a
 // folder; otherwise it does nothing.

@@ -77,9 +77,7 @@ func TestIntegrityAgentInBrowser(t *testing.T) {
 
 	// The researcher's participants table shows the flags with their
 	// evidence, on a phone and a desktop, and passes the axe audit.
-	if _, err := db.CreateAdmin(context.Background(), "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	logIn(t, ctx, ts.URL)
 	for _, w := range widths {
 		setWidth(t, ctx, w)

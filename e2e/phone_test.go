@@ -132,9 +132,7 @@ func TestAdminStudyPageOnAPhone(t *testing.T) {
 		}
 	}
 	ctx := newBrowser(t)
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
+	logInResearcher(t, ctx, ts.URL)
 	for _, st := range all {
 		for _, w := range widths {
 			setWidth(t, ctx, w)

@@ -22,9 +22,7 @@ func TestProlificLifeInBrowser(t *testing.T) {
 	db := openStore(t)
 	const psid = "64ffffffffffffffffffffff"
 	cs, fake, vars := fakeProlific(t, db, psid)
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	if err := db.LinkProlific(bg, cs.ID, psid); err != nil {
 		t.Fatal(err)
 	}
@@ -36,9 +34,7 @@ func TestProlificLifeInBrowser(t *testing.T) {
 	if code, err := prolifictest.Deliver(ts.URL+"/webhooks/prolific", "e2e-secret", "evt-e2e", time.Now(), body); err != nil || code != 200 {
 		t.Fatalf("delivery: %d %v", code, err)
 	}
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	for _, vp := range []struct {
 		name string
 		w, h int64

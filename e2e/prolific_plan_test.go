@@ -32,15 +32,11 @@ func TestProlificPlanInBrowser(t *testing.T) {
 	if err := db.LinkProlific(bg, cs.ID, psid); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	vars := map[string]string{prolific.TokenEnv: fake.Token, prolific.APIEnv: fake.URL}
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	prolificPage := ts.URL + "/admin/studies/" + strconv.FormatInt(cs.ID, 10) + "/prolific"
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	for _, vp := range []struct {
 		name string
 		w, h int64

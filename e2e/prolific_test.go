@@ -35,19 +35,14 @@ func fakeProlific(t *testing.T, db *store.DB, psid string) (cs *domain.Study, fa
 // without JavaScript. Screenshots go to $PRAGMALAB_SCREENSHOTS when set.
 func TestProlificPageInBrowser(t *testing.T) {
 	ctx := newBrowser(t)
-	bg := context.Background()
 	db := openStore(t)
 	const psid = "64eeeeeeeeeeeeeeeeeeeeee"
 	cs, fake, vars := fakeProlific(t, db, psid)
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ts, _ := serve(t, db, web.Config{Getenv: func(k string) string { return vars[k] }})
 	page := ts.URL + "/admin/studies/" + strconv.FormatInt(cs.ID, 10) + "/prolific"
 
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	step(t, ctx, "link the study", chromedp.Navigate(page), chromedp.WaitVisible(testID("prolific-study-id")),
 		chromedp.SendKeys(testID("prolific-study-id"), psid), chromedp.Submit(testID("prolific-study-id")),
 		chromedp.WaitVisible(testID("sync")))

@@ -22,7 +22,6 @@ import (
 
 	"pragmalab/comparisons"
 	"pragmalab/domain"
-	"pragmalab/itemfiles"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -132,37 +131,9 @@ type rtEnv struct {
 
 func startRedTeamStudy(t *testing.T) *rtEnv {
 	t.Helper()
-	ctx := context.Background()
-	db := openStore(t)
 	s := &domain.Study{Kind: domain.KindCrowd, Name: "Red team", Lang: "en", Seed: 44}
-	if err := db.CreateStudy(ctx, s); err != nil {
-		t.Fatal(err)
-	}
-	var items []domain.Item
-	for _, f := range []string{"../cli/demo/items.jsonl", "../cli/demo/crowd_checks.jsonl"} {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		its, err := itemfiles.ParseItemsJSONL(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, its...)
-	}
-	if err := db.ImportItems(ctx, s.ID, items); err != nil {
-		t.Fatal(err)
-	}
 	set := rtSettings()
-	if err := db.SaveCrowdSettings(ctx, s.ID, set); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := studies.BuildCrowdBatches(ctx, db, s.ID, set, s.Seed); err != nil {
-		t.Fatal(err)
-	}
-	if err := studies.OpenStudy(ctx, db, s.ID, ""); err != nil {
-		t.Fatal(err)
-	}
+	db, items := openCrowdStudy(t, s, set)
 	env := &rtEnv{db: db, studyID: s.ID, set: set}
 	for _, it := range items {
 		env.items = append(env.items, rtItem{key: it.Key, typ: it.Type, utterance: it.Utterance, cancellation: it.Cancellation, check: it.Check})

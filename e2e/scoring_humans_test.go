@@ -46,13 +46,9 @@ func TestLikertJobAndAnalysisOnPhoneAndDesktop(t *testing.T) {
 		}
 		jobs = append(jobs, job.ID)
 	}
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ts, _ := serve(t, db, web.Config{RCompanion: cli.RCompanionZip(studies.New(db, nil))})
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	// The launch form: only the fields the task and scorer use, "Compare
 	// with" on the study's own humans.
 	jobsURL := fmt.Sprintf("%s/admin/studies/%d/jobs", ts.URL, b.StudyID)

@@ -29,9 +29,7 @@ func TestScoringEstimateAndTwoModels(t *testing.T) {
 	if err := db.ImportItems(bg, s.ID, runner.SyntheticItems(10)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	prices := func(k string) string {
 		if k == "PRAGMALAB_PRICES" {
 			return "gpt-4o-mini=0.15/0.60"
@@ -41,9 +39,7 @@ func TestScoringEstimateAndTwoModels(t *testing.T) {
 	ts, _ := serve(t, db, web.Config{Getenv: prices})
 	model := scoringtest.NewServer(0)
 	t.Cleanup(model.Close)
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	jobs := ts.URL + "/admin/studies/" + strconv.FormatInt(s.ID, 10) + "/jobs"
 	for _, width := range []int64{390, 1280} {
 		var opts []chromedp.EmulateViewportOption

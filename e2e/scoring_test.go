@@ -28,9 +28,7 @@ func TestScoringJobLiveProgress(t *testing.T) {
 	if err := db.ImportItems(bg, s.ID, runner.SyntheticItems(30)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ts, srv := serve(t, db, web.Config{})
 	runCtx, stop := context.WithCancel(bg)
 	done := make(chan struct{})
@@ -39,9 +37,7 @@ func TestScoringJobLiveProgress(t *testing.T) {
 	model := scoringtest.NewServer(40 * time.Millisecond) // 360 prompts one at a time: ~15 s
 	t.Cleanup(model.Close)
 
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	step(t, ctx, "open the scoring page", chromedp.Navigate(ts.URL+"/admin/studies/"+strconv.FormatInt(s.ID, 10)+"/jobs"),
 		chromedp.WaitVisible(testID("job-form")))
 	step(t, ctx, "fill in the endpoint",

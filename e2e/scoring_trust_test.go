@@ -132,13 +132,9 @@ func TestPartialJobPageOnPhoneAndDesktop(t *testing.T) {
 	if err := runner.New(db, nil, func(string) string { return "" }, nil).RunJob(bg, job.ID, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateAdmin(bg, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	ts, _ := serve(t, db, web.Config{})
-	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
-		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
-		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(`a[href="/admin"]`))
+	logInResearcher(t, ctx, ts.URL)
 	jobURL := fmt.Sprintf("%s/admin/studies/%d/jobs/%d", ts.URL, s.ID, job.ID)
 	for _, width := range []int64{390, 1280} {
 		var opts []chromedp.EmulateViewportOption

@@ -81,9 +81,7 @@ func TestNoSecretInTheLog(t *testing.T) {
 	if err := db.SetStudyState(ctx, cs.ID, domain.StateOpen, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.CreateAdmin(ctx, "researcher", "correct horse battery"); err != nil {
-		t.Fatal(err)
-	}
+	createResearcher(t, db)
 	const apiKey = "sk-e2e-secret-key-ZXCVBNM987654"
 	vars["OPENAI_API_KEY"] = apiKey
 	ts, _ := serve(t, db, web.Config{Log: log, Getenv: func(k string) string { return vars[k] }})
@@ -145,7 +143,7 @@ func TestNoSecretInTheLog(t *testing.T) {
 	}
 
 	// The owner links the study to Prolific and syncs it.
-	if r := do("POST", "/admin/login", url.Values{"username": {"researcher"}, "password": {"correct horse battery"}, "next": {"/admin"}}); r.StatusCode >= 400 {
+	if r := do("POST", "/admin/login", url.Values{"username": {researcher}, "password": {researcherPassword}, "next": {"/admin"}}); r.StatusCode >= 400 {
 		t.Fatalf("login: %d", r.StatusCode)
 	}
 	var adminCookie string

@@ -326,41 +326,32 @@ func (s Submission) PID() string {
 	return s.Participant
 }
 
-// submissionsPage is one page of a study's submissions.
-type submissionsPage struct {
-	Results []Submission `json:"results"`
+// page is one page of a Prolific list: its results and the link to the
+// next page ("" on the last).
+type page[T any] struct {
+	Results []T `json:"results"`
 	Links   struct {
 		Next struct {
 			Href string `json:"href"`
 		} `json:"next"`
 	} `json:"_links"`
-	Meta struct {
-		Count int `json:"count"`
-	} `json:"meta"`
 }
 
-// maxPages bounds the pages read of one study (at 100 a page, 100,000
+// maxPages bounds the pages read of one list (at 100 a page, 100,000
 // submissions), so a server that always answers "next" cannot loop.
 const maxPages = 1000
 
-// Submissions reads every submission of a study, following the pages.
-func (c *Client) Submissions(ctx context.Context, studyID string) ([]Submission, error) {
-	if !validID(studyID) {
-		return nil, fmt.Errorf("%q is not a Prolific study id (24 hexadecimal characters)", studyID)
-	}
-	next := "/api/v1/studies/" + studyID + "/submissions/?page_size=100"
-	var out []Submission
+// listAll reads every page of the list at first and returns their
+// results in order; what names the items in the error past maxPages. A
+// next page off the configured API is refused: the token is sent only
+// there.
+func listAll[T any](ctx context.Context, c *Client, first, what string) ([]T, error) {
+	next := first
+	var out []T
 	for range maxPages {
-		var p submissionsPage
+		var p page[T]
 		if err := c.do(ctx, http.MethodGet, next, nil, &p); err != nil {
-			var ae *APIError
-			if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
-				return nil, fmt.Errorf("%w (%s)", ErrUnknownStudy, studyID)
-			}
 			return nil, err
-		}
-		for i := range p.Results {
-			p.Results[i].Status = NormalizeStatus(p.Results[i].Status)
 		}
 		out = append(out, p.Results...)
 		if p.Links.Next.Href == "" {
@@ -371,7 +362,26 @@ func (c *Client) Submissions(ctx context.Context, studyID string) ([]Submission,
 		}
 		next = p.Links.Next.Href
 	}
-	return nil, fmt.Errorf("the Prolific API listed more than %d pages of submissions", maxPages)
+	return nil, fmt.Errorf("the Prolific API listed more than %d pages of %s", maxPages, what)
+}
+
+// Submissions reads every submission of a study, following the pages.
+func (c *Client) Submissions(ctx context.Context, studyID string) ([]Submission, error) {
+	if !validID(studyID) {
+		return nil, fmt.Errorf("%q is not a Prolific study id (24 hexadecimal characters)", studyID)
+	}
+	out, err := listAll[Submission](ctx, c, "/api/v1/studies/"+studyID+"/submissions/?page_size=100", "submissions")
+	if err != nil {
+		var ae *APIError
+		if errors.As(err, &ae) && ae.Status == http.StatusNotFound {
+			return nil, fmt.Errorf("%w (%s)", ErrUnknownStudy, studyID)
+		}
+		return nil, err
+	}
+	for i := range out {
+		out[i].Status = NormalizeStatus(out[i].Status)
+	}
+	return out, nil
 }
 
 // sameAPI reports whether a link Prolific gave stays on the API the client

@@ -3,8 +3,11 @@ package prolific_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"pragmalab/prolific"
@@ -158,5 +161,36 @@ func TestWeakTokenLeavesIDsAlone(t *testing.T) {
 	}
 	if len(subs) != 1 || subs[0].ParticipantID != pid || subs[0].ID != sub {
 		t.Fatalf("submissions %+v: ids blanked", subs)
+	}
+}
+
+// TestListsStayOnTheAPI: a list's next page on another host is refused
+// before the token is sent there (docs/prolific.md#set-up), for the
+// submissions and the filters alike.
+func TestListsStayOnTheAPI(t *testing.T) {
+	var elsewhere atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+	}))
+	defer other.Close()
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprintf(w, `{"results": [], "_links": {"next": {"href": %q}}}`, other.URL+r.URL.Path)
+	}))
+	defer api.Close()
+	env := map[string]string{prolific.TokenEnv: token, prolific.APIEnv: api.URL}
+	c, err := prolific.New(func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := c.Submissions(ctx, studyID); err == nil || !strings.Contains(err.Error(), "is not on "+api.URL) {
+		t.Errorf("submissions with a next page elsewhere: %v", err)
+	}
+	if _, err := c.Filters(ctx); err == nil || !strings.Contains(err.Error(), "is not on "+api.URL) {
+		t.Errorf("filters with a next page elsewhere: %v", err)
+	}
+	if n := elsewhere.Load(); n != 0 {
+		t.Errorf("%d requests reached the other host", n)
 	}
 }

@@ -58,35 +58,10 @@ type Range struct {
 	Upper float64 `json:"upper"`
 }
 
-type filtersPage struct {
-	Results []FilterDef `json:"results"`
-	Links   struct {
-		Next struct {
-			Href string `json:"href"`
-		} `json:"next"`
-	} `json:"_links"`
-}
-
 // Filters lists the filters Prolific offers (GET /api/v1/filters/, every
 // page).
 func (c *Client) Filters(ctx context.Context) ([]FilterDef, error) {
-	next := "/api/v1/filters/"
-	var out []FilterDef
-	for range maxPages {
-		var p filtersPage
-		if err := c.do(ctx, http.MethodGet, next, nil, &p); err != nil {
-			return nil, err
-		}
-		out = append(out, p.Results...)
-		if p.Links.Next.Href == "" {
-			return out, nil
-		}
-		if !c.sameAPI(p.Links.Next.Href) {
-			return nil, fmt.Errorf("the Prolific API's next page %q is not on %s", p.Links.Next.Href, c.base)
-		}
-		next = p.Links.Next.Href
-	}
-	return nil, fmt.Errorf("the Prolific API listed more than %d pages of filters", maxPages)
+	return listAll[FilterDef](ctx, c, "/api/v1/filters/", "filters")
 }
 
 // EligibleCount asks how many participants pass every filter (POST

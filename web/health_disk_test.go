@@ -1,12 +1,10 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 )
@@ -22,19 +20,8 @@ func TestHealthzDegradedWhenDiskFull(t *testing.T) {
 	if h := e.newClient().get("/healthz"); h.Header.Get("X-Pragmalab-Health") != "ok" {
 		t.Fatalf("/healthz before: %q", h.Body)
 	}
-	var pages int
-	if err := e.db.Writer().QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.db.Writer().Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile("../cli/demo/items.jsonl")
-	var big bytes.Buffer
-	for i := range 40 {
-		big.Write(bytes.ReplaceAll(data, []byte(`"id":"`), []byte(fmt.Sprintf(`"id":"%d-`, i))))
-	}
-	owner.upload(fmt.Sprintf("/admin/studies/%d/items", studies[0].ID), "file", "items.jsonl", big.Bytes()).
+	big := fillDisk(t, e)
+	owner.upload(fmt.Sprintf("/admin/studies/%d/items", studies[0].ID), "file", "items.jsonl", big).
 		mustStatus(t, http.StatusServiceUnavailable)
 	h := e.newClient().get("/healthz")
 	if h.StatusCode != http.StatusOK || h.Header.Get("X-Pragmalab-Health") != "degraded" || !strings.Contains(string(h.Body), "disk is full") {

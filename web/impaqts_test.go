@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 
 	"pragmalab/analysis/contextsurvey"
 	"pragmalab/analysis/modelhuman"
+	"pragmalab/itemfiles"
 	"pragmalab/store"
 )
 
@@ -24,6 +26,16 @@ func readPassageSample(t *testing.T) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// samplePassages are the IMPAQTS-PID sample's passages.
+func samplePassages(t *testing.T) []domain.Passage {
+	t.Helper()
+	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(readPassageSample(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ps
 }
 
 // newImpaqtsStudy creates a study of the kind through the admin pages, with

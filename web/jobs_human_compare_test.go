@@ -23,14 +23,7 @@ import (
 // correlation against the split-half ceiling; changing ε on the page's GET
 // form changes the verdict; a refused ε says so.
 func TestLikertJobAgainstHumans(t *testing.T) {
-	env, _ := newJobsEnv(t, func(string) string { return "" })
-	c := env.adminClient()
-	ctx := context.Background()
-	b, err := seed.New(env.db).SeedBenchCrowd(ctx, 30, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
+	env, c, _, base := benchCrowdStudy(t)
 	p := c.post(base+"/jobs", url.Values{"task": {"likert"}, "scorer": {"random"}, "seed": {"1"}, "compare": {"0"}, "strategy": {"zero-shot"}})
 	if p.StatusCode != http.StatusSeeOther {
 		t.Fatalf("launch: %d\n%s", p.StatusCode, p.Body)

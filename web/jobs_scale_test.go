@@ -2,12 +2,8 @@ package web
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,30 +13,15 @@ import (
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/scoring/scoringtest"
-	"pragmalab/store"
 )
 
 // newFastBatchEnv is newJobsEnv with a runner that polls batches at once.
 func newFastBatchEnv(t *testing.T, getenv func(string) string) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	s, err := New(ctx, Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: getenv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Jobs.BatchPoll, s.Jobs.BatchPollMax = time.Millisecond, 5*time.Millisecond
-	runCtx, stop := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { s.Jobs.Run(runCtx); close(done) }()
-	t.Cleanup(func() { stop(); <-done })
-	ts := httptest.NewServer(s)
-	t.Cleanup(ts.Close)
-	return &testEnv{t: t, db: db, srv: ts}
+	env, _ := startJobsEnv(t, getenv, func(s *Server) {
+		s.Jobs.BatchPoll, s.Jobs.BatchPollMax = time.Millisecond, 5*time.Millisecond
+	})
+	return env
 }
 
 func modelForm(srvURL, models, engine string) url.Values {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
@@ -26,6 +25,13 @@ import (
 // newJobsEnv is a test server whose job runner runs, as under Serve.
 func newJobsEnv(t *testing.T, getenv func(string) string) (*testEnv, *Server) {
 	t.Helper()
+	return startJobsEnv(t, getenv, nil)
+}
+
+// startJobsEnv is newJobsEnv with the server's settings changed by tune
+// (when not nil) before its job runner starts.
+func startJobsEnv(t *testing.T, getenv func(string) string, tune func(*Server)) (*testEnv, *Server) {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
@@ -35,6 +41,9 @@ func newJobsEnv(t *testing.T, getenv func(string) string) (*testEnv, *Server) {
 	s, err := New(ctx, Config{DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Getenv: getenv})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if tune != nil {
+		tune(s)
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -223,14 +232,7 @@ func TestPassageJobsAndOutputs(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps := samplePassages(t)
 	s := &domain.Study{Kind: domain.KindExplain, Name: "IMPAQTS explanations", Lang: "it"}
 	if err := env.db.CreateStudy(ctx, s); err != nil {
 		t.Fatal(err)

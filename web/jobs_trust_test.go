@@ -8,10 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"pragmalab/domain"
-	"pragmalab/itemfiles"
 	"regexp"
 	"strconv"
 	"strings"
@@ -110,11 +108,7 @@ func TestGenerationOutputsToAnotherStudy(t *testing.T) {
 	env, _ := newJobsEnv(t, func(string) string { return "" })
 	c := env.adminClient()
 	ctx := context.Background()
-	data, err := os.ReadFile("../itemfiles/testdata/impaqts-pid-sample.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, _ := itemfiles.ParsePassagesTSV(bytes.NewReader(data))
+	ps := samplePassages(t)
 	var ids []int64
 	for _, name := range []string{"scoring", "experts rate"} {
 		s := &domain.Study{Kind: domain.KindExplain, Name: name, Lang: "it"}

@@ -22,24 +22,11 @@ import (
 // and the honest simulated participants are not; nobody is excluded on it
 // (#32 §4).
 func TestLLMEchoOnParticipants(t *testing.T) {
-	env, _ := newJobsEnv(t, func(string) string { return "" })
-	c := env.adminClient()
-	ctx := context.Background()
-	b, err := seed.New(env.db).SeedBenchCrowd(ctx, 30, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
+	env, c, studyID, base := benchCrowdStudy(t)
 	if body := c.get(base).Body; !strings.Contains(body, comparisons.NoLLMEchoJob) || strings.Contains(body, `data-testid="flag-llm_echo"`) {
 		t.Fatalf("without a likert job the page should say %q and flag nobody", comparisons.NoLLMEchoJob)
 	}
-	job := launchHumanJob(t, env, c, b.StudyID, "likert")
-	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
-	res, err := runner.LoadResults(ctx, env.db, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copier := copyModel(t, env, b.StudyID, res)
+	id, copier := likertCopier(t, env, c, studyID)
 
 	body := c.get(base).Body
 	if !strings.Contains(body, "LLM-echo: assessed against the most likely points of ") || !strings.Contains(body, "(job "+strconv.FormatInt(id, 10)+"); 1 flagged.") {
@@ -70,6 +57,32 @@ func TestLLMEchoOnParticipants(t *testing.T) {
 			t.Errorf("the copier is auto_excluded %q on an integrity flag", r[13])
 		}
 	}
+}
+
+// benchCrowdStudy is a jobs env with the bench crowd study (30 items, seed
+// 3), an admin's client and the study's admin path.
+func benchCrowdStudy(t *testing.T) (*testEnv, *client, int64, string) {
+	t.Helper()
+	env, _ := newJobsEnv(t, func(string) string { return "" })
+	b, err := seed.New(env.db).SeedBenchCrowd(context.Background(), 30, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, env.adminClient(), b.StudyID, "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
+}
+
+// likertCopier runs the study's likert job and makes a participant copy
+// its most likely points (copyModel); it returns the job's id and the
+// copier's PROLIFIC_PID.
+func likertCopier(t *testing.T, env *testEnv, c *client, studyID int64) (int64, string) {
+	t.Helper()
+	job := launchHumanJob(t, env, c, studyID, "likert")
+	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
+	res, err := runner.LoadResults(context.Background(), env.db, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id, copyModel(t, env, studyID, res)
 }
 
 // copyModel makes the study's first participant the rules keep (the
@@ -130,21 +143,8 @@ func copyModel(t *testing.T, env *testEnv, studyID int64, res *runner.Results) s
 // marked — the model's copier among them — and its downloads carry the
 // same paragraph (docs/statistics.md#integrity-methods).
 func TestIntegrityMethodsOnAnalysisPage(t *testing.T) {
-	env, _ := newJobsEnv(t, func(string) string { return "" })
-	c := env.adminClient()
-	ctx := context.Background()
-	b, err := seed.New(env.db).SeedBenchCrowd(ctx, 30, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
-	job := launchHumanJob(t, env, c, b.StudyID, "likert")
-	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
-	res, err := runner.LoadResults(ctx, env.db, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copyModel(t, env, b.StudyID, res)
+	env, c, studyID, base := benchCrowdStudy(t)
+	likertCopier(t, env, c, studyID)
 	page := c.get(base + "/analysis").Body
 	i := strings.Index(page, "Participant integrity was checked with")
 	if i < 0 {

@@ -5,13 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 
-	"pragmalab/cli/seed"
 	"pragmalab/comparisons"
-	"pragmalab/runner"
 )
 
 // TestLLMEchoTrustedParticipants: without trusted participants the
@@ -23,28 +20,16 @@ import (
 // trusted are labelled and never flagged; a bad value is refused, and
 // Untrust puts the pool rule back.
 func TestLLMEchoTrustedParticipants(t *testing.T) {
-	env, _ := newJobsEnv(t, func(string) string { return "" })
-	c := env.adminClient()
+	env, c, studyID, base := benchCrowdStudy(t)
 	ctx := context.Background()
-	b, err := seed.New(env.db).SeedBenchCrowd(ctx, 30, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "/admin/studies/" + strconv.FormatInt(b.StudyID, 10)
-	job := launchHumanJob(t, env, c, b.StudyID, "likert")
-	id, _ := strconv.ParseInt(job[strings.LastIndex(job, "/")+1:], 10, 64)
-	res, err := runner.LoadResults(ctx, env.db, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copier := copyModel(t, env, b.StudyID, res)
+	_, copier := likertCopier(t, env, c, studyID)
 	c.get(base).mustContain(t, comparisons.PoolCaveat)
 
-	_, set, err := env.db.CrowdStudy(ctx, b.StudyID)
+	_, set, err := env.db.CrowdStudy(ctx, studyID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps, err := env.db.CrowdParticipants(ctx, b.StudyID, set)
+	reps, err := env.db.CrowdParticipants(ctx, studyID, set)
 	if err != nil {
 		t.Fatal(err)
 	}

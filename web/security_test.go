@@ -335,25 +335,35 @@ func TestDiskFull(t *testing.T) {
 	owner := e.adminClient()
 	owner.post("/admin/studies", url.Values{"name": {"Validation"}, "kind": {"expert"}, "lang": {"en"}}).mustStatus(t, http.StatusSeeOther)
 	studies, _ := e.db.Studies(context.Background())
-	var pages int
-	if err := e.db.Writer().QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
-		t.Fatal(err)
-	}
-	// The writer connection may not grow the file any more: SQLITE_FULL,
-	// as on a full disk.
-	if _, err := e.db.Writer().Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile("../cli/demo/items.jsonl")
-	var big bytes.Buffer
-	for i := range 40 {
-		big.Write(bytes.ReplaceAll(data, []byte(`"id":"`), []byte(fmt.Sprintf(`"id":"%d-`, i))))
-	}
-	p := owner.upload(fmt.Sprintf("/admin/studies/%d/items", studies[0].ID), "file", "items.jsonl", big.Bytes())
+	big := fillDisk(t, e)
+	p := owner.upload(fmt.Sprintf("/admin/studies/%d/items", studies[0].ID), "file", "items.jsonl", big)
 	p.mustStatus(t, http.StatusServiceUnavailable).mustContain(t, "The disk is full — nothing was saved")
 	if items, _ := e.db.ListItems(context.Background(), studies[0].ID); len(items) != 0 {
 		t.Fatalf("%d items saved on a full disk", len(items))
 	}
+}
+
+// fillDisk stops the writer connection growing the database file
+// (SQLITE_FULL, as on a full disk) and returns an items file too large to
+// fit in it: 40 copies of the demo items.
+func fillDisk(t *testing.T, e *testEnv) []byte {
+	t.Helper()
+	var pages int
+	if err := e.db.Writer().QueryRow(`PRAGMA page_count`).Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.Writer().Exec(fmt.Sprintf(`PRAGMA max_page_count = %d`, pages)); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../cli/demo/items.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big bytes.Buffer
+	for i := range 40 {
+		big.Write(bytes.ReplaceAll(data, []byte(`"id":"`), []byte(fmt.Sprintf(`"id":"%d-`, i))))
+	}
+	return big.Bytes()
 }
 
 // syncBuffer is a log sink the server's goroutines write to.

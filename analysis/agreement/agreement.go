@@ -32,43 +32,31 @@ func ReadJudgements(r io.Reader) ([]Judgement, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Judgement
 	seen := map[[2]string]int{}
 	itemTypes := map[string]string{}
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	return analysis.ReadRows(t, "judgements", func(row []string) (Judgement, error) {
 		if err := t.CheckItemVersion(len(JudgementsColumns)); err != nil {
-			return nil, err
+			return Judgement{}, err
 		}
 		j, err := judgementRow(t, row, itemTypes)
 		if err != nil {
-			return nil, err
+			return j, err
 		}
 		key := [2]string{j.Annotator, j.Item}
 		if l, dup := seen[key]; dup {
-			return nil, t.Errf(1, "annotator %q already judged item %q on line %d", j.Annotator, j.Item, l)
+			return j, t.Errf(1, "annotator %q already judged item %q on line %d", j.Annotator, j.Item, l)
 		}
 		seen[key] = t.Line
-		out = append(out, j)
-	}
-	if len(out) == 0 {
-		return nil, analysis.NoRows("judgements")
-	}
-	return out, nil
+		return j, nil
+	})
 }
 
 // judgementRow reads one row of a judgements file; itemTypes holds the type
 // each item had on earlier lines, which must not change.
 func judgementRow(t *analysis.Input, row []string, itemTypes map[string]string) (Judgement, error) {
 	j := Judgement{Annotator: row[0], Item: row[1], Type: row[2]}
-	if domain.IsPooledName(j.Type) {
-		return j, t.Errf(2, "%s", analysis.PooledNameMsg("item type", j.Type))
+	if err := t.NotPooled(2, "item type"); err != nil {
+		return j, err
 	}
 	if typ, ok := itemTypes[j.Item]; ok && typ != j.Type {
 		return j, t.Errf(2, "item %q has type %q here but %q on an earlier line", j.Item, j.Type, typ)

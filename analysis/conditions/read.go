@@ -41,7 +41,7 @@ const (
 // and this analysis does not use, then the ones it checks.
 var (
 	ignoredColumns = []string{"batch_id", "item_type", "design_version"}
-	optionalTail   = append(append(append([]string{analysis.ItemVersionColumn}, analysis.TraceColumns...), analysis.SignalColumns...), analysis.MachineColumn)
+	optionalTail   = analysis.ExportTail
 )
 
 // Rating is one row of the file: Check is "", "high" or "low".
@@ -103,55 +103,52 @@ func ReadRatings(r io.Reader, opt ReadOptions) (*Ratings, error) {
 	scaleLine := 0 // the first line giving scale_points
 	declared := len(opt.Conditions) > 0
 	rs.Conditions = slices.Clone(opt.Conditions)
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = t.Each(func(row []string) error {
 		if err := t.CheckItemVersion(tail); err != nil {
-			return nil, err
+			return err
 		}
 		if err := t.CheckTraces(tail + 1); err != nil {
-			return nil, err
+			return err
 		}
-		if err := t.CheckMachine(tail + 1 + len(analysis.TraceColumns) + len(analysis.SignalColumns)); err != nil {
-			return nil, err
+		if err := t.CheckMachine(tail + analysis.MachineInTail); err != nil {
+			return err
 		}
 		if s := row[scaleAt]; s != "" {
 			n, err := strconv.Atoi(s)
 			if err != nil || n < domain.MinScalePoints || n > domain.MaxScalePoints {
-				return nil, t.Errf(scaleAt, "scale_points %q is not a whole number from %d to %d", s, domain.MinScalePoints, domain.MaxScalePoints)
+				return t.Errf(scaleAt, "scale_points %q is not a whole number from %d to %d", s, domain.MinScalePoints, domain.MaxScalePoints)
 			}
 			switch {
 			case scaleLine != 0 && n != rs.ScalePoints:
-				return nil, t.Errf(scaleAt, "scale_points %d here but %d on line %d: ratings on different scales cannot be averaged together (analyse each scale's rows apart)", n, rs.ScalePoints, scaleLine)
+				return t.Errf(scaleAt, "scale_points %d here but %d on line %d: ratings on different scales cannot be averaged together (analyse each scale's rows apart)", n, rs.ScalePoints, scaleLine)
 			case scaleLine == 0 && opt.ScalePoints != 0 && n != opt.ScalePoints:
-				return nil, t.Errf(scaleAt, "scale_points %d in the file but --scale-points %d: the file's own scale is the one its ratings were given on (leave --scale-points out)", n, opt.ScalePoints)
+				return t.Errf(scaleAt, "scale_points %d in the file but --scale-points %d: the file's own scale is the one its ratings were given on (leave --scale-points out)", n, opt.ScalePoints)
 			}
 			if scaleLine == 0 {
 				scaleLine, rs.ScalePoints, rs.ScaleFrom = t.Line, n, "file"
 				// Rows read before any scale_points was given must fit it too.
 				for _, rt := range rs.Rows {
 					if rt.Value > n {
-						return nil, &analysis.InputError{Line: rt.Line, Column: Columns[colRating], Msg: fmt.Sprintf("rating %d is outside the scale 1–%d (scale_points %d on line %d)", rt.Value, n, n, t.Line)}
+						return &analysis.InputError{Line: rt.Line, Column: Columns[colRating], Msg: fmt.Sprintf("rating %d is outside the scale 1–%d (scale_points %d on line %d)", rt.Value, n, n, t.Line)}
 					}
 				}
 			}
 		}
 		rt, err := parseRow(t, row, rs.ScalePoints, rs.ScaleFrom)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if rt.Check == "" && !slices.Contains(rs.Conditions, rt.Condition) {
 			if declared {
-				return nil, t.Errf(colCondition, "condition %q is not among the declared conditions (%s)", rt.Condition, strings.Join(opt.Conditions, ", "))
+				return t.Errf(colCondition, "condition %q is not among the declared conditions (%s)", rt.Condition, strings.Join(opt.Conditions, ", "))
 			}
 			rs.Conditions = append(rs.Conditions, rt.Condition)
 		}
 		rs.Rows = append(rs.Rows, rt)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(rs.Rows) == 0 {
 		return nil, analysis.NoRows("ratings")
@@ -165,11 +162,8 @@ func ReadRatings(r io.Reader, opt ReadOptions) (*Ratings, error) {
 // parseRow checks one row against the scale.
 func parseRow(t *analysis.Input, row []string, points int, from string) (Rating, error) {
 	rt := Rating{Line: t.Line, Participant: strings.Clone(row[colParticipant]), Item: strings.Clone(row[colItem]), Condition: strings.Clone(row[colCondition])}
-	if rt.Participant == "" {
-		return rt, t.Errf(colParticipant, "empty participant id")
-	}
-	if rt.Item == "" {
-		return rt, t.Errf(colItem, "empty item id")
+	if err := t.NonEmpty("participant id", "item id"); err != nil {
+		return rt, err
 	}
 	switch strings.ToLower(row[colCheck]) {
 	case "":
@@ -193,8 +187,8 @@ func parseRow(t *analysis.Input, row []string, points int, from string) (Rating,
 		if rt.Condition == "" {
 			return rt, t.Errf(colCondition, "empty condition on an item row (only attention checks may have none)")
 		}
-		if domain.IsPooledName(rt.Condition) {
-			return rt, t.Errf(colCondition, "%s", analysis.PooledNameMsg("condition", rt.Condition))
+		if err := t.NotPooled(colCondition, "condition"); err != nil {
+			return rt, err
 		}
 	}
 	return rt, nil

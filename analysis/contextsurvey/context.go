@@ -51,40 +51,26 @@ func ReadContextAnswers(r io.Reader) ([]ContextAnswer, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []ContextAnswer
 	seen := map[[3]string]int{}
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	return analysis.ReadRows(t, "answers", func(row []string) (ContextAnswer, error) {
 		a, err := contextAnswerRow(t, row)
 		if err != nil {
-			return nil, err
+			return a, err
 		}
 		key := [3]string{a.Annotator, a.Survey, a.Item}
 		if l, dup := seen[key]; dup {
-			return nil, t.Errf(2, "annotator %q already answered item %q of survey %q on line %d", a.Annotator, a.Item, a.Survey, l)
+			return a, t.Errf(2, "annotator %q already answered item %q of survey %q on line %d", a.Annotator, a.Item, a.Survey, l)
 		}
 		seen[key] = t.Line
-		out = append(out, a)
-	}
-	if len(out) == 0 {
-		return nil, analysis.NoRows("answers")
-	}
-	return out, nil
+		return a, nil
+	})
 }
 
 // contextAnswerRow reads one row of a context answers file.
 func contextAnswerRow(t *analysis.Input, row []string) (ContextAnswer, error) {
 	a := ContextAnswer{Annotator: row[0], Survey: row[1], Item: row[2], Kind: row[3], Period: row[4]}
-	for k, what := range []string{"annotator id", "survey id", "item id"} {
-		if row[k] == "" {
-			return a, t.Errf(k, "empty %s", what)
-		}
+	if err := t.NonEmpty("annotator id", "survey id", "item id"); err != nil {
+		return a, err
 	}
 	n, err := strconv.Atoi(row[5])
 	if err != nil || n < 0 || n > MaxAddedSentences {
@@ -99,13 +85,10 @@ func contextAnswerRow(t *analysis.Input, row []string) (ContextAnswer, error) {
 	if err := contextFinal(t, n, v, row[7]); err != nil {
 		return a, err
 	}
-	if domain.IsPooledName(row[1]) {
-		return a, t.Errf(1, "%s", analysis.PooledNameMsg("survey", row[1]))
+	if err := t.NotPooled(1, "survey"); err != nil {
+		return a, err
 	}
-	if domain.IsPooledName(row[4]) {
-		return a, t.Errf(4, "%s", analysis.PooledNameMsg("period", row[4]))
-	}
-	return a, nil
+	return a, t.NotPooled(4, "period")
 }
 
 // contextFinal checks that an answer after n added sentences, sufficient

@@ -148,32 +148,53 @@ func indexEcho(ratings []EchoRating) echoData {
 	return d
 }
 
-// modelIndex is one model's answers by (item, condition); condition ""
-// answers every condition of the item.
-type modelIndex struct {
+// modelIndex is one model's answers by (item, condition), each as the
+// rule reads it (the pool rule its rating, the reference rule its point);
+// condition "" answers every condition of the item.
+type modelIndex[V any] struct {
 	name    string
-	answers map[echoKey]int
+	answers map[echoKey]V
 }
 
-func (m modelIndex) answer(item, cond string) (int, bool) {
-	if v, ok := m.answers[echoKey{item, cond}]; ok {
+func (m modelIndex[V]) answer(k echoKey) (V, bool) {
+	if v, ok := m.answers[k]; ok {
 		return v, true
 	}
-	v, ok := m.answers[echoKey{item, ""}]
+	v, ok := m.answers[echoKey{k.item, ""}]
 	return v, ok
 }
 
-func indexModels(answers []ModelAnswer) []modelIndex {
-	var out []modelIndex
+// indexModels groups answers by model, in the order first named, each
+// answer as value reads it.
+func indexModels[V any](answers []ModelAnswer, value func(ModelAnswer) V) []modelIndex[V] {
+	var out []modelIndex[V]
 	pos := map[string]int{}
 	for _, a := range answers {
 		i, ok := pos[a.Model]
 		if !ok {
 			i = len(out)
 			pos[a.Model] = i
-			out = append(out, modelIndex{name: a.Model, answers: map[echoKey]int{}})
+			out = append(out, modelIndex[V]{name: a.Model, answers: map[echoKey]V{}})
 		}
-		out[i].answers[echoKey{a.Item, a.Condition}] = a.Rating
+		out[i].answers[echoKey{a.Item, a.Condition}] = value(a)
+	}
+	return out
+}
+
+// rating is the answer as the pool rule reads it.
+func (a ModelAnswer) rating() int { return a.Rating }
+
+// assess is the frame both LLM-echo rules share: every participant of d,
+// in the order the ratings first name them, is measured against each of
+// n models, and summed up by result.
+func assess[M, R any](d echoData, n int, measure func(p string, model int) M, result func(p string, ms []M) R) []R {
+	out := make([]R, 0, len(d.participants))
+	for _, p := range d.participants {
+		var ms []M
+		for i := range n {
+			ms = append(ms, measure(p, i))
+		}
+		out = append(out, result(p, ms))
 	}
 	return out
 }
@@ -188,7 +209,7 @@ func ModelsMatchingNothing(ratings []EchoRating, answers []ModelAnswer) []string
 		items[k.item] = true
 	}
 	var out []string
-	for _, m := range indexModels(answers) {
+	for _, m := range indexModels(answers, ModelAnswer.rating) {
 		hit := false
 		for k := range m.answers {
 			if (k.cond == "" && items[k.item]) || d.byKey[k] != nil {
@@ -213,17 +234,14 @@ func ModelsMatchingNothing(ratings []EchoRating, answers []ModelAnswer) []string
 // such item to test, as for a perfect copy).
 func LLMEcho(ratings []EchoRating, answers []ModelAnswer, opt EchoOptions) []EchoResult {
 	d := indexEcho(ratings)
-	models := indexModels(answers)
-	out := make([]EchoResult, 0, len(d.participants))
-	for _, p := range d.participants {
-		res := EchoResult{Participant: p}
-		for _, m := range models {
-			res.Models = append(res.Models, echoAgainst(d, p, m, opt))
-		}
-		res.decide(opt)
-		out = append(out, res)
-	}
-	return out
+	models := indexModels(answers, ModelAnswer.rating)
+	return assess(d, len(models),
+		func(p string, i int) EchoModel { return echoAgainst(d, p, models[i], opt) },
+		func(p string, ms []EchoModel) EchoResult {
+			res := EchoResult{Participant: p, Models: ms}
+			res.decide(opt)
+			return res
+		})
 }
 
 // decide sets the flag, the echoed model and the reason.
@@ -260,13 +278,14 @@ func divergenceText(m *EchoModel) string {
 }
 
 // echoAgainst measures participant p against model m.
-func echoAgainst(d echoData, p string, m modelIndex, opt EchoOptions) EchoModel {
+func echoAgainst(d echoData, p string, m modelIndex[int], opt EchoOptions) EchoModel {
 	res := EchoModel{Model: m.name}
 	var agreeModel, agreeHumans, othersModel float64
 	var div []divergence
 	for _, r := range d.ratings[p] {
-		mv, ok := m.answer(r.Item, r.Condition)
-		raters := d.byKey[echoKey{r.Item, r.Condition}]
+		k := echoKey{r.Item, r.Condition}
+		mv, ok := m.answer(k)
+		raters := d.byKey[k]
 		if !ok || len(raters) < 2 {
 			continue
 		}

@@ -111,7 +111,7 @@ type FitResult struct {
 	Reason      string     `json:"reason"`
 }
 
-// ModelPoint is one model's answer to an (item, condition) as the
+// point is one model's answer to an (item, condition) as the
 // reference rule uses it: its expected point Σ k·p_k when the models file
 // gives the distribution, else its answer.
 func (a ModelAnswer) point() float64 {
@@ -127,36 +127,6 @@ func (a ModelAnswer) point() float64 {
 		return float64(a.Rating)
 	}
 	return s / tot
-}
-
-// fitModel is one model's points by (item, condition), "" answering every
-// condition.
-type fitModel struct {
-	name   string
-	points map[echoKey]float64
-}
-
-func (m fitModel) point(k echoKey) (float64, bool) {
-	if v, ok := m.points[k]; ok {
-		return v, true
-	}
-	v, ok := m.points[echoKey{k.item, ""}]
-	return v, ok
-}
-
-func indexFitModels(answers []ModelAnswer) []fitModel {
-	var out []fitModel
-	pos := map[string]int{}
-	for _, a := range answers {
-		i, ok := pos[a.Model]
-		if !ok {
-			i = len(out)
-			pos[a.Model] = i
-			out = append(out, fitModel{name: a.Model, points: map[echoKey]float64{}})
-		}
-		out[i].points[echoKey{a.Item, a.Condition}] = a.point()
-	}
-	return out
 }
 
 // fitRow is one item of one rater: their rating x, the model's point a and
@@ -177,72 +147,88 @@ type fitRow struct {
 func LLMEchoReference(ratings, reference []EchoRating, answers []ModelAnswer, opt FitOptions) []FitResult {
 	d := indexEcho(ratings)
 	ref := indexEcho(reference)
-	models := indexFitModels(answers)
+	models := indexModels(answers, ModelAnswer.point)
 	refs := map[string]bool{}
 	for _, r := range ref.participants {
 		refs[r] = true
 	}
-	type calib struct {
-		w       *refWeight
-		maxRef  *float64
-		maxT    *float64
-		refSeen int
-	}
 	cal := make([]calib, len(models))
 	for i, m := range models {
-		w, ok := referenceWeight(ref, m)
-		if !ok {
-			continue
-		}
-		cal[i].w = &w
-		for _, r := range ref.participants {
-			f := fitOne(refRows(ref, m, r, 2), w)
-			if f.Follow == nil || f.Items < opt.MinItems {
-				continue
-			}
-			cal[i].refSeen++
-			if cal[i].maxRef == nil || *f.Follow > *cal[i].maxRef {
-				v := *f.Follow
-				cal[i].maxRef = &v
-			}
-			if t := tStat(*f.Follow, *f.SE); cal[i].maxT == nil || t > *cal[i].maxT {
-				cal[i].maxT = &t
-			}
-		}
+		cal[i] = calibrate(ref, m, opt)
 	}
 	alpha := opt.Alpha / float64(max(1, len(models)))
-	out := make([]FitResult, 0, len(d.participants))
-	for _, p := range d.participants {
-		res := FitResult{Participant: p, InReference: refs[p]}
-		for i, m := range models {
-			fm := FitModel{Model: m.name, ReferenceAssessed: cal[i].refSeen, ReferenceMaxFollow: cal[i].maxRef, ReferenceMaxT: cal[i].maxT}
-			rows := poolRows(d, ref, m, p)
-			fm.Items = len(rows)
-			if cal[i].w != nil {
-				v := cal[i].w.w
-				fm.Weight = &v
-			}
-			switch {
-			case cal[i].w == nil:
-				fm.Note = "the reference humans' ratings cannot weigh this model against each other (fewer than 2 reference humans on its items, or no spread)"
-			case len(rows) < opt.MinItems:
-				fm.Note = fmt.Sprintf("fewer than %d items rated by the model and a reference human", opt.MinItems)
-			default:
-				f := fitOne(rows, *cal[i].w)
-				fm.Follow, fm.FollowSE, fm.PValue, fm.Note = f.Follow, f.SE, f.PValue, f.Note
-				if f.Follow != nil {
-					t := tStat(*f.Follow, *f.SE)
-					fm.FollowT = &t
-				}
-				fm.Flagged = !res.InReference && fm.Follow != nil && atLeast(*fm.Follow, opt.MinFollow) &&
-					atMost(*fm.PValue, alpha) && (fm.ReferenceMaxT == nil || *fm.FollowT > *fm.ReferenceMaxT+EchoTolerance)
-			}
-			res.Models = append(res.Models, fm)
-		}
-		res.decide(opt, alpha)
-		out = append(out, res)
+	return assess(d, len(models),
+		func(p string, i int) FitModel { return cal[i].measure(d, ref, models[i], p, refs[p], opt, alpha) },
+		func(p string, ms []FitModel) FitResult {
+			res := FitResult{Participant: p, InReference: refs[p], Models: ms}
+			res.decide(opt, alpha)
+			return res
+		})
+}
+
+// calib is what the reference humans show of one model: ŵ (nil when they
+// cannot weigh it), and how many of them were measured against it with
+// their largest δ and δ / SE.
+type calib struct {
+	w       *refWeight
+	maxRef  *float64
+	maxT    *float64
+	refSeen int
+}
+
+// calibrate measures the reference humans of ref against model m, each
+// against the mean of the others.
+func calibrate(ref echoData, m modelIndex[float64], opt FitOptions) calib {
+	var c calib
+	w, ok := referenceWeight(ref, m)
+	if !ok {
+		return c
 	}
-	return out
+	c.w = &w
+	for _, r := range ref.participants {
+		f := fitOne(refRows(ref, m, r, 2), w)
+		if f.Follow == nil || f.Items < opt.MinItems {
+			continue
+		}
+		c.refSeen++
+		if c.maxRef == nil || *f.Follow > *c.maxRef {
+			v := *f.Follow
+			c.maxRef = &v
+		}
+		if t := tStat(*f.Follow, *f.SE); c.maxT == nil || t > *c.maxT {
+			c.maxT = &t
+		}
+	}
+	return c
+}
+
+// measure is participant p of the pool d against model m, calibrated by
+// c; inReference participants are measured but never flagged, alpha is
+// each model's share of opt.Alpha.
+func (c calib) measure(d, ref echoData, m modelIndex[float64], p string, inReference bool, opt FitOptions, alpha float64) FitModel {
+	fm := FitModel{Model: m.name, ReferenceAssessed: c.refSeen, ReferenceMaxFollow: c.maxRef, ReferenceMaxT: c.maxT}
+	rows := poolRows(d, ref, m, p)
+	fm.Items = len(rows)
+	if c.w != nil {
+		v := c.w.w
+		fm.Weight = &v
+	}
+	switch {
+	case c.w == nil:
+		fm.Note = "the reference humans' ratings cannot weigh this model against each other (fewer than 2 reference humans on its items, or no spread)"
+	case len(rows) < opt.MinItems:
+		fm.Note = fmt.Sprintf("fewer than %d items rated by the model and a reference human", opt.MinItems)
+	default:
+		f := fitOne(rows, *c.w)
+		fm.Follow, fm.FollowSE, fm.PValue, fm.Note = f.Follow, f.SE, f.PValue, f.Note
+		if f.Follow != nil {
+			t := tStat(*f.Follow, *f.SE)
+			fm.FollowT = &t
+		}
+		fm.Flagged = !inReference && fm.Follow != nil && atLeast(*fm.Follow, opt.MinFollow) &&
+			atMost(*fm.PValue, alpha) && (fm.ReferenceMaxT == nil || *fm.FollowT > *fm.ReferenceMaxT+EchoTolerance)
+	}
+	return fm
 }
 
 func (res *FitResult) decide(opt FitOptions, alpha float64) {
@@ -287,11 +273,11 @@ func fmtP(p float64) string {
 
 // poolRows are participant p's rows against model m: each item p rated
 // that m answered and at least one reference human other than p rated.
-func poolRows(d, ref echoData, m fitModel, p string) []fitRow {
+func poolRows(d, ref echoData, m modelIndex[float64], p string) []fitRow {
 	var rows []fitRow
 	for _, r := range d.ratings[p] {
 		k := echoKey{r.Item, r.Condition}
-		a, ok := m.point(k)
+		a, ok := m.answer(k)
 		if !ok {
 			continue
 		}
@@ -306,11 +292,11 @@ func poolRows(d, ref echoData, m fitModel, p string) []fitRow {
 
 // refRows are reference human r's rows against model m: the items with at
 // least minRefs reference humans in all (r and minRefs − 1 others).
-func refRows(ref echoData, m fitModel, r string, minRefs int) []fitRow {
+func refRows(ref echoData, m modelIndex[float64], r string, minRefs int) []fitRow {
 	var rows []fitRow
 	for _, er := range ref.ratings[r] {
 		k := echoKey{er.Item, er.Condition}
-		a, ok := m.point(k)
+		a, ok := m.answer(k)
 		if !ok {
 			continue
 		}
@@ -346,7 +332,7 @@ func refMean(raters map[string]int, skip string) (float64, int) {
 // β_peers), clamped to [0, 1]. It fails when the slopes do not sum to a
 // positive number (the reference follows neither) or the design is
 // singular.
-func referenceWeight(ref echoData, m fitModel) (refWeight, bool) {
+func referenceWeight(ref echoData, m modelIndex[float64]) (refWeight, bool) {
 	var saa, scc, sac, sax, scx float64
 	n, ks := 0, 0
 	for _, r := range ref.participants {

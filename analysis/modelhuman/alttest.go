@@ -111,26 +111,12 @@ func readAltLabels(r io.Reader, who, what string) ([]AltLabel, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []AltLabel
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
+	return analysis.ReadRows(t, what, func(row []string) (AltLabel, error) {
+		if err := t.NonEmpty(who, "item_id", "label"); err != nil {
+			return AltLabel{}, err
 		}
-		if err != nil {
-			return nil, err
-		}
-		for k, name := range []string{who, "item_id", "label"} {
-			if row[k] == "" {
-				return nil, t.Errf(k, "empty %s", name)
-			}
-		}
-		out = append(out, AltLabel{Who: row[0], Item: row[1], Label: row[2], Line: t.Line})
-	}
-	if len(out) == 0 {
-		return nil, analysis.NoRows(what)
-	}
-	return out, nil
+		return AltLabel{Who: row[0], Item: row[1], Label: row[2], Line: t.Line}, nil
+	})
 }
 
 // AltFileError is bad input found in one of the two files: File is

@@ -55,35 +55,25 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []ExplanationRating
 	seen := map[[5]string]int{}
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	return analysis.ReadRows(t, "ratings", func(row []string) (ExplanationRating, error) {
 		e := ExplanationRating{Annotator: row[0], Item: row[1], Kind: row[2], Strategy: row[3], Model: row[5]}
-		for k, what := range []string{"annotator id", "item id", "kind", "strategy"} {
-			if row[k] == "" {
-				return nil, t.Errf(k, "empty %s", what)
-			}
+		if err := t.NonEmpty("annotator id", "item id", "kind", "strategy"); err != nil {
+			return e, err
 		}
 		// The table pools every kind, strategy and model under "all", and
 		// the JSON holds the per-model tables under "by_model": rows of
 		// their own under those names would be counted twice.
 		for _, k := range []int{2, 3, 5} {
-			if domain.IsPooledName(row[k]) {
-				return nil, t.Errf(k, "%s", analysis.PooledNameMsg(t.Want[k], row[k]))
+			if err := t.NotPooled(k, t.Want[k]); err != nil {
+				return e, err
 			}
 			if k == 2 && strings.EqualFold(row[k], ByModelKey) {
-				return nil, t.Errf(k, "kind %q is reserved: the JSON holds the per-model tables under it; rename it", row[k])
+				return e, t.Errf(k, "kind %q is reserved: the JSON holds the per-model tables under it; rename it", row[k])
 			}
 		}
 		if e.Judgment = ParseJudgment(row[4]); e.Judgment < 0 {
-			return nil, t.Errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
+			return e, t.Errf(4, "judgment %q is not one of %s", row[4], strings.Join(Judgments, ", "))
 		}
 		key := [5]string{e.Annotator, e.Item, e.Kind, e.Strategy, row[5]}
 		if l, dup := seen[key]; dup {
@@ -91,15 +81,11 @@ func ReadExplanationRatings(r io.Reader) ([]ExplanationRating, error) {
 			if row[5] != "" {
 				what = fmt.Sprintf("(%s, %s, model %s)", e.Kind, e.Strategy, row[5])
 			}
-			return nil, t.Errf(1, "annotator %q already rated item %q %s on line %d", e.Annotator, e.Item, what, l)
+			return e, t.Errf(1, "annotator %q already rated item %q %s on line %d", e.Annotator, e.Item, what, l)
 		}
 		seen[key] = t.Line
-		out = append(out, e)
-	}
-	if len(out) == 0 {
-		return nil, analysis.NoRows("ratings")
-	}
-	return out, nil
+		return e, nil
+	})
 }
 
 // JudgmentShares is one cell of the explanation table: n ratings and the

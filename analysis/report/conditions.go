@@ -66,11 +66,8 @@ func leftOutRows(t *toplines.Toplines) []leftOutRow {
 		if !t.HasCondition(r.cond) {
 			continue
 		}
-		for _, typ := range allTypes() {
-			if x := t.ByType[typ]; x != nil && x.LeftOut[r.key] > 0 {
-				out = append(out, r.leftOutRow)
-				break
-			}
+		if anyType(t, func(x *toplines.TypeToplines) bool { return x.LeftOut[r.key] > 0 }) {
+			out = append(out, r.leftOutRow)
 		}
 	}
 	return out
@@ -135,10 +132,8 @@ func pearsonCell(x *toplines.TypeToplines) any {
 
 // fewItemsNote explains the mark where some column has it.
 func fewItemsNote(t *toplines.Toplines) string {
-	for _, typ := range allTypes() {
-		if x := t.ByType[typ]; x != nil && x.PearsonFewItems {
-			return fmt.Sprintf("%s r on fewer than %d items: read it with care.", fewItemsMark, toplines.MinIntervalItems)
-		}
+	if anyType(t, func(x *toplines.TypeToplines) bool { return x.PearsonFewItems }) {
+		return fmt.Sprintf("%s r on fewer than %d items: read it with care.", fewItemsMark, toplines.MinIntervalItems)
 	}
 	return ""
 }

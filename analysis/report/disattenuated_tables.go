@@ -47,10 +47,8 @@ func disattenuatedRows(t *toplines.Toplines, row func(string, func(*toplines.Typ
 // approxLabel is a row label, marked when the interval under key is
 // approximate in some column.
 func approxLabel(t *toplines.Toplines, key, label string) string {
-	for _, typ := range allTypes() {
-		if x := t.ByType[typ]; x != nil && x.Approximate[key] != nil {
-			return label + " " + approxMark
-		}
+	if anyType(t, func(x *toplines.TypeToplines) bool { return x.Approximate[key] != nil }) {
+		return label + " " + approxMark
 	}
 	return label
 }

@@ -215,17 +215,33 @@ func typeColumns(first string) []string {
 
 func allTypes() []string { return append(append([]string{}, domain.TableTypes...), domain.TypeAll) }
 
-// ToplinesTable lays out the toplines as in the ImplicatureX paper: one
-// row per measure, one column per item type.
-func ToplinesTable(t *toplines.Toplines) *Table {
-	tb := &Table{Name: "toplines", Title: "Human toplines (share of items; per-participant z-scores, mean per item)", Columns: typeColumns("Measure")}
-	row := func(label string, f func(*toplines.TypeToplines) any) {
+// typeRows returns the function that adds to tb a row labelled label with
+// f of each item type's toplines, in allTypes order.
+func typeRows(tb *Table, t *toplines.Toplines) func(label string, f func(*toplines.TypeToplines) any) {
+	return func(label string, f func(*toplines.TypeToplines) any) {
 		r := []any{label}
 		for _, typ := range allTypes() {
 			r = append(r, f(t.ByType[typ]))
 		}
 		tb.Rows = append(tb.Rows, r)
 	}
+}
+
+// anyType reports whether some column's toplines (of allTypes) meet ok.
+func anyType(t *toplines.Toplines, ok func(*toplines.TypeToplines) bool) bool {
+	for _, typ := range allTypes() {
+		if x := t.ByType[typ]; x != nil && ok(x) {
+			return true
+		}
+	}
+	return false
+}
+
+// ToplinesTable lays out the toplines as in the ImplicatureX paper: one
+// row per measure, one column per item type.
+func ToplinesTable(t *toplines.Toplines) *Table {
+	tb := &Table{Name: "toplines", Title: "Human toplines (share of items; per-participant z-scores, mean per item)", Columns: typeColumns("Measure")}
+	row := typeRows(tb, t)
 	row("Items", func(x *toplines.TypeToplines) any { return x.Items })
 	row("Implicature recognition", toplineCell(toplines.MImplicature))
 	row("Cancellation recognition", toplineCell(toplines.MCancellation))
@@ -557,13 +573,7 @@ func jsonCell(v any) string {
 // intervals, one row per measure, one column per item type.
 func ToplinesIntervalsTable(t *toplines.Toplines) *Table {
 	tb := &Table{Name: "toplines_intervals", Title: "Human toplines with 95 % intervals", Columns: typeColumns("Measure")}
-	row := func(label string, f func(*toplines.TypeToplines) any) {
-		r := []any{label}
-		for _, typ := range allTypes() {
-			r = append(r, f(t.ByType[typ]))
-		}
-		tb.Rows = append(tb.Rows, r)
-	}
+	row := typeRows(tb, t)
 	row("Items", func(x *toplines.TypeToplines) any { return x.Items })
 	row("Implicature recognition", intervalCell(toplines.MImplicature))
 	row(approxLabel(t, toplines.MCancellation+"_ci95", "Cancellation recognition"), intervalCell(toplines.MCancellation))

@@ -152,7 +152,7 @@ func ReadRatingsWith(r io.Reader, opt ReadOptions) (*Ratings, error) {
 // RatingsMachineAt is the index of machine_instruction among a ratings
 // table's columns, after the item version, the traces and the signals;
 // scale_points follows it.
-var RatingsMachineAt = len(RatingsColumns) + 1 + len(analysis.TraceColumns) + len(analysis.SignalColumns)
+var RatingsMachineAt = len(RatingsColumns) + analysis.MachineInTail
 
 // ratingsScaleAt is the index of scale_points among a ratings table's
 // columns.
@@ -172,41 +172,37 @@ func ReadRatingsFile(r io.Reader, each func(t *analysis.Input, row []string) err
 // scale_points column is on a scale of points; given is the scale the
 // user named (0: none), which a file's column must then agree with.
 func readRatingsFile(r io.Reader, points, given int, each func(t *analysis.Input, row []string) error) (*ratingsBuilder, error) {
-	t, err := analysis.NewInput(r, RatingsColumns, append(append(append([]string{analysis.ItemVersionColumn}, analysis.TraceColumns...), analysis.SignalColumns...), analysis.MachineColumn, ScalePointsColumn)...)
+	t, err := analysis.NewInput(r, RatingsColumns, append(slices.Clone(analysis.ExportTail), ScalePointsColumn)...)
 	if err != nil {
 		return nil, err
 	}
 	b := newRatingsBuilder()
 	b.points, b.rs.ScalePoints, b.given = points, points, given
-	for {
-		row, err := t.Next()
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = t.Each(func(row []string) error {
 		if err := t.CheckTraces(len(RatingsColumns) + 1); err != nil {
-			return nil, err
+			return err
 		}
 		if err := t.CheckItemVersion(len(RatingsColumns)); err != nil {
-			return nil, err
+			return err
 		}
 		if err := t.CheckMachine(RatingsMachineAt); err != nil {
-			return nil, err
+			return err
 		}
 		if err := b.scale(t, row); err != nil {
-			return nil, err
+			return err
 		}
 		if err := b.add(row, t.Line); err != nil {
-			return nil, err
+			return err
 		}
 		if each != nil {
-			if err := each(t, row); err != nil {
-				return nil, err
-			}
+			return each(t, row)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return b, nil
 }
 
 // RatingRow is one row of a ratings file as plain values; Check is "",

@@ -130,15 +130,7 @@ func promptOf(path string, body []byte) string {
 
 // reply answers one completion request, a live one or a line of a batch.
 func (s *Server) reply(path string, body []byte) (int, []byte) {
-	var req struct {
-		Model    string `json:"model"`
-		Prompt   string `json:"prompt"`
-		Messages []struct {
-			Content string `json:"content"`
-		} `json:"messages"`
-		N        int `json:"n"`
-		Logprobs any `json:"logprobs"`
-	}
+	var req request
 	if err := json.Unmarshal(body, &req); err != nil {
 		return http.StatusBadRequest, []byte(`{"error":{"message":"bad request"}}`)
 	}
