@@ -185,8 +185,14 @@ func reportReplication(env *Env, poll time.Duration, run *loadRun, repResult loa
 	fmt.Fprintf(env.stdout, "replication lag, acknowledgement → known in the replica (to %s): p50 %s, p99 %s, max %s over %d answers (%.0f answers/s)\n",
 		poll, secs(percentile(lags, .5)), secs(percentile(lags, .99)), secs(percentile(lags, 1)), len(lags), rate)
 	slices.Sort(risk)
-	fmt.Fprintf(env.stdout, "answers at risk at a loss (acknowledged, not yet in the replica), sampled at each of %d polls while answers came: p50 %d, p99 %d, max %d\n",
-		len(risk), risk[len(risk)/2], risk[min(len(risk)-1, len(risk)*99/100)], risk[len(risk)-1])
+	if len(risk) == 0 {
+		// The answers came and went between two polls: nothing was
+		// sampled while they came, which is not a count of zero.
+		fmt.Fprintf(env.stdout, "answers at risk at a loss: not sampled, the run ended before the first poll while answers came (poll every %s)\n", poll)
+	} else {
+		fmt.Fprintf(env.stdout, "answers at risk at a loss (acknowledged, not yet in the replica), sampled at each of %d polls while answers came: p50 %d, p99 %d, max %d\n",
+			len(risk), risk[len(risk)/2], risk[min(len(risk)-1, len(risk)*99/100)], risk[len(risk)-1])
+	}
 	verdict := "within"
 	if percentile(lags, 1) > replica.DefaultMaxLag {
 		verdict = "NOT within"
