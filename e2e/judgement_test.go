@@ -204,6 +204,15 @@ func TestJudgementStudyKeyboardInBrowser(t *testing.T) {
 						}
 						seen[fmt.Sprint(i)], found = true, true
 						conds[[]string{"kontrolle", "zielsatz"}[c]]++
+						// The target sentence comes after its context, the
+						// control sentence alone.
+						context := get(t, ctx, "context", chromedp.Evaluate[string](`(document.querySelector('[data-testid="context"] p:not(.label)') || {}).textContent || ""`))
+						if (context == "Eine Freundin erzählt:") != (c == 1) {
+							t.Errorf("screen %d (%s): context %q", pos, []string{"kontrolle", "zielsatz"}[c], context)
+						}
+						if c == 1 && conds["zielsatz"] == 1 {
+							screenshot(t, ctx, "judgement-screen-context-390")
+						}
 					}
 				}
 			}
