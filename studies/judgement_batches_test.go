@@ -148,3 +148,18 @@ func TestJudgementBatches(t *testing.T) {
 		t.Errorf("training note %q does not say there is no practice", note)
 	}
 }
+
+// TestJudgementBatchesRefuseUnfitItems: conditions renamed in the settings
+// after the import leave the items without a sentence in the new one:
+// planning refuses, naming the item and the condition, rather than build
+// screens with nothing to rate (docs/studies.md#judgement-batches).
+func TestJudgementBatchesRefuseUnfitItems(t *testing.T) {
+	db := mustOpenDB(t)
+	set := judgementStudySettings()
+	st := newJudgementStudy(t, db, set, judgementItems())
+	set.Conditions = []string{"kontrolle", "ziel"}
+	_, err := planCrowd(context.Background(), db, st.ID, set, 11)
+	if err == nil || !strings.Contains(err.Error(), `"zielsatz", which the study does not declare`) {
+		t.Fatalf("planning with a renamed condition: %v", err)
+	}
+}
