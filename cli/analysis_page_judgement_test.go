@@ -267,4 +267,3 @@ func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 		}
 	}
 }
-
