@@ -107,7 +107,7 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 	}
 	spec.CompareStudyID = cmp
 	if scoring.IsHumanTask(spec.Task) {
-		if spec.Task.StudyKind() != s.Kind {
+		if !spec.Task.Asks(s.Kind) {
 			return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
 		}
 	} else if (spec.Task == scoring.TrueFalse) != studies.ScoresItems(s) {

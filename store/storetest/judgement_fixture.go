@@ -23,6 +23,9 @@ type JudgementFixture struct {
 	n     int
 }
 
+// JudgementQuestion is the fixture's question above the scale.
+const JudgementQuestion = "Wie natürlich klingt dieser Satz?"
+
 // JudgementConditions are the fixture's conditions, in their declared order.
 var JudgementConditions = []string{"kontrolle", "zielsatz"}
 
@@ -79,6 +82,7 @@ func JudgementFixtureOn(t testing.TB, db *store.DB, items int) *JudgementFixture
 	set.Conditions = append([]string(nil), JudgementConditions...)
 	set.ScalePoints, set.CheckHighMin, set.CheckLowMax, set.MaxFailedChecks, set.Quota = 5, 4, 2, 2, 20
 	set.ScaleLabels = map[string]string{"1": "völlig unnatürlich", "5": "völlig natürlich"}
+	set.Question = JudgementQuestion
 	set.CompletionCode = "FERTIG1"
 	if err := db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
 		t.Fatal(err)
