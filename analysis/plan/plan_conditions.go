@@ -88,7 +88,7 @@ type PlannedDifference struct {
 }
 
 // ConditionsPlanNote says what the planner of a judgement study promises.
-const ConditionsPlanNote = "Predicted 95% intervals of the differences between conditions, from Latin-square studies simulated by a model fitted to the pilot (each item's mean in each condition shrunk by its reliability, the participants' bias, the rating noise; items drawn anew in each study), centred on the pilot's differences; items_share is the part of the squared width only more items shrink."
+const ConditionsPlanNote = "Predicted 95% intervals of the differences between conditions, from Latin-square studies simulated by a model fitted to the pilot (each item's effect and item × condition interaction shrunk to their true variance, the participants' bias, the rating noise; items drawn anew in each study), centred on the pilot's differences; items_share is the part of the squared width only more items shrink."
 
 // cpModel is the pilot's fitted model.
 type cpModel struct {
@@ -292,34 +292,53 @@ func fitConditionsModel(rs *conditions.Ratings, pilot *conditions.Result) *cpMod
 	}
 	np := float64(len(bSum))
 	bias2 := max(0, (bs2-bs*bs/np)/max(1, np-1)-bNoise/np)
-	// Each cell's deviation from its condition's mean, shrunk by its
-	// reliability: the true variance of the deviations over their
-	// observed variance.
+	// Each cell's deviation from its condition's mean is the item's own
+	// effect (its mean deviation over the conditions it was rated in) and
+	// the item × condition interaction, the part the differences see; each
+	// is shrunk toward 0 by the square root of its reliability λ (its true
+	// variance over its observed variance), so that the shrunk effects'
+	// variance, λ times the observed, is the true one: the cell means of a
+	// pilot carry the noise of their few raters, which would widen the
+	// simulated studies' intervals, and shrinking by λ itself (the best
+	// estimate of each effect) would leave too little variance, narrowing
+	// them.
+	v := func(i, c int) float64 { return (noise2 + bias2) / float64(n[i][c]) }
+	a := make([]float64, I)
+	g := make([][]float64, I)
+	var obsA, noiseA, obsG, noiseG float64
+	for i := range I {
+		g[i] = make([]float64, K)
+		k, vs := 0, 0.0
+		for c := range K {
+			if n[i][c] > 0 {
+				a[i] += cell(i, c) - cMean[c]
+				vs += v(i, c)
+				k++
+			}
+		}
+		a[i] /= float64(k)
+		obsA += a[i] * a[i]
+		noiseA += vs / float64(k*k)
+		for c := range K {
+			if n[i][c] > 0 && k > 1 {
+				g[i][c] = cell(i, c) - cMean[c] - a[i]
+				obsG += g[i][c] * g[i][c]
+				noiseG += v(i, c) * (1 - 1/float64(k))
+			}
+		}
+	}
+	shrink := func(obs, noise float64) float64 {
+		if obs <= 0 {
+			return 0
+		}
+		return max(0, 1-noise/obs)
+	}
+	lambdaA, lambdaG := math.Sqrt(shrink(obsA, noiseA)), math.Sqrt(shrink(obsG, noiseG))
 	mu := make([][]float64, I)
 	for i := range I {
 		mu[i] = make([]float64, K)
-	}
-	for c := range K {
-		var dev, dev2, noiseVar float64
-		m := 0
-		for i := range I {
-			if n[i][c] > 0 {
-				d := cell(i, c) - cMean[c]
-				dev += d
-				dev2 += d * d
-				noiseVar += (noise2 + bias2) / float64(n[i][c])
-				m++
-			}
-		}
-		lambda := 0.0
-		if m > 1 {
-			obsVar := (dev2 - dev*dev/float64(m)) / float64(m-1)
-			if obsVar > 0 {
-				lambda = max(0, 1-(noiseVar/float64(m))/obsVar)
-			}
-		}
-		for i := range I {
-			mu[i][c] = cMean[c] + lambda*(cell(i, c)-cMean[c])
+		for c := range K {
+			mu[i][c] = cMean[c] + lambdaA*a[i] + lambdaG*g[i][c]
 		}
 	}
 	counts := make([]int, 0, len(perP))
