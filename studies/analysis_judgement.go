@@ -213,7 +213,8 @@ func ConditionsAnalysis(ctx context.Context, rs *conditions.Ratings, topt toplin
 }
 
 // ConditionsReliabilityRows are the item ratings of the participants the
-// analysis by condition keeps, for the crowd reliability.
+// analysis by condition keeps, for the crowd reliability, in the order of
+// the conditions (declared, else first rated).
 func ConditionsReliabilityRows(rs *conditions.Ratings, res *conditions.Result) []modelhuman.CrowdRating {
 	kept := map[string]bool{}
 	for _, p := range res.Participants.Details {
@@ -225,5 +226,10 @@ func ConditionsReliabilityRows(rs *conditions.Ratings, res *conditions.Result) [
 			out = append(out, modelhuman.CrowdRating{Participant: r.Participant, Item: r.Item, Condition: r.Condition, Rating: r.Value})
 		}
 	}
+	// The reliability reports the conditions in the order first named:
+	// the study's declared order.
+	slices.SortStableFunc(out, func(a, b modelhuman.CrowdRating) int {
+		return slices.Index(rs.Conditions, a.Condition) - slices.Index(rs.Conditions, b.Condition)
+	})
 	return out
 }
