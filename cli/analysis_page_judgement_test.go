@@ -76,11 +76,16 @@ func serveStudies(t *testing.T, f *storetest.JudgementFixture) *adminSession {
 
 // judgementRatings has the fixture's participants rate: the target
 // sentences lower than the controls, each participant and item a little
-// apart; participant 5 fails both checks and is excluded.
+// apart; participant 5 fails both checks and is excluded; participant 12
+// rates the first seven sentences 3 in a row.
 func judgementRatings(f *storetest.JudgementFixture, t *testing.T, n int) {
 	for p := range n {
 		f.Complete(t, func(item, cond string) int {
 			switch {
+			case p == 12 && item == "s08":
+				return 4
+			case p == 12 && item[0] == 's':
+				return 3
 			case item == "chk-high" && p == 5:
 				return 1
 			case item == "chk-low" && p == 5:
@@ -128,7 +133,12 @@ func commandArgs(t *testing.T, body, testid, cmd, export string) []string {
 // command and its R companion are those of the same command.
 func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 	f := storetest.NewJudgementFixture(t, 8)
-	judgementRatings(f, t, 12)
+	// The study's data-quality rule: 6 equal ratings in a row exclude.
+	f.Set.ExcludeRun = 6
+	if err := f.DB.SaveCrowdSettings(context.Background(), f.ID, f.Set); err != nil {
+		t.Fatal(err)
+	}
+	judgementRatings(f, t, 13)
 	admin := serveStudies(t, f)
 	base := "/admin/studies/" + strconv.FormatInt(f.ID, 10)
 
@@ -177,8 +187,10 @@ func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 	if len(res.Conditions) != 2 || res.Conditions[0].Name != "kontrolle" || res.Conditions[1].Name != "zielsatz" {
 		t.Fatalf("conditions of the command: %+v", res.Conditions)
 	}
-	if len(res.Participants.Excluded) != 1 {
-		t.Errorf("the participant failing both checks is not the one excluded: %v", res.Participants.Excluded)
+	// The one failing both checks, and the one the study's rule excludes:
+	// the printed command names them, as the export cannot tell.
+	if len(res.Participants.Excluded) != 2 || !strings.Contains(page, "the study&#39;s data-quality rules: 7 identical ratings in a row (rule: 6)") {
+		t.Errorf("the command excludes %v; the page says it excludes the participant failing both checks and the one rating 7 alike in a row", res.Participants.Excluded)
 	}
 	if *res.Conditions[0].MeanRating <= *res.Conditions[1].MeanRating {
 		t.Errorf("the controls were rated higher: %v vs %v", *res.Conditions[0].MeanRating, *res.Conditions[1].MeanRating)

@@ -320,11 +320,13 @@ func PlanCommand(opt toplines.Options, points int) string {
 }
 
 // exclusionArgs are the flags of the study's scale and exclusion rules,
-// as every analyze command reading ratings takes them.
+// as every analyze command reading ratings takes them: --exclude lists
+// the participants the study's data-quality rules exclude too
+// (PrintedExclude), or the command would keep them where the page does not.
 func exclusionArgs(opt toplines.Options, points int) string {
 	args := fmt.Sprintf(" --scale-points %d --high-pass %d --low-pass %d --max-failed %d", points, opt.HighPass, opt.LowPass, opt.MaxFailed)
-	if len(opt.Exclude) > 0 {
-		args += " --exclude " + strings.Join(opt.Exclude, ",")
+	if ex := PrintedExclude(opt); len(ex) > 0 {
+		args += " --exclude " + strings.Join(ex, ",")
 	}
 	if len(opt.Include) > 0 {
 		args += " --include " + strings.Join(opt.Include, ",")

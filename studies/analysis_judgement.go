@@ -82,9 +82,7 @@ func ConditionsReliabilityCommand(opt toplines.Options, points int, conds []stri
 }
 
 func conditionsArgs(opt toplines.Options, points int, conds []string) string {
-	o := opt
-	o.Exclude, o.Flagged = PrintedExclude(opt), nil
-	args := exclusionArgs(o, points)
+	args := exclusionArgs(opt, points)
 	if len(conds) > 0 {
 		args += " --conditions " + strings.Join(conds, ",")
 	}
