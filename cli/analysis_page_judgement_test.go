@@ -278,4 +278,25 @@ func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 			t.Errorf("R companion lacks %s: %v", want, names)
 		}
 	}
+	t.Run("R reproduces the page", func(t *testing.T) {
+		needR(t, true)
+		dir := t.TempDir()
+		for _, zf := range zr.File {
+			rc, err := zf.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(rc)
+			rc.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, filepath.Base(zf.Name)), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out := runR(t, dir); !strings.Contains(out, " 0 differ by more than 1e-9 or in being undefined") {
+			t.Errorf("R does not reproduce the page's numbers:\n%s", out)
+		}
+	})
 }
