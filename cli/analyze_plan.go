@@ -42,10 +42,16 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	reference := fs.String("reference", "", "with --by-condition: compare every other condition with this one (default: every pair)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--high-pass H --low-pass L --max-failed F] [--exclude IDS] [--include IDS] [--scale-points P] [--json]\n"+
-			"       pragmalab analyze plan --by-condition --ratings PILOT.csv --participants N[,N…] [--conditions C1,C2…] [--reference C] [--items M] [exclusion flags] [--json]\n\n"+
-			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\nWith --by-condition, those of the differences between a judgement study's own\nconditions (docs/statistics.md#planning-a-judgement-study).\n\nOptions:\n")
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
+			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
+	}
+	toplinesUsage := fs.Usage
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --by-condition --ratings PILOT.csv --participants N[,N…] [--conditions C1,C2…] [--reference C] [--items M]\n"+
+			"         [--high-pass H --low-pass L --max-failed F] [--exclude IDS] [--include IDS] [--scale-points P] [--json]\n"+
+			"Predict the 95% intervals of the differences between a judgement study's own\nconditions with N participants (docs/statistics.md#planning-a-judgement-study).\n\n")
+		toplinesUsage()
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
