@@ -138,9 +138,12 @@ func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 	if err := f.DB.SaveCrowdSettings(context.Background(), f.ID, f.Set); err != nil {
 		t.Fatal(err)
 	}
-	judgementRatings(f, t, 13)
 	admin := serveStudies(t, f)
 	base := "/admin/studies/" + strconv.FormatInt(f.ID, 10)
+	if _, page := admin.get(base + "/analysis"); !strings.Contains(page, `data-testid="analysis-empty"`) || !strings.Contains(page, "No participant has completed a batch yet.") {
+		t.Errorf("before any participant the page does not say there is nothing yet:\n%s", page)
+	}
+	judgementRatings(f, t, 13)
 
 	code, page := admin.get(base + "/analysis")
 	if code != 200 {
