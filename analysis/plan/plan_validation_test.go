@@ -120,12 +120,20 @@ func simulateOrdinal(rng *rand.Rand, d ordinalDesign, it ordinalItems, perBatch 
 // every `go test`, the full one with PRAGMALAB_PLAN_VALIDATION=full (the
 // table of docs/statistics.md#planner-validation).
 type validationSize struct {
-	pilots, realised, draws, replicates int
+	pilots, realised, draws, replicates, refits int
+	// covered is the fewest pilots whose realised width must fall within
+	// the planned width's range, for every compared quantity.
+	covered int
+	// shareLow and shareHigh bound the levels of the shares held to the
+	// bar: near 0 or 1 a share's interval is the items' Wilson floor and
+	// moves in steps of one item, which the short run's 2 simulated
+	// studies of 200 replicates do not average out.
+	shareLow, shareHigh float64
 }
 
 var (
-	shortValidation = validationSize{pilots: 6, realised: 2, draws: 2, replicates: 200}
-	fullValidation  = validationSize{pilots: 10, realised: 4, draws: 4, replicates: 500}
+	shortValidation = validationSize{pilots: 6, realised: 2, draws: 2, replicates: 200, refits: DefaultRefits, covered: 3, shareLow: 0.15, shareHigh: 0.85}
+	fullValidation  = validationSize{pilots: 10, realised: 4, draws: 4, replicates: 500, refits: DefaultRefits, covered: 7, shareLow: 0.10, shareHigh: 0.90}
 )
 
 // The designs: crowd-like (40 items, the coverage study's pilot), and the
@@ -159,16 +167,17 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 		size, lo, hi = fullValidation, barLow, barHigh
 	}
 	var table strings.Builder
-	table.WriteString("| design | quantity | level at 240 | realised width at 240 | planned ÷ realised: median | min | max | within the bar | target = realised r width: participants planned |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	table.WriteString("| design | quantity | level at 240 | realised width at 240 | planned ÷ realised: median | min | max | within the bar | realised within the planned range | target = realised r width: participants planned |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for di, d := range validationDesigns {
 		ratios := map[string][]float64{}
+		covered, ranged := map[string]int{}, map[string]int{}
 		realised, level := map[string]float64{}, map[string]float64{}
 		var answers []string
 		for k := range size.pilots {
 			seed := uint64(1000*di + k + 1)
 			items := drawOrdinalItems(rand.New(rand.NewPCG(seed, 1)), d)
 			pilot := simulateOrdinal(rand.New(rand.NewPCG(seed, 2)), d, items, 6)
-			opt := PlanOptions{Participants: []int{240}, Draws: size.draws, Options: toplines.DefaultOptions()}
+			opt := PlanOptions{Participants: []int{240}, Draws: size.draws, Refits: size.refits, Options: toplines.DefaultOptions()}
 			opt.Options.Bootstrap.Replicates = size.replicates
 			opt.Options.Bootstrap.Seed = seed
 			rep, err := PlanToplines(context.Background(), pilot, opt)
@@ -201,6 +210,10 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 					continue
 				}
 				ratios[q] = append(ratios[q], (ci[1]-ci[0])/real[q])
+				if wr := rep.Plans[0].WidthRange[domain.TypeAll][q]; wr != nil {
+					covered[q] += b2i(wr.Low <= real[q] && real[q] <= wr.High)
+					ranged[q]++
+				}
 				realised[q] += real[q] / float64(size.pilots)
 				level[q] += lv[q] / float64(size.pilots)
 			}
@@ -245,14 +258,19 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 			}
 			share := !strings.HasPrefix(q, "pearson_r")
 			if share && (level[q] < 0.05 || level[q] > 0.95) {
-				fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | not compared: a share at the boundary | | | | |\n", d.Name, q, level[q], realised[q])
+				fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | not compared: a share at the boundary | | | | | |\n", d.Name, q, level[q], realised[q])
 				continue
 			}
-			// The bar holds for the shares between 0.15 and 0.85 and for
-			// r where participants carry its width (the high-r design);
-			// the rest is shown, and docs/statistics.md#planner-validation
-			// says why it misses.
-			held := share && level[q] >= 0.15 && level[q] <= 0.85 || q == "pearson_r" && d.CancelSD < 0.2
+			// The bar holds for the shares between 0.10 and 0.90 (0.15 and
+			// 0.85 in the short run) and for
+			// r where participants carry its width (the high-r design).
+			// Elsewhere (r and the disattenuated r on 40 items, the
+			// disattenuated r near 1, a share near 0 or 1) the pilot
+			// estimates the items too loosely for any planner
+			// (docs/statistics.md#planner-validation says why), and what is
+			// asserted is that the planner says so: the realised width falls
+			// within the planned width's range on most pilots.
+			held := share && level[q] >= size.shareLow && level[q] <= size.shareHigh || q == "pearson_r" && d.CancelSD < 0.2
 			in := rs[0] >= lo && rs[len(rs)-1] <= hi
 			mark := "yes"
 			if !in {
@@ -261,9 +279,12 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 			if !held {
 				mark += " (not asserted)"
 			}
-			fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | %.2f | %.2f | %.2f | %s | %s |\n", d.Name, q, level[q], realised[q], med, rs[0], rs[len(rs)-1], mark, ans)
+			fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | %.2f | %.2f | %.2f | %s | %d of %d | %s |\n", d.Name, q, level[q], realised[q], med, rs[0], rs[len(rs)-1], mark, covered[q], ranged[q], ans)
 			if held && !in {
 				t.Errorf("%s %s: planned ÷ realised width from %.2f to %.2f over %d pilots (bar %.2f–%.2f)", d.Name, q, rs[0], rs[len(rs)-1], len(rs), lo, hi)
+			}
+			if ranged[q] != len(rs) || covered[q] < size.covered {
+				t.Errorf("%s %s: the realised width within the planned range on %d of %d pilots (%d with a range); want at least %d", d.Name, q, covered[q], len(rs), ranged[q], size.covered)
 			}
 		}
 	}
@@ -271,4 +292,11 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 	if full {
 		fmt.Print(table.String())
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -45,6 +45,12 @@ type WidthPlan struct {
 	OutOfReach string `json:"out_of_reach,omitempty"`
 	// Points are the simulated plans the fit went through.
 	Points []WidthPoint `json:"points"`
+	// WidthRange is how far the width at Participants may be off because
+	// the pilot estimates its items only so far: the 5th to 95th
+	// percentile of the widths planned there from pilots re-fitted from
+	// the model (docs/statistics.md#how-sure-is-a-planned-width); null
+	// when out of reach or without re-fits.
+	WidthRange *WidthRange `json:"width_range"`
 	// PilotAnalysed is the pilot's analysed participants.
 	PilotAnalysed int `json:"pilot_analysed"`
 	// Cap is the most participants the search simulates
@@ -99,6 +105,15 @@ func PlanWidth(ctx context.Context, rs *toplines.Ratings, opt PlanOptions, typ, 
 		}
 	}
 	wp.answer()
+	if wp.Reachable {
+		ranges, _, err := pl.widthRanges(ctx, wp.Participants, func(typ, q string) (float64, bool) {
+			return wp.Width, typ == wp.Type && q == wp.Quantity
+		})
+		if err != nil {
+			return nil, err
+		}
+		wp.WidthRange = ranges[wp.Type][wp.Quantity]
+	}
 	return wp, nil
 }
 
