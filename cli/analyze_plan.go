@@ -155,6 +155,9 @@ func writeWidthPlan(w io.Writer, wp *plan.WidthPlan) error {
 	default:
 		fmt.Fprintf(w, "A 95%% interval %.3f wide is out of reach: the studies simulated with %d participants, the planner's cap, miss it.\n", wp.Target, wp.Cap)
 	}
+	if r := wp.WidthRange; r != nil && wp.Reachable {
+		fmt.Fprintf(w, "The planned width is uncertain: with %d participants it may be %.3f to %.3f (%s).\n", wp.Participants, r.Low, r.High, rangeNote)
+	}
 	if wp.NearBoundary {
 		fmt.Fprintln(w, "The estimate is within 0.05 of 0 or 1: the width there depends on the estimate itself; plan for the width at 0.5 (docs/statistics.md#stopping-on-a-width-target).")
 	}
@@ -172,8 +175,9 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 		rep.Pilot.Participants, rep.Pilot.Analysed, rep.Pilot.Items, rep.Draws, rep.Note)
 	for _, p := range rep.Plans {
 		fmt.Fprintf(w, "\n%d participants, %d items\n", p.Participants, p.Items)
+		var loose []string
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "type\tquantity\tcentre\tpredicted 95% interval\twidth\titems' share")
+		fmt.Fprintln(tw, "type\tquantity\tcentre\tpredicted 95% interval\twidth\twidth may be\titems' share")
 		for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 			tt := p.ByType[typ]
 			if tt == nil {
@@ -188,12 +192,25 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 				if s := p.ItemsShare[typ][q]; s != nil {
 					share = fmt.Sprintf("%.0f%%", 100**s)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.3f\t[%.3f, %.3f]\t%.3f\t%s\n", typ, q, *v, ci[0], ci[1], ci[1]-ci[0], share)
+				span := "n/a"
+				if r := p.WidthRange[typ][q]; r != nil {
+					span = fmt.Sprintf("%.3f–%.3f", r.Low, r.High)
+					if w := ci[1] - ci[0]; r.Low < 0.75*w || r.High > 1.3*w {
+						loose = append(loose, fmt.Sprintf("%s %s %.3f to %.3f", typ, q, r.Low, r.High))
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%.3f\t[%.3f, %.3f]\t%.3f\t%s\t%s\n", typ, q, *v, ci[0], ci[1], ci[1]-ci[0], span, share)
 			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if len(loose) > 0 {
+			fmt.Fprintf(w, "Planned widths uncertain by more than a quarter: %s (%s).\n", strings.Join(loose, "; "), rangeNote)
+		}
 	}
 	return nil
 }
+
+// rangeNote says where a planned width's range comes from.
+const rangeNote = "the 5th to 95th percentile of the widths planned from pilots re-fitted from the model: the pilot estimates its items only so far, and a larger pilot or more items narrow it; docs/statistics.md#how-sure-is-a-planned-width"

@@ -91,7 +91,7 @@ const QDisattenuated = "pearson_r_disattenuated"
 var PlanQuantities = []string{toplines.MImplicature, toplines.MCancellation, toplines.MBeliefUpdate, toplines.MNegation, toplines.MStrengthen, toplines.MUnchanged, "pearson_r", QDisattenuated}
 
 // PlanNote says what the planner does and does not promise.
-const PlanNote = "Predicted 95% intervals from studies simulated by a model fitted to the pilot (items' true means and noise, participants' bias and scale); shares and the disattenuated r are centred on the pilot's estimates, the observed r on the r expected at N (more raters attenuate it less); more participants shrink only the participants' share of the uncertainty — items_share is the part only more items shrink."
+const PlanNote = "Predicted 95% intervals from studies simulated by a model fitted to the pilot (items' true means and noise, participants' bias and scale); shares are centred on the pilot's estimates, the observed and the disattenuated r on the values expected at N (more raters attenuate r less); more participants shrink only the participants' share of the uncertainty — items_share is the part only more items shrink; width_range is how far each planned width may be off because the pilot estimates its items only so far (5th to 95th percentile over pilots re-fitted from the model)."
 
 // planner is a pilot ready to simulate from.
 type planner struct {
