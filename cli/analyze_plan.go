@@ -35,11 +35,12 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	fs.IntVar(&opt.Items, "items", 0, fmt.Sprintf("the number of items of the planned study (default: the pilot's; at most %d)", plan.MaxPlanItems))
 	fs.IntVar(&opt.Draws, "draws", 4, fmt.Sprintf("studies simulated per number of participants (1 to %d)", plan.MaxPlanDraws))
 	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, fmt.Sprintf("bootstrap replicates of each simulated study's intervals (%d to %d)", plan.MinPlanReplicates, plan.MaxPlanReplicates))
+	refits := fs.Int("refits", plan.DefaultRefits, fmt.Sprintf("pilots re-fitted from the model for each planned width's range (0: none; at most %d)", plan.MaxPlanRefits))
 	fs.Uint64Var(&opt.Options.Bootstrap.Seed, "seed", analysis.DefaultSeed, "seed of the simulation (the same pilot and seed give the same plan)")
 	ex := addExclusionFlags(fs, &opt.Options)
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--refits K] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
 			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
@@ -76,6 +77,13 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	}
 	if opt.Options.Bootstrap.Replicates < plan.MinPlanReplicates {
 		return usagef("analyze plan: --bootstrap: %d replicates; the planner takes %d to %d", opt.Options.Bootstrap.Replicates, plan.MinPlanReplicates, plan.MaxPlanReplicates)
+	}
+	if *refits < 0 || *refits > plan.MaxPlanRefits {
+		return usagef("analyze plan: --refits: %d re-fitted pilots; the planner takes 0 (none) to %d", *refits, plan.MaxPlanRefits)
+	}
+	opt.Refits = *refits
+	if opt.Refits == 0 {
+		opt.Refits = -1
 	}
 	if opt.Draws < 1 {
 		return usagef("analyze plan: --draws: %d is not a number of simulated studies the planner makes (1 to %d)", opt.Draws, plan.MaxPlanDraws)

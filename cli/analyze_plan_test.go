@@ -44,6 +44,8 @@ func TestAnalyzePlanRefusesSizes(t *testing.T) {
 		{[]string{"--participants", "120", "--draws", "1000000000"}, "--draws: 1000000000 is not a number of simulated studies the planner makes (1 to 50)"},
 		{[]string{"--participants", "120", "--draws", "0"}, "--draws: 0 is not"},
 		{[]string{"--participants", "120", "--bootstrap", "100000000"}, "--bootstrap: 100000000 replicates; the planner takes 100 to 5000"},
+		{[]string{"--participants", "120", "--refits", "1000"}, "--refits: 1000 re-fitted pilots; the planner takes 0 (none) to 100"},
+		{[]string{"--participants", "120", "--refits", "-1"}, "--refits: -1 re-fitted pilots"},
 		{[]string{"--participants", "120", "--items", "100000000"}, "--items: 100000000 is not a number of items the planner simulates (0 for the pilot's, or 1 to 5000)"},
 		{[]string{"--target-width", "0"}, "--target-width: the target width 0 is not a width"},
 		{[]string{"--target-width", "NaN"}, "--target-width: the target width NaN is not a width"},
