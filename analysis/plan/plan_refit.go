@@ -120,7 +120,8 @@ func (pl *planner) widthRanges(ctx context.Context, n int, width func(typ, q str
 			if out[typ] == nil {
 				out[typ] = map[string]*WidthRange{}
 			}
-			out[typ][q] = &WidthRange{Low: min(w, analysis.Quantile7(ws, 0.05)), High: max(w, analysis.Quantile7(ws, 0.95))}
+			lo, hi := analysis.Quantile7(ws, 0.05), analysis.Quantile7(ws, 0.95)
+			out[typ][q] = &WidthRange{Low: max(0, min(w, lo, 2*w-hi)), High: max(w, hi, 2*w-lo)}
 		}
 	}
 	return out, widths, nil

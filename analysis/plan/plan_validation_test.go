@@ -122,7 +122,9 @@ func simulateOrdinal(rng *rand.Rand, d ordinalDesign, it ordinalItems, perBatch 
 type validationSize struct {
 	pilots, realised, draws, replicates, refits int
 	// covered is the fewest pilots whose realised width must fall within
-	// the planned width's range, for every compared quantity.
+	// the planned width's range, for every compared quantity: for a 90 %
+	// range, fewer than 7 of 10 has a chance of 1.3 %, fewer than 4 of 6
+	// of 1.6 %.
 	covered int
 	// shareLow and shareHigh bound the levels of the shares held to the
 	// bar: near 0 or 1 a share's interval is the items' Wilson floor and
@@ -132,7 +134,7 @@ type validationSize struct {
 }
 
 var (
-	shortValidation = validationSize{pilots: 6, realised: 2, draws: 2, replicates: 200, refits: DefaultRefits, covered: 3, shareLow: 0.15, shareHigh: 0.85}
+	shortValidation = validationSize{pilots: 6, realised: 2, draws: 3, replicates: 200, refits: DefaultRefits, covered: 4, shareLow: 0.15, shareHigh: 0.85}
 	fullValidation  = validationSize{pilots: 10, realised: 4, draws: 4, replicates: 500, refits: DefaultRefits, covered: 7, shareLow: 0.10, shareHigh: 0.90}
 )
 
@@ -145,9 +147,9 @@ var validationDesigns = []ordinalDesign{
 	{Name: "ordinal-high-r", Items: 120, Batches: 10, CancelSD: 0.1, Noise: 1.6},
 }
 
-// The bar (docs/statistics.md#planner-validation): the planned width at 240 participants within
-// 0.75–1.3 × the width studies of 240 get, for every share away from 0
-// and 1, r and the disattenuated r, on every pilot. The short run's
+// The bar (docs/statistics.md#planner-validation): the planned width at
+// 240 participants within 0.75–1.3 × the width studies of 240 get, on
+// every pilot (where it is asserted: see the test). The short run's
 // widths carry more Monte-Carlo noise (2 simulated studies of 200
 // replicates where the full run has 4 of 500): its bar is 0.7–1.4.
 const (
@@ -167,10 +169,10 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 		size, lo, hi = fullValidation, barLow, barHigh
 	}
 	var table strings.Builder
-	table.WriteString("| design | quantity | level at 240 | realised width at 240 | planned ÷ realised: median | min | max | within the bar | realised within the planned range | target = realised r width: participants planned |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	table.WriteString("| design | quantity | level at 240 | realised width at 240 | planned ÷ realised: median | min | max | pilots within the bar | realised within the planned range | target = realised r width: participants planned |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for di, d := range validationDesigns {
 		ratios := map[string][]float64{}
-		covered, ranged := map[string]int{}, map[string]int{}
+		covered, ranged, inBar, outside := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 		realised, level := map[string]float64{}, map[string]float64{}
 		var answers []string
 		for k := range size.pilots {
@@ -210,9 +212,19 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 					continue
 				}
 				ratios[q] = append(ratios[q], (ci[1]-ci[0])/real[q])
+				if r := (ci[1] - ci[0]) / real[q]; r >= lo && r <= hi {
+					inBar[q]++
+				}
 				if wr := rep.Plans[0].WidthRange[domain.TypeAll][q]; wr != nil {
-					covered[q] += b2i(wr.Low <= real[q] && real[q] <= wr.High)
+					inRange := wr.Low <= real[q] && real[q] <= wr.High
+					covered[q] += b2i(inRange)
+					if r := (ci[1] - ci[0]) / real[q]; (r < lo || r > hi) && !inRange {
+						outside[q]++ // outside the bar and outside the range
+					}
 					ranged[q]++
+					if strings.HasPrefix(q, "pearson_r") {
+						t.Logf("%s pilot %d %s: planned width %.3f, range %.3f–%.3f, realised %.3f", d.Name, k, q, ci[1]-ci[0], wr.Low, wr.High, real[q])
+					}
 				}
 				realised[q] += real[q] / float64(size.pilots)
 				level[q] += lv[q] / float64(size.pilots)
@@ -261,27 +273,32 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 				fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | not compared: a share at the boundary | | | | | |\n", d.Name, q, level[q], realised[q])
 				continue
 			}
-			// The bar holds for the shares between 0.10 and 0.90 (0.15 and
-			// 0.85 in the short run) and for
-			// r where participants carry its width (the high-r design).
-			// Elsewhere (r and the disattenuated r on 40 items, the
-			// disattenuated r near 1, a share near 0 or 1) the pilot
-			// estimates the items too loosely for any planner
-			// (docs/statistics.md#planner-validation says why), and what is
+			// The bar is asserted on every pilot for the shares between
+			// 0.10 and 0.90 (0.15 and 0.85 in the short run). For r on the
+			// high-r design, the case, the planned widths must be
+			// unbiased (median planned ÷ realised within 0.9–1.1), and a
+			// pilot outside the bar must say so: its realised width within
+			// its planned range. Elsewhere (r and the disattenuated r on 40
+			// items, the disattenuated r near 1, a share near 0 or 1) the
+			// pilot estimates the items too loosely for any planner
+			// (docs/statistics.md#how-sure-is-a-planned-width), and what is
 			// asserted is that the planner says so: the realised width falls
-			// within the planned width's range on most pilots.
-			held := share && level[q] >= size.shareLow && level[q] <= size.shareHigh || q == "pearson_r" && d.CancelSD < 0.2
-			in := rs[0] >= lo && rs[len(rs)-1] <= hi
-			mark := "yes"
-			if !in {
-				mark = "no"
-			}
-			if !held {
-				mark += " (not asserted)"
+			// within the planned range on most pilots.
+			held := share && level[q] >= size.shareLow && level[q] <= size.shareHigh
+			highR := q == "pearson_r" && d.CancelSD < 0.2
+			mark := fmt.Sprintf("%d of %d", inBar[q], len(rs))
+			switch {
+			case held:
+				mark += " (asserted: all)"
+			case highR:
+				mark += " (asserted: median 0.9–1.1, the rest within their range)"
 			}
 			fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | %.2f | %.2f | %.2f | %s | %d of %d | %s |\n", d.Name, q, level[q], realised[q], med, rs[0], rs[len(rs)-1], mark, covered[q], ranged[q], ans)
-			if held && !in {
+			if held && inBar[q] < len(rs) {
 				t.Errorf("%s %s: planned ÷ realised width from %.2f to %.2f over %d pilots (bar %.2f–%.2f)", d.Name, q, rs[0], rs[len(rs)-1], len(rs), lo, hi)
+			}
+			if highR && (med < 0.9 || med > 1.1 || outside[q] > 0) {
+				t.Errorf("%s %s: median planned ÷ realised %.2f (want 0.9–1.1); %d pilots outside the bar %.2f–%.2f with the realised width outside their planned range", d.Name, q, med, outside[q], lo, hi)
 			}
 			if ranged[q] != len(rs) || covered[q] < size.covered {
 				t.Errorf("%s %s: the realised width within the planned range on %d of %d pilots (%d with a range); want at least %d", d.Name, q, covered[q], len(rs), ranged[q], size.covered)
