@@ -221,4 +221,4 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 }
 
 // rangeNote says where a planned width's range comes from.
-const rangeNote = "the 5th to 95th percentile of the widths planned from pilots re-fitted from the model: the pilot estimates its items only so far, and a larger pilot or more items narrow it; docs/statistics.md#how-sure-is-a-planned-width"
+const rangeNote = "from the widths planned from pilots re-fitted from the model: the pilot estimates its items only so far, and a larger pilot or more items narrow it; docs/statistics.md#how-sure-is-a-planned-width"

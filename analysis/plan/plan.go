@@ -60,8 +60,8 @@ type Plan struct {
 	// than two numbers of participants to fit).
 	ItemsShare map[string]map[string]*float64 `json:"items_share,omitempty"`
 	// WidthRange is, per type and quantity, how far the planned width may
-	// be off because the pilot estimates its items only so far: a 90 %
-	// range over pilots re-fitted from the model
+	// be off because the pilot estimates its items only so far: a range
+	// over pilots re-fitted from the model
 	// (docs/statistics.md#how-sure-is-a-planned-width).
 	WidthRange map[string]map[string]*WidthRange `json:"width_range,omitempty"`
 
@@ -91,7 +91,7 @@ const QDisattenuated = "pearson_r_disattenuated"
 var PlanQuantities = []string{toplines.MImplicature, toplines.MCancellation, toplines.MBeliefUpdate, toplines.MNegation, toplines.MStrengthen, toplines.MUnchanged, "pearson_r", QDisattenuated}
 
 // PlanNote says what the planner does and does not promise.
-const PlanNote = "Predicted 95% intervals from studies simulated by a model fitted to the pilot (items' true means and noise, participants' bias and scale); shares are centred on the pilot's estimates, the observed and the disattenuated r on the values expected at N (more raters attenuate r less); more participants shrink only the participants' share of the uncertainty — items_share is the part only more items shrink; width_range is how far each planned width may be off because the pilot estimates its items only so far (5th to 95th percentile over pilots re-fitted from the model)."
+const PlanNote = "Predicted 95% intervals from studies simulated by a model fitted to the pilot (items' true means and noise, participants' bias and scale); shares are centred on the pilot's estimates, the observed and the disattenuated r on the values expected at N (more raters attenuate r less); more participants shrink only the participants' share of the uncertainty — items_share is the part only more items shrink; width_range is how far each planned width may be off because the pilot estimates its items only so far (over pilots re-fitted from the model)."
 
 // planner is a pilot ready to simulate from.
 type planner struct {

@@ -15,11 +15,13 @@ import (
 // the planner says how far its width may be off: a parametric bootstrap
 // of the pilot. Pilots of the pilot's design and size are drawn from the
 // fitted model, the model is fitted again to each, and each re-fit plans
-// the same study (the same random numbers); the range is the 5th to 95th
-// percentile of their widths (with the planned width in it). On the
-// validation generator the realised width fell within it for 7 to 10 of
-// 10 pilots per quantity; the basic interval [2w − q95, 2w − q05] held
-// it less often (6 to 10).
+// the study once (its own random numbers, so the range holds one study's
+// luck as well as the pilot's). The re-fits' widths are skewed (the width
+// of r falls steeply as r nears 1), so neither the percentile interval
+// [q05, q95] nor the basic one [2w − q95, 2w − q05] alone holds the
+// width a study gets: on the validation generator each held it on as
+// few as 6 of 10 pilots for some quantity. The range is their union,
+// with the planned width w in it: it held it on 9 or 10 of 10.
 
 // DefaultRefits is how many re-fitted pilots give a planned width's range.
 const DefaultRefits = 20
@@ -39,8 +41,9 @@ const refitReplicates = 200
 const refitSeed = 0x7e517
 
 // WidthRange is how far a planned width may be off because the pilot
-// estimates the items only so far: the 5th to 95th percentile of the
-// widths planned from pilots re-fitted from the model.
+// estimates the items only so far: the union of the percentile and the
+// basic 90 % intervals of the widths planned from pilots re-fitted from
+// the model.
 type WidthRange struct {
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
@@ -74,9 +77,9 @@ func (pl *planner) refitModels(ctx context.Context) ([]*planModel, error) {
 }
 
 // widthRanges plans a study of n participants from every re-fit (one
-// simulated study each, the same random numbers) and returns, per type
-// and quantity, the 5th to 95th percentile of their widths, widened to
-// hold width(typ, q), the planned width (false: none).
+// simulated study each) and returns, per type and quantity, the union of
+// the percentile and basic 90 % intervals of their widths about
+// width(typ, q), the planned width (false: none), and the widths.
 func (pl *planner) widthRanges(ctx context.Context, n int, width func(typ, q string) (float64, bool)) (map[string]map[string]*WidthRange, map[string]map[string][]float64, error) {
 	models, err := pl.refitModels(ctx)
 	if err != nil || len(models) < minRefits {

@@ -275,7 +275,7 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 			}
 			// The bar is asserted on every pilot for the shares between
 			// 0.10 and 0.90 (0.15 and 0.85 in the short run). For r on the
-			// high-r design, the case, the planned widths must be
+			// high-r design with noisy items, the planned widths must be
 			// unbiased (median planned ÷ realised within 0.9–1.1), and a
 			// pilot outside the bar must say so: its realised width within
 			// its planned range. Elsewhere (r and the disattenuated r on 40

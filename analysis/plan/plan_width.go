@@ -46,9 +46,8 @@ type WidthPlan struct {
 	// Points are the simulated plans the fit went through.
 	Points []WidthPoint `json:"points"`
 	// WidthRange is how far the width at Participants may be off because
-	// the pilot estimates its items only so far: the 5th to 95th
-	// percentile of the widths planned there from pilots re-fitted from
-	// the model (docs/statistics.md#how-sure-is-a-planned-width); null
+	// the pilot estimates its items only so far, from the widths planned
+	// there from pilots re-fitted from the model (docs/statistics.md#how-sure-is-a-planned-width); null
 	// when out of reach or without re-fits.
 	WidthRange *WidthRange `json:"width_range"`
 	// PilotAnalysed is the pilot's analysed participants.
