@@ -163,8 +163,11 @@ func writeWidthPlan(w io.Writer, wp *plan.WidthPlan) error {
 	default:
 		fmt.Fprintf(w, "A 95%% interval %.3f wide is out of reach: the studies simulated with %d participants, the planner's cap, miss it.\n", wp.Target, wp.Cap)
 	}
-	if r := wp.WidthRange; r != nil && wp.Reachable {
+	switch r := wp.WidthRange; {
+	case r != nil && wp.Reachable:
 		fmt.Fprintf(w, "The planned width is uncertain: with %d participants it may be %.3f to %.3f (%s).\n", wp.Participants, r.Low, r.High, rangeNote)
+	case r != nil && r.Low <= wp.Target:
+		fmt.Fprintf(w, "But the planned width is uncertain: with %d participants it may be %.3f to %.3f, so the target may be within reach after all; a larger pilot would tell (%s).\n", wp.Cap, r.Low, r.High, rangeNote)
 	}
 	if wp.NearBoundary {
 		fmt.Fprintln(w, "The estimate is within 0.05 of 0 or 1: the width there depends on the estimate itself; plan for the width at 0.5 (docs/statistics.md#stopping-on-a-width-target).")

@@ -248,6 +248,19 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 					if !wp.has(wp.Cap) || wp.point(wp.Cap).Width <= wp.Target {
 						t.Errorf("%s pilot %d: out of reach without a simulated study at the cap %d missing the target: %+v", d.Name, k, wp.Cap, wp.Points)
 					}
+					// 240 participants reach this target: out of reach comes
+					// with the width's range at the cap, which says whether
+					// the pilot may be wrong about it
+					// (docs/statistics.md#how-sure-is-a-planned-width)
+					r := wp.WidthRange
+					if r == nil {
+						t.Fatalf("%s pilot %d: out of reach without the width's range at the cap", d.Name, k)
+					}
+					may := "may be reached"
+					if r.Low > wp.Target {
+						may = "not reached"
+					}
+					answers[len(answers)-1] += fmt.Sprintf(" (at the cap %.2f–%.2f: %s)", r.Low, r.High, may)
 				}
 				if d.CancelSD < 0.2 && (!wp.Reachable || float64(wp.Participants) < 240/(hi*hi) || float64(wp.Participants) > 240/(lo*lo)) {
 					t.Errorf("%s pilot %d: target %.3f, the r width 240 participants get: planned %+v", d.Name, k, real["pearson_r"], wp)
