@@ -35,6 +35,7 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	fs.IntVar(&opt.Items, "items", 0, fmt.Sprintf("the number of items of the planned study (default: the pilot's; at most %d)", plan.MaxPlanItems))
 	fs.IntVar(&opt.Draws, "draws", 4, fmt.Sprintf("studies simulated per number of participants (1 to %d)", plan.MaxPlanDraws))
 	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, fmt.Sprintf("bootstrap replicates of each simulated study's intervals (%d to %d)", plan.MinPlanReplicates, plan.MaxPlanReplicates))
+	refits := fs.Int("refits", plan.DefaultRefits, fmt.Sprintf("pilots re-fitted from the model for each planned width's range (0: none; at most %d)", plan.MaxPlanRefits))
 	fs.Uint64Var(&opt.Options.Bootstrap.Seed, "seed", analysis.DefaultSeed, "seed of the simulation (the same pilot and seed give the same plan)")
 	ex := addExclusionFlags(fs, &opt.Options)
 	byCond := fs.Bool("by-condition", false, "plan the differences between the study's own conditions (a judgement study; docs/statistics.md#planning-a-judgement-study) instead of the toplines")
@@ -42,7 +43,7 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	reference := fs.String("reference", "", "with --by-condition: compare every other condition with this one (default: every pair)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
-		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--refits K] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
 			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
@@ -93,6 +94,13 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	}
 	if opt.Options.Bootstrap.Replicates < plan.MinPlanReplicates {
 		return usagef("analyze plan: --bootstrap: %d replicates; the planner takes %d to %d", opt.Options.Bootstrap.Replicates, plan.MinPlanReplicates, plan.MaxPlanReplicates)
+	}
+	if *refits < 0 || *refits > plan.MaxPlanRefits {
+		return usagef("analyze plan: --refits: %d re-fitted pilots; the planner takes 0 (none) to %d", *refits, plan.MaxPlanRefits)
+	}
+	opt.Refits = *refits
+	if opt.Refits == 0 {
+		opt.Refits = -1
 	}
 	if opt.Draws < 1 {
 		return usagef("analyze plan: --draws: %d is not a number of simulated studies the planner makes (1 to %d)", opt.Draws, plan.MaxPlanDraws)
@@ -175,6 +183,12 @@ func writeWidthPlan(w io.Writer, wp *plan.WidthPlan) error {
 	default:
 		fmt.Fprintf(w, "A 95%% interval %.3f wide is out of reach: the studies simulated with %d participants, the planner's cap, miss it.\n", wp.Target, wp.Cap)
 	}
+	switch r := wp.WidthRange; {
+	case r != nil && wp.Reachable:
+		fmt.Fprintf(w, "The planned width is uncertain: with %d participants it may be %.3f to %.3f (%s).\n", wp.Participants, r.Low, r.High, rangeNote)
+	case r != nil && r.Low <= wp.Target:
+		fmt.Fprintf(w, "But the planned width is uncertain: with %d participants it may be %.3f to %.3f, so the target may be within reach after all; a larger pilot would tell (%s).\n", wp.Cap, r.Low, r.High, rangeNote)
+	}
 	if wp.NearBoundary {
 		fmt.Fprintln(w, "The estimate is within 0.05 of 0 or 1: the width there depends on the estimate itself; plan for the width at 0.5 (docs/statistics.md#stopping-on-a-width-target).")
 	}
@@ -192,8 +206,9 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 		rep.Pilot.Participants, rep.Pilot.Analysed, rep.Pilot.Items, rep.Draws, rep.Note)
 	for _, p := range rep.Plans {
 		fmt.Fprintf(w, "\n%d participants, %d items\n", p.Participants, p.Items)
+		var loose []string
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "type\tquantity\tcentre\tpredicted 95% interval\twidth\titems' share")
+		fmt.Fprintln(tw, "type\tquantity\tcentre\tpredicted 95% interval\twidth\twidth may be\titems' share")
 		for _, typ := range append(append([]string(nil), domain.TableTypes...), domain.TypeAll) {
 			tt := p.ByType[typ]
 			if tt == nil {
@@ -208,12 +223,25 @@ func writePlan(w io.Writer, rep *plan.PlanReport) error {
 				if s := p.ItemsShare[typ][q]; s != nil {
 					share = fmt.Sprintf("%.0f%%", 100**s)
 				}
-				fmt.Fprintf(tw, "%s\t%s\t%.3f\t[%.3f, %.3f]\t%.3f\t%s\n", typ, q, *v, ci[0], ci[1], ci[1]-ci[0], share)
+				span := "n/a"
+				if r := p.WidthRange[typ][q]; r != nil {
+					span = fmt.Sprintf("%.3f–%.3f", r.Low, r.High)
+					if w := ci[1] - ci[0]; r.Low < 0.75*w || r.High > 1.3*w {
+						loose = append(loose, fmt.Sprintf("%s %s %.3f to %.3f", typ, q, r.Low, r.High))
+					}
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%.3f\t[%.3f, %.3f]\t%.3f\t%s\t%s\n", typ, q, *v, ci[0], ci[1], ci[1]-ci[0], span, share)
 			}
 		}
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if len(loose) > 0 {
+			fmt.Fprintf(w, "Planned widths uncertain by more than a quarter: %s (%s).\n", strings.Join(loose, "; "), rangeNote)
+		}
 	}
 	return nil
 }
+
+// rangeNote says where a planned width's range comes from.
+const rangeNote = "from the widths planned from pilots re-fitted from the model: the pilot estimates its items only so far, and a larger pilot or more items narrow it; docs/statistics.md#how-sure-is-a-planned-width"

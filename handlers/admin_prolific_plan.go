@@ -65,6 +65,9 @@ func planWidth(r *http.Request, p *recruit.Service, studyID int64, v templates.P
 		Participants: pl.Participants, PilotAnalysed: pl.PilotAnalysed, Cap: pl.Cap, Reachable: pl.Reachable, ItemsLimit: pl.OutOfReach == "items", NearBoundary: pl.NearBoundary,
 		FromPilot: res.FromPilot, Analysed: res.Analysed, Places: res.Places, RewardCents: res.RewardCents, Add: res.Add,
 		ProlificErr: res.ProlificErr, Reached: res.Reached, CostCents: res.CostCents, CostErr: res.CostErr}
+	if wr := pl.WidthRange; wr != nil {
+		out.WidthLow, out.WidthHigh = wr.Low, wr.High
+	}
 	for _, pt := range pl.Points {
 		out.Points = append(out.Points, templates.ProlificPlanPoint{Participants: pt.Participants, Width: pt.Width})
 	}

@@ -112,6 +112,7 @@ func TestProlificPlanPage(t *testing.T) {
 		t.Fatalf("a target of %s between the width now and at 64 is out of reach:\n%s", target, a.body)
 	}
 	a.must("plan-needed")
+	a.must("plan-width-range") // docs/statistics.md#how-sure-is-a-planned-width
 	a.must("plan-cost")
 	n, _ := strconv.Atoi(neededRE.FindStringSubmatch(a.body)[1])
 	if n <= 16 {

@@ -36,6 +36,9 @@ type PlanOptions struct {
 	Items int
 	// Draws is how many studies are simulated per plan (0: 4).
 	Draws int
+	// Refits is how many pilots re-fitted from the model give each
+	// planned width's range (0: DefaultRefits; below 0: none).
+	Refits int
 	// Options are the toplines' options; Bootstrap sets the replicates
 	// of each simulated study's interval (0 replicates: 500) and the seed.
 	Options toplines.Options
@@ -56,6 +59,13 @@ type Plan struct {
 	// shrink (a fit of width² = a + b/N over the plans; null with fewer
 	// than two numbers of participants to fit).
 	ItemsShare map[string]map[string]*float64 `json:"items_share,omitempty"`
+	// WidthRange is, per type and quantity, how far the planned width may
+	// be off because the pilot estimates its items only so far: a range
+	// over pilots re-fitted from the model
+	// (docs/statistics.md#how-sure-is-a-planned-width).
+	WidthRange map[string]map[string]*WidthRange `json:"width_range,omitempty"`
+
+	refitWidths map[string]map[string][]float64 // the re-fits' widths (tests)
 }
 
 // PlanReport is the planner's answer.
@@ -81,13 +91,14 @@ const QDisattenuated = "pearson_r_disattenuated"
 var PlanQuantities = []string{toplines.MImplicature, toplines.MCancellation, toplines.MBeliefUpdate, toplines.MNegation, toplines.MStrengthen, toplines.MUnchanged, "pearson_r", QDisattenuated}
 
 // PlanNote says what the planner does and does not promise.
-const PlanNote = "Predicted 95% intervals from studies simulated by a model fitted to the pilot (items' true means and noise, participants' bias and scale); shares and the disattenuated r are centred on the pilot's estimates, the observed r on the r expected at N (more raters attenuate it less); more participants shrink only the participants' share of the uncertainty — items_share is the part only more items shrink."
+const PlanNote = "Predicted 95% intervals from studies simulated by a model fitted to the pilot (items' true means and noise, participants' bias and scale); shares are centred on the pilot's estimates, the observed and the disattenuated r on the values expected at N (more raters attenuate r less); more participants shrink only the participants' share of the uncertainty — items_share is the part only more items shrink; width_range is how far each planned width may be off because the pilot estimates its items only so far (over pilots re-fitted from the model)."
 
 // planner is a pilot ready to simulate from.
 type planner struct {
-	pilot *toplines.Toplines
-	model *planModel
-	opt   PlanOptions
+	pilot  *toplines.Toplines
+	model  *planModel
+	opt    PlanOptions
+	refits []*planModel // the re-fitted pilots' models (refitModels)
 }
 
 func newPlanner(rs *toplines.Ratings, opt PlanOptions) (*planner, error) {
@@ -122,7 +133,7 @@ func (pl *planner) plan(ctx context.Context, n int) (Plan, error) {
 		return Plan{}, err
 	}
 	hw := map[string]map[string][2]float64{}
-	est, got := map[string]float64{}, map[string]int{}
+	est, got := map[string]map[string]float64{}, map[string]map[string]int{}
 	w := 1 / float64(pl.opt.Draws)
 	for d := range pl.opt.Draws {
 		seed := pl.opt.Options.Bootstrap.Seed + uint64(d)
@@ -135,17 +146,24 @@ func (pl *planner) plan(ctx context.Context, n int) (Plan, error) {
 		}
 		addHalfWidths(hw, t, w)
 		for typ, tt := range t.ByType {
-			if tt.PearsonR != nil {
-				est[typ] += *tt.PearsonR
-				got[typ]++
+			for _, q := range centredAtN {
+				if v, ci := Quantity(tt, q); v != nil && ci != nil {
+					if est[typ] == nil {
+						est[typ], got[typ] = map[string]float64{}, map[string]int{}
+					}
+					est[typ][q] += *v
+					got[typ][q]++
+				}
 			}
 		}
 		if pl.opt.simulated != nil {
 			pl.opt.simulated()
 		}
 	}
-	for typ := range est {
-		est[typ] /= float64(got[typ])
+	for typ, e := range est {
+		for q := range e {
+			e[q] /= float64(got[typ][q])
+		}
 	}
 	return Plan{Participants: n, Items: pl.opt.Items, ByType: centred(pl.pilot.ByType, hw, est)}, nil
 }
@@ -175,6 +193,9 @@ func PlanToplines(ctx context.Context, rs *toplines.Ratings, opt PlanOptions) (*
 		if err != nil {
 			return nil, err
 		}
+		if p.WidthRange, p.refitWidths, err = pl.widthRanges(ctx, n, planWidth(&p)); err != nil {
+			return nil, err
+		}
 		rep.Plans = append(rep.Plans, p)
 	}
 	fitItemsShare(rep.Plans)
@@ -201,11 +222,20 @@ func addHalfWidths(hw map[string]map[string][2]float64, t *toplines.Toplines, w 
 	}
 }
 
+// centredAtN are the quantities whose planned interval is set around the
+// mean of the simulated studies' estimates, not the pilot's: the observed
+// r, which more raters per item attenuate less, so that it is larger at
+// N than in the pilot; and the disattenuated r, whose interval is cut at
+// 1: set around a pilot's 1.00 (a corrected r above 1, capped), the
+// simulated studies' upper half width was cut away, and the planned
+// width was 0.54 of the realised one on the validation's high-r design
+// (docs/statistics.md#planner-validation).
+var centredAtN = []string{"pearson_r", QDisattenuated}
+
 // centred sets the half widths around the pilot's estimates, within the
-// quantity's range (shares in [0, 1], r in [−1, 1]); the observed r's
-// around est, the mean r of the simulated studies: more raters per item
-// attenuate it less, so it is larger at N than in the pilot.
-func centred(pilot map[string]*toplines.TypeToplines, hw map[string]map[string][2]float64, est map[string]float64) map[string]*toplines.TypeToplines {
+// quantity's range (shares in [0, 1], r in [−1, 1]); those of centredAtN
+// around est, the mean of the simulated studies' estimates.
+func centred(pilot map[string]*toplines.TypeToplines, hw map[string]map[string][2]float64, est map[string]map[string]float64) map[string]*toplines.TypeToplines {
 	out := map[string]*toplines.TypeToplines{}
 	for typ, p := range pilot {
 		tt := &toplines.TypeToplines{Items: p.Items, LeftOut: p.LeftOut, PearsonN: p.PearsonN}
@@ -219,7 +249,7 @@ func centred(pilot map[string]*toplines.TypeToplines, hw map[string]map[string][
 			if q == "pearson_r" || q == QDisattenuated {
 				lo = -1
 			}
-			if e, ok := est[typ]; ok && q == "pearson_r" {
+			if e, ok := est[typ][q]; ok {
 				v = e
 			}
 			ci := &analysis.CI{max(lo, v-h[0]), min(1, v+h[1])}

@@ -53,6 +53,9 @@ func (opt PlanOptions) check() error {
 	if opt.Draws < 0 || opt.Draws > MaxPlanDraws {
 		return domain.Errorf(domain.EINVALID, "--draws: %d is not a number of simulated studies the planner makes (1 to %d)", opt.Draws, MaxPlanDraws)
 	}
+	if opt.Refits > MaxPlanRefits {
+		return domain.Errorf(domain.EINVALID, "--refits: %d re-fitted pilots; the planner takes at most %d", opt.Refits, MaxPlanRefits)
+	}
 	if r := opt.Options.Bootstrap.Replicates; r != 0 && (r < MinPlanReplicates || r > MaxPlanReplicates) {
 		return domain.Errorf(domain.EINVALID, "--bootstrap: %d replicates; the planner takes %d to %d", r, MinPlanReplicates, MaxPlanReplicates)
 	}

@@ -120,12 +120,22 @@ func simulateOrdinal(rng *rand.Rand, d ordinalDesign, it ordinalItems, perBatch 
 // every `go test`, the full one with PRAGMALAB_PLAN_VALIDATION=full (the
 // table of docs/statistics.md#planner-validation).
 type validationSize struct {
-	pilots, realised, draws, replicates int
+	pilots, realised, draws, replicates, refits int
+	// covered is the fewest pilots whose realised width must fall within
+	// the planned width's range, for every compared quantity: for a 90 %
+	// range, fewer than 7 of 10 has a chance of 1.3 %, fewer than 4 of 6
+	// of 1.6 %.
+	covered int
+	// shareLow and shareHigh bound the levels of the shares held to the
+	// bar: near 0 or 1 a share's interval is the items' Wilson floor and
+	// moves in steps of one item, which the short run's 2 simulated
+	// studies of 200 replicates do not average out.
+	shareLow, shareHigh float64
 }
 
 var (
-	shortValidation = validationSize{pilots: 6, realised: 2, draws: 2, replicates: 200}
-	fullValidation  = validationSize{pilots: 10, realised: 4, draws: 4, replicates: 500}
+	shortValidation = validationSize{pilots: 6, realised: 2, draws: 3, replicates: 200, refits: DefaultRefits, covered: 4, shareLow: 0.15, shareHigh: 0.85}
+	fullValidation  = validationSize{pilots: 10, realised: 4, draws: 4, replicates: 500, refits: DefaultRefits, covered: 7, shareLow: 0.10, shareHigh: 0.90}
 )
 
 // The designs: crowd-like (40 items, the coverage study's pilot), and the
@@ -137,9 +147,9 @@ var validationDesigns = []ordinalDesign{
 	{Name: "ordinal-high-r", Items: 120, Batches: 10, CancelSD: 0.1, Noise: 1.6},
 }
 
-// The bar (docs/statistics.md#planner-validation): the planned width at 240 participants within
-// 0.75–1.3 × the width studies of 240 get, for every share away from 0
-// and 1, r and the disattenuated r, on every pilot. The short run's
+// The bar (docs/statistics.md#planner-validation): the planned width at
+// 240 participants within 0.75–1.3 × the width studies of 240 get, on
+// every pilot (where it is asserted: see the test). The short run's
 // widths carry more Monte-Carlo noise (2 simulated studies of 200
 // replicates where the full run has 4 of 500): its bar is 0.7–1.4.
 const (
@@ -159,16 +169,17 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 		size, lo, hi = fullValidation, barLow, barHigh
 	}
 	var table strings.Builder
-	table.WriteString("| design | quantity | level at 240 | realised width at 240 | planned ÷ realised: median | min | max | within the bar | target = realised r width: participants planned |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	table.WriteString("| design | quantity | level at 240 | realised width at 240 | planned ÷ realised: median | min | max | pilots within the bar | realised within the planned range | target = realised r width: participants planned |\n| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for di, d := range validationDesigns {
 		ratios := map[string][]float64{}
+		covered, ranged, inBar, outside := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 		realised, level := map[string]float64{}, map[string]float64{}
 		var answers []string
 		for k := range size.pilots {
 			seed := uint64(1000*di + k + 1)
 			items := drawOrdinalItems(rand.New(rand.NewPCG(seed, 1)), d)
 			pilot := simulateOrdinal(rand.New(rand.NewPCG(seed, 2)), d, items, 6)
-			opt := PlanOptions{Participants: []int{240}, Draws: size.draws, Options: toplines.DefaultOptions()}
+			opt := PlanOptions{Participants: []int{240}, Draws: size.draws, Refits: size.refits, Options: toplines.DefaultOptions()}
 			opt.Options.Bootstrap.Replicates = size.replicates
 			opt.Options.Bootstrap.Seed = seed
 			rep, err := PlanToplines(context.Background(), pilot, opt)
@@ -201,6 +212,20 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 					continue
 				}
 				ratios[q] = append(ratios[q], (ci[1]-ci[0])/real[q])
+				if r := (ci[1] - ci[0]) / real[q]; r >= lo && r <= hi {
+					inBar[q]++
+				}
+				if wr := rep.Plans[0].WidthRange[domain.TypeAll][q]; wr != nil {
+					inRange := wr.Low <= real[q] && real[q] <= wr.High
+					covered[q] += b2i(inRange)
+					if r := (ci[1] - ci[0]) / real[q]; (r < lo || r > hi) && !inRange {
+						outside[q]++ // outside the bar and outside the range
+					}
+					ranged[q]++
+					if strings.HasPrefix(q, "pearson_r") {
+						t.Logf("%s pilot %d %s: planned width %.3f, range %.3f–%.3f, realised %.3f", d.Name, k, q, ci[1]-ci[0], wr.Low, wr.High, real[q])
+					}
+				}
 				realised[q] += real[q] / float64(size.pilots)
 				level[q] += lv[q] / float64(size.pilots)
 			}
@@ -223,6 +248,19 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 					if !wp.has(wp.Cap) || wp.point(wp.Cap).Width <= wp.Target {
 						t.Errorf("%s pilot %d: out of reach without a simulated study at the cap %d missing the target: %+v", d.Name, k, wp.Cap, wp.Points)
 					}
+					// 240 participants reach this target: out of reach comes
+					// with the width's range at the cap, which says whether
+					// the pilot may be wrong about it
+					// (docs/statistics.md#how-sure-is-a-planned-width)
+					r := wp.WidthRange
+					if r == nil {
+						t.Fatalf("%s pilot %d: out of reach without the width's range at the cap", d.Name, k)
+					}
+					may := "may be reached"
+					if r.Low > wp.Target {
+						may = "not reached"
+					}
+					answers[len(answers)-1] += fmt.Sprintf(" (at the cap %.2f–%.2f: %s)", r.Low, r.High, may)
 				}
 				if d.CancelSD < 0.2 && (!wp.Reachable || float64(wp.Participants) < 240/(hi*hi) || float64(wp.Participants) > 240/(lo*lo)) {
 					t.Errorf("%s pilot %d: target %.3f, the r width 240 participants get: planned %+v", d.Name, k, real["pearson_r"], wp)
@@ -245,25 +283,38 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 			}
 			share := !strings.HasPrefix(q, "pearson_r")
 			if share && (level[q] < 0.05 || level[q] > 0.95) {
-				fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | not compared: a share at the boundary | | | | |\n", d.Name, q, level[q], realised[q])
+				fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | not compared: a share at the boundary | | | | | |\n", d.Name, q, level[q], realised[q])
 				continue
 			}
-			// The bar holds for the shares between 0.15 and 0.85 and for
-			// r where participants carry its width (the high-r design);
-			// the rest is shown, and docs/statistics.md#planner-validation
-			// says why it misses.
-			held := share && level[q] >= 0.15 && level[q] <= 0.85 || q == "pearson_r" && d.CancelSD < 0.2
-			in := rs[0] >= lo && rs[len(rs)-1] <= hi
-			mark := "yes"
-			if !in {
-				mark = "no"
+			// The bar is asserted on every pilot for the shares between
+			// 0.10 and 0.90 (0.15 and 0.85 in the short run). For r on the
+			// high-r design with noisy items, the planned widths must be
+			// unbiased (median planned ÷ realised within 0.9–1.1), and a
+			// pilot outside the bar must say so: its realised width within
+			// its planned range. Elsewhere (r and the disattenuated r on 40
+			// items, the disattenuated r near 1, a share near 0 or 1) the
+			// pilot estimates the items too loosely for any planner
+			// (docs/statistics.md#how-sure-is-a-planned-width), and what is
+			// asserted is that the planner says so: the realised width falls
+			// within the planned range on most pilots.
+			held := share && level[q] >= size.shareLow && level[q] <= size.shareHigh
+			highR := q == "pearson_r" && d.CancelSD < 0.2
+			mark := fmt.Sprintf("%d of %d", inBar[q], len(rs))
+			switch {
+			case held:
+				mark += " (asserted: all)"
+			case highR:
+				mark += " (asserted: median 0.9–1.1, the rest within their range)"
 			}
-			if !held {
-				mark += " (not asserted)"
-			}
-			fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | %.2f | %.2f | %.2f | %s | %s |\n", d.Name, q, level[q], realised[q], med, rs[0], rs[len(rs)-1], mark, ans)
-			if held && !in {
+			fmt.Fprintf(&table, "| %s | %s | %.2f | %.3f | %.2f | %.2f | %.2f | %s | %d of %d | %s |\n", d.Name, q, level[q], realised[q], med, rs[0], rs[len(rs)-1], mark, covered[q], ranged[q], ans)
+			if held && inBar[q] < len(rs) {
 				t.Errorf("%s %s: planned ÷ realised width from %.2f to %.2f over %d pilots (bar %.2f–%.2f)", d.Name, q, rs[0], rs[len(rs)-1], len(rs), lo, hi)
+			}
+			if highR && (med < 0.9 || med > 1.1 || outside[q] > 0) {
+				t.Errorf("%s %s: median planned ÷ realised %.2f (want 0.9–1.1); %d pilots outside the bar %.2f–%.2f with the realised width outside their planned range", d.Name, q, med, outside[q], lo, hi)
+			}
+			if ranged[q] != len(rs) || covered[q] < size.covered {
+				t.Errorf("%s %s: the realised width within the planned range on %d of %d pilots (%d with a range); want at least %d", d.Name, q, covered[q], len(rs), ranged[q], size.covered)
 			}
 		}
 	}
@@ -271,4 +322,11 @@ func TestPlanValidatedOnAnotherGenerator(t *testing.T) {
 	if full {
 		fmt.Print(table.String())
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -45,6 +45,13 @@ type WidthPlan struct {
 	OutOfReach string `json:"out_of_reach,omitempty"`
 	// Points are the simulated plans the fit went through.
 	Points []WidthPoint `json:"points"`
+	// WidthRange is how far the width at Participants (at Cap when out of
+	// reach) may be off because the pilot estimates its items only so
+	// far, from the widths planned there from pilots re-fitted from the
+	// model (docs/statistics.md#how-sure-is-a-planned-width); null without
+	// re-fits. Out of reach with WidthRange.Low at or under the target,
+	// the target may be within reach after all: the pilot cannot tell.
+	WidthRange *WidthRange `json:"width_range"`
 	// PilotAnalysed is the pilot's analysed participants.
 	PilotAnalysed int `json:"pilot_analysed"`
 	// Cap is the most participants the search simulates
@@ -99,6 +106,21 @@ func PlanWidth(ctx context.Context, rs *toplines.Ratings, opt PlanOptions, typ, 
 		}
 	}
 	wp.answer()
+	// the range at the answer, or, out of reach, at the cap: a pilot
+	// that plans the cap's width above the target may be wrong about it
+	n, w := wp.Participants, wp.Width
+	if !wp.Reachable {
+		n, w = wp.Cap, wp.point(wp.Cap).Width
+	}
+	if n > 0 && w > 0 {
+		ranges, _, err := pl.widthRanges(ctx, n, func(typ, q string) (float64, bool) {
+			return w, typ == wp.Type && q == wp.Quantity
+		})
+		if err != nil {
+			return nil, err
+		}
+		wp.WidthRange = ranges[wp.Type][wp.Quantity]
+	}
 	return wp, nil
 }
 

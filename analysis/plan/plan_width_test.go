@@ -57,6 +57,16 @@ func TestPlanWidthFindsParticipants(t *testing.T) {
 	if !far.has(far.Cap) || far.point(far.Cap).Width <= far.Target || far.Cap != MaxPlanParticipants {
 		t.Errorf("out of reach without the cap's (%d) studies missing %.3f: %v", far.Cap, far.Target, far.Points)
 	}
+	// the width's range over re-fitted pilots, at the answer and, out of
+	// reach, at the cap (docs/statistics.md#how-sure-is-a-planned-width)
+	for _, c := range []struct {
+		wp *WidthPlan
+		w  float64
+	}{{wp, wp.Width}, {far, far.point(far.Cap).Width}} {
+		if r := c.wp.WidthRange; r == nil || r.Low > c.w || r.High < c.w || r.High <= r.Low {
+			t.Errorf("target %.3f: width %.3f, range %+v", c.wp.Target, c.w, r)
+		}
+	}
 	if _, err := PlanWidth(context.Background(), pilot, opt, domain.TypeAll, "kappa", 0.1); err == nil {
 		t.Error("an unknown quantity was planned")
 	}
