@@ -365,3 +365,25 @@ func CheckJudgementItem(it *domain.Item, s domain.CrowdSettings) error {
 	}
 	return nil
 }
+
+// WriteJudgementItemsJSONL writes judgement items as JSON Lines in the
+// import format: one object a row, item and condition, keys the columns
+// (empty optional columns left out).
+func WriteJudgementItemsJSONL(w io.Writer, items []domain.Item, conditions []string) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, it := range items {
+		for _, r := range judgementRows(it, conditions) {
+			obj := map[string]string{}
+			for i, c := range JudgementColumns {
+				if r[i] != "" || i < len(requiredJudgementColumns) {
+					obj[c] = r[i]
+				}
+			}
+			if err := enc.Encode(obj); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
