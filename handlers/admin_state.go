@@ -55,5 +55,5 @@ func (h *Handler) studyUnavailable(w http.ResponseWriter, r *http.Request, s *do
 	if s.State == domain.StatePaused {
 		status = http.StatusServiceUnavailable
 	}
-	h.render(w, r, status, templates.StudyUnavailable(s.Lang, s.State, s.Kind == domain.KindCrowd))
+	h.render(w, r, status, templates.StudyUnavailable(s.Lang, s.State, domain.IsCrowdKind(s.Kind)))
 }

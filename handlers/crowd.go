@@ -269,8 +269,16 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// crowdItemView is the rating page of a screen, its item's texts filled in.
+// crowdItemView is the rating page of a screen, its item's texts filled in:
+// a judgement study's are the condition's context and sentence, and a
+// practice item's expected range (docs/studies.md#judgement-practice).
 func crowdItemView(sc domain.CrowdScreen, set domain.CrowdSettings) templates.CrowdItemView {
+	if set.Judgement() {
+		v := sc.Item.Variants[sc.Condition]
+		expect, _ := set.PracticeRangeOf(sc.Item.Training) // checked on import; a bad one reads as any
+		return templates.CrowdItemView{Position: sc.Position, Context: v.Context, Utterance: v.Sentence,
+			Scale: templates.ScaleOf(set), Judgement: true, Expect: expect}
+	}
 	return templates.CrowdItemView{Position: sc.Position, Context: sc.Item.Context, Utterance: sc.Item.Utterance,
 		FollowUp: sc.FollowUp(), Belief: sc.Item.Implicature, Scale: templates.ScaleOf(set)}
 }

@@ -27,6 +27,7 @@ func (h *Handler) crowdLanding(r *http.Request, c *crowdCtx) (templates.CrowdLan
 		KeepsDemographics: keep,
 		MachineCheck:      c.Settings.MachineCheck,
 		Decoy:             c.traps.Decoy,
+		Judgement:         c.Settings.Judgement(),
 	}, nil
 }
 

@@ -37,7 +37,7 @@ func (h *Handler) PilotEntry(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	if v.Kind == domain.KindCrowd {
+	if domain.IsCrowdKind(v.Kind) {
 		base := crowdBase(v.StudyID)
 		if v.CrowdToken != "" {
 			h.setCrowdCookie(w, v.StudyID, v.CrowdToken)

@@ -180,7 +180,7 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 func crowdBatchesRebuildable(ctx context.Context, tx *sql.Tx, studyID int64) error {
 	var kind string
 	err := tx.QueryRowContext(ctx, `SELECT kind FROM studies WHERE id = ?`, studyID).Scan(&kind)
-	if errors.Is(err, sql.ErrNoRows) || (err == nil && kind != domain.KindCrowd) {
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !domain.IsCrowdKind(kind)) {
 		return domain.Errorf(domain.ENOTFOUND, "crowd study %d not found", studyID)
 	}
 	if err != nil {

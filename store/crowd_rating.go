@@ -299,12 +299,12 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		if p.Status != CrowdActive || !p.Consented || position != p.TrainingDone+1 || attempt != p.TrainingWrong {
 			return nil
 		}
-		var cond string
-		if err := db.q(tx).QueryRowContext(ctx, `SELECT condition FROM crowd_training WHERE study_id = ? AND position = ?`,
-			studyID, position).Scan(&cond); err != nil {
+		var cond, expect string
+		if err := db.q(tx).QueryRowContext(ctx, `SELECT t.condition, i.training FROM crowd_training t JOIN items i ON i.id = t.item_id
+			WHERE t.study_id = ? AND t.position = ?`, studyID, position).Scan(&cond, &expect); err != nil {
 			return fmt.Errorf("training answer: %w", err)
 		}
-		passed := s.PracticePasses(cond, rating)
+		passed := practicePasses(s, cond, expect, rating)
 		now := db.now()
 		if _, err := db.q(tx).ExecContext(ctx, `
 			INSERT INTO crowd_training_answers (participant_id, position, attempt, rating, passed, answered_at, shown_at, rt_ms)
@@ -316,7 +316,7 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		case passed:
 			p.TrainingDone, p.TrainingWrong = position, 0
 			out.Passed = true
-		case p.TrainingWrong+1 >= 2 && s.ScreenOutCode != "":
+		case screensOut(s, p.TrainingWrong+1):
 			p.TrainingWrong++
 			p.Status = CrowdScreenedOut
 			if !p.Pilot { // a pilot session holds no place
@@ -338,6 +338,29 @@ func (db *DB) AnswerCrowdTraining(ctx context.Context, studyID int64, token stri
 		return nil
 	})
 	return out, err
+}
+
+// practicePasses is a practice answer's verdict: a judgement study's lies
+// in the range its item's training value expects (a value the scale no
+// longer holds reads as any, and the go-live checklist refuses it;
+// docs/studies.md#judgement-practice); a crowd study's on the side of the
+// scale its condition calls for.
+func practicePasses(s domain.CrowdSettings, cond, expect string, rating int) bool {
+	if s.Judgement() {
+		r, _ := s.PracticeRangeOf(expect)
+		return domain.JudgementPracticePasses(r, rating)
+	}
+	return s.PracticePasses(cond, rating)
+}
+
+// screensOut reports whether wrong answers on one practice item end the
+// visit: a judgement study's at practice_screen_out (never when 0); a
+// crowd study's at the second, when it has a screen-out code.
+func screensOut(s domain.CrowdSettings, wrong int) bool {
+	if s.Judgement() {
+		return s.PracticeScreenOut > 0 && wrong >= s.PracticeScreenOut
+	}
+	return wrong >= 2 && s.ScreenOutCode != ""
 }
 
 // CrowdRating is one stored rating.

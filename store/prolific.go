@@ -52,8 +52,8 @@ func (db *DB) LinkProlific(ctx context.Context, studyID int64, prolificStudyID s
 			}
 			return err
 		}
-		if kind != domain.KindCrowd {
-			return domain.Errorf(domain.EINVALID, "only a crowd study can be linked to Prolific")
+		if !domain.IsCrowdKind(kind) {
+			return domain.Errorf(domain.EINVALID, "only a crowd or judgement study can be linked to Prolific")
 		}
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT prolific_study_id FROM prolific_links WHERE study_id = ?`, studyID).Scan(&old)

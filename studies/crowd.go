@@ -16,6 +16,7 @@ const (
 	TrainingFromItems    = "items"    // marked as training in the item file
 	TrainingFromSettings = "settings" // named in the settings, taken out of the items
 	TrainingDrawn        = "drawn"    // drawn from the items with the seed
+	TrainingNone         = "none"     // a judgement study whose items file marks no practice items
 )
 
 // CrowdBuild summarises the batches built, or to be built, for a crowd study.
@@ -54,6 +55,8 @@ func (b CrowdBuild) TrainingNote() string {
 		return fmt.Sprintf("%d training items of their own (marked in the item file)", b.Training)
 	case TrainingFromSettings:
 		return fmt.Sprintf("%d training items named in the settings, taken out of the study's items", b.Training)
+	case TrainingNone:
+		return "no practice items: the items file marks none (a judgement study's practice items are never drawn from its items)"
 	}
 	return fmt.Sprintf("no training items of its own: %d will be drawn from the study's items (1 scalar, 2 discourse, 2 synthetic, 1 natural), which leaves %d items for the batches", b.Training, b.Items)
 }
@@ -99,7 +102,7 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 	if err != nil {
 		return crowdPlan{}, err
 	}
-	ci := sortCrowdItems(items)
+	ci := sortCrowdItems(items, s.Judgement())
 	training, from, err := ci.training(s, seed)
 	if err != nil {
 		return crowdPlan{}, err
@@ -110,6 +113,7 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 	}
 	plan, err := plan.BuildCrowdBatches(plan.CrowdBatchSpec{
 		Items: batchItems, Checks: ci.checks, Conditions: s.Conditions, Size: s.BatchSize, Seed: seed,
+		Judgement: s.Judgement(),
 	})
 	if err != nil {
 		return crowdPlan{}, domain.Errorf(domain.EINVALID, "%v", err)
@@ -135,12 +139,16 @@ type crowdItems struct {
 	data   []plan.BatchItem
 	checks []plan.BatchCheck
 	own    []plan.Slot // the training items the items file marks
+	// judgement: a judgement study's items, whose practice items are only
+	// those the items file marks and whose conditions need no follow-up.
+	judgement bool
 }
 
 // sortCrowdItems sorts the active items into attention checks, marked
-// training items and data items.
-func sortCrowdItems(items []domain.Item) crowdItems {
-	ci := crowdItems{byKey: map[string]domain.Item{}}
+// training items and data items. A judgement study's check or practice
+// item is shown in its one condition (docs/studies.md#judgement-batches).
+func sortCrowdItems(items []domain.Item, judgement bool) crowdItems {
+	ci := crowdItems{byKey: map[string]domain.Item{}, judgement: judgement}
 	for _, it := range items {
 		if it.Status != domain.ItemActive {
 			continue
@@ -148,7 +156,9 @@ func sortCrowdItems(items []domain.Item) crowdItems {
 		ci.byKey[it.Key] = it
 		switch {
 		case it.Check != "":
-			ci.checks = append(ci.checks, plan.BatchCheck{Key: it.Key, Type: it.Type, Expect: it.Check})
+			ci.checks = append(ci.checks, plan.BatchCheck{Key: it.Key, Type: it.Type, Expect: it.Check, Condition: it.JudgementCondition()})
+		case it.Training != "" && judgement:
+			ci.own = append(ci.own, plan.Slot{Key: it.Key, Type: it.Type, Condition: it.JudgementCondition()})
 		case it.Training != "":
 			ci.own = append(ci.own, plan.Slot{Key: it.Key, Type: it.Type, Condition: it.TrainingCondition()})
 		default:
@@ -161,6 +171,14 @@ func sortCrowdItems(items []domain.Item) crowdItems {
 // training is the training and where it comes from: the items file's
 // marked items, the settings' list, or drawn; not both of the first two.
 func (ci crowdItems) training(s domain.CrowdSettings, seed int64) ([]plan.Slot, string, error) {
+	if ci.judgement {
+		// A judgement study's practice is what the items file marks, or
+		// none: nothing is drawn from its items (docs/studies.md#judgement-practice).
+		if len(ci.own) == 0 {
+			return nil, TrainingNone, nil
+		}
+		return ci.own, TrainingFromItems, nil
+	}
 	switch {
 	case len(ci.own) > 0 && len(s.Training) > 0:
 		return nil, "", domain.Errorf(domain.EINVALID, "the items file marks %d training items, and the settings name others: empty the training list of the settings to use the marked ones", len(ci.own))
@@ -188,6 +206,9 @@ func (ci crowdItems) batchItems(s domain.CrowdSettings, training []plan.Slot) ([
 			continue
 		}
 		for _, c := range s.Conditions {
+			if ci.judgement {
+				break // a judgement item's texts are checked by condition on import
+			}
 			if f := domain.FollowUpField(c); f != "" && ci.byKey[it.Key].FollowUp(c) == "" {
 				return nil, domain.Errorf(domain.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)
 			}

@@ -37,7 +37,7 @@ func (s *Service) EnterPilot(ctx context.Context, token string, cookie func(stud
 		return PilotVisit{}, err
 	}
 	v := PilotVisit{StudyID: st.ID, Kind: st.Kind}
-	if st.Kind == domain.KindCrowd {
+	if domain.IsCrowdKind(st.Kind) {
 		if p, err := s.db.CrowdParticipantByToken(ctx, st.ID, cookie(st.ID)); err == nil && p.Pilot {
 			return v, nil // this browser's pilot session
 		}

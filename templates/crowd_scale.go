@@ -16,11 +16,14 @@ type CrowdScale struct {
 	Points   int
 	Labels   map[string]string // point ("1"…) → label, the researcher's
 	Question string            // "": the language's default
+	// Judgement: a judgement study's scale, whose default question asks
+	// about the sentence (docs/studies.md#judgement-settings).
+	Judgement bool
 }
 
 // ScaleOf is the scale of a crowd study's settings.
 func ScaleOf(s domain.CrowdSettings) CrowdScale {
-	return CrowdScale{Points: s.ScalePoints, Labels: s.ScaleLabels, Question: s.Question}
+	return CrowdScale{Points: s.ScalePoints, Labels: s.ScaleLabels, Question: s.Question, Judgement: s.Judgement()}
 }
 
 func (s CrowdScale) points() int {
@@ -45,7 +48,7 @@ func (s CrowdScale) pointList() []int {
 // its own never borrows the default's end labels (a study stored before
 // both ends were required shows its one end label alone).
 func (s CrowdScale) label(lang string, k int) string {
-	if len(s.Labels) > 0 {
+	if len(s.Labels) > 0 || s.Judgement { // a judgement scale borrows no label
 		return s.Labels[strconv.Itoa(k)]
 	}
 	switch k {
@@ -70,7 +73,9 @@ func (s CrowdScale) PointLabel(lang string, k int) string { return s.label(lang,
 func (s CrowdScale) QuestionIn(lang string) string { return s.question(lang) }
 
 // question is the question above the scale.
-func (s CrowdScale) question(lang string) string { return orDefault(lang, s.Question, "question") }
+func (s CrowdScale) question(lang string) string {
+	return orDefault(lang, s.Question, kindKey(s.Judgement, "question"))
+}
 
 // labelled lists the points that have a label, in order, for the line
 // under the scale: "1 = absolutely impossible", "5 = absolutely certain".

@@ -136,7 +136,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 // worth syncing (docs/prolific.md#sync).
 func (s *Server) prolificActive(ctx context.Context, studyID int64) bool {
 	st, err := s.cfg.DB.Study(ctx, studyID)
-	return err == nil && st.Kind == domain.KindCrowd && (st.State == domain.StateOpen || st.State == domain.StatePaused)
+	return err == nil && domain.IsCrowdKind(st.Kind) && (st.State == domain.StateOpen || st.State == domain.StatePaused)
 }
 
 // ServeHTTP lets tests drive the server with httptest.

@@ -26,6 +26,9 @@ type BatchCheck struct {
 	Key    string
 	Type   string // may be empty
 	Expect string // "high" or "low"
+	// Condition is the check's one condition in a judgement study; empty
+	// in a crowd study, whose checks are shown in trigger.
+	Condition string
 }
 
 // CrowdBatchSpec is the input of BuildCrowdBatches.
@@ -33,10 +36,14 @@ type CrowdBatchSpec struct {
 	Items  []BatchItem
 	Checks []BatchCheck
 	// Conditions defaults to trigger and cancel; it must contain both and may
-	// add negation, strengthen and neutral.
+	// add negation, strengthen and neutral. With Judgement set they are the
+	// study's own names (docs/studies.md#judgement-batches), required.
 	Conditions []string
-	Size       int // items per batch before checks; 0 means DefaultCrowdBatchSize
-	Seed       int64
+	// Judgement marks a judgement study's spec: its own conditions, each
+	// check in its own condition.
+	Judgement bool
+	Size      int // items per batch before checks; 0 means DefaultCrowdBatchSize
+	Seed      int64
 }
 
 // Slot is one screen of a batch: an item in a condition, or a check.
@@ -117,7 +124,7 @@ func BuildCrowdBatches(spec CrowdBatchSpec) (CrowdPlan, error) {
 				}
 			}
 			for _, c := range spec.Checks {
-				slots = append(slots, Slot{Key: c.Key, Type: c.Type, Condition: domain.ConditionTrigger, Check: c.Expect})
+				slots = append(slots, Slot{Key: c.Key, Type: c.Type, Condition: checkCondition(spec, c), Check: c.Expect})
 			}
 			r := rand.New(rand.NewPCG(uint64(spec.Seed), uint64(len(plan.Batches))+1))
 			r.Shuffle(len(slots), func(i, j int) { slots[i], slots[j] = slots[j], slots[i] })
@@ -127,14 +134,23 @@ func BuildCrowdBatches(spec CrowdBatchSpec) (CrowdPlan, error) {
 	return plan, nil
 }
 
+// checkCondition is the condition an attention check is shown in: its own
+// in a judgement study, trigger in a crowd study.
+func checkCondition(spec CrowdBatchSpec, c BatchCheck) string {
+	if spec.Judgement {
+		return c.Condition
+	}
+	return domain.ConditionTrigger
+}
+
 // validateCrowdSpec checks the spec and returns the conditions and batch size
 // with defaults applied.
 func validateCrowdSpec(spec *CrowdBatchSpec) ([]string, int, error) {
 	conds := spec.Conditions
-	if len(conds) == 0 {
+	if len(conds) == 0 && !spec.Judgement {
 		conds = []string{domain.ConditionTrigger, domain.ConditionCancel}
 	}
-	if err := checkCrowdConditions(conds); err != nil {
+	if err := checkCrowdConditions(conds, spec.Judgement); err != nil {
 		return nil, 0, err
 	}
 	size := spec.Size
@@ -154,8 +170,25 @@ func validateCrowdSpec(spec *CrowdBatchSpec) ([]string, int, error) {
 }
 
 // checkCrowdConditions accepts known conditions, each once, trigger and
-// cancel among them.
-func checkCrowdConditions(conds []string) error {
+// cancel among them; for a judgement study, the study's own names, each
+// once, at least one.
+func checkCrowdConditions(conds []string, judgement bool) error {
+	if judgement {
+		if len(conds) == 0 {
+			return fmt.Errorf("crowd batches: a judgement study names its conditions")
+		}
+		seen := map[string]bool{}
+		for i, c := range conds {
+			if err := domain.CheckConditionName(c); err != nil {
+				return fmt.Errorf("crowd batches: conditions[%d]: %s", i, domain.ErrorMessage(err))
+			}
+			if seen[c] {
+				return fmt.Errorf("crowd batches: conditions[%d]: %q given twice", i, c)
+			}
+			seen[c] = true
+		}
+		return nil
+	}
 	seen := map[string]bool{}
 	for i, c := range conds {
 		switch c {
@@ -193,6 +226,9 @@ func checkCrowdKeys(spec *CrowdBatchSpec) error {
 		}
 		if c.Key == "" {
 			return fmt.Errorf("crowd batches: checks[%d]: empty key", i)
+		}
+		if spec.Judgement && !slices.Contains(spec.Conditions, c.Condition) {
+			return fmt.Errorf("crowd batches: checks[%d] (%s): condition %q is not one of the study's (%v)", i, c.Key, c.Condition, spec.Conditions)
 		}
 		if what, dup := keys[c.Key]; dup {
 			return fmt.Errorf("crowd batches: checks[%d]: key %q is already used by an %s", i, c.Key, what)

@@ -302,3 +302,45 @@ func TestPickCrowdTraining(t *testing.T) {
 		t.Fatalf("3 scalar items gave %d training slots, want 1 (only the scalar quota)", len(few))
 	}
 }
+
+// TestBuildJudgementBatches: a judgement study's own conditions are taken
+// as they are named, each check stays in its one condition, and a check in
+// an undeclared condition or a bad name is refused
+// (docs/studies.md#judgement-batches).
+func TestBuildJudgementBatches(t *testing.T) {
+	var items []BatchItem
+	for i := range 24 {
+		items = append(items, BatchItem{Key: fmt.Sprintf("pair-%02d", i), Type: "judgement"})
+	}
+	conds := []string{"kontrolle", "zielsatz", "füller"}
+	checks := []BatchCheck{{Key: "c-hi", Expect: "high", Condition: "zielsatz"}, {Key: "c-lo", Expect: "low", Condition: "füller"}}
+	spec := CrowdBatchSpec{Items: items, Checks: checks, Conditions: conds, Size: 12, Seed: 5, Judgement: true}
+	plan, err := BuildCrowdBatches(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCrowdInvariants(t, spec, plan)
+	for b, batch := range plan.Batches {
+		for _, s := range batch.Slots {
+			if s.Check != "" && ((s.Key == "c-hi") != (s.Condition == "zielsatz") || (s.Key == "c-lo") != (s.Condition == "füller")) {
+				t.Errorf("batch %d: check %s in %q, not its own condition", b, s.Key, s.Condition)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*CrowdBatchSpec)
+		want string
+	}{
+		{"no conditions", func(s *CrowdBatchSpec) { s.Conditions = nil }, "names its conditions"},
+		{"bad name", func(s *CrowdBatchSpec) { s.Conditions = []string{"ziel satz", "kontrolle"} }, "is not a condition name"},
+		{"twice", func(s *CrowdBatchSpec) { s.Conditions = []string{"a", "a"} }, `"a" given twice`},
+		{"check elsewhere", func(s *CrowdBatchSpec) { s.Checks = []BatchCheck{{Key: "c", Expect: "high", Condition: "trigger"}} }, `condition "trigger" is not one of the study's`},
+	} {
+		s := spec
+		c.edit(&s)
+		if _, err := BuildCrowdBatches(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
