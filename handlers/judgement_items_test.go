@@ -16,9 +16,9 @@ import (
 	"pragmalab/web"
 )
 
-// newJudgementEnv is a draft judgement study — conditions kontrolle and
+// newEmptyJudgementEnv is a draft judgement study — conditions kontrolle and
 // zielsatz, 5 German-labelled points — without items, served.
-func newJudgementEnv(t *testing.T) *crowdEnv {
+func newEmptyJudgementEnv(t *testing.T) *crowdEnv {
 	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "judgement.db"))
@@ -52,7 +52,7 @@ func newJudgementEnv(t *testing.T) *crowdEnv {
 // condition is refused naming line and field, and nothing is stored
 // (docs/items.md#judgement-items).
 func TestJudgementItemsUpload(t *testing.T) {
-	e := newJudgementEnv(t)
+	e := newEmptyJudgementEnv(t)
 	a := e.admin()
 	study := fmt.Sprintf("/admin/studies/%d", e.study)
 
