@@ -331,6 +331,9 @@ func TestJudgementFromOutside(t *testing.T) {
 	// conditions, the scale and its labels.
 	pkg := filepath.Join(dir, "package")
 	run("export", "--study", id, "--what", "package", "--out", pkg)
+	if bad := validateDataPackage(t, pkg); len(bad) > 0 {
+		t.Errorf("the judgement study's data package breaks the spec:\n%s", strings.Join(bad, "\n"))
+	}
 	items, _ := os.ReadFile(filepath.Join(pkg, "items.csv"))
 	if !strings.HasPrefix(string(items), "item,condition,sentence,context,check,training\n1,kontrolle,") || strings.Count(string(items), "\n") != 17 {
 		t.Errorf("package items.csv:\n%s", items)
