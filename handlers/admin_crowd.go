@@ -7,6 +7,7 @@ import (
 	"pragmalab/domain"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"pragmalab/studies"
 	"pragmalab/templates"
@@ -68,6 +69,16 @@ func (h *Handler) crowdAdminStudy(w http.ResponseWriter, r *http.Request) (*doma
 		return nil, set, false
 	}
 	return s, set, true
+}
+
+// judgementConditions reads a judgement study's conditions field: the
+// researcher's names, separated by commas or spaces, in their order.
+func judgementConditions(text string) []string {
+	f := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ';' || unicode.IsSpace(r) })
+	if len(f) == 0 {
+		return nil
+	}
+	return f
 }
 
 // parseTraining reads the training field: one "key condition" per line.
@@ -160,7 +171,23 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	set.Researcher, set.Contact, set.EthicsRef = strings.TrimSpace(f("researcher")), strings.TrimSpace(f("contact")), strings.TrimSpace(f("ethics_ref"))
 	set.NoConsentCode = f("no_consent_code")
-	set.Conditions = append([]string{"trigger", "cancel"}, r.PostForm["conditions"]...)
+	if set.Judgement() {
+		// The researcher's own conditions, one field; the practice screen-out
+		// (docs/studies.md#judgement-settings).
+		set.Conditions = judgementConditions(f("conditions"))
+		v := strings.TrimSpace(f("practice_screen_out"))
+		n, err := strconv.Atoi(v)
+		switch {
+		case v == "":
+			n = 0
+		case err != nil:
+			fail(fmt.Sprintf("practice screen-out must be a whole number, got %q", v))
+			return
+		}
+		set.PracticeScreenOut = n
+	} else {
+		set.Conditions = append([]string{"trigger", "cancel"}, r.PostForm["conditions"]...)
+	}
 	set.CompletionCode, set.ScreenOutCode = f("completion_code"), f("screen_out_code")
 	set.AllowPreview = f("allow_preview") == "yes"
 	set.FinishWhenPaused = f("finish_when_paused") == "yes"
@@ -186,6 +213,9 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	training, err := parseTraining(f("training"))
+	if set.Judgement() {
+		training = nil // a judgement study marks its practice items in the items file
+	}
 	if err == nil {
 		// The service validates the settings, then the language.
 		set.Training = training

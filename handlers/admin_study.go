@@ -76,7 +76,7 @@ func (h *Handler) StudyPage(w http.ResponseWriter, r *http.Request) {
 	switch s.Kind {
 	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, http.StatusOK, "")
-	case domain.KindCrowd:
+	case domain.KindCrowd, domain.KindJudgement:
 		h.crowdStudyPage(w, r, s, "")
 	case domain.KindContext:
 		h.contextStudyPage(w, r, s)
@@ -167,7 +167,7 @@ func (h *Handler) failOnStudyPage(w http.ResponseWriter, r *http.Request, s *dom
 	switch s.Kind {
 	case domain.KindExpert:
 		h.expertStudyPage(w, r, s, status, msg)
-	case domain.KindCrowd:
+	case domain.KindCrowd, domain.KindJudgement:
 		h.crowdStudyPage(w, r, s, msg)
 	case domain.KindContext:
 		h.contextStudyPageWith(w, r, s, status, msg)

@@ -26,6 +26,14 @@ import (
 // expecting 4–5, one expecting anything — in batches of 8.
 func newJudgementEnv(t *testing.T, mod func(*domain.CrowdSettings)) *crowdEnv {
 	t.Helper()
+	e := newDraftJudgementEnv(t, mod)
+	e.open()
+	return e
+}
+
+// newDraftJudgementEnv is newJudgementEnv with the study still a draft.
+func newDraftJudgementEnv(t *testing.T, mod func(*domain.CrowdSettings)) *crowdEnv {
+	t.Helper()
 	ctx := context.Background()
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "judgement.db"))
 	if err != nil {
@@ -72,9 +80,7 @@ func newJudgementEnv(t *testing.T, mod func(*domain.CrowdSettings)) *crowdEnv {
 	}
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	e := &crowdEnv{t: t, db: db, srv: srv, web: s, study: st.ID, set: set}
-	e.open()
-	return e
+	return &crowdEnv{t: t, db: db, srv: srv, web: s, study: st.ID, set: set}
 }
 
 var radioValueRE = regexp.MustCompile(`<input type="radio" name="[a-z0-9]+" value="(\d+)"`)

@@ -17,6 +17,9 @@ func (db *DB) ImportItems(ctx context.Context, studyID int64, items []domain.Ite
 		if err := studyExists(ctx, tx, studyID); err != nil {
 			return err
 		}
+		if err := judgementItemsFrozen(ctx, tx, studyID); err != nil {
+			return err
+		}
 		stmt, err := tx.PrepareContext(ctx, `
 			INSERT INTO items (study_id, key, type, context, utterance, implicature, cancellation,
 				negation, strengthening, neutral, check_kind, training, variants)
@@ -95,12 +98,17 @@ func (db *DB) SetItemCheck(ctx context.Context, studyID, itemID int64, check str
 	if check != "" && check != "high" && check != "low" {
 		return domain.Errorf(domain.EINVALID, "check must be empty, high or low")
 	}
-	res, err := db.exec(ctx, `UPDATE items SET check_kind = ? WHERE study_id = ? AND id = ?`, check, studyID, itemID)
-	if err != nil {
-		return fmt.Errorf("set check: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return domain.Errorf(domain.ENOTFOUND, "item not found")
-	}
-	return nil
+	return db.tx(ctx, func(tx *sql.Tx) error {
+		if err := judgementItemsFrozen(ctx, tx, studyID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE items SET check_kind = ? WHERE study_id = ? AND id = ?`, check, studyID, itemID)
+		if err != nil {
+			return fmt.Errorf("set check: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return domain.Errorf(domain.ENOTFOUND, "item not found")
+		}
+		return nil
+	})
 }

@@ -52,6 +52,9 @@ func itemTx(ctx context.Context, tx *sql.Tx, studyID, itemID int64) (domain.Item
 func (db *DB) EditItem(ctx context.Context, studyID, itemID int64, next domain.Item, note string) (bool, error) {
 	changed := false
 	err := db.tx(ctx, func(tx *sql.Tx) error {
+		if err := judgementItemsFrozen(ctx, tx, studyID); err != nil {
+			return err
+		}
 		it, err := itemTx(ctx, tx, studyID, itemID)
 		if err != nil {
 			return err
@@ -172,6 +175,9 @@ func (db *DB) ApplyItemUpdate(ctx context.Context, studyID int64, items []domain
 	var u domain.ItemUpdate
 	err := db.tx(ctx, func(tx *sql.Tx) error {
 		if err := studyExists(ctx, tx, studyID); err != nil {
+			return err
+		}
+		if err := judgementItemsFrozen(ctx, tx, studyID); err != nil {
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE study_id = ? ORDER BY id`, studyID)

@@ -28,6 +28,7 @@ type CrowdBuild struct {
 	TrainingFrom string // TrainingFromItems, TrainingFromSettings or TrainingDrawn
 	Items        int    // data items in the batches
 	Repeated     []string
+	Judgement    bool // a judgement study's: practice items, not training
 }
 
 // Design is the design in words: batches, their sizes and checks.
@@ -50,6 +51,9 @@ func (b CrowdBuild) Design() string {
 
 // TrainingNote says where the training items come from.
 func (b CrowdBuild) TrainingNote() string {
+	if b.Judgement && b.TrainingFrom == TrainingFromItems {
+		return fmt.Sprintf("%d practice items, marked in the items file", b.Training)
+	}
 	switch b.TrainingFrom {
 	case TrainingFromItems:
 		return fmt.Sprintf("%d training items of their own (marked in the item file)", b.Training)
@@ -63,6 +67,9 @@ func (b CrowdBuild) TrainingNote() string {
 
 // String is the summary the researcher reads after a build.
 func (b CrowdBuild) String() string {
+	if b.Judgement {
+		return fmt.Sprintf("Built %s and %d practice items.", b.Design(), b.Training)
+	}
 	return fmt.Sprintf("Built %s and %d training items.", b.Design(), b.Training)
 }
 
@@ -119,7 +126,7 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 		return crowdPlan{}, domain.Errorf(domain.EINVALID, "%v", err)
 	}
 	out := crowdPlan{build: CrowdBuild{Batches: len(plan.Batches), Sizes: map[int]int{}, Checks: len(ci.checks),
-		Training: len(training), TrainingFrom: from, Items: len(batchItems), Repeated: plan.Repeated}}
+		Training: len(training), TrainingFrom: from, Items: len(batchItems), Repeated: plan.Repeated, Judgement: s.Judgement()}}
 	for _, t := range training {
 		out.training = append(out.training, store.CrowdSlot{ItemID: ci.byKey[t.Key].ID, Condition: t.Condition})
 	}

@@ -39,6 +39,12 @@ func Checklist(ctx context.Context, db *store.DB, st *domain.Study) ([]string, e
 		// (docs/studies.md#judgement-practice): none is a design too.
 		need(c.Batches == 0 || c.Training > 0 || st.Kind == domain.KindJudgement, "training items (rebuild the batches)")
 		need(s.CompletionCode != "", "a completion code set in the settings")
+	case domain.KindJudgement:
+		more, err := judgementChecklist(ctx, db, st, c)
+		if err != nil {
+			return nil, err
+		}
+		missing = append(missing, more...)
 	case domain.KindContext:
 		need(c.Passages > 0, "passages imported")
 		need(c.Surveys > 0, "surveys built")
