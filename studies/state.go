@@ -26,7 +26,7 @@ func Checklist(ctx context.Context, db *store.DB, st *domain.Study) ([]string, e
 	case domain.KindExpert:
 		need(c.Items > 0, "items imported")
 		need(c.Batches > 0, "expert batches built")
-	case domain.KindCrowd, domain.KindJudgement:
+	case domain.KindCrowd:
 		s, err := CrowdSettings(st)
 		if err != nil {
 			return nil, err
@@ -35,9 +35,7 @@ func Checklist(ctx context.Context, db *store.DB, st *domain.Study) ([]string, e
 		need(c.Checks > 0, "attention checks imported (items with check high or low)")
 		need(c.Batches > 0, "batches built")
 		need(c.Batches == 0 || c.BatchChecks > 0, "attention checks in the batches (rebuild the batches after importing the checks)")
-		// A judgement study's practice items are the researcher's choice
-		// (docs/studies.md#judgement-practice): none is a design too.
-		need(c.Batches == 0 || c.Training > 0 || st.Kind == domain.KindJudgement, "training items (rebuild the batches)")
+		need(c.Batches == 0 || c.Training > 0, "training items (rebuild the batches)")
 		need(s.CompletionCode != "", "a completion code set in the settings")
 	case domain.KindJudgement:
 		more, err := judgementChecklist(ctx, db, st, c)
