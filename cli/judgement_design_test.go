@@ -151,3 +151,23 @@ func TestJudgementDesignRefused(t *testing.T) {
 		t.Errorf("a refused design created a study:\n%s", list)
 	}
 }
+
+// TestJudgementImportUpdateRefused: `import --update` on a judgement study
+// is refused with exit 2 saying what to do instead, and the items stay
+// as they were (docs/items.md#correcting-items): the versioned correction
+// compares implicature fields and would call a changed sentence
+// unchanged.
+func TestJudgementImportUpdateRefused(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "j.db")
+	id := createDesign(t, db, judgementDesignFile(2))
+	_, before, _ := runCLI(t, "", nil, "study", "design", "--study", id, "--db", db)
+	file := filepath.Join(t.TempDir(), "fix.csv")
+	os.WriteFile(file, []byte("item,condition,sentence\n1,kontrolle,Neu.\n1,zielsatz,Neu2.\n"), 0o600)
+	code, out, errOut := runCLI(t, "", nil, "import", "--update", "--study", id, "--file", file, "--db", db)
+	if code != 2 || !strings.Contains(errOut, "nothing was changed: a judgement study's items are not corrected by re-importing a file") || !strings.Contains(errOut, "study create --design") {
+		t.Errorf("import --update: exit %d, %q %q", code, out, errOut)
+	}
+	if _, after, _ := runCLI(t, "", nil, "study", "design", "--study", id, "--db", db); after != before {
+		t.Errorf("a refused update changed the design:\n%s", after)
+	}
+}

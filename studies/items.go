@@ -49,6 +49,23 @@ func (v *Service) parseItemFile(ctx context.Context, studyID int64, name string,
 	return itemfiles.ParseItemFileChecked(name, bytes.NewReader(data), check)
 }
 
+// parseCorrectedItemFile is parseItemFile for a corrected items file
+// (docs/items.md#correcting-items). A judgement study's items are not
+// corrected by re-import: the versioned correction compares the
+// implicature fields, not texts by condition, so it would call a changed
+// sentence unchanged; and once the study opens its items are frozen
+// (docs/studies.md#frozen-design). The refusal says what to do instead.
+func (v *Service) parseCorrectedItemFile(ctx context.Context, studyID int64, name string, data []byte) ([]domain.Item, error) {
+	st, err := v.db.Study(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Kind == domain.KindJudgement {
+		return nil, domain.Errorf(domain.EINVALID, "a judgement study's items are not corrected by re-importing a file: write the corrected items into the study's design file (pragmalab study design --study %d) and create a new study from it (pragmalab study create --design FILE)", studyID)
+	}
+	return v.parseItemFile(ctx, studyID, name, data)
+}
+
 // itemCheck is the study's own rule on its items, nil for none.
 func (v *Service) itemCheck(ctx context.Context, studyID int64) (itemfiles.ItemCheck, error) {
 	conds, crowd, err := v.DeclaredConditions(ctx, studyID)
@@ -119,7 +136,7 @@ type PendingItemUpdate struct {
 // UploadCorrectedItems checks a corrected items file against the study's
 // items and keeps it for the preview; it returns the kept upload's id.
 func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name string, data []byte) (int64, error) {
-	items, err := v.parseItemFile(ctx, studyID, name, data)
+	items, err := v.parseCorrectedItemFile(ctx, studyID, name, data)
 	if err != nil {
 		return 0, err
 	}
@@ -140,7 +157,7 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 		return p, err
 	}
 	p.Filename = name
-	if p.Items, err = v.parseItemFile(ctx, studyID, name, data); err != nil {
+	if p.Items, err = v.parseCorrectedItemFile(ctx, studyID, name, data); err != nil {
 		return p, err
 	}
 	current, err := v.db.ListItems(ctx, studyID)
