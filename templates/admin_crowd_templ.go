@@ -499,7 +499,13 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 				}
-			} else if len(v.Items) > 0 {
+			} else {
+				templ_7745c5c3_Err = ImportForm(v.Study.ID, ".csv,.jsonl,.json,text/csv", "CSV or JSON Lines with columns id, type, context, utterance, implicature, cancellation, and optionally negation, strengthening, neutral, check (empty, high or low: attention checks shown in every batch, expected to be rated high or low). All or nothing.").Render(ctx, templ_7745c5c3_Buffer)
+				if templ_7745c5c3_Err != nil {
+					return templ_7745c5c3_Err
+				}
+			}
+			if !v.Settings.Judgement() && len(v.Items) > 0 {
 				templ_7745c5c3_Err = ReimportForm(v.Study.ID).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -511,7 +517,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var19 string
 				templ_7745c5c3_Var19, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Items)))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 253, Col: 34}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 256, Col: 34}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var19))
 				if templ_7745c5c3_Err != nil {
@@ -545,7 +551,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var21 string
 						templ_7745c5c3_Var21, templ_7745c5c3_Err = templ.JoinStringErrs(it.Key)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 260, Col: 21}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 263, Col: 21}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var21))
 						if templ_7745c5c3_Err != nil {
@@ -558,7 +564,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var22 string
 						templ_7745c5c3_Var22, templ_7745c5c3_Err = templ.JoinStringErrs(it.Type)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 261, Col: 22}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 264, Col: 22}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var22))
 						if templ_7745c5c3_Err != nil {
@@ -571,7 +577,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var23 string
 						templ_7745c5c3_Var23, templ_7745c5c3_Err = templ.JoinStringErrs(it.Implicature)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 262, Col: 29}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 265, Col: 29}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var23))
 						if templ_7745c5c3_Err != nil {
@@ -589,7 +595,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var24 string
 							templ_7745c5c3_Var24, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/items/%d/check", it.ID)))).ResolveURL(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 265, Col: 113}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 268, Col: 113}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var24)
 							if templ_7745c5c3_Err != nil {
@@ -602,7 +608,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var25 string
 							templ_7745c5c3_Var25, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("check-%d", it.ID)).Resolve(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 266, Col: 70}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 269, Col: 70}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var25)
 							if templ_7745c5c3_Err != nil {
@@ -615,7 +621,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var26 string
 							templ_7745c5c3_Var26, templ_7745c5c3_Err = templ.JoinStringErrs(it.Key)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 266, Col: 89}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 269, Col: 89}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var26))
 							if templ_7745c5c3_Err != nil {
@@ -628,7 +634,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var27 string
 							templ_7745c5c3_Var27, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("check-%d", it.ID)).Resolve(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 267, Col: 67}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 270, Col: 67}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var27)
 							if templ_7745c5c3_Err != nil {
@@ -676,7 +682,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var28 string
 						templ_7745c5c3_Var28, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(it.Version))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 277, Col: 28}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 280, Col: 28}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var28))
 						if templ_7745c5c3_Err != nil {
@@ -689,7 +695,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var29 string
 						templ_7745c5c3_Var29, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/items/%d/edit", it.ID)))).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 278, Col: 93}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 281, Col: 93}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var29)
 						if templ_7745c5c3_Err != nil {
@@ -702,7 +708,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var30 string
 						templ_7745c5c3_Var30, templ_7745c5c3_Err = templruntime.NewAttributeExpression("edit-" + it.Key).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 278, Col: 126}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 281, Col: 126}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var30)
 						if templ_7745c5c3_Err != nil {
@@ -746,7 +752,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var31 string
 				templ_7745c5c3_Var31, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/crowd/settings"))).ResolveURL(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 294, Col: 86}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 297, Col: 86}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var31)
 				if templ_7745c5c3_Err != nil {
@@ -759,7 +765,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var32 string
 				templ_7745c5c3_Var32, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.BatchSize)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 297, Col: 151}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 300, Col: 151}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var32)
 				if templ_7745c5c3_Err != nil {
@@ -772,7 +778,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var33 string
 				templ_7745c5c3_Var33, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.Quota)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 298, Col: 136}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 301, Col: 136}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var33)
 				if templ_7745c5c3_Err != nil {
@@ -785,7 +791,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var34 string
 				templ_7745c5c3_Var34, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.TimeoutMinutes)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 299, Col: 178}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 302, Col: 178}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var34)
 				if templ_7745c5c3_Err != nil {
@@ -798,7 +804,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var35 string
 				templ_7745c5c3_Var35, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.HoldMinutes)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 300, Col: 183}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 303, Col: 183}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var35)
 				if templ_7745c5c3_Err != nil {
@@ -811,7 +817,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var36 string
 				templ_7745c5c3_Var36, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.PlacesPerAddress)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 301, Col: 205}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 304, Col: 205}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var36)
 				if templ_7745c5c3_Err != nil {
@@ -824,7 +830,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var37 string
 				templ_7745c5c3_Var37, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(domain.MaxScalePoints)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 302, Col: 141}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 305, Col: 141}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var37)
 				if templ_7745c5c3_Err != nil {
@@ -837,7 +843,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var38 string
 				templ_7745c5c3_Var38, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.CheckHighMin)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 302, Col: 190}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 305, Col: 190}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var38)
 				if templ_7745c5c3_Err != nil {
@@ -850,7 +856,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var39 string
 				templ_7745c5c3_Var39, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(domain.MaxScalePoints)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 303, Col: 138}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 306, Col: 138}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var39)
 				if templ_7745c5c3_Err != nil {
@@ -863,7 +869,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var40 string
 				templ_7745c5c3_Var40, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.CheckLowMax)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 303, Col: 186}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 306, Col: 186}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var40)
 				if templ_7745c5c3_Err != nil {
@@ -876,7 +882,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var41 string
 				templ_7745c5c3_Var41, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.MaxFailedChecks)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 304, Col: 174}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 307, Col: 174}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var41)
 				if templ_7745c5c3_Err != nil {
@@ -889,7 +895,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var42 string
 				templ_7745c5c3_Var42, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.FastMS)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 307, Col: 130}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 310, Col: 130}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var42)
 				if templ_7745c5c3_Err != nil {
@@ -902,7 +908,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var43 string
 				templ_7745c5c3_Var43, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeFastPercent)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 308, Col: 177}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 311, Col: 177}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var43)
 				if templ_7745c5c3_Err != nil {
@@ -915,7 +921,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var44 string
 				templ_7745c5c3_Var44, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeMedianRT)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 309, Col: 179}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 312, Col: 179}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var44)
 				if templ_7745c5c3_Err != nil {
@@ -928,7 +934,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var45 string
 				templ_7745c5c3_Var45, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeRun)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 310, Col: 177}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 313, Col: 177}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var45)
 				if templ_7745c5c3_Err != nil {
@@ -941,7 +947,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var46 string
 				templ_7745c5c3_Var46, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeTotalSeconds)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 311, Col: 173}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 314, Col: 173}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var46)
 				if templ_7745c5c3_Err != nil {
@@ -954,7 +960,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var47 string
 				templ_7745c5c3_Var47, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.ExcludeHiddenSeconds)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 312, Col: 182}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 315, Col: 182}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var47)
 				if templ_7745c5c3_Err != nil {
@@ -972,7 +978,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var48 string
 					templ_7745c5c3_Var48, templ_7745c5c3_Err = templruntime.NewAttributeExpression(strings.Join(v.Settings.Conditions, ", ")).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 316, Col: 236}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 319, Col: 236}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var48)
 					if templ_7745c5c3_Err != nil {
@@ -985,7 +991,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var49 string
 					templ_7745c5c3_Var49, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(v.Settings.PracticeScreenOut)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 317, Col: 289}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 320, Col: 289}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var49)
 					if templ_7745c5c3_Err != nil {
@@ -1008,7 +1014,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var50 string
 						templ_7745c5c3_Var50, templ_7745c5c3_Err = templruntime.NewAttributeExpression(c).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 322, Col: 66}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 325, Col: 66}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var50)
 						if templ_7745c5c3_Err != nil {
@@ -1031,7 +1037,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var51 string
 						templ_7745c5c3_Var51, templ_7745c5c3_Err = templ.JoinStringErrs(c)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 322, Col: 115}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 325, Col: 115}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var51))
 						if templ_7745c5c3_Err != nil {
@@ -1044,7 +1050,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var52 string
 						templ_7745c5c3_Var52, templ_7745c5c3_Err = templ.JoinStringErrs(followUpSymbol[c])
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 322, Col: 138}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 325, Col: 138}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var52))
 						if templ_7745c5c3_Err != nil {
@@ -1062,7 +1068,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var53 string
 					templ_7745c5c3_Var53, templ_7745c5c3_Err = templ.JoinStringErrs(v.TrainingText)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 327, Col: 76}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 330, Col: 76}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var53))
 					if templ_7745c5c3_Err != nil {
@@ -1080,7 +1086,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var54 string
 				templ_7745c5c3_Var54, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.CompletionCode).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 332, Col: 123}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 335, Col: 123}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var54)
 				if templ_7745c5c3_Err != nil {
@@ -1098,7 +1104,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var55 string
 					templ_7745c5c3_Var55, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.ScreenOutCode).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 334, Col: 153}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 337, Col: 153}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var55)
 					if templ_7745c5c3_Err != nil {
@@ -1116,7 +1122,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var56 string
 					templ_7745c5c3_Var56, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.ScreenOutCode).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 336, Col: 168}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 339, Col: 168}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var56)
 					if templ_7745c5c3_Err != nil {
@@ -1144,7 +1150,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var57 string
 				templ_7745c5c3_Var57, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("/s/%d/preview", v.Study.ID))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 338, Col: 173}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 341, Col: 173}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var57))
 				if templ_7745c5c3_Err != nil {
@@ -1217,7 +1223,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var58 string
 				templ_7745c5c3_Var58, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprintf("%d", domain.MachineCheckScreens))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 347, Col: 225}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 350, Col: 225}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var58))
 				if templ_7745c5c3_Err != nil {
@@ -1235,7 +1241,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var59 string
 					templ_7745c5c3_Var59, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(n)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 352, Col: 38}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 355, Col: 38}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var59)
 					if templ_7745c5c3_Err != nil {
@@ -1258,7 +1264,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var60 string
 					templ_7745c5c3_Var60, templ_7745c5c3_Err = templ.JoinStringErrs(justificationsLabel(n))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 352, Col: 110}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 355, Col: 110}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var60))
 					if templ_7745c5c3_Err != nil {
@@ -1301,7 +1307,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var61 string
 					templ_7745c5c3_Var61, templ_7745c5c3_Err = templruntime.NewAttributeExpression(l.Code).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 362, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 365, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var61)
 					if templ_7745c5c3_Err != nil {
@@ -1324,7 +1330,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var62 string
 					templ_7745c5c3_Var62, templ_7745c5c3_Err = templ.JoinStringErrs(l.Name)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 362, Col: 79}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 365, Col: 79}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var62))
 					if templ_7745c5c3_Err != nil {
@@ -1342,7 +1348,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var63 string
 				templ_7745c5c3_Var63, templ_7745c5c3_Err = templruntime.NewAttributeExpression(itoa(ScaleOf(v.Settings).points())).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 368, Col: 140}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 371, Col: 140}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var63)
 				if templ_7745c5c3_Err != nil {
@@ -1360,7 +1366,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var64 string
 					templ_7745c5c3_Var64, templ_7745c5c3_Err = templ.JoinStringErrs(ScaleLabelsText(v.Settings.ScaleLabels))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 370, Col: 227}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 373, Col: 227}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var64))
 					if templ_7745c5c3_Err != nil {
@@ -1378,7 +1384,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var65 string
 					templ_7745c5c3_Var65, templ_7745c5c3_Err = templ.JoinStringErrs(ScaleLabelsText(v.Settings.ScaleLabels))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 372, Col: 215}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 375, Col: 215}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var65))
 					if templ_7745c5c3_Err != nil {
@@ -1396,7 +1402,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var66 string
 				templ_7745c5c3_Var66, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Question).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 374, Col: 137}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 377, Col: 137}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var66)
 				if templ_7745c5c3_Err != nil {
@@ -1409,7 +1415,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var67 string
 				templ_7745c5c3_Var67, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Title).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 376, Col: 111}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 379, Col: 111}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var67)
 				if templ_7745c5c3_Err != nil {
@@ -1422,7 +1428,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var68 string
 				templ_7745c5c3_Var68, templ_7745c5c3_Err = templ.JoinStringErrs(v.Settings.Intro)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 377, Col: 116}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 380, Col: 116}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var68))
 				if templ_7745c5c3_Err != nil {
@@ -1435,7 +1441,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var69 string
 				templ_7745c5c3_Var69, templ_7745c5c3_Err = templ.JoinStringErrs(v.Settings.Consent)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 378, Col: 115}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 381, Col: 115}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var69))
 				if templ_7745c5c3_Err != nil {
@@ -1448,7 +1454,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var70 string
 				templ_7745c5c3_Var70, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Researcher).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 379, Col: 134}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 382, Col: 134}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var70)
 				if templ_7745c5c3_Err != nil {
@@ -1461,7 +1467,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var71 string
 				templ_7745c5c3_Var71, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.Contact).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 380, Col: 105}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 383, Col: 105}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var71)
 				if templ_7745c5c3_Err != nil {
@@ -1474,7 +1480,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var72 string
 				templ_7745c5c3_Var72, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.EthicsRef).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 381, Col: 108}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 384, Col: 108}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var72)
 				if templ_7745c5c3_Err != nil {
@@ -1487,7 +1493,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var73 string
 				templ_7745c5c3_Var73, templ_7745c5c3_Err = templruntime.NewAttributeExpression(orEmpty(v.Settings.Minutes)).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 382, Col: 166}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 385, Col: 166}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var73)
 				if templ_7745c5c3_Err != nil {
@@ -1500,7 +1506,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var74 string
 				templ_7745c5c3_Var74, templ_7745c5c3_Err = templruntime.NewAttributeExpression(v.Settings.NoConsentCode).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 383, Col: 157}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 386, Col: 157}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var74)
 				if templ_7745c5c3_Err != nil {
@@ -1524,7 +1530,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var75 string
 					templ_7745c5c3_Var75, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Progress)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 394, Col: 61}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 397, Col: 61}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var75))
 					if templ_7745c5c3_Err != nil {
@@ -1537,7 +1543,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var76 string
 					templ_7745c5c3_Var76, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Training)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 394, Col: 96}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 397, Col: 96}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var76))
 					if templ_7745c5c3_Err != nil {
@@ -1555,7 +1561,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var77 string
 					templ_7745c5c3_Var77, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Progress)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 396, Col: 61}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 399, Col: 61}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var77))
 					if templ_7745c5c3_Err != nil {
@@ -1568,7 +1574,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var78 string
 					templ_7745c5c3_Var78, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Training)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 396, Col: 96}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 399, Col: 96}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var78))
 					if templ_7745c5c3_Err != nil {
@@ -1589,7 +1595,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var79 string
 					templ_7745c5c3_Var79, templ_7745c5c3_Err = templ.JoinStringErrs(fmt.Sprint(v.Study.Seed))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 401, Col: 72}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 404, Col: 72}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var79))
 					if templ_7745c5c3_Err != nil {
@@ -1602,7 +1608,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var80 string
 					templ_7745c5c3_Var80, templ_7745c5c3_Err = templ.JoinStringErrs(v.Plan)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 401, Col: 93}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 404, Col: 93}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var80))
 					if templ_7745c5c3_Err != nil {
@@ -1615,7 +1621,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var81 string
 					templ_7745c5c3_Var81, templ_7745c5c3_Err = templ.JoinStringErrs(v.PlanTraining)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 401, Col: 127}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 404, Col: 127}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var81))
 					if templ_7745c5c3_Err != nil {
@@ -1633,7 +1639,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var82 string
 					templ_7745c5c3_Var82, templ_7745c5c3_Err = templ.JoinStringErrs(v.PlanError)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 403, Col: 81}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 406, Col: 81}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var82))
 					if templ_7745c5c3_Err != nil {
@@ -1656,7 +1662,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var83 string
 					templ_7745c5c3_Var83, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, "/crowd/batches"))).ResolveURL(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 406, Col: 86}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 409, Col: 86}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var83)
 					if templ_7745c5c3_Err != nil {
@@ -1669,7 +1675,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var84 string
 					templ_7745c5c3_Var84, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprint(v.Study.Seed)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 407, Col: 82}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 410, Col: 82}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var84)
 					if templ_7745c5c3_Err != nil {
@@ -1714,7 +1720,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var85 string
 					templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(t.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 424, Col: 18}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 427, Col: 18}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var85))
 					if templ_7745c5c3_Err != nil {
@@ -1727,7 +1733,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var86 string
 					templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs(t.Condition)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 424, Col: 35}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 427, Col: 35}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var86))
 					if templ_7745c5c3_Err != nil {
@@ -1755,7 +1761,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var87 string
 					templ_7745c5c3_Var87, templ_7745c5c3_Err = templ.JoinStringErrs(t.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 433, Col: 18}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 436, Col: 18}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var87))
 					if templ_7745c5c3_Err != nil {
@@ -1768,7 +1774,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var88 string
 					templ_7745c5c3_Var88, templ_7745c5c3_Err = templ.JoinStringErrs(t.Type)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 433, Col: 30}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 436, Col: 30}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var88))
 					if templ_7745c5c3_Err != nil {
@@ -1781,7 +1787,7 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var89 string
 					templ_7745c5c3_Var89, templ_7745c5c3_Err = templ.JoinStringErrs(t.Condition)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 433, Col: 47}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 436, Col: 47}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var89))
 					if templ_7745c5c3_Err != nil {
@@ -1868,7 +1874,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 		var templ_7745c5c3_Var91 string
 		templ_7745c5c3_Var91, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Items)))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 456, Col: 31}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 459, Col: 31}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var91))
 		if templ_7745c5c3_Err != nil {
@@ -1881,7 +1887,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 		var templ_7745c5c3_Var92 string
 		templ_7745c5c3_Var92, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(JudgementRows(v.Items, v.Settings))))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 456, Col: 90}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 459, Col: 90}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var92))
 		if templ_7745c5c3_Err != nil {
@@ -1915,7 +1921,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var94 string
 				templ_7745c5c3_Var94, templ_7745c5c3_Err = templruntime.NewAttributeExpression("item-" + row.Key + "-" + row.Condition).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 462, Col: 63}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 465, Col: 63}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var94)
 				if templ_7745c5c3_Err != nil {
@@ -1929,7 +1935,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var95 string
 					templ_7745c5c3_Var95, templ_7745c5c3_Err = templ.JoinStringErrs(row.Key)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 465, Col: 18}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 468, Col: 18}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var95))
 					if templ_7745c5c3_Err != nil {
@@ -1943,7 +1949,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var96 string
 				templ_7745c5c3_Var96, templ_7745c5c3_Err = templ.JoinStringErrs(row.Condition)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 468, Col: 26}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 471, Col: 26}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var96))
 				if templ_7745c5c3_Err != nil {
@@ -1956,7 +1962,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var97 string
 				templ_7745c5c3_Var97, templ_7745c5c3_Err = templ.JoinStringErrs(row.Sentence)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 469, Col: 25}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 472, Col: 25}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var97))
 				if templ_7745c5c3_Err != nil {
@@ -1969,7 +1975,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var98 string
 				templ_7745c5c3_Var98, templ_7745c5c3_Err = templ.JoinStringErrs(row.Context)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 470, Col: 24}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 473, Col: 24}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var98))
 				if templ_7745c5c3_Err != nil {
@@ -1982,7 +1988,7 @@ func judgementItems(v CrowdStudyView) templ.Component {
 				var templ_7745c5c3_Var99 string
 				templ_7745c5c3_Var99, templ_7745c5c3_Err = templ.JoinStringErrs(row.Role)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 471, Col: 21}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 474, Col: 21}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var99))
 				if templ_7745c5c3_Err != nil {
@@ -2058,7 +2064,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var102 string
 					templ_7745c5c3_Var102, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("batch-%d", b.Number)).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 489, Col: 56}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 492, Col: 56}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var102)
 					if templ_7745c5c3_Err != nil {
@@ -2071,7 +2077,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var103 string
 					templ_7745c5c3_Var103, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Number))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 490, Col: 26}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 493, Col: 26}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var103))
 					if templ_7745c5c3_Err != nil {
@@ -2084,7 +2090,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var104 string
 					templ_7745c5c3_Var104, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Screens))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 491, Col: 39}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 494, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var104))
 					if templ_7745c5c3_Err != nil {
@@ -2097,7 +2103,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var105 string
 					templ_7745c5c3_Var105, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Taken))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 492, Col: 37}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 495, Col: 37}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var105))
 					if templ_7745c5c3_Err != nil {
@@ -2110,7 +2116,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var106 string
 					templ_7745c5c3_Var106, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(quota))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 492, Col: 55}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 495, Col: 55}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var106))
 					if templ_7745c5c3_Err != nil {
@@ -2123,7 +2129,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var107 string
 					templ_7745c5c3_Var107, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Completed))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 493, Col: 41}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 496, Col: 41}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var107))
 					if templ_7745c5c3_Err != nil {
@@ -2136,7 +2142,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var108 string
 					templ_7745c5c3_Var108, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Active))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 494, Col: 38}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 497, Col: 38}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var108))
 					if templ_7745c5c3_Err != nil {
@@ -2149,7 +2155,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var109 string
 					templ_7745c5c3_Var109, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Idle))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 495, Col: 36}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 498, Col: 36}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var109))
 					if templ_7745c5c3_Err != nil {
@@ -2162,7 +2168,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var110 string
 					templ_7745c5c3_Var110, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.MovedOn))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 496, Col: 39}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 499, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var110))
 					if templ_7745c5c3_Err != nil {
@@ -2175,7 +2181,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var111 string
 					templ_7745c5c3_Var111, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.ScreenedOut))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 497, Col: 43}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 500, Col: 43}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var111))
 					if templ_7745c5c3_Err != nil {
@@ -2188,7 +2194,7 @@ func CrowdProgressTable(ps []CrowdBatchRow, quota int) templ.Component {
 					var templ_7745c5c3_Var112 string
 					templ_7745c5c3_Var112, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(b.Answers))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 498, Col: 39}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 501, Col: 39}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var112))
 					if templ_7745c5c3_Err != nil {
@@ -2244,7 +2250,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var114 string
 			templ_7745c5c3_Var114, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(v.Settings.MaxFailedChecks))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 511, Col: 74}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 514, Col: 74}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var114))
 			if templ_7745c5c3_Err != nil {
@@ -2257,7 +2263,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 			var templ_7745c5c3_Var115 string
 			templ_7745c5c3_Var115, templ_7745c5c3_Err = templ.JoinStringErrs(v.LLMEcho)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 512, Col: 59}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 515, Col: 59}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var115))
 			if templ_7745c5c3_Err != nil {
@@ -2291,7 +2297,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var117 string
 					templ_7745c5c3_Var117, templ_7745c5c3_Err = templruntime.NewAttributeExpression("participant-" + p.PID).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 518, Col: 45}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 521, Col: 45}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var117)
 					if templ_7745c5c3_Err != nil {
@@ -2304,7 +2310,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var118 string
 					templ_7745c5c3_Var118, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 520, Col: 14}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 523, Col: 14}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var118))
 					if templ_7745c5c3_Err != nil {
@@ -2327,7 +2333,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var119 string
 					templ_7745c5c3_Var119, templ_7745c5c3_Err = templ.JoinStringErrs(p.Status)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 525, Col: 20}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 528, Col: 20}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var119))
 					if templ_7745c5c3_Err != nil {
@@ -2340,7 +2346,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var120 string
 					templ_7745c5c3_Var120, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.Answered))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 526, Col: 40}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 529, Col: 40}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var120))
 					if templ_7745c5c3_Err != nil {
@@ -2353,7 +2359,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var121 string
 					templ_7745c5c3_Var121, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.Screens))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 526, Col: 62}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 529, Col: 62}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var121))
 					if templ_7745c5c3_Err != nil {
@@ -2366,7 +2372,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var122 string
 					templ_7745c5c3_Var122, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.ChecksFailed))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 527, Col: 44}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 530, Col: 44}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var122))
 					if templ_7745c5c3_Err != nil {
@@ -2379,7 +2385,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var123 string
 					templ_7745c5c3_Var123, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.ChecksAnswered))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 527, Col: 73}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 530, Col: 73}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var123))
 					if templ_7745c5c3_Err != nil {
@@ -2408,7 +2414,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var124 string
 							templ_7745c5c3_Var124, templ_7745c5c3_Err = templruntime.NewAttributeExpression("flag-" + f.Name).Resolve(ctx)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 535, Col: 44}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 538, Col: 44}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var124)
 							if templ_7745c5c3_Err != nil {
@@ -2421,7 +2427,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var125 string
 							templ_7745c5c3_Var125, templ_7745c5c3_Err = templ.JoinStringErrs(f.Name)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 535, Col: 63}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 538, Col: 63}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var125))
 							if templ_7745c5c3_Err != nil {
@@ -2434,7 +2440,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var126 string
 							templ_7745c5c3_Var126, templ_7745c5c3_Err = templ.JoinStringErrs(f.Evidence)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 535, Col: 112}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 538, Col: 112}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var126))
 							if templ_7745c5c3_Err != nil {
@@ -2457,7 +2463,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var127 string
 					templ_7745c5c3_Var127, templ_7745c5c3_Err = templ.JoinStringErrs(excludedLabel(p))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 541, Col: 25}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 544, Col: 25}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var127))
 					if templ_7745c5c3_Err != nil {
@@ -2475,7 +2481,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var128 string
 						templ_7745c5c3_Var128, templ_7745c5c3_Err = templ.JoinStringErrs(why)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 543, Col: 38}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 546, Col: 38}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var128))
 						if templ_7745c5c3_Err != nil {
@@ -2498,7 +2504,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var129 string
 						templ_7745c5c3_Var129, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/crowd/participants/%d/exclusion", p.ID)))).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 548, Col: 126}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 551, Col: 126}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var129)
 						if templ_7745c5c3_Err != nil {
@@ -2511,7 +2517,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var130 string
 						templ_7745c5c3_Var130, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("excl-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 549, Col: 65}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 552, Col: 65}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var130)
 						if templ_7745c5c3_Err != nil {
@@ -2524,7 +2530,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var131 string
 						templ_7745c5c3_Var131, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 549, Col: 88}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 552, Col: 88}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var131))
 						if templ_7745c5c3_Err != nil {
@@ -2537,7 +2543,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var132 string
 						templ_7745c5c3_Var132, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("excl-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 550, Col: 65}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 553, Col: 65}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var132)
 						if templ_7745c5c3_Err != nil {
@@ -2580,7 +2586,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var133 string
 						templ_7745c5c3_Var133, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("reason-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 555, Col: 67}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 558, Col: 67}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var133)
 						if templ_7745c5c3_Err != nil {
@@ -2593,7 +2599,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var134 string
 						templ_7745c5c3_Var134, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 555, Col: 104}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 558, Col: 104}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var134))
 						if templ_7745c5c3_Err != nil {
@@ -2606,7 +2612,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var135 string
 						templ_7745c5c3_Var135, templ_7745c5c3_Err = templruntime.NewAttributeExpression(fmt.Sprintf("reason-%d", p.ID)).Resolve(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 556, Col: 76}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 559, Col: 76}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var135)
 						if templ_7745c5c3_Err != nil {
@@ -2619,7 +2625,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 						var templ_7745c5c3_Var136 string
 						templ_7745c5c3_Var136, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, fmt.Sprintf("/crowd/participants/%d/trusted", p.ID)))).ResolveURL(ctx)
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 559, Col: 124}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 562, Col: 124}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var136)
 						if templ_7745c5c3_Err != nil {
@@ -2637,7 +2643,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var137 string
 							templ_7745c5c3_Var137, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 562, Col: 82}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 565, Col: 82}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var137))
 							if templ_7745c5c3_Err != nil {
@@ -2655,7 +2661,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 							var templ_7745c5c3_Var138 string
 							templ_7745c5c3_Var138, templ_7745c5c3_Err = templ.JoinStringErrs(p.PID)
 							if templ_7745c5c3_Err != nil {
-								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 565, Col: 80}
+								return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 568, Col: 80}
 							}
 							_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var138))
 							if templ_7745c5c3_Err != nil {
@@ -2678,7 +2684,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var139 string
 					templ_7745c5c3_Var139, templ_7745c5c3_Err = templ.JoinStringErrs(orDash(v.ProlificStatus[strings.ToLower(p.PID)]))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 570, Col: 90}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 573, Col: 90}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var139))
 					if templ_7745c5c3_Err != nil {
@@ -2691,7 +2697,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var140 string
 					templ_7745c5c3_Var140, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(p.BatchNumber))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 571, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 574, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var140))
 					if templ_7745c5c3_Err != nil {
@@ -2704,7 +2710,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var141 string
 					templ_7745c5c3_Var141, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(p.StartedAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 572, Col: 30}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 575, Col: 30}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var141))
 					if templ_7745c5c3_Err != nil {
@@ -2717,7 +2723,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var142 string
 					templ_7745c5c3_Var142, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(p.LastSeenAt))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 573, Col: 31}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 576, Col: 31}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var142))
 					if templ_7745c5c3_Err != nil {
@@ -2730,7 +2736,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var143 string
 					templ_7745c5c3_Var143, templ_7745c5c3_Err = templ.JoinStringErrs(duration(p.Quality.TotalSeconds))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 575, Col: 41}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 578, Col: 41}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var143))
 					if templ_7745c5c3_Err != nil {
@@ -2753,7 +2759,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var144 string
 					templ_7745c5c3_Var144, templ_7745c5c3_Err = templ.JoinStringErrs(msLabel(p.Quality.MedianRT))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 580, Col: 75}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 583, Col: 75}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var144))
 					if templ_7745c5c3_Err != nil {
@@ -2766,7 +2772,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var145 string
 					templ_7745c5c3_Var145, templ_7745c5c3_Err = templ.JoinStringErrs(percent(p.Quality))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 581, Col: 67}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 584, Col: 67}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var145))
 					if templ_7745c5c3_Err != nil {
@@ -2779,7 +2785,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var146 string
 					templ_7745c5c3_Var146, templ_7745c5c3_Err = templ.JoinStringErrs(orDash(orEmpty(p.Quality.LongestRun)))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 582, Col: 87}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 585, Col: 87}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var146))
 					if templ_7745c5c3_Err != nil {
@@ -2792,7 +2798,7 @@ func crowdParticipants(v CrowdStudyView) templ.Component {
 					var templ_7745c5c3_Var147 string
 					templ_7745c5c3_Var147, templ_7745c5c3_Err = templ.JoinStringErrs(traceLabel(p.Quality.Traces))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 583, Col: 61}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 586, Col: 61}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var147))
 					if templ_7745c5c3_Err != nil {
@@ -2865,7 +2871,7 @@ func CrowdProgress(v CrowdProgressView) templ.Component {
 			var templ_7745c5c3_Var150 string
 			templ_7745c5c3_Var150, templ_7745c5c3_Err = templ.JoinStringErrs(stamp(v.At))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 605, Col: 39}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 608, Col: 39}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var150))
 			if templ_7745c5c3_Err != nil {
@@ -2886,7 +2892,7 @@ func CrowdProgress(v CrowdProgressView) templ.Component {
 			var templ_7745c5c3_Var151 string
 			templ_7745c5c3_Var151, templ_7745c5c3_Err = templruntime.NewAttributeExpression(templ.SafeURL(StudyURL(v.Study.ID, ""))).ResolveURL(ctx)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 607, Col: 51}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 610, Col: 51}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var151)
 			if templ_7745c5c3_Err != nil {
