@@ -338,6 +338,10 @@ func TestJudgementFromOutside(t *testing.T) {
 	if !strings.HasPrefix(string(items), "item,condition,sentence,context,check,training\n1,kontrolle,") || strings.Count(string(items), "\n") != 17 {
 		t.Errorf("package items.csv:\n%s", items)
 	}
+	// The cleaned items export is the same file.
+	if out := run("export", "--study", id, "--what", "items"); out != string(items) {
+		t.Errorf("export --what items:\n%s\nthe package's items.csv:\n%s", out, items)
+	}
 	cb, _ := os.ReadFile(filepath.Join(pkg, "codebook.md"))
 	for _, want := range []string{"Conditions: kontrolle, zielsatz, the study's own", "5-point scale, 1 to 5", "| 1 | völlig unnatürlich |", "| 5 | völlig natürlich |", "pragmalab analyze conditions --ratings ratings.csv --conditions kontrolle,zielsatz --high-pass 4 --low-pass 2"} {
 		if !strings.Contains(string(cb), want) {

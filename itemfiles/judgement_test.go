@@ -62,6 +62,13 @@ func TestJudgementItemsFile(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(again, want) {
 		t.Fatalf("written and read again: %+v %v", again, err)
 	}
+	b.Reset()
+	if err := WriteJudgementItemsJSONL(&b, items, rules.Settings.Conditions); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := ParseJudgementItemFile("x.jsonl", &b, rules); err != nil || !reflect.DeepEqual(again, want) {
+		t.Fatalf("written as JSON Lines and read again: %+v %v", again, err)
+	}
 	jsonl := `{"item":1,"condition":"kontrolle","sentence":"A."}` + "\n" + `{"item":"1","condition":"zielsatz","sentence":"B.","context":null}` + "\n"
 	items, err = ParseJudgementItemFile("items.jsonl", strings.NewReader(jsonl), rules)
 	if err != nil || len(items) != 1 || items[0].Variants["zielsatz"].Sentence != "B." || items[0].Key != "1" {
