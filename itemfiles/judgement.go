@@ -216,6 +216,9 @@ func fieldLineError(line int, err error) error {
 // declared condition (domain.Item.ValidateJudgementItem).
 func groupJudgementRows(rows []judgementRow, rules JudgementRules) ([]domain.Item, error) {
 	declared := rules.Settings.Conditions
+	if len(declared) == 0 {
+		return nil, domain.Errorf(domain.EINVALID, "the study names no conditions yet: name them in its settings (conditions) before importing its items, as the items file's condition column writes them")
+	}
 	type group struct {
 		item      domain.Item
 		firstLine int

@@ -2,6 +2,8 @@ package itemfiles
 
 import (
 	"bytes"
+	"io"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -128,6 +130,17 @@ func TestJudgementItemsFileRefused(t *testing.T) {
 	}
 }
 
+// TestJudgementItemsWithoutConditions: a study that names no conditions
+// yet refuses its items file saying so, not "undeclared condition" row by
+// row (docs/items.md#judgement-items).
+func TestJudgementItemsWithoutConditions(t *testing.T) {
+	s := domain.DefaultJudgementSettings()
+	_, err := ParseJudgementItemFile("i.csv", strings.NewReader("item,condition,sentence\n1,a,A.\n"), JudgementRules{Settings: s})
+	if err == nil || !strings.Contains(domain.ErrorMessage(err), "the study names no conditions yet") {
+		t.Fatalf("got %v", err)
+	}
+}
+
 // TestJudgementTemplateImports: the item template of a judgement study
 // (docs/items.md#judgement-items) imports into it as it stands, with a
 // minimal pair in the study's conditions, a check and a practice item.
@@ -152,4 +165,52 @@ func TestJudgementTemplateImports(t *testing.T) {
 			t.Errorf("header: %s", JudgementTemplateCSV(conds))
 		}
 	}
+}
+
+// FuzzParseJudgementItems: any file is refused as EINVALID naming a line
+// (or the whole file), or gives items that each hold to the study's rules
+// as they stand, with unique ids, that read back the same when written
+// as CSV and as JSON Lines (docs/formats.md#judgement-items-csv).
+func FuzzParseJudgementItems(f *testing.F) {
+	f.Add("items.csv", []byte("item,condition,sentence,context,check,training\n1,kontrolle,A.,K:,,\n1,zielsatz,B.,K:,,\nc,kontrolle,C.,,high,\np,zielsatz,D.,,,4-5\n"))
+	f.Add("items.csv", []byte("\xef\xbb\xbfItem , CONDITION,sentence\r\n1,zielsatz,\"x,\ny\"\r\n1,kontrolle,=1+1\r\n"))
+	f.Add("items.csv", []byte("item,condition,sentence\n1,kontrolle,A.\n1,kontrolle,B.\n"))
+	f.Add("items.jsonl", []byte(`{"item":1,"condition":"kontrolle","sentence":"A."}`+"\n"+`{"item":"1","condition":"zielsatz","sentence":"B.","check":null}`+"\n"))
+	f.Add("x", []byte(`{"item":"p","condition":"kontrolle","sentence":"A.","training":"any"}`))
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		rules := JudgementRules{Settings: judgementSettings(t)}
+		items, err := ParseJudgementItemFile(name, bytes.NewReader(data), rules)
+		if err != nil {
+			checkInvalid(t, err, data, itemWholeFile...)
+			return
+		}
+		if len(items) == 0 {
+			t.Fatal("no error and no items")
+		}
+		seen := map[string]bool{}
+		for _, it := range items {
+			again := it
+			again.Variants = maps.Clone(it.Variants)
+			if err := CheckJudgementItem(&again, rules.Settings); err != nil || !reflect.DeepEqual(again, it) {
+				t.Fatalf("item %+v was accepted but does not hold as it stands: %v, %+v", it, err, again)
+			}
+			if seen[it.Key] {
+				t.Fatalf("id %q twice", it.Key)
+			}
+			seen[it.Key] = true
+		}
+		for _, w := range []struct {
+			name  string
+			write func(io.Writer, []domain.Item, []string) error
+		}{{"x.csv", WriteJudgementItemsCSV}, {"x.jsonl", WriteJudgementItemsJSONL}} {
+			var b bytes.Buffer
+			if err := w.write(&b, items, rules.Settings.Conditions); err != nil {
+				t.Fatal(err)
+			}
+			back, err := ParseJudgementItemFile(w.name, &b, rules)
+			if err != nil || !reflect.DeepEqual(back, items) {
+				t.Fatalf("written as %s and read again: %v\n got %+v\nwant %+v", w.name, err, back, items)
+			}
+		}
+	})
 }
