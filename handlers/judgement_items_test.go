@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -79,5 +80,45 @@ func TestJudgementItemsUpload(t *testing.T) {
 	}
 	if items[3].Training != "high" || items[1].Check != "high" || items[2].Check != "low" {
 		t.Errorf("check and practice items stored as %+v", items[1:])
+	}
+}
+
+// TestJudgementDesignThroughThePages: a judgement study's design file,
+// downloaded from its page, makes a new study from the dashboard's
+// "New study from a design file" whose design is the file's apart from
+// the name — items by condition included; one with an undeclared
+// condition is refused beside the form and creates nothing
+// (docs/studies.md#design-file).
+func TestJudgementDesignThroughThePages(t *testing.T) {
+	e := newEmptyJudgementEnv(t)
+	a := e.admin()
+	study := fmt.Sprintf("/admin/studies/%d", e.study)
+	a.upload(study+"/items", "items.csv", []byte("item,condition,sentence,context,check\n1,kontrolle,Der Hund bellt.,Im Park:,\n1,zielsatz,Der Hund bellen.,Im Park:,\nc,zielsatz,Die Sonne scheint.,,high\n"))
+	a.get(study + "/design.json")
+	if a.resp.StatusCode != 200 || !strings.Contains(a.body, `"zielsatz": {`) {
+		t.Fatalf("design download: %d\n%s", a.resp.StatusCode, a.body)
+	}
+	design := a.body
+	bad := strings.Replace(design, `"zielsatz": {
+          "context"`, `"target": {
+          "context"`, 1)
+	if bad == design {
+		t.Fatalf("the design's items are not keyed by condition as expected:\n%s", design)
+	}
+	a.uploadDesign([]byte(bad), "")
+	if a.resp.StatusCode != http.StatusBadRequest || !strings.Contains(a.body, "which the study does not declare") {
+		t.Fatalf("bad design: %d\n%.3000s", a.resp.StatusCode, a.body)
+	}
+	if all, _ := e.db.Dashboard(context.Background()); len(all) != 1 {
+		t.Fatalf("a refused design created a study: %d studies", len(all))
+	}
+	a.uploadDesign([]byte(design), "Zweiter Lauf")
+	m := regexp.MustCompile(`/admin/studies/(\d+)`).FindStringSubmatch(a.resp.Request.URL.Path)
+	if a.resp.StatusCode != 200 || m == nil || m[1] == fmt.Sprint(e.study) {
+		t.Fatalf("new study from design: %d %s", a.resp.StatusCode, a.resp.Request.URL)
+	}
+	a.get("/admin/studies/" + m[1] + "/design.json")
+	if again := strings.Replace(a.body, `"name": "Zweiter Lauf"`, `"name": "Akzeptabilität"`, 1); again != design {
+		t.Errorf("the new study's design differs:\nfile: %s\nnew:  %s", design, a.body)
 	}
 }
