@@ -61,7 +61,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	force := fs.Bool("force", false, "replace --out if it exists")
 	demographics := fs.Bool("prolific-demographics", false, "participants: join Prolific's demographic export (prolific_ columns)")
 	yes := fs.Bool("yes", false, "with --prolific-demographics: make the call to Prolific (without: show it)")
-	withTexts := fs.Bool("with-texts", false, "with --what ratings: add the item texts each rating was given on (context, utterance, follow_up, implicature)")
+	withTexts := fs.Bool("with-texts", false, "with --what ratings: add the item texts each rating was given on (context, utterance, follow_up, implicature; a judgement study's: context, sentence)")
 	withIDs := fs.Bool("with-prolific-ids", false, "with --what package: keep the participants' Prolific ids (default: pseudonyms p001, …)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
