@@ -272,7 +272,7 @@ var analysisRooms = map[string][]string{
 	"analysis/conditions":     {"analysis"},
 	"analysis/modelhuman":     {"analysis", "analysis/toplines"},
 	"analysis/integrity":      {"analysis", "analysis/toplines"},
-	"analysis/plan":           {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/modelhuman"},
+	"analysis/plan":           {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/conditions", "analysis/modelhuman"},
 	"analysis/report":         {"analysis", "analysis/toplines", "analysis/agreement", "analysis/contextsurvey", "analysis/conditions", "analysis/modelhuman", "analysis/integrity", "analysis/plan"},
 	"analysis/internal/atest": {"analysis"},
 	"analysis/echobench":      {"analysis", "analysis/toplines", "analysis/integrity", "analysis/plan"},

@@ -37,16 +37,33 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	fs.IntVar(&opt.Options.Bootstrap.Replicates, "bootstrap", 500, fmt.Sprintf("bootstrap replicates of each simulated study's intervals (%d to %d)", plan.MinPlanReplicates, plan.MaxPlanReplicates))
 	fs.Uint64Var(&opt.Options.Bootstrap.Seed, "seed", analysis.DefaultSeed, "seed of the simulation (the same pilot and seed give the same plan)")
 	ex := addExclusionFlags(fs, &opt.Options)
+	byCond := fs.Bool("by-condition", false, "plan the differences between the study's own conditions (a judgement study; docs/statistics.md#planning-a-judgement-study) instead of the toplines")
+	conds := fs.String("conditions", "", "with --by-condition: the study's conditions in their declared order, comma-separated (default: those rated, in the order first seen)")
+	reference := fs.String("reference", "", "with --by-condition: compare every other condition with this one (default: every pair)")
 	asJSON := fs.Bool("json", false, "print the plan as JSON")
 	fs.Usage = func() {
 		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --ratings PILOT.csv (--participants N[,N…] | --target-width W [--quantity Q] [--type T]) [--items M] [--high-pass H --low-pass L --max-failed F] [--scale-points P] [--json]\n\n"+
 			"Predict the 95% intervals of every topline with N participants (and M items),\nor the participants one topline's interval needs to reach width W,\nfrom a pilot of at least 10 participants (docs/statistics.md#planning-a-study).\n\nOptions:\n")
 		fs.PrintDefaults()
 	}
+	toplinesUsage := fs.Usage
+	fs.Usage = func() {
+		fmt.Fprint(env.stderr, "Usage: pragmalab analyze plan --by-condition --ratings PILOT.csv --participants N[,N…] [--conditions C1,C2…] [--reference C] [--items M]\n"+
+			"         [--high-pass H --low-pass L --max-failed F] [--exclude IDS] [--include IDS] [--scale-points P] [--json]\n"+
+			"Predict the 95% intervals of the differences between a judgement study's own\nconditions with N participants (docs/statistics.md#planning-a-judgement-study).\n\n")
+		toplinesUsage()
+	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	widthMode := flagSet(fs, "target-width")
+	if *byCond {
+		if widthMode {
+			return usagef("analyze plan: --by-condition plans --participants; --target-width is for the toplines")
+		}
+	} else if *conds != "" || *reference != "" {
+		return usagef("analyze plan: --conditions and --reference plan the differences between conditions: give --by-condition")
+	}
 	if *input == "" || (*ns == "") == !widthMode {
 		return usagef("analyze plan: --ratings and one of --participants or --target-width are required")
 	}
@@ -89,6 +106,9 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	}
 	if err := ex.check("plan"); err != nil {
 		return err
+	}
+	if *byCond {
+		return planByCondition(ctx, env, *input, opt, ex, splitIDs(*conds), *reference, *asJSON)
 	}
 	o := &outputFlags{input: *input, inFlag: "ratings"}
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {

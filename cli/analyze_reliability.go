@@ -4,9 +4,11 @@ import (
 	"io"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/conditions"
 	"pragmalab/analysis/modelhuman"
 	"pragmalab/analysis/report"
 	"pragmalab/analysis/toplines"
+	"pragmalab/studies"
 )
 
 // analyzeReliability runs "analyze reliability": the crowd's own
@@ -18,6 +20,8 @@ func analyzeReliability(args []string, env *Env) error {
 	ex := addExclusionFlags(o.fs, &opt)
 	splits := o.fs.Int("splits", 1000, "random half-splits of the split-half reliability")
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions")
+	byCond := o.fs.Bool("by-condition", false, "read the file by the study's own conditions, as analyze conditions does (a judgement study), with its exclusions")
+	conds := o.fs.String("conditions", "", "with --by-condition: the study's conditions in their declared order, comma-separated")
 	if err := o.parse(args); err != nil {
 		return err
 	}
@@ -26,6 +30,12 @@ func analyzeReliability(args []string, env *Env) error {
 	}
 	if err := ex.check("reliability"); err != nil {
 		return err
+	}
+	if *byCond {
+		return reliabilityByCondition(o, env, opt, ex, *within, splitIDs(*conds), *splits)
+	}
+	if *conds != "" {
+		return usagef("analyze reliability: --conditions reads the file by condition: give --by-condition")
 	}
 	opt.Bootstrap = analysis.Bootstrap{} // the toplines only decide who is kept
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
@@ -42,6 +52,40 @@ func analyzeReliability(args []string, env *Env) error {
 		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
 	}
 	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: rs.ScalePoints, Splits: *splits, Bootstrap: o.boot})
+	if err != nil {
+		return usagef("analyze reliability: %v", err)
+	}
+	all := report.CrowdReliabilityTables(rel)
+	tables, err := o.pick(all, all[:1])
+	if err != nil {
+		return err
+	}
+	return o.emit(env, rel, tables, report.CrowdReliabilityMethodsOf(rel, o.lang), nil)
+}
+
+// reliabilityByCondition is `analyze reliability --by-condition`: the
+// participants `analyze conditions` keeps with the same flags, on a file
+// of any condition names — the reliability a judgement study's Analysis
+// page shows (docs/statistics.md#judgement-by-condition).
+func reliabilityByCondition(o *outputFlags, env *Env, t toplines.Options, ex *exclusionFlags, within bool, declared []string, splits int) error {
+	rs, err := readInput(o, env, func(r io.Reader) (*conditions.Ratings, error) {
+		return conditions.ReadRatings(r, conditions.ReadOptions{ScalePoints: ex.scalePoints, WithinParticipant: within, Conditions: declared})
+	})
+	if err != nil {
+		return err
+	}
+	if t.HighPass > rs.ScalePoints || t.LowPass > rs.ScalePoints {
+		return usagef("analyze reliability: --high-pass %d and --low-pass %d must lie on the file's %d-point scale (1–%d): give the study's check thresholds", t.HighPass, t.LowPass, rs.ScalePoints, rs.ScalePoints)
+	}
+	res, err := conditions.Compute(rs, conditions.Options{HighPass: t.HighPass, LowPass: t.LowPass, MaxFailed: t.MaxFailed, Exclude: t.Exclude, Include: t.Include})
+	if err != nil {
+		return usagef("analyze reliability: %v", err)
+	}
+	rows := studies.ConditionsReliabilityRows(rs, res)
+	if len(rows) == 0 {
+		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
+	}
+	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: rs.ScalePoints, Splits: splits, Bootstrap: o.boot})
 	if err != nil {
 		return usagef("analyze reliability: %v", err)
 	}

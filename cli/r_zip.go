@@ -11,6 +11,7 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/conditions"
 	"pragmalab/analysis/contextsurvey"
 	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
@@ -18,7 +19,7 @@ import (
 )
 
 // RCompanionZip writes a study's R companion — the data files and
-// analysis.R that `analyze toplines|agreement|context --r DIR` writes for
+// analysis.R that `analyze toplines|conditions|agreement|context --r DIR` writes for
 // the study's export — as one zip, for the Analysis page's download beside
 // the LaTeX (docs/statistics.md#reproducing-in-r). A study
 // with nothing to analyse yet, or of a kind without a companion, is
@@ -65,6 +66,17 @@ func studyCompanion(ctx context.Context, svc *studies.Service, s *domain.Study) 
 		t := toplines.ComputeToplines(in.Ratings, opt)
 		args := strings.Fields(strings.TrimPrefix(studies.ToplinesCommand(opt, in.Ratings.ScalePoints), "pragmalab analyze toplines "))
 		return toplinesCompanion(args, in.Ratings, t, opt, false), nil
+	case domain.KindJudgement:
+		if in.Conditions == nil {
+			return nil, none
+		}
+		opt := studies.ConditionsOptions(in.Options)
+		res, err := conditions.Compute(in.Conditions, opt)
+		if err != nil {
+			return nil, err
+		}
+		args := strings.Fields(strings.TrimPrefix(studies.ConditionsCommand(in.Options, in.Conditions.ScalePoints, in.Declared), "pragmalab analyze conditions "))
+		return conditionsCompanion(args, in.Conditions, res, opt, false), nil
 	case domain.KindExpert:
 		if len(in.Judgements) == 0 {
 			return nil, none

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pragmalab/analysis"
+	"pragmalab/analysis/conditions"
 	"pragmalab/analysis/modelhuman"
 	"pragmalab/analysis/report"
 	"pragmalab/analysis/toplines"
@@ -245,6 +246,23 @@ func HumanFigure(c *JobHumanComparison, name, format string) ([]byte, bool, erro
 // the job page's ceiling and reliability are the Analysis page's (and
 // `pragmalab score --r` writes the same rows).
 func (s *Service) KeptCrowdRatings(ctx context.Context, studyID int64) ([]modelhuman.CrowdRating, error) {
+	st, err := s.db.Study(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Kind == domain.KindJudgement {
+		// A judgement study's analysis by condition decides who is kept
+		// (docs/studies.md#judgement-analysis).
+		in, err := s.studies.AnalysisInputs(ctx, st)
+		if err != nil || in.Conditions == nil {
+			return nil, err
+		}
+		res, err := conditions.Compute(in.Conditions, studies.ConditionsOptions(in.Options))
+		if err != nil {
+			return nil, err
+		}
+		return studies.ConditionsReliabilityRows(in.Conditions, res), nil
+	}
 	rs, err := studies.CrowdRatings(ctx, s.db, studyID)
 	if err != nil || rs == nil {
 		return nil, err

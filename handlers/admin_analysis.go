@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"pragmalab/domain"
 	"slices"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -101,6 +102,15 @@ func analysisView(nav templates.Nav, s *domain.Study, a *studies.Analysis) (temp
 	if a.Methods != nil {
 		v.Methods = a.Methods.Paragraphs
 		v.MethodsText, v.MethodsMarkdown = base+"methods.txt", base+"methods.md"
+		for _, l := range []struct {
+			lang  report.Lang
+			label string
+		}{{report.Italian, "Italiano"}, {report.German, "Deutsch"}} {
+			if a.MethodsIn[l.lang] != nil {
+				v.MethodsLangs = append(v.MethodsLangs, templates.MethodsLang{Label: l.label, Lang: string(l.lang),
+					Text: base + "methods-" + string(l.lang) + ".txt", Markdown: base + "methods-" + string(l.lang) + ".md"})
+			}
+		}
 	}
 	if a.HasFigures() {
 		figs, err := a.Figures()
@@ -136,7 +146,8 @@ func tableView(t *report.Table, base string) templates.AnalysisTable {
 // AnalysisDownload handles GET /admin/studies/{study}/analysis/{table}.{format}:
 // a table as CSV, JSON or LaTeX (.tex), tables.tex (every table), result.json
 // (the whole analysis JSON), or methods.txt / methods.md (the methods
-// paragraph) (docs/formats.md#analysis-downloads).
+// paragraph; methods-it and methods-de where the analysis writes it in
+// Italian and German) (docs/formats.md#analysis-downloads).
 func (h *Handler) AnalysisDownload(w http.ResponseWriter, r *http.Request) {
 	s, a, ok := h.analysisStudy(w, r)
 	if !ok {
@@ -203,6 +214,14 @@ func writeAnalysisDownload(buf *bytes.Buffer, a *studies.Analysis, name, format 
 			buf.WriteString(a.Methods.Text())
 		} else {
 			buf.WriteString(a.Methods.Markdown())
+		}
+		return true, nil
+	case strings.HasPrefix(name, "methods-") && (format == "txt" || format == "md") && a.MethodsIn[report.Lang(strings.TrimPrefix(name, "methods-"))] != nil:
+		m := a.MethodsIn[report.Lang(strings.TrimPrefix(name, "methods-"))]
+		if format == "txt" {
+			buf.WriteString(m.Text())
+		} else {
+			buf.WriteString(m.Markdown())
 		}
 		return true, nil
 	case name == "tables" && format == "tex" && len(a.Tables) > 0:

@@ -100,7 +100,7 @@ var humanTaskLabels = map[scoring.Task]string{
 // study's own question, and the built-in scorers that answer it.
 func addHumanTask(v *templates.JobsView, kind string) {
 	for _, t := range scoring.HumanTasks {
-		if t.StudyKind() != kind {
+		if !t.Asks(kind) {
 			continue
 		}
 		v.Tasks = append(v.Tasks, templates.Choice{Value: string(t), Label: humanTaskLabels[t]})

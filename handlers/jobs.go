@@ -32,7 +32,12 @@ func (h *Handler) getenv(name string) string {
 func defaultJobForm(s *domain.Study) templates.JobForm {
 	f := templates.JobForm{Task: string(scoring.TrueFalse), Scorer: "always-true", API: "chat", Mode: "logprobs",
 		Concurrency: "4", Timeout: "60", Retries: "5", Samples: "5", MaxTokens: "16", GenMaxTokens: "1024", Strategy: string(scoring.ZeroShot), Seed: "1"}
-	if !studies.ScoresItems(s) {
+	switch {
+	case s.Kind == domain.KindJudgement:
+		// A judgement study's items are asked only as its participants
+		// were asked them (docs/scoring.md#the-humans-own-questions).
+		f.Task, f.Scorer = string(scoring.Likert), "uniform"
+	case !studies.ScoresItems(s):
 		f.Task, f.Scorer = string(scoring.MultipleChoice), "bleu4"
 	}
 	return f
@@ -68,14 +73,19 @@ func (h *Handler) renderJobs(w http.ResponseWriter, r *http.Request, s *domain.S
 	for _, j := range l.Jobs {
 		v.Jobs = append(v.Jobs, templates.JobRow{Job: j, Scorer: runner.ScorerName(j), Progress: l.Progress[j.ID]})
 	}
-	if studies.ScoresItems(s) {
+	switch {
+	case s.Kind == domain.KindJudgement:
+		v.DataNote = fmt.Sprintf("The data set is this study's %d items (attention checks, practice and dropped items left out): each in each of its conditions, on its scale under its question, both orders of the scale.", l.Data)
+		v.Scorers = scorerChoices(false)[:1] // the endpoint; the likert task's built-ins follow
+	case studies.ScoresItems(s):
 		v.Tasks = []templates.Choice{{Value: "truefalse", Label: "True/False on the implicature items"}}
 		v.DataNote = fmt.Sprintf("The data set is this study's %d implicature items (attention checks and dropped items left out): each condition it has, both option orders.", l.Data)
-	} else {
+		v.Scorers = scorerChoices(true)
+	default:
 		v.Tasks = []templates.Choice{{Value: "multiplechoice", Label: "Multiple choice on the passages"}, {Value: "generation", Label: "Generation (explanations)"}}
 		v.DataNote = fmt.Sprintf("The data set is this study's %d passages.", l.Data)
+		v.Scorers = scorerChoices(false)
 	}
-	v.Scorers = scorerChoices(studies.ScoresItems(s))
 	addHumanTask(&v, s.Kind)
 	v.Compares = []templates.Choice{{Value: "0", Label: "none"}}
 	for _, cs := range l.CrowdStudies {
@@ -107,10 +117,10 @@ func jobSpec(r *http.Request, s *domain.Study) (runner.Spec, templates.JobForm, 
 	}
 	spec.CompareStudyID = cmp
 	if scoring.IsHumanTask(spec.Task) {
-		if spec.Task.StudyKind() != s.Kind {
+		if !spec.Task.Asks(s.Kind) {
 			return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
 		}
-	} else if (spec.Task == scoring.TrueFalse) != studies.ScoresItems(s) {
+	} else if (spec.Task == scoring.TrueFalse) != studies.ScoresItems(s) || s.Kind == domain.KindJudgement {
 		return spec, f, domain.Errorf(domain.EINVALID, "task: a %s study cannot run the %s task", s.Kind, f.Task)
 	}
 	if f.Scorer != runner.ModelScorer {

@@ -73,7 +73,7 @@ func humanStudy(ctx context.Context, db *store.DB, spec Spec) (*domain.Study, er
 	if err != nil {
 		return nil, err
 	}
-	if want := spec.Task.StudyKind(); s.Kind != want {
+	if want := spec.Task.StudyKind(); !spec.Task.Asks(s.Kind) {
 		return nil, domain.Errorf(domain.EINVALID, "task: %s asks what the participants of %s study are asked; study %d is %s study", spec.Task, aKind(want), s.ID, aKind(s.Kind))
 	}
 	return s, nil
@@ -103,7 +103,9 @@ func buildHumanPrompts(ctx context.Context, db *store.DB, spec Spec) ([]scoring.
 	return nil, fmt.Errorf("task %s is not a human task", spec.Task)
 }
 
-// likertPrompts renders a crowd study's items in its conditions on its scale.
+// likertPrompts renders a crowd study's items in its conditions on its
+// scale; a judgement study's items with their sentences (and contexts) in
+// its own conditions, under its question.
 func likertPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scoring.HumanTexts) ([]scoring.Prompt, error) {
 	items, err := db.ListItems(ctx, s.ID)
 	if err != nil {
@@ -112,6 +114,13 @@ func likertPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx scorin
 	cs := domain.SettingsFor(s.Kind)
 	if err := s.DecodeSettings(&cs); err != nil {
 		return nil, err
+	}
+	if s.Kind == domain.KindJudgement {
+		scale, err := CrowdScale(s)
+		if err != nil {
+			return nil, err
+		}
+		return scoring.BuildJudgementPrompts(JudgementItems(items), cs.Conditions, scale, tx), nil
 	}
 	conds := make([]scoring.Condition, len(cs.Conditions))
 	for i, c := range cs.Conditions {
@@ -173,7 +182,7 @@ func explanationPrompts(ctx context.Context, db *store.DB, s *domain.Study, tx s
 func humanEmpty(t scoring.Task) string {
 	switch t {
 	case scoring.Likert, scoring.Expert:
-		return "items (import implicature items into this study)"
+		return "items (import items into this study)"
 	case scoring.ContextTask:
 		return "passages with an implicit content (import IMPAQTS passages into this study)"
 	}
@@ -186,4 +195,21 @@ func aKind(kind string) string {
 		return "an " + kind
 	}
 	return "a " + kind
+}
+
+// JudgementItems converts a judgement study's data items (no attention
+// check, practice or dropped item) for the likert task.
+func JudgementItems(items []domain.Item) []scoring.JudgementItem {
+	var out []scoring.JudgementItem
+	for _, it := range items {
+		if !it.IsData() || it.Status == domain.ItemDropped || len(it.Variants) == 0 {
+			continue
+		}
+		ji := scoring.JudgementItem{Key: it.Key, Variants: map[string]scoring.JudgementVariant{}}
+		for c, v := range it.Variants {
+			ji.Variants[c] = scoring.JudgementVariant{Context: v.Context, Sentence: v.Sentence}
+		}
+		out = append(out, ji)
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 
 	"pragmalab/analysis"
 	"pragmalab/analysis/agreement"
+	"pragmalab/analysis/conditions"
 	"pragmalab/analysis/contextsurvey"
 	"pragmalab/analysis/modelhuman"
 	"pragmalab/analysis/report"
@@ -222,6 +223,9 @@ type Analysis struct {
 	Tables     []*report.Table
 	Confusions []Confusion
 	Methods    *report.Methods
+	// MethodsIn are the methods paragraph in each language it is written
+	// in beside English (a judgement study's: en, it, de); nil: English only.
+	MethodsIn map[report.Lang]*report.Methods
 
 	figures func() ([]report.Figure, error)
 	figOnce sync.Once
@@ -316,11 +320,13 @@ func PlanCommand(opt toplines.Options, points int) string {
 }
 
 // exclusionArgs are the flags of the study's scale and exclusion rules,
-// as every analyze command reading ratings takes them.
+// as every analyze command reading ratings takes them: --exclude lists
+// the participants the study's data-quality rules exclude too
+// (PrintedExclude), or the command would keep them where the page does not.
 func exclusionArgs(opt toplines.Options, points int) string {
 	args := fmt.Sprintf(" --scale-points %d --high-pass %d --low-pass %d --max-failed %d", points, opt.HighPass, opt.LowPass, opt.MaxFailed)
-	if len(opt.Exclude) > 0 {
-		args += " --exclude " + strings.Join(opt.Exclude, ",")
+	if ex := PrintedExclude(opt); len(ex) > 0 {
+		args += " --exclude " + strings.Join(ex, ",")
 	}
 	if len(opt.Include) > 0 {
 		args += " --include " + strings.Join(opt.Include, ",")
@@ -420,13 +426,18 @@ func ExplanationsAnalysis(rs []modelhuman.ExplanationRating) *Analysis {
 }
 
 // AnalysisInputs is what a study's analysis reads from the store, by kind:
-// a crowd study's ratings (nil when none) and options, an expert study's
+// a crowd study's ratings (nil when none) and options, a judgement
+// study's ratings by condition and options, an expert study's
 // judgements, a context study's final answers. The other fields are empty.
 type AnalysisInputs struct {
 	Ratings    *toplines.Ratings
 	Options    toplines.Options
 	Judgements []agreement.Judgement
 	Context    []contextsurvey.ContextAnswer
+	// Conditions are a judgement study's ratings (nil when none) with
+	// Options its exclusion rules and Declared its conditions.
+	Conditions *conditions.Ratings
+	Declared   []string
 }
 
 // AnalysisInputs reads study st's analysis inputs, the same rows its
@@ -440,6 +451,21 @@ func (s *Service) AnalysisInputs(ctx context.Context, st *domain.Study) (Analysi
 			return in, err
 		}
 		in.Options, err = CrowdOptions(ctx, s.db, st.ID)
+	case domain.KindJudgement:
+		set, err := CrowdSettings(st)
+		if err != nil {
+			return in, err
+		}
+		rows, err := CrowdRatingRows(ctx, s.db, st.ID)
+		if err != nil || rows == nil {
+			return in, err
+		}
+		if in.Options, err = crowdOptions(ctx, s.db, st.ID, set); err != nil {
+			return in, err
+		}
+		in.Declared = set.Conditions
+		in.Conditions, err = conditionsRatings(rows, ScalePoints(set), set.Conditions)
+		return in, err
 	case domain.KindExpert:
 		in.Judgements, err = Judgements(ctx, s.db, st.ID)
 	case domain.KindContext:

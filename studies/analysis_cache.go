@@ -52,6 +52,8 @@ func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analy
 	switch st.Kind {
 	case domain.KindCrowd:
 		return s.crowdAnalysis(ctx, st)
+	case domain.KindJudgement:
+		return s.judgementAnalysis(ctx, st)
 	case domain.KindExpert:
 		return s.expertAnalysis(ctx, st)
 	case domain.KindContext:

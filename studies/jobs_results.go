@@ -69,6 +69,16 @@ func (s *Service) StudyJobs(ctx context.Context, st *domain.Study) (*JobsList, e
 	if l.Progress, err = s.db.StudyJobProgress(ctx, st.ID); err != nil {
 		return nil, err
 	}
+	if st.Kind == domain.KindJudgement {
+		items, err := s.db.ListItems(ctx, st.ID)
+		if err != nil {
+			return nil, err
+		}
+		// Its likert jobs are compared with its own participants; no
+		// crowd study's toplines apply.
+		l.Data = len(runner.JudgementItems(items))
+		return l, nil
+	}
 	if !ScoresItems(st) {
 		if _, l.Data, err = s.db.PassageCounts(ctx, st.ID); err != nil {
 			return nil, err
@@ -90,19 +100,30 @@ func (s *Service) StudyJobs(ctx context.Context, st *domain.Study) (*JobsList, e
 		}
 	}
 	if st.Kind == domain.KindCrowd {
-		set, err := CrowdSettings(st)
-		if err != nil {
+		if l.OwnHumans, err = s.ownHumans(ctx, st); err != nil {
 			return nil, err
-		}
-		prog, err := s.db.CrowdProgress(ctx, st.ID, set)
-		if err != nil {
-			return nil, err
-		}
-		for _, b := range prog {
-			l.OwnHumans = l.OwnHumans || b.Answers > 0
 		}
 	}
 	return l, nil
+}
+
+// ownHumans reports whether some participant of crowd-flow study st has
+// rated a screen.
+func (s *Service) ownHumans(ctx context.Context, st *domain.Study) (bool, error) {
+	set, err := CrowdSettings(st)
+	if err != nil {
+		return false, err
+	}
+	prog, err := s.db.CrowdProgress(ctx, st.ID, set)
+	if err != nil {
+		return false, err
+	}
+	for _, b := range prog {
+		if b.Answers > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // LaunchJob validates spec (its endpoints checked as runner.Create checks
