@@ -398,7 +398,7 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 	// text and the R companion.
 	var an pkgAnalysis
 	if judgement {
-		an, err = judgementPackageAnalysis(rates.Bytes(), set, scale, opt, pseudo, st.Lang)
+		an, err = judgementPackageAnalysis(ctx, rates.Bytes(), set, scale, opt, pseudo, st.Lang)
 	} else {
 		an, err = packageAnalysis(rows, opt, set.ScalePoints, pseudo)
 	}

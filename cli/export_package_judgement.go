@@ -2,15 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
-	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
-	"pragmalab/analysis"
 	"pragmalab/analysis/conditions"
-	"pragmalab/analysis/report"
 	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
 	"pragmalab/studies"
@@ -52,12 +49,14 @@ func judgementRatingFields(fields []pkgField) []pkgField {
 	return out
 }
 
-// judgementPackageAnalysis is the analysis by condition of the package's
-// ratings (pseudonymised already): the study's exclusion rules — its
-// check thresholds, the researcher's decisions and the data-quality
-// rules — the methods text in the study's language (English where the
-// analysis has none) and the R companion.
-func judgementPackageAnalysis(rates []byte, set domain.CrowdSettings, scale int, topt toplines.Options, pseudo func(string) string, lang string) (pkgAnalysis, error) {
+// judgementPackageAnalysis is the Analysis page's analysis by condition
+// (studies.ConditionsAnalysis) of the package's ratings, pseudonymised
+// already, with the study's exclusion rules — its check thresholds, the
+// researcher's decisions and the data-quality rules, the participants
+// renamed by pseudo: the same command, exclusions and methods text (in
+// the study's language where the analysis has it, else English) as the
+// page's, and the R companion.
+func judgementPackageAnalysis(ctx context.Context, rates []byte, set domain.CrowdSettings, scale int, topt toplines.Options, pseudo func(string) string, lang string) (pkgAnalysis, error) {
 	checks, err := csvColumn(rates, "check")
 	if err != nil {
 		return pkgAnalysis{}, err
@@ -65,66 +64,47 @@ func judgementPackageAnalysis(rates []byte, set domain.CrowdSettings, scale int,
 	if !slices.Contains(checks, "") {
 		return pkgAnalysis{none: "Nobody has completed a batch with a rated item yet, so there is no analysis: no methods text and no R companion."}, nil
 	}
-	opt := conditions.Options{HighPass: set.CheckHighMin, LowPass: set.CheckLowMax, MaxFailed: set.MaxFailedChecks}
-	include := map[string]bool{}
+	opt := topt
+	opt.Include, opt.Exclude = nil, nil
 	for _, id := range topt.Include {
-		include[pseudo(id)] = true
 		opt.Include = append(opt.Include, pseudo(id))
 	}
 	for _, id := range topt.Exclude {
 		opt.Exclude = append(opt.Exclude, pseudo(id))
 	}
-	// A participant a data-quality rule flags is excluded unless the
-	// researcher kept them, as on the Analysis page.
-	for _, id := range slices.Sorted(maps.Keys(topt.Flagged)) {
-		if p := pseudo(id); !include[p] && !slices.Contains(opt.Exclude, p) {
-			opt.Exclude = append(opt.Exclude, p)
+	if topt.Flagged != nil {
+		opt.Flagged = make(map[string][]string, len(topt.Flagged))
+		for id, why := range topt.Flagged {
+			opt.Flagged[pseudo(id)] = why
 		}
 	}
 	rs, err := conditions.ReadRatings(bytes.NewReader(rates), conditions.ReadOptions{ScalePoints: scale, Conditions: set.Conditions})
 	if err != nil {
 		return pkgAnalysis{}, fmt.Errorf("package: the ratings by condition: %w", err)
 	}
-	res, err := conditions.Compute(rs, opt)
+	a, err := studies.ConditionsAnalysis(ctx, rs, opt, set.Conditions)
 	if err != nil {
-		return pkgAnalysis{}, fmt.Errorf("package: the analysis by condition: %w", err)
+		return pkgAnalysis{}, err
 	}
-	args := []string{"--conditions", strings.Join(set.Conditions, ","),
-		"--high-pass", strconv.Itoa(opt.HighPass), "--low-pass", strconv.Itoa(opt.LowPass), "--max-failed", strconv.Itoa(opt.MaxFailed)}
-	if len(opt.Exclude) > 0 {
-		args = append(args, "--exclude", strings.Join(opt.Exclude, ","))
+	if a.Problem != nil {
+		return pkgAnalysis{none: "The ratings could not be analysed by condition (" + domain.ErrorMessage(a.Problem) + "), so there is no methods text and no R companion."}, nil
 	}
-	if len(opt.Include) > 0 {
-		args = append(args, "--include", strings.Join(opt.Include, ","))
+	res, ok := a.Result.(*conditions.Result)
+	if !ok {
+		return pkgAnalysis{}, fmt.Errorf("package: the analysis by condition gave %T", a.Result)
 	}
-	out := pkgAnalysis{command: "pragmalab analyze conditions --ratings ratings.csv " + strings.Join(args, " "), flagged: len(topt.Flagged)}
-	p := res.Participants
-	out.summary = append(out.summary, fmt.Sprintf("%d participants in the ratings, %d analysed, %d excluded.", p.Total, p.Analysed, len(p.Excluded)))
-	for _, c := range res.Conditions {
-		line := fmt.Sprintf("%s: %d ratings", c.Name, c.Ratings)
-		if c.MeanRating != nil {
-			line += fmt.Sprintf(", mean rating %s on the %d-point scale", analysis.Fixed(*c.MeanRating, 2), res.ScalePoints)
-			if c.MeanRatingCI != nil {
-				line += fmt.Sprintf(" (95%% interval %s to %s)", analysis.Fixed(c.MeanRatingCI[0], 2), analysis.Fixed(c.MeanRatingCI[1], 2))
-			}
-		}
-		out.summary = append(out.summary, line+".")
-	}
-	for _, d := range p.Details {
-		if d.Status == conditions.StatusExcluded {
-			out.excluded = append(out.excluded, studies.Excluded{ID: d.ID, Reason: strings.Join(d.Reasons, "; ")})
+	out := pkgAnalysis{command: a.Command, summary: a.Summary, excluded: a.Excluded, flagged: len(opt.Flagged)}
+	m := a.Methods
+	for l, lm := range a.MethodsIn {
+		if string(l) == lang {
+			m = lm
 		}
 	}
-	l := report.English
-	for _, c := range report.ConditionsLangs {
-		if string(c) == lang {
-			l = c
-		}
-	}
-	if m := report.ConditionsMethods(res, l); m != nil {
+	if m != nil {
 		out.methods = m.Markdown()
 	}
-	if out.r, err = conditionsCompanion(args, rs, res, opt, false).files("analysis.R", "R companion"); err != nil {
+	args := strings.Fields(strings.TrimPrefix(a.Command, "pragmalab analyze conditions --ratings ratings.csv "))
+	if out.r, err = conditionsCompanion(args, rs, res, studies.ConditionsOptions(opt), false).files("analysis.R", "R companion"); err != nil {
 		return pkgAnalysis{}, err
 	}
 	return out, nil

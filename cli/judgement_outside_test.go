@@ -343,7 +343,7 @@ func TestJudgementFromOutside(t *testing.T) {
 		t.Errorf("export --what items:\n%s\nthe package's items.csv:\n%s", out, items)
 	}
 	cb, _ := os.ReadFile(filepath.Join(pkg, "codebook.md"))
-	for _, want := range []string{"Conditions: kontrolle, zielsatz, the study's own", "5-point scale, 1 to 5", "| 1 | völlig unnatürlich |", "| 5 | völlig natürlich |", "pragmalab analyze conditions --ratings ratings.csv --conditions kontrolle,zielsatz --high-pass 4 --low-pass 2"} {
+	for _, want := range []string{"Conditions: kontrolle, zielsatz, the study's own", "5-point scale, 1 to 5", "| 1 | völlig unnatürlich |", "| 5 | völlig natürlich |", "pragmalab analyze conditions --ratings ratings.csv --scale-points 5 --high-pass 4 --low-pass 2 --max-failed 3 --conditions kontrolle,zielsatz"} {
 		if !strings.Contains(string(cb), want) {
 			t.Errorf("the codebook lacks %q:\n%s", want, cb)
 		}
@@ -382,6 +382,14 @@ func TestJudgementFromOutside(t *testing.T) {
 			t.Errorf("the package lacks %s", f)
 		}
 	}
+
+	// The package's R companion reproduces pragmalab's numbers.
+	t.Run("R companion of the package", func(t *testing.T) {
+		needR(t, true)
+		if out := runR(t, filepath.Join(pkg, "r")); !strings.Contains(out, " 0 differ by more than 1e-9 or in being undefined") {
+			t.Errorf("R does not reproduce the package's numbers:\n%s", out)
+		}
+	})
 
 	// A clone has the same design, items by condition and all.
 	out = run("study", "clone", "--study", id, "--name", "Wortstellung, zweiter Lauf")
