@@ -172,7 +172,8 @@ func judgementJSONLRows(br *bufio.Reader) ([]judgementRow, error) {
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {
 				var n json.Number
-				if k == "item" && json.Unmarshal(raw, &n) == nil {
+				// An id or a practice point may be written as a number.
+				if (k == "item" || k == "training") && json.Unmarshal(raw, &n) == nil {
 					s = n.String()
 				} else if string(raw) != "null" {
 					return nil, lineError(line, k, "must be a string")

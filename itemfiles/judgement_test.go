@@ -71,9 +71,10 @@ func TestJudgementItemsFile(t *testing.T) {
 	if again, err := ParseJudgementItemFile("x.jsonl", &b, rules); err != nil || !reflect.DeepEqual(again, want) {
 		t.Fatalf("written as JSON Lines and read again: %+v %v", again, err)
 	}
-	jsonl := `{"item":1,"condition":"kontrolle","sentence":"A."}` + "\n" + `{"item":"1","condition":"zielsatz","sentence":"B.","context":null}` + "\n"
+	jsonl := `{"item":1,"condition":"kontrolle","sentence":"A."}` + "\n" + `{"item":"1","condition":"zielsatz","sentence":"B.","context":null}` + "\n" +
+		`{"item":"p","condition":"zielsatz","sentence":"C.","training":5}` + "\n"
 	items, err = ParseJudgementItemFile("items.jsonl", strings.NewReader(jsonl), rules)
-	if err != nil || len(items) != 1 || items[0].Variants["zielsatz"].Sentence != "B." || items[0].Key != "1" {
+	if err != nil || len(items) != 2 || items[0].Variants["zielsatz"].Sentence != "B." || items[0].Key != "1" || items[1].Training != "5" {
 		t.Fatalf("JSON Lines: %+v %v", items, err)
 	}
 }
