@@ -277,8 +277,50 @@ func TestJudgementStudyWithoutJavaScript(t *testing.T) {
 			fits(t, ctx, int(w))
 			scaleShown(t, ctx, false)
 			screenshot(t, ctx, fmt.Sprintf("judgement-nojs-screen-%d", w))
+			// axe itself needs the page's scripts (its promise never settles
+			// with them off): the same pages are audited in the keyboard walk.
 			answerScreen(t, ctx, "screen 1", `[data-testid="item"][data-position="1"]`, "rating-3", "next")
 			waitScreen(t, ctx, 2)
 		})
+	}
+}
+
+// TestJudgementAdminPageInBrowser: the researcher's page of the open
+// judgement study at 1280 and 390 px — the items by condition with their
+// roles, the settings form with the researcher's own conditions and the
+// practice screen-out, the frozen-design note — with no sideways scroll
+// and no axe violation (docs/studies.md#judgement-settings).
+func TestJudgementAdminPageInBrowser(t *testing.T) {
+	ts, db, studyID := startJudgementStudy(t)
+	if _, err := db.CreateAdmin(context.Background(), "researcher", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := newBrowser(t)
+	step(t, ctx, "log in", chromedp.Navigate(ts.URL+"/admin/login"),
+		chromedp.SendKeys(`input[name="username"]`, "researcher"), chromedp.SendKeys(`input[name="password"]`, "correct horse battery"),
+		chromedp.Submit(`input[name="password"]`), chromedp.WaitVisible(testID("studies")))
+	for _, w := range []int64{1280, 390} {
+		var opts []chromedp.EmulateViewportOption
+		if w < 500 {
+			opts = append(opts, chromedp.EmulateMobile)
+		}
+		step(t, ctx, "the study page", chromedp.EmulateViewport(w, 900, opts...),
+			chromedp.Navigate(fmt.Sprintf("%s/admin/studies/%d", ts.URL, studyID)), chromedp.WaitVisible(testID("judgement-items")), pageLoaded())
+		summary := get(t, ctx, "summary", chromedp.Text(testID("summary")))
+		if !strings.Contains(summary, "Judgement (acceptability / rating) · 5-point scale · conditions kontrolle, zielsatz · 12 items, 2 attention checks (1 high, 1 low), 2 practice items") {
+			t.Errorf("summary %q", summary)
+		}
+		rows := get(t, ctx, "item rows", chromedp.Evaluate[int](`document.querySelectorAll('[data-testid="judgement-items"] tbody tr').length`))
+		if rows != 28 {
+			t.Errorf("%d rows in the items table, want 24 sentences of the pairs, 2 checks and 2 practice items", rows)
+		}
+		conds := get(t, ctx, "conditions field", chromedp.Evaluate[string](`document.querySelector('[data-testid="conditions-field"]').value`))
+		if conds != "kontrolle, zielsatz" {
+			t.Errorf("conditions field %q", conds)
+		}
+		noSideways(t, ctx, "the judgement study page", w)
+		axeAudit(t, ctx, fmt.Sprintf("judgement study page at %d px", w))
+		screenshot(t, ctx, fmt.Sprintf("judgement-admin-items-%d", w), testID("judgement-items"))
+		screenshot(t, ctx, fmt.Sprintf("judgement-admin-settings-%d", w), testID("settings-form"))
 	}
 }

@@ -18,8 +18,17 @@ import (
 
 // prolificStudy loads the crowd {study} and its Prolific use cases.
 func (h *Handler) prolificStudy(w http.ResponseWriter, r *http.Request) (*domain.Study, *recruit.Service, bool) {
-	s, ok := h.studyOfKind(w, r, domain.KindCrowd)
-	if !ok {
+	// A judgement study runs on Prolific as the crowd study does
+	// (docs/studies.md#judgement-study).
+	s, err := h.study(r)
+	if err == nil && !domain.IsCrowdKind(s.Kind) {
+		err = domain.Errorf(domain.ENOTFOUND, "not a crowd or judgement study")
+	}
+	if err == nil {
+		err = parseForm(w, r)
+	}
+	if err != nil {
+		h.Error(w, r, err)
 		return nil, nil, false
 	}
 	return s, h.Recruit, true

@@ -275,7 +275,7 @@ func (h *Handler) CrowdScreen(w http.ResponseWriter, r *http.Request) {
 func crowdItemView(sc domain.CrowdScreen, set domain.CrowdSettings) templates.CrowdItemView {
 	if set.Judgement() {
 		v := sc.Item.Variants[sc.Condition]
-		expect, _ := set.PracticeRangeOf(sc.Item.Training) // checked on import; a bad one reads as any
+		expect, _ := set.PracticeRangeOf(sc.Item.Training) // one off the scale, which the go-live checklist refuses, reads as any, as the store judges it
 		return templates.CrowdItemView{Position: sc.Position, Context: v.Context, Utterance: v.Sentence,
 			Scale: templates.ScaleOf(set), Judgement: true, Expect: expect}
 	}

@@ -99,7 +99,10 @@ func (h *Handler) studyItem(w http.ResponseWriter, r *http.Request) (*domain.Stu
 // corrected file is checked and kept, and the preview of its changes shown.
 func (h *Handler) ReimportItems(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
-	if err == nil && s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd {
+	switch {
+	case err == nil && s.Kind == domain.KindJudgement:
+		err = domain.Errorf(domain.ENOTFOUND, "a judgement study's items are not corrected from a file of changes: import the corrected items file into a new judgement study; once a study has opened its items are frozen (docs/studies.md#frozen-design)")
+	case err == nil && s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd:
 		err = domain.Errorf(domain.ENOTFOUND, "a %s study has passages, not implicature items, to correct", templates.KindLabel(s.Kind))
 	}
 	if err != nil {

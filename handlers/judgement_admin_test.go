@@ -93,6 +93,18 @@ func TestJudgementAdminPages(t *testing.T) {
 	if strings.Contains(a.body, "7-point") {
 		t.Error("the page of a 5-point study says 7-point")
 	}
+
+	// The pages a crowd study has besides: Prolific, progress, the
+	// dashboard's participants.
+	for _, p := range []string{"/prolific", "/crowd/progress"} {
+		if a.get(fmt.Sprintf("/admin/studies/%d%s", e.study, p)); a.resp.StatusCode != 200 {
+			t.Errorf("%s of a judgement study: %d", p, a.resp.StatusCode)
+		}
+	}
+	a.get("/admin")
+	if !strings.Contains(a.body, `data-label="Participants done / under way"`) {
+		t.Errorf("the dashboard does not count a judgement study's participants:\n%.3000s", a.body)
+	}
 }
 
 // TestJudgementFrozenDesign: once a judgement study has opened, each

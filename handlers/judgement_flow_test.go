@@ -204,3 +204,20 @@ func TestJudgementPracticeScreenOut(t *testing.T) {
 		t.Fatalf("the second wrong answer did not screen out:\n%s", b.body)
 	}
 }
+
+// TestJudgementPilot: a judgement study's pilot link, even while it is a
+// draft, opens the participant's flow — consent, then the first practice
+// sentence — as a pilot session (docs/studies.md#pilots).
+func TestJudgementPilot(t *testing.T) {
+	e := newDraftJudgementEnv(t, nil)
+	token, err := e.db.NewPilotLink(context.Background(), e.study)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := e.browser().get("/p/" + token)
+	b.must("landing")
+	b.post(e.base()+"/consent", nil).must("training")
+	if !strings.Contains(b.body, "Übungssatz eins.") {
+		t.Fatalf("the pilot did not reach the first practice sentence:\n%s", b.body)
+	}
+}

@@ -110,6 +110,11 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 		return crowdPlan{}, err
 	}
 	ci := sortCrowdItems(items, s.Judgement())
+	if s.Judgement() {
+		if err := fitConditions(items, s.Conditions); err != nil {
+			return crowdPlan{}, err
+		}
+	}
 	training, from, err := ci.training(s, seed)
 	if err != nil {
 		return crowdPlan{}, err
@@ -138,6 +143,22 @@ func planCrowd(ctx context.Context, db *store.DB, studyID int64, s domain.CrowdS
 		out.build.Sizes[len(pb.Slots)-len(ci.checks)]++
 	}
 	return out, nil
+}
+
+// fitConditions refuses a judgement study's active items that do not fit
+// the conditions its settings name now — a condition renamed or added
+// after the import would leave a screen without a sentence
+// (docs/studies.md#judgement-batches).
+func fitConditions(items []domain.Item, conds []string) error {
+	for _, it := range items {
+		if it.Status != domain.ItemActive {
+			continue
+		}
+		if err := it.ValidateJudgementItem(conds); err != nil {
+			return domain.Errorf(domain.EINVALID, "%v; import the items again or name the conditions they use", err)
+		}
+	}
+	return nil
 }
 
 // crowdItems are a study's active items by their part in the batches.
@@ -214,7 +235,7 @@ func (ci crowdItems) batchItems(s domain.CrowdSettings, training []plan.Slot) ([
 		}
 		for _, c := range s.Conditions {
 			if ci.judgement {
-				break // a judgement item's texts are checked by condition on import
+				break // a judgement item's texts are checked by fitConditions
 			}
 			if f := domain.FollowUpField(c); f != "" && ci.byKey[it.Key].FollowUp(c) == "" {
 				return nil, domain.Errorf(domain.EINVALID, "item %s has no %s text, which the %s condition needs", it.Key, f, c)

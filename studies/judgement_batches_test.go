@@ -148,3 +148,54 @@ func TestJudgementBatches(t *testing.T) {
 		t.Errorf("training note %q does not say there is no practice", note)
 	}
 }
+
+// TestJudgementBatchesRefuseUnfitItems: conditions renamed in the settings
+// after the import leave the items without a sentence in the new one:
+// planning refuses, naming the item and the condition, rather than build
+// screens with nothing to rate (docs/studies.md#judgement-batches).
+func TestJudgementBatchesRefuseUnfitItems(t *testing.T) {
+	db := mustOpenDB(t)
+	set := judgementStudySettings()
+	st := newJudgementStudy(t, db, set, judgementItems())
+	set.Conditions = []string{"kontrolle", "ziel"}
+	_, err := planCrowd(context.Background(), db, st.ID, set, 11)
+	if err == nil || !strings.Contains(err.Error(), `"zielsatz", which the study does not declare`) {
+		t.Fatalf("planning with a renamed condition: %v", err)
+	}
+}
+
+// TestJudgementChecklist: a judgement study opens only with what its
+// participants need, each missing piece named (docs/studies.md#study-states):
+// here the completion code, and the screen-out code its practice
+// screen-out gives, and a practice range the 5-point scale cannot hold.
+func TestJudgementChecklist(t *testing.T) {
+	db := mustOpenDB(t)
+	set := judgementStudySettings()
+	set.PracticeScreenOut = 2
+	items := judgementItems()
+	items[len(items)-2].Training = "4-5"
+	st := newJudgementStudy(t, db, set, items)
+	if _, err := BuildCrowdBatches(context.Background(), db, st.ID, set, 11); err != nil {
+		t.Fatal(err)
+	}
+	// The scale shrinks to 3 points after the import: 4–5 no longer fits.
+	set.ScalePoints, set.CheckHighMin, set.CheckLowMax = 3, 3, 1
+	set.ScaleLabels = map[string]string{"1": "schlecht", "3": "gut"}
+	if err := db.SaveCrowdSettings(context.Background(), st.ID, set); err != nil {
+		t.Fatal(err)
+	}
+	st, _ = db.Study(context.Background(), st.ID)
+	missing, err := Checklist(context.Background(), db, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(missing, "\n")
+	for _, want := range []string{"a completion code", "a screen-out code set in the settings, for those the practice screen-out ends (after 2 answers", `practice item "ueb-1" with a range on the scale: practice range 4–5 lies outside the 3-point scale`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the checklist does not name %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "conditions") || strings.Contains(got, "label") {
+		t.Errorf("the checklist names what the study has:\n%s", got)
+	}
+}

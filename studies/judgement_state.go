@@ -40,6 +40,8 @@ func judgementChecklist(ctx context.Context, db *store.DB, st *domain.Study, c s
 	need(c.Batches > 0, "batches built")
 	need(c.Batches == 0 || c.BatchChecks > 0, "attention checks in the batches (rebuild the batches after importing the checks)")
 	need(s.CompletionCode != "", "a completion code set in the settings")
+	need(s.PracticeScreenOut == 0 || s.ScreenOutCode != "",
+		fmt.Sprintf("a screen-out code set in the settings, for those the practice screen-out ends (after %d answers outside the range)", s.PracticeScreenOut))
 	if len(s.Conditions) == 0 {
 		return missing, nil
 	}

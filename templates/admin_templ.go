@@ -230,7 +230,7 @@ func lastActivity(o domain.StudyOverview) string {
 }
 
 func peopleLabel(kind string) string {
-	if kind == domain.KindCrowd {
+	if domain.IsCrowdKind(kind) {
 		return "Participants"
 	}
 	return "Experts"
