@@ -138,9 +138,12 @@ func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 	if err := f.DB.SaveCrowdSettings(context.Background(), f.ID, f.Set); err != nil {
 		t.Fatal(err)
 	}
-	judgementRatings(f, t, 13)
 	admin := serveStudies(t, f)
 	base := "/admin/studies/" + strconv.FormatInt(f.ID, 10)
+	if _, page := admin.get(base + "/analysis"); !strings.Contains(page, `data-testid="analysis-empty"`) || !strings.Contains(page, "No participant has completed a batch yet.") {
+		t.Errorf("before any participant the page does not say there is nothing yet:\n%s", page)
+	}
+	judgementRatings(f, t, 13)
 
 	code, page := admin.get(base + "/analysis")
 	if code != 200 {
@@ -213,6 +216,41 @@ func TestJudgementAnalysisPageIsAnalyzeConditions(t *testing.T) {
 		`data-testid="figure-`, `data-testid="r-companion"`, `data-testid="methods-de-txt"`, "zielsatz − kontrolle"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
+		}
+	}
+
+	// The printed reliability command gives the page's α.
+	m := regexp.MustCompile(`Reliability as (pragmalab analyze reliability [^<]*) computes it\.`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal("no printed reliability command on the page")
+	}
+	rargs := strings.Fields(html.UnescapeString(m[1]))[1:]
+	for k, a := range rargs {
+		if a == "ratings.csv" {
+			rargs[k] = path
+		}
+	}
+	out, errOut, ec = analyzeCLI(t, "", append(rargs, "--json")...)
+	if ec != 0 {
+		t.Fatalf("printed reliability command: exit %d: %s", ec, errOut)
+	}
+	var rel struct {
+		Alpha []struct {
+			Condition  string       `json:"condition"`
+			Interval   *float64     `json:"alpha_interval"`
+			IntervalCI *analysis.CI `json:"alpha_interval_ci95"`
+		} `json:"alpha"`
+	}
+	if err := json.Unmarshal([]byte(out), &rel); err != nil {
+		t.Fatal(err)
+	}
+	alphaRows := regexp.MustCompile(`(?s)<tr data-testid="crowd_alpha-row-(\d)">(.*?)</tr>`).FindAllStringSubmatch(page, -1)
+	if len(rel.Alpha) != 3 || len(alphaRows) != 3 {
+		t.Fatalf("α rows: command %d, page %d", len(rel.Alpha), len(alphaRows))
+	}
+	for k, a := range rel.Alpha {
+		if want := report.Text(analysis.Est{V: a.Interval, CI: a.IntervalCI}); !strings.Contains(html.UnescapeString(alphaRows[k][2]), want) || !strings.Contains(alphaRows[k][2], ">"+a.Condition+"<") {
+			t.Errorf("α of %s: the command gives %s, the page shows %s", a.Condition, want, alphaRows[k][2])
 		}
 	}
 
