@@ -22,12 +22,15 @@ const exportUsage = `Usage: pragmalab export --study ID --what WHAT [--with-text
 WHAT is one of:
   judgements   the expert judgements file, for analyze agreement
   ratings      the crowd ratings file, for analyze toplines (--with-texts:
-               with the item texts each rating was given on)
+               with the item texts each rating was given on); a judgement
+               study's, for analyze conditions (--with-texts: the context
+               and sentence of each rating's condition)
   participants the crowd participants (Prolific ids, times, status, failed checks)
-  items        the cleaned data set as CSV (items-jsonl: as JSON Lines)
+  items        the cleaned data set as CSV (items-jsonl: as JSON Lines); a
+               judgement study's in its items file's columns
   context-answers      the context answers file, for analyze context
   explanation-ratings  the explanation ratings file, for analyze explanations
-  package      a crowd study's data package, ready to deposit: into the new
+  package      a crowd or judgement study's data package, ready to deposit: into the new
                directory --out DIR, datapackage.json (Frictionless Data
                Package, a Table Schema per CSV), ratings.csv,
                participants.csv, items.csv, design.json, codebook.md,
@@ -58,7 +61,7 @@ func runExport(ctx context.Context, args []string, env *Env) error {
 	force := fs.Bool("force", false, "replace --out if it exists")
 	demographics := fs.Bool("prolific-demographics", false, "participants: join Prolific's demographic export (prolific_ columns)")
 	yes := fs.Bool("yes", false, "with --prolific-demographics: make the call to Prolific (without: show it)")
-	withTexts := fs.Bool("with-texts", false, "with --what ratings: add the item texts each rating was given on (context, utterance, follow_up, implicature)")
+	withTexts := fs.Bool("with-texts", false, "with --what ratings: add the item texts each rating was given on (context, utterance, follow_up, implicature; a judgement study's: context, sentence)")
 	withIDs := fs.Bool("with-prolific-ids", false, "with --what package: keep the participants' Prolific ids (default: pseudonyms p001, …)")
 	dbPath := dbFlag(fs, env)
 	if err := parseFlags(fs, args); err != nil {
@@ -127,7 +130,7 @@ func exportPackage(ctx context.Context, env *Env, dbPath string, studyID int64, 
 	if err != nil {
 		return usagef("export: %s", domain.ErrorMessage(err))
 	}
-	if st.Kind != domain.KindCrowd {
+	if !domain.IsCrowdKind(st.Kind) {
 		return usagef("export: %s", packageKindRefusal(st))
 	}
 	res, err := crowdPackage(ctx, svc.Service, svc.store, st, withIDs, time.Now())
@@ -162,6 +165,24 @@ func exportWriter(ctx context.Context, svc *app, studyID int64, what string, wit
 		items, err := st.CleanedItems(ctx, studyID)
 		if err != nil {
 			return nil, err
+		}
+		// A judgement study's items in its own file's columns, one row per
+		// item and condition (docs/formats.md#judgement-items-csv).
+		s, err := st.Study(ctx, studyID)
+		if err != nil {
+			return nil, err
+		}
+		if s.Kind == domain.KindJudgement {
+			set, err := studies.CrowdSettings(s)
+			if err != nil {
+				return nil, err
+			}
+			return func(w io.Writer) error {
+				if what == "items" {
+					return itemfiles.WriteJudgementItemsCSV(w, items, set.Conditions)
+				}
+				return itemfiles.WriteJudgementItemsJSONL(w, items, set.Conditions)
+			}, nil
 		}
 		return func(w io.Writer) error {
 			if what == "items" {

@@ -306,8 +306,17 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 	if err != nil {
 		return nil, err
 	}
+	judgement := st.Kind == domain.KindJudgement
 	var itemsCSV bytes.Buffer
-	if err := itemfiles.WriteItemsCSV(&itemsCSV, items); err != nil {
+	itemFieldsOf := itemFields()
+	if judgement {
+		// A judgement study's items in its own file's columns, one row per
+		// item and condition (docs/formats.md#judgement-items-csv).
+		if err := itemfiles.WriteJudgementItemsCSV(&itemsCSV, items, set.Conditions); err != nil {
+			return nil, err
+		}
+		itemFieldsOf = judgementItemFields(set.Conditions)
+	} else if err := itemfiles.WriteItemsCSV(&itemsCSV, items); err != nil {
 		return nil, err
 	}
 
@@ -318,7 +327,7 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 	if len(conds) == 0 {
 		conds = []string{domain.ConditionTrigger, domain.ConditionCancel}
 	}
-	if !slices.Contains(conds, domain.ConditionTrigger) {
+	if !judgement && !slices.Contains(conds, domain.ConditionTrigger) {
 		conds = append([]string{domain.ConditionTrigger}, conds...)
 	}
 	held, err := csvColumn(rates.Bytes(), "condition")
@@ -330,7 +339,11 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 			conds = append(conds, c)
 		}
 	}
-	ratings, err := tableResource("ratings", "Ratings", rates.Bytes(), ratingFields(scale, conds))
+	rfields := ratingFields(scale, conds)
+	if judgement {
+		rfields = judgementRatingFields(rfields)
+	}
+	ratings, err := tableResource("ratings", "Ratings", rates.Bytes(), rfields)
 	if err != nil {
 		return nil, err
 	}
@@ -344,12 +357,16 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 	}
 	participants.Desc = "One row per participant who started, in order of arrival, with the exclusion decisions and data-quality measures."
 	participants.Schema.PrimaryKey = []string{"prolific_pid"}
-	itemsRes, err := tableResource("items", "Items", itemsCSV.Bytes(), itemFields())
+	itemsRes, err := tableResource("items", "Items", itemsCSV.Bytes(), itemFieldsOf)
 	if err != nil {
 		return nil, err
 	}
 	itemsRes.Desc = "The cleaned data set: the study's active items in the items-file format (attention checks and practice items left out)."
 	itemsRes.Schema.PrimaryKey = []string{"id"}
+	if judgement {
+		itemsRes.Desc = "The cleaned data set: the study's active items in the judgement items file's format, one row per item and condition (attention checks and practice items left out)."
+		itemsRes.Schema.PrimaryKey = []string{"item", "condition"}
+	}
 
 	// The design: the one the study opened with where it was kept.
 	var design bytes.Buffer
@@ -379,7 +396,12 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 
 	// The analysis, on the pseudonymised rows: the exclusions, the methods
 	// text and the R companion.
-	an, err := packageAnalysis(rows, opt, set.ScalePoints, pseudo)
+	var an pkgAnalysis
+	if judgement {
+		an, err = judgementPackageAnalysis(ctx, rates.Bytes(), set, scale, opt, pseudo, st.Lang)
+	} else {
+		an, err = packageAnalysis(rows, opt, set.ScalePoints, pseudo)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -542,7 +564,11 @@ func codebook(st *domain.Study, set domain.CrowdSettings, scale int, res []pkgRe
 		fmt.Fprintf(&b, "| %d | %s |\n", p, mdCell(l))
 	}
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "Conditions: %s (`trigger` also marks the attention checks; see `condition` in ratings.csv for every value the ratings hold).\n\n", strings.Join(set.Conditions, ", "))
+	if set.Judgement() {
+		fmt.Fprintf(&b, "Conditions: %s, the study's own (a judgement study, docs/studies.md#judgement-study): a data item is rated in one of them by each participant, the conditions crossed with the items in a Latin square; an attention check or practice item is in its one condition. See `condition` in ratings.csv for every value the ratings hold.\n\n", strings.Join(set.Conditions, ", "))
+	} else {
+		fmt.Fprintf(&b, "Conditions: %s (`trigger` also marks the attention checks; see `condition` in ratings.csv for every value the ratings hold).\n\n", strings.Join(set.Conditions, ", "))
+	}
 	b.WriteString("## Exclusions\n\n")
 	fmt.Fprintf(&b, "The files hold every participant and every rating; the analysis leaves out participants by the study's rules: a high attention check passes at a rating ≥ %d, a low one at ≤ %d, and a participant who fails %d or more is excluded. %s The researcher's decisions (`override` in participants.csv) come last. `excluded` in participants.csv is the final decision.\n\n",
 		set.CheckHighMin, set.CheckLowMax, set.MaxFailedChecks, qualityRulesText(set))
@@ -567,7 +593,11 @@ func codebook(st *domain.Study, set domain.CrowdSettings, scale int, res []pkgRe
 	if an.none != "" {
 		b.WriteString(an.none + "\n\n")
 	} else {
-		b.WriteString("`methods.md` is the methods paragraph of the study's Analysis page, its numbers filled in. `r/` is the R companion: `Rscript analysis.R` in that folder recomputes the toplines from its data files (the ratings with the pseudonyms, the participants, the settings) and compares them with pragmalab's (docs/statistics.md#reproducing-in-r).\n\n")
+		if set.Judgement() {
+			b.WriteString("`methods.md` is the methods paragraph of the analysis by condition (docs/statistics.md#judgement-by-condition), its numbers filled in. `r/` is the R companion: `Rscript analysis.R` in that folder recomputes the means by condition and their differences from its data files (the ratings with the pseudonyms, the settings), compares them with pragmalab's, and fits the ordinal mixed model (docs/statistics.md#reproducing-in-r).\n\n")
+		} else {
+			b.WriteString("`methods.md` is the methods paragraph of the study's Analysis page, its numbers filled in. `r/` is the R companion: `Rscript analysis.R` in that folder recomputes the toplines from its data files (the ratings with the pseudonyms, the participants, the settings) and compares them with pragmalab's (docs/statistics.md#reproducing-in-r).\n\n")
+		}
 	}
 	b.WriteString("## Files\n\n")
 	for _, r := range res {
@@ -756,12 +786,12 @@ func writePackageZip(w io.Writer, folder string, res []pkgResource) error {
 	return zw.Close()
 }
 
-// PackageZip writes a crowd study's data package as a zip, for the study
+// PackageZip writes a crowd or judgement study's data package as a zip, for the study
 // page's download (docs/formats.md#data-package), without the Prolific
 // ids. Another kind of study is EINVALID, saying so.
 func PackageZip(svc *studies.Service, db domain.Stores) func(ctx context.Context, s *domain.Study, w io.Writer) error {
 	return func(ctx context.Context, s *domain.Study, w io.Writer) error {
-		if s.Kind != domain.KindCrowd {
+		if !domain.IsCrowdKind(s.Kind) {
 			return domain.Errorf(domain.EINVALID, "%s", packageKindRefusal(s))
 		}
 		res, err := crowdPackage(ctx, svc, db, s, false, time.Now())
@@ -774,5 +804,5 @@ func PackageZip(svc *studies.Service, db domain.Stores) func(ctx context.Context
 
 // packageKindRefusal says why a study of another kind has no package.
 func packageKindRefusal(s *domain.Study) string {
-	return fmt.Sprintf("package export is built for crowd studies; study %d is of kind %s: export its files one by one with --what (docs/cli.md#export)", s.ID, s.Kind)
+	return fmt.Sprintf("package export is built for crowd and judgement studies; study %d is of kind %s: export its files one by one with --what (docs/cli.md#export)", s.ID, s.Kind)
 }

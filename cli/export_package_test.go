@@ -413,7 +413,7 @@ func TestValidateDataPackageCatchesBreaches(t *testing.T) {
 }
 
 // Another kind of study is refused with exit 2, saying the package is
-// built for crowd studies; --what package without --out, and
+// built for crowd and judgement studies; --what package without --out, and
 // --with-prolific-ids elsewhere, are refused too.
 func TestExportPackageRefusals(t *testing.T) {
 	path, study := crowdScoreDB(t)
@@ -428,7 +428,7 @@ func TestExportPackageRefusals(t *testing.T) {
 	db.Close()
 	dir := filepath.Join(t.TempDir(), "pkg")
 	code, _, errOut := runCLI(t, "", nil, "export", "--db", path, "--study", strconv.FormatInt(ex.ID, 10), "--what", "package", "--out", dir)
-	if code != 2 || !strings.Contains(errOut, "package export is built for crowd studies") || !strings.Contains(errOut, "of kind expert") {
+	if code != 2 || !strings.Contains(errOut, "package export is built for crowd and judgement studies") || !strings.Contains(errOut, "of kind expert") {
 		t.Errorf("an expert study: exit %d, %s", code, errOut)
 	}
 	if _, err := os.Stat(dir); err == nil {

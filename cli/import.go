@@ -15,12 +15,16 @@ const importUsage = `Usage: pragmalab import --study ID --file FILE [--format cs
        pragmalab import --study ID --file FILE --update [--clear-missing] [--dry-run] [--note TEXT] [--db FILE]
 
 Imports implicature items (CSV or JSON Lines) into a study, all or nothing:
-one bad row rejects the file with a message naming its line and field.
+one bad row rejects the file with a message naming its line and field. A
+judgement study takes its own items file, one row per item and condition
+(item, condition, sentence, and optionally context, check, training;
+docs/formats.md#judgement-items-csv), held to the study's conditions and
+scale.
 Context and explain studies take the IMPAQTS-PID TSV as published
 (--format impaqts, their default) and explain studies also model outputs
 (--format outputs: CSV with item_id, strategy, model, output).
 
-With --update the file corrects the study's items instead: items matched
+With --update the file corrects an expert or crowd study's items instead: items matched
 by id get a new version, new ids are added, items left out stay; the
 optional fields the file leaves out (context, negation, strengthening,
 neutral, check, training) keep their text unless --clear-missing is given.

@@ -13,7 +13,8 @@ import (
 // applied to a study's items as the admin pages' re-import does, the
 // fields it leaves out kept unless clear (docs/items.md#correcting-items).
 func updateItems(ctx context.Context, svc *app, s *domain.Study, name, format string, r io.Reader, clear, dryRun bool, note string, env *Env) error {
-	if s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd {
+	// A judgement study's refusal is the service's (studies.parseCorrectedItemFile).
+	if s.Kind != domain.KindExpert && s.Kind != domain.KindCrowd && s.Kind != domain.KindJudgement {
 		return usagef("import --update: a %s study has passages, not implicature items, to correct", s.Kind)
 	}
 	switch format {

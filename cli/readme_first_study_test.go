@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,10 +18,13 @@ import (
 // TestReadmeFirstStudy follows README.md's "Your first study in ten
 // minutes" command by command, on a database as the first `go run .`
 // leaves it (the four demo studies): each `cat > FILE <<'EOF'` writes its
-// file, each `go run . …` runs in-process and must succeed. Where the
-// README waits for participants ("once participants have answered"), the
-// test has four of them complete their batches through the store's
-// participant writes, as the load benchmark's seeding does.
+// file, each `go run . …` runs in-process and must succeed. It follows
+// both paths of the section: the crowd likelihood study (study 5), then
+// the judgement study of the researcher's own design (study 6,
+// docs/studies.md#judgement-study). Where the README waits for
+// participants ("once participants have answered"), the test has four of
+// them complete their batches of the study the commands were on through
+// the store's participant writes, as the load benchmark's seeding does.
 func TestReadmeFirstStudy(t *testing.T) {
 	src, err := os.ReadFile("../README.md")
 	if err != nil {
@@ -41,6 +45,8 @@ func TestReadmeFirstStudy(t *testing.T) {
 	t.Chdir(t.TempDir())
 	env := map[string]string{"PRAGMALAB_DB": path}
 	var ran []string
+	study := int64(0) // the study of the last --study
+	creates := []string{`Study 5 "My first study" created`, `Study 6 "Meine Urteilsstudie" created`}
 	sc := bufio.NewScanner(strings.NewReader(section))
 	inSh := false
 	for sc.Scan() {
@@ -69,13 +75,16 @@ func TestReadmeFirstStudy(t *testing.T) {
 		}
 		if strings.HasPrefix(line, "#") {
 			if strings.Contains(line, "once participants have answered") {
-				participantsAnswer(t, path, 5)
+				participantsAnswer(t, path, study)
 			}
 			continue
 		}
 		args, ok := strings.CutPrefix(line, "go run . ")
 		if !ok {
 			t.Fatalf("README first study: a line that is neither a file nor `go run .`: %q", line)
+		}
+		if m := regexp.MustCompile(`--study (\d+)`).FindStringSubmatch(args); m != nil {
+			study, _ = strconv.ParseInt(m[1], 10, 64)
 		}
 		code, out, errOut := runCLI(t, "", env, strings.Fields(args)...)
 		if code != 0 {
@@ -84,16 +93,28 @@ func TestReadmeFirstStudy(t *testing.T) {
 		ran = append(ran, args)
 		switch {
 		case strings.HasPrefix(args, "study create"):
-			if !strings.HasPrefix(out, `Study 5 "My first study" created`) {
-				t.Fatalf("the README says the new study is 5; the command says:\n%s", out)
+			if len(creates) == 0 || !strings.HasPrefix(out, creates[0]) {
+				t.Fatalf("the README says the new study is %q; the command says:\n%s", creates, out)
 			}
+			creates = creates[1:]
 		case strings.HasPrefix(args, "study pilot"):
 			if !strings.Contains(out, "http://localhost:8080/p/") {
 				t.Errorf("no pilot link:\n%s", out)
 			}
 		case strings.HasPrefix(args, "links"):
-			if !strings.Contains(out, "/s/5?PROLIFIC_PID=") {
+			if !strings.Contains(out, fmt.Sprintf("/s/%d?PROLIFIC_PID=", study)) {
 				t.Errorf("no Prolific URL:\n%s", out)
+			}
+		case strings.HasPrefix(args, "analyze conditions"):
+			// Each condition's mean rating, kontrolle rated high and
+			// zielsatz low by the participants below.
+			if !regexp.MustCompile(`kontrolle +\d+ +\d+ +\d+ +4\.\d\d`).MatchString(out) || !regexp.MustCompile(`zielsatz +\d+ +\d+ +\d+ +[12]\.\d\d`).MatchString(out) {
+				t.Errorf("no means by condition:\n%s", out)
+			}
+		case strings.Contains(args, "--what package"):
+			cb, err := os.ReadFile(filepath.Join("paket", "codebook.md"))
+			if err != nil || !strings.Contains(string(cb), "Conditions: kontrolle, zielsatz") || !strings.Contains(string(cb), "| 5 | völlig natürlich |") {
+				t.Errorf("the package's codebook: %v\n%s", err, cb)
 			}
 		case strings.HasPrefix(args, "analyze toplines"):
 			if !regexp.MustCompile(`Implicature recognition +1\.00`).MatchString(out) {
@@ -101,7 +122,8 @@ func TestReadmeFirstStudy(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"study create", "import", "study batches", "study pilot", "study open", "links", "export", "analyze toplines"}
+	want := []string{"study create", "import", "study batches", "study pilot", "study open", "links", "export", "analyze toplines",
+		"study create", "import", "study batches", "study pilot", "study open", "links", "export", "analyze conditions", "export --study 6 --what package"}
 	for i, w := range want {
 		if i >= len(ran) || !strings.HasPrefix(ran[i], w) {
 			t.Fatalf("the section ran %q; want the steps %q in order", ran, want)
@@ -111,7 +133,8 @@ func TestReadmeFirstStudy(t *testing.T) {
 
 // participantsAnswer has four Prolific participants complete a batch of
 // the study each: the practice on its expected side, the checks passed,
-// the items without cancellation rated high and with it low.
+// the items without cancellation rated high and with it low — in a
+// judgement study, kontrolle rated 4–5 and zielsatz 1–3.
 func participantsAnswer(t *testing.T, path string, studyID int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -124,7 +147,7 @@ func participantsAnswer(t *testing.T, path string, studyID int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := domain.DefaultCrowdSettings()
+	set := domain.SettingsFor(st.Kind)
 	if err := st.DecodeSettings(&set); err != nil {
 		t.Fatal(err)
 	}
@@ -146,6 +169,13 @@ func participantsAnswer(t *testing.T, path string, studyID int64) {
 			if tr.Condition == domain.ConditionCancel {
 				rating = 2
 			}
+			if set.Judgement() {
+				r, err := set.PracticeRangeOf(tr.Item.Training)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rating = max(r.To, 1)
+			}
 			if _, err := db.AnswerCrowdTraining(ctx, studyID, p.Token, pos+1, 0, rating, 4000, set); err != nil {
 				t.Fatal(err)
 			}
@@ -158,6 +188,18 @@ func participantsAnswer(t *testing.T, path string, studyID int64) {
 			rating := 6 + i%2
 			if sc.Item.Check == "low" || sc.Item.Check == "" && sc.Condition == domain.ConditionCancel {
 				rating = 1 + i%3
+			}
+			if set.Judgement() {
+				switch {
+				case sc.Item.Check == "high":
+					rating = 5
+				case sc.Item.Check == "low":
+					rating = 1
+				case sc.Condition == "kontrolle":
+					rating = 4 + (i+sc.Position)%2
+				default:
+					rating = 1 + (i+sc.Position)%3
+				}
 			}
 			if _, err := db.SaveCrowdRating(ctx, studyID, p.Token, sc.Position, rating, 3000, set); err != nil {
 				t.Fatal(err)

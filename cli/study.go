@@ -256,7 +256,7 @@ func runLinks(ctx context.Context, args []string, env *Env) error {
 	if err != nil {
 		return usagef("links: %s", domain.ErrorMessage(err))
 	}
-	if s.Kind == domain.KindCrowd {
+	if domain.IsCrowdKind(s.Kind) {
 		fmt.Fprintf(env.stdout, "Prolific study URL of %q:\n%s\n", s.Name, templates.CrowdStudyEntryURL(b, s.ID))
 		return nil
 	}

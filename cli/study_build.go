@@ -13,7 +13,7 @@ import (
 // the command line (docs/cli.md#study): building its batches and making
 // its pilot link.
 
-// buildBatches builds the study's batches (crowd, expert) or surveys
+// buildBatches builds the study's batches (crowd, judgement, expert) or surveys
 // (context) from its settings and seed, as the page's button does.
 func buildBatches(ctx context.Context, svc *app, env *Env, id int64) error {
 	st, err := svc.store.Study(ctx, id)
@@ -21,7 +21,7 @@ func buildBatches(ctx context.Context, svc *app, env *Env, id int64) error {
 		return err
 	}
 	switch st.Kind {
-	case domain.KindCrowd:
+	case domain.KindCrowd, domain.KindJudgement:
 		set, err := studies.CrowdSettings(st)
 		if err != nil {
 			return err

@@ -85,7 +85,8 @@ func (h *Handler) CreateStudyFromDesign(w http.ResponseWriter, r *http.Request) 
 
 // ItemsTemplate handles GET /admin/studies/{study}/template/{file}: the
 // file to fill in for the study's kind (docs/items.md#fields) — items.csv
-// for expert and crowd studies, passages.tsv for context and explain
+// for expert and crowd studies (a judgement study's in its own columns,
+// docs/items.md#judgement-items), passages.tsv for context and explain
 // studies, outputs.csv for explain studies.
 func (h *Handler) ItemsTemplate(w http.ResponseWriter, r *http.Request) {
 	s, err := h.study(r)
@@ -103,6 +104,16 @@ func (h *Handler) ItemsTemplate(w http.ResponseWriter, r *http.Request) {
 		}
 		attachment(w, "text/csv; charset=utf-8", "items-template.csv")
 		data = itemfiles.ItemsTemplateCSV(conds)
+	case file == "items.csv" && s.Kind == domain.KindJudgement:
+		// The judgement columns, a minimal pair in the study's own
+		// conditions, a check and a practice item (docs/items.md#judgement-items).
+		conds, _, err := h.Service.DeclaredConditions(r.Context(), s.ID)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		attachment(w, "text/csv; charset=utf-8", "items-template.csv")
+		data = itemfiles.JudgementTemplateCSV(conds)
 	case file == "passages.tsv" && (s.Kind == domain.KindContext || s.Kind == domain.KindExplain):
 		attachment(w, "text/tab-separated-values; charset=utf-8", "passages-template.tsv")
 		data = itemfiles.PassagesTemplateTSV()

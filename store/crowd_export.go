@@ -339,14 +339,41 @@ func ratingRecord(r RatingRow) []string {
 // for trigger) — and the statement they rated.
 var RatingTextColumns = []string{"context", "utterance", "follow_up", "implicature"}
 
+// JudgementRatingTextColumns are the text columns of a judgement study's
+// ratings export (docs/formats.md#ratings-export): the context and the
+// sentence the participant rated, in the rating's condition.
+var JudgementRatingTextColumns = []string{"context", "sentence"}
+
 // ExportCrowdRatingsWithTexts is ExportCrowdRatings with RatingTextColumns
 // after the others (scale_points is then the last column but those), each rating's texts those of the item version it was
 // given on (a version kept before revisions held every field takes its
 // context and utterance from the current item).
+//
+// A judgement study's ratings carry JudgementRatingTextColumns instead:
+// the context and sentence of the rating's condition, the item's current
+// texts (item revisions keep no texts by condition).
 func (db *DB) ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w io.Writer, applyExclusions bool) error {
 	rows, err := db.RatingRows(ctx, studyID, applyExclusions)
 	if err != nil {
 		return err
+	}
+	st, err := db.Study(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	if st.Kind == domain.KindJudgement {
+		items, err := db.ListItems(ctx, studyID)
+		if err != nil {
+			return err
+		}
+		byKey := make(map[string]domain.Item, len(items))
+		for _, it := range items {
+			byKey[it.Key] = it
+		}
+		return writeCSV(w, slices.Concat(RatingsHeader, JudgementRatingTextColumns), rows, func(r RatingRow) []string {
+			v := byKey[r.Item].Variants[r.Condition]
+			return append(ratingRecord(r), v.Context, v.Sentence)
+		})
 	}
 	texts, err := db.ratedTexts(ctx, studyID)
 	if err != nil {

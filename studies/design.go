@@ -33,7 +33,8 @@ type Design struct {
 	Settings json.RawMessage `json:"settings"`
 	Batches  DesignBatches   `json:"batches"`
 	// Items are the implicature items of an expert or crowd study, each
-	// an object of the JSON Lines import format (docs/formats.md).
+	// an object of the JSON Lines import format (docs/formats.md), or a
+	// judgement study's items, each a DesignJudgementItem.
 	Items []json.RawMessage `json:"items,omitempty"`
 	// Passages and Outputs are a context or explain study's material.
 	Passages []DesignPassage `json:"passages,omitempty"`
@@ -45,6 +46,18 @@ type Design struct {
 type DesignBatches struct {
 	Seed int64  `json:"seed"`
 	Rule string `json:"rule"`
+}
+
+// DesignJudgementItem is one item of a judgement study's design
+// (docs/studies.md#design-file): its id, its texts keyed by condition and
+// its role — an attention check's expected side, or a practice item's
+// expected answer. A data item has a text in each of the study's
+// conditions, a check or practice item in one.
+type DesignJudgementItem struct {
+	ID       string                    `json:"id"`
+	Variants map[string]domain.Variant `json:"variants"`
+	Check    string                    `json:"check,omitempty"`
+	Training string                    `json:"training,omitempty"`
 }
 
 // DesignPassage is one passage, with the fields of the passage import
@@ -174,7 +187,7 @@ func (s *Service) StudyDesign(ctx context.Context, id int64) (*Design, error) {
 	d := &Design{Format: DesignFormat, Kind: st.Kind, Name: st.Name, Lang: st.Lang, Settings: set,
 		Batches: DesignBatches{Seed: st.Seed, Rule: batchRules[st.Kind]}}
 	switch st.Kind {
-	case domain.KindExpert, domain.KindCrowd:
+	case domain.KindExpert, domain.KindCrowd, domain.KindJudgement:
 		items, err := s.db.ListItems(ctx, id)
 		if err != nil {
 			return nil, err
@@ -183,7 +196,11 @@ func (s *Service) StudyDesign(ctx context.Context, id int64) (*Design, error) {
 			if it.Status == domain.ItemDropped {
 				continue
 			}
-			b, err := json.Marshal(it)
+			var v any = it
+			if st.Kind == domain.KindJudgement {
+				v = DesignJudgementItem{ID: it.Key, Variants: it.Variants, Check: it.Check, Training: it.Training}
+			}
+			b, err := json.Marshal(v)
 			if err != nil {
 				return nil, err
 			}
@@ -318,6 +335,13 @@ func ParseDesign(data []byte) (*domain.Study, []domain.Item, []domain.Passage, [
 		if items, err = designStudyItems(d.Items, v); err != nil {
 			return nil, nil, nil, nil, err
 		}
+	case domain.KindJudgement:
+		if len(d.Passages) > 0 || len(d.Outputs) > 0 {
+			return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "passages: a judgement study holds items, not passages or outputs")
+		}
+		if items, err = designJudgementItems(d.Items, *v.(*domain.CrowdSettings)); err != nil {
+			return nil, nil, nil, nil, err
+		}
 	default:
 		if len(d.Items) > 0 {
 			return nil, nil, nil, nil, domain.Errorf(domain.EINVALID, "items: a %s study holds passages, not implicature items", d.Kind)
@@ -373,6 +397,37 @@ func designItems(raw []json.RawMessage, check itemfiles.ItemCheck) ([]domain.Ite
 	items, err := itemfiles.ParseItemsJSONLChecked(&b, check)
 	if err != nil {
 		return nil, domain.Errorf(domain.EINVALID, "items: %s", strings.Replace(domain.ErrorMessage(err), "line ", "item ", 1))
+	}
+	return items, nil
+}
+
+// designJudgementItems reads a judgement design's items, each a
+// DesignJudgementItem, held to the rules of the judgement items file
+// (itemfiles.CheckJudgementItem): the study's conditions, a check or
+// practice item in one, practice ranges on the scale; an id once.
+func designJudgementItems(raw []json.RawMessage, cs domain.CrowdSettings) ([]domain.Item, error) {
+	var items []domain.Item
+	seen := map[string]int{}
+	for i, r := range raw {
+		var d DesignJudgementItem
+		dec := json.NewDecoder(bytes.NewReader(r))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&d); err != nil {
+			msg := jsonMessage(err)
+			if strings.HasPrefix(msg, "unknown field") {
+				msg += `: a judgement item has "id", "variants" (its texts by condition: {"<condition>": {"sentence": …, "context": …}}), "check" and "training"`
+			}
+			return nil, domain.Errorf(domain.EINVALID, "items[%d]: %s", i, msg)
+		}
+		it := domain.Item{Key: d.ID, Type: domain.TypeJudgement, Variants: d.Variants, Check: d.Check, Training: d.Training}
+		if err := itemfiles.CheckJudgementItem(&it, cs); err != nil {
+			return nil, domain.Errorf(domain.EINVALID, "items[%d] (%s): %s", i, d.ID, designFieldMessage(err, nil))
+		}
+		if j, dup := seen[it.Key]; dup {
+			return nil, domain.Errorf(domain.EINVALID, "items[%d]: field \"id\": %q repeats items[%d]; an item's texts in its conditions go in its one \"variants\"", i, it.Key, j)
+		}
+		seen[it.Key] = i
+		items = append(items, it)
 	}
 	return items, nil
 }

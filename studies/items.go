@@ -27,13 +27,43 @@ func (v *Service) ImportItemFile(ctx context.Context, studyID int64, name string
 
 // parseItemFile reads an items file for a study, holding each item to the
 // study's own rules: a crowd study refuses the follow-up texts of the
-// conditions it does not declare (docs/items.md#conditions).
+// conditions it does not declare (docs/items.md#conditions); a judgement
+// study reads its own file, one row per item and condition, held to its
+// conditions and scale (docs/items.md#judgement-items).
 func (v *Service) parseItemFile(ctx context.Context, studyID int64, name string, data []byte) ([]domain.Item, error) {
+	st, err := v.db.Study(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Kind == domain.KindJudgement {
+		cs, err := CrowdSettings(st)
+		if err != nil {
+			return nil, err
+		}
+		return itemfiles.ParseJudgementItemFile(name, bytes.NewReader(data), itemfiles.JudgementRules{Settings: cs})
+	}
 	check, err := v.itemCheck(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
 	return itemfiles.ParseItemFileChecked(name, bytes.NewReader(data), check)
+}
+
+// parseCorrectedItemFile is parseItemFile for a corrected items file
+// (docs/items.md#correcting-items). A judgement study's items are not
+// corrected by re-import: the versioned correction compares the
+// implicature fields, not texts by condition, so it would call a changed
+// sentence unchanged; and once the study opens its items are frozen
+// (docs/studies.md#frozen-design). The refusal says what to do instead.
+func (v *Service) parseCorrectedItemFile(ctx context.Context, studyID int64, name string, data []byte) ([]domain.Item, error) {
+	st, err := v.db.Study(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	if st.Kind == domain.KindJudgement {
+		return nil, domain.Errorf(domain.EINVALID, "a judgement study's items are not corrected by re-importing a file: write the corrected items into the study's design file (pragmalab study design --study %d) and create a new study from it (pragmalab study create --design FILE)", studyID)
+	}
+	return v.parseItemFile(ctx, studyID, name, data)
 }
 
 // itemCheck is the study's own rule on its items, nil for none.
@@ -45,11 +75,12 @@ func (v *Service) itemCheck(ctx context.Context, studyID int64) (itemfiles.ItemC
 	return ConditionsCheck(conds), nil
 }
 
-// DeclaredConditions are the conditions a crowd study declares
-// (docs/studies.md#conditions); crowd is false for the other kinds.
+// DeclaredConditions are the conditions a crowd or judgement study
+// declares (docs/studies.md#conditions, docs/studies.md#judgement-study);
+// crowd is false for the other kinds.
 func (v *Service) DeclaredConditions(ctx context.Context, studyID int64) (conds []string, crowd bool, err error) {
 	st, err := v.db.Study(ctx, studyID)
-	if err != nil || st.Kind != domain.KindCrowd {
+	if err != nil || !domain.IsCrowdKind(st.Kind) {
 		return nil, false, err
 	}
 	cs, err := CrowdSettings(st)
@@ -61,8 +92,21 @@ func (v *Service) DeclaredConditions(ctx context.Context, studyID int64) (conds 
 
 // CheckItemEdit holds a correction of item old to the study's own rules:
 // a crowd study refuses a new or changed follow-up text of a condition it
-// does not declare (domain.Item.CheckEditedConditions).
+// does not declare (domain.Item.CheckEditedConditions); a judgement
+// study's item keeps to its conditions and scale
+// (itemfiles.CheckJudgementItem).
 func (v *Service) CheckItemEdit(ctx context.Context, studyID int64, old, next domain.Item) error {
+	st, err := v.db.Study(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	if st.Kind == domain.KindJudgement {
+		cs, err := CrowdSettings(st)
+		if err != nil {
+			return err
+		}
+		return itemfiles.CheckJudgementItem(&next, cs)
+	}
 	conds, crowd, err := v.DeclaredConditions(ctx, studyID)
 	if err != nil || !crowd {
 		return err
@@ -92,7 +136,7 @@ type PendingItemUpdate struct {
 // UploadCorrectedItems checks a corrected items file against the study's
 // items and keeps it for the preview; it returns the kept upload's id.
 func (v *Service) UploadCorrectedItems(ctx context.Context, studyID int64, name string, data []byte) (int64, error) {
-	items, err := v.parseItemFile(ctx, studyID, name, data)
+	items, err := v.parseCorrectedItemFile(ctx, studyID, name, data)
 	if err != nil {
 		return 0, err
 	}
@@ -113,7 +157,7 @@ func (v *Service) PendingItemUpdate(ctx context.Context, studyID, uploadID int64
 		return p, err
 	}
 	p.Filename = name
-	if p.Items, err = v.parseItemFile(ctx, studyID, name, data); err != nil {
+	if p.Items, err = v.parseCorrectedItemFile(ctx, studyID, name, data); err != nil {
 		return p, err
 	}
 	current, err := v.db.ListItems(ctx, studyID)

@@ -23,7 +23,7 @@ type ItemFileUpdate struct {
 // names.
 func (v *Service) UpdateItemsFromFile(ctx context.Context, actor string, studyID int64, name string, data []byte, clear, dryRun bool, note string) (ItemFileUpdate, error) {
 	var u ItemFileUpdate
-	items, err := v.parseItemFile(ctx, studyID, name, data)
+	items, err := v.parseCorrectedItemFile(ctx, studyID, name, data)
 	if err != nil {
 		return u, err
 	}
