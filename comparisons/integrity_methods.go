@@ -15,10 +15,10 @@ import (
 // the toplines' (docs/statistics.md#integrity-methods): the layers the
 // study used, their measured rates, and how many participants each flag
 // marked — with LLM-echo run as on the study page. It is "" for a study
-// of another kind or without participants. Flags mark participants for
+// of a kind without the crowd flow (a crowd or judgement study has it) or without participants. Flags mark participants for
 // review; the paragraph says that none was excluded on them alone.
 func (c *Service) IntegrityMethods(ctx context.Context, st *domain.Study) (string, error) {
-	if st.Kind != domain.KindCrowd {
+	if !domain.IsCrowdKind(st.Kind) {
 		return "", nil
 	}
 	set, err := studies.CrowdSettings(st)

@@ -92,3 +92,30 @@ func TestLikertJobOnAJudgementStudy(t *testing.T) {
 		t.Errorf("distributions or correlation missing: within %v over %d units, skill %v, correlation %+v", m.Within, m.Units, m.Skill, m.Correlation)
 	}
 }
+
+// TestIntegrityMethodsOfAJudgementStudy: a judgement study runs the crowd
+// study's integrity layers, so its Analysis page's methods state them as
+// a crowd study's do (docs/statistics.md#integrity-methods).
+func TestIntegrityMethodsOfAJudgementStudy(t *testing.T) {
+	f := storetest.NewJudgementFixture(t, 4)
+	for range 3 {
+		f.Complete(t, func(item, cond string) int {
+			if item == "chk-low" {
+				return 1
+			}
+			return 5
+		})
+	}
+	svc := New(f.DB, studies.New(f.DB, nil))
+	st, err := f.DB.Study(context.Background(), f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := svc.IntegrityMethods(context.Background(), st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(p, "Participant integrity was checked with") || !strings.Contains(p, "No participant was excluded or rejected on a flag alone") {
+		t.Errorf("a judgement study's integrity paragraph:\n%q", p)
+	}
+}

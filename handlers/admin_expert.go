@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"pragmalab/domain"
 	"pragmalab/itemfiles"
@@ -284,13 +285,29 @@ func (h *Handler) ExportItems(w http.ResponseWriter, r *http.Request) {
 		h.Error(w, r, err)
 		return
 	}
+	// A judgement study's items are written in its own columns, one row
+	// per item and condition (docs/formats.md#judgement-items-csv).
+	writeCSV, writeJSONL := itemfiles.WriteItemsCSV, itemfiles.WriteItemsJSONL
+	if s.Kind == domain.KindJudgement {
+		set, err := studies.CrowdSettings(s)
+		if err != nil {
+			h.Error(w, r, err)
+			return
+		}
+		writeCSV = func(w io.Writer, items []domain.Item) error {
+			return itemfiles.WriteJudgementItemsCSV(w, items, set.Conditions)
+		}
+		writeJSONL = func(w io.Writer, items []domain.Item) error {
+			return itemfiles.WriteJudgementItemsJSONL(w, items, set.Conditions)
+		}
+	}
 	switch chi.URLParam(r, "format") {
 	case "csv":
 		attachment(w, "text/csv; charset=utf-8", fmt.Sprintf("items-study%d.csv", s.ID))
-		err = itemfiles.WriteItemsCSV(w, items)
+		err = writeCSV(w, items)
 	case "jsonl":
 		attachment(w, "application/x-ndjson; charset=utf-8", fmt.Sprintf("items-study%d.jsonl", s.ID))
-		err = itemfiles.WriteItemsJSONL(w, items)
+		err = writeJSONL(w, items)
 	default:
 		h.NotFound(w, r)
 		return

@@ -113,7 +113,11 @@ func (h *Handler) ImportItems(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Log.Info("items imported", "study", s.ID, "items", n)
 	auditf(r, "%s", studies.AuditItemsImported(n, name))
-	h.flash(w, r, fmt.Sprintf("Imported %d items from %s.", n, name))
+	noun := "items"
+	if n == 1 {
+		noun = "item"
+	}
+	h.flash(w, r, fmt.Sprintf("Imported %d %s from %s.", n, noun, name))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,6 +81,25 @@ func TestJudgementItemsUpload(t *testing.T) {
 	}
 	if items[3].Training != "high" || items[1].Check != "high" || items[2].Check != "low" {
 		t.Errorf("check and practice items stored as %+v", items[1:])
+	}
+	// The study page's item download (the data set after review: the data
+	// items) gives the items back in the study's own columns, and that
+	// file imports into another judgement study as they were.
+	template := a.body
+	a.get(study + "/export/items.csv")
+	if a.resp.StatusCode != 200 || !strings.HasPrefix(a.body, "item,condition,sentence,context,check,training\n") || strings.Contains(a.body, "implicature") {
+		t.Fatalf("the items download of a judgement study:\n%s\n(the template was\n%s)", a.body, template)
+	}
+	other := newEmptyJudgementEnv(t)
+	oa := other.admin()
+	oa.upload(fmt.Sprintf("/admin/studies/%d/items", other.study), "items.csv", []byte(a.body))
+	back, err := other.db.ListItems(context.Background(), other.study)
+	if err != nil || len(back) != 1 || !reflect.DeepEqual(back[0].Variants, items[0].Variants) {
+		t.Fatalf("the downloaded items did not import as they were: %d items, %v\n%s", len(back), err, a.body)
+	}
+	a.get(study + "/export/items.jsonl")
+	if a.resp.StatusCode != 200 || !strings.Contains(a.body, `"variants"`) && !strings.Contains(a.body, `"condition"`) {
+		t.Errorf("the JSON Lines download of a judgement study:\n%s", a.body)
 	}
 }
 
