@@ -3,7 +3,6 @@ package studies
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"pragmalab/analysis/plan"
 	"pragmalab/analysis/report"
 	"pragmalab/analysis/toplines"
+	"pragmalab/csvsafe"
 	"pragmalab/domain"
 )
 
@@ -90,11 +90,12 @@ func conditionsArgs(opt toplines.Options, points int, conds []string) string {
 }
 
 // conditionsRatings reads rows as `analyze conditions` reads the export:
-// the same reader, on the export's columns, so that the page cannot read
-// the study's ratings otherwise than the command does.
+// the same reader, on the export's columns written as the export writes
+// them (csvsafe), so that the page cannot read the study's ratings
+// otherwise than the command does.
 func conditionsRatings(rows []toplines.RatingRow, points int, conds []string) (*conditions.Ratings, error) {
 	var buf bytes.Buffer
-	w := csv.NewWriter(&buf)
+	w := csvsafe.NewWriter(&buf)
 	w.Write(append(slices.Clone(conditions.Columns), conditions.ScalePointsColumn))
 	sp := strconv.Itoa(points)
 	for _, r := range rows {
