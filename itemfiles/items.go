@@ -189,15 +189,13 @@ func ParseItemsJSONLChecked(r io.Reader, check ItemCheck) ([]domain.Item, error)
 	return parseItemsJSONL(r, check)
 }
 
-func parseItemsJSONL(r io.Reader, check ItemCheck) ([]domain.Item, error) {
-	br := bufio.NewReader(r)
-	if err := checkEncoding("file", br, false); err != nil {
-		return nil, err
-	}
+// eachJSONObject calls fn with each non-empty line of a JSON Lines file
+// as one object, with its line number; a UTF-8 byte-order mark is read
+// past, and a line that is not an object, holds a key twice or is too
+// long is refused naming it. The items files of both kinds read with it.
+func eachJSONObject(br *bufio.Reader, fn func(line int, obj map[string]json.RawMessage) error) error {
 	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 64*1024), maxItemLine)
-	var items []domain.Item
-	seen := map[string]int{}
 	line := 0
 	for sc.Scan() {
 		line++
@@ -210,17 +208,38 @@ func parseItemsJSONL(r io.Reader, check ItemCheck) ([]domain.Item, error) {
 		}
 		var obj map[string]json.RawMessage
 		if err := json.Unmarshal(b, &obj); err != nil {
-			return nil, lineError(line, "", "not a JSON object: %v", err)
+			return lineError(line, "", "not a JSON object: %v", err)
 		}
 		if k, dup := duplicateKey(b); dup {
-			return nil, lineError(line, k, "appears twice in the object; which value is meant cannot be told")
+			return lineError(line, k, "appears twice in the object; which value is meant cannot be told")
 		}
+		if err := fn(line, obj); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return lineError(line+1, "", "longer than %d bytes", maxItemLine)
+		}
+		return domain.Errorf(domain.EINVALID, "cannot read the file: %v", err)
+	}
+	return nil
+}
+
+func parseItemsJSONL(r io.Reader, check ItemCheck) ([]domain.Item, error) {
+	br := bufio.NewReader(r)
+	if err := checkEncoding("file", br, false); err != nil {
+		return nil, err
+	}
+	var items []domain.Item
+	seen := map[string]int{}
+	err := eachJSONObject(br, func(line int, obj map[string]json.RawMessage) error {
 		var it domain.Item
 		// In key order: the same file must always get the same message.
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			raw := obj[k]
 			if !isItemField(k) {
-				return nil, lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
+				return lineError(line, k, "unknown field (fields: %s)", strings.Join(itemFileFields, ", "))
 			}
 			var s string
 			if err := json.Unmarshal(raw, &s); err != nil {
@@ -229,29 +248,27 @@ func parseItemsJSONL(r io.Reader, check ItemCheck) ([]domain.Item, error) {
 					if json.Unmarshal(raw, &n) == nil {
 						s = n.String()
 					} else {
-						return nil, lineError(line, k, "must be a string")
+						return lineError(line, k, "must be a string")
 					}
 				} else if string(raw) != "null" {
-					return nil, lineError(line, k, "must be a string")
+					return lineError(line, k, "must be a string")
 				}
 			}
 			setItemField(&it, k, s)
 		}
 		for _, f := range requiredItemFields {
 			if _, ok := obj[f]; !ok {
-				return nil, lineError(line, f, "is missing")
+				return lineError(line, f, "is missing")
 			}
 		}
 		if err := checkItem(&it, line, seen, check); err != nil {
-			return nil, err
+			return err
 		}
 		items = append(items, it)
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, lineError(line+1, "", "longer than %d bytes", maxItemLine)
-		}
-		return nil, domain.Errorf(domain.EINVALID, "cannot read the file: %v", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(items) == 0 {
 		return nil, domain.Errorf(domain.EINVALID, "the file is empty")

@@ -143,30 +143,12 @@ func judgementCSVRows(br *bufio.Reader) ([]judgementRow, error) {
 }
 
 func judgementJSONLRows(br *bufio.Reader) ([]judgementRow, error) {
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64*1024), maxItemLine)
 	var rows []judgementRow
-	line := 0
-	for sc.Scan() {
-		line++
-		b := bytes.TrimSpace(sc.Bytes())
-		if line == 1 {
-			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
-		}
-		if len(b) == 0 {
-			continue
-		}
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(b, &obj); err != nil {
-			return nil, lineError(line, "", "not a JSON object: %v", err)
-		}
-		if k, dup := duplicateKey(b); dup {
-			return nil, lineError(line, k, "appears twice in the object; which value is meant cannot be told")
-		}
+	err := eachJSONObject(br, func(line int, obj map[string]json.RawMessage) error {
 		v := map[string]string{}
 		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if err := judgementColumn(line, k); err != nil {
-				return nil, err
+				return err
 			}
 			raw := obj[k]
 			var s string
@@ -176,23 +158,21 @@ func judgementJSONLRows(br *bufio.Reader) ([]judgementRow, error) {
 				if (k == "item" || k == "training") && json.Unmarshal(raw, &n) == nil {
 					s = n.String()
 				} else if string(raw) != "null" {
-					return nil, lineError(line, k, "must be a string")
+					return lineError(line, k, "must be a string")
 				}
 			}
 			v[k] = s
 		}
 		for _, f := range requiredJudgementColumns {
 			if _, ok := v[f]; !ok {
-				return nil, lineError(line, f, "is missing")
+				return lineError(line, f, "is missing")
 			}
 		}
 		rows = append(rows, judgementRow{line, v})
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, lineError(line+1, "", "longer than %d bytes", maxItemLine)
-		}
-		return nil, domain.Errorf(domain.EINVALID, "cannot read the file: %v", err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, domain.Errorf(domain.EINVALID, "the file is empty")
