@@ -34,24 +34,34 @@ const (
 	MaxPlanWork = 1_000_000_000
 )
 
-// check refuses the sizes beyond the bounds, naming the flag.
-func (opt PlanOptions) check() error {
-	if len(opt.Participants) == 0 {
+// checkSizes refuses the sizes both planners share beyond their bounds,
+// naming the flag: the numbers of participants, items and simulated
+// studies.
+func checkSizes(participants []int, items, draws int) error {
+	if len(participants) == 0 {
 		return domain.Errorf(domain.EINVALID, "--participants: name at least one number of participants to plan for")
 	}
-	if len(opt.Participants) > MaxPlanSizes {
-		return domain.Errorf(domain.EINVALID, "--participants: %d numbers of participants; the planner takes at most %d at once", len(opt.Participants), MaxPlanSizes)
+	if len(participants) > MaxPlanSizes {
+		return domain.Errorf(domain.EINVALID, "--participants: %d numbers of participants; the planner takes at most %d at once", len(participants), MaxPlanSizes)
 	}
-	for _, n := range opt.Participants {
+	for _, n := range participants {
 		if err := checkParticipants(n); err != nil {
 			return err
 		}
 	}
-	if opt.Items < 0 || opt.Items > MaxPlanItems {
-		return domain.Errorf(domain.EINVALID, "--items: %d is not a number of items the planner simulates (0 for the pilot's, or 1 to %d)", opt.Items, MaxPlanItems)
+	if items < 0 || items > MaxPlanItems {
+		return domain.Errorf(domain.EINVALID, "--items: %d is not a number of items the planner simulates (0 for the pilot's, or 1 to %d)", items, MaxPlanItems)
 	}
-	if opt.Draws < 0 || opt.Draws > MaxPlanDraws {
-		return domain.Errorf(domain.EINVALID, "--draws: %d is not a number of simulated studies the planner makes (1 to %d)", opt.Draws, MaxPlanDraws)
+	if draws < 0 || draws > MaxPlanDraws {
+		return domain.Errorf(domain.EINVALID, "--draws: %d is not a number of simulated studies the planner makes (1 to %d)", draws, MaxPlanDraws)
+	}
+	return nil
+}
+
+// check refuses the sizes beyond the bounds, naming the flag.
+func (opt PlanOptions) check() error {
+	if err := checkSizes(opt.Participants, opt.Items, opt.Draws); err != nil {
+		return err
 	}
 	if opt.Refits > MaxPlanRefits {
 		return domain.Errorf(domain.EINVALID, "--refits: %d re-fitted pilots; the planner takes at most %d", opt.Refits, MaxPlanRefits)

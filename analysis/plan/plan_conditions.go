@@ -101,24 +101,7 @@ type cpModel struct {
 }
 
 func (opt ConditionsPlanOptions) check() error {
-	if len(opt.Participants) == 0 {
-		return domain.Errorf(domain.EINVALID, "--participants: name at least one number of participants to plan for")
-	}
-	if len(opt.Participants) > MaxPlanSizes {
-		return domain.Errorf(domain.EINVALID, "--participants: %d numbers of participants; the planner takes at most %d at once", len(opt.Participants), MaxPlanSizes)
-	}
-	for _, n := range opt.Participants {
-		if err := checkParticipants(n); err != nil {
-			return err
-		}
-	}
-	if opt.Items < 0 || opt.Items > MaxPlanItems {
-		return domain.Errorf(domain.EINVALID, "--items: %d is not a number of items the planner simulates (0 for the pilot's, or 1 to %d)", opt.Items, MaxPlanItems)
-	}
-	if opt.Draws < 0 || opt.Draws > MaxPlanDraws {
-		return domain.Errorf(domain.EINVALID, "--draws: %d is not a number of simulated studies the planner makes (1 to %d)", opt.Draws, MaxPlanDraws)
-	}
-	return nil
+	return checkSizes(opt.Participants, opt.Items, opt.Draws)
 }
 
 // PlanConditions predicts the intervals of the differences between the
