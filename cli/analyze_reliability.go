@@ -51,16 +51,7 @@ func analyzeReliability(args []string, env *Env) error {
 	if len(rows) == 0 {
 		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
 	}
-	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: rs.ScalePoints, Splits: *splits, Bootstrap: o.boot})
-	if err != nil {
-		return usagef("analyze reliability: %v", err)
-	}
-	all := report.CrowdReliabilityTables(rel)
-	tables, err := o.pick(all, all[:1])
-	if err != nil {
-		return err
-	}
-	return o.emit(env, rel, tables, report.CrowdReliabilityMethodsOf(rel, o.lang), nil)
+	return emitReliability(o, env, rows, rs.ScalePoints, *splits)
 }
 
 // reliabilityByCondition is `analyze reliability --by-condition`: the
@@ -85,7 +76,13 @@ func reliabilityByCondition(o *outputFlags, env *Env, t toplines.Options, ex *ex
 	if len(rows) == 0 {
 		return usagef("analyze reliability: no item rating left once the excluded participants are left out")
 	}
-	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: rs.ScalePoints, Splits: splits, Bootstrap: o.boot})
+	return emitReliability(o, env, rows, rs.ScalePoints, splits)
+}
+
+// emitReliability computes the crowd's α and split-half reliability of
+// rows and writes them as the output flags ask.
+func emitReliability(o *outputFlags, env *Env, rows []modelhuman.CrowdRating, points, splits int) error {
+	rel, err := modelhuman.ComputeCrowdReliability(rows, modelhuman.ReliabilityOptions{Points: points, Splits: splits, Bootstrap: o.boot})
 	if err != nil {
 		return usagef("analyze reliability: %v", err)
 	}
