@@ -3,7 +3,6 @@ package comparisons
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -25,14 +24,7 @@ func TestLikertJobOnAJudgementStudy(t *testing.T) {
 	ctx := context.Background()
 	f := storetest.NewJudgementFixture(t, 32) // the alt-test wants 30 items of each human
 	for p := range 12 {
-		f.Complete(t, func(item, cond string) int {
-			switch item {
-			case "chk-high":
-				return 5
-			case "chk-low":
-				return 1
-			}
-			n, _ := strconv.Atoi(item[1:])
+		f.CompleteAttentive(t, func(n int, cond string) int {
 			k := n + p
 			if cond == "kontrolle" {
 				return 3 + k%3
@@ -99,12 +91,7 @@ func TestLikertJobOnAJudgementStudy(t *testing.T) {
 func TestIntegrityMethodsOfAJudgementStudy(t *testing.T) {
 	f := storetest.NewJudgementFixture(t, 4)
 	for range 3 {
-		f.Complete(t, func(item, cond string) int {
-			if item == "chk-low" {
-				return 1
-			}
-			return 5
-		})
+		f.CompleteAttentive(t, func(int, string) int { return 5 })
 	}
 	svc := New(f.DB, studies.New(f.DB, nil))
 	st, err := f.DB.Study(context.Background(), f.ID)

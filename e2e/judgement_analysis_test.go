@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -21,14 +20,7 @@ func TestJudgementAnalysisPageInBrowser(t *testing.T) {
 	db := openStore(t)
 	f := storetest.JudgementFixtureOn(t, db, 12)
 	for p := range 8 {
-		f.Complete(t, func(item, cond string) int {
-			switch item {
-			case "chk-high":
-				return 5
-			case "chk-low":
-				return 1
-			}
-			n, _ := strconv.Atoi(strings.TrimLeft(item[1:], "0"))
+		f.CompleteAttentive(t, func(n int, cond string) int {
 			if cond == "kontrolle" {
 				return 3 + (n*(p+1))%3
 			}

@@ -21,14 +21,7 @@ func TestJudgementStudyLikertJob(t *testing.T) {
 	c := env.adminClient()
 	f := storetest.JudgementFixtureOn(t, env.db, 32)
 	for p := range 6 {
-		f.Complete(t, func(item, cond string) int {
-			switch item {
-			case "chk-high":
-				return 5
-			case "chk-low":
-				return 1
-			}
-			n, _ := strconv.Atoi(item[1:])
+		f.CompleteAttentive(t, func(n int, cond string) int {
 			if cond == "kontrolle" {
 				return 3 + (n+p)%3
 			}

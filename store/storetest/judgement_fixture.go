@@ -120,3 +120,24 @@ func (f *JudgementFixture) Complete(t testing.TB, rate func(item, condition stri
 	}
 	return pid
 }
+
+// CompleteAttentive has one more participant finish a batch who passes
+// both attention checks (5 on chk-high, 1 on chk-low) and rates the data
+// screens with rate(the item's number, its condition); it returns the
+// participant's Prolific id.
+func (f *JudgementFixture) CompleteAttentive(t testing.TB, rate func(item int, condition string) int) string {
+	t.Helper()
+	return f.Complete(t, func(item, cond string) int {
+		switch item {
+		case "chk-high":
+			return 5
+		case "chk-low":
+			return 1
+		}
+		var n int
+		if _, err := fmt.Sscanf(item, "s%d", &n); err != nil {
+			t.Fatalf("fixture item %q: %v", item, err)
+		}
+		return rate(n, cond)
+	})
+}
