@@ -2,11 +2,12 @@ package modelhuman
 
 import (
 	"fmt"
-	"gonum.org/v1/gonum/stat"
 	"math"
 	"pragmalab/analysis"
 	"slices"
 	"strings"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // The crowd's own reliability, and model–human correlations and expert
@@ -56,6 +57,9 @@ type SplitHalf struct {
 	R           *float64     `json:"half_correlation"`
 	Reliability *float64     `json:"reliability"`
 	CI          *analysis.CI `json:"reliability_ci95"`
+	// Note says why Reliability is missing though the halves were
+	// correlated: they do not agree (docs/statistics.md#split-half-reliability).
+	Note string `json:"note,omitempty"`
 }
 
 // CrowdReliability is α and the split-half reliability per condition and
@@ -269,7 +273,9 @@ func SpearmanBrown(r float64) float64 { return 2 * r / (1 + r) }
 // its values shuffled and cut into halves (⌊n/2⌋ and ⌈n/2⌉), the halves'
 // means are correlated across units (Pearson), and the correlation is
 // Spearman–Brown corrected. Reliability is the mean over splits, CI the
-// 2.5 and 97.5 percentiles. Nil with fewer than 3 such units.
+// 2.5 and 97.5 percentiles. Nil with fewer than 3 such units, and nil
+// with a Note when the mean half correlation or the mean corrected value
+// is not above 0.
 func SplitHalfReliability(units [][]float64, splits int, seed uint64) SplitHalf {
 	var use [][]float64
 	for _, u := range units {
@@ -301,7 +307,16 @@ func SplitHalfReliability(units [][]float64, splits int, seed uint64) SplitHalf 
 		return sh
 	}
 	sh.R = analysis.Num(analysis.Mean(rs))
-	sh.Reliability = analysis.Num(analysis.Mean(sbs))
+	rel := analysis.Mean(sbs)
+	if *sh.R <= 0 || rel <= 0 {
+		// Spearman–Brown extrapolates an agreement of the halves to the
+		// whole crowd; halves that disagree have none to extrapolate, and
+		// 2r/(1 + r) runs to −∞ as r nears −1 (−4 at a mean r of −0.64):
+		// a number that reads as a reliability and is none.
+		sh.Note = fmt.Sprintf("n/a: the halves' means do not agree (mean half correlation %.2f), so there is no reliability to correct", *sh.R)
+		return sh
+	}
+	sh.Reliability = analysis.Num(rel)
 	sort := slices.Clone(sbs)
 	slices.Sort(sort)
 	sh.CI = analysis.WithPoint(&analysis.CI{analysis.Quantile7(sort, 0.025), analysis.Quantile7(sort, 0.975)}, sh.Reliability)

@@ -42,6 +42,33 @@ func TestSplitHalfKnownReliability(t *testing.T) {
 	}
 }
 
+// TestSplitHalfOfHalvesThatDisagree: when the halves' means correlate
+// negatively there is no reliability to correct, and Spearman–Brown's
+// 2r/(1 + r) would print one below −1 (−4 at a mean r of −0.64, as a
+// judgement study's page once did): the reliability is undefined, with a
+// note saying why (docs/statistics.md#split-half-reliability).
+func TestSplitHalfOfHalvesThatDisagree(t *testing.T) {
+	// Each unit's two raters sit on either side of 0, further apart from
+	// unit to unit: whichever way a split falls, the halves' means
+	// correlate at exactly −1.
+	var units [][]float64
+	for i := range 6 {
+		units = append(units, []float64{float64(i + 1), -float64(i + 1)})
+	}
+	sh := SplitHalfReliability(units, 50, 1)
+	if sh.R == nil || *sh.R > -0.99 {
+		t.Fatalf("half r %v, want −1", sh.R)
+	}
+	if sh.Reliability != nil || sh.CI != nil || !strings.Contains(sh.Note, "do not agree") {
+		t.Errorf("halves that disagree: reliability %v %v, note %q; want none, with a note", sh.Reliability, sh.CI, sh.Note)
+	}
+	// Halves that agree still get theirs.
+	ok := SplitHalfReliability([][]float64{{1, 1.1}, {2, 2.2}, {3, 2.9}, {4, 4.1}}, 50, 1)
+	if ok.Reliability == nil || *ok.Reliability < 0.9 || ok.Note != "" {
+		t.Errorf("halves that agree: %+v", ok)
+	}
+}
+
 func TestCorrelationCeiling(t *testing.T) {
 	r, rel := 0.6, 0.81
 	c := NewCorrelationCeiling(&r, &rel)

@@ -119,6 +119,9 @@ func CrowdReliabilityTables(c *modelhuman.CrowdReliability) []*Table {
 		Notes:   []string{"The interval is the 2.5–97.5 percentiles over the random splits."}}
 	for _, r := range c.SplitHalf {
 		s.Rows = append(s.Rows, []any{r.Condition, r.Units, r.Splits, r.R, analysis.Est{V: r.Reliability, CI: r.CI}})
+		if r.Note != "" {
+			s.Notes = append(s.Notes, r.Condition+": "+r.Note+".")
+		}
 	}
 	return []*Table{a, s}
 }

@@ -21,16 +21,20 @@ rel_z <- ave(as.numeric(rel_rows$rating), rel_rows$participant_id,
 split_half <- function(units, splits) {
   units <- units[vapply(units, length, 0L) >= 2]
   if (length(units) < 3) return(c(units = length(units), reliability = NA))
-  sb <- vapply(seq_len(splits), function(s) {
+  r <- vapply(seq_len(splits), function(s) {
     halves <- vapply(units, function(u) {
       u <- u[sample.int(length(u))]
       h <- length(u) %/% 2
       c(mean(u[seq_len(h)]), mean(u[(h + 1):length(u)]))
     }, numeric(2))
-    r <- suppressWarnings(cor(halves[1, ], halves[2, ]))
-    2 * r / (1 + r)
+    suppressWarnings(cor(halves[1, ], halves[2, ]))
   }, 0)
-  c(units = length(units), reliability = mean(sb, na.rm = TRUE), mc_se = sd(sb, na.rm = TRUE) / sqrt(sum(!is.na(sb))))
+  sb <- 2 * r / (1 + r)
+  rel <- mean(sb, na.rm = TRUE)
+  # Halves that do not agree have no reliability to correct (pragmalab says
+  # n/a): Spearman-Brown would run towards -Inf as r nears -1.
+  if (is.nan(rel) || mean(r, na.rm = TRUE) <= 0 || rel <= 0) rel <- NA
+  c(units = length(units), reliability = rel, mc_se = sd(sb, na.rm = TRUE) / sqrt(sum(!is.na(sb))))
 }
 
 if (nrow(rel_rows) == 0) {
