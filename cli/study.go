@@ -13,7 +13,7 @@ import (
 	"pragmalab/templates"
 )
 
-const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|batches|pilot|open|pause|close [options]
+const studyUsage = `Usage: pragmalab study list|archive|clone|design|version|create|batches|pilot|open|pause|close [options]
 
   study list    [--archived] [--db FILE]
       every study in use (with --archived: the archived ones too) with its
@@ -22,11 +22,17 @@ const studyUsage = `Usage: pragmalab study list|archive|clone|design|create|batc
       archive a study (hidden from the dashboard, read-only) or restore it
   study clone   --study ID [--name NAME] [--db FILE]
       a new study with the same design, settings and items, and no answers
-  study design  --study ID [--at-opening] [--db FILE]
+  study design  --study ID [--at-opening | --version K] [--db FILE]
       print the study's design as JSON: kind, name, language, every
       setting with the texts, the items, how batches are built
       (docs/studies.md#design-file); --at-opening: the file the study
-      opened with, as kept at its first opening (docs/studies.md#frozen-design)
+      opened with, as kept at its first opening (docs/studies.md#frozen-design);
+      --version K: design version K's file, as kept when it started
+  study version --study ID --design FILE [--db FILE]
+      start the next design version of an opened crowd or judgement study
+      with the file's language and settings (its items stay the study's):
+      the current version's batches are retired, new ones are built with
+      the study's seed (docs/studies.md#design-versions)
   study create  --design FILE [--name NAME] [--db FILE]
       a new draft study from a design file, all or nothing
   study batches --study ID [--db FILE]
@@ -46,7 +52,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
 			return nil
 		}
-		return usagef("study: say list, archive, clone, design, create, batches, pilot, open, pause or close")
+		return usagef("study: say list, archive, clone, design, version, create, batches, pilot, open, pause or close")
 	}
 	action := args[0]
 	fs := newFlagSet("study "+action, studyUsage, env)
@@ -55,6 +61,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	var archived, restore *bool
 	var name, designFile, base *string
 	var atOpening *bool
+	var version *int
 	switch action {
 	case "list":
 		archived = fs.Bool("archived", false, "list the archived studies too")
@@ -67,6 +74,10 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	case "design":
 		studyID = fs.Int64("study", 0, "the study whose design to print")
 		atOpening = fs.Bool("at-opening", false, "print the design file the study opened with, as it was kept (docs/studies.md#frozen-design)")
+		version = fs.Int("version", 0, "print design version K's file, as kept when it started (docs/studies.md#design-versions)")
+	case "version":
+		studyID = fs.Int64("study", 0, "the study that starts a new design version")
+		designFile = fs.String("design", "", "the design file (JSON) whose language and settings the new version has")
 	case domain.StateOpen, "pause", "close":
 		studyID = fs.Int64("study", 0, "the study whose state to change")
 	case "batches":
@@ -79,7 +90,7 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		name = fs.String("name", "", "name of the new study (default: the file's)")
 	default:
 		fmt.Fprint(env.stderr, studyUsage)
-		return usagef("study: unknown action %q (list, archive, clone, design, create, batches, pilot, open, pause, close)", action)
+		return usagef("study: unknown action %q (list, archive, clone, design, version, create, batches, pilot, open, pause, close)", action)
 	}
 	if err := parseFlags(fs, args[1:]); err != nil {
 		return err
@@ -90,11 +101,11 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	var design []byte
 	if designFile != nil {
 		if *designFile == "" {
-			return usagef("study create: --design is required")
+			return usagef("study %s: --design is required", action)
 		}
 		var err error
 		if design, err = os.ReadFile(*designFile); err != nil {
-			return usagef("study create: %v", err)
+			return usagef("study %s: %v", action, err)
 		}
 	}
 	svc, err := openApp(ctx, *dbPath, studies.OpenOptions{})
@@ -116,7 +127,35 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 		return pilotLink(ctx, svc, env, *studyID, *base)
 	case domain.StateOpen, "pause", "close":
 		return setStudyState(ctx, svc, env, *studyID, map[string]string{domain.StateOpen: domain.StateOpen, "pause": domain.StatePaused, "close": domain.StateClosed}[action])
+	case "version":
+		k, b, err := svc.StartDesignVersionFromFile(ctx, cliActor, *studyID, design)
+		if err != nil {
+			if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
+				return usagef("study version: %s: %s", *designFile, domain.ErrorMessage(err))
+			}
+			return err
+		}
+		fmt.Fprintf(env.stdout, "Study %d started design version %d from %s: %s; the batches of version %d are retired, newcomers are given version %d's.\n",
+			*studyID, k, *designFile, b.Design(), k-1, k)
+		return nil
 	case "design":
+		if *version != 0 && *atOpening {
+			return usagef("study design: say --at-opening or --version, not both")
+		}
+		if *version < 0 {
+			return usagef("study design: --version must be 1 or more, got %d", *version)
+		}
+		if *version > 0 {
+			b, err := svc.store.DesignVersionFile(ctx, *studyID, *version)
+			if err != nil {
+				if domain.ErrorCode(err) == domain.ENOTFOUND {
+					return usagef("study design: %s", domain.ErrorMessage(err))
+				}
+				return err
+			}
+			_, err = env.stdout.Write(b)
+			return err
+		}
 		if *atOpening {
 			b, _, err := svc.store.OpeningDesign(ctx, *studyID)
 			if err != nil {

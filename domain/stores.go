@@ -51,6 +51,9 @@ type StudyStore interface {
 	// OpeningDesign is the design file the study opened with, byte for
 	// byte, and when (docs/studies.md#frozen-design).
 	OpeningDesign(ctx context.Context, id int64) ([]byte, string, error)
+	// DesignVersionFile is design version k's file of the study, as kept
+	// when it started (docs/studies.md#design-versions).
+	DesignVersionFile(ctx context.Context, id int64, k int) ([]byte, error)
 }
 
 // ItemStore is a study's items, passages and outputs, their versions and the experts' review of them.

@@ -159,7 +159,11 @@ func (db *DB) SaveCrowdBatches(ctx context.Context, studyID, seed int64, trainin
 			}
 		}
 		for i, slots := range batches {
-			res, err := tx.ExecContext(ctx, `INSERT INTO batches (study_id, number) VALUES (?, ?)`, studyID, i+1)
+			// A study that started a design version before its first
+			// participant builds that version's batches
+			// (docs/studies.md#design-versions).
+			res, err := tx.ExecContext(ctx, `INSERT INTO batches (study_id, number, design_version)
+				VALUES (?, ?, (SELECT COALESCE(MAX(version), 1) FROM study_design_versions WHERE study_id = ?))`, studyID, i+1, studyID)
 			if err != nil {
 				return fmt.Errorf("save crowd batches: %w", err)
 			}

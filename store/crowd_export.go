@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"io"
 	"pragmalab/domain"
@@ -247,8 +248,11 @@ type RatingRow struct {
 	// (docs/studies.md#machine-instruction): invalid on a screen without one.
 	Machine sql.NullInt64
 	// ScalePoints is the points of the study's scale the rating is on
-	// (docs/studies.md#rating-scale).
+	// (docs/studies.md#rating-scale): its design version's.
 	ScalePoints int
+	// DesignVersion is the version of the study's design the rating was
+	// given under, its batch's (docs/studies.md#design-versions).
+	DesignVersion int
 }
 
 // RatingRows lists every rating of the participants of a crowd study who
@@ -272,7 +276,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	}
 	rows, err := queryRows(ctx, db, "ratings", `
 		SELECT p.id, p.prolific_pid, b.number, i.key, i.type, r.condition, r.rating, i.check_kind, r.item_version,
-			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`, r.machine_instruction
+			r.shown_at, r.answered_at, r.rt_ms, r.answer_changes, r.hidden_ms, r.first_input_ms, `+signalSQL+`, r.machine_instruction, b.design_version
 		FROM crowd_ratings r
 		JOIN crowd_participants p ON p.id = r.participant_id
 		JOIN batches b ON b.id = p.batch_id
@@ -281,7 +285,7 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		ORDER BY p.id, r.position`, []any{studyID, pilotIncluded(ctx)}, func(rows *sql.Rows, r *RatingRow) error {
 		times, done := r.AnswerTimes.dest()
 		trace, traced := traceDest(&r.Trace)
-		err := rows.Scan(append(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...), append(trace, &r.Machine)...)...)
+		err := rows.Scan(append(append([]any{&r.ParticipantID, &r.PID, &r.Batch, &r.Item, &r.Type, &r.Condition, &r.Rating, &r.Check, &r.Version}, times...), append(trace, &r.Machine, &r.DesignVersion)...)...)
 		done()
 		traced()
 		return err
@@ -289,12 +293,12 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	if err != nil {
 		return nil, err
 	}
-	points := s.ScalePoints
-	if points == 0 {
-		points = domain.RatingMax
+	points, err := db.versionPoints(ctx, studyID, s)
+	if err != nil {
+		return nil, err
 	}
 	for i := range rows {
-		rows[i].ScalePoints = points
+		rows[i].ScalePoints = points(rows[i].DesignVersion)
 	}
 	if len(skip) == 0 {
 		return rows, nil
@@ -306,6 +310,37 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 		}
 	}
 	return kept, nil
+}
+
+// versionPoints gives the points of the scale of each design version of
+// study studyID (docs/studies.md#design-versions); s, the current
+// settings, for a study with no version kept.
+func (db *DB) versionPoints(ctx context.Context, studyID int64, s domain.CrowdSettings) (func(int) int, error) {
+	vs, err := db.DesignVersions(ctx, studyID)
+	if err != nil {
+		return nil, err
+	}
+	of := func(set domain.CrowdSettings) int {
+		if set.ScalePoints == 0 {
+			return domain.RatingMax
+		}
+		return set.ScalePoints
+	}
+	byVersion := map[int]int{}
+	for _, v := range vs {
+		set := domain.SettingsFor(s.Kind)
+		if err := json.Unmarshal(v.Settings, &set); err != nil {
+			return nil, fmt.Errorf("design version %d settings: %w", v.Version, err)
+		}
+		byVersion[v.Version] = of(set)
+	}
+	current := of(s)
+	return func(k int) int {
+		if n, ok := byVersion[k]; ok {
+			return n
+		}
+		return current
+	}, nil
 }
 
 // ExportRatings writes the ratings file (docs/formats.md#ratings-file) of a
@@ -323,7 +358,39 @@ func (db *DB) ExportCrowdRatings(ctx context.Context, studyID int64, w io.Writer
 	if err != nil {
 		return err
 	}
-	return writeCSV(w, RatingsHeader, rows, ratingRecord)
+	header, record, err := db.withDesignVersion(ctx, studyID, RatingsHeader, ratingRecord)
+	if err != nil {
+		return err
+	}
+	return writeCSV(w, header, rows, record)
+}
+
+// DesignVersionColumn is the last column of the ratings and participants
+// exports of a study with more than one design version
+// (docs/formats.md#ratings-export): the version the rating, or the
+// participant's batch, was given under.
+const DesignVersionColumn = "design_version"
+
+// withDesignVersion adds DesignVersionColumn to header and record when
+// study studyID has more than one design version.
+func (db *DB) withDesignVersion(ctx context.Context, studyID int64, header []string, record func(RatingRow) []string) ([]string, func(RatingRow) []string, error) {
+	versioned, err := db.HasDesignVersions(ctx, studyID)
+	if err != nil || !versioned {
+		return header, record, err
+	}
+	return append(slices.Clone(header), DesignVersionColumn), func(r RatingRow) []string {
+		return append(record(r), strconv.Itoa(r.DesignVersion))
+	}, nil
+}
+
+// HasDesignVersions says whether study studyID has started a design
+// version after its first (docs/studies.md#design-versions).
+func (db *DB) HasDesignVersions(ctx context.Context, studyID int64) (bool, error) {
+	var n int
+	if err := db.q(nil).QueryRowContext(ctx, `SELECT COUNT(*) FROM study_design_versions WHERE study_id = ? AND version > 1`, studyID).Scan(&n); err != nil {
+		return false, fmt.Errorf("design versions: %w", err)
+	}
+	return n > 0, nil
 }
 
 // ratingRecord is a rating's row of the ratings export, RatingsHeader's
@@ -370,19 +437,27 @@ func (db *DB) ExportCrowdRatingsWithTexts(ctx context.Context, studyID int64, w 
 		for _, it := range items {
 			byKey[it.Key] = it
 		}
-		return writeCSV(w, slices.Concat(RatingsHeader, JudgementRatingTextColumns), rows, func(r RatingRow) []string {
+		header, record, err := db.withDesignVersion(ctx, studyID, slices.Concat(RatingsHeader, JudgementRatingTextColumns), func(r RatingRow) []string {
 			v := byKey[r.Item].Variants[r.Condition]
 			return append(ratingRecord(r), v.Context, v.Sentence)
 		})
+		if err != nil {
+			return err
+		}
+		return writeCSV(w, header, rows, record)
 	}
 	texts, err := db.ratedTexts(ctx, studyID)
 	if err != nil {
 		return err
 	}
-	return writeCSV(w, slices.Concat(RatingsHeader, RatingTextColumns), rows, func(r RatingRow) []string {
+	header, record, err := db.withDesignVersion(ctx, studyID, slices.Concat(RatingsHeader, RatingTextColumns), func(r RatingRow) []string {
 		it := texts[itemVersion{r.Item, r.Version}]
 		return append(ratingRecord(r), it.Context, it.Utterance, it.FollowUp(r.Condition), it.Implicature)
 	})
+	if err != nil {
+		return err
+	}
+	return writeCSV(w, header, rows, record)
 }
 
 type itemVersion struct {
@@ -452,9 +527,17 @@ func (db *DB) ExportCrowdParticipantsWith(ctx context.Context, studyID int64, w 
 			return err
 		}
 	}
-	return writeCSV(w, CrowdParticipantsHeader, reps, func(r CrowdParticipantReport) []string {
+	versioned, err := db.HasDesignVersions(ctx, studyID)
+	if err != nil {
+		return err
+	}
+	header := CrowdParticipantsHeader
+	if versioned {
+		header = append(slices.Clone(header), DesignVersionColumn)
+	}
+	return writeCSV(w, header, reps, func(r CrowdParticipantReport) []string {
 		q := qs[r.ID]
-		return []string{
+		row := []string{
 			r.PID, r.ProlificStudyID, r.SessionID, strconv.Itoa(r.BatchNumber), r.Status,
 			stamp(r.StartedAt), stamp(r.LastSeenAt), stamp(r.CompletedAt),
 			strconv.Itoa(r.Answered), strconv.Itoa(r.Screens), strconv.Itoa(r.TrainingWrong),
@@ -469,6 +552,10 @@ func (db *DB) ExportCrowdParticipantsWith(ctx context.Context, studyID int64, w 
 			signalField(q.Integrity.Keys.IKIMedian), signalField(q.Integrity.Keys.IKIIQR),
 			strings.Join(domain.FlagNames(r.Flags), ";"),
 		}
+		if versioned {
+			row = append(row, strconv.Itoa(r.DesignVersion))
+		}
+		return row
 	})
 }
 

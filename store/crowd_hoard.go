@@ -98,7 +98,7 @@ func (db *DB) CrowdCanStart(ctx context.Context, studyID int64, key string, s do
 		return err
 	}
 	var taken int
-	err := q.QueryRowContext(ctx, `SELECT slots_taken FROM batches WHERE study_id = ? ORDER BY slots_taken, number LIMIT 1`,
+	err := q.QueryRowContext(ctx, `SELECT slots_taken FROM batches WHERE study_id = ? AND retired = 0 ORDER BY slots_taken, number LIMIT 1`,
 		studyID).Scan(&taken)
 	if errors.Is(err, sql.ErrNoRows) {
 		return domain.ErrNoBatches
@@ -221,7 +221,7 @@ type studyLength struct {
 func (db *DB) crowdStudyLength(ctx context.Context, studyID int64) (screens, training int, median time.Duration, err error) {
 	err = db.q(nil).QueryRowContext(ctx, `
 		SELECT COALESCE((SELECT COUNT(*) FROM batch_items WHERE batch_id =
-				(SELECT id FROM batches WHERE study_id = ?1 ORDER BY number LIMIT 1)), 0),
+				(SELECT id FROM batches WHERE study_id = ?1 AND retired = 0 ORDER BY number LIMIT 1)), 0),
 			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?1)`, studyID).Scan(&screens, &training)
 	if err != nil {
 		return 0, 0, 0, fmt.Errorf("crowd study length: %w", err)

@@ -88,11 +88,14 @@ type CrowdParticipant struct {
 	// lab panel); LLM-echo compares the others with the trusted ones
 	// (docs/statistics.md#llm-echo-against-a-reference).
 	Trusted bool
+	// DesignVersion is the version of the study's design of the
+	// participant's batch (docs/studies.md#design-versions).
+	DesignVersion int
 }
 
 const crowdParticipantColumns = `p.id, p.study_id, p.batch_id, b.number, p.prolific_pid, p.prolific_study_id,
 	p.prolific_session_id, p.token, p.status, p.consented_at IS NOT NULL, p.training, p.training_done, p.training_wrong,
-	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override, p.pilot, p.trusted`
+	p.screens, p.answered, p.started_at, p.last_seen_at, COALESCE(p.completed_at, ''), p.exclusion_override, p.pilot, p.trusted, b.design_version`
 
 const crowdParticipantFrom = ` FROM crowd_participants p JOIN batches b ON b.id = p.batch_id `
 
@@ -102,7 +105,7 @@ func scanCrowdParticipant(sc interface{ Scan(...any) error }, extra ...any) (*Cr
 	var started, seen, completed string
 	err := sc.Scan(append([]any{&p.ID, &p.StudyID, &p.BatchID, &p.BatchNumber, &p.PID, &p.ProlificStudyID, &p.SessionID,
 		&p.Token, &p.Status, &p.Consented, &p.Training, &p.TrainingDone, &p.TrainingWrong, &p.Screens, &p.Answered,
-		&started, &seen, &completed, &p.Override, &p.Pilot, &p.Trusted}, extra...)...)
+		&started, &seen, &completed, &p.Override, &p.Pilot, &p.Trusted, &p.DesignVersion}, extra...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -274,7 +277,7 @@ func (db *DB) takeSlot(ctx context.Context, tx *sql.Tx, studyID int64, s domain.
 	var batchID int64
 	var taken int
 	err := db.q(tx).QueryRowContext(ctx, `
-		SELECT id, slots_taken FROM batches WHERE study_id = ? ORDER BY slots_taken, number LIMIT 1`,
+		SELECT id, slots_taken FROM batches WHERE study_id = ? AND retired = 0 ORDER BY slots_taken, number LIMIT 1`,
 		studyID).Scan(&batchID, &taken)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, domain.ErrNoBatches

@@ -220,7 +220,7 @@ func (db *DB) PilotSummary(ctx context.Context, studyID int64) (domain.PilotSumm
 func fewestPilotsBatch(ctx context.Context, tx *sql.Tx, studyID int64) (int64, error) {
 	var batchID int64
 	err := tx.QueryRowContext(ctx, `
-		SELECT b.id FROM batches b WHERE b.study_id = ?
+		SELECT b.id FROM batches b WHERE b.study_id = ? AND b.retired = 0
 		ORDER BY (SELECT COUNT(*) FROM crowd_participants p WHERE p.batch_id = b.id AND p.pilot = 1), b.number
 		LIMIT 1`, studyID).Scan(&batchID)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -175,9 +175,9 @@ func (db *DB) StudyCounts(ctx context.Context, id int64) (StudyCounts, error) {
 		SELECT
 			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND `+dataItemSQL+`),
 			(SELECT COUNT(*) FROM items WHERE study_id = ?1 AND status = 'active' AND check_kind != ''),
-			(SELECT COUNT(*) FROM batches WHERE study_id = ?1),
+			(SELECT COUNT(*) FROM batches WHERE study_id = ?1 AND retired = 0),
 			(SELECT COUNT(*) FROM batch_items bi JOIN batches b ON b.id = bi.batch_id JOIN items i ON i.id = bi.item_id
-				WHERE b.study_id = ?1 AND i.check_kind != ''),
+				WHERE b.study_id = ?1 AND b.retired = 0 AND i.check_kind != ''),
 			(SELECT COUNT(*) FROM crowd_training WHERE study_id = ?1),
 			(SELECT COUNT(*) FROM passages WHERE study_id = ?1),
 			(SELECT COUNT(*) FROM context_surveys WHERE study_id = ?1),

@@ -287,7 +287,7 @@ var cloneQueries = []string{
 	SELECT :dst, key, type, context, utterance, implicature, cancellation,
 		negation, strengthening, neutral, check_kind, status, training, variants
 	FROM items WHERE study_id = :src ORDER BY id`,
-	`INSERT INTO batches (study_id, number) SELECT :dst, number FROM batches WHERE study_id = :src ORDER BY number`,
+	`INSERT INTO batches (study_id, number) SELECT :dst, number FROM batches WHERE study_id = :src AND retired = 0 ORDER BY number`,
 	`INSERT INTO batch_items (batch_id, position, item_id, condition)
 	SELECT nb.id, bi.position, ni.id, bi.condition
 	FROM batch_items bi

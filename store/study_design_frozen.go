@@ -76,7 +76,7 @@ func (db *DB) OpenStudyWithDesign(ctx context.Context, id int64, by string, desi
 			ON CONFLICT (study_id) DO NOTHING`, id, db.now(), string(design)); err != nil {
 			return fmt.Errorf("keep the opening design: %w", err)
 		}
-		return nil
+		return keepDesignVersionOne(ctx, tx, id, db.now(), design)
 	})
 }
 
