@@ -58,12 +58,19 @@ type Input struct {
 	Row   []string // reused: the current row in wanted order
 	Line  int
 	Times int // index in want of TimeColumns[0]
+	// pick is the design version whose rows are read (0: every row), at
+	// pickAt in the file (DesignVersionPick).
+	pick, pickAt int
 }
 
 // NewInput reads the header and checks that it holds exactly the wanted
 // columns (order free). Header names are matched after trimming spaces and a
 // UTF-8 byte-order mark, case-insensitively, because spreadsheets add both.
 func NewInput(r io.Reader, want []string, optional ...string) (*Input, error) {
+	pick := 0
+	if p, ok := r.(*DesignVersionPick); ok {
+		r, pick = p.Reader, p.Version
+	}
 	required := len(want)
 	want = append(want[:len(want):len(want)], optional...)
 	times := len(want)
@@ -77,13 +84,19 @@ func NewInput(r io.Reader, want []string, optional ...string) (*Input, error) {
 	if err != nil {
 		return nil, CsvError(err)
 	}
-	t := &Input{r: cr, Want: want, idx: make([]int, len(want)), Row: make([]string, len(want)), Line: 1, Times: times}
+	t := &Input{r: cr, Want: want, idx: make([]int, len(want)), Row: make([]string, len(want)), Line: 1, Times: times, pick: pick, pickAt: -1}
 	for i := range t.idx {
 		t.idx[i] = -1
 	}
 	for pos, h := range header {
 		name := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(h, "\uFEFF")))
+		if name == DesignVersionColumn {
+			t.pickAt = pos
+		}
 		k := IndexOf(want, name)
+		if k < 0 && name == DesignVersionColumn && pick > 0 {
+			continue // read only to pick the rows
+		}
 		if k < 0 {
 			return nil, &InputError{Line: 1, Column: h, Msg: fmt.Sprintf("unknown column (expected %s)", strings.Join(want, ", "))}
 		}
@@ -138,6 +151,9 @@ func (t *Input) Next() ([]string, error) {
 		return nil, CsvError(err)
 	}
 	t.Line, _ = t.r.FieldPos(0)
+	if t.pick > 0 && t.pickAt >= 0 && t.pickAt < len(rec) && strings.TrimSpace(rec[t.pickAt]) != strconv.Itoa(t.pick) {
+		return t.Next() // another design version's row
+	}
 	for k, pos := range t.idx {
 		if pos < 0 { // an optional column the file does not have
 			t.Row[k] = ""

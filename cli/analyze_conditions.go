@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"pragmalab/analysis"
 	"pragmalab/analysis/conditions"
 	"pragmalab/analysis/report"
 	"pragmalab/analysis/toplines"
@@ -31,6 +32,7 @@ func analyzeConditions(args []string, env *Env) error {
 	o.fs.StringVar(&conds, "conditions", "", "comma-separated conditions the study declares, in the order to report them (default: those rated, in the order first seen); a rating in another is an input error")
 	o.fs.StringVar(&opt.Reference, "reference", "", "compare every other condition with this one (default: every pair of conditions)")
 	scale := o.fs.Int("scale-points", 0, fmt.Sprintf("points of the scale of a file without the scale_points column (default %d)", conditions.DefaultScalePoints))
+	dv := designVersionFlag(o)
 	rDir := rFlag(o)
 	// --lang takes de too: parse it apart from the shared flag.
 	o.fs.Lookup("lang").Value = langValue{&lang}
@@ -52,6 +54,10 @@ func analyzeConditions(args []string, env *Env) error {
 		}
 	}
 	rs, err := readInput(o, env, func(r io.Reader) (*conditions.Ratings, error) {
+		r, err := analysis.PickDesignVersion(r, *dv)
+		if err != nil {
+			return nil, err
+		}
 		return conditions.ReadRatings(r, conditions.ReadOptions{ScalePoints: *scale, WithinParticipant: *within, Conditions: declared})
 	})
 	if err != nil {
@@ -201,4 +207,10 @@ func writeConditionsLong(w io.Writer, res *conditions.Result) error {
 		}
 	}
 	return l.close()
+}
+
+// designVersionFlag is --design-version: the one design version of a
+// ratings file to analyse (docs/studies.md#design-versions).
+func designVersionFlag(o *outputFlags) *int {
+	return o.fs.Int("design-version", 0, "analyse the ratings of this design version only; a file holding several versions (the design_version column) is refused without it")
 }
