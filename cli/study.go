@@ -128,11 +128,14 @@ func runStudy(ctx context.Context, args []string, env *Env) error {
 	case domain.StateOpen, "pause", "close":
 		return setStudyState(ctx, svc, env, *studyID, map[string]string{domain.StateOpen: domain.StateOpen, "pause": domain.StatePaused, "close": domain.StateClosed}[action])
 	case "version":
-		k, b, err := svc.StartDesignVersionFromFile(ctx, cliActor, *studyID, design)
+		k, b, err := svc.StartDesignVersionFromFile(ctx, *studyID, design)
 		if err != nil {
 			if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
 				return usagef("study version: %s: %s", *designFile, domain.ErrorMessage(err))
 			}
+			return err
+		}
+		if err := svc.store.Audit(ctx, cliActor, *studyID, "start design version", studies.AuditDesignVersion(k, b)+" (from "+filepath.Base(*designFile)+")"); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.stdout, "Study %d started design version %d from %s: %s; the batches of version %d are retired, newcomers are given version %d's.\n",

@@ -1,6 +1,8 @@
 package domain
 
 import (
+	"errors"
+	"fmt"
 	"maps"
 	"reflect"
 	"strings"
@@ -83,13 +85,19 @@ func isEmptySlice(v any) bool {
 	return r.Kind() == reflect.Slice && r.Len() == 0
 }
 
+// DesignFrozen is the cause of ErrFrozenDesign's refusals: errors.Is
+// tells a frozen-design refusal from another conflict (the settings form
+// then offers a new design version).
+var DesignFrozen = errors.New("frozen design")
+
 // ErrFrozenDesign is the refusal of a save that would change the frozen
-// settings changed of a study that has opened, naming them and the way
+// settings changed of a study that has opened, naming them and the ways
 // forward.
 func ErrFrozenDesign(studyID int64, state string, changed []string) error {
-	return Errorf(ECONFLICT, "Study %d has opened (it is %s now): its design is frozen, so that every rating was given under the same one. "+
+	return &Error{Code: ECONFLICT, Err: DesignFrozen, Message: fmt.Sprintf("Study %d has opened (it is %s now): its design is frozen, so that every rating was given under the same one. "+
 		"These settings would change what participants see or what a rating means, and were not saved: %s. Nothing was changed. "+
-		"To run a changed design, close this study and clone it (the clone starts as a draft with the same settings, items and batches, and no participants); "+
+		"To run a changed design, close this study and clone it (the clone starts as a draft with the same settings, items and batches, and no participants), "+
+		"or, for a crowd or judgement study, start a new design version, which starts new batches in this study (`pragmalab study version`, or the settings form's button); "+
 		"settings that are not frozen (quota, time-outs, codes, contact, exclusion rules) can still be saved.",
-		studyID, state, strings.Join(changed, ", "))
+		studyID, state, strings.Join(changed, ", "))}
 }

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/http"
 	"pragmalab/domain"
@@ -27,6 +28,13 @@ func (h *Handler) crowdStudyPage(w http.ResponseWriter, r *http.Request, s *doma
 // crowdAdmin renders the crowd admin page with the given settings (the
 // stored ones, or those just submitted) and an error, if any.
 func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.Study, set domain.CrowdSettings, training, errMsg string) {
+	h.crowdAdminOffering(w, r, s, set, training, errMsg, 0)
+}
+
+// crowdAdminOffering is crowdAdmin offering, beside the refusal of a
+// frozen save, to start design version next with the form's settings
+// (0: no offer; docs/studies.md#design-versions).
+func (h *Handler) crowdAdminOffering(w http.ResponseWriter, r *http.Request, s *domain.Study, set domain.CrowdSettings, training, errMsg string, next int) {
 	a, err := h.Service.CrowdAdmin(r.Context(), s, set)
 	if err != nil {
 		h.Error(w, r, err)
@@ -39,6 +47,15 @@ func (h *Handler) crowdAdmin(w http.ResponseWriter, r *http.Request, s *domain.S
 		v.PackageURL = templates.StudyURL(s.ID, "/export/package.zip")
 	}
 	v.Nav.Error = errMsg
+	v.OfferVersion = next
+	versions, err := h.Service.DesignVersions(r.Context(), s.ID)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	for _, dv := range versions {
+		v.Versions = append(v.Versions, templates.DesignVersionRow{Version: dv.Version, CreatedAt: dv.CreatedAt, Batches: dv.Batches, Participants: dv.Participants})
+	}
 	for _, t := range a.Training {
 		v.Training = append(v.Training, templates.CrowdTrainingRow{Key: t.Item.Key, Type: t.Item.Type, Condition: t.Condition})
 	}
@@ -216,19 +233,47 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 	if set.Judgement() {
 		training = nil // a judgement study marks its practice items in the items file
 	}
+	startVersion := f("design_version") == "start"
+	var version int
+	var build studies.CrowdBuild
 	if err == nil {
-		// The service validates the settings, then the language.
 		set.Training = training
-		err = h.Store.SaveCrowdStudy(r.Context(), s.ID, f("lang"), set)
+		if startVersion {
+			// The second button of a refused save: design version k+1
+			// with these settings (docs/studies.md#design-versions).
+			version, build, err = h.Service.StartDesignVersion(r.Context(), s.ID, f("lang"), set)
+		} else {
+			// The service validates the settings, then the language.
+			err = h.Store.SaveCrowdStudy(r.Context(), s.ID, f("lang"), set)
+		}
 	}
 	if err != nil {
 		// A refused value, or a frozen setting of an opened study
-		// (docs/studies.md#frozen-design): the form again, with why.
+		// (docs/studies.md#frozen-design): the form again, with why, and
+		// the posted values; a frozen refusal, or a refused version,
+		// offers the next design version of a crowd or judgement study.
 		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
-			fail(domain.ErrorMessage(err))
+			shown := *s
+			shown.Lang = f("lang")
+			if errors.Is(err, domain.DesignFrozen) || startVersion {
+				k, verr := h.Service.CurrentDesignVersion(r.Context(), s.ID)
+				if verr != nil {
+					h.Error(w, r, verr)
+					return
+				}
+				h.crowdAdminOffering(w, r, &shown, set, f("training"), domain.ErrorMessage(err), k+1)
+				return
+			}
+			h.crowdAdmin(w, r, &shown, set, f("training"), domain.ErrorMessage(err))
 			return
 		}
 		h.Error(w, r, err)
+		return
+	}
+	if startVersion {
+		auditf(r, "%s", studies.AuditDesignVersion(version, build))
+		h.flash(w, r, fmt.Sprintf("Design version %d started: %s. Newcomers are given its batches; the ratings of earlier versions are kept with their version.", version, build.Design()))
+		redirect(w, r, templates.StudyURL(s.ID, ""))
 		return
 	}
 	h.flash(w, r, "Settings saved.")

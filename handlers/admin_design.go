@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -49,6 +51,29 @@ func (h *Handler) DownloadOpeningDesign(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	attachment(w, "application/json; charset=utf-8", fmt.Sprintf("design-study%d-at-opening.json", s.ID))
+	w.Write(b)
+}
+
+// DownloadDesignVersion handles GET
+// /admin/studies/{study}/design-versions/{version}.json: design version
+// k's file, as it was kept when it started (docs/studies.md#design-versions).
+func (h *Handler) DownloadDesignVersion(w http.ResponseWriter, r *http.Request) {
+	s, err := h.study(r)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	k, err := strconv.Atoi(strings.TrimSuffix(chi.URLParam(r, "version"), ".json"))
+	if err != nil || k < 1 {
+		h.Error(w, r, domain.Errorf(domain.ENOTFOUND, "design version %q not found", chi.URLParam(r, "version")))
+		return
+	}
+	b, err := h.Store.DesignVersionFile(r.Context(), s.ID, k)
+	if err != nil {
+		h.Error(w, r, err)
+		return
+	}
+	attachment(w, "application/json; charset=utf-8", fmt.Sprintf("design-study%d-version%d.json", s.ID, k))
 	w.Write(b)
 }
 

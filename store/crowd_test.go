@@ -673,7 +673,7 @@ func TestCrowdSlotCounts(t *testing.T) {
 func TestCrowdAssignmentUsesIndexes(t *testing.T) {
 	db := mustOpenDB(t)
 	for _, q := range []string{
-		`SELECT id, slots_taken FROM batches WHERE study_id = 1 ORDER BY slots_taken, number LIMIT 1`,
+		`SELECT id, slots_taken FROM batches WHERE study_id = 1 AND retired = 0 ORDER BY slots_taken, number LIMIT 1`,
 		`SELECT id, batch_id FROM crowd_participants WHERE study_id = 1 AND status = 'active' AND last_seen_at < 'x' ORDER BY last_seen_at LIMIT 1`,
 	} {
 		rows, err := db.read.Query(`EXPLAIN QUERY PLAN ` + q)

@@ -17,13 +17,13 @@ import (
 // planner that built the first (planCrowd).
 
 // StartDesignVersion starts the next design version of crowd or judgement
-// study id with lang ("" keeps the study's) and settings set, by actor,
-// and writes the audit entry. It returns the new version's number and
+// study id with lang ("" keeps the study's) and settings set; the caller
+// writes the audit entry (AuditDesignVersion). It returns the new version's number and
 // its batches. Refused, changing nothing: settings that do not validate,
 // items that do not fit them (a judgement study's new conditions), a
 // study that has not opened, no frozen setting changed, participants
 // rating now (store.StartDesignVersion).
-func (s *Service) StartDesignVersion(ctx context.Context, actor string, id int64, lang string, set domain.CrowdSettings) (int, CrowdBuild, error) {
+func (s *Service) StartDesignVersion(ctx context.Context, id int64, lang string, set domain.CrowdSettings) (int, CrowdBuild, error) {
 	st, err := s.db.Study(ctx, id)
 	if err != nil {
 		return 0, CrowdBuild{}, err
@@ -72,18 +72,20 @@ func (s *Service) StartDesignVersion(ctx context.Context, actor string, id int64
 	if err != nil {
 		return 0, CrowdBuild{}, err
 	}
-	if err := s.db.Audit(ctx, actor, id, "start design version",
-		fmt.Sprintf("design version %d: %s (seed %d); the batches of version %d are retired", k, p.build.Design(), st.Seed, k-1)); err != nil {
-		return k, p.build, err
-	}
 	return k, p.build, nil
+}
+
+// AuditDesignVersion is the audit entry's detail of design version k
+// started with batches b.
+func AuditDesignVersion(k int, b CrowdBuild) string {
+	return fmt.Sprintf("design version %d started: %s; the batches of version %d are retired", k, b.Design(), k-1)
 }
 
 // StartDesignVersionFromFile is StartDesignVersion with the language and
 // settings of a design file (docs/studies.md#design-file) of the study's
 // kind; the file's items, name and seed are not read — a version keeps
 // the study's items and seed.
-func (s *Service) StartDesignVersionFromFile(ctx context.Context, actor string, id int64, data []byte) (int, CrowdBuild, error) {
+func (s *Service) StartDesignVersionFromFile(ctx context.Context, id int64, data []byte) (int, CrowdBuild, error) {
 	if len(data) > maxDesignBytes {
 		return 0, CrowdBuild{}, domain.Errorf(domain.EINVALID, "the design file is larger than %d MiB", maxDesignBytes>>20)
 	}
@@ -115,5 +117,17 @@ func (s *Service) StartDesignVersionFromFile(ctx context.Context, actor string, 
 	if !ok {
 		return 0, CrowdBuild{}, domain.Errorf(domain.EINVALID, "study %d is a %s study: design versions are built for crowd and judgement studies", id, st.Kind)
 	}
-	return s.StartDesignVersion(ctx, actor, id, d.Lang, *set)
+	return s.StartDesignVersion(ctx, id, d.Lang, *set)
+}
+
+// DesignVersions lists the kept versions of study id's design, oldest
+// first (store.DesignVersions).
+func (s *Service) DesignVersions(ctx context.Context, id int64) ([]store.DesignVersion, error) {
+	return s.db.DesignVersions(ctx, id)
+}
+
+// CurrentDesignVersion is the version of study id's design newcomers are
+// given (store.CurrentDesignVersion).
+func (s *Service) CurrentDesignVersion(ctx context.Context, id int64) (int, error) {
+	return s.db.CurrentDesignVersion(ctx, id)
 }

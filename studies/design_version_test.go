@@ -60,7 +60,7 @@ func TestDesignVersionRatingsCarryTheirVersion(t *testing.T) {
 		t.Fatalf("a study of one design version exports no design_version column: %q", strings.SplitN(before.String(), "\n", 2)[0])
 	}
 	set := sevenPoints(f.Set)
-	k, b, err := svc.StartDesignVersion(ctx, "t", f.ID, "", set)
+	k, b, err := svc.StartDesignVersion(ctx, f.ID, "", set)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func TestDesignVersionRefusals(t *testing.T) {
 		{"unfit items", renamed, `"zielsatz", which the study does not declare`},
 		{"no frozen change", f.Set, "change no frozen setting"},
 	} {
-		_, _, err := svc.StartDesignVersion(ctx, "t", f.ID, "", c.set)
+		_, _, err := svc.StartDesignVersion(ctx, f.ID, "", c.set)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Fatalf("%s: %v, want %q", c.name, err, c.want)
 		}

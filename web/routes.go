@@ -71,6 +71,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/export/audit.csv", h.ExportAudit)
 			r.Get("/design.json", h.DownloadDesign)
 			r.Get("/design-at-opening.json", h.DownloadOpeningDesign)
+			r.Get("/design-versions/{version}", h.DownloadDesignVersion)
 			r.Get("/template/{file}", h.ItemsTemplate)
 			r.Post("/items", h.ImportItems)
 			r.Post("/state", h.SetStudyState)
