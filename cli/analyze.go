@@ -300,7 +300,6 @@ func analyzeToplines(args []string, env *Env) error {
 	within := o.fs.Bool("within-participant", false, "allow a participant to rate the same item in several conditions (a within-participant design; by default an input error)")
 	conds := o.fs.String("conditions", "", "comma-separated conditions the study declares (trigger and cancel always; default: those rated in the file); only their measures are reported")
 	items := o.fs.Bool("items", false, "also list every item's mean z per condition (with --csv: list them instead of the toplines)")
-	dv := designVersionFlag(o)
 	rDir := rFlag(o)
 	if err := o.parse(args); err != nil {
 		return err
@@ -316,7 +315,7 @@ func analyzeToplines(args []string, env *Env) error {
 	}
 	opt.Bootstrap = o.boot
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
-		r, err := analysis.PickDesignVersion(r, *dv)
+		r, err := pickVersion(r, ex.designVersion)
 		if err != nil {
 			return nil, err
 		}

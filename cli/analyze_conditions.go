@@ -54,7 +54,7 @@ func analyzeConditions(args []string, env *Env) error {
 		}
 	}
 	rs, err := readInput(o, env, func(r io.Reader) (*conditions.Ratings, error) {
-		r, err := analysis.PickDesignVersion(r, *dv)
+		r, err := pickVersion(r, *dv)
 		if err != nil {
 			return nil, err
 		}
@@ -212,5 +212,16 @@ func writeConditionsLong(w io.Writer, res *conditions.Result) error {
 // designVersionFlag is --design-version: the one design version of a
 // ratings file to analyse (docs/studies.md#design-versions).
 func designVersionFlag(o *outputFlags) *int {
-	return o.fs.Int("design-version", 0, "analyse the ratings of this design version only; a file holding several versions (the design_version column) is refused without it")
+	return o.fs.Int("design-version", 0, designVersionUsage)
+}
+
+const designVersionUsage = "analyse the ratings of this design version only; a file holding several versions (the design_version column) is refused without it"
+
+// pickVersion is analysis.PickDesignVersion of a ratings file, refusing a
+// negative --design-version.
+func pickVersion(r io.Reader, k int) (io.Reader, error) {
+	if k < 0 {
+		return nil, &analysis.InputError{Line: 1, Msg: fmt.Sprintf("--design-version must be 1 or more, got %d", k)}
+	}
+	return analysis.PickDesignVersion(r, k)
 }

@@ -15,14 +15,18 @@ func TestAnalyzeDesignVersions(t *testing.T) {
 	v1 := "p1,1,s1,scalar,trigger,3,,5,1\np1,1,s2,scalar,cancel,4,,5,1\np2,2,s1,scalar,cancel,2,,5,1\np2,2,s2,scalar,trigger,5,,5,1\n"
 	v2 := "p3,3,s1,scalar,trigger,7,,7,2\np3,3,s2,scalar,cancel,6,,7,2\np4,4,s1,scalar,cancel,1,,7,2\np4,4,s2,scalar,trigger,7,,7,2\n"
 	in := writeAnalyzeInput(t, "ratings.csv", head+v1+v2)
-	for _, cmd := range []string{"conditions", "toplines"} {
-		out, errOut, code := analyzeCLI(t, "", "analyze", cmd, "--ratings", in)
+	for _, cmd := range [][]string{{"conditions"}, {"toplines"}, {"reliability"}, {"reliability", "--by-condition"}} {
+		args := append([]string{"analyze"}, append(cmd, "--ratings", in)...)
+		out, errOut, code := analyzeCLI(t, "", args...)
 		if code != 2 || out != "" || !strings.Contains(errOut, "design versions 1, 2") || !strings.Contains(errOut, "--design-version") {
 			t.Errorf("analyze %s of two versions: exit %d, stdout %q, stderr %s", cmd, code, out, errOut)
 		}
-		if _, errOut, code := analyzeCLI(t, "", "analyze", cmd, "--ratings", in, "--design-version", "3"); code != 2 || !strings.Contains(errOut, "holds ratings of design versions 1, 2") {
+		if _, errOut, code := analyzeCLI(t, "", append(args, "--design-version", "3")...); code != 2 || !strings.Contains(errOut, "holds ratings of design versions 1, 2") {
 			t.Errorf("analyze %s --design-version 3: exit %d: %s", cmd, code, errOut)
 		}
+	}
+	if _, errOut, code := analyzeCLI(t, "", "analyze", "toplines", "--ratings", in, "--design-version", "1"); code != 0 {
+		t.Errorf("analyze toplines --design-version 1: exit %d: %s", code, errOut)
 	}
 	// Version 2 alone: its 7-point scale, its two participants.
 	out, errOut, code := analyzeCLI(t, "", "analyze", "conditions", "--ratings", in, "--design-version", "2", "--json")

@@ -120,6 +120,10 @@ func analyzePlan(ctx context.Context, args []string, env *Env) error {
 	}
 	o := &outputFlags{input: *input, inFlag: "ratings"}
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
+		r, err := pickVersion(r, ex.designVersion)
+		if err != nil {
+			return nil, err
+		}
 		return toplines.ReadRatingsWith(r, ex.readOptions(false))
 	})
 	if err != nil {

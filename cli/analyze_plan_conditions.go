@@ -25,6 +25,10 @@ func planByCondition(ctx context.Context, env *Env, input string, opt plan.PlanO
 	}
 	o := &outputFlags{input: input, inFlag: "ratings"}
 	rs, err := readInput(o, env, func(r io.Reader) (*conditions.Ratings, error) {
+		r, err := pickVersion(r, ex.designVersion)
+		if err != nil {
+			return nil, err
+		}
 		return conditions.ReadRatings(r, conditions.ReadOptions{ScalePoints: ex.scalePoints, Conditions: declared})
 	})
 	if err != nil {

@@ -39,6 +39,10 @@ func analyzeReliability(args []string, env *Env) error {
 	}
 	opt.Bootstrap = analysis.Bootstrap{} // the toplines only decide who is kept
 	rs, err := readInput(o, env, func(r io.Reader) (*toplines.Ratings, error) {
+		r, err := pickVersion(r, ex.designVersion)
+		if err != nil {
+			return nil, err
+		}
 		return toplines.ReadRatingsWith(r, ex.readOptions(*within))
 	})
 	if err != nil {
@@ -60,6 +64,10 @@ func analyzeReliability(args []string, env *Env) error {
 // page shows (docs/statistics.md#judgement-by-condition).
 func reliabilityByCondition(o *outputFlags, env *Env, t toplines.Options, ex *exclusionFlags, within bool, declared []string, splits int) error {
 	rs, err := readInput(o, env, func(r io.Reader) (*conditions.Ratings, error) {
+		r, err := pickVersion(r, ex.designVersion)
+		if err != nil {
+			return nil, err
+		}
 		return conditions.ReadRatings(r, conditions.ReadOptions{ScalePoints: ex.scalePoints, WithinParticipant: within, Conditions: declared})
 	})
 	if err != nil {

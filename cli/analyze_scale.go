@@ -16,12 +16,16 @@ type exclusionFlags struct {
 	opt              *toplines.Options
 	exclude, include string
 	scalePoints      int
+	// designVersion is --design-version: the one design version of the
+	// file read (docs/studies.md#design-versions).
+	designVersion int
 }
 
 // addExclusionFlags registers the flags on fs, filling opt.
 func addExclusionFlags(fs *flag.FlagSet, opt *toplines.Options) *exclusionFlags {
 	e := &exclusionFlags{opt: opt}
 	checkFlags(fs, &opt.HighPass, &opt.LowPass, &opt.MaxFailed, &e.exclude, &e.include)
+	fs.IntVar(&e.designVersion, "design-version", 0, designVersionUsage)
 	fs.IntVar(&e.scalePoints, "scale-points", 0, fmt.Sprintf("the scale (%d–%d points) of a ratings file without the scale_points column (default %d); a file with the column is read on its own scale, which must then agree", domain.MinScalePoints, domain.MaxScalePoints, domain.RatingMax))
 	return e
 }

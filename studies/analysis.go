@@ -93,15 +93,24 @@ func ScalePoints(set domain.CrowdSettings) int {
 }
 
 // CrowdRatingRows returns the rows CrowdRatings analyses, nil when they
-// hold no item (attention checks only, or nothing).
+// hold no item (attention checks only, or nothing): those of the study's
+// current design version (docs/studies.md#design-versions), given under
+// the settings the analysis reads.
 func CrowdRatingRows(ctx context.Context, db *store.DB, studyID int64) ([]toplines.RatingRow, error) {
 	rows, err := db.RatingRows(ctx, studyID, false)
+	if err != nil {
+		return nil, err
+	}
+	current, err := db.CurrentDesignVersion(ctx, studyID)
 	if err != nil {
 		return nil, err
 	}
 	in := make([]toplines.RatingRow, 0, len(rows))
 	items := 0
 	for _, r := range rows {
+		if r.DesignVersion != current {
+			continue
+		}
 		if r.Check == "" {
 			items++
 		}

@@ -2,6 +2,7 @@ package studies
 
 import (
 	"context"
+	"fmt"
 
 	"pragmalab/analysis/toplines"
 	"pragmalab/domain"
@@ -51,9 +52,9 @@ func (s *Service) Analysis(ctx context.Context, studyID int64) (*domain.Study, *
 func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analysis, error) {
 	switch st.Kind {
 	case domain.KindCrowd:
-		return s.crowdAnalysis(ctx, st)
+		return s.versioned(ctx, st, s.crowdAnalysis)
 	case domain.KindJudgement:
-		return s.judgementAnalysis(ctx, st)
+		return s.versioned(ctx, st, s.judgementAnalysis)
 	case domain.KindExpert:
 		return s.expertAnalysis(ctx, st)
 	case domain.KindContext:
@@ -62,6 +63,39 @@ func (s *Service) computeAnalysis(ctx context.Context, st *domain.Study) (*Analy
 		return s.explainAnalysis(ctx, st)
 	}
 	return &Analysis{Empty: "There is no analysis for this kind of study."}, nil
+}
+
+// versioned is analyse's analysis of study st, which reads the ratings of
+// its current design version (CrowdRatingRows); for a study of several
+// versions it says so first, and its printed command picks that version
+// from the export (docs/studies.md#design-versions).
+func (s *Service) versioned(ctx context.Context, st *domain.Study, analyse func(context.Context, *domain.Study) (*Analysis, error)) (*Analysis, error) {
+	a, err := analyse(ctx, st)
+	if err != nil || a == nil {
+		return a, err
+	}
+	many, err := s.db.HasDesignVersions(ctx, st.ID)
+	if err != nil || !many {
+		return a, err
+	}
+	k, err := s.db.CurrentDesignVersion(ctx, st.ID)
+	if err != nil {
+		return nil, err
+	}
+	flag := fmt.Sprintf(" --design-version %d", k)
+	if a.Command != "" {
+		a.Command += flag
+	}
+	if a.PlanCommand != "" {
+		a.PlanCommand += flag
+	}
+	earlier := "1"
+	if k > 2 {
+		earlier = fmt.Sprintf("1 to %d", k-1)
+	}
+	note := fmt.Sprintf("Design version %d, the current one: the ratings of version %s, given under another design, are not in this analysis; analyse them from the ratings export with --design-version.", k, earlier)
+	a.Summary = append([]string{note}, a.Summary...)
+	return a, nil
 }
 
 // crowdAnalysis is the toplines of a crowd study's completed batches.

@@ -121,6 +121,17 @@ func TestDesignVersionRatingsCarryTheirVersion(t *testing.T) {
 		t.Fatalf("participants export: header %v, rows %v", ph, precs[1:])
 	}
 
+	// The Analysis page reads version 2's ratings, on its 7 points, and
+	// says so; its command picks version 2 from the export.
+	_, a, err := svc.Analysis(ctx, f.ID)
+	if err != nil || a.Problem != nil {
+		t.Fatalf("analysis: %v %v", err, a.Problem)
+	}
+	if !strings.Contains(a.Summary[0], "Design version 2, the current one") || !strings.Contains(a.Summary[1], "1 participants in the export") ||
+		!strings.Contains(a.Summary[1], "7-point scale") || !strings.HasSuffix(a.Command, "--design-version 2") {
+		t.Fatalf("analysis of version 2: summary %q, command %q", a.Summary, a.Command)
+	}
+
 	// Each version's design file, as kept.
 	v1, err := f.DB.DesignVersionFile(ctx, f.ID, 1)
 	if err != nil || !bytes.Equal(v1, opened) {
