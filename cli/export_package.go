@@ -152,6 +152,7 @@ func participantFields(withIDs bool) []pkgField {
 		f("iki_median_ms", "number", "median inter-key interval while typing, in ms", "minimum", 0),
 		f("iki_iqr_ms", "number", "interquartile range of the inter-key intervals, in ms", "minimum", 0),
 		f("integrity_flags", "string", "the participant's integrity flags joined by \";\" (honeypot, synthetic_input, webdriver, …: docs/studies.md#integrity-flags); they inform, never exclude by themselves"),
+		f("design_version", "integer", "the version of the study's design of the participant's batch (only in a study of several design versions)", "minimum", 1),
 	}
 }
 
