@@ -340,7 +340,20 @@ func crowdPackage(ctx context.Context, svc *studies.Service, db domain.Stores, s
 			conds = append(conds, c)
 		}
 	}
-	rfields := ratingFields(scale, conds)
+	// A study of several design versions holds each version's ratings on
+	// its own scale (docs/studies.md#design-versions): the schema's
+	// bound is the largest.
+	top := scale
+	points, err := csvColumn(rates.Bytes(), "scale_points")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range points {
+		if n, err := strconv.Atoi(p); err == nil {
+			top = max(top, n)
+		}
+	}
+	rfields := ratingFields(top, conds)
 	if judgement {
 		rfields = judgementRatingFields(rfields)
 	}
