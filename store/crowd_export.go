@@ -137,8 +137,13 @@ func (db *DB) crowdParticipantList(ctx context.Context, studyID int64) ([]CrowdP
 }
 
 // countCrowdChecks counts, per participant, the attention checks answered
-// and those failed by the study's rule.
+// and those failed by the study's rule: the check thresholds of the
+// participant's design version (docs/studies.md#design-versions).
 func (db *DB) countCrowdChecks(ctx context.Context, studyID int64, s domain.CrowdSettings, out []CrowdParticipantReport, index map[int64]int) error {
+	settingsOf, err := db.versionSettings(ctx, studyID, s)
+	if err != nil {
+		return err
+	}
 	checks, err := db.read.QueryContext(ctx, `
 		SELECT r.participant_id, i.check_kind, r.rating
 		FROM crowd_ratings r JOIN crowd_participants p ON p.id = r.participant_id JOIN items i ON i.id = r.item_id
@@ -156,7 +161,7 @@ func (db *DB) countCrowdChecks(ctx context.Context, studyID int64, s domain.Crow
 		}
 		r := &out[index[pid]]
 		r.ChecksAnswered++
-		if !s.CheckPasses(kind, rating) {
+		if !settingsOf(r.DesignVersion).CheckPasses(kind, rating) {
 			r.ChecksFailed++
 		}
 	}
@@ -312,34 +317,43 @@ func (db *DB) RatingRows(ctx context.Context, studyID int64, applyExclusions boo
 	return kept, nil
 }
 
-// versionPoints gives the points of the scale of each design version of
-// study studyID (docs/studies.md#design-versions); s, the current
-// settings, for a study with no version kept.
-func (db *DB) versionPoints(ctx context.Context, studyID int64, s domain.CrowdSettings) (func(int) int, error) {
+// versionSettings gives the settings of each design version of study
+// studyID as kept (docs/studies.md#design-versions); s, the current
+// settings, for the current version and for a study with no version
+// kept.
+func (db *DB) versionSettings(ctx context.Context, studyID int64, s domain.CrowdSettings) (func(int) domain.CrowdSettings, error) {
 	vs, err := db.DesignVersions(ctx, studyID)
-	if err != nil {
-		return nil, err
+	if err != nil || len(vs) < 2 {
+		return func(int) domain.CrowdSettings { return s }, err
 	}
-	of := func(set domain.CrowdSettings) int {
-		if set.ScalePoints == 0 {
-			return domain.RatingMax
-		}
-		return set.ScalePoints
-	}
-	byVersion := map[int]int{}
-	for _, v := range vs {
+	byVersion := map[int]domain.CrowdSettings{}
+	for _, v := range vs[:len(vs)-1] {
 		set := domain.SettingsFor(s.Kind)
 		if err := json.Unmarshal(v.Settings, &set); err != nil {
 			return nil, fmt.Errorf("design version %d settings: %w", v.Version, err)
 		}
-		byVersion[v.Version] = of(set)
+		byVersion[v.Version] = set
 	}
-	current := of(s)
+	return func(k int) domain.CrowdSettings {
+		if set, ok := byVersion[k]; ok {
+			return set
+		}
+		return s
+	}, nil
+}
+
+// versionPoints gives the points of the scale of each design version of
+// study studyID (versionSettings).
+func (db *DB) versionPoints(ctx context.Context, studyID int64, s domain.CrowdSettings) (func(int) int, error) {
+	settingsOf, err := db.versionSettings(ctx, studyID, s)
+	if err != nil {
+		return nil, err
+	}
 	return func(k int) int {
-		if n, ok := byVersion[k]; ok {
+		if n := settingsOf(k).ScalePoints; n != 0 {
 			return n
 		}
-		return current
+		return domain.RatingMax
 	}, nil
 }
 

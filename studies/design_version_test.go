@@ -68,7 +68,12 @@ func TestDesignVersionRatingsCarryTheirVersion(t *testing.T) {
 		t.Fatalf("version %d with %d batches, want version 2 with batches", k, b.Batches)
 	}
 	f.Set = set
-	second := f.CompleteAttentive(t, func(int, string) int { return 7 })
+	second := f.Complete(t, func(item, _ string) int { // attentive on 7 points
+		if item == "chk-low" {
+			return 1
+		}
+		return 7
+	})
 
 	// The newcomer's batch is one of version 2's.
 	ps, err := f.DB.CrowdParticipants(ctx, f.ID, set)
@@ -78,6 +83,11 @@ func TestDesignVersionRatingsCarryTheirVersion(t *testing.T) {
 	got := map[string]int{}
 	for _, p := range ps {
 		got[p.PID] = p.DesignVersion
+		// Each participant's checks are judged by their version's
+		// thresholds: a 5 passes the high check on 5 points, not on 7.
+		if p.ChecksFailed != 0 || p.ChecksAnswered == 0 {
+			t.Errorf("participant %s of version %d: %d of %d checks failed, want none", p.PID, p.DesignVersion, p.ChecksFailed, p.ChecksAnswered)
+		}
 	}
 	if got[first] != 1 || got[second] != 2 {
 		t.Fatalf("participants' design versions %v, want %s → 1, %s → 2", got, first, second)
