@@ -142,6 +142,17 @@ func TestDesignVersionRatingsCarryTheirVersion(t *testing.T) {
 		t.Fatalf("analysis of version 2: summary %q, command %q", a.Summary, a.Command)
 	}
 
+	// A clone takes the current version's batches only, as version 1 of
+	// a new draft.
+	c, err := svc.CopyStudy(ctx, "t", f.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := f.DB.StudyCounts(ctx, c.ID)
+	if err != nil || cc.Batches != b.Batches {
+		t.Fatalf("the clone has %d batches (%v), want version 2's %d", cc.Batches, err, b.Batches)
+	}
+
 	// Each version's design file, as kept.
 	v1, err := f.DB.DesignVersionFile(ctx, f.ID, 1)
 	if err != nil || !bytes.Equal(v1, opened) {
