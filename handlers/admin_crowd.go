@@ -253,18 +253,18 @@ func (h *Handler) SaveCrowdSettings(w http.ResponseWriter, r *http.Request) {
 		// the posted values; a frozen refusal, or a refused version,
 		// offers the next design version of a crowd or judgement study.
 		if c := domain.ErrorCode(err); c == domain.EINVALID || c == domain.ECONFLICT {
-			shown := *s
-			shown.Lang = f("lang")
 			if errors.Is(err, domain.DesignFrozen) || startVersion {
 				k, verr := h.Service.CurrentDesignVersion(r.Context(), s.ID)
 				if verr != nil {
 					h.Error(w, r, verr)
 					return
 				}
+				shown := *s // the language posted, which the version would take
+				shown.Lang = f("lang")
 				h.crowdAdminOffering(w, r, &shown, set, f("training"), domain.ErrorMessage(err), k+1)
 				return
 			}
-			h.crowdAdmin(w, r, &shown, set, f("training"), domain.ErrorMessage(err))
+			fail(domain.ErrorMessage(err))
 			return
 		}
 		h.Error(w, r, err)
