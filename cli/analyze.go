@@ -160,6 +160,11 @@ func (o *outputFlags) parse(args []string) error {
 		}
 		return usagef("analyze: %v", err)
 	}
+	// --methods takes a value: "--methods --lang de" makes "--lang" its
+	// value and leaves "de" over, which is named as the mistake it is.
+	if o.methods != "" && o.methods != "text" && o.methods != "markdown" {
+		return usagef("analyze: --methods %q: want text or markdown (e.g. --methods text --lang de)", o.methods)
+	}
 	if o.fs.NArg() > 0 {
 		return usagef("analyze: unexpected argument %q", o.fs.Arg(0))
 	}
@@ -174,9 +179,6 @@ func (o *outputFlags) parse(args []string) error {
 	}
 	if chosen > 1 {
 		return usagef("analyze: choose one of --json, --csv, --latex and --methods")
-	}
-	if o.methods != "" && o.methods != "text" && o.methods != "markdown" {
-		return usagef("analyze: --methods %q: want text or markdown", o.methods)
 	}
 	if o.boot.Replicates < 0 || o.boot.Replicates > 100000 {
 		return usagef("analyze: --bootstrap must be from 0 to 100000")

@@ -593,13 +593,7 @@ func codebook(st *domain.Study, set domain.CrowdSettings, scale int, res []pkgRe
 			b.WriteString("- " + s + "\n")
 		}
 		fmt.Fprintf(&b, "- %d participants met a data-quality rule (their reasons are in `exclusion_reasons`).\n\n", an.flagged)
-		if len(an.excluded) > 0 {
-			b.WriteString("Left out of the analysis:\n\n| participant | why |\n| --- | --- |\n")
-			for _, e := range an.excluded {
-				fmt.Fprintf(&b, "| %s | %s |\n", mdCell(e.ID), mdCell(e.Reason))
-			}
-			b.WriteString("\n")
-		}
+		b.WriteString(leftOutTable(an.excluded))
 		fmt.Fprintf(&b, "The same analysis from the ratings file: `%s`.\n\n", an.command)
 	}
 	b.WriteString("## Design\n\n" + designNote + "\n\n")
@@ -819,4 +813,21 @@ func PackageZip(svc *studies.Service, db domain.Stores) func(ctx context.Context
 // packageKindRefusal says why a study of another kind has no package.
 func packageKindRefusal(s *domain.Study) string {
 	return fmt.Sprintf("package export is built for crowd and judgement studies; study %d is of kind %s: export its files one by one with --what (docs/cli.md#export)", s.ID, s.Kind)
+}
+
+// leftOutTable is the codebook's table of the participants the analysis
+// leaves out, each with why, or "" when it leaves out nobody. A judgement
+// study's participant who gave every item the same rating is left out of
+// the z-scores only, the ratings counted on the scale: the heading says
+// both, or it would contradict its own row.
+func leftOutTable(excluded []studies.Excluded) string {
+	if len(excluded) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("Left out of the analysis, or of its z-scores only:\n\n| participant | why |\n| --- | --- |\n")
+	for _, e := range excluded {
+		fmt.Fprintf(&b, "| %s | %s |\n", mdCell(e.ID), mdCell(e.Reason))
+	}
+	return b.String() + "\n"
 }

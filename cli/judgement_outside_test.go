@@ -348,6 +348,14 @@ func TestJudgementFromOutside(t *testing.T) {
 			t.Errorf("the codebook lacks %q:\n%s", want, cb)
 		}
 	}
+	// The codebook's exclusions say who was analysed; the Analysis page's
+	// notes on the reliability command and the planner's pilot are no
+	// part of them (docs/formats.md#data-package).
+	for _, note := range []string{"Reliability as pragmalab", "The planner of the differences", "Planner:"} {
+		if strings.Contains(string(cb), note) {
+			t.Errorf("the codebook's exclusions carry the page's note %q:\n%s", note, cb)
+		}
+	}
 	var dp struct {
 		Resources []struct {
 			Path   string

@@ -9,6 +9,7 @@ import (
 
 	"pragmalab/analysis/modelhuman"
 	"pragmalab/analysis/report"
+	"pragmalab/domain"
 	"pragmalab/runner"
 	"pragmalab/scoring"
 	"pragmalab/store"
@@ -80,8 +81,17 @@ func jobHumanAltTest(ctx context.Context, db *store.DB, res *runner.Results, eps
 	out := &JobAltTest{Task: res.Job.Task, Default: def, Source: def.Source, Options: opt,
 		Scoring: opt.Scoring.String(), ZScore: opt.ZScore, Epsilon: opt.Epsilon}
 	out.Humans, out.Thin = altThin(humans)
+	// The note describes the crowd likelihood study's batches (half with
+	// the cancelling utterance, about 30 items): a judgement study's own
+	// conditions and batch size are not those.
 	if scoring.Task(res.Job.Task) == scoring.Likert {
-		out.LatinSquare = report.AltTestLatinSquareNote
+		st, err := db.Study(ctx, res.Job.StudyID)
+		if err != nil {
+			return nil, err
+		}
+		if st.Kind == domain.KindCrowd {
+			out.LatinSquare = report.AltTestLatinSquareNote
+		}
 	}
 	models := modelAltLabels(res)
 	if len(models) == 0 {

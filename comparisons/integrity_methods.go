@@ -83,7 +83,9 @@ func integrityParagraph(set domain.CrowdSettings, n, flaggedAny int, flagged map
 	}
 	said := "No participant was flagged."
 	if flaggedAny > 0 {
-		said = fmt.Sprintf("%d of %d participants were flagged for review (%s); a participant may carry several flags.", flaggedAny, n, strings.Join(counts, ", "))
+		// n counts everyone who started, finished or not: more than the
+		// participants the paragraph above analysed, and said so.
+		said = fmt.Sprintf("%d of the %d participants who started (finished or not) were flagged for review (%s); a participant may carry several flags.", flaggedAny, n, strings.Join(counts, ", "))
 	}
 	return "Participant integrity was checked with " + strings.Join(layers, "; ") + ". " + said +
 		" No participant was excluded or rejected on a flag alone. A participant whose answers equal a good model's answers cannot be told from a copier of that model by any of these checks."

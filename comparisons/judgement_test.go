@@ -83,6 +83,24 @@ func TestLikertJobOnAJudgementStudy(t *testing.T) {
 	if m.Within == nil || m.Units != 64 || m.Skill == nil || m.Correlation == nil {
 		t.Errorf("distributions or correlation missing: within %v over %d units, skill %v, correlation %+v", m.Within, m.Units, m.Skill, m.Correlation)
 	}
+	// The job's page speaks of the study's own conditions: no
+	// "cancellation recognition" (no item is asked with and without a
+	// cancellation), and no note on the crowd likelihood study's batches
+	// ("half with the cancelling utterance, about 30 items").
+	res, err := runner.LoadResults(ctx, f.DB, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.HumanMetrics == nil || res.HumanMetrics.CancellationRecognition != nil {
+		t.Errorf("the judgement job's human measures: %+v", res.HumanMetrics)
+	}
+	at, err := svc.JobHumanAltTest(ctx, res, nil)
+	if err != nil || at == nil {
+		t.Fatalf("alt-test: %v %v", at, err)
+	}
+	if at.LatinSquare != "" {
+		t.Errorf("the crowd study's batches described on a judgement job: %q", at.LatinSquare)
+	}
 }
 
 // TestIntegrityMethodsOfAJudgementStudy: a judgement study runs the crowd

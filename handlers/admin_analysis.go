@@ -78,7 +78,7 @@ func (h *Handler) AnalysisPage(w http.ResponseWriter, r *http.Request) {
 func analysisView(nav templates.Nav, s *domain.Study, a *studies.Analysis) (templates.AnalysisView, error) {
 	base := templates.StudyURL(s.ID, "/analysis/")
 	v := templates.AnalysisView{Nav: nav, StudyID: s.ID, Kind: s.Kind, Command: a.Command, PlanCommand: a.PlanCommand,
-		Empty: a.Empty, Summary: a.Summary}
+		Empty: a.Empty, Summary: append(slices.Clip(a.Summary), a.Notes...)}
 	if a.ExportFile != "" {
 		v.Export = templates.StudyURL(s.ID, "/export/"+a.ExportFile)
 	}

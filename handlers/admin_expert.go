@@ -76,7 +76,11 @@ func (h *Handler) BuildExpertBatches(w http.ResponseWriter, r *http.Request) {
 		h.failOnStudyPage(w, r, s, err)
 		return
 	}
-	h.flash(w, r, fmt.Sprintf("Built %d batches (seed %d).", n, s.Seed))
+	batches := "batches"
+	if n == 1 {
+		batches = "batch" // "Built 1 batch", not "1 batches"
+	}
+	h.flash(w, r, fmt.Sprintf("Built %d %s (seed %d).", n, batches, s.Seed))
 	redirect(w, r, templates.StudyURL(s.ID, ""))
 }
 

@@ -125,8 +125,14 @@ func (h *Handler) crowdFailed(w http.ResponseWriter, r *http.Request, c *crowdCt
 	case domain.ErrorCode(err) == domain.ENOTFOUND:
 		h.crowdMessage(w, r, c, http.StatusForbidden, "missing", "")
 	case domain.ErrorCode(err) == domain.EINVALID:
-		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing",
-			templates.CT(c.Study.Lang, "missing_body")+" ("+domain.ErrorMessage(err)+")")
+		// The refusal's own words are English: they follow the page's
+		// only on an English study's, never mid-page on a German or
+		// Italian one (docs/studies.md#languages).
+		body := templates.CT(c.Study.Lang, "missing_body")
+		if c.Study.Lang == "" || c.Study.Lang == "en" {
+			body += " (" + domain.ErrorMessage(err) + ")"
+		}
+		h.crowdMessage(w, r, c, http.StatusBadRequest, "missing", body)
 	default:
 		h.Error(w, r, err)
 	}

@@ -221,3 +221,21 @@ func TestJudgementPilot(t *testing.T) {
 		t.Fatalf("the pilot did not reach the first practice sentence:\n%s", b.body)
 	}
 }
+
+// TestJudgementMalformedLinkInGerman: a German participant whose Prolific
+// link carries a malformed PROLIFIC_PID reads the German refusal alone,
+// not the program's English reason in parentheses after it
+// (docs/studies.md#languages); an English study's page still names it.
+func TestJudgementMalformedLinkInGerman(t *testing.T) {
+	e := newJudgementEnv(t, nil)
+	b := e.browser()
+	b.get(fmt.Sprintf("/s/%d?PROLIFIC_PID=%s&STUDY_ID=st&SESSION_ID=s1", e.study, "not_hex!"))
+	if b.resp.StatusCode != 400 || !strings.Contains(b.text(), "Bitte öffnen Sie die Studie über ihren Link auf Prolific") {
+		t.Fatalf("malformed PID on a German study: %d\n%s", b.resp.StatusCode, b.body)
+	}
+	for _, english := range []string{"malformed", "hexadecimal", "PROLIFIC_PID is"} {
+		if strings.Contains(b.text(), english) {
+			t.Errorf("the German page says %q:\n%s", english, b.body)
+		}
+	}
+}

@@ -285,7 +285,11 @@ func ComputeHuman(task Task, points int, rs []HumanResult, lastStep map[string]i
 	}
 	switch task {
 	case Likert:
-		m.CancellationRecognition = cancellationRecognition(byItem)
+		// Only items asked with and without the cancellation have it: a
+		// judgement study's own conditions are not trigger and cancel.
+		if s := cancellationRecognition(byItem); s.N > 0 {
+			m.CancellationRecognition = s
+		}
 	case Expert:
 		m.Plausible, m.CancellationCorrect = expertShares(byItem)
 	case ContextTask:

@@ -226,8 +226,12 @@ type Analysis struct {
 	// Problem is set when the study's export could not be analysed.
 	Problem error
 	// Result is the JSON of docs/formats.md#analysis-json-output.
-	Result     any
-	Summary    []string
+	Result  any
+	Summary []string
+	// Notes follow the summary on the Analysis page: how to compute
+	// more from the export and what the planner needs. They say nothing of
+	// who was analysed, so the data package's codebook leaves them out.
+	Notes      []string
 	Excluded   []Excluded
 	Tables     []*report.Table
 	Confusions []Confusion

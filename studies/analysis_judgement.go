@@ -191,7 +191,7 @@ func ConditionsAnalysis(ctx context.Context, rs *conditions.Ratings, topt toplin
 		if rel, err := modelhuman.ComputeCrowdReliability(rows, ropt); err == nil {
 			a.Tables = append(a.Tables, report.CrowdReliabilityTables(rel)...)
 			a.Methods.Paragraphs = append(a.Methods.Paragraphs, report.CrowdReliabilityMethods(rel, report.English))
-			a.Summary = append(a.Summary, "Reliability as "+ConditionsReliabilityCommand(topt, rs.ScalePoints, conds)+" computes it.")
+			a.Notes = append(a.Notes, "Reliability as "+ConditionsReliabilityCommand(topt, rs.ScalePoints, conds)+" computes it.")
 		}
 	}
 	// The planner on the differences between the conditions, from these
@@ -202,10 +202,10 @@ func ConditionsAnalysis(ctx context.Context, rs *conditions.Ratings, topt toplin
 		if cp, err := plan.PlanConditions(ctx, rs, popt); err == nil {
 			a.Tables = append(a.Tables, report.ConditionsPlanTable(cp))
 		} else {
-			a.Summary = append(a.Summary, "Planner: "+domain.ErrorMessage(err))
+			a.Notes = append(a.Notes, "Planner: "+domain.ErrorMessage(err))
 		}
 	} else {
-		a.Summary = append(a.Summary, fmt.Sprintf("The planner of the differences between conditions needs a pilot of %d analysed participants whose ratings vary, and two conditions.", plan.MinPlanParticipants))
+		a.Notes = append(a.Notes, fmt.Sprintf("The planner of the differences between conditions needs a pilot of %d analysed participants whose ratings vary, and two conditions.", plan.MinPlanParticipants))
 	}
 	a.figures = func() ([]report.Figure, error) { return report.ConditionsFigures(res) }
 	return a, nil

@@ -42,7 +42,7 @@ func (b CrowdBuild) Design() string {
 	for _, k := range keys {
 		sizes = append(sizes, fmt.Sprintf("%d × %d", b.Sizes[k], k))
 	}
-	s := fmt.Sprintf("%d batches (%s items, + %d attention checks each)", b.Batches, strings.Join(sizes, " + "), b.Checks)
+	s := fmt.Sprintf("%s (%s items, + %s each)", countOf(b.Batches, "batch", "batches"), strings.Join(sizes, " + "), countOf(b.Checks, "attention check", "attention checks"))
 	if len(b.Repeated) > 0 {
 		s += fmt.Sprintf("; to keep the conditions balanced, %s appears in one more set of batches", strings.Join(b.Repeated, ", "))
 	}
@@ -52,13 +52,13 @@ func (b CrowdBuild) Design() string {
 // TrainingNote says where the training items come from.
 func (b CrowdBuild) TrainingNote() string {
 	if b.Judgement && b.TrainingFrom == TrainingFromItems {
-		return fmt.Sprintf("%d practice items, marked in the items file", b.Training)
+		return countOf(b.Training, "practice item", "practice items") + ", marked in the items file"
 	}
 	switch b.TrainingFrom {
 	case TrainingFromItems:
-		return fmt.Sprintf("%d training items of their own (marked in the item file)", b.Training)
+		return countOf(b.Training, "training item", "training items") + " of their own (marked in the item file)"
 	case TrainingFromSettings:
-		return fmt.Sprintf("%d training items named in the settings, taken out of the study's items", b.Training)
+		return countOf(b.Training, "training item", "training items") + " named in the settings, taken out of the study's items"
 	case TrainingNone:
 		return "no practice items: the items file marks none (a judgement study's practice items are never drawn from its items)"
 	}
@@ -68,9 +68,18 @@ func (b CrowdBuild) TrainingNote() string {
 // String is the summary the researcher reads after a build.
 func (b CrowdBuild) String() string {
 	if b.Judgement {
-		return fmt.Sprintf("Built %s and %d practice items.", b.Design(), b.Training)
+		return fmt.Sprintf("Built %s and %s.", b.Design(), countOf(b.Training, "practice item", "practice items"))
 	}
-	return fmt.Sprintf("Built %s and %d training items.", b.Design(), b.Training)
+	return fmt.Sprintf("Built %s and %s.", b.Design(), countOf(b.Training, "training item", "training items"))
+}
+
+// countOf writes a count with its noun in the singular or the plural, so
+// that a study with one practice item is not told of "1 practice items".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // crowdPlan is a crowd study's batches and training, planned but not saved.

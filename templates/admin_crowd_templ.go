@@ -105,9 +105,9 @@ func (v CrowdStudyView) summary() string {
 	s := fmt.Sprintf("%d-point scale · %d items, %d attention checks (%d high, %d low), ", ScaleOf(v.Settings).NumPoints(), c.Data, c.Checks(), c.High, c.Low)
 	switch {
 	case c.Training > 0:
-		s += fmt.Sprintf("%d training items", c.Training)
+		s += plural(c.Training, "training item", "training items")
 	case len(v.Training) > 0:
-		s += fmt.Sprintf("%d training items drawn from the items", len(v.Training))
+		s += plural(len(v.Training), "training item", "training items") + " drawn from the items"
 	default:
 		s += "no training items yet (drawn from the items when the batches are built)"
 	}
@@ -122,9 +122,9 @@ func (v CrowdStudyView) judgementSummary(c domain.ItemCounts) string {
 	if len(v.Settings.Conditions) > 0 {
 		conds = "conditions " + strings.Join(v.Settings.Conditions, ", ")
 	}
-	s := fmt.Sprintf("%d-point scale · %s · %d items, %d attention checks (%d high, %d low), ", ScaleOf(v.Settings).NumPoints(), conds, c.Data, c.Checks(), c.High, c.Low)
+	s := fmt.Sprintf("%d-point scale · %s · %s, %s (%d high, %d low), ", ScaleOf(v.Settings).NumPoints(), conds, plural(c.Data, "item", "items"), plural(c.Checks(), "attention check", "attention checks"), c.High, c.Low)
 	if c.Training > 0 {
-		s += fmt.Sprintf("%d practice items", c.Training)
+		s += plural(c.Training, "practice item", "practice items")
 	} else {
 		s += "no practice items"
 	}
@@ -1681,28 +1681,28 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var83 string
-					templ_7745c5c3_Var83, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Progress)))
+					templ_7745c5c3_Var83, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(v.Progress), "batch", "batches"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 428, Col: 61}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 428, Col: 83}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var83))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 149, " batches, ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 149, ", ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var84 string
-					templ_7745c5c3_Var84, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Training)))
+					templ_7745c5c3_Var84, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(v.Training), "practice item", "practice items"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 428, Col: 96}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 428, Col: 147}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var84))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 150, " practice items.</p>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 150, ".</p>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
@@ -1712,28 +1712,28 @@ func CrowdStudy(v CrowdStudyView) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var85 string
-					templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Progress)))
+					templ_7745c5c3_Var85, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(v.Progress), "batch", "batches"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 430, Col: 61}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 430, Col: 83}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var85))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 152, " batches, ")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 152, ", ")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var86 string
-					templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs(itoa(len(v.Training)))
+					templ_7745c5c3_Var86, templ_7745c5c3_Err = templ.JoinStringErrs(plural(len(v.Training), "training item", "training items"))
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 430, Col: 96}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `templates/admin_crowd.templ`, Line: 430, Col: 147}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var86))
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 153, " training items.</p>")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 153, ".</p>")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}

@@ -515,6 +515,9 @@ func TestJobDelete(t *testing.T) {
 	}
 }
 
+// TestExpertDefaultsFitTheDemoItems: the build form's proposed batch size
+// and checks build the demo items (docs/studies.md#expert-batches) into one
+// batch, and the page says "Built 1 batch", not "1 batches".
 func TestExpertDefaultsFitTheDemoItems(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.adminClient()
@@ -529,5 +532,5 @@ func TestExpertDefaultsFitTheDemoItems(t *testing.T) {
 	}
 	// Pressing "Build batches" with what the form proposes works.
 	admin.post(loc+"/batches", url.Values{"batch_size": {size[1]}, "checks": {checks[1]}}).mustStatus(t, http.StatusSeeOther)
-	admin.get(loc).mustContain(t, "Built 1 batches", "(20 screens)")
+	admin.get(loc).mustContain(t, "Built 1 batch (seed", "(20 screens)")
 }

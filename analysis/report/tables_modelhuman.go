@@ -123,6 +123,19 @@ func CrowdReliabilityTables(c *modelhuman.CrowdReliability) []*Table {
 			s.Notes = append(s.Notes, r.Condition+": "+r.Note+".")
 		}
 	}
+	// Those who rated everything the same are left out here, and may be
+	// counted elsewhere on the same page (a judgement study's means on
+	// the scale): the ratings column says fewer, and this says why
+	// (docs/statistics.md#crowd-krippendorffs-alpha).
+	if z := len(c.ZeroVariance); z > 0 {
+		who := fmt.Sprintf("%d participants who gave every item the same rating are", z)
+		if z == 1 {
+			who = "1 participant who gave every item the same rating is"
+		}
+		note := who + " left out of α and of the split-half reliability (no z-scores), with their ratings."
+		a.Notes = append(a.Notes, note)
+		s.Notes = append(s.Notes, note)
+	}
 	return []*Table{a, s}
 }
 
