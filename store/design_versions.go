@@ -102,7 +102,8 @@ type NewDesignVersion struct {
 // version, retires the batches of the current one, saves the new
 // batches, training and settings, and moves on the sessions left in the
 // retired batches that hold a place but rate nothing now (not consented,
-// or idle past the time-out). It refuses, changing nothing, a study that
+// or idle past the time-out), and the pilot sessions there, which would
+// otherwise rate a retired batch on the new version's settings. It refuses, changing nothing, a study that
 // has not opened (a draft saves its settings), a change of no frozen
 // setting, and a study with participants rating under the current
 // version now. It returns the new version's number.
@@ -188,7 +189,7 @@ func (db *DB) StartDesignVersion(ctx context.Context, id int64, v NewDesignVersi
 		}
 		if _, err := tx.ExecContext(ctx, `
 			UPDATE crowd_participants SET status = 'moved_on'
-			WHERE study_id = ? AND status = 'active' AND pilot = 0
+			WHERE study_id = ? AND status = 'active'
 				AND batch_id IN (SELECT id FROM batches WHERE study_id = ? AND retired = 0)`, id, id); err != nil {
 			return fmt.Errorf("design version: %w", err)
 		}

@@ -224,3 +224,35 @@ func TestDesignVersionRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestDesignVersionEndsThePilotsOfTheOldBatches: a pilot session opened
+// under version 1 would go on rating its retired batch on version 2's
+// scale, which a rating's version (its batch's) would then misstate; it
+// ends with the version as the real sessions left in the retired batches
+// do, and the pilot link opens a new session on version 2's batches
+// (docs/studies.md#design-versions).
+func TestDesignVersionEndsThePilotsOfTheOldBatches(t *testing.T) {
+	ctx := context.Background()
+	f, svc, _ := openedJudgement(t)
+	old, err := f.DB.EnterCrowdPilot(ctx, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := svc.StartDesignVersion(ctx, f.ID, "", sevenPoints(f.Set)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.DB.CrowdParticipantByToken(ctx, f.ID, old.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Status != store.CrowdMovedOn {
+		t.Errorf("the version 1 pilot session is %q after version 2 started, want %q", p.Status, store.CrowdMovedOn)
+	}
+	fresh, err := f.DB.EnterCrowdPilot(ctx, f.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.BatchID == old.BatchID {
+		t.Errorf("a new pilot session went to the retired batch %d", old.BatchID)
+	}
+}
