@@ -439,7 +439,8 @@ func crowdBatchRows(ps []studies.CrowdBatchProgress) []templates.CrowdBatchRow {
 	out := make([]templates.CrowdBatchRow, len(ps))
 	for i, b := range ps {
 		out[i] = templates.CrowdBatchRow{Number: b.Number, Screens: b.Screens, Taken: b.Taken(), Completed: b.Completed,
-			Active: b.Active, Idle: b.Idle, MovedOn: b.MovedOn, ScreenedOut: b.ScreenedOut, Answers: b.Answers}
+			Active: b.Active, Idle: b.Idle, MovedOn: b.MovedOn, ScreenedOut: b.ScreenedOut, Answers: b.Answers,
+			DesignVersion: b.DesignVersion, Retired: b.Retired}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -68,6 +69,10 @@ func TestDesignVersionOverHTTP(t *testing.T) {
 	a.get(study)
 	a.must("design-version-1")
 	a.must("design-version-2")
+	// The progress table names each batch's version and which are retired.
+	if !regexp.MustCompile(`data-testid="batch-1-version">\s*1\s*\(retired: no newcomer is given it\)`).MatchString(a.body) {
+		t.Errorf("the progress table does not mark batch 1 as version 1, retired:\n%.4000s", a.body[strings.Index(a.body, `data-testid="progress"`):])
+	}
 	a.get(study + "/design-versions/2.json")
 	if a.resp.StatusCode != 200 || !strings.Contains(a.body, `"scale_points": 5`) {
 		t.Fatalf("version 2's file (%d):\n%.800s", a.resp.StatusCode, a.body)

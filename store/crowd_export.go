@@ -24,6 +24,11 @@ type CrowdBatchProgress struct {
 	MovedOn     int
 	ScreenedOut int
 	Answers     int // ratings stored
+	// DesignVersion is the design version the batch was built for;
+	// Retired, that a later version replaced it: no newcomer is given it
+	// (docs/studies.md#design-versions).
+	DesignVersion int
+	Retired       bool
 }
 
 // Taken is the number of slots counted against the quota.
@@ -40,7 +45,8 @@ func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s domain.CrowdSe
 			COALESCE(SUM(p.status = 'active' AND p.last_seen_at < ?), 0),
 			COALESCE(SUM(p.status = 'moved_on'), 0),
 			COALESCE(SUM(p.status = 'screened_out'), 0),
-			COALESCE(SUM(p.answered), 0)
+			COALESCE(SUM(p.answered), 0),
+			b.design_version, b.retired
 		FROM batches b LEFT JOIN crowd_participants p ON p.batch_id = b.id AND p.pilot = 0
 		WHERE b.study_id = ?
 		GROUP BY b.id ORDER BY b.number`, cutoff, cutoff, studyID)
@@ -52,7 +58,7 @@ func (db *DB) CrowdProgress(ctx context.Context, studyID int64, s domain.CrowdSe
 	for rows.Next() {
 		var b CrowdBatchProgress
 		if err := rows.Scan(&b.BatchID, &b.Number, &b.Screens, &b.Completed, &b.Active, &b.Idle,
-			&b.MovedOn, &b.ScreenedOut, &b.Answers); err != nil {
+			&b.MovedOn, &b.ScreenedOut, &b.Answers, &b.DesignVersion, &b.Retired); err != nil {
 			return nil, fmt.Errorf("crowd progress: %w", err)
 		}
 		out = append(out, b)
