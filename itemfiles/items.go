@@ -82,33 +82,51 @@ func ParseItemsCSV(r io.Reader) ([]domain.Item, error) { return parseItemsCSV(r,
 // other, rejects the whole file, named by the item's line.
 type ItemCheck func(*domain.Item) error
 
-func parseItemsCSV(r io.Reader, check ItemCheck) ([]domain.Item, error) {
-	br := bufio.NewReader(r)
-	if err := checkEncoding("file", br, false); err != nil {
-		return nil, err
-	}
+// readCSVHeader reads past a byte-order mark (spreadsheet programs write
+// one) and reads the header of an items CSV file: each column, lower-cased
+// and trimmed, must pass known and appear once. It returns the reader at
+// the first row and each column's index. The items files of both kinds
+// read their headers with it.
+func readCSVHeader(br *bufio.Reader, known func(column string) error) (*csv.Reader, map[string]int, error) {
 	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3) // spreadsheet programs write a byte-order mark
+		br.Discard(3)
 	}
 	cr := csv.NewReader(&limitedLines{r: br, max: maxItemLine})
 	cr.FieldsPerRecord = -1
 	header, err := cr.Read()
 	if errors.Is(err, io.EOF) {
-		return nil, domain.Errorf(domain.EINVALID, "the file is empty")
+		return nil, nil, domain.Errorf(domain.EINVALID, "the file is empty")
 	}
 	if err != nil {
-		return nil, csvError(err)
+		return nil, nil, csvError(err)
 	}
 	col := map[string]int{}
 	for i, h := range header {
 		h = strings.ToLower(strings.TrimSpace(h))
-		if !isItemField(h) {
-			return nil, lineError(1, "", "unknown column %q (columns: %s)", h, strings.Join(itemFileFields, ", "))
+		if err := known(h); err != nil {
+			return nil, nil, err
 		}
 		if _, dup := col[h]; dup {
-			return nil, lineError(1, "", "column %q appears twice", h)
+			return nil, nil, lineError(1, "", "column %q appears twice", h)
 		}
 		col[h] = i
+	}
+	return cr, col, nil
+}
+
+func parseItemsCSV(r io.Reader, check ItemCheck) ([]domain.Item, error) {
+	br := bufio.NewReader(r)
+	if err := checkEncoding("file", br, false); err != nil {
+		return nil, err
+	}
+	cr, col, err := readCSVHeader(br, func(h string) error {
+		if !isItemField(h) {
+			return lineError(1, "", "unknown column %q (columns: %s)", h, strings.Join(itemFileFields, ", "))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	for _, f := range requiredItemFields {
 		if _, ok := col[f]; !ok {
@@ -129,8 +147,8 @@ func parseItemsCSV(r io.Reader, check ItemCheck) ([]domain.Item, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue // blank line
 		}
-		if len(rec) != len(header) {
-			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(header))
+		if len(rec) != len(col) {
+			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(col))
 		}
 		var it domain.Item
 		for name, i := range col {

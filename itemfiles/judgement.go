@@ -3,7 +3,6 @@ package itemfiles
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -86,28 +85,9 @@ func judgementColumn(line int, name string) error {
 }
 
 func judgementCSVRows(br *bufio.Reader) ([]judgementRow, error) {
-	if b, _ := br.Peek(3); bytes.Equal(b, []byte("\xef\xbb\xbf")) {
-		br.Discard(3)
-	}
-	cr := csv.NewReader(&limitedLines{r: br, max: maxItemLine})
-	cr.FieldsPerRecord = -1
-	header, err := cr.Read()
-	if errors.Is(err, io.EOF) {
-		return nil, domain.Errorf(domain.EINVALID, "the file is empty")
-	}
+	cr, col, err := readCSVHeader(br, func(h string) error { return judgementColumn(1, h) })
 	if err != nil {
-		return nil, csvError(err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		h = strings.ToLower(strings.TrimSpace(h))
-		if err := judgementColumn(1, h); err != nil {
-			return nil, err
-		}
-		if _, dup := col[h]; dup {
-			return nil, lineError(1, "", "column %q appears twice", h)
-		}
-		col[h] = i
+		return nil, err
 	}
 	for _, f := range requiredJudgementColumns {
 		if _, ok := col[f]; !ok {
@@ -127,8 +107,8 @@ func judgementCSVRows(br *bufio.Reader) ([]judgementRow, error) {
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
-		if len(rec) != len(header) {
-			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(header))
+		if len(rec) != len(col) {
+			return nil, lineError(line, "", "has %d fields, the header has %d", len(rec), len(col))
 		}
 		v := map[string]string{}
 		for name, i := range col {
