@@ -36,17 +36,7 @@ func NewCrowdFixture(t testing.TB) *CrowdFixture {
 		domain.Item{Key: "T1", Type: "scalar", Utterance: "u", Implicature: "b", Cancellation: "x"},
 		domain.Item{Key: "chk-high", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "high"},
 		domain.Item{Key: "chk-low", Type: "synthetic", Utterance: "u", Implicature: "b", Cancellation: "x", Check: "low"})
-	if err := db.ImportItems(ctx, st.ID, items); err != nil {
-		t.Fatal(err)
-	}
-	stored, err := db.ListItems(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := map[string]int64{}
-	for _, it := range stored {
-		id[it.Key] = it.ID
-	}
+	id := importItems(t, db, st.ID, items)
 	var batches [][]store.CrowdSlot
 	for b := range 2 {
 		var slots []store.CrowdSlot
@@ -103,4 +93,23 @@ func (f *CrowdFixture) Complete(t testing.TB, trig, canc, lo, hi int) int64 {
 		}
 	}
 	return p.ID
+}
+
+// importItems imports items into study studyID and returns each one's row
+// id by its key, for the fixtures' batches.
+func importItems(t testing.TB, db *store.DB, studyID int64, items []domain.Item) map[string]int64 {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.ImportItems(ctx, studyID, items); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := db.ListItems(ctx, studyID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := map[string]int64{}
+	for _, it := range stored {
+		id[it.Key] = it.ID
+	}
+	return id
 }

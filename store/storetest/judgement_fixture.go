@@ -55,17 +55,7 @@ func JudgementFixtureOn(t testing.TB, db *store.DB, items int) *JudgementFixture
 	its = append(its,
 		domain.Item{Key: "chk-high", Type: domain.TypeJudgement, Check: "high", Variants: map[string]domain.Variant{"kontrolle": {Sentence: "Die Sonne scheint."}}},
 		domain.Item{Key: "chk-low", Type: domain.TypeJudgement, Check: "low", Variants: map[string]domain.Variant{"zielsatz": {Sentence: "Sonne die scheint der."}}})
-	if err := db.ImportItems(ctx, st.ID, its); err != nil {
-		t.Fatal(err)
-	}
-	stored, err := db.ListItems(ctx, st.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := map[string]int64{}
-	for _, it := range stored {
-		id[it.Key] = it.ID
-	}
+	id := importItems(t, db, st.ID, its)
 	var batches [][]store.CrowdSlot
 	for b := range 2 {
 		var slots []store.CrowdSlot
@@ -87,7 +77,7 @@ func JudgementFixtureOn(t testing.TB, db *store.DB, items int) *JudgementFixture
 	if err := db.SaveCrowdSettings(ctx, st.ID, set); err != nil {
 		t.Fatal(err)
 	}
-	_, set, err = db.CrowdStudy(ctx, st.ID)
+	_, set, err := db.CrowdStudy(ctx, st.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
