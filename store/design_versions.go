@@ -136,17 +136,15 @@ func (db *DB) StartDesignVersion(ctx context.Context, id int64, v NewDesignVersi
 		if !frozen {
 			return domain.Errorf(domain.ECONFLICT, "study %d has not opened (it is %s): its design is not frozen, so save the settings instead; design versions start only once a study has opened", id, state)
 		}
-		var lang, raw string
-		if err := tx.QueryRowContext(ctx, `SELECT lang, settings FROM studies WHERE id = ?`, id).Scan(&lang, &raw); err != nil {
-			return fmt.Errorf("design version: %w", err)
+		changed, lang, raw, err := frozenChanges(ctx, tx, id, v.Lang, v.Settings)
+		if err != nil {
+			return err
 		}
+		// The time-out below is the stored design's, read in this
+		// transaction.
 		old = domain.SettingsFor(st.Kind)
 		if err := json.Unmarshal([]byte(raw), &old); err != nil {
 			return fmt.Errorf("crowd study %d settings: %w", id, err)
-		}
-		changed := domain.FrozenCrowdChanges(old, v.Settings)
-		if v.Lang != lang {
-			changed = append([]string{"lang"}, changed...)
 		}
 		if len(changed) == 0 {
 			return domain.Errorf(domain.EINVALID, "these settings change no frozen setting of study %d: save them as settings; a new design version is for a change of %s", id, strings.Join(domain.FrozenCrowdSettingNames(), ", "))

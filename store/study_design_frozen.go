@@ -40,23 +40,32 @@ func checkCrowdFrozen(ctx context.Context, tx *sql.Tx, id int64, lang string, ne
 	if err != nil || !frozen {
 		return err
 	}
-	var kind, oldLang, raw string
-	if err := tx.QueryRowContext(ctx, `SELECT kind, lang, settings FROM studies WHERE id = ?`, id).Scan(&kind, &oldLang, &raw); err != nil {
-		return fmt.Errorf("crowd settings: %w", err)
+	changed, _, _, err := frozenChanges(ctx, tx, id, lang, next)
+	if err != nil {
+		return err
 	}
-	old := domain.SettingsFor(kind)
-	if err := json.Unmarshal([]byte(raw), &old); err != nil {
-		return fmt.Errorf("crowd study %d settings: %w", id, err)
-	}
-	var changed []string
-	if lang != "" && lang != oldLang {
-		changed = append(changed, "lang")
-	}
-	changed = append(changed, domain.FrozenCrowdChanges(old, next)...)
 	if len(changed) > 0 {
 		return domain.ErrFrozenDesign(id, state, changed)
 	}
 	return nil
+}
+
+// frozenChanges names, inside tx, the frozen settings that next (and
+// language lang, "" for the one it has) would change of crowd study id's
+// stored design, with the stored language and settings JSON.
+func frozenChanges(ctx context.Context, tx *sql.Tx, id int64, lang string, next domain.CrowdSettings) (changed []string, oldLang, raw string, err error) {
+	var kind string
+	if err := tx.QueryRowContext(ctx, `SELECT kind, lang, settings FROM studies WHERE id = ?`, id).Scan(&kind, &oldLang, &raw); err != nil {
+		return nil, "", "", fmt.Errorf("crowd settings: %w", err)
+	}
+	old := domain.SettingsFor(kind)
+	if err := json.Unmarshal([]byte(raw), &old); err != nil {
+		return nil, "", "", fmt.Errorf("crowd study %d settings: %w", id, err)
+	}
+	if lang != "" && lang != oldLang {
+		changed = append(changed, "lang")
+	}
+	return append(changed, domain.FrozenCrowdChanges(old, next)...), oldLang, raw, nil
 }
 
 // OpenStudyWithDesign moves study id to open (by whom), keeping design as
